@@ -1,0 +1,118 @@
+import type PocketBase from "pocketbase";
+import { ClientResponseError } from "pocketbase";
+import type { YogaInitialContext } from "graphql-yoga";
+import type { GatewayConfig } from "./config.ts";
+import { createUserClient, type SystemClient } from "./pocketbase/client.ts";
+import type { UserRecord } from "./pocketbase/records.ts";
+import { readCookie, sessionCookie, tokenAgeSeconds } from "./session/cookie.ts";
+import type { RateLimiter } from "./session/rate-limiter.ts";
+import { SESSION } from "./validation/limits.ts";
+import { serviceUnavailable } from "./errors.ts";
+import type { SettingsEvents } from "./system/settings-events.ts";
+
+/** Long-lived services shared by every request of one gateway process. */
+export interface GatewayServices {
+  config: GatewayConfig;
+  system: SystemClient;
+  limiter: RateLimiter;
+  settingsEvents: SettingsEvents;
+}
+
+/** What the HTTP server passes per request (tests pass a fixed clientIp). */
+export interface ServerContext {
+  clientIp?: string;
+}
+
+/**
+ * The caller's session: the PocketBase token from the httpOnly cookie (browsers) or an
+ * `Authorization: Bearer` header (integrators). Cookies to set are collected here and added to
+ * the response by the session plugin.
+ */
+export class Session {
+  readonly outgoingCookies: string[] = [];
+
+  constructor(
+    public token: string | null,
+    readonly fromCookie: boolean,
+    private readonly secure: boolean,
+  ) {}
+
+  /** Start or renew the browser session with a new token. */
+  signIn(token: string): void {
+    this.token = token;
+    this.outgoingCookies.push(sessionCookie(token, this.secure));
+  }
+
+  signOut(): void {
+    this.token = null;
+    this.outgoingCookies.push(sessionCookie(null, this.secure));
+  }
+}
+
+export interface GatewayContext extends YogaInitialContext, GatewayServices {
+  /** PocketBase as the caller: their token, so PocketBase's API rules decide. */
+  pb: PocketBase;
+  session: Session;
+  clientIp: string;
+  /** The signed-in user with roles and person expanded, or null (resolved once per request). */
+  viewer(): Promise<UserRecord | null>;
+  /** Point `pb` at a new token after sign-in within the same request. */
+  actAs(token: string | null): void;
+}
+
+const sessions = new WeakMap<Request, Session>();
+export const sessionOf = (request: Request) => sessions.get(request);
+
+export function createContextFactory(services: GatewayServices) {
+  return (initial: YogaInitialContext & ServerContext): GatewayContext => {
+    const { request } = initial;
+    const bearer = request.headers.get("authorization")?.replace(/^Bearer\s+/i, "").trim() || null;
+    const cookieToken = readCookie(request.headers.get("cookie"), SESSION.cookieName);
+    const session = new Session(bearer ?? cookieToken, !bearer && !!cookieToken, services.config.production);
+    sessions.set(request, session);
+
+    let viewerPromise: Promise<UserRecord | null> | null = null;
+    const context: GatewayContext = {
+      ...initial,
+      ...services,
+      session,
+      clientIp: initial.clientIp ?? "unknown",
+      pb: createUserClient(services.config.pbUrl, session.token),
+      actAs(token) {
+        context.pb = createUserClient(services.config.pbUrl, token);
+        viewerPromise = null;
+      },
+      viewer() {
+        viewerPromise ??= resolveViewer(context);
+        return viewerPromise;
+      },
+    };
+    return context;
+  };
+}
+
+/**
+ * Ask PocketBase who the token belongs to (auth-refresh verifies it and returns a fresh token).
+ * A browser session older than an hour gets the fresh token, which makes the 7-day lifetime slide.
+ * A token PocketBase refuses ends the browser session.
+ */
+async function resolveViewer(context: GatewayContext): Promise<UserRecord | null> {
+  const { session } = context;
+  if (!session.token) return null;
+  try {
+    const auth = await context.pb.collection("users").authRefresh<UserRecord>({ expand: "roles,person" });
+    if (session.fromCookie && tokenAgeSeconds(session.token) > SESSION.refreshAfterSeconds) {
+      session.signIn(auth.token);
+      context.pb.authStore.save(auth.token, null);
+    }
+    return auth.record;
+  } catch (error) {
+    if (error instanceof ClientResponseError && error.status >= 400 && error.status < 500) {
+      if (session.fromCookie) session.signOut();
+      context.pb.authStore.clear();
+      return null;
+    }
+    if (error instanceof ClientResponseError && (error.status === 0 || error.status >= 502)) throw serviceUnavailable();
+    throw error;
+  }
+}

@@ -1,0 +1,109 @@
+import { GraphQLError } from "graphql";
+import { ClientResponseError } from "pocketbase";
+
+/** The error codes of PRODUCT.md §8; the web app maps each to a translated sentence. */
+export const ErrorCode = {
+  UNAUTHENTICATED: "UNAUTHENTICATED",
+  FORBIDDEN: "FORBIDDEN",
+  NOT_FOUND: "NOT_FOUND",
+  BAD_USER_INPUT: "BAD_USER_INPUT",
+  CONFLICT: "CONFLICT",
+  RATE_LIMITED: "RATE_LIMITED",
+  PAYLOAD_TOO_LARGE: "PAYLOAD_TOO_LARGE",
+  UNSUPPORTED_FILE_TYPE: "UNSUPPORTED_FILE_TYPE",
+  SERVICE_UNAVAILABLE: "SERVICE_UNAVAILABLE",
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** One field's problem: a stable code the UI translates, and an English message for integrators. */
+export interface FieldError {
+  code: string;
+  message: string;
+}
+export type FieldErrors = Record<string, FieldError>;
+
+function flockError(code: ErrorCode, message: string, extensions: Record<string, unknown> = {}): GraphQLError {
+  return new GraphQLError(message, { extensions: { code, ...extensions } });
+}
+
+export const unauthenticated = () => flockError(ErrorCode.UNAUTHENTICATED, "Please sign in to continue.");
+export const forbidden = () => flockError(ErrorCode.FORBIDDEN, "You don't have access to this.");
+export const notFound = () => flockError(ErrorCode.NOT_FOUND, "Not found.");
+export const conflict = (message: string) => flockError(ErrorCode.CONFLICT, message);
+export const rateLimited = (retryAfterSeconds: number) =>
+  flockError(ErrorCode.RATE_LIMITED, "Too many attempts. Try again later.", { retryAfterSeconds });
+export const serviceUnavailable = () =>
+  flockError(ErrorCode.SERVICE_UNAVAILABLE, "We can't reach the server right now. Please try again.");
+export const payloadTooLarge = (maxBytes: number) =>
+  flockError(ErrorCode.PAYLOAD_TOO_LARGE, `The file is too large (limit ${Math.round(maxBytes / 1024 / 1024)} MB).`, { maxBytes });
+export const unsupportedFileType = (allowed: readonly string[]) =>
+  flockError(ErrorCode.UNSUPPORTED_FILE_TYPE, `This file type is not allowed. Allowed: ${allowed.join(", ")}.`, { allowed });
+
+/** Validation failure: `fieldErrors` is {field: message}; `fieldErrorCodes` is {field: code} for translation. */
+export function badUserInput(fieldErrors: FieldErrors, message = "Please correct the highlighted fields."): GraphQLError {
+  return flockError(ErrorCode.BAD_USER_INPUT, message, {
+    fieldErrors: Object.fromEntries(Object.entries(fieldErrors).map(([k, v]) => [k, v.message])),
+    fieldErrorCodes: Object.fromEntries(Object.entries(fieldErrors).map(([k, v]) => [k, v.code])),
+  });
+}
+
+/** PocketBase's validation codes → ours (the rest pass through as `invalid`). */
+const PB_FIELD_CODES: Record<string, string> = {
+  validation_required: "required",
+  validation_not_unique: "taken",
+  validation_invalid_email: "invalid_email",
+  validation_is_email: "invalid_email",
+  validation_min_text_constraint: "too_short",
+  validation_max_text_constraint: "too_long",
+  validation_length_out_of_range: "too_long",
+  validation_values_mismatch: "mismatch",
+  validation_file_size_limit: "file_too_large",
+  validation_invalid_mime_type: "unsupported_file_type",
+  validation_invalid_token: "invalid_token",
+  validation_invalid_token_claims: "invalid_token",
+  validation_invalid_old_password: "wrong_password",
+};
+
+/**
+ * Translate a PocketBase SDK error into a GraphQL error of our catalogue. Rules that hide a record
+ * answer 404, which stays NOT_FOUND (never reveal that a hidden record exists).
+ * Anything unrecognised is rethrown as-is so Yoga masks it.
+ */
+export function fromPocketBase(error: unknown, fieldAliases: Record<string, string> = {}): never {
+  if (error instanceof GraphQLError) throw error;
+  if (!(error instanceof ClientResponseError)) throw error;
+  if (error.status === 0 || error.status >= 502) throw serviceUnavailable();
+  switch (error.status) {
+    case 400: {
+      const data = (error.response?.data ?? {}) as Record<string, { code?: string; message?: string }>;
+      const fieldErrors: FieldErrors = {};
+      for (const [field, detail] of Object.entries(data)) {
+        const code = PB_FIELD_CODES[detail.code ?? ""] ?? "invalid";
+        fieldErrors[fieldAliases[field] ?? field] = { code, message: detail.message ?? "Invalid value." };
+      }
+      if (Object.values(fieldErrors).some((e) => e.code === "file_too_large")) {
+        throw flockError(ErrorCode.PAYLOAD_TOO_LARGE, "The file is too large.", badUserInput(fieldErrors).extensions);
+      }
+      throw badUserInput(fieldErrors);
+    }
+    case 401:
+      throw unauthenticated();
+    case 403:
+      throw forbidden();
+    case 404:
+      throw notFound();
+    case 429:
+      throw rateLimited(60);
+    default:
+      throw error;
+  }
+}
+
+/** Run a PocketBase call and translate its failure. */
+export async function pbCall<T>(run: () => Promise<T>, fieldAliases?: Record<string, string>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    return fromPocketBase(error, fieldAliases);
+  }
+}

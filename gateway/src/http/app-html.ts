@@ -1,0 +1,30 @@
+import type { SettingsRecord } from "../pocketbase/records.ts";
+import type { PageMeta } from "./route-meta.ts";
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+
+/**
+ * Put the page's title, description, canonical URL, Open Graph tags, language and brand colour
+ * into the built index.html, replacing the `<!--flock:head-->` marker and the default title.
+ */
+export function renderAppHtml(template: string, meta: PageMeta, settings: SettingsRecord, url: URL): string {
+  const canonical = `${url.origin}${url.pathname}`;
+  const head = [
+    `<meta name="description" content="${escapeHtml(meta.description)}">`,
+    `<link rel="canonical" href="${escapeHtml(canonical)}">`,
+    `<meta property="og:site_name" content="${escapeHtml(settings.churchName)}">`,
+    `<meta property="og:title" content="${escapeHtml(meta.title)}">`,
+    `<meta property="og:description" content="${escapeHtml(meta.description)}">`,
+    `<meta property="og:type" content="website">`,
+    `<meta property="og:url" content="${escapeHtml(canonical)}">`,
+    `<meta name="twitter:card" content="summary">`,
+    ...(meta.noindex ? [`<meta name="robots" content="noindex">`] : []),
+    ...(settings.brandColor ? [`<meta name="theme-color" content="${escapeHtml(settings.brandColor)}">`] : []),
+  ].join("\n    ");
+  const lang = settings.locale || "en";
+  return template
+    .replace(/<html lang="[^"]*"/, `<html lang="${lang}"`)
+    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(meta.title)}</title>`)
+    .replace("<!--flock:head-->", head);
+}

@@ -1,0 +1,66 @@
+/** Shapes of the PocketBase records the gateway reads (fields as in pb_migrations). */
+
+export interface BaseRecord {
+  id: string;
+  collectionId: string;
+  collectionName: string;
+  created: string;
+  updated: string;
+}
+
+export type PermissionName =
+  | "settings.manage" | "roles.manage" | "people.view" | "people.manage" | "content.edit" | "content.publish"
+  | "sermons.manage" | "events.manage" | "groups.manage" | "prayer.moderate" | "prayer.view_pastoral" | "media.manage";
+
+export interface RoleRecord extends BaseRecord {
+  name: string;
+  description: string;
+  permissions: PermissionName[];
+}
+
+export interface PersonRecord extends BaseRecord {
+  firstName: string;
+  lastName: string;
+  recordStatus: "pending" | "active" | "archived";
+}
+
+export interface UserRecord extends BaseRecord {
+  email: string;
+  name: string;
+  verified: boolean;
+  avatar: string;
+  person: string;
+  roles: string[];
+  locale: "" | "en" | "es";
+  status: "" | "active" | "suspended";
+  expand?: { roles?: RoleRecord[]; person?: PersonRecord };
+}
+
+export interface ServiceTimeValue {
+  day: string;
+  time: string;
+  label: string;
+}
+
+export interface SettingsRecord extends BaseRecord {
+  churchName: string;
+  tagline: string;
+  logo: string;
+  brandColor: string;
+  timezone: string;
+  locale: "" | "en" | "es";
+  address: string;
+  phone: string;
+  email: string;
+  serviceTimes: ServiceTimeValue[] | null;
+  socialLinks: Record<string, string> | null;
+  allowSignup: boolean;
+  directoryDefaultVisibility: "" | "private" | "leaders" | "groups" | "members";
+  prayerRequiresApproval: boolean;
+  prayerExpiryDays: number;
+}
+
+/** What the Viewer type resolves from: the user with roles and person expanded. */
+export interface ViewerModel {
+  user: UserRecord;
+}

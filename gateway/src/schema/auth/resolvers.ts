@@ -1,0 +1,205 @@
+import { ClientResponseError } from "pocketbase";
+import { GraphQLError } from "graphql";
+import type { GatewayContext } from "../../context.ts";
+import { badUserInput, ErrorCode, fromPocketBase, pbCall, rateLimited } from "../../errors.ts";
+import type { PersonRecord, SettingsRecord, UserRecord } from "../../pocketbase/records.ts";
+import { LIMITS, THROTTLE } from "../../validation/limits.ts";
+import { checkPassword } from "../../validation/passwords.ts";
+import { Validator } from "../../validation/validate.ts";
+import type { Resolvers } from "../__generated__/types.ts";
+import { permissionsOf, toPermission } from "../users/mappers.ts";
+import { requireViewer, revokeSessions } from "../users/resolvers.ts";
+
+const INVALID_CREDENTIALS = "The email or password is incorrect.";
+
+/** Anonymous forms (sign-up, reset and verification mail): per client IP per hour (PRODUCT.md §9). */
+function throttleAnonymousForm(ctx: GatewayContext, form: string): void {
+  const key = `form:${form}:${ctx.clientIp}`;
+  const wait = ctx.limiter.retryAfter(key, THROTTLE.anonymousFormsPerIp, THROTTLE.anonymousFormWindowMs);
+  if (wait > 0) throw rateLimited(wait);
+  ctx.limiter.hit(key, THROTTLE.anonymousFormWindowMs);
+}
+
+function checkNewPassword(v: Validator, password: string, passwordConfirm: string, email?: string): void {
+  const problem = checkPassword(password, { email });
+  if (problem) v.add("password", problem.code, problem.message);
+  if (password !== passwordConfirm) v.add("passwordConfirm", "mismatch", "The passwords don't match.");
+}
+
+/** Sign in with PocketBase and start the browser session. */
+async function startSession(ctx: GatewayContext, email: string, password: string): Promise<UserRecord> {
+  const auth = await ctx.pb.collection("users").authWithPassword<UserRecord>(email, password, { expand: "roles,person" });
+  ctx.session.signIn(auth.token);
+  ctx.actAs(auth.token);
+  return auth.record;
+}
+
+async function loadViewer(ctx: GatewayContext) {
+  const user = await requireViewer(ctx);
+  return { user };
+}
+
+export const authResolvers: Resolvers = {
+  Query: {
+    async viewer(_, __, ctx) {
+      const user = await ctx.viewer();
+      return user ? { user } : null;
+    },
+  },
+  Viewer: {
+    user: ({ user }) => user,
+    person: ({ user }) => user.expand?.person ?? null,
+    roles: ({ user }) => user.expand?.roles ?? [],
+    permissions: ({ user }) => permissionsOf(user).map(toPermission),
+    isMember: ({ user }) => user.expand?.person?.recordStatus === "active",
+  },
+  Mutation: {
+    async signUp(_, { input }, ctx) {
+      const v = new Validator();
+      const firstName = v.text("firstName", input.firstName, { required: true, max: LIMITS.personNameMax });
+      const lastName = v.text("lastName", input.lastName, { required: true, max: LIMITS.personNameMax });
+      const email = v.email("email", input.email);
+      checkNewPassword(v, input.password, input.passwordConfirm, email);
+      v.done();
+      throttleAnonymousForm(ctx, "signup");
+
+      const settings = await pbCall(() => ctx.pb.collection("settings").getList<SettingsRecord>(1, 1, { skipTotal: true }));
+      if (!settings.items[0]?.allowSignup) {
+        throw new GraphQLError("Sign-up is closed. Please contact the church office.", { extensions: { code: ErrorCode.FORBIDDEN } });
+      }
+      let user: UserRecord;
+      try {
+        user = await ctx.pb.collection("users").create<UserRecord>({
+          email,
+          password: input.password,
+          passwordConfirm: input.passwordConfirm,
+          name: `${firstName} ${lastName}`,
+          locale: input.locale ?? "",
+          emailVisibility: false,
+        });
+      } catch (error) {
+        const data = error instanceof ClientResponseError ? (error.response?.data as Record<string, { code?: string }>) : {};
+        if (data?.email?.code === "validation_not_unique") {
+          throw new GraphQLError("An account with this email already exists. Sign in or reset your password.", {
+            extensions: { code: ErrorCode.CONFLICT, fieldErrors: { email: "An account with this email already exists." }, fieldErrorCodes: { email: "taken" } },
+          });
+        }
+        return fromPocketBase(error);
+      }
+
+      // System job: every sign-up gets a pending person for staff to approve (PRODUCT.md §5). Users
+      // cannot create people or link one to themselves, so this runs as the system account.
+      const system = await ctx.system.get();
+      const person = await system.collection("people").create<PersonRecord>({ firstName, lastName, recordStatus: "pending" });
+      await system.collection("users").update(user.id, { person: person.id });
+
+      await pbCall(() => ctx.pb.collection("users").requestVerification(email));
+      return { user: await startSession(ctx, email, input.password) };
+    },
+
+    async signIn(_, { input }, ctx) {
+      const email = input.email.trim().toLowerCase();
+      const accountKey = `signin:account:${email}`;
+      const ipKey = `signin:ip:${ctx.clientIp}`;
+      const wait = Math.max(
+        ctx.limiter.retryAfter(accountKey, THROTTLE.signInFailuresPerAccount, THROTTLE.signInWindowMs),
+        ctx.limiter.retryAfter(ipKey, THROTTLE.signInFailuresPerIp, THROTTLE.signInWindowMs),
+      );
+      if (wait > 0) throw rateLimited(wait);
+      if (!email || !input.password) throw badUserInput({}, INVALID_CREDENTIALS);
+      try {
+        const user = await startSession(ctx, email, input.password);
+        ctx.limiter.reset(accountKey);
+        return { user };
+      } catch (error) {
+        if (error instanceof ClientResponseError && error.status === 400) {
+          // One answer for an unknown email and a wrong password (PRODUCT.md §8).
+          ctx.limiter.hit(accountKey, THROTTLE.signInWindowMs);
+          ctx.limiter.hit(ipKey, THROTTLE.signInWindowMs);
+          throw badUserInput({}, INVALID_CREDENTIALS);
+        }
+        if (error instanceof ClientResponseError && error.status === 403) {
+          throw new GraphQLError("This account is suspended. Please contact the church office.", {
+            extensions: { code: ErrorCode.FORBIDDEN, reason: "SUSPENDED" },
+          });
+        }
+        return fromPocketBase(error);
+      }
+    },
+
+    async signOut(_, __, ctx) {
+      const viewer = await ctx.viewer();
+      if (viewer) await revokeSessions(ctx, viewer.id);
+      ctx.session.signOut();
+      return true;
+    },
+
+    async requestPasswordReset(_, { email }, ctx) {
+      const v = new Validator();
+      const address = v.email("email", email);
+      v.done();
+      throttleAnonymousForm(ctx, "reset");
+      // The same answer whether or not the address has an account.
+      await pbCall(() => ctx.pb.collection("users").requestPasswordReset(address)).catch((error: GraphQLError) => {
+        if (error.extensions?.code !== ErrorCode.BAD_USER_INPUT) throw error;
+      });
+      return true;
+    },
+
+    async confirmPasswordReset(_, { input }, ctx) {
+      const v = new Validator();
+      if (!input.token.trim()) v.add("token", "invalid_token", "This link is invalid or has expired.");
+      checkNewPassword(v, input.password, input.passwordConfirm);
+      v.done();
+      await pbCall(() => ctx.pb.collection("users").confirmPasswordReset(input.token, input.password, input.passwordConfirm));
+      return true;
+    },
+
+    async requestVerification(_, { email }, ctx) {
+      const v = new Validator();
+      const address = v.email("email", email);
+      v.done();
+      throttleAnonymousForm(ctx, "verify");
+      await pbCall(() => ctx.pb.collection("users").requestVerification(address)).catch((error: GraphQLError) => {
+        if (error.extensions?.code !== ErrorCode.BAD_USER_INPUT) throw error;
+      });
+      return true;
+    },
+
+    async confirmVerification(_, { token }, ctx) {
+      if (!token.trim()) throw badUserInput({ token: { code: "invalid_token", message: "This link is invalid or has expired." } });
+      await pbCall(() => ctx.pb.collection("users").confirmVerification(token));
+      // A signed-in viewer's cached record is stale now.
+      ctx.actAs(ctx.session.token);
+      return true;
+    },
+
+    async changePassword(_, { input }, ctx) {
+      const viewer = await requireViewer(ctx);
+      const v = new Validator();
+      if (!input.currentPassword) v.add("currentPassword", "required", "This field is required.");
+      checkNewPassword(v, input.password, input.passwordConfirm, viewer.email);
+      v.done();
+      // PocketBase checks the old password and rotates the token key, which ends every session.
+      await pbCall(
+        () =>
+          ctx.pb.collection("users").update(viewer.id, {
+            oldPassword: input.currentPassword,
+            password: input.password,
+            passwordConfirm: input.passwordConfirm,
+          }),
+        { oldPassword: "currentPassword" },
+      );
+      // …then this session continues with a fresh token.
+      return { user: await startSession(ctx, viewer.email, input.password) };
+    },
+
+    async setMyLocale(_, { locale }, ctx) {
+      const viewer = await requireViewer(ctx);
+      await pbCall(() => ctx.pb.collection("users").update(viewer.id, { locale }));
+      ctx.actAs(ctx.session.token);
+      return loadViewer(ctx);
+    },
+  },
+};
+

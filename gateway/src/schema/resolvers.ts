@@ -1,0 +1,17 @@
+import type { Resolvers } from "./__generated__/types.ts";
+import { authResolvers } from "./auth/resolvers.ts";
+import { settingsResolvers } from "./settings/resolvers.ts";
+import { usersResolvers } from "./users/resolvers.ts";
+
+const modules: Resolvers[] = [
+  { Query: { ping: () => true }, Mutation: { noop: () => true } },
+  authResolvers,
+  usersResolvers,
+  settingsResolvers,
+];
+
+/** Merge the feature modules' resolver maps (each type's fields from every module). */
+export const resolvers = modules.reduce<Record<string, Record<string, unknown>>>((merged, module) => {
+  for (const [type, fields] of Object.entries(module)) merged[type] = { ...merged[type], ...(fields as object) };
+  return merged;
+}, {}) as Resolvers;

@@ -1,0 +1,108 @@
+import { randomBytes } from "node:crypto";
+import type { GatewayContext } from "../../context.ts";
+import { badUserInput, conflict, forbidden, pbCall, unauthenticated } from "../../errors.ts";
+import type { PermissionName, RoleRecord, UserRecord } from "../../pocketbase/records.ts";
+import { LIMITS } from "../../validation/limits.ts";
+import type { Resolvers } from "../__generated__/types.ts";
+import { hasPermission, toIso, toPermission } from "./mappers.ts";
+import { decodeCursor, encodeCursor, keysetFilter } from "../pagination.ts";
+
+/** Signed-in user with `permission`, else UNAUTHENTICATED / FORBIDDEN (PocketBase's rules still decide). */
+export async function requirePermission(ctx: GatewayContext, permission: PermissionName): Promise<UserRecord> {
+  const viewer = await ctx.viewer();
+  if (!viewer) throw unauthenticated();
+  if (!hasPermission(viewer, permission)) throw forbidden();
+  return viewer;
+}
+
+export async function requireViewer(ctx: GatewayContext): Promise<UserRecord> {
+  const viewer = await ctx.viewer();
+  if (!viewer) throw unauthenticated();
+  return viewer;
+}
+
+/** Invalidate every token of a user (system job): PocketBase signs tokens with the tokenKey. */
+export async function revokeSessions(ctx: GatewayContext, userId: string): Promise<void> {
+  const system = await ctx.system.get();
+  await system.collection("users").update(userId, { tokenKey: randomBytes(25).toString("hex") });
+}
+
+const userExpand = { expand: "roles,person" };
+
+export const usersResolvers: Resolvers = {
+  Query: {
+    async users(_, { first, after, search }, ctx) {
+      const size = first ?? 20;
+      if (size < 1 || size > LIMITS.pageSizeMax) {
+        throw badUserInput({ first: { code: "out_of_range", message: `first must be between 1 and ${LIMITS.pageSizeMax}.` } });
+      }
+      if (search && search.length > LIMITS.searchMax) {
+        throw badUserInput({ search: { code: "too_long", message: `Use at most ${LIMITS.searchMax} characters.` } });
+      }
+      await requireViewer(ctx);
+      const filters: string[] = [];
+      if (search?.trim()) filters.push(ctx.pb.filter("(email ~ {:q} || name ~ {:q})", { q: search.trim() }));
+      const cursor = after ? decodeCursor(after) : null;
+      if (after && !cursor) throw badUserInput({ after: { code: "invalid", message: "Invalid cursor." } });
+      const baseFilter = filters.join(" && ");
+      const filter = [baseFilter, cursor ? keysetFilter(ctx.pb, cursor) : ""].filter(Boolean).join(" && ");
+      const page = await pbCall(() =>
+        ctx.pb.collection("users").getList<UserRecord>(1, size + 1, { filter, sort: "-created,-id", skipTotal: true, ...userExpand }),
+      );
+      const items = page.items.slice(0, size);
+      return {
+        edges: items.map((node) => ({ node, cursor: encodeCursor(node) })),
+        pageInfo: { hasNextPage: page.items.length > size, endCursor: items.length ? encodeCursor(items[items.length - 1]!) : null },
+        // Counted only when the query asks for it (PocketBase's COUNT is the expensive part of a list).
+        totalCount: (async () =>
+          (await pbCall(() => ctx.pb.collection("users").getList(1, 1, { filter: baseFilter, fields: "id" }))).totalItems) as never,
+      };
+    },
+    async roles(_, __, ctx) {
+      await requireViewer(ctx);
+      return pbCall(() => ctx.pb.collection("roles").getFullList<RoleRecord>({ sort: "name" }));
+    },
+  },
+  Mutation: {
+    async setUserRoles(_, { userId, roleIds }, ctx) {
+      const viewer = await requirePermission(ctx, "roles.manage");
+      if (userId === viewer.id) {
+        const allRoles = await pbCall(() => ctx.pb.collection("roles").getFullList<RoleRecord>());
+        const keepsAccess = allRoles.some((r) => roleIds.includes(r.id) && r.permissions.includes("roles.manage"));
+        if (!keepsAccess) throw conflict("You can't remove your own access to users and roles. Ask another administrator.");
+      }
+      return pbCall(() => ctx.pb.collection("users").update<UserRecord>(userId, { roles: roleIds }, userExpand));
+    },
+    async setUserStatus(_, { userId, status }, ctx) {
+      const viewer = await requirePermission(ctx, "roles.manage");
+      if (userId === viewer.id && status === "SUSPENDED") throw conflict("You can't suspend your own account.");
+      const user = await pbCall(() =>
+        ctx.pb.collection("users").update<UserRecord>(userId, { status: status === "SUSPENDED" ? "suspended" : "active" }, userExpand),
+      );
+      if (status === "SUSPENDED") await revokeSessions(ctx, userId);
+      return user;
+    },
+    async resendVerification(_, { userId }, ctx) {
+      await requirePermission(ctx, "roles.manage");
+      const user = await pbCall(() => ctx.pb.collection("users").getOne<UserRecord>(userId));
+      if (user.verified) throw conflict("This email address is already verified.");
+      await pbCall(() => ctx.pb.collection("users").requestVerification(user.email));
+      return true;
+    },
+  },
+  User: {
+    name: (u) => u.name ?? "",
+    status: (u) => (u.status === "suspended" ? "SUSPENDED" : "ACTIVE"),
+    locale: (u) => u.locale || null,
+    roles: (u) => u.expand?.roles ?? [],
+    person: (u) => u.expand?.person ?? null,
+    created: (u) => toIso(u.created),
+  },
+  Person: {
+    recordStatus: (p) => (p.recordStatus ? p.recordStatus.toUpperCase() : "PENDING") as "PENDING" | "ACTIVE" | "ARCHIVED",
+  },
+  Role: {
+    description: (r) => r.description ?? "",
+    permissions: (r) => (r.permissions ?? []).map(toPermission),
+  },
+};

@@ -1,0 +1,153 @@
+import { createServer, type IncomingMessage, type ServerResponse, type Server } from "node:http";
+import { createFetch } from "@whatwg-node/fetch";
+import type { GatewayConfig } from "./config.ts";
+import type { GatewayServices } from "./context.ts";
+import { createGatewayYoga, FORM_DATA_LIMITS } from "./yoga.ts";
+import { SystemClient, createUserClient } from "./pocketbase/client.ts";
+import { RateLimiter } from "./session/rate-limiter.ts";
+import { SettingsEvents } from "./system/settings-events.ts";
+import { securityHeaders } from "./http/security-headers.ts";
+import { StaticFiles } from "./http/static.ts";
+import { proxyFile } from "./http/files-proxy.ts";
+import { metaForPath } from "./http/route-meta.ts";
+import { renderAppHtml } from "./http/app-html.ts";
+import { readSettings } from "./schema/settings/resolvers.ts";
+import { syncPocketBaseSettings } from "./system/pocketbase-settings.ts";
+
+export interface Gateway {
+  server: Server;
+  yoga: ReturnType<typeof createGatewayYoga>;
+  services: GatewayServices;
+  listen(): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** True when PocketBase answers its health check within two seconds. */
+export async function pocketBaseReady(pbUrl: string): Promise<boolean> {
+  try {
+    const response = await fetch(`${pbUrl}/api/health`, { signal: AbortSignal.timeout(2000) });
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
+function clientIp(req: IncomingMessage, trustProxy: boolean): string {
+  const forwarded = req.headers["x-forwarded-for"];
+  if (trustProxy && typeof forwarded === "string") return forwarded.split(",")[0]!.trim();
+  return req.socket.remoteAddress ?? "unknown";
+}
+
+/** Builds the gateway: one origin for the app, /graphql, /files, /healthz and /readyz. */
+export function createGateway(config: GatewayConfig): Gateway {
+  const services: GatewayServices = {
+    config,
+    system: new SystemClient(config.pbUrl, config.superuser),
+    limiter: new RateLimiter(),
+    settingsEvents: new SettingsEvents(config.pbUrl),
+  };
+  const yoga = createGatewayYoga(services);
+  // Upload limits are enforced while parsing multipart bodies, before any resolver runs.
+  const nodeFetch = createFetch({ formDataLimits: FORM_DATA_LIMITS, skipPonyfill: false });
+  Object.assign(yoga.fetchAPI, { Request: nodeFetch.Request });
+  const headers = securityHeaders(config.production);
+  const staticFiles = config.webDist ? new StaticFiles(config.webDist) : null;
+
+  async function serveApp(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    if (!staticFiles) {
+      res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not found");
+      return;
+    }
+    const file = url.pathname === "/" ? null : await staticFiles.get(url.pathname);
+    const acceptsGzip = /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""));
+    if (file) {
+      const body = acceptsGzip && file.gzip ? file.gzip : file.body;
+      res.writeHead(200, {
+        ...headers,
+        "content-type": file.type,
+        "content-length": body.length,
+        "cache-control": file.immutable ? "public, max-age=31536000, immutable" : "public, max-age=300",
+        vary: "accept-encoding",
+        ...(body === file.gzip ? { "content-encoding": "gzip" } : {}),
+      });
+      res.end(req.method === "HEAD" ? undefined : body);
+      return;
+    }
+    if (url.pathname.startsWith("/assets/")) {
+      res.writeHead(404, { ...headers, "content-type": "text/plain; charset=utf-8" }).end("Not found");
+      return;
+    }
+    // Single-page app fallback: the built index.html with this page's title and meta tags.
+    const settings = await readSettings({ pb: createUserClient(config.pbUrl, null) });
+    const meta = await metaForPath(url.pathname, settings);
+    const html = renderAppHtml(await staticFiles.template(), meta, settings, new URL(url.pathname, config.publicUrl));
+    res.writeHead(meta.found ? 200 : 404, { ...headers, "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" });
+    res.end(req.method === "HEAD" ? undefined : html);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://gateway.local");
+    if (url.pathname === "/graphql") {
+      await yoga.handleNodeRequestAndResponse(req, res, { clientIp: clientIp(req, config.trustProxy) });
+      return;
+    }
+    if (url.pathname === "/healthz") {
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ status: "ok" }));
+      return;
+    }
+    if (url.pathname === "/readyz") {
+      const ready = await pocketBaseReady(config.pbUrl);
+      res.writeHead(ready ? 200 : 503, { "content-type": "application/json" }).end(JSON.stringify({ status: ready ? "ready" : "unavailable" }));
+      return;
+    }
+    if (url.pathname.startsWith("/files/")) {
+      await proxyFile(req, res, url, config.pbUrl);
+      return;
+    }
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      res.writeHead(405, { allow: "GET, HEAD" }).end();
+      return;
+    }
+    await serveApp(req, res, url);
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      console.error("[http]", req.method, req.url, error);
+      if (!res.headersSent) {
+        res.writeHead(503, { "content-type": "text/plain; charset=utf-8", "retry-after": "5" });
+      }
+      res.end("The server is temporarily unavailable. Please try again.");
+    });
+  });
+  // Long-lived SSE subscriptions must not be cut by Node's default timeouts.
+  server.requestTimeout = 0;
+  server.headersTimeout = 30_000;
+
+  return {
+    server,
+    yoga,
+    services,
+    listen: () =>
+      new Promise((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(config.port, config.host, () => {
+          const address = server.address();
+          const port = typeof address === "object" && address ? address.port : config.port;
+          resolve(`http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`);
+        });
+      }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Startup system job: point PocketBase's mailer and links at this church and this gateway. */
+export async function prepareGateway(gateway: Gateway): Promise<void> {
+  const { system, config } = gateway.services;
+  const settings = await readSettings({ pb: createUserClient(config.pbUrl, null) });
+  await syncPocketBaseSettings(await system.get(), config, settings.churchName);
+}

@@ -1,0 +1,47 @@
+/**
+ * Validation limits (PRODUCT.md §6, §9), the one place they are written down. Used by gateway
+ * validation and by the web forms; pb_migrations repeats them in the schema and a test
+ * (gateway/test/schema-limits.int.test.ts) checks that the live schema agrees.
+ */
+export const LIMITS = {
+  nameMax: 200,
+  personNameMax: 50,
+  passwordMinChars: 10,
+  /** bcrypt only reads the first 72 bytes; PocketBase refuses more than 71. */
+  passwordMaxBytes: 71,
+  emailMax: 254,
+  taglineMax: 200,
+  addressMax: 500,
+  phoneMax: 40,
+  serviceTimesMax: 20,
+  serviceTimeLabelMax: 80,
+  imageMaxBytes: 10 * 1024 * 1024,
+  imageMimeTypes: ["image/jpeg", "image/png", "image/webp", "image/gif"],
+  pageSizeMax: 100,
+  searchMax: 100,
+} as const;
+
+export const THROTTLE = {
+  /** Sign-in: failures per account and per IP inside the window (PRODUCT.md §9). */
+  signInWindowMs: 15 * 60 * 1000,
+  signInFailuresPerAccount: 5,
+  signInFailuresPerIp: 30,
+  /** Anonymous forms (sign-up, password reset, verification mail): per IP per hour. */
+  anonymousFormWindowMs: 60 * 60 * 1000,
+  anonymousFormsPerIp: 20,
+} as const;
+
+export const GRAPHQL_LIMITS = {
+  maxDepth: 10,
+  maxAliases: 15,
+  maxTokens: 2000,
+  maxFirst: 100,
+} as const;
+
+export const SESSION = {
+  cookieName: "flock_session",
+  /** PRODUCT.md §9: 7-day sliding lifetime. */
+  maxAgeSeconds: 7 * 24 * 60 * 60,
+  /** Re-issue the token when it is older than this, so an active session never expires. */
+  refreshAfterSeconds: 60 * 60,
+} as const;

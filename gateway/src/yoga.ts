@@ -1,0 +1,92 @@
+import { randomUUID } from "node:crypto";
+import { createSchema, createYoga, type Plugin } from "graphql-yoga";
+import { GraphQLError } from "graphql";
+import { ClientResponseError } from "pocketbase";
+import { useCSRFPrevention } from "@graphql-yoga/plugin-csrf-prevention";
+import { useDisableIntrospection } from "@graphql-yoga/plugin-disable-introspection";
+import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
+import { maxAliasesPlugin } from "@escape.tech/graphql-armor-max-aliases";
+import { maxTokensPlugin } from "@escape.tech/graphql-armor-max-tokens";
+import { createContextFactory, sessionOf, type GatewayServices, type ServerContext } from "./context.ts";
+import { ErrorCode, serviceUnavailable } from "./errors.ts";
+import { typeDefs } from "./schema/__generated__/typeDefs.ts";
+import { resolvers } from "./schema/resolvers.ts";
+import { GRAPHQL_LIMITS, LIMITS } from "./validation/limits.ts";
+
+export const CSRF_HEADER = "x-graphql-yoga-csrf";
+
+/** Adds the session cookies that resolvers asked for (sign-in, sliding refresh, sign-out). */
+const useSessionCookies = (): Plugin => ({
+  onResponse({ request, response }) {
+    const session = sessionOf(request);
+    if (!session?.outgoingCookies.length) return;
+    for (const cookie of session.outgoingCookies) response.headers.append("set-cookie", cookie);
+    response.headers.set("cache-control", "no-store");
+  },
+});
+
+/**
+ * Errors of our catalogue pass through; PocketBase being unreachable becomes SERVICE_UNAVAILABLE;
+ * anything else is masked to "Something went wrong." with a request id that is also logged.
+ */
+function maskError(error: unknown): GraphQLError {
+  const graphQLError = error instanceof GraphQLError ? error : null;
+  const original = graphQLError?.originalError ?? error;
+  if (original instanceof GraphQLError && original.extensions?.code) {
+    return graphQLError && graphQLError !== original
+      ? new GraphQLError(original.message, { nodes: graphQLError.nodes, path: graphQLError.path, extensions: original.extensions })
+      : original;
+  }
+  if (original instanceof ClientResponseError && (original.status === 0 || original.status >= 502)) {
+    const unavailable = serviceUnavailable();
+    return new GraphQLError(unavailable.message, { path: graphQLError?.path, extensions: unavailable.extensions });
+  }
+  if (graphQLError && !graphQLError.originalError) return graphQLError; // parse/validation errors: safe to show
+  const requestId = randomUUID();
+  console.error(`[graphql] request ${requestId}:`, original);
+  return new GraphQLError("Something went wrong.", {
+    path: graphQLError?.path,
+    extensions: { code: "INTERNAL_SERVER_ERROR", requestId },
+  });
+}
+
+export function createGatewayYoga(services: GatewayServices) {
+  const { config } = services;
+  const allowedOrigins = new Set([new URL(config.publicUrl).origin, ...config.corsOrigins]);
+  return createYoga<ServerContext>({
+    schema: createSchema({ typeDefs, resolvers: resolvers as never }),
+    context: createContextFactory(services) as never,
+    graphqlEndpoint: "/graphql",
+    graphiql: !config.production && { title: "Flock GraphQL", headers: JSON.stringify({ [CSRF_HEADER]: "1" }) },
+    landingPage: false,
+    batching: false,
+    maskedErrors: { maskError: (error) => maskError(error) },
+    // Only the app's own origin (and configured integrator origins) may call with credentials;
+    // Yoga would otherwise echo any Origin.
+    cors: (request) => {
+      const origin = request.headers.get("origin");
+      return origin && allowedOrigins.has(origin)
+        ? { origin: [origin], credentials: true, methods: ["GET", "POST"], allowedHeaders: ["content-type", CSRF_HEADER, "authorization"] }
+        : { origin: [], credentials: false };
+    },
+    multipart: true,
+    plugins: [
+      useCSRFPrevention({ requestHeaders: [CSRF_HEADER] }),
+      maxDepthPlugin({ n: GRAPHQL_LIMITS.maxDepth, propagateOnRejection: true, exposeLimits: true }),
+      maxAliasesPlugin({ n: GRAPHQL_LIMITS.maxAliases, propagateOnRejection: true, exposeLimits: true }),
+      maxTokensPlugin({ n: GRAPHQL_LIMITS.maxTokens, propagateOnRejection: true, exposeLimits: true }),
+      ...(config.production ? [useDisableIntrospection()] : []),
+      useSessionCookies(),
+    ],
+  });
+}
+
+/** Multipart upload limits, applied by the Node server's Fetch API (see server.ts). */
+export const FORM_DATA_LIMITS = {
+  fileSize: LIMITS.imageMaxBytes + 1,
+  files: 5,
+  fieldSize: 1_000_000,
+  headerSize: 10_000,
+};
+
+export { ErrorCode };

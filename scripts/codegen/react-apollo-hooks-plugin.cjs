@@ -1,0 +1,31 @@
+// GraphQL Code Generator plugin: one typed `useXxx` hook per operation, for Apollo Client 4.
+// (typescript-react-apollo targets Apollo Client 3; see docs/ARCHITECTURE.md.) Runs after
+// typescript-operations + typed-document-node in the same output file, so `XxxDocument` exists.
+module.exports = {
+  plugin(_schema, documents) {
+    const hooks = { query: "useQuery", mutation: "useMutation", subscription: "useSubscription" };
+    const used = new Set();
+    const lines = [];
+    for (const { document } of documents) {
+      for (const def of document?.definitions ?? []) {
+        if (def.kind !== "OperationDefinition" || !def.name) continue;
+        const name = def.name.value;
+        const hook = hooks[def.operation];
+        used.add(hook);
+        const suffix = def.operation === "query" ? "Query" : def.operation === "mutation" ? "Mutation" : "Subscription";
+        const types = `${name}${suffix}, ${name}${suffix}Variables`;
+        lines.push(
+          `/** ${def.operation} ${name} */`,
+          `export function use${name}(options?: Parameters<typeof ${hook}<${types}>>[1]) {`,
+          `  return ${hook}<${types}>(${name}Document, options as never);`,
+          `}`,
+          "",
+        );
+      }
+    }
+    return {
+      prepend: [`import { ${[...used].sort().join(", ")} } from "@apollo/client/react";`],
+      content: lines.join("\n"),
+    };
+  },
+};
