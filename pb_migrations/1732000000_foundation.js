@@ -121,7 +121,8 @@ migrate((app) => {
     "(id = @request.auth.id && @request.body.roles:isset = false && @request.body.person:isset = false && " +
     `@request.body.status:isset = false) || ${has("roles.manage")}`;
   users.deleteRule = null;
-  users.manageRule = null;
+  // Account managers see emails and can resend verification; PocketBase hides emails from anyone else.
+  users.manageRule = has("roles.manage");
   users.authRule = 'status != "suspended"';
   users.authToken.duration = 7 * 24 * 60 * 60; // PRODUCT §9: 7-day sliding session
   users.passwordAuth.identityFields = ["email"];

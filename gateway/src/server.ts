@@ -1,5 +1,4 @@
 import { createServer, type IncomingMessage, type ServerResponse, type Server } from "node:http";
-import { createFetch } from "@whatwg-node/fetch";
 import type { GatewayConfig } from "./config.ts";
 import type { GatewayServices } from "./context.ts";
 import { createGatewayYoga, FORM_DATA_LIMITS } from "./yoga.ts";
@@ -47,9 +46,6 @@ export function createGateway(config: GatewayConfig): Gateway {
     settingsEvents: new SettingsEvents(config.pbUrl),
   };
   const yoga = createGatewayYoga(services);
-  // Upload limits are enforced while parsing multipart bodies, before any resolver runs.
-  const nodeFetch = createFetch({ formDataLimits: FORM_DATA_LIMITS, skipPonyfill: false });
-  Object.assign(yoga.fetchAPI, { Request: nodeFetch.Request });
   const headers = securityHeaders(config.production);
   const staticFiles = config.webDist ? new StaticFiles(config.webDist) : null;
 
@@ -88,7 +84,7 @@ export function createGateway(config: GatewayConfig): Gateway {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://gateway.local");
     if (url.pathname === "/graphql") {
-      await yoga.handleNodeRequestAndResponse(req, res, { clientIp: clientIp(req, config.trustProxy) });
+      await yoga.requestListener(req, res, { clientIp: clientIp(req, config.trustProxy) });
       return;
     }
     if (url.pathname === "/healthz") {

@@ -59,6 +59,8 @@ export function createGatewayYoga(services: GatewayServices) {
     graphqlEndpoint: "/graphql",
     graphiql: !config.production && { title: "Flock GraphQL", headers: JSON.stringify({ [CSRF_HEADER]: "1" }) },
     landingPage: false,
+    // Unexpected errors are logged with their request id in maskError; expected ones are not noise.
+    logging: false,
     batching: false,
     maskedErrors: { maskError: (error) => maskError(error) },
     // Only the app's own origin (and configured integrator origins) may call with credentials;

@@ -1,0 +1,80 @@
+import type PocketBase from "pocketbase";
+import { ClientResponseError } from "pocketbase";
+
+export const DEMO_PASSWORD = "grace-demo-2026";
+export const DEMO_ACCOUNTS = [
+  { email: "admin@grace.example", firstName: "Alice", lastName: "Admin", role: "Administrator", what: "settings, users and roles" },
+  { email: "pastor@grace.example", firstName: "Paul", lastName: "Pastor", role: "Pastor", what: "pastoral staff" },
+  { email: "editor@grace.example", firstName: "Erin", lastName: "Editor", role: "Editor", what: "content" },
+  { email: "member@grace.example", firstName: "Mark", lastName: "Member", role: null, what: "an active member" },
+] as const;
+
+async function findUser(system: PocketBase, email: string) {
+  try {
+    return await system.collection("users").getFirstListItem(system.filter("email = {:email}", { email }));
+  } catch (error) {
+    if (error instanceof ClientResponseError && error.status === 404) return null;
+    throw error;
+  }
+}
+
+async function roleIds(system: PocketBase): Promise<Map<string, string>> {
+  const roles = await system.collection("roles").getFullList<{ id: string; name: string }>();
+  return new Map(roles.map((r) => [r.name, r.id]));
+}
+
+/** Create a verified user with an active person and the given role (system job). */
+async function createAccount(
+  system: PocketBase,
+  account: { email: string; firstName: string; lastName: string; role: string | null },
+  password: string,
+  roles: Map<string, string>,
+): Promise<void> {
+  const person = await system.collection("people").create({ firstName: account.firstName, lastName: account.lastName, recordStatus: "active" });
+  await system.collection("users").create({
+    email: account.email,
+    password,
+    passwordConfirm: password,
+    name: `${account.firstName} ${account.lastName}`,
+    verified: true,
+    person: person.id,
+    roles: account.role ? [roles.get(account.role)] : [],
+    status: "active",
+  });
+}
+
+/**
+ * The demo church "Grace Community Church": settings and one account per persona. Runs once: a
+ * second start finds the demo administrator and changes nothing.
+ */
+export async function seedDemo(system: PocketBase): Promise<"seeded" | "already-seeded"> {
+  if (await findUser(system, DEMO_ACCOUNTS[0].email)) return "already-seeded";
+  const settings = (await system.collection("settings").getFullList())[0]!;
+  await system.collection("settings").update(settings.id, {
+    churchName: "Grace Community Church",
+    tagline: "A family of faith in the heart of Springfield",
+    brandColor: "#2f5d8a",
+    timezone: "America/Chicago",
+    locale: "en",
+    address: "1200 Maple Avenue\nSpringfield, IL 62704",
+    phone: "+1 217 555 0142",
+    email: "office@grace.example",
+    serviceTimes: [
+      { day: "sunday", time: "09:00", label: "Traditional worship" },
+      { day: "sunday", time: "11:00", label: "Contemporary worship" },
+      { day: "wednesday", time: "18:30", label: "Midweek prayer" },
+    ],
+    socialLinks: { facebook: "https://facebook.com/gracecommunity", youtube: "https://youtube.com/@gracecommunity" },
+    allowSignup: true,
+  });
+  const roles = await roleIds(system);
+  for (const account of DEMO_ACCOUNTS) await createAccount(system, account, DEMO_PASSWORD, roles);
+  return "seeded";
+}
+
+/** Production: make sure the first administrator from the environment exists. */
+export async function ensureAdministrator(system: PocketBase, email: string, password: string): Promise<void> {
+  if (await findUser(system, email)) return;
+  const roles = await roleIds(system);
+  await createAccount(system, { email, firstName: "Church", lastName: "Administrator", role: "Administrator" }, password, roles);
+}
