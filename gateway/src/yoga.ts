@@ -30,12 +30,11 @@ const useSessionCookies = (): Plugin => ({
  * anything else is masked to "Something went wrong." with a request id that is also logged.
  */
 function maskError(error: unknown): GraphQLError {
-  const graphQLError = error instanceof GraphQLError ? error : null;
-  const original = graphQLError?.originalError ?? error;
-  if (original instanceof GraphQLError && original.extensions?.code) {
-    return graphQLError && graphQLError !== original
-      ? new GraphQLError(original.message, { nodes: graphQLError.nodes, path: graphQLError.path, extensions: original.extensions })
-      : original;
+  // Duck-typed rather than instanceof: test runners may load graphql's CJS and ESM builds side by side.
+  const graphQLError = isGraphQLError(error) ? error : null;
+  const original: unknown = graphQLError?.originalError ?? error;
+  if (isGraphQLError(original) && typeof original.extensions?.code === "string") {
+    return new GraphQLError(original.message, { nodes: graphQLError?.nodes, path: graphQLError?.path, extensions: original.extensions });
   }
   if (original instanceof ClientResponseError && (original.status === 0 || original.status >= 502)) {
     const unavailable = serviceUnavailable();
@@ -48,6 +47,10 @@ function maskError(error: unknown): GraphQLError {
     path: graphQLError?.path,
     extensions: { code: "INTERNAL_SERVER_ERROR", requestId },
   });
+}
+
+function isGraphQLError(value: unknown): value is GraphQLError {
+  return value instanceof GraphQLError || (value instanceof Error && value.name === "GraphQLError" && "extensions" in value);
 }
 
 export function createGatewayYoga(services: GatewayServices) {

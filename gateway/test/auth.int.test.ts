@@ -1,0 +1,162 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Gateway } from "../src/index.ts";
+import { waitForMail, linkFrom } from "../../scripts/lib/smtp-catcher.ts";
+import { createUser, errorCode, GqlClient, PASSWORD, testGateway, uniqueEmail } from "./helpers.ts";
+
+const SIGN_UP = `mutation($input: SignUpInput!) { signUp(input: $input) { user { email verified } person { recordStatus } isMember } }`;
+const SIGN_IN = `mutation($input: SignInInput!) { signIn(input: $input) { user { email } permissions } }`;
+const VIEWER = `{ viewer { user { email verified } permissions isMember } }`;
+
+let gateway: Gateway;
+beforeAll(async () => {
+  gateway = await testGateway();
+});
+afterAll(() => gateway.server.close());
+
+describe("sign-up → verification mail → sign-in → sign-out", () => {
+  it("creates a pending person, mails a verification link that works, and signs in and out", async () => {
+    const client = new GqlClient(gateway);
+    const email = uniqueEmail("signup");
+    const signUp = await client.request(SIGN_UP, {
+      input: { firstName: "Ruth", lastName: "Moab", email: email.toUpperCase(), password: "a long enough secret", passwordConfirm: "a long enough secret" },
+    });
+    expect(signUp.errors).toBeUndefined();
+    expect(signUp.data).toEqual({ signUp: { user: { email, verified: false }, person: { recordStatus: "PENDING" }, isMember: false } });
+    expect(client.cookie).toBeTruthy();
+
+    const mail = await waitForMail(inject("catcherUrl"), email, /Confirm your email/);
+    const link = new URL(linkFrom(mail, "/verify-email"));
+    expect(link.origin).toBe("http://flock.test");
+    const confirm = await new GqlClient(gateway).request(`mutation($t: String!) { confirmVerification(token: $t) }`, { t: link.searchParams.get("token") });
+    expect(confirm.data).toEqual({ confirmVerification: true });
+
+    const signedIn = new GqlClient(gateway);
+    const signIn = await signedIn.request(SIGN_IN, { input: { email, password: "a long enough secret" } });
+    expect(signIn.data).toEqual({ signIn: { user: { email }, permissions: [] } });
+    expect((await signedIn.request(VIEWER)).data).toMatchObject({ viewer: { user: { email, verified: true } } });
+
+    const before = signedIn.cookie;
+    await signedIn.request(`mutation { signOut }`);
+    expect(signedIn.cookie).toBeNull();
+    // The old token is revoked on every device, not just forgotten by this browser.
+    const replay = new GqlClient(gateway);
+    replay.cookie = before;
+    expect((await replay.request(VIEWER)).data).toEqual({ viewer: null });
+  });
+
+  it("sets an httpOnly, SameSite=Lax session cookie", async () => {
+    const user = await createUser();
+    const result = await new GqlClient(gateway).request(SIGN_IN, { input: { email: user.email, password: PASSWORD } });
+    const cookie = result.headers.get("set-cookie") ?? "";
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Lax/);
+    expect(cookie).toMatch(/Max-Age=604800/);
+  });
+});
+
+describe("bad input gets the error of PRODUCT.md §8", () => {
+  it("one answer for an unknown email and a wrong password", async () => {
+    const user = await createUser();
+    const wrong = await new GqlClient(gateway, { ip: "198.51.100.7" }).request(SIGN_IN, { input: { email: user.email, password: "not-the-password" } });
+    const unknown = await new GqlClient(gateway, { ip: "198.51.100.7" }).request(SIGN_IN, { input: { email: uniqueEmail(), password: "not-the-password" } });
+    expect(errorCode(wrong)).toBe("BAD_USER_INPUT");
+    expect(wrong.errors?.[0]?.message).toBe(unknown.errors?.[0]?.message);
+    expect(errorCode(unknown)).toBe("BAD_USER_INPUT");
+  });
+
+  it("refuses a weak password, a mismatch and a duplicate email with field errors", async () => {
+    const client = new GqlClient(gateway, { ip: "198.51.100.8" });
+    const weak = await client.request(SIGN_UP, { input: { firstName: "A", lastName: "B", email: uniqueEmail(), password: "password123", passwordConfirm: "password124" } });
+    expect(errorCode(weak)).toBe("BAD_USER_INPUT");
+    expect(weak.errors?.[0]?.extensions?.fieldErrorCodes).toMatchObject({ password: "password_common", passwordConfirm: "mismatch" });
+    const short = await client.request(SIGN_UP, { input: { firstName: "A", lastName: "B", email: "not-an-email", password: "short", passwordConfirm: "short" } });
+    expect(short.errors?.[0]?.extensions?.fieldErrorCodes).toMatchObject({ password: "password_too_short", email: "invalid_email" });
+    const existing = await createUser();
+    const duplicate = await client.request(SIGN_UP, {
+      input: { firstName: "A", lastName: "B", email: existing.email.toUpperCase(), password: "a long enough secret", passwordConfirm: "a long enough secret" },
+    });
+    expect(errorCode(duplicate)).toBe("CONFLICT");
+    expect(duplicate.errors?.[0]?.extensions?.fieldErrorCodes).toEqual({ email: "taken" });
+  });
+
+  it("refuses an unknown verification or reset token without a stack trace", async () => {
+    const client = new GqlClient(gateway);
+    const verify = await client.request(`mutation { confirmVerification(token: "bogus") }`);
+    expect(errorCode(verify)).toBe("BAD_USER_INPUT");
+    const reset = await client.request(`mutation($i: ConfirmPasswordResetInput!) { confirmPasswordReset(input: $i) }`, {
+      i: { token: "bogus", password: "a long enough secret", passwordConfirm: "a long enough secret" },
+    });
+    expect(errorCode(reset)).toBe("BAD_USER_INPUT");
+    expect(JSON.stringify([verify, reset])).not.toMatch(/at \w+ \(|\.ts:\d+/);
+  });
+});
+
+describe("password reset and change", () => {
+  it("resets through the mailed link, answering the same for unknown emails", async () => {
+    const user = await createUser();
+    const client = new GqlClient(gateway, { ip: "198.51.100.20" });
+    const known = await client.request(`mutation($e: String!) { requestPasswordReset(email: $e) }`, { e: user.email });
+    const unknown = await client.request(`mutation($e: String!) { requestPasswordReset(email: $e) }`, { e: uniqueEmail() });
+    expect(known.data).toEqual({ requestPasswordReset: true });
+    expect(unknown.data).toEqual({ requestPasswordReset: true });
+    const mail = await waitForMail(inject("catcherUrl"), user.email, /Reset your/);
+    const token = new URL(linkFrom(mail, "/reset-password")).searchParams.get("token");
+    const reset = await client.request(`mutation($i: ConfirmPasswordResetInput!) { confirmPasswordReset(input: $i) }`, {
+      i: { token, password: "brand new passphrase", passwordConfirm: "brand new passphrase" },
+    });
+    expect(reset.data).toEqual({ confirmPasswordReset: true });
+    const signIn = await new GqlClient(gateway).request(SIGN_IN, { input: { email: user.email, password: "brand new passphrase" } });
+    expect(signIn.errors).toBeUndefined();
+  });
+
+  it("change password ends other sessions and keeps this one", async () => {
+    const user = await createUser();
+    const here = new GqlClient(gateway);
+    const elsewhere = new GqlClient(gateway);
+    await here.request(SIGN_IN, { input: { email: user.email, password: PASSWORD } });
+    await elsewhere.request(SIGN_IN, { input: { email: user.email, password: PASSWORD } });
+    const wrongCurrent = await here.request(`mutation($i: ChangePasswordInput!) { changePassword(input: $i) { user { email } } }`, {
+      i: { currentPassword: "nope-nope-nope", password: "another good phrase", passwordConfirm: "another good phrase" },
+    });
+    expect(wrongCurrent.errors?.[0]?.extensions?.fieldErrorCodes).toMatchObject({ currentPassword: "wrong_password" });
+    const changed = await here.request(`mutation($i: ChangePasswordInput!) { changePassword(input: $i) { user { email } } }`, {
+      i: { currentPassword: PASSWORD, password: "another good phrase", passwordConfirm: "another good phrase" },
+    });
+    expect(changed.errors).toBeUndefined();
+    expect((await here.request(VIEWER)).data).toMatchObject({ viewer: { user: { email: user.email } } });
+    expect((await elsewhere.request(VIEWER)).data).toEqual({ viewer: null });
+  });
+});
+
+describe("sign-in throttling (PRODUCT.md §9)", () => {
+  it("locks an account after 5 failures in 15 minutes, even with the right password", async () => {
+    const user = await createUser();
+    const client = new GqlClient(gateway, { ip: "198.51.100.30" });
+    for (let i = 0; i < 5; i++) {
+      expect(errorCode(await client.request(SIGN_IN, { input: { email: user.email, password: "wrong-password-x" } }))).toBe("BAD_USER_INPUT");
+    }
+    const locked = await client.request(SIGN_IN, { input: { email: user.email, password: PASSWORD } });
+    expect(errorCode(locked)).toBe("RATE_LIMITED");
+    expect(locked.errors?.[0]?.extensions?.retryAfterSeconds).toBeGreaterThan(0);
+  });
+
+  it("limits one IP to 30 failures, but successful sign-ins from one IP are not limited", async () => {
+    const ip = "198.51.100.31";
+    for (let i = 0; i < 30; i++) {
+      await new GqlClient(gateway, { ip }).request(SIGN_IN, { input: { email: uniqueEmail(), password: "wrong-password-x" } });
+    }
+    const user = await createUser();
+    expect(errorCode(await new GqlClient(gateway, { ip }).request(SIGN_IN, { input: { email: user.email, password: PASSWORD } }))).toBe("RATE_LIMITED");
+    const other = await createUser();
+    const churchWifi = "198.51.100.32";
+    for (let i = 0; i < 3; i++) {
+      expect((await new GqlClient(gateway, { ip: churchWifi }).request(SIGN_IN, { input: { email: other.email, password: PASSWORD } })).errors).toBeUndefined();
+    }
+  });
+
+  it("refuses a suspended account", async () => {
+    const user = await createUser({ status: "suspended" });
+    const result = await new GqlClient(gateway).request(SIGN_IN, { input: { email: user.email, password: PASSWORD } });
+    expect(errorCode(result)).toBe("FORBIDDEN");
+  });
+});

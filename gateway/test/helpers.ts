@@ -1,0 +1,146 @@
+import { randomUUID } from "node:crypto";
+import PocketBase from "pocketbase";
+import { inject } from "vitest";
+import { createGateway, prepareGateway, type Gateway } from "../src/index.ts";
+import type { GatewayConfig } from "../src/config.ts";
+import { CSRF_HEADER } from "../src/yoga.ts";
+import { SESSION } from "../src/validation/limits.ts";
+
+export const PASSWORD = "test-password-5521";
+export const ROLE_NAMES = ["Administrator", "Pastor", "Editor", "Care Team"] as const;
+export type RoleName = (typeof ROLE_NAMES)[number];
+
+export function testConfig(overrides: Partial<GatewayConfig> = {}): GatewayConfig {
+  return {
+    port: 0,
+    host: "127.0.0.1",
+    pbUrl: inject("pbUrl"),
+    publicUrl: "http://flock.test",
+    production: false,
+    corsOrigins: [],
+    webDist: null,
+    superuser: inject("superuser"),
+    smtp: { host: "127.0.0.1", port: inject("smtpPort"), username: "", password: "", tls: false, senderAddress: "no-reply@flock.test" },
+    trustProxy: false,
+    ...overrides,
+  };
+}
+
+/** A gateway for one test file, called in-process through yoga.fetch (its own rate limiter). */
+export async function testGateway(overrides: Partial<GatewayConfig> = {}): Promise<Gateway> {
+  const gateway = createGateway(testConfig(overrides));
+  await prepareGateway(gateway);
+  return gateway;
+}
+
+export interface GqlResult<T = Record<string, unknown>> {
+  status: number;
+  data: T | null;
+  errors: Array<{ message: string; extensions?: Record<string, unknown> }> | undefined;
+  headers: Headers;
+}
+
+/** A GraphQL caller that keeps its session cookie like a browser does. */
+export class GqlClient {
+  cookie: string | null = null;
+
+  constructor(
+    private readonly gateway: Gateway,
+    private readonly options: { token?: string; ip?: string } = {},
+  ) {}
+
+  async request<T = Record<string, unknown>>(query: string, variables: Record<string, unknown> = {}, init: RequestInit = {}): Promise<GqlResult<T>> {
+    const headers = new Headers(init.headers);
+    if (!init.body) headers.set("content-type", "application/json");
+    if (this.cookie) headers.set("cookie", `${SESSION.cookieName}=${this.cookie}`);
+    if (this.options.token) headers.set("authorization", `Bearer ${this.options.token}`);
+    const response = await this.gateway.yoga.fetch(
+      "http://flock.test/graphql",
+      { method: "POST", body: JSON.stringify({ query, variables }), ...init, headers },
+      { clientIp: this.options.ip ?? "203.0.113.1" },
+    );
+    for (const cookie of response.headers.getSetCookie()) {
+      const match = new RegExp(`^${SESSION.cookieName}=([^;]*)`).exec(cookie);
+      if (match) this.cookie = match[1] ? decodeURIComponent(match[1]) : null;
+    }
+    const body = (await response.json()) as { data?: T; errors?: GqlResult["errors"] };
+    return { status: response.status, data: body.data ?? null, errors: body.errors, headers: response.headers };
+  }
+}
+
+export const errorCode = (result: GqlResult) => result.errors?.[0]?.extensions?.code as string | undefined;
+
+let systemClient: PocketBase | null = null;
+/** The superuser client, for arranging test data only. */
+export async function system(): Promise<PocketBase> {
+  if (!systemClient) {
+    systemClient = new PocketBase(inject("pbUrl"));
+    systemClient.autoCancellation(false);
+    const { email, password } = inject("superuser");
+    await systemClient.collection("_superusers").authWithPassword(email, password);
+  }
+  return systemClient;
+}
+
+export const uniqueEmail = (label = "user") => `${label}-${randomUUID().slice(0, 8)}@test.example`;
+
+export interface TestUser {
+  id: string;
+  email: string;
+  password: string;
+  personId: string | null;
+  /** A PocketBase token for this user (REST checks and Bearer calls). */
+  token: string;
+}
+
+/** Factory: a verified user with an optional person and roles (defaults: active person, no roles). */
+export async function createUser(
+  options: { roles?: RoleName[]; person?: "active" | "pending" | "none"; verified?: boolean; status?: "active" | "suspended" } = {},
+): Promise<TestUser> {
+  const su = await system();
+  const email = uniqueEmail(options.roles?.[0]?.toLowerCase().replace(" ", "-") ?? "member");
+  const roles = options.roles?.length ? await su.collection("roles").getFullList({ filter: options.roles.map((r) => su.filter("name = {:n}", { n: r })).join(" || ") }) : [];
+  const personStatus = options.person ?? "active";
+  const person = personStatus === "none" ? null : await su.collection("people").create({ firstName: "Test", lastName: "Person", recordStatus: personStatus });
+  const user = await su.collection("users").create({
+    email,
+    password: PASSWORD,
+    passwordConfirm: PASSWORD,
+    name: "Test Person",
+    verified: options.verified ?? true,
+    person: person?.id ?? "",
+    roles: roles.map((r) => r.id),
+    status: "active",
+  });
+  const pb = new PocketBase(inject("pbUrl"));
+  const auth = await pb.collection("users").authWithPassword(email, PASSWORD);
+  if (options.status === "suspended") await su.collection("users").update(user.id, { status: "suspended" });
+  return { id: user.id, email, password: PASSWORD, personId: person?.id ?? null, token: auth.token };
+}
+
+/** A PocketBase SDK client acting as `user` (or a guest), for checking rules through the REST API directly. */
+export function pbAs(user: TestUser | null): PocketBase {
+  const pb = new PocketBase(inject("pbUrl"));
+  pb.autoCancellation(false);
+  if (user) pb.authStore.save(user.token, null);
+  return pb;
+}
+
+/** Count the HTTP requests that go to PocketBase while `run` executes. */
+export async function countPocketBaseCalls<T>(run: () => Promise<T>): Promise<{ result: T; calls: number }> {
+  const pbUrl = inject("pbUrl");
+  const original = globalThis.fetch;
+  let calls = 0;
+  globalThis.fetch = ((input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    if (url.startsWith(pbUrl)) calls++;
+    return original(input, init);
+  }) as typeof fetch;
+  try {
+    return { result: await run(), calls };
+  } finally {
+    globalThis.fetch = original;
+  }
+}
+
+export { CSRF_HEADER };
