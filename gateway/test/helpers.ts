@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import PocketBase from "pocketbase";
+import { deflateSync } from "node:zlib";
+import PocketBase, { ClientResponseError } from "pocketbase";
 import { inject } from "vitest";
 import { createGateway, prepareGateway, type Gateway } from "../src/index.ts";
 import type { GatewayConfig } from "../src/config.ts";
@@ -144,3 +145,56 @@ export async function countPocketBaseCalls<T>(run: () => Promise<T>): Promise<{ 
 }
 
 export { CSRF_HEADER };
+
+/** The HTTP status PocketBase answered `run` with (200 when it succeeded). */
+export async function restStatus(run: () => Promise<unknown>): Promise<number> {
+  try {
+    await run();
+    return 200;
+  } catch (error) {
+    if (error instanceof ClientResponseError) return error.status;
+    throw error;
+  }
+}
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+const crc32 = (bytes: Buffer) => {
+  let c = 0xffffffff;
+  for (const byte of bytes) c = CRC_TABLE[(c ^ byte) & 0xff]! ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+};
+
+/** A real (decodable) PNG of one colour, so PocketBase's content sniffing and thumbnails accept it. */
+export function pngBytes(width = 4, height = 4, rgb: [number, number, number] = [31, 111, 235]): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
+    const out = Buffer.alloc(body.length + 8);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc32(body), body.length + 4);
+    return out;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB, no interlace
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => rgb).flat())]);
+  const pixels = deflateSync(Buffer.concat(Array.from({ length: height }, () => row)));
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", header), chunk("IDAT", pixels), chunk("IEND", Buffer.alloc(0))]);
+}
+
+/**
+ * A GraphQL multipart request (https://github.com/jaydenseric/graphql-multipart-request-spec) with
+ * one file bound to `variables.<fileVariable>`, as the web app's upload link sends it.
+ */
+export function multipartBody(query: string, fileVariable: string, file: Blob, fileName: string, variables: Record<string, unknown> = {}): FormData {
+  const form = new FormData();
+  form.set("operations", JSON.stringify({ query, variables: { ...variables, [fileVariable]: null } }));
+  form.set("map", JSON.stringify({ 0: [`variables.${fileVariable}`] }));
+  form.set("0", file, fileName);
+  return form;
+}

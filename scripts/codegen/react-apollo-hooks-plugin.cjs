@@ -14,10 +14,16 @@ module.exports = {
         used.add(hook);
         const suffix = def.operation === "query" ? "Query" : def.operation === "mutation" ? "Mutation" : "Subscription";
         const types = `${name}${suffix}, ${name}${suffix}Variables`;
+        // Queries: we use neither @defer nor returnPartialData, so `data` is complete or absent;
+        // saying so here spares every component Apollo's DeepPartial union.
+        const signature =
+          def.operation === "query"
+            ? `(options?: Omit<useQuery.Options<${types}>, "returnPartialData">): useQuery.Result<${types}, "empty" | "complete">`
+            : `(options?: ${hook}.Options<${types}>)`;
         lines.push(
           `/** ${def.operation} ${name} */`,
-          `export function use${name}(options?: Parameters<typeof ${hook}<${types}>>[1]) {`,
-          `  return ${hook}<${types}>(${name}Document, options as never);`,
+          `export function use${name}${signature} {`,
+          `  return ${hook}<${types}>(${name}Document, options as never)${def.operation === "query" ? " as never" : ""};`,
           `}`,
           "",
         );

@@ -84,11 +84,14 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   try {
     if (!options.smtp) catcher = await new SmtpCatcher().start(0, 0);
     const port = await freePort(options.port);
+    const host = options.host ?? "127.0.0.1";
+    // The address printed, put in emails and used for cookies must be the one the server answers on.
+    const publicUrl = options.publicUrl ?? `http://${host === "0.0.0.0" ? "localhost" : host}:${port}`;
     const config: GatewayConfig = {
       port,
-      host: options.host ?? "127.0.0.1",
+      host,
       pbUrl: pocketbase.url,
-      publicUrl: options.publicUrl ?? `http://localhost:${port}`,
+      publicUrl,
       production: options.production ?? false,
       corsOrigins: [],
       webDist: options.webDist,
@@ -105,9 +108,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     }
     const gateway = createGateway(config);
     await prepareGateway(gateway);
-    const url = await gateway.listen();
+    await gateway.listen();
     return {
-      url: options.publicUrl ?? url,
+      url: publicUrl,
       pbUrl: pocketbase.url,
       gateway,
       pocketbase,

@@ -1,0 +1,489 @@
+/**
+ * QUALITY.md S1: the authorization matrix. Every cell (persona × collection × operation) has an
+ * explicit expectation below, checked directly against PocketBase's REST API (the API rules in
+ * pb_migrations are the authorization) and, where the gateway has a matching operation, through
+ * GraphQL too.
+ *
+ * For view/update/delete on `users` and `people` the target is the `member` persona's own account
+ * and person: the member acts on itself, every other persona on someone else's record.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type PocketBase from "pocketbase";
+import type { RecordModel } from "pocketbase";
+import { EventSource } from "eventsource";
+import type { Gateway } from "../src/index.ts";
+import {
+  createUser, errorCode, GqlClient, PASSWORD, pbAs, pngBytes, restStatus, ROLE_NAMES, system, testGateway, uniqueEmail,
+  type GqlResult, type TestUser,
+} from "./helpers.ts";
+
+// The PocketBase SDK's realtime needs an EventSource (Node 20 has none).
+(globalThis as { EventSource?: unknown }).EventSource ??= EventSource;
+
+const PERSONAS = ["anonymous", "pending", "member", "otherMember", "editor", "pastor", "careTeam", "admin"] as const;
+type Persona = (typeof PERSONAS)[number];
+/** allow/deny for single records; for lists: every row, only the persona's own row, or nothing. */
+type Expected = "allow" | "deny" | "all" | "self" | "none";
+type Cells = Record<Persona, Expected>;
+type Row8 = [Expected, Expected, Expected, Expected, Expected, Expected, Expected, Expected];
+const cells = (...values: Row8): Cells => Object.fromEntries(PERSONAS.map((p, i) => [p, values[i]])) as Cells;
+const everyone = (value: Expected) => cells(value, value, value, value, value, value, value, value);
+
+const MATRIX = {
+  //                     anonymous pending  member   otherMember editor  pastor   careTeam admin
+  users: {
+    list: /*          */ cells("none", "self", "self", "self", "self", "self", "self", "all"),
+    view: /*          */ cells("deny", "deny", "allow", "deny", "deny", "deny", "deny", "allow"),
+    // Sign-up: anyone may create a plain account while settings.allowSignup is on (see the sign-up-closed block).
+    create: /*        */ everyone("allow"),
+    // A new account can never carry roles, a person or a status: only the gateway's system job links a person.
+    createPrivileged: everyone("deny"),
+    update: /*        */ cells("deny", "deny", "allow", "deny", "deny", "deny", "deny", "allow"),
+    // Roles, person and status: only account managers (roles.manage), never the user themselves.
+    updatePrivileged: cells("deny", "deny", "deny", "deny", "deny", "deny", "deny", "allow"),
+    delete: /*        */ everyone("deny"),
+    realtime: /*      */ cells("deny", "deny", "allow", "deny", "deny", "deny", "deny", "allow"),
+  },
+  people: {
+    list: /*          */ cells("none", "self", "self", "self", "self", "all", "all", "all"),
+    view: /*          */ cells("deny", "deny", "allow", "deny", "deny", "allow", "allow", "allow"),
+    create: /*        */ cells("deny", "deny", "deny", "deny", "deny", "allow", "deny", "allow"),
+    update: /*        */ cells("deny", "deny", "allow", "deny", "deny", "allow", "deny", "allow"),
+    // recordStatus (pending → active is the approval): people managers only, never the person themselves.
+    updateStatus: /*  */ cells("deny", "deny", "deny", "deny", "deny", "allow", "deny", "allow"),
+    delete: /*        */ everyone("deny"), // archive instead
+    realtime: /*      */ cells("deny", "deny", "allow", "deny", "deny", "allow", "allow", "allow"),
+  },
+  roles: {
+    list: /*          */ cells("none", "all", "all", "all", "all", "all", "all", "all"),
+    view: /*          */ cells("deny", "allow", "allow", "allow", "allow", "allow", "allow", "allow"),
+    create: /*        */ cells("deny", "deny", "deny", "deny", "deny", "deny", "deny", "allow"),
+    update: /*        */ cells("deny", "deny", "deny", "deny", "deny", "deny", "deny", "allow"),
+    delete: /*        */ cells("deny", "deny", "deny", "deny", "deny", "deny", "deny", "allow"),
+    realtime: /*      */ cells("deny", "allow", "allow", "allow", "allow", "allow", "allow", "allow"),
+  },
+  settings: {
+    list: /*          */ everyone("all"),
+    view: /*          */ everyone("allow"),
+    create: /*        */ everyone("deny"), // a singleton, created by the migration
+    update: /*        */ cells("deny", "deny", "deny", "deny", "deny", "deny", "deny", "allow"),
+    delete: /*        */ everyone("deny"),
+    download: /*      */ everyone("allow"), // the logo is public
+    realtime: /*      */ everyone("allow"),
+  },
+} satisfies Record<string, Record<string, Cells>>;
+
+type Collection = keyof typeof MATRIX;
+interface Row {
+  persona: Persona;
+  collection: Collection;
+  operation: string;
+  expected: Expected;
+}
+const ROWS: Row[] = (Object.entries(MATRIX) as Array<[Collection, Record<string, Cells>]>).flatMap(([collection, operations]) =>
+  Object.entries(operations).flatMap(([operation, byPersona]) =>
+    PERSONAS.map((persona) => ({ persona, collection, operation, expected: byPersona[persona] })),
+  ),
+);
+
+interface Actor {
+  persona: Persona;
+  user: TestUser | null;
+  pb: PocketBase;
+  gql: GqlClient;
+}
+type Check = (actor: Actor, expected: Expected) => Promise<void>;
+
+let gateway: Gateway;
+let su: PocketBase;
+const users = {} as Record<Persona, TestUser | null>;
+let subject: TestUser; // = users.member
+let adminRole: RecordModel;
+let settingsRecord: RecordModel;
+
+const actor = (persona: Persona, ipSuffix = 1): Actor => {
+  const user = users[persona];
+  return { persona, user, pb: pbAs(user), gql: new GqlClient(gateway, { token: user?.token, ip: `203.0.113.${PERSONAS.indexOf(persona) * 10 + ipSuffix}` }) };
+};
+const totalOf = async (collection: string) => (await su.collection(collection).getList(1, 1)).totalItems;
+const denyOrAllow = (expected: Expected, allowed: number, denied: number) => (expected === "allow" ? allowed : denied);
+/** A role no persona holds, for update/delete attempts. */
+const throwawayRole = () => su.collection("roles").create({ name: `Throwaway ${uniqueEmail("role")}`, permissions: ["content.edit"] });
+
+/** GraphQL: anonymous callers are told to sign in, signed-in callers without the permission are refused. */
+function expectRefused(result: GqlResult, persona: Persona) {
+  expect(errorCode(result)).toBe(persona === "anonymous" ? "UNAUTHENTICATED" : "FORBIDDEN");
+  expect(result.data).toBeNull();
+}
+
+const REST: Record<Collection, Record<string, Check>> = {
+  users: {
+    async list({ pb, user }, expected) {
+      const page = await pb.collection("users").getList(1, 100);
+      if (expected === "none") expect(page.totalItems).toBe(0);
+      if (expected === "self") expect(page.items.map((u) => u.id)).toEqual([user!.id]);
+      if (expected === "all") {
+        expect(page.totalItems).toBe(await totalOf("users"));
+        // Account managers see other people's email addresses (PocketBase hides them from everyone else).
+        const other = await pb.collection("users").getFirstListItem(pb.filter("id = {:id}", { id: subject.id }));
+        expect(other.email).toBe(subject.email);
+      }
+    },
+    async view({ pb }, expected) {
+      if (expected === "allow") expect((await pb.collection("users").getOne(subject.id)).email).toBe(subject.email);
+      else expect(await restStatus(() => pb.collection("users").getOne(subject.id))).toBe(404);
+    },
+    async create({ pb }, expected) {
+      const email = uniqueEmail("rest-signup");
+      const status = await restStatus(() => pb.collection("users").create({ email, password: PASSWORD, passwordConfirm: PASSWORD }));
+      expect(status).toBe(denyOrAllow(expected, 200, 400));
+    },
+    async createPrivileged({ pb }) {
+      const privileged = [{ roles: [adminRole.id] }, { "roles+": [adminRole.id] }, { person: users.otherMember!.personId }, { status: "active" }];
+      for (const extra of privileged) {
+        const email = uniqueEmail("rest-escalate");
+        const status = await restStatus(() => pb.collection("users").create({ email, password: PASSWORD, passwordConfirm: PASSWORD, ...extra }));
+        expect(status, JSON.stringify(extra)).toBe(400);
+        expect(await restStatus(() => su.collection("users").getFirstListItem(su.filter("email = {:email}", { email })))).toBe(404);
+      }
+    },
+    async update({ pb }, expected) {
+      const status = await restStatus(() => pb.collection("users").update(subject.id, { name: "Test Person" }));
+      expect(status).toBe(denyOrAllow(expected, 200, 404));
+    },
+    async updatePrivileged({ pb }, expected) {
+      if (expected === "allow") {
+        // Rewrites the subject's current values: nothing changes for the other rows.
+        const status = await restStatus(() => pb.collection("users").update(subject.id, { roles: [], person: subject.personId, status: "active" }));
+        expect(status).toBe(200);
+        return;
+      }
+      const attempts = [{ roles: [adminRole.id] }, { "roles+": [adminRole.id] }, { "+roles": [adminRole.id] }, { person: users.otherMember!.personId }, { status: "suspended" }];
+      for (const attempt of attempts) {
+        expect(await restStatus(() => pb.collection("users").update(subject.id, attempt)), JSON.stringify(attempt)).toBe(404);
+      }
+      const after = await su.collection("users").getOne(subject.id);
+      expect({ roles: after.roles, person: after.person, status: after.status }).toEqual({ roles: [], person: subject.personId, status: "active" });
+    },
+    async delete({ pb }) {
+      expect(await restStatus(() => pb.collection("users").delete(subject.id))).toBe(403);
+    },
+  },
+  people: {
+    async list({ pb, user }, expected) {
+      const page = await pb.collection("people").getList(1, 100);
+      if (expected === "none") expect(page.totalItems).toBe(0);
+      if (expected === "self") expect(page.items.map((p) => p.id)).toEqual([user!.personId]);
+      if (expected === "all") expect(page.totalItems).toBe(await totalOf("people"));
+    },
+    async view({ pb }, expected) {
+      const status = await restStatus(() => pb.collection("people").getOne(subject.personId!));
+      expect(status).toBe(denyOrAllow(expected, 200, 404));
+    },
+    async create({ pb }, expected) {
+      const status = await restStatus(() => pb.collection("people").create({ firstName: "New", lastName: "Person", recordStatus: "pending" }));
+      expect(status).toBe(denyOrAllow(expected, 200, 400));
+    },
+    async update({ pb }, expected) {
+      const status = await restStatus(() => pb.collection("people").update(subject.personId!, { firstName: "Test" }));
+      expect(status).toBe(denyOrAllow(expected, 200, 404));
+    },
+    async updateStatus({ pb }, expected) {
+      // Allowed callers write the current value; refused ones try to archive the member.
+      const status = await restStatus(() => pb.collection("people").update(subject.personId!, { recordStatus: expected === "allow" ? "active" : "archived" }));
+      expect(status).toBe(denyOrAllow(expected, 200, 404));
+      expect((await su.collection("people").getOne(subject.personId!)).recordStatus).toBe("active");
+    },
+    async delete({ pb }) {
+      expect(await restStatus(() => pb.collection("people").delete(subject.personId!))).toBe(403);
+    },
+  },
+  roles: {
+    async list({ pb }, expected) {
+      const page = await pb.collection("roles").getFullList();
+      if (expected === "none") expect(page).toEqual([]);
+      if (expected === "all") {
+        expect(page.length).toBe(await totalOf("roles"));
+        expect(page.map((r) => r.name)).toEqual(expect.arrayContaining([...ROLE_NAMES]));
+      }
+    },
+    async view({ pb }, expected) {
+      expect(await restStatus(() => pb.collection("roles").getOne(adminRole.id))).toBe(denyOrAllow(expected, 200, 404));
+    },
+    async create({ pb }, expected) {
+      const name = `Created ${uniqueEmail("role")}`;
+      const status = await restStatus(() => pb.collection("roles").create({ name, permissions: ["settings.manage"] }));
+      expect(status).toBe(denyOrAllow(expected, 200, 400));
+      const created = await su.collection("roles").getFullList({ filter: su.filter("name = {:name}", { name }) });
+      expect(created.length).toBe(expected === "allow" ? 1 : 0);
+      for (const role of created) await su.collection("roles").delete(role.id);
+    },
+    async update({ pb }, expected) {
+      const role = await throwawayRole();
+      const status = await restStatus(() => pb.collection("roles").update(role.id, { permissions: ["settings.manage", "roles.manage"] }));
+      expect(status).toBe(denyOrAllow(expected, 200, 404));
+      expect((await su.collection("roles").getOne(role.id)).permissions).toEqual(expected === "allow" ? ["settings.manage", "roles.manage"] : ["content.edit"]);
+      await su.collection("roles").delete(role.id);
+    },
+    async delete({ pb }, expected) {
+      const role = await throwawayRole();
+      expect(await restStatus(() => pb.collection("roles").delete(role.id))).toBe(denyOrAllow(expected, 200, 404));
+      expect(await restStatus(() => su.collection("roles").getOne(role.id))).toBe(denyOrAllow(expected, 404, 200));
+      if (expected === "deny") await su.collection("roles").delete(role.id);
+    },
+  },
+  settings: {
+    async list({ pb }) {
+      expect((await pb.collection("settings").getFullList()).map((s) => s.id)).toEqual([settingsRecord.id]);
+    },
+    async view({ pb }) {
+      expect((await pb.collection("settings").getOne(settingsRecord.id)).churchName).toBe(settingsRecord.churchName);
+    },
+    async create({ pb }) {
+      expect(await restStatus(() => pb.collection("settings").create({ churchName: "Second", timezone: "UTC" }))).toBe(403);
+    },
+    async update({ pb }, expected) {
+      // Writes the current tagline back, so allowed updates change nothing other tests see.
+      const status = await restStatus(() => pb.collection("settings").update(settingsRecord.id, { tagline: settingsRecord.tagline }));
+      expect(status).toBe(denyOrAllow(expected, 200, 404));
+    },
+    async delete({ pb }) {
+      expect(await restStatus(() => pb.collection("settings").delete(settingsRecord.id))).toBe(403);
+    },
+    async download({ pb, user }) {
+      const response = await fetch(pb.files.getURL(settingsRecord, settingsRecord.logo), { headers: user ? { authorization: user.token } : {} });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toBe("image/png");
+      expect(Buffer.from(await response.arrayBuffer()).equals(pngBytes())).toBe(true);
+    },
+  },
+};
+
+const USERS_QUERY = `query($search: String) { users(first: 100, search: $search) { totalCount edges { node { id email } } } }`;
+
+/** The gateway's operation for a cell, where one exists. */
+const GRAPHQL: Partial<Record<Collection, Record<string, Check>>> = {
+  users: {
+    async list({ gql, persona, user }, expected) {
+      const result = await gql.request<{ users: { totalCount: number; edges: Array<{ node: { id: string; email: string } }> } }>(USERS_QUERY);
+      if (expected === "none") return expect(errorCode(result)).toBe("UNAUTHENTICATED");
+      expect(result.errors, persona).toBeUndefined();
+      if (expected === "self") {
+        expect(result.data?.users).toEqual({ totalCount: 1, edges: [{ node: { id: user!.id, email: user!.email } }] });
+      } else {
+        expect(result.data?.users.totalCount).toBe(await totalOf("users"));
+      }
+    },
+    async view({ gql, persona }, expected) {
+      const result = await gql.request<{ users: { edges: Array<{ node: { id: string; email: string } }> } }>(USERS_QUERY, { search: subject.email });
+      if (persona === "anonymous") return expect(errorCode(result)).toBe("UNAUTHENTICATED");
+      expect(result.data?.users.edges).toEqual(expected === "allow" ? [{ node: { id: subject.id, email: subject.email } }] : []);
+    },
+    async create({ gql }) {
+      const email = uniqueEmail("gql-signup");
+      const result = await gql.request(`mutation($input: SignUpInput!) { signUp(input: $input) { user { email } person { recordStatus } } }`, {
+        input: { firstName: "New", lastName: "Member", email, password: "a long enough secret", passwordConfirm: "a long enough secret" },
+      });
+      expect(result.errors).toBeUndefined();
+      expect(result.data).toEqual({ signUp: { user: { email }, person: { recordStatus: "PENDING" } } });
+    },
+    async updatePrivileged({ gql, persona }, expected) {
+      const roles = await gql.request(`mutation($id: ID!) { setUserRoles(userId: $id, roleIds: []) { id roles { id } } }`, { id: subject.id });
+      const status = await gql.request(`mutation($id: ID!) { setUserStatus(userId: $id, status: ACTIVE) { id status } }`, { id: subject.id });
+      if (expected === "allow") {
+        expect(roles.data).toEqual({ setUserRoles: { id: subject.id, roles: [] } });
+        expect(status.data).toEqual({ setUserStatus: { id: subject.id, status: "ACTIVE" } });
+      } else {
+        expectRefused(roles, persona);
+        expectRefused(status, persona);
+      }
+    },
+  },
+  roles: {
+    async list({ gql }, expected) {
+      const result = await gql.request<{ roles: Array<{ name: string }> }>(`{ roles { name } }`);
+      if (expected === "none") return expect(errorCode(result)).toBe("UNAUTHENTICATED");
+      expect(result.data?.roles.map((r) => r.name)).toEqual(expect.arrayContaining([...ROLE_NAMES]));
+    },
+  },
+  settings: {
+    async view({ gql }) {
+      const result = await gql.request(`{ settings { churchName } }`);
+      expect(result.data).toEqual({ settings: { churchName: settingsRecord.churchName } });
+    },
+    async update({ gql, persona }, expected) {
+      const result = await gql.request(`mutation($input: UpdateSettingsInput!) { updateSettings(input: $input) { tagline } }`, {
+        input: { tagline: settingsRecord.tagline },
+      });
+      if (expected === "allow") expect(result.data).toEqual({ updateSettings: { tagline: settingsRecord.tagline } });
+      else expectRefused(result, persona);
+    },
+    async download({ gql }) {
+      const result = await gql.request<{ settings: { logoUrl: string } }>(`{ settings { logoUrl } }`);
+      expect(result.data?.settings.logoUrl).toBe(`http://flock.test/files/${settingsRecord.collectionId}/${settingsRecord.id}/${settingsRecord.logo}`);
+    },
+  },
+};
+
+beforeAll(async () => {
+  gateway = await testGateway();
+  su = await system();
+  const [pending, member, otherMember, editor, pastor, careTeam, admin] = await Promise.all([
+    createUser({ person: "pending" }),
+    createUser(),
+    createUser(),
+    createUser({ roles: ["Editor"] }),
+    createUser({ roles: ["Pastor"] }),
+    createUser({ roles: ["Care Team"] }),
+    createUser({ roles: ["Administrator"] }),
+  ]);
+  Object.assign(users, { anonymous: null, pending, member, otherMember, editor, pastor, careTeam, admin });
+  subject = member;
+  adminRole = await su.collection("roles").getFirstListItem('name = "Administrator"');
+  // A logo to download (removed again in afterAll).
+  const current = (await su.collection("settings").getFullList())[0]!;
+  settingsRecord = await su.collection("settings").update(current.id, { logo: new File([pngBytes()], "logo.png", { type: "image/png" }) });
+});
+
+afterAll(async () => {
+  await su.collection("settings").update(settingsRecord.id, { logo: null });
+  await gateway.close();
+});
+
+const rowsWith = (checks: Partial<Record<Collection, Record<string, Check>>>) =>
+  ROWS.filter((row) => checks[row.collection]?.[row.operation]);
+const describeRow = (row: Row) => `${row.persona} ${row.operation} → ${row.expected}`;
+
+describe("every cell of the matrix has an expectation", () => {
+  it("covers 8 personas × every operation of every collection", () => {
+    for (const [collection, operations] of Object.entries(MATRIX)) {
+      for (const [operation, byPersona] of Object.entries(operations)) {
+        expect(Object.keys(byPersona).sort(), `${collection}.${operation}`).toEqual([...PERSONAS].sort());
+        if (operation !== "realtime") expect(REST[collection as Collection][operation], `${collection}.${operation} has a REST check`).toBeTypeOf("function");
+      }
+    }
+  });
+});
+
+describe.each(Object.keys(MATRIX) as Collection[])("%s through PocketBase's REST API", (collection) => {
+  it.each(rowsWith(REST).filter((row) => row.collection === collection).map((row) => [describeRow(row), row] as const))("%s", async (_, row) => {
+    await REST[row.collection][row.operation]!(actor(row.persona), row.expected);
+  });
+});
+
+describe.each(Object.keys(GRAPHQL) as Collection[])("%s through GraphQL", (collection) => {
+  it.each(rowsWith(GRAPHQL).filter((row) => row.collection === collection).map((row) => [describeRow(row), row] as const))("%s", async (_, row) => {
+    await GRAPHQL[row.collection]![row.operation]!(actor(row.persona, 2), row.expected);
+  });
+});
+
+describe("realtime: PocketBase delivers a change only to those who may see the record", () => {
+  const received = new Map<string, Set<string>>(); // `${persona}/${collection}` → record ids
+  const clients: PocketBase[] = [];
+  let targets: Record<Collection, string>;
+
+  beforeAll(async () => {
+    const role = await throwawayRole();
+    targets = { users: subject.id, people: subject.personId!, roles: role.id, settings: settingsRecord.id };
+    for (const persona of PERSONAS) {
+      const pb = actor(persona).pb;
+      clients.push(pb);
+      for (const collection of Object.keys(MATRIX) as Collection[]) {
+        const key = `${persona}/${collection}`;
+        received.set(key, new Set());
+        await pb.collection(collection).subscribe("*", (event) => received.get(key)!.add(event.record.id));
+      }
+    }
+    await su.collection("users").update(subject.id, { name: "Test Person" });
+    await su.collection("people").update(subject.personId!, { firstName: "Test" });
+    await su.collection("roles").update(role.id, { description: "changed" });
+    await su.collection("settings").update(settingsRecord.id, { tagline: settingsRecord.tagline });
+    // Wait for every delivery that should happen, then a little longer for any that should not.
+    const allowed = ROWS.filter((r) => r.operation === "realtime" && r.expected === "allow");
+    const deadline = Date.now() + 5000;
+    while (Date.now() < deadline && !allowed.every((r) => received.get(`${r.persona}/${r.collection}`)!.has(targets[r.collection]))) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await su.collection("roles").delete(role.id);
+  });
+
+  afterAll(async () => {
+    for (const pb of clients) await pb.realtime.unsubscribe();
+  });
+
+  it.each(ROWS.filter((row) => row.operation === "realtime").map((row) => [`${row.collection}: ${describeRow(row)}`, row] as const))("%s", (_, row) => {
+    expect(received.get(`${row.persona}/${row.collection}`)!.has(targets[row.collection])).toBe(row.expected === "allow");
+  });
+});
+
+describe("privilege escalation attempts", () => {
+  it("a pending member cannot approve their own person", async () => {
+    const pending = await createUser({ person: "pending" });
+    expect(await restStatus(() => pbAs(pending).collection("people").update(pending.personId!, { recordStatus: "active" }))).toBe(404);
+    expect((await su.collection("people").getOne(pending.personId!)).recordStatus).toBe("pending");
+    // …while editing their own name is fine.
+    expect(await restStatus(() => pbAs(pending).collection("people").update(pending.personId!, { firstName: "Renamed" }))).toBe(200);
+  });
+
+  it("a member cannot verify their own email or change it without confirmation", async () => {
+    const unverified = await createUser({ verified: false });
+    const pb = pbAs(unverified);
+    expect(await restStatus(() => pb.collection("users").update(unverified.id, { verified: true }))).toBe(400);
+    expect(await restStatus(() => pb.collection("users").update(unverified.id, { email: uniqueEmail("changed") }))).toBe(400);
+    expect(await su.collection("users").getOne(unverified.id)).toMatchObject({ verified: false, email: unverified.email });
+  });
+
+  it("an editor cannot widen their own role", async () => {
+    const editor = await createUser({ roles: ["Editor"] });
+    const editorRole = await su.collection("roles").getFirstListItem('name = "Editor"');
+    const status = await restStatus(() => pbAs(editor).collection("roles").update(editorRole.id, { "permissions+": ["settings.manage"] }));
+    expect(status).toBe(404);
+    expect((await su.collection("roles").getOne(editorRole.id)).permissions).not.toContain("settings.manage");
+  });
+
+  it("a member cannot give themselves roles through GraphQL either", async () => {
+    const member = await createUser();
+    const result = await new GqlClient(gateway, { token: member.token }).request(`mutation($id: ID!, $roles: [ID!]!) { setUserRoles(userId: $id, roleIds: $roles) { id } }`, {
+      id: member.id,
+      roles: [adminRole.id],
+    });
+    expect(errorCode(result)).toBe("FORBIDDEN");
+    expect((await su.collection("users").getOne(member.id)).roles).toEqual([]);
+  });
+
+  it("a suspended account cannot sign in through PocketBase directly", async () => {
+    const suspended = await createUser({ status: "suspended" });
+    expect(await restStatus(() => pbAs(null).collection("users").authWithPassword(suspended.email, suspended.password))).toBe(403);
+  });
+});
+
+describe.sequential("sign-up closed (changes the shared settings; restored afterwards)", () => {
+  beforeAll(async () => {
+    const closed = await new GqlClient(gateway, { token: users.admin!.token }).request(
+      `mutation { updateSettings(input: { allowSignup: false }) { allowSignup } }`,
+    );
+    expect(closed.data).toEqual({ updateSettings: { allowSignup: false } });
+  });
+  afterAll(async () => {
+    await su.collection("settings").update(settingsRecord.id, { allowSignup: true });
+  });
+
+  it("PocketBase refuses a sign-up, anonymous or not", async () => {
+    for (const persona of ["anonymous", "member"] as const) {
+      const email = uniqueEmail("closed");
+      const status = await restStatus(() => actor(persona).pb.collection("users").create({ email, password: PASSWORD, passwordConfirm: PASSWORD }));
+      expect(status, persona).toBe(400);
+      expect(await restStatus(() => su.collection("users").getFirstListItem(su.filter("email = {:email}", { email })))).toBe(404);
+    }
+  });
+
+  it("GraphQL signUp answers FORBIDDEN and creates nothing", async () => {
+    const email = uniqueEmail("closed");
+    const result = await new GqlClient(gateway, { ip: "203.0.113.250" }).request(`mutation($input: SignUpInput!) { signUp(input: $input) { user { id } } }`, {
+      input: { firstName: "Closed", lastName: "Door", email, password: "a long enough secret", passwordConfirm: "a long enough secret" },
+    });
+    expect(errorCode(result)).toBe("FORBIDDEN");
+    expect(await restStatus(() => su.collection("users").getFirstListItem(su.filter("email = {:email}", { email })))).toBe(404);
+  });
+});

@@ -1,0 +1,40 @@
+// `npx tsx scripts/screenshots.ts <baseUrl> [outDir]`: screenshots of the main screens at desktop
+// and phone width, for looking at what we built. Signs in with the demo administrator.
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { launchChromium } from "../e2e/support/browser.ts";
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "./lib/seed.ts";
+
+const base = process.argv[2] ?? "http://127.0.0.1:3000";
+const out = process.argv[3] ?? "screenshots";
+await mkdir(out, { recursive: true });
+const browser = await launchChromium();
+const viewports = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } };
+try {
+  for (const [name, viewport] of Object.entries(viewports)) {
+    const context = await browser.newContext({ viewport, locale: "en-US", timezoneId: "America/Chicago" });
+    const page = await context.newPage();
+    const shot = async (path: string, file: string) => {
+      await page.goto(base + path);
+      await page.waitForSelector(".footer, .page", { timeout: 10_000 });
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: join(out, `${file}-${name}.png`), fullPage: true });
+    };
+    await shot("/", "home");
+    await shot("/login", "sign-in");
+    await shot("/signup", "sign-up");
+    await shot("/nope", "not-found");
+    await page.goto(`${base}/login`);
+    await page.getByLabel("Email").fill(DEMO_ACCOUNTS[0].email);
+    await page.getByLabel("Password").fill(DEMO_PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL("**/me");
+    await shot("/me", "me");
+    await shot("/admin/settings", "admin-settings");
+    await shot("/admin/users", "admin-users");
+    await context.close();
+  }
+} finally {
+  await browser.close();
+}
+console.log(`Screenshots in ${out}/`);

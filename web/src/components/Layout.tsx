@@ -1,0 +1,167 @@
+import { useEffect, useState } from "react";
+import { Link, NavLink, Outlet, useLocation, useNavigate } from "react-router";
+import { useApolloClient } from "@apollo/client/react";
+import { useAppShell, useSetMyLocale, useSettingsChanged, useSignOut } from "../gql/generated.ts";
+import { useI18n } from "../i18n/I18nProvider.tsx";
+import { LOCALES, type Locale } from "../i18n/format.ts";
+import { accessibleBrandColor } from "../lib/color.ts";
+import { Loading } from "./Loading.tsx";
+import { Footer } from "./Footer.tsx";
+import { ADMIN_PERMISSIONS } from "../app/guards.tsx";
+import { ErrorBoundary } from "../features/errors/ErrorPage.tsx";
+
+/** The frame of every page: header with the church's name and logo, navigation, footer. */
+export function Layout() {
+  const { data, loading } = useAppShell();
+  // Settings changes (an administrator renaming the church…) reach every open page live.
+  useSettingsChanged();
+  const location = useLocation();
+  const settings = data?.settings;
+  const brand = accessibleBrandColor(settings?.brandColor ?? "");
+
+  useEffect(() => {
+    document.documentElement.style.setProperty("--brand", brand);
+  }, [brand]);
+
+  return (
+    <div className="app">
+      <SkipLink />
+      <Header />
+      <main id="main" tabIndex={-1} className="main">
+        <ErrorBoundary resetKey={location.pathname}>{loading && !data ? <Loading /> : <Outlet />}</ErrorBoundary>
+      </main>
+      {settings && <Footer settings={settings} />}
+    </div>
+  );
+}
+
+function SkipLink() {
+  const { t } = useI18n();
+  return (
+    <a className="skip-link" href="#main">
+      {t("app.skipToContent")}
+    </a>
+  );
+}
+
+function Header() {
+  const { t } = useI18n();
+  const { data } = useAppShell();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const location = useLocation();
+  useEffect(() => setMenuOpen(false), [location.pathname]);
+  const settings = data?.settings;
+  const viewer = data?.viewer;
+  const isStaff = !!viewer?.permissions.some((p) => ADMIN_PERMISSIONS.includes(p));
+
+  return (
+    <header className="header">
+      <div className="header__inner container">
+        <Link to="/" className="brand">
+          {settings?.logoUrl && <img src={settings.logoUrl} alt="" className="brand__logo" height={48} />}
+          <span className="brand__name">{settings?.churchName ?? ""}</span>
+        </Link>
+        <button
+          type="button"
+          className="header__menu-button"
+          aria-expanded={menuOpen}
+          aria-controls="site-nav"
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          <span aria-hidden="true">☰</span> {t("nav.menu")}
+        </button>
+        <nav id="site-nav" className={`nav${menuOpen ? " nav--open" : ""}`} aria-label={t("nav.main")}>
+          <ul className="nav__links">
+            <li>
+              <NavLink to="/" end>
+                {t("nav.home")}
+              </NavLink>
+            </li>
+            {viewer && (
+              <li>
+                <NavLink to="/me">{t("nav.myAccount")}</NavLink>
+              </li>
+            )}
+            {isStaff && (
+              <li>
+                <NavLink to="/admin">{t("nav.admin")}</NavLink>
+              </li>
+            )}
+          </ul>
+          <div className="nav__actions">
+            <LanguageSwitcher />
+            {viewer ? <SignOutButton /> : <SignInLinks allowSignup={!!settings?.allowSignup} />}
+          </div>
+        </nav>
+      </div>
+    </header>
+  );
+}
+
+function SignInLinks({ allowSignup }: { allowSignup: boolean }) {
+  const { t } = useI18n();
+  return (
+    <>
+      <Link to="/login" className="button button--ghost">
+        {t("nav.signIn")}
+      </Link>
+      {allowSignup && (
+        <Link to="/signup" className="button">
+          {t("nav.signUp")}
+        </Link>
+      )}
+    </>
+  );
+}
+
+function SignOutButton() {
+  const { t } = useI18n();
+  const client = useApolloClient();
+  const navigate = useNavigate();
+  const [signOut, { loading }] = useSignOut();
+  return (
+    <button
+      type="button"
+      className="button button--ghost"
+      disabled={loading}
+      onClick={async () => {
+        try {
+          await signOut();
+        } finally {
+          // Forget everything this account could see, then start over as a visitor.
+          await client.clearStore();
+          await client.refetchQueries({ include: ["AppShell"] });
+          void navigate("/");
+        }
+      }}
+    >
+      {t("nav.signOut")}
+    </button>
+  );
+}
+
+function LanguageSwitcher() {
+  const { t, locale, setLocale } = useI18n();
+  const { data } = useAppShell();
+  const [saveLocale] = useSetMyLocale();
+  return (
+    <label className="language-switcher">
+      <span className="visually-hidden">{t("nav.language")}</span>
+      <select
+        value={locale}
+        onChange={(event) => {
+          const next = event.target.value as Locale;
+          setLocale(next);
+          // Signed-in users keep the choice on every device (emails use it too).
+          if (data?.viewer) void saveLocale({ variables: { locale: next } }).catch(() => undefined);
+        }}
+      >
+        {LOCALES.map((l) => (
+          <option key={l} value={l} lang={l}>
+            {t(`lang.${l}`)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

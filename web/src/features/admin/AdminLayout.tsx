@@ -1,0 +1,32 @@
+import { NavLink, Outlet } from "react-router";
+import { useAppShell } from "../../gql/generated.ts";
+import { useI18n } from "../../i18n/I18nProvider.tsx";
+
+/** The staff area: a section list (only the sections this user may use) beside the page. */
+export function AdminLayout() {
+  const { t } = useI18n();
+  const { data } = useAppShell();
+  const permissions = data?.viewer?.permissions ?? [];
+  return (
+    <div className="container admin">
+      <nav className="admin__nav" aria-label={t("admin.nav")}>
+        <h2 className="admin__nav-title">{t("admin.title")}</h2>
+        <ul>
+          {permissions.includes("SETTINGS_MANAGE") && (
+            <li>
+              <NavLink to="/admin/settings">{t("admin.settings")}</NavLink>
+            </li>
+          )}
+          {permissions.includes("ROLES_MANAGE") && (
+            <li>
+              <NavLink to="/admin/users">{t("admin.users")}</NavLink>
+            </li>
+          )}
+        </ul>
+      </nav>
+      <div className="admin__content">
+        <Outlet />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,3 @@
+export { AdminLayout } from "./AdminLayout.tsx";
+export { AdminSettingsPage } from "./AdminSettingsPage.tsx";
+export { AdminUsersPage } from "./AdminUsersPage.tsx";

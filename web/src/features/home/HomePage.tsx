@@ -1,0 +1,70 @@
+import { Link } from "react-router";
+import { useAppShell } from "../../gql/generated.ts";
+import { useI18n } from "../../i18n/I18nProvider.tsx";
+import { mapLink, ServiceTimes } from "../../components/ServiceTimes.tsx";
+import { usePageTitle } from "../../lib/usePageTitle.ts";
+
+/** The public front door: who the church is, when to come, where to find it. */
+export function HomePage() {
+  const { t } = useI18n();
+  const { data } = useAppShell();
+  usePageTitle(null);
+  if (!data) return null;
+  const { settings, viewer } = data;
+  return (
+    <>
+      <section className="hero">
+        <div className="container">
+          <h1 className="hero__title">{t("home.welcome", { church: settings.churchName })}</h1>
+          {settings.tagline && <p className="hero__tagline">{settings.tagline}</p>}
+          <p className="hero__intro">{t("home.intro")}</p>
+          {!viewer && (
+            <p className="actions">
+              <Link to="/login" className="button button--light">
+                {t("home.memberCta")}
+              </Link>
+            </p>
+          )}
+        </div>
+      </section>
+      <div className="container cards">
+        <section className="card" aria-labelledby="home-services">
+          <h2 id="home-services">{t("home.serviceTimes")}</h2>
+          <ServiceTimes settings={settings} emptyText={t("home.noServiceTimes")} />
+        </section>
+        {settings.address && (
+          <section className="card" aria-labelledby="home-find">
+            <h2 id="home-find">{t("home.findUs")}</h2>
+            <address>
+              {settings.address.split("\n").map((line) => (
+                <span key={line} className="block">
+                  {line}
+                </span>
+              ))}
+            </address>
+            <p>
+              <a href={mapLink(settings.address)} rel="noopener noreferrer" target="_blank">
+                {t("home.openMap")}
+              </a>
+            </p>
+          </section>
+        )}
+        {(settings.phone || settings.email) && (
+          <section className="card" aria-labelledby="home-contact">
+            <h2 id="home-contact">{t("home.contact")}</h2>
+            {settings.phone && (
+              <p>
+                <a href={`tel:${settings.phone.replace(/[^\d+]/g, "")}`}>{settings.phone}</a>
+              </p>
+            )}
+            {settings.email && (
+              <p>
+                <a href={`mailto:${settings.email}`}>{settings.email}</a>
+              </p>
+            )}
+          </section>
+        )}
+      </div>
+    </>
+  );
+}

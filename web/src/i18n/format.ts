@@ -1,0 +1,34 @@
+export const LOCALES = ["en", "es"] as const;
+export type Locale = (typeof LOCALES)[number];
+
+/** Replace `{name}` placeholders. */
+export function interpolate(template: string, vars?: Record<string, string | number>): string {
+  if (!vars) return template;
+  return template.replace(/\{(\w+)\}/g, (match, name: string) => (name in vars ? String(vars[name]) : match));
+}
+
+/** "18:30" → "6:30 PM" / "18:30" in the reader's language (a wall-clock time in the church's zone). */
+export function formatWallTime(time: string, locale: Locale): string {
+  const [h, m] = time.split(":").map(Number) as [number, number];
+  return new Intl.DateTimeFormat(locale, { hour: "numeric", minute: "2-digit", timeZone: "UTC" }).format(Date.UTC(2024, 0, 1, h, m));
+}
+
+/** An instant shown in the church's time zone, with the zone named when it differs from the browser's. */
+export function formatDateTime(iso: string, locale: Locale, timeZone: string, browserZone = browserTimeZone()): string {
+  return new Intl.DateTimeFormat(locale, {
+    dateStyle: "medium",
+    timeStyle: "short",
+    timeZone,
+    ...(timeZone !== browserZone ? { timeZoneName: "short" } : {}),
+  }).format(new Date(iso));
+}
+
+/** The long name of a zone ("Central Standard Time"), for notes like "Times are in …". */
+export function timeZoneName(timeZone: string, locale: Locale, at = new Date()): string {
+  const part = new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: "long" }).formatToParts(at).find((p) => p.type === "timeZoneName");
+  return part?.value ?? timeZone;
+}
+
+export function browserTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+}

@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { CombinedGraphQLErrors } from "@apollo/client/errors";
+import { handleError } from "./handleError.ts";
+import { en } from "../i18n/en.ts";
+import { interpolate } from "../i18n/format.ts";
+
+const i18n = {
+  t: (key: keyof typeof en, vars?: Record<string, string | number>) => interpolate(en[key], vars),
+  has: (key: string): key is keyof typeof en => key in en,
+};
+const gqlError = (message: string, extensions: Record<string, unknown>) =>
+  new CombinedGraphQLErrors({ errors: [{ message, extensions }] });
+
+describe("handleError", () => {
+  it("translates field error codes and keeps the form-level sentence", () => {
+    const result = handleError(gqlError("Please correct", { code: "BAD_USER_INPUT", fieldErrorCodes: { email: "invalid_email", x: "no_such_code" } }), i18n);
+    expect(result).toEqual({
+      code: "BAD_USER_INPUT",
+      message: en["error.BAD_USER_INPUT"],
+      fieldErrors: { email: en["field.invalid_email"], x: en["field.invalid"] },
+    });
+  });
+
+  it("says how long to wait when rate-limited", () => {
+    expect(handleError(gqlError("Too many", { code: "RATE_LIMITED", retryAfterSeconds: 600 }), i18n).message).toBe(
+      "Too many attempts. Try again in 10 minutes.",
+    );
+  });
+
+  it("never shows raw server text for unknown errors, but gives the request id", () => {
+    const result = handleError(gqlError("TypeError: x is undefined at foo.ts:12", { code: "INTERNAL_SERVER_ERROR", requestId: "abc-123" }), i18n);
+    expect(result.message).toBe("Something went wrong. Reference: abc-123");
+    expect(result.message).not.toMatch(/foo\.ts/);
+  });
+
+  it("treats a failed fetch as offline", () => {
+    expect(handleError(new TypeError("Failed to fetch"), i18n).code).toBe("NETWORK");
+  });
+});

@@ -1,0 +1,24 @@
+import { defineConfig } from "vite";
+import react from "@vitejs/plugin-react";
+
+// In development the Vite server proxies the gateway's routes, so the browser sees one origin as in
+// production (cookies, CSRF and CSP behave the same).
+const gateway = process.env.FLOCK_GATEWAY_URL ?? "http://127.0.0.1:3001";
+
+export default defineConfig({
+  plugins: [react()],
+  build: {
+    manifest: true,
+    sourcemap: false,
+    target: "es2022",
+  },
+  server: {
+    port: Number(process.env.VITE_PORT ?? 5173),
+    proxy: {
+      "/graphql": { target: gateway, changeOrigin: false },
+      "/files": { target: gateway },
+      "/healthz": { target: gateway },
+      "/readyz": { target: gateway },
+    },
+  },
+});
