@@ -1,0 +1,52 @@
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { expect, inject } from "vitest";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { DEMO_PASSWORD } from "../../scripts/lib/seed.ts";
+
+export { waitForMail, linkFrom } from "../../scripts/lib/smtp-catcher.ts";
+export const baseUrl = () => inject("baseUrl");
+export const catcherUrl = () => inject("catcherUrl");
+export const uniqueEmail = (label: string) => `${label}-${randomUUID().slice(0, 8)}@e2e.example`;
+export { DEMO_PASSWORD };
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+export const VIEWPORTS = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } } as const;
+
+export async function newContext(browser: Browser, viewport: keyof typeof VIEWPORTS = "desktop"): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL: baseUrl(), viewport: VIEWPORTS[viewport], locale: "en-US", timezoneId: "America/Chicago" });
+  context.setDefaultTimeout(15_000);
+  return context;
+}
+
+/** Fail the test on any script error in the page (and collect console errors for the report). */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  return errors;
+}
+
+/**
+ * axe-core on the current page: WCAG 2.0–2.2 A and AA rules. Every e2e test calls this on every page
+ * it visits, so an inaccessible screen fails the suite.
+ */
+export async function expectAccessible(page: Page): Promise<void> {
+  await page.waitForSelector("main", { state: "attached" });
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: unknown) => Promise<{ violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] } });
+    return result.violations.map((v) => `${v.id} (${v.impact}): ${v.help} → ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
+  });
+  expect(violations, `accessibility violations on ${page.url()}`).toEqual([]);
+}
+
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL(/\/me$/);
+}
