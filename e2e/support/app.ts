@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { expect, inject } from "vitest";
+import { inject } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { DEMO_PASSWORD } from "../../scripts/lib/seed.ts";
 
@@ -40,7 +40,7 @@ export async function expectAccessible(page: Page): Promise<void> {
     const result = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] } });
     return result.violations.map((v) => `${v.id} (${v.impact}): ${v.help} → ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
   });
-  expect(violations, `accessibility violations on ${page.url()}`).toEqual([]);
+  if (violations.length) throw new Error(`Accessibility violations on ${page.url()}:\n${violations.join("\n")}`);
 }
 
 export async function signIn(page: Page, email: string, password: string): Promise<void> {

@@ -67,12 +67,13 @@ export function createGatewayYoga(services: GatewayServices) {
     batching: false,
     maskedErrors: { maskError: (error) => maskError(error) },
     // Only the app's own origin (and configured integrator origins) may call with credentials;
-    // Yoga would otherwise echo any Origin.
+    // Yoga would otherwise echo any Origin. Other origins get `false` (no CORS headers at all):
+    // an empty `origin: []` would mean "any origin" to Yoga's CORS plugin and echo it back.
     cors: (request) => {
       const origin = request.headers.get("origin");
       return origin && allowedOrigins.has(origin)
         ? { origin: [origin], credentials: true, methods: ["GET", "POST"], allowedHeaders: ["content-type", CSRF_HEADER, "authorization"] }
-        : { origin: [], credentials: false };
+        : false;
     },
     multipart: true,
     plugins: [

@@ -51,9 +51,16 @@ function countTokens(query: string): number {
   return count;
 }
 
+const SETTINGS_FIELDS = ["churchName", "tagline", "brandColor", "timezone", "locale", "address", "phone", "email", "allowSignup", "prayerExpiryDays", "updated"];
+
+/**
+ * `{ settings { churchName tagline … } }` with exactly `tokens` tokens. The fields cycle through
+ * distinct names: graphql-js's field-merging check is quadratic per name and gives up on ~2,000
+ * copies of one field, which would hide what the token limit does.
+ */
 function queryWithTokens(tokens: number): string {
-  const base = "{ settings { churchName } }"; // 6 tokens
-  const query = `{ settings { churchName } ${"ping ".repeat(tokens - countTokens(base))}}`;
+  const fields = Array.from({ length: tokens - 5 }, (_, i) => SETTINGS_FIELDS[i % SETTINGS_FIELDS.length]);
+  const query = `{ settings { ${fields.join(" ")} } }`;
   expect(countTokens(query)).toBe(tokens);
   return query;
 }
