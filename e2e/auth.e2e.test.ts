@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { launchChromium } from "./support/browser.ts";
-import { catcherUrl, expectAccessible, linkFrom, newContext, signIn, uniqueEmail, waitForMail, watchErrors } from "./support/app.ts";
+import { catcherUrl, expectAccessible, linkFrom, newContext, uniqueEmail, waitForMail, watchErrors } from "./support/app.ts";
 
 let browser: Browser;
 beforeAll(async () => {

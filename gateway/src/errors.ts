@@ -84,6 +84,11 @@ export function fromPocketBase(error: unknown, fieldAliases: Record<string, stri
       if (Object.values(fieldErrors).some((e) => e.code === "file_too_large")) {
         throw flockError(ErrorCode.PAYLOAD_TOO_LARGE, "The file is too large.", badUserInput(fieldErrors).extensions);
       }
+      // PocketBase sniffs the content: a file whose declared type passed the gateway's check but whose
+      // bytes are something else (an SVG or HTML labelled image/png) is an upload-type problem too (§8).
+      if (Object.values(fieldErrors).some((e) => e.code === "unsupported_file_type")) {
+        throw flockError(ErrorCode.UNSUPPORTED_FILE_TYPE, "This file type is not allowed.", badUserInput(fieldErrors).extensions);
+      }
       throw badUserInput(fieldErrors);
     }
     case 401:

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse, type Server } from "node:http";
 import type { GatewayConfig } from "./config.ts";
-import type { GatewayServices } from "./context.ts";
-import { createGatewayYoga, FORM_DATA_LIMITS } from "./yoga.ts";
+import type { GatewayServices, ServerContext } from "./context.ts";
+import { createGatewayYoga } from "./yoga.ts";
 import { SystemClient, createUserClient } from "./pocketbase/client.ts";
 import { RateLimiter } from "./session/rate-limiter.ts";
 import { SettingsEvents } from "./system/settings-events.ts";
@@ -84,7 +84,9 @@ export function createGateway(config: GatewayConfig): Gateway {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://gateway.local");
     if (url.pathname === "/graphql") {
-      await yoga.requestListener(req, res, { clientIp: clientIp(req, config.trustProxy) });
+      // The listener passes extra arguments on as the server context (its typings omit that).
+      const listener = yoga.requestListener as unknown as (req: IncomingMessage, res: ServerResponse, context: ServerContext) => Promise<void>;
+      await listener(req, res, { clientIp: clientIp(req, config.trustProxy) });
       return;
     }
     if (url.pathname === "/healthz") {

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createSchema, createYoga, type Plugin } from "graphql-yoga";
+import { createFetch } from "@whatwg-node/fetch";
 import { GraphQLError } from "graphql";
 import { ClientResponseError } from "pocketbase";
 import { useCSRFPrevention } from "@graphql-yoga/plugin-csrf-prevention";
@@ -8,7 +9,7 @@ import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
 import { maxAliasesPlugin } from "@escape.tech/graphql-armor-max-aliases";
 import { maxTokensPlugin } from "@escape.tech/graphql-armor-max-tokens";
 import { createContextFactory, sessionOf, type GatewayServices, type ServerContext } from "./context.ts";
-import { ErrorCode, serviceUnavailable } from "./errors.ts";
+import { payloadTooLarge, serviceUnavailable } from "./errors.ts";
 import { typeDefs } from "./schema/__generated__/typeDefs.ts";
 import { resolvers } from "./schema/resolvers.ts";
 import { GRAPHQL_LIMITS, LIMITS } from "./validation/limits.ts";
@@ -22,6 +23,24 @@ const useSessionCookies = (): Plugin => ({
     if (!session?.outgoingCookies.length) return;
     for (const cookie of session.outgoingCookies) response.headers.append("set-cookie", cookie);
     response.headers.set("cache-control", "no-store");
+  },
+});
+
+/** Yoga's multipart parser reports an oversized file as REQUEST_ENTITY_TOO_LARGE; ours says PAYLOAD_TOO_LARGE. */
+const usePayloadTooLarge = (): Plugin => ({
+  onRequestParse({ requestParser, setRequestParser }) {
+    if (!requestParser) return;
+    setRequestParser(async (request) => {
+      try {
+        return await requestParser(request);
+      } catch (error) {
+        if (isGraphQLError(error) && error.extensions?.code === "REQUEST_ENTITY_TOO_LARGE") {
+          const tooLarge = payloadTooLarge(LIMITS.imageMaxBytes);
+          throw new GraphQLError(tooLarge.message, { extensions: { ...tooLarge.extensions, http: { status: 413 } } });
+        }
+        throw error;
+      }
+    });
   },
 });
 
@@ -76,6 +95,8 @@ export function createGatewayYoga(services: GatewayServices) {
         : false;
     },
     multipart: true,
+    // Upload limits are enforced while the multipart body is parsed, before any resolver runs.
+    fetchAPI: createFetch({ formDataLimits: FORM_DATA_LIMITS }),
     plugins: [
       useCSRFPrevention({ requestHeaders: [CSRF_HEADER] }),
       maxDepthPlugin({ n: GRAPHQL_LIMITS.maxDepth, propagateOnRejection: true, exposeLimits: true }),
@@ -83,16 +104,16 @@ export function createGatewayYoga(services: GatewayServices) {
       maxTokensPlugin({ n: GRAPHQL_LIMITS.maxTokens, propagateOnRejection: true, exposeLimits: true }),
       ...(config.production ? [useDisableIntrospection()] : []),
       useSessionCookies(),
+      usePayloadTooLarge(),
     ],
   });
 }
 
-/** Multipart upload limits, applied by the Node server's Fetch API (see server.ts). */
-export const FORM_DATA_LIMITS = {
+/** Multipart upload limits (the largest allowed file is an image, PRODUCT.md §6). */
+const FORM_DATA_LIMITS = {
   fileSize: LIMITS.imageMaxBytes + 1,
   files: 5,
   fieldSize: 1_000_000,
   headerSize: 10_000,
 };
 
-export { ErrorCode };

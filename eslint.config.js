@@ -1,0 +1,34 @@
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+import reactHooks from "eslint-plugin-react-hooks";
+import globals from "globals";
+
+export default tseslint.config(
+  { ignores: ["**/dist/**", "**/node_modules/**", "**/__generated__/**", "web/src/gql/**", "pb_data/**", "coverage/**"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ["**/*.{ts,tsx}"],
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
+    },
+  },
+  {
+    files: ["web/src/**/*.{ts,tsx}"],
+    plugins: { "react-hooks": reactHooks },
+    rules: { "react-hooks/rules-of-hooks": "error", "react-hooks/exhaustive-deps": "warn" },
+  },
+  {
+    // PocketBase's JS migrations run inside PocketBase (goja), with its globals.
+    files: ["pb_migrations/**/*.js"],
+    languageOptions: { globals: { migrate: "readonly", Collection: "readonly", Record: "readonly", RelationField: "readonly", SelectField: "readonly", $os: "readonly", $app: "readonly" } },
+    rules: { "@typescript-eslint/no-unused-vars": ["error", { caughtErrors: "none" }], "@typescript-eslint/triple-slash-reference": "off" },
+  },
+  {
+    files: ["scripts/codegen/*.cjs"],
+    languageOptions: { sourceType: "commonjs", globals: globals.node },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
+);
