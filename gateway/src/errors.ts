@@ -23,7 +23,8 @@ export interface FieldError {
 export type FieldErrors = Record<string, FieldError>;
 
 function flockError(code: ErrorCode, message: string, extensions: Record<string, unknown> = {}): GraphQLError {
-  return new GraphQLError(message, { extensions: { code, ...extensions } });
+  // `code` last: extensions borrowed from another error (badUserInput's) must not override it.
+  return new GraphQLError(message, { extensions: { ...extensions, code } });
 }
 
 export const unauthenticated = () => flockError(ErrorCode.UNAUTHENTICATED, "Please sign in to continue.");

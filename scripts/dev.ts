@@ -1,0 +1,66 @@
+// `npm run dev`: PocketBase + mail catcher + demo church as `npm start` has them, plus hot reload:
+// the gateway restarts on change (tsx watch), Vite serves the web app with HMR and proxies the
+// gateway's routes, and GraphQL Code Generator regenerates types when an SDL or operation changes.
+import { spawn, type ChildProcess } from "node:child_process";
+import { join } from "node:path";
+import PocketBase from "pocketbase";
+import { ROOT, resolvePocketBaseBinary, startPocketBase, upsertSuperuser } from "./lib/pocketbase.ts";
+import { SmtpCatcher } from "./lib/smtp-catcher.ts";
+import { freePort, superuserCredentials } from "./lib/stack.ts";
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from "./lib/seed.ts";
+
+const dataDir = process.env.PB_DATA_DIR ?? join(ROOT, "pb_data");
+const bin = resolvePocketBaseBinary();
+const superuser = await superuserCredentials(dataDir);
+await upsertSuperuser(bin, dataDir, superuser.email, superuser.password);
+const pocketbase = await startPocketBase({ bin, dataDir, port: await freePort(Number(process.env.PB_PORT ?? 8090)), quiet: true });
+const catcher = await new SmtpCatcher().start();
+const system = new PocketBase(pocketbase.url);
+await system.collection("_superusers").authWithPassword(superuser.email, superuser.password);
+await seedDemo(system);
+
+const gatewayPort = await freePort(3001);
+const webPort = await freePort(Number(process.env.PORT ?? 5173));
+const publicUrl = `http://127.0.0.1:${webPort}`;
+const env = {
+  ...process.env,
+  PB_URL: pocketbase.url,
+  PB_SUPERUSER_EMAIL: superuser.email,
+  PB_SUPERUSER_PASSWORD: superuser.password,
+  SMTP_HOST: "127.0.0.1",
+  SMTP_PORT: String(catcher.smtpPort),
+  SMTP_FROM: "no-reply@flock.local",
+  PUBLIC_URL: publicUrl,
+  PORT: String(gatewayPort),
+  HOST: "127.0.0.1",
+  FLOCK_GATEWAY_URL: `http://127.0.0.1:${gatewayPort}`,
+  VITE_PORT: String(webPort),
+};
+const bins = join(ROOT, "node_modules", ".bin");
+const children: ChildProcess[] = [
+  spawn(join(bins, "tsx"), ["watch", "--clear-screen=false", "gateway/src/main.ts"], { cwd: ROOT, env, stdio: "inherit" }),
+  spawn(join(bins, "vite"), ["--host", "127.0.0.1", "--strictPort"], { cwd: join(ROOT, "web"), env, stdio: "inherit" }),
+  spawn(join(bins, "graphql-codegen"), ["--config", "codegen.ts", "--watch", "gateway/src/schema/**/*.graphql", "--watch", "web/src/**/*.graphql"], { cwd: ROOT, env, stdio: "inherit" }),
+];
+
+console.log(
+  [
+    "",
+    `  Flock (development) at ${publicUrl}`,
+    `  Demo sign-ins (password ${DEMO_PASSWORD}): ${DEMO_ACCOUNTS.map((a) => a.email).join(", ")}`,
+    `  Mail catcher: http://127.0.0.1:${catcher.httpPort}   GraphiQL: ${publicUrl}/graphql`,
+    "",
+  ].join("\n"),
+);
+
+let stopping = false;
+async function stop() {
+  if (stopping) return;
+  stopping = true;
+  for (const child of children) child.kill("SIGTERM");
+  await pocketbase.stop();
+  await catcher.stop();
+  process.exit(0);
+}
+process.on("SIGINT", () => void stop());
+process.on("SIGTERM", () => void stop());
