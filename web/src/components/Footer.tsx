@@ -2,11 +2,11 @@ import type { PublicSettingsFragment } from "../gql/generated.ts";
 import { useI18n } from "../i18n/I18nProvider.tsx";
 import { mapLink, ServiceTimes } from "./ServiceTimes.tsx";
 
+const SOCIAL = ["facebook", "instagram", "youtube", "website"] as const;
+
 export function Footer({ settings }: { settings: PublicSettingsFragment }) {
   const { t } = useI18n();
-  const social = Object.entries(settings.socialLinks).filter(([key, url]) => key !== "__typename" && typeof url === "string" && url) as Array<
-    [string, string]
-  >;
+  const social = SOCIAL.flatMap((name) => (settings.socialLinks[name] ? [[name, settings.socialLinks[name]] as const] : []));
   return (
     <footer className="footer">
       <div className="container footer__grid">
@@ -58,7 +58,7 @@ export function Footer({ settings }: { settings: PublicSettingsFragment }) {
             )}
             {social.map(([name, url]) => (
               <a key={name} className="block" href={url} rel="noopener noreferrer" target="_blank">
-                {name[0]!.toUpperCase() + name.slice(1)}
+                {t(`social.${name}`)}
               </a>
             ))}
           </section>

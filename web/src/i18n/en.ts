@@ -30,6 +30,10 @@ export const en = {
   "footer.contact": "Contact",
   "footer.services": "Services",
   "footer.follow": "Follow us",
+  "social.facebook": "Facebook",
+  "social.instagram": "Instagram",
+  "social.youtube": "YouTube",
+  "social.website": "Website",
 
   "time.weekday.MONDAY": "Monday",
   "time.weekday.TUESDAY": "Tuesday",

@@ -32,6 +32,10 @@ export const es: Record<MessageKey, string> = {
   "footer.contact": "Contacto",
   "footer.services": "Cultos",
   "footer.follow": "Síguenos",
+  "social.facebook": "Facebook",
+  "social.instagram": "Instagram",
+  "social.youtube": "YouTube",
+  "social.website": "Sitio web",
 
   "time.weekday.MONDAY": "Lunes",
   "time.weekday.TUESDAY": "Martes",

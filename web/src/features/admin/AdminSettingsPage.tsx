@@ -193,7 +193,7 @@ function SettingsForm({ settings }: { settings: AdminSettingsFieldsFragment }) {
           {SOCIAL.map((name) => (
             <TextField
               key={name}
-              label={name[0]!.toUpperCase() + name.slice(1)}
+              label={t(`social.${name}`)}
               type="url"
               placeholder="https://"
               optionalText={t("common.optional")}
