@@ -17,6 +17,10 @@ export default defineConfig({
           name: "integration",
           include: ["gateway/test/**/*.int.test.ts"],
           globalSetup: ["gateway/test/global-setup.ts"],
+          // The files share one PocketBase and its settings singleton: settings and authorization
+          // tests rename the church and close sign-up for a moment, which other files read. One file
+          // at a time keeps that deterministic (the run stays well under a minute).
+          fileParallelism: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -110,6 +110,11 @@ migrate((app) => {
   password.max = 71; // bcrypt reads only the first 72 bytes
   const name = users.fields.getByName("name");
   name.max = 200;
+  // PocketBase's default avatar also takes SVG (which can carry script) and has no explicit size:
+  // images are JPEG, PNG, WebP or GIF up to 10 MB (PRODUCT §6).
+  const avatar = users.fields.getByName("avatar");
+  avatar.mimeTypes = IMAGE_TYPES;
+  avatar.maxSize = 10 * 1024 * 1024;
 
   // Sign-up is open only while settings allow it, and a new account cannot grant itself anything.
   users.createRule =

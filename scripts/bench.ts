@@ -10,7 +10,7 @@
 //
 // Options:
 //   --strict           exit 1 when a P1 target is missed
-//   --duration=<s>     seconds per measurement (default 5)
+//   --duration=<s>     seconds per measurement (default 5, taken in 1 s slices)
 //   --only=<name>      only one read: settings, roles or users
 //   --cpu-prof         write a V8 CPU profile of the gateway process to $TMPDIR/flock-bench-profiles/
 //
@@ -98,34 +98,70 @@ function percentile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
 }
 
+/** Raw figures of one path, accumulated over several autocannon runs. */
+class Sample {
+  readonly latencies: number[] = [];
+  seconds = 0;
+  errors = 0;
+  non2xx = 0;
+  badBodies = 0;
+
+  summary(): Measurement {
+    const sorted = [...this.latencies].sort((a, b) => a - b);
+    return {
+      requests: sorted.length,
+      errors: this.errors,
+      non2xx: this.non2xx,
+      badBodies: this.badBodies,
+      rps: sorted.length / this.seconds,
+      p50: percentile(sorted, 0.5),
+      p95: percentile(sorted, 0.95),
+      p99: percentile(sorted, 0.99),
+    };
+  }
+}
+
 /**
- * One autocannon run. Latencies are collected from the per-response events as floating-point
- * milliseconds: autocannon's own histogram rounds to whole milliseconds, too coarse for a 3 ms budget.
+ * One autocannon run, added to `into`. Latencies are collected from the per-response events as
+ * floating-point milliseconds: autocannon's own histogram rounds to whole milliseconds, too coarse
+ * for a 3 ms budget.
  */
-function measure(target: Target, connections: number, duration: number): Promise<Measurement> {
+function run(target: Target, connections: number, seconds: number, into: Sample): Promise<void> {
   return new Promise((resolve, reject) => {
-    const latencies: number[] = [];
     const instance = autocannon(
-      { ...target.request, connections, duration, timeout: 10, verifyBody: (body) => target.looksRight(body) },
+      { ...target.request, connections, duration: seconds, timeout: 10, verifyBody: (body) => target.looksRight(body) },
       (error, result) => {
         if (error) return reject(error);
-        latencies.sort((a, b) => a - b);
-        resolve({
-          requests: latencies.length,
-          errors: result.errors,
-          non2xx: result.non2xx,
-          badBodies: result.mismatches,
-          rps: latencies.length / result.duration,
-          p50: percentile(latencies, 0.5),
-          p95: percentile(latencies, 0.95),
-          p99: percentile(latencies, 0.99),
-        });
+        into.seconds += result.duration;
+        into.errors += result.errors;
+        into.non2xx += result.non2xx;
+        into.badBodies += result.mismatches;
+        resolve();
       },
     );
     instance.on("response", (_client, _status, _bytes, responseTime) => {
-      latencies.push(responseTime);
+      into.latencies.push(responseTime);
     });
   });
+}
+
+/**
+ * Direct and gateway in alternating one-second slices (direct first, then gateway first, …) rather
+ * than one block each: a shared machine's load drifts over seconds, and interleaving gives both
+ * paths the same share of the good and the bad moments, which keeps their ratio honest.
+ */
+async function compare(read: Read, connections: number, seconds: number): Promise<{ direct: Measurement; gateway: Measurement }> {
+  const direct = new Sample();
+  const gateway = new Sample();
+  for (let slice = 0; slice < seconds; slice++) {
+    const pair: [Target, Sample][] = [
+      [read.direct, direct],
+      [read.gateway, gateway],
+    ];
+    if (slice % 2 === 1) pair.reverse();
+    for (const [target, sample] of pair) await run(target, connections, 1, sample);
+  }
+  return { direct: direct.summary(), gateway: gateway.summary() };
 }
 
 async function json(target: Target): Promise<unknown> {
@@ -342,16 +378,13 @@ async function main(): Promise<number> {
     console.log("Data check: the gateway returns the same data as PocketBase for every read.");
 
     // Warm-up: JIT, connection pools and PocketBase's caches, on both paths.
-    for (const read of selected) {
-      await measure(read.direct, 10, 1);
-      await measure(read.gateway, 10, 1);
-    }
+    for (const read of selected) await compare(read, 10, 1);
 
     const outcomes: Outcome[] = [];
     for (const read of selected) {
       process.stdout.write(`Measuring ${read.name} (${4 * duration} s)…\n`);
-      const c1 = { direct: await measure(read.direct, 1, duration), gateway: await measure(read.gateway, 1, duration) };
-      const c10 = { direct: await measure(read.direct, 10, duration), gateway: await measure(read.gateway, 10, duration) };
+      const c1 = await compare(read, 1, duration);
+      const c10 = await compare(read, 10, duration);
       outcomes.push({ read, c1, c10 });
     }
 

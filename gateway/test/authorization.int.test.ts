@@ -13,7 +13,7 @@ import type { RecordModel } from "pocketbase";
 import { EventSource } from "eventsource";
 import type { Gateway } from "../src/index.ts";
 import {
-  createUser, errorCode, GqlClient, PASSWORD, pbAs, pngBytes, restStatus, ROLE_NAMES, system, testGateway, uniqueEmail,
+  createUser, errorCode, fileOf, GqlClient, PASSWORD, pbAs, pngBytes, restStatus, ROLE_NAMES, system, testGateway, uniqueEmail,
   type GqlResult, type TestUser,
 } from "./helpers.ts";
 
@@ -29,47 +29,47 @@ type Row8 = [Expected, Expected, Expected, Expected, Expected, Expected, Expecte
 const cells = (...values: Row8): Cells => Object.fromEntries(PERSONAS.map((p, i) => [p, values[i]])) as Cells;
 const everyone = (value: Expected) => cells(value, value, value, value, value, value, value, value);
 
+// Columns, in order: anonymous, pending member, member, other member, editor, pastor, care team, admin.
 const MATRIX = {
-  //                     anonymous pending  member   otherMember editor  pastor   careTeam admin
   users: {
-    list: /*          */ cells("none", "self", "self", "self", "self", "self", "self", "all"),
-    view: /*          */ cells("deny", "deny", "allow", "deny", "deny", "deny", "deny", "allow"),
+    list: cells("none", "self", "self", "self", "self", "self", "self", "all"),
+    view: cells("deny", "deny", "allow", "deny", "deny", "deny", "deny", "allow"),
     // Sign-up: anyone may create a plain account while settings.allowSignup is on (see the sign-up-closed block).
-    create: /*        */ everyone("allow"),
+    create: everyone("allow"),
     // A new account can never carry roles, a person or a status: only the gateway's system job links a person.
     createPrivileged: everyone("deny"),
-    update: /*        */ cells("deny", "deny", "allow", "deny", "deny", "deny", "deny", "allow"),
+    update: cells("deny", "deny", "allow", "deny", "deny", "deny", "deny", "allow"),
     // Roles, person and status: only account managers (roles.manage), never the user themselves.
     updatePrivileged: cells("deny", "deny", "deny", "deny", "deny", "deny", "deny", "allow"),
-    delete: /*        */ everyone("deny"),
-    realtime: /*      */ cells("deny", "deny", "allow", "deny", "deny", "deny", "deny", "allow"),
+    delete: everyone("deny"),
+    realtime: cells("deny", "deny", "allow", "deny", "deny", "deny", "deny", "allow"),
   },
   people: {
-    list: /*          */ cells("none", "self", "self", "self", "self", "all", "all", "all"),
-    view: /*          */ cells("deny", "deny", "allow", "deny", "deny", "allow", "allow", "allow"),
-    create: /*        */ cells("deny", "deny", "deny", "deny", "deny", "allow", "deny", "allow"),
-    update: /*        */ cells("deny", "deny", "allow", "deny", "deny", "allow", "deny", "allow"),
+    list: cells("none", "self", "self", "self", "self", "all", "all", "all"),
+    view: cells("deny", "deny", "allow", "deny", "deny", "allow", "allow", "allow"),
+    create: cells("deny", "deny", "deny", "deny", "deny", "allow", "deny", "allow"),
+    update: cells("deny", "deny", "allow", "deny", "deny", "allow", "deny", "allow"),
     // recordStatus (pending → active is the approval): people managers only, never the person themselves.
-    updateStatus: /*  */ cells("deny", "deny", "deny", "deny", "deny", "allow", "deny", "allow"),
-    delete: /*        */ everyone("deny"), // archive instead
-    realtime: /*      */ cells("deny", "deny", "allow", "deny", "deny", "allow", "allow", "allow"),
+    updateStatus: cells("deny", "deny", "deny", "deny", "deny", "allow", "deny", "allow"),
+    delete: everyone("deny"), // archive instead
+    realtime: cells("deny", "deny", "allow", "deny", "deny", "allow", "allow", "allow"),
   },
   roles: {
-    list: /*          */ cells("none", "all", "all", "all", "all", "all", "all", "all"),
-    view: /*          */ cells("deny", "allow", "allow", "allow", "allow", "allow", "allow", "allow"),
-    create: /*        */ cells("deny", "deny", "deny", "deny", "deny", "deny", "deny", "allow"),
-    update: /*        */ cells("deny", "deny", "deny", "deny", "deny", "deny", "deny", "allow"),
-    delete: /*        */ cells("deny", "deny", "deny", "deny", "deny", "deny", "deny", "allow"),
-    realtime: /*      */ cells("deny", "allow", "allow", "allow", "allow", "allow", "allow", "allow"),
+    list: cells("none", "all", "all", "all", "all", "all", "all", "all"),
+    view: cells("deny", "allow", "allow", "allow", "allow", "allow", "allow", "allow"),
+    create: cells("deny", "deny", "deny", "deny", "deny", "deny", "deny", "allow"),
+    update: cells("deny", "deny", "deny", "deny", "deny", "deny", "deny", "allow"),
+    delete: cells("deny", "deny", "deny", "deny", "deny", "deny", "deny", "allow"),
+    realtime: cells("deny", "allow", "allow", "allow", "allow", "allow", "allow", "allow"),
   },
   settings: {
-    list: /*          */ everyone("all"),
-    view: /*          */ everyone("allow"),
-    create: /*        */ everyone("deny"), // a singleton, created by the migration
-    update: /*        */ cells("deny", "deny", "deny", "deny", "deny", "deny", "deny", "allow"),
-    delete: /*        */ everyone("deny"),
-    download: /*      */ everyone("allow"), // the logo is public
-    realtime: /*      */ everyone("allow"),
+    list: everyone("all"),
+    view: everyone("allow"),
+    create: everyone("deny"), // a singleton, created by the migration
+    update: cells("deny", "deny", "deny", "deny", "deny", "deny", "deny", "allow"),
+    delete: everyone("deny"),
+    download: everyone("allow"), // the logo is public
+    realtime: everyone("allow"),
   },
 } satisfies Record<string, Record<string, Cells>>;
 
@@ -274,10 +274,19 @@ const GRAPHQL: Partial<Record<Collection, Record<string, Check>>> = {
         expect(result.data?.users.totalCount).toBe(await totalOf("users"));
       }
     },
+    // The member reads their own account as `viewer`; an account manager finds it by email; for
+    // everyone else it is not among the accounts they can list.
     async view({ gql, persona }, expected) {
-      const result = await gql.request<{ users: { edges: Array<{ node: { id: string; email: string } }> } }>(USERS_QUERY, { search: subject.email });
+      if (persona === "member") {
+        const own = await gql.request(`{ viewer { user { id email } } }`);
+        return expect(own.data).toEqual({ viewer: { user: { id: subject.id, email: subject.email } } });
+      }
+      const result = await gql.request<{ users: { edges: Array<{ node: { id: string; email: string } }> } }>(USERS_QUERY, {
+        search: expected === "allow" ? subject.email : null,
+      });
       if (persona === "anonymous") return expect(errorCode(result)).toBe("UNAUTHENTICATED");
-      expect(result.data?.users.edges).toEqual(expected === "allow" ? [{ node: { id: subject.id, email: subject.email } }] : []);
+      if (expected === "allow") expect(result.data?.users.edges).toEqual([{ node: { id: subject.id, email: subject.email } }]);
+      else expect(result.data?.users.edges.map((e) => e.node.id)).not.toContain(subject.id);
     },
     async create({ gql }) {
       const email = uniqueEmail("gql-signup");
@@ -342,7 +351,7 @@ beforeAll(async () => {
   adminRole = await su.collection("roles").getFirstListItem('name = "Administrator"');
   // A logo to download (removed again in afterAll).
   const current = (await su.collection("settings").getFullList())[0]!;
-  settingsRecord = await su.collection("settings").update(current.id, { logo: new File([pngBytes()], "logo.png", { type: "image/png" }) });
+  settingsRecord = await su.collection("settings").update(current.id, { logo: fileOf(pngBytes(), "logo.png", "image/png") });
 });
 
 afterAll(async () => {
@@ -450,6 +459,14 @@ describe("privilege escalation attempts", () => {
     });
     expect(errorCode(result)).toBe("FORBIDDEN");
     expect((await su.collection("users").getOne(member.id)).roles).toEqual([]);
+  });
+
+  it("a member cannot upload an SVG (script-carrying) avatar, but can upload a PNG", async () => {
+    const member = await createUser();
+    const svg = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>`);
+    const pb = pbAs(member);
+    expect(await restStatus(() => pb.collection("users").update(member.id, { avatar: fileOf(svg, "me.svg", "image/svg+xml") }))).toBe(400);
+    expect(await restStatus(() => pb.collection("users").update(member.id, { avatar: fileOf(pngBytes(), "me.png", "image/png") }))).toBe(200);
   });
 
   it("a suspended account cannot sign in through PocketBase directly", async () => {

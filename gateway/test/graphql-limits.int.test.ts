@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Lexer, Source, TokenKind } from "graphql";
 import type { Gateway } from "../src/index.ts";
 import { GRAPHQL_LIMITS } from "../src/validation/limits.ts";
-import { countPocketBaseCalls, createUser, CSRF_HEADER, errorCode, GqlClient, multipartBody, pngBytes, testGateway, type TestUser } from "./helpers.ts";
+import { countPocketBaseCalls, createUser, CSRF_HEADER, errorCode, fileOf, GqlClient, multipartBody, pngBytes, testGateway, type TestUser } from "./helpers.ts";
 
 let gateway: Gateway;
 let production: Gateway;
@@ -182,7 +182,7 @@ describe("CSRF prevention", () => {
     const { calls, result } = await countPocketBaseCalls(async () => {
       const multipart = await gateway.yoga.fetch("http://flock.test/graphql", {
         method: "POST",
-        body: multipartBody(`mutation($file: File!) { uploadLogo(file: $file) { logoUrl } }`, "file", new Blob([pngBytes()], { type: "image/png" }), "logo.png"),
+        body: multipartBody(`mutation($file: File!) { uploadLogo(file: $file) { logoUrl } }`, "file", fileOf(pngBytes(), "logo.png", "image/png"), "logo.png"),
         headers: { authorization: `Bearer ${admin.token}` },
       });
       const plain = await gateway.yoga.fetch("http://flock.test/graphql", {
@@ -245,7 +245,7 @@ describe("CORS allow-list", () => {
 
 describe("batching", () => {
   it("refuses an array of operations without running any", async () => {
-    const { result: response, calls } = await countPocketBaseCalls(() =>
+    const { result: response, calls } = await countPocketBaseCalls(async () =>
       gateway.yoga.fetch("http://flock.test/graphql", {
         method: "POST",
         body: JSON.stringify([{ query: "{ settings { churchName } }" }, { query: "{ ping }" }]),

@@ -69,7 +69,7 @@ export class GqlClient {
   }
 }
 
-export const errorCode = (result: GqlResult) => result.errors?.[0]?.extensions?.code as string | undefined;
+export const errorCode = (result: Pick<GqlResult, "errors">) => result.errors?.[0]?.extensions?.code as string | undefined;
 
 let systemClient: PocketBase | null = null;
 /** The superuser client, for arranging test data only. */
@@ -96,10 +96,10 @@ export interface TestUser {
 
 /** Factory: a verified user with an optional person and roles (defaults: active person, no roles). */
 export async function createUser(
-  options: { roles?: RoleName[]; person?: "active" | "pending" | "none"; verified?: boolean; status?: "active" | "suspended" } = {},
+  options: { roles?: RoleName[]; person?: "active" | "pending" | "none"; verified?: boolean; status?: "active" | "suspended"; email?: string; name?: string } = {},
 ): Promise<TestUser> {
   const su = await system();
-  const email = uniqueEmail(options.roles?.[0]?.toLowerCase().replace(" ", "-") ?? "member");
+  const email = options.email ?? uniqueEmail(options.roles?.[0]?.toLowerCase().replace(" ", "-") ?? "member");
   const roles = options.roles?.length ? await su.collection("roles").getFullList({ filter: options.roles.map((r) => su.filter("name = {:n}", { n: r })).join(" || ") }) : [];
   const personStatus = options.person ?? "active";
   const person = personStatus === "none" ? null : await su.collection("people").create({ firstName: "Test", lastName: "Person", recordStatus: personStatus });
@@ -107,7 +107,7 @@ export async function createUser(
     email,
     password: PASSWORD,
     passwordConfirm: PASSWORD,
-    name: "Test Person",
+    name: options.name ?? "Test Person",
     verified: options.verified ?? true,
     person: person?.id ?? "",
     roles: roles.map((r) => r.id),
@@ -186,6 +186,9 @@ export function pngBytes(width = 4, height = 4, rgb: [number, number, number] = 
   const pixels = deflateSync(Buffer.concat(Array.from({ length: height }, () => row)));
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", header), chunk("IDAT", pixels), chunk("IEND", Buffer.alloc(0))]);
 }
+
+/** A file body (copied into a plain ArrayBuffer, as the DOM typings of Blob and File want). */
+export const fileOf = (bytes: Uint8Array, name: string, type: string) => new File([new Uint8Array(bytes)], name, { type });
 
 /**
  * A GraphQL multipart request (https://github.com/jaydenseric/graphql-multipart-request-spec) with

@@ -8,7 +8,7 @@ import type { RecordModel } from "pocketbase";
 import { prepareGateway, type Gateway } from "../src/index.ts";
 import { LIMITS } from "../src/validation/limits.ts";
 import { waitForMail } from "../../scripts/lib/smtp-catcher.ts";
-import { countPocketBaseCalls, createUser, CSRF_HEADER, errorCode, GqlClient, multipartBody, pngBytes, system, testGateway, type TestUser } from "./helpers.ts";
+import { countPocketBaseCalls, createUser, CSRF_HEADER, errorCode, fileOf, GqlClient, multipartBody, pngBytes, system, testGateway, type TestUser } from "./helpers.ts";
 
 const SETTINGS_FIELDS = `churchName tagline brandColor timezone locale address phone email allowSignup directoryDefaultVisibility
   prayerRequiresApproval prayerExpiryDays serviceTimes { day time label } socialLinks { facebook instagram youtube website }`;
@@ -25,7 +25,7 @@ const settingsRecord = async () => (await (await system()).collection("settings"
 
 function upload(client: GqlClient, bytes: Uint8Array, type: string, name: string) {
   return client.request<{ uploadLogo: { logo: string | null; header: string | null; square: string | null } }>(UPLOAD, {}, {
-    body: multipartBody(UPLOAD, "file", new Blob([bytes], { type }), name),
+    body: multipartBody(UPLOAD, "file", fileOf(bytes, name, type), name),
     headers: { [CSRF_HEADER]: "1" },
   });
 }
@@ -185,6 +185,39 @@ describe("the logo", () => {
     expect(result.data).toEqual({ removeLogo: { logoUrl: null } });
     expect((await settingsRecord()).logo).toBe("");
     expect((await fetch(`${inject("pbUrl")}/api/files/${record.collectionId}/${record.id}/${record.logo}`)).status).toBe(404);
+  });
+});
+
+describe("live settings", () => {
+  it("a visitor's open page receives an administrator's change over SSE", async () => {
+    const abort = new AbortController();
+    const response = await gateway.yoga.fetch("http://flock.test/graphql", {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "text/event-stream" },
+      body: JSON.stringify({ query: "subscription { settingsChanged { tagline } }" }),
+      signal: abort.signal,
+    });
+    expect(response.headers.get("content-type")).toMatch(/text\/event-stream/);
+    const reader = response.body!.getReader();
+    try {
+      const tagline = `Live ${Date.now()}`;
+      // The subscription to PocketBase opens asynchronously: change until an event arrives.
+      const changes = setInterval(() => void asAdmin().request(UPDATE, { input: { tagline } }), 300);
+      let received = "";
+      try {
+        while (!received.includes(tagline)) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          received += new TextDecoder().decode(value);
+        }
+      } finally {
+        clearInterval(changes);
+      }
+      expect(received).toContain(`data: {"data":{"settingsChanged":{"tagline":"${tagline}"}}}`);
+    } finally {
+      abort.abort();
+      await reader.cancel().catch(() => undefined);
+    }
   });
 });
 

@@ -42,9 +42,13 @@ export interface PocketBaseProcess {
   stop(): Promise<void>;
 }
 
-/** Create or update the system superuser (the CLI works whether or not `serve` is running). */
+/**
+ * Create or update the system superuser (the CLI works whether or not `serve` is running). The `--`
+ * ends the flags: a generated base64url password may start with "-" and would otherwise be parsed as
+ * a flag (about one fresh data directory in 64 failed to start).
+ */
 export async function upsertSuperuser(bin: string, dataDir: string, email: string, password: string): Promise<void> {
-  await run(bin, ["superuser", "upsert", email, password, "--dir", dataDir]);
+  await run(bin, ["superuser", "upsert", "--dir", dataDir, "--", email, password]);
 }
 
 export async function waitForHealth(url: string, timeoutMs = 20_000): Promise<void> {

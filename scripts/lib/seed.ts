@@ -72,9 +72,13 @@ export async function seedDemo(system: PocketBase): Promise<"seeded" | "already-
   return "seeded";
 }
 
-/** Production: make sure the first administrator from the environment exists. */
-export async function ensureAdministrator(system: PocketBase, email: string, password: string): Promise<void> {
-  if (await findUser(system, email)) return;
+/**
+ * Production: make sure the first administrator from the environment exists. An existing account with
+ * that email is left exactly as it is (no password reset, no role change).
+ */
+export async function ensureAdministrator(system: PocketBase, email: string, password: string): Promise<"created" | "exists"> {
+  if (await findUser(system, email)) return "exists";
   const roles = await roleIds(system);
   await createAccount(system, { email, firstName: "Church", lastName: "Administrator", role: "Administrator" }, password, roles);
+  return "created";
 }

@@ -3,9 +3,10 @@ import { Readable } from "node:stream";
 
 const FORWARDED_REQUEST = ["range", "if-none-match", "if-modified-since", "if-match", "if-unmodified-since", "if-range"];
 // PocketBase's sandboxing Content-Security-Policy is kept: an uploaded HTML/SVG file cannot run script.
+// So is its nosniff: a browser must not second-guess the stored type into something executable.
 const FORWARDED_RESPONSE = [
   "content-type", "content-length", "content-range", "accept-ranges", "etag", "last-modified",
-  "content-disposition", "cache-control", "content-security-policy",
+  "content-disposition", "cache-control", "content-security-policy", "x-content-type-options",
 ];
 const FILE_PATH = /^\/files\/[A-Za-z0-9_]+\/[A-Za-z0-9_]+\/[^/?#]+$/;
 

@@ -19,7 +19,8 @@ export interface SuperuserCredentials {
 
 /**
  * The system account's client, for system jobs only (provisioning a sign-up's person, revoking
- * sessions, syncing PocketBase's mail settings, seeding). It never serves a user's read.
+ * sessions, syncing PocketBase's mail settings, seeding, resolving an account manager's email search
+ * to ids). It never serves a user's read.
  * Re-authenticates when its token is missing or near expiry.
  */
 export class SystemClient {

@@ -5,9 +5,12 @@
  */
 export class RateLimiter {
   private readonly hits = new Map<string, number[]>();
-  private lastSweep = Date.now();
+  private lastSweep: number;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(private readonly now: () => number = Date.now) {
+    // From the injected clock, not Date.now(): a clock behind the real one would never sweep.
+    this.lastSweep = now();
+  }
 
   /** Seconds until `key` is allowed again, or 0 if it is allowed now. Does not count a hit. */
   retryAfter(key: string, limit: number, windowMs: number): number {

@@ -14,7 +14,7 @@ export function checkPassword(password: string, context: { email?: string } = {}
   const localPart = context.email?.split("@")[0]?.toLowerCase();
   if (
     COMMON_PASSWORDS.has(lower) ||
-    /^(.)\1+$/.test(password) ||
+    /^(.)\1+$/u.test(password) || // `u`: an emoji is one character, not two halves
     /^\d+$/.test(password) ||
     (localPart && localPart.length >= 4 && lower.includes(localPart))
   ) {

@@ -15,9 +15,13 @@ export function formatWallTime(time: string, locale: Locale): string {
 
 /** An instant shown in the church's time zone, with the zone named when it differs from the browser's. */
 export function formatDateTime(iso: string, locale: Locale, timeZone: string, browserZone = browserTimeZone()): string {
+  // Explicit parts rather than dateStyle/timeStyle, which cannot be combined with timeZoneName.
   return new Intl.DateTimeFormat(locale, {
-    dateStyle: "medium",
-    timeStyle: "short",
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
     timeZone,
     ...(timeZone !== browserZone ? { timeZoneName: "short" } : {}),
   }).format(new Date(iso));

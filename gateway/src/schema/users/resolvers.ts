@@ -39,23 +39,35 @@ export const usersResolvers: Resolvers = {
       if (search && search.length > LIMITS.searchMax) {
         throw badUserInput({ search: { code: "too_long", message: `Use at most ${LIMITS.searchMax} characters.` } });
       }
-      await requireViewer(ctx);
-      const filters: string[] = [];
-      if (search?.trim()) filters.push(ctx.pb.filter("(email ~ {:q} || name ~ {:q})", { q: search.trim() }));
+      const viewer = await requireViewer(ctx);
+      const q = search?.trim() ?? "";
       const cursor = after ? decodeCursor(after) : null;
       if (after && !cursor) throw badUserInput({ after: { code: "invalid", message: "Invalid cursor." } });
-      const baseFilter = filters.join(" && ");
-      const filter = [baseFilter, cursor ? keysetFilter(ctx.pb, cursor) : ""].filter(Boolean).join(" && ");
-      const page = await pbCall(() =>
-        ctx.pb.collection("users").getList<UserRecord>(1, size + 1, { filter, sort: "-created,-id", skipTotal: true, ...userExpand }),
-      );
+      const searchFilter = q ? ctx.pb.filter("(email ~ {:q} || name ~ {:q})", { q }) : "";
+      const filter = [searchFilter, cursor ? keysetFilter(ctx.pb, cursor) : ""].filter(Boolean).join(" && ");
+      const list = { sort: "-created,-id", skipTotal: true, ...userExpand };
+
+      // PocketBase matches `email` in a filter only for superusers or for accounts whose email is
+      // public, and every account keeps its email private: an account manager's search by email
+      // would find nobody. So for them the system account picks this page's ids (ids only), and the
+      // caller's own request below reads exactly those under the caller's rules. Managers may list
+      // every account, so the system's count and next-page answer are theirs to see.
+      const lookup = q && hasPermission(viewer, "roles.manage") ? await ctx.system.get() : null;
+      let page: { items: UserRecord[] };
+      if (lookup) {
+        const ids = await pbCall(() => lookup.collection("users").getList(1, size + 1, { filter, sort: list.sort, skipTotal: true, fields: "id" }));
+        const byId = ids.items.map((u) => ctx.pb.filter("id = {:id}", { id: u.id })).join(" || ");
+        page = byId ? await pbCall(() => ctx.pb.collection("users").getList<UserRecord>(1, size + 1, { ...list, filter: byId })) : { items: [] };
+      } else {
+        page = await pbCall(() => ctx.pb.collection("users").getList<UserRecord>(1, size + 1, { ...list, filter }));
+      }
       const items = page.items.slice(0, size);
       return {
         edges: items.map((node) => ({ node, cursor: encodeCursor(node) })),
         pageInfo: { hasNextPage: page.items.length > size, endCursor: items.length ? encodeCursor(items[items.length - 1]!) : null },
         // Counted only when the query asks for it (PocketBase's COUNT is the expensive part of a list).
         totalCount: (async () =>
-          (await pbCall(() => ctx.pb.collection("users").getList(1, 1, { filter: baseFilter, fields: "id" }))).totalItems) as never,
+          (await pbCall(() => (lookup ?? ctx.pb).collection("users").getList(1, 1, { filter: searchFilter, fields: "id" }))).totalItems) as never,
       };
     },
     async roles(_, __, ctx) {

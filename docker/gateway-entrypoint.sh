@@ -1,0 +1,8 @@
+#!/bin/sh
+# Flock gateway container: first make sure the first administrator exists (FLOCK_ADMIN_EMAIL /
+# FLOCK_ADMIN_PASSWORD; nothing happens when they are unset or the account exists), then run the
+# gateway as PID 1 so that it receives SIGTERM from `docker compose stop` and closes cleanly.
+set -eu
+cd /app
+node --import tsx scripts/ensure-admin.ts
+exec node --import tsx gateway/src/main.ts

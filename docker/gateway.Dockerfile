@@ -1,0 +1,52 @@
+# syntax=docker/dockerfile:1
+# The Flock gateway (GraphQL, files proxy, health) serving the built web app on one port.
+# Build context: the repository root (see docker-compose.yml).
+
+ARG NODE_IMAGE=node:24-slim
+
+# --- build the web app ---------------------------------------------------------------------------
+FROM ${NODE_IMAGE} AS web
+WORKDIR /app
+# Manifests first, so that the dependency layer is cached until package*.json change.
+COPY package.json package-lock.json ./
+COPY gateway/package.json gateway/package.json
+COPY web/package.json web/package.json
+# The whole lockfile (dev dependencies: Vite and its native Rolldown binding). This stage is thrown
+# away; only web/dist is kept.
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json ./
+COPY web ./web
+RUN npm run build -w web
+
+# --- production dependencies of the gateway only -------------------------------------------------
+FROM ${NODE_IMAGE} AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY gateway/package.json gateway/package.json
+COPY web/package.json web/package.json
+# Only the gateway workspace's dependencies (tsx included: the gateway runs its TypeScript directly),
+# without dev tools, the web app's libraries or the root's optional PocketBase/Chromium packages.
+RUN npm ci --omit=dev --workspace=gateway --no-audit --no-fund \
+ && npm cache clean --force
+
+# --- runtime -------------------------------------------------------------------------------------
+FROM ${NODE_IMAGE}
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=3000 \
+    WEB_DIST=/app/web/dist
+WORKDIR /app
+COPY --from=deps /app/node_modules ./node_modules
+COPY package.json tsconfig.json ./
+COPY gateway/package.json ./gateway/package.json
+COPY gateway/src ./gateway/src
+# The first-administrator step (scripts/ensure-admin.ts) and what it imports.
+COPY scripts/ensure-admin.ts ./scripts/ensure-admin.ts
+COPY scripts/lib/seed.ts ./scripts/lib/seed.ts
+COPY --from=web /app/web/dist ./web/dist
+COPY docker/gateway-entrypoint.sh ./docker/gateway-entrypoint.sh
+RUN chmod 0755 ./docker/gateway-entrypoint.sh
+# The node image's unprivileged user; the app's files stay owned by root (read-only for it).
+USER node
+EXPOSE 3000
+ENTRYPOINT ["/app/docker/gateway-entrypoint.sh"]

@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import { RateLimiter } from "./rate-limiter.ts";
+
+const MINUTE = 60_000;
+
+/** A limiter on a clock the test moves. */
+function limiterAt(start = 1_000_000) {
+  const clock = { now: start };
+  return { limiter: new RateLimiter(() => clock.now), clock };
+}
+
+describe("RateLimiter", () => {
+  it("allows up to `limit` hits in the window, then asks to wait", () => {
+    const { limiter } = limiterAt();
+    for (let i = 0; i < 5; i++) {
+      expect(limiter.retryAfter("k", 5, 15 * MINUTE)).toBe(0);
+      limiter.hit("k", 15 * MINUTE);
+    }
+    expect(limiter.retryAfter("k", 5, 15 * MINUTE)).toBe(15 * 60);
+  });
+
+  it("asking does not count as a hit", () => {
+    const { limiter } = limiterAt();
+    for (let i = 0; i < 10; i++) expect(limiter.retryAfter("k", 1, MINUTE)).toBe(0);
+  });
+
+  it("the wait is until the oldest counted hit leaves the window (a sliding window)", () => {
+    const { limiter, clock } = limiterAt();
+    limiter.hit("k", 10 * MINUTE); // t = 0
+    clock.now += 4 * MINUTE;
+    limiter.hit("k", 10 * MINUTE); // t = 4 min
+    clock.now += MINUTE; // t = 5 min
+    expect(limiter.retryAfter("k", 2, 10 * MINUTE)).toBe(5 * 60);
+    clock.now += 5 * MINUTE - 1; // the first hit is about to leave
+    expect(limiter.retryAfter("k", 2, 10 * MINUTE)).toBe(1);
+    clock.now += 1;
+    expect(limiter.retryAfter("k", 2, 10 * MINUTE)).toBe(0);
+    // The second hit still counts: one more is allowed, then the wait runs to t = 14 min.
+    limiter.hit("k", 10 * MINUTE);
+    expect(limiter.retryAfter("k", 2, 10 * MINUTE)).toBe(4 * 60);
+  });
+
+  it("never answers less than one second while limited", () => {
+    const { limiter, clock } = limiterAt();
+    limiter.hit("k", 1000);
+    clock.now += 999.5;
+    expect(limiter.retryAfter("k", 1, 1000)).toBe(1);
+  });
+
+  it("counts keys separately", () => {
+    const { limiter } = limiterAt();
+    limiter.hit("signin:account:a@x.example", MINUTE);
+    expect(limiter.retryAfter("signin:account:a@x.example", 1, MINUTE)).toBeGreaterThan(0);
+    expect(limiter.retryAfter("signin:account:b@x.example", 1, MINUTE)).toBe(0);
+  });
+
+  it("reset forgets a key", () => {
+    const { limiter } = limiterAt();
+    for (let i = 0; i < 3; i++) limiter.hit("k", MINUTE);
+    limiter.hit("other", MINUTE);
+    limiter.reset("k");
+    expect(limiter.retryAfter("k", 1, MINUTE)).toBe(0);
+    expect(limiter.retryAfter("other", 1, MINUTE)).toBeGreaterThan(0);
+  });
+
+  it("drops stale keys, so memory follows recent activity only", () => {
+    const { limiter, clock } = limiterAt();
+    for (let i = 0; i < 100; i++) limiter.hit(`ip:${i}`, MINUTE);
+    clock.now += 2 * MINUTE;
+    limiter.hit("ip:new", MINUTE); // a hit after a window has passed sweeps
+    expect((limiter as unknown as { hits: Map<string, number[]> }).hits.size).toBe(1);
+  });
+});

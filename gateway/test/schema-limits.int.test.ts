@@ -1,0 +1,111 @@
+/**
+ * The limits are written once in gateway/src/validation/limits.ts (and enforced there, before any
+ * PocketBase call), and again in pb_migrations (enforced by PocketBase itself). This reads the live
+ * schema and checks that the two agree, so a form never accepts what PocketBase then refuses, or the
+ * other way round.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CollectionModel } from "pocketbase";
+import type { Gateway } from "../src/index.ts";
+import { GRAPHQL_LIMITS, LIMITS, SESSION } from "../src/validation/limits.ts";
+import { toPermission } from "../src/schema/users/mappers.ts";
+import type { PermissionName } from "../src/pocketbase/records.ts";
+import { GqlClient, system, testGateway } from "./helpers.ts";
+
+type Field = { name: string; type: string; [option: string]: unknown };
+const collections: Record<string, CollectionModel> = {};
+const field = (collection: string, name: string): Field => {
+  const found = (collections[collection]!.fields as Field[]).find((f) => f.name === name);
+  if (!found) throw new Error(`${collection}.${name} is missing from the live schema`);
+  return found;
+};
+
+let gateway: Gateway;
+beforeAll(async () => {
+  const su = await system();
+  for (const name of ["users", "people", "roles", "settings"]) collections[name] = await su.collections.getOne(name);
+  gateway = await testGateway();
+});
+afterAll(() => gateway.close());
+
+describe("the live PocketBase schema agrees with limits.ts", () => {
+  it.each([
+    ["people", "firstName", 1, LIMITS.personNameMax],
+    ["people", "lastName", 1, LIMITS.personNameMax],
+    ["settings", "churchName", 1, LIMITS.nameMax],
+    ["settings", "tagline", 0, LIMITS.taglineMax],
+    ["settings", "address", 0, LIMITS.addressMax],
+    ["settings", "phone", 0, LIMITS.phoneMax],
+    ["roles", "name", 1, LIMITS.nameMax],
+    ["users", "name", 0, LIMITS.nameMax],
+  ])("%s.%s is text of %i–%i characters", (collection, name, min, max) => {
+    expect(field(collection, name)).toMatchObject({ type: "text", min, max });
+  });
+
+  it("required text fields are required on both sides", () => {
+    for (const [collection, name] of [["people", "firstName"], ["people", "lastName"], ["settings", "churchName"], ["roles", "name"]] as const) {
+      expect(field(collection, name).required, `${collection}.${name}`).toBe(true);
+    }
+  });
+
+  it(`passwords are ${LIMITS.passwordMinChars}–${LIMITS.passwordMaxBytes}`, () => {
+    expect(field("users", "password")).toMatchObject({ type: "password", min: LIMITS.passwordMinChars, max: LIMITS.passwordMaxBytes });
+  });
+
+  it("the logo is one image of at most 10 MB, of the allowed types, with the thumbnails the API offers", () => {
+    expect(field("settings", "logo")).toMatchObject({
+      type: "file",
+      maxSelect: 1,
+      maxSize: LIMITS.imageMaxBytes,
+      protected: false, // public: shown on the public site
+      thumbs: ["0x96", "192x192"], // Settings.logoUrl(size: HEADER | SQUARE)
+    });
+    expect([...(field("settings", "logo").mimeTypes as string[])].sort()).toEqual([...LIMITS.imageMimeTypes].sort());
+    expect(LIMITS.imageMaxBytes).toBe(10 * 1024 * 1024);
+  });
+
+  it("avatars are images of the allowed types, at most 10 MB (no SVG: it can carry script)", () => {
+    expect(field("users", "avatar")).toMatchObject({ type: "file", maxSelect: 1, maxSize: LIMITS.imageMaxBytes });
+    expect([...(field("users", "avatar").mimeTypes as string[])].sort()).toEqual([...LIMITS.imageMimeTypes].sort());
+  });
+
+  it("brand colours use the same pattern as the gateway's check", () => {
+    expect(field("settings", "brandColor").pattern).toBe("^#[0-9a-fA-F]{6}$");
+  });
+
+  it("prayer expiry days are 1–3650, as the gateway checks", () => {
+    expect(field("settings", "prayerExpiryDays")).toMatchObject({ type: "number", min: 1, max: 3650, onlyInt: true });
+  });
+
+  it("sessions last 7 days in PocketBase's tokens and in the cookie", () => {
+    expect((collections.users as unknown as { authToken: { duration: number } }).authToken.duration).toBe(SESSION.maxAgeSeconds);
+    expect(SESSION.maxAgeSeconds).toBe(7 * 24 * 60 * 60);
+  });
+
+  it("page sizes are capped at 100 in both limit lists", () => {
+    expect(LIMITS.pageSizeMax).toBe(GRAPHQL_LIMITS.maxFirst);
+    expect(LIMITS.pageSizeMax).toBe(100);
+  });
+});
+
+describe("the live schema agrees with the GraphQL enums", () => {
+  const enumValues = async (name: string) => {
+    const result = await new GqlClient(gateway).request<{ __type: { enumValues: Array<{ name: string }> } }>(
+      `query($name: String!) { __type(name: $name) { enumValues { name } } }`,
+      { name },
+    );
+    return result.data!.__type.enumValues.map((v) => v.name).sort();
+  };
+
+  it.each([
+    ["roles.permissions ⇄ Permission", "roles", "permissions", "Permission", (v: string) => toPermission(v as PermissionName)],
+    ["people.recordStatus ⇄ RecordStatus", "people", "recordStatus", "RecordStatus", (v: string) => v.toUpperCase()],
+    ["users.status ⇄ UserStatus", "users", "status", "UserStatus", (v: string) => v.toUpperCase()],
+    ["users.locale ⇄ Locale", "users", "locale", "Locale", (v: string) => v],
+    ["settings.locale ⇄ Locale", "settings", "locale", "Locale", (v: string) => v],
+    ["settings.directoryDefaultVisibility ⇄ ContactVisibility", "settings", "directoryDefaultVisibility", "ContactVisibility", (v: string) => v.toUpperCase()],
+  ])("%s", async (_, collection, name, graphqlEnum, toGraphQL) => {
+    const values = field(collection, name).values as string[];
+    expect(values.map(toGraphQL).sort()).toEqual(await enumValues(graphqlEnum));
+  });
+});
