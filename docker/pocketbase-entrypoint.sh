@@ -6,6 +6,9 @@ set -eu
 
 : "${PB_SUPERUSER_EMAIL:?PB_SUPERUSER_EMAIL is required (see .env.example)}"
 : "${PB_SUPERUSER_PASSWORD:?PB_SUPERUSER_PASSWORD is required (see .env.example)}"
+case "$PB_SUPERUSER_PASSWORD" in
+  change-me*) echo "PB_SUPERUSER_PASSWORD still has the placeholder from .env.example: set a long random secret." >&2; exit 1 ;;
+esac
 
 # Optional: encrypt PocketBase's stored settings (they hold the SMTP password) with a 32-character key.
 # Once set, the same key is needed for every later start and for restoring a backup.

@@ -29,8 +29,9 @@ RUN curl -fsSL --retry 3 -o pocketbase.zip \
 # --- runtime -------------------------------------------------------------------------------------
 FROM ${ALPINE_IMAGE}
 # ca-certificates: PocketBase sends the verification and password-reset mail itself (SMTP with TLS).
-# tzdata: its cron (scheduled backups) follows TZ when set. wget (busybox) serves the healthcheck.
-RUN apk add --no-cache ca-certificates tzdata \
+# tzdata: its cron (scheduled backups) follows TZ when set. unzip: docker/restore.sh. wget (busybox)
+# serves the healthcheck.
+RUN apk add --no-cache ca-certificates tzdata unzip \
  && addgroup -S -g 10001 pocketbase \
  && adduser -S -D -H -u 10001 -G pocketbase -h /pb pocketbase
 WORKDIR /pb

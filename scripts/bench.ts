@@ -14,9 +14,9 @@
 //   --only=<name>      only one read: settings, roles or users
 //   --cpu-prof         write a V8 CPU profile of the gateway process to $TMPDIR/flock-bench-profiles/
 //
-// The gateway runs in a child process of this script (`--serve`), as it does in production: in this
-// process it would share one event loop with autocannon, and the load generator's own work would be
-// billed to the gateway.
+// The gateway runs in a child process of this script (`--serve`), configured as in production
+// (NODE_ENV=production): in this process it would share one event loop with autocannon, and the load
+// generator's own work would be billed to the gateway.
 import autocannon from "autocannon";
 import { fork, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -56,6 +56,7 @@ async function serve(dataDir: string): Promise<void> {
   process.on("message", (message) => message === "stop" && stop());
   process.on("disconnect", stop); // the parent died: do not leave PocketBase running
   process.on("SIGTERM", stop);
+  process.on("SIGINT", stop); // Ctrl-C reaches the whole process group
   process.send!({ type: "ready", url: stack.url, pbUrl: stack.pbUrl } satisfies ReadyMessage);
 }
 
@@ -191,6 +192,8 @@ type Json = Record<string, unknown>;
 const items = (json: unknown) => (json as { items: Json[] }).items;
 const data = (json: unknown, field: string) => (json as { data: Json }).data[field];
 
+const READ_NAMES = ["settings", "roles", "users"];
+
 function reads(url: string, pbUrl: string, memberToken: string, adminToken: string): Read[] {
   const pbGet = (path: string, token: string | null): Target["request"] => ({
     url: `${pbUrl}${path}`,
@@ -289,7 +292,11 @@ async function startChild(dataDir: string, cpuProf: boolean): Promise<{ child: C
 async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  child.send("stop");
+  try {
+    child.send("stop");
+  } catch {
+    /* the channel is already closed (Ctrl-C reached the child too): it is stopping by itself */
+  }
   const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
   await exited;
   clearTimeout(timer);
@@ -328,7 +335,7 @@ function report(outcomes: Outcome[]): { targetsMet: boolean; correct: boolean } 
     const rpsRatio = c10.gateway.rps / c10.direct.rps;
     const p95Ratio = c10.gateway.p95 / c10.direct.p95;
     rows.push(
-      [read.description, "c=1 p50", ms(c1.direct.p50), ms(c1.gateway.p50), `+${ms(delta)}`, "≤ +3 ms", verdict(delta <= 3)],
+      [read.description, "c=1 p50", ms(c1.direct.p50), ms(c1.gateway.p50), `${delta >= 0 ? "+" : "−"}${ms(Math.abs(delta))}`, "≤ +3 ms", verdict(delta <= 3)],
       ["", "c=10 req/s", fixed(c10.direct.rps), fixed(c10.gateway.rps), `${fixed(rpsRatio, 2)}×`, "≥ 0.60×", verdict(rpsRatio >= 0.6)],
       ["", "c=10 p95", ms(c10.direct.p95), ms(c10.gateway.p95), `${fixed(p95Ratio, 2)}×`, "≤ 2.00×", verdict(p95Ratio <= 2)],
     );
@@ -357,14 +364,33 @@ function report(outcomes: Outcome[]): { targetsMet: boolean; correct: boolean } 
 async function main(): Promise<number> {
   const duration = Number(option("duration") ?? 5);
   const only = option("only");
+  if (!Number.isInteger(duration) || duration < 1) {
+    console.error("--duration takes a whole number of seconds (at least 1).");
+    return 1;
+  }
+  if (only && !READ_NAMES.includes(only)) {
+    console.error(`--only=${only}: choose one of ${READ_NAMES.join(", ")}.`);
+    return 1;
+  }
   const started = Date.now();
   const dataDir = await mkdtemp(join(tmpdir(), "flock-bench-"));
   let child: ChildProcess | null = null;
+  // Ctrl-C: stop the stack and remove the data directory before leaving. `on`, not `once`: tsx
+  // relays the signal, so it arrives twice, and a second one must not kill the clean-up.
+  let interrupted = false;
+  process.on("SIGINT", () => {
+    if (interrupted) return;
+    interrupted = true;
+    void (child ? stopChild(child) : Promise.resolve())
+      .catch(() => undefined)
+      .then(() => rm(dataDir, { recursive: true, force: true }))
+      .finally(() => process.exit(130));
+  });
   try {
     console.log("Starting PocketBase and the gateway (demo church)…");
-    const started_ = await startChild(dataDir, flag("cpu-prof"));
-    child = started_.child;
-    const { url, pbUrl } = started_.ready;
+    const stack = await startChild(dataDir, flag("cpu-prof"));
+    child = stack.child;
+    const { url, pbUrl } = stack.ready;
 
     const token = async (email: string) => {
       const pb = new PocketBase(pbUrl);
@@ -372,7 +398,6 @@ async function main(): Promise<number> {
     };
     const all = reads(url, pbUrl, await token("member@grace.example"), await token("admin@grace.example"));
     const selected = only ? all.filter((r) => r.name === only) : all;
-    if (selected.length === 0) throw new Error(`--only=${only}: choose one of ${all.map((r) => r.name).join(", ")}.`);
 
     for (const read of selected) await verifyData(read);
     console.log("Data check: the gateway returns the same data as PocketBase for every read.");

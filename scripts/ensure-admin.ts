@@ -43,6 +43,10 @@ async function main(): Promise<number> {
     console.error(`[ensure-admin] FLOCK_ADMIN_EMAIL is not an email address: "${email}".`);
     return 1;
   }
+  if (password.startsWith("change-me")) {
+    console.error("[ensure-admin] FLOCK_ADMIN_PASSWORD still has the placeholder from .env.example.");
+    return 1;
+  }
   // The same password policy as sign-up and password change (PRODUCT.md §6).
   const problem = checkPassword(password, { email });
   if (problem) {

@@ -13,7 +13,8 @@ export async function syncPocketBaseSettings(system: PocketBase, config: Gateway
       appName: churchName,
       appURL: config.publicUrl,
       senderName: churchName,
-      senderAddress: smtp?.senderAddress ?? "no-reply@localhost",
+      // PocketBase refuses a sender without a dotted domain ("no-reply@localhost").
+      senderAddress: smtp?.senderAddress ?? "no-reply@flock.local",
     },
     smtp: smtp
       ? { enabled: true, host: smtp.host, port: smtp.port, username: smtp.username, password: smtp.password, tls: smtp.tls, authMethod: "PLAIN" }
