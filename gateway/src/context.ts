@@ -9,6 +9,8 @@ import type { RateLimiter } from "./session/rate-limiter.ts";
 import { SESSION } from "./validation/limits.ts";
 import { serviceUnavailable } from "./errors.ts";
 import type { SettingsEvents } from "./system/settings-events.ts";
+import type { ViewerCache } from "./session/viewer-cache.ts";
+import type { PublicSettings } from "./system/public-settings.ts";
 
 /** Long-lived services shared by every request of one gateway process. */
 export interface GatewayServices {
@@ -16,6 +18,8 @@ export interface GatewayServices {
   system: SystemClient;
   limiter: RateLimiter;
   settingsEvents: SettingsEvents;
+  viewerCache: ViewerCache;
+  publicSettings: PublicSettings;
 }
 
 /** What the HTTP server passes per request (tests pass a fixed clientIp). */
@@ -92,27 +96,38 @@ export function createContextFactory(services: GatewayServices) {
 }
 
 /**
- * Ask PocketBase who the token belongs to (auth-refresh verifies it and returns a fresh token).
+ * Ask PocketBase who the token belongs to (auth-refresh verifies it and returns a fresh token;
+ * remembered briefly in the viewer cache).
  * A browser session older than an hour gets the fresh token, which makes the 7-day lifetime slide.
  * A token PocketBase refuses ends the browser session.
  */
 async function resolveViewer(context: GatewayContext): Promise<UserRecord | null> {
-  const { session } = context;
-  if (!session.token) return null;
-  try {
-    const auth = await context.pb.collection("users").authRefresh<UserRecord>({ expand: "roles,person" });
-    if (session.fromCookie && tokenAgeSeconds(session.token) > SESSION.refreshAfterSeconds) {
-      session.signIn(auth.token);
-      context.pb.authStore.save(auth.token, null);
+  const { session, viewerCache } = context;
+  const token = session.token;
+  if (!token) return null;
+  let user: UserRecord;
+  let freshToken: string;
+  const cached = viewerCache.get(token);
+  if (cached) {
+    ({ user, freshToken } = cached);
+  } else {
+    try {
+      const auth = await context.pb.collection("users").authRefresh<UserRecord>({ expand: "roles,person" });
+      ({ record: user, token: freshToken } = auth);
+      viewerCache.set(token, user, freshToken);
+    } catch (error) {
+      if (error instanceof ClientResponseError && error.status >= 400 && error.status < 500) {
+        if (session.fromCookie) session.signOut();
+        context.pb.authStore.clear();
+        return null;
+      }
+      if (error instanceof ClientResponseError && (error.status === 0 || error.status >= 502)) throw serviceUnavailable();
+      throw error;
     }
-    return auth.record;
-  } catch (error) {
-    if (error instanceof ClientResponseError && error.status >= 400 && error.status < 500) {
-      if (session.fromCookie) session.signOut();
-      context.pb.authStore.clear();
-      return null;
-    }
-    if (error instanceof ClientResponseError && (error.status === 0 || error.status >= 502)) throw serviceUnavailable();
-    throw error;
   }
+  if (session.fromCookie && tokenAgeSeconds(token) > SESSION.refreshAfterSeconds) {
+    session.signIn(freshToken);
+    context.pb.authStore.save(freshToken, null);
+  }
+  return user;
 }

@@ -95,6 +95,8 @@ export function createGatewayYoga(services: GatewayServices) {
         : false;
     },
     multipart: true,
+    // server.ts checks Content-Length instead: Yoga's streaming limit wraps every body (~10% CPU).
+    maxRequestBodySize: false,
     // Upload limits are enforced while the multipart body is parsed, before any resolver runs.
     fetchAPI: createFetch({ formDataLimits: FORM_DATA_LIMITS }),
     plugins: [
@@ -108,6 +110,10 @@ export function createGatewayYoga(services: GatewayServices) {
     ],
   });
 }
+
+/** Request size limits, checked by server.ts from Content-Length. */
+export const MAX_JSON_REQUEST_BYTES = 1_000_000;
+export const MAX_UPLOAD_REQUEST_BYTES = LIMITS.imageMaxBytes + 1_000_000;
 
 /** Multipart upload limits (the largest allowed file is an image, PRODUCT.md §6). */
 const FORM_DATA_LIMITS = {

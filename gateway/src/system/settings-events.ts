@@ -14,10 +14,16 @@ import type { SettingsRecord } from "../pocketbase/records.ts";
  */
 export class SettingsEvents {
   private readonly listeners = new Set<(record: SettingsRecord) => void>();
+  private readonly observers = new Set<(record: SettingsRecord) => void>();
   private pb: PocketBase | null = null;
   private unsubscribe: Promise<() => Promise<void>> | null = null;
 
   constructor(private readonly pbUrl: string) {}
+
+  /** Also tell `observer` about every change seen while subscribers keep the connection open. */
+  onChange(observer: (record: SettingsRecord) => void): void {
+    this.observers.add(observer);
+  }
 
   subscribe(): Repeater<SettingsRecord> {
     return new Repeater<SettingsRecord>(async (push, stop) => {
@@ -35,6 +41,7 @@ export class SettingsEvents {
     this.pb = new PocketBase(this.pbUrl);
     this.pb.autoCancellation(false);
     this.unsubscribe = this.pb.collection("settings").subscribe<SettingsRecord>("*", (event) => {
+      for (const observer of this.observers) observer(event.record);
       for (const listener of this.listeners) listener(event.record);
     });
     this.unsubscribe.catch(() => {

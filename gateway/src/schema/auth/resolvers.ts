@@ -169,7 +169,8 @@ export const authResolvers: Resolvers = {
     async confirmVerification(_, { token }, ctx) {
       if (!token.trim()) throw badUserInput({ token: { code: "invalid_token", message: "This link is invalid or has expired." } });
       await pbCall(() => ctx.pb.collection("users").confirmVerification(token));
-      // A signed-in viewer's cached record is stale now.
+      // A signed-in viewer's remembered record is stale now.
+      ctx.viewerCache.forgetToken(ctx.session.token);
       ctx.actAs(ctx.session.token);
       return true;
     },
@@ -191,12 +192,14 @@ export const authResolvers: Resolvers = {
         { oldPassword: "currentPassword" },
       );
       // …then this session continues with a fresh token.
+      ctx.viewerCache.forgetUser(viewer.id);
       return { user: await startSession(ctx, viewer.email, input.password) };
     },
 
     async setMyLocale(_, { locale }, ctx) {
       const viewer = await requireViewer(ctx);
       await pbCall(() => ctx.pb.collection("users").update(viewer.id, { locale }));
+      ctx.viewerCache.forgetUser(viewer.id);
       ctx.actAs(ctx.session.token);
       return loadViewer(ctx);
     },

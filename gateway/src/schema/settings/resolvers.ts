@@ -8,14 +8,6 @@ import type { Resolvers, UpdateSettingsInput } from "../__generated__/types.ts";
 import { toIso } from "../users/mappers.ts";
 import { requirePermission } from "../users/resolvers.ts";
 
-/** The singleton settings record, read as the caller (it is public). */
-export async function readSettings(ctx: Pick<GatewayContext, "pb">): Promise<SettingsRecord> {
-  const page = await pbCall(() => ctx.pb.collection("settings").getList<SettingsRecord>(1, 1, { skipTotal: true }));
-  const settings = page.items[0];
-  if (!settings) throw new Error("The settings record is missing; run the migrations.");
-  return settings;
-}
-
 const lower = <T extends string>(value: T | null | undefined) => value?.toLowerCase();
 
 function validateSettings(input: UpdateSettingsInput): Record<string, unknown> {
@@ -77,8 +69,9 @@ function validateSettings(input: UpdateSettingsInput): Record<string, unknown> {
 
 async function saveSettings(ctx: GatewayContext, data: Record<string, unknown> | FormData): Promise<SettingsRecord> {
   await requirePermission(ctx, "settings.manage");
-  const current = await readSettings(ctx);
+  const current = await ctx.publicSettings.get();
   const updated = await pbCall(() => ctx.pb.collection("settings").update<SettingsRecord>(current.id, data));
+  ctx.publicSettings.set(updated);
   if (updated.churchName !== current.churchName) {
     await syncPocketBaseSettings(await ctx.system.get(), ctx.config, updated.churchName);
   }
@@ -89,7 +82,7 @@ const THUMBS = { ORIGINAL: "", HEADER: "0x96", SQUARE: "192x192" } as const;
 
 export const settingsResolvers: Resolvers = {
   Query: {
-    settings: (_, __, ctx) => readSettings(ctx),
+    settings: (_, __, ctx) => ctx.publicSettings.get(),
   },
   Mutation: {
     async updateSettings(_, { input }, ctx) {

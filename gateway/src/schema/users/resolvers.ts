@@ -6,6 +6,7 @@ import { LIMITS } from "../../validation/limits.ts";
 import type { Resolvers } from "../__generated__/types.ts";
 import { hasPermission, toIso, toPermission } from "./mappers.ts";
 import { decodeCursor, encodeCursor, keysetFilter } from "../pagination.ts";
+import { selectsField } from "../selection.ts";
 
 /** Signed-in user with `permission`, else UNAUTHENTICATED / FORBIDDEN (PocketBase's rules still decide). */
 export async function requirePermission(ctx: GatewayContext, permission: PermissionName): Promise<UserRecord> {
@@ -25,13 +26,14 @@ export async function requireViewer(ctx: GatewayContext): Promise<UserRecord> {
 export async function revokeSessions(ctx: GatewayContext, userId: string): Promise<void> {
   const system = await ctx.system.get();
   await system.collection("users").update(userId, { tokenKey: randomBytes(25).toString("hex") });
+  ctx.viewerCache.forgetUser(userId);
 }
 
 const userExpand = { expand: "roles,person" };
 
 export const usersResolvers: Resolvers = {
   Query: {
-    async users(_, { first, after, search }, ctx) {
+    async users(_, { first, after, search }, ctx, info) {
       const size = first ?? 20;
       if (size < 1 || size > LIMITS.pageSizeMax) {
         throw badUserInput({ first: { code: "out_of_range", message: `first must be between 1 and ${LIMITS.pageSizeMax}.` } });
@@ -45,7 +47,7 @@ export const usersResolvers: Resolvers = {
       if (after && !cursor) throw badUserInput({ after: { code: "invalid", message: "Invalid cursor." } });
       const searchFilter = q ? ctx.pb.filter("(email ~ {:q} || name ~ {:q})", { q }) : "";
       const filter = [searchFilter, cursor ? keysetFilter(ctx.pb, cursor) : ""].filter(Boolean).join(" && ");
-      const list = { sort: "-created,-id", skipTotal: true, ...userExpand };
+      const list = { sort: "-created,-id", skipTotal: true, expand: selectsField(info, "person") ? "roles,person" : "roles" };
 
       // PocketBase matches `email` in a filter only for superusers or for accounts whose email is
       // public, and every account keeps its email private: an account manager's search by email
@@ -83,7 +85,9 @@ export const usersResolvers: Resolvers = {
         const keepsAccess = allRoles.some((r) => roleIds.includes(r.id) && r.permissions.includes("roles.manage"));
         if (!keepsAccess) throw conflict("You can't remove your own access to users and roles. Ask another administrator.");
       }
-      return pbCall(() => ctx.pb.collection("users").update<UserRecord>(userId, { roles: roleIds }, userExpand));
+      const user = await pbCall(() => ctx.pb.collection("users").update<UserRecord>(userId, { roles: roleIds }, userExpand));
+      ctx.viewerCache.forgetUser(userId);
+      return user;
     },
     async setUserStatus(_, { userId, status }, ctx) {
       const viewer = await requirePermission(ctx, "roles.manage");
@@ -91,6 +95,7 @@ export const usersResolvers: Resolvers = {
       const user = await pbCall(() =>
         ctx.pb.collection("users").update<UserRecord>(userId, { status: status === "SUSPENDED" ? "suspended" : "active" }, userExpand),
       );
+      ctx.viewerCache.forgetUser(userId);
       if (status === "SUSPENDED") await revokeSessions(ctx, userId);
       return user;
     },
