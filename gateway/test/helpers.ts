@@ -6,6 +6,7 @@ import { createGateway, prepareGateway, type Gateway } from "../src/index.ts";
 import type { GatewayConfig } from "../src/config.ts";
 import { CSRF_HEADER } from "../src/yoga.ts";
 import { SESSION } from "../src/validation/limits.ts";
+import { pocketBaseStats } from "../src/pocketbase/http-fetch.ts";
 
 export const PASSWORD = "test-password-5521";
 export const ROLE_NAMES = ["Administrator", "Pastor", "Editor", "Care Team"] as const;
@@ -127,21 +128,11 @@ export function pbAs(user: TestUser | null): PocketBase {
   return pb;
 }
 
-/** Count the HTTP requests that go to PocketBase while `run` executes. */
+/** Count the requests the gateway sends to PocketBase while `run` executes. */
 export async function countPocketBaseCalls<T>(run: () => Promise<T>): Promise<{ result: T; calls: number }> {
-  const pbUrl = inject("pbUrl");
-  const original = globalThis.fetch;
-  let calls = 0;
-  globalThis.fetch = ((input: Parameters<typeof fetch>[0], init?: RequestInit) => {
-    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
-    if (url.startsWith(pbUrl)) calls++;
-    return original(input, init);
-  }) as typeof fetch;
-  try {
-    return { result: await run(), calls };
-  } finally {
-    globalThis.fetch = original;
-  }
+  const before = pocketBaseStats.requests;
+  const result = await run();
+  return { result, calls: pocketBaseStats.requests - before };
 }
 
 export { CSRF_HEADER };

@@ -1,4 +1,5 @@
 import PocketBase from "pocketbase";
+import { pocketBaseFetch } from "./http-fetch.ts";
 
 /**
  * A PocketBase client for one request, acting as the caller (their token, or a guest). Never shared
@@ -8,6 +9,7 @@ import PocketBase from "pocketbase";
 export function createUserClient(pbUrl: string, token: string | null): PocketBase {
   const pb = new PocketBase(pbUrl);
   pb.autoCancellation(false);
+  pb.beforeSend = (url, options) => ({ url, options: { ...options, fetch: pocketBaseFetch } });
   if (token) pb.authStore.save(token, null);
   return pb;
 }
@@ -35,8 +37,7 @@ export class SystemClient {
   async get(): Promise<PocketBase> {
     if (this.client?.authStore.isValid) return this.client;
     this.authenticating ??= (async () => {
-      const pb = new PocketBase(this.pbUrl);
-      pb.autoCancellation(false);
+      const pb = createUserClient(this.pbUrl, null);
       await pb.collection("_superusers").authWithPassword(this.credentials.email, this.credentials.password);
       this.client = pb;
       return pb;
