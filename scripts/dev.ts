@@ -36,11 +36,19 @@ const env = {
   FLOCK_GATEWAY_URL: `http://127.0.0.1:${gatewayPort}`,
   VITE_PORT: String(webPort),
 };
-const bins = join(ROOT, "node_modules", ".bin");
+// `npm exec` finds each tool wherever npm installed it (the root or a workspace's node_modules).
+const run = (cwd: string, tool: string, args: string[]) => {
+  const child = spawn("npm", ["exec", "--no", "--", tool, ...args], { cwd, env, stdio: "inherit" });
+  child.on("error", (error) => {
+    console.error(`Could not start ${tool}:`, error.message);
+    void stop();
+  });
+  return child;
+};
 const children: ChildProcess[] = [
-  spawn(join(bins, "tsx"), ["watch", "--clear-screen=false", "gateway/src/main.ts"], { cwd: ROOT, env, stdio: "inherit" }),
-  spawn(join(bins, "vite"), ["--host", "127.0.0.1", "--strictPort"], { cwd: join(ROOT, "web"), env, stdio: "inherit" }),
-  spawn(join(bins, "graphql-codegen"), ["--config", "codegen.ts", "--watch", "gateway/src/schema/**/*.graphql", "--watch", "web/src/**/*.graphql"], { cwd: ROOT, env, stdio: "inherit" }),
+  run(ROOT, "tsx", ["watch", "--clear-screen=false", "gateway/src/main.ts"]),
+  run(join(ROOT, "web"), "vite", ["--host", "127.0.0.1", "--strictPort"]),
+  run(ROOT, "graphql-codegen", ["--config", "codegen.ts", "--watch", "gateway/src/schema/**/*.graphql", "--watch", "web/src/**/*.graphql"]),
 ];
 
 console.log(
@@ -54,7 +62,7 @@ console.log(
 );
 
 let stopping = false;
-async function stop() {
+async function stop(): Promise<void> {
   if (stopping) return;
   stopping = true;
   for (const child of children) child.kill("SIGTERM");
