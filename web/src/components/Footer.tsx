@@ -1,6 +1,7 @@
 import type { PublicSettingsFragment } from "../gql/generated.ts";
 import { useI18n } from "../i18n/I18nProvider.tsx";
-import { mapLink, ServiceTimes } from "./ServiceTimes.tsx";
+import { ServiceTimes } from "./ServiceTimes.tsx";
+import { PostalAddress, telLink } from "./PostalAddress.tsx";
 
 const SOCIAL = ["facebook", "instagram", "youtube", "website"] as const;
 
@@ -21,16 +22,7 @@ export function Footer({ settings }: { settings: PublicSettingsFragment }) {
             <h2 id="footer-address" className="footer__title">
               {t("footer.address")}
             </h2>
-            <address>
-              {settings.address.split("\n").map((line) => (
-                <span key={line} className="block">
-                  {line}
-                </span>
-              ))}
-            </address>
-            <a href={mapLink(settings.address)} rel="noopener noreferrer" target="_blank">
-              {t("home.openMap")}
-            </a>
+            <PostalAddress address={settings.address} />
           </section>
         )}
         {settings.serviceTimes.length > 0 && (
@@ -47,7 +39,7 @@ export function Footer({ settings }: { settings: PublicSettingsFragment }) {
               {t("footer.contact")}
             </h2>
             {settings.phone && (
-              <a className="block" href={`tel:${settings.phone.replace(/[^\d+]/g, "")}`}>
+              <a className="block" href={telLink(settings.phone)}>
                 {settings.phone}
               </a>
             )}

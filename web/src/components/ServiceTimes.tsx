@@ -27,5 +27,3 @@ export function ServiceTimes({ settings, emptyText }: { settings: PublicSettings
     </>
   );
 }
-
-export const mapLink = (address: string) => `https://www.openstreetmap.org/search?query=${encodeURIComponent(address.replace(/\n/g, ", "))}`;

@@ -1,7 +1,8 @@
 import { Link } from "react-router";
 import { useAppShell } from "../../gql/generated.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
-import { mapLink, ServiceTimes } from "../../components/ServiceTimes.tsx";
+import { ServiceTimes } from "../../components/ServiceTimes.tsx";
+import { PostalAddress, telLink } from "../../components/PostalAddress.tsx";
 import { usePageTitle } from "../../lib/usePageTitle.ts";
 
 /** The public front door: who the church is, when to come, where to find it. */
@@ -35,18 +36,7 @@ export function HomePage() {
         {settings.address && (
           <section className="card" aria-labelledby="home-find">
             <h2 id="home-find">{t("home.findUs")}</h2>
-            <address>
-              {settings.address.split("\n").map((line) => (
-                <span key={line} className="block">
-                  {line}
-                </span>
-              ))}
-            </address>
-            <p>
-              <a href={mapLink(settings.address)} rel="noopener noreferrer" target="_blank">
-                {t("home.openMap")}
-              </a>
-            </p>
+            <PostalAddress address={settings.address} />
           </section>
         )}
         {(settings.phone || settings.email) && (
@@ -54,7 +44,7 @@ export function HomePage() {
             <h2 id="home-contact">{t("home.contact")}</h2>
             {settings.phone && (
               <p>
-                <a href={`tel:${settings.phone.replace(/[^\d+]/g, "")}`}>{settings.phone}</a>
+                <a href={telLink(settings.phone)}>{settings.phone}</a>
               </p>
             )}
             {settings.email && (
