@@ -2,7 +2,8 @@ import { createServer, type IncomingMessage, type ServerResponse, type Server } 
 import type { GatewayConfig } from "./config.ts";
 import type { GatewayServices, ServerContext } from "./context.ts";
 import { createGatewayYoga, MAX_JSON_REQUEST_BYTES, MAX_UPLOAD_REQUEST_BYTES } from "./yoga.ts";
-import { SystemClient } from "./pocketbase/client.ts";
+import { SystemClient, createUserClient } from "./pocketbase/client.ts";
+import { newsFeed, robotsTxt, sitemap } from "./http/feeds.ts";
 import { RateLimiter } from "./session/rate-limiter.ts";
 import { SettingsEvents } from "./system/settings-events.ts";
 import { ViewerCache } from "./session/viewer-cache.ts";
@@ -13,6 +14,7 @@ import { proxyFile } from "./http/files-proxy.ts";
 import { metaForPath } from "./http/route-meta.ts";
 import { renderAppHtml } from "./http/app-html.ts";
 import { syncPocketBaseSettings } from "./system/pocketbase-settings.ts";
+import { startScheduledPublishing } from "./system/scheduled-publishing.ts";
 
 export interface Gateway {
   server: Server;
@@ -74,6 +76,13 @@ export function createGateway(config: GatewayConfig): Gateway {
   services.settingsEvents.onChange((record) => services.publicSettings.set(record));
   const yoga = createGatewayYoga(services);
   const headers = securityHeaders(config.production);
+  const publicOrigin = new URL(config.publicUrl).origin;
+
+  /** Feeds, sitemap and robots.txt: generated per request from what a guest may read. */
+  async function serveDocument(res: ServerResponse, type: string, body: Promise<string>): Promise<void> {
+    const text = await body;
+    res.writeHead(200, { ...headers, "content-type": type, "cache-control": "public, max-age=300" }).end(text);
+  }
   const staticFiles = config.webDist ? new StaticFiles(config.webDist) : null;
 
   async function serveApp(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
@@ -102,7 +111,7 @@ export function createGateway(config: GatewayConfig): Gateway {
     }
     // Single-page app fallback: the built index.html with this page's title and meta tags.
     const settings = await services.publicSettings.get();
-    const meta = await metaForPath(url.pathname, settings);
+    const meta = await metaForPath(url.pathname, { settings, guest: createUserClient(config.pbUrl, null), origin: publicOrigin });
     const html = renderAppHtml(await staticFiles.template(), meta, settings, new URL(url.pathname, config.publicUrl));
     res.writeHead(meta.found ? 200 : 404, { ...headers, "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" });
     res.end(req.method === "HEAD" ? undefined : html);
@@ -124,6 +133,19 @@ export function createGateway(config: GatewayConfig): Gateway {
     if (url.pathname === "/readyz") {
       const ready = await pocketBaseReady(config.pbUrl);
       res.writeHead(ready ? 200 : 503, { "content-type": "application/json" }).end(JSON.stringify({ status: ready ? "ready" : "unavailable" }));
+      return;
+    }
+    if (url.pathname === "/feeds/news.xml") {
+      const guest = createUserClient(config.pbUrl, null);
+      await serveDocument(res, "application/rss+xml; charset=utf-8", services.publicSettings.get().then((settings) => newsFeed(guest, settings, publicOrigin)));
+      return;
+    }
+    if (url.pathname === "/sitemap.xml") {
+      await serveDocument(res, "application/xml; charset=utf-8", sitemap(createUserClient(config.pbUrl, null), publicOrigin));
+      return;
+    }
+    if (url.pathname === "/robots.txt") {
+      await serveDocument(res, "text/plain; charset=utf-8", Promise.resolve(robotsTxt(publicOrigin)));
       return;
     }
     if (url.pathname.startsWith("/files/")) {
@@ -150,6 +172,7 @@ export function createGateway(config: GatewayConfig): Gateway {
   server.requestTimeout = 0;
   server.headersTimeout = 30_000;
 
+  let stopScheduler: (() => void) | null = null;
   return {
     server,
     yoga,
@@ -158,6 +181,7 @@ export function createGateway(config: GatewayConfig): Gateway {
       new Promise((resolve, reject) => {
         server.once("error", reject);
         server.listen(config.port, config.host, () => {
+          stopScheduler = startScheduledPublishing(services.system);
           const address = server.address();
           const port = typeof address === "object" && address ? address.port : config.port;
           resolve(`http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`);
@@ -165,6 +189,7 @@ export function createGateway(config: GatewayConfig): Gateway {
       }),
     close: () =>
       new Promise((resolve) => {
+        stopScheduler?.();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

@@ -16,9 +16,15 @@ export function renderAppHtml(template: string, meta: PageMeta, settings: Settin
     `<meta property="og:site_name" content="${escapeHtml(settings.churchName)}">`,
     `<meta property="og:title" content="${escapeHtml(meta.title)}">`,
     `<meta property="og:description" content="${escapeHtml(meta.description)}">`,
-    `<meta property="og:type" content="website">`,
+    `<meta property="og:type" content="${meta.type ?? "website"}">`,
     `<meta property="og:url" content="${escapeHtml(canonical)}">`,
-    `<meta name="twitter:card" content="summary">`,
+    ...(meta.image ? [`<meta property="og:image" content="${escapeHtml(meta.image)}">`, `<meta name="twitter:image" content="${escapeHtml(meta.image)}">`] : []),
+    `<meta name="twitter:card" content="${meta.image ? "summary_large_image" : "summary"}">`,
+    `<meta name="twitter:title" content="${escapeHtml(meta.title)}">`,
+    `<meta name="twitter:description" content="${escapeHtml(meta.description)}">`,
+    `<link rel="alternate" type="application/rss+xml" title="${escapeHtml(settings.churchName)}" href="${escapeHtml(url.origin)}/feeds/news.xml">`,
+    // JSON-LD inside a script element: "<" is escaped so no text can close the element.
+    ...(meta.jsonLd ? [`<script type="application/ld+json">${JSON.stringify(meta.jsonLd).replace(/</g, "\\u003c")}</script>`] : []),
     ...(meta.noindex ? [`<meta name="robots" content="noindex">`] : []),
     ...(settings.brandColor ? [`<meta name="theme-color" content="${escapeHtml(settings.brandColor)}">`] : []),
   ].join("\n    ");

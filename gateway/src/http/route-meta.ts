@@ -1,4 +1,6 @@
-import type { SettingsRecord } from "../pocketbase/records.ts";
+import type PocketBase from "pocketbase";
+import type { PageRecord, PostRecord, SettingsRecord, MediaRecord } from "../pocketbase/records.ts";
+import { plainText } from "../markdown/render.ts";
 
 /** What the served HTML says about a page before any JavaScript runs (title, description, links). */
 export interface PageMeta {
@@ -7,23 +9,122 @@ export interface PageMeta {
   /** false: answer 404 (the app still renders its not-found page). */
   found: boolean;
   noindex?: boolean;
+  /** Open Graph type. */
+  type?: "website" | "article";
+  /** Absolute URL of a preview image. */
+  image?: string;
+  /** schema.org data for the page, serialised as JSON-LD. */
+  jsonLd?: Record<string, unknown>;
 }
 
-type MetaResolver = (settings: SettingsRecord, params: Record<string, string>) => PageMeta | Promise<PageMeta>;
+export interface MetaContext {
+  settings: SettingsRecord;
+  /** PocketBase as a guest: the served HTML must only describe what anyone may read. */
+  guest: PocketBase;
+  /** The app's public origin, for absolute URLs. */
+  origin: string;
+}
 
-const titled = (page: string, options: { noindex?: boolean } = {}): MetaResolver => (settings) => ({
+type MetaResolver = (ctx: MetaContext, params: Record<string, string>) => PageMeta | Promise<PageMeta>;
+
+const titled = (page: string, options: { noindex?: boolean } = {}): MetaResolver => ({ settings }) => ({
   title: `${page} · ${settings.churchName}`,
   description: settings.tagline || settings.churchName,
   found: true,
   ...options,
 });
 
+const notFound = (settings: SettingsRecord): PageMeta => ({
+  title: `Page not found · ${settings.churchName}`,
+  description: settings.tagline || settings.churchName,
+  found: false,
+  noindex: true,
+});
+
+async function guestFind<T>(pb: PocketBase, collection: string, filter: string, expand?: string): Promise<T | null> {
+  const page = await pb.collection(collection).getList<T>(1, 1, { filter, skipTotal: true, ...(expand ? { expand } : {}) });
+  return page.items[0] ?? null;
+}
+
+const iso = (pbDate: string) => (pbDate ? pbDate.replace(" ", "T") : undefined);
+const imageOf = (origin: string, media: MediaRecord | undefined) =>
+  media?.kind === "image" ? `${origin}/files/media/${media.id}/${encodeURIComponent(media.file)}?thumb=1600x0` : undefined;
+
+/** A published page: its title and SEO description, and an Article for search engines. */
+const contentPage: MetaResolver = async ({ settings, guest, origin }, { slug = "" }) => {
+  const page = await guestFind<PageRecord>(guest, "pages", guest.filter('slug = {:slug} && status = "published"', { slug }));
+  if (!page) return notFound(settings);
+  const description = page.seoDescription || plainText(page.body, 200) || settings.tagline;
+  return {
+    title: `${page.title} · ${settings.churchName}`,
+    description,
+    found: true,
+    type: "article",
+    jsonLd: {
+      "@context": "https://schema.org",
+      "@type": "Article",
+      headline: page.title,
+      description,
+      url: `${origin}/p/${page.slug}`,
+      dateModified: iso(page.updated),
+      ...(page.publishedAt ? { datePublished: iso(page.publishedAt) } : {}),
+      publisher: { "@type": "Organization", name: settings.churchName },
+    },
+  };
+};
+
+/** A published public post: Open Graph article with its cover, and a NewsArticle. */
+const newsPost: MetaResolver = async ({ settings, guest, origin }, { slug = "" }) => {
+  const post = await guestFind<PostRecord>(guest, "posts", guest.filter('slug = {:slug} && status = "published"', { slug }), "cover");
+  if (!post) return notFound(settings);
+  const description = post.summary || plainText(post.body, 200) || settings.tagline;
+  const image = imageOf(origin, post.expand?.cover);
+  return {
+    title: `${post.title} · ${settings.churchName}`,
+    description,
+    found: true,
+    type: "article",
+    ...(image ? { image } : {}),
+    jsonLd: {
+      "@context": "https://schema.org",
+      "@type": "NewsArticle",
+      headline: post.title,
+      description,
+      url: `${origin}/news/${post.slug}`,
+      ...(image ? { image: [image] } : {}),
+      datePublished: iso(post.publishedAt),
+      dateModified: iso(post.updated),
+      ...(post.authorName ? { author: { "@type": "Person", name: post.authorName } } : {}),
+      publisher: { "@type": "Organization", name: settings.churchName },
+    },
+  };
+};
+
 /**
- * The app's routes as the server knows them. Later features add their patterns here (with data
- * lookups for titles, Open Graph and JSON-LD); anything unmatched is served with status 404.
+ * The app's routes as the server knows them (later features add theirs). Anything unmatched, and
+ * any slug that names nothing a visitor may read, is served with status 404.
  */
 export const ROUTES: Array<[pattern: RegExp, resolve: MetaResolver]> = [
-  [/^\/$/, (s) => ({ title: s.tagline ? `${s.churchName} · ${s.tagline}` : s.churchName, description: s.tagline || s.churchName, found: true })],
+  [
+    /^\/$/,
+    ({ settings, origin }) => ({
+      title: settings.tagline ? `${settings.churchName} · ${settings.tagline}` : settings.churchName,
+      description: settings.tagline || settings.churchName,
+      found: true,
+      jsonLd: {
+        "@context": "https://schema.org",
+        "@type": "Church",
+        name: settings.churchName,
+        url: origin,
+        ...(settings.address ? { address: settings.address.replace(/\n/g, ", ") } : {}),
+        ...(settings.phone ? { telephone: settings.phone } : {}),
+        ...(settings.email ? { email: settings.email } : {}),
+      },
+    }),
+  ],
+  [/^\/news$/, titled("News")],
+  [/^\/news\/(?<slug>[a-z0-9-]{1,120})$/, newsPost],
+  [/^\/p\/(?<slug>[a-z0-9-]{1,120})$/, contentPage],
   [/^\/login$/, titled("Sign in")],
   [/^\/signup$/, titled("Create an account")],
   [/^\/forgot-password$/, titled("Forgot password", { noindex: true })],
@@ -33,10 +134,10 @@ export const ROUTES: Array<[pattern: RegExp, resolve: MetaResolver]> = [
   [/^\/admin(\/.*)?$/, titled("Administration", { noindex: true })],
 ];
 
-export async function metaForPath(path: string, settings: SettingsRecord): Promise<PageMeta> {
+export async function metaForPath(path: string, ctx: MetaContext): Promise<PageMeta> {
   for (const [pattern, resolve] of ROUTES) {
     const match = pattern.exec(path);
-    if (match) return resolve(settings, match.groups ?? {});
+    if (match) return resolve(ctx, match.groups ?? {});
   }
-  return { title: `Page not found · ${settings.churchName}`, description: settings.tagline || settings.churchName, found: false, noindex: true };
+  return notFound(ctx.settings);
 }

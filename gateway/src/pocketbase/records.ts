@@ -64,3 +64,48 @@ export interface SettingsRecord extends BaseRecord {
 export interface ViewerModel {
   user: UserRecord;
 }
+
+export interface MediaRecord extends BaseRecord {
+  file: string;
+  kind: "image" | "audio" | "video" | "document";
+  filename: string;
+  mimeType: string;
+  alt: string;
+  caption: string;
+  width: number;
+  height: number;
+  durationSeconds: number;
+  size: number;
+  uploadedBy: string;
+}
+
+export interface PageRecord extends BaseRecord {
+  title: string;
+  slug: string;
+  body: string;
+  status: "draft" | "published";
+  showInNav: boolean;
+  navOrder: number;
+  seoDescription: string;
+  publishedAt: string;
+  revision: number;
+  updatedBy: string;
+}
+
+export interface PostRecord extends BaseRecord {
+  title: string;
+  slug: string;
+  summary: string;
+  body: string;
+  cover: string;
+  status: "draft" | "scheduled" | "published" | "archived";
+  publishAt: string;
+  publishedAt: string;
+  pinned: boolean;
+  audience: "public" | "members";
+  author: string;
+  authorName: string;
+  revision: number;
+  updatedBy: string;
+  expand?: { cover?: MediaRecord };
+}

@@ -2,12 +2,16 @@ import type { Resolvers } from "./__generated__/types.ts";
 import { authResolvers } from "./auth/resolvers.ts";
 import { settingsResolvers } from "./settings/resolvers.ts";
 import { usersResolvers } from "./users/resolvers.ts";
+import { contentResolvers } from "./content/resolvers.ts";
+import { mediaResolvers } from "./media/resolvers.ts";
 
 const modules: Resolvers[] = [
   { Query: { ping: () => true }, Mutation: { noop: () => true } },
   authResolvers,
   usersResolvers,
   settingsResolvers,
+  contentResolvers,
+  mediaResolvers,
 ];
 
 /** Merge the feature modules' resolver maps (each type's fields from every module). */

@@ -18,6 +18,14 @@ export const LIMITS = {
   imageMaxBytes: 10 * 1024 * 1024,
   imageMimeTypes: ["image/jpeg", "image/png", "image/webp", "image/gif"],
   pageSizeMax: 100,
+  /** Markdown bodies (PocketBase text fields cap at 5,000 unless max is set). */
+  markdownMax: 200_000,
+  summaryMax: 500,
+  seoDescriptionMax: 300,
+  altMax: 500,
+  captionMax: 1000,
+  documentMaxBytes: 25 * 1024 * 1024,
+  documentMimeTypes: ["application/pdf"],
   searchMax: 100,
 } as const;
 

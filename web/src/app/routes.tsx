@@ -17,6 +17,7 @@ function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType)
 }
 
 const auth = () => import("../features/auth/pages.tsx");
+const publicContent = () => import("../features/news/public-content.tsx");
 const admin = () => import("../features/admin/pages.tsx");
 
 // Declarative routes (React Router's library mode): the data router would add ~17 KB gzip to
@@ -26,6 +27,9 @@ export function AppRoutes() {
     <Routes>
       <Route element={<Layout />}>
         <Route index element={<HomePage />} />
+        <Route path="news" element={lazyPage(publicContent, (m) => m.NewsPage)} />
+        <Route path="news/:slug" element={lazyPage(publicContent, (m) => m.PostPage)} />
+        <Route path="p/:slug" element={lazyPage(publicContent, (m) => m.ContentPage)} />
         <Route path="login" element={lazyPage(auth, (m) => m.SignInPage)} />
         <Route path="signup" element={lazyPage(auth, (m) => m.SignUpPage)} />
         <Route path="forgot-password" element={lazyPage(auth, (m) => m.ForgotPasswordPage)} />

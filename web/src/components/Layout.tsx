@@ -77,6 +77,14 @@ function Header() {
                 {t("nav.home")}
               </NavLink>
             </li>
+            <li>
+              <NavLink to="/news">{t("nav.news")}</NavLink>
+            </li>
+            {data?.navigation.map((link) => (
+              <li key={link.path}>
+                <NavLink to={link.path}>{link.title}</NavLink>
+              </li>
+            ))}
             {viewer && (
               <li>
                 <NavLink to="/me">{t("nav.myAccount")}</NavLink>

@@ -216,6 +216,20 @@ export const en = {
   "common.saving": "Saving…",
   "common.optional": "optional",
   "common.close": "Close",
+  "nav.news": "News",
+  "news.title": "News",
+  "news.empty": "No news yet. Check back soon.",
+  "news.older": "Older news",
+  "news.pinned": "Pinned",
+  "news.membersOnly": "Members only",
+  "news.latest": "Latest news",
+  "news.all": "All news",
+  "news.status.DRAFT": "Draft",
+  "news.status.SCHEDULED": "Scheduled",
+  "news.status.PUBLISHED": "Published",
+  "news.status.ARCHIVED": "Archived",
+  "content.draftNotice": "This page is a draft: only editors can see it.",
+  "content.video": "Video",
 } as const;
 
 export type MessageKey = keyof typeof en;

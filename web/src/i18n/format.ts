@@ -36,3 +36,8 @@ export function timeZoneName(timeZone: string, locale: Locale, at = new Date()):
 export function browserTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone;
 }
+
+/** A calendar date ("November 21, 2026") of an instant, in the church's time zone. */
+export function formatDate(iso: string, locale: Locale, timeZone: string): string {
+  return new Intl.DateTimeFormat(locale, { year: "numeric", month: "long", day: "numeric", timeZone }).format(new Date(iso));
+}

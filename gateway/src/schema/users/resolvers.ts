@@ -5,7 +5,7 @@ import type { PermissionName, RoleRecord, UserRecord } from "../../pocketbase/re
 import { LIMITS } from "../../validation/limits.ts";
 import type { Resolvers } from "../__generated__/types.ts";
 import { hasPermission, toIso, toPermission } from "./mappers.ts";
-import { decodeCursor, encodeCursor, keysetFilter } from "../pagination.ts";
+import { connection, keysetFilter, pageArgs } from "../pagination.ts";
 import { selectsField } from "../selection.ts";
 
 /** Signed-in user with `permission`, else UNAUTHENTICATED / FORBIDDEN (PocketBase's rules still decide). */
@@ -34,19 +34,14 @@ const userExpand = { expand: "roles,person" };
 export const usersResolvers: Resolvers = {
   Query: {
     async users(_, { first, after, search }, ctx, info) {
-      const size = first ?? 20;
-      if (size < 1 || size > LIMITS.pageSizeMax) {
-        throw badUserInput({ first: { code: "out_of_range", message: `first must be between 1 and ${LIMITS.pageSizeMax}.` } });
-      }
+      const { size, cursor } = pageArgs(first, after, 20);
       if (search && search.length > LIMITS.searchMax) {
         throw badUserInput({ search: { code: "too_long", message: `Use at most ${LIMITS.searchMax} characters.` } });
       }
       const viewer = await requireViewer(ctx);
       const q = search?.trim() ?? "";
-      const cursor = after ? decodeCursor(after) : null;
-      if (after && !cursor) throw badUserInput({ after: { code: "invalid", message: "Invalid cursor." } });
       const searchFilter = q ? ctx.pb.filter("(email ~ {:q} || name ~ {:q})", { q }) : "";
-      const filter = [searchFilter, cursor ? keysetFilter(ctx.pb, cursor) : ""].filter(Boolean).join(" && ");
+      const filter = [searchFilter, cursor ? keysetFilter(ctx.pb, "created", cursor) : ""].filter(Boolean).join(" && ");
       const list = { sort: "-created,-id", skipTotal: true, expand: selectsField(info, "person") ? "roles,person" : "roles" };
 
       // PocketBase matches `email` in a filter only for superusers or for accounts whose email is
@@ -55,22 +50,17 @@ export const usersResolvers: Resolvers = {
       // caller's own request below reads exactly those under the caller's rules. Managers may list
       // every account, so the system's count and next-page answer are theirs to see.
       const lookup = q && hasPermission(viewer, "roles.manage") ? await ctx.system.get() : null;
-      let page: { items: UserRecord[] };
+      let rows: UserRecord[];
       if (lookup) {
         const ids = await pbCall(() => lookup.collection("users").getList(1, size + 1, { filter, sort: list.sort, skipTotal: true, fields: "id" }));
         const byId = ids.items.map((u) => ctx.pb.filter("id = {:id}", { id: u.id })).join(" || ");
-        page = byId ? await pbCall(() => ctx.pb.collection("users").getList<UserRecord>(1, size + 1, { ...list, filter: byId })) : { items: [] };
+        rows = byId ? (await pbCall(() => ctx.pb.collection("users").getList<UserRecord>(1, size + 1, { ...list, filter: byId }))).items : [];
       } else {
-        page = await pbCall(() => ctx.pb.collection("users").getList<UserRecord>(1, size + 1, { ...list, filter }));
+        rows = (await pbCall(() => ctx.pb.collection("users").getList<UserRecord>(1, size + 1, { ...list, filter }))).items;
       }
-      const items = page.items.slice(0, size);
-      return {
-        edges: items.map((node) => ({ node, cursor: encodeCursor(node) })),
-        pageInfo: { hasNextPage: page.items.length > size, endCursor: items.length ? encodeCursor(items[items.length - 1]!) : null },
-        // Counted only when the query asks for it (PocketBase's COUNT is the expensive part of a list).
-        totalCount: (async () =>
-          (await pbCall(() => (lookup ?? ctx.pb).collection("users").getList(1, 1, { filter: searchFilter, fields: "id" }))).totalItems) as never,
-      };
+      return connection(rows, size, (u) => u.created, async () =>
+        (await pbCall(() => (lookup ?? ctx.pb).collection("users").getList(1, 1, { filter: searchFilter, fields: "id" }))).totalItems,
+      );
     },
     async roles(_, __, ctx) {
       await requireViewer(ctx);

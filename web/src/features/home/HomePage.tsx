@@ -1,5 +1,6 @@
 import { Link } from "react-router";
-import { useAppShell } from "../../gql/generated.ts";
+import { useAppShell, useHomeNews } from "../../gql/generated.ts";
+import { PostCard } from "../news/PostCard.tsx";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { ServiceTimes } from "../../components/ServiceTimes.tsx";
 import { PostalAddress, telLink } from "../../components/PostalAddress.tsx";
@@ -9,6 +10,7 @@ import { usePageTitle } from "../../lib/usePageTitle.ts";
 export function HomePage() {
   const { t } = useI18n();
   const { data } = useAppShell();
+  const { data: news } = useHomeNews();
   usePageTitle(null);
   if (!data) return null;
   const { settings, viewer } = data;
@@ -55,6 +57,19 @@ export function HomePage() {
           </section>
         )}
       </div>
+      {!!news?.homeNews.length && (
+        <section className="container home-news" aria-labelledby="home-news">
+          <div className="section-heading">
+            <h2 id="home-news">{t("news.latest")}</h2>
+            <Link to="/news">{t("news.all")} →</Link>
+          </div>
+          <div className="post-grid">
+            {news.homeNews.map((post) => (
+              <PostCard key={post.id} post={post} headingLevel={3} />
+            ))}
+          </div>
+        </section>
+      )}
     </>
   );
 }

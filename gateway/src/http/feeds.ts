@@ -1,0 +1,77 @@
+import type PocketBase from "pocketbase";
+import type { PageRecord, PostRecord, SettingsRecord } from "../pocketbase/records.ts";
+import { plainText } from "../markdown/render.ts";
+
+const xml = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "");
+const toDate = (pbDate: string) => new Date(pbDate.replace(" ", "T"));
+
+/**
+ * RSS 2.0 of the latest published news, read as a guest: only what anyone may read (members-only
+ * posts never appear). Absolute URLs throughout, as feed readers need.
+ */
+export async function newsFeed(guest: PocketBase, settings: SettingsRecord, origin: string): Promise<string> {
+  const posts = await guest.collection("posts").getList<PostRecord>(1, 20, {
+    filter: 'status = "published" && audience = "public"',
+    sort: "-publishedAt,-id",
+    skipTotal: true,
+    expand: "cover",
+  });
+  const items = posts.items.map((post) => {
+    const url = `${origin}/news/${post.slug}`;
+    const cover = post.expand?.cover;
+    return [
+      "    <item>",
+      `      <title>${xml(post.title)}</title>`,
+      `      <link>${xml(url)}</link>`,
+      `      <guid isPermaLink="true">${xml(url)}</guid>`,
+      `      <pubDate>${toDate(post.publishedAt || post.created).toUTCString()}</pubDate>`,
+      `      <description>${xml(post.summary || plainText(post.body, 400))}</description>`,
+      ...(post.authorName ? [`      <dc:creator>${xml(post.authorName)}</dc:creator>`] : []),
+      ...(cover?.kind === "image"
+        ? [`      <enclosure url="${xml(`${origin}/files/media/${cover.id}/${encodeURIComponent(cover.file)}`)}" length="${cover.size || 0}" type="${xml(cover.mimeType || "image/jpeg")}"/>`]
+        : []),
+      "    </item>",
+    ].join("\n");
+  });
+  const newest = posts.items[0];
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/">',
+    "  <channel>",
+    `    <title>${xml(`${settings.churchName}: News`)}</title>`,
+    `    <link>${xml(`${origin}/news`)}</link>`,
+    `    <description>${xml(settings.tagline || `News from ${settings.churchName}`)}</description>`,
+    `    <language>${settings.locale || "en"}</language>`,
+    `    <atom:link href="${xml(`${origin}/feeds/news.xml`)}" rel="self" type="application/rss+xml"/>`,
+    ...(newest ? [`    <lastBuildDate>${toDate(newest.publishedAt || newest.updated).toUTCString()}</lastBuildDate>`] : []),
+    ...items,
+    "  </channel>",
+    "</rss>",
+    "",
+  ].join("\n");
+}
+
+/** Every public URL worth indexing: home, news, published pages and public posts. */
+export async function sitemap(guest: PocketBase, origin: string): Promise<string> {
+  const [pages, posts] = await Promise.all([
+    guest.collection("pages").getFullList<PageRecord>({ filter: 'status = "published"', fields: "slug,updated", sort: "navOrder,title" }),
+    guest.collection("posts").getFullList<PostRecord>({ filter: 'status = "published" && audience = "public"', fields: "slug,updated", sort: "-publishedAt", batch: 500 }),
+  ]);
+  const entry = (path: string, updated?: string) =>
+    `  <url><loc>${xml(origin + path)}</loc>${updated ? `<lastmod>${toDate(updated).toISOString()}</lastmod>` : ""}</url>`;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+    entry("/"),
+    entry("/news"),
+    ...pages.map((p) => entry(`/p/${p.slug}`, p.updated)),
+    ...posts.map((p) => entry(`/news/${p.slug}`, p.updated)),
+    "</urlset>",
+    "",
+  ].join("\n");
+}
+
+export function robotsTxt(origin: string): string {
+  return ["User-agent: *", "Disallow: /admin", "Disallow: /me", "Disallow: /graphql", "", `Sitemap: ${origin}/sitemap.xml`, ""].join("\n");
+}

@@ -1,0 +1,154 @@
+import type PocketBase from "pocketbase";
+import { ClientResponseError } from "pocketbase";
+import { GraphQLError } from "graphql";
+import type { GatewayContext } from "../../context.ts";
+import { badUserInput, conflict, ErrorCode, forbidden, pbCall } from "../../errors.ts";
+import type { MediaRecord } from "../../pocketbase/records.ts";
+import { imageUrls, renderMarkdown, type ImageInfo } from "../../markdown/render.ts";
+
+export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export const SLUG_MAX = 120;
+
+/** "Harvest Supper — 2026!" → "harvest-supper-2026" (accents folded, at most 120 chars). */
+export function slugify(title: string): string {
+  const slug = title
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, SLUG_MAX)
+    .replace(/-+$/g, "");
+  return slug || "untitled";
+}
+
+/**
+ * The slug to store: the editor's own (validated; CONFLICT if taken) or one generated from the title
+ * with -2, -3… appended until free. PocketBase's unique index has the last word under a race.
+ */
+export async function chooseSlug(
+  pb: PocketBase,
+  collection: "pages" | "posts",
+  requested: string | null | undefined,
+  title: string,
+  excludeId?: string,
+): Promise<string> {
+  const taken = async (slug: string) =>
+    (
+      await pbCall(() =>
+        pb.collection(collection).getList(1, 1, {
+          filter: excludeId ? pb.filter("slug = {:slug} && id != {:id}", { slug, id: excludeId }) : pb.filter("slug = {:slug}", { slug }),
+          fields: "id",
+          skipTotal: true,
+        }),
+      )
+    ).items.length > 0;
+  const own = requested?.trim();
+  if (own) {
+    if (!SLUG_PATTERN.test(own) || own.length > SLUG_MAX) {
+      throw badUserInput({ slug: { code: "invalid_slug", message: "Use lowercase letters, digits and single dashes, like harvest-supper." } });
+    }
+    if (await taken(own)) throw slugTaken();
+    return own;
+  }
+  const base = slugify(title);
+  for (let n = 1; n <= 50; n++) {
+    const candidate = n === 1 ? base : `${base.slice(0, SLUG_MAX - String(n).length - 1)}-${n}`;
+    if (!(await taken(candidate))) return candidate;
+  }
+  throw slugTaken();
+}
+
+export const slugTaken = () =>
+  new GraphQLError("This address is already used by another item. Choose another.", {
+    extensions: { code: ErrorCode.CONFLICT, fieldErrors: { slug: "This address is already in use." }, fieldErrorCodes: { slug: "taken" } },
+  });
+
+/** A save that started from an older revision than the stored one: refuse, and send the newer text along. */
+export function staleRevision(current: { revision: number; title: string; body: string; updated: string }): GraphQLError {
+  return new GraphQLError("Someone saved a newer version while you were editing. Choose which text to keep.", {
+    extensions: {
+      code: ErrorCode.CONFLICT,
+      reason: "STALE_REVISION",
+      currentRevision: current.revision,
+      currentTitle: current.title,
+      currentBody: current.body,
+      currentUpdated: current.updated.replace(" ", "T"),
+    },
+  });
+}
+
+/**
+ * Write as the caller; when PocketBase hides the write (404) on a record the caller can read,
+ * the caller lacks the right (e.g. changing live content without content.publish): FORBIDDEN.
+ */
+export async function writeAsCaller<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof ClientResponseError && error.status === 404) throw forbidden();
+    if (error instanceof ClientResponseError && error.status === 400 && (error.response?.data as Record<string, { code?: string }>)?.slug?.code === "validation_not_unique") {
+      throw slugTaken();
+    }
+    return pbCall(() => Promise.reject(error));
+  }
+}
+
+const MEDIA_URL = /^(?:https?:\/\/[^/]+)?\/files\/(?:media|[a-z0-9_]{15})\/([a-z0-9]{15})\/[^/?#]+/i;
+
+/** The media record id in a stable media URL ("/files/media/<id>/<name>"), or null. */
+export function mediaIdFromUrl(url: string): string | null {
+  return MEDIA_URL.exec(url)?.[1] ?? null;
+}
+
+/** Media items by id, read as the caller (media items are viewable by id). */
+export async function mediaByIds(pb: PocketBase, ids: string[]): Promise<Map<string, MediaRecord>> {
+  const unique = [...new Set(ids)].slice(0, 100); // keeps the filter under PocketBase's length limit
+  if (!unique.length) return new Map();
+  const filter = unique.map((id) => pb.filter("id = {:id}", { id })).join(" || ");
+  const rows = await pbCall(() => pb.collection("media").getFullList<MediaRecord>({ filter }));
+  return new Map(rows.map((m) => [m.id, m]));
+}
+
+/** Publishing rule: every image the Markdown uses must have alt text in the media library. */
+export async function requireAltText(pb: PocketBase, markdown: string): Promise<void> {
+  const ids = imageUrls(markdown).map(mediaIdFromUrl).filter((id): id is string => !!id);
+  const media = await mediaByIds(pb, ids);
+  const missing = [...media.values()].filter((m) => m.kind === "image" && !m.alt.trim());
+  if (missing.length) {
+    throw badUserInput(
+      { body: { code: "image_alt_missing", message: `Add alt text to these images before publishing: ${missing.map((m) => m.filename || m.id).join(", ")}.` } },
+      "Some images have no alt text yet.",
+    );
+  }
+}
+
+// Rendered HTML by record and version: bodies change only with `updated`.
+const htmlCache = new Map<string, string>();
+const HTML_CACHE_MAX = 500;
+
+/** The sanitized HTML of a body, with image sizes and alt text from the media library. */
+export async function renderBody(ctx: GatewayContext, key: string, markdown: string): Promise<string> {
+  const cached = htmlCache.get(key);
+  if (cached !== undefined) return cached;
+  const html = await renderMarkdown(markdown, {
+    siteOrigin: new URL(ctx.config.publicUrl).origin,
+    resolveImages: async (urls) => {
+      const byUrl = new Map<string, ImageInfo>();
+      const media = await mediaByIds(ctx.pb, urls.map(mediaIdFromUrl).filter((id): id is string => !!id));
+      for (const url of urls) {
+        const item = media.get(mediaIdFromUrl(url) ?? "");
+        if (item?.width && item.height) byUrl.set(url, { width: item.width, height: item.height, alt: item.alt });
+      }
+      return byUrl;
+    },
+  });
+  if (htmlCache.size >= HTML_CACHE_MAX) htmlCache.delete(htmlCache.keys().next().value!);
+  htmlCache.set(key, html);
+  return html;
+}
+
+export { conflict };
+
+/** PocketBase date ("2026-11-21 19:47:34.510Z") or "" → ISO string or null. */
+export const isoOrNull = (pbDate: string | null | undefined) => (pbDate ? pbDate.replace(" ", "T") : null);
