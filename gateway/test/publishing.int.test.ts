@@ -6,7 +6,7 @@ import Parser from "rss-parser";
 import type { Gateway } from "../src/index.ts";
 import { publishDuePosts } from "../src/system/scheduled-publishing.ts";
 import {
-  createUser, CSRF_HEADER, errorCode, fileOf, GqlClient, multipartBody, PASSWORD, pbAs, pngBytes, restStatus, system, testConfig,
+  createUser, CSRF_HEADER, errorCode, fileOf, GqlClient, multipartBody, pbAs, pngBytes, restStatus, system,
   testGateway, type TestUser,
 } from "./helpers.ts";
 

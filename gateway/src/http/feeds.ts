@@ -2,8 +2,11 @@ import type PocketBase from "pocketbase";
 import type { PageRecord, PostRecord, SettingsRecord } from "../pocketbase/records.ts";
 import { plainText } from "../markdown/render.ts";
 
+// XML 1.0 cannot carry most control characters at all, escaped or not: drop them.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const XML_INVALID = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g;
 const xml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "");
+  value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!).replace(XML_INVALID, "");
 const toDate = (pbDate: string) => new Date(pbDate.replace(" ", "T"));
 
 /**
