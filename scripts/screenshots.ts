@@ -17,10 +17,23 @@ try {
     const shot = async (path: string, file: string) => {
       await page.goto(base + path);
       await page.waitForSelector(".footer, .page", { timeout: 10_000 });
-      await page.waitForTimeout(300);
+      // Lazy images load only near the viewport: scroll through, then wait until every image is in.
+      await page.evaluate(async () => {
+        for (let y = 0; y < document.body.scrollHeight; y += 600) {
+          window.scrollTo(0, y);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        window.scrollTo(0, 0);
+      });
+      await page.waitForFunction(() => [...document.images].every((img) => img.complete), undefined, { timeout: 10_000 });
+      await page.waitForTimeout(200);
       await page.screenshot({ path: join(out, `${file}-${name}.png`), fullPage: true });
     };
     await shot("/", "home");
+    await shot("/news", "news");
+    await shot("/news/harvest-supper-thank-you", "post");
+    await shot("/news/christmas-concert", "post-embed");
+    await shot("/p/staff", "page");
     await shot("/login", "sign-in");
     await shot("/signup", "sign-up");
     await shot("/nope", "not-found");

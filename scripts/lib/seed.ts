@@ -1,5 +1,6 @@
 import type PocketBase from "pocketbase";
 import { ClientResponseError } from "pocketbase";
+import { seedContent } from "./seed-content.ts";
 
 export const DEMO_PASSWORD = "grace-demo-2026";
 export const DEMO_ACCOUNTS = [
@@ -69,6 +70,8 @@ export async function seedDemo(system: PocketBase): Promise<"seeded" | "already-
   });
   const roles = await roleIds(system);
   for (const account of DEMO_ACCOUNTS) await createAccount(system, account, DEMO_PASSWORD, roles);
+  const editor = await findUser(system, "editor@grace.example");
+  await seedContent(system, editor!.id, "Erin Editor");
   return "seeded";
 }
 

@@ -101,13 +101,24 @@ export function mediaIdFromUrl(url: string): string | null {
   return MEDIA_URL.exec(url)?.[1] ?? null;
 }
 
-/** Media items by id, read as the caller (media items are viewable by id). */
+/**
+ * Media items by id, read as the caller. One view per item, in parallel: an item is viewable by
+ * anyone who has its id (published pages show it), while listing the library is for staff.
+ */
 export async function mediaByIds(pb: PocketBase, ids: string[]): Promise<Map<string, MediaRecord>> {
-  const unique = [...new Set(ids)].slice(0, 100); // keeps the filter under PocketBase's length limit
-  if (!unique.length) return new Map();
-  const filter = unique.map((id) => pb.filter("id = {:id}", { id })).join(" || ");
-  const rows = await pbCall(() => pb.collection("media").getFullList<MediaRecord>({ filter }));
-  return new Map(rows.map((m) => [m.id, m]));
+  const unique = [...new Set(ids)].slice(0, 100);
+  const rows = await Promise.all(
+    unique.map((id) =>
+      pb
+        .collection("media")
+        .getOne<MediaRecord>(id)
+        .catch((error: unknown) => {
+          if (error instanceof ClientResponseError && error.status === 404) return null; // deleted since
+          return pbCall(() => Promise.reject(error));
+        }),
+    ),
+  );
+  return new Map(rows.filter((m): m is MediaRecord => m !== null).map((m) => [m.id, m]));
 }
 
 /** Publishing rule: every image the Markdown uses must have alt text in the media library. */
