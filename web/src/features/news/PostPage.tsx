@@ -34,7 +34,7 @@ export function PostPage() {
       </p>
       {post.cover && (
         <figure className="article__cover">
-          <img src={post.cover.imageUrl} alt={post.cover.alt} width={post.cover.width ?? undefined} height={post.cover.height ?? undefined} decoding="async" />
+          <img src={post.cover.imageUrl} alt={post.cover.alt} width={post.cover.width ?? undefined} height={post.cover.height ?? undefined} fetchPriority="high" />
           {post.cover.caption && <figcaption>{post.cover.caption}</figcaption>}
         </figure>
       )}
