@@ -120,9 +120,9 @@ function stateOf(file: { data: Record<string, unknown> }): RenderState {
 // Markdown (mdast) step.
 
 /**
- * Deepest nesting of containers kept as structure. `> > > …` or `- - - …` thousands deep parses
- * fine but overflows the stack of the recursive tree walkers downstream (a 200,000-char body of
- * "> " did); nobody writes 32 nested quotes, so deeper content is kept as plain text.
+ * Deepest nesting kept as structure after parsing. Emphasis inside emphasis inside … can still be
+ * thousands of levels deep, and the recursive tree walkers downstream (remark-rehype, the sanitizer,
+ * the serializer) would overflow the stack; nobody means 32 levels, so deeper content becomes text.
  */
 const MAX_DEPTH = 32;
 const FLOW_PARENTS = new Set(["root", "blockquote", "listItem", "footnoteDefinition"]);
@@ -195,6 +195,10 @@ const EXTERNAL_REL = ["noopener", "noreferrer"];
 function rehypeFlock() {
   return (tree: HastRoot, file: { data: Record<string, unknown> }) => {
     const state = stateOf(file);
+    visit(tree, "element", (node) => {
+      // A class the sanitizer emptied (say, a code language it refused) would print as class="".
+      if (Array.isArray(node.properties.className) && node.properties.className.length === 0) delete node.properties.className;
+    });
     embeds(tree);
     links(tree, state.site);
     images(tree, state);
@@ -358,10 +362,14 @@ export function embedFor(value: string): Embed | null {
   return null;
 }
 
-/** The click-to-load block: no iframe until the reader asks (the web app swaps it in). */
+/**
+ * The click-to-load block: no iframe until the reader asks. The web app (components/RichText.tsx)
+ * swaps it in, after checking data-embed-src against the same bare player address shape and adding
+ * its own query string, so the address carries none.
+ */
 export function embedElement(embed: Embed): Element {
   const youtube = embed.provider === "youtube";
-  const src = youtube ? `https://www.youtube-nocookie.com/embed/${embed.id}` : `https://player.vimeo.com/video/${embed.id}?dnt=1`;
+  const src = youtube ? `https://www.youtube-nocookie.com/embed/${embed.id}` : `https://player.vimeo.com/video/${embed.id}`;
   const href = youtube ? `https://www.youtube.com/watch?v=${embed.id}` : `https://vimeo.com/${embed.id}`;
   return {
     type: "element",
@@ -409,7 +417,55 @@ const processor = unified()
   .use(rehypeStringify)
   .freeze();
 
-const parse = (markdown: string): MdastRoot => limitDepth(processor.parse(markdown));
+/**
+ * Container nesting is capped before parsing. A line of thousands of `>` (or `- `, `1. `) makes the
+ * parser quadratic (40,000 ">" took 9 s) and then overflows the stack; stairs of ever more indented
+ * lines each opening many lists did the same (15 s for 200,000 chars). A line's nesting is at most its
+ * indentation / 2 plus the container markers it opens; the marker past MAX_LEVELS is
+ * backslash-escaped, so the rest of the line is text. Thematic breaks (`* * * *`) are left alone.
+ */
+const MAX_LEVELS = 32;
+const CONTAINER_PREFIX = /^[ \t]*(?:(?:>|(?:[-+*]|\d{1,9}[.)])(?=[ \t]|$))[ \t]*)+/;
+const CONTAINER_MARKER = /(?:>|[-+*]|\d{1,9}[.)])[ \t]*/y;
+const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
+
+export function capContainerNesting(markdown: string): string {
+  return markdown.replace(/^[^\n]*/gm, (line) => {
+    const prefix = CONTAINER_PREFIX.exec(line)?.[0];
+    if (!prefix || THEMATIC_BREAK.test(line)) return line;
+    const indent = /^[ \t]*/.exec(prefix)![0];
+    let level = Math.floor(indent.replace(/\t/g, "    ").length / 2);
+    if (level + prefix.length - indent.length <= MAX_LEVELS) return line;
+    CONTAINER_MARKER.lastIndex = indent.length;
+    while (CONTAINER_MARKER.lastIndex < prefix.length) {
+      const start = CONTAINER_MARKER.lastIndex;
+      const marker = CONTAINER_MARKER.exec(line);
+      if (!marker) break;
+      if (++level > MAX_LEVELS) {
+        const at = start + marker[0].trimEnd().length - 1; // the marker's last character: ">", "-", "." or ")"
+        return `${line.slice(0, at)}\\${line.slice(at)}`;
+      }
+    }
+    return line;
+  });
+}
+
+function parse(markdown: string): MdastRoot {
+  try {
+    return limitDepth(processor.parse(capContainerNesting(markdown)));
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    // Nested too deeply for the parser's recursion (thousands of nested emphasis markers): keep
+    // the words as plain paragraphs rather than fail the page.
+    return {
+      type: "root",
+      children: markdown
+        .split(/\n[ \t]*\n/)
+        .filter((block) => block.trim())
+        .map((block) => ({ type: "paragraph", children: [{ type: "text", value: block }] })),
+    };
+  }
+}
 
 /** Images in document order with the URL each one uses (references resolved), from the syntax tree. */
 function imagesIn(tree: MdastRoot): Array<{ offset: number | undefined; url: string }> {
@@ -466,8 +522,12 @@ const NOT_PROSE = new Set(["html", "definition", "footnoteDefinition", "image", 
 function collectText(node: MdastNodes, out: string[]): void {
   if (node.type === "html" && BREAK_TAG.test(node.value.trim())) out.push(" ");
   if (NOT_PROSE.has(node.type)) return;
-  if (node.type === "text" || node.type === "inlineCode" || node.type === "code") {
+  if (node.type === "text" || node.type === "inlineCode") {
     out.push(node.value);
+    return;
+  }
+  if (node.type === "code") {
+    out.push(node.value, " ");
     return;
   }
   if (node.type === "break" || node.type === "thematicBreak") {
@@ -484,11 +544,39 @@ const INLINE = new Set(["emphasis", "strong", "delete", "link", "linkReference"]
 
 /** Plain text of the Markdown (for summaries, meta descriptions, feeds), whitespace-collapsed, truncated to max chars on a word boundary with "…". */
 export function plainText(markdown: string, max?: number): string {
+  if (max === undefined) return proseOf(markdown);
+  if (max < 1) return "";
+  // Summaries are computed on page views and feed requests, and a 200,000-char body takes seconds to
+  // parse: parse only as many whole blocks as the summary needs, after the definitions from the
+  // rest of the document (so references in those blocks still resolve; definitions are not prose).
+  for (let size = Math.max(4 * max, 2_000); ; size *= 4) {
+    const blankLine = /\n[ \t]*\n/g;
+    blankLine.lastIndex = size;
+    const cut = size < markdown.length ? blankLine.exec(markdown) : null;
+    const text = cut ? proseOf(`${definitionsIn(markdown.slice(cut.index))}\n\n${markdown.slice(0, cut.index)}`) : proseOf(markdown);
+    if (!cut || text.length > max) return truncate(text, max);
+  }
+}
+
+function proseOf(markdown: string): string {
   const parts: string[] = [];
   collectText(parse(markdown), parts);
-  const text = parts.join("").replace(/\s+/g, " ").trim();
-  if (max === undefined || text.length <= max) return text;
-  if (max < 1) return "";
+  return parts.join("").replace(/\s+/g, " ").trim();
+}
+
+/** Complete one-line link definitions only, so none can run into the blocks that follow. */
+const LINK_DEFINITION = /^ {0,3}\[(?:[^\]\\\n]|\\.)+\]:[ \t]*(?:<[^<>\n]*>|[^\s<]\S*)(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*$/gm;
+const FOOTNOTE_DEFINITION = /^ {0,3}\[\^(?:[^\]\\\s]|\\.)+\]:/gm;
+
+function definitionsIn(markdown: string): string {
+  const links = (markdown.match(LINK_DEFINITION) ?? []).map((line) => line.trim());
+  const footnotes = (markdown.match(FOOTNOTE_DEFINITION) ?? []).map((label) => `${label.trim()} .`);
+  // The comment (not prose) closes the last footnote definition before the document's own blocks.
+  return [...links, ...footnotes, "<!-- -->"].join("\n\n");
+}
+
+function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
   let cut = text.slice(0, max - 1);
   // Never split a surrogate pair (an emoji at the cut).
   if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
