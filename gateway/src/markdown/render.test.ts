@@ -155,7 +155,9 @@ describe("images", () => {
     expect(html).toContain('<img src="/files/media/def456/hall.png" alt="Our hall" width="640" height="480" loading="lazy" decoding="async">');
     expect(html).toContain('<img src="/files/media/abc123/choir.jpg" alt="again" width="1200" height="800" loading="lazy" decoding="async">');
     expect(html).toContain('<img src="/files/media/zzz/x.png" alt="unknown" loading="lazy" decoding="async">');
-    expect(html).toContain('<img src="https://cdn.example/a.png" alt="cdn" title="Title" loading="lazy" decoding="async">');
+    // Images from other sites are not shown (privacy; the CSP would block them): their alt text stays.
+    expect(html).not.toContain("cdn.example");
+    expect(html).toContain("cdn");
     // One batched call, each distinct library URL once, as written in the Markdown.
     expect(resolveImages).toHaveBeenCalledTimes(1);
     expect(resolveImages.mock.calls[0]![0]).toEqual(["/files/media/abc123/choir.jpg", "https://grace.example/files/media/def456/hall.png", "/files/media/zzz/x.png"]);
@@ -182,8 +184,9 @@ describe("images", () => {
     expect(html).toBe("<p>http js data  page rel</p>");
   });
 
-  it("writes protocol-relative https images out in full", async () => {
-    expect(await render("![x](//cdn.example/x.png)")).toBe('<p><img src="https://cdn.example/x.png" alt="x" loading="lazy" decoding="async"></p>');
+  it("shows images from other sites (also protocol-relative ones) as their alt text", async () => {
+    expect(await render("![x](//cdn.example/x.png)")).toBe("<p>x</p>");
+    expect(await render("![y](https://cdn.example/y.png)")).toBe("<p>y</p>");
   });
 });
 

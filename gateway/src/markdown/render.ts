@@ -249,7 +249,7 @@ function images(tree: HastRoot, state: RenderState): void {
     const src = imageSource(node.properties.src, state.site);
     const alt = typeof node.properties.alt === "string" ? node.properties.alt : "";
     if (!src) {
-      // Not from the media library and not https: keep what the image was meant to say.
+      // Not from the media library: keep what the image was meant to say.
       replaceChild(parent, index, alt ? [{ type: "text", value: alt }] : []);
       return [SKIP, index];
     }
@@ -272,14 +272,18 @@ function images(tree: HastRoot, state: RenderState): void {
 
 const isDimension = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value) && value >= 1 && value <= 100_000;
 
-/** Same-site media-library images (as a root-relative path) or https images; anything else null. */
+/**
+ * Same-site media-library images only (as a root-relative path); anything else null. Images from
+ * other sites would tell those sites who reads the page (and the app's CSP blocks them anyway):
+ * editors put images in the media library instead.
+ */
 function imageSource(value: unknown, site: URL): string | null {
   const url = resolve(value, site);
   if (!url) return null;
   if (url.origin === site.origin && (url.protocol === "http:" || url.protocol === "https:")) {
     return url.pathname.startsWith("/files/") ? url.pathname + url.search : null;
   }
-  return url.protocol === "https:" ? url.href : null;
+  return null;
 }
 
 /** The same-site media-library path an image URL points at, or null (used for resolveImages). */
