@@ -118,7 +118,8 @@ describe(`${XSS_VECTORS.length} XSS vectors stored as pages and opened at /p/:sl
           const badLinks = await page.evaluate(() =>
             [...document.querySelectorAll<HTMLElement>(".prose [href], .prose [src], .prose [action], .prose [formaction]")]
               .map((el) => el.getAttribute("href") ?? el.getAttribute("src") ?? el.getAttribute("action") ?? el.getAttribute("formaction") ?? "")
-              .filter((value) => /^\s*(javascript|vbscript|data):/i.test(value.replace(/[\u0000-\u001f\s]/g, ""))),
+              // Browsers ignore control characters and spaces inside a scheme: strip them before looking.
+              .filter((value) => /^(javascript|vbscript|data):/i.test([...value].filter((c) => c.charCodeAt(0) > 0x20).join(""))),
           );
           if (badLinks.length) failures.push(`vector ${vector.id}: script URL ${badLinks.join(" ")}`);
         }
