@@ -86,6 +86,17 @@ describe("administration in a real browser", () => {
     await context.close();
   });
 
+  it("opens the administration area on the first section the user may use", async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await signIn(page, "editor@grace.example", DEMO_PASSWORD);
+    await page.getByRole("link", { name: "Administration" }).click();
+    await page.waitForURL(/\/admin\/news$/);
+    await page.goto("/admin/settings");
+    await expect.poll(() => page.getByRole("heading", { name: "No access" }).isVisible()).toBe(true);
+    await context.close();
+  });
+
   it("the accessibility check itself fails on an inaccessible page", async () => {
     const context = await newContext(browser);
     const page = await context.newPage();

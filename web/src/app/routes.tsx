@@ -5,6 +5,15 @@ import { Loading } from "../components/Loading.tsx";
 import { HomePage } from "../features/home/HomePage.tsx";
 import { NotFoundPage } from "../features/errors/NotFoundPage.tsx";
 import { ADMIN_PERMISSIONS, RequirePermission, RequireViewer } from "./guards.tsx";
+import { useAppShell, type Permission } from "../gql/generated.ts";
+
+/** /admin opens the first section this user may use. */
+function AdminHome() {
+  const { data } = useAppShell();
+  const can = (p: Permission) => !!data?.viewer?.permissions.includes(p);
+  const section = can("SETTINGS_MANAGE") ? "settings" : can("CONTENT_EDIT") ? "news" : can("MEDIA_MANAGE") ? "media" : can("ROLES_MANAGE") ? "users" : "settings";
+  return <Navigate to={section} replace />;
+}
 
 /** Each area is its own chunk: visitors download only the public pages. */
 function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
@@ -37,9 +46,14 @@ export function AppRoutes() {
         <Route path="verify-email" element={lazyPage(auth, (m) => m.VerifyEmailPage)} />
         <Route path="me" element={<RequireViewer>{lazyPage(() => import("../features/me/MePage.tsx"), (m) => m.MePage)}</RequireViewer>} />
         <Route path="admin" element={<RequirePermission anyOf={ADMIN_PERMISSIONS}>{lazyPage(admin, (m) => m.AdminLayout)}</RequirePermission>}>
-          <Route index element={<Navigate to="settings" replace />} />
-          <Route path="settings" element={lazyPage(admin, (m) => m.AdminSettingsPage)} />
-          <Route path="users" element={lazyPage(admin, (m) => m.AdminUsersPage)} />
+          <Route index element={<AdminHome />} />
+          <Route path="settings" element={<RequirePermission anyOf={["SETTINGS_MANAGE"]}>{lazyPage(admin, (m) => m.AdminSettingsPage)}</RequirePermission>} />
+          <Route path="users" element={<RequirePermission anyOf={["ROLES_MANAGE"]}>{lazyPage(admin, (m) => m.AdminUsersPage)}</RequirePermission>} />
+          <Route path="news" element={<RequirePermission anyOf={["CONTENT_EDIT"]}>{lazyPage(admin, (m) => m.AdminNewsPage)}</RequirePermission>} />
+          <Route path="news/:id" element={<RequirePermission anyOf={["CONTENT_EDIT"]}>{lazyPage(admin, (m) => m.AdminPostEditorPage)}</RequirePermission>} />
+          <Route path="pages" element={<RequirePermission anyOf={["CONTENT_EDIT"]}>{lazyPage(admin, (m) => m.AdminPagesPage)}</RequirePermission>} />
+          <Route path="pages/:id" element={<RequirePermission anyOf={["CONTENT_EDIT"]}>{lazyPage(admin, (m) => m.AdminPageEditorPage)}</RequirePermission>} />
+          <Route path="media" element={<RequirePermission anyOf={["CONTENT_EDIT", "MEDIA_MANAGE"]}>{lazyPage(admin, (m) => m.AdminMediaPage)}</RequirePermission>} />
         </Route>
         <Route path="*" element={<NotFoundPage />} />
       </Route>

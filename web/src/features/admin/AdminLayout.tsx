@@ -12,6 +12,21 @@ export function AdminLayout() {
       <nav className="admin__nav" aria-label={t("admin.nav")}>
         <h2 className="admin__nav-title">{t("admin.title")}</h2>
         <ul>
+          {permissions.includes("CONTENT_EDIT") && (
+            <>
+              <li>
+                <NavLink to="/admin/pages">{t("admin.pages")}</NavLink>
+              </li>
+              <li>
+                <NavLink to="/admin/news">{t("admin.news")}</NavLink>
+              </li>
+            </>
+          )}
+          {(permissions.includes("CONTENT_EDIT") || permissions.includes("MEDIA_MANAGE")) && (
+            <li>
+              <NavLink to="/admin/media">{t("admin.media")}</NavLink>
+            </li>
+          )}
           {permissions.includes("SETTINGS_MANAGE") && (
             <li>
               <NavLink to="/admin/settings">{t("admin.settings")}</NavLink>

@@ -1,0 +1,246 @@
+import { Link, useLocation, useNavigate, useParams } from "react-router";
+import { useApolloClient } from "@apollo/client/react";
+import {
+  AdminPageEditorPageDocument,
+  useAdminPageEditorPage,
+  useDeletePage,
+  usePublishPage,
+  useUnpublishPage,
+  useUpdatePage,
+  type AdminPageEditorFieldsFragment,
+  type PageInput,
+} from "../../../gql/generated.ts";
+import { useI18n } from "../../../i18n/I18nProvider.tsx";
+import { Alert } from "../../../components/Alert.tsx";
+import { CheckboxField, TextAreaField, TextField } from "../../../components/Field.tsx";
+import { Loading } from "../../../components/Loading.tsx";
+import { handleError } from "../../../lib/handleError.ts";
+import { usePageTitle } from "../../../lib/usePageTitle.ts";
+import { removeLocalCopy } from "./autosave.ts";
+import { BodyEditor, MediaLibraryLink } from "./BodyEditor.tsx";
+import { draftKey, StatusBadge, useChurchDateTime, usePermissions } from "./common.tsx";
+import { ContentPreview } from "./ContentPreview.tsx";
+import { CreateDraft } from "./CreateDraft.tsx";
+import { ConflictPanel, EditorTop, KeptVersionNotice, RestoreOffer } from "./EditorPanels.tsx";
+import { slugFollowsTitle, slugify } from "./slug.ts";
+import { useDocumentEditor, type BaseForm } from "./useDocumentEditor.ts";
+import "./content.css";
+
+interface PageForm extends BaseForm {
+  showInNav: boolean;
+  seoDescription: string;
+}
+
+function formFromPage(page: AdminPageEditorFieldsFragment): PageForm {
+  return {
+    title: page.title,
+    slug: page.slug,
+    slugAuto: slugFollowsTitle(page.slug, page.title, !!page.publishedAt),
+    body: page.body,
+    showInNav: page.showInNav,
+    seoDescription: page.seoDescription,
+  };
+}
+
+function toInput(form: PageForm): PageInput {
+  return {
+    title: form.title,
+    slug: form.slugAuto ? "" : form.slug,
+    body: form.body,
+    showInNav: form.showInNav,
+    seoDescription: form.seoDescription,
+  };
+}
+
+export function AdminPageEditorPage() {
+  const { id = "" } = useParams();
+  if (id === "new") return <CreateDraft kind="page" />;
+  return <PageLoader key={id} id={id} />;
+}
+
+function PageLoader({ id }: { id: string }) {
+  const i18n = useI18n();
+  const { t } = i18n;
+  const { data, loading, error } = useAdminPageEditorPage({ variables: { id }, fetchPolicy: "network-only", nextFetchPolicy: "cache-first" });
+  usePageTitle(data?.pageById?.title ?? t("admin.content.page.edit"));
+  if (loading && !data) return <Loading />;
+  if (error && !data) return <Alert kind="error">{handleError(error, i18n).message}</Alert>;
+  if (!data?.pageById) {
+    return (
+      <div className="page">
+        <h1>{t("notFound.title")}</h1>
+        <Link to="/admin/pages">{t("admin.content.page.back")}</Link>
+      </div>
+    );
+  }
+  return <PageEditor page={data.pageById} />;
+}
+
+function PageEditor({ page }: { page: AdminPageEditorFieldsFragment }) {
+  const { t } = useI18n();
+  const client = useApolloClient();
+  const navigate = useNavigate();
+  // Just created by "New page": the title is a placeholder, ready to be typed over.
+  const fresh = (useLocation().state as { fresh?: boolean } | null)?.fresh === true && page.title === t("admin.content.page.untitled");
+  const { canPublish } = usePermissions();
+  const { format } = useChurchDateTime();
+  const storageKey = draftKey("page", page.id);
+  const [updatePage] = useUpdatePage();
+  const [publishPage] = usePublishPage();
+  const [unpublishPage] = useUnpublishPage();
+  const [deletePage] = useDeletePage();
+
+  const doc = useDocumentEditor<PageForm>({
+    storageKey,
+    revision: page.revision,
+    serverForm: formFromPage(page),
+    save: async (form, expectedRevision) => {
+      const result = await updatePage({ variables: { id: page.id, input: toInput(form), expectedRevision } });
+      return result.data!.updatePage.revision;
+    },
+    reload: async () => {
+      const { data } = await client.query({ query: AdminPageEditorPageDocument, variables: { id: page.id }, fetchPolicy: "network-only" });
+      const fresh = data?.pageById;
+      if (!fresh) throw new Error("The page is gone");
+      return { form: formFromPage(fresh), revision: fresh.revision };
+    },
+  });
+  const { form, set, status, fieldErrors } = doc;
+  const readOnly = !canPublish && page.status !== "DRAFT";
+  const slug = form.slugAuto ? slugify(form.title) : form.slug;
+  const top = (
+    <EditorTop status={status} heading={t("admin.content.page.edit")} backTo="/admin/pages" backLabel={t("admin.content.page.back")} badge={<StatusBadge status={page.status} />}>
+      {!doc.offer && <ContentPreview title={form.title} markdown={form.body} />}
+    </EditorTop>
+  );
+
+  if (doc.offer) {
+    return (
+      <div className="page editor-page">
+        {top}
+        <RestoreOffer copy={doc.offer} onRestore={doc.restore} onDiscard={doc.discard} />
+      </div>
+    );
+  }
+
+  return (
+    <div className="page editor-page">
+      {top}
+      {status.kind === "conflict" && <ConflictPanel mine={form} theirs={status.theirs} onKeepMine={doc.keepMine} onKeepTheirs={() => void doc.keepTheirs()} busy={doc.conflictBusy} />}
+      <KeptVersionNotice storageKey={storageKey} version={doc.kept} onForget={doc.forgetKept} />
+      {readOnly && <Alert kind="info">{t("admin.content.readOnlyLive")}</Alert>}
+
+      <div className="editor-layout">
+        <div className="editor-main form">
+          <TextField
+            label={t("admin.content.field.title")}
+            required
+            maxLength={200}
+            value={form.title}
+            readOnly={readOnly}
+            autoFocus={fresh}
+            onFocus={fresh ? (e) => e.currentTarget.select() : undefined}
+            onChange={(e) => set(form.slugAuto ? { title: e.target.value, slug: slugify(e.target.value) } : { title: e.target.value })}
+            error={fieldErrors.title}
+          />
+          <BodyEditor
+            editorKey={doc.editorKey}
+            initialMarkdown={doc.editorMarkdown}
+            markdown={form.body}
+            onChange={(body) => set({ body })}
+            label={t("admin.content.field.body")}
+            readOnly={readOnly}
+            error={fieldErrors.body}
+            errorHint={fieldErrors.body ? <MediaLibraryLink /> : null}
+          />
+        </div>
+
+        <aside className="editor-side" aria-label={t("admin.content.side")}>
+          <section className="card editor-card" aria-labelledby="publishing-title">
+            <h2 id="publishing-title">{t("admin.content.publishing")}</h2>
+            <p className="editor-card__status">
+              <StatusBadge status={page.status} />{" "}
+              {page.status === "PUBLISHED" && page.publishedAt && <span>{t("admin.content.publishedOn", { time: format(page.publishedAt) })}</span>}
+            </p>
+            {doc.notice && <Alert kind="success">{doc.notice}</Alert>}
+            {doc.actionError && <Alert kind="error">{doc.actionError.message}</Alert>}
+            {!canPublish ? (
+              <p className="muted">{t("admin.content.onlyPublishers")}</p>
+            ) : (
+              <div className="workflow">
+                {page.status === "DRAFT" ? (
+                  <button
+                    type="button"
+                    className="button"
+                    disabled={doc.busy}
+                    onClick={() => void doc.runAction(async () => (await publishPage({ variables: { id: page.id } })).data?.publishPage ?? null, t("admin.content.done.published"))}
+                  >
+                    {t("admin.content.action.publish")}
+                  </button>
+                ) : (
+                  <>
+                    <a className="button button--ghost" href={page.path} target="_blank" rel="noopener">
+                      {t("admin.content.action.view")}
+                    </a>
+                    <button
+                      type="button"
+                      className="button button--ghost"
+                      disabled={doc.busy}
+                      onClick={() => void doc.runAction(async () => (await unpublishPage({ variables: { id: page.id } })).data?.unpublishPage ?? null, t("admin.content.done.unpublished"))}
+                    >
+                      {t("admin.content.action.unpublish")}
+                    </button>
+                  </>
+                )}
+                <button
+                  type="button"
+                  className="button button--danger-ghost"
+                  disabled={doc.busy}
+                  onClick={() => {
+                    if (!window.confirm(t("admin.content.page.confirmDelete", { title: form.title }))) return;
+                    void doc.runAction(async () => {
+                      await deletePage({ variables: { id: page.id } });
+                      removeLocalCopy(storageKey);
+                      await client.refetchQueries({ include: ["AdminPagesPage", "NavigationOrderEditor"] });
+                      void navigate("/admin/pages", { replace: true });
+                      return null;
+                    }, t("admin.content.done.deleted"));
+                  }}
+                >
+                  {t("admin.content.action.delete")}
+                </button>
+              </div>
+            )}
+          </section>
+
+          <section className="card editor-card form" aria-labelledby="page-settings-title">
+            <h2 id="page-settings-title">{t("admin.content.settings")}</h2>
+            <TextField
+              label={t("admin.content.field.slug")}
+              value={slug}
+              readOnly={readOnly}
+              maxLength={120}
+              spellCheck={false}
+              autoCapitalize="off"
+              onChange={(e) => set({ slug: e.target.value, slugAuto: false })}
+              hint={t("admin.content.field.slugHint", { path: `/p/${slug}` })}
+              error={fieldErrors.slug}
+            />
+            <CheckboxField label={t("admin.content.field.showInNav")} hint={t("admin.content.field.showInNavHint")} checked={form.showInNav} disabled={readOnly} onChange={(e) => set({ showInNav: e.target.checked })} />
+            <TextAreaField
+              label={t("admin.content.field.seoDescription")}
+              optionalText={t("common.optional")}
+              hint={t("admin.content.field.seoDescriptionHint")}
+              rows={3}
+              maxLength={300}
+              readOnly={readOnly}
+              value={form.seoDescription}
+              onChange={(e) => set({ seoDescription: e.target.value })}
+              error={fieldErrors.seoDescription}
+            />
+          </section>
+        </aside>
+      </div>
+    </div>
+  );
+}

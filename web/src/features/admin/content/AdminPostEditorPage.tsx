@@ -1,0 +1,346 @@
+import { useState } from "react";
+import { Link, useLocation, useNavigate, useParams } from "react-router";
+import { useApolloClient } from "@apollo/client/react";
+import {
+  AdminPostEditorPageDocument,
+  useAdminPostEditorPage,
+  useArchivePost,
+  useDeletePost,
+  usePublishPost,
+  useUnpublishPost,
+  useUpdatePost,
+  type AdminPostEditorFieldsFragment,
+  type Audience,
+  type PostInput,
+} from "../../../gql/generated.ts";
+import { useI18n } from "../../../i18n/I18nProvider.tsx";
+import { Alert } from "../../../components/Alert.tsx";
+import { CheckboxField, TextAreaField, TextField } from "../../../components/Field.tsx";
+import { Loading } from "../../../components/Loading.tsx";
+import { handleError } from "../../../lib/handleError.ts";
+import { usePageTitle } from "../../../lib/usePageTitle.ts";
+import { removeLocalCopy } from "./autosave.ts";
+import { AltTextDialog, type AltTextTarget } from "./AltTextDialog.tsx";
+import { BodyEditor, MediaLibraryLink } from "./BodyEditor.tsx";
+import { draftKey, StatusBadge, useChurchDateTime, usePermissions } from "./common.tsx";
+import { ContentPreview } from "./ContentPreview.tsx";
+import { CreateDraft } from "./CreateDraft.tsx";
+import { ConflictPanel, EditorTop, KeptVersionNotice, RestoreOffer } from "./EditorPanels.tsx";
+import { MediaPicker } from "./MediaPicker.tsx";
+import { ScheduleForm } from "./ScheduleForm.tsx";
+import { slugFollowsTitle, slugify } from "./slug.ts";
+import { useDocumentEditor, type BaseForm } from "./useDocumentEditor.ts";
+import "./content.css";
+
+interface PostForm extends BaseForm {
+  summary: string;
+  coverId: string | null;
+  pinned: boolean;
+  audience: Audience;
+}
+
+function formFromPost(post: AdminPostEditorFieldsFragment): PostForm {
+  return {
+    title: post.title,
+    slug: post.slug,
+    slugAuto: slugFollowsTitle(post.slug, post.title, !!post.publishedAt),
+    body: post.body,
+    summary: post.summary,
+    coverId: post.cover?.id ?? null,
+    pinned: post.pinned,
+    audience: post.audience,
+  };
+}
+
+function toInput(form: PostForm): PostInput {
+  return {
+    title: form.title,
+    // Empty: the gateway generates the address from the title (and keeps it free).
+    slug: form.slugAuto ? "" : form.slug,
+    summary: form.summary,
+    body: form.body,
+    coverId: form.coverId,
+    pinned: form.pinned,
+    audience: form.audience,
+  };
+}
+
+export function AdminPostEditorPage() {
+  const { id = "" } = useParams();
+  if (id === "new") return <CreateDraft kind="post" />;
+  return <PostLoader key={id} id={id} />;
+}
+
+function PostLoader({ id }: { id: string }) {
+  const i18n = useI18n();
+  const { t } = i18n;
+  // Always the server's current revision when opening (the cache may hold an older one).
+  const { data, loading, error } = useAdminPostEditorPage({ variables: { id }, fetchPolicy: "network-only", nextFetchPolicy: "cache-first" });
+  usePageTitle(data?.postById?.title ?? t("admin.content.post.edit"));
+  if (loading && !data) return <Loading />;
+  if (error && !data) return <Alert kind="error">{handleError(error, i18n).message}</Alert>;
+  if (!data?.postById) {
+    return (
+      <div className="page">
+        <h1>{t("notFound.title")}</h1>
+        <Link to="/admin/news">{t("admin.content.post.back")}</Link>
+      </div>
+    );
+  }
+  return <PostEditor post={data.postById} />;
+}
+
+function PostEditor({ post }: { post: AdminPostEditorFieldsFragment }) {
+  const i18n = useI18n();
+  const { t } = i18n;
+  const client = useApolloClient();
+  const navigate = useNavigate();
+  // Just created by "New post": the title is a placeholder, ready to be typed over.
+  const fresh = (useLocation().state as { fresh?: boolean } | null)?.fresh === true && post.title === t("admin.content.post.untitled");
+  const { canPublish } = usePermissions();
+  const { format } = useChurchDateTime();
+  const storageKey = draftKey("post", post.id);
+  const [updatePost] = useUpdatePost();
+  const [publishPost] = usePublishPost();
+  const [unpublishPost] = useUnpublishPost();
+  const [archivePost] = useArchivePost();
+  const [deletePost] = useDeletePost();
+  const [cover, setCover] = useState(post.cover ? { id: post.cover.id, url: post.cover.url, thumbnail: post.cover.thumbnail, alt: post.cover.alt } : null);
+  const [coverAlt, setCoverAlt] = useState<AltTextTarget | null>(null);
+
+  const doc = useDocumentEditor<PostForm>({
+    storageKey,
+    revision: post.revision,
+    serverForm: formFromPost(post),
+    save: async (form, expectedRevision) => {
+      const result = await updatePost({ variables: { id: post.id, input: toInput(form), expectedRevision } });
+      return result.data!.updatePost.revision;
+    },
+    reload: async () => {
+      const { data } = await client.query({ query: AdminPostEditorPageDocument, variables: { id: post.id }, fetchPolicy: "network-only" });
+      const fresh = data?.postById;
+      if (!fresh) throw new Error("The post is gone");
+      setCover(fresh.cover ? { id: fresh.cover.id, url: fresh.cover.url, thumbnail: fresh.cover.thumbnail, alt: fresh.cover.alt } : null);
+      return { form: formFromPost(fresh), revision: fresh.revision };
+    },
+  });
+  const { form, set, status, fieldErrors } = doc;
+  // Publishers only may change what is live (PocketBase's rules say the same).
+  const readOnly = !canPublish && post.status !== "DRAFT";
+  const slug = form.slugAuto ? slugify(form.title) : form.slug;
+
+  if (doc.offer) {
+    return (
+      <div className="page editor-page">
+        <EditorTop status={status} heading={t("admin.content.post.edit")} backTo="/admin/news" backLabel={t("admin.content.post.back")} badge={<StatusBadge status={post.status} />} />
+        <RestoreOffer copy={doc.offer} onRestore={doc.restore} onDiscard={doc.discard} />
+      </div>
+    );
+  }
+
+  return (
+    <div className="page editor-page">
+      <EditorTop status={status} heading={t("admin.content.post.edit")} backTo="/admin/news" backLabel={t("admin.content.post.back")} badge={<StatusBadge status={post.status} />}>
+        <ContentPreview title={form.title} summary={form.summary} markdown={form.body} cover={cover ? { url: cover.url, alt: cover.alt } : null} />
+      </EditorTop>
+      {status.kind === "conflict" && <ConflictPanel mine={form} theirs={status.theirs} onKeepMine={doc.keepMine} onKeepTheirs={() => void doc.keepTheirs()} busy={doc.conflictBusy} />}
+      <KeptVersionNotice storageKey={storageKey} version={doc.kept} onForget={doc.forgetKept} />
+      {readOnly && <Alert kind="info">{t("admin.content.readOnlyLive")}</Alert>}
+
+      <div className="editor-layout">
+        <div className="editor-main form">
+          <TextField
+            label={t("admin.content.field.title")}
+            required
+            maxLength={200}
+            value={form.title}
+            readOnly={readOnly}
+            autoFocus={fresh}
+            onFocus={fresh ? (e) => e.currentTarget.select() : undefined}
+            onChange={(e) => set(form.slugAuto ? { title: e.target.value, slug: slugify(e.target.value) } : { title: e.target.value })}
+            error={fieldErrors.title}
+          />
+          <BodyEditor
+            editorKey={doc.editorKey}
+            initialMarkdown={doc.editorMarkdown}
+            markdown={form.body}
+            onChange={(body) => set({ body })}
+            label={t("admin.content.field.body")}
+            readOnly={readOnly}
+            error={fieldErrors.body}
+            errorHint={fieldErrors.body ? <MediaLibraryLink /> : null}
+          />
+        </div>
+
+        <aside className="editor-side" aria-label={t("admin.content.side")}>
+          <section className="card editor-card" aria-labelledby="publishing-title">
+            <h2 id="publishing-title">{t("admin.content.publishing")}</h2>
+            <p className="editor-card__status">
+              <StatusBadge status={post.status} />{" "}
+              {post.status === "SCHEDULED" && post.publishAt && <span>{t("admin.content.post.scheduledFor", { time: format(post.publishAt) })}</span>}
+              {post.status === "PUBLISHED" && post.publishedAt && <span>{t("admin.content.publishedOn", { time: format(post.publishedAt) })}</span>}
+            </p>
+            {doc.notice && <Alert kind="success">{doc.notice}</Alert>}
+            {doc.actionError && <Alert kind="error">{doc.actionError.message}</Alert>}
+            {!canPublish ? (
+              <p className="muted">{t("admin.content.onlyPublishers")}</p>
+            ) : (
+              <div className="workflow">
+                {post.status !== "PUBLISHED" && (
+                  <button
+                    type="button"
+                    className="button"
+                    disabled={doc.busy}
+                    onClick={() => void doc.runAction(async () => (await publishPost({ variables: { id: post.id } })).data?.publishPost ?? null, t("admin.content.done.published"))}
+                  >
+                    {post.status === "ARCHIVED" ? t("admin.content.action.republish") : t("admin.content.action.publish")}
+                  </button>
+                )}
+                {post.status !== "PUBLISHED" && (
+                  <ScheduleForm
+                    current={post.status === "SCHEDULED" ? post.publishAt : null}
+                    busy={doc.busy}
+                    error={fieldErrors.publishAt}
+                    onSchedule={(iso) =>
+                      doc.runAction(async () => (await publishPost({ variables: { id: post.id, publishAt: iso } })).data?.publishPost ?? null, t("admin.content.done.scheduled", { time: format(iso) }))
+                    }
+                  />
+                )}
+                {post.status === "PUBLISHED" && (
+                  <a className="button button--ghost" href={post.path} target="_blank" rel="noopener">
+                    {t("admin.content.action.view")}
+                  </a>
+                )}
+                {(post.status === "PUBLISHED" || post.status === "SCHEDULED" || post.status === "ARCHIVED") && (
+                  <button
+                    type="button"
+                    className="button button--ghost"
+                    disabled={doc.busy}
+                    onClick={() => void doc.runAction(async () => (await unpublishPost({ variables: { id: post.id } })).data?.unpublishPost ?? null, t("admin.content.done.unpublished"))}
+                  >
+                    {post.status === "SCHEDULED" ? t("admin.content.action.unschedule") : post.status === "ARCHIVED" ? t("admin.content.action.toDraft") : t("admin.content.action.unpublish")}
+                  </button>
+                )}
+                {post.status !== "ARCHIVED" && (
+                  <button
+                    type="button"
+                    className="button button--ghost"
+                    disabled={doc.busy}
+                    onClick={() => void doc.runAction(async () => (await archivePost({ variables: { ids: [post.id] } })).data?.archivePosts[0] ?? null, t("admin.content.done.archived"))}
+                  >
+                    {t("admin.content.action.archive")}
+                  </button>
+                )}
+                <button
+                  type="button"
+                  className="button button--danger-ghost"
+                  disabled={doc.busy}
+                  onClick={() => {
+                    if (!window.confirm(t("admin.content.post.confirmDelete", { title: form.title }))) return;
+                    void doc.runAction(async () => {
+                      await deletePost({ variables: { id: post.id } });
+                      removeLocalCopy(storageKey);
+                      await client.refetchQueries({ include: ["AdminNewsPage"] });
+                      void navigate("/admin/news", { replace: true });
+                      return null;
+                    }, t("admin.content.done.deleted"));
+                  }}
+                >
+                  {t("admin.content.action.delete")}
+                </button>
+              </div>
+            )}
+          </section>
+
+          <section className="card editor-card form" aria-labelledby="post-settings-title">
+            <h2 id="post-settings-title">{t("admin.content.settings")}</h2>
+            <TextField
+              label={t("admin.content.field.slug")}
+              value={slug}
+              readOnly={readOnly}
+              maxLength={120}
+              spellCheck={false}
+              autoCapitalize="off"
+              onChange={(e) => set({ slug: e.target.value, slugAuto: false })}
+              hint={t("admin.content.field.slugHint", { path: `/news/${slug}` })}
+              error={fieldErrors.slug}
+            />
+            <TextAreaField
+              label={t("admin.content.field.summary")}
+              optionalText={t("common.optional")}
+              hint={t("admin.content.field.summaryHint")}
+              rows={3}
+              maxLength={500}
+              readOnly={readOnly}
+              value={form.summary}
+              onChange={(e) => set({ summary: e.target.value })}
+              error={fieldErrors.summary}
+            />
+            <div className="field">
+              <span className="field__label">{t("admin.content.field.cover")}</span>
+              {cover ? (
+                <img className="cover-preview" src={cover.thumbnail} alt={cover.alt} />
+              ) : (
+                <p className="muted small">{t("admin.content.field.noCover")}</p>
+              )}
+              {cover && !cover.alt.trim() && (
+                <p className="small">
+                  <span className="badge badge--warn">{t("admin.content.images.needsAlt")}</span>{" "}
+                  <button type="button" className="link-button" onClick={() => setCoverAlt({ id: cover.id, alt: "", filename: "", thumbnail: cover.thumbnail })}>
+                    {t("admin.content.images.addAlt")}
+                  </button>
+                </p>
+              )}
+              {!readOnly && (
+                <div className="actions">
+                  <MediaPicker
+                    label={cover ? t("admin.content.field.changeCover") : t("admin.content.field.chooseCover")}
+                    onPick={(image) => {
+                      setCover({ id: image.id, url: image.url, thumbnail: image.thumbnail, alt: image.alt });
+                      set({ coverId: image.id });
+                      if (!image.alt.trim()) setCoverAlt({ id: image.id, alt: "", filename: image.filename, thumbnail: image.thumbnail });
+                    }}
+                    onUploaded={(media) => {
+                      setCover({ id: media.id, url: media.url, thumbnail: media.thumbnail, alt: media.alt });
+                      set({ coverId: media.id });
+                      setCoverAlt({ id: media.id, alt: media.alt, filename: media.filename, thumbnail: media.thumbnail });
+                    }}
+                  />
+                  {cover && (
+                    <button
+                      type="button"
+                      className="button button--ghost button--small"
+                      onClick={() => {
+                        setCover(null);
+                        set({ coverId: null });
+                      }}
+                    >
+                      {t("admin.content.field.removeCover")}
+                    </button>
+                  )}
+                </div>
+              )}
+            </div>
+            <fieldset className="field radio-group">
+              <legend>{t("admin.content.field.audience")}</legend>
+              {(["PUBLIC", "MEMBERS"] as const).map((audience) => (
+                <label key={audience} className="field--checkbox">
+                  <input type="radio" name="audience" value={audience} checked={form.audience === audience} disabled={readOnly} onChange={() => set({ audience })} />
+                  {t(`admin.content.audience.${audience}`)}
+                </label>
+              ))}
+            </fieldset>
+            <CheckboxField label={t("admin.content.field.pinned")} hint={t("admin.content.field.pinnedHint")} checked={form.pinned} disabled={readOnly} onChange={(e) => set({ pinned: e.target.checked })} />
+          </section>
+        </aside>
+      </div>
+      <AltTextDialog
+        target={coverAlt}
+        onDone={(alt) => {
+          if (alt && cover && coverAlt?.id === cover.id) setCover({ ...cover, alt });
+          setCoverAlt(null);
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+import { useEffect, useState } from "react";
+import { useAppShell, type PageStatus, type Permission, type PostStatus } from "../../../gql/generated.ts";
+import { useI18n } from "../../../i18n/I18nProvider.tsx";
+import { formatDateTime } from "../../../i18n/format.ts";
+
+export function useDebounced<T>(value: T, ms: number): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return debounced;
+}
+
+/** What the signed-in user may do here (to hide what they cannot; PocketBase's rules decide). */
+export function usePermissions() {
+  const { data } = useAppShell();
+  const permissions: Permission[] = data?.viewer?.permissions ?? [];
+  return {
+    canEdit: permissions.includes("CONTENT_EDIT"),
+    canPublish: permissions.includes("CONTENT_PUBLISH"),
+    canManageMedia: permissions.includes("MEDIA_MANAGE"),
+  };
+}
+
+/** An instant in the church's time zone (settings.timezone), in the reader's language. */
+export function useChurchDateTime() {
+  const { locale } = useI18n();
+  const { data } = useAppShell();
+  const timeZone = data?.settings.timezone ?? "UTC";
+  return { timeZone, format: (iso: string) => formatDateTime(iso, locale, timeZone) };
+}
+
+const BADGE: Record<PostStatus | PageStatus, string> = {
+  DRAFT: "badge--neutral",
+  SCHEDULED: "badge--warn",
+  PUBLISHED: "badge--ok",
+  ARCHIVED: "badge--muted",
+};
+
+export function StatusBadge({ status }: { status: PostStatus | PageStatus }) {
+  const { t } = useI18n();
+  return <span className={`badge ${BADGE[status]}`}>{t(`admin.content.status.${status}`)}</span>;
+}
+
+/** localStorage keys of a document's unsaved copy (and of a conflict's discarded version, + "-conflict"). */
+export const draftKey = (kind: "post" | "page", id: string) => `flock.draft.${kind}.${id}`;
