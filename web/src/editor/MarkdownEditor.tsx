@@ -135,7 +135,21 @@ export default function MarkdownEditor({ initialMarkdown, onChange, uploadImage,
       if (!disposed) console.error("The editor could not start", reason);
     });
 
+    // A tab closed (or put in the background on a phone) within the 200 ms debounce must not lose
+    // the last keystrokes: report them while the page can still store them (the caller keeps a
+    // local copy synchronously).
+    const flushWhenHidden = () => {
+      if (document.visibilityState === "hidden") flush();
+    };
+    // Capture phase: before the page's own beforeunload check of unsaved changes, which then sees them.
+    window.addEventListener("pagehide", flush, { capture: true });
+    window.addEventListener("beforeunload", flush, { capture: true });
+    document.addEventListener("visibilitychange", flushWhenHidden);
+
     return () => {
+      window.removeEventListener("pagehide", flush, { capture: true });
+      window.removeEventListener("beforeunload", flush, { capture: true });
+      document.removeEventListener("visibilitychange", flushWhenHidden);
       flush();
       disposed = true;
       const editor = crepe;
