@@ -233,6 +233,9 @@ describe("publishing in a real browser", () => {
     await expect.poll(() => visitor.getByRole("img", { name: "Long tables set for supper in the fellowship hall" }).count(), SLOW).toBeGreaterThan(0);
     expect(await visitor.getByRole("heading", { name: "What to bring" }).isVisible()).toBe(true);
     await expectAccessible(visitor);
+    // …and on the home page, among the latest news.
+    await visitor.goto("/");
+    await expect.poll(() => visitor.getByRole("region", { name: "Latest news" }).getByRole("link", { name: title }).isVisible(), SLOW).toBe(true);
 
     expect(errors).toEqual([]);
     expect(visitorErrors).toEqual([]);
