@@ -12,6 +12,7 @@ import { Alert } from "../../components/Alert.tsx";
 import { Loading } from "../../components/Loading.tsx";
 import { handleError } from "../../lib/handleError.ts";
 import { usePageTitle } from "../../lib/usePageTitle.ts";
+import { appendEdges } from "../../lib/appendEdges.ts";
 
 type Role = AdminUsersPageQuery["roles"][number];
 const PAGE_SIZE = 25;
@@ -75,10 +76,7 @@ export function AdminUsersPage() {
           onClick={() =>
             void fetchMore({
               variables: { after: data.users.pageInfo.endCursor },
-              updateQuery: (previous, { fetchMoreResult }) => ({
-                ...fetchMoreResult,
-                users: { ...fetchMoreResult.users, edges: [...previous.users.edges, ...fetchMoreResult.users.edges] },
-              }),
+              updateQuery: appendEdges("users"),
             })
           }
         >

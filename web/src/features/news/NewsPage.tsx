@@ -5,6 +5,7 @@ import { Alert } from "../../components/Alert.tsx";
 import { handleError } from "../../lib/handleError.ts";
 import { usePageTitle } from "../../lib/usePageTitle.ts";
 import { PostCard } from "./PostCard.tsx";
+import { appendEdges } from "../../lib/appendEdges.ts";
 
 export function NewsPage() {
   const i18n = useI18n();
@@ -35,10 +36,7 @@ export function NewsPage() {
             onClick={() =>
               void fetchMore({
                 variables: { after: data.posts.pageInfo.endCursor },
-                updateQuery: (previous, { fetchMoreResult }) => ({
-                  ...fetchMoreResult,
-                  posts: { ...fetchMoreResult.posts, edges: [...previous.posts.edges, ...fetchMoreResult.posts.edges] },
-                }),
+                updateQuery: appendEdges("posts"),
               })
             }
           >

@@ -12,6 +12,7 @@ import { usePageTitle } from "../../../lib/usePageTitle.ts";
 import { useChurchDateTime, useDebounced } from "./common.tsx";
 import { DOCUMENT_TYPES, formatBytes, IMAGE_TYPES, uploadMedia } from "./media.ts";
 import "./content.css";
+import { appendEdges } from "../../../lib/appendEdges.ts";
 
 const KINDS: MediaKind[] = ["IMAGE", "DOCUMENT"];
 
@@ -141,10 +142,7 @@ export function AdminMediaPage() {
           onClick={() =>
             void fetchMore({
               variables: { after: data.mediaLibrary.pageInfo.endCursor },
-              updateQuery: (previous, { fetchMoreResult }) => ({
-                ...fetchMoreResult,
-                mediaLibrary: { ...fetchMoreResult.mediaLibrary, edges: [...previous.mediaLibrary.edges, ...fetchMoreResult.mediaLibrary.edges] },
-              }),
+              updateQuery: appendEdges("mediaLibrary"),
             })
           }
         >

@@ -9,6 +9,7 @@ import { usePageTitle } from "../../../lib/usePageTitle.ts";
 import { StatusBadge, useChurchDateTime, useDebounced, usePermissions } from "./common.tsx";
 import { StatusFilter } from "./StatusFilter.tsx";
 import "./content.css";
+import { appendEdges } from "../../../lib/appendEdges.ts";
 
 const PAGE_SIZE = 20;
 const STATUSES: PostStatus[] = ["DRAFT", "SCHEDULED", "PUBLISHED", "ARCHIVED"];
@@ -150,10 +151,7 @@ export function AdminNewsPage() {
           onClick={() =>
             void fetchMore({
               variables: { after: data.posts.pageInfo.endCursor },
-              updateQuery: (previous, { fetchMoreResult }) => ({
-                ...fetchMoreResult,
-                posts: { ...fetchMoreResult.posts, edges: [...previous.posts.edges, ...fetchMoreResult.posts.edges] },
-              }),
+              updateQuery: appendEdges("posts"),
             })
           }
         >

@@ -9,6 +9,7 @@ import { usePageTitle } from "../../../lib/usePageTitle.ts";
 import { StatusBadge, useChurchDateTime, usePermissions } from "./common.tsx";
 import { StatusFilter } from "./StatusFilter.tsx";
 import "./content.css";
+import { appendEdges } from "../../../lib/appendEdges.ts";
 
 const STATUSES: PageStatus[] = ["DRAFT", "PUBLISHED"];
 
@@ -77,10 +78,7 @@ export function AdminPagesPage() {
           onClick={() =>
             void fetchMore({
               variables: { after: data.pages.pageInfo.endCursor },
-              updateQuery: (previous, { fetchMoreResult }) => ({
-                ...fetchMoreResult,
-                pages: { ...fetchMoreResult.pages, edges: [...previous.pages.edges, ...fetchMoreResult.pages.edges] },
-              }),
+              updateQuery: appendEdges("pages"),
             })
           }
         >

@@ -6,6 +6,7 @@ import { Loading } from "../../../components/Loading.tsx";
 import { handleError } from "../../../lib/handleError.ts";
 import { useDebounced } from "./common.tsx";
 import { IMAGE_TYPES, uploadMedia, type UploadedMedia } from "./media.ts";
+import { appendEdges } from "../../../lib/appendEdges.ts";
 
 export interface PickedImage {
   id: string;
@@ -131,10 +132,7 @@ function PickerBody({ onPick, onUploaded }: { onPick(image: PickedImage): void; 
           onClick={() =>
             void fetchMore({
               variables: { after: data.mediaLibrary.pageInfo.endCursor },
-              updateQuery: (previous, { fetchMoreResult }) => ({
-                ...fetchMoreResult,
-                mediaLibrary: { ...fetchMoreResult.mediaLibrary, edges: [...previous.mediaLibrary.edges, ...fetchMoreResult.mediaLibrary.edges] },
-              }),
+              updateQuery: appendEdges("mediaLibrary"),
             })
           }
         >
