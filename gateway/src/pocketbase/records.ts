@@ -18,10 +18,93 @@ export interface RoleRecord extends BaseRecord {
   permissions: PermissionName[];
 }
 
+export type VisibilityValue = "private" | "leaders" | "groups" | "members";
+
 export interface PersonRecord extends BaseRecord {
   firstName: string;
   lastName: string;
   recordStatus: "pending" | "active" | "archived";
+  preferredName: string;
+  /** Derived by pb_hooks/people.pb.js. */
+  ageGroup: "" | "adult" | "youth" | "child";
+  household: string;
+  householdRole: "" | "head" | "spouse" | "child" | "other";
+  membershipStatus: "" | "visitor" | "regular_attender" | "member" | "inactive";
+  photo: string;
+  directoryOptOut: boolean;
+  /** Derived by pb_hooks/people.pb.js. */
+  inDirectory: boolean;
+  mergedInto: string;
+  deletionRequestedAt: string;
+  anonymizedAt: string;
+}
+
+export interface HouseholdRecord extends BaseRecord {
+  name: string;
+  photo: string;
+  directoryOptOut: boolean;
+  /** Derived by pb_hooks/people.pb.js. */
+  inDirectory: boolean;
+}
+
+export interface PersonPrivateRecord extends BaseRecord {
+  person: string;
+  birthDate: string;
+}
+
+export interface PersonEmailRecord extends BaseRecord {
+  person: string;
+  email: string;
+  isPrimary: boolean;
+  visibility: VisibilityValue;
+}
+
+export interface PersonPhoneRecord extends BaseRecord {
+  person: string;
+  number: string;
+  kind: "" | "mobile" | "home" | "work" | "other";
+  isPrimary: boolean;
+  visibility: VisibilityValue;
+}
+
+export interface PersonBirthdayRecord extends BaseRecord {
+  person: string;
+  month: number;
+  day: number;
+  visibility: VisibilityValue;
+}
+
+export interface AddressRecord extends BaseRecord {
+  household: string;
+  street1: string;
+  street2: string;
+  city: string;
+  region: string;
+  postalCode: string;
+  country: string;
+  visibility: VisibilityValue;
+}
+
+export interface HouseholdInvitationRecord extends BaseRecord {
+  household: string;
+  email: string;
+  name: string;
+  tokenHash: string;
+  invitedBy: string;
+  status: "pending" | "accepted" | "revoked";
+  expiresAt: string;
+}
+
+export interface VisitRequestRecord extends BaseRecord {
+  name: string;
+  email: string;
+  phone: string;
+  plannedDate: string;
+  partySize: number;
+  message: string;
+  status: "new" | "contacted" | "closed";
+  staffNote: string;
+  person: string;
 }
 
 export interface UserRecord extends BaseRecord {

@@ -114,6 +114,8 @@ export type SignInInput = {
 export type SignUpInput = {
   email: string;
   firstName: string;
+  /** The token from a household invitation email: the new person joins that household (staff still approve). */
+  inviteToken?: string | null | undefined;
   lastName: string;
   locale?: Locale | null | undefined;
   password: string;
