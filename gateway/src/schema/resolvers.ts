@@ -4,6 +4,9 @@ import { settingsResolvers } from "./settings/resolvers.ts";
 import { usersResolvers } from "./users/resolvers.ts";
 import { contentResolvers } from "./content/resolvers.ts";
 import { mediaResolvers } from "./media/resolvers.ts";
+import { peopleResolvers } from "./people/resolvers.ts";
+import { peopleStaffResolvers } from "./people/staff-resolvers.ts";
+import { visitsResolvers } from "./visits/resolvers.ts";
 
 const modules: Resolvers[] = [
   { Query: { ping: () => true }, Mutation: { noop: () => true } },
@@ -12,6 +15,9 @@ const modules: Resolvers[] = [
   settingsResolvers,
   contentResolvers,
   mediaResolvers,
+  peopleResolvers,
+  peopleStaffResolvers,
+  visitsResolvers,
 ];
 
 /** Merge the feature modules' resolver maps (each type's fields from every module). */

@@ -27,6 +27,18 @@ export const LIMITS = {
   documentMaxBytes: 25 * 1024 * 1024,
   documentMimeTypes: ["application/pdf"],
   searchMax: 100,
+  householdNameMax: 100,
+  streetMax: 100,
+  cityMax: 60,
+  regionMax: 60,
+  postalCodeMax: 20,
+  visitMessageMax: 2000,
+  visitPartySizeMax: 50,
+  staffNoteMax: 2000,
+  contactMessageMin: 1,
+  contactMessageMax: 2000,
+  /** Household invitations stay valid this long. */
+  invitationDays: 14,
 } as const;
 
 export const THROTTLE = {
@@ -37,6 +49,10 @@ export const THROTTLE = {
   /** Anonymous forms (sign-up, password reset, verification mail): per IP per hour. */
   anonymousFormWindowMs: 60 * 60 * 1000,
   anonymousFormsPerIp: 20,
+  /** Visitor forms (plan a visit, later prayer and RSVP): PRODUCT.md §9, 5 per IP per hour. */
+  visitorFormsPerIp: 5,
+  /** Directory "Contact" relay: messages per sender per hour. */
+  contactPerSenderPerHour: 5,
 } as const;
 
 export const GRAPHQL_LIMITS = {

@@ -840,6 +840,8 @@ export type PersonMatch = {
 
 export type PersonPhone = {
   __typename?: 'PersonPhone';
+  /** For reading: international format, for example +1 555 123 4567. */
+  formatted: Scalars['String']['output'];
   id: Scalars['ID']['output'];
   isPrimary: Scalars['Boolean']['output'];
   kind?: Maybe<PhoneKind>;
@@ -1797,6 +1799,7 @@ export type PersonMatchResolvers<ContextType = GatewayContext, ParentType extend
 };
 
 export type PersonPhoneResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['PersonPhone'] = ResolversParentTypes['PersonPhone']> = {
+  formatted?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   isPrimary?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   kind?: Resolver<Maybe<ResolversTypes['PhoneKind']>, ParentType, ContextType>;
