@@ -11,6 +11,7 @@ import { serviceUnavailable } from "./errors.ts";
 import type { SettingsEvents } from "./system/settings-events.ts";
 import type { ViewerCache } from "./session/viewer-cache.ts";
 import type { PublicSettings } from "./system/public-settings.ts";
+import type { Mailer } from "./mail/mailer.ts";
 
 /** Long-lived services shared by every request of one gateway process. */
 export interface GatewayServices {
@@ -20,6 +21,8 @@ export interface GatewayServices {
   settingsEvents: SettingsEvents;
   viewerCache: ViewerCache;
   publicSettings: PublicSettings;
+  /** Mail the gateway sends itself (PocketBase sends verification and reset mail). */
+  mailer: Mailer;
 }
 
 /** What the HTTP server passes per request (tests pass a fixed clientIp). */

@@ -1,3 +1,4 @@
+import { Mailer } from "./mail/mailer.ts";
 import { createServer, type IncomingMessage, type ServerResponse, type Server } from "node:http";
 import type { GatewayConfig } from "./config.ts";
 import type { GatewayServices, ServerContext } from "./context.ts";
@@ -72,6 +73,7 @@ export function createGateway(config: GatewayConfig): Gateway {
     settingsEvents: new SettingsEvents(config.pbUrl),
     viewerCache: new ViewerCache(),
     publicSettings: new PublicSettings(config.pbUrl),
+    mailer: new Mailer(config),
   };
   services.settingsEvents.onChange((record) => services.publicSettings.set(record));
   const yoga = createGatewayYoga(services);
