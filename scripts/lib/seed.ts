@@ -1,6 +1,7 @@
 import type PocketBase from "pocketbase";
 import { ClientResponseError } from "pocketbase";
 import { seedContent } from "./seed-content.ts";
+import { seedPeople } from "./seed-people.ts";
 
 export const DEMO_PASSWORD = "grace-demo-2026";
 export const DEMO_ACCOUNTS = [
@@ -72,6 +73,7 @@ export async function seedDemo(system: PocketBase): Promise<"seeded" | "already-
   for (const account of DEMO_ACCOUNTS) await createAccount(system, account, DEMO_PASSWORD, roles);
   const editor = await findUser(system, "editor@grace.example");
   await seedContent(system, editor!.id, "Erin Editor");
+  await seedPeople(system, DEMO_PASSWORD);
   return "seeded";
 }
 
