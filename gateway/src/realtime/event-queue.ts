@@ -1,0 +1,76 @@
+/** What a subscriber receives: a change PocketBase allowed it to see, or "refetch, you may have missed some". */
+export type BridgeEvent<T> =
+  | { type: "change"; action: "create" | "update" | "delete"; record: T }
+  | { type: "resync" };
+
+/**
+ * A bounded queue between the bridge (which pushes as PocketBase sends) and one subscriber's HTTP
+ * stream (which pulls as fast as its client reads: the Node adapter waits for "drain"). When a slow
+ * client lets `limit` events pile up, the backlog is replaced by one `resync` marker: memory stays
+ * bounded and the client refetches instead of replaying stale changes.
+ */
+export class EventQueue<T> implements AsyncIterableIterator<BridgeEvent<T>> {
+  private queue: BridgeEvent<T>[] = [];
+  private waiting: ((result: IteratorResult<BridgeEvent<T>>) => void) | null = null;
+  private closed = false;
+  /** How many times the backlog overflowed (for stats and tests). */
+  overflows = 0;
+
+  constructor(
+    private readonly limit: number,
+    private readonly onClose: () => void,
+  ) {}
+
+  get size(): number {
+    return this.queue.length;
+  }
+
+  push(event: BridgeEvent<T>): void {
+    if (this.closed) return;
+    if (this.waiting) {
+      const resolve = this.waiting;
+      this.waiting = null;
+      resolve({ value: event, done: false });
+      return;
+    }
+    if (event.type === "resync") {
+      // A resync supersedes everything queued before it.
+      this.queue = [event];
+      return;
+    }
+    if (this.queue.length >= this.limit) {
+      this.overflows += 1;
+      this.queue = [{ type: "resync" }];
+      return;
+    }
+    this.queue.push(event);
+  }
+
+  next(): Promise<IteratorResult<BridgeEvent<T>>> {
+    const event = this.queue.shift();
+    if (event) return Promise.resolve({ value: event, done: false });
+    if (this.closed) return Promise.resolve({ value: undefined, done: true });
+    return new Promise((resolve) => {
+      this.waiting = resolve;
+    });
+  }
+
+  /** Called when the subscriber goes away (client disconnected, subscription completed). */
+  return(): Promise<IteratorResult<BridgeEvent<T>>> {
+    this.close();
+    return Promise.resolve({ value: undefined, done: true });
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.queue = [];
+    this.waiting?.({ value: undefined, done: true });
+    this.waiting = null;
+    this.onClose();
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+}
