@@ -21,10 +21,22 @@ export default tseslint.config(
     rules: { "react-hooks/rules-of-hooks": "error", "react-hooks/exhaustive-deps": "warn" },
   },
   {
-    // PocketBase's JS migrations run inside PocketBase (goja), with its globals.
-    files: ["pb_migrations/**/*.js"],
-    languageOptions: { globals: { migrate: "readonly", Collection: "readonly", Record: "readonly", RelationField: "readonly", SelectField: "readonly", $os: "readonly", $app: "readonly" } },
-    rules: { "@typescript-eslint/no-unused-vars": ["error", { caughtErrors: "none" }], "@typescript-eslint/triple-slash-reference": "off" },
+    // PocketBase's JS migrations and hooks run inside PocketBase (goja), with its globals.
+    files: ["pb_migrations/**/*.js", "pb_hooks/**/*.js"],
+    languageOptions: {
+      sourceType: "commonjs",
+      globals: Object.fromEntries(
+        [
+          "migrate", "Collection", "Record", "RelationField", "SelectField", "TextField", "FileField", "BoolField", "DateField",
+          "$os", "$app", "__hooks", "require", "module", "cronAdd", "onRecordCreate", "onRecordUpdate", "onRecordDelete",
+        ].map((name) => [name, "readonly"]),
+      ),
+    },
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { caughtErrors: "none" }],
+      "@typescript-eslint/triple-slash-reference": "off",
+      "@typescript-eslint/no-require-imports": "off",
+    },
   },
   {
     files: ["scripts/codegen/*.cjs"],

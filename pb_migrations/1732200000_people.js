@@ -7,8 +7,12 @@
 // Privacy model: PocketBase rules filter rows, not columns, so every detail a member may hide is a
 // row with its own `visibility` (private, leaders, groups, members). A row is readable by
 //   - staff with people.view / people.manage,
-//   - the person, and the people of their household,
+//   - the person, and the (active) people of their household,
 //   - an active member, when the row says "members" and its person is in the directory.
+// Only its owner decides who sees a detail: adults manage their own rows and the rows of their
+// household's children and youth, never another adult's (a spouse cannot publish a private phone or
+// undo an opt-out). Household access needs an active person: a login whose person is archived (or still
+// pending) keeps only its own record.
 // "leaders" and "groups" rows are shown to group leaders and group mates once groups exist (the groups
 // issue widens these rules); until then they are as private as "private".
 // The full birth date lives in `person_private` (self, household, staff); others see at most the month
@@ -29,16 +33,20 @@ const MY_HOUSEHOLD = "@request.auth.person.household";
 // The caller's person was approved by staff: only then do member areas open.
 const ACTIVE = '@request.auth.person.recordStatus = "active"';
 const ADULT = '@request.auth.person.ageGroup = "adult"';
-// Guards against "" = "" when the caller, or the person, has no household.
-const IN_MY_HOUSEHOLD = (field) => `(${MY_HOUSEHOLD} != "" && ${field} = ${MY_HOUSEHOLD})`;
+// Guards against "" = "" when the caller, or the person, has no household; an archived (or pending)
+// person's login no longer reaches the household.
+const IN_MY_HOUSEHOLD = (field) => `(${ACTIVE} && ${MY_HOUSEHOLD} != "" && ${field} = ${MY_HOUSEHOLD})`;
 
 // Who may read a row that belongs to a person (emails, phones, birthdays).
 const personRowRead =
   `${STAFF} || person = ${ME} || ${IN_MY_HOUSEHOLD("person.household")} || ` +
   `(visibility = "members" && person.inDirectory = true && ${ACTIVE})`;
-// Who may write it: people managers, the person, and the adults of their household.
-const personRowWrite = `${MANAGE} || person = ${ME} || (${IN_MY_HOUSEHOLD("person.household")} && ${ADULT})`;
-const personRowUpdate = `${MANAGE} || ((person = ${ME} || (${IN_MY_HOUSEHOLD("person.household")} && ${ADULT})) && @request.body.person:isset = false)`;
+// Who may write it: people managers, the person, and the adults of their household when the person is
+// not an adult (another adult's details, and their birth date, are theirs alone).
+const ADULT_OF_MINOR = (personPrefix) =>
+  `(${IN_MY_HOUSEHOLD(`${personPrefix}household`)} && ${ADULT} && ${personPrefix}ageGroup != "adult")`;
+const personRowWrite = `${MANAGE} || person = ${ME} || ${ADULT_OF_MINOR("person.")}`;
+const personRowUpdate = `${MANAGE} || ((person = ${ME} || ${ADULT_OF_MINOR("person.")}) && @request.body.person:isset = false)`;
 
 migrate((app) => {
   const people = app.findCollectionByNameOrId("people");
@@ -93,7 +101,7 @@ migrate((app) => {
     `${MANAGE} || (${ACTIVE} && ${ADULT} && ${IN_MY_HOUSEHOLD("household")} && householdRole = "child" && ` +
     `recordStatus = "active" && @request.body.membershipStatus:isset = false && @request.body.mergedInto:isset = false && ` +
     "@request.body.anonymizedAt:isset = false)";
-  people.updateRule = `${MANAGE} || ((id = ${ME} || (${IN_MY_HOUSEHOLD("household")} && ${ADULT})) && ${selfEditable})`;
+  people.updateRule = `${MANAGE} || ((id = ${ME} || ${ADULT_OF_MINOR("")}) && ${selfEditable})`;
   people.deleteRule = null; // archive, merge or anonymise instead
   app.save(people);
 
@@ -253,7 +261,11 @@ migrate((app) => {
     "(id = @request.auth.id && @request.body.roles:isset = false && @request.body.person:isset = false && " +
     `@request.body.status:isset = false) || ${has("roles.manage")} || (${MANAGE} && @request.body.roles:isset = false && ` +
     "@request.body.status:isset = false && @request.body.email:isset = false && @request.body.verified:isset = false)";
-  users.deleteRule = `${MANAGE} && person.recordStatus = "archived"`;
+  // A login that holds roles is a staff account: only account managers may delete it. (Two `has()` in
+  // one branch never match, see 1732100000_publishing.js: each permission gets its own branch.)
+  users.deleteRule =
+    `(${MANAGE} && person.recordStatus = "archived" && roles:length = 0) || ` +
+    `(${has("roles.manage")} && person.recordStatus = "archived")`;
   app.save(users);
 }, (app) => {
   for (const name of ["visit_requests", "household_invitations", "addresses", "person_birthdays", "person_phones", "person_emails", "person_private"]) {

@@ -12,6 +12,7 @@ import { PublicSettings } from "./system/public-settings.ts";
 import { securityHeaders } from "./http/security-headers.ts";
 import { StaticFiles } from "./http/static.ts";
 import { proxyFile } from "./http/files-proxy.ts";
+import { DATA_EXPORT_PATH, serveDataExport } from "./http/data-export.ts";
 import { metaForPath } from "./http/route-meta.ts";
 import { renderAppHtml } from "./http/app-html.ts";
 import { syncPocketBaseSettings } from "./system/pocketbase-settings.ts";
@@ -148,6 +149,10 @@ export function createGateway(config: GatewayConfig): Gateway {
     }
     if (url.pathname === "/robots.txt") {
       await serveDocument(res, "text/plain; charset=utf-8", Promise.resolve(robotsTxt(publicOrigin)));
+      return;
+    }
+    if (url.pathname === DATA_EXPORT_PATH) {
+      await serveDataExport(req, res, { pbUrl: config.pbUrl, publicSettings: services.publicSettings, headers });
       return;
     }
     if (url.pathname.startsWith("/files/")) {

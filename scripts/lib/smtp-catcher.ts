@@ -6,6 +6,8 @@ export interface CaughtMail {
   id: number;
   from: string;
   to: string[];
+  /** The Reply-To header's text ("" when absent), e.g. the sender of a directory "Contact" message. */
+  replyTo: string;
   subject: string;
   text: string;
   html: string;
@@ -36,6 +38,7 @@ export class SmtpCatcher {
             this.messages.push({
               id: this.messages.length + 1,
               from: mail.from?.text ?? "",
+              replyTo: mail.replyTo?.text ?? "",
               to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
               subject: mail.subject ?? "",
               text: mail.text ?? "",

@@ -1,5 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
+import { pocketBaseFetch } from "../pocketbase/http-fetch.ts";
+import { readCookie } from "../session/cookie.ts";
+import { SESSION } from "../validation/limits.ts";
 
 const FORWARDED_REQUEST = ["range", "if-none-match", "if-modified-since", "if-match", "if-unmodified-since", "if-range"];
 // PocketBase's sandboxing Content-Security-Policy is kept: an uploaded HTML/SVG file cannot run script.
@@ -8,14 +11,72 @@ const FORWARDED_RESPONSE = [
   "content-type", "content-length", "content-range", "accept-ranges", "etag", "last-modified",
   "content-disposition", "cache-control", "content-security-policy", "x-content-type-options",
 ];
-const FILE_PATH = /^\/files\/[A-Za-z0-9_]+\/[A-Za-z0-9_]+\/[^/?#]+$/;
+const FILE_PATH = /^\/files\/([A-Za-z0-9_]+)\/[A-Za-z0-9_]+\/[^/?#]+$/;
 
-/** Streams `/files/{collection}/{record}/{name}` from PocketBase's file API (Range requests included). */
+/**
+ * Collections whose file fields are "protected": PocketBase serves them only with a file token of a
+ * caller who may view the record (people's and households' photos follow the directory's rules).
+ */
+const PROTECTED_COLLECTIONS = new Set(["people", "households"]);
+/** Browsers keep a protected file for themselves only, and not for long (visibility can change). */
+const PROTECTED_CACHE_CONTROL = "private, max-age=300";
+
+/**
+ * File tokens per session token. PocketBase's file tokens live a few minutes; reusing one for a minute
+ * saves a token request per image on a directory page. Concurrent requests share one token request.
+ */
+const FILE_TOKEN_TTL_MS = 60_000;
+const FILE_TOKEN_CACHE_MAX = 5_000;
+const fileTokens = new Map<string, { token: Promise<string | null>; expiresAt: number }>();
+
+/** The caller's PocketBase token: the Authorization header (integrators) or the session cookie (browsers). */
+function sessionToken(req: IncomingMessage): string | null {
+  const header = req.headers.authorization;
+  const bearer = typeof header === "string" ? header.replace(/^Bearer\s+/i, "").trim() : "";
+  return bearer || readCookie(req.headers.cookie ?? null, SESSION.cookieName);
+}
+
+async function requestFileToken(pbUrl: string, sessionTokenValue: string): Promise<string | null> {
+  try {
+    const response = await pocketBaseFetch(`${pbUrl}/api/files/token`, { method: "POST", headers: { authorization: sessionTokenValue } });
+    if (!response.ok) return null;
+    const body = (await response.json()) as { token?: unknown };
+    return typeof body.token === "string" && body.token ? body.token : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A file token for the caller (cached briefly), or null when PocketBase refuses the session token. */
+export function fileTokenFor(pbUrl: string, sessionTokenValue: string, now = Date.now()): Promise<string | null> {
+  const cached = fileTokens.get(sessionTokenValue);
+  if (cached && cached.expiresAt > now) return cached.token;
+  if (fileTokens.size >= FILE_TOKEN_CACHE_MAX) {
+    for (const [key, entry] of fileTokens) if (entry.expiresAt <= now) fileTokens.delete(key);
+    // Still full: drop the oldest (Maps iterate in insertion order).
+    if (fileTokens.size >= FILE_TOKEN_CACHE_MAX) fileTokens.delete(fileTokens.keys().next().value!);
+  }
+  const token = requestFileToken(pbUrl, sessionTokenValue);
+  fileTokens.set(sessionTokenValue, { token, expiresAt: now + FILE_TOKEN_TTL_MS });
+  // A refused token is not remembered: the next request asks again.
+  void token.then((value) => {
+    if (value === null && fileTokens.get(sessionTokenValue)?.token === token) fileTokens.delete(sessionTokenValue);
+  });
+  return token;
+}
+
+/**
+ * Streams `/files/{collection}/{record}/{name}` from PocketBase's file API (Range requests included).
+ * For protected collections the caller's session gets a file token, so PocketBase applies the record's
+ * view rule to the file; without a session PocketBase refuses, and that answer is passed on.
+ */
 export async function proxyFile(req: IncomingMessage, res: ServerResponse, url: URL, pbUrl: string): Promise<void> {
-  if ((req.method !== "GET" && req.method !== "HEAD") || !FILE_PATH.test(url.pathname)) {
+  const match = FILE_PATH.exec(url.pathname);
+  if ((req.method !== "GET" && req.method !== "HEAD") || !match) {
     res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not found");
     return;
   }
+  const isProtected = PROTECTED_COLLECTIONS.has(match[1]!);
   const headers: Record<string, string> = {};
   for (const name of FORWARDED_REQUEST) {
     const value = req.headers[name];
@@ -25,6 +86,11 @@ export async function proxyFile(req: IncomingMessage, res: ServerResponse, url: 
   for (const key of ["thumb", "download", "token"]) {
     const value = url.searchParams.get(key);
     if (value) allowedQuery.set(key, value);
+  }
+  if (isProtected) {
+    const session = sessionToken(req);
+    const fileToken = session ? await fileTokenFor(pbUrl, session) : null;
+    if (fileToken) allowedQuery.set("token", fileToken);
   }
   const query = allowedQuery.toString();
   let upstream: Response;
@@ -39,6 +105,7 @@ export async function proxyFile(req: IncomingMessage, res: ServerResponse, url: 
     const value = upstream.headers.get(name);
     if (value) out[name] = value;
   }
+  if (isProtected) out["cache-control"] = PROTECTED_CACHE_CONTROL;
   res.writeHead(upstream.status, out);
   if (!upstream.body || req.method === "HEAD") {
     res.end();

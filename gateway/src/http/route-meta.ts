@@ -130,7 +130,9 @@ export const ROUTES: Array<[pattern: RegExp, resolve: MetaResolver]> = [
   [/^\/forgot-password$/, titled("Forgot password", { noindex: true })],
   [/^\/reset-password$/, titled("Reset password", { noindex: true })],
   [/^\/verify-email$/, titled("Verify email", { noindex: true })],
+  [/^\/visit$/, titled("Plan a visit")],
   [/^\/me(\/.*)?$/, titled("My account", { noindex: true })],
+  [/^\/directory(\/[a-z0-9]{1,30})?$/, titled("Directory", { noindex: true })],
   [/^\/admin(\/.*)?$/, titled("Administration", { noindex: true })],
 ];
 

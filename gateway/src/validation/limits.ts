@@ -39,6 +39,10 @@ export const LIMITS = {
   contactMessageMax: 2000,
   /** Household invitations stay valid this long. */
   invitationDays: 14,
+  /** The invitee's name on a household invitation. */
+  invitationNameMax: 100,
+  /** peopleCsv: at most this many rows in one export. */
+  peopleCsvMaxRows: 10_000,
 } as const;
 
 export const THROTTLE = {

@@ -11,7 +11,8 @@ import { useAppShell, type Permission } from "../gql/generated.ts";
 function AdminHome() {
   const { data } = useAppShell();
   const can = (p: Permission) => !!data?.viewer?.permissions.includes(p);
-  const section = can("SETTINGS_MANAGE") ? "settings" : can("CONTENT_EDIT") ? "news" : can("MEDIA_MANAGE") ? "media" : can("ROLES_MANAGE") ? "users" : "settings";
+  const people = can("PEOPLE_VIEW") || can("PEOPLE_MANAGE");
+  const section = can("SETTINGS_MANAGE") ? "settings" : can("CONTENT_EDIT") ? "news" : can("MEDIA_MANAGE") ? "media" : can("ROLES_MANAGE") ? "users" : people ? "people" : "settings";
   return <Navigate to={section} replace />;
 }
 
@@ -28,6 +29,11 @@ function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType)
 const auth = () => import("../features/auth/pages.tsx");
 const publicContent = () => import("../features/news/public-content.tsx");
 const admin = () => import("../features/admin/pages.tsx");
+const adminPeople = () => import("../features/admin/people/index.ts");
+const adminVisits = () => import("../features/admin/visits/index.ts");
+const PEOPLE_STAFF: Permission[] = ["PEOPLE_VIEW", "PEOPLE_MANAGE"];
+const me = () => import("../features/me/pages.tsx");
+const directory = () => import("../features/directory/pages.tsx");
 
 // Declarative routes (React Router's library mode): the data router would add ~17 KB gzip to
 // every visitor's first load for loaders we don't use; data comes from Apollo.
@@ -44,7 +50,17 @@ export function AppRoutes() {
         <Route path="forgot-password" element={lazyPage(auth, (m) => m.ForgotPasswordPage)} />
         <Route path="reset-password" element={lazyPage(auth, (m) => m.ResetPasswordPage)} />
         <Route path="verify-email" element={lazyPage(auth, (m) => m.VerifyEmailPage)} />
-        <Route path="me" element={<RequireViewer>{lazyPage(() => import("../features/me/MePage.tsx"), (m) => m.MePage)}</RequireViewer>} />
+        <Route path="visit" element={lazyPage(() => import("../features/visit/VisitPage.tsx"), (m) => m.VisitPage)} />
+        <Route path="me" element={<RequireViewer>{lazyPage(me, (m) => m.MeLayout)}</RequireViewer>}>
+          <Route index element={lazyPage(me, (m) => m.MePage)} />
+          <Route path="profile" element={lazyPage(me, (m) => m.ProfilePage)} />
+          <Route path="household" element={lazyPage(me, (m) => m.HouseholdPage)} />
+          <Route path="privacy" element={lazyPage(me, (m) => m.PrivacyPage)} />
+          <Route path="data" element={lazyPage(me, (m) => m.DataPage)} />
+        </Route>
+        {/* Signed-in users only; the pages themselves explain why a pending sign-up can't see it yet. */}
+        <Route path="directory" element={<RequireViewer>{lazyPage(directory, (m) => m.DirectoryPage)}</RequireViewer>} />
+        <Route path="directory/:id" element={<RequireViewer>{lazyPage(directory, (m) => m.DirectoryPersonPage)}</RequireViewer>} />
         <Route path="admin" element={<RequirePermission anyOf={ADMIN_PERMISSIONS}>{lazyPage(admin, (m) => m.AdminLayout)}</RequirePermission>}>
           <Route index element={<AdminHome />} />
           <Route path="settings" element={<RequirePermission anyOf={["SETTINGS_MANAGE"]}>{lazyPage(admin, (m) => m.AdminSettingsPage)}</RequirePermission>} />
@@ -54,6 +70,10 @@ export function AppRoutes() {
           <Route path="pages" element={<RequirePermission anyOf={["CONTENT_EDIT"]}>{lazyPage(admin, (m) => m.AdminPagesPage)}</RequirePermission>} />
           <Route path="pages/:id" element={<RequirePermission anyOf={["CONTENT_EDIT"]}>{lazyPage(admin, (m) => m.AdminPageEditorPage)}</RequirePermission>} />
           <Route path="media" element={<RequirePermission anyOf={["CONTENT_EDIT", "MEDIA_MANAGE"]}>{lazyPage(admin, (m) => m.AdminMediaPage)}</RequirePermission>} />
+          <Route path="people" element={<RequirePermission anyOf={PEOPLE_STAFF}>{lazyPage(adminPeople, (m) => m.AdminPeoplePage)}</RequirePermission>} />
+          <Route path="people/:id" element={<RequirePermission anyOf={PEOPLE_STAFF}>{lazyPage(adminPeople, (m) => m.AdminPersonPage)}</RequirePermission>} />
+          <Route path="households/:id" element={<RequirePermission anyOf={PEOPLE_STAFF}>{lazyPage(adminPeople, (m) => m.AdminHouseholdPage)}</RequirePermission>} />
+          <Route path="visits" element={<RequirePermission anyOf={PEOPLE_STAFF}>{lazyPage(adminVisits, (m) => m.AdminVisitsPage)}</RequirePermission>} />
         </Route>
         <Route path="*" element={<NotFoundPage />} />
       </Route>

@@ -85,6 +85,15 @@ function Header() {
                 <NavLink to={link.path}>{link.title}</NavLink>
               </li>
             ))}
+            {viewer?.isMember ? (
+              <li>
+                <NavLink to="/directory">{t("nav.directory")}</NavLink>
+              </li>
+            ) : (
+              <li>
+                <NavLink to="/visit">{t("nav.planVisit")}</NavLink>
+              </li>
+            )}
             {viewer && (
               <li>
                 <NavLink to="/me">{t("nav.myAccount")}</NavLink>

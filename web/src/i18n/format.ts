@@ -41,3 +41,22 @@ export function browserTimeZone(): string {
 export function formatDate(iso: string, locale: Locale, timeZone: string): string {
   return new Intl.DateTimeFormat(locale, { year: "numeric", month: "long", day: "numeric", timeZone }).format(new Date(iso));
 }
+
+/** Today's date (YYYY-MM-DD) in a time zone: the bound for date inputs ("not in the future"). */
+export function todayIn(timeZone: string, now = new Date()): string {
+  // en-CA formats as YYYY-MM-DD.
+  return new Intl.DateTimeFormat("en-CA", { year: "numeric", month: "2-digit", day: "2-digit", timeZone }).format(now);
+}
+
+/** A calendar date written "YYYY-MM-DD" (a birth date, a planned visit): no time zone applies. */
+export function formatCalendarDate(ymd: string, locale: Locale, style: "long" | "full" = "long"): string {
+  const [y, m, d] = ymd.split("-").map(Number);
+  if (!y || !m || !d) return ymd;
+  const options: Intl.DateTimeFormatOptions = { year: "numeric", month: "long", day: "numeric", timeZone: "UTC", ...(style === "full" ? { weekday: "long" } : {}) };
+  return new Intl.DateTimeFormat(locale, options).format(Date.UTC(y, m - 1, d));
+}
+
+/** A birthday without its year ("March 14" / "14 de marzo"). */
+export function formatMonthDay(month: number, day: number, locale: Locale): string {
+  return new Intl.DateTimeFormat(locale, { month: "long", day: "numeric", timeZone: "UTC" }).format(Date.UTC(2000, month - 1, day));
+}

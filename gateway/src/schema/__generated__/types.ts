@@ -121,7 +121,7 @@ export type Household = {
   inDirectory: Scalars['Boolean']['output'];
   /** Pending invitations (the household's own people and staff). */
   invitations: Array<HouseholdInvitation>;
-  /** The people of the household this caller may see (adults first, then by first name). */
+  /** The people of the household this caller may see (adults first, then by first name). On a directory card: the listed people only (never children). */
   members: Array<Person>;
   name: Scalars['String']['output'];
   photoUrl?: Maybe<Scalars['String']['output']>;
@@ -936,7 +936,7 @@ export type Query = {
   directory: HouseholdConnection;
   /** Published news for the home page: pinned posts first, then the most recent. */
   homeNews: Array<Post>;
-  /** A household the caller may see. */
+  /** A household the caller may see; null when missing or hidden by the rules. */
   household?: Maybe<Household>;
   /** Staff (people.view): households by name. */
   households: HouseholdConnection;
@@ -956,7 +956,7 @@ export type Query = {
   people: PersonConnection;
   /** Staff (people.view): the filtered list as CSV (UTF-8, header row; cells are formula-safe). */
   peopleCsv: Scalars['String']['output'];
-  /** A person the caller may see (NOT_FOUND otherwise). */
+  /** A person the caller may see; null when missing or hidden by the rules (as for pages and posts). */
   person?: Maybe<Person>;
   /** Always true; lets integrators check that the API answers. */
   ping: Scalars['Boolean']['output'];

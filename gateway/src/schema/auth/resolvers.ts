@@ -9,6 +9,7 @@ import { Validator } from "../../validation/validate.ts";
 import type { Resolvers } from "../__generated__/types.ts";
 import { permissionsOf, toPermission } from "../users/mappers.ts";
 import { requireViewer, revokeSessions } from "../users/resolvers.ts";
+import { findPendingInvitation } from "../people/invitations.ts";
 
 const INVALID_CREDENTIALS = "The email or password is incorrect.";
 
@@ -67,6 +68,13 @@ export const authResolvers: Resolvers = {
       if (!settings.items[0]?.allowSignup) {
         throw new GraphQLError("Sign-up is closed. Please contact the church office.", { extensions: { code: ErrorCode.FORBIDDEN } });
       }
+      // System job: a household invitation's token is checked by its hash (visitors cannot read invitations).
+      const system = await ctx.system.get();
+      const inviteToken = input.inviteToken?.trim();
+      const invitation = inviteToken ? await findPendingInvitation(system, inviteToken) : null;
+      if (inviteToken && !invitation) {
+        throw badUserInput({ inviteToken: { code: "invalid_token", message: "This invitation link is invalid or has expired. Ask for a new one, or sign up without it." } });
+      }
       let user: UserRecord;
       try {
         user = await ctx.pb.collection("users").create<UserRecord>({
@@ -87,11 +95,19 @@ export const authResolvers: Resolvers = {
         return fromPocketBase(error);
       }
 
-      // System job: every sign-up gets a pending person for staff to approve (PRODUCT.md §5). Users
-      // cannot create people or link one to themselves, so this runs as the system account.
-      const system = await ctx.system.get();
-      const person = await system.collection("people").create<PersonRecord>({ firstName, lastName, recordStatus: "pending" });
+      // System job: every sign-up gets a pending person for staff to approve (PRODUCT.md §5), with the
+      // sign-up email as its primary, private contact row. Users cannot create people or link one to
+      // themselves, so this runs as the system account. An invitation puts the person into the
+      // inviting household (still pending: staff approve before member areas open).
+      const person = await system.collection("people").create<PersonRecord>({
+        firstName,
+        lastName,
+        recordStatus: "pending",
+        ...(invitation ? { household: invitation.household, householdRole: "spouse" } : {}),
+      });
       await system.collection("users").update(user.id, { person: person.id });
+      await system.collection("person_emails").create({ person: person.id, email, isPrimary: true, visibility: "private" });
+      if (invitation) await system.collection("household_invitations").update(invitation.id, { status: "accepted" });
 
       await pbCall(() => ctx.pb.collection("users").requestVerification(email));
       return { user: await startSession(ctx, email, input.password) };

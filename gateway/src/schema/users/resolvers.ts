@@ -40,7 +40,10 @@ export const usersResolvers: Resolvers = {
       }
       const viewer = await requireViewer(ctx);
       const q = search?.trim() ?? "";
-      const searchFilter = q ? ctx.pb.filter("(email ~ {:q} || name ~ {:q})", { q }) : "";
+      // Account management: people staff may read accounts (to see who has a login) but the
+      // accounts list itself is for account managers; everyone else sees only their own account.
+      const scope = hasPermission(viewer, "roles.manage") ? "" : ctx.pb.filter("id = {:id}", { id: viewer.id });
+      const searchFilter = [scope, q ? ctx.pb.filter("(email ~ {:q} || name ~ {:q})", { q }) : ""].filter(Boolean).join(" && ");
       const filter = [searchFilter, cursor ? keysetFilter(ctx.pb, "created", cursor) : ""].filter(Boolean).join(" && ");
       const list = { sort: "-created,-id", skipTotal: true, expand: selectsField(info, "person") ? "roles,person" : "roles" };
 
@@ -98,15 +101,14 @@ export const usersResolvers: Resolvers = {
     },
   },
   User: {
+    // PocketBase leaves out the email of accounts the caller does not own or manage.
+    email: (u) => u.email ?? "",
     name: (u) => u.name ?? "",
     status: (u) => (u.status === "suspended" ? "SUSPENDED" : "ACTIVE"),
     locale: (u) => u.locale || null,
     roles: (u) => u.expand?.roles ?? [],
     person: (u) => u.expand?.person ?? null,
     created: (u) => toIso(u.created),
-  },
-  Person: {
-    recordStatus: (p) => (p.recordStatus ? p.recordStatus.toUpperCase() : "PENDING") as "PENDING" | "ACTIVE" | "ARCHIVED",
   },
   Role: {
     description: (r) => r.description ?? "",

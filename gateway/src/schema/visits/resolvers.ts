@@ -1,4 +1,153 @@
-import type { Resolvers } from "../__generated__/types.ts";
+import type { GatewayContext } from "../../context.ts";
+import { forbidden, pbCall, rateLimited, unauthenticated } from "../../errors.ts";
+import type { SettingsRecord, VisitRequestRecord } from "../../pocketbase/records.ts";
+import { LIMITS, THROTTLE } from "../../validation/limits.ts";
+import { toE164 } from "../../validation/phone.ts";
+import { Validator } from "../../validation/validate.ts";
+import type { Resolvers, VisitRequestInput, VisitStatus } from "../__generated__/types.ts";
+import { connection, keysetFilter, pageArgs } from "../pagination.ts";
+import { hasPermission, toIso } from "../users/mappers.ts";
+import { requirePermission } from "../users/resolvers.ts";
+import { todayIn } from "../people/records-io.ts";
+import { composeMail, sendNotice } from "../people/staff-mail.ts";
 
-/** Plan-a-visit requests (filled in by the people work). */
-export const visitsResolvers: Resolvers = {};
+/**
+ * Plan-a-visit requests (PRODUCT.md §3): anyone may send one (throttled per IP, with a honeypot);
+ * staff with people rights read and follow up. Written and read with the caller's token: the
+ * collection's rules let anyone create a "new" request and only staff read or change them.
+ */
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** A real calendar date written as YYYY-MM-DD. */
+function isCalendarDate(value: string): boolean {
+  const m = DATE.exec(value);
+  if (!m) return false;
+  const date = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return date.toISOString().slice(0, 10) === value;
+}
+
+function validateVisit(input: VisitRequestInput, settings: SettingsRecord) {
+  const v = new Validator();
+  const name = v.text("name", input.name, { required: true, max: LIMITS.nameMax });
+  const email = v.email("email", input.email);
+  let phone = "";
+  if (input.phone?.trim()) {
+    phone = toE164(input.phone) ?? "";
+    if (!phone) v.add("phone", "invalid_phone", "Enter a valid phone number, with the country code if it is not local.");
+  }
+  const plannedDate = input.plannedDate?.trim() ?? "";
+  if (plannedDate) {
+    if (!isCalendarDate(plannedDate)) v.add("plannedDate", "invalid_date", "Use a date like 2026-05-03.");
+    // ISO dates compare as strings.
+    else if (plannedDate < todayIn(settings.timezone)) v.add("plannedDate", "date_in_past", "Choose today or a later date.");
+  }
+  const partySize = input.partySize ?? null;
+  if (partySize !== null && (!Number.isInteger(partySize) || partySize < 1 || partySize > LIMITS.visitPartySizeMax)) {
+    v.add("partySize", "out_of_range", `Enter a number from 1 to ${LIMITS.visitPartySizeMax}.`);
+  }
+  const message = v.text("message", input.message, { max: LIMITS.visitMessageMax });
+  v.done();
+  return { name, email, phone, plannedDate, partySize, message };
+}
+
+/** Visitor forms: THROTTLE.visitorFormsPerIp per client IP per window (PRODUCT.md §9). */
+function throttleVisitorForm(ctx: GatewayContext): void {
+  const key = `form:visit:${ctx.clientIp}`;
+  const wait = ctx.limiter.retryAfter(key, THROTTLE.visitorFormsPerIp, THROTTLE.anonymousFormWindowMs);
+  if (wait > 0) throw rateLimited(wait);
+  ctx.limiter.hit(key, THROTTLE.anonymousFormWindowMs);
+}
+
+const DAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"];
+const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** "Sunday, May 3, 2026" for a YYYY-MM-DD date (a calendar date: no time zone shift). */
+const longDate = (ymd: string) =>
+  new Intl.DateTimeFormat("en-US", { weekday: "long", year: "numeric", month: "long", day: "numeric", timeZone: "UTC" }).format(new Date(`${ymd}T00:00:00Z`));
+
+function confirmationMail(settings: SettingsRecord, visit: { name: string; email: string; plannedDate: string; partySize: number | null }) {
+  const times = [...(settings.serviceTimes ?? [])]
+    .sort((a, b) => DAYS.indexOf(a.day) - DAYS.indexOf(b.day) || a.time.localeCompare(b.time))
+    .map((t) => `${capitalise(t.day)} ${t.time}${t.label ? ` — ${t.label}` : ""}`);
+  const when = visit.plannedDate ? `We look forward to seeing you on ${longDate(visit.plannedDate)}` : "We look forward to seeing you";
+  const party = visit.partySize && visit.partySize > 1 ? ` (a party of ${visit.partySize})` : "";
+  return composeMail({
+    to: visit.email,
+    subject: `Your visit to ${settings.churchName}`,
+    paragraphs: [
+      `Hello ${visit.name},`,
+      `Thank you for planning a visit to ${settings.churchName}. ${when}${party}. Someone from the church may contact you before then.`,
+      ...(times.length ? [`Service times:\n${times.join("\n")}`] : []),
+      ...(settings.address ? [`Where: ${settings.address}`] : []),
+      "If you did not plan a visit, you can ignore this message.",
+    ],
+    churchName: settings.churchName,
+  });
+}
+
+/** Staff with people.view or people.manage (PocketBase's rules decide as well). */
+async function requirePeopleStaff(ctx: GatewayContext): Promise<void> {
+  const viewer = await ctx.viewer();
+  if (!viewer) throw unauthenticated();
+  if (!hasPermission(viewer, "people.view") && !hasPermission(viewer, "people.manage")) throw forbidden();
+}
+
+const toStatus = (status: VisitRequestRecord["status"]) => (status || "new").toUpperCase() as VisitStatus;
+
+export const visitsResolvers: Resolvers = {
+  Query: {
+    async visitRequests(_, { first, after, status }, ctx) {
+      const { size, cursor } = pageArgs(first, after, 20);
+      await requirePeopleStaff(ctx);
+      const statusFilter = status ? ctx.pb.filter("status = {:s}", { s: status.toLowerCase() }) : "";
+      const filter = [statusFilter, cursor ? keysetFilter(ctx.pb, "created", cursor) : ""].filter(Boolean).join(" && ");
+      const rows = await pbCall(() => ctx.pb.collection("visit_requests").getList<VisitRequestRecord>(1, size + 1, { filter, sort: "-created,-id", skipTotal: true }));
+      return connection(rows.items, size, (r) => r.created, async () =>
+        (await pbCall(() => ctx.pb.collection("visit_requests").getList(1, 1, { filter: statusFilter, fields: "id" }))).totalItems,
+      );
+    },
+  },
+  Mutation: {
+    async submitVisitRequest(_, { input }, ctx) {
+      // Spam traps fill the field people never see: answer as if it worked, keep nothing.
+      if (input.website?.trim()) return true;
+      const settings = await ctx.publicSettings.get();
+      const visit = validateVisit(input, settings);
+      throttleVisitorForm(ctx);
+      await pbCall(() =>
+        ctx.pb.collection("visit_requests").create({
+          name: visit.name,
+          email: visit.email,
+          phone: visit.phone,
+          plannedDate: visit.plannedDate ? `${visit.plannedDate} 00:00:00.000Z` : "",
+          partySize: visit.partySize ?? 0,
+          message: visit.message,
+          status: "new",
+        }),
+      );
+      // The request is stored either way; a mail failure is logged, not shown to the visitor.
+      await sendNotice(ctx.mailer, confirmationMail(settings, visit), settings.churchName);
+      return true;
+    },
+
+    async updateVisitRequest(_, { id, status, staffNote }, ctx) {
+      await requirePermission(ctx, "people.manage");
+      const v = new Validator();
+      const note = staffNote == null ? undefined : v.text("staffNote", staffNote, { max: LIMITS.staffNoteMax });
+      v.done();
+      return pbCall(() =>
+        ctx.pb.collection("visit_requests").update<VisitRequestRecord>(id, { status: status.toLowerCase(), ...(note !== undefined ? { staffNote: note } : {}) }),
+      );
+    },
+  },
+  VisitRequest: {
+    phone: (r) => r.phone || null,
+    plannedDate: (r) => (r.plannedDate ? r.plannedDate.slice(0, 10) : null),
+    partySize: (r) => r.partySize || null,
+    message: (r) => r.message ?? "",
+    status: (r) => toStatus(r.status),
+    staffNote: (r) => r.staffNote ?? "",
+    created: (r) => toIso(r.created),
+  },
+};

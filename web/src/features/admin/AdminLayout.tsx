@@ -1,4 +1,4 @@
-import { NavLink, Outlet } from "react-router";
+import { NavLink, Outlet, useLocation } from "react-router";
 import { useAppShell } from "../../gql/generated.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 
@@ -7,6 +7,8 @@ export function AdminLayout() {
   const { t } = useI18n();
   const { data } = useAppShell();
   const permissions = data?.viewer?.permissions ?? [];
+  // Household pages belong to the People section.
+  const inHousehold = useLocation().pathname.startsWith("/admin/households/");
   return (
     <div className="container admin">
       <nav className="admin__nav" aria-label={t("admin.nav")}>
@@ -26,6 +28,18 @@ export function AdminLayout() {
             <li>
               <NavLink to="/admin/media">{t("admin.media")}</NavLink>
             </li>
+          )}
+          {(permissions.includes("PEOPLE_VIEW") || permissions.includes("PEOPLE_MANAGE")) && (
+            <>
+              <li>
+                <NavLink to="/admin/people" className={({ isActive }) => (isActive || inHousehold ? "active" : "")}>
+                  {t("admin.people")}
+                </NavLink>
+              </li>
+              <li>
+                <NavLink to="/admin/visits">{t("admin.visits")}</NavLink>
+              </li>
+            </>
           )}
           {permissions.includes("SETTINGS_MANAGE") && (
             <li>

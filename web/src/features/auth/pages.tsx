@@ -65,10 +65,14 @@ export function SignUpPage() {
   const { t, locale } = useI18n();
   usePageTitle(t("auth.signUp.title"));
   const navigate = useNavigate();
+  const [params] = useSearchParams();
+  // From a household invitation email: the new person joins that household (staff still approve).
+  const inviteToken = params.get("invite") || null;
   const { data } = useAppShell();
   const [signUp] = useSignUp(refetchShell);
   const form = useForm({ firstName: "", lastName: "", email: "", password: "", passwordConfirm: "" });
   const church = data?.settings.churchName ?? "";
+  const inviteError = form.fieldError("inviteToken");
 
   if (data && !data.settings.allowSignup) {
     return (
@@ -82,11 +86,22 @@ export function SignUpPage() {
     <div className="container narrow page">
       <h1>{t("auth.signUp.title")}</h1>
       <p>{t("auth.signUp.intro", { church })}</p>
+      {inviteToken && !inviteError && <Alert kind="info">{t("auth.signUp.invited")}</Alert>}
       <form className="form card" onSubmit={form.submit(async (values) => {
-        await signUp({ variables: { input: { ...values, locale } } });
+        await signUp({ variables: { input: { ...values, locale, inviteToken } } });
         void navigate("/me", { replace: true });
       })} noValidate>
-        {form.error && <Alert kind="error">{form.error.message}</Alert>}
+        {form.error && (
+          <Alert kind="error">
+            {inviteError ? (
+              <>
+                {t("auth.signUp.inviteInvalid")} <Link to="/signup">{t("auth.signUp.withoutInvite")}</Link>
+              </>
+            ) : (
+              form.error.message
+            )}
+          </Alert>
+        )}
         <div className="form__row">
           <TextField label={t("auth.firstName")} autoComplete="given-name" required maxLength={50} {...form.bind("firstName")} error={form.fieldError("firstName")} />
           <TextField label={t("auth.lastName")} autoComplete="family-name" required maxLength={50} {...form.bind("lastName")} error={form.fieldError("lastName")} />

@@ -21,11 +21,16 @@ export function HomePage() {
           <h1 className="hero__title">{t("home.welcome", { church: settings.churchName })}</h1>
           {settings.tagline && <p className="hero__tagline">{settings.tagline}</p>}
           <p className="hero__intro">{t("home.intro")}</p>
-          {!viewer && (
+          {!viewer?.isMember && (
             <p className="actions">
-              <Link to="/login" className="button button--light">
-                {t("home.memberCta")}
+              <Link to="/visit" className="button button--light">
+                {t("home.planVisit")}
               </Link>
+              {!viewer && (
+                <Link to="/login" className="button button--outline-light">
+                  {t("home.memberCta")}
+                </Link>
+              )}
             </p>
           )}
         </div>

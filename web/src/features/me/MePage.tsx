@@ -1,12 +1,14 @@
 import { useState } from "react";
+import { Link } from "react-router";
 import { useAppShell, useChangePassword, useRequestVerification } from "../../gql/generated.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
+import type { MessageKey } from "../../i18n/en.ts";
 import { Alert } from "../../components/Alert.tsx";
 import { TextField } from "../../components/Field.tsx";
 import { useForm } from "../../lib/useForm.ts";
 import { usePageTitle } from "../../lib/usePageTitle.ts";
 
-/** The member's own page (a placeholder until events, groups and notifications arrive). */
+/** The member's own page: what needs attention, then the sections of the account. */
 export function MePage() {
   const { t } = useI18n();
   usePageTitle(t("me.title"));
@@ -14,20 +16,37 @@ export function MePage() {
   const viewer = data?.viewer;
   if (!viewer) return null;
   const name = viewer.person?.firstName ?? viewer.user.name;
+  const links: Array<{ to: string; title: MessageKey; body: MessageKey }> = [
+    { to: "/me/profile", title: "me.nav.profile", body: "me.card.profile" },
+    { to: "/me/household", title: "me.nav.household", body: "me.card.household" },
+    { to: "/me/privacy", title: "me.nav.privacy", body: "me.card.privacy" },
+    ...(viewer.isMember ? [{ to: "/directory", title: "directory.title", body: "me.card.directory" } as const] : []),
+    { to: "/me/data", title: "me.nav.data", body: "me.card.data" },
+  ];
   return (
-    <div className="container page">
+    <>
       <h1>{t("me.hello", { name })}</h1>
       {!viewer.user.verified && <VerificationNotice email={viewer.user.email} />}
       {viewer.person?.recordStatus === "PENDING" && <Alert kind="info">{t("me.pending")}</Alert>}
+      <ul className="link-cards">
+        {links.map((link) => (
+          <li key={link.to}>
+            <Link to={link.to} className="link-card">
+              <span className="link-card__title">{t(link.title)}</span>
+              <span className="link-card__body">{t(link.body)}</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
       <div className="cards">
         <section className="card">
-          <h2>{t("me.title")}</h2>
+          <h2>{t("me.activityTitle")}</h2>
           <p>{t("me.comingSoon")}</p>
           <p className="muted small">{viewer.user.email}</p>
         </section>
         <ChangePasswordForm />
       </div>
-    </div>
+    </>
   );
 }
 

@@ -1,0 +1,100 @@
+import { GraphQLError } from "graphql";
+import type { GatewayContext } from "../../context.ts";
+import { ErrorCode, forbidden, notFound, pbCall, rateLimited } from "../../errors.ts";
+import { escapeHtml } from "../../mail/mailer.ts";
+import type { PersonEmailRecord, PersonRecord, UserRecord } from "../../pocketbase/records.ts";
+import { THROTTLE } from "../../validation/limits.ts";
+import { requireViewer } from "../users/resolvers.ts";
+import { displayName, viewerPerson } from "./mappers.ts";
+import { validateContactMessage } from "./validate-people.ts";
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * The directory's "Contact" button (PRODUCT.md §2): a message reaches a listed member by email without
+ * the sender ever learning the address. The sender's name and login email go with it (Reply-To), so
+ * the recipient may answer directly if they choose.
+ *
+ * Everything the sender decides is checked with the sender's token: they must be an active member and
+ * able to see the recipient, who must be listed in the directory (never a child). Only then does a
+ * system job read the recipient's address (documented exception, docs/ARCHITECTURE.md) and send the
+ * mail. The address is used for sending and never returned.
+ */
+export async function contactPerson(ctx: GatewayContext, personId: string, message: string): Promise<boolean> {
+  const viewer = await requireViewer(ctx);
+  const sender = viewerPerson(viewer);
+  if (sender?.recordStatus !== "active") throw forbidden();
+  const text = validateContactMessage(message);
+
+  const limitKey = `contact:${viewer.id}`;
+  const wait = ctx.limiter.retryAfter(limitKey, THROTTLE.contactPerSenderPerHour, HOUR_MS);
+  if (wait > 0) throw rateLimited(wait);
+
+  const found = await pbCall(() =>
+    ctx.pb.collection("people").getList<PersonRecord>(1, 1, { filter: ctx.pb.filter("id = {:id}", { id: personId }), skipTotal: true }),
+  );
+  const recipient = found.items[0];
+  if (!recipient) throw notFound();
+  // Visible but not contactable (a child of the sender's own household, someone who opted out): the
+  // sender may see them, so refusing reveals nothing new.
+  if (recipient.ageGroup === "child" || !recipient.inDirectory || recipient.recordStatus !== "active") throw forbidden();
+
+  ctx.limiter.hit(limitKey, HOUR_MS);
+  const to = await recipientAddress(ctx, recipient.id);
+  if (!to) {
+    throw new GraphQLError("This person can't receive messages through the app yet. The church office can help.", {
+      extensions: { code: ErrorCode.CONFLICT, reason: "NO_ADDRESS" },
+    });
+  }
+  await sendContactMail(ctx, { to, recipient, sender: viewer, senderName: displayName(sender), text });
+  return true;
+}
+
+/**
+ * System job: the recipient's primary email (else their oldest email row, else their login's email).
+ * The sender's rules would hide a private address, which is the point of the relay.
+ */
+async function recipientAddress(ctx: GatewayContext, personId: string): Promise<string | null> {
+  const system = await ctx.system.get();
+  const rows = await pbCall(() =>
+    system.collection("person_emails").getList<PersonEmailRecord>(1, 1, {
+      filter: system.filter("person = {:id}", { id: personId }),
+      sort: "-isPrimary,created",
+      skipTotal: true,
+    }),
+  );
+  if (rows.items[0]) return rows.items[0].email;
+  const users = await pbCall(() =>
+    system.collection("users").getList<UserRecord>(1, 1, { filter: system.filter("person = {:id}", { id: personId }), skipTotal: true }),
+  );
+  return users.items[0]?.email ?? null;
+}
+
+async function sendContactMail(
+  ctx: GatewayContext,
+  mail: { to: string; recipient: PersonRecord; sender: UserRecord; senderName: string; text: string },
+): Promise<void> {
+  const { churchName } = await ctx.publicSettings.get();
+  const subject = `${mail.senderName} sent you a message through ${churchName}`;
+  const footer =
+    `${mail.senderName} wrote to you through ${churchName}'s member directory. Your email address was not shown to them. ` +
+    "If you reply, they will see your address.";
+  try {
+    await ctx.mailer.send(
+      {
+        to: mail.to,
+        replyTo: mail.sender.email,
+        subject,
+        text: `Hello ${mail.recipient.preferredName || mail.recipient.firstName},\n\n${mail.text}\n\n— ${mail.senderName}\n\n${footer}\n`,
+        html:
+          `<p>Hello ${escapeHtml(mail.recipient.preferredName || mail.recipient.firstName)},</p>` +
+          `<p style="white-space: pre-wrap">${escapeHtml(mail.text)}</p>` +
+          `<p>— ${escapeHtml(mail.senderName)}</p><p><small>${escapeHtml(footer)}</small></p>`,
+      },
+      churchName,
+    );
+  } catch (error) {
+    console.error("[contact] sending failed", error);
+    throw new GraphQLError("We couldn't send the message right now. Please try again.", { extensions: { code: ErrorCode.SERVICE_UNAVAILABLE } });
+  }
+}

@@ -1,0 +1,140 @@
+import type PocketBase from "pocketbase";
+import { pbCall } from "../../errors.ts";
+import type {
+  HouseholdRecord,
+  PersonBirthdayRecord,
+  PersonEmailRecord,
+  PersonPhoneRecord,
+  PersonPrivateRecord,
+  PersonRecord,
+} from "../../pocketbase/records.ts";
+import { downloadFile, findById, rowsPointingAt } from "./records-io.ts";
+
+/**
+ * Merging duplicates (and linking a sign-up to an existing person): every record that points at the
+ * merged person moves to the kept one, so nothing is lost. All writes run as the caller (people
+ * managers); PocketBase's rules allow them. There is no transaction across PocketBase requests, so each
+ * step is written to be safe to run again: a merge interrupted half-way can simply be repeated.
+ */
+
+type Mover = (pb: PocketBase, keep: PersonRecord, merge: PersonRecord) => Promise<void>;
+
+/** Point every `collection.field` at the kept person (plain relations with nothing to reconcile). */
+function repoint(collection: string, field: string): Mover {
+  return async (pb, keep, merge) => {
+    for (const row of await rowsPointingAt(pb, collection, field, merge.id, "id")) {
+      await pbCall(() => pb.collection(collection).update(row.id, { [field]: keep.id }));
+    }
+  };
+}
+
+/**
+ * Contact rows (emails, phones): rows the kept person already has (same address or number) are
+ * deleted from the merged person instead of doubled; the rest move over. The kept person's primary
+ * row stays primary (one primary per person is a unique index).
+ */
+function moveContactRows<T extends PersonEmailRecord | PersonPhoneRecord>(collection: string, sameValue: (a: T, b: T) => boolean): Mover {
+  return async (pb, keep, merge) => {
+    const kept = await rowsPointingAt<T>(pb, collection, "person", keep.id);
+    const moving = await rowsPointingAt<T>(pb, collection, "person", merge.id);
+    let keepHasPrimary = kept.some((row) => row.isPrimary);
+    for (const row of moving) {
+      if (kept.some((existing) => sameValue(existing, row))) {
+        await pbCall(() => pb.collection(collection).delete(row.id));
+        continue;
+      }
+      const isPrimary = row.isPrimary && !keepHasPrimary;
+      keepHasPrimary ||= isPrimary;
+      await pbCall(() => pb.collection(collection).update(row.id, { person: keep.id, isPrimary }));
+      kept.push({ ...row, person: keep.id, isPrimary });
+    }
+  };
+}
+
+/**
+ * The full birth date: the kept person's wins when they have one; otherwise the merged person's moves
+ * over, and with it their birthday row (month, day and the visibility they chose). The birthday row
+ * is moved first so that the pb_hooks sync (run when the birth date changes hands) updates it instead
+ * of creating one with the default visibility.
+ */
+const movePrivate: Mover = async (pb, keep, merge) => {
+  const [mergePrivate] = await rowsPointingAt<PersonPrivateRecord>(pb, "person_private", "person", merge.id);
+  if (!mergePrivate) return;
+  const [keepPrivate] = await rowsPointingAt<PersonPrivateRecord>(pb, "person_private", "person", keep.id);
+  if (keepPrivate?.birthDate || !mergePrivate.birthDate) {
+    // Deleting it lets the hook drop the merged person's birthday row too.
+    await pbCall(() => pb.collection("person_private").delete(mergePrivate.id));
+    return;
+  }
+  const [keepBirthday] = await rowsPointingAt<PersonBirthdayRecord>(pb, "person_birthdays", "person", keep.id);
+  const [mergeBirthday] = await rowsPointingAt<PersonBirthdayRecord>(pb, "person_birthdays", "person", merge.id);
+  if (mergeBirthday && !keepBirthday) await pbCall(() => pb.collection("person_birthdays").update(mergeBirthday.id, { person: keep.id }));
+  if (keepPrivate) {
+    await pbCall(() => pb.collection("person_private").update(keepPrivate.id, { birthDate: mergePrivate.birthDate }));
+    await pbCall(() => pb.collection("person_private").delete(mergePrivate.id));
+  } else {
+    await pbCall(() => pb.collection("person_private").update(mergePrivate.id, { person: keep.id }));
+  }
+};
+
+/** Birthday rows follow the birth date (above); whatever the merged person still has is stale. */
+const dropLeftoverBirthdays: Mover = async (pb, _keep, merge) => {
+  for (const row of await rowsPointingAt(pb, "person_birthdays", "person", merge.id, "id")) {
+    await pbCall(() => pb.collection("person_birthdays").delete(row.id));
+  }
+};
+
+/**
+ * Every relation to `people` in the schema, as "collection.field", with how a merge moves it.
+ * gateway/test/people-staff.int.test.ts fails when a collection gains a relation to people that is
+ * not listed here, so a new feature cannot silently leave records behind on the merged duplicate.
+ * Order matters: the birth date before the leftover birthday rows.
+ */
+export const PERSON_RELATIONS = {
+  "person_emails.person": moveContactRows<PersonEmailRecord>("person_emails", (a, b) => a.email.toLowerCase() === b.email.toLowerCase()),
+  "person_phones.person": moveContactRows<PersonPhoneRecord>("person_phones", (a, b) => a.number === b.number),
+  "person_private.person": movePrivate,
+  "person_birthdays.person": dropLeftoverBirthdays,
+  "users.person": repoint("users", "person"),
+  "people.mergedInto": repoint("people", "mergedInto"),
+  "household_invitations.invitedBy": repoint("household_invitations", "invitedBy"),
+  "visit_requests.person": repoint("visit_requests", "person"),
+} satisfies Record<string, Mover>;
+
+/** The kept person's blank fields, filled from the merged one. */
+async function fillBlanks(pb: PocketBase, keep: PersonRecord, merge: PersonRecord): Promise<Record<string, unknown>> {
+  const data: Record<string, unknown> = {};
+  if (!keep.preferredName && merge.preferredName) data.preferredName = merge.preferredName;
+  if (!keep.membershipStatus && merge.membershipStatus) data.membershipStatus = merge.membershipStatus;
+  if (!keep.household && merge.household && (await findById<HouseholdRecord>(pb, "households", merge.household))) {
+    data.household = merge.household;
+    data.householdRole = keep.householdRole || merge.householdRole;
+  }
+  // Privacy first: if either record opted out of the directory, the merged person stays out.
+  if (merge.directoryOptOut && !keep.directoryOptOut) data.directoryOptOut = true;
+  if (!keep.photo && merge.photo) {
+    const photo = await downloadFile(pb, merge, merge.photo);
+    if (photo) data.photo = new File([photo.bytes], merge.photo, { type: photo.type });
+  }
+  return data;
+}
+
+/**
+ * Merge `merge` into `keep`: move every related record, fill the kept person's blank fields, then
+ * archive the duplicate with `mergedInto` pointing at the kept person (its household link and photo
+ * go, so it no longer shows among the household's people).
+ */
+export async function mergeInto(pb: PocketBase, keep: PersonRecord, merge: PersonRecord): Promise<void> {
+  for (const move of Object.values(PERSON_RELATIONS)) await move(pb, keep, merge);
+  const blanks = await fillBlanks(pb, keep, merge);
+  if (Object.keys(blanks).length) await pbCall(() => pb.collection("people").update(keep.id, blanks));
+  await pbCall(() =>
+    pb.collection("people").update(merge.id, {
+      recordStatus: "archived",
+      mergedInto: keep.id,
+      household: "",
+      householdRole: "",
+      ...(blanks.photo ? { photo: null } : {}),
+    }),
+  );
+}

@@ -1,0 +1,2 @@
+export { DirectoryPage } from "./DirectoryPage.tsx";
+export { DirectoryPersonPage } from "./DirectoryPersonPage.tsx";
