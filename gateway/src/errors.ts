@@ -30,7 +30,11 @@ function flockError(code: ErrorCode, message: string, extensions: Record<string,
 export const unauthenticated = () => flockError(ErrorCode.UNAUTHENTICATED, "Please sign in to continue.");
 export const forbidden = () => flockError(ErrorCode.FORBIDDEN, "You don't have access to this.");
 export const notFound = () => flockError(ErrorCode.NOT_FOUND, "Not found.");
-export const conflict = (message: string) => flockError(ErrorCode.CONFLICT, message);
+/**
+ * `reason` is a stable machine-readable key: the web app shows its own (translated) sentence for it
+ * and falls back to the English `message`.
+ */
+export const conflict = (message: string, reason?: string) => flockError(ErrorCode.CONFLICT, message, reason ? { reason } : {});
 export const rateLimited = (retryAfterSeconds: number) =>
   flockError(ErrorCode.RATE_LIMITED, "Too many attempts. Try again later.", { retryAfterSeconds });
 export const serviceUnavailable = () =>

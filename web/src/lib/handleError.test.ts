@@ -33,6 +33,16 @@ describe("handleError", () => {
     expect(result.message).not.toMatch(/foo\.ts/);
   });
 
+  it("words a conflict in the reader's language when its reason is known, else keeps the server's sentence", () => {
+    const es = { ...i18n, t: (key: keyof typeof en) => (key === "error.CONFLICT.signup_handled" ? "Este registro ya fue atendido." : en[key]) };
+    expect(handleError(gqlError("This sign-up has already been handled.", { code: "CONFLICT", reason: "signup_handled" }), es).message).toBe(
+      "Este registro ya fue atendido.",
+    );
+    expect(handleError(gqlError("This file is used in: About.", { code: "CONFLICT", reason: "no_such_reason" }), i18n).message).toBe(
+      "This file is used in: About.",
+    );
+  });
+
   it("treats a failed fetch as offline", () => {
     expect(handleError(new TypeError("Failed to fetch"), i18n).code).toBe("NETWORK");
   });

@@ -55,6 +55,8 @@ function messageFor(
   if (code === "FORBIDDEN" && /sign-up is closed/i.test(serverMessage)) return t("error.signupClosed");
   if (code === "CONFLICT" && extensions.fieldErrorCodes?.email === "taken") return t("error.emailTaken");
   if (code === "RATE_LIMITED") return t("error.RATE_LIMITED", { minutes: Math.max(1, Math.ceil((extensions.retryAfterSeconds ?? 60) / 60)) });
+  const conflictKey = `error.CONFLICT.${extensions.reason ?? ""}`;
+  if (code === "CONFLICT" && extensions.reason && has(conflictKey)) return t(conflictKey);
   if (code === "CONFLICT" && serverMessage) return serverMessage;
   const key = `error.${code}`;
   if (has(key)) return t(key);

@@ -749,6 +749,8 @@ export type Permission =
 export type Person = {
   __typename?: 'Person';
   ageGroup: AgeGroup;
+  /** When staff anonymised the record (its personal data is gone; it cannot be restored). */
+  anonymizedAt?: Maybe<Scalars['DateTime']['output']>;
   /** The full birth date: only for the person, their household and staff. */
   birthDate?: Maybe<Scalars['String']['output']>;
   /** Month and day, when the caller may see them. */
@@ -1750,6 +1752,7 @@ export type PageInfoResolvers<ContextType = GatewayContext, ParentType extends R
 
 export type PersonResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Person'] = ResolversParentTypes['Person']> = {
   ageGroup?: Resolver<ResolversTypes['AgeGroup'], ParentType, ContextType>;
+  anonymizedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   birthDate?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   birthday?: Resolver<Maybe<ResolversTypes['Birthday']>, ParentType, ContextType>;
   canEdit?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;

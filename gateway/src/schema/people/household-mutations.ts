@@ -76,7 +76,7 @@ export async function revokeHouseholdInvitation(ctx: GatewayContext, id: string)
   const invitation = page.items[0];
   if (!invitation) throw notFound();
   if (!canEditHousehold(viewer, invitation.household)) throw forbidden();
-  if (invitation.status !== "pending") throw conflict("This invitation was already accepted or revoked.");
+  if (invitation.status !== "pending") throw conflict("This invitation was already accepted or revoked.", "invitation_closed");
   const revoked = await writeAs(() => ctx.pb.collection("household_invitations").update<HouseholdInvitationRecord>(id, { status: "revoked" }));
   loadersOf(ctx).forgetHousehold(invitation.household);
   return revoked;

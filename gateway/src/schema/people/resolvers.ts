@@ -89,6 +89,7 @@ export const peopleResolvers: Resolvers = {
     directoryOptOut: (p) => !!p.directoryOptOut,
     inDirectory: (p) => !!p.inDirectory,
     deletionRequestedAt: (p) => isoOrNull(p.deletionRequestedAt),
+    anonymizedAt: (p) => isoOrNull(p.anonymizedAt),
     mergedInto: (p, _, ctx) => (p.mergedInto ? loadersOf(ctx).person.load(p.mergedInto) : null),
     user: (p, _, ctx) => personLoaders(ctx, p).user.load(p.id),
     // staff-resolvers.ts fills this in for people managers; everyone else gets no suggestions.

@@ -220,7 +220,7 @@ export const peopleStaffResolvers: Resolvers = {
     async approveSignUp(_, { personId, input }, ctx) {
       await requirePermission(ctx, "people.manage");
       const pending = await readPerson(ctx, personId);
-      if (pending.recordStatus !== "pending") throw conflict("This sign-up has already been handled.");
+      if (pending.recordStatus !== "pending") throw conflict("This sign-up has already been handled.", "signup_handled");
       // Read before linking: the pending person's rows move to the existing person.
       const [email, logins] = await Promise.all([contactEmailOf(ctx, pending.id), loginsOf(ctx, pending.id)]);
       if (input.linkToPersonId) await linkSignUp(ctx, pending, input);
@@ -254,9 +254,9 @@ export const peopleStaffResolvers: Resolvers = {
       await requirePermission(ctx, "people.manage");
       if (keepId === mergeId) throw badUserInput({ mergeId: { code: "same_person", message: "Choose two different people." } });
       const [keep, merge] = await Promise.all([readPerson(ctx, keepId), readPerson(ctx, mergeId)]);
-      if (merge.mergedInto) throw conflict("This person was already merged into another record.");
-      if (keep.mergedInto) throw conflict("The person to keep was merged into another record; keep that one instead.");
-      if (keep.anonymizedAt || merge.anonymizedAt) throw conflict("Anonymised records can't be merged.");
+      if (merge.mergedInto) throw conflict("This person was already merged into another record.", "already_merged");
+      if (keep.mergedInto) throw conflict("The person to keep was merged into another record; keep that one instead.", "keep_merged");
+      if (keep.anonymizedAt || merge.anonymizedAt) throw conflict("Anonymised records can't be merged.", "anonymised");
       const logins = await loginsOf(ctx, merge.id);
       await mergeInto(ctx.pb, keep, merge);
       forgetLogins(ctx, logins);
@@ -272,7 +272,7 @@ export const peopleStaffResolvers: Resolvers = {
 
     async anonymizePerson(_, { id }, ctx) {
       const viewer = await requirePermission(ctx, "people.manage");
-      if (viewer.person === id) throw conflict("You can't anonymise your own record. Ask another administrator.");
+      if (viewer.person === id) throw conflict("You can't anonymise your own record. Ask another administrator.", "own_record");
       const person = await readPerson(ctx, id);
       // A login with roles is a staff account: only account managers may delete it (users.deleteRule).
       // Refuse before anything is anonymised, rather than half-way through.

@@ -76,7 +76,7 @@ export const usersResolvers: Resolvers = {
       if (userId === viewer.id) {
         const allRoles = await pbCall(() => ctx.pb.collection("roles").getFullList<RoleRecord>());
         const keepsAccess = allRoles.some((r) => roleIds.includes(r.id) && r.permissions.includes("roles.manage"));
-        if (!keepsAccess) throw conflict("You can't remove your own access to users and roles. Ask another administrator.");
+        if (!keepsAccess) throw conflict("You can't remove your own access to users and roles. Ask another administrator.", "own_access");
       }
       const user = await pbCall(() => ctx.pb.collection("users").update<UserRecord>(userId, { roles: roleIds }, userExpand));
       ctx.viewerCache.forgetUser(userId);
@@ -84,7 +84,7 @@ export const usersResolvers: Resolvers = {
     },
     async setUserStatus(_, { userId, status }, ctx) {
       const viewer = await requirePermission(ctx, "roles.manage");
-      if (userId === viewer.id && status === "SUSPENDED") throw conflict("You can't suspend your own account.");
+      if (userId === viewer.id && status === "SUSPENDED") throw conflict("You can't suspend your own account.", "own_account");
       const user = await pbCall(() =>
         ctx.pb.collection("users").update<UserRecord>(userId, { status: status === "SUSPENDED" ? "suspended" : "active" }, userExpand),
       );
@@ -95,7 +95,7 @@ export const usersResolvers: Resolvers = {
     async resendVerification(_, { userId }, ctx) {
       await requirePermission(ctx, "roles.manage");
       const user = await pbCall(() => ctx.pb.collection("users").getOne<UserRecord>(userId));
-      if (user.verified) throw conflict("This email address is already verified.");
+      if (user.verified) throw conflict("This email address is already verified.", "already_verified");
       await pbCall(() => ctx.pb.collection("users").requestVerification(user.email));
       return true;
     },

@@ -44,7 +44,9 @@ export function AdminPersonPage() {
 
 function PersonView({ person }: { person: AdminPersonDetailsFragment }) {
   const { t } = useI18n();
-  const { canManage } = usePeoplePermissions();
+  const permissions = usePeoplePermissions();
+  // An anonymised record keeps no personal data: there is nothing left to edit, merge or restore.
+  const canManage = permissions.canManage && !person.anonymizedAt;
   const { format } = useChurchDateTime();
   const location = useLocation();
   const navigate = useNavigate();
@@ -89,6 +91,8 @@ function PersonView({ person }: { person: AdminPersonDetailsFragment }) {
       </header>
 
       {notice && <Alert kind={notice.kind}>{notice.text}</Alert>}
+
+      {person.anonymizedAt && <Alert kind="info">{t("admin.people.anonymisedOn", { time: format(person.anonymizedAt) })}</Alert>}
 
       {person.mergedInto && (
         <Alert kind="info">
