@@ -50,3 +50,25 @@ export async function signIn(page: Page, email: string, password: string): Promi
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.waitForURL(/\/me$/);
 }
+
+/**
+ * Every GraphQL response the page receives, read as text: for proving that something (an address)
+ * never reached the browser. Start it before the first navigation. Server-sent event streams are
+ * left out because they stay open while the page lives; the one subscription (settingsChanged)
+ * carries the church's public settings only. A body that can't be read fails the check rather
+ * than passing it unseen.
+ */
+export function recordGraphqlResponses(page: Page): { texts(): Promise<string[]> } {
+  const bodies: Array<Promise<string>> = [];
+  page.on("response", (response) => {
+    if (new URL(response.url()).pathname !== "/graphql") return;
+    if ((response.headers()["content-type"] ?? "").startsWith("text/event-stream")) return;
+    const body = response.text().catch((error: unknown) => {
+      throw new Error(`Could not read the GraphQL response to ${response.request().postData()?.slice(0, 80) ?? "?"}: ${String(error)}`);
+    });
+    // Reported by texts(); until then the rejection is not "unhandled".
+    body.catch(() => undefined);
+    bodies.push(body);
+  });
+  return { texts: () => Promise.all(bodies) };
+}

@@ -190,10 +190,19 @@ const REST: Record<Collection, Record<string, Check>> = {
     },
   },
   people: {
-    async list({ pb, user }, expected) {
+    async list({ pb, user, persona }, expected) {
       const page = await pb.collection("people").getList(1, 100);
       if (expected === "none") expect(page.totalItems).toBe(0);
-      if (expected === "self") expect(page.items.map((p) => p.id)).toEqual([user!.personId]);
+      if (expected === "self") {
+        // Their own person, plus (for active members) the people listed in the member directory, which
+        // other test files may have created: authorization-people.int.test.ts covers the directory.
+        const ids = page.items.map((p) => p.id);
+        expect(ids).toContain(user!.personId);
+        const others = page.items.filter((p) => p.id !== user!.personId);
+        expect(others.every((p) => p.inDirectory === true), "only directory-listed people besides themselves").toBe(true);
+        // A pending sign-up has no member areas: nobody but themselves.
+        if (persona === "pending") expect(ids).toEqual([user!.personId]);
+      }
       if (expected === "all") expect(page.totalItems).toBe(await totalOf("people"));
     },
     async view({ pb }, expected) {

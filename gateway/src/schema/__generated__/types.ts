@@ -755,7 +755,7 @@ export type Person = {
   birthDate?: Maybe<Scalars['String']['output']>;
   /** Month and day, when the caller may see them. */
   birthday?: Maybe<Birthday>;
-  /** The caller may edit this person (self, an adult of the household, or people.manage). */
+  /** The caller may edit this person: themselves, a child or youth of their household (adults), or anyone (people.manage). Each adult manages their own details. */
   canEdit: Scalars['Boolean']['output'];
   created: Scalars['DateTime']['output'];
   /** When the person asked for their data to be deleted (staff and the person see it). */

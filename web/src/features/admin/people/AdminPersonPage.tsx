@@ -132,7 +132,8 @@ function PersonView({ person }: { person: AdminPersonDetailsFragment }) {
             <h2 id="login-title">{t("admin.people.login.title")}</h2>
             {person.user ? (
               <>
-                <p className="staff-side-card__email">{person.user.email}</p>
+                {/* Empty for staff who may not manage accounts (PocketBase hides account emails from them). */}
+                {person.user.email && <p className="staff-side-card__email">{person.user.email}</p>}
                 <p className="staff-badges">
                   <span className={`badge ${person.user.verified ? "badge--ok" : "badge--warn"}`}>{person.user.verified ? t("admin.users.verified") : t("admin.users.unverified")}</span>
                   {person.user.status === "SUSPENDED" && <span className="badge badge--danger">{t("admin.users.suspended")}</span>}

@@ -27,7 +27,9 @@ export function ApproveSignUpPanel({ person, onApproved }: { person: AdminPerson
   const [household, setHousehold] = useState<PickedHousehold | null>(person.household ? { id: person.household.id, name: person.household.name } : null);
   const [membershipStatus, setMembershipStatus] = useState<MembershipStatus>("MEMBER");
   const suggestions = data?.person?.matchSuggestions ?? [];
-  const email = person.user?.email ?? person.emails[0]?.email;
+  // `||`: an account's email reads as "" for staff without roles.manage (PocketBase hides it), and
+  // the sign-up address is then still known from the person's own email row.
+  const email = person.user?.email || person.emails[0]?.email;
 
   async function approve(input: ApproveSignUpInput, notice: string) {
     setError(null);
