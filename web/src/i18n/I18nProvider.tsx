@@ -1,10 +1,32 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { en, type MessageKey } from "./en.ts";
-import { es } from "./es.ts";
 import { interpolate, type Locale, LOCALES } from "./format.ts";
 
-const MESSAGES: Record<Locale, Record<MessageKey, string>> = { en, es };
+type Messages = Record<MessageKey, string>;
 const STORAGE_KEY = "flock.locale";
+
+// English is the source and ships with the app; other languages are separate chunks, fetched only
+// for the people who read them (each dictionary is ~15 KB gzip: the first-load budget is 170 KB).
+const LOADERS: Record<Exclude<Locale, "en">, () => Promise<Messages>> = {
+  es: () => import("./es.ts").then((m) => m.es),
+};
+const loaded = new Map<Locale, Messages>([["en", en]]);
+const loading = new Map<Locale, Promise<Messages>>();
+
+function loadMessages(locale: Locale): Promise<Messages> {
+  const ready = loaded.get(locale);
+  if (ready) return Promise.resolve(ready);
+  let pending = loading.get(locale);
+  if (!pending) {
+    pending = LOADERS[locale as Exclude<Locale, "en">]().then((messages) => {
+      loaded.set(locale, messages);
+      return messages;
+    });
+    pending.catch(() => loading.delete(locale)); // offline: try again on the next render
+    loading.set(locale, pending);
+  }
+  return pending;
+}
 
 export interface I18n {
   locale: Locale;
@@ -31,6 +53,12 @@ function browserLocale(): Locale {
   return navigator.languages.some((l) => l.toLowerCase().startsWith("es")) ? "es" : "en";
 }
 
+// Start fetching the reader's dictionary with the app itself, not after the first render.
+if (typeof navigator !== "undefined") {
+  const early = storedLocale() ?? (navigator.languages?.length ? browserLocale() : "en");
+  if (early !== "en") void loadMessages(early).catch(() => undefined);
+}
+
 /**
  * The language is: the visitor's own choice on this device, else the browser's language when we
  * have it, else the church's default (passed in once settings load).
@@ -39,8 +67,22 @@ export function I18nProvider({ children, churchDefault }: { children: ReactNode;
   const [chosen, setChosen] = useState<Locale | null>(storedLocale);
   const locale: Locale = chosen ?? (navigator.languages.length ? browserLocale() : (churchDefault ?? "en"));
 
+  // Bumped when a dictionary arrives (the dictionaries themselves live in the module-level cache).
+  const [, setArrivals] = useState(0);
+  const [unavailable, setUnavailable] = useState<Locale | null>(null);
+
   useEffect(() => {
     document.documentElement.lang = locale;
+    if (loaded.has(locale)) return;
+    let cancelled = false;
+    loadMessages(locale).then(
+      () => !cancelled && setArrivals((n) => n + 1),
+      // The dictionary could not be fetched (offline): English rather than a blank page.
+      () => !cancelled && setUnavailable(locale),
+    );
+    return () => {
+      cancelled = true;
+    };
   }, [locale]);
 
   const setLocale = useCallback((next: Locale) => {
@@ -52,15 +94,21 @@ export function I18nProvider({ children, churchDefault }: { children: ReactNode;
     setChosen(next);
   }, []);
 
+  // While a newly chosen language arrives, the page stays in the previous one (and keeps its state).
+  const previous = useRef<Messages | undefined>(undefined);
+  const dictionary = loaded.get(locale) ?? (unavailable === locale ? en : previous.current);
+  previous.current = dictionary;
   const value = useMemo<I18n>(
     () => ({
       locale,
-      t: (key, vars) => interpolate(MESSAGES[locale][key] ?? en[key] ?? key, vars),
+      t: (key, vars) => interpolate(dictionary?.[key] ?? en[key] ?? key, vars),
       has: (key): key is MessageKey => key in en,
       setLocale,
     }),
-    [locale, setLocale],
+    [locale, setLocale, dictionary],
   );
+  // At start, a few milliseconds while the reader's dictionary arrives: nothing rather than a flash of English.
+  if (!dictionary) return null;
   return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;
 }
 
