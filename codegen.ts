@@ -32,6 +32,8 @@ const config: CodegenConfig = {
           Address: "../../pocketbase/records.ts#AddressRecord",
           HouseholdInvitation: "../../pocketbase/records.ts#HouseholdInvitationRecord",
           VisitRequest: "../../pocketbase/records.ts#VisitRequestRecord",
+          PrayerRequest: "../../pocketbase/records.ts#PrayerRequestRecord",
+          Notification: "../../pocketbase/records.ts#NotificationRecord",
         },
       },
     },

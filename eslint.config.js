@@ -28,7 +28,7 @@ export default tseslint.config(
       globals: Object.fromEntries(
         [
           "migrate", "Collection", "Record", "RelationField", "SelectField", "TextField", "FileField", "BoolField", "DateField",
-          "$os", "$app", "__hooks", "require", "module", "cronAdd", "onRecordCreate", "onRecordUpdate", "onRecordDelete",
+          "$os", "$app", "$dbx", "__hooks", "require", "module", "cronAdd", "onRecordCreate", "onRecordUpdate", "onRecordDelete",
         ].map((name) => [name, "readonly"]),
       ),
     },

@@ -12,6 +12,7 @@ import type { SettingsEvents } from "./system/settings-events.ts";
 import type { ViewerCache } from "./session/viewer-cache.ts";
 import type { PublicSettings } from "./system/public-settings.ts";
 import type { Mailer } from "./mail/mailer.ts";
+import type { RealtimeBridge } from "./realtime/bridge.ts";
 
 /** Long-lived services shared by every request of one gateway process. */
 export interface GatewayServices {
@@ -23,6 +24,8 @@ export interface GatewayServices {
   publicSettings: PublicSettings;
   /** Mail the gateway sends itself (PocketBase sends verification and reset mail). */
   mailer: Mailer;
+  /** GraphQL subscriptions over PocketBase realtime, one connection per viewer (realtime/bridge.ts). */
+  realtime: RealtimeBridge;
 }
 
 /** What the HTTP server passes per request (tests pass a fixed clientIp). */

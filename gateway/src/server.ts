@@ -1,4 +1,5 @@
 import { Mailer } from "./mail/mailer.ts";
+import { RealtimeBridge } from "./realtime/bridge.ts";
 import { createServer, type IncomingMessage, type ServerResponse, type Server } from "node:http";
 import type { GatewayConfig } from "./config.ts";
 import type { GatewayServices, ServerContext } from "./context.ts";
@@ -75,6 +76,7 @@ export function createGateway(config: GatewayConfig): Gateway {
     viewerCache: new ViewerCache(),
     publicSettings: new PublicSettings(config.pbUrl),
     mailer: new Mailer(config),
+    realtime: new RealtimeBridge(config.pbUrl),
   };
   services.settingsEvents.onChange((record) => services.publicSettings.set(record));
   const yoga = createGatewayYoga(services);
@@ -197,6 +199,7 @@ export function createGateway(config: GatewayConfig): Gateway {
     close: () =>
       new Promise((resolve) => {
         stopScheduler?.();
+        void services.realtime.close();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

@@ -192,3 +192,38 @@ export interface PostRecord extends BaseRecord {
   updatedBy: string;
   expand?: { cover?: MediaRecord };
 }
+
+export interface PrayerRequestRecord extends BaseRecord {
+  body: string;
+  visibility: "public" | "members" | "pastoral";
+  anonymous: boolean;
+  authorName: string;
+  status: "pending" | "approved" | "rejected" | "answered" | "archived";
+  prayedCount: number;
+  flagCount: number;
+  answerNote: string;
+  rejectReason: string;
+  approvedAt: string;
+  answeredAt: string;
+  expiresAt: string;
+}
+
+/** Who asked: readable only by pastoral staff and the requester (pb_migrations/1732300000_prayer.js). */
+export interface PrayerRequestPrivateRecord extends BaseRecord {
+  request: string;
+  user: string;
+  person: string;
+  submitterName: string;
+  submitterEmail: string;
+}
+
+export interface NotificationRecord extends BaseRecord {
+  user: string;
+  kind: "signup_approved" | "prayer_approved" | "prayer_rejected" | "prayer_answered" | "prayer_prayed";
+  title: string;
+  body: string;
+  link: string;
+  groupKey: string;
+  count: number;
+  readAt: string;
+}

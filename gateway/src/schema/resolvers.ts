@@ -7,6 +7,8 @@ import { mediaResolvers } from "./media/resolvers.ts";
 import { peopleResolvers } from "./people/resolvers.ts";
 import { peopleStaffResolvers } from "./people/staff-resolvers.ts";
 import { visitsResolvers } from "./visits/resolvers.ts";
+import { prayerResolvers } from "./prayer/resolvers.ts";
+import { notificationsResolvers } from "./notifications/resolvers.ts";
 
 const modules: Resolvers[] = [
   { Query: { ping: () => true }, Mutation: { noop: () => true } },
@@ -18,6 +20,8 @@ const modules: Resolvers[] = [
   peopleResolvers,
   peopleStaffResolvers,
   visitsResolvers,
+  prayerResolvers,
+  notificationsResolvers,
 ];
 
 /** Merge the feature modules' resolver maps (each type's fields from every module). */
