@@ -171,7 +171,7 @@ describe("people and the directory in a real browser", () => {
     const memberContext = await newContext(browser);
     const member = await memberContext.newPage();
     const memberErrors = watchErrors(member);
-    const graphql = recordGraphqlResponses(member);
+    const graphql = await recordGraphqlResponses(member);
     await signIn(member, MEMBER, DEMO_PASSWORD);
     await member.goto("/directory");
     const search = member.getByRole("searchbox", { name: "Search by name" });

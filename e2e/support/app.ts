@@ -53,22 +53,21 @@ export async function signIn(page: Page, email: string, password: string): Promi
 
 /**
  * Every GraphQL response the page receives, read as text: for proving that something (an address)
- * never reached the browser. Start it before the first navigation. Server-sent event streams are
- * left out because they stay open while the page lives; the one subscription (settingsChanged)
- * carries the church's public settings only. A body that can't be read fails the check rather
- * than passing it unseen.
+ * never reached the browser. The responses are fetched through an interception (so a navigation
+ * cannot discard a body before it is read); server-sent event streams are passed through, since
+ * they stay open while the page lives (they carry public settings and the viewer's own
+ * notifications). Start it before the first navigation.
  */
-export function recordGraphqlResponses(page: Page): { texts(): Promise<string[]> } {
-  const bodies: Array<Promise<string>> = [];
-  page.on("response", (response) => {
-    if (new URL(response.url()).pathname !== "/graphql") return;
-    if ((response.headers()["content-type"] ?? "").startsWith("text/event-stream")) return;
-    const body = response.text().catch((error: unknown) => {
-      throw new Error(`Could not read the GraphQL response to ${response.request().postData()?.slice(0, 80) ?? "?"}: ${String(error)}`);
-    });
-    // Reported by texts(); until then the rejection is not "unhandled".
-    body.catch(() => undefined);
-    bodies.push(body);
-  });
-  return { texts: () => Promise.all(bodies) };
+export async function recordGraphqlResponses(page: Page): Promise<{ texts(): Promise<string[]> }> {
+  const bodies: string[] = [];
+  await page.route(
+    (url) => url.pathname === "/graphql",
+    async (route) => {
+      if ((route.request().headers()["accept"] ?? "").includes("text/event-stream")) return route.continue();
+      const response = await route.fetch();
+      bodies.push(await response.text());
+      await route.fulfill({ response });
+    },
+  );
+  return { texts: async () => [...bodies] };
 }
