@@ -111,8 +111,12 @@ migrate((app) => {
     // "I prayed": once per user (or, for visitors, per device) per day, on a request the caller can see.
     listRule: '@request.auth.id != "" && user = @request.auth.id',
     viewRule: '@request.auth.id != "" && user = @request.auth.id',
+    // The day must be the church's today: any church-local date is UTC yesterday, today or tomorrow.
+    // Without this bound, made-up days (2001-01-01, 2001-01-02, …) each passed the unique index and
+    // raised prayedCount without limit.
     createRule:
       '((@request.auth.id != "" && user = @request.auth.id && deviceKey = "") || (@request.auth.id = "" && user = "" && deviceKey != "")) && ' +
+      "(day = strftime('%Y-%m-%d', @yesterday) || day = strftime('%Y-%m-%d', @now) || day = strftime('%Y-%m-%d', @tomorrow)) && " +
       `(${onWall("request.")} || (request.visibility = "pastoral" && ${PASTORAL}))`,
     updateRule: null,
     deleteRule: null,

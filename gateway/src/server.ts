@@ -18,6 +18,7 @@ import { metaForPath } from "./http/route-meta.ts";
 import { renderAppHtml } from "./http/app-html.ts";
 import { syncPocketBaseSettings } from "./system/pocketbase-settings.ts";
 import { startScheduledPublishing } from "./system/scheduled-publishing.ts";
+import { startPrayerExpiry } from "./system/prayer-expiry.ts";
 
 export interface Gateway {
   server: Server;
@@ -182,6 +183,7 @@ export function createGateway(config: GatewayConfig): Gateway {
   server.headersTimeout = 30_000;
 
   let stopScheduler: (() => void) | null = null;
+  let stopPrayerExpiry: (() => void) | null = null;
   return {
     server,
     yoga,
@@ -191,6 +193,7 @@ export function createGateway(config: GatewayConfig): Gateway {
         server.once("error", reject);
         server.listen(config.port, config.host, () => {
           stopScheduler = startScheduledPublishing(services.system);
+          stopPrayerExpiry = startPrayerExpiry(services.system);
           const address = server.address();
           const port = typeof address === "object" && address ? address.port : config.port;
           resolve(`http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`);
@@ -199,6 +202,7 @@ export function createGateway(config: GatewayConfig): Gateway {
     close: () =>
       new Promise((resolve) => {
         stopScheduler?.();
+        stopPrayerExpiry?.();
         void services.realtime.close();
         server.closeAllConnections();
         server.close(() => resolve());

@@ -29,11 +29,30 @@ export interface BridgeStats {
   reconnects: number;
 }
 
-const DEFAULT_QUEUE_LIMIT = 100;
+/** Events a subscriber may fall behind before its backlog is replaced by one RESYNC. */
+export const DEFAULT_QUEUE_LIMIT = 100;
+/**
+ * Waits before opening a viewer's connection again when PocketBase could not be reached at all (its
+ * SDK retries by itself only connections that once succeeded). Short enough for QUALITY.md P6.
+ */
+const RETRY_DELAYS_MS = [200, 500, 1000, 2000];
 
 interface TopicEntry {
+  collection: string;
+  topic: string;
+  query: Record<string, string> | undefined;
   queues: Set<EventQueue<unknown>>;
   unsubscribe: Promise<(() => Promise<void>) | null>;
+}
+
+/** Seconds since the epoch at which a JWT expires (0 when unreadable). */
+function tokenExpiry(token: string): number {
+  try {
+    const payload = JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString("utf8")) as { exp?: unknown };
+    return typeof payload.exp === "number" ? payload.exp : 0;
+  } catch {
+    return 0;
+  }
 }
 
 /**
@@ -43,28 +62,87 @@ interface TopicEntry {
  * read: the gateway never filters with superuser data.
  */
 class ViewerConnection {
-  readonly pb: PocketBase;
+  private pb!: PocketBase;
   private readonly topics = new Map<string, TopicEntry>();
-  private readonly connected: Promise<(() => Promise<void>) | null>;
+  private connected: Promise<void> = Promise.resolve();
   private connects = 0;
+  /** A connection attempt failed: subscribers may have missed changes and are told to refetch when it works. */
+  private missedChanges = false;
+  private failures = 0;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private closed = false;
   reconnects = 0;
 
-  constructor(pbUrl: string, token: string | null) {
-    this.pb = new PocketBase(pbUrl);
-    this.pb.autoCancellation(false);
-    if (token) this.pb.authStore.save(token, null);
-    // PB_CONNECT arrives on every (re)connection: after PocketBase's idle timeout (5 min), its
-    // connection limit (30 min) or a restart, the SDK reconnects and resubmits the topics, and the
-    // subscribers may have missed changes in between; they are told to refetch.
-    this.connected = this.pb.realtime
+  constructor(
+    private readonly pbUrl: string,
+    private token: string | null,
+  ) {
+    this.open();
+  }
+
+  /**
+   * A new PocketBase client with every current topic. PB_CONNECT arrives on every (re)connection,
+   * after the topics were (re)submitted: after PocketBase's idle timeout (5 min), its connection limit
+   * (30 min) or a restart, the SDK reconnects and resubmits the topics, and the subscribers may have
+   * missed changes in between; they are told to refetch.
+   */
+  private open(): void {
+    const pb = new PocketBase(this.pbUrl);
+    pb.autoCancellation(false);
+    if (this.token) pb.authStore.save(this.token, null);
+    this.pb = pb;
+    this.connected = pb.realtime
       .subscribe("PB_CONNECT", () => {
         this.connects += 1;
-        if (this.connects > 1) {
+        this.failures = 0;
+        if (this.connects > 1 || this.missedChanges) {
+          this.missedChanges = false;
           this.reconnects += 1;
           this.broadcast({ type: "resync" });
         }
       })
+      .then(
+        () => undefined,
+        // PocketBase was unreachable for the first connection, which its SDK does not retry.
+        () => this.retryLater(pb),
+      );
+    for (const entry of this.topics.values()) this.subscribeTopic(pb, entry);
+  }
+
+  private retryLater(failed: PocketBase): void {
+    if (this.closed || failed !== this.pb) return;
+    this.missedChanges = true;
+    // Forget the failed client's listeners, so that nothing is delivered twice once it is replaced.
+    void failed.realtime.unsubscribe().catch(() => undefined);
+    const delay = RETRY_DELAYS_MS[Math.min(this.failures, RETRY_DELAYS_MS.length - 1)]!;
+    this.failures += 1;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      if (!this.closed) this.open();
+    }, delay);
+  }
+
+  private subscribeTopic(pb: PocketBase, entry: TopicEntry): void {
+    entry.unsubscribe = pb
+      .collection(entry.collection)
+      .subscribe(
+        entry.topic,
+        (event: RecordSubscription<unknown>) => {
+          for (const q of entry.queues) q.push({ type: "change", action: event.action as "create" | "update" | "delete", record: event.record });
+        },
+        entry.query ? { query: entry.query } : undefined,
+      )
+      // Unreachable PocketBase is handled by retryLater (PB_CONNECT fails too). A refused topic (a
+      // token that expired meanwhile) leaves its subscribers without events; their queries still go
+      // through the rules.
       .catch(() => null);
+  }
+
+  /** A later subscription of the same user may bring a fresher token: used from the next (re)subscription on. */
+  useToken(token: string): void {
+    if (!this.token || tokenExpiry(token) <= tokenExpiry(this.token)) return;
+    this.token = token;
+    this.pb.authStore.save(token, null);
   }
 
   get empty(): boolean {
@@ -79,25 +157,17 @@ class ViewerConnection {
     const existing = this.topics.get(key);
     if (existing) {
       existing.queues.add(queue);
+      queue.ready = existing.unsubscribe.then(() => undefined);
       return;
     }
-    const entry: TopicEntry = { queues: new Set([queue]), unsubscribe: Promise.resolve(null) };
     const query: Record<string, string> = {};
     if (options?.filter) query.filter = options.filter;
     if (options?.expand) query.expand = options.expand;
-    entry.unsubscribe = this.pb
-      .collection(collection)
-      .subscribe(
-        topic,
-        (event: RecordSubscription<unknown>) => {
-          for (const q of entry.queues) q.push({ type: "change", action: event.action as "create" | "update" | "delete", record: event.record });
-        },
-        Object.keys(query).length ? { query } : undefined,
-      )
-      // PocketBase refused the topic (for example a token that expired meanwhile): the subscribers
-      // simply receive nothing; their queries still go through the rules.
-      .catch(() => null);
+    const entry: TopicEntry = { collection, topic, query: Object.keys(query).length ? query : undefined, queues: new Set([queue]), unsubscribe: Promise.resolve(null) };
     this.topics.set(key, entry);
+    // While a retry is pending, the next client subscribes every topic (this one included).
+    if (!this.retryTimer) this.subscribeTopic(this.pb, entry);
+    queue.ready = entry.unsubscribe.then(() => undefined);
   }
 
   remove(key: string, queue: EventQueue<unknown>): void {
@@ -114,9 +184,14 @@ class ViewerConnection {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
     for (const queue of this.queues()) queue.close();
     await this.connected;
     await this.pb.realtime.unsubscribe().catch(() => undefined);
+    // With PocketBase down, unsubscribing sends nothing and the SDK would keep trying to reconnect
+    // every 2 s until PocketBase is back; its (TypeScript-private) disconnect stops that now.
+    (this.pb.realtime as unknown as { disconnect?: () => void }).disconnect?.();
   }
 }
 
@@ -141,6 +216,8 @@ export class RealtimeBridge {
     if (!connection) {
       connection = new ViewerConnection(this.pbUrl, viewerKey === "guest" ? null : viewer.token);
       this.connections.set(viewerKey, connection);
+    } else if (viewerKey !== "guest") {
+      connection.useToken(viewer.token!);
     }
     const key = `${collection}/${topic}?${options?.filter ?? ""}&${options?.expand ?? ""}`;
     const owner = connection;

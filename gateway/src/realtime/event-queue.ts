@@ -15,6 +15,12 @@ export class EventQueue<T> implements AsyncIterableIterator<BridgeEvent<T>> {
   private closed = false;
   /** How many times the backlog overflowed (for stats and tests). */
   overflows = 0;
+  /**
+   * Settles once PocketBase confirmed the subscription (or it failed and the bridge retries and will
+   * send a RESYNC). A resolver that awaits it before returning the stream guarantees its client every
+   * change from the moment the stream opens: subscribe, then query, and nothing falls in between.
+   */
+  ready: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly limit: number,

@@ -43,6 +43,12 @@ export const LIMITS = {
   invitationNameMax: 100,
   /** peopleCsv: at most this many rows in one export. */
   peopleCsvMaxRows: 10_000,
+  /** Prayer requests (PRODUCT.md §6): the body, a moderator's reject reason, the praise report, a flag's reason. */
+  prayerBodyMin: 10,
+  prayerBodyMax: 2000,
+  prayerRejectReasonMax: 500,
+  prayerAnswerNoteMax: 2000,
+  prayerFlagReasonMax: 500,
 } as const;
 
 export const THROTTLE = {

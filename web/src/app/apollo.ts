@@ -6,20 +6,49 @@ import type { Client } from "graphql-sse";
 /** The gateway refuses GET and multipart GraphQL requests without this header (CSRF prevention). */
 export const CSRF_HEADERS = { "x-graphql-yoga-csrf": "1" } as const;
 
+/** Reconnections of several subscriptions after one outage arrive together: one refetch covers them. */
+const RESYNC_COALESCE_MS = 1000;
+
 /**
  * Subscriptions over Server-Sent Events, the transport GraphQL Yoga speaks (Apollo's own multipart
- * subscriptions get 406 from Yoga). graphql-sse retries after a dropped connection; each
- * subscription's next event carries current data, so a gap heals itself.
+ * subscriptions get 406 from Yoga). graphql-sse retries after a dropped connection, but events sent
+ * while it was away are lost: after a reconnection `onReconnected` runs so the app can refetch what
+ * it shows (the gap heals without a reload).
  */
 class SseLink extends ApolloLink {
   // graphql-sse is loaded with the first subscription, keeping it out of the first page load.
   private client: Promise<Client> | null = null;
+  private resyncTimer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(private readonly onReconnected: () => void) {
+    super();
+  }
 
   private getClient(): Promise<Client> {
     this.client ??= import("graphql-sse").then(({ createClient }) =>
-      createClient({ url: "/graphql", headers: () => ({ ...CSRF_HEADERS }), credentials: "same-origin", retryAttempts: Infinity }),
+      createClient({
+        url: "/graphql",
+        headers: () => ({ ...CSRF_HEADERS }),
+        credentials: "same-origin",
+        retryAttempts: Infinity,
+        // Each subscription has its own connection (distinct connections mode), so one outage
+        // reports once per subscription: coalesce them into a single refetch.
+        on: {
+          connected: (reconnected) => {
+            if (reconnected) this.scheduleResync();
+          },
+        },
+      }),
     );
     return this.client;
+  }
+
+  private scheduleResync() {
+    if (this.resyncTimer) return;
+    this.resyncTimer = setTimeout(() => {
+      this.resyncTimer = null;
+      this.onReconnected();
+    }, RESYNC_COALESCE_MS);
   }
 
   override request(operation: ApolloLink.Operation): Observable<ApolloLink.Result> {
@@ -44,8 +73,10 @@ class SseLink extends ApolloLink {
 export function createApolloClient(): ApolloClient {
   const http = new HttpLink({ uri: "/graphql", credentials: "same-origin", headers: { ...CSRF_HEADERS } });
   const isSubscription = ({ query }: ApolloLink.Operation) => getOperationAST(query)?.operation === OperationTypeNode.SUBSCRIPTION;
-  return new ApolloClient({
-    link: ApolloLink.split(isSubscription, new SseLink(), http),
+  // Refetch the queries on screen (not the cache's standby ones) once a dropped stream is back.
+  const sse = new SseLink(() => void client.refetchObservableQueries().catch(() => undefined));
+  const client: ApolloClient = new ApolloClient({
+    link: ApolloLink.split(isSubscription, sse, http),
     cache: new InMemoryCache({
       typePolicies: {
         // Singletons: one settings record, one viewer per browser session.
@@ -54,4 +85,5 @@ export function createApolloClient(): ApolloClient {
       },
     }),
   });
+  return client;
 }

@@ -12,7 +12,8 @@ function AdminHome() {
   const { data } = useAppShell();
   const can = (p: Permission) => !!data?.viewer?.permissions.includes(p);
   const people = can("PEOPLE_VIEW") || can("PEOPLE_MANAGE");
-  const section = can("SETTINGS_MANAGE") ? "settings" : can("CONTENT_EDIT") ? "news" : can("MEDIA_MANAGE") ? "media" : can("ROLES_MANAGE") ? "users" : people ? "people" : "settings";
+  const prayer = can("PRAYER_MODERATE") || can("PRAYER_VIEW_PASTORAL");
+  const section = can("SETTINGS_MANAGE") ? "settings" : can("CONTENT_EDIT") ? "news" : can("MEDIA_MANAGE") ? "media" : can("ROLES_MANAGE") ? "users" : people ? "people" : prayer ? "prayer" : "settings";
   return <Navigate to={section} replace />;
 }
 
@@ -34,6 +35,9 @@ const adminVisits = () => import("../features/admin/visits/index.ts");
 const PEOPLE_STAFF: Permission[] = ["PEOPLE_VIEW", "PEOPLE_MANAGE"];
 const me = () => import("../features/me/pages.tsx");
 const directory = () => import("../features/directory/pages.tsx");
+const prayer = () => import("../features/prayer/PrayerPage.tsx");
+const adminPrayer = () => import("../features/admin/prayer/AdminPrayerPage.tsx");
+const PRAYER_STAFF: Permission[] = ["PRAYER_MODERATE", "PRAYER_VIEW_PASTORAL"];
 
 // Declarative routes (React Router's library mode): the data router would add ~17 KB gzip to
 // every visitor's first load for loaders we don't use; data comes from Apollo.
@@ -50,6 +54,8 @@ export function AppRoutes() {
         <Route path="forgot-password" element={lazyPage(auth, (m) => m.ForgotPasswordPage)} />
         <Route path="reset-password" element={lazyPage(auth, (m) => m.ResetPasswordPage)} />
         <Route path="verify-email" element={lazyPage(auth, (m) => m.VerifyEmailPage)} />
+        <Route path="prayer" element={lazyPage(prayer, (m) => m.PrayerPage)} />
+        <Route path="prayer/:id" element={lazyPage(prayer, (m) => m.PrayerRequestPage)} />
         <Route path="visit" element={lazyPage(() => import("../features/visit/VisitPage.tsx"), (m) => m.VisitPage)} />
         <Route path="me" element={<RequireViewer>{lazyPage(me, (m) => m.MeLayout)}</RequireViewer>}>
           <Route index element={lazyPage(me, (m) => m.MePage)} />
@@ -57,6 +63,7 @@ export function AppRoutes() {
           <Route path="household" element={lazyPage(me, (m) => m.HouseholdPage)} />
           <Route path="privacy" element={lazyPage(me, (m) => m.PrivacyPage)} />
           <Route path="data" element={lazyPage(me, (m) => m.DataPage)} />
+          <Route path="notifications" element={lazyPage(() => import("../features/notifications/NotificationsPage.tsx"), (m) => m.NotificationsPage)} />
         </Route>
         {/* Signed-in users only; the pages themselves explain why a pending sign-up can't see it yet. */}
         <Route path="directory" element={<RequireViewer>{lazyPage(directory, (m) => m.DirectoryPage)}</RequireViewer>} />
@@ -74,6 +81,7 @@ export function AppRoutes() {
           <Route path="people/:id" element={<RequirePermission anyOf={PEOPLE_STAFF}>{lazyPage(adminPeople, (m) => m.AdminPersonPage)}</RequirePermission>} />
           <Route path="households/:id" element={<RequirePermission anyOf={PEOPLE_STAFF}>{lazyPage(adminPeople, (m) => m.AdminHouseholdPage)}</RequirePermission>} />
           <Route path="visits" element={<RequirePermission anyOf={PEOPLE_STAFF}>{lazyPage(adminVisits, (m) => m.AdminVisitsPage)}</RequirePermission>} />
+          <Route path="prayer" element={<RequirePermission anyOf={PRAYER_STAFF}>{lazyPage(adminPrayer, (m) => m.AdminPrayerPage)}</RequirePermission>} />
         </Route>
         <Route path="*" element={<NotFoundPage />} />
       </Route>

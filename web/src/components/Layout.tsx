@@ -9,6 +9,7 @@ import { Loading } from "./Loading.tsx";
 import { Footer } from "./Footer.tsx";
 import { ADMIN_PERMISSIONS } from "../app/guards.tsx";
 import { ErrorBoundary } from "../features/errors/ErrorPage.tsx";
+import { NotificationBell } from "../features/notifications/NotificationBell.tsx";
 
 /** The frame of every page: header with the church's name and logo, navigation, footer. */
 export function Layout() {
@@ -61,6 +62,9 @@ function Header() {
           {settings?.logoUrl && <img src={settings.logoUrl} alt="" className="brand__logo" height={48} />}
           <span className="brand__name">{settings?.churchName ?? ""}</span>
         </Link>
+        {/* Outside the collapsible menu: the unread count shows on phones too. Keyed by user so an
+            account switch starts from that account's notifications. */}
+        {viewer && <NotificationBell key={viewer.user.id} />}
         <button
           type="button"
           className="header__menu-button"
@@ -79,6 +83,9 @@ function Header() {
             </li>
             <li>
               <NavLink to="/news">{t("nav.news")}</NavLink>
+            </li>
+            <li>
+              <NavLink to="/prayer">{t("nav.prayer")}</NavLink>
             </li>
             {data?.navigation.map((link) => (
               <li key={link.path}>

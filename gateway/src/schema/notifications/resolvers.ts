@@ -1,4 +1,98 @@
-import type { Resolvers } from "../__generated__/types.ts";
+import type PocketBase from "pocketbase";
+import type { GatewayContext } from "../../context.ts";
+import { pbCall } from "../../errors.ts";
+import type { NotificationRecord } from "../../pocketbase/records.ts";
+import type { BridgeEvent } from "../../realtime/event-queue.ts";
+import type { NotificationKind, Resolvers, WallEventKind } from "../__generated__/types.ts";
+import { connection, keysetFilter, pageArgs } from "../pagination.ts";
+import { toIso } from "../users/mappers.ts";
+import { requireViewer } from "../users/resolvers.ts";
 
-/** In-app notifications (filled in by the notifications work). */
-export const notificationsResolvers: Resolvers = {};
+/**
+ * In-app notifications (PRODUCT.md §3 /me/notifications). System jobs create them (system/notifier.ts);
+ * everything here runs with the caller's token, so PocketBase's rules (own rows only, and only readAt
+ * may change) decide: another user's notification is simply not found.
+ */
+
+const notificationsOf = (pb: PocketBase) => pb.collection("notifications");
+const mine = (pb: PocketBase, userId: string) => pb.filter("user = {:user}", { user: userId });
+const unreadOf = (pb: PocketBase, userId: string) => pb.filter('user = {:user} && readAt = ""', { user: userId });
+/** PocketBase's own date format: what readAt is compared with and stored as. */
+const pbNow = () => new Date().toISOString().replace("T", " ");
+
+/** The caller's unread count: a one-row page with the total counted (the index on user, readAt serves it). */
+async function unreadCount(pb: PocketBase, userId: string): Promise<number> {
+  const page = await pbCall(() => notificationsOf(pb).getList(1, 1, { filter: unreadOf(pb, userId), fields: "id", skipTotal: false }));
+  return page.totalItems;
+}
+
+const EVENT_KIND: Record<"create" | "update" | "delete", WallEventKind> = { create: "ADDED", update: "UPDATED", delete: "REMOVED" };
+
+async function toEvent(event: BridgeEvent<NotificationRecord>, ctx: GatewayContext) {
+  // A change may leave the viewer's session meanwhile (sign-out): the count then fails like any read.
+  const viewer = await requireViewer(ctx);
+  const count = await unreadCount(ctx.pb, viewer.id);
+  if (event.type === "resync") return { kind: "RESYNC" as const, notification: null, unreadCount: count };
+  // REMOVED carries the removed notification too (it is the viewer's own), so the client knows which.
+  return { kind: EVENT_KIND[event.action], notification: event.record, unreadCount: count };
+}
+
+export const notificationsResolvers: Resolvers = {
+  Query: {
+    async notifications(_, { first, after }, ctx) {
+      const { size, cursor } = pageArgs(first, after, 20);
+      const viewer = await requireViewer(ctx);
+      const own = mine(ctx.pb, viewer.id);
+      const filter = [own, cursor ? keysetFilter(ctx.pb, "created", cursor) : ""].filter(Boolean).join(" && ");
+      const rows = await pbCall(() => notificationsOf(ctx.pb).getList<NotificationRecord>(1, size + 1, { filter, sort: "-created,-id", skipTotal: true }));
+      const page = connection(rows.items, size, (n) => n.created, async () =>
+        (await pbCall(() => notificationsOf(ctx.pb).getList(1, 1, { filter: own, fields: "id", skipTotal: false }))).totalItems,
+      );
+      // Counted only when asked for, like totalCount (graphql-js calls a function-valued field lazily).
+      const lazyUnread = () => unreadCount(ctx.pb, viewer.id);
+      return { ...page, unreadCount: lazyUnread as unknown as number };
+    },
+  },
+  Mutation: {
+    async markNotificationRead(_, { id }, ctx) {
+      await requireViewer(ctx);
+      const current = await pbCall(() => notificationsOf(ctx.pb).getOne<NotificationRecord>(id));
+      // Already read: keep when it was first read.
+      if (current.readAt) return current;
+      return pbCall(() => notificationsOf(ctx.pb).update<NotificationRecord>(id, { readAt: pbNow() }));
+    },
+    async markAllNotificationsRead(_, __, ctx) {
+      const viewer = await requireViewer(ctx);
+      const unread = await pbCall(() => notificationsOf(ctx.pb).getFullList<Pick<NotificationRecord, "id">>({ filter: unreadOf(ctx.pb, viewer.id), fields: "id", batch: 200 }));
+      const readAt = pbNow();
+      // A few at a time: a long backlog must not open hundreds of connections to PocketBase at once.
+      const PARALLEL = 8;
+      for (let i = 0; i < unread.length; i += PARALLEL) {
+        await Promise.all(unread.slice(i, i + PARALLEL).map((n) => pbCall(() => notificationsOf(ctx.pb).update(n.id, { readAt }))));
+      }
+      return unread.length;
+    },
+  },
+  Subscription: {
+    myNotifications: {
+      // PocketBase sends this viewer's realtime connection only the rows its list rule lets them read:
+      // their own notifications.
+      async subscribe(_, __, ctx) {
+        const viewer = await requireViewer(ctx);
+        const queue = ctx.realtime.subscribe<NotificationRecord>({ userId: viewer.id, token: ctx.session.token }, "notifications", "*");
+        // The stream opens once PocketBase confirmed the topic: the client may then query without a gap.
+        await queue.ready;
+        return queue;
+      },
+      resolve: (event: BridgeEvent<NotificationRecord>, _: unknown, ctx: GatewayContext) => toEvent(event, ctx),
+    },
+  },
+  Notification: {
+    kind: (n) => n.kind.toUpperCase() as NotificationKind,
+    body: (n) => n.body ?? "",
+    link: (n) => n.link || null,
+    count: (n) => n.count || 1,
+    readAt: (n) => (n.readAt ? toIso(n.readAt) : null),
+    created: (n) => toIso(n.created),
+  },
+};

@@ -1,6 +1,7 @@
 import type PocketBase from "pocketbase";
 import { pbCall } from "../../errors.ts";
-import type { PersonRecord, UserRecord } from "../../pocketbase/records.ts";
+import type { SystemClient } from "../../pocketbase/client.ts";
+import type { PersonRecord, PrayerRequestPrivateRecord, UserRecord } from "../../pocketbase/records.ts";
 import { pbNow, rowsPointingAt } from "./records-io.ts";
 
 /** What an anonymised person is called (neutral in every language the app shows it in). */
@@ -18,7 +19,7 @@ export const ANONYMIZED_HOUSEHOLD_NAME = "Former household";
  *
  * Returns the ids of the deleted logins (the viewer cache forgets them).
  */
-export async function anonymize(pb: PocketBase, person: PersonRecord): Promise<string[]> {
+export async function anonymize(pb: PocketBase, person: PersonRecord, system: SystemClient): Promise<string[]> {
   const household = person.household;
   // Archived first: the users delete rule only lets people managers delete the login of an archived person.
   await pbCall(() =>
@@ -40,15 +41,32 @@ export async function anonymize(pb: PocketBase, person: PersonRecord): Promise<s
       await pbCall(() => pb.collection(collection).delete(row.id));
     }
   }
+  await forgetPrayerRequester(system, person.id);
   if (household) await clearEmptyHousehold(pb, household);
   // Duplicates merged into this person still carry their name (and maybe a photo).
   const duplicates = await rowsPointingAt<PersonRecord>(pb, "people", "mergedInto", person.id);
   const deletedLogins: string[] = [];
-  for (const duplicate of duplicates) deletedLogins.push(...(await anonymize(pb, duplicate)));
+  for (const duplicate of duplicates) deletedLogins.push(...(await anonymize(pb, duplicate, system)));
 
   const logins = await rowsPointingAt<UserRecord>(pb, "users", "person", person.id, "id");
   for (const login of logins) await pbCall(() => pb.collection("users").delete(login.id));
   return [...deletedLogins, ...logins.map((login) => login.id)];
+}
+
+/**
+ * Who asked for prayer (system job, docs/ARCHITECTURE.md: nobody may write those rows): the name and
+ * address they gave are blanked, and their requests on the wall no longer show their name. The rows
+ * stay, so pastoral staff still see that the request came from this (anonymised) person.
+ */
+async function forgetPrayerRequester(system: SystemClient, personId: string): Promise<void> {
+  const su = await system.get();
+  for (const row of await rowsPointingAt<PrayerRequestPrivateRecord>(su, "prayer_request_private", "person", personId, "id,request")) {
+    await pbCall(() => su.collection("prayer_request_private").update(row.id, { submitterName: "", submitterEmail: "" }));
+    const request = await pbCall(() => su.collection("prayer_requests").getOne(row.request, { fields: "id,anonymous" }));
+    if (!request.anonymous) {
+      await pbCall(() => su.collection("prayer_requests").update(row.request, { authorName: `${ANONYMIZED_NAME.firstName} ${ANONYMIZED_NAME.lastName}` }));
+    }
+  }
 }
 
 /** A household nobody belongs to any more loses its address, photo and name. */

@@ -1,5 +1,6 @@
 import type PocketBase from "pocketbase";
 import { pbCall } from "../../errors.ts";
+import type { SystemClient } from "../../pocketbase/client.ts";
 import type {
   HouseholdRecord,
   PersonBirthdayRecord,
@@ -17,7 +18,7 @@ import { downloadFile, findById, rowsPointingAt } from "./records-io.ts";
  * step is written to be safe to run again: a merge interrupted half-way can simply be repeated.
  */
 
-type Mover = (pb: PocketBase, keep: PersonRecord, merge: PersonRecord) => Promise<void>;
+type Mover = (pb: PocketBase, keep: PersonRecord, merge: PersonRecord, system: SystemClient) => Promise<void>;
 
 /** Point every `collection.field` at the kept person (plain relations with nothing to reconcile). */
 function repoint(collection: string, field: string): Mover {
@@ -85,6 +86,18 @@ const dropLeftoverBirthdays: Mover = async (pb, _keep, merge) => {
 };
 
 /**
+ * Who asked for a prayer request (`prayer_request_private`) moves with the person, as a system job
+ * (docs/ARCHITECTURE.md): nobody may write those rows (a requester must not claim requests), and a
+ * people manager without pastoral rights may not even read them.
+ */
+const movePrayerRequesters: Mover = async (_pb, keep, merge, system) => {
+  const su = await system.get();
+  for (const row of await rowsPointingAt(su, "prayer_request_private", "person", merge.id, "id")) {
+    await pbCall(() => su.collection("prayer_request_private").update(row.id, { person: keep.id }));
+  }
+};
+
+/**
  * Every relation to `people` in the schema, as "collection.field", with how a merge moves it.
  * gateway/test/people-staff.int.test.ts fails when a collection gains a relation to people that is
  * not listed here, so a new feature cannot silently leave records behind on the merged duplicate.
@@ -99,6 +112,7 @@ export const PERSON_RELATIONS = {
   "people.mergedInto": repoint("people", "mergedInto"),
   "household_invitations.invitedBy": repoint("household_invitations", "invitedBy"),
   "visit_requests.person": repoint("visit_requests", "person"),
+  "prayer_request_private.person": movePrayerRequesters,
 } satisfies Record<string, Mover>;
 
 /** The kept person's blank fields, filled from the merged one. */
@@ -124,8 +138,8 @@ async function fillBlanks(pb: PocketBase, keep: PersonRecord, merge: PersonRecor
  * archive the duplicate with `mergedInto` pointing at the kept person (its household link and photo
  * go, so it no longer shows among the household's people).
  */
-export async function mergeInto(pb: PocketBase, keep: PersonRecord, merge: PersonRecord): Promise<void> {
-  for (const move of Object.values(PERSON_RELATIONS)) await move(pb, keep, merge);
+export async function mergeInto(pb: PocketBase, keep: PersonRecord, merge: PersonRecord, system: SystemClient): Promise<void> {
+  for (const move of Object.values(PERSON_RELATIONS)) await move(pb, keep, merge, system);
   const blanks = await fillBlanks(pb, keep, merge);
   if (Object.keys(blanks).length) await pbCall(() => pb.collection("people").update(keep.id, blanks));
   await pbCall(() =>

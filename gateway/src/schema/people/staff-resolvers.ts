@@ -1,5 +1,6 @@
 import type { GatewayContext } from "../../context.ts";
 import { badUserInput, conflict, forbidden, notFound, pbCall } from "../../errors.ts";
+import { notify } from "../../system/notifier.ts";
 import type {
   HouseholdRecord,
   PersonEmailRecord,
@@ -150,7 +151,7 @@ async function linkSignUp(ctx: GatewayContext, pending: PersonRecord, input: App
   if (target.recordStatus === "pending" || target.mergedInto || target.anonymizedAt) {
     throw badUserInput({ linkToPersonId: { code: "invalid", message: "Link the sign-up to an approved person." } });
   }
-  await mergeInto(ctx.pb, target, pending);
+  await mergeInto(ctx.pb, target, pending, ctx.system);
   const merged = await readPerson(ctx, target.id);
   const data: Partial<PersonRecord> = {
     ...(merged.recordStatus !== "active" ? { recordStatus: "active" as const } : {}),
@@ -228,6 +229,10 @@ export const peopleStaffResolvers: Resolvers = {
       forgetLogins(ctx, logins);
 
       const approvedId = input.linkToPersonId ?? pending.id;
+      // In the app too (no email here: the approval mail below is the email).
+      for (const login of logins) {
+        await notify(ctx, { userId: login.id, kind: "signup_approved", title: "Your membership is approved", body: "The member areas are open to you now.", link: "/me" });
+      }
       if (email) {
         const settings = await ctx.publicSettings.get();
         await sendNotice(
@@ -258,7 +263,7 @@ export const peopleStaffResolvers: Resolvers = {
       if (keep.mergedInto) throw conflict("The person to keep was merged into another record; keep that one instead.", "keep_merged");
       if (keep.anonymizedAt || merge.anonymizedAt) throw conflict("Anonymised records can't be merged.", "anonymised");
       const logins = await loginsOf(ctx, merge.id);
-      await mergeInto(ctx.pb, keep, merge);
+      await mergeInto(ctx.pb, keep, merge, ctx.system);
       forgetLogins(ctx, logins);
       return readPerson(ctx, keepId);
     },
@@ -280,7 +285,7 @@ export const peopleStaffResolvers: Resolvers = {
         const logins = await rowsPointingAt<UserRecord>(ctx.pb, "users", "person", id, "id,roles");
         if (logins.some((login) => login.roles?.length)) throw forbidden();
       }
-      forgetLogins(ctx, (await anonymize(ctx.pb, person)).map((userId) => ({ id: userId })));
+      forgetLogins(ctx, (await anonymize(ctx.pb, person, ctx.system)).map((userId) => ({ id: userId })));
       return readPerson(ctx, id);
     },
 

@@ -41,6 +41,11 @@ export function AdminLayout() {
               </li>
             </>
           )}
+          {(permissions.includes("PRAYER_MODERATE") || permissions.includes("PRAYER_VIEW_PASTORAL")) && (
+            <li>
+              <NavLink to="/admin/prayer">{t("admin.prayer")}</NavLink>
+            </li>
+          )}
           {permissions.includes("SETTINGS_MANAGE") && (
             <li>
               <NavLink to="/admin/settings">{t("admin.settings")}</NavLink>

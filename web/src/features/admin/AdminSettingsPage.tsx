@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
+import { useMemo, useRef, useState, type FormEvent } from "react";
 import {
   UploadLogoDocument,
   useAdminSettingsPage,
@@ -16,6 +16,7 @@ import { Alert } from "../../components/Alert.tsx";
 import { CheckboxField, SelectField, TextAreaField, TextField } from "../../components/Field.tsx";
 import { Loading } from "../../components/Loading.tsx";
 import { handleError, type UiError } from "../../lib/handleError.ts";
+import { useUnsavedChangesWarning } from "../../lib/useUnsavedChangesWarning.ts";
 import { uploadWithProgress } from "../../lib/upload.ts";
 import { usePageTitle } from "../../lib/usePageTitle.ts";
 import { LOCALES } from "../../i18n/format.ts";
@@ -83,13 +84,7 @@ function SettingsForm({ settings }: { settings: AdminSettingsFieldsFragment }) {
   const timeZones = useMemo(() => Intl.supportedValuesOf("timeZone"), []);
   const dirty = JSON.stringify(inputFrom(draft)) !== JSON.stringify(inputFrom(saved));
 
-  // Nothing typed is lost: warn before leaving the page with unsaved changes.
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
-    window.addEventListener("beforeunload", warn);
-    return () => window.removeEventListener("beforeunload", warn);
-  }, [dirty]);
+  useUnsavedChangesWarning(dirty);
 
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
     setNotice(null);

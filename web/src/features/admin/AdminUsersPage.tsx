@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import {
   useAdminUsersPage,
   useResendVerification,
@@ -10,21 +10,14 @@ import {
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { Alert } from "../../components/Alert.tsx";
 import { Loading } from "../../components/Loading.tsx";
+import { FormActions } from "../../components/FormActions.tsx";
+import { useDebounced } from "../../lib/useDebounced.ts";
 import { handleError } from "../../lib/handleError.ts";
 import { usePageTitle } from "../../lib/usePageTitle.ts";
 import { appendEdges } from "../../lib/appendEdges.ts";
 
 type Role = AdminUsersPageQuery["roles"][number];
 const PAGE_SIZE = 25;
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return debounced;
-}
 
 export function AdminUsersPage() {
   const i18n = useI18n();
@@ -199,14 +192,7 @@ function RoleEditor({ user, roles, onNotice }: { user: AdminUserFieldsFragment; 
               </label>
             ))}
           </fieldset>
-          <div className="actions">
-            <button type="submit" className="button" disabled={loading}>
-              {t("common.save")}
-            </button>
-            <button type="button" className="button button--ghost" onClick={() => dialog.current?.close()}>
-              {t("common.cancel")}
-            </button>
-          </div>
+          <FormActions submitLabel={t("common.save")} busy={loading} onCancel={() => dialog.current?.close()} />
         </form>
       </dialog>
     </>

@@ -3,6 +3,7 @@ import { useAppShell, useContactPerson } from "../../gql/generated.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { Alert } from "../../components/Alert.tsx";
 import { TextAreaField } from "../../components/Field.tsx";
+import { FormActions } from "../../components/FormActions.tsx";
 import { handleError, type UiError } from "../../lib/handleError.ts";
 
 const MESSAGE_MAX = 2000; // gateway LIMITS.contactMessageMax
@@ -91,14 +92,7 @@ export function ContactButton({ personId, name }: { personId: string; name: stri
               error={fieldError}
               hint={t("directory.contact.count", { count: message.length.toLocaleString(locale), max: MESSAGE_MAX.toLocaleString(locale) })}
             />
-            <div className="actions">
-              <button type="submit" className="button" disabled={loading}>
-                {loading ? t("directory.contact.sending") : t("directory.contact.send")}
-              </button>
-              <button type="button" className="button button--ghost" onClick={() => dialog.current?.close()}>
-                {t("common.cancel")}
-              </button>
-            </div>
+            <FormActions submitLabel={t("directory.contact.send")} busyLabel={t("directory.contact.sending")} busy={loading} onCancel={() => dialog.current?.close()} />
           </form>
         )}
       </dialog>

@@ -10,7 +10,7 @@ import { useDebounced } from "../../lib/useDebounced.ts";
 import { usePageTitle } from "../../lib/usePageTitle.ts";
 import { Avatar } from "./Avatar.tsx";
 import { AddressLines } from "./address.tsx";
-import { ContactDetails } from "./ContactDetails.tsx";
+import { ContactDetails, NotShownBadge } from "./ContactDetails.tsx";
 
 const PAGE_SIZE = 20;
 
@@ -164,11 +164,17 @@ function HouseholdCard({ household }: { household: DirectoryHouseholdFragment })
           <h2 id={headingId} className="household-card__name" tabIndex={-1}>
             {solo ? <Link to={`/directory/${solo.id}`}>{household.name}</Link> : household.name}
           </h2>
-          {household.address && <AddressLines address={household.address} whose={household.name} />}
+          {household.address && (
+            <>
+              <AddressLines address={household.address} whose={household.name} />
+              {" "}
+              <NotShownBadge visibility={household.address.visibility} />
+            </>
+          )}
         </div>
       </div>
       {solo ? (
-        <ContactDetails person={solo} />
+        <ContactDetails person={solo} markNotShown />
       ) : (
         <ul className="household-card__members">
           {household.members.map((member) => (
@@ -179,7 +185,7 @@ function HouseholdCard({ household }: { household: DirectoryHouseholdFragment })
                   {member.displayName}
                 </Link>
               </div>
-              <ContactDetails person={member} />
+              <ContactDetails person={member} markNotShown />
             </li>
           ))}
         </ul>

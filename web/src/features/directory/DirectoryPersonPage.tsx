@@ -8,7 +8,7 @@ import { usePageTitle } from "../../lib/usePageTitle.ts";
 import { NotFoundPage } from "../errors/NotFoundPage.tsx";
 import { Avatar } from "./Avatar.tsx";
 import { AddressLines } from "./address.tsx";
-import { ContactDetails } from "./ContactDetails.tsx";
+import { ContactDetails, NotShownBadge } from "./ContactDetails.tsx";
 import { ContactButton } from "./ContactDialog.tsx";
 import { MembersOnlyNotice } from "./DirectoryPage.tsx";
 
@@ -52,13 +52,15 @@ function PersonCard() {
         <div className="person-card__body">
           <h1 id="person-name">{person.displayName}</h1>
           {person.household && person.household.name !== person.displayName && <p className="muted">{t("directory.memberOf", { name: person.household.name })}</p>}
-          <ContactDetails person={person} emptyText={t("directory.nothingShared")} />
+          <ContactDetails person={person} emptyText={t("directory.nothingShared")} markNotShown />
           {person.household?.address && (
             <section className="person-card__address" aria-labelledby="person-address">
               <h2 id="person-address" className="contact-list__label">
                 {t("people.address")}
               </h2>
               <AddressLines address={person.household.address} whose={person.household.name} />
+              {" "}
+              <NotShownBadge visibility={person.household.address.visibility} />
             </section>
           )}
           <div className="actions person-card__actions">

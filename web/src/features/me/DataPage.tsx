@@ -3,9 +3,10 @@ import { useAppShell, useCancelDataDeletion, useRequestDataDeletion } from "../.
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { formatDate } from "../../i18n/format.ts";
 import { Alert } from "../../components/Alert.tsx";
+import { SavedNotice } from "../../components/SavedNotice.tsx";
 import { handleError } from "../../lib/handleError.ts";
 import { usePageTitle } from "../../lib/usePageTitle.ts";
-import { MyAccountGate, SavedNotice, type MyPerson } from "./account.tsx";
+import { MyAccountGate, type MyPerson } from "./account.tsx";
 
 /** Served by the gateway: JSON of everything held about the member, plus their files, as one zip. */
 const EXPORT_URL = "/me/data/export.zip";

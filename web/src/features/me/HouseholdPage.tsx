@@ -18,13 +18,15 @@ import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { formatCalendarDate, formatDate, todayIn } from "../../i18n/format.ts";
 import { Alert } from "../../components/Alert.tsx";
 import { TextField } from "../../components/Field.tsx";
+import { PhotoField } from "../../components/PhotoField.tsx";
+import { SavedNotice } from "../../components/SavedNotice.tsx";
 import { handleError } from "../../lib/handleError.ts";
 import { uploadWithProgress } from "../../lib/upload.ts";
 import { useForm } from "../../lib/useForm.ts";
 import { usePageTitle } from "../../lib/usePageTitle.ts";
+import { LIMITS } from "../../../../gateway/src/validation/limits.ts";
 import { Avatar } from "../directory/Avatar.tsx";
-import { LIMITS, MyAccountGate, SavedNotice, type MyHousehold, type MyPerson } from "./account.tsx";
-import { PhotoUpload } from "./PhotoUpload.tsx";
+import { MyAccountGate, type MyHousehold, type MyPerson } from "./account.tsx";
 
 const refetchAccount = { refetchQueries: [{ query: MyAccountDocument }], awaitRefetchQueries: true };
 
@@ -64,10 +66,9 @@ function HouseholdDetails({ household }: { household: MyHousehold }) {
   return (
     <section className="card" aria-labelledby="household-details">
       <h2 id="household-details">{household.canEdit ? t("me.household.detailsTitle") : household.name}</h2>
-      <PhotoUpload
-        name={household.name}
+      <PhotoField
         src={household.photo}
-        shape="wide"
+        renderPhoto={(src) => <Avatar name={household.name} src={src} size="xl" shape="wide" />}
         hint={t("me.household.photoHint")}
         canEdit={household.canEdit}
         onUpload={async (file, onProgress) => {
@@ -92,7 +93,7 @@ function HouseholdDetails({ household }: { household: MyHousehold }) {
             label={t("me.household.name")}
             hint={t("me.household.nameHint")}
             required
-            maxLength={LIMITS.householdName}
+            maxLength={LIMITS.householdNameMax}
             {...form.bind("name")}
             error={form.fieldError("name")}
           />
@@ -247,8 +248,8 @@ function EditMemberForm({ member, onDone }: { member: MyHouseholdMemberFragment;
     >
       {form.error && <Alert kind="error">{form.error.message}</Alert>}
       <div className="form__row">
-        <TextField label={t("auth.firstName")} required maxLength={LIMITS.personName} {...form.bind("firstName")} error={form.fieldError("firstName")} />
-        <TextField label={t("auth.lastName")} required maxLength={LIMITS.personName} {...form.bind("lastName")} error={form.fieldError("lastName")} />
+        <TextField label={t("auth.firstName")} required maxLength={LIMITS.personNameMax} {...form.bind("firstName")} error={form.fieldError("firstName")} />
+        <TextField label={t("auth.lastName")} required maxLength={LIMITS.personNameMax} {...form.bind("lastName")} error={form.fieldError("lastName")} />
       </div>
       <TextField label={t("people.birthDate")} type="date" max={today} {...form.bind("birthDate")} error={form.fieldError("birthDate")} />
       <div className="actions">
@@ -291,8 +292,8 @@ function AddChildForm({ household, lastName, onDone }: { household: MyHousehold;
       <p className="muted small">{t("me.household.addChildIntro")}</p>
       {form.error && <Alert kind="error">{form.error.message}</Alert>}
       <div className="form__row">
-        <TextField label={t("auth.firstName")} required maxLength={LIMITS.personName} autoFocus {...form.bind("firstName")} error={form.fieldError("firstName")} />
-        <TextField label={t("auth.lastName")} required maxLength={LIMITS.personName} {...form.bind("lastName")} error={form.fieldError("lastName")} />
+        <TextField label={t("auth.firstName")} required maxLength={LIMITS.personNameMax} autoFocus {...form.bind("firstName")} error={form.fieldError("firstName")} />
+        <TextField label={t("auth.lastName")} required maxLength={LIMITS.personNameMax} {...form.bind("lastName")} error={form.fieldError("lastName")} />
       </div>
       <TextField label={t("people.birthDate")} type="date" max={today} hint={t("me.household.childBirthDateHint")} {...form.bind("birthDate")} error={form.fieldError("birthDate")} />
       <div className="actions">
@@ -336,8 +337,8 @@ function Invitations({ household }: { household: MyHousehold }) {
       >
         {form.error && <Alert kind="error">{form.error.message}</Alert>}
         <div className="form__row">
-          <TextField label={t("me.household.inviteName")} autoComplete="off" required maxLength={LIMITS.personName * 2} {...form.bind("name")} error={form.fieldError("name")} />
-          <TextField label={t("auth.email")} type="email" autoComplete="off" required maxLength={LIMITS.email} {...form.bind("email")} error={form.fieldError("email")} />
+          <TextField label={t("me.household.inviteName")} autoComplete="off" required maxLength={LIMITS.invitationNameMax} {...form.bind("name")} error={form.fieldError("name")} />
+          <TextField label={t("auth.email")} type="email" autoComplete="off" required maxLength={LIMITS.emailMax} {...form.bind("email")} error={form.fieldError("email")} />
         </div>
         <div className="form__footer">
           <button type="submit" className="button" disabled={form.submitting}>

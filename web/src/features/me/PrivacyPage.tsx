@@ -14,12 +14,13 @@ import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { formatMonthDay } from "../../i18n/format.ts";
 import { Alert } from "../../components/Alert.tsx";
 import { CheckboxField } from "../../components/Field.tsx";
+import { SavedNotice } from "../../components/SavedNotice.tsx";
 import { handleError, type UiError } from "../../lib/handleError.ts";
 import { usePageTitle } from "../../lib/usePageTitle.ts";
 import { Avatar } from "../directory/Avatar.tsx";
 import { AddressLines } from "../directory/address.tsx";
 import { ContactDetails } from "../directory/ContactDetails.tsx";
-import { MyAccountGate, SavedNotice, VISIBILITIES, type MyHousehold, type MyPerson } from "./account.tsx";
+import { MyAccountGate, VISIBILITIES, type MyHousehold, type MyPerson } from "./account.tsx";
 
 interface Choices {
   emails: Record<string, Visibility>;

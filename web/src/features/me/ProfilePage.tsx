@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { Link } from "react-router";
 import { useApolloClient } from "@apollo/client/react";
 import {
@@ -17,18 +17,22 @@ import {
   useUpdateMyPhone,
   type PhoneKind,
   type UploadPersonPhotoMutation,
+  type Visibility,
 } from "../../gql/generated.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { todayIn } from "../../i18n/format.ts";
 import { Alert } from "../../components/Alert.tsx";
 import { SelectField, TextField } from "../../components/Field.tsx";
+import { PhotoField } from "../../components/PhotoField.tsx";
+import { SavedNotice } from "../../components/SavedNotice.tsx";
 import { handleError, type UiError } from "../../lib/handleError.ts";
 import { uploadWithProgress } from "../../lib/upload.ts";
 import { useForm } from "../../lib/useForm.ts";
 import { usePageTitle } from "../../lib/usePageTitle.ts";
+import { LIMITS } from "../../../../gateway/src/validation/limits.ts";
 import { AddressLines, browserCountry, countryOptions } from "../directory/address.tsx";
-import { LIMITS, MyAccountGate, PHONE_KINDS, SavedNotice, type MyHousehold, type MyPerson } from "./account.tsx";
-import { PhotoUpload } from "./PhotoUpload.tsx";
+import { Avatar } from "../directory/Avatar.tsx";
+import { MyAccountGate, PHONE_KINDS, type MyHousehold, type MyPerson } from "./account.tsx";
 
 /** After a change that moves other rows too (a new primary, a removal), read the record again. */
 const refetchAccount = { refetchQueries: [{ query: MyAccountDocument }], awaitRefetchQueries: true };
@@ -65,9 +69,9 @@ function PhotoSection({ person }: { person: MyPerson }) {
   return (
     <section className="card" aria-labelledby="profile-photo">
       <h2 id="profile-photo">{t("me.photo.title")}</h2>
-      <PhotoUpload
-        name={person.displayName}
+      <PhotoField
         src={person.photo}
+        renderPhoto={(src) => <Avatar name={person.displayName} src={src} size="xl" />}
         hint={t("me.photo.hint")}
         canEdit={person.canEdit}
         onUpload={async (file, onProgress) => {
@@ -121,13 +125,13 @@ function NameSection({ person }: { person: MyPerson }) {
       >
         {form.error && <Alert kind="error">{form.error.message}</Alert>}
         <div className="form__row">
-          <TextField label={t("auth.firstName")} autoComplete="given-name" required maxLength={LIMITS.personName} {...form.bind("firstName")} error={form.fieldError("firstName")} />
-          <TextField label={t("auth.lastName")} autoComplete="family-name" required maxLength={LIMITS.personName} {...form.bind("lastName")} error={form.fieldError("lastName")} />
+          <TextField label={t("auth.firstName")} autoComplete="given-name" required maxLength={LIMITS.personNameMax} {...form.bind("firstName")} error={form.fieldError("firstName")} />
+          <TextField label={t("auth.lastName")} autoComplete="family-name" required maxLength={LIMITS.personNameMax} {...form.bind("lastName")} error={form.fieldError("lastName")} />
         </div>
         <TextField
           label={t("me.profile.preferredName")}
           autoComplete="nickname"
-          maxLength={LIMITS.personName}
+          maxLength={LIMITS.personNameMax}
           optionalText={t("common.optional")}
           hint={t("me.profile.preferredNameHint")}
           {...form.bind("preferredName")}
@@ -192,89 +196,154 @@ function useRowAction() {
   return { error, notice, busy, run, setNotice };
 }
 
+interface ContactRow {
+  id: string;
+  isPrimary: boolean;
+  visibility: Visibility;
+}
+
+/**
+ * One kind of contact row (emails or phones): the list with "Make primary" and "Remove", then the
+ * form that adds one. What differs between the kinds comes in as props.
+ */
+function ContactRowsSection<Row extends ContactRow>({
+  id,
+  title,
+  intro,
+  emptyText,
+  rows,
+  canEdit,
+  valueField,
+  nameOf,
+  renderValue,
+  makePrimaryLabel,
+  primarySetText,
+  setPrimary,
+  remove,
+  renderAddForm,
+}: {
+  id: string;
+  title: string;
+  intro?: string;
+  emptyText: string;
+  rows: readonly Row[];
+  canEdit: boolean;
+  /** The input field whose server error is shown for the rows (email, number). */
+  valueField: string;
+  /** The row as named in buttons and messages. */
+  nameOf(row: Row): string;
+  renderValue(row: Row): ReactNode;
+  makePrimaryLabel(row: Row): string;
+  primarySetText(row: Row): string;
+  setPrimary(row: Row, isPrimary: boolean): Promise<unknown>;
+  remove(row: Row): Promise<unknown>;
+  /** The add form; it reports "added" through `setNotice`. */
+  renderAddForm(setNotice: (text: string | null) => void): ReactNode;
+}) {
+  const { t } = useI18n();
+  const actions = useRowAction();
+  return (
+    <section className="card" aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      {intro && <p className="muted small">{intro}</p>}
+      {rows.length === 0 ? (
+        <p className="empty empty--inline">{emptyText}</p>
+      ) : (
+        <ul className="item-list">
+          {rows.map((row) => {
+            const name = nameOf(row);
+            return (
+              <li key={row.id} className="item-row">
+                <div className="item-row__main">
+                  {renderValue(row)}
+                  {row.isPrimary && <span className="badge badge--ok">{t("me.primary")}</span>}
+                  <span className="block muted small">{t("me.visibleTo", { who: t(`visibility.${row.visibility}`) })}</span>
+                </div>
+                {canEdit && (
+                  <div className="item-row__actions">
+                    {!row.isPrimary && (
+                      <button
+                        type="button"
+                        className="button button--ghost button--small"
+                        disabled={!!actions.busy}
+                        aria-label={makePrimaryLabel(row)}
+                        onClick={() => {
+                          const current = rows.find((r) => r.isPrimary);
+                          const swap = makePrimary(current && ((isPrimary) => setPrimary(current, isPrimary)), () => setPrimary(row, true));
+                          void actions.run(row.id, swap, primarySetText(row));
+                        }}
+                      >
+                        {t("me.makePrimary")}
+                      </button>
+                    )}
+                    <button
+                      type="button"
+                      className="button button--ghost button--small button--danger"
+                      disabled={!!actions.busy}
+                      aria-label={t("me.removeItem", { item: name })}
+                      onClick={() => {
+                        if (!window.confirm(t("me.confirmRemove", { item: name }))) return;
+                        void actions.run(row.id, () => remove(row), t("me.removed", { item: name }));
+                      }}
+                    >
+                      {t("me.remove")}
+                    </button>
+                  </div>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {actions.error && <Alert kind="error">{actions.error.fieldErrors.isPrimary ?? actions.error.fieldErrors[valueField] ?? actions.error.message}</Alert>}
+      {canEdit && renderAddForm(actions.setNotice)}
+      <SavedNotice text={actions.notice} />
+    </section>
+  );
+}
+
 function EmailsSection({ person, loginEmail }: { person: MyPerson; loginEmail: string }) {
   const { t } = useI18n();
   const [add] = useAddMyEmail(refetchAccount);
   // Updates come back as the rows themselves, which Apollo merges by id: no re-read needed.
   const [update] = useUpdateMyEmail();
   const [remove] = useRemoveMyEmail(refetchAccount);
-  const rows = useRowAction();
   const form = useForm({ email: "" });
 
   return (
-    <section className="card" aria-labelledby="profile-emails">
-      <h2 id="profile-emails">{t("me.emails.title")}</h2>
-      <p className="muted small">{t("me.emails.intro", { email: loginEmail })}</p>
-      {person.emails.length === 0 ? (
-        <p className="empty empty--inline">{t("me.emails.empty")}</p>
-      ) : (
-        <ul className="item-list">
-          {person.emails.map((row) => (
-            <li key={row.id} className="item-row">
-              <div className="item-row__main">
-                <span className="item-row__value">{row.email}</span>
-                {row.isPrimary && <span className="badge badge--ok">{t("me.primary")}</span>}
-                <span className="block muted small">{t("me.visibleTo", { who: t(`visibility.${row.visibility}`) })}</span>
-              </div>
-              {person.canEdit && (
-                <div className="item-row__actions">
-                  {!row.isPrimary && (
-                    <button
-                      type="button"
-                      className="button button--ghost button--small"
-                      disabled={!!rows.busy}
-                      aria-label={t("me.emails.makePrimaryFor", { email: row.email })}
-                      onClick={() => {
-                        const current = person.emails.find((e) => e.isPrimary);
-                        const swap = makePrimary(
-                          current && ((isPrimary) => update({ variables: { id: current.id, input: { email: current.email, isPrimary } } })),
-                          () => update({ variables: { id: row.id, input: { email: row.email, isPrimary: true } } }),
-                        );
-                        void rows.run(row.id, swap, t("me.emails.primarySet", { email: row.email }));
-                      }}
-                    >
-                      {t("me.makePrimary")}
-                    </button>
-                  )}
-                  <button
-                    type="button"
-                    className="button button--ghost button--small button--danger"
-                    disabled={!!rows.busy}
-                    aria-label={t("me.removeItem", { item: row.email })}
-                    onClick={() => {
-                      if (!window.confirm(t("me.confirmRemove", { item: row.email }))) return;
-                      void rows.run(row.id, () => remove({ variables: { id: row.id } }), t("me.removed", { item: row.email }));
-                    }}
-                  >
-                    {t("me.remove")}
-                  </button>
-                </div>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
-      {rows.error && <Alert kind="error">{rows.error.fieldErrors.isPrimary ?? rows.error.fieldErrors.email ?? rows.error.message}</Alert>}
-      {person.canEdit && (
+    <ContactRowsSection
+      id="profile-emails"
+      title={t("me.emails.title")}
+      intro={t("me.emails.intro", { email: loginEmail })}
+      emptyText={t("me.emails.empty")}
+      rows={person.emails}
+      canEdit={person.canEdit}
+      valueField="email"
+      nameOf={(row) => row.email}
+      renderValue={(row) => <span className="item-row__value">{row.email}</span>}
+      makePrimaryLabel={(row) => t("me.emails.makePrimaryFor", { email: row.email })}
+      primarySetText={(row) => t("me.emails.primarySet", { email: row.email })}
+      setPrimary={(row, isPrimary) => update({ variables: { id: row.id, input: { email: row.email, isPrimary } } })}
+      remove={(row) => remove({ variables: { id: row.id } })}
+      renderAddForm={(setNotice) => (
         <form
           className="inline-add"
           noValidate
           onSubmit={form.submit(async ({ email }) => {
-            rows.setNotice(null);
+            setNotice(null);
             await add({ variables: { personId: person.id, input: { email: email.trim(), isPrimary: person.emails.length === 0 } } });
             form.setValues({ email: "" });
-            rows.setNotice(t("me.emails.added", { email: email.trim() }));
+            setNotice(t("me.emails.added", { email: email.trim() }));
           })}
         >
           {form.error && !form.fieldError("email") && <Alert kind="error">{form.error.message}</Alert>}
-          <TextField label={t("me.emails.add")} type="email" autoComplete="email" maxLength={LIMITS.email} required {...form.bind("email")} error={form.fieldError("email")} />
+          <TextField label={t("me.emails.add")} type="email" autoComplete="email" maxLength={LIMITS.emailMax} required {...form.bind("email")} error={form.fieldError("email")} />
           <button type="submit" className="button button--ghost" disabled={form.submitting}>
             {form.submitting ? t("common.saving") : t("me.add")}
           </button>
         </form>
       )}
-      <SavedNotice text={rows.notice} />
-    </section>
+    />
   );
 }
 
@@ -283,74 +352,38 @@ function PhonesSection({ person }: { person: MyPerson }) {
   const [add] = useAddMyPhone(refetchAccount);
   const [update] = useUpdateMyPhone();
   const [remove] = useRemoveMyPhone(refetchAccount);
-  const rows = useRowAction();
   const form = useForm({ number: "", kind: "MOBILE" });
 
   return (
-    <section className="card" aria-labelledby="profile-phones">
-      <h2 id="profile-phones">{t("me.phones.title")}</h2>
-      {person.phones.length === 0 ? (
-        <p className="empty empty--inline">{t("me.phones.empty")}</p>
-      ) : (
-        <ul className="item-list">
-          {person.phones.map((row) => (
-            <li key={row.id} className="item-row">
-              <div className="item-row__main">
-                <span className="item-row__value">
-                  <a href={`tel:${row.number}`}>{row.formatted}</a>
-                </span>
-                <span className="chip">{t(`phoneKind.${row.kind ?? "OTHER"}`)}</span>
-                {row.isPrimary && <span className="badge badge--ok">{t("me.primary")}</span>}
-                <span className="block muted small">{t("me.visibleTo", { who: t(`visibility.${row.visibility}`) })}</span>
-              </div>
-              {person.canEdit && (
-                <div className="item-row__actions">
-                  {!row.isPrimary && (
-                    <button
-                      type="button"
-                      className="button button--ghost button--small"
-                      disabled={!!rows.busy}
-                      aria-label={t("me.phones.makePrimaryFor", { phone: row.formatted })}
-                      onClick={() => {
-                        const current = person.phones.find((p) => p.isPrimary);
-                        const swap = makePrimary(
-                          current && ((isPrimary) => update({ variables: { id: current.id, input: { number: current.number, isPrimary } } })),
-                          () => update({ variables: { id: row.id, input: { number: row.number, isPrimary: true } } }),
-                        );
-                        void rows.run(row.id, swap, t("me.phones.primarySet", { phone: row.formatted }));
-                      }}
-                    >
-                      {t("me.makePrimary")}
-                    </button>
-                  )}
-                  <button
-                    type="button"
-                    className="button button--ghost button--small button--danger"
-                    disabled={!!rows.busy}
-                    aria-label={t("me.removeItem", { item: row.formatted })}
-                    onClick={() => {
-                      if (!window.confirm(t("me.confirmRemove", { item: row.formatted }))) return;
-                      void rows.run(row.id, () => remove({ variables: { id: row.id } }), t("me.removed", { item: row.formatted }));
-                    }}
-                  >
-                    {t("me.remove")}
-                  </button>
-                </div>
-              )}
-            </li>
-          ))}
-        </ul>
+    <ContactRowsSection
+      id="profile-phones"
+      title={t("me.phones.title")}
+      emptyText={t("me.phones.empty")}
+      rows={person.phones}
+      canEdit={person.canEdit}
+      valueField="number"
+      nameOf={(row) => row.formatted}
+      renderValue={(row) => (
+        <>
+          <span className="item-row__value">
+            <a href={`tel:${row.number}`}>{row.formatted}</a>
+          </span>
+          <span className="chip">{t(`phoneKind.${row.kind ?? "OTHER"}`)}</span>
+        </>
       )}
-      {rows.error && <Alert kind="error">{rows.error.fieldErrors.isPrimary ?? rows.error.fieldErrors.number ?? rows.error.message}</Alert>}
-      {person.canEdit && (
+      makePrimaryLabel={(row) => t("me.phones.makePrimaryFor", { phone: row.formatted })}
+      primarySetText={(row) => t("me.phones.primarySet", { phone: row.formatted })}
+      setPrimary={(row, isPrimary) => update({ variables: { id: row.id, input: { number: row.number, isPrimary } } })}
+      remove={(row) => remove({ variables: { id: row.id } })}
+      renderAddForm={(setNotice) => (
         <form
           className="inline-add inline-add--phone"
           noValidate
           onSubmit={form.submit(async ({ number, kind }) => {
-            rows.setNotice(null);
+            setNotice(null);
             await add({ variables: { personId: person.id, input: { number: number.trim(), kind: kind as PhoneKind, isPrimary: person.phones.length === 0 } } });
             form.setValues({ number: "", kind });
-            rows.setNotice(t("me.phones.added"));
+            setNotice(t("me.phones.added"));
           })}
         >
           {form.error && !form.fieldError("number") && !form.fieldError("kind") && <Alert kind="error">{form.error.message}</Alert>}
@@ -358,7 +391,7 @@ function PhonesSection({ person }: { person: MyPerson }) {
             label={t("me.phones.add")}
             type="tel"
             autoComplete="tel"
-            maxLength={LIMITS.phone}
+            maxLength={LIMITS.phoneMax}
             required
             hint={t("me.phones.hint")}
             {...form.bind("number")}
@@ -376,8 +409,7 @@ function PhonesSection({ person }: { person: MyPerson }) {
           </button>
         </form>
       )}
-      <SavedNotice text={rows.notice} />
-    </section>
+    />
   );
 }
 
@@ -431,21 +463,21 @@ function AddressSection({ household }: { household: MyHousehold }) {
       <p className="muted small">{t("me.address.intro", { household: household.name })}</p>
       <form className="form" noValidate onSubmit={onSubmit} onChange={() => setNotice(null)}>
         {form.error && <Alert kind="error">{form.error.message}</Alert>}
-        <TextField label={t("me.address.street1")} autoComplete="address-line1" required maxLength={LIMITS.street} {...form.bind("street1")} error={form.fieldError("street1")} />
+        <TextField label={t("me.address.street1")} autoComplete="address-line1" required maxLength={LIMITS.streetMax} {...form.bind("street1")} error={form.fieldError("street1")} />
         <TextField
           label={t("me.address.street2")}
           autoComplete="address-line2"
-          maxLength={LIMITS.street}
+          maxLength={LIMITS.streetMax}
           optionalText={t("common.optional")}
           {...form.bind("street2")}
           error={form.fieldError("street2")}
         />
         <div className="form__row">
-          <TextField label={t("me.address.city")} autoComplete="address-level2" required maxLength={LIMITS.city} {...form.bind("city")} error={form.fieldError("city")} />
-          <TextField label={t("me.address.region")} autoComplete="address-level1" maxLength={LIMITS.region} optionalText={t("common.optional")} {...form.bind("region")} error={form.fieldError("region")} />
+          <TextField label={t("me.address.city")} autoComplete="address-level2" required maxLength={LIMITS.cityMax} {...form.bind("city")} error={form.fieldError("city")} />
+          <TextField label={t("me.address.region")} autoComplete="address-level1" maxLength={LIMITS.regionMax} optionalText={t("common.optional")} {...form.bind("region")} error={form.fieldError("region")} />
         </div>
         <div className="form__row">
-          <TextField label={t("me.address.postalCode")} autoComplete="postal-code" maxLength={LIMITS.postalCode} optionalText={t("common.optional")} {...form.bind("postalCode")} error={form.fieldError("postalCode")} />
+          <TextField label={t("me.address.postalCode")} autoComplete="postal-code" maxLength={LIMITS.postalCodeMax} optionalText={t("common.optional")} {...form.bind("postalCode")} error={form.fieldError("postalCode")} />
           <SelectField label={t("me.address.country")} autoComplete="country" required {...form.bind("country")} error={form.fieldError("country")}>
             {countryOptions(locale).map((c) => (
               <option key={c.code} value={c.code}>

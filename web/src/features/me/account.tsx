@@ -12,9 +12,6 @@ export type MyHousehold = NonNullable<MyPerson["household"]>;
 export const VISIBILITIES: Visibility[] = ["PRIVATE", "LEADERS", "GROUPS", "MEMBERS"];
 export const PHONE_KINDS: PhoneKind[] = ["MOBILE", "HOME", "WORK", "OTHER"];
 
-/** Gateway limits (gateway/src/validation/limits.ts), repeated for the inputs' maxLength. */
-export const LIMITS = { personName: 50, email: 254, phone: 40, householdName: 100, street: 100, city: 60, region: 60, postalCode: 20 } as const;
-
 export interface MyAccount {
   person: MyPerson;
   household: MyHousehold | null;
@@ -51,18 +48,4 @@ export function MyAccountGate({ children }: { children: (account: MyAccount) => 
     );
   }
   return <>{children({ person: viewer.person, household: viewer.person.household, loginEmail: viewer.user.email, isMember: viewer.isMember })}</>;
-}
-
-/** A polite "Saved." that screen readers hear without losing their place. */
-export function SavedNotice({ text }: { text: string | null }) {
-  return (
-    <span className="saved-notice" role="status">
-      {text && (
-        <>
-          <span aria-hidden="true">✓ </span>
-          {text}
-        </>
-      )}
-    </span>
-  );
 }

@@ -4,7 +4,7 @@ import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { Alert } from "../../../components/Alert.tsx";
 import { Loading } from "../../../components/Loading.tsx";
 import { handleError } from "../../../lib/handleError.ts";
-import { useDebounced } from "./common.tsx";
+import { useDebounced } from "../../../lib/useDebounced.ts";
 import { IMAGE_TYPES, uploadMedia, type UploadedMedia } from "./media.ts";
 import { appendEdges } from "../../../lib/appendEdges.ts";
 

@@ -1,16 +1,6 @@
-import { useEffect, useState } from "react";
 import { useAppShell, type PageStatus, type Permission, type PostStatus } from "../../../gql/generated.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { formatDateTime } from "../../../i18n/format.ts";
-
-export function useDebounced<T>(value: T, ms: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return debounced;
-}
 
 /** What the signed-in user may do here (to hide what they cannot; PocketBase's rules decide). */
 export function usePermissions() {

@@ -2,6 +2,7 @@ import { useId, useRef, useState, type FormEvent } from "react";
 import { useAdminCreateHousehold, useAdminCreatePerson, type AdminPersonRowFragment, type HouseholdRole, type MembershipStatus } from "../../../gql/generated.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { SelectField, TextField } from "../../../components/Field.tsx";
+import { FormActions } from "../../../components/FormActions.tsx";
 import { handleError, type UiError } from "../../../lib/handleError.ts";
 import { LIMITS } from "../../../../../gateway/src/validation/limits.ts";
 import { HOUSEHOLD_ROLES, MEMBERSHIP_STATUSES, optional, useChurchToday } from "./common.tsx";
@@ -215,14 +216,7 @@ export function AddPersonDialog({ onCreated, household, triggerLabel }: { onCrea
               error={fieldError("phone")}
             />
           </div>
-          <div className="actions">
-            <button type="submit" className="button" disabled={busy}>
-              {busy ? t("common.saving") : t("admin.people.add.submit")}
-            </button>
-            <button type="button" className="button button--ghost" onClick={() => dialog.current?.close()}>
-              {t("common.cancel")}
-            </button>
-          </div>
+          <FormActions submitLabel={t("admin.people.add.submit")} busy={busy} onCancel={() => dialog.current?.close()} />
         </form>
       </dialog>
     </>

@@ -18,6 +18,8 @@ import {
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { Alert } from "../../../components/Alert.tsx";
 import { CheckboxField, SelectField, TextField } from "../../../components/Field.tsx";
+import { FormActions } from "../../../components/FormActions.tsx";
+import { PhotoField } from "../../../components/PhotoField.tsx";
 import { Loading } from "../../../components/Loading.tsx";
 import { NotFoundPage } from "../../errors/NotFoundPage.tsx";
 import { handleError, type UiError } from "../../../lib/handleError.ts";
@@ -226,14 +228,7 @@ function AddExistingPerson({ household, onNotice }: { household: AdminHouseholdD
               </option>
             ))}
           </SelectField>
-          <div className="actions">
-            <button type="submit" className="button" disabled={!person || loading}>
-              {loading ? t("common.saving") : t("admin.household.addExistingSubmit")}
-            </button>
-            <button type="button" className="button button--ghost" onClick={() => dialog.current?.close()}>
-              {t("common.cancel")}
-            </button>
-          </div>
+          <FormActions submitLabel={t("admin.household.addExistingSubmit")} busy={loading} disabled={!person} onCancel={() => dialog.current?.close()} />
         </form>
       </dialog>
     </>
@@ -374,14 +369,7 @@ function AddressCard({ household, canManage }: { household: AdminHouseholdDetail
               </option>
             ))}
           </SelectField>
-          <div className="actions">
-            <button type="submit" className="button button--small" disabled={loading}>
-              {loading ? t("common.saving") : t("common.save")}
-            </button>
-            <button type="button" className="button button--ghost button--small" onClick={() => setEditing(false)}>
-              {t("common.cancel")}
-            </button>
-          </div>
+          <FormActions submitLabel={t("common.save")} busy={loading} onCancel={() => setEditing(false)} small />
         </form>
       ) : (
         <>
@@ -446,68 +434,22 @@ function Invitations({ household }: { household: AdminHouseholdDetailsFragment }
 }
 
 function HouseholdPhoto({ household, canManage, onNotice }: { household: AdminHouseholdDetailsFragment; canManage: boolean; onNotice(notice: Notice): void }) {
-  const i18n = useI18n();
-  const { t } = i18n;
   const client = useApolloClient();
-  const [percent, setPercent] = useState<number | null>(null);
-  const [removePhoto, { loading: removing }] = useAdminSetHouseholdPhoto();
-
-  async function upload(file: File) {
-    if (!(LIMITS.imageMimeTypes as readonly string[]).includes(file.type)) return onNotice({ kind: "error", text: t("error.UNSUPPORTED_FILE_TYPE") });
-    if (file.size > LIMITS.imageMaxBytes) return onNotice({ kind: "error", text: t("error.PAYLOAD_TOO_LARGE") });
-    onNotice(null);
-    setPercent(0);
-    try {
-      const data = await uploadWithProgress<AdminSetHouseholdPhotoMutation>(AdminSetHouseholdPhotoDocument, { id: household.id }, "file", file, setPercent);
-      client.cache.writeFragment({ fragment: AdminHouseholdDetailsFragmentDoc, fragmentName: "AdminHouseholdDetails", data: data.setHouseholdPhoto });
-      onNotice({ kind: "success", text: t("admin.people.photo.saved") });
-    } catch (caught) {
-      onNotice({ kind: "error", text: handleError(caught, i18n).message });
-    } finally {
-      setPercent(null);
-    }
-  }
-
+  const [setPhoto] = useAdminSetHouseholdPhoto();
   return (
-    <div className="person-photo person-photo--household">
-      {household.photoUrl ? <img src={household.photoUrl} alt="" className="household-photo" width={240} height={180} /> : <span className="household-photo household-photo--empty" aria-hidden="true" />}
-      {percent !== null && (
-        <div className="progress">
-          <progress max={100} value={percent} aria-label={t("admin.people.photo.uploading", { percent })} />
-        </div>
-      )}
-      {canManage && percent === null && (
-        <div className="person-photo__actions">
-          <label className="button button--ghost button--small file-button">
-            {household.photoUrl ? t("admin.people.photo.replace") : t("admin.people.photo.upload")}
-            <input
-              type="file"
-              accept={LIMITS.imageMimeTypes.join(",")}
-              className="visually-hidden"
-              onChange={(e) => {
-                const file = e.target.files?.[0];
-                e.target.value = "";
-                if (file) void upload(file);
-              }}
-            />
-          </label>
-          {household.photoUrl && (
-            <button
-              type="button"
-              className="link-button small"
-              disabled={removing}
-              onClick={() => {
-                if (!window.confirm(t("admin.people.photo.confirmRemove"))) return;
-                removePhoto({ variables: { id: household.id, file: null } })
-                  .then(() => onNotice({ kind: "success", text: t("admin.people.photo.removed") }))
-                  .catch((caught: unknown) => onNotice({ kind: "error", text: handleError(caught, i18n).message }));
-              }}
-            >
-              {t("admin.people.photo.remove")}
-            </button>
-          )}
-        </div>
-      )}
-    </div>
+    <PhotoField
+      src={household.photoUrl}
+      renderPhoto={(src) => (src ? <img src={src} alt="" className="household-photo" width={240} height={180} /> : <span className="household-photo household-photo--empty" aria-hidden="true" />)}
+      canEdit={canManage}
+      layout="stacked"
+      className="person-photo person-photo--household"
+      onNotice={onNotice}
+      onUpload={async (file, onProgress) => {
+        const data = await uploadWithProgress<AdminSetHouseholdPhotoMutation>(AdminSetHouseholdPhotoDocument, { id: household.id }, "file", file, onProgress);
+        // The upload went around Apollo: put the answer into its cache so the page updates.
+        client.cache.writeFragment({ fragment: AdminHouseholdDetailsFragmentDoc, fragmentName: "AdminHouseholdDetails", data: data.setHouseholdPhoto });
+      }}
+      onRemove={() => setPhoto({ variables: { id: household.id, file: null } })}
+    />
   );
 }

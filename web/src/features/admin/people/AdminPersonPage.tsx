@@ -8,7 +8,7 @@ import { NotFoundPage } from "../../errors/NotFoundPage.tsx";
 import { handleError } from "../../../lib/handleError.ts";
 import { usePageTitle } from "../../../lib/usePageTitle.ts";
 import { useChurchDateTime } from "../content/common.tsx";
-import { MembershipBadge, RecordStatusBadge, usePeoplePermissions } from "./common.tsx";
+import { MembershipBadge, RecordStatusBadge, useLoginName, usePeoplePermissions } from "./common.tsx";
 import { PersonDetailsForm, PersonDetailsSummary } from "./PersonDetails.tsx";
 import { ContactDetails } from "./ContactDetails.tsx";
 import { PersonPhoto } from "./PersonPhoto.tsx";
@@ -48,6 +48,7 @@ function PersonView({ person }: { person: AdminPersonDetailsFragment }) {
   // An anonymised record keeps no personal data: there is nothing left to edit, merge or restore.
   const canManage = permissions.canManage && !person.anonymizedAt;
   const { format } = useChurchDateTime();
+  const loginName = useLoginName();
   const location = useLocation();
   const navigate = useNavigate();
   // A notice carried over from the page that sent us here (a new person, a merge or approval).
@@ -132,12 +133,12 @@ function PersonView({ person }: { person: AdminPersonDetailsFragment }) {
             <h2 id="login-title">{t("admin.people.login.title")}</h2>
             {person.user ? (
               <>
-                {/* Empty for staff who may not manage accounts (PocketBase hides account emails from them). */}
-                {person.user.email && <p className="staff-side-card__email">{person.user.email}</p>}
+                <p className="staff-side-card__email">{loginName(person.user)}</p>
                 <p className="staff-badges">
                   <span className={`badge ${person.user.verified ? "badge--ok" : "badge--warn"}`}>{person.user.verified ? t("admin.users.verified") : t("admin.users.unverified")}</span>
                   {person.user.status === "SUSPENDED" && <span className="badge badge--danger">{t("admin.users.suspended")}</span>}
                 </p>
+                {!person.user.email && <p className="muted small">{t("admin.people.login.emailHidden")}</p>}
               </>
             ) : (
               <p className="muted">{t("admin.people.login.none")}</p>

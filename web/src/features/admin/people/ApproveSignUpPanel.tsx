@@ -90,7 +90,12 @@ export function ApproveSignUpPanel({ person, onApproved }: { person: AdminPerson
                   <p className="muted small staff-match__facts">
                     {[match.household?.name, ...match.emails.map((e) => e.email), ...match.phones.map((p) => p.formatted)].filter(Boolean).join(" · ")}
                   </p>
-                  {match.user && <p className="small staff-match__warning">{t("admin.people.approve.hasLogin", { email: match.user.email })}</p>}
+                  {match.user && (
+                    <p className="small staff-match__warning">
+                      {/* "" for staff who may not manage accounts: PocketBase hides account emails from them. */}
+                      {match.user.email ? t("admin.people.approve.hasLogin", { email: match.user.email }) : t("admin.people.approve.hasLoginNoEmail")}
+                    </p>
+                  )}
                 </div>
                 <button
                   type="button"

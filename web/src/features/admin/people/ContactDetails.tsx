@@ -13,6 +13,7 @@ import {
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { Alert } from "../../../components/Alert.tsx";
 import { CheckboxField, SelectField, TextField } from "../../../components/Field.tsx";
+import { FormActions } from "../../../components/FormActions.tsx";
 import { telLink } from "../../../components/PostalAddress.tsx";
 import { handleError, type UiError } from "../../../lib/handleError.ts";
 import { LIMITS } from "../../../../../gateway/src/validation/limits.ts";
@@ -40,86 +41,109 @@ export function ContactDetails({ person, canManage }: { person: AdminPersonDetai
 }
 
 function EmailList({ person, canManage }: { person: AdminPersonDetailsFragment; canManage: boolean }) {
-  const i18n = useI18n();
-  const { t } = i18n;
-  const [editing, setEditing] = useState<string | null>(null);
+  const { t } = useI18n();
   const [removeEmail] = useAdminRemoveEmail(REFRESH);
-  const [failure, setFailure] = useState<string | null>(null);
   return (
-    <div className="contact-group">
-      <h3>{t("admin.people.contact.emails")}</h3>
-      {failure && <Alert kind="error">{failure}</Alert>}
-      {person.emails.length === 0 && <p className="muted">{t("admin.people.contact.noEmails")}</p>}
-      <ul className="staff-contacts">
-        {person.emails.map((email) =>
-          editing === email.id ? (
-            <li key={email.id} className="staff-contacts__item staff-contacts__item--editing">
-              <EmailForm personId={person.id} email={email} onDone={() => setEditing(null)} />
-            </li>
-          ) : (
-            <ContactRow
-              key={email.id}
-              main={<a href={`mailto:${email.email}`}>{email.email}</a>}
-              primary={email.isPrimary}
-              visibility={email.visibility}
-              canManage={canManage}
-              name={email.email}
-              onEdit={() => setEditing(email.id)}
-              onRemove={() => {
-                if (!window.confirm(t("admin.people.contact.confirmRemove", { value: email.email }))) return;
-                setFailure(null);
-                removeEmail({ variables: { id: email.id } }).catch((caught: unknown) => setFailure(handleError(caught, i18n).message));
-              }}
-            />
-          ),
-        )}
-      </ul>
-      {canManage && (editing === "new" ? <EmailForm personId={person.id} email={null} onDone={() => setEditing(null)} /> : <AddButton label={t("admin.people.contact.addEmail")} onClick={() => setEditing("new")} />)}
-    </div>
+    <ContactList
+      title={t("admin.people.contact.emails")}
+      emptyText={t("admin.people.contact.noEmails")}
+      addLabel={t("admin.people.contact.addEmail")}
+      rows={person.emails}
+      canManage={canManage}
+      nameOf={(email) => email.email}
+      renderValue={(email) => <a href={`mailto:${email.email}`}>{email.email}</a>}
+      remove={(email) => removeEmail({ variables: { id: email.id } })}
+      renderForm={(email, onDone) => <EmailForm personId={person.id} email={email} onDone={onDone} />}
+    />
   );
 }
 
 function PhoneList({ person, canManage }: { person: AdminPersonDetailsFragment; canManage: boolean }) {
+  const { t } = useI18n();
+  const [removePhone] = useAdminRemovePhone(REFRESH);
+  return (
+    <ContactList
+      title={t("admin.people.contact.phones")}
+      emptyText={t("admin.people.contact.noPhones")}
+      addLabel={t("admin.people.contact.addPhone")}
+      rows={person.phones}
+      canManage={canManage}
+      nameOf={(phone) => phone.formatted}
+      renderValue={(phone) => (
+        <>
+          <a href={telLink(phone.number)}>{phone.formatted}</a>
+          {phone.kind && <span className="muted"> · {t(`admin.people.phoneKind.${phone.kind}`)}</span>}
+        </>
+      )}
+      remove={(phone) => removePhone({ variables: { id: phone.id } })}
+      renderForm={(phone, onDone) => <PhoneForm personId={person.id} phone={phone} onDone={onDone} />}
+    />
+  );
+}
+
+/**
+ * One kind of contact row (emails or phones): the rows with who may see each, one of them (or a new
+ * one) open in its form at a time. What differs between the kinds comes in as props.
+ */
+function ContactList<Row extends { id: string; isPrimary: boolean; visibility: Visibility }>({
+  title,
+  emptyText,
+  addLabel,
+  rows,
+  canManage,
+  nameOf,
+  renderValue,
+  remove,
+  renderForm,
+}: {
+  title: string;
+  emptyText: string;
+  addLabel: string;
+  rows: readonly Row[];
+  canManage: boolean;
+  /** The row as named in buttons and the removal question. */
+  nameOf(row: Row): string;
+  renderValue(row: Row): ReactNode;
+  remove(row: Row): Promise<unknown>;
+  /** The row's form (null: a new row); it calls `onDone` once saved or cancelled. */
+  renderForm(row: Row | null, onDone: () => void): ReactNode;
+}) {
   const i18n = useI18n();
   const { t } = i18n;
+  // The id of the row open in its form, or "new".
   const [editing, setEditing] = useState<string | null>(null);
-  const [removePhone] = useAdminRemovePhone(REFRESH);
   const [failure, setFailure] = useState<string | null>(null);
+  const done = () => setEditing(null);
   return (
     <div className="contact-group">
-      <h3>{t("admin.people.contact.phones")}</h3>
+      <h3>{title}</h3>
       {failure && <Alert kind="error">{failure}</Alert>}
-      {person.phones.length === 0 && <p className="muted">{t("admin.people.contact.noPhones")}</p>}
+      {rows.length === 0 && <p className="muted">{emptyText}</p>}
       <ul className="staff-contacts">
-        {person.phones.map((phone) =>
-          editing === phone.id ? (
-            <li key={phone.id} className="staff-contacts__item staff-contacts__item--editing">
-              <PhoneForm personId={person.id} phone={phone} onDone={() => setEditing(null)} />
+        {rows.map((row) =>
+          editing === row.id ? (
+            <li key={row.id} className="staff-contacts__item staff-contacts__item--editing">
+              {renderForm(row, done)}
             </li>
           ) : (
             <ContactRow
-              key={phone.id}
-              main={
-                <>
-                  <a href={telLink(phone.number)}>{phone.formatted}</a>
-                  {phone.kind && <span className="muted"> · {t(`admin.people.phoneKind.${phone.kind}`)}</span>}
-                </>
-              }
-              primary={phone.isPrimary}
-              visibility={phone.visibility}
+              key={row.id}
+              main={renderValue(row)}
+              primary={row.isPrimary}
+              visibility={row.visibility}
               canManage={canManage}
-              name={phone.formatted}
-              onEdit={() => setEditing(phone.id)}
+              name={nameOf(row)}
+              onEdit={() => setEditing(row.id)}
               onRemove={() => {
-                if (!window.confirm(t("admin.people.contact.confirmRemove", { value: phone.formatted }))) return;
+                if (!window.confirm(t("admin.people.contact.confirmRemove", { value: nameOf(row) }))) return;
                 setFailure(null);
-                removePhone({ variables: { id: phone.id } }).catch((caught: unknown) => setFailure(handleError(caught, i18n).message));
+                remove(row).catch((caught: unknown) => setFailure(handleError(caught, i18n).message));
               }}
             />
           ),
         )}
       </ul>
-      {canManage && (editing === "new" ? <PhoneForm personId={person.id} phone={null} onDone={() => setEditing(null)} /> : <AddButton label={t("admin.people.contact.addPhone")} onClick={() => setEditing("new")} />)}
+      {canManage && (editing === "new" ? renderForm(null, done) : <AddButton label={addLabel} onClick={() => setEditing("new")} />)}
     </div>
   );
 }
@@ -186,23 +210,39 @@ function VisibilitySelect({ value, onChange, error }: { value: Visibility | ""; 
   );
 }
 
-function EmailForm({ personId, email, onDone }: { personId: string; email: Email | null; onDone(): void }) {
+/**
+ * The parts every contact row's form shares: who may see it, "primary", the errors and the buttons.
+ * `save` gets those two choices and sends them with the kind's own fields (`children`).
+ */
+function ContactRowForm({
+  label,
+  row,
+  fields,
+  saving,
+  save,
+  onDone,
+  children,
+}: {
+  label: string;
+  row: { visibility: Visibility; isPrimary: boolean } | null;
+  /** The kind's own fields, whose errors show beside them rather than in the summary. */
+  fields: string[];
+  saving: boolean;
+  save(choices: { isPrimary: boolean; visibility?: Visibility }): Promise<unknown>;
+  onDone(): void;
+  children(error: UiError | null): ReactNode;
+}) {
   const i18n = useI18n();
   const { t } = i18n;
-  const [value, setValue] = useState(email?.email ?? "");
-  const [visibility, setVisibility] = useState<Visibility | "">(email?.visibility ?? "");
-  const [isPrimary, setIsPrimary] = useState(email?.isPrimary ?? false);
+  const [visibility, setVisibility] = useState<Visibility | "">(row?.visibility ?? "");
+  const [isPrimary, setIsPrimary] = useState(row?.isPrimary ?? false);
   const [error, setError] = useState<UiError | null>(null);
-  const [addEmail, { loading: adding }] = useAdminAddEmail(REFRESH);
-  const [updateEmail, { loading: updating }] = useAdminUpdateEmail(REFRESH);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     setError(null);
-    const input = { email: value.trim(), isPrimary, ...(visibility ? { visibility } : {}) };
     try {
-      if (email) await updateEmail({ variables: { id: email.id, input } });
-      else await addEmail({ variables: { personId, input } });
+      await save({ isPrimary, ...(visibility ? { visibility } : {}) });
       onDone();
     } catch (caught) {
       setError(handleError(caught, i18n));
@@ -210,82 +250,81 @@ function EmailForm({ personId, email, onDone }: { personId: string; email: Email
   }
 
   return (
-    <form className="form contact-form" onSubmit={(e) => void submit(e)} noValidate aria-label={email ? t("admin.people.contact.editNamed", { value: email.email }) : t("admin.people.contact.addEmail")}>
-      <FormErrorSummary error={error} fields={["email", "visibility", "isPrimary"]} />
-      <TextField label={t("admin.people.field.email")} type="email" required autoFocus maxLength={LIMITS.emailMax} value={value} onChange={(e) => setValue(e.target.value)} error={error?.fieldErrors.email} />
+    <form className="form contact-form" onSubmit={(e) => void submit(e)} noValidate aria-label={label}>
+      <FormErrorSummary error={error} fields={[...fields, "visibility", "isPrimary"]} />
+      {children(error)}
       <VisibilitySelect value={visibility} onChange={setVisibility} error={error?.fieldErrors.visibility} />
       <CheckboxField label={t("admin.people.contact.makePrimary")} checked={isPrimary} onChange={(e) => setIsPrimary(e.target.checked)} />
       {error?.fieldErrors.isPrimary && <p className="field__error">{error.fieldErrors.isPrimary}</p>}
-      <div className="actions">
-        <button type="submit" className="button button--small" disabled={adding || updating}>
-          {adding || updating ? t("common.saving") : t("common.save")}
-        </button>
-        <button type="button" className="button button--ghost button--small" onClick={onDone}>
-          {t("common.cancel")}
-        </button>
-      </div>
+      <FormActions submitLabel={t("common.save")} busy={saving} onCancel={onDone} small />
     </form>
   );
 }
 
+function EmailForm({ personId, email, onDone }: { personId: string; email: Email | null; onDone(): void }) {
+  const { t } = useI18n();
+  const [value, setValue] = useState(email?.email ?? "");
+  const [addEmail, { loading: adding }] = useAdminAddEmail(REFRESH);
+  const [updateEmail, { loading: updating }] = useAdminUpdateEmail(REFRESH);
+  return (
+    <ContactRowForm
+      label={email ? t("admin.people.contact.editNamed", { value: email.email }) : t("admin.people.contact.addEmail")}
+      row={email}
+      fields={["email"]}
+      saving={adding || updating}
+      onDone={onDone}
+      save={(choices) => {
+        const input = { email: value.trim(), ...choices };
+        return email ? updateEmail({ variables: { id: email.id, input } }) : addEmail({ variables: { personId, input } });
+      }}
+    >
+      {(error) => (
+        <TextField label={t("admin.people.field.email")} type="email" required autoFocus maxLength={LIMITS.emailMax} value={value} onChange={(e) => setValue(e.target.value)} error={error?.fieldErrors.email} />
+      )}
+    </ContactRowForm>
+  );
+}
+
 function PhoneForm({ personId, phone, onDone }: { personId: string; phone: Phone | null; onDone(): void }) {
-  const i18n = useI18n();
-  const { t } = i18n;
+  const { t } = useI18n();
   const [number, setNumber] = useState(phone?.formatted ?? "");
   const [kind, setKind] = useState<PhoneKind | "">(phone?.kind ?? "MOBILE");
-  const [visibility, setVisibility] = useState<Visibility | "">(phone?.visibility ?? "");
-  const [isPrimary, setIsPrimary] = useState(phone?.isPrimary ?? false);
-  const [error, setError] = useState<UiError | null>(null);
   const [addPhone, { loading: adding }] = useAdminAddPhone(REFRESH);
   const [updatePhone, { loading: updating }] = useAdminUpdatePhone(REFRESH);
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setError(null);
-    const input = { number: number.trim(), kind: kind || null, isPrimary, ...(visibility ? { visibility } : {}) };
-    try {
-      if (phone) await updatePhone({ variables: { id: phone.id, input } });
-      else await addPhone({ variables: { personId, input } });
-      onDone();
-    } catch (caught) {
-      setError(handleError(caught, i18n));
-    }
-  }
-
   return (
-    <form className="form contact-form" onSubmit={(e) => void submit(e)} noValidate aria-label={phone ? t("admin.people.contact.editNamed", { value: phone.formatted }) : t("admin.people.contact.addPhone")}>
-      <FormErrorSummary error={error} fields={["number", "kind", "visibility", "isPrimary"]} />
-      <div className="form__row">
-        <TextField
-          label={t("admin.people.field.phone")}
-          type="tel"
-          required
-          autoFocus
-          maxLength={LIMITS.phoneMax}
-          hint={t("admin.people.field.phoneHint")}
-          value={number}
-          onChange={(e) => setNumber(e.target.value)}
-          error={error?.fieldErrors.number}
-        />
-        <SelectField label={t("admin.people.contact.kind")} value={kind} onChange={(e) => setKind(e.target.value as PhoneKind)} error={error?.fieldErrors.kind}>
-          {PHONE_KINDS.map((k) => (
-            <option key={k} value={k}>
-              {t(`admin.people.phoneKind.${k}`)}
-            </option>
-          ))}
-        </SelectField>
-      </div>
-      <VisibilitySelect value={visibility} onChange={setVisibility} error={error?.fieldErrors.visibility} />
-      <CheckboxField label={t("admin.people.contact.makePrimary")} checked={isPrimary} onChange={(e) => setIsPrimary(e.target.checked)} />
-      {error?.fieldErrors.isPrimary && <p className="field__error">{error.fieldErrors.isPrimary}</p>}
-      <div className="actions">
-        <button type="submit" className="button button--small" disabled={adding || updating}>
-          {adding || updating ? t("common.saving") : t("common.save")}
-        </button>
-        <button type="button" className="button button--ghost button--small" onClick={onDone}>
-          {t("common.cancel")}
-        </button>
-      </div>
-    </form>
+    <ContactRowForm
+      label={phone ? t("admin.people.contact.editNamed", { value: phone.formatted }) : t("admin.people.contact.addPhone")}
+      row={phone}
+      fields={["number", "kind"]}
+      saving={adding || updating}
+      onDone={onDone}
+      save={(choices) => {
+        const input = { number: number.trim(), kind: kind || null, ...choices };
+        return phone ? updatePhone({ variables: { id: phone.id, input } }) : addPhone({ variables: { personId, input } });
+      }}
+    >
+      {(error) => (
+        <div className="form__row">
+          <TextField
+            label={t("admin.people.field.phone")}
+            type="tel"
+            required
+            autoFocus
+            maxLength={LIMITS.phoneMax}
+            hint={t("admin.people.field.phoneHint")}
+            value={number}
+            onChange={(e) => setNumber(e.target.value)}
+            error={error?.fieldErrors.number}
+          />
+          <SelectField label={t("admin.people.contact.kind")} value={kind} onChange={(e) => setKind(e.target.value as PhoneKind)} error={error?.fieldErrors.kind}>
+            {PHONE_KINDS.map((k) => (
+              <option key={k} value={k}>
+                {t(`admin.people.phoneKind.${k}`)}
+              </option>
+            ))}
+          </SelectField>
+        </div>
+      )}
+    </ContactRowForm>
   );
 }

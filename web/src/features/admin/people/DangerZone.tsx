@@ -2,6 +2,7 @@ import { useId, useImperativeHandle, useRef, useState, type FormEvent, type Ref 
 import { useAdminAnonymizePerson, useAdminArchivePerson, useAdminUpdatePerson, type AdminPersonDetailsFragment } from "../../../gql/generated.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { TextField } from "../../../components/Field.tsx";
+import { FormActions } from "../../../components/FormActions.tsx";
 import { handleError, type UiError } from "../../../lib/handleError.ts";
 import { FormErrorSummary } from "./FormErrorSummary.tsx";
 import type { Notice } from "./AdminPersonPage.tsx";
@@ -101,14 +102,7 @@ export function AnonymiseDialog({ person, onDone, ref }: { person: AdminPersonDe
           <p className="alert alert--warning">{t("admin.people.anonymise.irreversible")}</p>
           <FormErrorSummary error={error} fields={[]} />
           <TextField label={t("admin.people.anonymise.typeName", { name: expected })} autoComplete="off" spellCheck={false} value={typed} onChange={(e) => setTyped(e.target.value)} />
-          <div className="actions">
-            <button type="submit" className="button button--danger-solid" disabled={!matches || loading} aria-disabled={!matches}>
-              {loading ? t("common.saving") : t("admin.people.anonymise.submit")}
-            </button>
-            <button type="button" className="button button--ghost" onClick={() => dialog.current?.close()}>
-              {t("common.cancel")}
-            </button>
-          </div>
+          <FormActions submitLabel={t("admin.people.anonymise.submit")} busy={loading} disabled={!matches} danger onCancel={() => dialog.current?.close()} />
         </form>
       </dialog>
     </>

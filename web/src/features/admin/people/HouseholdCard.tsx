@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { useAdminUpdatePerson, type AdminPersonDetailsFragment, type HouseholdRole } from "../../../gql/generated.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { SelectField } from "../../../components/Field.tsx";
+import { FormActions } from "../../../components/FormActions.tsx";
 import { handleError, type UiError } from "../../../lib/handleError.ts";
 import { HOUSEHOLD_ROLES } from "./common.tsx";
 import { HouseholdPicker, type PickedHousehold } from "./Pickers.tsx";
@@ -94,14 +95,7 @@ function MoveDialog({ person, onNotice }: { person: AdminPersonDetailsFragment; 
               </option>
             ))}
           </SelectField>
-          <div className="actions">
-            <button type="submit" className="button" disabled={loading}>
-              {loading ? t("common.saving") : t("admin.people.household.moveSubmit")}
-            </button>
-            <button type="button" className="button button--ghost" onClick={() => dialog.current?.close()}>
-              {t("common.cancel")}
-            </button>
-          </div>
+          <FormActions submitLabel={t("admin.people.household.moveSubmit")} busy={loading} onCancel={() => dialog.current?.close()} />
         </form>
       </dialog>
     </>

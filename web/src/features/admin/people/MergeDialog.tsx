@@ -2,9 +2,10 @@ import { useId, useRef, useState } from "react";
 import { useAdminMergePeople, useAdminMergePreview, type AdminMergePreviewQuery, type AdminPersonDetailsFragment } from "../../../gql/generated.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { Loading } from "../../../components/Loading.tsx";
+import { FormActions } from "../../../components/FormActions.tsx";
 import { handleError, type UiError } from "../../../lib/handleError.ts";
 import { useChurchDateTime } from "../content/common.tsx";
-import { Avatar, RecordStatusBadge, useCalendarDates } from "./common.tsx";
+import { Avatar, RecordStatusBadge, useCalendarDates, useLoginName } from "./common.tsx";
 import { PersonPicker, type PickedPerson } from "./Pickers.tsx";
 import { FormErrorSummary } from "./FormErrorSummary.tsx";
 
@@ -81,14 +82,13 @@ export function MergeDialog({ person, onMerged }: { person: AdminPersonDetailsFr
             </>
           )}
           <FormErrorSummary error={error} fields={[]} />
-          <div className="actions">
-            <button type="button" className="button" disabled={!other || !otherPreview || loading} onClick={() => void merge()}>
-              {loading ? t("common.saving") : other ? t("admin.people.merge.submit", { name: kept }) : t("admin.people.merge.submitDisabled")}
-            </button>
-            <button type="button" className="button button--ghost" onClick={() => dialog.current?.close()}>
-              {t("common.cancel")}
-            </button>
-          </div>
+          <FormActions
+            submitLabel={other ? t("admin.people.merge.submit", { name: kept }) : t("admin.people.merge.submitDisabled")}
+            busy={loading}
+            disabled={!other || !otherPreview}
+            onSubmit={() => void merge()}
+            onCancel={() => dialog.current?.close()}
+          />
         </div>
       </dialog>
     </>
@@ -100,6 +100,7 @@ function MergeOption({ name, checked, onChange, person, label }: { name: string;
   const { t } = useI18n();
   const { format } = useChurchDateTime();
   const dates = useCalendarDates();
+  const loginName = useLoginName();
   const factsId = useId();
   return (
     // The whole card selects on click (a larger target); the radio inside is what keyboards use.
@@ -128,7 +129,7 @@ function MergeOption({ name, checked, onChange, person, label }: { name: string;
         <dt>{t("admin.people.field.birthDate")}</dt>
         <dd>{person.birthDate ? dates.date(person.birthDate) : "—"}</dd>
         <dt>{t("admin.people.login.title")}</dt>
-        <dd>{person.user?.email ?? t("admin.people.login.none")}</dd>
+        <dd>{loginName(person.user)}</dd>
         <dt>{t("admin.people.created")}</dt>
         <dd>{format(person.created)}</dd>
       </dl>

@@ -4,6 +4,7 @@ import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { Alert } from "../../../components/Alert.tsx";
 import { CheckboxField, SelectField, TextField } from "../../../components/Field.tsx";
 import { handleError, type UiError } from "../../../lib/handleError.ts";
+import { useUnsavedChangesWarning } from "../../../lib/useUnsavedChangesWarning.ts";
 import { LIMITS } from "../../../../../gateway/src/validation/limits.ts";
 import { HOUSEHOLD_ROLES, MEMBERSHIP_STATUSES, VISIBILITIES, VisibilityBadge, useCalendarDates, useChurchToday } from "./common.tsx";
 import { FormErrorSummary } from "./FormErrorSummary.tsx";
@@ -73,13 +74,7 @@ export function PersonDetailsForm({ person }: { person: AdminPersonDetailsFragme
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [freshKey]);
 
-  // Nothing typed is lost: warn before leaving with unsaved changes.
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
-    window.addEventListener("beforeunload", warn);
-    return () => window.removeEventListener("beforeunload", warn);
-  }, [dirty]);
+  useUnsavedChangesWarning(dirty);
 
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
     setDone(false);

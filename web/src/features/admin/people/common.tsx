@@ -70,6 +70,15 @@ export function Avatar({ name, url, size = "small" }: { name: string; url: strin
   );
 }
 
+/**
+ * A person's login as staff see it: its email or, for staff who may not manage accounts (PocketBase
+ * hides account emails from them, so it reads ""), just that there is one.
+ */
+export function useLoginName() {
+  const { t } = useI18n();
+  return (user: { email: string } | null | undefined) => (user ? user.email || t("admin.people.login.has") : t("admin.people.login.none"));
+}
+
 /** Dates without a time of day, in the reader's language. */
 export function useCalendarDates() {
   const { locale } = useI18n();

@@ -1,0 +1,114 @@
+import type { GatewayServices } from "../context.ts";
+import type { NotificationRecord, UserRecord } from "../pocketbase/records.ts";
+
+export interface NotificationInput {
+  /** The recipient (a users id). */
+  userId: string;
+  kind: NotificationRecord["kind"];
+  title: string;
+  body?: string;
+  /** An app path to open, for example /prayer/abc123. */
+  link?: string;
+  /**
+   * Batching: with `batchWindowMs`, a notification of the same user and key created within the window
+   * is updated (count + 1, unread again, the new title and body) instead of a new one being created.
+   */
+  groupKey?: string;
+  batchWindowMs?: number;
+  /** Also mail the recipient (important events only: approval, answered). */
+  email?: { subject: string; text: string };
+}
+
+/** What notify did; for tests and logs (callers of `notify` never see errors). */
+export type NotifyOutcome = { action: "created" | "batched"; id: string; mailed: boolean };
+
+/** The instant `windowMs` before `now`, as PocketBase stores dates ("YYYY-MM-DD HH:MM:SS.sssZ"). */
+export function batchWindowStart(now: Date, windowMs: number): string {
+  return new Date(now.getTime() - windowMs).toISOString().replace("T", " ");
+}
+
+/**
+ * Per user+groupKey, one notify at a time in this process: two prayers arriving together must both
+ * find (or make) the same notification, not create two. Keys are dropped when their chain settles.
+ */
+const chains = new Map<string, Promise<unknown>>();
+function serialized<T>(key: string | null, run: () => Promise<T>): Promise<T> {
+  if (!key) return run();
+  const previous = chains.get(key) ?? Promise.resolve();
+  const next = previous.then(run, run);
+  const settled = next.catch(() => undefined);
+  chains.set(key, settled);
+  void settled.then(() => {
+    if (chains.get(key) === settled) chains.delete(key);
+  });
+  return next;
+}
+
+/**
+ * System job: record an in-app notification for a user (and mail them when `email` is given).
+ * Notifications are created by the system account only (the collection has no create rule), and the
+ * recipient's address is read with it, because the event that notifies (a moderator approving, a
+ * visitor praying) happens in someone else's request. Never throws: what caused the notification has
+ * already happened and must not fail because of it; failures are logged.
+ */
+export async function notify(services: GatewayServices, n: NotificationInput): Promise<void> {
+  await deliverNotification(services, n).catch((error: unknown) => {
+    console.error(`[notify] could not notify ${n.userId} (${n.kind}):`, error instanceof Error ? error.message : error);
+  });
+}
+
+/** `notify` without the safety net: throws what went wrong (tests and callers that report it). */
+export async function deliverNotification(services: GatewayServices, n: NotificationInput, now = new Date()): Promise<NotifyOutcome> {
+  const batched = !!n.groupKey && !!n.batchWindowMs && n.batchWindowMs > 0;
+  const lockKey = batched ? `${n.userId}\u0000${n.groupKey}` : null;
+  const { action, id } = await serialized(lockKey, async () => {
+    const pb = await services.system.get();
+    const notifications = pb.collection("notifications");
+    if (batched) {
+      const recent = await notifications.getList<NotificationRecord>(1, 1, {
+        filter: pb.filter("user = {:user} && groupKey = {:groupKey} && created >= {:since}", {
+          user: n.userId,
+          groupKey: n.groupKey,
+          since: batchWindowStart(now, n.batchWindowMs!),
+        }),
+        sort: "-created",
+        fields: "id",
+        skipTotal: true,
+      });
+      const existing = recent.items[0];
+      if (existing) {
+        // "count+" is PocketBase's atomic increment; readAt "" makes it unread (and bold) again.
+        await notifications.update(existing.id, { "count+": 1, readAt: "", title: n.title, body: n.body ?? "", link: n.link ?? "" });
+        return { action: "batched" as const, id: existing.id };
+      }
+    }
+    const created = await notifications.create<NotificationRecord>({
+      user: n.userId,
+      kind: n.kind,
+      title: n.title,
+      body: n.body ?? "",
+      link: n.link ?? "",
+      groupKey: n.groupKey ?? "",
+      count: 1,
+      readAt: "",
+    });
+    return { action: "created" as const, id: created.id };
+  });
+  const mailed = n.email ? await mailRecipient(services, n.userId, n.email) : false;
+  return { action, id, mailed };
+}
+
+async function mailRecipient(services: GatewayServices, userId: string, email: { subject: string; text: string }): Promise<boolean> {
+  if (!services.mailer.enabled) {
+    console.warn(`[notify] mail not sent (SMTP is not configured): ${email.subject}`);
+    return false;
+  }
+  const pb = await services.system.get();
+  const [user, settings] = await Promise.all([
+    pb.collection("users").getOne<Pick<UserRecord, "id" | "email">>(userId, { fields: "id,email" }),
+    services.publicSettings.get(),
+  ]);
+  if (!user.email) return false;
+  await services.mailer.send({ to: user.email, subject: email.subject, text: email.text }, settings.churchName);
+  return true;
+}
