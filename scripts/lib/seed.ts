@@ -2,6 +2,7 @@ import type PocketBase from "pocketbase";
 import { ClientResponseError } from "pocketbase";
 import { seedContent } from "./seed-content.ts";
 import { seedPeople } from "./seed-people.ts";
+import { seedPrayer } from "./seed-prayer.ts";
 
 export const DEMO_PASSWORD = "grace-demo-2026";
 export const DEMO_ACCOUNTS = [
@@ -74,6 +75,7 @@ export async function seedDemo(system: PocketBase): Promise<"seeded" | "already-
   const editor = await findUser(system, "editor@grace.example");
   await seedContent(system, editor!.id, "Erin Editor");
   await seedPeople(system, DEMO_PASSWORD);
+  await seedPrayer(system, 60);
   return "seeded";
 }
 
