@@ -4,7 +4,7 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 
 export default tseslint.config(
-  { ignores: ["**/dist/**", "**/node_modules/**", "**/__generated__/**", "web/src/gql/**", "pb_data/**", "coverage/**"] },
+  { ignores: ["**/dist/**", "**/node_modules/**", "**/__generated__/**", "web/src/gql/**", "web/src/**/*.generated.ts", "pb_data/**", "coverage/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

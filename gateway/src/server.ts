@@ -125,7 +125,7 @@ export function createGateway(config: GatewayConfig): Gateway {
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://gateway.local");
-    if (url.pathname === "/graphql") {
+    if (url.pathname === "/graphql" || url.pathname === "/graphql/stream") {
       if (!bodySizeAcceptable(req, res)) return;
       // The listener passes extra arguments on as the server context (its typings omit that).
       const listener = yoga.requestListener as unknown as (req: IncomingMessage, res: ServerResponse, context: ServerContext) => Promise<void>;

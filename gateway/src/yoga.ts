@@ -1,3 +1,4 @@
+import { useGraphQLSSE } from "@graphql-yoga/plugin-graphql-sse";
 import { randomUUID } from "node:crypto";
 import { createSchema, createYoga, type Plugin } from "graphql-yoga";
 import { createFetch } from "@whatwg-node/fetch";
@@ -15,6 +16,8 @@ import { resolvers } from "./schema/resolvers.ts";
 import { GRAPHQL_LIMITS, LIMITS } from "./validation/limits.ts";
 
 export const CSRF_HEADER = "x-graphql-yoga-csrf";
+/** Browsers' subscriptions: graphql-sse in single connection mode (one event stream per tab). */
+export const GRAPHQL_SSE_ENDPOINT = "/graphql/stream";
 
 /** Adds the session cookies that resolvers asked for (sign-in, sliding refresh, sign-out). */
 const useSessionCookies = (): Plugin => ({
@@ -23,6 +26,23 @@ const useSessionCookies = (): Plugin => ({
     if (!session?.outgoingCookies.length) return;
     for (const cookie of session.outgoingCookies) response.headers.append("set-cookie", cookie);
     response.headers.set("cache-control", "no-store");
+  },
+});
+
+/**
+ * The graphql-sse endpoint answers from `onRequest`, before Yoga's CSRF check (which runs when the
+ * body is parsed): every request to it must carry the CSRF header, which a cross-site form or
+ * image can never send. The browser client sends it on each of its requests.
+ */
+const useStreamCsrfPrevention = (): Plugin => ({
+  onRequest({ request, endResponse }) {
+    if (!new URL(request.url).pathname.endsWith(GRAPHQL_SSE_ENDPOINT) || request.headers.has(CSRF_HEADER)) return;
+    endResponse(
+      Response.json(
+        { errors: [{ message: "This request is missing its CSRF header.", extensions: { code: "BAD_REQUEST" } }] },
+        { status: 403 },
+      ),
+    );
   },
 });
 
@@ -107,6 +127,13 @@ export function createGatewayYoga(services: GatewayServices) {
       ...(config.production ? [useDisableIntrospection()] : []),
       useSessionCookies(),
       usePayloadTooLarge(),
+      // GraphQL over SSE in "single connection" mode at /graphql/stream: a browser tab runs all its
+      // subscriptions (settings, notifications, the prayer wall…) over ONE event stream. With one
+      // stream per subscription, two open tabs used up HTTP/1.1's six connections per site and
+      // stalled every other request. Operations still go through Yoga's parse/validate (armor
+      // limits), context (the caller's cookie) and error masking.
+      useStreamCsrfPrevention(),
+      useGraphQLSSE({ endpoint: GRAPHQL_SSE_ENDPOINT }),
     ],
   });
 }

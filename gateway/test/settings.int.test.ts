@@ -4,6 +4,7 @@
  * reaches the emails PocketBase sends. Every change to the shared settings is undone in afterAll.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createClient } from "graphql-sse";
 import type { RecordModel } from "pocketbase";
 import { prepareGateway, type Gateway } from "../src/index.ts";
 import { LIMITS } from "../src/validation/limits.ts";
@@ -217,6 +218,64 @@ describe("live settings", () => {
     } finally {
       abort.abort();
       await reader.cancel().catch(() => undefined);
+    }
+  });
+});
+
+describe("browsers' event stream (graphql-sse, single connection mode)", () => {
+  it("runs a tab's subscriptions over one stream at /graphql/stream, through the CSRF check", async () => {
+    const base = await gateway.listen();
+    const streams: string[] = [];
+    const client = createClient({
+      url: `${base}/graphql/stream`,
+      singleConnection: true,
+      headers: { [CSRF_HEADER]: "1" },
+      // Counts the event streams the client opens (the browser's connection budget).
+      fetchFn: (input: RequestInfo | URL, init?: RequestInit) => {
+        if ((init?.method ?? "GET") === "GET") streams.push(String(input));
+        return fetch(input, init);
+      },
+      retryAttempts: 0,
+    });
+    const tagline = `One stream ${Date.now()}`;
+    const received = [0, 1].map(
+      () =>
+        new Promise<string>((resolve, reject) => {
+          const dispose = client.subscribe<{ settingsChanged: { tagline: string } }>(
+            { query: "subscription { settingsChanged { tagline } }" },
+            {
+              next: (value) => {
+                if (value.data?.settingsChanged.tagline === tagline) {
+                  dispose();
+                  resolve(tagline);
+                }
+              },
+              error: reject,
+              complete: () => undefined,
+            },
+          );
+        }),
+    );
+    const changes = setInterval(() => void asAdmin().request(UPDATE, { input: { tagline } }), 300);
+    try {
+      expect(await Promise.all(received)).toEqual([tagline, tagline]);
+    } finally {
+      clearInterval(changes);
+      client.dispose();
+    }
+    expect(streams).toHaveLength(1);
+  });
+
+  it("refuses a request a cross-site form could send (simple POST without the CSRF header)", async () => {
+    const response = await gateway.yoga.fetch("http://flock.test/graphql/stream", {
+      method: "POST",
+      headers: { "content-type": "text/plain" },
+      body: JSON.stringify({ query: "mutation { signOut }" }),
+    });
+    expect(response.status).toBe(403);
+    // Nor may anything else reach the stream endpoint without it (reservations, event streams).
+    for (const method of ["PUT", "GET"]) {
+      expect((await gateway.yoga.fetch("http://flock.test/graphql/stream", { method })).status, method).toBe(403);
     }
   });
 });

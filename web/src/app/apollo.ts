@@ -17,22 +17,24 @@ const RESYNC_COALESCE_MS = 1000;
  */
 class SseLink extends ApolloLink {
   // graphql-sse is loaded with the first subscription, keeping it out of the first page load.
-  private client: Promise<Client> | null = null;
+  private client: Promise<Client<true>> | null = null;
   private resyncTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly onReconnected: () => void) {
     super();
   }
 
-  private getClient(): Promise<Client> {
+  private getClient(): Promise<Client<true>> {
     this.client ??= import("graphql-sse").then(({ createClient }) =>
-      createClient({
-        url: "/graphql",
+      createClient<true>({
+        // One event stream per tab for all subscriptions (the gateway's graphql-sse endpoint).
+        url: "/graphql/stream",
+        singleConnection: true,
         headers: () => ({ ...CSRF_HEADERS }),
         credentials: "same-origin",
         retryAttempts: Infinity,
-        // Each subscription has its own connection (distinct connections mode), so one outage
-        // reports once per subscription: coalesce them into a single refetch.
+        // After a drop the stream reconnects and re-subscribes: refetch once, since changes may
+        // have been missed meanwhile.
         on: {
           connected: (reconnected) => {
             if (reconnected) this.scheduleResync();

@@ -5,7 +5,8 @@ import { Loading } from "../components/Loading.tsx";
 import { HomePage } from "../features/home/HomePage.tsx";
 import { NotFoundPage } from "../features/errors/NotFoundPage.tsx";
 import { ADMIN_PERMISSIONS, RequirePermission, RequireViewer } from "./guards.tsx";
-import { useAppShell, type Permission } from "../gql/generated.ts";
+import { useAppShell } from "./AppShell.generated.ts";
+import type { Permission } from "../gql/types.ts";
 
 /** /admin opens the first section this user may use. */
 function AdminHome() {

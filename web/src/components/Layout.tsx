@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { Link, NavLink, Outlet, useLocation, useNavigate } from "react-router";
 import { useApolloClient } from "@apollo/client/react";
-import { useAppShell, useSetMyLocale, useSettingsChanged, useSignOut } from "../gql/generated.ts";
+import { useAppShell, useSetMyLocale, useSettingsChanged, useSignOut } from "../app/AppShell.generated.ts";
 import { useI18n } from "../i18n/I18nProvider.tsx";
 import { LOCALES, type Locale } from "../i18n/format.ts";
 import { accessibleBrandColor } from "../lib/color.ts";

@@ -5,12 +5,9 @@ import {
   useRemoveLogo,
   useUpdateSettings,
   type AdminSettingsFieldsFragment,
-  type ContactVisibility,
-  type Locale,
-  type UpdateSettingsInput,
   type UploadLogoMutation,
-  type Weekday,
-} from "../../gql/generated.ts";
+} from "./admin.generated.ts";
+import type { ContactVisibility, Locale, UpdateSettingsInput, Weekday } from "../../gql/types.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { Alert } from "../../components/Alert.tsx";
 import { CheckboxField, SelectField, TextAreaField, TextField } from "../../components/Field.tsx";

@@ -6,7 +6,7 @@ import {
   useSetUserStatus,
   type AdminUserFieldsFragment,
   type AdminUsersPageQuery,
-} from "../../gql/generated.ts";
+} from "./admin.generated.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { Alert } from "../../components/Alert.tsx";
 import { Loading } from "../../components/Loading.tsx";

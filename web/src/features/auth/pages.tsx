@@ -1,15 +1,14 @@
 import { useEffect, useRef, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
+import { useAppShell, AppShellDocument } from "../../app/AppShell.generated.ts";
 import {
-  useAppShell,
   useConfirmPasswordReset,
   useConfirmVerification,
   useRequestPasswordReset,
   useRequestVerification,
   useSignIn,
   useSignUp,
-  AppShellDocument,
-} from "../../gql/generated.ts";
+} from "./auth.generated.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { TextField } from "../../components/Field.tsx";
 import { Alert } from "../../components/Alert.tsx";

@@ -1,4 +1,4 @@
-import type { PhoneKind, Visibility } from "../../gql/generated.ts";
+import type { PhoneKind, Visibility } from "../../gql/types.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { formatMonthDay } from "../../i18n/format.ts";
 import { Icon } from "./Icon.tsx";

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Link, useSearchParams } from "react-router";
-import { useAppShell, useDirectoryPage, type DirectoryHouseholdFragment } from "../../gql/generated.ts";
+import { useAppShell } from "../../app/AppShell.generated.ts";
+import { useDirectoryPage, type DirectoryHouseholdFragment } from "./directory.generated.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { Alert } from "../../components/Alert.tsx";
 import { Loading } from "../../components/Loading.tsx";

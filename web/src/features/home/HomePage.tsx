@@ -1,5 +1,6 @@
 import { Link } from "react-router";
-import { useAppShell, useHomeNews } from "../../gql/generated.ts";
+import { useAppShell } from "../../app/AppShell.generated.ts";
+import { useHomeNews } from "../news/news.generated.ts";
 import { PostCard } from "../news/PostCard.tsx";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { ServiceTimes } from "../../components/ServiceTimes.tsx";

@@ -1,5 +1,6 @@
 import { useRef, useState } from "react";
-import { useAppShell, useCancelDataDeletion, useRequestDataDeletion } from "../../gql/generated.ts";
+import { useAppShell } from "../../app/AppShell.generated.ts";
+import { useCancelDataDeletion, useRequestDataDeletion } from "./account.generated.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { formatDate } from "../../i18n/format.ts";
 import { Alert } from "../../components/Alert.tsx";

@@ -5,7 +5,6 @@ import {
   MyAccountDocument,
   UploadHouseholdPhotoDocument,
   useAddHouseholdChild,
-  useAppShell,
   useInviteToMyHousehold,
   useRemoveHouseholdPhoto,
   useRevokeMyHouseholdInvitation,
@@ -13,7 +12,8 @@ import {
   useUpdateMyHousehold,
   type MyHouseholdMemberFragment,
   type UploadHouseholdPhotoMutation,
-} from "../../gql/generated.ts";
+} from "./account.generated.ts";
+import { useAppShell } from "../../app/AppShell.generated.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { formatCalendarDate, formatDate, todayIn } from "../../i18n/format.ts";
 import { Alert } from "../../components/Alert.tsx";

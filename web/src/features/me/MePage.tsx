@@ -1,6 +1,8 @@
 import { useState } from "react";
 import { Link } from "react-router";
-import { useAppShell, useChangePassword, useRequestVerification } from "../../gql/generated.ts";
+import { useAppShell } from "../../app/AppShell.generated.ts";
+import { useChangePassword } from "./me.generated.ts";
+import { useRequestVerification } from "../auth/auth.generated.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import type { MessageKey } from "../../i18n/en.ts";
 import { Alert } from "../../components/Alert.tsx";

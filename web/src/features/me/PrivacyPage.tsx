@@ -8,8 +8,8 @@ import {
   useUpdateMyHousehold,
   useUpdateMyPerson,
   useUpdateMyPhone,
-  type Visibility,
-} from "../../gql/generated.ts";
+} from "./account.generated.ts";
+import type { Visibility } from "../../gql/types.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { formatMonthDay } from "../../i18n/format.ts";
 import { Alert } from "../../components/Alert.tsx";

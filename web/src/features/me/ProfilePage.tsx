@@ -6,7 +6,6 @@ import {
   UploadPersonPhotoDocument,
   useAddMyEmail,
   useAddMyPhone,
-  useAppShell,
   useRemoveMyAddress,
   useRemoveMyEmail,
   useRemoveMyPhone,
@@ -15,10 +14,10 @@ import {
   useUpdateMyEmail,
   useUpdateMyPerson,
   useUpdateMyPhone,
-  type PhoneKind,
   type UploadPersonPhotoMutation,
-  type Visibility,
-} from "../../gql/generated.ts";
+} from "./account.generated.ts";
+import { useAppShell } from "../../app/AppShell.generated.ts";
+import type { PhoneKind, Visibility } from "../../gql/types.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { todayIn } from "../../i18n/format.ts";
 import { Alert } from "../../components/Alert.tsx";

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { useMyAccount, type MyAccountQuery, type PhoneKind, type Visibility } from "../../gql/generated.ts";
+import { useMyAccount, type MyAccountQuery } from "./account.generated.ts";
+import type { PhoneKind, Visibility } from "../../gql/types.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { Alert } from "../../components/Alert.tsx";
 import { Loading } from "../../components/Loading.tsx";

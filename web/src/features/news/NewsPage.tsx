@@ -1,4 +1,4 @@
-import { useNewsPage } from "../../gql/generated.ts";
+import { useNewsPage } from "./news.generated.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { Loading } from "../../components/Loading.tsx";
 import { Alert } from "../../components/Alert.tsx";

@@ -1,6 +1,11 @@
 import { useEffect, useId, useRef, useState, type FocusEvent, type KeyboardEvent } from "react";
 import { Link, useLocation } from "react-router";
-import { NotificationsDocument, useMyNotifications, useNotifications, type NotificationItemFragment } from "../../gql/generated.ts";
+import {
+  NotificationsDocument,
+  useMyNotifications,
+  useNotifications,
+  type NotificationItemFragment,
+} from "./notifications.generated.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { usePrayerPlural } from "../prayer/plural.ts";
 import { applyNotificationEvent, notificationsVariables } from "./notificationEvents.ts";
@@ -23,6 +28,7 @@ export function NotificationBell() {
   const [announcement, setAnnouncement] = useState("");
   const wrapper = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
+  const title = useRef<HTMLHeadingElement>(null);
   const location = useLocation();
   const { data, refetch } = useNotifications({ variables: notificationsVariables, fetchPolicy: "cache-and-network" });
   const { markRead, markAllRead, markingAll } = useNotificationActions();
@@ -57,6 +63,18 @@ export function NotificationBell() {
   const items = data?.notifications.edges.slice(0, SHOWN_IN_MENU).map((e) => e.node) ?? [];
   const label = unread > 0 ? `${t("notifications.title")}, ${plural("notifications.unread", unread)}` : t("notifications.title");
 
+  async function onMarkAllRead() {
+    try {
+      await markAllRead();
+    } catch {
+      return;
+    }
+    // The button leaves with the last unread one: without this, focus would fall to the page (and
+    // Escape would no longer reach the panel). Keep it in the panel and say what happened.
+    title.current?.focus();
+    setAnnouncement(t("notifications.allRead"));
+  }
+
   function onKeyDown(event: KeyboardEvent) {
     if (event.key === "Escape" && open) {
       event.stopPropagation();
@@ -84,11 +102,11 @@ export function NotificationBell() {
       </p>
       <div id={panelId} className="bell__panel" role="region" aria-labelledby={titleId} hidden={!open}>
         <div className="bell__head">
-          <h2 id={titleId} className="bell__title">
+          <h2 id={titleId} className="bell__title" tabIndex={-1} ref={title}>
             {t("notifications.title")}
           </h2>
           {unread > 0 && (
-            <button type="button" className="link-button small" disabled={markingAll} onClick={() => void markAllRead().catch(() => undefined)}>
+            <button type="button" className="link-button small" disabled={markingAll} onClick={() => void onMarkAllRead()}>
               {t("notifications.markAllRead")}
             </button>
           )}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { NotificationItemFragment, NotificationsQuery } from "../../gql/generated.ts";
+import type { NotificationItemFragment, NotificationsQuery } from "./notifications.generated.ts";
 import { applyNotificationEvent } from "./notificationEvents.ts";
 
 function notification(id: string, overrides: Partial<NotificationItemFragment> = {}): NotificationItemFragment {

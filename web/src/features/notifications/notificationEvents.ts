@@ -1,4 +1,4 @@
-import type { MyNotificationsSubscription, NotificationsQuery } from "../../gql/generated.ts";
+import type { MyNotificationsSubscription, NotificationsQuery } from "./notifications.generated.ts";
 
 /** The bell and /me/notifications share one cached list: the same variables everywhere. */
 export const NOTIFICATIONS_PAGE_SIZE = 20;

@@ -1,4 +1,9 @@
-import { NotificationsDocument, useMarkAllNotificationsRead, useMarkNotificationRead, type NotificationItemFragment } from "../../gql/generated.ts";
+import {
+  NotificationsDocument,
+  useMarkAllNotificationsRead,
+  useMarkNotificationRead,
+  type NotificationItemFragment,
+} from "./notifications.generated.ts";
 import { notificationsVariables } from "./notificationEvents.ts";
 
 /**

@@ -1,5 +1,5 @@
 import { useParams } from "react-router";
-import { useContentPage } from "../../gql/generated.ts";
+import { useContentPage } from "./pages.generated.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { Loading } from "../../components/Loading.tsx";
 import { Alert } from "../../components/Alert.tsx";

@@ -1,6 +1,7 @@
 import { useId, useRef, useState } from "react";
 import { Link } from "react-router";
-import { useMarkPrayerAnswered, useMyPrayerRequests, type MyPrayerRequestFragment, type PrayerStatus } from "../../gql/generated.ts";
+import { useMarkPrayerAnswered, useMyPrayerRequests, type MyPrayerRequestFragment } from "./prayer.generated.ts";
+import type { PrayerStatus } from "../../gql/types.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { Alert } from "../../components/Alert.tsx";
 import { TextAreaField } from "../../components/Field.tsx";

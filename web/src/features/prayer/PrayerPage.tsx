@@ -1,6 +1,8 @@
 import { useCallback, useRef, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
-import { PrayerWallDocument, useAppShell, usePrayerRequestPage, usePrayerWall, usePrayerWallEvents, type PrayerWallFilter } from "../../gql/generated.ts";
+import { PrayerWallDocument, usePrayerRequestPage, usePrayerWall, usePrayerWallEvents } from "./prayer.generated.ts";
+import { useAppShell } from "../../app/AppShell.generated.ts";
+import type { PrayerWallFilter } from "../../gql/types.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { Alert } from "../../components/Alert.tsx";
 import { Loading } from "../../components/Loading.tsx";

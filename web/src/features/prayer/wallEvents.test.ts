@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PrayerCardFragment, PrayerWallQuery } from "../../gql/generated.ts";
+import type { PrayerCardFragment, PrayerWallQuery } from "./prayer.generated.ts";
 import { applyWallEvent, belongsOnWall } from "./wallEvents.ts";
 
 function request(id: string, overrides: Partial<PrayerCardFragment> = {}): PrayerCardFragment {

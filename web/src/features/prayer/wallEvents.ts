@@ -1,4 +1,5 @@
-import type { PrayerCardFragment, PrayerWallFilter, PrayerWallQuery, WallEventKind } from "../../gql/generated.ts";
+import type { PrayerCardFragment, PrayerWallQuery } from "./prayer.generated.ts";
+import type { PrayerWallFilter, WallEventKind } from "../../gql/types.ts";
 
 export interface WallEvent {
   kind: WallEventKind;

@@ -1,4 +1,4 @@
-import type { PrayerWallFilter } from "../../gql/generated.ts";
+import type { PrayerWallFilter } from "../../gql/types.ts";
 
 export const WALL_PAGE_SIZE = 20;
 /** The wall query's variables: the live events update exactly these cache entries. */

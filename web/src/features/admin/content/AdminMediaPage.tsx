@@ -2,7 +2,13 @@ import { useRef, useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { useApolloClient } from "@apollo/client/react";
 import { CombinedGraphQLErrors } from "@apollo/client/errors";
-import { useAdminMediaPage, useDeleteMedia, useUpdateMedia, type AdminMediaItemFragment, type MediaKind } from "../../../gql/generated.ts";
+import {
+  useAdminMediaPage,
+  useDeleteMedia,
+  useUpdateMedia,
+  type AdminMediaItemFragment,
+} from "./AdminMediaPage.generated.ts";
+import type { MediaKind } from "../../../gql/types.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { Alert } from "../../../components/Alert.tsx";
 import { TextAreaField, TextField } from "../../../components/Field.tsx";

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { Link, useSearchParams } from "react-router";
-import { useAdminNewsPage, useArchivePosts, type PostStatus } from "../../../gql/generated.ts";
+import { useAdminNewsPage, useArchivePosts } from "./AdminNewsPage.generated.ts";
+import type { PostStatus } from "../../../gql/types.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { Alert } from "../../../components/Alert.tsx";
 import { Loading } from "../../../components/Loading.tsx";

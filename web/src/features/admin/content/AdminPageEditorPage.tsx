@@ -8,8 +8,8 @@ import {
   useUnpublishPage,
   useUpdatePage,
   type AdminPageEditorFieldsFragment,
-  type PageInput,
-} from "../../../gql/generated.ts";
+} from "./AdminPageEditorPage.generated.ts";
+import type { PageInput } from "../../../gql/types.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { Alert } from "../../../components/Alert.tsx";
 import { CheckboxField, TextAreaField, TextField } from "../../../components/Field.tsx";

@@ -1,6 +1,12 @@
 import { useEffect, useRef, useState } from "react";
 import { Link, useSearchParams } from "react-router";
-import { useAdminPagesPage, useNavigationOrderEditor, useReorderNavigation, type AdminPageRowFragment, type PageStatus } from "../../../gql/generated.ts";
+import {
+  useAdminPagesPage,
+  useNavigationOrderEditor,
+  useReorderNavigation,
+  type AdminPageRowFragment,
+} from "./AdminPagesPage.generated.ts";
+import type { PageStatus } from "../../../gql/types.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { Alert } from "../../../components/Alert.tsx";
 import { Loading } from "../../../components/Loading.tsx";

@@ -10,9 +10,8 @@ import {
   useUnpublishPost,
   useUpdatePost,
   type AdminPostEditorFieldsFragment,
-  type Audience,
-  type PostInput,
-} from "../../../gql/generated.ts";
+} from "./AdminPostEditorPage.generated.ts";
+import type { Audience, PostInput } from "../../../gql/types.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { Alert } from "../../../components/Alert.tsx";
 import { CheckboxField, TextAreaField, TextField } from "../../../components/Field.tsx";

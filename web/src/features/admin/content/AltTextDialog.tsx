@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { useUpdateMedia } from "../../../gql/generated.ts";
+import { useUpdateMedia } from "./AdminMediaPage.generated.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { Alert } from "../../../components/Alert.tsx";
 import { TextAreaField } from "../../../components/Field.tsx";

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { Link } from "react-router";
-import { useBodyImageRow } from "../../../gql/generated.ts";
+import { useBodyImageRow } from "./BodyImages.generated.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { Loading } from "../../../components/Loading.tsx";
 import { AltTextDialog, type AltTextTarget } from "./AltTextDialog.tsx";

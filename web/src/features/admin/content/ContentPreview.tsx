@@ -1,6 +1,6 @@
 import { useRef, useState } from "react";
 import { useApolloClient } from "@apollo/client/react";
-import { ContentPreviewDocument } from "../../../gql/generated.ts";
+import { ContentPreviewDocument } from "./ContentPreview.generated.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { Alert } from "../../../components/Alert.tsx";
 import { Loading } from "../../../components/Loading.tsx";

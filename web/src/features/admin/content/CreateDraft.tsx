@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
-import { useCreatePage, useCreatePost } from "../../../gql/generated.ts";
+import { useCreatePage } from "./AdminPageEditorPage.generated.ts";
+import { useCreatePost } from "./AdminPostEditorPage.generated.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { Alert } from "../../../components/Alert.tsx";
 import { Loading } from "../../../components/Loading.tsx";

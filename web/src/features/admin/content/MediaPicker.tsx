@@ -1,5 +1,5 @@
 import { useRef, useState } from "react";
-import { useMediaPicker } from "../../../gql/generated.ts";
+import { useMediaPicker } from "./MediaPicker.generated.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { Alert } from "../../../components/Alert.tsx";
 import { Loading } from "../../../components/Loading.tsx";

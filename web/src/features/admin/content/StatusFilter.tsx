@@ -1,4 +1,4 @@
-import type { PageStatus, PostStatus } from "../../../gql/generated.ts";
+import type { PageStatus, PostStatus } from "../../../gql/types.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 
 /** All / Draft / Scheduled… as toggle buttons (aria-pressed): one list, filtered in place. */

@@ -1,4 +1,5 @@
-import { useAppShell, type PageStatus, type Permission, type PostStatus } from "../../../gql/generated.ts";
+import { useAppShell } from "../../../app/AppShell.generated.ts";
+import type { PageStatus, Permission, PostStatus } from "../../../gql/types.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { formatDateTime } from "../../../i18n/format.ts";
 

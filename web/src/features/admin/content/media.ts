@@ -1,4 +1,4 @@
-import { UploadMediaDocument, type UploadMediaMutation } from "../../../gql/generated.ts";
+import { UploadMediaDocument, type UploadMediaMutation } from "./AdminMediaPage.generated.ts";
 import type { I18n } from "../../../i18n/I18nProvider.tsx";
 import { handleError, type UiError } from "../../../lib/handleError.ts";
 import { uploadWithProgress } from "../../../lib/upload.ts";

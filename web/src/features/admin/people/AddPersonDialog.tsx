@@ -1,5 +1,7 @@
 import { useId, useRef, useState, type FormEvent } from "react";
-import { useAdminCreateHousehold, useAdminCreatePerson, type AdminPersonRowFragment, type HouseholdRole, type MembershipStatus } from "../../../gql/generated.ts";
+import { useAdminCreateHousehold, useAdminCreatePerson } from "./AddPersonDialog.generated.ts";
+import type { AdminPersonRowFragment } from "./AdminPeoplePage.generated.ts";
+import type { HouseholdRole, MembershipStatus } from "../../../gql/types.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { SelectField, TextField } from "../../../components/Field.tsx";
 import { FormActions } from "../../../components/FormActions.tsx";

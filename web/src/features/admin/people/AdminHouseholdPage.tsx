@@ -12,9 +12,8 @@ import {
   useAdminUpdateHousehold,
   type AdminHouseholdDetailsFragment,
   type AdminSetHouseholdPhotoMutation,
-  type HouseholdRole,
-  type Visibility,
-} from "../../../gql/generated.ts";
+} from "./AdminHouseholdPage.generated.ts";
+import type { HouseholdRole, Visibility } from "../../../gql/types.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { Alert } from "../../../components/Alert.tsx";
 import { CheckboxField, SelectField, TextField } from "../../../components/Field.tsx";

@@ -5,11 +5,8 @@ import {
   AdminPeopleCsvDocument,
   useAdminPeoplePage,
   type AdminPersonRowFragment,
-  type AgeGroup,
-  type MembershipStatus,
-  type PeopleFilter,
-  type RecordStatus,
-} from "../../../gql/generated.ts";
+} from "./AdminPeoplePage.generated.ts";
+import type { AgeGroup, MembershipStatus, PeopleFilter, RecordStatus } from "../../../gql/types.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { Alert } from "../../../components/Alert.tsx";
 import { Loading } from "../../../components/Loading.tsx";

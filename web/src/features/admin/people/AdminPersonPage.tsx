@@ -1,6 +1,6 @@
 import { useRef, useState } from "react";
 import { Link, useLocation, useNavigate, useParams } from "react-router";
-import { useAdminPersonPage, type AdminPersonDetailsFragment } from "../../../gql/generated.ts";
+import { useAdminPersonPage, type AdminPersonDetailsFragment } from "./AdminPersonPage.generated.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { Alert } from "../../../components/Alert.tsx";
 import { Loading } from "../../../components/Loading.tsx";

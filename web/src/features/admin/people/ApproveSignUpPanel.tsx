@@ -1,6 +1,8 @@
 import { useState, type FormEvent } from "react";
 import { Link } from "react-router";
-import { useAdminApproveSignUp, useAdminApproveSignUpPanel, type AdminPersonDetailsFragment, type ApproveSignUpInput, type MembershipStatus } from "../../../gql/generated.ts";
+import { useAdminApproveSignUp, useAdminApproveSignUpPanel } from "./ApproveSignUpPanel.generated.ts";
+import type { AdminPersonDetailsFragment } from "./AdminPersonPage.generated.ts";
+import type { ApproveSignUpInput, MembershipStatus } from "../../../gql/types.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { Alert } from "../../../components/Alert.tsx";
 import { SelectField } from "../../../components/Field.tsx";

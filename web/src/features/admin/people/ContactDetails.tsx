@@ -6,10 +6,9 @@ import {
   useAdminRemovePhone,
   useAdminUpdateEmail,
   useAdminUpdatePhone,
-  type AdminPersonDetailsFragment,
-  type PhoneKind,
-  type Visibility,
-} from "../../../gql/generated.ts";
+} from "./ContactDetails.generated.ts";
+import type { AdminPersonDetailsFragment } from "./AdminPersonPage.generated.ts";
+import type { PhoneKind, Visibility } from "../../../gql/types.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { Alert } from "../../../components/Alert.tsx";
 import { CheckboxField, SelectField, TextField } from "../../../components/Field.tsx";

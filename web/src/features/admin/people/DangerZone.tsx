@@ -1,5 +1,10 @@
 import { useId, useImperativeHandle, useRef, useState, type FormEvent, type Ref } from "react";
-import { useAdminAnonymizePerson, useAdminArchivePerson, useAdminUpdatePerson, type AdminPersonDetailsFragment } from "../../../gql/generated.ts";
+import {
+  useAdminAnonymizePerson,
+  useAdminArchivePerson,
+  useAdminUpdatePerson,
+  type AdminPersonDetailsFragment,
+} from "./AdminPersonPage.generated.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { TextField } from "../../../components/Field.tsx";
 import { FormActions } from "../../../components/FormActions.tsx";

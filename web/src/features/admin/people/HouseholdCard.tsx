@@ -1,6 +1,7 @@
 import { useId, useRef, useState, type FormEvent } from "react";
 import { Link } from "react-router";
-import { useAdminUpdatePerson, type AdminPersonDetailsFragment, type HouseholdRole } from "../../../gql/generated.ts";
+import { useAdminUpdatePerson, type AdminPersonDetailsFragment } from "./AdminPersonPage.generated.ts";
+import type { HouseholdRole } from "../../../gql/types.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { SelectField } from "../../../components/Field.tsx";
 import { FormActions } from "../../../components/FormActions.tsx";

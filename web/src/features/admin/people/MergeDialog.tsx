@@ -1,5 +1,6 @@
 import { useId, useRef, useState } from "react";
-import { useAdminMergePeople, useAdminMergePreview, type AdminMergePreviewQuery, type AdminPersonDetailsFragment } from "../../../gql/generated.ts";
+import { useAdminMergePeople, type AdminPersonDetailsFragment } from "./AdminPersonPage.generated.ts";
+import { useAdminMergePreview, type AdminMergePreviewQuery } from "./MergeDialog.generated.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { Loading } from "../../../components/Loading.tsx";
 import { FormActions } from "../../../components/FormActions.tsx";

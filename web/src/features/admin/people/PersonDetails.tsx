@@ -1,5 +1,6 @@
 import { useEffect, useId, useState, type FormEvent } from "react";
-import { useAdminUpdatePerson, type AdminPersonDetailsFragment, type HouseholdRole, type MembershipStatus, type PersonInput, type Visibility } from "../../../gql/generated.ts";
+import { useAdminUpdatePerson, type AdminPersonDetailsFragment } from "./AdminPersonPage.generated.ts";
+import type { HouseholdRole, MembershipStatus, PersonInput, Visibility } from "../../../gql/types.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { Alert } from "../../../components/Alert.tsx";
 import { CheckboxField, SelectField, TextField } from "../../../components/Field.tsx";

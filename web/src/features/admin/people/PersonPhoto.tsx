@@ -1,5 +1,11 @@
 import { useApolloClient } from "@apollo/client/react";
-import { AdminPersonDetailsFragmentDoc, AdminSetPersonPhotoDocument, useAdminSetPersonPhoto, type AdminPersonDetailsFragment, type AdminSetPersonPhotoMutation } from "../../../gql/generated.ts";
+import {
+  AdminPersonDetailsFragmentDoc,
+  AdminSetPersonPhotoDocument,
+  useAdminSetPersonPhoto,
+  type AdminPersonDetailsFragment,
+  type AdminSetPersonPhotoMutation,
+} from "./AdminPersonPage.generated.ts";
 import { PhotoField } from "../../../components/PhotoField.tsx";
 import { uploadWithProgress } from "../../../lib/upload.ts";
 import { Avatar } from "./common.tsx";

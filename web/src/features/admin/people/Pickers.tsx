@@ -1,5 +1,5 @@
 import { useId, useState } from "react";
-import { useAdminHouseholdPicker, useAdminPersonPicker, type AdminPersonPickerQuery } from "../../../gql/generated.ts";
+import { useAdminHouseholdPicker, useAdminPersonPicker, type AdminPersonPickerQuery } from "./pickers.generated.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { useDebounced } from "../../../lib/useDebounced.ts";
 import { Avatar, RecordStatusBadge } from "./common.tsx";

@@ -1,4 +1,13 @@
-import { useAppShell, type AgeGroup, type HouseholdRole, type MatchReason, type MembershipStatus, type PhoneKind, type RecordStatus, type Visibility } from "../../../gql/generated.ts";
+import { useAppShell } from "../../../app/AppShell.generated.ts";
+import type {
+  AgeGroup,
+  HouseholdRole,
+  MatchReason,
+  MembershipStatus,
+  PhoneKind,
+  RecordStatus,
+  Visibility,
+} from "../../../gql/types.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { formatCalendarDate, formatMonthDay } from "../../../i18n/format.ts";
 

@@ -7,8 +7,8 @@ import {
   useEditPrayerRequest,
   useRejectPrayerRequest,
   type AdminPrayerItemFragment,
-  type PrayerStatus,
-} from "../../../gql/generated.ts";
+} from "./AdminPrayerPage.generated.ts";
+import type { PrayerStatus } from "../../../gql/types.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { Alert } from "../../../components/Alert.tsx";
 import { TextAreaField } from "../../../components/Field.tsx";

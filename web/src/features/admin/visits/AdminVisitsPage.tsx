@@ -1,6 +1,11 @@
 import { useId, useState, type FormEvent } from "react";
 import { useSearchParams } from "react-router";
-import { useAdminUpdateVisitRequest, useAdminVisitsPage, type AdminVisitRowFragment, type VisitStatus } from "../../../gql/generated.ts";
+import {
+  useAdminUpdateVisitRequest,
+  useAdminVisitsPage,
+  type AdminVisitRowFragment,
+} from "./AdminVisitsPage.generated.ts";
+import type { VisitStatus } from "../../../gql/types.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { Alert } from "../../../components/Alert.tsx";
 import { SelectField, TextAreaField } from "../../../components/Field.tsx";
