@@ -5,8 +5,10 @@
 // PocketBase connection, plus two signed-in members with their own), then writes CHANGES approved
 // public prayer requests through the system client, one every PACE_MS, each body carrying the time
 // it was sent. Every subscriber notes when each one arrives. Delivery latency = arrival − send time
-// (one machine, one clock). The selection is the web app's wall card (web/src/features/prayer), so
-// per-event field resolution (prayedToday, isMine, flaggedByMe) is part of what is measured.
+// (one machine, one clock). The selection is the web app's own wall subscription document, so
+// whatever the app asks for on each event is part of what is measured.
+import { print } from "graphql";
+import { PrayerWallEventsDocument } from "../web/src/features/prayer/prayer.generated.ts";
 import { Agent } from "node:http";
 import PocketBase from "pocketbase";
 import { GraphQLSseClient } from "./lib/sse-client.ts";
@@ -37,10 +39,8 @@ export interface P5Result {
   targetsMet: boolean;
 }
 
-/** The web app's wall subscription (PrayerWallEvents with the PrayerCard fragment). */
-const CARD_SELECTION = `subscription PrayerWallEvents {
-  prayerWall { kind id request { id body visibility anonymous authorName status prayedCount prayedToday answerNote answeredAt created isMine flaggedByMe } }
-}`;
+/** Exactly what the web app's wall subscribes with (web/src/features/prayer/prayer.graphql). */
+const CARD_SELECTION = print(PrayerWallEventsDocument);
 /** Only fields read from the event's record: the transport alone (bridge, Yoga, SSE), no per-viewer lookups. */
 const LEAN_SELECTION = "subscription { prayerWall { kind id request { id body } } }";
 const MARK = "P5 bench change";
@@ -138,7 +138,7 @@ export async function runP5(options: P5Options): Promise<P5Result> {
         `P5: realtime delivery through the gateway (QUALITY.md)`,
         "",
         `  ${clients.length} SSE subscribers (${clients.length - memberCount} guests, ${memberCount} signed-in over ${options.members.length} users), opened in ${openSeconds.toFixed(1)} s`,
-        `  selection: ${options.selection === "lean" ? "record fields only (--p5-selection=lean)" : "the web app's wall card (prayedToday, isMine, flaggedByMe resolved per subscriber)"}`,
+        `  selection: ${options.selection === "lean" ? "record fields only (--p5-selection=lean)" : "the web app's wall subscription (PrayerWallEvents)"}`,
         `  ${changes} changes, one every ${paceMs} ms; ${expected} deliveries expected, ${received} received${errors ? `, ${errors} events with GraphQL errors` : ""}`,
         "",
         `  p50 delivery   ${result.p50.toFixed(0).padStart(5)} ms   target ≤ 100 ms   ${verdict(result.p50 <= 100)}`,

@@ -1,6 +1,6 @@
 import { useCallback, useRef, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
-import { PrayerWallDocument, usePrayerRequestPage, usePrayerWall, usePrayerWallEvents } from "./prayer.generated.ts";
+import { PrayerCardFragmentDoc, PrayerWallDocument, usePrayerRequestPage, usePrayerWall, usePrayerWallEvents } from "./prayer.generated.ts";
 import { useAppShell } from "../../app/AppShell.generated.ts";
 import type { PrayerWallFilter } from "../../gql/types.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
@@ -85,10 +85,15 @@ function PrayerWall({ announce }: { announce(message: string): void }) {
         return;
       }
       let added = false;
+      // What this viewer's cache already knows of the request (from another list, or before it left the wall).
+      const cached = change.request
+        ? client.cache.readFragment({ id: client.cache.identify(change.request), fragment: PrayerCardFragmentDoc, fragmentName: "PrayerCard" })
+        : null;
+      const known = cached ? { prayedToday: cached.prayedToday, isMine: cached.isMine, flaggedByMe: cached.flaggedByMe } : undefined;
       for (const f of FILTERS) {
         client.cache.updateQuery({ query: PrayerWallDocument, variables: wallVariables(f) }, (wall) => {
           if (!wall) return undefined;
-          const result = applyWallEvent(wall, change, f);
+          const result = applyWallEvent(wall, change, f, known);
           if (result.added && f === filter) added = true;
           return result.wall ?? undefined;
         });
