@@ -755,9 +755,10 @@ const GQL_WRITES: Record<string, { outcomes: Outcomes; check: (persona: Persona,
         gqlWrite(p, e, `mutation($id: ID!) { editPrayerRequest(id: $id, body: "Fixed the typos in this one") { id } }`, { id }, id, "body", "Fixed the typos in this one"),
       ),
   },
-  // Only the requester (the member) marks their request answered; others who can see it are refused.
+  // The requester (the member) marks their request answered, and so may moderators (a praise report
+  // shared in person); other members who can see it are refused.
   "markPrayerAnswered (member's approved public request)": {
-    outcomes: outcomes("UNAUTHENTICATED", "FORBIDDEN", "ok", "FORBIDDEN", "FORBIDDEN", "FORBIDDEN", "FORBIDDEN", "FORBIDDEN", "FORBIDDEN"),
+    outcomes: outcomes("UNAUTHENTICATED", "FORBIDDEN", "ok", "FORBIDDEN", "FORBIDDEN", "ok", "ok", "ok", "ok"),
     check: (p, e) =>
       withFreshRequest({}, (id) => gqlWrite(p, e, `mutation($id: ID!) { markPrayerAnswered(id: $id, note: "God is good") { id } }`, { id }, id, "status", "answered")),
   },

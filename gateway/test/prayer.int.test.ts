@@ -335,17 +335,27 @@ describe("I prayed", () => {
 });
 
 describe("answered", () => {
-  it("only the requester marks their approved request answered, with a note", async () => {
+  it("the requester marks their approved request answered, with a note; other members cannot", async () => {
     const request = await submit(asUser(member), { body: body("answer me") });
     expect(errorCode(await asUser(member).request(ANSWERED, { id: request.id, note: "Thank you all!" }))).toBe("CONFLICT");
     await approve(request.id);
     expect(errorCode(await asUser(otherMember).request(ANSWERED, { id: request.id, note: "Not mine" }))).toBe("FORBIDDEN");
-    expect(errorCode(await asUser(moderator).request(ANSWERED, { id: request.id, note: "Not mine" }))).toBe("FORBIDDEN");
     expect(errorCode(await asUser(member).request(ANSWERED, { id: request.id, note: " " }))).toBe("BAD_USER_INPUT");
     const answered = await asUser(member).request<{ markPrayerAnswered: PrayerNode }>(ANSWERED, { id: request.id, note: "Thank you all!" });
     expect(answered.data!.markPrayerAnswered).toMatchObject({ status: "ANSWERED", answerNote: "Thank you all!" });
     expect(await wallIds(visitor(), "ANSWERED")).toContain(request.id);
     expect(await wallIds(visitor(), "ALL")).toContain(request.id);
+  });
+
+  it("a moderator passes on a praise report: the requester is notified and emailed", async () => {
+    const request = await submit(asUser(member), { body: body("answered through the office") });
+    await approve(request.id);
+    const answered = await asUser(moderator).request<{ markPrayerAnswered: PrayerNode }>(ANSWERED, { id: request.id, note: "She called the office: all is well." });
+    expect(answered.data!.markPrayerAnswered).toMatchObject({ status: "ANSWERED" });
+    const notes = await su.collection("notifications").getFullList({ filter: su.filter("user = {:u} && kind = 'prayer_answered'", { u: member.id }) });
+    expect(notes.map((n) => n.body)).toContain("She called the office: all is well.");
+    const mail = await waitForMail(inject("catcherUrl"), member.email, /was marked answered/);
+    expect(mail.text).toContain("She called the office: all is well.");
   });
 });
 

@@ -94,7 +94,7 @@ async function whoAsked(ctx: GatewayContext, requestId: string): Promise<PrayerR
 }
 
 interface RequesterNotice {
-  kind: "prayer_approved" | "prayer_rejected" | "prayer_prayed";
+  kind: "prayer_approved" | "prayer_rejected" | "prayer_prayed" | "prayer_answered";
   title: string;
   body: string;
   batched?: boolean;
@@ -401,12 +401,27 @@ export const prayerResolvers: Resolvers = {
       const answerNote = v.text("note", note, { required: true, min: 1, max: LIMITS.prayerAnswerNoteMax });
       v.done();
       const request = await requireRequest(ctx, id);
-      if (!(await isMine(ctx, request))) throw forbidden();
+      const viewer = await ctx.viewer();
+      // The requester, or a moderator passing on a praise report the requester shared in person.
+      if (!(await isMine(ctx, request)) && !isModerator(viewer)) throw forbidden();
       if (request.status !== "approved") throw conflict("Only an approved request can be marked answered.", "not_approved");
-      // The requester is the actor: no notification to themselves.
-      return pbCall(() =>
+      const answered = await pbCall(() =>
         ctx.pb.collection("prayer_requests").update<PrayerRequestRecord>(id, { status: "answered", answerNote, answeredAt: pbDate(new Date()) }),
       );
+      // notifyRequester skips the requester when they are the one who marked it.
+      const settings = await ctx.publicSettings.get();
+      await notifyRequester(ctx, answered, viewer, {
+        kind: "prayer_answered",
+        title: "Your prayer request was marked answered",
+        body: excerpt(answerNote),
+        email: {
+          subject: `Your prayer request at ${settings.churchName} was marked answered`,
+          text: `Your prayer request was marked answered, with this praise report:
+
+${excerpt(answerNote, 500)}`,
+        },
+      });
+      return answered;
     },
   },
 
