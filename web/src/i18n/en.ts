@@ -82,7 +82,7 @@ export const en = {
   "me.unverified": "Please confirm your email address: we sent a link to {email}.",
   "me.resendVerification": "Send the link again",
   "me.verificationSent": "A new confirmation link is on its way.",
-  "me.comingSoon": "Your events, groups and notifications will appear here.",
+  "me.comingSoon": "Your events and groups will appear here. Your notifications are under the bell at the top of every page.",
   "me.changePassword": "Change password",
   "me.currentPassword": "Current password",
   "me.newPassword": "New password",

@@ -84,7 +84,7 @@ export const es: Record<MessageKey, string> = {
   "me.unverified": "Confirma tu correo electrónico: enviamos un enlace a {email}.",
   "me.resendVerification": "Enviar el enlace otra vez",
   "me.verificationSent": "Te llegará un enlace de confirmación nuevo.",
-  "me.comingSoon": "Aquí aparecerán tus eventos, grupos y notificaciones.",
+  "me.comingSoon": "Aquí aparecerán tus eventos y grupos. Tus notificaciones están bajo la campana, arriba en cada página.",
   "me.changePassword": "Cambiar contraseña",
   "me.currentPassword": "Contraseña actual",
   "me.newPassword": "Nueva contraseña",
