@@ -88,34 +88,72 @@ async function approve(pastor: Page, item: Locator): Promise<void> {
 
 const bell = (page: Page) => page.getByRole("button", { name: /^Notifications/ });
 
+interface RecordedStream {
+  text: string;
+  open: boolean;
+  drop(): void;
+}
+
 /**
  * Every server-sent event the page receives, as text. recordGraphqlResponses passes the event streams
- * through (they never end); this tees them inside the page instead, so subscription payloads can be
- * searched too. Installed before the first navigation.
+ * through (they never end); this relays them inside the page instead, so subscription payloads can be
+ * searched too, a dropped stream is seen, and the test can drop them the way a lost network does (the
+ * app reads a network error; the browser closes the connection). Installed before the first navigation.
  */
-async function recordEventStreams(page: Page): Promise<{ texts(): Promise<string[]> }> {
+async function recordEventStreams(page: Page): Promise<{ texts(): Promise<string[]>; openCount(): Promise<number>; drop(): Promise<void> }> {
   await page.addInitScript(() => {
-    const store: string[] = [];
-    (window as unknown as { __eventStreams?: string[] }).__eventStreams = store;
+    const store: RecordedStream[] = [];
+    (window as unknown as { __eventStreams?: RecordedStream[] }).__eventStreams = store;
     const original = window.fetch.bind(window);
     window.fetch = async (...args: Parameters<typeof fetch>) => {
       const response = await original(...args);
       if (!(response.headers.get("content-type") ?? "").includes("text/event-stream") || !response.body) return response;
-      const [mine, theirs] = response.body.tee();
-      const index = store.push("") - 1;
-      void (async () => {
-        const reader = mine.getReader();
-        const decoder = new TextDecoder();
-        for (;;) {
-          const chunk = await reader.read().catch(() => null);
-          if (!chunk || chunk.done) break;
-          store[index] += decoder.decode(chunk.value, { stream: true });
-        }
-      })();
-      return new Response(theirs, { status: response.status, statusText: response.statusText, headers: response.headers });
+      const source = response.body.getReader();
+      const decoder = new TextDecoder();
+      let relay!: ReadableStreamDefaultController<Uint8Array>;
+      const recorded: RecordedStream = {
+        text: "",
+        open: true,
+        drop() {
+          if (!recorded.open) return;
+          recorded.open = false;
+          relay.error(new TypeError("network error"));
+          void source.cancel().catch(() => undefined);
+        },
+      };
+      store.push(recorded);
+      const relayed = new ReadableStream<Uint8Array>({
+        start(controller) {
+          relay = controller;
+        },
+        async pull(controller) {
+          const chunk = await source.read().catch((error: unknown) => ({ error }));
+          if (!recorded.open) return;
+          if ("error" in chunk) {
+            recorded.open = false;
+            controller.error(chunk.error);
+          } else if (chunk.done) {
+            recorded.open = false;
+            controller.close();
+          } else {
+            recorded.text += decoder.decode(chunk.value, { stream: true });
+            controller.enqueue(chunk.value);
+          }
+        },
+        cancel(reason) {
+          recorded.open = false;
+          return source.cancel(reason);
+        },
+      });
+      return new Response(relayed, { status: response.status, statusText: response.statusText, headers: response.headers });
     };
   });
-  return { texts: () => page.evaluate(() => [...((window as unknown as { __eventStreams?: string[] }).__eventStreams ?? [])]) };
+  const streams = () => page.evaluate(() => ((window as unknown as { __eventStreams?: RecordedStream[] }).__eventStreams ?? []).map(({ text, open }) => ({ text, open })));
+  return {
+    texts: async () => (await streams()).map((stream) => stream.text),
+    openCount: async () => (await streams()).filter((stream) => stream.open).length,
+    drop: () => page.evaluate(() => ((window as unknown as { __eventStreams?: RecordedStream[] }).__eventStreams ?? []).forEach((stream) => stream.drop())),
+  };
 }
 
 describe("the prayer wall in real browsers", () => {
@@ -399,6 +437,63 @@ describe("the prayer wall in real browsers", () => {
       expect(text.toLowerCase()).not.toContain(requesterName.toLowerCase());
       expect(text.toLowerCase()).not.toContain(EDITOR);
     }
+
+    expect(member.errors).toEqual([]);
+    expect(requester.errors).toEqual([]);
+    expect(pastor.errors).toEqual([]);
+    await pastor.context.close();
+    await requester.context.close();
+    await member.context.close();
+  });
+
+  it("a member's wall loses its live stream while the pastor approves a request → once it may connect again it reconnects, refetches, and the request appears without a reload", async () => {
+    const body = uniqueBody("Please pray for our youth retreat in the mountains next month, for safe roads and open hearts");
+
+    // The member's wall is open and live, recording its event streams (to see the drop and what they carried).
+    const member = await open();
+    const streams = await recordEventStreams(member.page);
+    await signIn(member.page, MEMBER, DEMO_PASSWORD);
+    await openWall(member.page);
+    await expect.poll(() => streams.openCount(), SLOW).toBe(1);
+    await accessible(member.page);
+    await markDocument(member.page);
+
+    // A request waits for review, and the pastor has it in the queue, ready to approve (the outage
+    // below stays short: graphql-sse waits longer between each failed retry).
+    const requester = await open();
+    await signIn(requester.page, EDITOR, DEMO_PASSWORD);
+    await openWall(requester.page);
+    const form = requester.page.getByRole("form", { name: "Ask for prayer" });
+    await form.getByLabel("Your request").fill(body);
+    await form.getByRole("button", { name: "Send request" }).click();
+    await expect.poll(() => requester.page.getByRole("heading", { level: 2, name: "Thank you" }).isVisible(), SLOW).toBe(true);
+    const pastor = await open();
+    await signIn(pastor.page, PASTOR, DEMO_PASSWORD);
+    const item = await findInQueue(pastor.page, body);
+
+    // 1. The member's stream is lost: reconnections are refused, and the open stream breaks the way a
+    //    lost network breaks it (Chromium's offline emulation leaves an open stream alone) …
+    const refuse = (url: URL) => url.pathname === "/graphql/stream";
+    await member.page.route(refuse, (route) => route.abort("internetdisconnected"));
+    await streams.drop();
+    await expect.poll(() => streams.openCount(), SLOW).toBe(0);
+
+    // 2. … while the pastor approves: the live event for it is sent while the member cannot receive it.
+    await approve(pastor.page, item);
+    await accessible(pastor.page);
+    expect(await card(member.page, body).count()).toBe(0);
+
+    // 3. The stream may connect again: it reconnects and the wall is refetched, so the request appears
+    //    in the same document. The first retries back off for seconds, hence the longer wait.
+    await member.page.unroute(refuse);
+    const onWall = card(member.page, body);
+    await expect.poll(() => onWall.isVisible(), { timeout: 30_000 }).toBe(true);
+    expect(await isSameDocument(member.page)).toBe(true);
+    // Connected again (graphql-sse may come back with more than one stream after a drop).
+    await expect.poll(() => streams.openCount(), SLOW).toBeGreaterThan(0);
+    // It came through the refetch: no event stream ever carried it.
+    expect((await streams.texts()).some((text) => text.includes(body))).toBe(false);
+    await accessible(member.page);
 
     expect(member.errors).toEqual([]);
     expect(requester.errors).toEqual([]);
