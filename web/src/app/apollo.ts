@@ -30,6 +30,11 @@ class SseLink extends ApolloLink {
         // One event stream per tab for all subscriptions (the gateway's graphql-sse endpoint).
         url: "/graphql/stream",
         singleConnection: true,
+        // Non-lazy: the client's own loop owns reconnection. In lazy mode every subscription dropped
+        // its reference to the connection after a network error, so racing reconnects left one
+        // stream per subscription open (seen in e2e: three on /prayer). The stream opens with the
+        // first subscription anyway, since the client itself is created then.
+        lazy: false,
         headers: () => ({ ...CSRF_HEADERS }),
         credentials: "same-origin",
         retryAttempts: Infinity,
