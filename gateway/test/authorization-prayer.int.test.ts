@@ -23,6 +23,7 @@ import { EventSource } from "eventsource";
 import type { Gateway } from "../src/index.ts";
 import type { PrayerRequestRecord } from "../src/pocketbase/records.ts";
 import { createUser, errorCode, GqlClient, pbAs, restStatus, system, testGateway, type GqlResult, type TestUser } from "./helpers.ts";
+import { recordRealtime, type RealtimeRecording } from "./realtime-recording.ts";
 
 // The PocketBase SDK's realtime needs an EventSource (Node 20 has none).
 (globalThis as { EventSource?: unknown }).EventSource ??= EventSource;
@@ -553,43 +554,29 @@ describe.each(Object.keys(WRITE) as WriteCollection[])("%s through PocketBase: w
 
 // ─── Realtime ────────────────────────────────────────────────────────────────────────────────────
 describe("realtime: a `*` subscription receives exactly the rows the persona may list", () => {
-  const received = new Map<string, Set<string>>();
-  const sentinel = new Map<Persona, number>();
-  const clients: PocketBase[] = [];
+  let realtime: RealtimeRecording<Persona, ReadCollection>;
 
   beforeAll(async () => {
-    for (const persona of PERSONAS) {
-      const pb = rest(persona);
-      clients.push(pb);
-      for (const collection of READ_COLLECTIONS) {
-        const key = `${persona}/${collection}`;
-        received.set(key, new Set());
-        await pb.collection(collection).subscribe("*", (event) => received.get(key)!.add(event.record.id));
-      }
-      sentinel.set(persona, 0);
-      await pb.collection("settings").subscribe("*", () => sentinel.set(persona, sentinel.get(persona)! + 1));
-    }
-    // Every target changes (denied ones included), then the public settings row: PocketBase sends each
-    // client its events in order, so once a persona has the settings event, it has had every prayer
-    // event it was going to get ("marker last").
-    for (const collection of READ_COLLECTIONS) {
-      for (const key of Object.keys(READ[collection])) await su.collection(collection).update(targetId(collection, key), {});
-    }
-    const settings = (await su.collection("settings").getFullList())[0]!;
-    await su.collection("settings").update(settings.id, {});
-    const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline && PERSONAS.some((p) => sentinel.get(p)! < 1)) await new Promise((resolve) => setTimeout(resolve, 25));
-    expect(Object.fromEntries(sentinel)).toEqual(Object.fromEntries(PERSONAS.map((p) => [p, 1])));
+    realtime = await recordRealtime({
+      personas: PERSONAS,
+      collections: READ_COLLECTIONS,
+      client: rest,
+      su,
+      // Every target changes, the denied ones included.
+      touchAll: async () => {
+        for (const collection of READ_COLLECTIONS) {
+          for (const key of Object.keys(READ[collection])) await su.collection(collection).update(targetId(collection, key), {});
+        }
+      },
+    });
   });
 
-  afterAll(async () => {
-    for (const pb of clients) await pb.realtime.unsubscribe();
-  });
+  afterAll(() => realtime.close());
 
   const rows = READ_COLLECTIONS.flatMap((collection) => PERSONAS.map((persona) => ({ collection, persona })));
   it.each(rows)("$collection as $persona", ({ collection, persona }) => {
     const keyOf = new Map(Object.keys(READ[collection]).map((key) => [targetId(collection, key), key]));
-    const got = [...received.get(`${persona}/${collection}`)!].filter((id) => keyOf.has(id)).map((id) => keyOf.get(id)!).sort();
+    const got = [...realtime.received(persona, collection)].filter((id) => keyOf.has(id)).map((id) => keyOf.get(id)!).sort();
     expect(got).toEqual(allowedTargets(collection, persona));
   });
 });
