@@ -58,7 +58,8 @@ function Header() {
   return (
     <header className="header">
       <div className="header__inner container">
-        <Link to="/" className="brand">
+        {/* Until settings arrive the church's name is unknown: the link still says where it goes. */}
+        <Link to="/" className="brand" aria-label={settings?.churchName ? undefined : t("nav.home")}>
           {settings?.logoUrl && <img src={settings.logoUrl} alt="" className="brand__logo" height={48} />}
           <span className="brand__name">{settings?.churchName ?? ""}</span>
         </Link>
