@@ -23,7 +23,7 @@ import { EventSource } from "eventsource";
 import { inject } from "vitest";
 import type { Gateway } from "../src/index.ts";
 import { createUser, errorCode, GqlClient, pbAs, pngBytes, restStatus, system, testGateway, uniqueEmail, type GqlResult } from "./helpers.ts";
-import { recordRealtime, type RealtimeRecording } from "./realtime-recording.ts";
+import { describeRealtimeColumn } from "./realtime-recording.ts";
 import {
   assertWorldShape, buildPeopleWorld, CONTACT_ROWS, HOUSEHOLDS, PERSONAS, targetLogin, tokenHash, uniquePhone, yearsAgo,
   type ADDRESSES, type ContactRowKey, type HouseholdKey, type INVITATIONS, type Persona, type PeopleWorld, type PersonKey, type PHOTO_HOUSEHOLDS, type PHOTO_PEOPLE,
@@ -690,32 +690,14 @@ describe("protected photos through PocketBase's file API (a file token of the pe
   });
 });
 
-describe("realtime: a `*` subscription receives exactly the rows the persona may list", () => {
-  let realtime: RealtimeRecording<Persona, ReadCollection>;
-
-  beforeAll(async () => {
-    realtime = await recordRealtime({
-      personas: PERSONAS,
-      collections: READ_COLLECTIONS,
-      client: rest,
-      su,
-      // Every target changes, the denied ones included.
-      touchAll: async () => {
-        for (const collection of READ_COLLECTIONS) {
-          for (const key of Object.keys(READ[collection])) await su.collection(collection).update(targetId(collection, key), {});
-        }
-      },
-    });
-  });
-
-  afterAll(() => realtime.close());
-
-  const rows = READ_COLLECTIONS.flatMap((collection) => PERSONAS.map((persona) => ({ collection, persona })));
-  it.each(rows)("$collection as $persona", ({ collection, persona }) => {
-    const keyOf = new Map(Object.keys(READ[collection]).map((key) => [targetId(collection, key), key]));
-    const got = [...realtime.received(persona, collection)].filter((id) => keyOf.has(id)).map((id) => keyOf.get(id)!).sort();
-    expect(got).toEqual(allowedTargets(collection, persona));
-  });
+describeRealtimeColumn({
+  personas: PERSONAS,
+  collections: READ_COLLECTIONS,
+  targetKeys: (collection) => Object.keys(READ[collection]),
+  targetId,
+  allowedTargets,
+  client: rest,
+  su: () => su,
 });
 
 // ─── GraphQL ─────────────────────────────────────────────────────────────────────────────────────

@@ -23,7 +23,7 @@ import { EventSource } from "eventsource";
 import type { Gateway } from "../src/index.ts";
 import type { PrayerRequestRecord } from "../src/pocketbase/records.ts";
 import { createUser, errorCode, GqlClient, pbAs, restStatus, system, testGateway, type GqlResult, type TestUser } from "./helpers.ts";
-import { recordRealtime, type RealtimeRecording } from "./realtime-recording.ts";
+import { describeRealtimeColumn } from "./realtime-recording.ts";
 
 // The PocketBase SDK's realtime needs an EventSource (Node 20 has none).
 (globalThis as { EventSource?: unknown }).EventSource ??= EventSource;
@@ -553,32 +553,14 @@ describe.each(Object.keys(WRITE) as WriteCollection[])("%s through PocketBase: w
 });
 
 // ─── Realtime ────────────────────────────────────────────────────────────────────────────────────
-describe("realtime: a `*` subscription receives exactly the rows the persona may list", () => {
-  let realtime: RealtimeRecording<Persona, ReadCollection>;
-
-  beforeAll(async () => {
-    realtime = await recordRealtime({
-      personas: PERSONAS,
-      collections: READ_COLLECTIONS,
-      client: rest,
-      su,
-      // Every target changes, the denied ones included.
-      touchAll: async () => {
-        for (const collection of READ_COLLECTIONS) {
-          for (const key of Object.keys(READ[collection])) await su.collection(collection).update(targetId(collection, key), {});
-        }
-      },
-    });
-  });
-
-  afterAll(() => realtime.close());
-
-  const rows = READ_COLLECTIONS.flatMap((collection) => PERSONAS.map((persona) => ({ collection, persona })));
-  it.each(rows)("$collection as $persona", ({ collection, persona }) => {
-    const keyOf = new Map(Object.keys(READ[collection]).map((key) => [targetId(collection, key), key]));
-    const got = [...realtime.received(persona, collection)].filter((id) => keyOf.has(id)).map((id) => keyOf.get(id)!).sort();
-    expect(got).toEqual(allowedTargets(collection, persona));
-  });
+describeRealtimeColumn({
+  personas: PERSONAS,
+  collections: READ_COLLECTIONS,
+  targetKeys: (collection) => Object.keys(READ[collection]),
+  targetId,
+  allowedTargets,
+  client: rest,
+  su: () => su,
 });
 
 // ─── GraphQL ─────────────────────────────────────────────────────────────────────────────────────

@@ -1,4 +1,4 @@
-import { expect } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type PocketBase from "pocketbase";
 
 export interface RealtimeRecording<P extends string, C extends string> {
@@ -46,4 +46,49 @@ export async function recordRealtime<P extends string, C extends string>(options
       for (const pb of clients) await pb.realtime.unsubscribe();
     },
   };
+}
+
+/**
+ * The realtime column of an authorization table: one test per collection × persona asserting that a
+ * `*` subscription received exactly the targets the persona may list. `su` is read lazily (the
+ * tables create their system client in beforeAll).
+ */
+export function describeRealtimeColumn<P extends string, C extends string>(table: {
+  personas: readonly P[];
+  collections: readonly C[];
+  /** Target keys of each collection (the table's READ rows). */
+  targetKeys: (collection: C) => string[];
+  targetId: (collection: C, key: string) => string;
+  allowedTargets: (collection: C, persona: P) => string[];
+  client: (persona: P) => PocketBase;
+  su: () => PocketBase;
+}): void {
+  describe("realtime: a `*` subscription receives exactly the rows the persona may list", () => {
+    let realtime: RealtimeRecording<P, C>;
+
+    beforeAll(async () => {
+      const su = table.su();
+      realtime = await recordRealtime({
+        personas: table.personas,
+        collections: table.collections,
+        client: table.client,
+        su,
+        // Every target changes, the denied ones included.
+        touchAll: async () => {
+          for (const collection of table.collections) {
+            for (const key of table.targetKeys(collection)) await su.collection(collection).update(table.targetId(collection, key), {});
+          }
+        },
+      });
+    });
+
+    afterAll(() => realtime.close());
+
+    const rows = table.collections.flatMap((collection) => table.personas.map((persona) => ({ collection, persona })));
+    it.each(rows)("$collection as $persona", ({ collection, persona }) => {
+      const keyOf = new Map(table.targetKeys(collection).map((key) => [table.targetId(collection, key), key]));
+      const got = [...realtime.received(persona, collection)].filter((id) => keyOf.has(id)).map((id) => keyOf.get(id)!).sort();
+      expect(got).toEqual(table.allowedTargets(collection, persona));
+    });
+  });
 }
