@@ -53,7 +53,8 @@ export async function upsertSuperuser(bin: string, dataDir: string, email: strin
   await run(bin, ["superuser", "upsert", "--dir", dataDir, "--", email, password]);
 }
 
-export async function waitForHealth(url: string, timeoutMs = 20_000): Promise<void> {
+// The first start applies every migration; on a busy 2-core machine that took over 20 s.
+export async function waitForHealth(url: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     try {
