@@ -73,7 +73,10 @@ export async function startPocketBase(options: { bin: string; dataDir: string; p
   const child = spawn(
     options.bin,
     ["serve", "--http", `127.0.0.1:${options.port}`, "--dir", options.dataDir, "--migrationsDir", MIGRATIONS_DIR, "--hooksDir", HOOKS_DIR, "--hooksWatch=false", "--automigrate=false"],
-    { stdio: ["ignore", options.quiet ? "ignore" : "pipe", "pipe"] },
+    // stdout is ignored: nobody reads it, and a piped stdout that is never read fills its buffer
+    // (PocketBase logs every migration's SQL) and blocks PocketBase before it becomes healthy.
+    // stderr is read: its tail explains a failed start.
+    { stdio: ["ignore", "ignore", "pipe"] },
   );
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => {
