@@ -215,6 +215,11 @@ describe("the web app", () => {
     const login = await fetch(`${url}/login`);
     expect(login.status).toBe(200);
     expect(await login.text()).toContain(`<title>Sign in · ${settings.churchName}</title>`);
+    for (const [path, title] of [["/visit", "Plan a visit"], ["/prayer", "Prayer wall"], ["/directory", "Directory"], ["/prayer/abc123", "Prayer request"]]) {
+      const page = await fetch(`${url}${path}`);
+      expect(page.status, path).toBe(200);
+      expect(await page.text()).toContain(`<title>${title} · ${settings.churchName}</title>`);
+    }
 
     const missing = await fetch(`${url}/no-such-page`);
     expect(missing.status).toBe(404);

@@ -131,6 +131,8 @@ export const ROUTES: Array<[pattern: RegExp, resolve: MetaResolver]> = [
   [/^\/reset-password$/, titled("Reset password", { noindex: true })],
   [/^\/verify-email$/, titled("Verify email", { noindex: true })],
   [/^\/visit$/, titled("Plan a visit")],
+  [/^\/prayer$/, titled("Prayer wall")],
+  [/^\/prayer\/[a-z0-9]{1,30}$/, titled("Prayer request", { noindex: true })],
   [/^\/me(\/.*)?$/, titled("My account", { noindex: true })],
   [/^\/directory(\/[a-z0-9]{1,30})?$/, titled("Directory", { noindex: true })],
   [/^\/admin(\/.*)?$/, titled("Administration", { noindex: true })],
