@@ -3,6 +3,7 @@
 # FLOCK_ADMIN_PASSWORD; nothing happens when they are unset or the account exists), then run the
 # gateway as PID 1 so that it receives SIGTERM from `docker compose stop` and closes cleanly.
 set -eu
-cd /app
+# /app in the image; also runs from an assembled copy (gateway/test/docker-image.int.test.ts).
+cd "$(dirname "$0")/.."
 node --import tsx scripts/ensure-admin.ts
 exec node --import tsx gateway/src/main.ts

@@ -40,9 +40,11 @@ COPY --from=deps /app/node_modules ./node_modules
 COPY package.json tsconfig.json ./
 COPY gateway/package.json ./gateway/package.json
 COPY gateway/src ./gateway/src
-# The first-administrator step (scripts/ensure-admin.ts) and what it imports.
+# The first-administrator step (scripts/ensure-admin.ts) and what it imports (the gateway's password
+# policy, in gateway/src, and scripts/lib/accounts.ts; never the demo seed). CI checks this file set
+# without Docker: gateway/test/docker-image.int.test.ts runs the entrypoint from exactly these COPYs.
 COPY scripts/ensure-admin.ts ./scripts/ensure-admin.ts
-COPY scripts/lib/seed.ts ./scripts/lib/seed.ts
+COPY scripts/lib/accounts.ts ./scripts/lib/accounts.ts
 COPY --from=web /app/web/dist ./web/dist
 COPY docker/gateway-entrypoint.sh ./docker/gateway-entrypoint.sh
 RUN chmod 0755 ./docker/gateway-entrypoint.sh

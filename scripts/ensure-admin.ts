@@ -11,7 +11,7 @@
 // uses), FLOCK_ADMIN_EMAIL, FLOCK_ADMIN_PASSWORD. Exit code 1 on a configuration problem.
 import PocketBase from "pocketbase";
 import { checkPassword } from "../gateway/src/validation/passwords.ts";
-import { ensureAdministrator } from "./lib/seed.ts";
+import { ensureAdministrator } from "./lib/accounts.ts";
 
 const env = process.env;
 

@@ -1,8 +1,10 @@
 import type PocketBase from "pocketbase";
-import { ClientResponseError } from "pocketbase";
+import { createAccount, findUser, roleIds } from "./accounts.ts";
 import { seedContent } from "./seed-content.ts";
 import { seedPeople } from "./seed-people.ts";
 import { seedPrayer } from "./seed-prayer.ts";
+
+export { ensureAdministrator } from "./accounts.ts";
 
 export const DEMO_PASSWORD = "grace-demo-2026";
 export const DEMO_ACCOUNTS = [
@@ -11,40 +13,6 @@ export const DEMO_ACCOUNTS = [
   { email: "editor@grace.example", firstName: "Erin", lastName: "Editor", role: "Editor", what: "content" },
   { email: "member@grace.example", firstName: "Mark", lastName: "Member", role: null, what: "an active member" },
 ] as const;
-
-async function findUser(system: PocketBase, email: string) {
-  try {
-    return await system.collection("users").getFirstListItem(system.filter("email = {:email}", { email }));
-  } catch (error) {
-    if (error instanceof ClientResponseError && error.status === 404) return null;
-    throw error;
-  }
-}
-
-async function roleIds(system: PocketBase): Promise<Map<string, string>> {
-  const roles = await system.collection("roles").getFullList<{ id: string; name: string }>();
-  return new Map(roles.map((r) => [r.name, r.id]));
-}
-
-/** Create a verified user with an active person and the given role (system job). */
-async function createAccount(
-  system: PocketBase,
-  account: { email: string; firstName: string; lastName: string; role: string | null },
-  password: string,
-  roles: Map<string, string>,
-): Promise<void> {
-  const person = await system.collection("people").create({ firstName: account.firstName, lastName: account.lastName, recordStatus: "active" });
-  await system.collection("users").create({
-    email: account.email,
-    password,
-    passwordConfirm: password,
-    name: `${account.firstName} ${account.lastName}`,
-    verified: true,
-    person: person.id,
-    roles: account.role ? [roles.get(account.role)] : [],
-    status: "active",
-  });
-}
 
 /**
  * The demo church "Grace Community Church": settings and one account per persona. Runs once: a
@@ -77,15 +45,4 @@ export async function seedDemo(system: PocketBase): Promise<"seeded" | "already-
   await seedPeople(system, DEMO_PASSWORD);
   await seedPrayer(system, 60);
   return "seeded";
-}
-
-/**
- * Production: make sure the first administrator from the environment exists. An existing account with
- * that email is left exactly as it is (no password reset, no role change).
- */
-export async function ensureAdministrator(system: PocketBase, email: string, password: string): Promise<"created" | "exists"> {
-  if (await findUser(system, email)) return "exists";
-  const roles = await roleIds(system);
-  await createAccount(system, { email, firstName: "Church", lastName: "Administrator", role: "Administrator" }, password, roles);
-  return "created";
 }
