@@ -30,6 +30,18 @@ const useSessionCookies = (): Plugin => ({
 });
 
 /**
+ * Every event stream (subscriptions over /graphql and /graphql/stream) tells nginx not to buffer it:
+ * with proxy buffering on, nginx would hold events until its buffer fills, and live updates would
+ * arrive minutes late or never (docs/DEPLOYMENT.md also turns buffering off for both locations).
+ */
+const useEventStreamHeaders = (): Plugin => ({
+  onResponse({ response }) {
+    if (!response.headers.get("content-type")?.startsWith("text/event-stream")) return;
+    response.headers.set("x-accel-buffering", "no");
+  },
+});
+
+/**
  * The graphql-sse endpoint answers from `onRequest`, before Yoga's CSRF check (which runs when the
  * body is parsed): every request to it must carry the CSRF header, which a cross-site form or
  * image can never send. The browser client sends it on each of its requests.
@@ -126,6 +138,7 @@ export function createGatewayYoga(services: GatewayServices) {
       maxTokensPlugin({ n: GRAPHQL_LIMITS.maxTokens, propagateOnRejection: true, exposeLimits: true }),
       ...(config.production ? [useDisableIntrospection()] : []),
       useSessionCookies(),
+      useEventStreamHeaders(),
       usePayloadTooLarge(),
       // GraphQL over SSE in "single connection" mode at /graphql/stream: a browser tab runs all its
       // subscriptions (settings, notifications, the prayer wall…) over ONE event stream. With one
