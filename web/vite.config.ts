@@ -1,12 +1,14 @@
 import { defineConfig } from "vite";
 import react from "@vitejs/plugin-react";
+import { precompress } from "./vite-precompress.ts";
 
 // In development the Vite server proxies the gateway's routes, so the browser sees one origin as in
 // production (cookies, CSRF and CSP behave the same).
 const gateway = process.env.FLOCK_GATEWAY_URL ?? "http://127.0.0.1:3001";
 
 export default defineConfig({
-  plugins: [react()],
+  // precompress: brotli and gzip siblings of the built files, served by the gateway as they are.
+  plugins: [react(), precompress()],
   build: {
     manifest: true,
     sourcemap: false,

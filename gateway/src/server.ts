@@ -11,7 +11,7 @@ import { SettingsEvents } from "./system/settings-events.ts";
 import { ViewerCache } from "./session/viewer-cache.ts";
 import { PublicSettings } from "./system/public-settings.ts";
 import { securityHeaders } from "./http/security-headers.ts";
-import { StaticFiles } from "./http/static.ts";
+import { sendStaticFile, StaticFiles } from "./http/static.ts";
 import { proxyFile } from "./http/files-proxy.ts";
 import { DATA_EXPORT_PATH, serveDataExport } from "./http/data-export.ts";
 import { metaForPath } from "./http/route-meta.ts";
@@ -97,18 +97,8 @@ export function createGateway(config: GatewayConfig): Gateway {
       return;
     }
     const file = url.pathname === "/" ? null : await staticFiles.get(url.pathname);
-    const acceptsGzip = /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""));
     if (file) {
-      const body = acceptsGzip && file.gzip ? file.gzip : file.body;
-      res.writeHead(200, {
-        ...headers,
-        "content-type": file.type,
-        "content-length": body.length,
-        "cache-control": file.immutable ? "public, max-age=31536000, immutable" : "public, max-age=300",
-        vary: "accept-encoding",
-        ...(body === file.gzip ? { "content-encoding": "gzip" } : {}),
-      });
-      res.end(req.method === "HEAD" ? undefined : body);
+      sendStaticFile(req, res, file, headers);
       return;
     }
     if (url.pathname.startsWith("/assets/")) {
