@@ -1,8 +1,11 @@
 // Production entry point: configuration from the environment, then listen.
 import { configFromEnv, createGateway, prepareGateway } from "./index.ts";
+import { markdownPool } from "./markdown/pool.ts";
 
 const gateway = createGateway(configFromEnv());
 await prepareGateway(gateway);
+// Start the Markdown workers now: the first page view should not wait for them to load.
+markdownPool.warm();
 const url = await gateway.listen();
 console.log(`Flock gateway listening on ${url}`);
 

@@ -128,6 +128,14 @@ describe("the gateway image (docker/gateway.Dockerfile), without Docker", () => 
         body: JSON.stringify({ query: "mutation($i: SignInInput!) { signIn(input: $i) { roles { name } } }", variables: { i: admin } }),
       });
       expect(await signIn.json()).toEqual({ data: { signIn: { roles: [{ name: "Administrator" }] } } });
+      // Markdown renders in worker threads (gateway/src/markdown/worker-entry.mjs): they start from the image's files too.
+      const cookie = signIn.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+      const preview = await fetch(`${url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json", [CSRF_HEADER]: "1", cookie },
+        body: JSON.stringify({ query: "query($m: String!) { previewMarkdown(markdown: $m) }", variables: { m: "# Welcome *home*" } }),
+      });
+      expect(await preview.json()).toEqual({ data: { previewMarkdown: '<h2 id="welcome-home">Welcome <em>home</em></h2>' } });
     } finally {
       exitCode = await run.stop();
     }

@@ -231,7 +231,9 @@ export async function assembleImage(options: AssembleOptions): Promise<Assembled
         const key = `${copy.from}:${posix.resolve("/", source)}`;
         const produce = options.stageOutputs[key];
         if (!produce) throw new Error(`COPY --from=${copy.from} ${source}: this check does not know what that stage produces (add it to stageOutputs)`);
-        await produce(hostPath(intoDir ? posix.join(copy.dest, posix.basename(source)) : copy.dest));
+        const target = hostPath(intoDir ? posix.join(copy.dest, posix.basename(source)) : copy.dest);
+        await mkdir(dirname(target), { recursive: true });
+        await produce(target);
         continue;
       }
       const from = join(options.context, source);

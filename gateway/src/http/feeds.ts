@@ -1,6 +1,6 @@
 import type PocketBase from "pocketbase";
 import type { PageRecord, PostRecord, SettingsRecord } from "../pocketbase/records.ts";
-import { plainText } from "../markdown/render.ts";
+import { markdownPool } from "../markdown/pool.ts";
 
 // XML 1.0 cannot carry most control characters at all, escaped or not: drop them.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
@@ -20,7 +20,9 @@ export async function newsFeed(guest: PocketBase, settings: SettingsRecord, orig
     skipTotal: true,
     expand: "cover",
   });
-  const items = posts.items.map((post) => {
+  // Summaries are parsed by the Markdown workers (a long body takes seconds to parse).
+  const summaries = await Promise.all(posts.items.map((post) => post.summary || markdownPool.plainText(post.body, 400)));
+  const items = posts.items.map((post, index) => {
     const url = `${origin}/news/${post.slug}`;
     const cover = post.expand?.cover;
     return [
@@ -29,7 +31,7 @@ export async function newsFeed(guest: PocketBase, settings: SettingsRecord, orig
       `      <link>${xml(url)}</link>`,
       `      <guid isPermaLink="true">${xml(url)}</guid>`,
       `      <pubDate>${toDate(post.publishedAt || post.created).toUTCString()}</pubDate>`,
-      `      <description>${xml(post.summary || plainText(post.body, 400))}</description>`,
+      `      <description>${xml(summaries[index]!)}</description>`,
       ...(post.authorName ? [`      <dc:creator>${xml(post.authorName)}</dc:creator>`] : []),
       ...(cover?.kind === "image"
         ? [`      <enclosure url="${xml(`${origin}/files/media/${cover.id}/${encodeURIComponent(cover.file)}`)}" length="${cover.size || 0}" type="${xml(cover.mimeType || "image/jpeg")}"/>`]

@@ -1,6 +1,6 @@
 import type PocketBase from "pocketbase";
 import type { PageRecord, PostRecord, SettingsRecord, MediaRecord } from "../pocketbase/records.ts";
-import { plainText } from "../markdown/render.ts";
+import { markdownPool } from "../markdown/pool.ts";
 
 /** What the served HTML says about a page before any JavaScript runs (title, description, links). */
 export interface PageMeta {
@@ -54,7 +54,7 @@ const imageOf = (origin: string, media: MediaRecord | undefined) =>
 const contentPage: MetaResolver = async ({ settings, guest, origin }, { slug = "" }) => {
   const page = await guestFind<PageRecord>(guest, "pages", guest.filter('slug = {:slug} && status = "published"', { slug }));
   if (!page) return notFound(settings);
-  const description = page.seoDescription || plainText(page.body, 200) || settings.tagline;
+  const description = page.seoDescription || (await markdownPool.plainText(page.body, 200)) || settings.tagline;
   return {
     title: `${page.title} · ${settings.churchName}`,
     description,
@@ -77,7 +77,7 @@ const contentPage: MetaResolver = async ({ settings, guest, origin }, { slug = "
 const newsPost: MetaResolver = async ({ settings, guest, origin }, { slug = "" }) => {
   const post = await guestFind<PostRecord>(guest, "posts", guest.filter('slug = {:slug} && status = "published"', { slug }), "cover");
   if (!post) return notFound(settings);
-  const description = post.summary || plainText(post.body, 200) || settings.tagline;
+  const description = post.summary || (await markdownPool.plainText(post.body, 200)) || settings.tagline;
   const image = imageOf(origin, post.expand?.cover);
   return {
     title: `${post.title} · ${settings.churchName}`,

@@ -288,13 +288,16 @@ describe("plainText", () => {
   });
 
   it("summarises a long body from its first blocks, with references defined anywhere still resolved", () => {
-    const filler = Array.from({ length: 400 }, (_, i) => `Paragraph ${i} about [our mission][m] and grace[^n].`).join("\n\n");
+    // Long enough that short summaries parse only the first blocks (the first window is 2,000
+    // characters), and small enough that the whole-document cases stay cheap: this test once parsed
+    // 80,000 characters of Markdown and timed out on a loaded machine.
+    const filler = Array.from({ length: 100 }, (_, i) => `Paragraph ${i} about [our mission][m] and grace[^n].`).join("\n\n");
     const markdown = `Intro with [a link][m] and \`code\`.\n\n\`\`\`\nunclosed? no, closed\n\n[m]: /fake-inside-code\n\`\`\`\n\n${filler}\n\n[m]: /p/mission "Mission"\n[^n]: A note.\n`;
-    expect(markdown.length).toBeGreaterThan(20_000);
+    expect(markdown.length).toBeGreaterThan(5_000);
     const full = plainText(markdown);
     expect(full).not.toContain("[our mission]");
-    expect(full.length).toBeGreaterThan(15_000);
-    for (const max of [1, 40, 120, 500, 5_000, 15_000]) {
+    expect(full.length).toBeGreaterThan(3_500);
+    for (const max of [1, 40, 120, 500, 3_000]) {
       const summary = plainText(markdown, max);
       expect(summary.length).toBeLessThanOrEqual(max);
       expect(summary.endsWith("…")).toBe(true);
@@ -322,7 +325,8 @@ describe("robustness", () => {
     expect(html).toContain('<h2 id="section-0">Section 0</h2>');
     expect(html).toContain('width="4" height="3"');
     expect(plainText(markdown, 160).length).toBeLessThanOrEqual(160);
-    expect(imageUrls(markdown).length).toBeGreaterThan(500);
+    // Every image made it (counted in the output: a second full parse would double the test's work).
+    expect(html.match(/<img /g)?.length).toBeGreaterThan(500);
   }, 60_000);
 
   it.each([

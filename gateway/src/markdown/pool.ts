@@ -1,0 +1,215 @@
+/**
+ * Markdown is rendered off the request thread (QUALITY.md R4). remark's parser is slow on large
+ * bodies and superlinear on some shapes (a 200,000-character body took 35 s on a loaded 2-core
+ * machine): on the gateway's event loop that stalled every other request for as long. Here a small
+ * pool of worker threads renders, one job per worker at a time, each job under a time limit: past
+ * it the worker is terminated (the only way to stop a synchronous parse), replaced, and the caller
+ * gets a MarkdownTimeoutError. Everything else in the gateway keeps answering meanwhile.
+ *
+ * Image dimensions and alt text come from the media library through the caller's PocketBase client,
+ * which stays on the main thread: the worker asks for them mid-render (`images` messages).
+ */
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
+import type { ImageInfo, RenderOptions } from "./render.ts";
+
+export type ToWorker =
+  | { type: "job"; id: number; kind: "render"; markdown: string; siteOrigin: string; resolveImages: boolean }
+  | { type: "job"; id: number; kind: "plainText"; markdown: string; max: number | undefined }
+  | { type: "job"; id: number; kind: "imageUrls"; markdown: string }
+  | { type: "images"; id: number; infos: Array<[string, ImageInfo]> | null };
+
+export type FromWorker =
+  | { type: "ready" }
+  | { type: "images"; id: number; urls: string[] }
+  | { type: "done"; id: number; result: string | string[] }
+  | { type: "error"; id: number; name: string; message: string };
+
+type JobMessage = Extract<ToWorker, { type: "job" }>;
+type JobInput = JobMessage extends infer M ? (M extends { id: number } ? Omit<M, "id" | "type"> : never) : never;
+
+/** A render that went past the time limit (its worker was stopped). */
+export class MarkdownTimeoutError extends Error {
+  constructor(readonly limitMs: number) {
+    super(`Rendering this Markdown took longer than ${limitMs / 1000} s and was stopped.`);
+    this.name = "MarkdownTimeoutError";
+  }
+}
+
+interface Job {
+  id: number;
+  message: JobMessage;
+  timeoutMs: number;
+  resolveImages?: RenderOptions["resolveImages"];
+  /** The first error of an image lookup, reported instead of the render's own. */
+  imageError?: unknown;
+  resolve: (result: string | string[]) => void;
+  reject: (error: unknown) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: boolean;
+  job: Job | null;
+  timer: NodeJS.Timeout | null;
+}
+
+export interface MarkdownPoolOptions {
+  /** Worker threads (default: cores − 1, at least 2, at most 4). */
+  size?: number;
+  /** Time limit per job once a worker has started it (default 15 s). */
+  timeoutMs?: number;
+}
+
+export const DEFAULT_RENDER_TIMEOUT_MS = 15_000;
+
+export class MarkdownPool {
+  readonly size: number;
+  readonly timeoutMs: number;
+  private readonly slots: Slot[] = [];
+  private readonly queue: Job[] = [];
+  private nextId = 1;
+  private closed = false;
+
+  constructor(options: MarkdownPoolOptions = {}) {
+    this.size = options.size ?? Math.min(4, Math.max(2, availableParallelism() - 1));
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS;
+  }
+
+  /** renderMarkdown in a worker (see render.ts). */
+  render(markdown: string, options: RenderOptions, timeoutMs = this.timeoutMs): Promise<string> {
+    return this.submit({ kind: "render", markdown, siteOrigin: options.siteOrigin, resolveImages: !!options.resolveImages }, timeoutMs, options.resolveImages) as Promise<string>;
+  }
+
+  /** plainText in a worker. */
+  plainText(markdown: string, max?: number): Promise<string> {
+    return this.submit({ kind: "plainText", markdown, max }, this.timeoutMs) as Promise<string>;
+  }
+
+  /** imageUrls in a worker. */
+  imageUrls(markdown: string): Promise<string[]> {
+    return this.submit({ kind: "imageUrls", markdown }, this.timeoutMs) as Promise<string[]>;
+  }
+
+  /** Starts every worker now (they otherwise start on first use). */
+  warm(): void {
+    while (!this.closed && this.slots.length < this.size) this.slots.push(this.spawn());
+  }
+
+  /** Jobs waiting for a worker, and workers busy (for tests and diagnostics). */
+  stats(): { queued: number; busy: number; workers: number } {
+    return { queued: this.queue.length, busy: this.slots.filter((s) => s.job).length, workers: this.slots.length };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.queue.splice(0)) job.reject(new Error("The Markdown renderer is shut down."));
+    await Promise.all(this.slots.splice(0).map((slot) => this.stop(slot, new Error("The Markdown renderer is shut down."))));
+  }
+
+  private submit(input: JobInput, timeoutMs: number, resolveImages?: RenderOptions["resolveImages"]): Promise<string | string[]> {
+    if (this.closed) return Promise.reject(new Error("The Markdown renderer is shut down."));
+    return new Promise((resolve, reject) => {
+      const id = this.nextId++;
+      this.queue.push({ id, message: { ...input, type: "job", id } as JobMessage, timeoutMs, resolveImages, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  private dispatch(): void {
+    while (this.queue.length) {
+      const slot = this.slots.find((s) => s.ready && !s.job);
+      if (!slot) {
+        // Start another worker only when every worker is busy (starting ones count as busy soon).
+        if (this.slots.length < this.size && this.slots.every((s) => s.job || !s.ready) && this.slots.filter((s) => !s.ready).length < this.queue.length) {
+          this.slots.push(this.spawn());
+          continue;
+        }
+        return;
+      }
+      const job = this.queue.shift()!;
+      slot.job = job;
+      slot.timer = setTimeout(() => this.expire(slot, job), job.timeoutMs);
+      slot.worker.postMessage(job.message);
+    }
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(new URL("./worker-entry.mjs", import.meta.url), { execArgv: [] });
+    // Idle workers never keep the process alive.
+    worker.unref();
+    const slot: Slot = { worker, ready: false, job: null, timer: null };
+    worker.on("message", (message: FromWorker) => this.onMessage(slot, message));
+    worker.on("error", (error) => this.replace(slot, error));
+    worker.on("exit", (code) => {
+      if (this.slots.includes(slot)) this.replace(slot, new Error(`The Markdown worker stopped (exit code ${code}).`));
+    });
+    return slot;
+  }
+
+  private onMessage(slot: Slot, message: FromWorker): void {
+    if (message.type === "ready") {
+      slot.ready = true;
+      this.dispatch();
+      return;
+    }
+    const job = slot.job;
+    if (!job || job.id !== message.id) return;
+    if (message.type === "images") {
+      const lookup = job.resolveImages ? job.resolveImages(message.urls) : Promise.resolve(new Map<string, ImageInfo>());
+      lookup.then(
+        (infos) => slot.job === job && slot.worker.postMessage({ type: "images", id: job.id, infos: [...infos] } satisfies ToWorker),
+        (error: unknown) => {
+          job.imageError ??= error;
+          if (slot.job === job) slot.worker.postMessage({ type: "images", id: job.id, infos: null } satisfies ToWorker);
+        },
+      );
+      return;
+    }
+    this.finish(slot);
+    if (message.type === "done") job.resolve(message.result);
+    else if (job.imageError !== undefined) job.reject(job.imageError);
+    else job.reject(Object.assign(message.name === "TypeError" ? new TypeError(message.message) : new Error(message.message), { name: message.name }));
+  }
+
+  private finish(slot: Slot): void {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = null;
+    slot.job = null;
+    this.dispatch();
+  }
+
+  /** The job ran out of time: stop its worker (a synchronous parse cannot be interrupted otherwise). */
+  private expire(slot: Slot, job: Job): void {
+    if (slot.job !== job) return;
+    console.error(`[markdown] a ${job.message.kind} job (${job.message.markdown.length} characters) took over ${job.timeoutMs} ms: stopped its worker`);
+    this.replace(slot, new MarkdownTimeoutError(job.timeoutMs));
+  }
+
+  private replace(slot: Slot, error: unknown): void {
+    const index = this.slots.indexOf(slot);
+    if (index < 0) return;
+    this.slots.splice(index, 1);
+    void this.stop(slot, error);
+    if (!slot.ready) {
+      // The worker could not even start (a broken install): fail what waits rather than respawn in a loop.
+      console.error("[markdown] a worker failed to start:", error);
+      for (const job of this.queue.splice(0)) job.reject(error);
+      return;
+    }
+    this.dispatch();
+  }
+
+  private async stop(slot: Slot, error: unknown): Promise<void> {
+    if (slot.timer) clearTimeout(slot.timer);
+    const job = slot.job;
+    slot.job = null;
+    job?.reject(error);
+    await slot.worker.terminate();
+  }
+}
+
+/** The gateway's pool (workers start on first use). MARKDOWN_WORKERS sets its size. */
+export const markdownPool = new MarkdownPool({
+  size: process.env.MARKDOWN_WORKERS ? Math.max(1, Number(process.env.MARKDOWN_WORKERS)) : undefined,
+});

@@ -1,0 +1,45 @@
+// A Markdown render worker (see pool.ts): renders one job at a time, off the gateway's event loop.
+// Image dimensions come from the media library, which only the main thread can read (it holds the
+// caller's PocketBase client): the worker asks for them in the middle of a render.
+import { parentPort } from "node:worker_threads";
+import { imageUrls, plainText, renderMarkdown, type ImageInfo } from "./render.ts";
+import type { FromWorker, ToWorker } from "./pool.ts";
+
+const port = parentPort!;
+const waitingForImages = new Map<number, (infos: Array<[string, ImageInfo]> | null) => void>();
+const send = (message: FromWorker) => port.postMessage(message);
+
+async function run(message: Extract<ToWorker, { type: "job" }>): Promise<string | string[]> {
+  switch (message.kind) {
+    case "render":
+      return renderMarkdown(message.markdown, {
+        siteOrigin: message.siteOrigin,
+        resolveImages: message.resolveImages
+          ? (urls) =>
+              new Promise((resolve, reject) => {
+                waitingForImages.set(message.id, (infos) => (infos ? resolve(new Map(infos)) : reject(new Error("image lookup failed"))));
+                send({ type: "images", id: message.id, urls });
+              })
+          : undefined,
+      });
+    case "plainText":
+      return plainText(message.markdown, message.max);
+    case "imageUrls":
+      return imageUrls(message.markdown);
+  }
+}
+
+port.on("message", (message: ToWorker) => {
+  if (message.type === "images") {
+    const resume = waitingForImages.get(message.id);
+    waitingForImages.delete(message.id);
+    resume?.(message.infos);
+    return;
+  }
+  run(message).then(
+    (result) => send({ type: "done", id: message.id, result }),
+    (error: unknown) =>
+      send({ type: "error", id: message.id, name: error instanceof Error ? error.name : "Error", message: error instanceof Error ? error.message : String(error) }),
+  );
+});
+send({ type: "ready" });
