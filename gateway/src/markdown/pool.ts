@@ -2,15 +2,17 @@
  * Markdown is rendered off the request thread (QUALITY.md R4). remark's parser is slow on large
  * bodies and superlinear on some shapes (a 200,000-character body took 35 s on a loaded 2-core
  * machine): on the gateway's event loop that stalled every other request for as long. Here a small
- * pool of worker threads renders, one job per worker at a time, each job under a time limit: past
- * it the worker is terminated (the only way to stop a synchronous parse), replaced, and the caller
- * gets a MarkdownTimeoutError. Everything else in the gateway keeps answering meanwhile.
+ * pool of worker processes (at a lower scheduling priority) renders, one job per worker at a time,
+ * each job under a time limit: past it the worker is killed (the only way to stop a synchronous
+ * parse), replaced, and the caller gets a MarkdownTimeoutError. Everything else in the gateway keeps
+ * answering meanwhile.
  *
  * Image dimensions and alt text come from the media library through the caller's PocketBase client,
  * which stays on the main thread: the worker asks for them mid-render (`images` messages).
  */
-import { availableParallelism } from "node:os";
-import { Worker } from "node:worker_threads";
+import { fork, type ChildProcess } from "node:child_process";
+import { availableParallelism, setPriority } from "node:os";
+import { fileURLToPath } from "node:url";
 import type { ImageInfo, RenderOptions } from "./render.ts";
 
 export type ToWorker =
@@ -48,7 +50,7 @@ interface Job {
 }
 
 interface Slot {
-  worker: Worker;
+  worker: ChildProcess;
   ready: boolean;
   job: Job | null;
   timer: NodeJS.Timeout | null;
@@ -62,6 +64,8 @@ export interface MarkdownPoolOptions {
 }
 
 export const DEFAULT_RENDER_TIMEOUT_MS = 15_000;
+/** Scheduling priority of the workers (0 normal … 19 lowest): below the gateway and PocketBase. */
+const WORKER_NICENESS = 10;
 
 export class MarkdownPool {
   readonly size: number;
@@ -130,19 +134,32 @@ export class MarkdownPool {
       const job = this.queue.shift()!;
       slot.job = job;
       slot.timer = setTimeout(() => this.expire(slot, job), job.timeoutMs);
-      slot.worker.postMessage(job.message);
+      slot.worker.send(job.message);
     }
   }
 
   private spawn(): Slot {
-    const worker = new Worker(new URL("./worker-entry.mjs", import.meta.url), { execArgv: [] });
-    // Idle workers never keep the process alive.
+    // A child process rather than a thread, so that it can run at a lower scheduling priority: a
+    // long render then takes the CPU the request thread leaves, instead of half of it (measured with
+    // `npm run bench:markdown`). No flags of the parent (test runners, inspectors) are passed on.
+    const worker = fork(fileURLToPath(new URL("./worker-entry.mjs", import.meta.url)), [], {
+      execArgv: [],
+      serialization: "advanced",
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
+    try {
+      if (worker.pid !== undefined) setPriority(worker.pid, WORKER_NICENESS);
+    } catch {
+      /* not allowed here (some containers): it still renders off the request thread */
+    }
+    // Idle workers never keep the gateway's process alive.
     worker.unref();
+    worker.channel?.unref();
     const slot: Slot = { worker, ready: false, job: null, timer: null };
     worker.on("message", (message: FromWorker) => this.onMessage(slot, message));
     worker.on("error", (error) => this.replace(slot, error));
-    worker.on("exit", (code) => {
-      if (this.slots.includes(slot)) this.replace(slot, new Error(`The Markdown worker stopped (exit code ${code}).`));
+    worker.on("exit", (code, signal) => {
+      if (this.slots.includes(slot)) this.replace(slot, new Error(`The Markdown worker stopped (${signal ?? `exit code ${code}`}).`));
     });
     return slot;
   }
@@ -158,10 +175,10 @@ export class MarkdownPool {
     if (message.type === "images") {
       const lookup = job.resolveImages ? job.resolveImages(message.urls) : Promise.resolve(new Map<string, ImageInfo>());
       lookup.then(
-        (infos) => slot.job === job && slot.worker.postMessage({ type: "images", id: job.id, infos: [...infos] } satisfies ToWorker),
+        (infos) => slot.job === job && slot.worker.send({ type: "images", id: job.id, infos: [...infos] } satisfies ToWorker),
         (error: unknown) => {
           job.imageError ??= error;
-          if (slot.job === job) slot.worker.postMessage({ type: "images", id: job.id, infos: null } satisfies ToWorker);
+          if (slot.job === job) slot.worker.send({ type: "images", id: job.id, infos: null } satisfies ToWorker);
         },
       );
       return;
@@ -205,7 +222,10 @@ export class MarkdownPool {
     const job = slot.job;
     slot.job = null;
     job?.reject(error);
-    await slot.worker.terminate();
+    if (slot.worker.exitCode !== null || slot.worker.signalCode !== null) return;
+    const exited = new Promise((resolve) => slot.worker.once("exit", resolve));
+    slot.worker.kill("SIGKILL");
+    await exited;
   }
 }
 

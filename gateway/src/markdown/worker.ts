@@ -1,13 +1,13 @@
-// A Markdown render worker (see pool.ts): renders one job at a time, off the gateway's event loop.
+// A Markdown render worker (see pool.ts): a child process that renders one job at a time, off the
+// gateway's event loop.
 // Image dimensions come from the media library, which only the main thread can read (it holds the
 // caller's PocketBase client): the worker asks for them in the middle of a render.
-import { parentPort } from "node:worker_threads";
 import { imageUrls, plainText, renderMarkdown, type ImageInfo } from "./render.ts";
 import type { FromWorker, ToWorker } from "./pool.ts";
 
-const port = parentPort!;
+if (!process.send) throw new Error("worker.ts runs as a child process of the gateway (markdown/pool.ts)");
 const waitingForImages = new Map<number, (infos: Array<[string, ImageInfo]> | null) => void>();
-const send = (message: FromWorker) => port.postMessage(message);
+const send = (message: FromWorker) => process.send!(message);
 
 async function run(message: Extract<ToWorker, { type: "job" }>): Promise<string | string[]> {
   switch (message.kind) {
@@ -29,7 +29,7 @@ async function run(message: Extract<ToWorker, { type: "job" }>): Promise<string 
   }
 }
 
-port.on("message", (message: ToWorker) => {
+process.on("message", (message: ToWorker) => {
   if (message.type === "images") {
     const resume = waitingForImages.get(message.id);
     waitingForImages.delete(message.id);
@@ -42,4 +42,6 @@ port.on("message", (message: ToWorker) => {
       send({ type: "error", id: message.id, name: error instanceof Error ? error.name : "Error", message: error instanceof Error ? error.message : String(error) }),
   );
 });
+// The gateway went away (even killed): so does its worker.
+process.on("disconnect", () => process.exit(0));
 send({ type: "ready" });
