@@ -39,8 +39,10 @@ COPY --from=download /tmp/pocketbase/pocketbase /pb/pocketbase
 COPY pb_migrations /pb/pb_migrations
 COPY pb_hooks /pb/pb_hooks
 COPY docker/pocketbase-entrypoint.sh /pb/entrypoint.sh
+# The restore step of docker/restore.sh.
+COPY docker/restore-data.sh /pb/restore-data.sh
 # pb_data is a named volume: Docker copies this directory's ownership into a new, empty volume.
-RUN chmod 0755 /pb/entrypoint.sh \
+RUN chmod 0755 /pb/entrypoint.sh /pb/restore-data.sh \
  && mkdir -p /pb/pb_data \
  && chown pocketbase:pocketbase /pb/pb_data
 USER pocketbase

@@ -24,8 +24,9 @@ if [ "${FLOCK_RESTORE_CONFIRM:-}" != "yes" ]; then
 fi
 
 docker compose stop gateway pocketbase
-# A one-off PocketBase container (same image, same volume, same user) empties pb_data and unpacks the zip.
-docker compose run --rm --no-deps -v "$dir:/restore:ro" --entrypoint sh pocketbase \
-  -c 'find /pb/pb_data -mindepth 1 -delete && unzip -q "/restore/$1" -d /pb/pb_data' sh "$file"
+# A one-off PocketBase container (same image, same volume, same user) empties pb_data and unpacks the
+# zip (docker/restore-data.sh, the step the restore drill in gateway/test/restore-drill.int.test.ts tests).
+docker compose run --rm --no-deps -v "$dir:/restore:ro" --entrypoint /pb/restore-data.sh pocketbase \
+  /pb/pb_data "/restore/$file"
 docker compose up -d
 echo "Restored $file. Check the site, then sign in as an administrator."
