@@ -1,7 +1,8 @@
 #!/bin/sh
 # The real `docker compose` smoke test: build both images, start them with a throw-away .env and
 # project name, wait until both are healthy, then check that the first administrator was created
-# and can sign in, that the app, /healthz and /readyz answer, and stop everything (volume included).
+# and can sign in, that the app, /healthz and /readyz answer, that a restart and a backup + restore
+# (docker/backup.sh, docker/restore.sh) come back healthy, and stop everything (volume included).
 #
 #   npm run docker:smoke
 #
@@ -59,4 +60,14 @@ curl -fsS -H 'content-type: application/json' -H 'x-graphql-yoga-csrf: 1' -d "$b
 compose restart gateway >/dev/null
 compose up -d --wait --wait-timeout 120 >/dev/null
 compose logs gateway | grep -q "\[ensure-admin\] The account $admin_email already exists" || fail "second start"
+
+# The backup and restore scripts, against this project (Compose reads these two variables; v2.24+).
+export COMPOSE_PROJECT_NAME="$project" COMPOSE_ENV_FILES="$work/.env"
+docker/backup.sh
+zip=$(ls -t backups/flock-*.zip | head -n 1)
+FLOCK_RESTORE_CONFIRM=yes docker/restore.sh "$zip"
+rm -f "$zip"
+compose up -d --wait --wait-timeout 120 >/dev/null
+curl -fsS -H 'content-type: application/json' -H 'x-graphql-yoga-csrf: 1' -d "$body" "$url/graphql" | grep -q '"Administrator"' \
+  || fail "the administrator cannot sign in after a backup and restore"
 echo "docker-smoke: passed."
