@@ -16,7 +16,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import PocketBase from "pocketbase";
-import { markdownPool } from "../gateway/src/markdown/pool.ts";
 import { startStack } from "./lib/stack.ts";
 
 const args = process.argv.slice(2);
@@ -33,7 +32,6 @@ interface Ready {
 
 async function serve(dataDir: string): Promise<void> {
   const stack = await startStack({ dataDir, port: 0, pbPort: 0, webDist: null, demo: false, quiet: true, production: true });
-  markdownPool.warm(); // as gateway/src/main.ts does
   const stop = () => void stack.stop().finally(() => process.exit(0));
   process.on("message", (message) => message === "stop" && stop());
   process.on("disconnect", stop);
@@ -82,7 +80,8 @@ async function smallRequests(url: string, until: () => boolean): Promise<{ laten
 async function main(): Promise<void> {
   const seconds = Number(option("duration") ?? 10);
   const dataDir = await mkdtemp(join(tmpdir(), "flock-bench-markdown-"));
-  const child = fork(fileURLToPath(import.meta.url), ["--serve", dataDir], { stdio: ["ignore", "ignore", "inherit", "ipc"] });
+  // NODE_ENV=production as in the image (also: the Markdown workers' lowered priority).
+  const child = fork(fileURLToPath(import.meta.url), ["--serve", dataDir], { stdio: ["ignore", "ignore", "inherit", "ipc"], env: { ...process.env, NODE_ENV: "production" } });
   try {
     const ready = await new Promise<Ready>((resolve, reject) => {
       child.once("message", (message) => resolve(message as Ready));

@@ -5,7 +5,7 @@ import { markdownPool } from "./markdown/pool.ts";
 const gateway = createGateway(configFromEnv());
 await prepareGateway(gateway);
 // Start the Markdown workers now: the first page view should not wait for them to load.
-markdownPool.warm();
+void markdownPool.warm();
 const url = await gateway.listen();
 console.log(`Flock gateway listening on ${url}`);
 

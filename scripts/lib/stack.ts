@@ -6,6 +6,7 @@ import PocketBase from "pocketbase";
 import { createGateway, prepareGateway, type Gateway, type GatewayConfig } from "../../gateway/src/index.ts";
 import { resolvePocketBaseBinary, startPocketBase, upsertSuperuser, type PocketBaseProcess } from "./pocketbase.ts";
 import { SmtpCatcher } from "./smtp-catcher.ts";
+import { markdownPool } from "../../gateway/src/markdown/pool.ts";
 import { ensureAdministrator, seedDemo } from "./seed.ts";
 
 export interface StackOptions {
@@ -108,6 +109,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     }
     const gateway = createGateway(config);
     await prepareGateway(gateway);
+    // As gateway/src/main.ts: the Markdown workers start now, not on the first page view.
+    void markdownPool.warm();
     await gateway.listen();
     return {
       url: publicUrl,

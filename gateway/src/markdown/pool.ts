@@ -2,7 +2,7 @@
  * Markdown is rendered off the request thread (QUALITY.md R4). remark's parser is slow on large
  * bodies and superlinear on some shapes (a 200,000-character body took 35 s on a loaded 2-core
  * machine): on the gateway's event loop that stalled every other request for as long. Here a small
- * pool of worker processes (at a lower scheduling priority) renders, one job per worker at a time,
+ * pool of worker processes (at a lower scheduling priority in production) renders, one job per worker at a time,
  * each job under a time limit: past it the worker is killed (the only way to stop a synchronous
  * parse), replaced, and the caller gets a MarkdownTimeoutError. Everything else in the gateway keeps
  * answering meanwhile.
@@ -11,7 +11,7 @@
  * which stays on the main thread: the worker asks for them mid-render (`images` messages).
  */
 import { fork, type ChildProcess } from "node:child_process";
-import { availableParallelism, setPriority } from "node:os";
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import type { ImageInfo, RenderOptions } from "./render.ts";
 
@@ -64,8 +64,16 @@ export interface MarkdownPoolOptions {
 }
 
 export const DEFAULT_RENDER_TIMEOUT_MS = 15_000;
-/** Scheduling priority of the workers (0 normal … 19 lowest): below the gateway and PocketBase. */
-const WORKER_NICENESS = 10;
+/** Bodies longer than this are "long": they may not take the last free worker. */
+export const LONG_JOB_CHARS = 20_000;
+const isLong = (job: Job) => job.message.markdown.length > LONG_JOB_CHARS;
+/**
+ * Scheduling priority of the workers (0 normal … 19 lowest). In production 10: below the gateway and
+ * PocketBase, so a long render takes the CPU they leave. Elsewhere 0: on a development or CI machine
+ * shared with many other processes a lowered priority starves the renders (a nice-10 process gets
+ * about 1 % of a core at load 20) and every page waits. MARKDOWN_WORKER_NICENESS overrides both.
+ */
+const workerNiceness = () => Number(process.env.MARKDOWN_WORKER_NICENESS ?? (process.env.NODE_ENV === "production" ? 10 : 0));
 
 export class MarkdownPool {
   readonly size: number;
@@ -73,6 +81,7 @@ export class MarkdownPool {
   private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
   private nextId = 1;
+  private readyWaiters: Array<() => void> = [];
   private closed = false;
 
   constructor(options: MarkdownPoolOptions = {}) {
@@ -95,9 +104,13 @@ export class MarkdownPool {
     return this.submit({ kind: "imageUrls", markdown }, this.timeoutMs) as Promise<string[]>;
   }
 
-  /** Starts every worker now (they otherwise start on first use). */
-  warm(): void {
+  /** Starts every worker now (they otherwise start on first use); resolves once all are ready. */
+  warm(): Promise<void> {
     while (!this.closed && this.slots.length < this.size) this.slots.push(this.spawn());
+    return new Promise((resolve) => {
+      this.readyWaiters.push(resolve);
+      this.checkReady();
+    });
   }
 
   /** Jobs waiting for a worker, and workers busy (for tests and diagnostics). */
@@ -107,6 +120,7 @@ export class MarkdownPool {
 
   async close(): Promise<void> {
     this.closed = true;
+    for (const resolve of this.readyWaiters.splice(0)) resolve();
     for (const job of this.queue.splice(0)) job.reject(new Error("The Markdown renderer is shut down."));
     await Promise.all(this.slots.splice(0).map((slot) => this.stop(slot, new Error("The Markdown renderer is shut down."))));
   }
@@ -121,17 +135,23 @@ export class MarkdownPool {
   }
 
   private dispatch(): void {
-    while (this.queue.length) {
+    for (;;) {
+      // Long bodies may hold all workers but one: short jobs (most pages, summaries) always find a
+      // worker, even while long renders run.
+      const longBusy = this.slots.filter((s) => s.job && isLong(s.job)).length;
+      const canRun = (job: Job) => !isLong(job) || longBusy < Math.max(1, this.size - 1);
+      const index = this.queue.findIndex(canRun);
+      if (index < 0) return;
       const slot = this.slots.find((s) => s.ready && !s.job);
       if (!slot) {
-        // Start another worker only when every worker is busy (starting ones count as busy soon).
-        if (this.slots.length < this.size && this.slots.every((s) => s.job || !s.ready) && this.slots.filter((s) => !s.ready).length < this.queue.length) {
+        const starting = this.slots.filter((s) => !s.ready).length;
+        if (this.slots.length < this.size && starting < this.queue.filter(canRun).length) {
           this.slots.push(this.spawn());
           continue;
         }
         return;
       }
-      const job = this.queue.shift()!;
+      const job = this.queue.splice(index, 1)[0]!;
       slot.job = job;
       slot.timer = setTimeout(() => this.expire(slot, job), job.timeoutMs);
       slot.worker.send(job.message);
@@ -142,16 +162,14 @@ export class MarkdownPool {
     // A child process rather than a thread, so that it can run at a lower scheduling priority: a
     // long render then takes the CPU the request thread leaves, instead of half of it (measured with
     // `npm run bench:markdown`). No flags of the parent (test runners, inspectors) are passed on.
+    // It starts at normal priority (loading its modules is part of answering the first request) and
+    // lowers its own priority once ready (worker.ts).
     const worker = fork(fileURLToPath(new URL("./worker-entry.mjs", import.meta.url)), [], {
       execArgv: [],
+      env: { ...process.env, FLOCK_MARKDOWN_WORKER_NICENESS: String(workerNiceness()) },
       serialization: "advanced",
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     });
-    try {
-      if (worker.pid !== undefined) setPriority(worker.pid, WORKER_NICENESS);
-    } catch {
-      /* not allowed here (some containers): it still renders off the request thread */
-    }
     // Idle workers never keep the gateway's process alive.
     worker.unref();
     worker.channel?.unref();
@@ -168,6 +186,7 @@ export class MarkdownPool {
     if (message.type === "ready") {
       slot.ready = true;
       this.dispatch();
+      this.checkReady();
       return;
     }
     const job = slot.job;
@@ -187,6 +206,11 @@ export class MarkdownPool {
     if (message.type === "done") job.resolve(message.result);
     else if (job.imageError !== undefined) job.reject(job.imageError);
     else job.reject(Object.assign(message.name === "TypeError" ? new TypeError(message.message) : new Error(message.message), { name: message.name }));
+  }
+
+  private checkReady(): void {
+    if (this.slots.length < this.size || this.slots.some((s) => !s.ready)) return;
+    for (const resolve of this.readyWaiters.splice(0)) resolve();
   }
 
   private finish(slot: Slot): void {
@@ -212,6 +236,7 @@ export class MarkdownPool {
       // The worker could not even start (a broken install): fail what waits rather than respawn in a loop.
       console.error("[markdown] a worker failed to start:", error);
       for (const job of this.queue.splice(0)) job.reject(error);
+      for (const resolve of this.readyWaiters.splice(0)) resolve();
       return;
     }
     this.dispatch();

@@ -2,6 +2,7 @@
 // gateway's event loop.
 // Image dimensions come from the media library, which only the main thread can read (it holds the
 // caller's PocketBase client): the worker asks for them in the middle of a render.
+import { setPriority } from "node:os";
 import { imageUrls, plainText, renderMarkdown, type ImageInfo } from "./render.ts";
 import type { FromWorker, ToWorker } from "./pool.ts";
 
@@ -42,6 +43,13 @@ process.on("message", (message: ToWorker) => {
       send({ type: "error", id: message.id, name: error instanceof Error ? error.name : "Error", message: error instanceof Error ? error.message : String(error) }),
   );
 });
+// Loaded: from now on below the gateway's priority (pool.ts says how far).
+try {
+  const niceness = Number(process.env.FLOCK_MARKDOWN_WORKER_NICENESS ?? 0);
+  if (niceness) setPriority(niceness);
+} catch {
+  /* not allowed here (some containers): it still renders off the request thread */
+}
 // The gateway went away (even killed): so does its worker.
 process.on("disconnect", () => process.exit(0));
 send({ type: "ready" });
