@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Gateway } from "../src/index.ts";
+import { THROTTLE } from "../src/validation/limits.ts";
 import { waitForMail, linkFrom } from "../../scripts/lib/smtp-catcher.ts";
-import { createUser, errorCode, GqlClient, PASSWORD, testGateway, uniqueEmail } from "./helpers.ts";
+import { createUser, errorCode, expectRateLimited, GqlClient, PASSWORD, testGateway, uniqueEmail } from "./helpers.ts";
 
 const SIGN_UP = `mutation($input: SignUpInput!) { signUp(input: $input) { user { email verified } person { recordStatus } isMember } }`;
+const SIGN_UP_ONLY = `mutation($input: SignUpInput!) { signUp(input: $input) { __typename } }`;
 const SIGN_IN = `mutation($input: SignInInput!) { signIn(input: $input) { user { email } permissions } }`;
 const VIEWER = `{ viewer { user { email verified } permissions isMember } }`;
 
@@ -136,8 +138,13 @@ describe("sign-in throttling (PRODUCT.md §9)", () => {
       expect(errorCode(await client.request(SIGN_IN, { input: { email: user.email, password: "wrong-password-x" } }))).toBe("BAD_USER_INPUT");
     }
     const locked = await client.request(SIGN_IN, { input: { email: user.email, password: PASSWORD } });
-    expect(errorCode(locked)).toBe("RATE_LIMITED");
-    expect(locked.errors?.[0]?.extensions?.retryAfterSeconds).toBeGreaterThan(0);
+    expectRateLimited(locked);
+    // The media type the web app asks for keeps GraphQL over HTTP's 200 (the request was executed),
+    // with the same Retry-After.
+    const modern = await client.request(SIGN_IN, { input: { email: user.email, password: PASSWORD } }, { headers: { accept: "application/graphql-response+json" } });
+    expect(errorCode(modern)).toBe("RATE_LIMITED");
+    expect(modern.status).toBe(200);
+    expect(modern.headers.get("retry-after")).toBe(String(modern.errors?.[0]?.extensions?.retryAfterSeconds));
   });
 
   it("limits one IP to 30 failures, but successful sign-ins from one IP are not limited", async () => {
@@ -146,12 +153,26 @@ describe("sign-in throttling (PRODUCT.md §9)", () => {
       await new GqlClient(gateway, { ip }).request(SIGN_IN, { input: { email: uniqueEmail(), password: "wrong-password-x" } });
     }
     const user = await createUser();
-    expect(errorCode(await new GqlClient(gateway, { ip }).request(SIGN_IN, { input: { email: user.email, password: PASSWORD } }))).toBe("RATE_LIMITED");
+    expectRateLimited(await new GqlClient(gateway, { ip }).request(SIGN_IN, { input: { email: user.email, password: PASSWORD } }));
     const other = await createUser();
     const churchWifi = "198.51.100.32";
     for (let i = 0; i < 3; i++) {
       expect((await new GqlClient(gateway, { ip: churchWifi }).request(SIGN_IN, { input: { email: other.email, password: PASSWORD } })).errors).toBeUndefined();
     }
+  });
+
+  it.each([
+    ["sign-up", (email: string) => ({ query: SIGN_UP_ONLY, variables: { input: { firstName: "A", lastName: "B", email, password: "a long enough secret", passwordConfirm: "a long enough secret", inviteToken: "not-a-real-invitation-token-at-all" } } })],
+    ["password reset", (email: string) => ({ query: `mutation($e: String!) { requestPasswordReset(email: $e) }`, variables: { e: email } })],
+    ["verification mail", (email: string) => ({ query: `mutation($e: String!) { requestVerification(email: $e) }`, variables: { e: email } })],
+  ])(`limits the %s form to ${THROTTLE.anonymousFormsPerIp} per IP per hour`, async (form, operation) => {
+    const ip = `198.51.100.${form.length + 40}`;
+    for (let i = 0; i < THROTTLE.anonymousFormsPerIp; i++) {
+      const { query, variables } = operation(uniqueEmail("form"));
+      expect(errorCode(await new GqlClient(gateway, { ip }).request(query, variables))).not.toBe("RATE_LIMITED");
+    }
+    const { query, variables } = operation(uniqueEmail("form"));
+    expectRateLimited(await new GqlClient(gateway, { ip }).request(query, variables));
   });
 
   it("refuses a suspended account", async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { deflateSync } from "node:zlib";
 import PocketBase, { ClientResponseError } from "pocketbase";
-import { inject } from "vitest";
+import { expect, inject } from "vitest";
 import { createGateway, prepareGateway, type Gateway } from "../src/index.ts";
 import type { GatewayConfig } from "../src/config.ts";
 import { CSRF_HEADER } from "../src/yoga.ts";
@@ -71,6 +71,21 @@ export class GqlClient {
 }
 
 export const errorCode = (result: Pick<GqlResult, "errors">) => result.errors?.[0]?.extensions?.code as string | undefined;
+
+/**
+ * A RATE_LIMITED answer as every limiter gives it (issue 10): the wait in `Retry-After` and in the
+ * error, and 429 for an `application/json` POST (GqlClient sends no Accept header, so Yoga answers
+ * application/json) since no data came back.
+ */
+export function expectRateLimited(result: GqlResult<unknown>): void {
+  expect(errorCode(result)).toBe("RATE_LIMITED");
+  const wait = result.errors?.[0]?.extensions?.retryAfterSeconds;
+  expect(wait).toBeGreaterThan(0);
+  expect(result.headers.get("retry-after")).toBe(String(wait));
+  expect(result.headers.get("content-type")).toMatch(/^application\/json/);
+  expect(result.status).toBe(429);
+  expect(result.data).toBeNull();
+}
 
 let systemClient: PocketBase | null = null;
 /** The superuser client, for arranging test data only. */
