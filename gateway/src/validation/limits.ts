@@ -61,6 +61,12 @@ export const THROTTLE = {
   anonymousFormsPerIp: 20,
   /** Visitor forms (plan a visit, later prayer and RSVP): PRODUCT.md §9, 5 per IP per hour. */
   visitorFormsPerIp: 5,
+  /**
+   * Visitors' "I prayed" (no account): a visitor who drops cookies gets a new device each time, so
+   * counted marks are also limited per IP per hour: per request, and across requests.
+   */
+  visitorPrayersPerIpPerRequest: 3,
+  visitorPrayersPerIp: 30,
   /** Directory "Contact" relay: messages per sender per hour. */
   contactPerSenderPerHour: 5,
 } as const;
