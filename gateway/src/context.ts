@@ -6,6 +6,7 @@ import { createUserClient, type SystemClient } from "./pocketbase/client.ts";
 import type { UserRecord } from "./pocketbase/records.ts";
 import { readCookie, sessionCookie, tokenAgeSeconds } from "./session/cookie.ts";
 import type { RateLimiter } from "./session/rate-limiter.ts";
+import type { TrustedDevices } from "./session/trusted-device.ts";
 import { SESSION } from "./validation/limits.ts";
 import { serviceUnavailable } from "./errors.ts";
 import type { SettingsEvents } from "./system/settings-events.ts";
@@ -19,6 +20,8 @@ export interface GatewayServices {
   config: GatewayConfig;
   system: SystemClient;
   limiter: RateLimiter;
+  /** Signed device cookies that keep an owner's own sign-in allowance (session/trusted-device.ts). */
+  trustedDevices: TrustedDevices;
   settingsEvents: SettingsEvents;
   viewerCache: ViewerCache;
   publicSettings: PublicSettings;

@@ -7,6 +7,7 @@ import { createGatewayYoga, MAX_JSON_REQUEST_BYTES, MAX_UPLOAD_REQUEST_BYTES } f
 import { SystemClient, createUserClient } from "./pocketbase/client.ts";
 import { newsFeed, robotsTxt, sitemap } from "./http/feeds.ts";
 import { RateLimiter } from "./session/rate-limiter.ts";
+import { TrustedDevices } from "./session/trusted-device.ts";
 import { SettingsEvents } from "./system/settings-events.ts";
 import { ViewerCache } from "./session/viewer-cache.ts";
 import { PublicSettings } from "./system/public-settings.ts";
@@ -73,6 +74,7 @@ export function createGateway(config: GatewayConfig): Gateway {
     config,
     system: new SystemClient(config.pbUrl, config.superuser),
     limiter: new RateLimiter(),
+    trustedDevices: new TrustedDevices(config.superuser),
     settingsEvents: new SettingsEvents(config.pbUrl),
     viewerCache: new ViewerCache(),
     publicSettings: new PublicSettings(config.pbUrl),

@@ -147,6 +147,60 @@ describe("sign-in throttling (PRODUCT.md §9)", () => {
     expect(modern.headers.get("retry-after")).toBe(String(modern.errors?.[0]?.extensions?.retryAfterSeconds));
   });
 
+  it("wrong passwords from elsewhere do not lock the owner out of a browser that signed in before (issue 10, OWASP device cookies)", async () => {
+    const user = await createUser();
+    const owner = new GqlClient(gateway, { ip: "198.51.100.60" });
+    expect((await owner.request(SIGN_IN, { input: { email: user.email, password: PASSWORD } })).errors).toBeUndefined();
+    const trusted = owner.trustedDevice;
+    expect(trusted).toBeTruthy();
+    await owner.request(`mutation { signOut }`);
+    expect(owner.trustedDevice).toBe(trusted);
+
+    // Someone guesses the pastor's password from another network…
+    const attacker = new GqlClient(gateway, { ip: "198.51.100.61" });
+    for (let i = 0; i < THROTTLE.signInFailuresPerAccount; i++) {
+      expect(errorCode(await attacker.request(SIGN_IN, { input: { email: user.email, password: `guess number ${i}` } }))).toBe("BAD_USER_INPUT");
+    }
+    // …which still stops every client without the device cookie, even with the right password…
+    expectRateLimited(await attacker.request(SIGN_IN, { input: { email: user.email, password: PASSWORD } }));
+    expectRateLimited(await new GqlClient(gateway, { ip: "198.51.100.62" }).request(SIGN_IN, { input: { email: user.email, password: PASSWORD } }));
+    // …but not the owner's own browser.
+    const back = await owner.request(SIGN_IN, { input: { email: user.email, password: PASSWORD } });
+    expect(back.errors).toBeUndefined();
+    expect(back.data).toEqual({ signIn: { user: { email: user.email }, permissions: [] } });
+    const cookie = back.headers.getSetCookie().find((c) => c.startsWith("flock_trusted=")) ?? "";
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Lax/);
+  });
+
+  it("a trusted browser has an allowance of its own, and its cookie trusts only its account", async () => {
+    const user = await createUser();
+    const other = await createUser();
+    const owner = new GqlClient(gateway, { ip: "198.51.100.63" });
+    await owner.request(SIGN_IN, { input: { email: user.email, password: PASSWORD } });
+    const trusted = owner.trustedDevice!;
+
+    // The device cookie for one account gives no allowance for another: lock `other` from elsewhere…
+    for (let i = 0; i < THROTTLE.signInFailuresPerAccount; i++) {
+      await new GqlClient(gateway, { ip: "198.51.100.64" }).request(SIGN_IN, { input: { email: other.email, password: `guess number ${i}` } });
+    }
+    const borrowed = new GqlClient(gateway, { ip: "198.51.100.63" });
+    borrowed.trustedDevice = trusted;
+    expectRateLimited(await borrowed.request(SIGN_IN, { input: { email: other.email, password: PASSWORD } }));
+    // …and a tampered cookie is no cookie.
+    const forged = new GqlClient(gateway, { ip: "198.51.100.63" });
+    forged.trustedDevice = `${trusted.slice(0, -2)}${trusted.endsWith("A") ? "B" : "A"}A`;
+    expectRateLimited(await forged.request(SIGN_IN, { input: { email: other.email, password: PASSWORD } }));
+
+    // The trusted browser itself is limited after its own failures (a stolen cookie gives a guesser no more tries).
+    for (let i = 0; i < THROTTLE.signInFailuresPerDevice; i++) {
+      expect(errorCode(await owner.request(SIGN_IN, { input: { email: user.email, password: `typo number ${i}` } }))).toBe("BAD_USER_INPUT");
+    }
+    expectRateLimited(await owner.request(SIGN_IN, { input: { email: user.email, password: PASSWORD } }));
+    // Its failures were its own: a fresh browser still has the account's allowance.
+    expect((await new GqlClient(gateway, { ip: "198.51.100.65" }).request(SIGN_IN, { input: { email: user.email, password: PASSWORD } })).errors).toBeUndefined();
+  });
+
   it("limits one IP to 30 failures, but successful sign-ins from one IP are not limited", async () => {
     const ip = "198.51.100.31";
     for (let i = 0; i < 30; i++) {

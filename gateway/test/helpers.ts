@@ -6,6 +6,7 @@ import { createGateway, prepareGateway, type Gateway } from "../src/index.ts";
 import type { GatewayConfig } from "../src/config.ts";
 import { CSRF_HEADER } from "../src/yoga.ts";
 import { SESSION } from "../src/validation/limits.ts";
+import { TRUSTED_DEVICE_COOKIE } from "../src/session/trusted-device.ts";
 import { pocketBaseStats } from "../src/pocketbase/http-fetch.ts";
 
 export const PASSWORD = "test-password-5521";
@@ -45,6 +46,8 @@ export interface GqlResult<T = Record<string, unknown>> {
 /** A GraphQL caller that keeps its session cookie like a browser does. */
 export class GqlClient {
   cookie: string | null = null;
+  /** The trusted-device cookie a successful sign-in leaves in the browser (kept like a browser does). */
+  trustedDevice: string | null = null;
 
   constructor(
     private readonly gateway: Gateway,
@@ -54,7 +57,11 @@ export class GqlClient {
   async request<T = Record<string, unknown>>(query: string, variables: Record<string, unknown> = {}, init: RequestInit = {}): Promise<GqlResult<T>> {
     const headers = new Headers(init.headers);
     if (!init.body) headers.set("content-type", "application/json");
-    if (this.cookie) headers.set("cookie", `${SESSION.cookieName}=${this.cookie}`);
+    const cookies = [
+      ...(this.cookie ? [`${SESSION.cookieName}=${this.cookie}`] : []),
+      ...(this.trustedDevice ? [`${TRUSTED_DEVICE_COOKIE}=${this.trustedDevice}`] : []),
+    ];
+    if (cookies.length) headers.set("cookie", cookies.join("; "));
     if (this.options.token) headers.set("authorization", `Bearer ${this.options.token}`);
     const response = await this.gateway.yoga.fetch(
       "http://flock.test/graphql",
@@ -64,6 +71,8 @@ export class GqlClient {
     for (const cookie of response.headers.getSetCookie()) {
       const match = new RegExp(`^${SESSION.cookieName}=([^;]*)`).exec(cookie);
       if (match) this.cookie = match[1] ? decodeURIComponent(match[1]) : null;
+      const trusted = new RegExp(`^${TRUSTED_DEVICE_COOKIE}=([^;]*)`).exec(cookie);
+      if (trusted) this.trustedDevice = trusted[1] || null;
     }
     const body = (await response.json()) as { data?: T; errors?: GqlResult["errors"] };
     return { status: response.status, data: body.data ?? null, errors: body.errors, headers: response.headers };

@@ -52,10 +52,12 @@ export const LIMITS = {
 } as const;
 
 export const THROTTLE = {
-  /** Sign-in: failures per account and per IP inside the window (PRODUCT.md §9). */
+  /** Sign-in: failures per account and per IP inside the window (PRODUCT.md §9) for untrusted clients… */
   signInWindowMs: 15 * 60 * 1000,
   signInFailuresPerAccount: 5,
   signInFailuresPerIp: 30,
+  /** …and per trusted device (a browser that signed in to the account before), which is exempt from both. */
+  signInFailuresPerDevice: 5,
   /** Anonymous forms (sign-up, password reset, verification mail): per IP per hour. */
   anonymousFormWindowMs: 60 * 60 * 1000,
   anonymousFormsPerIp: 20,

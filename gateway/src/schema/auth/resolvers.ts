@@ -115,23 +115,31 @@ export const authResolvers: Resolvers = {
 
     async signIn(_, { input }, ctx) {
       const email = input.email.trim().toLowerCase();
-      const accountKey = `signin:account:${email}`;
-      const ipKey = `signin:ip:${ctx.clientIp}`;
-      const wait = Math.max(
-        ctx.limiter.retryAfter(accountKey, THROTTLE.signInFailuresPerAccount, THROTTLE.signInWindowMs),
-        ctx.limiter.retryAfter(ipKey, THROTTLE.signInFailuresPerIp, THROTTLE.signInWindowMs),
-      );
+      const cookies = ctx.request.headers.get("cookie");
+      // A browser that signed in to this account before has its own allowance (OWASP device
+      // cookies): wrong passwords typed elsewhere cannot lock the owner out. Every other client
+      // shares the account's allowance and its IP's.
+      const device = ctx.trustedDevices.deviceFor(cookies, email);
+      const limits: Array<[string, number]> = device
+        ? [[`signin:device:${device}`, THROTTLE.signInFailuresPerDevice]]
+        : [
+            [`signin:account:${email}`, THROTTLE.signInFailuresPerAccount],
+            [`signin:ip:${ctx.clientIp}`, THROTTLE.signInFailuresPerIp],
+          ];
+      const wait = Math.max(...limits.map(([key, limit]) => ctx.limiter.retryAfter(key, limit, THROTTLE.signInWindowMs)));
       if (wait > 0) throw rateLimited(wait);
       if (!email || !input.password) throw badUserInput({}, INVALID_CREDENTIALS);
       try {
         const user = await startSession(ctx, email, input.password);
-        ctx.limiter.reset(accountKey);
+        // A trusted device's success leaves the shared allowance alone: the owner signing in must not
+        // hand a guesser elsewhere a fresh set of tries.
+        ctx.limiter.reset(limits[0]![0]);
+        ctx.session.outgoingCookies.push(ctx.trustedDevices.issue(cookies, email, ctx.config.production));
         return { user };
       } catch (error) {
         if (error instanceof ClientResponseError && error.status === 400) {
           // One answer for an unknown email and a wrong password (PRODUCT.md §8).
-          ctx.limiter.hit(accountKey, THROTTLE.signInWindowMs);
-          ctx.limiter.hit(ipKey, THROTTLE.signInWindowMs);
+          for (const [key] of limits) ctx.limiter.hit(key, THROTTLE.signInWindowMs);
           throw badUserInput({}, INVALID_CREDENTIALS);
         }
         if (error instanceof ClientResponseError && error.status === 403) {
