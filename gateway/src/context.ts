@@ -34,6 +34,8 @@ export interface GatewayServices {
 /** What the HTTP server passes per request (tests pass a fixed clientIp). */
 export interface ServerContext {
   clientIp?: string;
+  /** Run work once the response has gone out (the HTTP server passes this; in-process callers get the next tick). */
+  afterResponse?: (run: () => void) => void;
 }
 
 /**
@@ -67,6 +69,11 @@ export interface GatewayContext extends YogaInitialContext, GatewayServices {
   pb: PocketBase;
   session: Session;
   clientIp: string;
+  /**
+   * Run work after the response is sent, so that the answer's timing cannot depend on it (sign-up
+   * answers a taken address exactly like a new one).
+   */
+  afterResponse(run: () => void): void;
   /** The signed-in user with roles and person expanded, or null (resolved once per request). */
   viewer(): Promise<UserRecord | null>;
   /** Point `pb` at a new token after sign-in within the same request. */
@@ -90,6 +97,7 @@ export function createContextFactory(services: GatewayServices) {
       ...services,
       session,
       clientIp: initial.clientIp ?? "unknown",
+      afterResponse: initial.afterResponse ?? ((run) => void setImmediate(run)),
       pb: createUserClient(services.config.pbUrl, session.token),
       actAs(token) {
         context.pb = createUserClient(services.config.pbUrl, token);

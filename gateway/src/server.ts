@@ -131,7 +131,16 @@ export function createGateway(config: GatewayConfig): Gateway {
       if (!bodySizeAcceptable(req, res)) return;
       // The listener passes extra arguments on as the server context (its typings omit that).
       const listener = yoga.requestListener as unknown as (req: IncomingMessage, res: ServerResponse, context: ServerContext) => Promise<void>;
-      await listener(req, res, { clientIp: clientIp(req, config.trustProxy) });
+      const later: Array<() => void> = [];
+      let ran = false;
+      const runLater = () => {
+        if (ran) return;
+        ran = true;
+        for (const run of later) run();
+      };
+      // "close" follows "finish", and also comes when the client goes away: the work runs either way.
+      res.once("close", runLater);
+      await listener(req, res, { clientIp: clientIp(req, config.trustProxy), afterResponse: (run) => (ran ? setImmediate(run) : later.push(run)) });
       return;
     }
     if (url.pathname === "/healthz") {

@@ -111,7 +111,7 @@ function withoutSuggestion(error: GraphQLError): GraphQLError {
 const useNoFieldSuggestions = (): Plugin => ({
   onValidate() {
     return ({ valid, result, setResult }) => {
-      if (!valid) setResult(result.map(withoutSuggestion));
+      if (!valid) setResult(result.map((error) => (isGraphQLError(error) ? withoutSuggestion(error) : error)));
     };
   },
 });

@@ -7,6 +7,7 @@ import type { GatewayConfig } from "../src/config.ts";
 import { CSRF_HEADER } from "../src/yoga.ts";
 import { SESSION } from "../src/validation/limits.ts";
 import { TRUSTED_DEVICE_COOKIE } from "../src/session/trusted-device.ts";
+import { signUpsSettled } from "../src/schema/auth/resolvers.ts";
 import { pocketBaseStats } from "../src/pocketbase/http-fetch.ts";
 
 export const PASSWORD = "test-password-5521";
@@ -94,6 +95,36 @@ export function expectRateLimited(result: GqlResult<unknown>): void {
   expect(result.headers.get("content-type")).toMatch(/^application\/json/);
   expect(result.status).toBe(429);
   expect(result.data).toBeNull();
+}
+
+export interface SignedUp {
+  /** A client signed in as the new account. */
+  client: GqlClient;
+  user: { id: string; email: string; verified: boolean };
+  person: { id: string; recordStatus: string; householdRole: string | null; household: { id: string; name: string } | null };
+}
+
+/**
+ * Sign up through GraphQL as a newcomer does, wait until the account exists (sign-up completes after
+ * its answer, which is the same for taken addresses), then sign in with a fresh client.
+ */
+export async function signUpAndSignIn(
+  gateway: Gateway,
+  input: { firstName: string; lastName: string; email: string; password?: string; inviteToken?: string },
+  ip = "203.0.113.1",
+): Promise<SignedUp> {
+  const password = input.password ?? PASSWORD;
+  const client = new GqlClient(gateway, { ip });
+  const answer = await client.request(`mutation($input: SignUpInput!) { signUp(input: $input) }`, { input: { ...input, password, passwordConfirm: password } });
+  expect(answer.errors).toBeUndefined();
+  expect(answer.data).toEqual({ signUp: true });
+  await signUpsSettled();
+  const signIn = await client.request<{ signIn: Omit<SignedUp, "client"> }>(
+    `mutation($input: SignInInput!) { signIn(input: $input) { user { id email verified } person { id recordStatus householdRole household { id name } } } }`,
+    { input: { email: input.email, password } },
+  );
+  expect(signIn.errors).toBeUndefined();
+  return { client, ...signIn.data!.signIn };
 }
 
 let systemClient: PocketBase | null = null;
