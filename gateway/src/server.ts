@@ -8,6 +8,7 @@ import { SystemClient, createUserClient } from "./pocketbase/client.ts";
 import { newsFeed, robotsTxt, sitemap } from "./http/feeds.ts";
 import { RateLimiter } from "./session/rate-limiter.ts";
 import { TrustedDevices } from "./session/trusted-device.ts";
+import { signUpsSettled } from "./schema/auth/resolvers.ts";
 import { SettingsEvents } from "./system/settings-events.ts";
 import { ViewerCache } from "./session/viewer-cache.ts";
 import { PublicSettings } from "./system/public-settings.ts";
@@ -216,7 +217,8 @@ export function createGateway(config: GatewayConfig): Gateway {
         stopPrayerExpiry?.();
         void services.realtime.close();
         server.closeAllConnections();
-        server.close(() => resolve());
+        // Sign-ups answered already finish their work (account or owner mail) before the process goes.
+        server.close(() => void signUpsSettled().then(resolve));
       }),
   };
 }
