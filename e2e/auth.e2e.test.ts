@@ -34,22 +34,19 @@ describe("accounts in a real browser", () => {
     await page.getByLabel("Confirm password").fill(password);
     await page.getByRole("button", { name: "Create account" }).click();
 
-    await page.waitForURL(/\/me$/);
-    await expect.poll(() => page.getByText(/waiting for the church office/).isVisible()).toBe(true);
-    await expect.poll(() => page.getByText(/Please confirm your email address/).isVisible()).toBe(true);
+    // The answer is the same for a taken address (issue 10): check your email, nobody signed in.
+    await expect.poll(() => page.getByRole("heading", { name: "Check your email" }).isVisible()).toBe(true);
+    expect(await page.getByText(`We sent a message to ${email}.`, { exact: false }).isVisible()).toBe(true);
     await expectAccessible(page);
+    expect((await context.cookies()).map((c) => c.name)).not.toContain("flock_session");
 
     const mail = await waitForMail(catcherUrl(), email, /Confirm your email for Grace Community Church/);
     const link = new URL(linkFrom(mail, "/verify-email"));
     await page.goto(link.pathname + link.search);
     await expect.poll(() => page.getByText("Thank you, your email address is confirmed.").isVisible()).toBe(true);
     await expectAccessible(page);
-
-    await page.getByRole("button", { name: "Sign out" }).click();
-    await page.waitForURL((url) => url.pathname === "/");
-    await expect.poll(() => page.getByRole("link", { name: "Sign in", exact: true }).isVisible()).toBe(true);
-    // The session is gone: the account page sends us to sign in.
-    await page.goto("/me");
+    // Continuing leads to sign-in, since sign-up signed nobody in.
+    await page.getByRole("link", { name: "Continue" }).click();
     await page.waitForURL(/\/login\?next=%2Fme/);
 
     await page.getByLabel("Email").fill(email);
@@ -61,7 +58,28 @@ describe("accounts in a real browser", () => {
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.waitForURL(/\/me$/);
     await expect.poll(() => page.getByRole("heading", { name: "Hello, Lydia" }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByText(/waiting for the church office/).isVisible()).toBe(true);
     expect(await page.getByText(/Please confirm your email address/).count()).toBe(0);
+    await expectAccessible(page);
+
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.waitForURL((url) => url.pathname === "/");
+    await expect.poll(() => page.getByRole("link", { name: "Sign in", exact: true }).isVisible()).toBe(true);
+    // The session is gone: the account page sends us to sign in.
+    await page.goto("/me");
+    await page.waitForURL(/\/login\?next=%2Fme/);
+
+    // Signing up again with the same address gets the very same answer; the owner gets a mail instead.
+    await page.goto("/signup");
+    await page.getByLabel("First name").fill("Someone");
+    await page.getByLabel("Last name").fill("Else");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password", { exact: true }).fill("another secret phrase");
+    await page.getByLabel("Confirm password").fill("another secret phrase");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expect.poll(() => page.getByRole("heading", { name: "Check your email" }).isVisible()).toBe(true);
+    const notice = await waitForMail(catcherUrl(), email, /Someone tried to sign up/);
+    expect(notice.text).toContain("/forgot-password");
 
     // The session cookie is httpOnly: page scripts cannot read it.
     expect(await page.evaluate(() => document.cookie)).not.toContain("flock_session");
@@ -82,8 +100,10 @@ describe("accounts in a real browser", () => {
     await page.getByLabel("Password", { exact: true }).fill("first secret phrase");
     await page.getByLabel("Confirm password").fill("first secret phrase");
     await page.getByRole("button", { name: "Create account" }).click();
-    await page.waitForURL(/\/me$/);
-    await context.clearCookies();
+    await expect.poll(() => page.getByRole("heading", { name: "Check your email" }).isVisible()).toBe(true);
+    await expectAccessible(page);
+    // The account exists once its confirmation mail is out (sign-up completes after its answer).
+    await waitForMail(catcherUrl(), email, /Confirm your email/);
 
     await page.goto("/forgot-password");
     await expectAccessible(page);

@@ -6,6 +6,7 @@ import { createUserClient, type SystemClient } from "./pocketbase/client.ts";
 import type { UserRecord } from "./pocketbase/records.ts";
 import { readCookie, sessionCookie, tokenAgeSeconds } from "./session/cookie.ts";
 import type { RateLimiter } from "./session/rate-limiter.ts";
+import type { TrustedDevices } from "./session/trusted-device.ts";
 import { SESSION } from "./validation/limits.ts";
 import { serviceUnavailable } from "./errors.ts";
 import type { SettingsEvents } from "./system/settings-events.ts";
@@ -19,6 +20,8 @@ export interface GatewayServices {
   config: GatewayConfig;
   system: SystemClient;
   limiter: RateLimiter;
+  /** Signed device cookies that keep an owner's own sign-in allowance (session/trusted-device.ts). */
+  trustedDevices: TrustedDevices;
   settingsEvents: SettingsEvents;
   viewerCache: ViewerCache;
   publicSettings: PublicSettings;
@@ -31,6 +34,8 @@ export interface GatewayServices {
 /** What the HTTP server passes per request (tests pass a fixed clientIp). */
 export interface ServerContext {
   clientIp?: string;
+  /** Run work once the response has gone out (the HTTP server passes this; in-process callers get the next tick). */
+  afterResponse?: (run: () => void) => void;
 }
 
 /**
@@ -64,6 +69,11 @@ export interface GatewayContext extends YogaInitialContext, GatewayServices {
   pb: PocketBase;
   session: Session;
   clientIp: string;
+  /**
+   * Run work after the response is sent, so that the answer's timing cannot depend on it (sign-up
+   * answers a taken address exactly like a new one).
+   */
+  afterResponse(run: () => void): void;
   /** The signed-in user with roles and person expanded, or null (resolved once per request). */
   viewer(): Promise<UserRecord | null>;
   /** Point `pb` at a new token after sign-in within the same request. */
@@ -87,6 +97,7 @@ export function createContextFactory(services: GatewayServices) {
       ...services,
       session,
       clientIp: initial.clientIp ?? "unknown",
+      afterResponse: initial.afterResponse ?? ((run) => void setImmediate(run)),
       pb: createUserClient(services.config.pbUrl, session.token),
       actAs(token) {
         context.pb = createUserClient(services.config.pbUrl, token);

@@ -7,6 +7,8 @@ import { createGatewayYoga, MAX_JSON_REQUEST_BYTES, MAX_UPLOAD_REQUEST_BYTES } f
 import { SystemClient, createUserClient } from "./pocketbase/client.ts";
 import { newsFeed, robotsTxt, sitemap } from "./http/feeds.ts";
 import { RateLimiter } from "./session/rate-limiter.ts";
+import { TrustedDevices } from "./session/trusted-device.ts";
+import { signUpsSettled } from "./schema/auth/resolvers.ts";
 import { SettingsEvents } from "./system/settings-events.ts";
 import { ViewerCache } from "./session/viewer-cache.ts";
 import { PublicSettings } from "./system/public-settings.ts";
@@ -73,6 +75,7 @@ export function createGateway(config: GatewayConfig): Gateway {
     config,
     system: new SystemClient(config.pbUrl, config.superuser),
     limiter: new RateLimiter(),
+    trustedDevices: new TrustedDevices(config.superuser),
     settingsEvents: new SettingsEvents(config.pbUrl),
     viewerCache: new ViewerCache(),
     publicSettings: new PublicSettings(config.pbUrl),
@@ -119,7 +122,16 @@ export function createGateway(config: GatewayConfig): Gateway {
       if (!bodySizeAcceptable(req, res)) return;
       // The listener passes extra arguments on as the server context (its typings omit that).
       const listener = yoga.requestListener as unknown as (req: IncomingMessage, res: ServerResponse, context: ServerContext) => Promise<void>;
-      await listener(req, res, { clientIp: clientIp(req, config.trustProxy) });
+      const later: Array<() => void> = [];
+      let ran = false;
+      const runLater = () => {
+        if (ran) return;
+        ran = true;
+        for (const run of later) run();
+      };
+      // "close" follows "finish", and also comes when the client goes away: the work runs either way.
+      res.once("close", runLater);
+      await listener(req, res, { clientIp: clientIp(req, config.trustProxy), afterResponse: (run) => (ran ? setImmediate(run) : later.push(run)) });
       return;
     }
     if (url.pathname === "/healthz") {
@@ -195,7 +207,8 @@ export function createGateway(config: GatewayConfig): Gateway {
         stopPrayerExpiry?.();
         void services.realtime.close();
         server.closeAllConnections();
-        server.close(() => resolve());
+        // Sign-ups answered already finish their work (account or owner mail) before the process goes.
+        server.close(() => void signUpsSettled().then(resolve));
       }),
   };
 }

@@ -10,7 +10,7 @@ import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
 import { maxAliasesPlugin } from "@escape.tech/graphql-armor-max-aliases";
 import { maxTokensPlugin } from "@escape.tech/graphql-armor-max-tokens";
 import { createContextFactory, sessionOf, type GatewayServices, type ServerContext } from "./context.ts";
-import { payloadTooLarge, serviceUnavailable } from "./errors.ts";
+import { ErrorCode, payloadTooLarge, serviceUnavailable } from "./errors.ts";
 import { typeDefs } from "./schema/__generated__/typeDefs.ts";
 import { resolvers } from "./schema/resolvers.ts";
 import { GRAPHQL_LIMITS, LIMITS } from "./validation/limits.ts";
@@ -26,6 +26,35 @@ const useSessionCookies = (): Plugin => ({
     if (!session?.outgoingCookies.length) return;
     for (const cookie of session.outgoingCookies) response.headers.append("set-cookie", cookie);
     response.headers.set("cache-control", "no-store");
+  },
+});
+
+/** What a request's GraphQL result said about rate limits, for its HTTP response. */
+const rateLimits = new WeakMap<Request, { retryAfterSeconds: number; dataIsNull: boolean }>();
+
+/**
+ * Every RATE_LIMITED answer carries `Retry-After` (the longest wait it names). The status follows
+ * GraphQL over HTTP: 429 only where the spec lets a well-formed request have a non-200 answer, an
+ * `application/json` answer to a POST whose `data` is null (the legacy media type; a field error
+ * with partial data MUST be 200). `application/graphql-response+json` answers (the web app's Apollo
+ * Client asks for it) keep 200: the request was executed, so the result is a "partial response".
+ */
+const useRateLimitResponses = (): Plugin => ({
+  onResultProcess({ request, result }) {
+    if (Array.isArray(result) || !result || Symbol.asyncIterator in result) return;
+    const waits = (result.errors ?? [])
+      .filter((error) => error.extensions?.code === ErrorCode.RATE_LIMITED)
+      .map((error) => Number(error.extensions?.retryAfterSeconds) || 60);
+    if (waits.length) rateLimits.set(request, { retryAfterSeconds: Math.max(...waits), dataIsNull: result.data == null });
+  },
+  onResponse({ request, response, setResponse }) {
+    const limited = rateLimits.get(request);
+    if (!limited) return;
+    response.headers.set("retry-after", String(Math.max(1, Math.ceil(limited.retryAfterSeconds))));
+    const json = response.headers.get("content-type")?.startsWith("application/json");
+    if (request.method === "POST" && json && limited.dataIsNull && response.status === 200) {
+      setResponse(new Response(response.body, { status: 429, statusText: "Too Many Requests", headers: response.headers }));
+    }
   },
 });
 
@@ -76,11 +105,39 @@ const usePayloadTooLarge = (): Plugin => ({
   },
 });
 
+/** graphql-js's "Did you mean …?" ending (unknown fields, arguments, types and enum values). */
+const SUGGESTION = /\s*Did you mean [^]*\?$/;
+
+function withoutSuggestion(error: GraphQLError): GraphQLError {
+  if (!SUGGESTION.test(error.message)) return error;
+  return new GraphQLError(error.message.replace(SUGGESTION, ""), {
+    nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, originalError: error.originalError, extensions: error.extensions,
+  });
+}
+
+/**
+ * Production answers name no schema member the caller did not write: suggestions would map the
+ * schema field by field while introspection is off. Validation errors are rewritten here; maskError
+ * strips any other error that passes through unmasked.
+ */
+const useNoFieldSuggestions = (): Plugin => ({
+  onValidate() {
+    return ({ valid, result, setResult }) => {
+      if (!valid) setResult(result.map((error) => (isGraphQLError(error) ? withoutSuggestion(error) : error)));
+    };
+  },
+});
+
 /**
  * Errors of our catalogue pass through; PocketBase being unreachable becomes SERVICE_UNAVAILABLE;
  * anything else is masked to "Something went wrong." with a request id that is also logged.
  */
-function maskError(error: unknown): GraphQLError {
+function maskError(error: unknown, production: boolean): GraphQLError {
+  const masked = maskUnexpected(error);
+  return production ? withoutSuggestion(masked) : masked;
+}
+
+function maskUnexpected(error: unknown): GraphQLError {
   // Duck-typed rather than instanceof: test runners may load graphql's CJS and ESM builds side by side.
   const graphQLError = isGraphQLError(error) ? error : null;
   const original: unknown = graphQLError?.originalError ?? error;
@@ -116,7 +173,7 @@ export function createGatewayYoga(services: GatewayServices) {
     // Unexpected errors are logged with their request id in maskError; expected ones are not noise.
     logging: false,
     batching: false,
-    maskedErrors: { maskError: (error) => maskError(error) },
+    maskedErrors: { maskError: (error) => maskError(error, config.production) },
     // Only the app's own origin (and configured integrator origins) may call with credentials;
     // Yoga would otherwise echo any Origin. Other origins get `false` (no CORS headers at all):
     // an empty `origin: []` would mean "any origin" to Yoga's CORS plugin and echo it back.
@@ -136,9 +193,10 @@ export function createGatewayYoga(services: GatewayServices) {
       maxDepthPlugin({ n: GRAPHQL_LIMITS.maxDepth, propagateOnRejection: true, exposeLimits: true }),
       maxAliasesPlugin({ n: GRAPHQL_LIMITS.maxAliases, propagateOnRejection: true, exposeLimits: true }),
       maxTokensPlugin({ n: GRAPHQL_LIMITS.maxTokens, propagateOnRejection: true, exposeLimits: true }),
-      ...(config.production ? [useDisableIntrospection()] : []),
+      ...(config.production ? [useDisableIntrospection(), useNoFieldSuggestions()] : []),
       useSessionCookies(),
       useEventStreamHeaders(),
+      useRateLimitResponses(),
       usePayloadTooLarge(),
       // GraphQL over SSE in "single connection" mode at /graphql/stream: a browser tab runs all its
       // subscriptions (settings, notifications, the prayer wall…) over ONE event stream. With one

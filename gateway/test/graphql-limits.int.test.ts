@@ -165,6 +165,29 @@ describe("introspection and GraphiQL", () => {
   });
 });
 
+describe("field suggestions (issue 10: they map the schema while introspection is off)", () => {
+  // A mistyped field, argument, type and enum value, and the name a suggestion would reveal.
+  const typos: Array<[string, string, RegExp]> = [
+    ["field", `{ settings { churchNam } }`, /"churchName"/],
+    ["argument", `{ posts(frist: 1) { totalCount } }`, /"first"/],
+    ["type", `query($x: Local) { ping }`, /"Locale"/],
+    ["enum value in the document", `mutation { setMyLocale(locale: ES) { user { id } } }`, /"es"/],
+  ];
+
+  it.each(typos)("outside production a mistyped %s gets a 'Did you mean'", async (_, query) => {
+    const result = await new GqlClient(gateway, { token: admin.token }).request(query);
+    expect(result.errors?.map((e) => e.message).join(" ")).toMatch(/Did you mean/);
+  });
+
+  it.each(typos)("in production a mistyped %s is refused without suggesting names", async (_, query, hidden) => {
+    const result = await new GqlClient(production, { token: admin.token }).request(query);
+    expect(result.errors?.length).toBeGreaterThan(0);
+    const messages = result.errors!.map((e) => e.message).join(" ");
+    expect(messages).not.toMatch(/did you mean/i);
+    expect(messages).not.toMatch(hidden);
+  });
+});
+
 describe("CSRF prevention", () => {
   const get = (headers: Record<string, string>) =>
     gateway.yoga.fetch(`http://flock.test/graphql?query=${encodeURIComponent("{ ping }")}`, { headers: { accept: "application/json", ...headers } });

@@ -1,11 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { deflateSync } from "node:zlib";
 import PocketBase, { ClientResponseError } from "pocketbase";
-import { inject } from "vitest";
+import { expect, inject } from "vitest";
 import { createGateway, prepareGateway, type Gateway } from "../src/index.ts";
 import type { GatewayConfig } from "../src/config.ts";
 import { CSRF_HEADER } from "../src/yoga.ts";
 import { SESSION } from "../src/validation/limits.ts";
+import { TRUSTED_DEVICE_COOKIE } from "../src/session/trusted-device.ts";
+import { signUpsSettled } from "../src/schema/auth/resolvers.ts";
 import { pocketBaseStats } from "../src/pocketbase/http-fetch.ts";
 
 export const PASSWORD = "test-password-5521";
@@ -45,6 +47,8 @@ export interface GqlResult<T = Record<string, unknown>> {
 /** A GraphQL caller that keeps its session cookie like a browser does. */
 export class GqlClient {
   cookie: string | null = null;
+  /** The trusted-device cookie a successful sign-in leaves in the browser (kept like a browser does). */
+  trustedDevice: string | null = null;
 
   constructor(
     private readonly gateway: Gateway,
@@ -54,7 +58,11 @@ export class GqlClient {
   async request<T = Record<string, unknown>>(query: string, variables: Record<string, unknown> = {}, init: RequestInit = {}): Promise<GqlResult<T>> {
     const headers = new Headers(init.headers);
     if (!init.body) headers.set("content-type", "application/json");
-    if (this.cookie) headers.set("cookie", `${SESSION.cookieName}=${this.cookie}`);
+    const cookies = [
+      ...(this.cookie ? [`${SESSION.cookieName}=${this.cookie}`] : []),
+      ...(this.trustedDevice ? [`${TRUSTED_DEVICE_COOKIE}=${this.trustedDevice}`] : []),
+    ];
+    if (cookies.length) headers.set("cookie", cookies.join("; "));
     if (this.options.token) headers.set("authorization", `Bearer ${this.options.token}`);
     const response = await this.gateway.yoga.fetch(
       "http://flock.test/graphql",
@@ -64,6 +72,8 @@ export class GqlClient {
     for (const cookie of response.headers.getSetCookie()) {
       const match = new RegExp(`^${SESSION.cookieName}=([^;]*)`).exec(cookie);
       if (match) this.cookie = match[1] ? decodeURIComponent(match[1]) : null;
+      const trusted = new RegExp(`^${TRUSTED_DEVICE_COOKIE}=([^;]*)`).exec(cookie);
+      if (trusted) this.trustedDevice = trusted[1] || null;
     }
     const body = (await response.json()) as { data?: T; errors?: GqlResult["errors"] };
     return { status: response.status, data: body.data ?? null, errors: body.errors, headers: response.headers };
@@ -71,6 +81,51 @@ export class GqlClient {
 }
 
 export const errorCode = (result: Pick<GqlResult, "errors">) => result.errors?.[0]?.extensions?.code as string | undefined;
+
+/**
+ * A RATE_LIMITED answer as every limiter gives it (issue 10): the wait in `Retry-After` and in the
+ * error, and 429 for an `application/json` POST (GqlClient sends no Accept header, so Yoga answers
+ * application/json) since no data came back.
+ */
+export function expectRateLimited(result: GqlResult<unknown>): void {
+  expect(errorCode(result)).toBe("RATE_LIMITED");
+  const wait = result.errors?.[0]?.extensions?.retryAfterSeconds;
+  expect(wait).toBeGreaterThan(0);
+  expect(result.headers.get("retry-after")).toBe(String(wait));
+  expect(result.headers.get("content-type")).toMatch(/^application\/json/);
+  expect(result.status).toBe(429);
+  expect(result.data).toBeNull();
+}
+
+export interface SignedUp {
+  /** A client signed in as the new account. */
+  client: GqlClient;
+  user: { id: string; email: string; verified: boolean };
+  person: { id: string; recordStatus: string; householdRole: string | null; household: { id: string; name: string } | null };
+}
+
+/**
+ * Sign up through GraphQL as a newcomer does, wait until the account exists (sign-up completes after
+ * its answer, which is the same for taken addresses), then sign in with a fresh client.
+ */
+export async function signUpAndSignIn(
+  gateway: Gateway,
+  input: { firstName: string; lastName: string; email: string; password?: string; inviteToken?: string },
+  ip = "203.0.113.1",
+): Promise<SignedUp> {
+  const password = input.password ?? PASSWORD;
+  const client = new GqlClient(gateway, { ip });
+  const answer = await client.request(`mutation($input: SignUpInput!) { signUp(input: $input) }`, { input: { ...input, password, passwordConfirm: password } });
+  expect(answer.errors).toBeUndefined();
+  expect(answer.data).toEqual({ signUp: true });
+  await signUpsSettled();
+  const signIn = await client.request<{ signIn: Omit<SignedUp, "client"> }>(
+    `mutation($input: SignInInput!) { signIn(input: $input) { user { id email verified } person { id recordStatus householdRole household { id name } } } }`,
+    { input: { email: input.email, password } },
+  );
+  expect(signIn.errors).toBeUndefined();
+  return { client, ...signIn.data!.signIn };
+}
 
 let systemClient: PocketBase | null = null;
 /** The superuser client, for arranging test data only. */

@@ -318,6 +318,10 @@ describe("GraphQL over HTTP", () => {
     });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ data: { signIn: { user: { id: user.id } } } });
-    expect(response.headers.get("set-cookie")).toMatch(/^flock_session=[^;]+; Max-Age=604800; Path=\/; HttpOnly; SameSite=Lax$/);
+    const [session, trusted, ...more] = response.headers.getSetCookie();
+    expect(session).toMatch(/^flock_session=[^;]+; Max-Age=604800; Path=\/; HttpOnly; SameSite=Lax$/);
+    // The browser is trusted for this account from now on (issue 10: no targeted lock-out).
+    expect(trusted).toMatch(/^flock_trusted=[^;]+; Max-Age=15552000; Path=\/graphql; HttpOnly; SameSite=Lax$/);
+    expect(more).toEqual([]);
   });
 });

@@ -11,7 +11,7 @@ import type { Gateway } from "../src/index.ts";
 import type { NotificationRecord, PrayerRequestRecord } from "../src/pocketbase/records.ts";
 import { deliverNotification, notify, type NotificationInput } from "../src/system/notifier.ts";
 import { archiveExpiredPrayerRequests } from "../src/system/prayer-expiry.ts";
-import { createUser, errorCode, GqlClient, PASSWORD, system, testGateway, uniqueEmail, type TestUser } from "./helpers.ts";
+import { createUser, errorCode, GqlClient, signUpAndSignIn, system, testGateway, uniqueEmail, type TestUser } from "./helpers.ts";
 
 let gateway: Gateway;
 let su: PocketBase;
@@ -280,13 +280,11 @@ describe("live notifications (subscription myNotifications)", () => {
 describe("sign-up approval notifies in the app", () => {
   it("approving a sign-up gives the new member a signup_approved notification linking to /me", async () => {
     const email = uniqueEmail("newcomer");
-    const client = new GqlClient(gateway, { ip: `198.51.100.${Math.floor(Math.random() * 250) + 1}` });
-    const signUp = await client.request<{ signUp: { user: { id: string }; person: { id: string } } }>(
-      `mutation($input: SignUpInput!) { signUp(input: $input) { user { id } person { id } } }`,
-      { input: { firstName: "Nora", lastName: `Notified${tag()}`, email, password: PASSWORD, passwordConfirm: PASSWORD } },
+    const { client, user, person } = await signUpAndSignIn(
+      gateway,
+      { firstName: "Nora", lastName: `Notified${tag()}`, email },
+      `198.51.100.${Math.floor(Math.random() * 250) + 1}`,
     );
-    expect(signUp.errors).toBeUndefined();
-    const { user, person } = signUp.data!.signUp;
     const approved = await asUser(pastor).request(`mutation($id: ID!) { approveSignUp(personId: $id, input: {}) { id } }`, { id: person.id });
     expect(approved.errors).toBeUndefined();
     const rows = await su.collection("notifications").getFullList<NotificationRecord>({ filter: su.filter("user = {:u}", { u: user.id }) });

@@ -13,7 +13,7 @@ import type { Gateway } from "../src/index.ts";
 import { SESSION } from "../src/validation/limits.ts";
 import { PERSON_RELATIONS } from "../src/schema/people/merge.ts";
 import { linkFrom, waitForMail } from "../../scripts/lib/smtp-catcher.ts";
-import { createUser, errorCode, fileOf, GqlClient, PASSWORD, pbAs, pngBytes, restStatus, system, testGateway, uniqueEmail, type TestUser } from "./helpers.ts";
+import { createUser, errorCode, fileOf, GqlClient, pbAs, pngBytes, restStatus, signUpAndSignIn, system, testGateway, uniqueEmail, type TestUser } from "./helpers.ts";
 
 let gateway: Gateway;
 let baseUrl: string;
@@ -46,7 +46,6 @@ async function loginFor(personId: string): Promise<TestUser> {
 
 const MERGE = `mutation($k: ID!, $m: ID!) { mergePeople(keepId: $k, mergeId: $m) { id } }`;
 const APPROVE = `mutation($id: ID!, $input: ApproveSignUpInput!) { approveSignUp(personId: $id, input: $input) { id recordStatus } }`;
-const SIGN_UP = `mutation($input: SignUpInput!) { signUp(input: $input) { person { id recordStatus } isMember } }`;
 
 beforeAll(async () => {
   gateway = await testGateway();
@@ -198,12 +197,8 @@ describe("sign-up approval", () => {
 
   async function signUp(lastName: string) {
     const email = uniqueEmail("newcomer");
-    const client = new GqlClient(gateway, { ip: `198.51.100.${Math.floor(Math.random() * 250) + 1}` });
-    const result = await client.request<{ signUp: { person: { id: string; recordStatus: string }; isMember: boolean } }>(SIGN_UP, {
-      input: { firstName: "Nina", lastName, email, password: PASSWORD, passwordConfirm: PASSWORD },
-    });
-    expect(result.errors).toBeUndefined();
-    return { client, email, personId: result.data!.signUp.person.id };
+    const { client, person } = await signUpAndSignIn(gateway, { firstName: "Nina", lastName, email }, `198.51.100.${Math.floor(Math.random() * 250) + 1}`);
+    return { client, email, personId: person.id };
   }
 
   it("activates the pending person in a new household, mails them, and opens member areas at once", async () => {

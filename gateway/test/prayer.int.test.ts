@@ -12,7 +12,7 @@ import type { Gateway } from "../src/index.ts";
 import { THROTTLE } from "../src/validation/limits.ts";
 import { DEVICE_COOKIE } from "../src/schema/prayer/device.ts";
 import { waitForMail } from "../../scripts/lib/smtp-catcher.ts";
-import { createUser, errorCode, GqlClient, system, testGateway, uniqueEmail, type TestUser } from "./helpers.ts";
+import { createUser, errorCode, expectRateLimited, GqlClient, system, testGateway, uniqueEmail, type GqlResult, type TestUser } from "./helpers.ts";
 
 const FIELDS = `id body visibility anonymous authorName status prayedCount prayedToday flagCount answerNote answeredAt rejectReason
   expiresAt created isMine flaggedByMe requester { name email person { id } }`;
@@ -88,8 +88,9 @@ async function asDevice<T>(query: string, variables: Record<string, unknown>, de
   if (device) headers.set("cookie", `${DEVICE_COOKIE}=${device}`);
   const response = await gateway.yoga.fetch("http://flock.test/graphql", { method: "POST", headers, body: JSON.stringify({ query, variables }) }, { clientIp: ip });
   const setCookie = response.headers.getSetCookie().find((c) => c.startsWith(`${DEVICE_COOKIE}=`)) ?? null;
-  const json = (await response.json()) as { data: T; errors?: unknown };
-  return { json, setCookie, device: setCookie ? decodeURIComponent(/^[^=]+=([^;]*)/.exec(setCookie)![1]!) : device };
+  const json = (await response.json()) as { data: T; errors?: GqlResult["errors"] };
+  const result: GqlResult<T> = { status: response.status, data: json.data ?? null, errors: json.errors, headers: response.headers };
+  return { json, result, setCookie, device: setCookie ? decodeURIComponent(/^[^=]+=([^;]*)/.exec(setCookie)![1]!) : device };
 }
 
 const notificationsOf = (userId: string, kind: string) =>
@@ -168,7 +169,7 @@ describe("submitting", () => {
     const client = visitor();
     for (let i = 0; i < THROTTLE.visitorFormsPerIp; i++) await submit(client, { body: body(`throttle ${i}`), anonymous: true, email: uniqueEmail() });
     const sixth = await client.request(SUBMIT, { input: { body: body("one too many"), visibility: "PUBLIC", anonymous: true, email: uniqueEmail() } });
-    expect(errorCode(sixth)).toBe("RATE_LIMITED");
+    expectRateLimited(sixth);
     // Members are not throttled by the visitor limit.
     await submit(asUser(member), { body: body("member after throttle") });
   });
@@ -325,6 +326,46 @@ describe("I prayed", () => {
     const marks = await su.collection("prayer_marks").getFullList({ filter: su.filter("request = {:id}", { id: request.id }) });
     expect(marks.map((m) => m.deviceKey as string)).not.toContain(first.device);
     expect(marks.every((m) => /^[0-9a-f]{64}$/.test(m.deviceKey as string))).toBe(true);
+  });
+
+  it(`a visitor who drops cookies counts at most ${THROTTLE.visitorPrayersPerIpPerRequest} times per request per IP per hour (issue 10)`, async () => {
+    const request = await submit(asUser(member), { body: body("inflate me") });
+    await approve(request.id);
+    const ip = "198.51.100.221";
+    for (let i = 1; i <= THROTTLE.visitorPrayersPerIpPerRequest; i++) {
+      const counted = await asDevice<{ prayFor: PrayerNode }>(PRAY, { id: request.id }, null, ip);
+      expect(counted.json.data.prayFor.prayedCount).toBe(i);
+    }
+    const refused = await asDevice<{ prayFor: PrayerNode }>(PRAY, { id: request.id }, null, ip);
+    expectRateLimited(refused.result);
+    expect(refused.setCookie).toBeNull();
+    const stored = await su.collection("prayer_requests").getOne(request.id);
+    expect(stored.prayedCount).toBe(THROTTLE.visitorPrayersPerIpPerRequest);
+    const prayed = await su.collection("notifications").getFullList({ filter: su.filter("user = {:u} && groupKey = {:g}", { u: member.id, g: `prayed:${request.id}` }) });
+    expect(prayed.map((n) => n.count as number)).toEqual([THROTTLE.visitorPrayersPerIpPerRequest]);
+    // Another IP, and members, still count.
+    expect((await asDevice<{ prayFor: PrayerNode }>(PRAY, { id: request.id }, null, "198.51.100.222")).json.data.prayFor.prayedCount).toBe(THROTTLE.visitorPrayersPerIpPerRequest + 1);
+    expect((await asUser(otherMember).request<{ prayFor: PrayerNode }>(PRAY, { id: request.id })).data!.prayFor.prayedCount).toBe(THROTTLE.visitorPrayersPerIpPerRequest + 2);
+  });
+
+  it(`a visitor counts at most ${THROTTLE.visitorPrayersPerIp} times per IP per hour across requests`, async () => {
+    const perRequest = THROTTLE.visitorPrayersPerIpPerRequest;
+    const requests = await Promise.all(
+      Array.from({ length: Math.ceil(THROTTLE.visitorPrayersPerIp / perRequest) + 1 }, async (_, i) => {
+        const request = await submit(asUser(member), { body: body(`spread ${i}`) });
+        await approve(request.id);
+        return request.id;
+      }),
+    );
+    const ip = "198.51.100.223";
+    let counted = 0;
+    for (const id of requests) {
+      for (let i = 0; i < perRequest && counted < THROTTLE.visitorPrayersPerIp; i++, counted++) {
+        expect((await asDevice<{ prayFor: PrayerNode }>(PRAY, { id }, null, ip)).json.errors).toBeUndefined();
+      }
+    }
+    // The last request has no marks from this IP yet, and still the IP is done for the hour.
+    expectRateLimited((await asDevice<{ prayFor: PrayerNode }>(PRAY, { id: requests.at(-1) }, null, ip)).result);
   });
 
   it("pending and hidden requests cannot be prayed for", async () => {

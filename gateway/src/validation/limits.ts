@@ -52,15 +52,23 @@ export const LIMITS = {
 } as const;
 
 export const THROTTLE = {
-  /** Sign-in: failures per account and per IP inside the window (PRODUCT.md §9). */
+  /** Sign-in: failures per account and per IP inside the window (PRODUCT.md §9) for untrusted clients… */
   signInWindowMs: 15 * 60 * 1000,
   signInFailuresPerAccount: 5,
   signInFailuresPerIp: 30,
+  /** …and per trusted device (a browser that signed in to the account before), which is exempt from both. */
+  signInFailuresPerDevice: 5,
   /** Anonymous forms (sign-up, password reset, verification mail): per IP per hour. */
   anonymousFormWindowMs: 60 * 60 * 1000,
   anonymousFormsPerIp: 20,
   /** Visitor forms (plan a visit, later prayer and RSVP): PRODUCT.md §9, 5 per IP per hour. */
   visitorFormsPerIp: 5,
+  /**
+   * Visitors' "I prayed" (no account): a visitor who drops cookies gets a new device each time, so
+   * counted marks are also limited per IP per hour: per request, and across requests.
+   */
+  visitorPrayersPerIpPerRequest: 3,
+  visitorPrayersPerIp: 30,
   /** Directory "Contact" relay: messages per sender per hour. */
   contactPerSenderPerHour: 5,
 } as const;

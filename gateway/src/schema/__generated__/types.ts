@@ -348,8 +348,13 @@ export type Mutation = {
   signIn: Viewer;
   /** End the session: clears the cookie and revokes the account's tokens on every device. */
   signOut: Scalars['Boolean']['output'];
-  /** Create an account and a pending person, send the verification email and sign in. */
-  signUp: Viewer;
+  /**
+   * Ask for an account. Answers true at once, the same way whether or not the address already has an
+   * account, so sign-up never reveals who has one: a new address gets an account, a pending person and
+   * a verification email; an address with an account gets an email to its owner instead (sign in or
+   * reset the password). Nobody is signed in: the person confirms the address, then signs in.
+   */
+  signUp: Scalars['Boolean']['output'];
   /** Ask for prayer. Visitors: 5 per IP per hour; a name (or anonymous) and an email are required. */
   submitPrayerRequest: PrayerRequest;
   /** Plan a visit; a confirmation is emailed. Throttled per IP (5 per hour). */
@@ -1982,7 +1987,7 @@ export type MutationResolvers<ContextType = GatewayContext, ParentType extends R
   setUserStatus?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationSetUserStatusArgs, 'status' | 'userId'>>;
   signIn?: Resolver<ResolversTypes['Viewer'], ParentType, ContextType, RequireFields<MutationSignInArgs, 'input'>>;
   signOut?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
-  signUp?: Resolver<ResolversTypes['Viewer'], ParentType, ContextType, RequireFields<MutationSignUpArgs, 'input'>>;
+  signUp?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationSignUpArgs, 'input'>>;
   submitPrayerRequest?: Resolver<ResolversTypes['PrayerRequest'], ParentType, ContextType, RequireFields<MutationSubmitPrayerRequestArgs, 'input'>>;
   submitVisitRequest?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationSubmitVisitRequestArgs, 'input'>>;
   unpublishPage?: Resolver<ResolversTypes['Page'], ParentType, ContextType, RequireFields<MutationUnpublishPageArgs, 'id'>>;

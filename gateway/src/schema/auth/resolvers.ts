@@ -2,7 +2,7 @@ import { ClientResponseError } from "pocketbase";
 import { GraphQLError } from "graphql";
 import type { GatewayContext } from "../../context.ts";
 import { badUserInput, ErrorCode, fromPocketBase, pbCall, rateLimited } from "../../errors.ts";
-import type { PersonRecord, SettingsRecord, UserRecord } from "../../pocketbase/records.ts";
+import type { HouseholdInvitationRecord, PersonRecord, SettingsRecord, UserRecord } from "../../pocketbase/records.ts";
 import { LIMITS, THROTTLE } from "../../validation/limits.ts";
 import { checkPassword } from "../../validation/passwords.ts";
 import { Validator } from "../../validation/validate.ts";
@@ -10,6 +10,7 @@ import type { Resolvers } from "../__generated__/types.ts";
 import { permissionsOf, toPermission } from "../users/mappers.ts";
 import { requireViewer, revokeSessions } from "../users/resolvers.ts";
 import { findPendingInvitation } from "../people/invitations.ts";
+import { composeMail, sendNotice } from "../people/staff-mail.ts";
 
 const INVALID_CREDENTIALS = "The email or password is incorrect.";
 
@@ -19,6 +20,80 @@ function throttleAnonymousForm(ctx: GatewayContext, form: string): void {
   const wait = ctx.limiter.retryAfter(key, THROTTLE.anonymousFormsPerIp, THROTTLE.anonymousFormWindowMs);
   if (wait > 0) throw rateLimited(wait);
   ctx.limiter.hit(key, THROTTLE.anonymousFormWindowMs);
+}
+
+interface SignUpRequest {
+  firstName: string;
+  lastName: string;
+  email: string;
+  password: string;
+  locale: string;
+  invitation: HouseholdInvitationRecord | null;
+}
+
+/** Sign-ups still being completed after their answer (for a clean shutdown and for tests). */
+const signUpsInFlight = new Set<Promise<void>>();
+export const signUpsSettled = () => Promise.allSettled([...signUpsInFlight]).then(() => undefined);
+
+/**
+ * After sign-up answered: a new address gets its account, a pending person and the verification
+ * mail; an address that has an account gets a mail to its owner instead.
+ */
+async function completeSignUp(ctx: GatewayContext, request: SignUpRequest): Promise<void> {
+  const { firstName, lastName, email, invitation } = request;
+  let user: UserRecord;
+  try {
+    user = await ctx.pb.collection("users").create<UserRecord>({
+      email,
+      password: request.password,
+      passwordConfirm: request.password,
+      name: `${firstName} ${lastName}`,
+      locale: request.locale,
+      emailVisibility: false,
+    });
+  } catch (error) {
+    const data = error instanceof ClientResponseError ? (error.response?.data as Record<string, { code?: string }>) : {};
+    if (data?.email?.code !== "validation_not_unique") throw error;
+    await tellOwnerOfSignUpAttempt(ctx, email);
+    return;
+  }
+
+  // System job: every sign-up gets a pending person for staff to approve (PRODUCT.md §5), with the
+  // sign-up email as its primary, private contact row. Users cannot create people or link one to
+  // themselves, so this runs as the system account. An invitation puts the person into the
+  // inviting household (still pending: staff approve before member areas open).
+  const system = await ctx.system.get();
+  const person = await system.collection("people").create<PersonRecord>({
+    firstName,
+    lastName,
+    recordStatus: "pending",
+    ...(invitation ? { household: invitation.household, householdRole: "spouse" } : {}),
+  });
+  await system.collection("users").update(user.id, { person: person.id });
+  await system.collection("person_emails").create({ person: person.id, email, isPrimary: true, visibility: "private" });
+  if (invitation) await system.collection("household_invitations").update(invitation.id, { status: "accepted" });
+  await ctx.pb.collection("users").requestVerification(email);
+}
+
+/** "Someone tried to sign up with your address": at most one such mail per address per hour. */
+async function tellOwnerOfSignUpAttempt(ctx: GatewayContext, email: string): Promise<void> {
+  const key = `signup-notice:${email}`;
+  if (ctx.limiter.retryAfter(key, 1, THROTTLE.anonymousFormWindowMs) > 0) return;
+  ctx.limiter.hit(key, THROTTLE.anonymousFormWindowMs);
+  const { churchName } = await ctx.publicSettings.get();
+  const site = ctx.config.publicUrl;
+  const message = composeMail({
+    to: email,
+    subject: `Someone tried to sign up at ${churchName} with your address`,
+    paragraphs: [
+      `Someone tried to create an account at ${churchName} with this email address. This address already has an account, so nothing was changed.`,
+      `If it was you, sign in with your password. If you have forgotten it, reset it here: ${site}/forgot-password`,
+      "If it wasn't you, you can ignore this email.",
+    ],
+    link: { url: `${site}/login`, label: "Sign in" },
+    churchName,
+  });
+  await sendNotice(ctx.mailer, message, churchName);
 }
 
 function checkNewPassword(v: Validator, password: string, passwordConfirm: string, email?: string): void {
@@ -75,63 +150,49 @@ export const authResolvers: Resolvers = {
       if (inviteToken && !invitation) {
         throw badUserInput({ inviteToken: { code: "invalid_token", message: "This invitation link is invalid or has expired. Ask for a new one, or sign up without it." } });
       }
-      let user: UserRecord;
-      try {
-        user = await ctx.pb.collection("users").create<UserRecord>({
-          email,
-          password: input.password,
-          passwordConfirm: input.passwordConfirm,
-          name: `${firstName} ${lastName}`,
-          locale: input.locale ?? "",
-          emailVisibility: false,
+      // The same answer at the same moment whether or not the address has an account: the work that
+      // differs (create the account, or tell its owner) starts once the answer has gone out, so
+      // neither its time nor its load shows in the answer (QUALITY S6).
+      const request: SignUpRequest = { firstName, lastName, email, password: input.password, locale: input.locale ?? "", invitation };
+      const job = new Promise<void>((resolve) => {
+        ctx.afterResponse(() => {
+          completeSignUp(ctx, request)
+            .catch((error: unknown) => console.error("[sign-up] could not complete a sign-up:", error instanceof Error ? error.message : error))
+            .finally(resolve);
         });
-      } catch (error) {
-        const data = error instanceof ClientResponseError ? (error.response?.data as Record<string, { code?: string }>) : {};
-        if (data?.email?.code === "validation_not_unique") {
-          throw new GraphQLError("An account with this email already exists. Sign in or reset your password.", {
-            extensions: { code: ErrorCode.CONFLICT, fieldErrors: { email: "An account with this email already exists." }, fieldErrorCodes: { email: "taken" } },
-          });
-        }
-        return fromPocketBase(error);
-      }
-
-      // System job: every sign-up gets a pending person for staff to approve (PRODUCT.md §5), with the
-      // sign-up email as its primary, private contact row. Users cannot create people or link one to
-      // themselves, so this runs as the system account. An invitation puts the person into the
-      // inviting household (still pending: staff approve before member areas open).
-      const person = await system.collection("people").create<PersonRecord>({
-        firstName,
-        lastName,
-        recordStatus: "pending",
-        ...(invitation ? { household: invitation.household, householdRole: "spouse" } : {}),
       });
-      await system.collection("users").update(user.id, { person: person.id });
-      await system.collection("person_emails").create({ person: person.id, email, isPrimary: true, visibility: "private" });
-      if (invitation) await system.collection("household_invitations").update(invitation.id, { status: "accepted" });
-
-      await pbCall(() => ctx.pb.collection("users").requestVerification(email));
-      return { user: await startSession(ctx, email, input.password) };
+      signUpsInFlight.add(job);
+      void job.finally(() => signUpsInFlight.delete(job));
+      return true;
     },
 
     async signIn(_, { input }, ctx) {
       const email = input.email.trim().toLowerCase();
-      const accountKey = `signin:account:${email}`;
-      const ipKey = `signin:ip:${ctx.clientIp}`;
-      const wait = Math.max(
-        ctx.limiter.retryAfter(accountKey, THROTTLE.signInFailuresPerAccount, THROTTLE.signInWindowMs),
-        ctx.limiter.retryAfter(ipKey, THROTTLE.signInFailuresPerIp, THROTTLE.signInWindowMs),
-      );
+      const cookies = ctx.request.headers.get("cookie");
+      // A browser that signed in to this account before has its own allowance (OWASP device
+      // cookies): wrong passwords typed elsewhere cannot lock the owner out. Every other client
+      // shares the account's allowance and its IP's.
+      const device = ctx.trustedDevices.deviceFor(cookies, email);
+      const limits: Array<[string, number]> = device
+        ? [[`signin:device:${device}`, THROTTLE.signInFailuresPerDevice]]
+        : [
+            [`signin:account:${email}`, THROTTLE.signInFailuresPerAccount],
+            [`signin:ip:${ctx.clientIp}`, THROTTLE.signInFailuresPerIp],
+          ];
+      const wait = Math.max(...limits.map(([key, limit]) => ctx.limiter.retryAfter(key, limit, THROTTLE.signInWindowMs)));
       if (wait > 0) throw rateLimited(wait);
       if (!email || !input.password) throw badUserInput({}, INVALID_CREDENTIALS);
       try {
         const user = await startSession(ctx, email, input.password);
-        ctx.limiter.reset(accountKey);
+        // A trusted device's success leaves the shared allowance alone: the owner signing in must not
+        // hand a guesser elsewhere a fresh set of tries.
+        ctx.limiter.reset(limits[0]![0]);
+        ctx.session.outgoingCookies.push(ctx.trustedDevices.issue(cookies, email, ctx.config.production));
         return { user };
       } catch (error) {
         if (error instanceof ClientResponseError && error.status === 400) {
           // One answer for an unknown email and a wrong password (PRODUCT.md §8).
-          ctx.limiter.hit(accountKey, THROTTLE.signInWindowMs);
-          ctx.limiter.hit(ipKey, THROTTLE.signInWindowMs);
+          for (const [key] of limits) ctx.limiter.hit(key, THROTTLE.signInWindowMs);
           throw badUserInput({}, INVALID_CREDENTIALS);
         }
         if (error instanceof ClientResponseError && error.status === 403) {

@@ -143,6 +143,27 @@ function throttleVisitorForm(ctx: GatewayContext): void {
   ctx.limiter.hit(key, THROTTLE.anonymousFormWindowMs);
 }
 
+/**
+ * A visitor's "I prayed" is once per device per day, but a device is only a cookie: per client IP,
+ * counted marks are limited per request and overall, so a script that drops cookies cannot inflate
+ * counts or "someone prayed" notifications. `hit` is called only for marks that counted.
+ */
+function visitorPrayerThrottle(ctx: GatewayContext, requestId: string) {
+  const keys: Array<[string, number]> = [
+    [`pray:${ctx.clientIp}:${requestId}`, THROTTLE.visitorPrayersPerIpPerRequest],
+    [`pray:${ctx.clientIp}`, THROTTLE.visitorPrayersPerIp],
+  ];
+  return {
+    check() {
+      const wait = Math.max(...keys.map(([key, limit]) => ctx.limiter.retryAfter(key, limit, THROTTLE.anonymousFormWindowMs)));
+      if (wait > 0) throw rateLimited(wait);
+    },
+    hit() {
+      for (const [key] of keys) ctx.limiter.hit(key, THROTTLE.anonymousFormWindowMs);
+    },
+  };
+}
+
 const bodyOf = (v: Validator, field: string, value: string) => v.text(field, value, { required: true, min: LIMITS.prayerBodyMin, max: LIMITS.prayerBodyMax });
 const toVisibility = (visibility: PrayerVisibility) => visibility.toLowerCase() as PrayerRequestRecord["visibility"];
 
@@ -286,6 +307,8 @@ export const prayerResolvers: Resolvers = {
       if (!isOnWall(request) && !(request.visibility === "pastoral" && (request.status === "approved" || request.status === "answered"))) {
         throw conflict("Only requests on the prayer wall can be prayed for.", "not_on_wall");
       }
+      const throttle = viewer ? null : visitorPrayerThrottle(ctx, id);
+      throttle?.check();
       const settings = await ctx.publicSettings.get();
       const day = todayIn(settings.timezone);
       const mark = viewer
@@ -299,6 +322,7 @@ export const prayerResolvers: Resolvers = {
         if (isNotUnique(error)) counted = false;
         else fromPocketBase(error);
       }
+      if (counted) throttle?.hit();
       prayerLoadersOf(ctx).prayedToday.prime(id, true);
       // pb_hooks counted the mark before the create answered: the re-read has the new count.
       const fresh = (await findById<PrayerRequestRecord>(ctx.pb, "prayer_requests", id)) ?? request;

@@ -63,15 +63,32 @@ export function SignInPage() {
 export function SignUpPage() {
   const { t, locale } = useI18n();
   usePageTitle(t("auth.signUp.title"));
-  const navigate = useNavigate();
   const [params] = useSearchParams();
   // From a household invitation email: the new person joins that household (staff still approve).
   const inviteToken = params.get("invite") || null;
   const { data } = useAppShell();
-  const [signUp] = useSignUp(refetchShell);
+  const [signUp] = useSignUp();
+  // The answer is the same whether or not the address has an account (it never reveals who has
+  // one): either way the next step is in the mail.
+  const [sentTo, setSentTo] = useState<string | null>(null);
   const form = useForm({ firstName: "", lastName: "", email: "", password: "", passwordConfirm: "" });
   const church = data?.settings.churchName ?? "";
   const inviteError = form.fieldError("inviteToken");
+
+  if (sentTo) {
+    return (
+      <div className="container narrow page">
+        <h1>{t("auth.signUp.checkEmail")}</h1>
+        <Alert kind="success">{t("auth.signUp.sent", { email: sentTo })}</Alert>
+        <p>{t("auth.signUp.sentNext")}</p>
+        <p>
+          <Link to="/login" className="button">
+            {t("nav.signIn")}
+          </Link>
+        </p>
+      </div>
+    );
+  }
 
   if (data && !data.settings.allowSignup) {
     return (
@@ -88,7 +105,7 @@ export function SignUpPage() {
       {inviteToken && !inviteError && <Alert kind="info">{t("auth.signUp.invited")}</Alert>}
       <form className="form card" onSubmit={form.submit(async (values) => {
         await signUp({ variables: { input: { ...values, locale, inviteToken } } });
-        void navigate("/me", { replace: true });
+        setSentTo(values.email.trim());
       })} noValidate>
         {form.error && (
           <Alert kind="error">
