@@ -1,4 +1,5 @@
 import { Mailer } from "./mail/mailer.ts";
+import { brandFrom } from "./mail/brand.ts";
 import { RealtimeBridge } from "./realtime/bridge.ts";
 import { createServer, type IncomingMessage, type ServerResponse, type Server } from "node:http";
 import type { GatewayConfig } from "./config.ts";
@@ -69,14 +70,15 @@ function bodySizeAcceptable(req: IncomingMessage, res: ServerResponse): boolean 
 
 /** Builds the gateway: one origin for the app, /graphql, /files, /healthz and /readyz. */
 export function createGateway(config: GatewayConfig): Gateway {
+  const publicSettings = new PublicSettings(config.pbUrl);
   const services: GatewayServices = {
     config,
     system: new SystemClient(config.pbUrl, config.superuser),
     limiter: new RateLimiter(),
     settingsEvents: new SettingsEvents(config.pbUrl),
     viewerCache: new ViewerCache(),
-    publicSettings: new PublicSettings(config.pbUrl),
-    mailer: new Mailer(config),
+    publicSettings,
+    mailer: new Mailer(config, async () => brandFrom(await publicSettings.get(), config.publicUrl)),
     realtime: new RealtimeBridge(config.pbUrl),
   };
   services.settingsEvents.onChange((record) => services.publicSettings.set(record));
@@ -214,5 +216,5 @@ export function createGateway(config: GatewayConfig): Gateway {
 export async function prepareGateway(gateway: Gateway): Promise<void> {
   const { system, config } = gateway.services;
   const settings = await gateway.services.publicSettings.get();
-  await syncPocketBaseSettings(await system.get(), config, settings.churchName);
+  await syncPocketBaseSettings(await system.get(), config, settings);
 }

@@ -1,7 +1,7 @@
 import type { GatewayContext } from "../../context.ts";
 import { payloadTooLarge, pbCall, unsupportedFileType } from "../../errors.ts";
 import type { SettingsRecord } from "../../pocketbase/records.ts";
-import { syncPocketBaseSettings } from "../../system/pocketbase-settings.ts";
+import { brandChanged, syncPocketBaseSettings } from "../../system/pocketbase-settings.ts";
 import { LIMITS } from "../../validation/limits.ts";
 import { isEmail, isTimeZone, Validator } from "../../validation/validate.ts";
 import type { Resolvers, UpdateSettingsInput } from "../__generated__/types.ts";
@@ -72,8 +72,8 @@ async function saveSettings(ctx: GatewayContext, data: Record<string, unknown> |
   const current = await ctx.publicSettings.get();
   const updated = await pbCall(() => ctx.pb.collection("settings").update<SettingsRecord>(current.id, data));
   ctx.publicSettings.set(updated);
-  if (updated.churchName !== current.churchName) {
-    await syncPocketBaseSettings(await ctx.system.get(), ctx.config, updated.churchName);
+  if (brandChanged(current, updated)) {
+    await syncPocketBaseSettings(await ctx.system.get(), ctx.config, updated);
   }
   return updated;
 }

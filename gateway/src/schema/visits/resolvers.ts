@@ -10,6 +10,7 @@ import { hasPermission, toIso } from "../users/mappers.ts";
 import { requirePermission } from "../users/resolvers.ts";
 import { todayIn } from "../people/records-io.ts";
 import { composeMail, sendNotice } from "../people/staff-mail.ts";
+import { formatWallTime } from "../../mail/brand.ts";
 
 /**
  * Plan-a-visit requests (PRODUCT.md §3): anyone may send one (throttled per IP, with a honeypot);
@@ -69,7 +70,8 @@ const longDate = (ymd: string) =>
 function confirmationMail(settings: SettingsRecord, visit: { name: string; email: string; plannedDate: string; partySize: number | null }) {
   const times = [...(settings.serviceTimes ?? [])]
     .sort((a, b) => DAYS.indexOf(a.day) - DAYS.indexOf(b.day) || a.time.localeCompare(b.time))
-    .map((t) => `${capitalise(t.day)} ${t.time}${t.label ? ` — ${t.label}` : ""}`);
+    // The site's time format ("9:00 AM" in English), not the stored 24-hour "09:00".
+    .map((t) => `${capitalise(t.day)} ${formatWallTime(t.time, settings.locale === "es" ? "es" : "en")}${t.label ? ` — ${t.label}` : ""}`);
   const when = visit.plannedDate ? `We look forward to seeing you on ${longDate(visit.plannedDate)}` : "We look forward to seeing you";
   const party = visit.partySize && visit.partySize > 1 ? ` (a party of ${visit.partySize})` : "";
   return composeMail({
