@@ -140,6 +140,8 @@ export interface SettingsRecord extends BaseRecord {
   allowSignup: boolean;
   directoryDefaultVisibility: "" | "private" | "leaders" | "groups" | "members";
   prayerRequiresApproval: boolean;
+  /** Visitors see public prayer requests (the rules read it; migration 1732430000). */
+  prayerPublicWall: boolean;
   prayerExpiryDays: number;
 }
 

@@ -294,6 +294,7 @@ export type UpdateSettingsInput = {
   locale?: Locale | null | undefined;
   phone?: string | null | undefined;
   prayerExpiryDays?: number | null | undefined;
+  prayerPublicWall?: boolean | null | undefined;
   prayerRequiresApproval?: boolean | null | undefined;
   serviceTimes?: Array<ServiceTimeInput> | null | undefined;
   socialLinks?: SocialLinksInput | null | undefined;

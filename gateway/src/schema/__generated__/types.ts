@@ -1044,7 +1044,10 @@ export type PrayerRequest = {
   /** The requester's praise report. */
   answerNote?: Maybe<Scalars['String']['output']>;
   answeredAt?: Maybe<Scalars['DateTime']['output']>;
-  /** The name shown on the wall; null when anonymous. */
+  /**
+   * The name shown on the wall; null when anonymous. Members, staff and the requester see the name as
+   * given; everyone else (visitors, accounts not yet approved) sees only the first name.
+   */
   authorName?: Maybe<Scalars['String']['output']>;
   body: Scalars['String']['output'];
   created: Scalars['DateTime']['output'];
@@ -1387,6 +1390,8 @@ export type Settings = {
   phone: Scalars['String']['output'];
   /** Days after which a prayer request is archived. */
   prayerExpiryDays: Scalars['Int']['output'];
+  /** Whether visitors (not signed in) see the prayer wall's public requests; when off, only members do. */
+  prayerPublicWall: Scalars['Boolean']['output'];
   /** Whether prayer requests wait for a moderator. */
   prayerRequiresApproval: Scalars['Boolean']['output'];
   serviceTimes: Array<ServiceTime>;
@@ -1461,6 +1466,7 @@ export type UpdateSettingsInput = {
   locale?: InputMaybe<Locale>;
   phone?: InputMaybe<Scalars['String']['input']>;
   prayerExpiryDays?: InputMaybe<Scalars['Int']['input']>;
+  prayerPublicWall?: InputMaybe<Scalars['Boolean']['input']>;
   prayerRequiresApproval?: InputMaybe<Scalars['Boolean']['input']>;
   serviceTimes?: InputMaybe<Array<ServiceTimeInput>>;
   socialLinks?: InputMaybe<SocialLinksInput>;
@@ -2255,6 +2261,7 @@ export type SettingsResolvers<ContextType = GatewayContext, ParentType extends R
   logoUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType, RequireFields<SettingsLogoUrlArgs, 'size'>>;
   phone?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   prayerExpiryDays?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  prayerPublicWall?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   prayerRequiresApproval?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   serviceTimes?: Resolver<Array<ResolversTypes['ServiceTime']>, ParentType, ContextType>;
   socialLinks?: Resolver<ResolversTypes['SocialLinks'], ParentType, ContextType>;

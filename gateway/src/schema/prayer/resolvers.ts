@@ -135,6 +135,21 @@ async function notifyRequester(ctx: GatewayContext, request: PrayerRequestRecord
   }
 }
 
+/**
+ * The public wall shows a requester's first name only: a full name next to a health detail is for the
+ * church family, not for anyone on the internet. Active members, moderators and the requester see
+ * the name as given; visitors, and accounts still waiting for approval, see the first name. Done here,
+ * where the name is produced for every read path of the app (queries and the live wall alike).
+ */
+export const firstNameOf = (name: string) => name.trim().split(/\s+/)[0] ?? "";
+
+async function seesFullNames(ctx: GatewayContext, request: PrayerRequestRecord): Promise<boolean> {
+  const viewer = await ctx.viewer();
+  if (!viewer) return false;
+  if (viewer.expand?.person?.recordStatus === "active" || isModerator(viewer)) return true;
+  return isMine(ctx, request);
+}
+
 /** Visitor forms: THROTTLE.visitorFormsPerIp per client IP per window (PRODUCT.md §9). */
 function throttleVisitorForm(ctx: GatewayContext): void {
   const key = `form:prayer:${ctx.clientIp}`;
@@ -231,9 +246,6 @@ export const prayerResolvers: Resolvers = {
       } else {
         name = v.text("name", input.name, { required: !anonymous, max: LIMITS.nameMax });
         email = v.email("email", input.email);
-      }
-      if (visibility === "members" && viewer?.expand?.person?.recordStatus !== "active") {
-        v.add("visibility", "members_only", "Only members can ask for a members-only request.");
       }
       v.done();
       if (!viewer) throttleVisitorForm(ctx);
@@ -436,7 +448,10 @@ ${excerpt(answerNote, 500)}`,
     visibility: (r) => r.visibility.toUpperCase() as PrayerVisibility,
     anonymous: (r) => !!r.anonymous,
     // Anonymous requests never carry a name; the stored one is "" anyway (the create rule).
-    authorName: (r) => (r.anonymous ? null : r.authorName || null),
+    async authorName(r, _, ctx) {
+      if (r.anonymous || !r.authorName) return null;
+      return (await seesFullNames(ctx, r)) ? r.authorName : firstNameOf(r.authorName);
+    },
     status: (r) => r.status.toUpperCase() as PrayerStatus,
     prayedCount: (r) => r.prayedCount ?? 0,
     prayedToday: (r, _, ctx) => prayerLoadersOf(ctx).prayedToday.load(r.id),

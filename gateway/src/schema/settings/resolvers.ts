@@ -57,6 +57,7 @@ function validateSettings(input: UpdateSettingsInput): Record<string, unknown> {
   if (input.allowSignup != null) data.allowSignup = input.allowSignup;
   if (input.directoryDefaultVisibility != null) data.directoryDefaultVisibility = lower(input.directoryDefaultVisibility);
   if (input.prayerRequiresApproval != null) data.prayerRequiresApproval = input.prayerRequiresApproval;
+  if (input.prayerPublicWall != null) data.prayerPublicWall = input.prayerPublicWall;
   if (input.prayerExpiryDays != null) {
     if (!Number.isInteger(input.prayerExpiryDays) || input.prayerExpiryDays < 1 || input.prayerExpiryDays > 3650) {
       v.add("prayerExpiryDays", "out_of_range", "Use a number of days between 1 and 3650.");
@@ -123,6 +124,7 @@ export const settingsResolvers: Resolvers = {
     socialLinks: (s) => s.socialLinks ?? {},
     directoryDefaultVisibility: (s) => (s.directoryDefaultVisibility || "members").toUpperCase() as never,
     prayerExpiryDays: (s) => s.prayerExpiryDays || 60,
+    prayerPublicWall: (s) => s.prayerPublicWall !== false,
     updated: (s) => toIso(s.updated),
   },
 };

@@ -27,7 +27,7 @@ export function PrayerRequestForm() {
   const [submit] = useSubmitPrayerRequest({ refetchQueries: viewer ? ["MyPrayerRequests"] : [] });
   const [anonymous, setAnonymous] = useState(false);
   const [sent, setSent] = useState<MyPrayerRequestFragment | null>(null);
-  const form = useForm({ body: "", visibility: "PUBLIC", name: "", email: "", website: "" });
+  const form = useForm({ body: "", visibility: shell?.settings.prayerPublicWall === false ? "MEMBERS" : "PUBLIC", name: "", email: "", website: "" });
   const doneHeading = useRef<HTMLHeadingElement>(null);
   const bodyField = useRef<HTMLDivElement>(null);
   const legendId = useId();
@@ -42,7 +42,9 @@ export function PrayerRequestForm() {
     setFocusBody(false);
   }, [focusBody]);
 
-  const visibilities: PrayerVisibility[] = viewer?.isMember ? ["PUBLIC", "MEMBERS", "PASTORAL"] : ["PUBLIC", "PASTORAL"];
+  // Visitors may ask for a members-only request too; with the public wall off, "Everyone" is not offered.
+  const publicWall = shell?.settings.prayerPublicWall !== false;
+  const visibilities: PrayerVisibility[] = publicWall ? ["PUBLIC", "MEMBERS", "PASTORAL"] : ["MEMBERS", "PASTORAL"];
 
   if (sent) {
     const message = sent.visibility === "PASTORAL" ? t("prayer.form.sentPastoral") : sent.status === "PENDING" ? t("prayer.form.sentPending") : t("prayer.form.sentApproved");
@@ -140,6 +142,7 @@ export function PrayerRequestForm() {
         checked={anonymous}
         onChange={(e) => setAnonymous(e.target.checked)}
       />
+      {!anonymous && form.values.visibility === "PUBLIC" && <p className="muted small">{t("prayer.form.firstNameOnly")}</p>}
       {!viewer && (
         <>
           {!anonymous && <TextField label={t("prayer.form.name")} autoComplete="name" required maxLength={LIMITS.nameMax} {...form.bind("name")} error={form.fieldError("name")} />}
