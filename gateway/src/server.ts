@@ -20,6 +20,7 @@ import { renderAppHtml } from "./http/app-html.ts";
 import { syncPocketBaseSettings } from "./system/pocketbase-settings.ts";
 import { startScheduledPublishing } from "./system/scheduled-publishing.ts";
 import { startPrayerExpiry } from "./system/prayer-expiry.ts";
+import { startStaffDigest } from "./system/staff-digest.ts";
 
 export interface Gateway {
   server: Server;
@@ -186,6 +187,7 @@ export function createGateway(config: GatewayConfig): Gateway {
 
   let stopScheduler: (() => void) | null = null;
   let stopPrayerExpiry: (() => void) | null = null;
+  let stopStaffDigest: (() => void) | null = null;
   return {
     server,
     yoga,
@@ -196,6 +198,7 @@ export function createGateway(config: GatewayConfig): Gateway {
         server.listen(config.port, config.host, () => {
           stopScheduler = startScheduledPublishing(services.system);
           stopPrayerExpiry = startPrayerExpiry(services.system);
+          stopStaffDigest = startStaffDigest(services);
           const address = server.address();
           const port = typeof address === "object" && address ? address.port : config.port;
           resolve(`http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`);
@@ -205,6 +208,7 @@ export function createGateway(config: GatewayConfig): Gateway {
       new Promise((resolve) => {
         stopScheduler?.();
         stopPrayerExpiry?.();
+        stopStaffDigest?.();
         void services.realtime.close();
         server.closeAllConnections();
         server.close(() => resolve());

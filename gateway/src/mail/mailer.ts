@@ -19,6 +19,8 @@ export interface MailMessage {
   button?: MailButton;
   /** Where replies go (for example the sender of a directory "Contact" message). */
   replyTo?: string;
+  /** Hidden recipients (one alert to several staff: none sees the others' addresses). */
+  bcc?: string[];
 }
 
 /**
@@ -66,6 +68,7 @@ export class Mailer {
       text: textPart(content, brand),
       html: htmlPart(content, brand, message.subject),
       replyTo: message.replyTo,
+      ...(message.bcc?.length ? { bcc: message.bcc } : {}),
     });
   }
 }

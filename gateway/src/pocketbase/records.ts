@@ -221,7 +221,9 @@ export interface PrayerRequestPrivateRecord extends BaseRecord {
 
 export interface NotificationRecord extends BaseRecord {
   user: string;
-  kind: "signup_approved" | "prayer_approved" | "prayer_rejected" | "prayer_answered" | "prayer_prayed";
+  kind:
+    | "signup_approved" | "prayer_approved" | "prayer_rejected" | "prayer_answered" | "prayer_prayed"
+    | "visit_request" | "signup_pending" | "prayer_pending" | "staff_digest";
   title: string;
   body: string;
   link: string;

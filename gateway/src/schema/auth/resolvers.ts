@@ -9,6 +9,7 @@ import { Validator } from "../../validation/validate.ts";
 import type { Resolvers } from "../__generated__/types.ts";
 import { permissionsOf, toPermission } from "../users/mappers.ts";
 import { requireViewer, revokeSessions } from "../users/resolvers.ts";
+import { alertNewSignUp } from "../../system/staff-alerts.ts";
 import { findPendingInvitation } from "../people/invitations.ts";
 
 const INVALID_CREDENTIALS = "The email or password is incorrect.";
@@ -108,6 +109,7 @@ export const authResolvers: Resolvers = {
       await system.collection("users").update(user.id, { person: person.id });
       await system.collection("person_emails").create({ person: person.id, email, isPrimary: true, visibility: "private" });
       if (invitation) await system.collection("household_invitations").update(invitation.id, { status: "accepted" });
+      void alertNewSignUp(ctx, person); // staff who approve sign-ups (system/staff-alerts.ts); not awaited
 
       await pbCall(() => ctx.pb.collection("users").requestVerification(email));
       return { user: await startSession(ctx, email, input.password) };

@@ -4,6 +4,7 @@ import type { GatewayContext } from "../../context.ts";
 import { conflict, forbidden, fromPocketBase, notFound, pbCall, rateLimited, unauthenticated } from "../../errors.ts";
 import type { PersonRecord, PrayerRequestPrivateRecord, PrayerRequestRecord, SettingsRecord, UserRecord } from "../../pocketbase/records.ts";
 import { notify } from "../../system/notifier.ts";
+import { alertPrayerPending } from "../../system/staff-alerts.ts";
 import { LIMITS, THROTTLE } from "../../validation/limits.ts";
 import { Validator } from "../../validation/validate.ts";
 import type { PrayerStatus, PrayerVisibility, Resolvers } from "../__generated__/types.ts";
@@ -287,6 +288,8 @@ export const prayerResolvers: Resolvers = {
         await system.collection("prayer_requests").delete(id).catch(() => undefined);
         throw error;
       }
+      // Not awaited: the requester does not wait for the staff's mail (alertStaff never throws).
+      if (data.status === "pending") void alertPrayerPending(ctx, data, viewer?.id);
       // A visitor may not read back what they just created (pending): answer with what was stored.
       const stamp = pbDate(now);
       return { collectionId: "", collectionName: "prayer_requests", created: stamp, updated: stamp, ...data, ...(created?.id ? created : {}) } as PrayerRequestRecord;

@@ -11,6 +11,7 @@ import { requirePermission } from "../users/resolvers.ts";
 import { todayIn } from "../people/records-io.ts";
 import { composeMail, sendNotice } from "../people/staff-mail.ts";
 import { formatWallTime } from "../../mail/brand.ts";
+import { alertNewVisit } from "../../system/staff-alerts.ts";
 
 /**
  * Plan-a-visit requests (PRODUCT.md §3): anyone may send one (throttled per IP, with a honeypot);
@@ -130,6 +131,7 @@ export const visitsResolvers: Resolvers = {
       );
       // The request is stored either way; a mail failure is logged, not shown to the visitor.
       await sendNotice(ctx.mailer, confirmationMail(settings, visit), settings.churchName);
+      void alertNewVisit(ctx, visit); // not awaited: the visitor does not wait for the staff's mail
       return true;
     },
 
