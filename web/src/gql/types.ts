@@ -116,9 +116,17 @@ export type NewPersonInput = {
 export type NotificationKind =
   | 'PRAYER_ANSWERED'
   | 'PRAYER_APPROVED'
+  /** Staff: a prayer request waits for moderation. */
+  | 'PRAYER_PENDING'
   | 'PRAYER_PRAYED'
   | 'PRAYER_REJECTED'
-  | 'SIGNUP_APPROVED';
+  | 'SIGNUP_APPROVED'
+  /** Staff: a sign-up waits for approval (people.manage). */
+  | 'SIGNUP_PENDING'
+  /** Staff: the daily digest of new activity. */
+  | 'STAFF_DIGEST'
+  /** Staff: a new visit request (people.manage). */
+  | 'VISIT_REQUEST';
 
 export type PageInput = {
   body?: string | null | undefined;
