@@ -16,6 +16,15 @@ export type AgeGroup =
   | 'CHILD'
   | 'YOUTH';
 
+/** How a topic reaches a person. */
+export type AlertDelivery =
+  /** One email a day listing what arrived (from 7:00 in the church's time zone). */
+  | 'DAILY_DIGEST'
+  /** A notification in the app and an email, at once (the default). */
+  | 'IMMEDIATE'
+  /** Nothing. */
+  | 'OFF';
+
 export type ApproveSignUpInput = {
   /** Put the (new) person into this household; omit to create a household named after them. */
   householdId?: string | number | null | undefined;
@@ -285,6 +294,15 @@ export type SocialLinksInput = {
   website?: string | null | undefined;
   youtube?: string | null | undefined;
 };
+
+/** What staff are told about. */
+export type StaffAlertTopic =
+  /** A prayer request waiting for moderation (prayer.moderate or prayer.view_pastoral). */
+  | 'PRAYER_MODERATION'
+  /** A sign-up waiting for approval (people.manage). */
+  | 'SIGNUPS'
+  /** A new plan-a-visit request (people.manage). */
+  | 'VISIT_REQUESTS';
 
 export type UpdateMediaInput = {
   alt?: string | null | undefined;
