@@ -56,9 +56,9 @@ export function textPart(content: MailContent, brand: Brand): string {
 export function htmlPart(content: MailContent, brand: Brand, subject: string): string {
   const header = brand.logoUrl
     ? `<img src="${escapeHtml(brand.logoUrl)}" alt="${escapeHtml(brand.churchName)}" height="48" style="height:48px;max-width:100%;border:0;display:block;margin:0 auto">`
-    : `<span style="font-size:20px;font-weight:bold;color:#ffffff">${escapeHtml(brand.churchName)}</span>`;
+    : `<span style="font-family:Arial,Helvetica,sans-serif;font-size:20px;font-weight:bold;color:#ffffff">${escapeHtml(brand.churchName)}</span>`;
   const body = content.html ?? textToHtml(content.text);
-  const footer = [brand.churchName, brand.address].filter(Boolean).map(escapeHtml).join(" · ");
+  const footer = [brand.churchName, brand.address].filter(Boolean).map((line) => escapeHtml(line).replace(/\n/g, "<br>")).join("<br>");
   return (
     `<!doctype html><html lang="${brand.locale}"><head><meta charset="utf-8">` +
     `<meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(subject)}</title></head>` +
