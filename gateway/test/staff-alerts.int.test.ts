@@ -146,6 +146,12 @@ describe("preferences", () => {
     const [now, off, digest] = await Promise.all([createUser({ roles: ["Pastor"] }), createUser({ roles: ["Pastor"] }), createUser({ roles: ["Pastor"] })]);
     await setPref(off, "VISIT_REQUESTS", "OFF");
     await setPref(digest, "VISIT_REQUESTS", "DAILY_DIGEST");
+    // The first run after choosing only starts the count (no digest of old news at once) …
+    expect(await runStaffDigest(gateway.services, new Date(), { hour: 0 })).not.toContain(digest.id);
+    const started = await su.collection("staff_alert_prefs").getFirstListItem(su.filter("user = {:u}", { u: digest.id }));
+    expect(started.lastDigestAt).not.toBe("");
+    // … and the next day's run sends what arrived since. (Yesterday's digest, as the job would have left it.)
+    await su.collection("staff_alert_prefs").update(started.id, { lastDigestAt: new Date(Date.now() - 24 * 3600_000).toISOString().replace("T", " ") });
     const name = `Dee Digest ${tag()}`;
     await visit(name);
     await waitForMail(catcher(), now.email, new RegExp(name));
@@ -161,7 +167,7 @@ describe("preferences", () => {
     expect(mail.text).not.toMatch(/\[[^\]]+\]\(/);
     expect(buttonHref(mail, "Open the church office")).toBe("http://flock.test/admin/visits");
     const row = await su.collection("staff_alert_prefs").getFirstListItem(su.filter("user = {:u}", { u: digest.id }));
-    expect(row.lastDigestAt).not.toBe("");
+    expect(new Date(row.lastDigestAt.replace(" ", "T")).getTime()).toBeGreaterThan(Date.now() - 60_000);
     // Once a day: a second run the same day (a restart, the next tick) sends nothing again.
     expect(await runStaffDigest(gateway.services, new Date(), { hour: 0 })).not.toContain(digest.id);
     const seen = await as(digest).request<{ notifications: { edges: Array<{ node: { kind: string } }> } }>(NOTIFICATIONS);

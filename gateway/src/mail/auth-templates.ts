@@ -36,27 +36,21 @@ function template(brand: Brand, subject: string, content: MailContent): AuthTemp
 
 export function authTemplates(brand: Brand): { verificationTemplate: AuthTemplate; resetPasswordTemplate: AuthTemplate } {
   const name = brand.churchName;
-  const verification = [
-    `Welcome to ${name}!`,
-    "Please confirm your email address with the button below.",
-    "If you did not create an account, you can ignore this message.",
-  ];
-  const reset = [
-    "Hello,",
-    `Someone asked to reset the password of your ${name} account.`,
-    "The link works for 30 minutes. If it was not you, you can ignore this message: your password stays as it is.",
-  ];
+  const verification = [`Welcome to ${name}!`, "Please confirm your email address with the button below."];
+  const reset = ["Hello,", `Someone asked to reset the password of your ${name} account. Choose a new one with the button below.`];
   const html = (paragraphs: string[]) => paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p)}</p>`).join("\n");
   return {
     verificationTemplate: template(brand, `Confirm your email for ${name}`, {
       text: verification.join("\n\n"),
       html: html(verification),
       button: { url: `${brand.siteUrl}/verify-email?token={TOKEN}`, label: "Confirm my email" },
+      footnote: "If you did not create an account, you can ignore this message.",
     }),
     resetPasswordTemplate: template(brand, `Reset your ${name} password`, {
       text: reset.join("\n\n"),
       html: html(reset),
       button: { url: `${brand.siteUrl}/reset-password?token={TOKEN}`, label: "Choose a new password" },
+      footnote: "The link works for 30 minutes. If it was not you, you can ignore this message: your password stays as it is.",
     }),
   };
 }

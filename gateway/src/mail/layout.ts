@@ -19,6 +19,8 @@ export interface MailContent {
   text: string;
   /** The one action of the mail, shown as a real button (and as "label: url" in the text part). */
   button?: MailButton;
+  /** A line after the button ("If it was not you, ignore this message"). */
+  footnote?: string;
 }
 
 /** Plain paragraphs (blank-line separated, line breaks kept) as escaped HTML paragraphs. */
@@ -45,6 +47,7 @@ export function buttonHtml(button: MailButton, brand: Brand): string {
 export function textPart(content: MailContent, brand: Brand): string {
   const parts = [content.text.trimEnd()];
   if (content.button) parts.push(`${content.button.label}:\n${content.button.url}`);
+  if (content.footnote) parts.push(content.footnote);
   parts.push(["—", brand.churchName, brand.address, brand.siteUrl].filter(Boolean).join("\n"));
   return `${parts.join("\n\n")}\n`;
 }
@@ -69,6 +72,7 @@ export function htmlPart(content: MailContent, brand: Brand, subject: string): s
     `<tr><td style="padding:28px 24px 8px;font-family:Arial,Helvetica,sans-serif;font-size:16px;line-height:1.5;color:#1f2937">` +
     body +
     (content.button ? buttonHtml(content.button, brand) : "") +
+    (content.footnote ? `<p style="margin:0 0 16px;font-size:14px;color:#4b5563">${escapeHtml(content.footnote)}</p>` : "") +
     `</td></tr>` +
     `<tr><td style="padding:16px 24px 24px;font-family:Arial,Helvetica,sans-serif;font-size:13px;line-height:1.5;color:#4b5563;border-top:1px solid #e5e7eb">` +
     `${footer}<br><a href="${escapeHtml(brand.siteUrl)}" style="color:${brand.color}">${escapeHtml(brand.siteUrl.replace(/^https?:\/\//, ""))}</a>` +

@@ -12,7 +12,6 @@ import { STAFF_TOPICS, TOPIC_PERMISSIONS, type StaffAlertPrefsRecord, type Staff
  * skips one, and a gateway that was down sends the digest on its first run of the day.
  */
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 const pbDate = (date: Date) => date.toISOString().replace("T", " ");
 const MAX_LINES = 20;
 
@@ -67,11 +66,16 @@ export async function runStaffDigest(services: GatewayServices, now = new Date()
   const sent: string[] = [];
   for (const row of due) {
     try {
+      if (!row.lastDigestAt) {
+        // Digest just chosen: start counting now; the first digest comes on the next day's run
+        // (not at once, with yesterday's news the person already had).
+        await pb.collection("staff_alert_prefs").update(row.id, { lastDigestAt: pbDate(now) });
+        continue;
+      }
       const user = await pb.collection("users").getOne<UserRecord>(row.user, { expand: "roles" });
       const permissions = new Set((user.expand?.roles ?? []).flatMap((role) => role.permissions));
       const topics = STAFF_TOPICS.filter((t) => row[t] === "digest" && TOPIC_PERMISSIONS[t].some((p) => permissions.has(p)));
-      // Since the last digest; the first one covers the day before it.
-      const since = row.lastDigestAt || pbDate(new Date(now.getTime() - DAY_MS));
+      const since = row.lastDigestAt;
       const until = pbDate(now);
       const sections: Array<{ topic: StaffTopic; lines: string[] }> = [];
       if (user.status !== "suspended") {
