@@ -10,3 +10,8 @@ onMailerRecordPasswordResetSend((e) => {
   require(`${__hooks}/lib/mail-text.js`).useTextPart(e.message);
   e.next();
 });
+
+onMailerRecordAuthAlertSend((e) => {
+  require(`${__hooks}/lib/mail-text.js`).useTextPart(e.message);
+  e.next();
+});

@@ -104,6 +104,21 @@ describe("PocketBase's own auth mails", () => {
     expect(href).toMatch(/^http:\/\/flock\.test\/reset-password\?token=[\w.-]+$/);
     expect(mail.text).toContain(`Choose a new password:\n${href}`);
   });
+
+  it("the new sign-in alert is branded too, with the device and a way out", async () => {
+    const user = await createUser(); // signed in once (createUser): that device is known
+    const response = await fetch(`${inject("pbUrl")}/api/collections/users/auth-with-password`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "user-agent": "Unfamiliar Browser 1.0" },
+      body: JSON.stringify({ identity: user.email, password: user.password }),
+    });
+    expect(response.status).toBe(200);
+    const mail = await waitForMail(inject("catcherUrl"), user.email, /New sign-in to your/);
+    const doc = await expectBranded(mail);
+    expect(button(doc, "It wasn't me: reset my password")).toBe("http://flock.test/forgot-password");
+    expect(mail.text).toContain("Unfamiliar Browser 1.0");
+    expect(mail.text).toContain("It wasn't me: reset my password:\nhttp://flock.test/forgot-password");
+  });
 });
 
 describe("the gateway's own mails", () => {

@@ -1,4 +1,4 @@
-// The plain-text part of PocketBase's own auth mails (see gateway/src/mail/auth-templates.ts): the
+// The plain-text part of PocketBase's own auth mails (verification, password reset, new sign-in alert) (see gateway/src/mail/auth-templates.ts): the
 // gateway writes it into an HTML comment of the template; here it becomes the message's text part
 // (PocketBase would otherwise derive one from the HTML, with links as "[label](url)").
 const START = "<!--flock:text\n";

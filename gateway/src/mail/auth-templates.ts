@@ -34,10 +34,16 @@ function template(brand: Brand, subject: string, content: MailContent): AuthTemp
   };
 }
 
-export function authTemplates(brand: Brand): { verificationTemplate: AuthTemplate; resetPasswordTemplate: AuthTemplate } {
+export function authTemplates(brand: Brand): {
+  verificationTemplate: AuthTemplate;
+  resetPasswordTemplate: AuthTemplate;
+  authAlert: { enabled: boolean; emailTemplate: AuthTemplate };
+} {
   const name = brand.churchName;
   const verification = [`Welcome to ${name}!`, "Please confirm your email address with the button below."];
   const reset = ["Hello,", `Someone asked to reset the password of your ${name} account. Choose a new one with the button below.`];
+  // {ALERT_INFO} is PocketBase's description of the new device or location.
+  const alert = ["Hello,", `Someone signed in to your ${name} account from a new device or location:`, "{ALERT_INFO}", "If this was you, there is nothing to do."];
   const html = (paragraphs: string[]) => paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p)}</p>`).join("\n");
   return {
     verificationTemplate: template(brand, `Confirm your email for ${name}`, {
@@ -52,5 +58,13 @@ export function authTemplates(brand: Brand): { verificationTemplate: AuthTemplat
       button: { url: `${brand.siteUrl}/reset-password?token={TOKEN}`, label: "Choose a new password" },
       footnote: "The link works for 30 minutes. If it was not you, you can ignore this message: your password stays as it is.",
     }),
+    authAlert: {
+      enabled: true,
+      emailTemplate: template(brand, `New sign-in to your ${name} account`, {
+        text: alert.join("\n\n"),
+        html: html(alert),
+        button: { url: `${brand.siteUrl}/forgot-password`, label: "It wasn't me: reset my password" },
+      }),
+    },
   };
 }
