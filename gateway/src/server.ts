@@ -1,4 +1,5 @@
 import { Mailer } from "./mail/mailer.ts";
+import { brandFrom } from "./mail/brand.ts";
 import { RealtimeBridge } from "./realtime/bridge.ts";
 import { createServer, type IncomingMessage, type ServerResponse, type Server } from "node:http";
 import type { GatewayConfig } from "./config.ts";
@@ -21,6 +22,7 @@ import { renderAppHtml } from "./http/app-html.ts";
 import { syncPocketBaseSettings } from "./system/pocketbase-settings.ts";
 import { startScheduledPublishing } from "./system/scheduled-publishing.ts";
 import { startPrayerExpiry } from "./system/prayer-expiry.ts";
+import { startStaffDigest } from "./system/staff-digest.ts";
 
 export interface Gateway {
   server: Server;
@@ -71,6 +73,7 @@ function bodySizeAcceptable(req: IncomingMessage, res: ServerResponse): boolean 
 
 /** Builds the gateway: one origin for the app, /graphql, /files, /healthz and /readyz. */
 export function createGateway(config: GatewayConfig): Gateway {
+  const publicSettings = new PublicSettings(config.pbUrl);
   const services: GatewayServices = {
     config,
     system: new SystemClient(config.pbUrl, config.superuser),
@@ -78,8 +81,8 @@ export function createGateway(config: GatewayConfig): Gateway {
     trustedDevices: new TrustedDevices(config.superuser),
     settingsEvents: new SettingsEvents(config.pbUrl),
     viewerCache: new ViewerCache(),
-    publicSettings: new PublicSettings(config.pbUrl),
-    mailer: new Mailer(config),
+    publicSettings,
+    mailer: new Mailer(config, async () => brandFrom(await publicSettings.get(), config.publicUrl)),
     realtime: new RealtimeBridge(config.pbUrl),
   };
   services.settingsEvents.onChange((record) => services.publicSettings.set(record));
@@ -186,6 +189,7 @@ export function createGateway(config: GatewayConfig): Gateway {
 
   let stopScheduler: (() => void) | null = null;
   let stopPrayerExpiry: (() => void) | null = null;
+  let stopStaffDigest: (() => void) | null = null;
   return {
     server,
     yoga,
@@ -196,6 +200,7 @@ export function createGateway(config: GatewayConfig): Gateway {
         server.listen(config.port, config.host, () => {
           stopScheduler = startScheduledPublishing(services.system);
           stopPrayerExpiry = startPrayerExpiry(services.system);
+          stopStaffDigest = startStaffDigest(services);
           const address = server.address();
           const port = typeof address === "object" && address ? address.port : config.port;
           resolve(`http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`);
@@ -205,6 +210,7 @@ export function createGateway(config: GatewayConfig): Gateway {
       new Promise((resolve) => {
         stopScheduler?.();
         stopPrayerExpiry?.();
+        stopStaffDigest?.();
         void services.realtime.close();
         server.closeAllConnections();
         // Sign-ups answered already finish their work (account or owner mail) before the process goes.
@@ -217,5 +223,5 @@ export function createGateway(config: GatewayConfig): Gateway {
 export async function prepareGateway(gateway: Gateway): Promise<void> {
   const { system, config } = gateway.services;
   const settings = await gateway.services.publicSettings.get();
-  await syncPocketBaseSettings(await system.get(), config, settings.churchName);
+  await syncPocketBaseSettings(await system.get(), config, settings);
 }

@@ -116,7 +116,7 @@ const WRITE = {
     "ask: public, anonymous, pending": /*                 */ cells(A, A, A, A, A, A, A, A, A),
     "ask: public under the account's own name": /*        */ cells(A, A, A, A, A, A, A, A, A), // visitors name themselves
     "ask: under someone else's name": /*                  */ cells(A, D, D, D, D, D, D, D, D),
-    "ask: members-only": /*                               */ cells(D, D, A, A, A, A, A, A, A), // active members
+    "ask: members-only": /*                               */ cells(A, A, A, A, A, A, A, A, A), // visitors too (issue 10)
     "ask: pastoral": /*                                   */ cells(A, A, A, A, A, A, A, A, A),
     "ask: already approved (approval is required)": /*    */ cells(D, D, D, D, D, D, D, D, D),
     "ask: with a prayed count": /*                        */ cells(D, D, D, D, D, D, D, D, D),
@@ -143,6 +143,10 @@ const WRITE = {
   prayer_marks: {
     "pray for a public request (own account / device)": /**/ cells(A, A, A, A, A, A, A, A, A),
     "pray for a members-only request": /*                  */ cells(D, D, A, A, A, A, A, A, A),
+    // The church turned the public wall off (settings.prayerPublicWall): public requests are for active members.
+    "pray for a public request, public wall off": /*        */ cells(D, D, A, A, A, A, A, A, A),
+    "view a public request, public wall off": /*            */ cells(D, D, A, A, A, A, A, A, A),
+    "list public requests, public wall off": /*             */ cells(D, D, A, A, A, A, A, A, A),
     "pray for a pastoral request": /*                      */ cells(D, D, D, D, D, A, D, A, A),
     "pray for a pending request": /*                       */ cells(D, D, D, D, D, D, D, D, D),
     "pray as someone else (their user id)": /*             */ cells(D, D, D, D, D, D, D, D, D),
@@ -272,6 +276,7 @@ beforeAll(async () => {
   // The cells assume these: fail here, loudly, if the world drifts.
   const settings = (await su.collection("settings").getFullList())[0]!;
   expect(settings.prayerRequiresApproval).toBe(true);
+  expect(settings.prayerPublicWall).toBe(true);
   expect((await su.collection("prayer_requests").getOne(requests.publicApprovedAnon)).status).toBe("approved");
 });
 
@@ -339,6 +344,17 @@ async function withFreshRequest<T>(fields: Partial<PrayerRequestRecord>, runIt: 
 }
 
 const marker = () => `Marker ${randomUUID()}`;
+
+/** Runs `runIt` with the church's public prayer wall turned off (settings.prayerPublicWall), then on again. */
+async function withPublicWallOff<T>(runIt: () => Promise<T>): Promise<T> {
+  const settings = (await su.collection("settings").getFullList())[0]!;
+  await su.collection("settings").update(settings.id, { prayerPublicWall: false });
+  try {
+    return await runIt();
+  } finally {
+    await su.collection("settings").update(settings.id, { prayerPublicWall: true });
+  }
+}
 /** A new request's body as a persona would send it. */
 function askBody(persona: Persona, fields: Record<string, unknown>) {
   const body = `Please pray for this ${marker()}`;
@@ -431,6 +447,26 @@ const REST_WRITES: { [C in WriteCollection]: Record<keyof (typeof WRITE)[C], Wri
       withFreshRequest({}, (id) => checkCreate(p, e, "prayer_marks", ownMark(p, id), markFilter(id))),
     "pray for a members-only request": (p, e) =>
       withFreshRequest({ visibility: "members" }, (id) => checkCreate(p, e, "prayer_marks", ownMark(p, id), markFilter(id))),
+    "pray for a public request, public wall off": (p, e) =>
+      withPublicWallOff(() => withFreshRequest({}, (id) => checkCreate(p, e, "prayer_marks", ownMark(p, id), markFilter(id)))),
+    // Reads of prayer_requests, kept with the marks because the same rule decides both.
+    "view a public request, public wall off": (p, e) =>
+      withPublicWallOff(() =>
+        withFreshRequest({}, async (id) => {
+          expect(await restStatus(() => rest(p).collection("prayer_requests").getOne(id))).toBe(e === A ? 200 : 404);
+          const seen = await gql(p).request<{ prayerRequest: { id: string } | null }>(`query($id: ID!) { prayerRequest(id: $id) { id } }`, { id });
+          expect(seen.data?.prayerRequest?.id ?? null).toBe(e === A ? id : null);
+        }),
+      ),
+    "list public requests, public wall off": (p, e) =>
+      withPublicWallOff(() =>
+        withFreshRequest({}, async (id) => {
+          const listed = await rest(p).collection("prayer_requests").getList(1, 1, { filter: `id = "${id}"` });
+          expect(listed.items.map((r) => r.id)).toEqual(e === A ? [id] : []);
+          const wall = await gql(p).request<{ prayerWall: { edges: Array<{ node: { id: string } }> } }>(`{ prayerWall(first: 100) { edges { node { id } } } }`);
+          expect(wall.data!.prayerWall.edges.some((edge) => edge.node.id === id)).toBe(e === A);
+        }),
+      ),
     "pray for a pastoral request": (p, e) =>
       withFreshRequest({ visibility: "pastoral" }, (id) => checkCreate(p, e, "prayer_marks", ownMark(p, id), markFilter(id))),
     "pray for a pending request": (p, e) =>
@@ -748,7 +784,7 @@ const GQL_WRITES: Record<string, { outcomes: Outcomes; check: (persona: Persona,
     check: (p, e) => withFreshRequest({}, (id) => gqlWrite(p, e, `mutation($id: ID!) { flagPrayerRequest(id: $id, reason: "check") { id } }`, { id }, id, "flagCount", 1)),
   },
   "submitPrayerRequest (members-only)": {
-    outcomes: outcomes("BAD_USER_INPUT", "BAD_USER_INPUT", "ok", "ok", "ok", "ok", "ok", "ok", "ok"),
+    outcomes: outcomes("ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok"),
     async check(p, e) {
       const body = `Members-only request ${marker()}`;
       const result = await gql(p).request(`mutation($input: PrayerRequestInput!) { submitPrayerRequest(input: $input) { id } }`, {

@@ -1,26 +1,42 @@
 import nodemailer from "nodemailer";
 import type { GatewayConfig } from "../config.ts";
+import type { Brand } from "./brand.ts";
+import { htmlPart, textPart, type MailButton } from "./layout.ts";
+
+export { escapeHtml } from "./layout.ts";
 
 export interface MailMessage {
   to: string;
   subject: string;
-  /** Plain text body; every message has one (many church members read mail as text). */
+  /** Plain text body; every message has one (many church members read mail as text). Never Markdown. */
   text: string;
-  /** Optional HTML body; callers escape every value they interpolate (see escapeHtml). */
+  /**
+   * Optional HTML for the body (callers escape every value they interpolate, see escapeHtml); the
+   * mailer puts it inside the church's branded layout. Built from `text` when absent.
+   */
   html?: string;
+  /** The mail's one action, drawn as a button in the church's colour and written out in the text part. */
+  button?: MailButton;
   /** Where replies go (for example the sender of a directory "Contact" message). */
   replyTo?: string;
+  /** Hidden recipients (one alert to several staff: none sees the others' addresses). */
+  bcc?: string[];
 }
 
 /**
  * The gateway's mail layer for messages PocketBase does not send itself (approvals, invitations,
- * contact relay, confirmations). Sends through the same SMTP server as PocketBase, from the church's
- * name. Without SMTP configured, mail is refused loudly rather than silently dropped.
+ * contact relay, confirmations, staff alerts). Sends through the same SMTP server as PocketBase, from
+ * the church's name, and brands every message (logo, colour, button, footer) with `brand()`, read
+ * from the current settings when the mail is sent. Without SMTP configured, mail is refused loudly
+ * rather than silently dropped.
  */
 export class Mailer {
   private readonly transport: nodemailer.Transporter | null;
 
-  constructor(private readonly config: GatewayConfig) {
+  constructor(
+    private readonly config: GatewayConfig,
+    private readonly brand: (() => Promise<Brand>) | null = null,
+  ) {
     const smtp = config.smtp;
     this.transport = smtp
       ? nodemailer.createTransport({
@@ -38,23 +54,21 @@ export class Mailer {
     return this.transport !== null;
   }
 
-  /** Sends one message from "<church name> <sender address>". */
+  /** Sends one message from "<church name> <sender address>", in the church's branded layout. */
   async send(message: MailMessage, churchName: string): Promise<void> {
     if (!this.transport || !this.config.smtp) throw new Error("Mail is not configured (set SMTP_HOST).");
+    const brand: Brand = this.brand
+      ? await this.brand()
+      : { churchName, logoUrl: null, color: "#2f5d8a", siteUrl: this.config.publicUrl, address: "", locale: "en", timezone: "UTC" };
+    const content = { text: message.text, ...(message.html ? { html: message.html } : {}), ...(message.button ? { button: message.button } : {}) };
     await this.transport.sendMail({
       from: { name: churchName, address: this.config.smtp.senderAddress },
       to: message.to,
       subject: message.subject,
-      text: message.text,
-      html: message.html,
+      text: textPart(content, brand),
+      html: htmlPart(content, brand, message.subject),
       replyTo: message.replyTo,
+      ...(message.bcc?.length ? { bcc: message.bcc } : {}),
     });
   }
-}
-
-const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-
-/** Escapes a value for interpolation into a mail's HTML body. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
 }

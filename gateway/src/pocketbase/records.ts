@@ -140,6 +140,8 @@ export interface SettingsRecord extends BaseRecord {
   allowSignup: boolean;
   directoryDefaultVisibility: "" | "private" | "leaders" | "groups" | "members";
   prayerRequiresApproval: boolean;
+  /** Visitors see public prayer requests (the rules read it; migration 1732430000). */
+  prayerPublicWall: boolean;
   prayerExpiryDays: number;
 }
 
@@ -219,7 +221,9 @@ export interface PrayerRequestPrivateRecord extends BaseRecord {
 
 export interface NotificationRecord extends BaseRecord {
   user: string;
-  kind: "signup_approved" | "prayer_approved" | "prayer_rejected" | "prayer_answered" | "prayer_prayed";
+  kind:
+    | "signup_approved" | "prayer_approved" | "prayer_rejected" | "prayer_answered" | "prayer_prayed"
+    | "visit_request" | "signup_pending" | "prayer_pending" | "staff_digest";
   title: string;
   body: string;
   link: string;

@@ -15,8 +15,8 @@ export interface NotificationInput {
    */
   groupKey?: string;
   batchWindowMs?: number;
-  /** Also mail the recipient (important events only: approval, answered). */
-  email?: { subject: string; text: string };
+  /** Also mail the recipient (important events only: approval, answered, staff alerts), with an optional button. */
+  email?: { subject: string; text: string; button?: { url: string; label: string } };
 }
 
 /** What notify did; for tests and logs (callers of `notify` never see errors). */
@@ -98,7 +98,7 @@ export async function deliverNotification(services: GatewayServices, n: Notifica
   return { action, id, mailed };
 }
 
-async function mailRecipient(services: GatewayServices, userId: string, email: { subject: string; text: string }): Promise<boolean> {
+async function mailRecipient(services: GatewayServices, userId: string, email: NonNullable<NotificationInput["email"]>): Promise<boolean> {
   if (!services.mailer.enabled) {
     console.warn(`[notify] mail not sent (SMTP is not configured): ${email.subject}`);
     return false;
@@ -109,6 +109,6 @@ async function mailRecipient(services: GatewayServices, userId: string, email: {
     services.publicSettings.get(),
   ]);
   if (!user.email) return false;
-  await services.mailer.send({ to: user.email, subject: email.subject, text: email.text }, settings.churchName);
+  await services.mailer.send({ to: user.email, subject: email.subject, text: email.text, ...(email.button ? { button: email.button } : {}) }, settings.churchName);
   return true;
 }

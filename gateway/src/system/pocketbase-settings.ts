@@ -1,13 +1,18 @@
 import type PocketBase from "pocketbase";
 import type { GatewayConfig } from "../config.ts";
+import { authTemplates } from "../mail/auth-templates.ts";
+import { brandFrom } from "../mail/brand.ts";
+import type { SettingsRecord } from "../pocketbase/records.ts";
 
 /**
  * System job: keep PocketBase's mail settings in line with the church. PocketBase sends the
- * verification and password-reset emails itself; their templates use {APP_NAME} (the church's
- * name), {APP_URL} (the public URL, so links open the app) and the SMTP server from the environment.
+ * verification and password-reset emails itself; their templates are the gateway's branded layout
+ * (mail/auth-templates.ts: the church's name, logo, colour, a real button and a plain-text part),
+ * {APP_URL} is the public URL, and the SMTP server comes from the environment.
  */
-export async function syncPocketBaseSettings(system: PocketBase, config: GatewayConfig, churchName: string): Promise<void> {
+export async function syncPocketBaseSettings(system: PocketBase, config: GatewayConfig, settings: SettingsRecord): Promise<void> {
   const smtp = config.smtp;
+  const churchName = settings.churchName;
   await system.settings.update({
     meta: {
       appName: churchName,
@@ -20,4 +25,9 @@ export async function syncPocketBaseSettings(system: PocketBase, config: Gateway
       ? { enabled: true, host: smtp.host, port: smtp.port, username: smtp.username, password: smtp.password, tls: smtp.tls, authMethod: "PLAIN" }
       : { enabled: false },
   });
+  await system.collections.update("users", authTemplates(brandFrom(settings, config.publicUrl)));
 }
+
+/** The settings that appear in PocketBase's auth mails: a change to any of them re-syncs. */
+export const brandChanged = (a: SettingsRecord, b: SettingsRecord) =>
+  a.churchName !== b.churchName || a.logo !== b.logo || a.brandColor !== b.brandColor || a.address !== b.address || a.locale !== b.locale;

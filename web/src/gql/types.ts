@@ -16,6 +16,15 @@ export type AgeGroup =
   | 'CHILD'
   | 'YOUTH';
 
+/** How a topic reaches a person. */
+export type AlertDelivery =
+  /** One email a day listing what arrived (from 7:00 in the church's time zone). */
+  | 'DAILY_DIGEST'
+  /** A notification in the app and an email, at once (the default). */
+  | 'IMMEDIATE'
+  /** Nothing. */
+  | 'OFF';
+
 export type ApproveSignUpInput = {
   /** Put the (new) person into this household; omit to create a household named after them. */
   householdId?: string | number | null | undefined;
@@ -116,9 +125,17 @@ export type NewPersonInput = {
 export type NotificationKind =
   | 'PRAYER_ANSWERED'
   | 'PRAYER_APPROVED'
+  /** Staff: a prayer request waits for moderation. */
+  | 'PRAYER_PENDING'
   | 'PRAYER_PRAYED'
   | 'PRAYER_REJECTED'
-  | 'SIGNUP_APPROVED';
+  | 'SIGNUP_APPROVED'
+  /** Staff: a sign-up waits for approval (people.manage). */
+  | 'SIGNUP_PENDING'
+  /** Staff: the daily digest of new activity. */
+  | 'STAFF_DIGEST'
+  /** Staff: a new visit request (people.manage). */
+  | 'VISIT_REQUEST';
 
 export type PageInput = {
   body?: string | null | undefined;
@@ -278,6 +295,15 @@ export type SocialLinksInput = {
   youtube?: string | null | undefined;
 };
 
+/** What staff are told about. */
+export type StaffAlertTopic =
+  /** A prayer request waiting for moderation (prayer.moderate or prayer.view_pastoral). */
+  | 'PRAYER_MODERATION'
+  /** A sign-up waiting for approval (people.manage). */
+  | 'SIGNUPS'
+  /** A new plan-a-visit request (people.manage). */
+  | 'VISIT_REQUESTS';
+
 export type UpdateMediaInput = {
   alt?: string | null | undefined;
   caption?: string | null | undefined;
@@ -294,6 +320,7 @@ export type UpdateSettingsInput = {
   locale?: Locale | null | undefined;
   phone?: string | null | undefined;
   prayerExpiryDays?: number | null | undefined;
+  prayerPublicWall?: boolean | null | undefined;
   prayerRequiresApproval?: boolean | null | undefined;
   serviceTimes?: Array<ServiceTimeInput> | null | undefined;
   socialLinks?: SocialLinksInput | null | undefined;

@@ -52,6 +52,15 @@ export type AgeGroup =
   | 'CHILD'
   | 'YOUTH';
 
+/** How a topic reaches a person. */
+export type AlertDelivery =
+  /** One email a day listing what arrived (from 7:00 in the church's time zone). */
+  | 'DAILY_DIGEST'
+  /** A notification in the app and an email, at once (the default). */
+  | 'IMMEDIATE'
+  /** Nothing. */
+  | 'OFF';
+
 export type ApproveSignUpInput = {
   /** Put the (new) person into this household; omit to create a household named after them. */
   householdId?: InputMaybe<Scalars['ID']['input']>;
@@ -289,6 +298,12 @@ export type Mutation = {
   createPage: Page;
   /** Staff: create a person. Adults of an active household: add a child to it. */
   createPerson: Person;
+  /**
+   * Staff (people.manage): add the visitor to the people list — an active person with membership status
+   * "visitor", the visit's email and phone as private contact rows — and link the visit to them. The
+   * names default to the visit's name split at its last space. CONFLICT when the visit already has a person.
+   */
+  createPersonFromVisit: VisitRequest;
   /** Create a draft post. */
   createPost: Post;
   /** Delete a media item; refused with CONFLICT while a page or post uses it. */
@@ -340,6 +355,8 @@ export type Mutation = {
   setMyLocale: Viewer;
   /** Upload (or with null, remove) a person's photo: JPEG, PNG, WebP or GIF, at most 10 MB. */
   setPersonPhoto: Person;
+  /** Choose how a topic the viewer handles reaches them. FORBIDDEN for a topic their roles do not handle. */
+  setStaffAlertPreference: StaffAlertPreference;
   /** Replace a user's roles; needs roles.manage. */
   setUserRoles: User;
   /** Suspend or reactivate a user; suspending also ends their sessions. Needs roles.manage. */
@@ -455,6 +472,13 @@ export type MutationCreatePageArgs = {
 
 export type MutationCreatePersonArgs = {
   input: NewPersonInput;
+};
+
+
+export type MutationCreatePersonFromVisitArgs = {
+  firstName?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['ID']['input'];
+  lastName?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -596,6 +620,12 @@ export type MutationSetMyLocaleArgs = {
 export type MutationSetPersonPhotoArgs = {
   file?: InputMaybe<Scalars['File']['input']>;
   id: Scalars['ID']['input'];
+};
+
+
+export type MutationSetStaffAlertPreferenceArgs = {
+  delivery: AlertDelivery;
+  topic: StaffAlertTopic;
 };
 
 
@@ -769,9 +799,17 @@ export type NotificationEvent = {
 export type NotificationKind =
   | 'PRAYER_ANSWERED'
   | 'PRAYER_APPROVED'
+  /** Staff: a prayer request waits for moderation. */
+  | 'PRAYER_PENDING'
   | 'PRAYER_PRAYED'
   | 'PRAYER_REJECTED'
-  | 'SIGNUP_APPROVED';
+  | 'SIGNUP_APPROVED'
+  /** Staff: a sign-up waits for approval (people.manage). */
+  | 'SIGNUP_PENDING'
+  /** Staff: the daily digest of new activity. */
+  | 'STAFF_DIGEST'
+  /** Staff: a new visit request (people.manage). */
+  | 'VISIT_REQUEST';
 
 /** A page of the site (About, Beliefs, Staff, Contact…), written in Markdown. */
 export type Page = {
@@ -1049,7 +1087,10 @@ export type PrayerRequest = {
   /** The requester's praise report. */
   answerNote?: Maybe<Scalars['String']['output']>;
   answeredAt?: Maybe<Scalars['DateTime']['output']>;
-  /** The name shown on the wall; null when anonymous. */
+  /**
+   * The name shown on the wall; null when anonymous. Members, staff and the requester see the name as
+   * given; everyone else (visitors, accounts not yet approved) sees only the first name.
+   */
   authorName?: Maybe<Scalars['String']['output']>;
   body: Scalars['String']['output'];
   created: Scalars['DateTime']['output'];
@@ -1193,6 +1234,8 @@ export type Query = {
   roles: Array<Role>;
   /** The church's settings. */
   settings: Settings;
+  /** The signed-in user's staff alerts: one row per topic their roles handle (empty for members). */
+  staffAlertPreferences: Array<StaffAlertPreference>;
   /** Accounts, newest first; needs the roles.manage permission. */
   users: UserConnection;
   /** The signed-in user, or null for a visitor. */
@@ -1392,6 +1435,8 @@ export type Settings = {
   phone: Scalars['String']['output'];
   /** Days after which a prayer request is archived. */
   prayerExpiryDays: Scalars['Int']['output'];
+  /** Whether visitors (not signed in) see the prayer wall's public requests; when off, only members do. */
+  prayerPublicWall: Scalars['Boolean']['output'];
   /** Whether prayer requests wait for a moderator. */
   prayerRequiresApproval: Scalars['Boolean']['output'];
   serviceTimes: Array<ServiceTime>;
@@ -1440,6 +1485,22 @@ export type SocialLinksInput = {
   youtube?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** One topic the viewer handles, and how they want to hear about it. */
+export type StaffAlertPreference = {
+  __typename?: 'StaffAlertPreference';
+  delivery: AlertDelivery;
+  topic: StaffAlertTopic;
+};
+
+/** What staff are told about. */
+export type StaffAlertTopic =
+  /** A prayer request waiting for moderation (prayer.moderate or prayer.view_pastoral). */
+  | 'PRAYER_MODERATION'
+  /** A sign-up waiting for approval (people.manage). */
+  | 'SIGNUPS'
+  /** A new plan-a-visit request (people.manage). */
+  | 'VISIT_REQUESTS';
+
 export type Subscription = {
   __typename?: 'Subscription';
   /** The viewer's notifications as they arrive (and the unread count). */
@@ -1466,6 +1527,7 @@ export type UpdateSettingsInput = {
   locale?: InputMaybe<Locale>;
   phone?: InputMaybe<Scalars['String']['input']>;
   prayerExpiryDays?: InputMaybe<Scalars['Int']['input']>;
+  prayerPublicWall?: InputMaybe<Scalars['Boolean']['input']>;
   prayerRequiresApproval?: InputMaybe<Scalars['Boolean']['input']>;
   serviceTimes?: InputMaybe<Array<ServiceTimeInput>>;
   socialLinks?: InputMaybe<SocialLinksInput>;
@@ -1541,6 +1603,8 @@ export type VisitRequest = {
   message: Scalars['String']['output'];
   name: Scalars['String']['output'];
   partySize?: Maybe<Scalars['Int']['output']>;
+  /** The person made from this visit (createPersonFromVisit), when there is one and the viewer may see them. */
+  person?: Maybe<Person>;
   phone?: Maybe<Scalars['String']['output']>;
   /** YYYY-MM-DD in the church's time zone. */
   plannedDate?: Maybe<Scalars['String']['output']>;
@@ -1671,6 +1735,7 @@ export type ResolversTypes = {
   Address: ResolverTypeWrapper<AddressRecord>;
   AddressInput: AddressInput;
   AgeGroup: AgeGroup;
+  AlertDelivery: AlertDelivery;
   ApproveSignUpInput: ApproveSignUpInput;
   Audience: Audience;
   Birthday: ResolverTypeWrapper<Birthday>;
@@ -1751,6 +1816,8 @@ export type ResolversTypes = {
   SignUpInput: SignUpInput;
   SocialLinks: ResolverTypeWrapper<SocialLinks>;
   SocialLinksInput: SocialLinksInput;
+  StaffAlertPreference: ResolverTypeWrapper<StaffAlertPreference>;
+  StaffAlertTopic: StaffAlertTopic;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   UpdateMediaInput: UpdateMediaInput;
@@ -1833,6 +1900,7 @@ export type ResolversParentTypes = {
   SignUpInput: SignUpInput;
   SocialLinks: SocialLinks;
   SocialLinksInput: SocialLinksInput;
+  StaffAlertPreference: StaffAlertPreference;
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
   UpdateMediaInput: UpdateMediaInput;
@@ -1953,6 +2021,7 @@ export type MutationResolvers<ContextType = GatewayContext, ParentType extends R
   createHousehold?: Resolver<ResolversTypes['Household'], ParentType, ContextType, RequireFields<MutationCreateHouseholdArgs, 'input'>>;
   createPage?: Resolver<ResolversTypes['Page'], ParentType, ContextType, RequireFields<MutationCreatePageArgs, 'input'>>;
   createPerson?: Resolver<ResolversTypes['Person'], ParentType, ContextType, RequireFields<MutationCreatePersonArgs, 'input'>>;
+  createPersonFromVisit?: Resolver<ResolversTypes['VisitRequest'], ParentType, ContextType, RequireFields<MutationCreatePersonFromVisitArgs, 'id'>>;
   createPost?: Resolver<ResolversTypes['Post'], ParentType, ContextType, RequireFields<MutationCreatePostArgs, 'input'>>;
   deleteMedia?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteMediaArgs, 'id'>>;
   deletePage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeletePageArgs, 'id'>>;
@@ -1983,6 +2052,7 @@ export type MutationResolvers<ContextType = GatewayContext, ParentType extends R
   setHouseholdPhoto?: Resolver<ResolversTypes['Household'], ParentType, ContextType, RequireFields<MutationSetHouseholdPhotoArgs, 'id'>>;
   setMyLocale?: Resolver<ResolversTypes['Viewer'], ParentType, ContextType, RequireFields<MutationSetMyLocaleArgs, 'locale'>>;
   setPersonPhoto?: Resolver<ResolversTypes['Person'], ParentType, ContextType, RequireFields<MutationSetPersonPhotoArgs, 'id'>>;
+  setStaffAlertPreference?: Resolver<ResolversTypes['StaffAlertPreference'], ParentType, ContextType, RequireFields<MutationSetStaffAlertPreferenceArgs, 'delivery' | 'topic'>>;
   setUserRoles?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationSetUserRolesArgs, 'roleIds' | 'userId'>>;
   setUserStatus?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationSetUserStatusArgs, 'status' | 'userId'>>;
   signIn?: Resolver<ResolversTypes['Viewer'], ParentType, ContextType, RequireFields<MutationSignInArgs, 'input'>>;
@@ -2231,6 +2301,7 @@ export type QueryResolvers<ContextType = GatewayContext, ParentType extends Reso
   previewMarkdown?: Resolver<ResolversTypes['String'], ParentType, ContextType, RequireFields<QueryPreviewMarkdownArgs, 'markdown'>>;
   roles?: Resolver<Array<ResolversTypes['Role']>, ParentType, ContextType>;
   settings?: Resolver<ResolversTypes['Settings'], ParentType, ContextType>;
+  staffAlertPreferences?: Resolver<Array<ResolversTypes['StaffAlertPreference']>, ParentType, ContextType>;
   users?: Resolver<ResolversTypes['UserConnection'], ParentType, ContextType, RequireFields<QueryUsersArgs, 'first'>>;
   viewer?: Resolver<Maybe<ResolversTypes['Viewer']>, ParentType, ContextType>;
   visitRequests?: Resolver<ResolversTypes['VisitRequestConnection'], ParentType, ContextType, RequireFields<QueryVisitRequestsArgs, 'first'>>;
@@ -2260,6 +2331,7 @@ export type SettingsResolvers<ContextType = GatewayContext, ParentType extends R
   logoUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType, RequireFields<SettingsLogoUrlArgs, 'size'>>;
   phone?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   prayerExpiryDays?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  prayerPublicWall?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   prayerRequiresApproval?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   serviceTimes?: Resolver<Array<ResolversTypes['ServiceTime']>, ParentType, ContextType>;
   socialLinks?: Resolver<ResolversTypes['SocialLinks'], ParentType, ContextType>;
@@ -2273,6 +2345,11 @@ export type SocialLinksResolvers<ContextType = GatewayContext, ParentType extend
   instagram?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   website?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   youtube?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type StaffAlertPreferenceResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['StaffAlertPreference'] = ResolversParentTypes['StaffAlertPreference']> = {
+  delivery?: Resolver<ResolversTypes['AlertDelivery'], ParentType, ContextType>;
+  topic?: Resolver<ResolversTypes['StaffAlertTopic'], ParentType, ContextType>;
 };
 
 export type SubscriptionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
@@ -2319,6 +2396,7 @@ export type VisitRequestResolvers<ContextType = GatewayContext, ParentType exten
   message?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   partySize?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  person?: Resolver<Maybe<ResolversTypes['Person']>, ParentType, ContextType>;
   phone?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   plannedDate?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   staffNote?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -2378,6 +2456,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   ServiceTime?: ServiceTimeResolvers<ContextType>;
   Settings?: SettingsResolvers<ContextType>;
   SocialLinks?: SocialLinksResolvers<ContextType>;
+  StaffAlertPreference?: StaffAlertPreferenceResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
   User?: UserResolvers<ContextType>;
   UserConnection?: UserConnectionResolvers<ContextType>;

@@ -9,6 +9,7 @@ import { Validator } from "../../validation/validate.ts";
 import type { Resolvers } from "../__generated__/types.ts";
 import { permissionsOf, toPermission } from "../users/mappers.ts";
 import { requireViewer, revokeSessions } from "../users/resolvers.ts";
+import { alertNewSignUp } from "../../system/staff-alerts.ts";
 import { findPendingInvitation } from "../people/invitations.ts";
 import { composeMail, sendNotice } from "../people/staff-mail.ts";
 
@@ -72,6 +73,7 @@ async function completeSignUp(ctx: GatewayContext, request: SignUpRequest): Prom
   await system.collection("users").update(user.id, { person: person.id });
   await system.collection("person_emails").create({ person: person.id, email, isPrimary: true, visibility: "private" });
   if (invitation) await system.collection("household_invitations").update(invitation.id, { status: "accepted" });
+  void alertNewSignUp(ctx, person); // staff who approve sign-ups (system/staff-alerts.ts); not awaited
   await ctx.pb.collection("users").requestVerification(email);
 }
 

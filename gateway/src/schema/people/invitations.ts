@@ -50,22 +50,14 @@ export async function sendInvitationMail(
   const subject = `${details.inviterName} invited you to join ${details.householdName} at ${churchName}`;
   const text = [
     `Hello ${invitation.name},`,
-    "",
     `${details.inviterName} invited you to join the household "${details.householdName}" in ${churchName}'s app.`,
-    "",
-    `Create your account with this link (it works for ${LIMITS.invitationDays} days):`,
-    link,
-    "",
-    "The church office confirms new accounts before the member areas open.",
-    "If you don't know this person, you can ignore this message.",
-    "",
-    churchName,
-  ].join("\n");
+    `Create your account with the link below (it works for ${LIMITS.invitationDays} days).`,
+    "The church office confirms new accounts before the member areas open.\nIf you don't know this person, you can ignore this message.",
+  ].join("\n\n");
   const html =
     `<p>Hello ${escapeHtml(invitation.name)},</p>` +
     `<p>${escapeHtml(details.inviterName)} invited you to join the household “${escapeHtml(details.householdName)}” in ${escapeHtml(churchName)}'s app.</p>` +
-    `<p><a href="${escapeHtml(link)}">Create your account</a> (the link works for ${LIMITS.invitationDays} days).</p>` +
-    "<p>The church office confirms new accounts before the member areas open. If you don't know this person, you can ignore this message.</p>" +
-    `<p>${escapeHtml(churchName)}</p>`;
-  await ctx.mailer.send({ to: invitation.email, subject, text, html }, churchName);
+    `<p>Create your account with the button below (it works for ${LIMITS.invitationDays} days).</p>` +
+    "<p>The church office confirms new accounts before the member areas open. If you don't know this person, you can ignore this message.</p>";
+  await ctx.mailer.send({ to: invitation.email, subject, text, html, button: { url: link, label: "Create your account" } }, churchName);
 }

@@ -1,18 +1,15 @@
 import { escapeHtml, type Mailer, type MailMessage } from "../../mail/mailer.ts";
 
 /**
- * A short plain message (paragraphs, an optional button-like link, the church's name as signature)
- * as the text and HTML bodies the mailer sends. Every value is escaped for the HTML body.
+ * A short plain message (paragraphs and an optional button) as the text and HTML bodies the mailer
+ * puts in the church's branded layout (the name, address and site are the layout's footer). Every
+ * value is escaped for the HTML body; the text part is plain text, never Markdown.
  */
 export function composeMail(options: { to: string; subject: string; paragraphs: string[]; link?: { url: string; label: string }; churchName: string }): MailMessage {
-  const { paragraphs, link, churchName } = options;
-  const text = [...paragraphs, ...(link ? [`${link.label}: ${link.url}`] : []), churchName].join("\n\n");
-  const html = [
-    ...paragraphs.map((p) => `<p>${escapeHtml(p).replace(/\n/g, "<br>")}</p>`),
-    ...(link ? [`<p><a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a></p>`] : []),
-    `<p>${escapeHtml(churchName)}</p>`,
-  ].join("\n");
-  return { to: options.to, subject: options.subject, text, html };
+  const { paragraphs, link } = options;
+  const text = paragraphs.join("\n\n");
+  const html = paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p).replace(/\n/g, "<br>")}</p>`).join("\n");
+  return { to: options.to, subject: options.subject, text, html, ...(link ? { button: link } : {}) };
 }
 
 /**

@@ -4,6 +4,7 @@ import type { GatewayContext } from "../../context.ts";
 import { conflict, forbidden, fromPocketBase, notFound, pbCall, rateLimited, unauthenticated } from "../../errors.ts";
 import type { PersonRecord, PrayerRequestPrivateRecord, PrayerRequestRecord, SettingsRecord, UserRecord } from "../../pocketbase/records.ts";
 import { notify } from "../../system/notifier.ts";
+import { alertPrayerPending } from "../../system/staff-alerts.ts";
 import { LIMITS, THROTTLE } from "../../validation/limits.ts";
 import { Validator } from "../../validation/validate.ts";
 import type { PrayerStatus, PrayerVisibility, Resolvers } from "../__generated__/types.ts";
@@ -135,6 +136,21 @@ async function notifyRequester(ctx: GatewayContext, request: PrayerRequestRecord
   }
 }
 
+/**
+ * The public wall shows a requester's first name only: a full name next to a health detail is for the
+ * church family, not for anyone on the internet. Active members, moderators and the requester see
+ * the name as given; visitors, and accounts still waiting for approval, see the first name. Done here,
+ * where the name is produced for every read path of the app (queries and the live wall alike).
+ */
+export const firstNameOf = (name: string) => name.trim().split(/\s+/)[0] ?? "";
+
+async function seesFullNames(ctx: GatewayContext, request: PrayerRequestRecord): Promise<boolean> {
+  const viewer = await ctx.viewer();
+  if (!viewer) return false;
+  if (viewer.expand?.person?.recordStatus === "active" || isModerator(viewer)) return true;
+  return isMine(ctx, request);
+}
+
 /** Visitor forms: THROTTLE.visitorFormsPerIp per client IP per window (PRODUCT.md §9). */
 function throttleVisitorForm(ctx: GatewayContext): void {
   const key = `form:prayer:${ctx.clientIp}`;
@@ -253,9 +269,6 @@ export const prayerResolvers: Resolvers = {
         name = v.text("name", input.name, { required: !anonymous, max: LIMITS.nameMax });
         email = v.email("email", input.email);
       }
-      if (visibility === "members" && viewer?.expand?.person?.recordStatus !== "active") {
-        v.add("visibility", "members_only", "Only members can ask for a members-only request.");
-      }
       v.done();
       if (!viewer) throttleVisitorForm(ctx);
 
@@ -296,6 +309,8 @@ export const prayerResolvers: Resolvers = {
         await system.collection("prayer_requests").delete(id).catch(() => undefined);
         throw error;
       }
+      // Not awaited: the requester does not wait for the staff's mail (alertStaff never throws).
+      if (data.status === "pending") void alertPrayerPending(ctx, data, viewer?.id);
       // A visitor may not read back what they just created (pending): answer with what was stored.
       const stamp = pbDate(now);
       return { collectionId: "", collectionName: "prayer_requests", created: stamp, updated: stamp, ...data, ...(created?.id ? created : {}) } as PrayerRequestRecord;
@@ -460,7 +475,10 @@ ${excerpt(answerNote, 500)}`,
     visibility: (r) => r.visibility.toUpperCase() as PrayerVisibility,
     anonymous: (r) => !!r.anonymous,
     // Anonymous requests never carry a name; the stored one is "" anyway (the create rule).
-    authorName: (r) => (r.anonymous ? null : r.authorName || null),
+    async authorName(r, _, ctx) {
+      if (r.anonymous || !r.authorName) return null;
+      return (await seesFullNames(ctx, r)) ? r.authorName : firstNameOf(r.authorName);
+    },
     status: (r) => r.status.toUpperCase() as PrayerStatus,
     prayedCount: (r) => r.prayedCount ?? 0,
     prayedToday: (r, _, ctx) => prayerLoadersOf(ctx).prayedToday.load(r.id),

@@ -1,7 +1,7 @@
 import type { GatewayContext } from "../../context.ts";
 import { payloadTooLarge, pbCall, unsupportedFileType } from "../../errors.ts";
 import type { SettingsRecord } from "../../pocketbase/records.ts";
-import { syncPocketBaseSettings } from "../../system/pocketbase-settings.ts";
+import { brandChanged, syncPocketBaseSettings } from "../../system/pocketbase-settings.ts";
 import { LIMITS } from "../../validation/limits.ts";
 import { isEmail, isTimeZone, Validator } from "../../validation/validate.ts";
 import type { Resolvers, UpdateSettingsInput } from "../__generated__/types.ts";
@@ -57,6 +57,7 @@ function validateSettings(input: UpdateSettingsInput): Record<string, unknown> {
   if (input.allowSignup != null) data.allowSignup = input.allowSignup;
   if (input.directoryDefaultVisibility != null) data.directoryDefaultVisibility = lower(input.directoryDefaultVisibility);
   if (input.prayerRequiresApproval != null) data.prayerRequiresApproval = input.prayerRequiresApproval;
+  if (input.prayerPublicWall != null) data.prayerPublicWall = input.prayerPublicWall;
   if (input.prayerExpiryDays != null) {
     if (!Number.isInteger(input.prayerExpiryDays) || input.prayerExpiryDays < 1 || input.prayerExpiryDays > 3650) {
       v.add("prayerExpiryDays", "out_of_range", "Use a number of days between 1 and 3650.");
@@ -72,8 +73,8 @@ async function saveSettings(ctx: GatewayContext, data: Record<string, unknown> |
   const current = await ctx.publicSettings.get();
   const updated = await pbCall(() => ctx.pb.collection("settings").update<SettingsRecord>(current.id, data));
   ctx.publicSettings.set(updated);
-  if (updated.churchName !== current.churchName) {
-    await syncPocketBaseSettings(await ctx.system.get(), ctx.config, updated.churchName);
+  if (brandChanged(current, updated)) {
+    await syncPocketBaseSettings(await ctx.system.get(), ctx.config, updated);
   }
   return updated;
 }
@@ -123,6 +124,7 @@ export const settingsResolvers: Resolvers = {
     socialLinks: (s) => s.socialLinks ?? {},
     directoryDefaultVisibility: (s) => (s.directoryDefaultVisibility || "members").toUpperCase() as never,
     prayerExpiryDays: (s) => s.prayerExpiryDays || 60,
+    prayerPublicWall: (s) => s.prayerPublicWall !== false,
     updated: (s) => toIso(s.updated),
   },
 };

@@ -1,5 +1,7 @@
 import type { GatewayContext } from "../../context.ts";
-import { forbidden, pbCall, rateLimited, unauthenticated } from "../../errors.ts";
+import { conflict, forbidden, notFound, pbCall, rateLimited, unauthenticated } from "../../errors.ts";
+import { createPerson } from "../people/person-mutations.ts";
+import { loadersOf } from "../people/loaders.ts";
 import type { SettingsRecord, VisitRequestRecord } from "../../pocketbase/records.ts";
 import { LIMITS, THROTTLE } from "../../validation/limits.ts";
 import { toE164 } from "../../validation/phone.ts";
@@ -8,8 +10,10 @@ import type { Resolvers, VisitRequestInput, VisitStatus } from "../__generated__
 import { connection, keysetFilter, pageArgs } from "../pagination.ts";
 import { hasPermission, toIso } from "../users/mappers.ts";
 import { requirePermission } from "../users/resolvers.ts";
-import { todayIn } from "../people/records-io.ts";
+import { findById, todayIn } from "../people/records-io.ts";
 import { composeMail, sendNotice } from "../people/staff-mail.ts";
+import { formatWallTime } from "../../mail/brand.ts";
+import { alertNewVisit } from "../../system/staff-alerts.ts";
 
 /**
  * Plan-a-visit requests (PRODUCT.md §3): anyone may send one (throttled per IP, with a honeypot);
@@ -59,6 +63,13 @@ function throttleVisitorForm(ctx: GatewayContext): void {
   ctx.limiter.hit(key, THROTTLE.anonymousFormWindowMs);
 }
 
+/** "Mary Ann Smith" → Mary Ann / Smith; a single word stays the first name (staff add the last). */
+function splitName(name: string): { firstName: string; lastName: string } {
+  const trimmed = name.trim().replace(/\s+/g, " ");
+  const at = trimmed.lastIndexOf(" ");
+  return at > 0 ? { firstName: trimmed.slice(0, at), lastName: trimmed.slice(at + 1) } : { firstName: trimmed, lastName: "" };
+}
+
 const DAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"];
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -69,7 +80,8 @@ const longDate = (ymd: string) =>
 function confirmationMail(settings: SettingsRecord, visit: { name: string; email: string; plannedDate: string; partySize: number | null }) {
   const times = [...(settings.serviceTimes ?? [])]
     .sort((a, b) => DAYS.indexOf(a.day) - DAYS.indexOf(b.day) || a.time.localeCompare(b.time))
-    .map((t) => `${capitalise(t.day)} ${t.time}${t.label ? ` — ${t.label}` : ""}`);
+    // The site's time format ("9:00 AM" in English), not the stored 24-hour "09:00".
+    .map((t) => `${capitalise(t.day)} ${formatWallTime(t.time, settings.locale === "es" ? "es" : "en")}${t.label ? ` — ${t.label}` : ""}`);
   const when = visit.plannedDate ? `We look forward to seeing you on ${longDate(visit.plannedDate)}` : "We look forward to seeing you";
   const party = visit.partySize && visit.partySize > 1 ? ` (a party of ${visit.partySize})` : "";
   return composeMail({
@@ -128,7 +140,31 @@ export const visitsResolvers: Resolvers = {
       );
       // The request is stored either way; a mail failure is logged, not shown to the visitor.
       await sendNotice(ctx.mailer, confirmationMail(settings, visit), settings.churchName);
+      void alertNewVisit(ctx, visit); // not awaited: the visitor does not wait for the staff's mail
       return true;
+    },
+
+    async createPersonFromVisit(_, { id, firstName, lastName }, ctx) {
+      await requirePermission(ctx, "people.manage");
+      const visit = await findById<VisitRequestRecord>(ctx.pb, "visit_requests", id);
+      if (!visit) throw notFound();
+      if (visit.person) throw conflict("This visit already has a person.", "has_person");
+      const split = splitName(visit.name);
+      const person = await createPerson(ctx, {
+        firstName: firstName ?? split.firstName,
+        lastName: lastName ?? split.lastName,
+        membershipStatus: "VISITOR",
+        email: visit.email || null,
+        phone: visit.phone || null,
+      });
+      // A visitor did not choose who sees their details: their contact rows start private.
+      for (const collection of ["person_emails", "person_phones"] as const) {
+        const rows = await pbCall(() => ctx.pb.collection(collection).getFullList({ filter: ctx.pb.filter("person = {:p}", { p: person.id }), fields: "id" }));
+        for (const row of rows) await pbCall(() => ctx.pb.collection(collection).update(row.id, { visibility: "private" }));
+      }
+      return pbCall(() =>
+        ctx.pb.collection("visit_requests").update<VisitRequestRecord>(id, { person: person.id, ...(visit.status === "new" ? { status: "contacted" } : {}) }),
+      );
     },
 
     async updateVisitRequest(_, { id, status, staffNote }, ctx) {
@@ -142,6 +178,8 @@ export const visitsResolvers: Resolvers = {
     },
   },
   VisitRequest: {
+    // Under the caller's people rules (null when they may not see the person).
+    person: (r, _, ctx) => (r.person ? loadersOf(ctx).person.load(r.person) : null),
     phone: (r) => r.phone || null,
     plannedDate: (r) => (r.plannedDate ? r.plannedDate.slice(0, 10) : null),
     partySize: (r) => r.partySize || null,

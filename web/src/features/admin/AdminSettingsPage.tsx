@@ -44,6 +44,7 @@ function draftFrom(s: AdminSettingsFieldsFragment): Draft {
     allowSignup: s.allowSignup,
     directoryDefaultVisibility: s.directoryDefaultVisibility,
     prayerRequiresApproval: s.prayerRequiresApproval,
+    prayerPublicWall: s.prayerPublicWall,
     prayerExpiryDays: s.prayerExpiryDays,
     serviceTimes: s.serviceTimes.map((t) => ({ key: nextKey++, day: t.day, time: t.time, label: t.label })),
     socialLinks: {
@@ -207,6 +208,12 @@ function SettingsForm({ settings }: { settings: AdminSettingsFieldsFragment }) {
             ))}
           </SelectField>
           <CheckboxField label={t("admin.settings.prayerApproval")} checked={draft.prayerRequiresApproval} onChange={(e) => set("prayerRequiresApproval", e.target.checked)} />
+          <CheckboxField
+            label={t("admin.settings.prayerPublicWall")}
+            hint={t("admin.settings.prayerPublicWallHint")}
+            checked={draft.prayerPublicWall}
+            onChange={(e) => set("prayerPublicWall", e.target.checked)}
+          />
           <TextField
             label={t("admin.settings.prayerExpiry")}
             type="number"

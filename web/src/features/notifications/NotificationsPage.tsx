@@ -10,6 +10,7 @@ import { usePrayerPlural } from "../prayer/plural.ts";
 import { NotificationEntry } from "./NotificationBell.tsx";
 import { notificationsVariables } from "./notificationEvents.ts";
 import { useNotificationActions } from "./useNotificationActions.ts";
+import { StaffAlertSettings } from "./StaffAlertSettings.tsx";
 
 /** /me/notifications: every notification, newest first, with "Show more" (the bell keeps it live). */
 export function NotificationsPage() {
@@ -85,6 +86,7 @@ export function NotificationsPage() {
           </button>
         </p>
       )}
+      <StaffAlertSettings />
     </div>
   );
 }

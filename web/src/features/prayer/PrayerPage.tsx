@@ -54,13 +54,29 @@ export function PrayerPage() {
       </div>
       {region}
       <div className="prayer__layout">
-        <PrayerWall announce={announce} />
+        {shell && !shell.viewer && !shell.settings.prayerPublicWall ? <MembersOnlyWall /> : <PrayerWall announce={announce} />}
         <aside className="prayer__side" aria-label={t("prayer.sideLabel")}>
           <PrayerRequestForm />
           {shell?.viewer && <MyPrayerRequests announce={announce} />}
         </aside>
       </div>
     </div>
+  );
+}
+
+/** The church turned the public wall off: visitors are invited to sign in (they may still ask for prayer). */
+function MembersOnlyWall() {
+  const { t } = useI18n();
+  return (
+    <section className="prayer__wall card" aria-labelledby="prayer-wall-title">
+      <h2 id="prayer-wall-title">{t("prayer.membersOnly.title")}</h2>
+      <p>{t("prayer.membersOnly.body")}</p>
+      <p>
+        <Link className="button" to="/login?next=%2Fprayer">
+          {t("prayer.membersOnly.signIn")}
+        </Link>
+      </p>
+    </section>
   );
 }
 

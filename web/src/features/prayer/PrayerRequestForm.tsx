@@ -42,7 +42,11 @@ export function PrayerRequestForm() {
     setFocusBody(false);
   }, [focusBody]);
 
-  const visibilities: PrayerVisibility[] = viewer?.isMember ? ["PUBLIC", "MEMBERS", "PASTORAL"] : ["PUBLIC", "PASTORAL"];
+  // Visitors may ask for a members-only request too; with the public wall off, "Everyone" is not offered.
+  const publicWall = shell?.settings.prayerPublicWall !== false;
+  const visibilities: PrayerVisibility[] = publicWall ? ["PUBLIC", "MEMBERS", "PASTORAL"] : ["MEMBERS", "PASTORAL"];
+  // The settings may arrive after the form did: "Everyone" then means members only.
+  const chosen = (publicWall || form.values.visibility !== "PUBLIC" ? form.values.visibility : "MEMBERS") as PrayerVisibility;
 
   if (sent) {
     const message = sent.visibility === "PASTORAL" ? t("prayer.form.sentPastoral") : sent.status === "PENDING" ? t("prayer.form.sentPending") : t("prayer.form.sentApproved");
@@ -90,7 +94,7 @@ export function PrayerRequestForm() {
           variables: {
             input: {
               body,
-              visibility: values.visibility as PrayerVisibility,
+              visibility: chosen,
               anonymous,
               name: viewer || anonymous ? null : values.name.trim(),
               email: viewer ? null : values.email.trim(),
@@ -125,7 +129,7 @@ export function PrayerRequestForm() {
         <legend id={legendId}>{t("prayer.form.visibility")}</legend>
         {visibilities.map((visibility) => (
           <label key={visibility} className="prayer-radio">
-            <input type="radio" name="visibility" value={visibility} checked={form.values.visibility === visibility} onChange={form.bind("visibility").onChange} />
+            <input type="radio" name="visibility" value={visibility} checked={chosen === visibility} onChange={form.bind("visibility").onChange} />
             <span>
               <span className="prayer-radio__label">{t(`prayer.visibility.${visibility}`)}</span>
               <span className="prayer-radio__hint">{t(`prayer.visibility.${visibility}.hint`)}</span>
@@ -140,6 +144,7 @@ export function PrayerRequestForm() {
         checked={anonymous}
         onChange={(e) => setAnonymous(e.target.checked)}
       />
+      {!anonymous && chosen === "PUBLIC" && <p className="muted small">{t("prayer.form.firstNameOnly")}</p>}
       {!viewer && (
         <>
           {!anonymous && <TextField label={t("prayer.form.name")} autoComplete="name" required maxLength={LIMITS.nameMax} {...form.bind("name")} error={form.fieldError("name")} />}

@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from "react";
-import { useSearchParams } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import {
+  useAdminCreatePersonFromVisit,
   useAdminUpdateVisitRequest,
   useAdminVisitsPage,
   type AdminVisitRowFragment,
@@ -8,7 +9,7 @@ import {
 import type { VisitStatus } from "../../../gql/types.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { Alert } from "../../../components/Alert.tsx";
-import { SelectField, TextAreaField } from "../../../components/Field.tsx";
+import { SelectField, TextAreaField, TextField } from "../../../components/Field.tsx";
 import { Loading } from "../../../components/Loading.tsx";
 import { telLink } from "../../../components/PostalAddress.tsx";
 import { handleError, type UiError } from "../../../lib/handleError.ts";
@@ -146,6 +147,13 @@ function VisitCard({ visit }: { visit: AdminVisitRowFragment }) {
                 <blockquote>{visit.message}</blockquote>
               </figure>
             )}
+            {visit.person ? (
+              <p className="visit-request__person">
+                <Link to={`/admin/people/${visit.person.id}`}>{t("admin.visits.openPerson", { name: `${visit.person.firstName} ${visit.person.lastName}` })}</Link>
+              </p>
+            ) : (
+              canManage && <PersonFromVisit visit={visit} />
+            )}
           </div>
           {canManage ? (
             <form className="form visit-request__form" onSubmit={(e) => void save(e)} noValidate aria-label={t("admin.visits.followUp", { name: visit.name })}>
@@ -199,5 +207,62 @@ function VisitCard({ visit }: { visit: AdminVisitRowFragment }) {
         </div>
       </article>
     </li>
+  );
+}
+
+/** "Mary Ann Smith" → Mary Ann / Smith (as the gateway splits it); staff may correct both. */
+function splitName(name: string): { firstName: string; lastName: string } {
+  const trimmed = name.trim().replace(/\s+/g, " ");
+  const at = trimmed.lastIndexOf(" ");
+  return at > 0 ? { firstName: trimmed.slice(0, at), lastName: trimmed.slice(at + 1) } : { firstName: trimmed, lastName: "" };
+}
+
+/** Add the visitor to the people list (a "visitor" person with private contact rows), linked to this visit. */
+function PersonFromVisit({ visit }: { visit: AdminVisitRowFragment }) {
+  const i18n = useI18n();
+  const { t } = i18n;
+  const [names, setNames] = useState(() => splitName(visit.name));
+  const [error, setError] = useState<UiError | null>(null);
+  const [create, { loading }] = useAdminCreatePersonFromVisit();
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    try {
+      await create({ variables: { id: visit.id, firstName: names.firstName.trim(), lastName: names.lastName.trim() } });
+    } catch (caught) {
+      setError(handleError(caught, i18n));
+    }
+  }
+
+  return (
+    <details className="visit-request__add-person">
+      <summary>{t("admin.visits.addPerson")}</summary>
+      <form className="form" onSubmit={(e) => void submit(e)} noValidate aria-label={t("admin.visits.addPersonFor", { name: visit.name })}>
+        <p className="muted small">{t("admin.visits.addPersonHint")}</p>
+        {error && <Alert kind="error">{error.message}</Alert>}
+        <TextField
+          label={t("admin.people.field.firstName")}
+          required
+          maxLength={LIMITS.personNameMax}
+          value={names.firstName}
+          onChange={(e) => setNames((n) => ({ ...n, firstName: e.target.value }))}
+          error={error?.fieldErrors.firstName}
+        />
+        <TextField
+          label={t("admin.people.field.lastName")}
+          required
+          maxLength={LIMITS.personNameMax}
+          value={names.lastName}
+          onChange={(e) => setNames((n) => ({ ...n, lastName: e.target.value }))}
+          error={error?.fieldErrors.lastName}
+        />
+        <div className="form__footer">
+          <button type="submit" className="button button--small" disabled={loading}>
+            {loading ? t("common.saving") : t("admin.visits.createPerson")}
+          </button>
+        </div>
+      </form>
+    </details>
   );
 }

@@ -1,0 +1,141 @@
+import type { GatewayServices } from "../context.ts";
+import type { PersonRecord, PrayerRequestRecord, UserRecord, VisitRequestRecord } from "../pocketbase/records.ts";
+import { brandFrom, formatDateTime } from "../mail/brand.ts";
+import { notify } from "./notifier.ts";
+import { STAFF_TOPICS, TOPIC_PERMISSIONS, type StaffAlertPrefsRecord, type StaffTopic } from "./staff-alerts.ts";
+
+/**
+ * System job: the staff alerts' daily digest (system/staff-alerts.ts). Once a day, from `hour`
+ * o'clock in the church's time zone, everyone who chose "daily digest" for a topic gets one mail (and
+ * one in-app notification) listing what arrived since their last digest. The state is each person's
+ * `staff_alert_prefs.lastDigestAt`, written only by this job: a restart neither repeats a digest nor
+ * skips one, and a gateway that was down sends the digest on its first run of the day.
+ */
+
+const pbDate = (date: Date) => date.toISOString().replace("T", " ");
+const MAX_LINES = 20;
+
+function localDay(date: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(date);
+}
+function localHour(date: Date, timeZone: string): number {
+  return Number(new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", hourCycle: "h23" }).format(date));
+}
+
+const TOPIC_TITLES: Record<StaffTopic, { heading: string; link: string }> = {
+  visits: { heading: "New visit requests", link: "/admin/visits" },
+  signups: { heading: "Sign-ups waiting for approval", link: "/admin/people?record=PENDING" },
+  prayer: { heading: "Prayer requests waiting for moderation", link: "/admin/prayer" },
+};
+
+const excerpt = (text: string, max = 80) => (text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text);
+
+/** What arrived for one topic since `since`, as lines of the digest (read by the system account). */
+async function itemsFor(services: GatewayServices, topic: StaffTopic, user: UserRecord, since: string, until: string, timeZone: string, locale: "en" | "es"): Promise<string[]> {
+  const pb = await services.system.get();
+  const window = pb.filter("created > {:since} && created <= {:until}", { since, until });
+  const when = (iso: string) => formatDateTime(iso.replace(" ", "T"), { locale, timezone: timeZone });
+  if (topic === "visits") {
+    const rows = await pb.collection("visit_requests").getFullList<VisitRequestRecord>({ filter: window, sort: "created" });
+    return rows.map((r) => `${r.name}${r.plannedDate ? ` — planning to visit on ${r.plannedDate.slice(0, 10)}` : ""} (${when(r.created)})`);
+  }
+  if (topic === "signups") {
+    const rows = await pb.collection("people").getFullList<PersonRecord>({ filter: `${window} && recordStatus = "pending"`, sort: "created" });
+    return rows.map((p) => `${[p.preferredName || p.firstName, p.lastName].filter(Boolean).join(" ")} (${when(p.created)})`);
+  }
+  const pastoral = (user.expand?.roles ?? []).some((role) => role.permissions.includes("prayer.view_pastoral"));
+  const rows = await pb.collection("prayer_requests").getFullList<PrayerRequestRecord>({
+    filter: `${window} && status = "pending"${pastoral ? "" : ' && visibility != "pastoral"'}`,
+    sort: "created",
+  });
+  return rows.map((r) => `“${excerpt(r.body)}” (${when(r.created)})`);
+}
+
+/** Sends the digests that are due at `now`; resolves to the ids of the users who got one. */
+export async function runStaffDigest(services: GatewayServices, now = new Date(), options: { hour?: number } = {}): Promise<string[]> {
+  const hour = options.hour ?? 7;
+  const settings = await services.publicSettings.get();
+  const timeZone = settings.timezone || "UTC";
+  if (localHour(now, timeZone) < hour) return [];
+  const today = localDay(now, timeZone);
+  const pb = await services.system.get();
+  const due = (
+    await pb.collection("staff_alert_prefs").getFullList<StaffAlertPrefsRecord>({ filter: 'visits = "digest" || signups = "digest" || prayer = "digest"' })
+  ).filter((row) => !row.lastDigestAt || localDay(new Date(row.lastDigestAt.replace(" ", "T")), timeZone) < today);
+  const brand = brandFrom(settings, services.config.publicUrl);
+  const sent: string[] = [];
+  for (const row of due) {
+    try {
+      if (!row.lastDigestAt) {
+        // Digest just chosen: start counting now; the first digest comes on the next day's run
+        // (not at once, with yesterday's news the person already had).
+        await pb.collection("staff_alert_prefs").update(row.id, { lastDigestAt: pbDate(now) });
+        continue;
+      }
+      const user = await pb.collection("users").getOne<UserRecord>(row.user, { expand: "roles" });
+      const permissions = new Set((user.expand?.roles ?? []).flatMap((role) => role.permissions));
+      const topics = STAFF_TOPICS.filter((t) => row[t] === "digest" && TOPIC_PERMISSIONS[t].some((p) => permissions.has(p)));
+      const since = row.lastDigestAt;
+      const until = pbDate(now);
+      const sections: Array<{ topic: StaffTopic; lines: string[] }> = [];
+      if (user.status !== "suspended") {
+        for (const topic of topics) {
+          const lines = await itemsFor(services, topic, user, since, until, timeZone, brand.locale);
+          if (lines.length) sections.push({ topic, lines });
+        }
+      }
+      if (sections.length) {
+        const total = sections.reduce((n, s) => n + s.lines.length, 0);
+        const text = [
+          `Here is what arrived at ${settings.churchName} since your last digest.`,
+          ...sections.map(({ topic, lines }) => {
+            const shown = lines.slice(0, MAX_LINES).map((line) => `• ${line}`);
+            if (lines.length > MAX_LINES) shown.push(`• and ${lines.length - MAX_LINES} more`);
+            return `${TOPIC_TITLES[topic].heading} (${lines.length}):\n${shown.join("\n")}\n${services.config.publicUrl}${TOPIC_TITLES[topic].link}`;
+          }),
+          "You get this digest once a day. Change it under “Notifications” in your account.",
+        ].join("\n\n");
+        const first = sections[0]!.topic;
+        await notify(services, {
+          userId: user.id,
+          kind: "staff_digest",
+          title: `Daily digest: ${total} new item${total === 1 ? "" : "s"}`,
+          body: sections.map(({ topic, lines }) => `${TOPIC_TITLES[topic].heading}: ${lines.length}`).join(" · "),
+          link: TOPIC_TITLES[first].link,
+          email: {
+            subject: `Daily digest for ${settings.churchName}: ${total} new item${total === 1 ? "" : "s"}`,
+            text,
+            button: { url: `${services.config.publicUrl}${TOPIC_TITLES[first].link}`, label: "Open the church office" },
+          },
+        });
+        sent.push(user.id);
+      }
+      // The state advances even when there was nothing to tell: tomorrow's digest starts here.
+      await pb.collection("staff_alert_prefs").update(row.id, { lastDigestAt: until });
+    } catch (error) {
+      console.error(`[staff-digest] could not send the digest of ${row.user}:`, error instanceof Error ? error.message : error);
+    }
+  }
+  return sent;
+}
+
+/** Run `runStaffDigest` now and then every `intervalMs`; returns a stop function. */
+export function startStaffDigest(services: GatewayServices, intervalMs = 10 * 60_000): () => void {
+  let running = false;
+  const tick = () => {
+    if (running) return;
+    running = true;
+    runStaffDigest(services)
+      .then((ids) => {
+        if (ids.length) console.log(`[staff-digest] sent ${ids.length} digest(s)`);
+      })
+      .catch((error: unknown) => console.error("[staff-digest] could not run:", error instanceof Error ? error.message : error))
+      .finally(() => {
+        running = false;
+      });
+  };
+  tick();
+  const timer = setInterval(tick, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
