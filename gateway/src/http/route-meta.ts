@@ -1,6 +1,7 @@
 import type PocketBase from "pocketbase";
 import type { PageRecord, PostRecord, SettingsRecord, MediaRecord } from "../pocketbase/records.ts";
 import { plainText } from "../markdown/render.ts";
+import type { PageContent } from "./app-html.ts";
 
 /** What the served HTML says about a page before any JavaScript runs (title, description, links). */
 export interface PageMeta {
@@ -15,6 +16,8 @@ export interface PageMeta {
   image?: string;
   /** schema.org data for the page, serialised as JSON-LD. */
   jsonLd?: Record<string, unknown>;
+  /** The page's text for readers without JavaScript (crawlers, link previews). */
+  content?: PageContent;
 }
 
 export interface MetaContext {
