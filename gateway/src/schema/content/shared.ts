@@ -142,7 +142,7 @@ const htmlCache = new Map<string, string>();
 const HTML_CACHE_MAX = 500;
 
 /** The sanitized HTML of a body, with image sizes and alt text from the media library. */
-export async function renderBody(ctx: GatewayContext, key: string, markdown: string): Promise<string> {
+export async function renderBody(ctx: Pick<GatewayContext, "pb"> & { config: Pick<GatewayContext["config"], "publicUrl"> }, key: string, markdown: string): Promise<string> {
   const cached = htmlCache.get(key);
   if (cached !== undefined) return cached;
   const html = await renderMarkdown(markdown, {
