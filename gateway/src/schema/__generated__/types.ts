@@ -1031,6 +1031,13 @@ export type PostInput = {
   title: Scalars['String']['input'];
 };
 
+/** The order of a posts list. */
+export type PostOrder =
+  /** The most recently changed first (editors' lists). */
+  | 'LAST_EDITED'
+  /** By publication date, newest first; posts never published after them, newest created first. */
+  | 'NEWEST';
+
 /** Where a post is in its life (PRODUCT.md §5). */
 export type PostStatus =
   | 'ARCHIVED'
@@ -1172,8 +1179,9 @@ export type Query = {
   /** Any post by id (editors). */
   postById?: Maybe<Post>;
   /**
-   * Posts, newest first. Visitors and members see what they may read (published, for their audience);
-   * editors can filter by status.
+   * Posts, newest first (orderBy NEWEST): by publication date, then the posts never published, newest
+   * created first; or the most recently changed first (orderBy LAST_EDITED). Visitors and members see
+   * what they may read (published, for their audience); editors can filter by status.
    */
   posts: PostConnection;
   /** Moderation queue (prayer.moderate; pastoral requests need prayer.view_pastoral): oldest first. */
@@ -1294,6 +1302,7 @@ export type QueryPostByIdArgs = {
 export type QueryPostsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+  orderBy?: InputMaybe<PostOrder>;
   search?: InputMaybe<Scalars['String']['input']>;
   status?: InputMaybe<PostStatus>;
 };
@@ -1726,6 +1735,7 @@ export type ResolversTypes = {
   PostConnection: ResolverTypeWrapper<Omit<PostConnection, 'edges'> & { edges: Array<ResolversTypes['PostEdge']> }>;
   PostEdge: ResolverTypeWrapper<Omit<PostEdge, 'node'> & { node: ResolversTypes['Post'] }>;
   PostInput: PostInput;
+  PostOrder: PostOrder;
   PostStatus: PostStatus;
   PrayerRequest: ResolverTypeWrapper<PrayerRequestRecord>;
   PrayerRequestConnection: ResolverTypeWrapper<Omit<PrayerRequestConnection, 'edges'> & { edges: Array<ResolversTypes['PrayerRequestEdge']> }>;
@@ -2219,7 +2229,7 @@ export type QueryResolvers<ContextType = GatewayContext, ParentType extends Reso
   ping?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   post?: Resolver<Maybe<ResolversTypes['Post']>, ParentType, ContextType, RequireFields<QueryPostArgs, 'slug'>>;
   postById?: Resolver<Maybe<ResolversTypes['Post']>, ParentType, ContextType, RequireFields<QueryPostByIdArgs, 'id'>>;
-  posts?: Resolver<ResolversTypes['PostConnection'], ParentType, ContextType, RequireFields<QueryPostsArgs, 'first'>>;
+  posts?: Resolver<ResolversTypes['PostConnection'], ParentType, ContextType, RequireFields<QueryPostsArgs, 'first' | 'orderBy'>>;
   prayerQueue?: Resolver<ResolversTypes['PrayerRequestConnection'], ParentType, ContextType, RequireFields<QueryPrayerQueueArgs, 'first' | 'status'>>;
   prayerRequest?: Resolver<Maybe<ResolversTypes['PrayerRequest']>, ParentType, ContextType, RequireFields<QueryPrayerRequestArgs, 'id'>>;
   prayerWall?: Resolver<ResolversTypes['PrayerRequestConnection'], ParentType, ContextType, RequireFields<QueryPrayerWallArgs, 'filter' | 'first'>>;
