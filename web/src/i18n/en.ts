@@ -313,6 +313,8 @@ export const en = {
   "directory.contact.sent": "Message sent",
   "directory.contact.sentBody": "If {name} replies, the answer comes to your email.",
   "directory.contact.note": "Messages go through the church's app: their address stays private; yours is shared with them so they can reply.",
+  "directory.contact.privacyShared": "{name} gets your message by email, with your name and email address ({email}) so they can reply if they choose. {name} shares an email address with you on this page; the message goes to their main address.",
+  "directory.contact.noteShared": "Messages go through the church's app; yours is shared with them so they can reply.",
   "directory.notShown": "Not shown to other members",
   "visit.title": "Plan a visit",
   "visit.intro": "We'd love to meet you. Tell us when you're coming and we'll look out for you at {church}.",

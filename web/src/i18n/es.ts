@@ -315,6 +315,8 @@ export const es: Record<MessageKey, string> = {
   "directory.contact.sent": "Mensaje enviado",
   "directory.contact.sentBody": "Si {name} responde, la respuesta llegará a tu correo.",
   "directory.contact.note": "Los mensajes pasan por la aplicación de la iglesia: su dirección sigue siendo privada; la tuya se le envía para que pueda responderte.",
+  "directory.contact.privacyShared": "{name} recibirá tu mensaje por correo, con tu nombre y tu correo ({email}) para que pueda responderte si quiere. {name} comparte contigo una dirección de correo en esta página; el mensaje va a su dirección principal.",
+  "directory.contact.noteShared": "Los mensajes pasan por la aplicación de la iglesia; tu dirección se le envía para que pueda responderte.",
   "directory.notShown": "No visible para otros miembros",
   "visit.title": "Planea tu visita",
   "visit.intro": "Nos encantaría conocerte. Dinos cuándo vienes y te estaremos esperando en {church}.",
