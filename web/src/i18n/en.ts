@@ -474,6 +474,7 @@ export const en = {
   "common.cancel": "Cancel",
   "common.saving": "Saving…",
   "common.optional": "optional",
+  "field.tooLong": "This is {count} characters long. Use at most {max}.",
   "common.close": "Close",
   "nav.news": "News",
   "news.title": "News",

@@ -476,6 +476,7 @@ export const es: Record<MessageKey, string> = {
   "common.cancel": "Cancelar",
   "common.saving": "Guardando…",
   "common.optional": "opcional",
+  "field.tooLong": "Tiene {count} caracteres. Usa como máximo {max}.",
   "common.close": "Cerrar",
   "nav.news": "Noticias",
   "news.title": "Noticias",

@@ -57,6 +57,7 @@ export type ApproveSignUpInput = {
   householdId?: InputMaybe<Scalars['ID']['input']>;
   /** Link the sign-up to this existing person (the pending record is merged into it). Omit to keep the new person. */
   linkToPersonId?: InputMaybe<Scalars['ID']['input']>;
+  /** A new sign-up is a visitor until staff say otherwise (membership is the church's decision, not the sign-up's). */
   membershipStatus?: InputMaybe<MembershipStatus>;
 };
 

@@ -6,6 +6,7 @@ import { Alert } from "../../components/Alert.tsx";
 import { TextAreaField } from "../../components/Field.tsx";
 import { FormActions } from "../../components/FormActions.tsx";
 import { handleError, type UiError } from "../../lib/handleError.ts";
+import { useFocusFirstError } from "../../lib/useForm.ts";
 
 const MESSAGE_MAX = 2000; // gateway LIMITS.contactMessageMax
 
@@ -23,6 +24,7 @@ export function ContactButton({ personId, name, addressShown }: { personId: stri
   const { data: shell } = useAppShell();
   const [message, setMessage] = useState("");
   const [error, setError] = useState<UiError | null>(null);
+  const formRef = useFocusFirstError(error);
   const [sent, setSent] = useState(false);
   const [contact, { loading }] = useContactPerson();
 
@@ -74,6 +76,7 @@ export function ContactButton({ personId, name, addressShown }: { personId: stri
           </>
         ) : (
           <form
+            ref={formRef}
             className="form"
             noValidate
             onSubmit={(event) => {
