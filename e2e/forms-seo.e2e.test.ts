@@ -115,7 +115,7 @@ describe("the page shell", () => {
     const page = await context.newPage();
     await signIn(page, "admin@grace.example", DEMO_PASSWORD);
     await page.goto("/admin/settings");
-    const time = page.getByLabel("Time").first();
+    const time = page.getByLabel("Time", { exact: true }).first();
     await expect.poll(() => time.isVisible(), SLOW).toBe(true);
     // The field is at least as wide as the browser's own time field needs (the same input, unconstrained).
     const fits = await time.evaluate((input: HTMLInputElement) => {
@@ -163,8 +163,11 @@ describe("the Contact relay", () => {
     const page = await context.newPage();
     await signIn(page, "member@grace.example", DEMO_PASSWORD);
     await page.goto("/directory");
+    await expect.poll(() => page.getByRole("article").count(), SLOW).toBeGreaterThan(1);
     await page.getByRole("searchbox", { name: "Search by name" }).fill("Pastor");
+    await expect.poll(() => page.getByText(/households? match(es)? “Pastor”/).isVisible(), SLOW).toBe(true);
     await page.getByRole("link", { name: "Paul Pastor" }).click();
+    await page.waitForURL(/\/directory\/[a-z0-9]{15}$/);
     await expect.poll(() => page.getByRole("heading", { level: 1, name: "Paul Pastor" }).isVisible(), SLOW).toBe(true);
     await expect.poll(() => page.getByRole("link", { name: "paul@grace.example" }).isVisible(), SLOW).toBe(true); // shared with members
     await page.getByRole("button", { name: "Contact Paul Pastor" }).click();
