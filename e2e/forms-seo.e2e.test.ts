@@ -143,7 +143,7 @@ describe("for crawlers without JavaScript", () => {
     const path = (await link.getAttribute("href"))!;
 
     const raw = await (await fetch(`${baseUrl()}${path}`)).text();
-    expect(raw).toMatch(/<div id="root"><main><article><h1>Food bank: winter appeal<\/h1>/);
+    expect(raw).toMatch(/<div id="root"><main class="prerendered"><article><h1>Food bank: winter appeal<\/h1>/);
 
     await page.goto(path);
     await expect.poll(() => page.getByRole("heading", { level: 1, name: "Food bank: winter appeal" }).isVisible(), SLOW).toBe(true);

@@ -307,11 +307,11 @@ describe("for integrators and link previews", () => {
     expect(new RegExp(`<div id="root"></div>`).test(await (await fetch(`${url}/p/${page.slug}`)).text())).toBe(true); // a draft: nothing
     await editorClient.request(`mutation($id: ID!) { publishPage(id: $id) { status } }`, { id: page.id });
     const pageHtml = await (await fetch(`${url}/p/${page.slug}`)).text();
-    expect(pageHtml).toMatch(/<div id="root"><main><article><h1>Our beliefs [^<]*<\/h1><p>We believe in <strong>grace<\/strong>.<\/p>/);
+    expect(pageHtml).toMatch(/<div id="root"><main class="prerendered"><article><h1>Our beliefs [^<]*<\/h1><p>We believe in <strong>grace<\/strong>.<\/p>/);
 
     const home = await (await fetch(`${url}/`)).text();
     const settings = (await (await system()).collection("settings").getFullList())[0]!;
-    expect(home).toContain(`<div id="root"><main><article><h1>${settings.churchName}</h1>`);
+    expect(home).toContain(`<div id="root"><main class="prerendered"><article><h1>${settings.churchName}</h1>`);
     expect(home).toContain(`<a href="/news/${post.slug}">`);
   });
 

@@ -48,7 +48,7 @@ describe("renderAppHtml: editors' text is inserted literally", () => {
   it("puts the page's content inside the root element, escaped, with the sanitized HTML as given", () => {
     const html = render({ content: { heading: "Harvest $` <supper>", lead: "Bring $' a dish", html: "<p>Soup &amp; bread $&</p>", links: [{ href: "/news/a", text: "A $'" }] } });
     expect(html).toContain(
-      `<div id="root"><main><article><h1>Harvest $\` &lt;supper&gt;</h1><p>Bring $&#39; a dish</p><p>Soup &amp; bread $&</p><ul><li><a href="/news/a">A $&#39;</a></li></ul></article></main></div>`,
+      `<div id="root"><main class="prerendered"><article><h1>Harvest $\` &lt;supper&gt;</h1><p>Bring $&#39; a dish</p><p>Soup &amp; bread $&</p><ul><li><a href="/news/a">A $&#39;</a></li></ul></article></main></div>`,
     );
     expect(count(html, "<title>")).toBe(1);
     expect(render({})).toContain(`<div id="root"></div>`);

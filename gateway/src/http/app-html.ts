@@ -58,7 +58,8 @@ export interface PageContent {
 
 function renderContent(content: PageContent): string {
   return [
-    "<main><article>",
+    // class="prerendered": hidden where scripts run (global.css), so the app's own render shows no flash or layout shift.
+    '<main class="prerendered"><article>',
     `<h1>${escapeHtml(content.heading)}</h1>`,
     ...(content.lead ? [`<p>${escapeHtml(content.lead)}</p>`] : []),
     ...(content.html ? [content.html] : []),

@@ -131,8 +131,8 @@ async function homeContent(guest: PocketBase, settings: SettingsRecord): Promise
     heading: settings.churchName,
     ...(about ? { lead: about } : {}),
     links: [
-      { href: "/visit", text: "Plan a visit" },
-      { href: "/news", text: "News" },
+      { href: "/visit", text: settings.locale === "es" ? "Planifica tu visita" : "Plan a visit" },
+      { href: "/news", text: settings.locale === "es" ? "Noticias" : "News" },
       ...news.items.map((post) => ({ href: `/news/${post.slug}`, text: post.title })),
     ],
   };

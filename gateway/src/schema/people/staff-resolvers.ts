@@ -126,7 +126,7 @@ async function placeInHousehold(ctx: GatewayContext, person: PersonRecord, house
   if (person.household) return person.householdRole ? {} : { householdRole: await roleInHousehold(ctx, person.household, person) };
   const settings = await ctx.publicSettings.get();
   const name = settings.locale === "es" ? `Familia ${person.lastName}` : `${person.lastName} household`;
-  const household = await pbCall(() => ctx.pb.collection("households").create<HouseholdRecord>({ name: name.slice(0, 100) }));
+  const household = await pbCall(() => ctx.pb.collection("households").create<HouseholdRecord>({ name }));
   return { household: household.id, householdRole: "head" };
 }
 
