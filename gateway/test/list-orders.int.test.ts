@@ -161,3 +161,67 @@ describe("media, accounts, people", () => {
     expect(await readAll(staffClient, "households", "search: $q", "name", { q: t })).toEqual([`Abbott ${t}`, `Baker ${t}`, `Carter ${t}`]);
   });
 });
+
+describe("prayer, visits, directory, roles", () => {
+  /** The ids of a connection's first 100 nodes (other files' data is there too: callers filter). */
+  async function first100(client: GqlClient, field: string, args = "") {
+    const data = await ok(client.request<Record<string, { edges: Array<{ node: { id: string } }> }>>(`{ ${field}(first: 100${args ? `, ${args}` : ""}) { edges { node { id } } } }`));
+    return data[field]!.edges.map((e) => e.node.id);
+  }
+  const only = (ids: string[], ours: string[]) => ids.filter((id) => ours.includes(id));
+
+  it("prayer: the queue oldest first; the wall and my requests newest first, whatever was approved or edited since", async () => {
+    const moderator = new GqlClient(gateway, { token: staff.token });
+    const requester = await createUser();
+    const mine = new GqlClient(gateway, { token: requester.token });
+    const settings = (await su.collection("settings").getFullList())[0]!;
+    await su.collection("settings").update(settings.id, { prayerRequiresApproval: true });
+    try {
+      const ids: string[] = [];
+      for (const label of ["first", "second", "third"]) {
+        const result = await ok(mine.request<{ submitPrayerRequest: { id: string } }>(`mutation($i: PrayerRequestInput!) { submitPrayerRequest(input: $i) { id } }`, {
+          i: { body: `Please pray for our ${label} week of moving house ${tag()}`, visibility: "PUBLIC", anonymous: false },
+        }));
+        ids.push(result.submitPrayerRequest.id);
+        await pause();
+      }
+      expect(only(await first100(moderator, "prayerQueue"), ids)).toEqual(ids); // oldest first
+      // Approve newest first: approval order must not become the wall's order.
+      for (const id of [...ids].reverse()) await ok(moderator.request(`mutation($id: ID!) { approvePrayerRequest(id: $id) { id } }`, { id }));
+      const newestFirst = [...ids].reverse();
+      expect(only(await first100(new GqlClient(gateway), "prayerWall"), ids)).toEqual(newestFirst);
+      expect(only(await first100(mine, "myPrayerRequests"), ids)).toEqual(newestFirst);
+    } finally {
+      await su.collection("settings").update(settings.id, { prayerRequiresApproval: settings.prayerRequiresApproval });
+    }
+  });
+
+  it("visit requests: newest first, whatever was handled since", async () => {
+    const ids: string[] = [];
+    for (const name of ["Older", "Newer"]) {
+      const row = await su.collection("visit_requests").create({ name: `${name} ${tag()}`, email: `${tag()}@test.example`, status: "new", partySize: 1 });
+      ids.push(row.id);
+      await pause();
+    }
+    await su.collection("visit_requests").update(ids[0]!, { status: "contacted" });
+    expect(only(await first100(new GqlClient(gateway, { token: staff.token }), "visitRequests"), ids)).toEqual([ids[1], ids[0]]);
+  });
+
+  it("the directory by household name; roles by name", async () => {
+    const t = tag();
+    const listed = async (name: string) => {
+      const household = await su.collection("households").create({ name: `${name} ${t}` });
+      await su.collection("people").create({ firstName: "Pat", lastName: name, household: household.id, householdRole: "head", recordStatus: "active", membershipStatus: "member" });
+      return household.id;
+    };
+    const c = await listed("Cole");
+    const a = await listed("Abel");
+    const b = await listed("Boyd");
+    const member = new GqlClient(gateway, { token: (await createUser()).token });
+    expect(await readAll(member, "directory", "search: $q", "id", { q: t })).toEqual([a, b, c]);
+
+    const roles = (await ok(admin.request<{ roles: Array<{ name: string }> }>(`{ roles { name } }`))).roles.map((r) => r.name);
+    expect(roles).toEqual([...roles].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)));
+  });
+});
+
