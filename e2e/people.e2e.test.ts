@@ -110,7 +110,9 @@ describe("people and the directory in a real browser", () => {
     // The suggestions load separately; a brand-new name and address match nobody the church knows.
     await expect.poll(() => panel.getByText("No existing person has the same email, phone or a similar name.").isVisible(), SLOW).toBe(true);
     expect(await panel.getByRole("radio", { name: `A new household named after them (${last})` }).isChecked()).toBe(true);
-    expect(await panel.getByLabel("Membership status").inputValue()).toBe("MEMBER");
+    // A sign-up is a visitor (not listed in the directory) until staff decide otherwise; this pastor does.
+    expect(await panel.getByLabel("Membership status").inputValue()).toBe("VISITOR");
+    await panel.getByLabel("Membership status").selectOption("MEMBER");
     await expectAccessible(pastor);
     await panel.getByRole("button", { name: "Approve as a new person" }).click();
     await expect.poll(() => visible(pastor, `${displayName} is approved.`), SLOW).toBe(true);

@@ -18,6 +18,9 @@ import { sendStaticFile, StaticFiles } from "./http/static.ts";
 import { proxyFile } from "./http/files-proxy.ts";
 import { DATA_EXPORT_PATH, serveDataExport } from "./http/data-export.ts";
 import { metaForPath } from "./http/route-meta.ts";
+import { DocumentValidators, notModified } from "./http/conditional.ts";
+import { renderBody } from "./schema/content/shared.ts";
+import type { PostRecord } from "./pocketbase/records.ts";
 import { renderAppHtml } from "./http/app-html.ts";
 import { syncPocketBaseSettings } from "./system/pocketbase-settings.ts";
 import { startScheduledPublishing } from "./system/scheduled-publishing.ts";
@@ -40,6 +43,15 @@ export async function pocketBaseReady(pbUrl: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * The path without trailing slashes ("/news/" → "/news"), and with one leading slash: "//evil.example/"
+ * must never become a Location that browsers read as another host.
+ */
+export function withoutTrailingSlash(pathname: string): string {
+  if (!/.\/$/.test(pathname)) return pathname;
+  return `/${pathname.replace(/^\/+/, "").replace(/\/+$/, "")}`;
 }
 
 function clientIp(req: IncomingMessage, trustProxy: boolean): string {
@@ -90,10 +102,17 @@ export function createGateway(config: GatewayConfig): Gateway {
   const headers = securityHeaders(config.production);
   const publicOrigin = new URL(config.publicUrl).origin;
 
-  /** Feeds, sitemap and robots.txt: generated per request from what a guest may read. */
-  async function serveDocument(res: ServerResponse, type: string, body: Promise<string>): Promise<void> {
+  /** Feeds, sitemap and robots.txt: generated per request from what a guest may read; 304 when unchanged. */
+  const documentValidators = new DocumentValidators();
+  async function serveDocument(req: IncomingMessage, res: ServerResponse, path: string, type: string, body: Promise<string>): Promise<void> {
     const text = await body;
-    res.writeHead(200, { ...headers, "content-type": type, "cache-control": "public, max-age=300" }).end(text);
+    const { etag, lastModified } = documentValidators.validators(path, text);
+    const validators = { etag, "last-modified": lastModified.toUTCString(), "cache-control": "public, max-age=300" };
+    if (notModified(req, etag, lastModified)) {
+      res.writeHead(304, { ...headers, ...validators }).end();
+      return;
+    }
+    res.writeHead(200, { ...headers, ...validators, "content-type": type }).end(req.method === "HEAD" ? undefined : text);
   }
   const staticFiles = config.webDist ? new StaticFiles(config.webDist) : null;
 
@@ -148,15 +167,16 @@ export function createGateway(config: GatewayConfig): Gateway {
     }
     if (url.pathname === "/feeds/news.xml") {
       const guest = createUserClient(config.pbUrl, null);
-      await serveDocument(res, "application/rss+xml; charset=utf-8", services.publicSettings.get().then((settings) => newsFeed(guest, settings, publicOrigin)));
+      const render = (post: PostRecord) => renderBody({ pb: guest, config }, `posts:${post.id}:${post.updated}`, post.body ?? "");
+      await serveDocument(req, res, url.pathname, "application/rss+xml; charset=utf-8", services.publicSettings.get().then((settings) => newsFeed(guest, settings, publicOrigin, render)));
       return;
     }
     if (url.pathname === "/sitemap.xml") {
-      await serveDocument(res, "application/xml; charset=utf-8", sitemap(createUserClient(config.pbUrl, null), publicOrigin));
+      await serveDocument(req, res, url.pathname, "application/xml; charset=utf-8", sitemap(createUserClient(config.pbUrl, null), publicOrigin));
       return;
     }
     if (url.pathname === "/robots.txt") {
-      await serveDocument(res, "text/plain; charset=utf-8", Promise.resolve(robotsTxt(publicOrigin)));
+      await serveDocument(req, res, url.pathname, "text/plain; charset=utf-8", Promise.resolve(robotsTxt(publicOrigin)));
       return;
     }
     if (url.pathname === DATA_EXPORT_PATH) {
@@ -169,6 +189,12 @@ export function createGateway(config: GatewayConfig): Gateway {
     }
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.writeHead(405, { allow: "GET, HEAD" }).end();
+      return;
+    }
+    const canonical = withoutTrailingSlash(url.pathname);
+    if (canonical !== url.pathname) {
+      // "/news/" and "/p/about/" are the same pages as "/news" and "/p/about": one URL each for search engines.
+      res.writeHead(301, { ...headers, location: canonical + url.search, "cache-control": "public, max-age=3600" }).end();
       return;
     }
     await serveApp(req, res, url);

@@ -208,7 +208,8 @@ describe("the web app", () => {
     expect(html).toContain(`<link rel="canonical" href="http://flock.test/">`);
     expect(html).toContain(`<html lang="${settings.locale || "en"}"`);
     expect(html).not.toContain("<!--flock:head-->");
-    expect(html).toContain(`<div id="root"></div>`);
+    // The home page's text for readers without JavaScript, inside the root the app replaces.
+    expect(html).toContain(`<div id="root"><main class="prerendered"><article><h1>${settings.churchName}</h1>`);
   });
 
   it("known routes answer 200 with their own title; unknown ones 404 with the app's HTML", async () => {

@@ -221,12 +221,12 @@ describe("sign-up approval", () => {
     expect(errorCode(await asUser(pastor).request(APPROVE, { id: personId, input: {} }))).toBe("CONFLICT");
   });
 
-  it("puts the person into a chosen household as spouse of its head", async () => {
+  it("puts the person into a chosen household as spouse of its head; without a choice, a new sign-up is a visitor", async () => {
     const household = await newHousehold();
     await newPerson({ household: household.id, householdRole: "head" });
     const { personId } = await signUp(`Spouse${tag()}`);
     expect((await asUser(pastor).request(APPROVE, { id: personId, input: { householdId: household.id } })).errors).toBeUndefined();
-    expect(await su.collection("people").getOne(personId)).toMatchObject({ household: household.id, householdRole: "spouse", membershipStatus: "member" });
+    expect(await su.collection("people").getOne(personId)).toMatchObject({ household: household.id, householdRole: "spouse", membershipStatus: "visitor" });
   });
 
   it("links the sign-up to an existing person: the login and the sign-up's details move there", async () => {

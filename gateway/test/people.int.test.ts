@@ -323,6 +323,27 @@ describe("contact a member through the directory", () => {
     for (const response of responses) expect(JSON.stringify(response)).not.toContain(address);
   });
 
+  it("tells the recipient what is true for their choices: whether the sender can see the address the message came to", async () => {
+    const sender = await memberOf(await newHousehold(), { firstName: "Sam", lastName: "Sender" });
+    const { recipient: hidden, address: hiddenAddress } = await listedRecipient("Hilda");
+    expect((await as(sender).request(CONTACT, { id: hidden.personId, message: "Hello Hilda" })).errors).toBeUndefined();
+    const hiddenMail = await waitForMail(catcher(), hiddenAddress, /sent you a message/);
+    expect(hiddenMail.text).toContain("This email address was not shown to them.");
+    expect(hiddenMail.text).not.toContain("can see this email address");
+
+    const shared = await memberOf(await newHousehold(), { firstName: "Sheila", lastName: "Shared" });
+    const sharedAddress = uniqueEmail("sheila");
+    await su.collection("person_emails").create({ person: shared.personId, email: sharedAddress, isPrimary: true, visibility: "members" });
+    // The sender really sees it on the card…
+    const card = await as(sender).request<{ person: { emails: Array<{ email: string }> } }>(`query($id: ID!) { person(id: $id) { emails { email } } }`, { id: shared.personId });
+    expect(card.data!.person.emails.map((e) => e.email)).toEqual([sharedAddress]);
+    // …so the mail must not claim otherwise.
+    expect((await as(sender).request(CONTACT, { id: shared.personId, message: "Hello Sheila" })).errors).toBeUndefined();
+    const sharedMail = await waitForMail(catcher(), sharedAddress, /sent you a message/);
+    expect(sharedMail.text).not.toContain("not shown");
+    expect(sharedMail.text).toContain("They can see this email address on your directory card");
+  });
+
   it("refuses pending senders, hidden or unlisted recipients and empty messages", async () => {
     const sender = await memberOf(await newHousehold());
     const pending = await memberOf(await newHousehold(), {}, { person: "pending" });

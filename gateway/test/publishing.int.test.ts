@@ -42,8 +42,8 @@ const publish = (client: GqlClient, id: string, publishAt?: string) =>
 const postBySlug = (client: GqlClient, slug: string) =>
   client.request<{ post: Record<string, unknown> | null }>(`query($s: String!) { post(slug: $s) { ${POST_FIELDS} } }`, { s: slug });
 
-async function uploadImage(client: GqlClient, alt: string | null) {
-  const form = multipartBody(`mutation($f: File!, $alt: String) { uploadMedia(file: $f, alt: $alt) { id url width height kind alt } }`, "f", fileOf(pngBytes(12, 8), "choir.png", "image/png"), "choir.png", { alt });
+async function uploadImage(client: GqlClient, alt: string | null, [width, height] = [12, 8]) {
+  const form = multipartBody(`mutation($f: File!, $alt: String) { uploadMedia(file: $f, alt: $alt) { id url width height kind alt } }`, "f", fileOf(pngBytes(width, height), "choir.png", "image/png"), "choir.png", { alt });
   const result = await client.request<{ uploadMedia: { id: string; url: string; width: number; height: number; kind: string; alt: string } }>("", {}, {
     body: form,
     headers: { [CSRF_HEADER]: "1" },
@@ -253,5 +253,124 @@ describe("for integrators and link previews", () => {
     const robots = await (await fetch(`${url}/robots.txt`)).text();
     expect(robots).toContain(`Sitemap: ${base}/sitemap.xml`);
     expect(robots).toContain("Disallow: /admin");
+  });
+
+  it("inserts editors' text literally into the served <head> ($` $' $& are not replacement patterns)", async () => {
+    const title = unique("Harvest $` supper $'");
+    const post = await createPost(editorClient, { title, summary: `Tickets $"free" $& more` });
+    await publish(editorClient, post.id);
+    const html = await (await fetch(`${url}/news/${post.slug}`)).text();
+    expect(html.match(/<title>/g)).toHaveLength(1);
+    expect(html.match(/<!doctype html>/g)).toHaveLength(1);
+    const escapedTitle = title.replace(/'/g, "&#39;");
+    expect(html).toContain(`<title>${escapedTitle} · `);
+    expect(html).toContain(`<meta property="og:description" content="Tickets $&quot;free&quot; $&amp; more">`);
+    expect(html).toContain(`<meta name="description" content="Tickets $&quot;free&quot; $&amp; more">`);
+  });
+
+  it("never upscales the preview image: covers up to 1600 px wide are linked as they are, wider ones as the 1600 px thumb", async () => {
+    const pngWidth = (bytes: Buffer) => bytes.readUInt32BE(16); // IHDR width
+    const small = await uploadImage(editorClient, "Choir", [1200, 4]);
+    const wide = await uploadImage(editorClient, "Hall", [1700, 4]);
+    for (const [cover, expectedWidth, thumb] of [[small, 1200, false], [wide, 1600, true]] as const) {
+      const post = await createPost(editorClient, { title: unique("Cover"), coverId: cover.id });
+      await publish(editorClient, post.id);
+      const html = await (await fetch(`${url}/news/${post.slug}`)).text();
+      const image = /<meta property="og:image" content="([^"]+)">/.exec(html)![1]!;
+      expect(image.includes("?thumb="), image).toBe(thumb);
+      const served = await fetch(image.replace("http://flock.test", url));
+      expect(served.status).toBe(200);
+      expect(pngWidth(Buffer.from(await served.arrayBuffer()))).toBe(expectedWidth);
+    }
+  });
+
+  it("puts the rendered, sanitized post and page HTML into the served document for crawlers without JavaScript", async () => {
+    const post = await createPost(editorClient, {
+      title: unique("Crawlable"),
+      summary: "Read without scripts.",
+      body: "# Menu\n\n- soup\n- bread\n\n<script>alert(1)</script>\n\n[our page](/p/about)",
+    });
+    await publish(editorClient, post.id);
+    const html = await (await fetch(`${url}/news/${post.slug}`)).text();
+    const root = /<div id="root">([\s\S]*)<\/div><\/body>/.exec(html)![1]!;
+    const rendered = (await postBySlug(editorClient, post.slug)).data!.post!.html as string;
+    expect(root).toContain(`<h1>${post.title}</h1>`);
+    expect(root).toContain("<p>Read without scripts.</p>");
+    expect(root).toContain(rendered);
+    expect(root).toContain("<li>soup</li>");
+    expect(root).not.toContain("<script>");
+
+    const created = await editorClient.request<{ createPage: { id: string; slug: string } }>(`mutation($i: PageInput!) { createPage(input: $i) { id slug } }`, {
+      i: { title: unique("Our beliefs"), body: "We believe in **grace**." },
+    });
+    const page = created.data!.createPage;
+    expect(new RegExp(`<div id="root"></div>`).test(await (await fetch(`${url}/p/${page.slug}`)).text())).toBe(true); // a draft: nothing
+    await editorClient.request(`mutation($id: ID!) { publishPage(id: $id) { status } }`, { id: page.id });
+    const pageHtml = await (await fetch(`${url}/p/${page.slug}`)).text();
+    expect(pageHtml).toMatch(/<div id="root"><main class="prerendered"><article><h1>Our beliefs [^<]*<\/h1><p>We believe in <strong>grace<\/strong>.<\/p>/);
+
+    const home = await (await fetch(`${url}/`)).text();
+    const settings = (await (await system()).collection("settings").getFullList())[0]!;
+    expect(home).toContain(`<div id="root"><main class="prerendered"><article><h1>${settings.churchName}</h1>`);
+    expect(home).toContain(`<a href="/news/${post.slug}">`);
+  });
+
+  it("redirects trailing-slash URLs to the one canonical URL (301), never to another host", async () => {
+    const page = (await editorClient.request<{ createPage: { id: string; slug: string } }>(`mutation($i: PageInput!) { createPage(input: $i) { id slug } }`, { i: { title: unique("About") } })).data!.createPage;
+    await editorClient.request(`mutation($id: ID!) { publishPage(id: $id) { status } }`, { id: page.id });
+    for (const [path, location] of [
+      ["/news/", "/news"],
+      [`/p/${page.slug}/`, `/p/${page.slug}`],
+      ["/news/?page=2", "/news?page=2"],
+      ["/prayer//", "/prayer"],
+    ]) {
+      const response = await fetch(`${url}${path}`, { redirect: "manual" });
+      expect(response.status, path).toBe(301);
+      expect(response.headers.get("location"), path).toBe(location);
+    }
+    expect((await fetch(`${url}/p/${page.slug}/`)).status).toBe(200); // followed
+    const hostile = await fetch(`${url}/%2F%2Fevil.example/`, { redirect: "manual" });
+    expect(hostile.headers.get("location") ?? "").toMatch(/^\/[^/\\]/);
+  });
+
+  it("lists the prayer wall and plan-a-visit in the sitemap", async () => {
+    const map = await (await fetch(`${url}/sitemap.xml`)).text();
+    expect(map).toContain("<loc>http://flock.test/prayer</loc>");
+    expect(map).toContain("<loc>http://flock.test/visit</loc>");
+  });
+
+  it("RSS: full HTML in content:encoded, a guid from the post's id that survives a new slug, ETag/Last-Modified and 304", async () => {
+    const post = await createPost(editorClient, { title: unique("Feed body"), summary: "Short.", body: "Full **text** ]]> here.\n\n<script>x</script>" });
+    await publish(editorClient, post.id);
+    const first = await fetch(`${url}/feeds/news.xml`);
+    const xml = await first.text();
+    const feed = await new Parser({ customFields: { item: ["content:encoded"] } }).parseString(xml);
+    const item = feed.items.find((i) => i.link === `http://flock.test/news/${post.slug}`)!;
+    expect(item["content:encoded"]).toContain("<strong>text</strong> ]]> here."); // the CDATA section survives a "]]>" in the text
+    expect(item["content:encoded"]).not.toContain("<script>");
+    expect(xml).toContain(`<guid isPermaLink="false">urn:flock:post:${post.id}</guid>`);
+
+    const etag = first.headers.get("etag");
+    const lastModified = first.headers.get("last-modified");
+    expect(etag).toMatch(/^"[^"]+"$/);
+    expect(new Date(lastModified!).getTime()).toBeLessThanOrEqual(Date.now());
+    const unchanged = await fetch(`${url}/feeds/news.xml`, { headers: { "if-none-match": etag! } });
+    expect(unchanged.status).toBe(304);
+    expect(await unchanged.text()).toBe("");
+    expect((await fetch(`${url}/feeds/news.xml`, { headers: { "if-modified-since": lastModified! } })).status).toBe(304);
+
+    // A new slug: same guid, a new ETag, a full answer to the old validator.
+    const current = (await postBySlug(editorClient, post.slug)).data!.post! as { revision: number };
+    const renamed = await editorClient.request<{ updatePost: { slug: string } }>(
+      `mutation($id: ID!, $i: PostInput!, $r: Int!) { updatePost(id: $id, input: $i, expectedRevision: $r) { slug } }`,
+      { id: post.id, i: { title: `${post.title} (updated)`, slug: `${post.slug}-x` }, r: current.revision },
+    );
+    expect(renamed.errors).toBeUndefined();
+    const changed = await fetch(`${url}/feeds/news.xml`, { headers: { "if-none-match": etag! } });
+    expect(changed.status).toBe(200);
+    const changedXml = await changed.text();
+    expect(changedXml).toContain(`<guid isPermaLink="false">urn:flock:post:${post.id}</guid>`);
+    expect(changedXml).toContain(`/news/${post.slug}-x</link>`);
+    expect(changed.headers.get("etag")).not.toBe(etag);
   });
 });

@@ -5,8 +5,17 @@ const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 /**
+ * Replace the first match of `pattern` with `text`, taken literally. A string replacement would
+ * expand `$&`, `` $` ``, `$'` and `$1` in editors' text (a title ``Harvest $` supper`` pasted the
+ * whole template into the head), so the replacement is always a function.
+ */
+const put = (html: string, pattern: string | RegExp, text: string) => html.replace(pattern, () => text);
+
+/**
  * Put the page's title, description, canonical URL, Open Graph tags, language and brand colour
- * into the built index.html, replacing the `<!--flock:head-->` marker and the default title.
+ * into the built index.html, replacing the `<!--flock:head-->` marker and the default title; and,
+ * when the route has it, the page's already-rendered (sanitized) content inside the app's root
+ * element, for crawlers and link previews that run no JavaScript. React replaces it on start.
  */
 export function renderAppHtml(template: string, meta: PageMeta, settings: SettingsRecord, url: URL): string {
   const canonical = `${url.origin}${url.pathname}`;
@@ -29,8 +38,32 @@ export function renderAppHtml(template: string, meta: PageMeta, settings: Settin
     ...(settings.brandColor ? [`<meta name="theme-color" content="${escapeHtml(settings.brandColor)}">`] : []),
   ].join("\n    ");
   const lang = settings.locale || "en";
-  return template
-    .replace(/<html lang="[^"]*"/, `<html lang="${lang}"`)
-    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(meta.title)}</title>`)
-    .replace("<!--flock:head-->", head);
+  let html = put(template, /<html lang="[^"]*"/, `<html lang="${lang}"`);
+  html = put(html, /<title>[^<]*<\/title>/, `<title>${escapeHtml(meta.title)}</title>`);
+  html = put(html, "<!--flock:head-->", head);
+  if (meta.content) html = put(html, '<div id="root"></div>', `<div id="root">${renderContent(meta.content)}</div>`);
+  return html;
+}
+
+/** What a crawler reads before the app starts: the heading, a short text, and the page's HTML. */
+export interface PageContent {
+  heading: string;
+  /** Plain text under the heading (a summary, a tagline). */
+  lead?: string;
+  /** Sanitized HTML from the Markdown renderer (the same HTML the app shows). */
+  html?: string;
+  /** Links to follow, e.g. the newest posts on the home page. */
+  links?: Array<{ href: string; text: string }>;
+}
+
+function renderContent(content: PageContent): string {
+  return [
+    // class="prerendered": hidden where scripts run (global.css), so the app's own render shows no flash or layout shift.
+    '<main class="prerendered"><article>',
+    `<h1>${escapeHtml(content.heading)}</h1>`,
+    ...(content.lead ? [`<p>${escapeHtml(content.lead)}</p>`] : []),
+    ...(content.html ? [content.html] : []),
+    ...(content.links?.length ? [`<ul>${content.links.map((l) => `<li><a href="${escapeHtml(l.href)}">${escapeHtml(l.text)}</a></li>`).join("")}</ul>`] : []),
+    "</article></main>",
+  ].join("");
 }

@@ -8,12 +8,17 @@ const XML_INVALID = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g;
 const xml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!).replace(XML_INVALID, "");
 const toDate = (pbDate: string) => new Date(pbDate.replace(" ", "T"));
+/** HTML inside CDATA: a "]]>" in the text would end the section, so it is split across two. */
+const cdata = (html: string) => `<![CDATA[${html.replace(XML_INVALID, "").replace(/]]>/g, "]]]]><![CDATA[>")}]]>`;
+
+/** Sanitized HTML of a post's body, as the site renders it. */
+export type RenderPost = (post: PostRecord) => Promise<string>;
 
 /**
  * RSS 2.0 of the latest published news, read as a guest: only what anyone may read (members-only
  * posts never appear). Absolute URLs throughout, as feed readers need.
  */
-export async function newsFeed(guest: PocketBase, settings: SettingsRecord, origin: string): Promise<string> {
+export async function newsFeed(guest: PocketBase, settings: SettingsRecord, origin: string, render: RenderPost): Promise<string> {
   const posts = await guest.collection("posts").getList<PostRecord>(1, 20, {
     filter: 'status = "published" && audience = "public"',
     sort: "-publishedAt,-id",
@@ -22,6 +27,7 @@ export async function newsFeed(guest: PocketBase, settings: SettingsRecord, orig
   });
   // Summaries are parsed by the Markdown workers (a long body takes seconds to parse).
   const summaries = await Promise.all(posts.items.map((post) => post.summary || markdownPool.plainText(post.body, 400)));
+  const bodies = await Promise.all(posts.items.map(render));
   const items = posts.items.map((post, index) => {
     const url = `${origin}/news/${post.slug}`;
     const cover = post.expand?.cover;
@@ -29,9 +35,11 @@ export async function newsFeed(guest: PocketBase, settings: SettingsRecord, orig
       "    <item>",
       `      <title>${xml(post.title)}</title>`,
       `      <link>${xml(url)}</link>`,
-      `      <guid isPermaLink="true">${xml(url)}</guid>`,
+      // The record id: stays the same when an editor changes the slug, so readers don't show the post again.
+      `      <guid isPermaLink="false">urn:flock:post:${xml(post.id)}</guid>`,
       `      <pubDate>${toDate(post.publishedAt || post.created).toUTCString()}</pubDate>`,
       `      <description>${xml(summaries[index]!)}</description>`,
+      `      <content:encoded>${cdata(bodies[index]!)}</content:encoded>`,
       ...(post.authorName ? [`      <dc:creator>${xml(post.authorName)}</dc:creator>`] : []),
       ...(cover?.kind === "image"
         ? [`      <enclosure url="${xml(`${origin}/files/media/${cover.id}/${encodeURIComponent(cover.file)}`)}" length="${cover.size || 0}" type="${xml(cover.mimeType || "image/jpeg")}"/>`]
@@ -42,7 +50,7 @@ export async function newsFeed(guest: PocketBase, settings: SettingsRecord, orig
   const newest = posts.items[0];
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/">',
+    '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:content="http://purl.org/rss/1.0/modules/content/">',
     "  <channel>",
     `    <title>${xml(`${settings.churchName}: News`)}</title>`,
     `    <link>${xml(`${origin}/news`)}</link>`,
@@ -57,7 +65,7 @@ export async function newsFeed(guest: PocketBase, settings: SettingsRecord, orig
   ].join("\n");
 }
 
-/** Every public URL worth indexing: home, news, published pages and public posts. */
+/** Every public URL worth indexing: home, news, the prayer wall, plan a visit, published pages and public posts. */
 export async function sitemap(guest: PocketBase, origin: string): Promise<string> {
   const [pages, posts] = await Promise.all([
     guest.collection("pages").getFullList<PageRecord>({ filter: 'status = "published"', fields: "slug,updated", sort: "navOrder,title" }),
@@ -70,6 +78,8 @@ export async function sitemap(guest: PocketBase, origin: string): Promise<string
     '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
     entry("/"),
     entry("/news"),
+    entry("/prayer"),
+    entry("/visit"),
     ...pages.map((p) => entry(`/p/${p.slug}`, p.updated)),
     ...posts.map((p) => entry(`/news/${p.slug}`, p.updated)),
     "</urlset>",

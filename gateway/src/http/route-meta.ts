@@ -1,6 +1,8 @@
 import type PocketBase from "pocketbase";
 import type { PageRecord, PostRecord, SettingsRecord, MediaRecord } from "../pocketbase/records.ts";
 import { markdownPool } from "../markdown/pool.ts";
+import { renderBody } from "../schema/content/shared.ts";
+import type { PageContent } from "./app-html.ts";
 
 /** What the served HTML says about a page before any JavaScript runs (title, description, links). */
 export interface PageMeta {
@@ -15,6 +17,8 @@ export interface PageMeta {
   image?: string;
   /** schema.org data for the page, serialised as JSON-LD. */
   jsonLd?: Record<string, unknown>;
+  /** The page's text for readers without JavaScript (crawlers, link previews). */
+  content?: PageContent;
 }
 
 export interface MetaContext {
@@ -47,8 +51,20 @@ async function guestFind<T>(pb: PocketBase, collection: string, filter: string, 
 }
 
 const iso = (pbDate: string) => (pbDate ? pbDate.replace(" ", "T") : undefined);
-const imageOf = (origin: string, media: MediaRecord | undefined) =>
-  media?.kind === "image" ? `${origin}/files/media/${media.id}/${encodeURIComponent(media.file)}?thumb=1600x0` : undefined;
+/** Widest preview image we ask for; PocketBase generates this thumb (pb_migrations: media.file thumbs). */
+export const PREVIEW_WIDTH = 1600;
+/**
+ * A cover's preview image: the original when it is no wider than the preview width (a thumb would
+ * upscale it: 1200 → 1600 px, six times the bytes), else the 1600 px wide thumb.
+ */
+export function previewImageOf(origin: string, media: MediaRecord | undefined): string | undefined {
+  if (media?.kind !== "image") return undefined;
+  const original = `${origin}/files/media/${media.id}/${encodeURIComponent(media.file)}`;
+  return media.width && media.width <= PREVIEW_WIDTH ? original : `${original}?thumb=${PREVIEW_WIDTH}x0`;
+}
+/** The server's render of a body (sanitized, cached per version like the GraphQL `html` field). */
+const renderedBody = (guest: PocketBase, origin: string, collection: string, record: { id: string; updated: string; body: string }) =>
+  renderBody({ pb: guest, config: { publicUrl: origin } }, `${collection}:${record.id}:${record.updated}`, record.body ?? "");
 
 /** A published page: its title and SEO description, and an Article for search engines. */
 const contentPage: MetaResolver = async ({ settings, guest, origin }, { slug = "" }) => {
@@ -60,6 +76,7 @@ const contentPage: MetaResolver = async ({ settings, guest, origin }, { slug = "
     description,
     found: true,
     type: "article",
+    content: { heading: page.title, html: await renderedBody(guest, origin, "pages", page) },
     jsonLd: {
       "@context": "https://schema.org",
       "@type": "Article",
@@ -78,12 +95,13 @@ const newsPost: MetaResolver = async ({ settings, guest, origin }, { slug = "" }
   const post = await guestFind<PostRecord>(guest, "posts", guest.filter('slug = {:slug} && status = "published"', { slug }), "cover");
   if (!post) return notFound(settings);
   const description = post.summary || (await markdownPool.plainText(post.body, 200)) || settings.tagline;
-  const image = imageOf(origin, post.expand?.cover);
+  const image = previewImageOf(origin, post.expand?.cover);
   return {
     title: `${post.title} · ${settings.churchName}`,
     description,
     found: true,
     type: "article",
+    content: { heading: post.title, ...(post.summary ? { lead: post.summary } : {}), html: await renderedBody(guest, origin, "posts", post) },
     ...(image ? { image } : {}),
     jsonLd: {
       "@context": "https://schema.org",
@@ -100,6 +118,26 @@ const newsPost: MetaResolver = async ({ settings, guest, origin }, { slug = "" }
   };
 };
 
+/** The home page's text without JavaScript: who the church is, where, and the latest public news. */
+async function homeContent(guest: PocketBase, settings: SettingsRecord): Promise<PageContent> {
+  const news = await guest.collection("posts").getList<PostRecord>(1, 4, {
+    filter: 'status = "published" && audience = "public"',
+    sort: "-pinned,-publishedAt,-id",
+    fields: "title,slug",
+    skipTotal: true,
+  });
+  const about = [settings.tagline, settings.address.replace(/\n/g, ", ")].filter(Boolean).join(" · ");
+  return {
+    heading: settings.churchName,
+    ...(about ? { lead: about } : {}),
+    links: [
+      { href: "/visit", text: settings.locale === "es" ? "Planifica tu visita" : "Plan a visit" },
+      { href: "/news", text: settings.locale === "es" ? "Noticias" : "News" },
+      ...news.items.map((post) => ({ href: `/news/${post.slug}`, text: post.title })),
+    ],
+  };
+}
+
 /**
  * The app's routes as the server knows them (later features add theirs). Anything unmatched, and
  * any slug that names nothing a visitor may read, is served with status 404.
@@ -107,10 +145,11 @@ const newsPost: MetaResolver = async ({ settings, guest, origin }, { slug = "" }
 export const ROUTES: Array<[pattern: RegExp, resolve: MetaResolver]> = [
   [
     /^\/$/,
-    ({ settings, origin }) => ({
+    async ({ settings, origin, guest }) => ({
       title: settings.tagline ? `${settings.churchName} · ${settings.tagline}` : settings.churchName,
       description: settings.tagline || settings.churchName,
       found: true,
+      content: await homeContent(guest, settings),
       jsonLd: {
         "@context": "https://schema.org",
         "@type": "Church",

@@ -1,4 +1,18 @@
 import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
+import { useI18n } from "../i18n/I18nProvider.tsx";
+
+/**
+ * Text over a field's limit is refused with a message, never cut: the browser's `maxlength` would
+ * silently drop the end of a pasted text, so the limit is not given to the element. The field shows
+ * how long the text is and is marked invalid (`data-too-long`); useForm refuses to submit it, and the
+ * gateway refuses it too.
+ */
+function useLengthError(value: unknown, maxLength: number | undefined): string | undefined {
+  const { t, locale } = useI18n();
+  const length = typeof value === "string" ? value.length : 0;
+  if (maxLength === undefined || length <= maxLength) return undefined;
+  return t("field.tooLong", { count: length.toLocaleString(locale), max: maxLength.toLocaleString(locale) });
+}
 
 interface FieldShellProps {
   label: string;
@@ -37,18 +51,20 @@ function FieldShell({ label, error, hint, optionalText, children }: FieldShellPr
 
 type Common = { label: string; error?: string | undefined; hint?: ReactNode; optionalText?: string };
 
-export function TextField({ label, error, hint, optionalText, ...input }: Common & InputHTMLAttributes<HTMLInputElement>) {
+export function TextField({ label, error, hint, optionalText, maxLength, ...input }: Common & InputHTMLAttributes<HTMLInputElement>) {
+  const tooLong = useLengthError(input.value, maxLength);
   return (
-    <FieldShell label={label} error={error} hint={hint} optionalText={optionalText}>
-      {({ id, describedBy, invalid }) => <input id={id} aria-describedby={describedBy} aria-invalid={invalid || undefined} {...input} />}
+    <FieldShell label={label} error={tooLong ?? error} hint={hint} optionalText={optionalText}>
+      {({ id, describedBy, invalid }) => <input id={id} aria-describedby={describedBy} aria-invalid={invalid || undefined} data-too-long={tooLong ? "" : undefined} {...input} />}
     </FieldShell>
   );
 }
 
-export function TextAreaField({ label, error, hint, optionalText, ...input }: Common & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+export function TextAreaField({ label, error, hint, optionalText, maxLength, ...input }: Common & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  const tooLong = useLengthError(input.value, maxLength);
   return (
-    <FieldShell label={label} error={error} hint={hint} optionalText={optionalText}>
-      {({ id, describedBy, invalid }) => <textarea id={id} aria-describedby={describedBy} aria-invalid={invalid || undefined} {...input} />}
+    <FieldShell label={label} error={tooLong ?? error} hint={hint} optionalText={optionalText}>
+      {({ id, describedBy, invalid }) => <textarea id={id} aria-describedby={describedBy} aria-invalid={invalid || undefined} data-too-long={tooLong ? "" : undefined} {...input} />}
     </FieldShell>
   );
 }

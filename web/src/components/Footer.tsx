@@ -10,31 +10,33 @@ export function Footer({ settings }: { settings: PublicSettingsFragment }) {
   const social = SOCIAL.flatMap((name) => (settings.socialLinks[name] ? [[name, settings.socialLinks[name]] as const] : []));
   return (
     <footer className="footer">
+      {/* Plain blocks, not named regions: the footer is the landmark, and regions here repeated the
+          page's own names ("Contact" twice on the home page: axe landmark-unique). */}
       <div className="container footer__grid">
-        <section aria-labelledby="footer-church">
+        <div>
           <h2 id="footer-church" className="footer__title">
             {settings.churchName}
           </h2>
           {settings.tagline && <p>{settings.tagline}</p>}
-        </section>
+        </div>
         {settings.address && (
-          <section aria-labelledby="footer-address">
+          <div>
             <h2 id="footer-address" className="footer__title">
               {t("footer.address")}
             </h2>
             <PostalAddress address={settings.address} />
-          </section>
+          </div>
         )}
         {settings.serviceTimes.length > 0 && (
-          <section aria-labelledby="footer-services">
+          <div>
             <h2 id="footer-services" className="footer__title">
               {t("footer.services")}
             </h2>
             <ServiceTimes settings={settings} />
-          </section>
+          </div>
         )}
         {(settings.phone || settings.email || social.length > 0) && (
-          <section aria-labelledby="footer-contact">
+          <div>
             <h2 id="footer-contact" className="footer__title">
               {t("footer.contact")}
             </h2>
@@ -53,7 +55,7 @@ export function Footer({ settings }: { settings: PublicSettingsFragment }) {
                 {t(`social.${name}`)}
               </a>
             ))}
-          </section>
+          </div>
         )}
       </div>
       <p className="container footer__powered">{t("app.poweredBy")}</p>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link, NavLink, Outlet, useLocation, useNavigate } from "react-router";
 import { useApolloClient } from "@apollo/client/react";
 import { useAppShell, useSetMyLocale, useSettingsChanged, useSignOut } from "../app/AppShell.generated.ts";
@@ -49,8 +49,20 @@ function Header() {
   const { t } = useI18n();
   const { data } = useAppShell();
   const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
   const location = useLocation();
   useEffect(() => setMenuOpen(false), [location.pathname]);
+  // Escape closes the open phone menu (as a disclosure should) and gives focus back to its button.
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      setMenuOpen(false);
+      menuButton.current?.focus();
+    };
+    document.addEventListener("keydown", onKeyDown);
+    return () => document.removeEventListener("keydown", onKeyDown);
+  }, [menuOpen]);
   const settings = data?.settings;
   const viewer = data?.viewer;
   const isStaff = !!viewer?.permissions.some((p) => ADMIN_PERMISSIONS.includes(p));
@@ -67,6 +79,7 @@ function Header() {
             account switch starts from that account's notifications. */}
         {viewer && <NotificationBell key={viewer.user.id} />}
         <button
+          ref={menuButton}
           type="button"
           className="header__menu-button"
           aria-expanded={menuOpen}

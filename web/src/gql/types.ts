@@ -30,6 +30,7 @@ export type ApproveSignUpInput = {
   householdId?: string | number | null | undefined;
   /** Link the sign-up to this existing person (the pending record is merged into it). Omit to keep the new person. */
   linkToPersonId?: string | number | null | undefined;
+  /** A new sign-up is a visitor until staff say otherwise (membership is the church's decision, not the sign-up's). */
   membershipStatus?: MembershipStatus | null | undefined;
 };
 

@@ -66,6 +66,7 @@ export type ApproveSignUpInput = {
   householdId?: InputMaybe<Scalars['ID']['input']>;
   /** Link the sign-up to this existing person (the pending record is merged into it). Omit to keep the new person. */
   linkToPersonId?: InputMaybe<Scalars['ID']['input']>;
+  /** A new sign-up is a visitor until staff say otherwise (membership is the church's decision, not the sign-up's). */
   membershipStatus?: InputMaybe<MembershipStatus>;
 };
 
@@ -1074,6 +1075,13 @@ export type PostInput = {
   title: Scalars['String']['input'];
 };
 
+/** The order of a posts list. */
+export type PostOrder =
+  /** The most recently changed first (editors' lists). */
+  | 'LAST_EDITED'
+  /** By publication date, newest first; posts never published after them, newest created first. */
+  | 'NEWEST';
+
 /** Where a post is in its life (PRODUCT.md §5). */
 export type PostStatus =
   | 'ARCHIVED'
@@ -1218,8 +1226,9 @@ export type Query = {
   /** Any post by id (editors). */
   postById?: Maybe<Post>;
   /**
-   * Posts, newest first. Visitors and members see what they may read (published, for their audience);
-   * editors can filter by status.
+   * Posts, newest first (orderBy NEWEST): by publication date, then the posts never published, newest
+   * created first; or the most recently changed first (orderBy LAST_EDITED). Visitors and members see
+   * what they may read (published, for their audience); editors can filter by status.
    */
   posts: PostConnection;
   /** Moderation queue (prayer.moderate; pastoral requests need prayer.view_pastoral): oldest first. */
@@ -1342,6 +1351,7 @@ export type QueryPostByIdArgs = {
 export type QueryPostsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+  orderBy?: InputMaybe<PostOrder>;
   search?: InputMaybe<Scalars['String']['input']>;
   status?: InputMaybe<PostStatus>;
 };
@@ -1796,6 +1806,7 @@ export type ResolversTypes = {
   PostConnection: ResolverTypeWrapper<Omit<PostConnection, 'edges'> & { edges: Array<ResolversTypes['PostEdge']> }>;
   PostEdge: ResolverTypeWrapper<Omit<PostEdge, 'node'> & { node: ResolversTypes['Post'] }>;
   PostInput: PostInput;
+  PostOrder: PostOrder;
   PostStatus: PostStatus;
   PrayerRequest: ResolverTypeWrapper<PrayerRequestRecord>;
   PrayerRequestConnection: ResolverTypeWrapper<Omit<PrayerRequestConnection, 'edges'> & { edges: Array<ResolversTypes['PrayerRequestEdge']> }>;
@@ -2294,7 +2305,7 @@ export type QueryResolvers<ContextType = GatewayContext, ParentType extends Reso
   ping?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   post?: Resolver<Maybe<ResolversTypes['Post']>, ParentType, ContextType, RequireFields<QueryPostArgs, 'slug'>>;
   postById?: Resolver<Maybe<ResolversTypes['Post']>, ParentType, ContextType, RequireFields<QueryPostByIdArgs, 'id'>>;
-  posts?: Resolver<ResolversTypes['PostConnection'], ParentType, ContextType, RequireFields<QueryPostsArgs, 'first'>>;
+  posts?: Resolver<ResolversTypes['PostConnection'], ParentType, ContextType, RequireFields<QueryPostsArgs, 'first' | 'orderBy'>>;
   prayerQueue?: Resolver<ResolversTypes['PrayerRequestConnection'], ParentType, ContextType, RequireFields<QueryPrayerQueueArgs, 'first' | 'status'>>;
   prayerRequest?: Resolver<Maybe<ResolversTypes['PrayerRequest']>, ParentType, ContextType, RequireFields<QueryPrayerRequestArgs, 'id'>>;
   prayerWall?: Resolver<ResolversTypes['PrayerRequestConnection'], ParentType, ContextType, RequireFields<QueryPrayerWallArgs, 'filter' | 'first'>>;

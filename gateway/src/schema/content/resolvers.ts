@@ -4,12 +4,28 @@ import type { PageRecord, PostRecord } from "../../pocketbase/records.ts";
 import { LIMITS } from "../../validation/limits.ts";
 import { Validator } from "../../validation/validate.ts";
 import type { PageInput, PostInput, Resolvers } from "../__generated__/types.ts";
-import { connection, keysetFilter, pageArgs } from "../pagination.ts";
+import { keyedConnection, keyedPageArgs, keysetAfter, sortOf, type SortKey } from "../pagination.ts";
 import { requireViewer } from "../users/resolvers.ts";
 import { toIso } from "../users/mappers.ts";
 import { chooseSlug, isoOrNull, renderBody, requireAltText, staleRevision, writeAsCaller } from "./shared.ts";
 
 const nowPb = () => new Date().toISOString().replace("T", " ");
+
+// The orders the SDL promises. A never-published post has an empty publishedAt, which sorts last.
+const PAGE_ORDER: SortKey<PageRecord>[] = [
+  { field: "navOrder", descending: false, value: (p) => p.navOrder },
+  { field: "title", descending: false, value: (p) => p.title },
+  { field: "id", descending: false, value: (p) => p.id },
+];
+const POSTS_NEWEST: SortKey<PostRecord>[] = [
+  { field: "publishedAt", descending: true, value: (p) => p.publishedAt },
+  { field: "created", descending: true, value: (p) => p.created },
+  { field: "id", descending: true, value: (p) => p.id },
+];
+const POSTS_LAST_EDITED: SortKey<PostRecord>[] = [
+  { field: "updated", descending: true, value: (p) => p.updated },
+  { field: "id", descending: true, value: (p) => p.id },
+];
 
 /** Published pages shown in the navigation, in the editors' order. */
 async function navigation(ctx: GatewayContext) {
@@ -70,33 +86,32 @@ export const contentResolvers: Resolvers = {
     page: (_, { slug }, ctx) => findOne<PageRecord>(ctx, "pages", ctx.pb.filter("slug = {:slug}", { slug })),
     pageById: (_, { id }, ctx) => findOne<PageRecord>(ctx, "pages", ctx.pb.filter("id = {:id}", { id })),
     async pages(_, { first, after, search, status }, ctx) {
-      const { size, cursor } = pageArgs(first, after, 50);
+      const { size, after: cursor } = keyedPageArgs(first, after, 50, PAGE_ORDER);
       const filters = [
         search?.trim() ? ctx.pb.filter("(title ~ {:q} || body ~ {:q})", { q: search.trim().slice(0, LIMITS.searchMax) }) : "",
         status ? ctx.pb.filter("status = {:s}", { s: status.toLowerCase() }) : "",
       ].filter(Boolean);
-      const filter = [...filters, cursor ? keysetFilter(ctx.pb, "updated", cursor) : ""].filter(Boolean).join(" && ");
-      const rows = await pbCall(() => ctx.pb.collection("pages").getList<PageRecord>(1, size + 1, { filter, sort: "-updated,-id", skipTotal: true }));
-      return connection(rows.items, size, (p) => p.updated, async () =>
+      const filter = [...filters, cursor ? keysetAfter(ctx.pb, PAGE_ORDER, cursor) : ""].filter(Boolean).join(" && ");
+      const rows = await pbCall(() => ctx.pb.collection("pages").getList<PageRecord>(1, size + 1, { filter, sort: sortOf(PAGE_ORDER), skipTotal: true }));
+      return keyedConnection(rows.items, size, PAGE_ORDER, async () =>
         (await pbCall(() => ctx.pb.collection("pages").getList(1, 1, { filter: filters.join(" && "), fields: "id" }))).totalItems,
       );
     },
     navigation: (_, __, ctx) => navigation(ctx),
     post: (_, { slug }, ctx) => findOne<PostRecord>(ctx, "posts", ctx.pb.filter("slug = {:slug}", { slug }), "cover"),
     postById: (_, { id }, ctx) => findOne<PostRecord>(ctx, "posts", ctx.pb.filter("id = {:id}", { id }), "cover"),
-    async posts(_, { first, after, search, status }, ctx) {
-      const { size, cursor } = pageArgs(first, after, 10);
-      // Published lists read newest publication first; editors' lists by last change.
-      const field = status === "PUBLISHED" ? "publishedAt" : "updated";
+    async posts(_, { first, after, search, status, orderBy }, ctx) {
+      const order = orderBy === "LAST_EDITED" ? POSTS_LAST_EDITED : POSTS_NEWEST;
+      const { size, after: cursor } = keyedPageArgs(first, after, 10, order);
       const filters = [
         search?.trim() ? ctx.pb.filter("(title ~ {:q} || summary ~ {:q} || body ~ {:q})", { q: search.trim().slice(0, LIMITS.searchMax) }) : "",
         status ? ctx.pb.filter("status = {:s}", { s: status.toLowerCase() }) : "",
       ].filter(Boolean);
-      const filter = [...filters, cursor ? keysetFilter(ctx.pb, field, cursor) : ""].filter(Boolean).join(" && ");
+      const filter = [...filters, cursor ? keysetAfter(ctx.pb, order, cursor) : ""].filter(Boolean).join(" && ");
       const rows = await pbCall(() =>
-        ctx.pb.collection("posts").getList<PostRecord>(1, size + 1, { filter, sort: `-${field},-id`, skipTotal: true, expand: "cover" }),
+        ctx.pb.collection("posts").getList<PostRecord>(1, size + 1, { filter, sort: sortOf(order), skipTotal: true, expand: "cover" }),
       );
-      return connection(rows.items, size, (p) => p[field], async () =>
+      return keyedConnection(rows.items, size, order, async () =>
         (await pbCall(() => ctx.pb.collection("posts").getList(1, 1, { filter: filters.join(" && "), fields: "id" }))).totalItems,
       );
     },

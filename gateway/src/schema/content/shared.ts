@@ -152,7 +152,7 @@ const TIMED_OUT_RETRY_MS = 10 * 60_000;
  * the worker pool (markdown/pool.ts), never on the request thread; past its time limit the field
  * fails with SERVICE_UNAVAILABLE (reason RENDER_TIMEOUT) and the rest of the answer is unaffected.
  */
-export async function renderBody(ctx: GatewayContext, key: string, markdown: string): Promise<string> {
+export async function renderBody(ctx: Pick<GatewayContext, "pb"> & { config: Pick<GatewayContext["config"], "publicUrl"> }, key: string, markdown: string): Promise<string> {
   const cached = htmlCache.get(key);
   if (cached !== undefined) return cached;
   const failedAt = timedOut.get(key);

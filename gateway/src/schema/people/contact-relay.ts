@@ -1,4 +1,5 @@
 import { GraphQLError } from "graphql";
+import { ClientResponseError } from "pocketbase";
 import type { GatewayContext } from "../../context.ts";
 import { ErrorCode, forbidden, notFound, pbCall, rateLimited } from "../../errors.ts";
 import { escapeHtml } from "../../mail/mailer.ts";
@@ -40,21 +41,35 @@ export async function contactPerson(ctx: GatewayContext, personId: string, messa
   if (recipient.ageGroup === "child" || !recipient.inDirectory || recipient.recordStatus !== "active") throw forbidden();
 
   ctx.limiter.hit(limitKey, HOUR_MS);
-  const to = await recipientAddress(ctx, recipient.id);
-  if (!to) {
+  const address = await recipientAddress(ctx, recipient.id);
+  if (!address) {
     throw new GraphQLError("This person can't receive messages through the app yet. The church office can help.", {
       extensions: { code: ErrorCode.CONFLICT, reason: "NO_ADDRESS" },
     });
   }
-  await sendContactMail(ctx, { to, recipient, sender: viewer, senderName: displayName(sender), text });
+  // The footer says what is true for this recipient's choices: whether the sender may already see
+  // the address the message went to (a row the recipient shares), asked with the sender's own token.
+  const shownToSender = address.rowId !== null && (await readableBy(ctx, address.rowId));
+  await sendContactMail(ctx, { to: address.email, shownToSender, recipient, sender: viewer, senderName: displayName(sender), text });
   return true;
+}
+
+/** Whether the caller's rules let them read this email row (a hidden row answers 404). */
+async function readableBy(ctx: GatewayContext, rowId: string): Promise<boolean> {
+  try {
+    await ctx.pb.collection("person_emails").getOne(rowId, { fields: "id" });
+    return true;
+  } catch (error) {
+    if (error instanceof ClientResponseError && (error.status === 404 || error.status === 403)) return false;
+    throw error;
+  }
 }
 
 /**
  * System job: the recipient's primary email (else their oldest email row, else their login's email).
  * The sender's rules would hide a private address, which is the point of the relay.
  */
-async function recipientAddress(ctx: GatewayContext, personId: string): Promise<string | null> {
+async function recipientAddress(ctx: GatewayContext, personId: string): Promise<{ email: string; rowId: string | null } | null> {
   const system = await ctx.system.get();
   const rows = await pbCall(() =>
     system.collection("person_emails").getList<PersonEmailRecord>(1, 1, {
@@ -63,22 +78,26 @@ async function recipientAddress(ctx: GatewayContext, personId: string): Promise<
       skipTotal: true,
     }),
   );
-  if (rows.items[0]) return rows.items[0].email;
+  if (rows.items[0]) return { email: rows.items[0].email, rowId: rows.items[0].id };
   const users = await pbCall(() =>
     system.collection("users").getList<UserRecord>(1, 1, { filter: system.filter("person = {:id}", { id: personId }), skipTotal: true }),
   );
-  return users.items[0]?.email ?? null;
+  // A login's email is private to its owner: never shown to other members.
+  return users.items[0] ? { email: users.items[0].email, rowId: null } : null;
 }
 
 async function sendContactMail(
   ctx: GatewayContext,
-  mail: { to: string; recipient: PersonRecord; sender: UserRecord; senderName: string; text: string },
+  mail: { to: string; shownToSender: boolean; recipient: PersonRecord; sender: UserRecord; senderName: string; text: string },
 ): Promise<void> {
   const { churchName } = await ctx.publicSettings.get();
   const subject = `${mail.senderName} sent you a message through ${churchName}`;
   const footer =
-    `${mail.senderName} wrote to you through ${churchName}'s member directory. Your email address was not shown to them. ` +
-    "If you reply, they will see your address.";
+    `${mail.senderName} wrote to you through ${churchName}'s member directory. ` +
+    (mail.shownToSender
+      ? "They can see this email address on your directory card (your privacy settings decide who can). "
+      : "This email address was not shown to them. ") +
+    "If you reply, they will see the address you reply from.";
   try {
     await ctx.mailer.send(
       {

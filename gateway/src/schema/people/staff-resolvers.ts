@@ -110,7 +110,7 @@ async function matchSuggestions(ctx: GatewayContext, person: PersonRecord): Prom
     .map(({ person: match, reasons }) => ({ person: match, reasons: (["EMAIL", "PHONE", "NAME"] as const).filter((r) => reasons.has(r)) }));
 }
 
-const membershipValue = (status: MembershipStatus | null | undefined) => (status ?? "MEMBER").toLowerCase();
+const membershipValue = (status: MembershipStatus | null | undefined) => (status ?? "VISITOR").toLowerCase();
 
 /**
  * Where an approved person lives: the household staff chose, else the one they already have (a
@@ -126,7 +126,7 @@ async function placeInHousehold(ctx: GatewayContext, person: PersonRecord, house
   if (person.household) return person.householdRole ? {} : { householdRole: await roleInHousehold(ctx, person.household, person) };
   const settings = await ctx.publicSettings.get();
   const name = settings.locale === "es" ? `Familia ${person.lastName}` : `${person.lastName} household`;
-  const household = await pbCall(() => ctx.pb.collection("households").create<HouseholdRecord>({ name: name.slice(0, 100) }));
+  const household = await pbCall(() => ctx.pb.collection("households").create<HouseholdRecord>({ name }));
   return { household: household.id, householdRole: "head" };
 }
 

@@ -16,6 +16,7 @@ import { handleError, type UiError } from "../../lib/handleError.ts";
 import { useUnsavedChangesWarning } from "../../lib/useUnsavedChangesWarning.ts";
 import { uploadWithProgress } from "../../lib/upload.ts";
 import { usePageTitle } from "../../lib/usePageTitle.ts";
+import { useFocusFirstError } from "../../lib/useForm.ts";
 import { LOCALES } from "../../i18n/format.ts";
 
 const WEEKDAYS: Weekday[] = ["SUNDAY", "MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY"];
@@ -77,6 +78,7 @@ function SettingsForm({ settings }: { settings: AdminSettingsFieldsFragment }) {
   const [draft, setDraft] = useState<Draft>(() => draftFrom(settings));
   const [saved, setSaved] = useState<Draft>(draft);
   const [error, setError] = useState<UiError | null>(null);
+  const formRef = useFocusFirstError(error);
   const [notice, setNotice] = useState<string | null>(null);
   const [updateSettings, { loading: saving }] = useUpdateSettings();
   const timeZones = useMemo(() => Intl.supportedValuesOf("timeZone"), []);
@@ -107,7 +109,7 @@ function SettingsForm({ settings }: { settings: AdminSettingsFieldsFragment }) {
     <div className="page">
       <h1>{t("admin.settings.title")}</h1>
       <LogoSection settings={settings} />
-      <form className="form" onSubmit={save} noValidate>
+      <form ref={formRef} className="form" onSubmit={save} noValidate>
         {error && <Alert kind="error">{error.message}</Alert>}
         <fieldset className="card">
           <legend>{t("admin.settings.identity")}</legend>

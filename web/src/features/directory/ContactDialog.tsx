@@ -6,6 +6,7 @@ import { Alert } from "../../components/Alert.tsx";
 import { TextAreaField } from "../../components/Field.tsx";
 import { FormActions } from "../../components/FormActions.tsx";
 import { handleError, type UiError } from "../../lib/handleError.ts";
+import { useFocusFirstError } from "../../lib/useForm.ts";
 
 const MESSAGE_MAX = 2000; // gateway LIMITS.contactMessageMax
 
@@ -14,7 +15,7 @@ const MESSAGE_MAX = 2000; // gateway LIMITS.contactMessageMax
  * learns the address. A modal <dialog>: focus moves in, Escape closes, focus returns to the button.
  * The draft survives closing and errors; only a sent message is cleared.
  */
-export function ContactButton({ personId, name }: { personId: string; name: string }) {
+export function ContactButton({ personId, name, addressShown }: { personId: string; name: string; addressShown: boolean }) {
   const i18n = useI18n();
   const { t, locale } = i18n;
   const titleId = useId();
@@ -23,6 +24,7 @@ export function ContactButton({ personId, name }: { personId: string; name: stri
   const { data: shell } = useAppShell();
   const [message, setMessage] = useState("");
   const [error, setError] = useState<UiError | null>(null);
+  const formRef = useFocusFirstError(error);
   const [sent, setSent] = useState(false);
   const [contact, { loading }] = useContactPerson();
 
@@ -74,6 +76,7 @@ export function ContactButton({ personId, name }: { personId: string; name: stri
           </>
         ) : (
           <form
+            ref={formRef}
             className="form"
             noValidate
             onSubmit={(event) => {
@@ -81,7 +84,8 @@ export function ContactButton({ personId, name }: { personId: string; name: stri
               void send();
             }}
           >
-            <p className="muted small">{t("directory.contact.privacy", { name, email: shell?.viewer?.user.email ?? "" })}</p>
+            {/* What is true for this person's choices: they may share an address with the sender. */}
+            <p className="muted small">{t(addressShown ? "directory.contact.privacyShared" : "directory.contact.privacy", { name, email: shell?.viewer?.user.email ?? "" })}</p>
             {error && !fieldError && <Alert kind="error">{error.message}</Alert>}
             <TextAreaField
               label={t("directory.contact.message")}

@@ -73,10 +73,10 @@ function PersonCard() {
                 </Link>
               </>
             ) : (
-              <ContactButton personId={person.id} name={person.displayName} />
+              <ContactButton personId={person.id} name={person.displayName} addressShown={person.emails.length > 0} />
             )}
           </div>
-          {!isSelf && <p className="muted small">{t("directory.contact.note")}</p>}
+          {!isSelf && <p className="muted small">{t(person.emails.length > 0 ? "directory.contact.noteShared" : "directory.contact.note")}</p>}
         </div>
       </article>
       {person.household && others.length > 0 && (

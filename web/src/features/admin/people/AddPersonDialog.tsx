@@ -6,6 +6,7 @@ import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { SelectField, TextField } from "../../../components/Field.tsx";
 import { FormActions } from "../../../components/FormActions.tsx";
 import { handleError, type UiError } from "../../../lib/handleError.ts";
+import { useFocusFirstError } from "../../../lib/useForm.ts";
 import { LIMITS } from "../../../../../gateway/src/validation/limits.ts";
 import { HOUSEHOLD_ROLES, MEMBERSHIP_STATUSES, optional, useChurchToday } from "./common.tsx";
 import { HouseholdPicker, type PickedHousehold } from "./Pickers.tsx";
@@ -43,6 +44,7 @@ export function AddPersonDialog({ onCreated, household, triggerLabel }: { onCrea
   // null: the household's name follows the last name until someone types their own.
   const [customHouseholdName, setCustomHouseholdName] = useState<string | null>(null);
   const [error, setError] = useState<UiError | null>(null);
+  const formRef = useFocusFirstError(error);
   const [busy, setBusy] = useState(false);
   const [createPerson] = useAdminCreatePerson();
   const [createHousehold] = useAdminCreateHousehold();
@@ -123,7 +125,7 @@ export function AddPersonDialog({ onCreated, household, triggerLabel }: { onCrea
         <span aria-hidden="true">+</span> {triggerLabel ?? t("admin.people.add.open")}
       </button>
       <dialog ref={dialog} className="dialog person-dialog" aria-labelledby={titleId}>
-        <form className="form" onSubmit={(e) => void submit(e)} noValidate>
+        <form ref={formRef} className="form" onSubmit={(e) => void submit(e)} noValidate>
           <h2 id={titleId}>{household ? t("admin.people.add.titleIn", { household: household.name }) : t("admin.people.add.title")}</h2>
           <FormErrorSummary error={error} fields={FIELDS} />
           <div className="form__row">

@@ -8,6 +8,7 @@ import { Alert } from "../../../components/Alert.tsx";
 import { SelectField } from "../../../components/Field.tsx";
 import { Loading } from "../../../components/Loading.tsx";
 import { handleError, type UiError } from "../../../lib/handleError.ts";
+import { useFocusFirstError } from "../../../lib/useForm.ts";
 import { useChurchDateTime } from "../content/common.tsx";
 import { Avatar, MEMBERSHIP_STATUSES, MatchReasonBadge, MembershipBadge, RecordStatusBadge } from "./common.tsx";
 import { HouseholdPicker, type PickedHousehold } from "./Pickers.tsx";
@@ -25,9 +26,10 @@ export function ApproveSignUpPanel({ person, onApproved }: { person: AdminPerson
   const { data, loading, error: loadError } = useAdminApproveSignUpPanel({ variables: { id: person.id }, fetchPolicy: "cache-and-network" });
   const [approveSignUp, { loading: approving }] = useAdminApproveSignUp();
   const [error, setError] = useState<UiError | null>(null);
+  const formRef = useFocusFirstError(error);
   const [householdMode, setHouseholdMode] = useState<"new" | "existing">(person.household ? "existing" : "new");
   const [household, setHousehold] = useState<PickedHousehold | null>(person.household ? { id: person.household.id, name: person.household.name } : null);
-  const [membershipStatus, setMembershipStatus] = useState<MembershipStatus>("MEMBER");
+  const [membershipStatus, setMembershipStatus] = useState<MembershipStatus>("VISITOR");
   const suggestions = data?.person?.matchSuggestions ?? [];
   // `||`: an account's email reads as "" for staff without roles.manage (PocketBase hides it), and
   // the sign-up address is then still known from the person's own email row.
@@ -118,7 +120,7 @@ export function ApproveSignUpPanel({ person, onApproved }: { person: AdminPerson
         </>
       )}
 
-      <form className="form approve-panel__new" onSubmit={approveAsNew} noValidate>
+      <form ref={formRef} className="form approve-panel__new" onSubmit={approveAsNew} noValidate>
         <h3>{suggestions.length ? t("admin.people.approve.orNew") : t("admin.people.approve.asNewTitle")}</h3>
         <fieldset className="radio-group">
           <legend>{t("admin.people.field.household")}</legend>

@@ -6,6 +6,7 @@ import { Alert } from "../../../components/Alert.tsx";
 import { CheckboxField, SelectField, TextField } from "../../../components/Field.tsx";
 import { handleError, type UiError } from "../../../lib/handleError.ts";
 import { useUnsavedChangesWarning } from "../../../lib/useUnsavedChangesWarning.ts";
+import { useFocusFirstError } from "../../../lib/useForm.ts";
 import { LIMITS } from "../../../../../gateway/src/validation/limits.ts";
 import { HOUSEHOLD_ROLES, MEMBERSHIP_STATUSES, VISIBILITIES, VisibilityBadge, useCalendarDates, useChurchToday } from "./common.tsx";
 import { FormErrorSummary } from "./FormErrorSummary.tsx";
@@ -59,6 +60,7 @@ export function PersonDetailsForm({ person }: { person: AdminPersonDetailsFragme
   const [saved, setSaved] = useState<Draft>(() => draftFrom(person));
   const [draft, setDraft] = useState<Draft>(saved);
   const [error, setError] = useState<UiError | null>(null);
+  const formRef = useFocusFirstError(error);
   const [done, setDone] = useState(false);
   const [updatePerson, { loading }] = useAdminUpdatePerson();
   const input = changes(draft, saved);
@@ -104,7 +106,7 @@ export function PersonDetailsForm({ person }: { person: AdminPersonDetailsFragme
   return (
     <section className="card staff-card" aria-labelledby={titleId}>
       <h2 id={titleId}>{t("admin.people.details")}</h2>
-      <form className="form" onSubmit={(e) => void save(e)} noValidate>
+      <form ref={formRef} className="form" onSubmit={(e) => void save(e)} noValidate>
         <FormErrorSummary error={error} fields={FIELDS} />
         <div className="form__row">
           <TextField label={t("admin.people.field.firstName")} required maxLength={LIMITS.personNameMax} value={draft.firstName} onChange={(e) => set("firstName", e.target.value)} error={fieldError("firstName")} />
