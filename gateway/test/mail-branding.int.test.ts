@@ -80,7 +80,7 @@ describe("PocketBase's own auth mails", () => {
   it("the verification mail is branded, with a button and a text part that is plain text", async () => {
     const email = uniqueEmail("verify");
     const result = await new GqlClient(gateway, { ip: "198.51.100.71" }).request(
-      `mutation($input: SignUpInput!) { signUp(input: $input) { user { email } } }`,
+      `mutation($input: SignUpInput!) { signUp(input: $input) }`,
       { input: { firstName: "Vera", lastName: "Fy", email, password: "correct-horse-battery-2", passwordConfirm: "correct-horse-battery-2" } },
     );
     expect(result.errors).toBeUndefined();

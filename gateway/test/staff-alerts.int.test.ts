@@ -17,7 +17,7 @@ const PREFS = `{ staffAlertPreferences { topic delivery } }`;
 const SET = `mutation($topic: StaffAlertTopic!, $delivery: AlertDelivery!) { setStaffAlertPreference(topic: $topic, delivery: $delivery) { topic delivery } }`;
 const VISIT = `mutation($input: VisitRequestInput!) { submitVisitRequest(input: $input) }`;
 const PRAYER = `mutation($input: PrayerRequestInput!) { submitPrayerRequest(input: $input) { id } }`;
-const SIGN_UP = `mutation($input: SignUpInput!) { signUp(input: $input) { user { email } } }`;
+const SIGN_UP = `mutation($input: SignUpInput!) { signUp(input: $input) }`;
 const NOTIFICATIONS = `{ notifications(first: 50) { edges { node { kind title link } } } }`;
 const FROM_VISIT = `mutation($id: ID!, $first: String, $last: String) {
   createPersonFromVisit(id: $id, firstName: $first, lastName: $last) { id status person { id firstName lastName membershipStatus } }
