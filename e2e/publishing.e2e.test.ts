@@ -355,6 +355,55 @@ describe("publishing in a real browser", () => {
     await context.close();
   });
 
+  it("an image pasted just before the tab is closed is in the copy kept on this device", async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await signIn(page, EDITOR, DEMO_PASSWORD);
+    const id = await createDraft(page, `Choir photo ${unique()}`, "The choir on Easter morning.");
+    await openPost(page, id);
+    // Saves never reach the server: the copy on this device is all there is.
+    await page.route("**/graphql", async (route) => {
+      if ((route.request().postData() ?? "").includes("UpdatePost")) return; // held, never answered
+      await route.continue();
+    });
+    await body(page).click();
+    await page.keyboard.press("End");
+    await newBlock(page, () => page.keyboard.press("Enter"));
+    await pasteImage(page, "choir.png", png(300, 200));
+    // The tab is closed the moment the image shows, before the editor's 200 ms report delay and
+    // before React renders again: the browser fires pagehide, and no task runs after it.
+    const key = `flock.draft.post.${id}`;
+    const keptAtClose = await page.evaluate(
+      (storageKey) =>
+        new Promise<string | null>((resolve) => {
+          const image = () => document.querySelector('[role="textbox"][aria-label="Text"] img[src^="/files/media/"]');
+          const close = () => {
+            window.dispatchEvent(new PageTransitionEvent("pagehide"));
+            resolve(localStorage.getItem(storageKey));
+          };
+          if (image()) return close();
+          const observer = new MutationObserver(() => {
+            if (!image()) return;
+            observer.disconnect();
+            close();
+          });
+          observer.observe(document.body, { subtree: true, childList: true, attributes: true });
+        }),
+      key,
+    );
+    expect(keptAtClose).toMatch(/!\[[^\]]*\]\(\/files\/media\/[a-z0-9]{15}\/[^)]+\)/);
+    page.once("dialog", (dialog) => void dialog.accept());
+    await page.close({ runBeforeUnload: true });
+    await page.waitForEvent("close");
+
+    const again = await context.newPage();
+    await again.goto(`/admin/news/${id}`);
+    await expect.poll(() => again.getByRole("heading", { name: "Restore your unsaved changes?" }).isVisible(), SLOW).toBe(true);
+    const local = await again.evaluate((key) => localStorage.getItem(key), `flock.draft.post.${id}`);
+    expect(local).toMatch(/!\[[^\]]*\]\(\/files\/media\/[a-z0-9]{15}\/[^)]+\)/);
+    await context.close();
+  });
+
   it("images need alt text before publishing, and a schedule is read in the church's time zone", async () => {
     // The editor's computer is in Tokyo; the church (settings.timezone) is in Chicago.
     const context = await browser.newContext({ baseURL: baseUrl(), viewport: { width: 1280, height: 900 }, locale: "en-US", timezoneId: "Asia/Tokyo" });
