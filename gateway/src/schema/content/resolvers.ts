@@ -5,7 +5,7 @@ import { LIMITS } from "../../validation/limits.ts";
 import { Validator } from "../../validation/validate.ts";
 import type { PageInput, PostInput, Resolvers } from "../__generated__/types.ts";
 import { connection, keysetFilter, pageArgs } from "../pagination.ts";
-import { requireViewer } from "../users/resolvers.ts";
+import { requirePermission, requireViewer } from "../users/resolvers.ts";
 import { toIso } from "../users/mappers.ts";
 import { chooseSlug, isoOrNull, mediaByIds, renderBody, requireAltText, staleRevision, writeAsCaller } from "./shared.ts";
 import { deleteWorkingCopy, readHistory, readHistoryEntry, readWorkingCopy, recordHistory, saveWorkingCopy, workingOf, type RevisionContent } from "./revisions.ts";
@@ -205,11 +205,12 @@ export const contentResolvers: Resolvers = {
       return saveDocument(ctx, viewer, "page", current, expectedRevision, { title, body, slugInput: input.slug, fields });
     },
     async publishPageChanges(_, { id }, ctx) {
-      const viewer = await requireViewer(ctx);
+      // Putting changes live needs content.publish (the pages rules say the same when there are changes).
+      const viewer = await requirePermission(ctx, "content.publish");
       return publishChanges(ctx, viewer, "page", await requireRecord<PageRecord>(ctx, "pages", id));
     },
     async discardPageChanges(_, { id }, ctx) {
-      await requireViewer(ctx);
+      await requirePermission(ctx, "content.edit");
       return discardChanges(ctx, "page", await requireRecord<PageRecord>(ctx, "pages", id));
     },
     async restorePageRevision(_, { id, revisionId, expectedRevision }, ctx) {
@@ -267,11 +268,12 @@ export const contentResolvers: Resolvers = {
       return saveDocument(ctx, viewer, "post", current, expectedRevision, { title, body, slugInput: input.slug, fields });
     },
     async publishPostChanges(_, { id }, ctx) {
-      const viewer = await requireViewer(ctx);
+      // Putting changes live needs content.publish (the posts rules say the same when there are changes).
+      const viewer = await requirePermission(ctx, "content.publish");
       return publishChanges(ctx, viewer, "post", await requireRecord<PostRecord>(ctx, "posts", id, "cover"));
     },
     async discardPostChanges(_, { id }, ctx) {
-      await requireViewer(ctx);
+      await requirePermission(ctx, "content.edit");
       return discardChanges(ctx, "post", await requireRecord<PostRecord>(ctx, "posts", id, "cover"));
     },
     async restorePostRevision(_, { id, revisionId, expectedRevision }, ctx) {
