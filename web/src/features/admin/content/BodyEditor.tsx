@@ -102,7 +102,7 @@ function BodyImageRow({ id, onEditAlt }: { id: string; onEditAlt(target: AltText
   if (!media || media.kind !== "IMAGE") return null;
   const missing = !media.alt.trim();
   return (
-    <li className="body-images__item">
+    <li className="body-images__item" data-media-id={media.id}>
       <img src={media.thumbnail} alt="" width={64} height={48} />
       <span className="body-images__text">
         <span className="block small">{media.filename}</span>

@@ -149,9 +149,16 @@ export function useDocumentEditor<F extends BaseForm>(options: {
     ...(actionError?.fieldErrors ?? {}),
   };
 
+  /** Show a text the server now has (discarded changes, a restored version) as the saved state. */
+  function replace(next: F, revision: number) {
+    autosave.reset(next, revision);
+    load(next);
+  }
+
   return {
     form,
     set,
+    replace,
     status,
     autosave,
     offer,
