@@ -200,6 +200,20 @@ describe("editing", () => {
     expect(errors).toEqual([]);
   });
 
+  it("Ctrl+K opens the link field for the selected text (no mouse needed)", async () => {
+    await load("Read the notices\n");
+    await editable().click();
+    await page.keyboard.press("Control+End");
+    for (let i = 0; i < "notices".length; i++) await page.keyboard.press("Shift+ArrowLeft");
+    await page.keyboard.press("Control+k");
+    const url = page.getByPlaceholder("Paste a link…");
+    await expect.poll(() => url.evaluate((input) => input === document.activeElement)).toBe(true);
+    await page.keyboard.type("https://grace.example/notices");
+    await page.keyboard.press("Enter");
+    await expect.poll(getMarkdown).toBe("Read the [notices](https://grace.example/notices)\n");
+    expect(errors).toEqual([]);
+  });
+
   it("a pasted YouTube URL stays a bare URL on its own line (the gateway renders it as an embed)", async () => {
     await load("Last Sunday's sermon:\n");
     await editable().click();

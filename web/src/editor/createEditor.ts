@@ -18,6 +18,7 @@ import type { Node as ProseNode } from "@milkdown/kit/prose/model";
 import { Decoration } from "@milkdown/kit/prose/view";
 import type { EditorMessages } from "./messages.ts";
 import { accessibility } from "./accessibility.ts";
+import { linkShortcut } from "./link-shortcut.ts";
 import { listItemView } from "./list-item-view.ts";
 import { markdownStyle } from "./markdown-style.ts";
 
@@ -208,6 +209,7 @@ export async function createEditor({ root, markdown, label, messages: m, upload 
   crepe.editor.use(accessibility);
   // List items: Crepe's look without its caret restore (list-item-view.ts), instead of its listItem feature.
   crepe.editor.use(listItemView);
+  crepe.editor.use(linkShortcut);
 
   return crepe;
 }

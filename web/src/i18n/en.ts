@@ -568,6 +568,8 @@ export const en = {
   "admin.content.onlyPublishers": "Only publishers can publish. Your changes are saved as a draft, and a publisher can put them online.",
   "admin.content.readOnlyLive": "This is online. Only publishers can change what is already published.",
   // Working copies, history and the publish checklist (issue 12)
+  "admin.content.canvas.stats": "Words: {words} · Reading time: about {minutes} min",
+  "admin.content.canvas.focus": "Focus mode",
   "admin.content.changes.unpublished": "Unpublished changes",
   "admin.content.changes.explain": "The site still shows the published version; “Update” puts your changes live.",
   "admin.content.changes.none": "The site shows this version.",

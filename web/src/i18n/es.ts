@@ -570,6 +570,8 @@ export const es: Record<MessageKey, string> = {
   "admin.content.onlyPublishers": "Solo quienes tienen permiso de publicación pueden publicar. Tus cambios se guardan como borrador y una persona con ese permiso puede publicarlos.",
   "admin.content.readOnlyLive": "Esto ya está publicado. Solo quienes tienen permiso de publicación pueden cambiar lo publicado.",
   // Working copies, history and the publish checklist (issue 12)
+  "admin.content.canvas.stats": "Palabras: {words} · Lectura: unos {minutes} min",
+  "admin.content.canvas.focus": "Modo concentración",
   "admin.content.changes.unpublished": "Cambios sin publicar",
   "admin.content.changes.explain": "El sitio sigue mostrando la versión publicada; «Actualizar» publica tus cambios.",
   "admin.content.changes.none": "El sitio muestra esta versión.",

@@ -27,6 +27,7 @@ import { ContentPreview } from "./ContentPreview.tsx";
 import { CreateDraft } from "./CreateDraft.tsx";
 import { ConflictPanel, EditorTop, KeptVersionNotice, RestoreOffer } from "./EditorPanels.tsx";
 import { HistoryPanel, PublishChecklist, UnpublishedChanges } from "./Revisions.tsx";
+import { useFocusMode } from "./Canvas.tsx";
 import { slugFollowsTitle, slugify } from "./slug.ts";
 import { useDocumentEditor, type BaseForm } from "./useDocumentEditor.ts";
 import "./content.css";
@@ -98,6 +99,7 @@ function PageEditor({ page }: { page: AdminPageEditorFieldsFragment }) {
   const [publishPageChanges] = usePublishPageChanges();
   const [discardPageChanges] = useDiscardPageChanges();
   const [restorePageRevision] = useRestorePageRevision();
+  const focusMode = useFocusMode();
   /** The confirm step (checklist) open for "publish" or "update". */
   const [confirming, setConfirming] = useState<"publish" | "update" | null>(null);
   const [deletePage] = useDeletePage();
@@ -123,6 +125,7 @@ function PageEditor({ page }: { page: AdminPageEditorFieldsFragment }) {
   const showServer = (result: AdminPageEditorFieldsFragment) => doc.replace(formFromPage(result), result.revision);
   const top = (
     <EditorTop status={status} heading={t("admin.content.page.edit")} backTo="/admin/pages" backLabel={t("admin.content.page.back")} badge={<StatusBadge status={page.status} />}>
+      {!doc.offer && focusMode.button}
       {!doc.offer && <ContentPreview title={form.title} markdown={form.body} />}
     </EditorTop>
   );
@@ -137,7 +140,7 @@ function PageEditor({ page }: { page: AdminPageEditorFieldsFragment }) {
   }
 
   return (
-    <div className="page editor-page">
+    <div className={`page editor-page${focusMode.className}`}>
       {top}
       {status.kind === "conflict" && <ConflictPanel mine={form} theirs={status.theirs} onKeepMine={doc.keepMine} onKeepTheirs={() => void doc.keepTheirs()} busy={doc.conflictBusy} />}
       <KeptVersionNotice storageKey={storageKey} version={doc.kept} onForget={doc.forgetKept} />
@@ -150,6 +153,7 @@ function PageEditor({ page }: { page: AdminPageEditorFieldsFragment }) {
             required
             maxLength={200}
             value={form.title}
+            className="editor-title-input"
             readOnly={readOnly}
             autoFocus={fresh}
             onFocus={fresh ? (e) => e.currentTarget.select() : undefined}

@@ -31,6 +31,7 @@ import { ConflictPanel, EditorTop, KeptVersionNotice, RestoreOffer } from "./Edi
 import { MediaPicker } from "./MediaPicker.tsx";
 import { ScheduleForm } from "./ScheduleForm.tsx";
 import { HistoryPanel, PublishChecklist, UnpublishedChanges } from "./Revisions.tsx";
+import { useFocusMode } from "./Canvas.tsx";
 import { slugFollowsTitle, slugify } from "./slug.ts";
 import { useDocumentEditor, type BaseForm } from "./useDocumentEditor.ts";
 import "./content.css";
@@ -119,6 +120,7 @@ function PostEditor({ post }: { post: AdminPostEditorFieldsFragment }) {
   const [discardPostChanges] = useDiscardPostChanges();
   const [restorePostRevision] = useRestorePostRevision();
   const [cover, setCover] = useState(() => coverOf(post));
+  const focusMode = useFocusMode();
   /** The confirm step (checklist) open for "publish" or "update". */
   const [confirming, setConfirming] = useState<"publish" | "update" | null>(null);
   const [coverAlt, setCoverAlt] = useState<AltTextTarget | null>(null);
@@ -160,8 +162,9 @@ function PostEditor({ post }: { post: AdminPostEditorFieldsFragment }) {
   }
 
   return (
-    <div className="page editor-page">
+    <div className={`page editor-page${focusMode.className}`}>
       <EditorTop status={status} heading={t("admin.content.post.edit")} backTo="/admin/news" backLabel={t("admin.content.post.back")} badge={<StatusBadge status={post.status} />}>
+        {focusMode.button}
         <ContentPreview title={form.title} summary={form.summary} markdown={form.body} cover={cover ? { url: cover.url, alt: cover.alt } : null} />
       </EditorTop>
       {status.kind === "conflict" && <ConflictPanel mine={form} theirs={status.theirs} onKeepMine={doc.keepMine} onKeepTheirs={() => void doc.keepTheirs()} busy={doc.conflictBusy} />}
@@ -175,6 +178,7 @@ function PostEditor({ post }: { post: AdminPostEditorFieldsFragment }) {
             required
             maxLength={200}
             value={form.title}
+            className="editor-title-input"
             readOnly={readOnly}
             autoFocus={fresh}
             onFocus={fresh ? (e) => e.currentTarget.select() : undefined}

@@ -5,6 +5,7 @@ import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { Loading } from "../../../components/Loading.tsx";
 import { AltTextDialog, type AltTextTarget } from "./AltTextDialog.tsx";
 import { mediaIdsIn, uploadMedia } from "./media.ts";
+import { WordCount } from "./Canvas.tsx";
 
 // The editor (Milkdown) is only ever loaded here, lazily: it must never be part of the public first
 // load (`npm run size` checks).
@@ -73,6 +74,7 @@ export function BodyEditor({ editorKey, initialMarkdown, onChange, label, readOn
           }}
         />
       </Suspense>
+      <WordCount markdown={markdown} />
       {error && (
         <p className="field__error" role="alert">
           {error} {errorHint}

@@ -253,7 +253,7 @@ function ChecklistItem({ ok, text, action }: { ok: boolean; text: ReactNode; act
         {ok ? "✓" : "!"}
       </span>
       <span className="visually-hidden">{ok ? t("admin.content.checklist.ok") : t("admin.content.checklist.missing")}</span>
-      <span>{text}</span>
+      <span className="checklist__text">{text}</span>
       {action}
     </li>
   );
