@@ -352,6 +352,10 @@ describe("publishing in a real browser", () => {
     const againErrors = watchErrors(again);
     await again.goto(`/admin/news/${id}`);
     await expect.poll(() => again.getByRole("heading", { name: "Restore your unsaved changes?" }).isVisible(), SLOW).toBe(true);
+    // The editor stays in view, and the offer shows what would be restored.
+    await body(again).waitFor();
+    await again.getByText("Compare with the text below").click();
+    expect((await again.locator(".restore-offer__diff ins").allTextContents()).join("")).toContain("And on the bus.");
     await expectAccessible(again);
     await again.getByRole("button", { name: "Restore your unsaved changes" }).click();
     await expect.poll(() => body(again).textContent(), SLOW).toContain("And on the bus.");

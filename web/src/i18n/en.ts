@@ -635,6 +635,8 @@ export const en = {
   "admin.content.save.failed": "Couldn't save: {message} Your changes are kept on this device.",
   "admin.content.restore.title": "Restore your unsaved changes?",
   "admin.content.restore.body": "This device kept changes from {time} that never reached the server.",
+  "admin.content.restore.compare": "Compare with the text below",
+  "admin.content.restore.legend": "Underlined: only in the kept changes. Struck through: only in the text below.",
   "admin.content.restore.restore": "Restore your unsaved changes",
   "admin.content.restore.discard": "Discard",
   "admin.content.restore.confirmDiscard": "Discard the changes kept on this device? They cannot be recovered.",

@@ -637,6 +637,8 @@ export const es: Record<MessageKey, string> = {
   "admin.content.save.failed": "No se pudo guardar: {message} Tus cambios se conservan en este dispositivo.",
   "admin.content.restore.title": "¿Recuperar tus cambios sin guardar?",
   "admin.content.restore.body": "Este dispositivo conservó cambios del {time} que no llegaron al servidor.",
+  "admin.content.restore.compare": "Comparar con el texto de abajo",
+  "admin.content.restore.legend": "Subrayado: solo en los cambios guardados. Tachado: solo en el texto de abajo.",
   "admin.content.restore.restore": "Recuperar tus cambios sin guardar",
   "admin.content.restore.discard": "Descartar",
   "admin.content.restore.confirmDiscard": "¿Descartar los cambios conservados en este dispositivo? No se podrán recuperar.",

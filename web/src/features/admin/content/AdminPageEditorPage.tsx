@@ -125,23 +125,15 @@ function PageEditor({ page }: { page: AdminPageEditorFieldsFragment }) {
   const showServer = (result: AdminPageEditorFieldsFragment) => doc.replace(formFromPage(result), result.revision);
   const top = (
     <EditorTop status={status} heading={t("admin.content.page.edit")} backTo="/admin/pages" backLabel={t("admin.content.page.back")} badge={<StatusBadge status={page.status} />}>
-      {!doc.offer && focusMode.button}
-      {!doc.offer && <ContentPreview title={form.title} markdown={form.body} />}
+      {focusMode.button}
+      <ContentPreview title={form.title} markdown={form.body} />
     </EditorTop>
   );
-
-  if (doc.offer) {
-    return (
-      <div className="page editor-page">
-        {top}
-        <RestoreOffer copy={doc.offer} onRestore={doc.restore} onDiscard={doc.discard} />
-      </div>
-    );
-  }
 
   return (
     <div className={`page editor-page${focusMode.className}`}>
       {top}
+      {doc.offer && <RestoreOffer copy={doc.offer} current={form} onRestore={doc.restore} onDiscard={doc.discard} />}
       {status.kind === "conflict" && <ConflictPanel mine={form} theirs={status.theirs} onKeepMine={doc.keepMine} onKeepTheirs={() => void doc.keepTheirs()} busy={doc.conflictBusy} />}
       <KeptVersionNotice storageKey={storageKey} version={doc.kept} onForget={doc.forgetKept} />
       {readOnly && <Alert kind="info">{t("admin.content.readOnlyLive")}</Alert>}

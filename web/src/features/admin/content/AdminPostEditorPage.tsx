@@ -152,21 +152,14 @@ function PostEditor({ post }: { post: AdminPostEditorFieldsFragment }) {
     doc.replace(formFromPost(result), result.revision);
   }
 
-  if (doc.offer) {
-    return (
-      <div className="page editor-page">
-        <EditorTop status={status} heading={t("admin.content.post.edit")} backTo="/admin/news" backLabel={t("admin.content.post.back")} badge={<StatusBadge status={post.status} />} />
-        <RestoreOffer copy={doc.offer} onRestore={doc.restore} onDiscard={doc.discard} />
-      </div>
-    );
-  }
-
   return (
     <div className={`page editor-page${focusMode.className}`}>
       <EditorTop status={status} heading={t("admin.content.post.edit")} backTo="/admin/news" backLabel={t("admin.content.post.back")} badge={<StatusBadge status={post.status} />}>
         {focusMode.button}
         <ContentPreview title={form.title} summary={form.summary} markdown={form.body} cover={cover ? { url: cover.url, alt: cover.alt } : null} />
       </EditorTop>
+      {/* What this device kept, compared with the text below (which stays in view). */}
+      {doc.offer && <RestoreOffer copy={doc.offer} current={form} onRestore={doc.restore} onDiscard={doc.discard} />}
       {status.kind === "conflict" && <ConflictPanel mine={form} theirs={status.theirs} onKeepMine={doc.keepMine} onKeepTheirs={() => void doc.keepTheirs()} busy={doc.conflictBusy} />}
       <KeptVersionNotice storageKey={storageKey} version={doc.kept} onForget={doc.forgetKept} />
       {readOnly && <Alert kind="info">{t("admin.content.readOnlyLive")}</Alert>}
