@@ -27,7 +27,7 @@ import { ContentPreview } from "./ContentPreview.tsx";
 import { CreateDraft } from "./CreateDraft.tsx";
 import { ConflictPanel, EditorTop, KeptVersionNotice, RestoreOffer } from "./EditorPanels.tsx";
 import { HistoryPanel, PublishChecklist, UnpublishedChanges } from "./Revisions.tsx";
-import { useFocusMode } from "./Canvas.tsx";
+import { oneLine, titleKeyDown, useFocusMode } from "./Canvas.tsx";
 import { slugFollowsTitle, slugify } from "./slug.ts";
 import { useDocumentEditor, type BaseForm } from "./useDocumentEditor.ts";
 import "./content.css";
@@ -140,16 +140,21 @@ function PageEditor({ page }: { page: AdminPageEditorFieldsFragment }) {
 
       <div className="editor-layout">
         <div className="editor-main form">
-          <TextField
+          <TextAreaField
             label={t("admin.content.field.title")}
             required
             maxLength={200}
             value={form.title}
             className="editor-title-input"
+            rows={1}
+            onKeyDown={titleKeyDown}
             readOnly={readOnly}
             autoFocus={fresh}
             onFocus={fresh ? (e) => e.currentTarget.select() : undefined}
-            onChange={(e) => set(form.slugAuto ? { title: e.target.value, slug: slugify(e.target.value) } : { title: e.target.value })}
+            onChange={(e) => {
+              const title = oneLine(e.target.value);
+              set(form.slugAuto ? { title, slug: slugify(title) } : { title });
+            }}
             error={fieldErrors.title}
           />
           <BodyEditor

@@ -31,7 +31,7 @@ import { ConflictPanel, EditorTop, KeptVersionNotice, RestoreOffer } from "./Edi
 import { MediaPicker } from "./MediaPicker.tsx";
 import { ScheduleForm } from "./ScheduleForm.tsx";
 import { HistoryPanel, PublishChecklist, UnpublishedChanges } from "./Revisions.tsx";
-import { useFocusMode } from "./Canvas.tsx";
+import { oneLine, titleKeyDown, useFocusMode } from "./Canvas.tsx";
 import { slugFollowsTitle, slugify } from "./slug.ts";
 import { useDocumentEditor, type BaseForm } from "./useDocumentEditor.ts";
 import "./content.css";
@@ -166,16 +166,21 @@ function PostEditor({ post }: { post: AdminPostEditorFieldsFragment }) {
 
       <div className="editor-layout">
         <div className="editor-main form">
-          <TextField
+          <TextAreaField
             label={t("admin.content.field.title")}
             required
             maxLength={200}
             value={form.title}
             className="editor-title-input"
+            rows={1}
+            onKeyDown={titleKeyDown}
             readOnly={readOnly}
             autoFocus={fresh}
             onFocus={fresh ? (e) => e.currentTarget.select() : undefined}
-            onChange={(e) => set(form.slugAuto ? { title: e.target.value, slug: slugify(e.target.value) } : { title: e.target.value })}
+            onChange={(e) => {
+              const title = oneLine(e.target.value);
+              set(form.slugAuto ? { title, slug: slugify(title) } : { title });
+            }}
             error={fieldErrors.title}
           />
           <BodyEditor

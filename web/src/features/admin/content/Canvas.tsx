@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useState, type KeyboardEvent } from "react";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 
 /** Words in a Markdown text as a reader sees it (no image addresses, link targets or markers). */
@@ -31,4 +31,14 @@ export function useFocusMode() {
     </button>
   );
   return { focus, button, className: focus ? " editor-page--focus" : "" };
+}
+
+/** A title is one line (it wraps on screen like a heading; a pasted line break becomes a space). */
+export const oneLine = (value: string) => value.replace(/\s*[\r\n]+\s*/g, " ");
+
+/** Enter in the title moves on to the text instead of breaking the line. */
+export function titleKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
+  if (event.key !== "Enter" || event.nativeEvent.isComposing) return;
+  event.preventDefault();
+  event.currentTarget.closest(".editor-main")?.querySelector<HTMLElement>(".ProseMirror")?.focus();
 }

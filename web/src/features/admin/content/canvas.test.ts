@@ -12,3 +12,11 @@ describe("word count and reading time", () => {
     expect(readingMinutes(460)).toBe(2);
   });
 });
+
+describe("the title is one line", () => {
+  it("turns pasted line breaks into spaces", async () => {
+    const { oneLine } = await import("./Canvas.tsx");
+    expect(oneLine("Harvest supper:\r\n  thank you!")).toBe("Harvest supper: thank you!");
+    expect(oneLine("Carols")).toBe("Carols");
+  });
+});
