@@ -119,6 +119,20 @@ describe("published posts keep a working copy", () => {
     expect(saved.working?.body).toBe("Second text.");
   });
 
+  it("unpublishing (or archiving) a post with a working copy makes the working copy its text, and none is left behind", async () => {
+    const title = unique("Picnic");
+    const live = await publish((await create(title, "In the park.")).id);
+    const saved = (await update(live.id, { title, body: "In the park, at noon." }, live.revision)).data!.updatePost;
+    const draft = await call(editor, "unpublishPost", `mutation($id: ID!) { unpublishPost(id: $id) { ${FIELDS} } }`, { id: live.id });
+    expect(draft).toMatchObject({ status: "DRAFT", body: "In the park, at noon.", working: null });
+    expect(draft.revision).toBe(saved.revision + 1);
+    const again = await publish(draft.id);
+    expect(again).toMatchObject({ body: "In the park, at noon.", working: null });
+    const changed = (await update(again.id, { title, body: "Rain: in the hall." }, again.revision)).data!.updatePost;
+    const archived = (await editor.request<{ archivePosts: Doc[] }>(`mutation($ids: [ID!]!) { archivePosts(ids: $ids) { ${FIELDS} } }`, { ids: [changed.id] })).data!.archivePosts[0]!;
+    expect(archived).toMatchObject({ status: "ARCHIVED", body: "Rain: in the hall.", working: null });
+  });
+
   it("keeps at most HISTORY_MAX versions, and a visitor sees neither working copy nor history", async () => {
     const title = unique("Notices");
     let doc = await create(title, "v0");

@@ -121,6 +121,18 @@ async function discardChanges<R extends PostRecord | PageRecord>(ctx: GatewayCon
   return { ...current, working: null };
 }
 
+/**
+ * A published document leaving the site (unpublish, archive): its working copy becomes the
+ * record's text (what the editor sees stays what they edit), with the revision after it.
+ */
+async function takeOffSite(ctx: GatewayContext, kind: "post" | "page", current: PostRecord | PageRecord, change: Record<string, unknown>): Promise<void> {
+  const collection = kind === "post" ? "posts" : "pages";
+  const working = current.status === "published" ? await readWorkingCopy(ctx, kind, current.id) : null;
+  const content = working ? { title: working.title, body: working.body, ...(working.fields ?? {}) } : {};
+  await writeAsCaller(() => ctx.pb.collection(collection).update(current.id, { ...content, ...change, revision: (working?.revision ?? current.revision) + 1 }));
+  if (working) await deleteWorkingCopy(ctx, working);
+}
+
 /** Fields of a history entry as a save's change. */
 function changeFrom(entry: RevisionRecord) {
   const fields = { ...(entry.fields ?? {}) };
@@ -232,7 +244,8 @@ export const contentResolvers: Resolvers = {
     async unpublishPage(_, { id }, ctx) {
       await requireViewer(ctx);
       const current = await requireRecord<PageRecord>(ctx, "pages", id);
-      return writeAsCaller(() => ctx.pb.collection("pages").update<PageRecord>(id, { status: "draft", revision: current.revision + 1 }));
+      await takeOffSite(ctx, "page", current, { status: "draft" });
+      return { ...(await requireRecord<PageRecord>(ctx, "pages", id)), working: null };
     },
     async deletePage(_, { id }, ctx) {
       await requireViewer(ctx);
@@ -298,8 +311,8 @@ export const contentResolvers: Resolvers = {
     async unpublishPost(_, { id }, ctx) {
       await requireViewer(ctx);
       const current = await requireRecord<PostRecord>(ctx, "posts", id);
-      await writeAsCaller(() => ctx.pb.collection("posts").update(id, { status: "draft", publishAt: "", revision: current.revision + 1 }));
-      return requireRecord<PostRecord>(ctx, "posts", id, "cover");
+      await takeOffSite(ctx, "post", current, { status: "draft", publishAt: "" });
+      return { ...(await requireRecord<PostRecord>(ctx, "posts", id, "cover")), working: null };
     },
     async archivePosts(_, { ids }, ctx) {
       await requireViewer(ctx);
@@ -307,9 +320,8 @@ export const contentResolvers: Resolvers = {
       const archived: PostRecord[] = [];
       for (const id of ids) {
         const current = await requireRecord<PostRecord>(ctx, "posts", id);
-        archived.push(
-          await writeAsCaller(() => ctx.pb.collection("posts").update<PostRecord>(id, { status: "archived", revision: current.revision + 1 }, { expand: "cover" })),
-        );
+        await takeOffSite(ctx, "post", current, { status: "archived" });
+        archived.push({ ...(await requireRecord<PostRecord>(ctx, "posts", id, "cover")), working: null });
       }
       return archived;
     },
