@@ -37,6 +37,8 @@ const config: CodegenConfig = {
           Media: "../../pocketbase/records.ts#MediaRecord",
           Page: "../../pocketbase/records.ts#PageRecord",
           Post: "../../pocketbase/records.ts#PostRecord",
+          WorkingCopy: "../../pocketbase/records.ts#RevisionRecord",
+          Revision: "../../pocketbase/records.ts#RevisionRecord",
           Household: "../../pocketbase/records.ts#HouseholdRecord",
           PersonEmail: "../../pocketbase/records.ts#PersonEmailRecord",
           PersonPhone: "../../pocketbase/records.ts#PersonPhoneRecord",

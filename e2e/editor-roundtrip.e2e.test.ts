@@ -5,12 +5,8 @@
 // The page is web/editor-harness.html, built here with the app's own Vite config
 // (web/src/editor/harness.vite.config.ts) and served from a temporary folder. It mounts
 // MarkdownEditor lazily under StrictMode, as a route does, and exposes window.flockEditor.
-import { execFile } from "node:child_process";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
-import { tmpdir } from "node:os";
-import { extname, join, normalize } from "node:path";
-import { promisify } from "node:util";
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import rehypeStringify from "rehype-stringify";
 import remarkGfm from "remark-gfm";
@@ -21,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../scripts/lib/pocketbase.ts";
 import { HARNESS_UPLOAD_URL as UPLOADED_URL } from "../web/src/editor/harness-api.ts";
 import { launchChromium } from "./support/browser.ts";
+import { startEditorHarness, type EditorHarnessServer } from "./support/editor-harness.ts";
 import { expectAccessible, watchErrors } from "./support/app.ts";
 
 const FIXTURES = join(ROOT, "e2e", "fixtures", "markdown");
@@ -54,68 +51,26 @@ function rendered(markdown: string): string {
   );
 }
 
-// ---------------------------------------------------------------------------------------------
-// The harness: built once, served from a temporary folder.
-
-const CONTENT_TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript",
-  ".css": "text/css",
-  ".svg": "image/svg+xml",
-  ".woff2": "font/woff2",
-};
-
-function serve(dir: string): Promise<{ server: Server; url: string }> {
-  const server = createServer((request, response) => {
-    const path = new URL(request.url ?? "/", "http://localhost").pathname;
-    const file = normalize(join(dir, path === "/" ? "editor-harness.html" : decodeURIComponent(path)));
-    if (!file.startsWith(dir)) {
-      response.writeHead(403).end();
-      return;
-    }
-    readFile(file).then(
-      (body) => response.writeHead(200, { "content-type": CONTENT_TYPES[extname(file)] ?? "application/octet-stream" }).end(body),
-      () => response.writeHead(404).end(),
-    );
-  });
-  return new Promise((resolve) => {
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      resolve({ server, url: `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/` });
-    });
-  });
-}
-
-let outDir: string;
-let server: Server;
-let harnessUrl: string;
+let harness: EditorHarnessServer;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let errors: string[];
 
 beforeAll(async () => {
-  outDir = await mkdtemp(join(tmpdir(), "flock-editor-harness-"));
-  const web = join(ROOT, "web");
-  await promisify(execFile)(
-    process.execPath,
-    [join(web, "node_modules", "vite", "bin", "vite.js"), "build", "--config", "src/editor/harness.vite.config.ts", "--outDir", outDir, "--emptyOutDir", "--logLevel", "error"],
-    { cwd: web },
-  );
-  ({ server, url: harnessUrl } = await serve(outDir));
+  harness = await startEditorHarness();
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "en-US" });
   context.setDefaultTimeout(15_000);
   page = await context.newPage();
   errors = watchErrors(page);
-  await page.goto(harnessUrl);
+  await page.goto(harness.url);
   await page.waitForFunction(() => "flockEditor" in window);
 });
 
 afterAll(async () => {
   await browser?.close();
-  await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
-  if (outDir) await rm(outDir, { recursive: true, force: true });
+  await harness?.close();
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -221,18 +176,11 @@ describe("editing", () => {
     await expect.poll(() => box.getAttribute("aria-multiline")).toBe("true");
     await box.click();
     const type = (text: string) => page.keyboard.type(text, { delay: 10 });
-    // Crepe 7.22.1's list item view attaches its content and puts the caret back on the next
-    // animation frame; a key pressed before that lands elsewhere (NORMALISATION.md, "Known issues").
-    // People do not type within a frame of starting a list item, a script does: wait for the frame.
-    const nextFrame = () => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-    const enter = async () => {
-      await page.keyboard.press("Enter");
-      await nextFrame();
-    };
+    // No waiting for frames between keys (e2e/editor-typing.e2e.test.ts types faster still).
+    const enter = () => page.keyboard.press("Enter");
     await type("## Service times");
     await enter();
     await type("- ");
-    await nextFrame();
     await type("Sunday 10:30");
     await enter();
     await type("Wednesday 19:00");
@@ -249,6 +197,20 @@ describe("editing", () => {
     await expect.poll(getMarkdown).toBe(expected);
     await expect.poll(lastChange).toBe(expected);
     await expectAccessible(page);
+    expect(errors).toEqual([]);
+  });
+
+  it("Ctrl+K opens the link field for the selected text (no mouse needed)", async () => {
+    await load("Read the notices\n");
+    await editable().click();
+    await page.keyboard.press("Control+End");
+    for (let i = 0; i < "notices".length; i++) await page.keyboard.press("Shift+ArrowLeft");
+    await page.keyboard.press("Control+k");
+    const url = page.getByPlaceholder("Paste a link…");
+    await expect.poll(() => url.evaluate((input) => input === document.activeElement)).toBe(true);
+    await page.keyboard.type("https://grace.example/notices");
+    await page.keyboard.press("Enter");
+    await expect.poll(getMarkdown).toBe("Read the [notices](https://grace.example/notices)\n");
     expect(errors).toEqual([]);
   });
 

@@ -37,10 +37,26 @@ describe("public news and pages in a real browser", () => {
     expect(await page.title()).toContain(PUBLIC_POST);
     await expectAccessible(page);
 
+    // A members-only post: an invitation to sign in, the same page (and 404) as a made-up address,
+    // so neither its title nor its existence shows; after signing in, the reader is back on the post.
+    const madeUp = await page.goto("/news/no-such-post-here");
+    expect(madeUp?.status()).toBe(404);
+    await expect.poll(() => page.getByRole("heading", { name: "Sign in to read this" }).isVisible()).toBe(true);
+    const madeUpText = (await page.locator("main").innerText()).replaceAll("no-such-post-here", "");
     const hidden = await page.goto("/news/choir-wednesdays");
     expect(hidden?.status()).toBe(404);
-    await expect.poll(() => page.getByRole("heading", { name: "Page not found" }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole("heading", { name: "Sign in to read this" }).isVisible()).toBe(true);
+    expect((await page.locator("main").innerText()).replaceAll("choir-wednesdays", "")).toBe(madeUpText);
     expect(await page.getByText(MEMBERS_POST).count()).toBe(0);
+    expect(await page.title()).not.toContain(MEMBERS_POST);
+    await expectAccessible(page);
+    await page.getByRole("link", { name: "Sign in" }).last().click();
+    await page.waitForURL(/\/login\?next=%2Fnews%2Fchoir-wednesdays$/);
+    await page.getByLabel("Email").fill("member@grace.example");
+    await page.getByLabel("Password").fill(DEMO_PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(/\/news\/choir-wednesdays$/);
+    await expect.poll(() => page.getByRole("heading", { level: 1, name: MEMBERS_POST }).isVisible()).toBe(true);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -205,7 +205,14 @@ describe("publishing in a real browser", () => {
     await expectAccessible(page);
     await preview.getByRole("button", { name: "Close" }).click();
 
+    // Publishing goes through the checklist: what goes live, nothing missing.
     await page.getByRole("button", { name: "Publish now" }).click();
+    const checklist = page.getByRole("dialog", { name: "Ready to go live?" });
+    await expect.poll(() => checklist.getByText(`Title: ${title}`).isVisible(), SLOW).toBe(true);
+    await expect.poll(() => checklist.getByText("Image harvest-table.png, described as “Long tables set for supper in the fellowship hall”").isVisible(), SLOW).toBe(true);
+    expect(await checklist.getByText(/^Summary \(from the text\): Join us on Saturday\./).isVisible()).toBe(true);
+    await expectAccessible(page);
+    await checklist.getByRole("button", { name: "Publish now" }).click();
     await expect.poll(() => page.getByText("Published.", { exact: true }).isVisible(), SLOW).toBe(true);
     expect((await serverPost(page, id)).status).toBe("PUBLISHED");
     await expectAccessible(page);
@@ -345,6 +352,10 @@ describe("publishing in a real browser", () => {
     const againErrors = watchErrors(again);
     await again.goto(`/admin/news/${id}`);
     await expect.poll(() => again.getByRole("heading", { name: "Restore your unsaved changes?" }).isVisible(), SLOW).toBe(true);
+    // The editor stays in view, and the offer shows what would be restored.
+    await body(again).waitFor();
+    await again.getByText("Compare with the text below").click();
+    expect((await again.locator(".restore-offer__diff ins").allTextContents()).join("")).toContain("And on the bus.");
     await expectAccessible(again);
     await again.getByRole("button", { name: "Restore your unsaved changes" }).click();
     await expect.poll(() => body(again).textContent(), SLOW).toContain("And on the bus.");
@@ -352,6 +363,55 @@ describe("publishing in a real browser", () => {
     expect((await serverPost(again, id)).body).toContain("Written on the train. And on the bus.");
     expect(errors).toEqual([]);
     expect(againErrors).toEqual([]);
+    await context.close();
+  });
+
+  it("an image pasted just before the tab is closed is in the copy kept on this device", async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await signIn(page, EDITOR, DEMO_PASSWORD);
+    const id = await createDraft(page, `Choir photo ${unique()}`, "The choir on Easter morning.");
+    await openPost(page, id);
+    // Saves never reach the server: the copy on this device is all there is.
+    await page.route("**/graphql", async (route) => {
+      if ((route.request().postData() ?? "").includes("UpdatePost")) return; // held, never answered
+      await route.continue();
+    });
+    await body(page).click();
+    await page.keyboard.press("End");
+    await newBlock(page, () => page.keyboard.press("Enter"));
+    await pasteImage(page, "choir.png", png(300, 200));
+    // The tab is closed the moment the image shows, before the editor's 200 ms report delay and
+    // before React renders again: the browser fires pagehide, and no task runs after it.
+    const key = `flock.draft.post.${id}`;
+    const keptAtClose = await page.evaluate(
+      (storageKey) =>
+        new Promise<string | null>((resolve) => {
+          const image = () => document.querySelector('[role="textbox"][aria-label="Text"] img[src^="/files/media/"]');
+          const close = () => {
+            window.dispatchEvent(new PageTransitionEvent("pagehide"));
+            resolve(localStorage.getItem(storageKey));
+          };
+          if (image()) return close();
+          const observer = new MutationObserver(() => {
+            if (!image()) return;
+            observer.disconnect();
+            close();
+          });
+          observer.observe(document.body, { subtree: true, childList: true, attributes: true });
+        }),
+      key,
+    );
+    expect(keptAtClose).toMatch(/!\[[^\]]*\]\(\/files\/media\/[a-z0-9]{15}\/[^)]+\)/);
+    page.once("dialog", (dialog) => void dialog.accept());
+    await page.close({ runBeforeUnload: true });
+    await page.waitForEvent("close");
+
+    const again = await context.newPage();
+    await again.goto(`/admin/news/${id}`);
+    await expect.poll(() => again.getByRole("heading", { name: "Restore your unsaved changes?" }).isVisible(), SLOW).toBe(true);
+    const local = await again.evaluate((key) => localStorage.getItem(key), `flock.draft.post.${id}`);
+    expect(local).toMatch(/!\[[^\]]*\]\(\/files\/media\/[a-z0-9]{15}\/[^)]+\)/);
     await context.close();
   });
 
@@ -376,13 +436,14 @@ describe("publishing in a real browser", () => {
     await expect.poll(() => page.getByText("Needs alt text").isVisible(), SLOW).toBe(true);
     await expect.poll(() => saveStatus(page), SLOW).toBe("Saved");
     await page.getByRole("button", { name: "Publish now" }).click();
-    await expect.poll(() => page.getByText("Some images have no alt text yet.").isVisible(), SLOW).toBe(true);
-    expect(await page.getByRole("link", { name: "Open the media library" }).isVisible()).toBe(true);
+    const checklist = page.getByRole("dialog", { name: "Ready to go live?" });
+    await expect.poll(() => checklist.getByText("Image pizza.png has no alt text.").isVisible(), SLOW).toBe(true);
+    expect(await checklist.getByRole("button", { name: "Publish now" }).isDisabled()).toBe(true);
     expect((await serverPost(page, id)).status).toBe("DRAFT");
     await expectAccessible(page);
 
-    // Fixed from the list of images in the text.
-    await page.getByRole("button", { name: "Add alt text for pizza.png" }).click();
+    // Fixed from the checklist, which points at the image.
+    await checklist.getByRole("button", { name: "Add alt text for pizza.png" }).click();
     await altDialog.getByRole("textbox", { name: "Alt text" }).fill("Two pizzas on a table");
     await altDialog.getByRole("button", { name: "Save alt text" }).click();
     await expect.poll(() => page.getByText("Needs alt text").count(), SLOW).toBe(0);
@@ -402,6 +463,82 @@ describe("publishing in a real browser", () => {
     // A scheduled post can go back to being a draft.
     await page.getByRole("button", { name: "Cancel the schedule" }).click();
     await expect.poll(async () => (await serverPost(page, id)).status, SLOW).toBe("DRAFT");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("a published post: edits stay private until Update; an image without alt text keeps saving and blocks Update; an earlier version is restored", async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    page.on("dialog", (dialog) => void dialog.accept());
+    const visitor = await (await newContext(browser)).newPage();
+    await signIn(page, EDITOR, DEMO_PASSWORD);
+    const title = `Carol service ${unique()}`;
+    const id = await createDraft(page, title, "Candles at six.");
+    const live = await gql<{ publishPost: { slug: string } }>(page, "mutation ($id: ID!) { publishPost(id: $id) { slug } }", { id });
+    const publicText = async () => {
+      await visitor.goto(`/news/${live.publishPost.slug}`);
+      await visitor.getByRole("heading", { level: 1, name: title }).waitFor();
+      return visitor.locator("main").innerText();
+    };
+    expect(await publicText()).toContain("Candles at six.");
+
+    // A one-letter fix is saved (a working copy), and the public page does not change.
+    await openPost(page, id);
+    await body(page).click();
+    await page.keyboard.press("End");
+    await page.keyboard.type(" Carols at seven.");
+    await expect.poll(() => saveStatus(page), SLOW).toBe("Saved");
+    await expect.poll(() => page.getByText("Unpublished changes").isVisible(), SLOW).toBe(true);
+    expect(await publicText()).not.toContain("Carols at seven.");
+    await expectAccessible(page);
+
+    // An image without alt text: saving goes on; Update is refused by the checklist, pointing at it.
+    await newBlock(page, () => page.keyboard.press("Enter"));
+    await pasteImage(page, "candles.png", png(300, 200));
+    const altDialog = page.getByRole("dialog", { name: "Describe this image" });
+    await expect.poll(() => altDialog.isVisible(), SLOW).toBe(true);
+    await altDialog.getByRole("button", { name: "Later" }).click();
+    await page.keyboard.type("Bring a friend.");
+    await expect.poll(() => saveStatus(page), SLOW).toBe("Saved");
+    expect(await page.getByText("Couldn't save").count()).toBe(0);
+    await page.getByRole("button", { name: "Update", exact: true }).click();
+    const checklist = page.getByRole("dialog", { name: "Ready to go live?" });
+    await expect.poll(() => checklist.getByText("Image candles.png has no alt text.").isVisible(), SLOW).toBe(true);
+    expect(await checklist.getByRole("button", { name: "Update" }).isDisabled()).toBe(true);
+    await page.screenshot({ path: "/work/wt/shots/editor/checklist-blocked-1280.png" }).catch(() => undefined);
+    await checklist.getByRole("button", { name: "Add alt text for candles.png" }).click();
+    await altDialog.getByRole("textbox", { name: "Alt text" }).fill("Candles lit in the dark church");
+    await altDialog.getByRole("button", { name: "Save alt text" }).click();
+    await expect.poll(() => altDialog.isVisible(), SLOW).toBe(false);
+    expect(await publicText()).not.toContain("Carols at seven.");
+
+    // Update: the change is public.
+    await page.getByRole("button", { name: "Update", exact: true }).click();
+    await expect.poll(() => checklist.getByText("Image candles.png, described as “Candles lit in the dark church”").isVisible(), SLOW).toBe(true);
+    await checklist.getByRole("button", { name: "Update" }).click();
+    await expect.poll(() => page.getByText("Updated: your changes are live.").isVisible(), SLOW).toBe(true);
+    await expect.poll(publicText, SLOW).toContain("Carols at seven.");
+    await expect.poll(() => page.getByText("Unpublished changes").count(), SLOW).toBe(0);
+
+    // History: the first published version is restored (as a working copy), then updated.
+    await page.reload();
+    await body(page).waitFor();
+    const history = page.getByRole("region", { name: "History" });
+    await expect.poll(() => history.getByRole("listitem").count(), SLOW).toBeGreaterThanOrEqual(2);
+    const first = history.getByRole("listitem").filter({ hasText: "Published" }).last();
+    await first.getByText("Show the text").click();
+    expect(await first.locator("pre").textContent()).toBe("Candles at six.");
+    await expectAccessible(page);
+    await first.getByRole("button", { name: /^Restore this version, saved / }).click();
+    await expect.poll(() => page.getByText("Earlier version restored.").isVisible(), SLOW).toBe(true);
+    await expect.poll(() => body(page).textContent(), SLOW).not.toContain("Carols at seven.");
+    expect(await publicText()).toContain("Carols at seven.");
+    await page.getByRole("button", { name: "Update", exact: true }).click();
+    await checklist.getByRole("button", { name: "Update" }).click();
+    await expect.poll(publicText, SLOW).not.toContain("Carols at seven.");
+    expect(await publicText()).toContain("Candles at six.");
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -1,5 +1,5 @@
 /**
- * QUALITY.md S1 for publishing: persona × (posts, pages, media) × operation. Every cell is checked
+ * QUALITY.md S1 for publishing: persona × (posts, pages, revisions, media) × operation. Every cell is checked
  * directly against PocketBase's REST API and, where the gateway has the operation, through GraphQL.
  * Targets are fresh records made by the system account for each check, so cells are independent.
  */
@@ -28,6 +28,10 @@ const MATRIX = {
     updateDraft: cells(D, D, D, A, A, A, D, A),
     publish: cells(D, D, D, D, A, A, D, A),
     updatePublished: cells(D, D, D, D, A, A, D, A),
+    // A published post's changes go to its working copy (not live): content.edit is enough…
+    saveWorkingCopy: cells(D, D, D, A, A, A, D, A),
+    // …and putting them live ("Update") needs content.publish.
+    publishChanges: cells(D, D, D, D, A, A, D, A),
     delete: cells(D, D, D, D, A, A, D, A),
   },
   pages: {
@@ -36,7 +40,16 @@ const MATRIX = {
     createDraft: cells(D, D, D, A, A, A, D, A),
     publish: cells(D, D, D, D, A, A, D, A),
     updatePublished: cells(D, D, D, D, A, A, D, A),
+    saveWorkingCopy: cells(D, D, D, A, A, A, D, A),
+    publishChanges: cells(D, D, D, D, A, A, D, A),
     delete: cells(D, D, D, D, A, A, D, A),
+  },
+  // Working copies and history (editors only; never public).
+  revisions: {
+    list: cells(D, D, D, A, A, A, D, A),
+    create: cells(D, D, D, A, A, A, D, A),
+    update: cells(D, D, D, A, A, A, D, A),
+    delete: cells(D, D, D, A, A, A, D, A),
   },
   media: {
     list: cells(D, D, D, A, A, A, D, A),
@@ -77,6 +90,7 @@ const post = (fields: Record<string, unknown> = {}) =>
   su.collection("posts").create({ title: "Target post", slug: slug("post"), status: "draft", audience: "public", author: adminId, revision: 1, ...fields });
 const page = (fields: Record<string, unknown> = {}) => su.collection("pages").create({ title: "Target page", slug: slug("page"), status: "draft", revision: 1, ...fields });
 const media = () => su.collection("media").create({ file: fileOf(pngBytes(), "t.png", "image/png"), kind: "image", filename: "t.png", uploadedBy: adminId });
+const revision = async () => su.collection("revisions").create({ post: (await post()).id, title: "Saved", body: "An earlier text", editedBy: adminId });
 const rest = (persona: Persona) => pbAs(users[persona]);
 const gql = (persona: Persona) => new GqlClient(gateway, { token: users[persona]?.token });
 
@@ -144,8 +158,17 @@ const CHECKS: { [C in keyof typeof MATRIX]: { [O in keyof (typeof MATRIX)[C]]: C
     async updatePublished(persona, expected) {
       const target = await post({ status: "published" });
       expectRest(expected, await restStatus(() => rest(persona).collection("posts").update(target.id, { title: "Live change" })));
-      const other = await post({ status: "published" });
-      expectGql(expected, persona, await gql(persona).request(`mutation($id: ID!) { updatePost(id: $id, input: { title: "Live change" }, expectedRevision: 1) { id } }`, { id: other.id }));
+    },
+    async saveWorkingCopy(persona, expected) {
+      const target = await post({ status: "published" });
+      expectGql(expected, persona, await gql(persona).request(`mutation($id: ID!) { updatePost(id: $id, input: { title: "Live change" }, expectedRevision: 1) { id } }`, { id: target.id }));
+      expect((await su.collection("posts").getOne(target.id)).title).toBe("Target post");
+    },
+    async publishChanges(persona, expected) {
+      const target = await post({ status: "published" });
+      await su.collection("revisions").create({ post: target.id, working: true, title: "Changed", body: "", revision: 2, editedBy: adminId });
+      expectGql(expected, persona, await gql(persona).request(`mutation($id: ID!) { publishPostChanges(id: $id) { id } }`, { id: target.id }));
+      expect((await su.collection("posts").getOne(target.id)).title).toBe(expected === "allow" ? "Changed" : "Target post");
     },
     async delete(persona, expected) {
       const target = await post({ status: "published" });
@@ -176,12 +199,43 @@ const CHECKS: { [C in keyof typeof MATRIX]: { [O in keyof (typeof MATRIX)[C]]: C
     async updatePublished(persona, expected) {
       const target = await page({ status: "published" });
       expectRest(expected, await restStatus(() => rest(persona).collection("pages").update(target.id, { title: "Live change" })));
-      const other = await page({ status: "published" });
-      expectGql(expected, persona, await gql(persona).request(`mutation($id: ID!) { updatePage(id: $id, input: { title: "Live change" }, expectedRevision: 1) { id } }`, { id: other.id }));
+    },
+    async saveWorkingCopy(persona, expected) {
+      const target = await page({ status: "published" });
+      expectGql(expected, persona, await gql(persona).request(`mutation($id: ID!) { updatePage(id: $id, input: { title: "Live change" }, expectedRevision: 1) { id } }`, { id: target.id }));
+      expect((await su.collection("pages").getOne(target.id)).title).toBe("Target page");
+    },
+    async publishChanges(persona, expected) {
+      const target = await page({ status: "published" });
+      await su.collection("revisions").create({ page: target.id, working: true, title: "Changed", body: "", revision: 2, editedBy: adminId });
+      expectGql(expected, persona, await gql(persona).request(`mutation($id: ID!) { publishPageChanges(id: $id) { id } }`, { id: target.id }));
+      expect((await su.collection("pages").getOne(target.id)).title).toBe(expected === "allow" ? "Changed" : "Target page");
     },
     async delete(persona, expected) {
       const target = await page({ status: "published" });
       expectRest(expected, await restStatus(() => rest(persona).collection("pages").delete(target.id)));
+    },
+  },
+  revisions: {
+    async list(persona, expected) {
+      const target = await revision();
+      const listed = await rest(persona).collection("revisions").getList(1, 1, { filter: `id = "${target.id}"` });
+      expect(listed.items.length).toBe(expected === "allow" ? 1 : 0);
+      expectRest(expected, await restStatus(() => rest(persona).collection("revisions").getOne(target.id)));
+    },
+    async create(persona, expected) {
+      const target = await post();
+      const editedBy = users[persona]?.id ?? adminId;
+      expectRest(expected, await restStatus(() => rest(persona).collection("revisions").create({ post: target.id, title: "x", body: "", editedBy })));
+    },
+    async update(persona, expected) {
+      const target = await revision();
+      const editedBy = users[persona]?.id ?? adminId;
+      expectRest(expected, await restStatus(() => rest(persona).collection("revisions").update(target.id, { body: "changed", editedBy })));
+    },
+    async delete(persona, expected) {
+      const target = await revision();
+      expectRest(expected, await restStatus(() => rest(persona).collection("revisions").delete(target.id)));
     },
   },
   media: {
@@ -222,7 +276,7 @@ const ROWS = Object.entries(MATRIX).flatMap(([collection, operations]) =>
   ),
 );
 
-describe("authorization table: posts, pages, media (REST and GraphQL)", () => {
+describe("authorization table: posts, pages, revisions, media (REST and GraphQL)", () => {
   it.each(ROWS)("$collection $operation as $persona → $expected", async ({ collection, operation, persona, expected }) => {
     const check = (CHECKS as Record<string, Record<string, Check>>)[collection]![operation]!;
     await check(persona, expected);

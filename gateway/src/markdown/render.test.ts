@@ -214,6 +214,16 @@ describe("embeds", () => {
     );
   });
 
+  it("a [title](video URL) alone on its line is a video block with that title (as text)", async () => {
+    expect(await render(`[Carols by candlelight 2025](https://youtu.be/${YT})`)).toBe(
+      `<figure class="embed" data-embed-provider="youtube" data-embed-src="https://www.youtube-nocookie.com/embed/${YT}"><a class="embed__link" href="https://www.youtube.com/watch?v=${YT}" ${EXTERNAL}>Play: Carols by candlelight 2025 (YouTube)</a><figcaption class="embed__title">Carols by candlelight 2025</figcaption></figure>`,
+    );
+    // The title is text: raw HTML in it is shown, never run.
+    expect(await render(`[Carols <img src=x onerror=alert(1)>](https://youtu.be/${YT})`)).toContain("<figcaption class=\"embed__title\">Carols &#x3C;img src=x onerror=alert(1)></figcaption>");
+    // Within a sentence it stays a link.
+    expect(await render(`Watch [the carols](https://youtu.be/${YT}) again.`)).not.toContain("embed");
+  });
+
   it("never puts an iframe in the HTML", async () => {
     expect(await render(`https://youtu.be/${YT}\n\nhttps://vimeo.com/1`)).not.toContain("iframe");
   });
@@ -244,7 +254,7 @@ describe("embeds", () => {
 
   it("keeps video links in lists, sentences, quotes and with other text as plain links", async () => {
     const url = `https://youtu.be/${YT}`;
-    for (const markdown of [`- ${url}`, `1. ${url}\n\n2. two`, `Watch ${url} today`, `> ${url}`, `[Watch this](${url})`, `${url}.`, `**${url}**`]) {
+    for (const markdown of [`- ${url}`, `1. ${url}\n\n2. two`, `Watch ${url} today`, `> ${url}`, `[www.grace.example](${url})`, `${url}.`, `**${url}**`]) {
       const html = await render(markdown);
       expect(html, markdown).not.toContain("<figure");
       expect(html, markdown).toContain(`href="${url}"`);

@@ -371,28 +371,30 @@ export function embedFor(value: string): Embed | null {
  * swaps it in, after checking data-embed-src against the same bare player address shape and adding
  * its own query string, so the address carries none.
  */
-export function embedElement(embed: Embed): Element {
+export function embedElement(embed: Embed, title = ""): Element {
   const youtube = embed.provider === "youtube";
   const src = youtube ? `https://www.youtube-nocookie.com/embed/${embed.id}` : `https://player.vimeo.com/video/${embed.id}`;
   const href = youtube ? `https://www.youtube.com/watch?v=${embed.id}` : `https://vimeo.com/${embed.id}`;
-  return {
-    type: "element",
-    tagName: "figure",
-    properties: { className: ["embed"], dataEmbedProvider: embed.provider, dataEmbedSrc: src },
-    children: [
-      {
-        type: "element",
-        tagName: "a",
-        properties: { className: ["embed__link"], href, rel: [...EXTERNAL_REL], target: "_blank" },
-        children: [{ type: "text", value: youtube ? "Watch on YouTube" : "Watch on Vimeo" }],
-      },
-    ],
-  };
+  const site = youtube ? "YouTube" : "Vimeo";
+  const children: ElementContent[] = [
+    {
+      type: "element",
+      tagName: "a",
+      properties: { className: ["embed__link"], href, rel: [...EXTERNAL_REL], target: "_blank" },
+      children: [{ type: "text", value: title ? `Play: ${title} (${site})` : `Watch on ${site}` }],
+    },
+  ];
+  // The video's title, from the Markdown link text ([Title](video URL) alone on its line): stays under the player.
+  if (title) children.push({ type: "element", tagName: "figcaption", properties: { className: ["embed__title"] }, children: [{ type: "text", value: title }] });
+  return { type: "element", tagName: "figure", properties: { className: ["embed"], dataEmbedProvider: embed.provider, dataEmbedSrc: src }, children };
 }
 
 const isBlank = (node: ElementContent) => node.type === "text" && !node.value.trim();
 
-/** A top-level paragraph that is only a video URL (its link text is the URL itself) → embed. */
+/**
+ * A top-level paragraph that is only a video link → embed: a bare URL, or [Title](URL) whose text
+ * becomes the video's title.
+ */
 function embeds(tree: HastRoot): void {
   tree.children = tree.children.map((node): HastRootContent => {
     if (node.type !== "element" || node.tagName !== "p") return node;
@@ -402,9 +404,11 @@ function embeds(tree: HastRoot): void {
     const href = link.properties.href;
     if (typeof href !== "string" || !link.children.every((child) => child.type === "text")) return node;
     const text = textOf(link).trim();
-    if (text !== href && `http://${text}` !== href) return node;
+    const bare = text === href || `http://${text}` === href;
+    // Link text that is some other address stays a plain link (as it always did).
+    if (!bare && (/^(?:[a-z][a-z0-9+.-]*:|www\.)/i.test(text) || !text)) return node;
     const embed = embedFor(href);
-    return embed ? embedElement(embed) : node;
+    return embed ? embedElement(embed, bare ? "" : text.slice(0, 200)) : node;
   });
 }
 

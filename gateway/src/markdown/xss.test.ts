@@ -42,6 +42,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   sup: [],
   section: ["class", "data-footnotes"],
   figure: ["class", "data-embed-provider", "data-embed-src"],
+  figcaption: ["class"],
 };
 const URL_ATTRIBUTES = new Set(["href", "src", "data-embed-src"]);
 const SAFE_PROTOCOLS: Record<string, ReadonlySet<string>> = {

@@ -175,6 +175,23 @@ export interface PageRecord extends BaseRecord {
   publishedAt: string;
   revision: number;
   updatedBy: string;
+  /** Attached by the gateway: the working copy (null: none), when it has been read. */
+  working?: RevisionRecord | null;
+}
+
+/** A post's or page's working copy (working) or history entry (pb_migrations/1732470000_revisions.js). */
+export interface RevisionRecord extends BaseRecord {
+  post: string;
+  page: string;
+  working: boolean;
+  published: boolean;
+  title: string;
+  body: string;
+  fields: Record<string, unknown> | null;
+  revision: number;
+  editedBy: string;
+  editorName: string;
+  expand?: { cover?: MediaRecord };
 }
 
 export interface PostRecord extends BaseRecord {
@@ -193,6 +210,8 @@ export interface PostRecord extends BaseRecord {
   revision: number;
   updatedBy: string;
   expand?: { cover?: MediaRecord };
+  /** Attached by the gateway: the working copy (null: none), when it has been read. */
+  working?: RevisionRecord | null;
 }
 
 export interface PrayerRequestRecord extends BaseRecord {

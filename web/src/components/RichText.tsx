@@ -18,12 +18,14 @@ export function RichText({ html }: { html: string }) {
     if (!figure || !src || !PLAYER.test(src)) return;
     event.preventDefault();
     const frame = document.createElement("iframe");
-    frame.src = `${src}?autoplay=1`;
-    frame.title = link?.textContent ?? t("content.video");
+    // Vimeo: dnt=1 (no tracking); YouTube: the privacy-enhanced host (checked above).
+    frame.src = src.startsWith("https://player.vimeo.com/") ? `${src}?autoplay=1&dnt=1` : `${src}?autoplay=1`;
+    frame.title = figure.querySelector(".embed__title")?.textContent || link?.textContent || t("content.video");
     frame.allow = "autoplay; fullscreen; picture-in-picture";
     frame.allowFullscreen = true;
     frame.className = "embed__frame";
-    figure.replaceChildren(frame);
+    // The title (figcaption) stays under the player.
+    link?.replaceWith(frame);
     frame.focus();
   }
   // The click lands on a real link inside, which the keyboard activates too.

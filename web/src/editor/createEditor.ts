@@ -6,18 +6,20 @@ import { blockEdit } from "@milkdown/crepe/feature/block-edit";
 import { cursor } from "@milkdown/crepe/feature/cursor";
 import { imageBlock } from "@milkdown/crepe/feature/image-block";
 import { linkTooltip } from "@milkdown/crepe/feature/link-tooltip";
-import { listItem } from "@milkdown/crepe/feature/list-item";
 import { placeholder } from "@milkdown/crepe/feature/placeholder";
 import { table } from "@milkdown/crepe/feature/table";
 import { toolbar } from "@milkdown/crepe/feature/toolbar";
 import { imageBlockSchema } from "@milkdown/kit/component/image-block";
 import { editorViewOptionsCtx, remarkStringifyOptionsCtx } from "@milkdown/kit/core";
 import { imageSchema, remarkPreserveEmptyLinePlugin } from "@milkdown/kit/preset/commonmark";
+import { extendListItemSchemaForTask } from "@milkdown/kit/preset/gfm";
 import { uploadConfig } from "@milkdown/kit/plugin/upload";
 import type { Node as ProseNode } from "@milkdown/kit/prose/model";
 import { Decoration } from "@milkdown/kit/prose/view";
 import type { EditorMessages } from "./messages.ts";
 import { accessibility } from "./accessibility.ts";
+import { linkShortcut } from "./link-shortcut.ts";
+import { listItemView } from "./list-item-view.ts";
 import { markdownStyle } from "./markdown-style.ts";
 
 // Per-feature styles instead of theme/common/style.css, which also carries the LaTeX, CodeMirror,
@@ -56,7 +58,6 @@ export interface CreateEditorOptions {
 export async function createEditor({ root, markdown, label, messages: m, upload }: CreateEditorOptions): Promise<CrepeBuilder> {
   const crepe = new CrepeBuilder({ root, defaultValue: markdown })
     .addFeature(cursor)
-    .addFeature(listItem)
     .addFeature(linkTooltip, { inputPlaceholder: m.linkPlaceholder })
     .addFeature(imageBlock, {
       onUpload: upload,
@@ -132,6 +133,14 @@ export async function createEditor({ root, markdown, label, messages: m, upload 
       },
     }));
 
+    // A list item typed in the editor is tight: Milkdown's default (spread) wrote a blank line
+    // between an item's text and a nested list typed under it, which makes the whole list loose
+    // (every item a paragraph). Loaded Markdown keeps the spread it was written with.
+    ctx.update(extendListItemSchemaForTask.key, (prev) => (schemaCtx) => {
+      const base = prev(schemaCtx);
+      return { ...base, attrs: { ...base.attrs, spread: { default: false, validate: "boolean" } } };
+    });
+
     // Milkdown 7.22.1 refuses an inline image without a title (mdast's title is null, the schema
     // wants a string) and drops the image from the document: "Text ![a](b.png) more" lost it.
     // A blob: URL (only valid in this tab) is never written.
@@ -198,6 +207,9 @@ export async function createEditor({ root, markdown, label, messages: m, upload 
   // and writes empty lines as "<br />". Without this plugin raw HTML is kept as it is written.
   await crepe.editor.remove(remarkPreserveEmptyLinePlugin);
   crepe.editor.use(accessibility);
+  // List items: Crepe's look without its caret restore (list-item-view.ts), instead of its listItem feature.
+  crepe.editor.use(listItemView);
+  crepe.editor.use(linkShortcut);
 
   return crepe;
 }

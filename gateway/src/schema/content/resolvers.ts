@@ -1,13 +1,14 @@
 import type { GatewayContext } from "../../context.ts";
 import { badUserInput, pbCall } from "../../errors.ts";
-import type { PageRecord, PostRecord } from "../../pocketbase/records.ts";
+import type { PageRecord, PostRecord, RevisionRecord, UserRecord } from "../../pocketbase/records.ts";
 import { LIMITS } from "../../validation/limits.ts";
 import { Validator } from "../../validation/validate.ts";
 import type { PageInput, PostInput, Resolvers } from "../__generated__/types.ts";
 import { keyedConnection, keyedPageArgs, keysetAfter, sortOf, type SortKey } from "../pagination.ts";
-import { requireViewer } from "../users/resolvers.ts";
+import { requirePermission, requireViewer } from "../users/resolvers.ts";
 import { toIso } from "../users/mappers.ts";
-import { chooseSlug, isoOrNull, renderBody, requireAltText, staleRevision, writeAsCaller } from "./shared.ts";
+import { chooseSlug, isoOrNull, mediaByIds, renderBody, requireAltText, staleRevision, writeAsCaller } from "./shared.ts";
+import { deleteWorkingCopy, readHistory, readHistoryEntry, readWorkingCopy, recordHistory, saveWorkingCopy, workingOf, type RevisionContent } from "./revisions.ts";
 
 const nowPb = () => new Date().toISOString().replace("T", " ");
 
@@ -73,6 +74,91 @@ function validatePost(input: PostInput) {
 }
 
 const defined = (data: Record<string, unknown>) => Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined));
+
+/** A post's form fields besides title and body, as a revision keeps them. */
+const postFields = (p: PostRecord) => ({ slug: p.slug, summary: p.summary ?? "", cover: p.cover ?? "", pinned: !!p.pinned, audience: p.audience });
+const pageFields = (p: PageRecord) => ({ slug: p.slug, seoDescription: p.seoDescription ?? "", showInNav: !!p.showInNav });
+const contentOf = (record: { title: string; body: string }, fields: Record<string, unknown>): RevisionContent => ({ title: record.title, body: record.body ?? "", fields });
+
+/**
+ * Save a post or page as its editor sees it: a published one into its working copy (the site is
+ * unchanged until "Update"), any other into the record. Missing alt text never blocks a save (only
+ * publishing). Returns the record with its working copy attached.
+ */
+async function saveDocument<R extends PostRecord | PageRecord>(
+  ctx: GatewayContext,
+  viewer: UserRecord,
+  kind: "post" | "page",
+  current: R,
+  expectedRevision: number,
+  change: { title: string; body: string | undefined; slugInput: string | null | undefined; fields: Record<string, unknown> },
+): Promise<R> {
+  const collection = kind === "post" ? "posts" : "pages";
+  const base = kind === "post" ? postFields(current as PostRecord) : pageFields(current as PageRecord);
+  const working = await workingOf(ctx, kind, current);
+  const effective = working ?? current;
+  if (effective.revision !== expectedRevision) throw staleRevision(effective);
+  const before = { ...base, ...(working?.fields ?? {}) } as Record<string, unknown> & { slug: string };
+  const slug =
+    change.slugInput === undefined || change.slugInput === before.slug ? before.slug : await chooseSlug(ctx.pb, collection, change.slugInput, change.title, current.id);
+  const content: RevisionContent = { title: change.title, body: change.body ?? effective.body ?? "", fields: { ...before, ...defined(change.fields), slug } };
+  if (working || current.status === "published") {
+    const saved = await saveWorkingCopy(ctx, kind, current.id, working, content, expectedRevision + 1, viewer);
+    await recordHistory(ctx, kind, current.id, content, viewer, false);
+    return { ...current, working: saved };
+  }
+  await writeAsCaller(() =>
+    ctx.pb.collection(collection).update(current.id, { title: content.title, body: content.body, ...content.fields, revision: current.revision + 1, updatedBy: viewer.id }),
+  );
+  await recordHistory(ctx, kind, current.id, content, viewer, false);
+  const fresh = await requireRecord<R>(ctx, collection, current.id, kind === "post" ? "cover" : undefined);
+  return { ...fresh, working: null };
+}
+
+/** "Update": the working copy goes live (alt text required), and is kept in the history. */
+async function publishChanges<R extends PostRecord | PageRecord>(ctx: GatewayContext, viewer: UserRecord, kind: "post" | "page", current: R): Promise<R> {
+  const collection = kind === "post" ? "posts" : "pages";
+  const working = await readWorkingCopy(ctx, kind, current.id);
+  if (!working) return { ...current, working: null };
+  await requireAltText(ctx.pb, working.body);
+  const fields = { ...(kind === "post" ? postFields(current as PostRecord) : pageFields(current as PageRecord)), ...(working.fields ?? {}) };
+  await writeAsCaller(() =>
+    ctx.pb.collection(collection).update(current.id, { title: working.title, body: working.body, ...fields, revision: working.revision + 1, updatedBy: viewer.id }),
+  );
+  await deleteWorkingCopy(ctx, working);
+  await recordHistory(ctx, kind, current.id, contentOf(working, fields), viewer, true);
+  const fresh = await requireRecord<R>(ctx, collection, current.id, kind === "post" ? "cover" : undefined);
+  return { ...fresh, working: null };
+}
+
+async function discardChanges<R extends PostRecord | PageRecord>(ctx: GatewayContext, kind: "post" | "page", current: R): Promise<R> {
+  const working = await readWorkingCopy(ctx, kind, current.id);
+  if (working) await deleteWorkingCopy(ctx, working);
+  return { ...current, working: null };
+}
+
+/**
+ * A published document leaving the site (unpublish, archive): its working copy becomes the
+ * record's text (what the editor sees stays what they edit), with the revision after it.
+ */
+async function takeOffSite(ctx: GatewayContext, kind: "post" | "page", current: PostRecord | PageRecord, change: Record<string, unknown>): Promise<void> {
+  const collection = kind === "post" ? "posts" : "pages";
+  const working = current.status === "published" ? await readWorkingCopy(ctx, kind, current.id) : null;
+  const content = working ? { title: working.title, body: working.body, ...(working.fields ?? {}) } : {};
+  await writeAsCaller(() => ctx.pb.collection(collection).update(current.id, { ...content, ...change, revision: (working?.revision ?? current.revision) + 1 }));
+  if (working) await deleteWorkingCopy(ctx, working);
+}
+
+/** Fields of a history entry as a save's change. */
+function changeFrom(entry: RevisionRecord) {
+  const fields = { ...(entry.fields ?? {}) };
+  const slugInput = typeof fields.slug === "string" ? fields.slug : undefined;
+  delete fields.slug;
+  return { title: entry.title, body: entry.body, slugInput, fields };
+}
+
+/** The working copy as GraphQL's WorkingCopy reads it. */
+const workingField = (w: RevisionRecord, name: string) => (w.fields ?? {})[name];
 
 function validatePublishAt(publishAt: string | null | undefined): Date | null {
   if (!publishAt) return null;
@@ -142,25 +228,39 @@ export const contentResolvers: Resolvers = {
       const viewer = await requireViewer(ctx);
       const data = validatePage(input);
       const current = await requireRecord<PageRecord>(ctx, "pages", id);
-      if (current.revision !== expectedRevision) throw staleRevision(current);
-      const slug = input.slug === undefined || input.slug === current.slug ? current.slug : await chooseSlug(ctx.pb, "pages", input.slug, data.title, id);
-      if (current.status === "published" && data.body !== undefined) await requireAltText(ctx.pb, data.body);
-      return writeAsCaller(() =>
-        ctx.pb.collection("pages").update<PageRecord>(id, defined({ ...data, slug, revision: current.revision + 1, updatedBy: viewer.id })),
-      );
+      const { title, body, ...fields } = data;
+      return saveDocument(ctx, viewer, "page", current, expectedRevision, { title, body, slugInput: input.slug, fields });
+    },
+    async publishPageChanges(_, { id }, ctx) {
+      // Putting changes live needs content.publish (the pages rules say the same when there are changes).
+      const viewer = await requirePermission(ctx, "content.publish");
+      return publishChanges(ctx, viewer, "page", await requireRecord<PageRecord>(ctx, "pages", id));
+    },
+    async discardPageChanges(_, { id }, ctx) {
+      await requirePermission(ctx, "content.edit");
+      return discardChanges(ctx, "page", await requireRecord<PageRecord>(ctx, "pages", id));
+    },
+    async restorePageRevision(_, { id, revisionId, expectedRevision }, ctx) {
+      const viewer = await requireViewer(ctx);
+      const current = await requireRecord<PageRecord>(ctx, "pages", id);
+      const entry = await readHistoryEntry(ctx, "page", id, revisionId);
+      return saveDocument(ctx, viewer, "page", current, expectedRevision, changeFrom(entry));
     },
     async publishPage(_, { id }, ctx) {
       await requireViewer(ctx);
       const current = await requireRecord<PageRecord>(ctx, "pages", id);
       await requireAltText(ctx.pb, current.body);
-      return writeAsCaller(() =>
+      const published = await writeAsCaller(() =>
         ctx.pb.collection("pages").update<PageRecord>(id, { status: "published", publishedAt: current.publishedAt || nowPb(), revision: current.revision + 1 }),
       );
+      await recordHistory(ctx, "page", id, contentOf(current, pageFields(current)), await requireViewer(ctx), true);
+      return published;
     },
     async unpublishPage(_, { id }, ctx) {
       await requireViewer(ctx);
       const current = await requireRecord<PageRecord>(ctx, "pages", id);
-      return writeAsCaller(() => ctx.pb.collection("pages").update<PageRecord>(id, { status: "draft", revision: current.revision + 1 }));
+      await takeOffSite(ctx, "page", current, { status: "draft" });
+      return { ...(await requireRecord<PageRecord>(ctx, "pages", id)), working: null };
     },
     async deletePage(_, { id }, ctx) {
       await requireViewer(ctx);
@@ -191,12 +291,24 @@ export const contentResolvers: Resolvers = {
     async updatePost(_, { id, input, expectedRevision }, ctx) {
       const viewer = await requireViewer(ctx);
       const data = validatePost(input);
-      const current = await requireRecord<PostRecord>(ctx, "posts", id);
-      if (current.revision !== expectedRevision) throw staleRevision(current);
-      const slug = input.slug === undefined || input.slug === current.slug ? current.slug : await chooseSlug(ctx.pb, "posts", input.slug, data.title, id);
-      if (current.status !== "draft" && data.body !== undefined) await requireAltText(ctx.pb, data.body);
-      await writeAsCaller(() => ctx.pb.collection("posts").update(id, defined({ ...data, slug, revision: current.revision + 1, updatedBy: viewer.id })));
-      return requireRecord<PostRecord>(ctx, "posts", id, "cover");
+      const current = await requireRecord<PostRecord>(ctx, "posts", id, "cover");
+      const { title, body, ...fields } = data;
+      return saveDocument(ctx, viewer, "post", current, expectedRevision, { title, body, slugInput: input.slug, fields });
+    },
+    async publishPostChanges(_, { id }, ctx) {
+      // Putting changes live needs content.publish (the posts rules say the same when there are changes).
+      const viewer = await requirePermission(ctx, "content.publish");
+      return publishChanges(ctx, viewer, "post", await requireRecord<PostRecord>(ctx, "posts", id, "cover"));
+    },
+    async discardPostChanges(_, { id }, ctx) {
+      await requirePermission(ctx, "content.edit");
+      return discardChanges(ctx, "post", await requireRecord<PostRecord>(ctx, "posts", id, "cover"));
+    },
+    async restorePostRevision(_, { id, revisionId, expectedRevision }, ctx) {
+      const viewer = await requireViewer(ctx);
+      const current = await requireRecord<PostRecord>(ctx, "posts", id, "cover");
+      const entry = await readHistoryEntry(ctx, "post", id, revisionId);
+      return saveDocument(ctx, viewer, "post", current, expectedRevision, changeFrom(entry));
     },
     async publishPost(_, { id, publishAt }, ctx) {
       await requireViewer(ctx);
@@ -208,13 +320,14 @@ export const contentResolvers: Resolvers = {
         ? { status: "scheduled", publishAt: when.toISOString().replace("T", " ") }
         : { status: "published", publishedAt: current.publishedAt || nowPb(), publishAt: "" };
       await writeAsCaller(() => ctx.pb.collection("posts").update(id, { ...change, revision: current.revision + 1 }));
+      if (!scheduled) await recordHistory(ctx, "post", id, contentOf(current, postFields(current)), await requireViewer(ctx), true);
       return requireRecord<PostRecord>(ctx, "posts", id, "cover");
     },
     async unpublishPost(_, { id }, ctx) {
       await requireViewer(ctx);
       const current = await requireRecord<PostRecord>(ctx, "posts", id);
-      await writeAsCaller(() => ctx.pb.collection("posts").update(id, { status: "draft", publishAt: "", revision: current.revision + 1 }));
-      return requireRecord<PostRecord>(ctx, "posts", id, "cover");
+      await takeOffSite(ctx, "post", current, { status: "draft", publishAt: "" });
+      return { ...(await requireRecord<PostRecord>(ctx, "posts", id, "cover")), working: null };
     },
     async archivePosts(_, { ids }, ctx) {
       await requireViewer(ctx);
@@ -222,9 +335,8 @@ export const contentResolvers: Resolvers = {
       const archived: PostRecord[] = [];
       for (const id of ids) {
         const current = await requireRecord<PostRecord>(ctx, "posts", id);
-        archived.push(
-          await writeAsCaller(() => ctx.pb.collection("posts").update<PostRecord>(id, { status: "archived", revision: current.revision + 1 }, { expand: "cover" })),
-        );
+        await takeOffSite(ctx, "post", current, { status: "archived" });
+        archived.push({ ...(await requireRecord<PostRecord>(ctx, "posts", id, "cover")), working: null });
       }
       return archived;
     },
@@ -245,8 +357,10 @@ export const contentResolvers: Resolvers = {
     navOrder: (p) => p.navOrder ?? 0,
     seoDescription: (p) => p.seoDescription ?? "",
     publishedAt: (p) => isoOrNull(p.publishedAt),
-    revision: (p) => p.revision ?? 0,
+    revision: async (p, _, ctx) => (await workingOf(ctx, "page", p))?.revision ?? p.revision ?? 0,
     updated: (p) => toIso(p.updated),
+    working: (p, _, ctx) => workingOf(ctx, "page", p),
+    history: (p, _, ctx) => readHistory(ctx, "page", p.id),
   },
   Post: {
     path: (p) => `/news/${p.slug}`,
@@ -260,9 +374,31 @@ export const contentResolvers: Resolvers = {
     pinned: (p) => !!p.pinned,
     audience: (p) => (p.audience === "members" ? "MEMBERS" : "PUBLIC"),
     authorName: (p) => p.authorName ?? "",
-    revision: (p) => p.revision ?? 0,
+    revision: async (p, _, ctx) => (await workingOf(ctx, "post", p))?.revision ?? p.revision ?? 0,
     created: (p) => toIso(p.created),
     updated: (p) => toIso(p.updated),
+    working: (p, _, ctx) => workingOf(ctx, "post", p),
+    history: (p, _, ctx) => readHistory(ctx, "post", p.id),
+  },
+  WorkingCopy: {
+    slug: (w) => String(workingField(w, "slug") ?? ""),
+    summary: (w) => String(workingField(w, "summary") ?? ""),
+    async cover(w, _, ctx) {
+      const id = workingField(w, "cover");
+      if (typeof id !== "string" || !id) return null;
+      return (await mediaByIds(ctx.pb, [id])).get(id) ?? null;
+    },
+    pinned: (w) => !!workingField(w, "pinned"),
+    audience: (w) => (workingField(w, "audience") === "members" ? "MEMBERS" : "PUBLIC"),
+    seoDescription: (w) => String(workingField(w, "seoDescription") ?? ""),
+    showInNav: (w) => !!workingField(w, "showInNav"),
+    updated: (w) => toIso(w.updated),
+    editorName: (w) => w.editorName ?? "",
+  },
+  Revision: {
+    published: (r) => !!r.published,
+    saved: (r) => toIso(r.updated),
+    editorName: (r) => r.editorName ?? "",
   },
 };
 

@@ -15,12 +15,16 @@ export function PostPage() {
   const { t, locale } = i18n;
   const { slug = "" } = useParams();
   const { data: shell } = useAppShell();
-  const { data, loading, error } = usePostPage({ variables: { slug } });
+  // Read again on each visit: a reader who has just signed in may now see a post the cache holds as missing.
+  const { data, loading, error } = usePostPage({ variables: { slug }, fetchPolicy: "cache-and-network" });
   const post = data?.post;
   usePageTitle(post?.title ?? null);
   if (loading && !data) return <Loading />;
   if (error) return <div className="container page"><Alert kind="error">{handleError(error, i18n).message}</Alert></div>;
-  if (!post) return <NotFoundPage />;
+  // A signed-out reader cannot tell a members-only post from a post that does not exist (neither
+  // its title nor its existence is revealed; the server answers 404 either way): both invite them
+  // to sign in and come back here.
+  if (!post) return shell && !shell.viewer ? <MembersInvitation path={`/news/${slug}`} /> : <NotFoundPage />;
   return (
     <article className="container article page">
       <p className="small">
@@ -41,5 +45,24 @@ export function PostPage() {
       )}
       <RichText html={post.html} />
     </article>
+  );
+}
+
+function MembersInvitation({ path }: { path: string }) {
+  const { t } = useI18n();
+  usePageTitle(t("news.invite.title"));
+  return (
+    <div className="container narrow page">
+      <h1>{t("news.invite.title")}</h1>
+      <p>{t("news.invite.body")}</p>
+      <p className="actions">
+        <Link to={`/login?next=${encodeURIComponent(path)}`} className="button">
+          {t("news.invite.signIn")}
+        </Link>
+        <Link to="/news" className="button button--ghost">
+          {t("news.invite.allNews")}
+        </Link>
+      </p>
+    </div>
   );
 }

@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { Link, useLocation, useNavigate, useParams } from "react-router";
 import { useApolloClient } from "@apollo/client/react";
 import {
@@ -7,6 +8,9 @@ import {
   usePublishPage,
   useUnpublishPage,
   useUpdatePage,
+  usePublishPageChanges,
+  useDiscardPageChanges,
+  useRestorePageRevision,
   type AdminPageEditorFieldsFragment,
 } from "./AdminPageEditorPage.generated.ts";
 import type { PageInput } from "../../../gql/types.ts";
@@ -22,6 +26,8 @@ import { draftKey, StatusBadge, useChurchDateTime, usePermissions } from "./comm
 import { ContentPreview } from "./ContentPreview.tsx";
 import { CreateDraft } from "./CreateDraft.tsx";
 import { ConflictPanel, EditorTop, KeptVersionNotice, RestoreOffer } from "./EditorPanels.tsx";
+import { HistoryPanel, PublishChecklist, UnpublishedChanges } from "./Revisions.tsx";
+import { oneLine, titleKeyDown, useFocusMode } from "./Canvas.tsx";
 import { slugFollowsTitle, slugify } from "./slug.ts";
 import { useDocumentEditor, type BaseForm } from "./useDocumentEditor.ts";
 import "./content.css";
@@ -31,14 +37,16 @@ interface PageForm extends BaseForm {
   seoDescription: string;
 }
 
+/** What the editor edits: a published page's working copy when it has one (the site keeps the live text). */
 function formFromPage(page: AdminPageEditorFieldsFragment): PageForm {
+  const source = page.working ?? page;
   return {
-    title: page.title,
-    slug: page.slug,
-    slugAuto: slugFollowsTitle(page.slug, page.title, !!page.publishedAt),
-    body: page.body,
-    showInNav: page.showInNav,
-    seoDescription: page.seoDescription,
+    title: source.title,
+    slug: source.slug,
+    slugAuto: slugFollowsTitle(source.slug, source.title, !!page.publishedAt),
+    body: source.body,
+    showInNav: source.showInNav,
+    seoDescription: source.seoDescription,
   };
 }
 
@@ -88,6 +96,12 @@ function PageEditor({ page }: { page: AdminPageEditorFieldsFragment }) {
   const [updatePage] = useUpdatePage();
   const [publishPage] = usePublishPage();
   const [unpublishPage] = useUnpublishPage();
+  const [publishPageChanges] = usePublishPageChanges();
+  const [discardPageChanges] = useDiscardPageChanges();
+  const [restorePageRevision] = useRestorePageRevision();
+  const focusMode = useFocusMode();
+  /** The confirm step (checklist) open for "publish" or "update". */
+  const [confirming, setConfirming] = useState<"publish" | "update" | null>(null);
   const [deletePage] = useDeletePage();
 
   const doc = useDocumentEditor<PageForm>({
@@ -108,39 +122,39 @@ function PageEditor({ page }: { page: AdminPageEditorFieldsFragment }) {
   const { form, set, status, fieldErrors } = doc;
   const readOnly = !canPublish && page.status !== "DRAFT";
   const slug = form.slugAuto ? slugify(form.title) : form.slug;
+  const showServer = (result: AdminPageEditorFieldsFragment) => doc.replace(formFromPage(result), result.revision);
   const top = (
     <EditorTop status={status} heading={t("admin.content.page.edit")} backTo="/admin/pages" backLabel={t("admin.content.page.back")} badge={<StatusBadge status={page.status} />}>
-      {!doc.offer && <ContentPreview title={form.title} markdown={form.body} />}
+      {focusMode.button}
+      <ContentPreview title={form.title} markdown={form.body} />
     </EditorTop>
   );
 
-  if (doc.offer) {
-    return (
-      <div className="page editor-page">
-        {top}
-        <RestoreOffer copy={doc.offer} onRestore={doc.restore} onDiscard={doc.discard} />
-      </div>
-    );
-  }
-
   return (
-    <div className="page editor-page">
+    <div className={`page editor-page${focusMode.className}`}>
       {top}
+      {doc.offer && <RestoreOffer copy={doc.offer} current={form} onRestore={doc.restore} onDiscard={doc.discard} />}
       {status.kind === "conflict" && <ConflictPanel mine={form} theirs={status.theirs} onKeepMine={doc.keepMine} onKeepTheirs={() => void doc.keepTheirs()} busy={doc.conflictBusy} />}
       <KeptVersionNotice storageKey={storageKey} version={doc.kept} onForget={doc.forgetKept} />
       {readOnly && <Alert kind="info">{t("admin.content.readOnlyLive")}</Alert>}
 
       <div className="editor-layout">
         <div className="editor-main form">
-          <TextField
+          <TextAreaField
             label={t("admin.content.field.title")}
             required
             maxLength={200}
             value={form.title}
+            className="editor-title-input"
+            rows={1}
+            onKeyDown={titleKeyDown}
             readOnly={readOnly}
             autoFocus={fresh}
             onFocus={fresh ? (e) => e.currentTarget.select() : undefined}
-            onChange={(e) => set(form.slugAuto ? { title: e.target.value, slug: slugify(e.target.value) } : { title: e.target.value })}
+            onChange={(e) => {
+              const title = oneLine(e.target.value);
+              set(form.slugAuto ? { title, slug: slugify(title) } : { title });
+            }}
             error={fieldErrors.title}
           />
           <BodyEditor
@@ -173,12 +187,26 @@ function PageEditor({ page }: { page: AdminPageEditorFieldsFragment }) {
                     type="button"
                     className="button"
                     disabled={doc.busy}
-                    onClick={() => void doc.runAction(async () => (await publishPage({ variables: { id: page.id } })).data?.publishPage ?? null, t("admin.content.done.published"))}
+                    onClick={() => setConfirming("publish")}
                   >
                     {t("admin.content.action.publish")}
                   </button>
                 ) : (
                   <>
+                    <UnpublishedChanges
+                      pending={!!page.working}
+                      canPublish={canPublish}
+                      busy={doc.busy}
+                      onUpdate={() => setConfirming("update")}
+                      onDiscard={() => {
+                        if (!window.confirm(t("admin.content.confirmDiscard"))) return;
+                        void doc.runAction(async () => {
+                          const result = (await discardPageChanges({ variables: { id: page.id } })).data?.discardPageChanges ?? null;
+                          if (result) showServer(result);
+                          return result;
+                        }, t("admin.content.done.discarded"));
+                      }}
+                    />
                     <a className="button button--ghost" href={page.path} target="_blank" rel="noopener">
                       {t("admin.content.action.view")}
                     </a>
@@ -239,8 +267,41 @@ function PageEditor({ page }: { page: AdminPageEditorFieldsFragment }) {
               error={fieldErrors.seoDescription}
             />
           </section>
+          <HistoryPanel
+            entries={page.history}
+            busy={doc.busy}
+            readOnly={readOnly}
+            onRestore={(entry) =>
+              void doc.runAction(async () => {
+                const result =
+                  (await restorePageRevision({ variables: { id: page.id, revisionId: entry.id, expectedRevision: doc.autosave.currentRevision } })).data?.restorePageRevision ?? null;
+                if (result) showServer(result);
+                return result;
+              }, t("admin.content.done.restored"))
+            }
+          />
         </aside>
       </div>
+      <PublishChecklist
+        open={confirming !== null}
+        input={{ title: form.title, body: form.body, when: t("admin.content.checklist.now") }}
+        confirmLabel={confirming === "update" ? t("admin.content.action.update") : t("admin.content.action.publish")}
+        busy={doc.busy}
+        onCancel={() => setConfirming(null)}
+        onFixAlt={(id) => {
+          setConfirming(null);
+          document.querySelector<HTMLElement>(`[data-media-id="${id}"] button`)?.click();
+        }}
+        onConfirm={() => {
+          const mode = confirming;
+          setConfirming(null);
+          if (mode === "update") {
+            void doc.runAction(async () => (await publishPageChanges({ variables: { id: page.id } })).data?.publishPageChanges ?? null, t("admin.content.done.updated"));
+          } else {
+            void doc.runAction(async () => (await publishPage({ variables: { id: page.id } })).data?.publishPage ?? null, t("admin.content.done.published"));
+          }
+        }}
+      />
     </div>
   );
 }

@@ -9,6 +9,9 @@ import {
   usePublishPost,
   useUnpublishPost,
   useUpdatePost,
+  usePublishPostChanges,
+  useDiscardPostChanges,
+  useRestorePostRevision,
   type AdminPostEditorFieldsFragment,
 } from "./AdminPostEditorPage.generated.ts";
 import type { Audience, PostInput } from "../../../gql/types.ts";
@@ -27,6 +30,8 @@ import { CreateDraft } from "./CreateDraft.tsx";
 import { ConflictPanel, EditorTop, KeptVersionNotice, RestoreOffer } from "./EditorPanels.tsx";
 import { MediaPicker } from "./MediaPicker.tsx";
 import { ScheduleForm } from "./ScheduleForm.tsx";
+import { HistoryPanel, PublishChecklist, UnpublishedChanges } from "./Revisions.tsx";
+import { oneLine, titleKeyDown, useFocusMode } from "./Canvas.tsx";
 import { slugFollowsTitle, slugify } from "./slug.ts";
 import { useDocumentEditor, type BaseForm } from "./useDocumentEditor.ts";
 import "./content.css";
@@ -38,18 +43,25 @@ interface PostForm extends BaseForm {
   audience: Audience;
 }
 
+/** What the editor edits: a published post's working copy when it has one (the site keeps the live text). */
 function formFromPost(post: AdminPostEditorFieldsFragment): PostForm {
+  const source = post.working ?? post;
   return {
-    title: post.title,
-    slug: post.slug,
-    slugAuto: slugFollowsTitle(post.slug, post.title, !!post.publishedAt),
-    body: post.body,
-    summary: post.summary,
-    coverId: post.cover?.id ?? null,
-    pinned: post.pinned,
-    audience: post.audience,
+    title: source.title,
+    slug: source.slug,
+    slugAuto: slugFollowsTitle(source.slug, source.title, !!post.publishedAt),
+    body: source.body,
+    summary: source.summary,
+    coverId: source.cover?.id ?? null,
+    pinned: source.pinned,
+    audience: source.audience,
   };
 }
+
+const coverOf = (post: AdminPostEditorFieldsFragment) => {
+  const cover = post.working ? post.working.cover : post.cover;
+  return cover ? { id: cover.id, url: cover.url, thumbnail: cover.thumbnail, alt: cover.alt } : null;
+};
 
 function toInput(form: PostForm): PostInput {
   return {
@@ -104,7 +116,13 @@ function PostEditor({ post }: { post: AdminPostEditorFieldsFragment }) {
   const [unpublishPost] = useUnpublishPost();
   const [archivePost] = useArchivePost();
   const [deletePost] = useDeletePost();
-  const [cover, setCover] = useState(post.cover ? { id: post.cover.id, url: post.cover.url, thumbnail: post.cover.thumbnail, alt: post.cover.alt } : null);
+  const [publishPostChanges] = usePublishPostChanges();
+  const [discardPostChanges] = useDiscardPostChanges();
+  const [restorePostRevision] = useRestorePostRevision();
+  const [cover, setCover] = useState(() => coverOf(post));
+  const focusMode = useFocusMode();
+  /** The confirm step (checklist) open for "publish" or "update". */
+  const [confirming, setConfirming] = useState<"publish" | "update" | null>(null);
   const [coverAlt, setCoverAlt] = useState<AltTextTarget | null>(null);
 
   const doc = useDocumentEditor<PostForm>({
@@ -119,7 +137,7 @@ function PostEditor({ post }: { post: AdminPostEditorFieldsFragment }) {
       const { data } = await client.query({ query: AdminPostEditorPageDocument, variables: { id: post.id }, fetchPolicy: "network-only" });
       const fresh = data?.postById;
       if (!fresh) throw new Error("The post is gone");
-      setCover(fresh.cover ? { id: fresh.cover.id, url: fresh.cover.url, thumbnail: fresh.cover.thumbnail, alt: fresh.cover.alt } : null);
+      setCover(coverOf(fresh));
       return { form: formFromPost(fresh), revision: fresh.revision };
     },
   });
@@ -128,35 +146,41 @@ function PostEditor({ post }: { post: AdminPostEditorFieldsFragment }) {
   const readOnly = !canPublish && post.status !== "DRAFT";
   const slug = form.slugAuto ? slugify(form.title) : form.slug;
 
-  if (doc.offer) {
-    return (
-      <div className="page editor-page">
-        <EditorTop status={status} heading={t("admin.content.post.edit")} backTo="/admin/news" backLabel={t("admin.content.post.back")} badge={<StatusBadge status={post.status} />} />
-        <RestoreOffer copy={doc.offer} onRestore={doc.restore} onDiscard={doc.discard} />
-      </div>
-    );
+  /** Show what the server returned after discarding or restoring (the editor reloads). */
+  function showServer(result: AdminPostEditorFieldsFragment) {
+    setCover(coverOf(result));
+    doc.replace(formFromPost(result), result.revision);
   }
 
   return (
-    <div className="page editor-page">
+    <div className={`page editor-page${focusMode.className}`}>
       <EditorTop status={status} heading={t("admin.content.post.edit")} backTo="/admin/news" backLabel={t("admin.content.post.back")} badge={<StatusBadge status={post.status} />}>
+        {focusMode.button}
         <ContentPreview title={form.title} summary={form.summary} markdown={form.body} cover={cover ? { url: cover.url, alt: cover.alt } : null} />
       </EditorTop>
+      {/* What this device kept, compared with the text below (which stays in view). */}
+      {doc.offer && <RestoreOffer copy={doc.offer} current={form} onRestore={doc.restore} onDiscard={doc.discard} />}
       {status.kind === "conflict" && <ConflictPanel mine={form} theirs={status.theirs} onKeepMine={doc.keepMine} onKeepTheirs={() => void doc.keepTheirs()} busy={doc.conflictBusy} />}
       <KeptVersionNotice storageKey={storageKey} version={doc.kept} onForget={doc.forgetKept} />
       {readOnly && <Alert kind="info">{t("admin.content.readOnlyLive")}</Alert>}
 
       <div className="editor-layout">
         <div className="editor-main form">
-          <TextField
+          <TextAreaField
             label={t("admin.content.field.title")}
             required
             maxLength={200}
             value={form.title}
+            className="editor-title-input"
+            rows={1}
+            onKeyDown={titleKeyDown}
             readOnly={readOnly}
             autoFocus={fresh}
             onFocus={fresh ? (e) => e.currentTarget.select() : undefined}
-            onChange={(e) => set(form.slugAuto ? { title: e.target.value, slug: slugify(e.target.value) } : { title: e.target.value })}
+            onChange={(e) => {
+              const title = oneLine(e.target.value);
+              set(form.slugAuto ? { title, slug: slugify(title) } : { title });
+            }}
             error={fieldErrors.title}
           />
           <BodyEditor
@@ -190,7 +214,7 @@ function PostEditor({ post }: { post: AdminPostEditorFieldsFragment }) {
                     type="button"
                     className="button"
                     disabled={doc.busy}
-                    onClick={() => void doc.runAction(async () => (await publishPost({ variables: { id: post.id } })).data?.publishPost ?? null, t("admin.content.done.published"))}
+                    onClick={() => setConfirming("publish")}
                   >
                     {post.status === "ARCHIVED" ? t("admin.content.action.republish") : t("admin.content.action.publish")}
                   </button>
@@ -203,6 +227,22 @@ function PostEditor({ post }: { post: AdminPostEditorFieldsFragment }) {
                     onSchedule={(iso) =>
                       doc.runAction(async () => (await publishPost({ variables: { id: post.id, publishAt: iso } })).data?.publishPost ?? null, t("admin.content.done.scheduled", { time: format(iso) }))
                     }
+                  />
+                )}
+                {post.status === "PUBLISHED" && (
+                  <UnpublishedChanges
+                    pending={!!post.working}
+                    canPublish={canPublish}
+                    busy={doc.busy}
+                    onUpdate={() => setConfirming("update")}
+                    onDiscard={() => {
+                      if (!window.confirm(t("admin.content.confirmDiscard"))) return;
+                      void doc.runAction(async () => {
+                        const result = (await discardPostChanges({ variables: { id: post.id } })).data?.discardPostChanges ?? null;
+                        if (result) showServer(result);
+                        return result;
+                      }, t("admin.content.done.discarded"));
+                    }}
                   />
                 )}
                 {post.status === "PUBLISHED" && (
@@ -331,8 +371,49 @@ function PostEditor({ post }: { post: AdminPostEditorFieldsFragment }) {
             </fieldset>
             <CheckboxField label={t("admin.content.field.pinned")} hint={t("admin.content.field.pinnedHint")} checked={form.pinned} disabled={readOnly} onChange={(e) => set({ pinned: e.target.checked })} />
           </section>
+          <HistoryPanel
+            entries={post.history}
+            busy={doc.busy}
+            readOnly={readOnly}
+            onRestore={(entry) =>
+              void doc.runAction(async () => {
+                const result =
+                  (await restorePostRevision({ variables: { id: post.id, revisionId: entry.id, expectedRevision: doc.autosave.currentRevision } })).data?.restorePostRevision ?? null;
+                if (result) showServer(result);
+                return result;
+              }, t("admin.content.done.restored"))
+            }
+          />
         </aside>
       </div>
+      <PublishChecklist
+        open={confirming !== null}
+        input={{
+          title: form.title,
+          summary: form.summary,
+          body: form.body,
+          cover: cover ? { alt: cover.alt } : null,
+          audience: t(`admin.content.audience.${form.audience}`),
+          when: t("admin.content.checklist.now"),
+        }}
+        confirmLabel={confirming === "update" ? t("admin.content.action.update") : t("admin.content.action.publish")}
+        busy={doc.busy}
+        onCancel={() => setConfirming(null)}
+        onFixAlt={(id) => {
+          setConfirming(null);
+          if (cover && id === cover.id) setCoverAlt({ id: cover.id, alt: "", filename: "", thumbnail: cover.thumbnail });
+          else document.querySelector<HTMLElement>(`[data-media-id="${id}"] button`)?.click();
+        }}
+        onConfirm={() => {
+          const mode = confirming;
+          setConfirming(null);
+          if (mode === "update") {
+            void doc.runAction(async () => (await publishPostChanges({ variables: { id: post.id } })).data?.publishPostChanges ?? null, t("admin.content.done.updated"));
+          } else {
+            void doc.runAction(async () => (await publishPost({ variables: { id: post.id } })).data?.publishPost ?? null, t("admin.content.done.published"));
+          }
+        }}
+      />
       <AltTextDialog
         target={coverAlt}
         onDone={(alt) => {

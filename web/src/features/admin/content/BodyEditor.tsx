@@ -5,6 +5,7 @@ import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { Loading } from "../../../components/Loading.tsx";
 import { AltTextDialog, type AltTextTarget } from "./AltTextDialog.tsx";
 import { mediaIdsIn, uploadMedia } from "./media.ts";
+import { WordCount } from "./Canvas.tsx";
 
 // The editor (Milkdown) is only ever loaded here, lazily: it must never be part of the public first
 // load (`npm run size` checks).
@@ -73,6 +74,7 @@ export function BodyEditor({ editorKey, initialMarkdown, onChange, label, readOn
           }}
         />
       </Suspense>
+      <WordCount markdown={markdown} />
       {error && (
         <p className="field__error" role="alert">
           {error} {errorHint}
@@ -102,7 +104,7 @@ function BodyImageRow({ id, onEditAlt }: { id: string; onEditAlt(target: AltText
   if (!media || media.kind !== "IMAGE") return null;
   const missing = !media.alt.trim();
   return (
-    <li className="body-images__item">
+    <li className="body-images__item" data-media-id={media.id}>
       <img src={media.thumbnail} alt="" width={64} height={48} />
       <span className="body-images__text">
         <span className="block small">{media.filename}</span>

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { Link } from "react-router";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { forgetKeptVersion, type KeptVersion, type LocalCopy, type SaveStatus, type TheirVersion } from "./autosave.ts";
+import { lineDiff } from "./lineDiff.ts";
 import { useChurchDateTime } from "./common.tsx";
 
 /** "Saving…", "Saved", "Offline – changes kept on this device"… announced politely. */
@@ -51,20 +52,44 @@ export function SaveStatusLine({ status }: { status: SaveStatus }) {
 }
 
 /** Changes kept on this device from an earlier visit: restore or discard (nothing is lost silently). */
-export function RestoreOffer<T extends { title: string }>({ copy, onRestore, onDiscard }: { copy: LocalCopy<T>; onRestore(): void; onDiscard(): void }) {
+export function RestoreOffer<T extends { title: string; body: string }>({
+  copy,
+  current,
+  onRestore,
+  onDiscard,
+}: {
+  copy: LocalCopy<T>;
+  /** What the editor shows now (the server's text), to compare with. */
+  current: { title: string; body: string };
+  onRestore(): void;
+  onDiscard(): void;
+}) {
   const { t } = useI18n();
   const { format } = useChurchDateTime();
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
+  const diff = lineDiff(`${current.title}\n\n${current.body}`, `${copy.input.title}\n\n${copy.input.body}`);
   return (
     <section className="card restore-offer" aria-labelledby="restore-title">
       <h2 id="restore-title" ref={heading} tabIndex={-1}>
         {t("admin.content.restore.title")}
       </h2>
       <p>{t("admin.content.restore.body", { time: copy.at ? format(copy.at) : "" })}</p>
-      <p className="muted">
-        <strong>{copy.input.title}</strong>
-      </p>
+      <details className="restore-offer__diff">
+        <summary>{t("admin.content.restore.compare")}</summary>
+        <p className="small muted">{t("admin.content.restore.legend")}</p>
+        <pre>
+          {diff.map((line, index) =>
+            line.kind === "same" ? (
+              <span key={index}>{line.text}{"\n"}</span>
+            ) : line.kind === "added" ? (
+              <ins key={index}>{line.text}{"\n"}</ins>
+            ) : (
+              <del key={index}>{line.text}{"\n"}</del>
+            ),
+          )}
+        </pre>
+      </details>
       <div className="actions">
         <button type="button" className="button" onClick={onRestore}>
           {t("admin.content.restore.restore")}

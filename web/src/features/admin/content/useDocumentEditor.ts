@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { handleError, type UiError } from "../../../lib/handleError.ts";
 import { readKeptVersion, readLocalCopy, removeLocalCopy, type KeptVersion, type LocalCopy } from "./autosave.ts";
@@ -49,16 +49,31 @@ export function useDocumentEditor<F extends BaseForm>(options: {
   const [busy, setBusy] = useState(false);
   const { autosave, status } = useContentAutosave<F>({ storageKey, revision: options.revision, saved: initial, save: options.save });
 
+  /** The form as last changed, ahead of React's render, and the last one autosave was given. */
+  const current = useRef(initial);
+  const given = useRef<F | null>(null);
   useEffect(() => {
+    if (given.current === form) return;
+    given.current = form;
     autosave.update(form);
   }, [autosave, form]);
 
-  const set = useCallback((patch: Partial<F>) => {
-    setNotice(null);
-    setForm((current) => ({ ...current, ...patch }));
-  }, []);
+  const set = useCallback(
+    (patch: Partial<F>) => {
+      setNotice(null);
+      const next = { ...current.current, ...patch };
+      current.current = next;
+      // Kept on this device now, not after React renders: the editor reports its last keystrokes
+      // (or an image just inserted) as the tab closes, and no render happens after that.
+      given.current = next;
+      autosave.update(next);
+      setForm(next);
+    },
+    [autosave],
+  );
 
   function load(next: F) {
+    current.current = next;
     setForm(next);
     setEditor((e) => ({ generation: e.generation + 1, markdown: next.body }));
   }
@@ -134,9 +149,16 @@ export function useDocumentEditor<F extends BaseForm>(options: {
     ...(actionError?.fieldErrors ?? {}),
   };
 
+  /** Show a text the server now has (discarded changes, a restored version) as the saved state. */
+  function replace(next: F, revision: number) {
+    autosave.reset(next, revision);
+    load(next);
+  }
+
   return {
     form,
     set,
+    replace,
     status,
     autosave,
     offer,

@@ -1,0 +1,101 @@
+// Working copies and history of posts and pages (pb_migrations/1732470000_revisions.js).
+//
+// A published post or page is never changed by autosave: its changes go to one working copy, which
+// "Update" (publish…Changes) copies onto the live record. Every document also keeps its last
+// HISTORY_MAX saved versions: each version that went live, and the latest state of each editing
+// session (a save within SESSION_MS of the last history entry updates that entry).
+import { ClientResponseError } from "pocketbase";
+import type { GatewayContext } from "../../context.ts";
+import { notFound, pbCall } from "../../errors.ts";
+import type { RevisionRecord, UserRecord } from "../../pocketbase/records.ts";
+import { writeAsCaller } from "./shared.ts";
+
+export type DocumentKind = "post" | "page";
+
+export const HISTORY_MAX = 20;
+const SESSION_MS = 10 * 60_000;
+
+/** What a revision holds: the title, the body and the document's other form fields. */
+export interface RevisionContent {
+  title: string;
+  body: string;
+  fields: Record<string, unknown>;
+}
+
+/** The document's working copy, read as the caller (null for readers: the rules hide them). */
+export async function readWorkingCopy(ctx: GatewayContext, kind: DocumentKind, id: string): Promise<RevisionRecord | null> {
+  const rows = await pbCall(() =>
+    ctx.pb.collection("revisions").getList<RevisionRecord>(1, 1, { filter: ctx.pb.filter(`${kind} = {:id} && working = true`, { id }), skipTotal: true}),
+  );
+  return rows.items[0] ?? null;
+}
+
+/** The working copy attached to a record (read once per record object). */
+export async function workingOf(ctx: GatewayContext, kind: DocumentKind, record: { id: string; status: string; working?: RevisionRecord | null }): Promise<RevisionRecord | null> {
+  if (record.status !== "published") return null;
+  if (record.working === undefined) record.working = await readWorkingCopy(ctx, kind, record.id);
+  return record.working;
+}
+
+/** Write the working copy (create it the first time). */
+export async function saveWorkingCopy(
+  ctx: GatewayContext,
+  kind: DocumentKind,
+  id: string,
+  existing: RevisionRecord | null,
+  content: RevisionContent,
+  revision: number,
+  viewer: UserRecord,
+): Promise<RevisionRecord> {
+  const data = { ...content, revision, editedBy: viewer.id, editorName: viewer.name };
+  return writeAsCaller(() =>
+    existing
+      ? ctx.pb.collection("revisions").update<RevisionRecord>(existing.id, data)
+      : ctx.pb.collection("revisions").create<RevisionRecord>({ ...data, [kind]: id, working: true, published: false }),
+  );
+}
+
+/** Drop the working copy. */
+export async function deleteWorkingCopy(ctx: GatewayContext, working: RevisionRecord): Promise<void> {
+  await writeAsCaller(() => ctx.pb.collection("revisions").delete(working.id));
+}
+
+/**
+ * Keep a version in the history: a published one always as a new entry; a saved one updates the
+ * latest entry of the same editing session (by the same person, within SESSION_MS), or starts one.
+ * Older entries beyond HISTORY_MAX are removed.
+ */
+export async function recordHistory(ctx: GatewayContext, kind: DocumentKind, id: string, content: RevisionContent, viewer: UserRecord, published: boolean): Promise<void> {
+  const entries = ctx.pb.collection("revisions");
+  const filter = ctx.pb.filter(`${kind} = {:id} && working = false`, { id });
+  const latest = (await pbCall(() => entries.getList<RevisionRecord>(1, 1, { filter, sort: "-created,-id", skipTotal: true }))).items[0];
+  const data = { ...content, editedBy: viewer.id, editorName: viewer.name };
+  const sameSession =
+    !published && latest && !latest.published && latest.editedBy === viewer.id && Date.now() - Date.parse(latest.created.replace(" ", "T")) < SESSION_MS;
+  if (sameSession) {
+    await writeAsCaller(() => entries.update(latest.id, data));
+    return;
+  }
+  await writeAsCaller(() => entries.create({ ...data, [kind]: id, working: false, published, revision: 0 }));
+  const old = await pbCall(() => entries.getList<RevisionRecord>(1, 50, { filter, sort: "-created,-id", fields: "id", skipTotal: true }));
+  for (const entry of old.items.slice(HISTORY_MAX)) {
+    await entries.delete(entry.id).catch((error: unknown) => {
+      if (!(error instanceof ClientResponseError && error.status === 404)) throw error;
+    });
+  }
+}
+
+/** The history, newest first (empty for readers). */
+export async function readHistory(ctx: GatewayContext, kind: DocumentKind, id: string): Promise<RevisionRecord[]> {
+  const rows = await pbCall(() =>
+    ctx.pb.collection("revisions").getList<RevisionRecord>(1, HISTORY_MAX, { filter: ctx.pb.filter(`${kind} = {:id} && working = false`, { id }), sort: "-created,-id", skipTotal: true }),
+  );
+  return rows.items;
+}
+
+/** One history entry of this document, read as the caller. */
+export async function readHistoryEntry(ctx: GatewayContext, kind: DocumentKind, id: string, revisionId: string): Promise<RevisionRecord> {
+  const entry = await pbCall(() => ctx.pb.collection("revisions").getOne<RevisionRecord>(revisionId));
+  if (entry[kind] !== id || entry.working) throw notFound();
+  return entry;
+}
