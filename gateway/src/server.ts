@@ -19,6 +19,8 @@ import { renderAppHtml } from "./http/app-html.ts";
 import { syncPocketBaseSettings } from "./system/pocketbase-settings.ts";
 import { startScheduledPublishing } from "./system/scheduled-publishing.ts";
 import { startPrayerExpiry } from "./system/prayer-expiry.ts";
+import { AUDIO_UPLOAD_PATH, AudioUploads } from "./http/audio-uploads.ts";
+import { PODCAST_ARTWORK_PATH, podcastArtwork, seriesFeedSlug, sermonsFeed } from "./http/podcast-feed.ts";
 
 export interface Gateway {
   server: Server;
@@ -69,15 +71,17 @@ function bodySizeAcceptable(req: IncomingMessage, res: ServerResponse): boolean 
 
 /** Builds the gateway: one origin for the app, /graphql, /files, /healthz and /readyz. */
 export function createGateway(config: GatewayConfig): Gateway {
+  const viewerCache = new ViewerCache();
   const services: GatewayServices = {
     config,
     system: new SystemClient(config.pbUrl, config.superuser),
     limiter: new RateLimiter(),
     settingsEvents: new SettingsEvents(config.pbUrl),
-    viewerCache: new ViewerCache(),
+    viewerCache,
     publicSettings: new PublicSettings(config.pbUrl),
     mailer: new Mailer(config),
     realtime: new RealtimeBridge(config.pbUrl),
+    audioUploads: new AudioUploads(config.pbUrl, viewerCache, config.uploadDir),
   };
   services.settingsEvents.onChange((record) => services.publicSettings.set(record));
   const yoga = createGatewayYoga(services);
@@ -158,6 +162,30 @@ export function createGateway(config: GatewayConfig): Gateway {
       await serveDataExport(req, res, { pbUrl: config.pbUrl, publicSettings: services.publicSettings, headers });
       return;
     }
+    // --- Sermons: resumable audio uploads (tus) and podcast feeds ---
+    if (url.pathname === AUDIO_UPLOAD_PATH || url.pathname.startsWith(`${AUDIO_UPLOAD_PATH}/`)) {
+      await services.audioUploads.handle(req, res);
+      return;
+    }
+    if (url.pathname === "/feeds/sermons.xml" || seriesFeedSlug(url.pathname)) {
+      const guest = createUserClient(config.pbUrl, null);
+      const slug = seriesFeedSlug(url.pathname);
+      const feed = await services.publicSettings.get().then((settings) => sermonsFeed(guest, settings, publicOrigin, slug));
+      if (feed === null) {
+        res.writeHead(404, { ...headers, "content-type": "text/plain; charset=utf-8" }).end("Not found");
+        return;
+      }
+      await serveDocument(res, "application/rss+xml; charset=utf-8", Promise.resolve(feed));
+      return;
+    }
+    if (url.pathname === PODCAST_ARTWORK_PATH) {
+      const settings = await services.publicSettings.get();
+      const png = await podcastArtwork(createUserClient(config.pbUrl, null), settings);
+      res.writeHead(200, { ...headers, "content-type": "image/png", "content-length": png.length, "cache-control": "public, max-age=3600" });
+      res.end(req.method === "HEAD" ? undefined : png);
+      return;
+    }
+    // --- end sermons ---
     if (url.pathname.startsWith("/files/")) {
       await proxyFile(req, res, url, config.pbUrl);
       return;
@@ -194,6 +222,7 @@ export function createGateway(config: GatewayConfig): Gateway {
         server.listen(config.port, config.host, () => {
           stopScheduler = startScheduledPublishing(services.system);
           stopPrayerExpiry = startPrayerExpiry(services.system);
+          services.audioUploads.start();
           const address = server.address();
           const port = typeof address === "object" && address ? address.port : config.port;
           resolve(`http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`);
@@ -203,6 +232,7 @@ export function createGateway(config: GatewayConfig): Gateway {
       new Promise((resolve) => {
         stopScheduler?.();
         stopPrayerExpiry?.();
+        services.audioUploads.stop();
         void services.realtime.close();
         server.closeAllConnections();
         server.close(() => resolve());

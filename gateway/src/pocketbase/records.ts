@@ -265,4 +265,5 @@ export interface SermonRecord extends BaseRecord {
   status: "draft" | "published";
   publishedAt: string;
   updatedBy: string;
+  expand?: { series?: SermonSeriesRecord; speakers?: SpeakerRecord[] };
 }

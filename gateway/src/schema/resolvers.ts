@@ -9,6 +9,7 @@ import { peopleStaffResolvers } from "./people/staff-resolvers.ts";
 import { visitsResolvers } from "./visits/resolvers.ts";
 import { prayerResolvers } from "./prayer/resolvers.ts";
 import { notificationsResolvers } from "./notifications/resolvers.ts";
+import { sermonsResolvers } from "./sermons/resolvers.ts";
 
 const modules: Resolvers[] = [
   { Query: { ping: () => true }, Mutation: { noop: () => true } },
@@ -22,6 +23,7 @@ const modules: Resolvers[] = [
   visitsResolvers,
   prayerResolvers,
   notificationsResolvers,
+  sermonsResolvers,
 ];
 
 /** Merge the feature modules' resolver maps (each type's fields from every module). */

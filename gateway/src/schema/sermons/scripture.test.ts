@@ -30,3 +30,14 @@ describe("scripture references", () => {
     expect(booksField(["John", "Rom"])).toBe("|John|Rom|");
   });
 });
+
+describe("books named in a search", () => {
+  it("knows bare book names in English and Spanish, and references", async () => {
+    const { booksInSearch } = await import("./scripture.ts");
+    expect(booksInSearch("Juan")).toEqual(["John"]);
+    expect(booksInSearch("romans")).toEqual(["Rom"]);
+    expect(booksInSearch("Génesis")).toEqual(["Gen"]);
+    expect(booksInSearch("Jn 3:16")).toEqual(["John"]);
+    expect(booksInSearch("grace")).toEqual([]);
+  });
+});

@@ -77,6 +77,21 @@ export const booksField = (books: string[]) => (books.length ? `|${books.join("|
 
 export const isBook = (osis: string) => BY_OSIS.has(osis);
 
+const fold = (text: string) => text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/\s+/g, " ").trim();
+const BY_NAME = new Map<string, string>();
+for (const [osis, english, spanish] of BOOKS) for (const name of [osis, english, spanish]) BY_NAME.set(fold(name), osis);
+BY_NAME.set("psalm", "Ps");
+BY_NAME.set("salmo", "Ps");
+
+/**
+ * The books a search names: a bare book name ("Juan", "romans", "Salmo") or references in it
+ * ("Jn 3", "Rom 8:1"). Used so a search for "Romans" also finds sermons whose text says "Rom 8".
+ */
+export function booksInSearch(query: string): string[] {
+  const byName = BY_NAME.get(fold(query));
+  return [...new Set([...(byName ? [byName] : []), ...parseScripture(query).books])];
+}
+
 export function bookName(osis: string, locale: ScriptureLocale): string {
   const book = BY_OSIS.get(osis);
   if (!book) return osis;
