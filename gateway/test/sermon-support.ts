@@ -21,7 +21,7 @@ export class TusClient {
     return fetch(new URL(location, this.base), {
       method: "PATCH",
       headers: this.headers({ "upload-offset": String(offset), "content-type": "application/offset+octet-stream" }),
-      body: bytes,
+      body: new Uint8Array(bytes),
     });
   }
 
