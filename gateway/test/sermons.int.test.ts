@@ -3,6 +3,9 @@
  * from disk; hostile uploads; search and filters; P2; Range on /files; the podcast feed in an
  * independent parser (rss-parser).
  */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import Parser from "rss-parser";
 import type PocketBase from "pocketbase";
@@ -325,5 +328,36 @@ describe("podcast feed", () => {
     expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1400, 1400]);
     expect((await fetch(`${base}/feeds/series/no-such-series.xml`)).status).toBe(404);
     expect((await fetch(`${base}/feeds/sermons.xml`)).status).toBe(200);
+  });
+});
+
+describe("sermon pages for crawlers and link previews", () => {
+  it("a published sermon's HTML carries OG audio and a PodcastEpisode; a draft answers 404", async () => {
+    const webDist = await mkdtemp(join(tmpdir(), "flock-web-"));
+    await writeFile(join(webDist, "index.html"), '<!doctype html><html lang="en"><head><title>Flock</title><!--flock:head--></head><body><div id="root"></div></body></html>');
+    const withApp = await testGateway({ webDist });
+    const appUrl = await withApp.listen();
+    try {
+      const uploadId = await new TusClient(appUrl, editor.token).upload(mp3, "meta.mp3", "audio/mpeg");
+      const sermon = await createSermon(editor, { title: `Meta ${tag}`, summary: "Shown in link previews." });
+      await attach(editor, sermon.id, uploadId);
+      expect((await fetch(`${appUrl}/sermons/${sermon.slug}`)).status).toBe(404);
+      await gql(editor).request(`mutation($id: ID!) { publishSermon(id: $id) { id } }`, { id: sermon.id });
+      const response = await fetch(`${appUrl}/sermons/${sermon.slug}`);
+      expect(response.status).toBe(200);
+      const html = await response.text();
+      expect(html).toMatch(new RegExp(`<meta property="og:audio" content="http://flock.test/files/sermons/${sermon.id}/[^"]+\\.mp3">`));
+      expect(html).toContain('<meta property="og:audio:type" content="audio/mpeg">');
+      const jsonLd = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/.exec(html)![1]!) as Record<string, unknown>;
+      expect(jsonLd["@type"]).toBe("PodcastEpisode");
+      expect(jsonLd.description).toBe("Shown in link previews.");
+      expect((jsonLd.associatedMedia as { contentUrl: string }).contentUrl).toMatch(/^http:\/\/flock\.test\/files\/sermons\//);
+      expect((jsonLd.partOfSeries as { "@type": string })["@type"]).toBe("PodcastSeries");
+      expect((await fetch(`${appUrl}/sermons`)).status).toBe(200);
+      expect((await fetch(`${appUrl}/series/no-such-series`)).status).toBe(404);
+    } finally {
+      await withApp.close();
+      await rm(webDist, { recursive: true, force: true });
+    }
   });
 });
