@@ -3,6 +3,7 @@ import { ClientResponseError } from "pocketbase";
 import { seedContent } from "./seed-content.ts";
 import { seedPeople } from "./seed-people.ts";
 import { seedPrayer } from "./seed-prayer.ts";
+import { seedSermons } from "./seed-sermons.ts";
 
 export const DEMO_PASSWORD = "grace-demo-2026";
 export const DEMO_ACCOUNTS = [
@@ -76,6 +77,7 @@ export async function seedDemo(system: PocketBase): Promise<"seeded" | "already-
   await seedContent(system, editor!.id, "Erin Editor");
   await seedPeople(system, DEMO_PASSWORD);
   await seedPrayer(system, 60);
+  await seedSermons(system);
   return "seeded";
 }
 
