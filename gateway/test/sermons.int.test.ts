@@ -264,6 +264,15 @@ describe("browsing sermons", () => {
     expect(errorCode(video)).toBe("BAD_USER_INPUT");
   });
 
+  it("a draft's address follows its title until one is chosen; a published address stays", async () => {
+    const sermon = await createSermon(editor, { title: `Untitled ${tag}` });
+    const renamed = await gql(editor).request<{ updateSermon: { slug: string } }>(`mutation($id: ID!) { updateSermon(id: $id, input: { title: "Renamed ${tag}" }) { slug } }`, { id: sermon.id });
+    expect(renamed.data!.updateSermon.slug).toBe(`renamed-${tag}`);
+    await gql(editor).request(`mutation($id: ID!) { publishSermon(id: $id) { id } }`, { id: sermon.id });
+    const live = await gql(editor).request<{ updateSermon: { slug: string } }>(`mutation($id: ID!) { updateSermon(id: $id, input: { title: "Live ${tag}" }) { slug } }`, { id: sermon.id });
+    expect(live.data!.updateSermon.slug).toBe(`renamed-${tag}`);
+  });
+
   it("links previous and next sermons in a series", async () => {
     const read = await gql(null).request<{ sermon: { previousInSeries: { title: string } | null; nextInSeries: { title: string } | null } }>(
       `{ sermon(slug: "sermon-2-${tag}") { previousInSeries { title } nextInSeries { title } } }`,

@@ -10,7 +10,7 @@ import type { Resolvers, SermonInput, SermonSeriesInput, SpeakerInput } from "..
 import { connection, keysetFilter, pageArgs } from "../pagination.ts";
 import { requireViewer } from "../users/resolvers.ts";
 import { toIso } from "../users/mappers.ts";
-import { chooseSlug, isoOrNull, renderBody, writeAsCaller } from "../content/shared.ts";
+import { chooseSlug, isoOrNull, renderBody, slugify, writeAsCaller } from "../content/shared.ts";
 import { checkAudioFile } from "./audio-file.ts";
 import { BIBLE_BOOKS, bookName, booksInSearch, booksField, formatRange, formatScripture, isBook, parseScripture, type ScriptureLocale } from "./scripture.ts";
 import { parseVideoUrl } from "./video.ts";
@@ -319,7 +319,13 @@ export const sermonsResolvers: Resolvers = {
       const viewer = await requireViewer(ctx);
       const data = validateSermon(input);
       const current = await requireSermon(ctx, id);
-      const slug = !input.slug || input.slug === current.slug ? current.slug : await chooseSlug(ctx.pb, "sermons", input.slug, String(data.title), id);
+      // A draft's address follows its title until the editor sets one; a published address never moves by itself.
+      const slug =
+        input.slug === current.slug || (!input.slug && current.status === "published")
+          ? current.slug
+          : !input.slug && slugify(String(data.title)) === current.slug
+            ? current.slug
+            : await chooseSlug(ctx.pb, "sermons", input.slug, String(data.title), id);
       return writeAsCaller(() => ctx.pb.collection("sermons").update<SermonRecord>(id, { ...data, slug, updatedBy: viewer.id }, { expand: EXPAND }));
     },
     async publishSermon(_, { id }, ctx) {

@@ -107,7 +107,8 @@ export function AdminSermonEditorPage() {
           id,
           input: {
             title: draft!.title,
-            slug: draft!.slug || null,
+            // Unchanged: the server keeps it (or, for a draft, follows the title).
+            slug: draft!.slug && draft!.slug !== sermon!.slug ? draft!.slug : null,
             seriesId: draft!.seriesId || null,
             speakerIds: draft!.speakerIds,
             preachedOn: draft!.preachedOn || null,
@@ -182,7 +183,7 @@ export function AdminSermonEditorPage() {
         <Link to="/admin/sermons">← {t("admin.sermons.title")}</Link>
       </p>
       <div className="section-heading">
-        <h2>{sermon.title}</h2>
+        <h1>{sermon.title}</h1>
         <span className={`badge ${sermon.status === "PUBLISHED" ? "badge--ok" : "badge--neutral"}`}>{t(`admin.sermons.status.${sermon.status}`)}</span>
       </div>
       {notice && <Alert kind={notice.kind}>{notice.text}</Alert>}
@@ -255,7 +256,7 @@ export function AdminSermonEditorPage() {
       </form>
 
       <section className="card sermon-editor__media" aria-labelledby="sermon-audio">
-        <h3 id="sermon-audio">{t("admin.sermons.audio.title")}</h3>
+        <h2 id="sermon-audio">{t("admin.sermons.audio.title")}</h2>
         {sermon.audio ? (
           <p>
             <audio controls preload="none" src={sermon.audio.url} aria-label={t("admin.sermons.audio.current")} />
@@ -271,7 +272,7 @@ export function AdminSermonEditorPage() {
       </section>
 
       <section className="card sermon-editor__media" aria-labelledby="sermon-attachments">
-        <h3 id="sermon-attachments">{t("admin.sermons.attachments.title")}</h3>
+        <h2 id="sermon-attachments">{t("admin.sermons.attachments.title")}</h2>
         {sermon.attachments.length ? (
           <ul>
             {sermon.attachments.map((a) => (

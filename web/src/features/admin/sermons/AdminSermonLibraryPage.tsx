@@ -137,10 +137,10 @@ export function AdminSermonLibraryPage() {
       <p className="small">
         <Link to="/admin/sermons">← {t("admin.sermons.title")}</Link>
       </p>
-      <h2>{t("admin.sermons.library")}</h2>
+      <h1>{t("admin.sermons.library")}</h1>
       {notice && <Alert kind="error">{notice}</Alert>}
       <section aria-labelledby="library-series">
-        <h3 id="library-series">{t("admin.sermons.library.series")}</h3>
+        <h2 id="library-series">{t("admin.sermons.library.series")}</h2>
         <form className="toolbar" onSubmit={(e) => (e.preventDefault(), void add("series"))}>
           <TextField label={t("admin.sermons.library.newSeries")} value={newSeries} onChange={(e) => setNewSeries(e.target.value)} required maxLength={200} />
           <button type="submit" className="button">{t("admin.sermons.library.add")}</button>
@@ -159,7 +159,7 @@ export function AdminSermonLibraryPage() {
         </ul>
       </section>
       <section aria-labelledby="library-speakers">
-        <h3 id="library-speakers">{t("admin.sermons.library.speakers")}</h3>
+        <h2 id="library-speakers">{t("admin.sermons.library.speakers")}</h2>
         <form className="toolbar" onSubmit={(e) => (e.preventDefault(), void add("speaker"))}>
           <TextField label={t("admin.sermons.library.newSpeaker")} value={newSpeaker} onChange={(e) => setNewSpeaker(e.target.value)} required maxLength={200} />
           <button type="submit" className="button">{t("admin.sermons.library.add")}</button>

@@ -55,7 +55,7 @@ export function AdminSermonsPage() {
   return (
     <div>
       <div className="section-heading">
-        <h2>{t("admin.sermons.title")}</h2>
+        <h1>{t("admin.sermons.title")}</h1>
         <p className="actions">
           <Link to="/admin/sermons/library" className="button button--ghost">
             {t("admin.sermons.library")}
