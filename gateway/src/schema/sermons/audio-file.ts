@@ -33,6 +33,13 @@ function mpegFrameAt(bytes: Uint8Array, offset: number): boolean {
 /** ADTS (raw AAC) header: sync 0xFFF, layer 00. */
 const adtsAt = (bytes: Uint8Array, offset: number) => offset + 2 <= bytes.length && bytes[offset] === 0xff && (bytes[offset + 1]! & 0xf6) === 0xf0;
 
+/** Where the audio starts after an ID3v2 tag (0 without one). */
+export function id3End(bytes: Uint8Array): number {
+  if (bytes.length < 10 || ascii(bytes, 0, 3) !== "ID3") return 0;
+  const size = ((bytes[6]! & 0x7f) << 21) | ((bytes[7]! & 0x7f) << 14) | ((bytes[8]! & 0x7f) << 7) | (bytes[9]! & 0x7f);
+  return 10 + size + ((bytes[5]! & 0x10) ? 10 : 0);
+}
+
 /** Sniff the format from the file's first bytes (at least 64 are needed; 4 KB are used). */
 export function sniffAudio(bytes: Uint8Array): AudioFormat | null {
   if (bytes.length < 12) return null;
@@ -46,10 +53,9 @@ export function sniffAudio(bytes: Uint8Array): AudioFormat | null {
   }
   if (ascii(bytes, 0, 3) === "ID3") {
     // ID3v2 tag: skip it (synchsafe size) and look for the first frame after it.
-    const size = ((bytes[6]! & 0x7f) << 21) | ((bytes[7]! & 0x7f) << 14) | ((bytes[8]! & 0x7f) << 7) | (bytes[9]! & 0x7f);
-    const after = 10 + size + ((bytes[5]! & 0x10) ? 10 : 0);
-    // The tag can be larger than what was read: an ID3 header with a sane size is enough there.
-    if (after >= bytes.length - 4) return size < 50 * 1024 * 1024 ? "mp3" : null;
+    const after = id3End(bytes);
+    // The tag is larger than what was read: checkAudioFile reads the bytes after it and asks again.
+    if (after >= bytes.length - 4) return null;
     if (mpegFrameAt(bytes, after)) return "mp3";
     if (adtsAt(bytes, after)) return "aac";
     return null;
@@ -72,6 +78,14 @@ export async function checkAudioFile(path: string, options: { size: number; maxB
     const buffer = Buffer.alloc(Math.min(4096, options.size));
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
     head = buffer.subarray(0, bytesRead);
+    // A long ID3 tag (cover art): the first audio frame must follow it, not just any bytes.
+    const after = id3End(head);
+    if (after >= head.length - 4 && after < options.size - 4) {
+      const frame = Buffer.alloc(16);
+      const read = await handle.read(frame, 0, frame.length, after);
+      const format = sniffAudio(frame.subarray(0, read.bytesRead));
+      return format ? checkFormat(format, options) : { ok: false, reason: "type" };
+    }
   } finally {
     await handle.close();
   }
@@ -81,6 +95,10 @@ export async function checkAudioFile(path: string, options: { size: number; maxB
 export function checkAudioBytes(head: Uint8Array, options: { declaredType?: string; filename?: string }): AudioCheck {
   const format = sniffAudio(head);
   if (!format) return { ok: false, reason: "type" };
+  return checkFormat(format, options);
+}
+
+function checkFormat(format: AudioFormat, options: { declaredType?: string; filename?: string }): AudioCheck {
   const info = AUDIO_FORMATS[format];
   const declared = (options.declaredType ?? "").split(";")[0]!.trim().toLowerCase();
   if (declared && declared !== "application/octet-stream" && !info.mimes.includes(declared)) return { ok: false, reason: "type" };
