@@ -135,4 +135,55 @@ describe("sermons", () => {
     expect(visitorErrors).toEqual([]);
     await visitorContext.close();
   });
+
+  it("a dropped connection: the upload continues where it stopped (tus), and bulk upload makes drafts", async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await signIn(page, EDITOR, DEMO_PASSWORD);
+    await page.goto("/admin/sermons");
+    await expect.poll(() => page.getByRole("heading", { level: 1, name: "Sermons" }).isVisible(), SLOW).toBe(true);
+    const name = `Evening Prayer ${randomUUID().slice(0, 6)}`;
+    const tone = toneMp3(6, { seed: 4 });
+    // 20 MB: three 8 MB chunks, so the drop lands after the first one.
+    const audio = Buffer.concat(Array.from({ length: Math.ceil((20 * 1024 * 1024) / tone.length) }, () => tone));
+    // What the browser sent to the tus endpoint, in order.
+    const events: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().includes("/uploads/audio")) events.push(`${request.method()} ${request.headers()["upload-offset"] ?? ""}`.trim());
+    });
+    page.on("requestfailed", (request) => {
+      if (request.url().includes("/uploads/audio")) events.push(`failed ${request.method()}`);
+    });
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Network.enable");
+    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 4 * 1024 * 1024 });
+
+    const bulk = page.locator("details.sermon-bulk");
+    await bulk.locator("summary").click();
+    await expect.poll(() => bulk.getAttribute("open"), SLOW).toBe("");
+    await bulk.getByLabel("Audio files", { exact: true }).setInputFiles({ name: `${name}.mp3`, mimeType: "audio/mpeg", buffer: audio });
+    const progress = page.getByRole("progressbar", { name: `Uploading ${name}.mp3` });
+    // The Wi-Fi drops once the first chunk is in…
+    await expect.poll(async () => Number(await progress.getAttribute("value").catch(() => "0")), SLOW).toBeGreaterThanOrEqual(40);
+    await cdp.send("Network.emulateNetworkConditions", { offline: true, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await page.waitForTimeout(1500);
+    // …and comes back: tus-js-client asks the server for its offset and sends only the rest.
+    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: -1 });
+    await expect.poll(() => page.getByText("Uploaded.").isVisible(), { timeout: 30_000 }).toBe(true);
+    // A chunk failed when the connection dropped; the client then asked for the offset (HEAD) and
+    // went on from there, never from 0 again.
+    const failed = events.indexOf("failed PATCH");
+    expect(failed, events.join(", ")).toBeGreaterThan(0);
+    const after = events.slice(failed + 1);
+    expect(after, events.join(", ")).toContain("HEAD");
+    const resumed = after.filter((e) => e.startsWith("PATCH ")).map((e) => Number(e.slice(6)));
+    expect(resumed.length, events.join(", ")).toBeGreaterThan(0);
+    expect(resumed[0], events.join(", ")).toBeGreaterThan(0);
+    expect(events.filter((e) => e === "PATCH 0")).toHaveLength(1);
+    await expect.poll(() => page.getByRole("link", { name }).isVisible(), SLOW).toBe(true);
+    await expectAccessible(page);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

@@ -212,6 +212,10 @@ describe("browsing sermons", () => {
     const staff = (await list(editor, `search: "${word}", status: DRAFT`)).data!.sermons.edges.map((e) => e.node.title);
     expect(staff).toEqual([`Sermon 4 ${tag}`]);
     expect((await list(member, `search: "${word}", status: DRAFT`)).data!.sermons.edges).toEqual([]);
+    // Staff lists with every status; for anyone else the rules still hide drafts.
+    const all = (await list(editor, `search: "${word}", includeDrafts: true`)).data!.sermons.edges.map((e) => e.node.title).sort();
+    expect(all).toEqual([`Sermon 1 ${tag}`, `Sermon 4 ${tag}`]);
+    expect((await list(null, `search: "${word}", includeDrafts: true`)).data!.sermons.edges.map((e) => e.node.title)).toEqual([`Sermon 1 ${tag}`]);
   });
 
   it("searches speakers' names and scripture, and filters by book, series, speaker and year", async () => {

@@ -1509,6 +1509,7 @@ export type QuerySermonsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   book?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+  includeDrafts?: InputMaybe<Scalars['Boolean']['input']>;
   search?: InputMaybe<Scalars['String']['input']>;
   seriesId?: InputMaybe<Scalars['ID']['input']>;
   speakerId?: InputMaybe<Scalars['ID']['input']>;
@@ -2683,7 +2684,7 @@ export type QueryResolvers<ContextType = GatewayContext, ParentType extends Reso
   sermonSeries?: Resolver<Maybe<ResolversTypes['SermonSeries']>, ParentType, ContextType, RequireFields<QuerySermonSeriesArgs, 'slug'>>;
   sermonSeriesList?: Resolver<Array<ResolversTypes['SermonSeries']>, ParentType, ContextType>;
   sermonYears?: Resolver<Array<ResolversTypes['Int']>, ParentType, ContextType>;
-  sermons?: Resolver<ResolversTypes['SermonConnection'], ParentType, ContextType, RequireFields<QuerySermonsArgs, 'first'>>;
+  sermons?: Resolver<ResolversTypes['SermonConnection'], ParentType, ContextType, RequireFields<QuerySermonsArgs, 'first' | 'includeDrafts'>>;
   settings?: Resolver<ResolversTypes['Settings'], ParentType, ContextType>;
   speaker?: Resolver<Maybe<ResolversTypes['Speaker']>, ParentType, ContextType, RequireFields<QuerySpeakerArgs, 'slug'>>;
   speakers?: Resolver<Array<ResolversTypes['Speaker']>, ParentType, ContextType>;

@@ -39,6 +39,7 @@ interface SermonListArgs {
   book?: string | null;
   year?: number | null;
   status?: "DRAFT" | "PUBLISHED" | null;
+  includeDrafts?: boolean | null;
 }
 
 /**
@@ -67,7 +68,8 @@ async function listSermons(ctx: GatewayContext, args: SermonListArgs, fallbackSi
     if (!Number.isInteger(args.year) || args.year < 1900 || args.year > 2200) throw badUserInput({ year: { code: "out_of_range", message: "Choose a year between 1900 and 2200." } });
     filters.push(ctx.pb.filter("preachedOn >= {:from} && preachedOn < {:to}", { from: `${args.year}-01-01 00:00:00.000Z`, to: `${args.year + 1}-01-01 00:00:00.000Z` }));
   }
-  filters.push(args.status ? ctx.pb.filter("status = {:s}", { s: args.status.toLowerCase() }) : 'status = "published"');
+  if (args.status) filters.push(ctx.pb.filter("status = {:s}", { s: args.status.toLowerCase() }));
+  else if (!args.includeDrafts) filters.push('status = "published"');
   const filter = [...filters, cursor ? keysetFilter(ctx.pb, "preachedOn", cursor) : ""].filter(Boolean).join(" && ");
   const rows = await pbCall(() =>
     ctx.pb.collection("sermons").getList<SermonRecord>(1, size + 1, { filter, sort: "-preachedOn,-id", skipTotal: true, expand: EXPAND }),

@@ -98,6 +98,19 @@ export function AudioUploadField({ label, onUploaded, multiple = false }: AudioU
               {job.state === "done" && <span className="small ok" role="status">{t("admin.sermons.audio.done")}</span>}
               {job.state === "cancelled" && <span className="small" role="status">{t("admin.sermons.audio.cancelled")}</span>}
               {job.state === "error" && <span className="field__error" role="alert">{job.error}</span>}
+              {job.state === "error" && job.upload && (
+                <button
+                  type="button"
+                  className="button button--ghost button--small"
+                  onClick={() => {
+                    // Continues from the last byte the server has (tus asks for the offset first).
+                    update(job.key, { state: "uploading", error: undefined });
+                    job.upload!.start();
+                  }}
+                >
+                  {t("admin.sermons.audio.resume")}
+                </button>
+              )}
             </li>
           ))}
         </ul>

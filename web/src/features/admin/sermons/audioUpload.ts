@@ -29,7 +29,13 @@ export function startAudioUpload(file: File, handlers: AudioUploadHandlers): Upl
   const upload = new Upload(file, {
     endpoint: "/uploads/audio",
     chunkSize: 8 * 1024 * 1024,
-    retryDelays: [0, 1000, 3000, 5000, 10000, 20000],
+    retryDelays: [0, 1000, 3000, 5000, 10000, 20000, 30000, 60000, 60000, 60000],
+    // tus-js-client's default gives up at once while the browser reports itself offline, which is
+    // exactly when a church's Wi-Fi drops: keep retrying network errors, 5xx and lock conflicts.
+    onShouldRetry: (error) => {
+      const status = error.originalResponse?.getStatus() ?? 0;
+      return status === 0 || status >= 500 || status === 409 || status === 423;
+    },
     metadata: { filename: file.name, filetype: file.type },
     removeFingerprintOnSuccess: true,
     onProgress: (sent, total) => handlers.onProgress(total ? Math.floor((sent / total) * 100) : 0, sent, total),
