@@ -143,11 +143,9 @@ describe("sermon files through /files", () => {
     const big = Buffer.concat(Array.from({ length: Math.ceil((40 * 1024 * 1024) / mp3.length) }, () => mp3));
     const uploadId = await new TusClient(base, editor.token).upload(big, "long-sermon.mp3", "audio/mpeg", 8 * 1024 * 1024);
     const sermon = await createSermon(editor, { title: `Long ${tag}` });
-    const before = process.memoryUsage().rss;
+    // (How much memory the hand-over holds is measured in gateway/src/pocketbase/stream-upload.test.ts.)
     const attached = await attach(editor, sermon.id, uploadId);
-    const grew = process.memoryUsage().rss - before;
     expect(attached.errors).toBeUndefined();
-    console.log(`[sermons] attaching a ${(big.length / 1048576).toFixed(1)} MB upload grew the process RSS by ${(grew / 1048576).toFixed(1)} MB`);
     await gql(editor).request(`mutation($id: ID!) { publishSermon(id: $id) { id } }`, { id: sermon.id });
     const url = `${base}${attached.data!.attachSermonAudio.audio.url}`;
     const middle = Math.floor(big.length / 2);

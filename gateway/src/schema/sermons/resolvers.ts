@@ -1,4 +1,3 @@
-import { openAsBlob } from "node:fs";
 import { imageSize } from "image-size";
 import { parseFile } from "music-metadata";
 import type { GatewayContext } from "../../context.ts";
@@ -12,6 +11,7 @@ import { requireViewer } from "../users/resolvers.ts";
 import { toIso } from "../users/mappers.ts";
 import { chooseSlug, isoOrNull, renderBody, slugify, writeAsCaller } from "../content/shared.ts";
 import { checkAudioFile } from "./audio-file.ts";
+import { streamRecordUpdate } from "../../pocketbase/stream-upload.ts";
 import { BIBLE_BOOKS, bookName, booksInSearch, booksField, formatRange, formatScripture, isBook, parseScripture, type ScriptureLocale } from "./scripture.ts";
 import { parseVideoUrl } from "./video.ts";
 
@@ -161,8 +161,8 @@ const titleFromFilename = (name: string) =>
     .slice(0, LIMITS.nameMax) || "Untitled sermon";
 
 /**
- * Hand a finished tus upload to PocketBase as the caller. The file goes as a file-backed Blob
- * (fs.openAsBlob), which fetch streams from disk: the gateway never holds the audio in memory.
+ * Hand a finished tus upload to PocketBase as the caller, streamed from disk chunk by chunk
+ * (pocketbase/stream-upload.ts): the gateway never holds the audio in memory.
  */
 async function attachAudio(ctx: GatewayContext, sermonId: string, uploadId: string): Promise<SermonRecord> {
   const viewer = await requireViewer(ctx);
@@ -185,11 +185,17 @@ async function attachAudio(ctx: GatewayContext, sermonId: string, uploadId: stri
   }
   const extension = check.format === "m4a" ? "m4a" : check.format;
   const name = `${titleFromFilename(staged.filename).replace(/[^A-Za-z0-9 ]+/g, "").replace(/\s+/g, "-").slice(0, 80) || "sermon"}.${extension}`;
-  const blob = await openAsBlob(staged.path, { type: check.mime });
-  const file = new File([blob], name, { type: check.mime });
-  const updated = await writeAsCaller(() =>
-    ctx.pb.collection("sermons").update<SermonRecord>(sermonId, { audio: file, audioSize: staged.size, audioType: check.mime, durationSeconds, updatedBy: viewer.id }, { expand: EXPAND }),
+  await writeAsCaller(() =>
+    streamRecordUpdate(
+      ctx.config.pbUrl,
+      ctx.pb.authStore.token || null,
+      "sermons",
+      sermonId,
+      { audioSize: staged.size, audioType: check.mime, durationSeconds, updatedBy: viewer.id },
+      { field: "audio", path: staged.path, name, type: check.mime, size: staged.size },
+    ),
   );
+  const updated = await requireSermon(ctx, sermonId);
   await ctx.audioUploads.remove(uploadId);
   return updated;
 }
