@@ -83,6 +83,16 @@ describe("sermon audio upload (tus, staged on disk)", () => {
     expect((await new TusClient(base, null).create(mp3.length, "a.mp3", "audio/mpeg")).status).toBe(401);
   });
 
+  it("grants no other site CORS access to the upload endpoint", async () => {
+    const preflight = await fetch(`${base}/uploads/audio`, {
+      method: "OPTIONS",
+      headers: { origin: "https://evil.example", "access-control-request-method": "POST", "access-control-request-headers": "tus-resumable,upload-length" },
+    });
+    expect(preflight.headers.get("access-control-allow-origin")).toBeNull();
+    const created = await new TusClient(base, editor.token).create(mp3.length, "a.mp3", "audio/mpeg");
+    expect(created.headers.get("access-control-allow-origin")).toBeNull();
+  });
+
   it("refuses a file over 300 MB before any byte is sent", async () => {
     const response = await new TusClient(base, editor.token).create(300 * 1024 * 1024 + 1, "long.mp3", "audio/mpeg");
     expect(response.status).toBe(413);

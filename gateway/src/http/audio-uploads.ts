@@ -50,6 +50,9 @@ export class AudioUploads {
       datastore: new FileStore({ directory, expirationPeriodInMilliseconds: EXPIRY_MS }),
       maxSize: LIMITS.audioMaxBytes,
       relativeLocation: true,
+      // Same origin only: the app uploads from its own pages, so no other site gets a CORS grant
+      // (@tus/server answers "Access-Control-Allow-Origin: *" unless told otherwise).
+      allowedOrigins: () => false,
       disableTerminationForFinishedUploads: false,
       onUploadCreate: async (req, upload) => {
         const user = await this.userOf(req);
