@@ -120,6 +120,7 @@ describe("the live schema agrees with the GraphQL enums", () => {
     ["users.locale ⇄ Locale", "users", "locale", "Locale", (v: string) => v],
     ["settings.locale ⇄ Locale", "settings", "locale", "Locale", (v: string) => v],
     ["settings.directoryDefaultVisibility ⇄ ContactVisibility", "settings", "directoryDefaultVisibility", "ContactVisibility", (v: string) => v.toUpperCase()],
+    ["sermons.status ⇄ SermonStatus", "sermons", "status", "SermonStatus", (v: string) => v.toUpperCase()],
   ])("%s", async (_, collection, name, graphqlEnum, toGraphQL) => {
     const values = field(collection, name).values as string[];
     expect(values.map(toGraphQL).sort()).toEqual(await enumValues(graphqlEnum));
