@@ -3,7 +3,6 @@ import { ClientResponseError } from "pocketbase";
 import { seedContent } from "./seed-content.ts";
 import { seedPeople } from "./seed-people.ts";
 import { seedPrayer } from "./seed-prayer.ts";
-import { seedSermons } from "./seed-sermons.ts";
 
 export const DEMO_PASSWORD = "grace-demo-2026";
 export const DEMO_ACCOUNTS = [
@@ -77,6 +76,8 @@ export async function seedDemo(system: PocketBase): Promise<"seeded" | "already-
   await seedContent(system, editor!.id, "Erin Editor");
   await seedPeople(system, DEMO_PASSWORD);
   await seedPrayer(system, 60);
+  // Loaded only for the demo: it encodes MP3s (a devDependency) and crops images with sharp.
+  const { seedSermons } = await import("./seed-sermons.ts");
   await seedSermons(system);
   return "seeded";
 }
