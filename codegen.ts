@@ -47,6 +47,10 @@ const config: CodegenConfig = {
           VisitRequest: "../../pocketbase/records.ts#VisitRequestRecord",
           PrayerRequest: "../../pocketbase/records.ts#PrayerRequestRecord",
           Notification: "../../pocketbase/records.ts#NotificationRecord",
+          // Sermons
+          Sermon: "../../pocketbase/records.ts#SermonRecord",
+          SermonSeries: "../../pocketbase/records.ts#SermonSeriesRecord",
+          Speaker: "../../pocketbase/records.ts#SpeakerRecord",
         },
       },
     },

@@ -34,6 +34,9 @@ try {
     await shot("/news/harvest-supper-thank-you", "post");
     await shot("/news/christmas-concert", "post-embed");
     await shot("/p/staff", "page");
+    // Sermons
+    await shot("/sermons", "sermons");
+    await shot("/sermons/living-water", "sermon");
     await shot("/login", "sign-in");
     await shot("/signup", "sign-up");
     await shot("/nope", "not-found");
@@ -45,6 +48,11 @@ try {
     await shot("/me", "me");
     await shot("/admin/settings", "admin-settings");
     await shot("/admin/users", "admin-users");
+    await shot("/admin/sermons", "admin-sermons");
+    await page.getByRole("link", { name: "Living Water" }).click();
+    await page.waitForSelector(".milkdown", { timeout: 15_000 });
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(out, `admin-sermon-editor-${name}.png`), fullPage: true });
     await context.close();
   }
 } finally {

@@ -19,6 +19,8 @@ export default defineConfig({
     proxy: {
       "/graphql": { target: gateway, changeOrigin: false },
       "/files": { target: gateway },
+      "/uploads": { target: gateway },
+      "/feeds": { target: gateway },
       "/healthz": { target: gateway },
       "/readyz": { target: gateway },
     },

@@ -16,6 +16,8 @@ export interface GatewayConfig {
   smtp: { host: string; port: number; username: string; password: string; tls: boolean; senderAddress: string } | null;
   /** Trust X-Forwarded-For from a reverse proxy in front of the gateway. */
   trustProxy: boolean;
+  /** Where resumable audio uploads are staged on disk (default: <tmp>/flock-uploads). */
+  uploadDir?: string;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
@@ -46,5 +48,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
         }
       : null,
     trustProxy: env.TRUST_PROXY === "true",
+    ...(env.UPLOAD_DIR ? { uploadDir: env.UPLOAD_DIR } : {}),
   };
 }

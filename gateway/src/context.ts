@@ -14,6 +14,7 @@ import type { ViewerCache } from "./session/viewer-cache.ts";
 import type { PublicSettings } from "./system/public-settings.ts";
 import type { Mailer } from "./mail/mailer.ts";
 import type { RealtimeBridge } from "./realtime/bridge.ts";
+import type { AudioUploads } from "./http/audio-uploads.ts";
 
 /** Long-lived services shared by every request of one gateway process. */
 export interface GatewayServices {
@@ -29,6 +30,8 @@ export interface GatewayServices {
   mailer: Mailer;
   /** GraphQL subscriptions over PocketBase realtime, one connection per viewer (realtime/bridge.ts). */
   realtime: RealtimeBridge;
+  /** Sermon audio staged on disk by the resumable upload endpoint (http/audio-uploads.ts). */
+  audioUploads: AudioUploads;
 }
 
 /** What the HTTP server passes per request (tests pass a fixed clientIp). */

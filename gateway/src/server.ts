@@ -26,6 +26,8 @@ import { syncPocketBaseSettings } from "./system/pocketbase-settings.ts";
 import { startScheduledPublishing } from "./system/scheduled-publishing.ts";
 import { startPrayerExpiry } from "./system/prayer-expiry.ts";
 import { startStaffDigest } from "./system/staff-digest.ts";
+import { AUDIO_UPLOAD_PATH, AudioUploads } from "./http/audio-uploads.ts";
+import { PODCAST_ARTWORK_PATH, podcastArtwork, seriesFeedSlug, sermonsFeed } from "./http/podcast-feed.ts";
 
 export interface Gateway {
   server: Server;
@@ -86,16 +88,18 @@ function bodySizeAcceptable(req: IncomingMessage, res: ServerResponse): boolean 
 /** Builds the gateway: one origin for the app, /graphql, /files, /healthz and /readyz. */
 export function createGateway(config: GatewayConfig): Gateway {
   const publicSettings = new PublicSettings(config.pbUrl);
+  const viewerCache = new ViewerCache();
   const services: GatewayServices = {
     config,
     system: new SystemClient(config.pbUrl, config.superuser),
     limiter: new RateLimiter(),
     trustedDevices: new TrustedDevices(config.superuser),
     settingsEvents: new SettingsEvents(config.pbUrl),
-    viewerCache: new ViewerCache(),
+    viewerCache,
     publicSettings,
     mailer: new Mailer(config, async () => brandFrom(await publicSettings.get(), config.publicUrl)),
     realtime: new RealtimeBridge(config.pbUrl),
+    audioUploads: new AudioUploads(config.pbUrl, viewerCache, config.uploadDir),
   };
   services.settingsEvents.onChange((record) => services.publicSettings.set(record));
   const yoga = createGatewayYoga(services);
@@ -183,6 +187,30 @@ export function createGateway(config: GatewayConfig): Gateway {
       await serveDataExport(req, res, { pbUrl: config.pbUrl, publicSettings: services.publicSettings, headers });
       return;
     }
+    // --- Sermons: resumable audio uploads (tus) and podcast feeds ---
+    if (url.pathname === AUDIO_UPLOAD_PATH || url.pathname.startsWith(`${AUDIO_UPLOAD_PATH}/`)) {
+      await services.audioUploads.handle(req, res);
+      return;
+    }
+    if (url.pathname === "/feeds/sermons.xml" || seriesFeedSlug(url.pathname)) {
+      const guest = createUserClient(config.pbUrl, null);
+      const slug = seriesFeedSlug(url.pathname);
+      const feed = await services.publicSettings.get().then((settings) => sermonsFeed(guest, settings, publicOrigin, slug));
+      if (feed === null) {
+        res.writeHead(404, { ...headers, "content-type": "text/plain; charset=utf-8" }).end("Not found");
+        return;
+      }
+      await serveDocument(req, res, url.pathname, "application/rss+xml; charset=utf-8", Promise.resolve(feed));
+      return;
+    }
+    if (url.pathname === PODCAST_ARTWORK_PATH) {
+      const settings = await services.publicSettings.get();
+      const png = await podcastArtwork(createUserClient(config.pbUrl, null), settings);
+      res.writeHead(200, { ...headers, "content-type": "image/png", "content-length": png.length, "cache-control": "public, max-age=3600" });
+      res.end(req.method === "HEAD" ? undefined : png);
+      return;
+    }
+    // --- end sermons ---
     if (url.pathname.startsWith("/files/")) {
       await proxyFile(req, res, url, config.pbUrl);
       return;
@@ -227,6 +255,7 @@ export function createGateway(config: GatewayConfig): Gateway {
           stopScheduler = startScheduledPublishing(services.system);
           stopPrayerExpiry = startPrayerExpiry(services.system);
           stopStaffDigest = startStaffDigest(services);
+          services.audioUploads.start();
           const address = server.address();
           const port = typeof address === "object" && address ? address.port : config.port;
           resolve(`http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`);
@@ -237,6 +266,7 @@ export function createGateway(config: GatewayConfig): Gateway {
         stopScheduler?.();
         stopPrayerExpiry?.();
         stopStaffDigest?.();
+        services.audioUploads.stop();
         void services.realtime.close();
         server.closeAllConnections();
         // Sign-ups answered already finish their work (account or owner mail) before the process goes.

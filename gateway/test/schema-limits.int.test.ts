@@ -23,7 +23,7 @@ const field = (collection: string, name: string): Field => {
 let gateway: Gateway;
 beforeAll(async () => {
   const su = await system();
-  for (const name of ["users", "people", "roles", "settings"]) collections[name] = await su.collections.getOne(name);
+  for (const name of ["users", "people", "roles", "settings", "sermons", "sermon_series", "speakers"]) collections[name] = await su.collections.getOne(name);
   gateway = await testGateway();
 });
 afterAll(() => gateway.close());
@@ -82,6 +82,22 @@ describe("the live PocketBase schema agrees with limits.ts", () => {
     expect(SESSION.maxAgeSeconds).toBe(7 * 24 * 60 * 60);
   });
 
+  it("sermon audio: at most 300 MB, the audio types the gateway sniffs, protected (drafts' files follow the view rule)", () => {
+    expect(field("sermons", "audio")).toMatchObject({ type: "file", maxSelect: 1, maxSize: LIMITS.audioMaxBytes, protected: true });
+    expect([...(field("sermons", "audio").mimeTypes as string[])].sort()).toEqual([...LIMITS.audioMimeTypes].sort());
+    expect(field("sermons", "attachments")).toMatchObject({ type: "file", maxSelect: LIMITS.sermonAttachmentsMax, maxSize: LIMITS.documentMaxBytes, protected: true });
+    expect(field("sermons", "scripture")).toMatchObject({ type: "text", max: LIMITS.scriptureMax });
+    expect(field("sermons", "notes")).toMatchObject({ type: "text", max: LIMITS.markdownMax });
+    expect(field("sermons", "summary")).toMatchObject({ type: "text", max: LIMITS.summaryMax });
+    expect(field("sermons", "videoUrl")).toMatchObject({ type: "text", max: LIMITS.videoUrlMax });
+    expect(field("sermon_series", "description")).toMatchObject({ type: "text", max: LIMITS.seriesDescriptionMax });
+    expect(field("speakers", "bio")).toMatchObject({ type: "text", max: LIMITS.speakerBioMax });
+    for (const [collection, name] of [["sermon_series", "artwork"], ["speakers", "photo"]] as const) {
+      expect(field(collection, name)).toMatchObject({ type: "file", maxSelect: 1, maxSize: LIMITS.imageMaxBytes });
+      expect([...(field(collection, name).mimeTypes as string[])].sort()).toEqual([...LIMITS.imageMimeTypes].sort());
+    }
+  });
+
   it("page sizes are capped at 100 in both limit lists", () => {
     expect(LIMITS.pageSizeMax).toBe(GRAPHQL_LIMITS.maxFirst);
     expect(LIMITS.pageSizeMax).toBe(100);
@@ -104,6 +120,7 @@ describe("the live schema agrees with the GraphQL enums", () => {
     ["users.locale ⇄ Locale", "users", "locale", "Locale", (v: string) => v],
     ["settings.locale ⇄ Locale", "settings", "locale", "Locale", (v: string) => v],
     ["settings.directoryDefaultVisibility ⇄ ContactVisibility", "settings", "directoryDefaultVisibility", "ContactVisibility", (v: string) => v.toUpperCase()],
+    ["sermons.status ⇄ SermonStatus", "sermons", "status", "SermonStatus", (v: string) => v.toUpperCase()],
   ])("%s", async (_, collection, name, graphqlEnum, toGraphQL) => {
     const values = field(collection, name).values as string[];
     expect(values.map(toGraphQL).sort()).toEqual(await enumValues(graphqlEnum));

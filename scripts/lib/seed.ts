@@ -44,5 +44,8 @@ export async function seedDemo(system: PocketBase): Promise<"seeded" | "already-
   await seedContent(system, editor!.id, "Erin Editor");
   await seedPeople(system, DEMO_PASSWORD);
   await seedPrayer(system, 60);
+  // Loaded only for the demo: it encodes MP3s (a devDependency) and crops images with sharp.
+  const { seedSermons } = await import("./seed-sermons.ts");
+  await seedSermons(system);
   return "seeded";
 }

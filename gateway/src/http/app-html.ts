@@ -27,6 +27,7 @@ export function renderAppHtml(template: string, meta: PageMeta, settings: Settin
     `<meta property="og:description" content="${escapeHtml(meta.description)}">`,
     `<meta property="og:type" content="${meta.type ?? "website"}">`,
     `<meta property="og:url" content="${escapeHtml(canonical)}">`,
+    ...(meta.audio ? [`<meta property="og:audio" content="${escapeHtml(meta.audio.url)}">`, `<meta property="og:audio:type" content="${escapeHtml(meta.audio.type)}">`] : []),
     ...(meta.image ? [`<meta property="og:image" content="${escapeHtml(meta.image)}">`, `<meta name="twitter:image" content="${escapeHtml(meta.image)}">`] : []),
     `<meta name="twitter:card" content="${meta.image ? "summary_large_image" : "summary"}">`,
     `<meta name="twitter:title" content="${escapeHtml(meta.title)}">`,

@@ -17,7 +17,9 @@ const FILE_PATH = /^\/files\/([A-Za-z0-9_]+)\/[A-Za-z0-9_]+\/[^/?#]+$/;
  * Collections whose file fields are "protected": PocketBase serves them only with a file token of a
  * caller who may view the record (people's and households' photos follow the directory's rules).
  */
-const PROTECTED_COLLECTIONS = new Set(["people", "households"]);
+const PROTECTED_COLLECTIONS = new Set(["people", "households", "sermons"]);
+/** Protected collections whose files may be cached privately for longer: published sermon audio rarely changes. */
+const PRIVATE_CACHE_ONLY = new Set(["people", "households"]);
 /** Browsers keep a protected file for themselves only, and not for long (visibility can change). */
 const PROTECTED_CACHE_CONTROL = "private, max-age=300";
 
@@ -105,7 +107,9 @@ export async function proxyFile(req: IncomingMessage, res: ServerResponse, url: 
     const value = upstream.headers.get(name);
     if (value) out[name] = value;
   }
-  if (isProtected) out["cache-control"] = PROTECTED_CACHE_CONTROL;
+  if (isProtected && PRIVATE_CACHE_ONLY.has(match[1]!)) out["cache-control"] = PROTECTED_CACHE_CONTROL;
+  // Sermon audio and attachments: a draft's file must not sit in a shared cache.
+  else if (isProtected) out["cache-control"] = "private, max-age=3600";
   res.writeHead(upstream.status, out);
   if (!upstream.body || req.method === "HEAD") {
     res.end();

@@ -1,5 +1,5 @@
 import type PocketBase from "pocketbase";
-import type { PageRecord, PostRecord, SettingsRecord, MediaRecord } from "../pocketbase/records.ts";
+import type { PageRecord, PostRecord, SettingsRecord, MediaRecord, SermonRecord, SermonSeriesRecord, SpeakerRecord } from "../pocketbase/records.ts";
 import { markdownPool } from "../markdown/pool.ts";
 import { renderBody } from "../schema/content/shared.ts";
 import type { PageContent } from "./app-html.ts";
@@ -19,6 +19,8 @@ export interface PageMeta {
   jsonLd?: Record<string, unknown>;
   /** The page's text for readers without JavaScript (crawlers, link previews). */
   content?: PageContent;
+  /** Open Graph audio (a sermon's recording): absolute URL and MIME type. */
+  audio?: { url: string; type: string };
 }
 
 export interface MetaContext {
@@ -137,6 +139,67 @@ async function homeContent(guest: PocketBase, settings: SettingsRecord): Promise
     ],
   };
 }
+// --- Sermons ---
+
+/** A published sermon: Open Graph audio and a schema.org PodcastEpisode (with its series as the PodcastSeries). */
+const sermonPage: MetaResolver = async ({ settings, guest, origin }, { slug = "" }) => {
+  const sermon = await guestFind<SermonRecord>(guest, "sermons", guest.filter('slug = {:slug} && status = "published"', { slug }), "series,speakers");
+  if (!sermon) return notFound(settings);
+  const description = sermon.summary || (await markdownPool.plainText(sermon.notes ?? "", 200)) || settings.tagline || sermon.title;
+  const url = `${origin}/sermons/${sermon.slug}`;
+  const series = sermon.expand?.series;
+  const image = series?.artwork ? `${origin}/files/sermon_series/${series.id}/${encodeURIComponent(series.artwork)}?thumb=1400x1400` : undefined;
+  const audio = sermon.audio ? { url: `${origin}/files/sermons/${sermon.id}/${encodeURIComponent(sermon.audio)}`, type: sermon.audioType || "audio/mpeg" } : undefined;
+  const duration = sermon.durationSeconds ? `PT${Math.round(sermon.durationSeconds)}S` : undefined;
+  return {
+    title: `${sermon.title} · ${settings.churchName}`,
+    description,
+    found: true,
+    type: "article",
+    ...(image ? { image } : {}),
+    ...(audio ? { audio } : {}),
+    jsonLd: {
+      "@context": "https://schema.org",
+      "@type": "PodcastEpisode",
+      name: sermon.title,
+      description,
+      url,
+      ...(sermon.preachedOn ? { datePublished: sermon.preachedOn.slice(0, 10) } : {}),
+      ...(duration ? { timeRequired: duration } : {}),
+      ...(image ? { image } : {}),
+      ...(audio ? { associatedMedia: { "@type": "MediaObject", contentUrl: audio.url, encodingFormat: audio.type, ...(duration ? { duration } : {}) } } : {}),
+      ...(sermon.expand?.speakers?.length ? { author: sermon.expand.speakers.map((s) => ({ "@type": "Person", name: s.name })) } : {}),
+      partOfSeries: {
+        "@type": "PodcastSeries",
+        name: series ? `${settings.churchName}: ${series.title}` : `${settings.churchName}: Sermons`,
+        url: series ? `${origin}/series/${series.slug}` : `${origin}/sermons`,
+        webFeed: series ? `${origin}/feeds/series/${series.slug}.xml` : `${origin}/feeds/sermons.xml`,
+      },
+      publisher: { "@type": "Organization", name: settings.churchName },
+    },
+  };
+};
+
+const seriesPage: MetaResolver = async ({ settings, guest, origin }, { slug = "" }) => {
+  const series = await guestFind<SermonSeriesRecord>(guest, "sermon_series", guest.filter("slug = {:slug}", { slug }));
+  if (!series) return notFound(settings);
+  const image = series.artwork ? `${origin}/files/sermon_series/${series.id}/${encodeURIComponent(series.artwork)}?thumb=1400x1400` : undefined;
+  return { title: `${series.title} · ${settings.churchName}`, description: series.description || settings.tagline || series.title, found: true, ...(image ? { image } : {}) };
+};
+
+const speakerPage: MetaResolver = async ({ settings, guest }, { slug = "" }) => {
+  const speaker = await guestFind<SpeakerRecord>(guest, "speakers", guest.filter("slug = {:slug}", { slug }));
+  if (!speaker) return notFound(settings);
+  return { title: `${speaker.name} · ${settings.churchName}`, description: speaker.bio ? await markdownPool.plainText(speaker.bio, 200) : settings.tagline || speaker.name, found: true };
+};
+
+const SERMON_ROUTES: Array<[pattern: RegExp, resolve: MetaResolver]> = [
+  [/^\/sermons$/, titled("Sermons")],
+  [/^\/sermons\/(?<slug>[a-z0-9-]{1,120})$/, sermonPage],
+  [/^\/series\/(?<slug>[a-z0-9-]{1,120})$/, seriesPage],
+  [/^\/speakers\/(?<slug>[a-z0-9-]{1,120})$/, speakerPage],
+];
+// --- end sermons ---
 
 /**
  * The app's routes as the server knows them (later features add theirs). Anything unmatched, and
@@ -175,6 +238,7 @@ export const ROUTES: Array<[pattern: RegExp, resolve: MetaResolver]> = [
   [/^\/me(\/.*)?$/, titled("My account", { noindex: true })],
   [/^\/directory(\/[a-z0-9]{1,30})?$/, titled("Directory", { noindex: true })],
   [/^\/admin(\/.*)?$/, titled("Administration", { noindex: true })],
+  ...SERMON_ROUTES,
 ];
 
 export async function metaForPath(path: string, ctx: MetaContext): Promise<PageMeta> {

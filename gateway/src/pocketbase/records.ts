@@ -250,3 +250,43 @@ export interface NotificationRecord extends BaseRecord {
   count: number;
   readAt: string;
 }
+
+// --- Sermons (pb_migrations/1732460000_sermons.js) ---
+
+export interface SermonSeriesRecord extends BaseRecord {
+  title: string;
+  slug: string;
+  description: string;
+  artwork: string;
+}
+
+export interface SpeakerRecord extends BaseRecord {
+  name: string;
+  slug: string;
+  bio: string;
+  photo: string;
+  person: string;
+}
+
+export interface SermonRecord extends BaseRecord {
+  title: string;
+  slug: string;
+  series: string;
+  speakers: string[];
+  preachedOn: string;
+  scripture: string;
+  scriptureOsis: string;
+  scriptureBooks: string;
+  summary: string;
+  notes: string;
+  audio: string;
+  audioSize: number;
+  audioType: string;
+  durationSeconds: number;
+  videoUrl: string;
+  attachments: string[];
+  status: "draft" | "published";
+  publishedAt: string;
+  updatedBy: string;
+  expand?: { series?: SermonSeriesRecord; speakers?: SpeakerRecord[] };
+}

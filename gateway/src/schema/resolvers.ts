@@ -10,6 +10,7 @@ import { visitsResolvers } from "./visits/resolvers.ts";
 import { prayerResolvers } from "./prayer/resolvers.ts";
 import { notificationsResolvers } from "./notifications/resolvers.ts";
 import { staffAlertsResolvers } from "./staff-alerts/resolvers.ts";
+import { sermonsResolvers } from "./sermons/resolvers.ts";
 
 const modules: Resolvers[] = [
   { Query: { ping: () => true }, Mutation: { noop: () => true } },
@@ -24,6 +25,7 @@ const modules: Resolvers[] = [
   prayerResolvers,
   notificationsResolvers,
   staffAlertsResolvers,
+  sermonsResolvers,
 ];
 
 /** Merge the feature modules' resolver maps (each type's fields from every module). */

@@ -14,7 +14,7 @@ function AdminHome() {
   const can = (p: Permission) => !!data?.viewer?.permissions.includes(p);
   const people = can("PEOPLE_VIEW") || can("PEOPLE_MANAGE");
   const prayer = can("PRAYER_MODERATE") || can("PRAYER_VIEW_PASTORAL");
-  const section = can("SETTINGS_MANAGE") ? "settings" : can("CONTENT_EDIT") ? "news" : can("MEDIA_MANAGE") ? "media" : can("ROLES_MANAGE") ? "users" : people ? "people" : prayer ? "prayer" : "settings";
+  const section = can("SETTINGS_MANAGE") ? "settings" : can("CONTENT_EDIT") ? "news" : can("SERMONS_MANAGE") ? "sermons" : can("MEDIA_MANAGE") ? "media" : can("ROLES_MANAGE") ? "users" : people ? "people" : prayer ? "prayer" : "settings";
   return <Navigate to={section} replace />;
 }
 
@@ -39,6 +39,10 @@ const directory = () => import("../features/directory/pages.tsx");
 const prayer = () => import("../features/prayer/PrayerPage.tsx");
 const adminPrayer = () => import("../features/admin/prayer/AdminPrayerPage.tsx");
 const PRAYER_STAFF: Permission[] = ["PRAYER_MODERATE", "PRAYER_VIEW_PASTORAL"];
+// Sermons: public pages and the staff screens, each its own chunk.
+const sermons = () => import("../features/sermons/pages.tsx");
+const adminSermons = () => import("../features/admin/sermons/index.ts");
+const SERMON_STAFF: Permission[] = ["SERMONS_MANAGE"];
 
 // Declarative routes (React Router's library mode): the data router would add ~17 KB gzip to
 // every visitor's first load for loaders we don't use; data comes from Apollo.
@@ -57,6 +61,11 @@ export function AppRoutes() {
         <Route path="verify-email" element={lazyPage(auth, (m) => m.VerifyEmailPage)} />
         <Route path="prayer" element={lazyPage(prayer, (m) => m.PrayerPage)} />
         <Route path="prayer/:id" element={lazyPage(prayer, (m) => m.PrayerRequestPage)} />
+        {/* Sermons */}
+        <Route path="sermons" element={lazyPage(sermons, (m) => m.SermonsPage)} />
+        <Route path="sermons/:slug" element={lazyPage(sermons, (m) => m.SermonPage)} />
+        <Route path="series/:slug" element={lazyPage(sermons, (m) => m.SeriesPage)} />
+        <Route path="speakers/:slug" element={lazyPage(sermons, (m) => m.SpeakerPage)} />
         <Route path="visit" element={lazyPage(() => import("../features/visit/VisitPage.tsx"), (m) => m.VisitPage)} />
         <Route path="me" element={<RequireViewer>{lazyPage(me, (m) => m.MeLayout)}</RequireViewer>}>
           <Route index element={lazyPage(me, (m) => m.MePage)} />
@@ -82,6 +91,10 @@ export function AppRoutes() {
           <Route path="people/:id" element={<RequirePermission anyOf={PEOPLE_STAFF}>{lazyPage(adminPeople, (m) => m.AdminPersonPage)}</RequirePermission>} />
           <Route path="households/:id" element={<RequirePermission anyOf={PEOPLE_STAFF}>{lazyPage(adminPeople, (m) => m.AdminHouseholdPage)}</RequirePermission>} />
           <Route path="visits" element={<RequirePermission anyOf={PEOPLE_STAFF}>{lazyPage(adminVisits, (m) => m.AdminVisitsPage)}</RequirePermission>} />
+          {/* Sermons */}
+          <Route path="sermons" element={<RequirePermission anyOf={SERMON_STAFF}>{lazyPage(adminSermons, (m) => m.AdminSermonsPage)}</RequirePermission>} />
+          <Route path="sermons/library" element={<RequirePermission anyOf={SERMON_STAFF}>{lazyPage(adminSermons, (m) => m.AdminSermonLibraryPage)}</RequirePermission>} />
+          <Route path="sermons/:id" element={<RequirePermission anyOf={SERMON_STAFF}>{lazyPage(adminSermons, (m) => m.AdminSermonEditorPage)}</RequirePermission>} />
           <Route path="prayer" element={<RequirePermission anyOf={PRAYER_STAFF}>{lazyPage(adminPrayer, (m) => m.AdminPrayerPage)}</RequirePermission>} />
         </Route>
         <Route path="*" element={<NotFoundPage />} />

@@ -96,6 +96,9 @@ function Header() {
               </NavLink>
             </li>
             <li>
+              <NavLink to="/sermons">{t("nav.sermons")}</NavLink>
+            </li>
+            <li>
               <NavLink to="/news">{t("nav.news")}</NavLink>
             </li>
             <li>

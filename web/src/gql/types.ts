@@ -267,6 +267,36 @@ export type RecordStatus =
   | 'ARCHIVED'
   | 'PENDING';
 
+export type SermonInput = {
+  /** Markdown. */
+  notes?: string | null | undefined;
+  /** The day it was preached (YYYY-MM-DD). */
+  preachedOn?: string | null | undefined;
+  /** References like "John 3:16-21; Rom 8" or "Jn 3:16"; refused when nothing in it is a Bible reference. */
+  scripture?: string | null | undefined;
+  /** The series id, or null for none. */
+  seriesId?: string | number | null | undefined;
+  /** Generated from the title when empty. */
+  slug?: string | null | undefined;
+  speakerIds?: Array<string | number> | null | undefined;
+  summary?: string | null | undefined;
+  title: string;
+  /** A YouTube or Vimeo URL, or empty. */
+  videoUrl?: string | null | undefined;
+};
+
+export type SermonSeriesInput = {
+  description?: string | null | undefined;
+  /** Generated from the title when empty. */
+  slug?: string | null | undefined;
+  title: string;
+};
+
+/** Where a sermon is in its life (PRODUCT.md §5): draft ⇄ published. */
+export type SermonStatus =
+  | 'DRAFT'
+  | 'PUBLISHED';
+
 export type ServiceTimeInput = {
   day: Weekday;
   label: string;
@@ -294,6 +324,13 @@ export type SocialLinksInput = {
   instagram?: string | null | undefined;
   website?: string | null | undefined;
   youtube?: string | null | undefined;
+};
+
+export type SpeakerInput = {
+  bio?: string | null | undefined;
+  name: string;
+  /** Generated from the name when empty. */
+  slug?: string | null | undefined;
 };
 
 /** What staff are told about. */
@@ -333,6 +370,11 @@ export type UpdateSettingsInput = {
 export type UserStatus =
   | 'ACTIVE'
   | 'SUSPENDED';
+
+/** A video site a sermon's video may come from. */
+export type VideoProvider =
+  | 'VIMEO'
+  | 'YOUTUBE';
 
 /** Who may see a contact detail besides its owner, their household and staff with people rights. */
 export type Visibility =

@@ -103,6 +103,18 @@ const movePrayerRequesters: Mover = async (_pb, keep, merge, system) => {
  * not listed here, so a new feature cannot silently leave records behind on the merged duplicate.
  * Order matters: the birth date before the leftover birthday rows.
  */
+/**
+ * A speaker linked to the merged person follows to the kept one. Speakers are public, so the caller
+ * finds them; the change is the merge's bookkeeping, done by the system (people managers need not
+ * manage sermons).
+ */
+const moveSpeakers: Mover = async (pb, keep, merge, system) => {
+  const rows = await rowsPointingAt(pb, "speakers", "person", merge.id, "id");
+  if (!rows.length) return;
+  const su = await system.get();
+  for (const row of rows) await pbCall(() => su.collection("speakers").update(row.id, { person: keep.id }));
+};
+
 export const PERSON_RELATIONS = {
   "person_emails.person": moveContactRows<PersonEmailRecord>("person_emails", (a, b) => a.email.toLowerCase() === b.email.toLowerCase()),
   "person_phones.person": moveContactRows<PersonPhoneRecord>("person_phones", (a, b) => a.number === b.number),
@@ -113,6 +125,7 @@ export const PERSON_RELATIONS = {
   "household_invitations.invitedBy": repoint("household_invitations", "invitedBy"),
   "visit_requests.person": repoint("visit_requests", "person"),
   "prayer_request_private.person": movePrayerRequesters,
+  "speakers.person": moveSpeakers,
 } satisfies Record<string, Mover>;
 
 /** The kept person's blank fields, filled from the merged one. */

@@ -24,6 +24,11 @@ export function AdminLayout() {
               </li>
             </>
           )}
+          {permissions.includes("SERMONS_MANAGE") && (
+            <li>
+              <NavLink to="/admin/sermons">{t("admin.sermons")}</NavLink>
+            </li>
+          )}
           {(permissions.includes("CONTENT_EDIT") || permissions.includes("MEDIA_MANAGE")) && (
             <li>
               <NavLink to="/admin/media">{t("admin.media")}</NavLink>

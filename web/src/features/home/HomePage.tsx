@@ -6,6 +6,10 @@ import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { ServiceTimes } from "../../components/ServiceTimes.tsx";
 import { PostalAddress, telLink } from "../../components/PostalAddress.tsx";
 import { usePageTitle } from "../../lib/usePageTitle.ts";
+import { lazy, Suspense } from "react";
+
+// The latest sermon and its player load as their own chunk after the page (first load stays small).
+const LatestSermon = lazy(async () => ({ default: (await import("../sermons/pages.tsx")).LatestSermon }));
 
 /** The public front door: who the church is, when to come, where to find it. */
 export function HomePage() {
@@ -63,6 +67,9 @@ export function HomePage() {
           </section>
         )}
       </div>
+      <Suspense fallback={null}>
+        <LatestSermon />
+      </Suspense>
       {!!news?.homeNews.length && (
         <section className="container home-news" aria-labelledby="home-news">
           <div className="section-heading">

@@ -1,0 +1,1 @@
+export const TUS_VERSION = "1.0.0";

@@ -1,0 +1,3 @@
+export { AdminSermonsPage } from "./AdminSermonsPage.tsx";
+export { AdminSermonEditorPage } from "./AdminSermonEditorPage.tsx";
+export { AdminSermonLibraryPage } from "./AdminSermonLibraryPage.tsx";
