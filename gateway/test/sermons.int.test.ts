@@ -348,6 +348,13 @@ describe("podcast feed", () => {
     const png = Buffer.from(await artwork.arrayBuffer());
     expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1400, 1400]);
     expect((await fetch(`${base}/feeds/series/no-such-series.xml`)).status).toBe(404);
+    // The sitemap lists the published sermons, their series and the sermons page; never a draft.
+    const draft = await createSermon(editor, { title: `Draft for the sitemap ${tag}`, seriesId: series.id });
+    const map = await (await fetch(`${base}/sitemap.xml`)).text();
+    expect(map).toContain(`<loc>http://flock.test/sermons</loc>`);
+    expect(map).toContain(`<loc>http://flock.test/series/podcast-${tag}</loc>`);
+    for (const item of feed.items) expect(map).toContain(`<loc>${String(item.link)}</loc>`);
+    expect(map).not.toContain(`/sermons/${draft.slug}<`);
     expect((await fetch(`${base}/feeds/sermons.xml`)).status).toBe(200);
   });
 });
