@@ -20,6 +20,9 @@ const INDEXES = {
   // The wall: approved or answered, sort -created,-id; most requests are on the wall, so walking
   // by date stops after about one page.
   prayer_requests: ["CREATE INDEX idx_prayer_requests_created ON prayer_requests (created, id)"],
+  // A member's own marks and flags, read without a filter in their list order (gateway prayer/loaders.ts).
+  prayer_marks: ["CREATE INDEX idx_prayer_marks_user ON prayer_marks (user, day, id)"],
+  prayer_flags: ["CREATE INDEX idx_prayer_flags_user_created ON prayer_flags (user, created, id)"],
   // The directory: inDirectory = true, sort name,id (idx_households_name is NOCASE and cannot give it).
   households: ["CREATE INDEX idx_households_directory ON households (inDirectory, name, id)"],
 };
