@@ -25,6 +25,7 @@ export const SCALE_SHAPES = {
 export interface ScaleSeedResult {
   /** Emails of the member logins (password: the demo password). */
   memberEmails: string[];
+  memberIds: string[];
   /** Slugs of published public posts (for post-page reads). */
   postSlugs: string[];
   seconds: number;
@@ -86,11 +87,13 @@ export async function seedScale(system: PocketBase, shape: ScaleShape, password:
   // Member logins for the first adults (spread over the households).
   const step = Math.max(1, Math.floor(adults.length / Math.max(1, shape.members)));
   const logins = adults.filter((_, i) => i % step === 0).slice(0, shape.members);
-  const memberEmails = await pool(logins, parallel, async (adult, i) => {
+  const members = await pool(logins, parallel, async (adult, i) => {
     const email = `member${i}.${tag}@scale.example`;
-    await system.collection("users").create({ email, password, passwordConfirm: password, name: adult.name, verified: true, person: adult.personId, roles: [], status: "active" });
-    return email;
+    const user = await system.collection("users").create({ email, password, passwordConfirm: password, name: adult.name, verified: true, person: adult.personId, roles: [], status: "active" });
+    return { email, id: user.id };
   });
+  const memberEmails = members.map((m) => m.email);
+  const memberIds = members.map((m) => m.id);
 
   // Published posts: four in five public, the rest for members; a few drafts for the editors.
   const author = (await system.collection("users").getList(1, 1, { filter: 'email = "editor@grace.example"' })).items[0];
@@ -133,5 +136,5 @@ export async function seedScale(system: PocketBase, shape: ScaleShape, password:
     await system.collection("prayer_request_private").create({ request: request.id, person: adults[i % adults.length]!.personId, submitterName: adults[i % adults.length]!.name });
   });
 
-  return { memberEmails, postSlugs, seconds: (Date.now() - started) / 1000 };
+  return { memberEmails, memberIds, postSlugs, seconds: (Date.now() - started) / 1000 };
 }
