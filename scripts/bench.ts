@@ -20,6 +20,7 @@
 //                              --members=, --guests=, --seconds= (default 60), --think-ms= (default 5000)
 //                      lists   P1 at concurrency 10 for the news list, prayer wall and directory
 //                      scale   F4, member vs guest at 2,000 people / 500 posts (scripts/bench-lists.ts)
+//   --keep-data        keep the throw-away data directory (PocketBase's request log: where its time went)
 //   --json=<path>      where sunday, lists and scale write their JSON (default $TMPDIR/flock-bench/)
 //   --p5-selection=lean  P5 with record fields only (the transport without per-viewer field lookups)
 //
@@ -505,7 +506,8 @@ async function main(): Promise<number> {
     return (!targetsMet || !p5Met) && flag("strict") ? 1 : 0;
   } finally {
     if (child) await stopChild(child);
-    await rm(dataDir, { recursive: true, force: true });
+    if (flag("keep-data")) console.log(`Data directory kept: ${dataDir} (PocketBase's request log is in auxiliary.db)`);
+    else await rm(dataDir, { recursive: true, force: true });
     if (flag("cpu-prof")) console.log(`CPU profile of the gateway written to ${PROFILE_DIR}/`);
   }
 }
