@@ -13,7 +13,15 @@
 //   --duration=<s>     seconds per measurement (default 5, taken in 1 s slices)
 //   --only=<name>      only one read: settings, roles or users
 //   --cpu-prof         write a V8 CPU profile of the gateway process to $TMPDIR/flock-bench-profiles/
-//   --scenario=<p1|p5> only one scenario (default: both)
+//   --scenario=<name>  only one scenario (default: p1 and p5):
+//                      p1      the reads below
+//                      p5      realtime (scripts/bench-realtime.ts)
+//                      sunday  P3, 200 members + 50 guests from one IP (scripts/bench-sunday.ts);
+//                              --members=, --guests=, --seconds= (default 60), --think-ms= (default 5000)
+//                      lists   P1 at concurrency 10 for the news list, prayer wall and directory
+//                      scale   F4, member vs guest at 2,000 people / 500 posts (scripts/bench-lists.ts)
+//   --keep-data        keep the throw-away data directory (PocketBase's request log: where its time went)
+//   --json=<path>      where sunday, lists and scale write their JSON (default $TMPDIR/flock-bench/)
 //   --p5-selection=lean  P5 with record fields only (the transport without per-viewer field lookups)
 //
 // P5 (scripts/bench-realtime.ts): 500 SSE subscribers of the prayer wall through the gateway, 20
@@ -34,6 +42,8 @@ import { ROOT } from "./lib/pocketbase.ts";
 import { DEMO_PASSWORD } from "./lib/seed.ts";
 import { startStack, superuserCredentials } from "./lib/stack.ts";
 import { runP5 } from "./bench-realtime.ts";
+import { defaultJsonPath, runSunday } from "./bench-sunday.ts";
+import { runLists, runScale } from "./bench-lists.ts";
 
 const args = process.argv.slice(2);
 const PROFILE_DIR = join(tmpdir(), "flock-bench-profiles");
@@ -45,6 +55,7 @@ interface ReadyMessage {
   type: "ready";
   url: string;
   pbUrl: string;
+  pbPid: number;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -64,7 +75,7 @@ async function serve(dataDir: string): Promise<void> {
   process.on("disconnect", stop); // the parent died: do not leave PocketBase running
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop); // Ctrl-C reaches the whole process group
-  process.send!({ type: "ready", url: stack.url, pbUrl: stack.pbUrl } satisfies ReadyMessage);
+  process.send!({ type: "ready", url: stack.url, pbUrl: stack.pbUrl, pbPid: stack.pocketbase.process.pid ?? 0 } satisfies ReadyMessage);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -376,8 +387,9 @@ async function main(): Promise<number> {
     return 1;
   }
   const scenario = option("scenario");
-  if (scenario && scenario !== "p1" && scenario !== "p5") {
-    console.error(`--scenario=${scenario}: choose p1 or p5.`);
+  const SCENARIOS = ["p1", "p5", "sunday", "lists", "scale"];
+  if (scenario && !SCENARIOS.includes(scenario)) {
+    console.error(`--scenario=${scenario}: choose one of ${SCENARIOS.join(", ")}.`);
     return 1;
   }
   if (only && !READ_NAMES.includes(only)) {
@@ -403,6 +415,33 @@ async function main(): Promise<number> {
     const stack = await startChild(dataDir, flag("cpu-prof"));
     child = stack.child;
     const { url, pbUrl } = stack.ready;
+
+    if (scenario === "sunday" || scenario === "lists" || scenario === "scale") {
+      const superuser = await superuserCredentials(dataDir);
+      const jsonPath = option("json") ?? defaultJsonPath(scenario);
+      const outcome =
+        scenario === "sunday"
+          ? await runSunday({
+              url,
+              pbUrl,
+              superuser,
+              gatewayPid: child.pid ?? 0,
+              pbPid: stack.ready.pbPid,
+              members: Number(option("members") ?? 200),
+              guests: Number(option("guests") ?? 50),
+              seconds: Number(option("seconds") ?? 60),
+              thinkMs: Number(option("think-ms") ?? 5000),
+              jsonPath,
+            })
+          : await (scenario === "lists" ? runLists : runScale)({ url, pbUrl, superuser, jsonPath, seconds: Number(option("duration") ?? (scenario === "lists" ? 3 : 4)) });
+      console.log(`Total time ${fixed((Date.now() - started) / 1000)} s on ${availableParallelism()} CPU(s); load generator, gateway and PocketBase share them.`);
+      if (!outcome.correct) {
+        console.error("FAIL: some reads did not answer 200 with data (see above).");
+        return 1;
+      }
+      if (!outcome.targetsMet) console.log(flag("strict") ? "Targets missed (--strict): failing." : "Targets missed (report only; pass --strict to fail).");
+      return !outcome.targetsMet && flag("strict") ? 1 : 0;
+    }
 
     const token = async (email: string) => {
       const pb = new PocketBase(pbUrl);
@@ -467,7 +506,8 @@ async function main(): Promise<number> {
     return (!targetsMet || !p5Met) && flag("strict") ? 1 : 0;
   } finally {
     if (child) await stopChild(child);
-    await rm(dataDir, { recursive: true, force: true });
+    if (flag("keep-data")) console.log(`Data directory kept: ${dataDir} (PocketBase's request log is in auxiliary.db)`);
+    else await rm(dataDir, { recursive: true, force: true });
     if (flag("cpu-prof")) console.log(`CPU profile of the gateway written to ${PROFILE_DIR}/`);
   }
 }

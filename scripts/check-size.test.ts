@@ -131,3 +131,24 @@ describe("first-load size check (QUALITY.md F1)", () => {
     expect(() => firstLoad(broken, () => "")).toThrow(/"_gone.js"/);
   });
 });
+
+describe("routeLoads (every public route opened first)", () => {
+  it("checks each route on its own: entry plus that route's static graph", async () => {
+    const { routeLoads } = await import("./check-size.ts");
+    const bytes = (n: number) => Buffer.alloc(n, 0x61);
+    const small: Manifest = {
+      "index.html": { file: "a/index.js", src: "index.html", isEntry: true, dynamicImports: ["src/a.tsx", "src/b.tsx"] },
+      "src/a.tsx": { file: "a/a.js", src: "src/a.tsx", isDynamicEntry: true },
+      "src/b.tsx": { file: "a/b.js", src: "src/b.tsx", isDynamicEntry: true },
+    };
+    const { randomBytes } = await import("node:crypto");
+    const big = randomBytes(200_000); // incompressible: over the 170 KB gzip budget
+    const read = (file: string) => (file === "a/b.js" ? big : bytes(100));
+    const [a, b] = routeLoads(small, (f) => Buffer.from(read(f)), ["src/a.tsx", "src/b.tsx"]);
+    expect(a!.report.js.map((f) => f.file)).toEqual(["a/index.js", "a/a.js"]);
+    expect(a!.report.jsOverBudget).toBe(false);
+    expect(b!.report.js.map((f) => f.file)).toEqual(["a/index.js", "a/b.js"]);
+    expect(b!.report.jsOverBudget).toBe(true);
+    expect(() => routeLoads(small, (f) => Buffer.from(read(f)), ["src/missing.tsx"])).toThrow(/no chunk/);
+  });
+});

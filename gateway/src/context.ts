@@ -95,15 +95,16 @@ export function createContextFactory(services: GatewayServices) {
     sessions.set(request, session);
 
     let viewerPromise: Promise<UserRecord | null> | null = null;
+    const clientIp = initial.clientIp ?? "unknown";
     const context: GatewayContext = {
       ...initial,
       ...services,
       session,
-      clientIp: initial.clientIp ?? "unknown",
+      clientIp,
       afterResponse: initial.afterResponse ?? ((run) => void setImmediate(run)),
-      pb: createUserClient(services.config.pbUrl, session.token),
+      pb: createUserClient(services.config.pbUrl, session.token, clientIp),
       actAs(token) {
-        context.pb = createUserClient(services.config.pbUrl, token);
+        context.pb = createUserClient(services.config.pbUrl, token, clientIp);
         viewerPromise = null;
       },
       viewer() {

@@ -13,12 +13,16 @@ interface Entry {
  * see `npm run bench`). Safe because it only shapes the viewer's view and error messages: every data
  * call still carries the token and PocketBase's rules decide. Sign-out, password change, suspension
  * and role changes in this process forget the user at once.
+ *
+ * A minute, not a few seconds: members read a page about every 5 s, so with 10 s every other page
+ * view paid an auth-refresh, PocketBase's largest cost in the Sunday scenario (`npm run bench --
+ * --scenario=sunday --keep-data`, request log: 462 auth-refreshes, more time than any list).
  */
 export class ViewerCache {
   private readonly entries = new Map<string, Entry>();
 
   constructor(
-    private readonly ttlMs = 10_000,
+    private readonly ttlMs = 60_000,
     private readonly maxEntries = 10_000,
     private readonly now: () => number = Date.now,
   ) {}

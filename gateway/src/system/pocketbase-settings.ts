@@ -9,6 +9,7 @@ import type { SettingsRecord } from "../pocketbase/records.ts";
  * verification and password-reset emails itself; their templates are the gateway's branded layout
  * (mail/auth-templates.ts: the church's name, logo, colour, a real button and a plain-text part),
  * {APP_URL} is the public URL, and the SMTP server comes from the environment.
+ * Also: which header carries the caller's IP (below).
  */
 export async function syncPocketBaseSettings(system: PocketBase, config: GatewayConfig, settings: SettingsRecord): Promise<void> {
   const smtp = config.smtp;
@@ -21,6 +22,10 @@ export async function syncPocketBaseSettings(system: PocketBase, config: Gateway
       // PocketBase refuses a sender without a dotted domain ("no-reply@localhost").
       senderAddress: smtp?.senderAddress ?? "no-reply@flock.local",
     },
+    // The gateway sends each caller's IP as X-Forwarded-For (pocketbase/client.ts), and only the
+    // gateway can reach PocketBase: its per-IP protections then see clients, not 127.0.0.1. The
+    // rightmost entry is the one the gateway wrote.
+    trustedProxy: { headers: ["X-Forwarded-For"], useLeftmostIP: false },
     smtp: smtp
       ? { enabled: true, host: smtp.host, port: smtp.port, username: smtp.username, password: smtp.password, tls: smtp.tls, authMethod: "PLAIN" }
       : { enabled: false },

@@ -13,9 +13,19 @@ import { NotificationBell } from "../features/notifications/NotificationBell.tsx
 
 /** The frame of every page: header with the church's name and logo, navigation, footer. */
 export function Layout() {
-  const { data, loading } = useAppShell();
-  // Settings changes (an administrator renaming the church…) reach every open page live.
-  useSettingsChanged();
+  const { data, loading, refetch } = useAppShell();
+  // Settings changes (an administrator renaming the church…) reach every open page live. Signed-in
+  // people have an event stream open anyway (the bell); a visitor's page opens one only once it has
+  // loaded and settled (an always-open stream kept the first load's network busy: Lighthouse and
+  // "network idle" never settled), and then reads the settings once, in case they changed meanwhile.
+  const settled = useSettledAfterLoad();
+  const live = !!data?.viewer || settled;
+  useSettingsChanged({ skip: !live });
+  useEffect(() => {
+    if (settled && !data?.viewer) void refetch().catch(() => undefined);
+    // Once, when the page has settled (not on every viewer change).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [settled]);
   const location = useLocation();
   const settings = data?.settings;
   const brand = accessibleBrandColor(settings?.brandColor ?? "");
@@ -34,6 +44,32 @@ export function Layout() {
       {settings && <Footer settings={settings} />}
     </div>
   );
+}
+
+/** How long a visitor's page stays quiet after its load event before live settings start. */
+const SETTLE_MS = 3000;
+
+/** True once the window's load event has passed, SETTLE_MS have gone by and the browser is idle. */
+function useSettledAfterLoad(): boolean {
+  const [settled, setSettled] = useState(false);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let idle: number | undefined;
+    const settle = () => {
+      timer = setTimeout(() => {
+        if ("requestIdleCallback" in window) idle = window.requestIdleCallback(() => setSettled(true), { timeout: 2000 });
+        else setSettled(true);
+      }, SETTLE_MS);
+    };
+    if (document.readyState === "complete") settle();
+    else window.addEventListener("load", settle, { once: true });
+    return () => {
+      window.removeEventListener("load", settle);
+      clearTimeout(timer);
+      if (idle !== undefined) window.cancelIdleCallback(idle);
+    };
+  }, []);
+  return settled;
 }
 
 function SkipLink() {

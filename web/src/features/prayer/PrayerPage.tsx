@@ -150,7 +150,11 @@ function PrayerWall({ announce }: { announce(message: string): void }) {
       </div>
       {error && <Alert kind="error">{handleError(error, i18n).message}</Alert>}
       {loading && !data ? (
-        <Loading />
+        // A screen's height while the wall loads: on phones the request form sits below the wall and
+        // would otherwise jump down when the requests arrive (CLS).
+        <div className="prayer__wall-loading">
+          <Loading />
+        </div>
       ) : data && requests.length === 0 ? (
         <div className="empty">
           <p>{filter === "ANSWERED" ? t("prayer.emptyAnswered") : t("prayer.empty")}</p>

@@ -1,0 +1,100 @@
+/**
+ * Issue 11, cause 1: PocketBase answers a list read that has a `filter`, a list rule and an empty
+ * result after a random 0–500 ms sleep once more than 3 such reads came from one IP for that
+ * collection within 3 s (`randomizedThrottle` in its apis/record_crud.go). A church on Sunday morning
+ * is one IP (its Wi-Fi), so the per-viewer lookups of every signed-in page must never be shaped that
+ * way. The gateway counts such reads (pocketBaseStats.emptyFilteredLists); these tests hold them at 0
+ * for a member who has nothing yet (no notifications, no marks, no flags, no requests of their own).
+ * Also: PocketBase sees the caller's IP, not the gateway's.
+ */
+import { randomUUID } from "node:crypto";
+import type PocketBase from "pocketbase";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Gateway } from "../src/index.ts";
+import { createUserClient } from "../src/pocketbase/client.ts";
+import { pocketBaseStats } from "../src/pocketbase/http-fetch.ts";
+import { createUser, GqlClient, system, testGateway, type TestUser } from "./helpers.ts";
+
+let gateway: Gateway;
+let su: PocketBase;
+let member: TestUser;
+
+const BELL = `query { notifications(first: 20) { totalCount unreadCount edges { node { id readAt } } } }`;
+const WALL = `query { prayerWall(first: 20) { edges { node { id prayedToday flaggedByMe isMine } } } }`;
+const MINE = `query { myPrayerRequests(first: 20) { totalCount edges { node { id } } } }`;
+const PRAY = `mutation($id: ID!) { prayFor(id: $id) { id prayedToday } }`;
+const FLAG = `mutation($id: ID!) { flagPrayerRequest(id: $id, reason: "test") { id flaggedByMe } }`;
+
+const pbDate = (date: Date) => date.toISOString().replace("T", " ");
+
+async function wallRequest(): Promise<string> {
+  const request = await su.collection("prayer_requests").create({
+    body: `Please pray for the throttle test ${randomUUID().slice(0, 8)}`,
+    visibility: "public",
+    anonymous: false,
+    authorName: "Someone",
+    status: "approved",
+    approvedAt: pbDate(new Date()),
+    expiresAt: pbDate(new Date(Date.now() + 30 * 24 * 3600_000)),
+  });
+  await su.collection("prayer_request_private").create({ request: request.id, submitterName: "Someone" });
+  return request.id;
+}
+
+/** Runs `reads` as `client` several times (as page views do) and returns the empty filtered reads they made. */
+async function emptyFilteredReads(client: GqlClient, reads: string[], times = 4): Promise<{ count: number; last: string }> {
+  const before = pocketBaseStats.emptyFilteredLists;
+  for (let i = 0; i < times; i++) {
+    const results = await Promise.all(reads.map((query) => client.request(query)));
+    for (const result of results) expect(result.errors).toBeUndefined();
+  }
+  return { count: pocketBaseStats.emptyFilteredLists - before, last: pocketBaseStats.lastEmptyFilteredList };
+}
+
+beforeAll(async () => {
+  gateway = await testGateway();
+  su = await system();
+  member = await createUser();
+  await wallRequest();
+});
+afterAll(() => gateway.close());
+
+describe("per-viewer lookups are never empty filtered lists (PocketBase's per-IP throttle)", () => {
+  it("the bell, the prayer wall and 'my requests' of a member who has nothing yet", async () => {
+    const client = new GqlClient(gateway, { token: member.token, ip: "198.51.100.40" });
+    const empty = await emptyFilteredReads(client, [BELL, WALL, MINE]);
+    expect(empty.count, `last one: ${empty.last}`).toBe(0);
+    const bell = await client.request<{ notifications: { totalCount: number; unreadCount: number } }>(BELL);
+    expect(bell.data!.notifications).toMatchObject({ totalCount: 0, unreadCount: 0 });
+  });
+
+  it("still answers the member's own state: prayed today, flagged, unread (also past one page of unread)", async () => {
+    const user = await createUser();
+    const client = new GqlClient(gateway, { token: user.token, ip: "198.51.100.41" });
+    const prayedFor = await wallRequest();
+    const flagged = await wallRequest();
+    expect((await client.request(PRAY, { id: prayedFor })).errors).toBeUndefined();
+    expect((await client.request(FLAG, { id: flagged })).errors).toBeUndefined();
+    const wall = await client.request<{ prayerWall: { edges: Array<{ node: { id: string; prayedToday: boolean; flaggedByMe: boolean } }> } }>(WALL);
+    const node = (id: string) => wall.data!.prayerWall.edges.find((e) => e.node.id === id)?.node;
+    expect(node(prayedFor)).toMatchObject({ prayedToday: true, flaggedByMe: false });
+    expect(node(flagged)).toMatchObject({ prayedToday: false, flaggedByMe: true });
+
+    // 101 unread and one read: more than the one page the count reads without a filter.
+    const rows = Array.from({ length: 102 }, (_, i) => ({ user: user.id, kind: "prayer_approved", title: `Note ${i}`, count: 1, readAt: i === 0 ? pbDate(new Date()) : "" }));
+    for (const row of rows) await su.collection("notifications").create(row);
+    const bell = await client.request<{ notifications: { totalCount: number; unreadCount: number } }>(BELL);
+    expect(bell.data!.notifications).toMatchObject({ totalCount: 102, unreadCount: 101 });
+  });
+});
+
+describe("the caller's IP reaches PocketBase", () => {
+  it("as X-Forwarded-For, which PocketBase trusts as the real IP (TrustedProxy set by the gateway)", async () => {
+    // A superuser token only because PocketBase shows the IP it saw (health's realIP) to superusers.
+    const pb = createUserClient(inject("pbUrl"), su.authStore.token, "198.51.100.77");
+    const health = await pb.send<{ data: { realIP?: string } }>("/api/health", {});
+    expect(health.data.realIP).toBe("198.51.100.77");
+    const withoutIp = createUserClient(inject("pbUrl"), su.authStore.token);
+    expect((await withoutIp.send<{ data: { realIP?: string } }>("/api/health", {})).data.realIP).toBe("127.0.0.1");
+  });
+});
