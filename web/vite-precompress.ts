@@ -3,7 +3,7 @@
 // once at build time at the highest levels, so the gateway (gateway/src/http/static.ts) only picks
 // the variant the browser accepts and never compresses per request or at start-up.
 import { readdir, readFile, writeFile } from "node:fs/promises";
-import { extname, join } from "node:path";
+import { extname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 import type { Plugin } from "vite";
@@ -52,7 +52,8 @@ export function precompress(): Plugin {
     name: "flock:precompress",
     apply: "build",
     configResolved(config) {
-      outDir = join(config.root, config.build.outDir);
+      // resolve, not join: an absolute --outDir (the editor harness builds into a temp dir) stays as given.
+      outDir = resolve(config.root, config.build.outDir);
     },
     async closeBundle() {
       await precompressDir(outDir);

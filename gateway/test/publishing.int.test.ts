@@ -366,6 +366,9 @@ describe("for integrators and link previews", () => {
       { id: post.id, i: { title: `${post.title} (updated)`, slug: `${post.slug}-x` }, r: current.revision },
     );
     expect(renamed.errors).toBeUndefined();
+    // The edit of a live post is its working copy until "Update": the feed has not changed yet.
+    expect((await fetch(`${url}/feeds/news.xml`, { headers: { "if-none-match": etag! } })).status).toBe(304);
+    expect((await editorClient.request(`mutation($id: ID!) { publishPostChanges(id: $id) { id } }`, { id: post.id })).errors).toBeUndefined();
     const changed = await fetch(`${url}/feeds/news.xml`, { headers: { "if-none-match": etag! } });
     expect(changed.status).toBe(200);
     const changedXml = await changed.text();

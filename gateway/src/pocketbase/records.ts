@@ -203,6 +203,8 @@ export interface PostRecord extends BaseRecord {
   status: "draft" | "scheduled" | "published" | "archived";
   publishAt: string;
   publishedAt: string;
+  /** Last change to the post or its working copy (kept by pb_hooks/revisions.pb.js). */
+  editedAt: string;
   pinned: boolean;
   audience: "public" | "members";
   author: string;

@@ -23,8 +23,9 @@ const POSTS_NEWEST: SortKey<PostRecord>[] = [
   { field: "created", descending: true, value: (p) => p.created },
   { field: "id", descending: true, value: (p) => p.id },
 ];
+// editedAt, not updated: autosave of a live post writes its working copy, which touches only editedAt.
 const POSTS_LAST_EDITED: SortKey<PostRecord>[] = [
-  { field: "updated", descending: true, value: (p) => p.updated },
+  { field: "editedAt", descending: true, value: (p) => p.editedAt },
   { field: "id", descending: true, value: (p) => p.id },
 ];
 
