@@ -190,7 +190,7 @@ describe("the admin list of published posts and pages (QUALITY P2)", () => {
       const large = await countPocketBaseCalls(() => editor.request<Result>(query, { first: 50, search: tag }));
       expect(small.result.errors).toBeUndefined();
       expect(large.result.errors).toBeUndefined();
-      const page = large.result.data![`${kind}s`].edges.map((e) => e.node);
+      const page = large.result.data![`${kind}s`]!.edges.map((e) => e.node);
       expect(page).toHaveLength(50);
       expect(page.filter((p) => p.working?.body === "Changed." && p.revision === 2)).toHaveLength(10);
       expect(large.calls).toBe(small.calls);
