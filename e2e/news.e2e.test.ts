@@ -95,7 +95,19 @@ describe("public news and pages in a real browser", () => {
     });
     // The network here is closed: answer the player's request locally so the frame can load.
     await page.route(/youtube-nocookie\.com/, (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<title>player</title>" }));
-    await page.goto("/news/christmas-concert");
+    // The demo content has no video (no made-up church recording): an editor posts one (a test
+    // fixture's address) through the API, as the editor screen would.
+    await signIn(page, "editor@grace.example", DEMO_PASSWORD);
+    const slug = await page.evaluate(async () => {
+      const gql = async (query: string, variables: Record<string, unknown>) => {
+        const response = await fetch("/graphql", { method: "POST", headers: { "content-type": "application/json", "x-graphql-yoga-csrf": "1" }, body: JSON.stringify({ query, variables }) });
+        return ((await response.json()) as { data: Record<string, { id: string; slug: string }> }).data;
+      };
+      const created = await gql(`mutation($i: PostInput!) { createPost(input: $i) { id } }`, { i: { title: `Video ${Date.now()}`, body: "Last Sunday:\n\nhttps://www.youtube.com/watch?v=dQw4w9WgXcQ" } });
+      return (await gql(`mutation($id: ID!) { publishPost(id: $id) { slug } }`, { id: created.createPost!.id })).publishPost!.slug;
+    });
+    await context.clearCookies();
+    await page.goto(`/news/${slug}`);
     const play = page.getByRole("link", { name: /Watch on YouTube/ });
     await expect.poll(() => play.isVisible()).toBe(true);
     expect(await page.locator("iframe").count()).toBe(0);

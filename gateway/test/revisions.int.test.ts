@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/index.ts";
 import { HISTORY_MAX } from "../src/schema/content/revisions.ts";
-import { createUser, CSRF_HEADER, errorCode, fileOf, GqlClient, multipartBody, pngBytes, testGateway } from "./helpers.ts";
+import { countPocketBaseCalls, createUser, CSRF_HEADER, errorCode, fileOf, GqlClient, multipartBody, pngBytes, system, testGateway } from "./helpers.ts";
 
 let gateway: Gateway;
 let editor: GqlClient;
@@ -164,4 +164,36 @@ describe("published pages keep a working copy", () => {
     const restored = (await editor.request<{ restorePageRevision: Doc }>(`mutation($id: ID!, $r: ID!, $e: Int!) { restorePageRevision(id: $id, revisionId: $r, expectedRevision: $e) { ${pageFields} } }`, { id: live.id, r: first.id, e: updated.revision })).data!.restorePageRevision;
     expect(restored.working?.body).toBe("We meet on Sundays.");
   });
+});
+
+describe("the admin list of published posts and pages (QUALITY P2)", () => {
+  type ListDoc = { id: string; revision: number; working: { body: string } | null };
+  const LIST = (kind: "posts" | "pages") => `query($first: Int, $search: String) { ${kind}(first: $first, search: $search) { edges { node { id revision working { body } } } } }`;
+
+  /** 50 published documents (seeded directly, as setup), every fifth with unpublished changes. */
+  async function seed(kind: "post" | "page", tag: string) {
+    const su = await system();
+    for (let i = 0; i < 50; i++) {
+      const doc = await su.collection(`${kind}s`).create({ title: `${tag} ${i}`, slug: `${tag.toLowerCase()}-${i}`, body: "As printed.", status: "published", revision: 1, audience: "public" });
+      if (i % 5 === 0) await su.collection("revisions").create({ [kind]: doc.id, working: true, published: false, title: doc.title, body: "Changed.", fields: {}, revision: 2 });
+    }
+  }
+
+  for (const kind of ["post", "page"] as const) {
+    it(`${kind}s: page sizes 5 and 50 cost the same PocketBase calls (every working copy in one read)`, async () => {
+      const tag = unique("Harvest").replace(/\W/g, "");
+      await seed(kind, tag);
+      const query = LIST(`${kind}s`);
+      type Result = Record<string, { edges: { node: ListDoc }[] }>;
+      await editor.request(query, { first: 1, search: tag }); // warm up: the editor's session is looked up once
+      const small = await countPocketBaseCalls(() => editor.request<Result>(query, { first: 5, search: tag }));
+      const large = await countPocketBaseCalls(() => editor.request<Result>(query, { first: 50, search: tag }));
+      expect(small.result.errors).toBeUndefined();
+      expect(large.result.errors).toBeUndefined();
+      const page = large.result.data![`${kind}s`]!.edges.map((e) => e.node);
+      expect(page).toHaveLength(50);
+      expect(page.filter((p) => p.working?.body === "Changed." && p.revision === 2)).toHaveLength(10);
+      expect(large.calls).toBe(small.calls);
+    });
+  }
 });

@@ -84,7 +84,7 @@ const POSTS = [
 
 Tickets are free but help us plan: pick them up at the welcome desk or from the church office. Mulled cider and cookies afterwards!
 
-https://www.youtube.com/watch?v=dQw4w9WgXcQ`,
+Can't make it? The concert is streamed live on our YouTube channel, and the recording stays online afterwards.`,
   },
   {
     title: "Food bank: winter appeal",

@@ -4,10 +4,12 @@
 // "Update" (publish…Changes) copies onto the live record. Every document also keeps its last
 // HISTORY_MAX saved versions: each version that went live, and the latest state of each editing
 // session (a save within SESSION_MS of the last history entry updates that entry).
+import DataLoader from "dataloader";
 import { ClientResponseError } from "pocketbase";
 import type { GatewayContext } from "../../context.ts";
 import { notFound, pbCall } from "../../errors.ts";
 import type { RevisionRecord, UserRecord } from "../../pocketbase/records.ts";
+import { orChains } from "../people/loaders.ts";
 import { writeAsCaller } from "./shared.ts";
 
 export type DocumentKind = "post" | "page";
@@ -30,10 +32,40 @@ export async function readWorkingCopy(ctx: GatewayContext, kind: DocumentKind, i
   return rows.items[0] ?? null;
 }
 
-/** The working copy attached to a record (read once per record object). */
+/**
+ * Per-request batching of working-copy reads (QUALITY P2: a list of published posts or pages reads all
+ * their working copies in one PocketBase call per ≤100 documents, not one per document). Not cached
+ * across the request: a mutation that changed a working copy must read it again.
+ */
+const workingLoaders = new WeakMap<GatewayContext, Record<DocumentKind, DataLoader<string, RevisionRecord | null>>>();
+
+function workingLoader(ctx: GatewayContext, kind: DocumentKind): DataLoader<string, RevisionRecord | null> {
+  let loaders = workingLoaders.get(ctx);
+  if (!loaders) {
+    const make = (k: DocumentKind) =>
+      new DataLoader<string, RevisionRecord | null>(
+        async (ids) => {
+          const clauses = [...new Set(ids)].map((id) => ctx.pb.filter(`${k} = {:id}`, { id }));
+          const pages = await Promise.all(
+            orChains(clauses, 3_200 - 20).map((chain) =>
+              pbCall(() => ctx.pb.collection("revisions").getFullList<RevisionRecord>({ batch: 1_000, filter: `working = true && (${chain})` })),
+            ),
+          );
+          const byDocument = new Map(pages.flat().map((row) => [row[k], row]));
+          return ids.map((id) => byDocument.get(id) ?? null);
+        },
+        { cache: false },
+      );
+    loaders = { post: make("post"), page: make("page") };
+    workingLoaders.set(ctx, loaders);
+  }
+  return loaders[kind];
+}
+
+/** The working copy attached to a record (read once per record object, batched across a list). */
 export async function workingOf(ctx: GatewayContext, kind: DocumentKind, record: { id: string; status: string; working?: RevisionRecord | null }): Promise<RevisionRecord | null> {
   if (record.status !== "published") return null;
-  if (record.working === undefined) record.working = await readWorkingCopy(ctx, kind, record.id);
+  if (record.working === undefined) record.working = await workingLoader(ctx, kind).load(record.id);
   return record.working;
 }
 
