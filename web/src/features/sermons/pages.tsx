@@ -28,6 +28,30 @@ function SermonList({ sermons, empty }: { sermons: SermonCardFragment[]; empty: 
 }
 
 /** /sermons: search, filters (series, speaker, book, year) kept in the address, and "more". */
+/** One of the list's filters: a labelled select whose first choice ("Any") clears it. */
+function FilterSelect(props: {
+  id: string;
+  label: string;
+  any: string;
+  value: string | number | null | undefined;
+  onChange: (value: string) => void;
+  options: Array<{ value: string; label: string }> | undefined;
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={props.id}>{props.label}</label>
+      <select id={props.id} value={props.value ?? ""} onChange={(e) => props.onChange(e.target.value)}>
+        <option value="">{props.any}</option>
+        {props.options?.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
 export function SermonsPage() {
   const i18n = useI18n();
   const { t, locale } = i18n;
@@ -70,50 +94,14 @@ export function SermonsPage() {
             placeholder={t("sermons.searchHint")}
           />
         </div>
-        <div className="field">
-          <label htmlFor="sermon-series">{t("sermons.series")}</label>
-          <select id="sermon-series" value={filter("series") ?? ""} onChange={(e) => setFilter("series", e.target.value)}>
-            <option value="">{t("sermons.any")}</option>
-            {filters?.sermonSeriesList.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.title}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="sermon-speaker">{t("sermons.speaker")}</label>
-          <select id="sermon-speaker" value={filter("speaker") ?? ""} onChange={(e) => setFilter("speaker", e.target.value)}>
-            <option value="">{t("sermons.any")}</option>
-            {filters?.speakers.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="sermon-book">{t("sermons.book")}</label>
-          <select id="sermon-book" value={filter("book") ?? ""} onChange={(e) => setFilter("book", e.target.value)}>
-            <option value="">{t("sermons.any")}</option>
-            {filters?.bibleBooks.map((b) => (
-              <option key={b.osis} value={b.osis}>
-                {b.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="sermon-year">{t("sermons.year")}</label>
-          <select id="sermon-year" value={year ?? ""} onChange={(e) => setFilter("year", e.target.value)}>
-            <option value="">{t("sermons.any")}</option>
-            {filters?.sermonYears.map((y) => (
-              <option key={y} value={y}>
-                {y}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect id="sermon-series" label={t("sermons.series")} any={t("sermons.any")} value={filter("series")} onChange={(v) => setFilter("series", v)}
+          options={filters?.sermonSeriesList.map((s) => ({ value: s.id, label: s.title }))} />
+        <FilterSelect id="sermon-speaker" label={t("sermons.speaker")} any={t("sermons.any")} value={filter("speaker")} onChange={(v) => setFilter("speaker", v)}
+          options={filters?.speakers.map((s) => ({ value: s.id, label: s.name }))} />
+        <FilterSelect id="sermon-book" label={t("sermons.book")} any={t("sermons.any")} value={filter("book")} onChange={(v) => setFilter("book", v)}
+          options={filters?.bibleBooks.map((b) => ({ value: b.osis, label: b.name }))} />
+        <FilterSelect id="sermon-year" label={t("sermons.year")} any={t("sermons.any")} value={year} onChange={(v) => setFilter("year", v)}
+          options={filters?.sermonYears.map((y) => ({ value: String(y), label: String(y) }))} />
       </form>
       {error && <Alert kind="error">{handleError(error, i18n).message}</Alert>}
       <div aria-live="polite" aria-busy={loading}>
