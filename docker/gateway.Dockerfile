@@ -11,10 +11,12 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 COPY gateway/package.json gateway/package.json
 COPY web/package.json web/package.json
+COPY shared/package.json shared/package.json
 # The whole lockfile (dev dependencies: Vite and its native Rolldown binding). This stage is thrown
 # away; only web/dist is kept.
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ./
+COPY shared ./shared
 COPY web ./web
 RUN npm run build -w web
 
@@ -24,6 +26,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 COPY gateway/package.json gateway/package.json
 COPY web/package.json web/package.json
+COPY shared/package.json shared/package.json
 # Only the gateway workspace's dependencies (tsx included: the gateway runs its TypeScript directly),
 # without dev tools, the web app's libraries or the root's optional PocketBase/Chromium packages.
 RUN npm ci --omit=dev --workspace=gateway --no-audit --no-fund \
@@ -40,6 +43,9 @@ COPY --from=deps /app/node_modules ./node_modules
 COPY package.json tsconfig.json ./
 COPY gateway/package.json ./gateway/package.json
 COPY gateway/src ./gateway/src
+# Rules shared with the web app (validation limits, slugs, messages): the @flock/shared workspace.
+COPY shared/package.json ./shared/package.json
+COPY shared/src ./shared/src
 # The first-administrator step (scripts/ensure-admin.ts) and what it imports (the gateway's password
 # policy, in gateway/src, and scripts/lib/accounts.ts; never the demo seed). CI checks this file set
 # without Docker: gateway/test/docker-image.int.test.ts runs the entrypoint from exactly these COPYs.

@@ -1,6 +1,6 @@
 /// <reference path="../pb_data/types.d.ts" />
 // Foundation schema: roles, people (minimal), settings (singleton) and the users auth collection.
-// Limits mirror gateway/src/validation/limits.ts (a test compares them with the live schema).
+// Limits mirror shared/src/limits.ts (a test compares them with the live schema).
 // Authorization lives here, in the API rules; the gateway adds only what rules cannot express.
 
 const PERMISSIONS = [

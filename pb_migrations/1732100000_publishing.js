@@ -1,5 +1,5 @@
 /// <reference path="../pb_data/types.d.ts" />
-// Publishing: the media library, pages and posts (news). Limits mirror gateway/src/validation/limits.ts.
+// Publishing: the media library, pages and posts (news). Limits mirror shared/src/limits.ts.
 //
 // Who sees what (PRODUCT §4–§5):
 // - drafts, scheduled and archived content: only people with content.edit;

@@ -1,5 +1,5 @@
 /// <reference path="../pb_data/types.d.ts" />
-// Sermons (PRODUCT.md §4): series, speakers and sermons. Limits mirror gateway/src/validation/limits.ts.
+// Sermons (PRODUCT.md §4): series, speakers and sermons. Limits mirror shared/src/limits.ts.
 //
 // Who sees what:
 // - series and speakers are public (they only carry what the church shows on its site);

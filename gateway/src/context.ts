@@ -7,7 +7,7 @@ import type { UserRecord } from "./pocketbase/records.ts";
 import { readCookie, sessionCookie, tokenAgeSeconds } from "./session/cookie.ts";
 import type { RateLimiter } from "./session/rate-limiter.ts";
 import type { TrustedDevices } from "./session/trusted-device.ts";
-import { SESSION } from "./validation/limits.ts";
+import { SESSION } from "@flock/shared/limits";
 import { serviceUnavailable } from "./errors.ts";
 import type { SettingsEvents } from "./system/settings-events.ts";
 import type { ViewerCache } from "./session/viewer-cache.ts";

@@ -13,7 +13,7 @@ import { createContextFactory, sessionOf, type GatewayServices, type ServerConte
 import { ErrorCode, payloadTooLarge, serviceUnavailable } from "./errors.ts";
 import { typeDefs } from "./schema/__generated__/typeDefs.ts";
 import { resolvers } from "./schema/resolvers.ts";
-import { GRAPHQL_LIMITS, LIMITS } from "./validation/limits.ts";
+import { GRAPHQL_LIMITS, LIMITS } from "@flock/shared/limits";
 
 export const CSRF_HEADER = "x-graphql-yoga-csrf";
 /** Browsers' subscriptions: graphql-sse in single connection mode (one event stream per tab). */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Gateway } from "../src/index.ts";
-import { THROTTLE } from "../src/validation/limits.ts";
+import { THROTTLE } from "@flock/shared/limits";
 import { signUpsSettled } from "../src/schema/auth/resolvers.ts";
 import { waitForMail, linkFrom } from "../../scripts/lib/smtp-catcher.ts";
 import { createUser, errorCode, expectRateLimited, GqlClient, system, PASSWORD, testGateway, uniqueEmail } from "./helpers.ts";

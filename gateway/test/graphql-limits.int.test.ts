@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Lexer, Source, TokenKind } from "graphql";
 import type { Gateway } from "../src/index.ts";
-import { GRAPHQL_LIMITS } from "../src/validation/limits.ts";
+import { GRAPHQL_LIMITS } from "@flock/shared/limits";
 import { countPocketBaseCalls, createUser, CSRF_HEADER, errorCode, fileOf, GqlClient, multipartBody, pngBytes, testGateway, type TestUser } from "./helpers.ts";
 
 let gateway: Gateway;

@@ -5,7 +5,7 @@ import { expect, inject } from "vitest";
 import { createGateway, prepareGateway, type Gateway } from "../src/index.ts";
 import type { GatewayConfig } from "../src/config.ts";
 import { CSRF_HEADER } from "../src/yoga.ts";
-import { SESSION } from "../src/validation/limits.ts";
+import { SESSION } from "@flock/shared/limits";
 import { TRUSTED_DEVICE_COOKIE } from "../src/session/trusted-device.ts";
 import { signUpsSettled } from "../src/schema/auth/resolvers.ts";
 import { pocketBaseStats } from "../src/pocketbase/http-fetch.ts";

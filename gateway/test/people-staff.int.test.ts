@@ -10,7 +10,7 @@ import type PocketBase from "pocketbase";
 import type { RecordModel } from "pocketbase";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Gateway } from "../src/index.ts";
-import { SESSION } from "../src/validation/limits.ts";
+import { SESSION } from "@flock/shared/limits";
 import { PERSON_RELATIONS } from "../src/schema/people/merge.ts";
 import { linkFrom, waitForMail } from "../../scripts/lib/smtp-catcher.ts";
 import { createUser, errorCode, fileOf, GqlClient, pbAs, pngBytes, restStatus, signUpAndSignIn, system, testGateway, uniqueEmail, type TestUser } from "./helpers.ts";

@@ -8,7 +8,7 @@ import { createHash, randomUUID } from "node:crypto";
 import type PocketBase from "pocketbase";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Gateway } from "../src/index.ts";
-import { SESSION, THROTTLE } from "../src/validation/limits.ts";
+import { SESSION, THROTTLE } from "@flock/shared/limits";
 import { linkFrom, waitForMail, type CaughtMail } from "../../scripts/lib/smtp-catcher.ts";
 import { createUser, CSRF_HEADER, errorCode, expectRateLimited, signUpAndSignIn, fileOf, GqlClient, multipartBody, pngBytes, system, testGateway, uniqueEmail, type GqlResult, type RoleName, type TestUser } from "./helpers.ts";
 

@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import type PocketBase from "pocketbase";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Gateway } from "../src/index.ts";
-import { THROTTLE } from "../src/validation/limits.ts";
+import { THROTTLE } from "@flock/shared/limits";
 import { DEVICE_COOKIE } from "../src/schema/prayer/device.ts";
 import { waitForMail } from "../../scripts/lib/smtp-catcher.ts";
 import { createUser, errorCode, expectRateLimited, GqlClient, system, testGateway, uniqueEmail, type GqlResult, type TestUser } from "./helpers.ts";

@@ -1,5 +1,5 @@
 /**
- * The limits are written once in gateway/src/validation/limits.ts (and enforced there, before any
+ * The limits are written once in shared/src/limits.ts (and enforced there, before any
  * PocketBase call), and again in pb_migrations (enforced by PocketBase itself). This reads the live
  * schema and checks that the two agree, so a form never accepts what PocketBase then refuses, or the
  * other way round.
@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CollectionModel } from "pocketbase";
 import type { Gateway } from "../src/index.ts";
-import { GRAPHQL_LIMITS, LIMITS, SESSION } from "../src/validation/limits.ts";
+import { GRAPHQL_LIMITS, LIMITS, SESSION } from "@flock/shared/limits";
 import { toPermission } from "../src/schema/users/mappers.ts";
 import type { PermissionName } from "../src/pocketbase/records.ts";
 import { GqlClient, system, testGateway } from "./helpers.ts";

@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Gateway } from "../src/index.ts";
-import { SESSION } from "../src/validation/limits.ts";
+import { SESSION } from "@flock/shared/limits";
 import { tokenAgeSeconds } from "../src/session/cookie.ts";
 import { createUser, GqlClient, PASSWORD, testGateway, type TestUser } from "./helpers.ts";
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createClient } from "graphql-sse";
 import type { RecordModel } from "pocketbase";
 import { prepareGateway, type Gateway } from "../src/index.ts";
-import { LIMITS } from "../src/validation/limits.ts";
+import { LIMITS } from "@flock/shared/limits";
 import { waitForMail } from "../../scripts/lib/smtp-catcher.ts";
 import { countPocketBaseCalls, createUser, CSRF_HEADER, errorCode, fileOf, GqlClient, multipartBody, pngBytes, system, testGateway, type TestUser } from "./helpers.ts";
 

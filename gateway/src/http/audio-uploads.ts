@@ -8,7 +8,7 @@ import { createUserClient } from "../pocketbase/client.ts";
 import type { UserRecord } from "../pocketbase/records.ts";
 import type { ViewerCache } from "../session/viewer-cache.ts";
 import { readCookie } from "../session/cookie.ts";
-import { LIMITS, SESSION } from "../validation/limits.ts";
+import { LIMITS, SESSION } from "@flock/shared/limits";
 
 /** Where the tus endpoint lives; the web app uploads sermon audio here (tus-js-client). */
 export const AUDIO_UPLOAD_PATH = "/uploads/audio";

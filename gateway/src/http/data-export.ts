@@ -4,7 +4,7 @@ import { createUserClient } from "../pocketbase/client.ts";
 import type { UserRecord } from "../pocketbase/records.ts";
 import { readCookie } from "../session/cookie.ts";
 import type { PublicSettings } from "../system/public-settings.ts";
-import { SESSION } from "../validation/limits.ts";
+import { SESSION } from "@flock/shared/limits";
 import { slugify } from "../schema/content/shared.ts";
 import { buildMyDataArchive } from "../schema/people/export.ts";
 import { todayIn } from "../schema/people/records-io.ts";

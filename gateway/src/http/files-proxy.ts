@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { pocketBaseFetch } from "../pocketbase/http-fetch.ts";
 import { readCookie } from "../session/cookie.ts";
-import { SESSION } from "../validation/limits.ts";
+import { SESSION } from "@flock/shared/limits";
 
 const FORWARDED_REQUEST = ["range", "if-none-match", "if-modified-since", "if-match", "if-unmodified-since", "if-range"];
 // PocketBase's sandboxing Content-Security-Policy is kept: an uploaded HTML/SVG file cannot run script.

@@ -1,6 +1,6 @@
 import type PocketBase from "pocketbase";
 import { badUserInput } from "../errors.ts";
-import { LIMITS } from "../validation/limits.ts";
+import { LIMITS } from "@flock/shared/limits";
 
 /**
  * Keyset cursors over (sort field, id): no OFFSET and no COUNT, stable while rows are added.

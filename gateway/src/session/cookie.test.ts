@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SESSION } from "../validation/limits.ts";
+import { SESSION } from "@flock/shared/limits";
 import { readCookie, sessionCookie, tokenAgeSeconds } from "./cookie.ts";
 
 /** An unsigned token with PocketBase's claims shape (only the payload matters here). */

@@ -1,4 +1,4 @@
-import { SESSION } from "../validation/limits.ts";
+import { SESSION } from "@flock/shared/limits";
 
 /** Read one cookie from a Cookie header. */
 export function readCookie(header: string | null, name: string): string | null {

@@ -1,4 +1,4 @@
-import { LIMITS } from "./limits.ts";
+import { LIMITS } from "@flock/shared/limits";
 import { COMMON_PASSWORDS } from "./common-passwords.ts";
 import type { FieldError } from "../errors.ts";
 

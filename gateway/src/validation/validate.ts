@@ -1,5 +1,5 @@
 import { badUserInput, type FieldErrors } from "../errors.ts";
-import { LIMITS } from "./limits.ts";
+import { LIMITS } from "@flock/shared/limits";
 
 /** Collects field errors; `done()` throws BAD_USER_INPUT when there are any. */
 export class Validator {

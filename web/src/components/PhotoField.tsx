@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { useI18n } from "../i18n/I18nProvider.tsx";
 import { handleError } from "../lib/handleError.ts";
-import { LIMITS } from "../../../gateway/src/validation/limits.ts";
+import { LIMITS } from "@flock/shared/limits";
 import { Alert } from "./Alert.tsx";
 import { SavedNotice } from "./SavedNotice.tsx";
 

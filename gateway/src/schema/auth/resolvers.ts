@@ -3,7 +3,7 @@ import { GraphQLError } from "graphql";
 import type { GatewayContext } from "../../context.ts";
 import { badUserInput, ErrorCode, fromPocketBase, pbCall, rateLimited } from "../../errors.ts";
 import type { HouseholdInvitationRecord, PersonRecord, SettingsRecord, UserRecord } from "../../pocketbase/records.ts";
-import { LIMITS, THROTTLE } from "../../validation/limits.ts";
+import { LIMITS, THROTTLE } from "@flock/shared/limits";
 import { checkPassword } from "../../validation/passwords.ts";
 import { Validator } from "../../validation/validate.ts";
 import type { Resolvers } from "../__generated__/types.ts";

@@ -1,7 +1,7 @@
 import type { GatewayContext } from "../../context.ts";
 import { badUserInput, pbCall } from "../../errors.ts";
 import type { PageRecord, PostRecord, RevisionRecord, UserRecord } from "../../pocketbase/records.ts";
-import { LIMITS } from "../../validation/limits.ts";
+import { LIMITS } from "@flock/shared/limits";
 import { Validator } from "../../validation/validate.ts";
 import type { PageInput, PostInput, Resolvers } from "../__generated__/types.ts";
 import { keyedConnection, keyedPageArgs, keysetAfter, sortOf, type SortKey } from "../pagination.ts";

@@ -2,7 +2,7 @@ import { imageSize } from "image-size";
 import type { GatewayContext } from "../../context.ts";
 import { conflict, payloadTooLarge, pbCall, unsupportedFileType } from "../../errors.ts";
 import type { MediaRecord, PageRecord, PostRecord } from "../../pocketbase/records.ts";
-import { LIMITS } from "../../validation/limits.ts";
+import { LIMITS } from "@flock/shared/limits";
 import { Validator } from "../../validation/validate.ts";
 import type { Resolvers } from "../__generated__/types.ts";
 import { connection, keysetFilter, pageArgs } from "../pagination.ts";

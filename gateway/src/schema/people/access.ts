@@ -2,7 +2,7 @@ import { ClientResponseError } from "pocketbase";
 import type { GatewayContext } from "../../context.ts";
 import { forbidden, notFound, pbCall, payloadTooLarge, unauthenticated, unsupportedFileType } from "../../errors.ts";
 import type { HouseholdRecord, PersonRecord, UserRecord, VisibilityValue } from "../../pocketbase/records.ts";
-import { LIMITS } from "../../validation/limits.ts";
+import { LIMITS } from "@flock/shared/limits";
 import { hasPermission } from "../users/mappers.ts";
 import { requireViewer } from "../users/resolvers.ts";
 import { canEditHousehold, canEditPerson } from "./mappers.ts";

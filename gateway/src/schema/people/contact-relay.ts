@@ -4,7 +4,7 @@ import type { GatewayContext } from "../../context.ts";
 import { ErrorCode, forbidden, notFound, pbCall, rateLimited } from "../../errors.ts";
 import { escapeHtml } from "../../mail/mailer.ts";
 import type { PersonEmailRecord, PersonRecord, UserRecord } from "../../pocketbase/records.ts";
-import { THROTTLE } from "../../validation/limits.ts";
+import { THROTTLE } from "@flock/shared/limits";
 import { requireViewer } from "../users/resolvers.ts";
 import { displayName, viewerPerson } from "./mappers.ts";
 import { validateContactMessage } from "./validate-people.ts";

@@ -2,7 +2,7 @@ import { GraphQLError } from "graphql";
 import type { GatewayContext } from "../../context.ts";
 import { conflict, ErrorCode, forbidden, notFound, pbCall } from "../../errors.ts";
 import type { HouseholdInvitationRecord, HouseholdRecord } from "../../pocketbase/records.ts";
-import { LIMITS } from "../../validation/limits.ts";
+import { LIMITS } from "@flock/shared/limits";
 import type { HouseholdInput } from "../__generated__/types.ts";
 import { hasPermission } from "../users/mappers.ts";
 import { requireViewer } from "../users/resolvers.ts";

@@ -3,7 +3,7 @@ import type PocketBase from "pocketbase";
 import type { GatewayContext } from "../../context.ts";
 import { escapeHtml } from "../../mail/mailer.ts";
 import type { HouseholdInvitationRecord } from "../../pocketbase/records.ts";
-import { LIMITS } from "../../validation/limits.ts";
+import { LIMITS } from "@flock/shared/limits";
 
 /**
  * Household invitations: an adult invites someone by email; the mail carries a random token and only

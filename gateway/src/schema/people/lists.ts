@@ -2,7 +2,7 @@ import type PocketBase from "pocketbase";
 import type { GatewayContext } from "../../context.ts";
 import { badUserInput, forbidden, pbCall } from "../../errors.ts";
 import type { HouseholdRecord, PersonRecord } from "../../pocketbase/records.ts";
-import { LIMITS } from "../../validation/limits.ts";
+import { LIMITS } from "@flock/shared/limits";
 import type { PeopleFilter } from "../__generated__/types.ts";
 import { connection, pageArgs, type Cursor } from "../pagination.ts";
 import { requireViewer } from "../users/resolvers.ts";

@@ -1,5 +1,5 @@
 import type { PersonRecord, VisibilityValue } from "../../pocketbase/records.ts";
-import { LIMITS } from "../../validation/limits.ts";
+import { LIMITS } from "@flock/shared/limits";
 import { toE164 } from "../../validation/phone.ts";
 import { Validator } from "../../validation/validate.ts";
 import type { AddressInput, EmailInput, HouseholdInput, NewPersonInput, PersonInput, PhoneInput, Visibility } from "../__generated__/types.ts";

@@ -5,7 +5,7 @@ import { conflict, forbidden, fromPocketBase, notFound, pbCall, rateLimited, una
 import type { PersonRecord, PrayerRequestPrivateRecord, PrayerRequestRecord, SettingsRecord, UserRecord } from "../../pocketbase/records.ts";
 import { notify } from "../../system/notifier.ts";
 import { alertPrayerPending } from "../../system/staff-alerts.ts";
-import { LIMITS, THROTTLE } from "../../validation/limits.ts";
+import { LIMITS, THROTTLE } from "@flock/shared/limits";
 import { Validator } from "../../validation/validate.ts";
 import type { PrayerStatus, PrayerVisibility, Resolvers } from "../__generated__/types.ts";
 import { connection, keysetFilter, pageArgs, type Cursor } from "../pagination.ts";

@@ -3,7 +3,7 @@ import { parseFile } from "music-metadata";
 import type { GatewayContext } from "../../context.ts";
 import { badUserInput, payloadTooLarge, pbCall, unsupportedFileType } from "../../errors.ts";
 import type { SermonRecord, SermonSeriesRecord, SpeakerRecord } from "../../pocketbase/records.ts";
-import { LIMITS } from "../../validation/limits.ts";
+import { LIMITS } from "@flock/shared/limits";
 import { Validator } from "../../validation/validate.ts";
 import type { Resolvers, SermonInput, SermonSeriesInput, SpeakerInput } from "../__generated__/types.ts";
 import { connection, keysetFilter, pageArgs } from "../pagination.ts";

@@ -2,7 +2,7 @@ import type { GatewayContext } from "../../context.ts";
 import { payloadTooLarge, pbCall, unsupportedFileType } from "../../errors.ts";
 import type { SettingsRecord } from "../../pocketbase/records.ts";
 import { brandChanged, syncPocketBaseSettings } from "../../system/pocketbase-settings.ts";
-import { LIMITS } from "../../validation/limits.ts";
+import { LIMITS } from "@flock/shared/limits";
 import { isEmail, isTimeZone, Validator } from "../../validation/validate.ts";
 import type { Resolvers, UpdateSettingsInput } from "../__generated__/types.ts";
 import { toIso } from "../users/mappers.ts";

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { GatewayContext } from "../../context.ts";
 import { badUserInput, conflict, forbidden, pbCall, unauthenticated } from "../../errors.ts";
 import type { PermissionName, RoleRecord, UserRecord } from "../../pocketbase/records.ts";
-import { LIMITS } from "../../validation/limits.ts";
+import { LIMITS } from "@flock/shared/limits";
 import type { Resolvers } from "../__generated__/types.ts";
 import { hasPermission, toIso, toPermission } from "./mappers.ts";
 import { connection, keysetFilter, pageArgs } from "../pagination.ts";

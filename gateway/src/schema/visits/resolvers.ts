@@ -3,7 +3,7 @@ import { conflict, forbidden, notFound, pbCall, rateLimited, unauthenticated } f
 import { createPerson } from "../people/person-mutations.ts";
 import { loadersOf } from "../people/loaders.ts";
 import type { SettingsRecord, VisitRequestRecord } from "../../pocketbase/records.ts";
-import { LIMITS, THROTTLE } from "../../validation/limits.ts";
+import { LIMITS, THROTTLE } from "@flock/shared/limits";
 import { toE164 } from "../../validation/phone.ts";
 import { Validator } from "../../validation/validate.ts";
 import type { Resolvers, VisitRequestInput, VisitStatus } from "../__generated__/types.ts";

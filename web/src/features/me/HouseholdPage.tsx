@@ -24,7 +24,7 @@ import { handleError } from "../../lib/handleError.ts";
 import { uploadWithProgress } from "../../lib/upload.ts";
 import { useForm } from "../../lib/useForm.ts";
 import { usePageTitle } from "../../lib/usePageTitle.ts";
-import { LIMITS } from "../../../../gateway/src/validation/limits.ts";
+import { LIMITS } from "@flock/shared/limits";
 import { Avatar } from "../directory/Avatar.tsx";
 import { MyAccountGate, type MyHousehold, type MyPerson } from "./account.tsx";
 

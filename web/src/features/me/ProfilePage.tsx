@@ -28,7 +28,7 @@ import { handleError, type UiError } from "../../lib/handleError.ts";
 import { uploadWithProgress } from "../../lib/upload.ts";
 import { useForm } from "../../lib/useForm.ts";
 import { usePageTitle } from "../../lib/usePageTitle.ts";
-import { LIMITS } from "../../../../gateway/src/validation/limits.ts";
+import { LIMITS } from "@flock/shared/limits";
 import { AddressLines, browserCountry, countryOptions } from "../directory/address.tsx";
 import { Avatar } from "../directory/Avatar.tsx";
 import { MyAccountGate, PHONE_KINDS, type MyHousehold, type MyPerson } from "./account.tsx";

@@ -8,7 +8,7 @@ import { TextAreaField } from "../../components/Field.tsx";
 import { appendEdges } from "../../lib/appendEdges.ts";
 import { handleError } from "../../lib/handleError.ts";
 import { relativeTime } from "../notifications/relativeTime.ts";
-import { LIMITS } from "../../../../gateway/src/validation/limits.ts";
+import { LIMITS } from "@flock/shared/limits";
 
 const PAGE_SIZE = 5;
 export const STATUS_BADGE: Record<PrayerStatus, string> = {

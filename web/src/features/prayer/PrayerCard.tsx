@@ -8,7 +8,7 @@ import { useChurchDateTime } from "../admin/content/common.tsx";
 import { handleError } from "../../lib/handleError.ts";
 import { relativeTime } from "../notifications/relativeTime.ts";
 import { usePrayerPlural } from "./plural.ts";
-import { LIMITS } from "../../../../gateway/src/validation/limits.ts";
+import { LIMITS } from "@flock/shared/limits";
 
 
 /**

@@ -7,7 +7,7 @@ import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { Alert } from "../../components/Alert.tsx";
 import { CheckboxField, TextAreaField, TextField } from "../../components/Field.tsx";
 import { useForm } from "../../lib/useForm.ts";
-import { LIMITS } from "../../../../gateway/src/validation/limits.ts";
+import { LIMITS } from "@flock/shared/limits";
 import { applyWallEvent } from "./wallEvents.ts";
 import { wallVariables } from "./wallVariables.ts";
 

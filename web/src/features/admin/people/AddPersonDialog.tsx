@@ -7,7 +7,7 @@ import { SelectField, TextField } from "../../../components/Field.tsx";
 import { FormActions } from "../../../components/FormActions.tsx";
 import { handleError, type UiError } from "../../../lib/handleError.ts";
 import { useFocusFirstError } from "../../../lib/useForm.ts";
-import { LIMITS } from "../../../../../gateway/src/validation/limits.ts";
+import { LIMITS } from "@flock/shared/limits";
 import { HOUSEHOLD_ROLES, MEMBERSHIP_STATUSES, optional, useChurchToday } from "./common.tsx";
 import { HouseholdPicker, type PickedHousehold } from "./Pickers.tsx";
 import { FormErrorSummary } from "./FormErrorSummary.tsx";

@@ -24,7 +24,7 @@ import { NotFoundPage } from "../../errors/NotFoundPage.tsx";
 import { handleError, type UiError } from "../../../lib/handleError.ts";
 import { uploadWithProgress } from "../../../lib/upload.ts";
 import { usePageTitle } from "../../../lib/usePageTitle.ts";
-import { LIMITS } from "../../../../../gateway/src/validation/limits.ts";
+import { LIMITS } from "@flock/shared/limits";
 import { useChurchDateTime } from "../content/common.tsx";
 import { browserCountry, countryName, countryOptions } from "../../directory/address.tsx";
 import { Avatar, HOUSEHOLD_ROLES, MembershipBadge, RecordStatusBadge, VISIBILITIES, VisibilityBadge, optional, usePeoplePermissions, usePlural } from "./common.tsx";

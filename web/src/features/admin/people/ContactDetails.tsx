@@ -15,7 +15,7 @@ import { CheckboxField, SelectField, TextField } from "../../../components/Field
 import { FormActions } from "../../../components/FormActions.tsx";
 import { telLink } from "../../../components/PostalAddress.tsx";
 import { handleError, type UiError } from "../../../lib/handleError.ts";
-import { LIMITS } from "../../../../../gateway/src/validation/limits.ts";
+import { LIMITS } from "@flock/shared/limits";
 import { PHONE_KINDS, VISIBILITIES, VisibilityBadge } from "./common.tsx";
 import { FormErrorSummary } from "./FormErrorSummary.tsx";
 

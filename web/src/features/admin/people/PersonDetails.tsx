@@ -7,7 +7,7 @@ import { CheckboxField, SelectField, TextField } from "../../../components/Field
 import { handleError, type UiError } from "../../../lib/handleError.ts";
 import { useUnsavedChangesWarning } from "../../../lib/useUnsavedChangesWarning.ts";
 import { useFocusFirstError } from "../../../lib/useForm.ts";
-import { LIMITS } from "../../../../../gateway/src/validation/limits.ts";
+import { LIMITS } from "@flock/shared/limits";
 import { HOUSEHOLD_ROLES, MEMBERSHIP_STATUSES, VISIBILITIES, VisibilityBadge, useCalendarDates, useChurchToday } from "./common.tsx";
 import { FormErrorSummary } from "./FormErrorSummary.tsx";
 

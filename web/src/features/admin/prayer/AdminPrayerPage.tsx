@@ -19,7 +19,7 @@ import { usePageTitle } from "../../../lib/usePageTitle.ts";
 import { useChurchDateTime } from "../content/common.tsx";
 import { usePeoplePermissions } from "../people/common.tsx";
 import { usePrayerPlural } from "../../prayer/plural.ts";
-import { LIMITS } from "../../../../../gateway/src/validation/limits.ts";
+import { LIMITS } from "@flock/shared/limits";
 import "../content/content.css";
 import "../people/people.css";
 import "./admin-prayer.css";

@@ -15,7 +15,7 @@ import { telLink } from "../../../components/PostalAddress.tsx";
 import { handleError, type UiError } from "../../../lib/handleError.ts";
 import { usePageTitle } from "../../../lib/usePageTitle.ts";
 import { appendEdges } from "../../../lib/appendEdges.ts";
-import { LIMITS } from "../../../../../gateway/src/validation/limits.ts";
+import { LIMITS } from "@flock/shared/limits";
 import { useChurchDateTime } from "../content/common.tsx";
 import { useCalendarDates, usePeoplePermissions, usePlural } from "../people/common.tsx";
 import "../content/content.css";
