@@ -8,6 +8,7 @@
 // Targets: performance ≥ 90, accessibility 100, best practices ≥ 95, SEO ≥ 90.
 //
 // Options: --runs=<n> (default 3), --only=<path>, --json=<path> (default $TMPDIR/flock-bench/lighthouse.json),
+//          --reports=<dir> (keep each run's full Lighthouse report, to see where the blocking time goes),
 //          --strict (exit 1 when a target is missed)
 import { fork } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -67,6 +68,11 @@ async function auditOnce(url: string, port: number, cookie: string | null): Prom
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
   const { lhr } = result;
   if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.message}`);
+  const reportDir = option("reports");
+  if (reportDir) {
+    await mkdir(reportDir, { recursive: true });
+    await writeFile(join(reportDir, `${new URL(url).pathname.replace(/\W+/g, "_") || "_"}-${Date.now()}.json`), JSON.stringify(lhr));
+  }
   const scores = Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)])) as Record<Category, number>;
   const value = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
   const failing = CATEGORIES.filter((c) => c !== "performance").flatMap((c) =>

@@ -7,7 +7,8 @@ const ORDER = ["SUNDAY", "MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY",
 /** The weekly services, Sunday first, with the church's zone named when the reader is elsewhere. */
 export function ServiceTimes({ settings, emptyText }: { settings: PublicSettingsFragment; emptyText?: string }) {
   const { t, locale } = useI18n();
-  const times = [...settings.serviceTimes].sort((a, b) => ORDER.indexOf(a.day) - ORDER.indexOf(b.day) || a.time.localeCompare(b.time));
+  // "HH:MM" strings sort as text; localeCompare would build a collator per comparison (slow on phones).
+  const times = [...settings.serviceTimes].sort((a, b) => ORDER.indexOf(a.day) - ORDER.indexOf(b.day) || (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
   if (!times.length) return emptyText ? <p className="muted">{emptyText}</p> : null;
   return (
     <>

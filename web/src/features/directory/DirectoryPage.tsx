@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useDeferredValue, useEffect, useRef, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { useAppShell } from "../../app/AppShell.generated.ts";
 import { useDirectoryPage, type DirectoryHouseholdFragment } from "./directory.generated.ts";
@@ -71,7 +71,9 @@ function Directory() {
     variables: { first: PAGE_SIZE, search: q || null },
   });
   // While a new search runs, the previous results stay (dimmed) rather than flashing away.
-  const shown = data ?? previousData;
+  // The cards render as deferred (interruptible) work, so a page of households never blocks input
+  // in one long task on a slow phone; until then the previous results or the loading state show.
+  const shown = useDeferredValue(data ?? previousData);
   const households = shown?.directory.edges.map((e) => e.node) ?? [];
   const [loadingMore, setLoadingMore] = useState(false);
   const [moreError, setMoreError] = useState<string | null>(null);
@@ -120,7 +122,7 @@ function Directory() {
         {shown && !searching ? (q ? t(shown.directory.totalCount === 1 ? "directory.matchesOne" : "directory.matches", { count: shown.directory.totalCount, q }) : t(shown.directory.totalCount === 1 ? "directory.countOne" : "directory.count", { count: shown.directory.totalCount })) : ""}
       </p>
       {error && <Alert kind="error">{handleError(error, i18n).message}</Alert>}
-      {!shown && loading ? (
+      {!shown && (loading || data) ? (
         <Loading />
       ) : shown && households.length === 0 ? (
         <div className="empty">

@@ -14,8 +14,12 @@ const STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
  * "5 minutes ago" / "hace 5 minutos": how long ago an instant was, in the reader's language. Under a
  * minute reads "now"; the exact date and time go in the <time> element's title and dateTime.
  */
+const formats = new Map<Locale, Intl.RelativeTimeFormat>();
+
 export function relativeTime(iso: string, locale: Locale, now: number = Date.now()): string {
-  const format = new Intl.RelativeTimeFormat(locale, { numeric: "auto" });
+  // One formatter per language, reused (building one costs more than formatting with it).
+  let format = formats.get(locale);
+  if (!format) formats.set(locale, (format = new Intl.RelativeTimeFormat(locale, { numeric: "auto" })));
   let value = (new Date(iso).getTime() - now) / 1000;
   if (!Number.isFinite(value)) return "";
   if (Math.abs(value) < 60) return format.format(0, "second");
