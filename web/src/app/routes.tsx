@@ -44,6 +44,30 @@ const sermons = () => import("../features/sermons/pages.tsx");
 const adminSermons = () => import("../features/admin/sermons/index.ts");
 const SERMON_STAFF: Permission[] = ["SERMONS_MANAGE"];
 
+/**
+ * The chunk of the page a browser opens first, fetched at start-up in parallel with the shell's
+ * query: the page itself renders only once the shell (viewer, settings) has arrived, and fetching its
+ * chunk only then cost a round trip on every first load (Lighthouse LCP). By first path segment;
+ * pages not listed load when rendered, as before.
+ */
+const FIRST_LOAD: Record<string, () => Promise<unknown>> = {
+  news: publicContent,
+  p: publicContent,
+  login: auth,
+  signup: auth,
+  prayer,
+  sermons,
+  series: sermons,
+  speakers: sermons,
+  me,
+  directory,
+};
+
+export function preloadFirstPage(pathname: string): void {
+  const load = FIRST_LOAD[pathname.split("/")[1] ?? ""];
+  if (load) void load().catch(() => undefined); // offline or a new deploy: the route's own import reports it
+}
+
 // Declarative routes (React Router's library mode): the data router would add ~17 KB gzip to
 // every visitor's first load for loaders we don't use; data comes from Apollo.
 export function AppRoutes() {
