@@ -101,6 +101,8 @@ describe("administration in a real browser", () => {
     const context = await newContext(browser);
     const page = await context.newPage();
     await page.goto("/");
+    // The app renders its first frame as a transition: wait for the page before adding to it.
+    await expect.poll(() => page.getByRole("heading", { name: "Latest news" }).isVisible()).toBe(true);
     await page.evaluate(() => {
       const input = document.createElement("input"); // no label
       document.querySelector("main")?.append(input);
