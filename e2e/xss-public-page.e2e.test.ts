@@ -103,6 +103,8 @@ describe(`${XSS_VECTORS.length} XSS vectors stored as pages and opened at /p/:sl
       [0, 1, 2, 3].map(async () => {
         const page = await context.newPage();
         await page.goto("/");
+        // A reader follows links once the app has rendered (its first frame renders as a transition).
+        await page.waitForFunction(() => !!document.querySelector("main h1"), undefined, { timeout: 30_000 });
         return page;
       }),
     );
