@@ -29,19 +29,19 @@ function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType)
 }
 
 const auth = () => import("../features/auth/pages.tsx");
-const publicContent = () => import("../features/news/public-content.tsx");
+const publicContent = () => import("../features/content/public-content.tsx");
 const admin = () => import("../features/admin/pages.tsx");
-const adminPeople = () => import("../features/admin/people/index.ts");
-const adminVisits = () => import("../features/admin/visits/index.ts");
+const adminPeople = () => import("../features/people/admin/index.ts");
+const adminVisits = () => import("../features/visits/admin/index.ts");
 const PEOPLE_STAFF: Permission[] = ["PEOPLE_VIEW", "PEOPLE_MANAGE"];
-const me = () => import("../features/me/pages.tsx");
-const directory = () => import("../features/directory/pages.tsx");
+const me = () => import("../features/people/me-pages.tsx");
+const directory = () => import("../features/people/directory-pages.tsx");
 const prayer = () => import("../features/prayer/PrayerPage.tsx");
-const adminPrayer = () => import("../features/admin/prayer/AdminPrayerPage.tsx");
+const adminPrayer = () => import("../features/prayer/admin/AdminPrayerPage.tsx");
 const PRAYER_STAFF: Permission[] = ["PRAYER_MODERATE", "PRAYER_VIEW_PASTORAL"];
 // Sermons: public pages and the staff screens, each its own chunk.
 const sermons = () => import("../features/sermons/pages.tsx");
-const adminSermons = () => import("../features/admin/sermons/index.ts");
+const adminSermons = () => import("../features/sermons/admin/index.ts");
 const SERMON_STAFF: Permission[] = ["SERMONS_MANAGE"];
 
 /**
@@ -90,7 +90,7 @@ export function AppRoutes() {
         <Route path="sermons/:slug" element={lazyPage(sermons, (m) => m.SermonPage)} />
         <Route path="series/:slug" element={lazyPage(sermons, (m) => m.SeriesPage)} />
         <Route path="speakers/:slug" element={lazyPage(sermons, (m) => m.SpeakerPage)} />
-        <Route path="visit" element={lazyPage(() => import("../features/visit/VisitPage.tsx"), (m) => m.VisitPage)} />
+        <Route path="visit" element={lazyPage(() => import("../features/visits/VisitPage.tsx"), (m) => m.VisitPage)} />
         <Route path="me" element={<RequireViewer>{lazyPage(me, (m) => m.MeLayout)}</RequireViewer>}>
           <Route index element={lazyPage(me, (m) => m.MePage)} />
           <Route path="profile" element={lazyPage(me, (m) => m.ProfilePage)} />

@@ -4,7 +4,7 @@ import { useFlagPrayerRequest, usePrayFor, type PrayerCardFragment } from "./pra
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { Alert } from "../../components/Alert.tsx";
 import { TextAreaField } from "../../components/Field.tsx";
-import { useChurchDateTime } from "../admin/content/common.tsx";
+import { useChurchDateTime } from "../content/admin/common.tsx";
 import { handleError } from "../../lib/handleError.ts";
 import { relativeTime } from "../notifications/relativeTime.ts";
 import { usePrayerPlural } from "./plural.ts";

@@ -5,7 +5,7 @@ import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { Loading } from "../../../components/Loading.tsx";
 import { FormActions } from "../../../components/FormActions.tsx";
 import { handleError, type UiError } from "../../../lib/handleError.ts";
-import { useChurchDateTime } from "../content/common.tsx";
+import { useChurchDateTime } from "../../content/admin/common.tsx";
 import { Avatar, RecordStatusBadge, useCalendarDates, useLoginName } from "./common.tsx";
 import { PersonPicker, type PickedPerson } from "./Pickers.tsx";
 import { FormErrorSummary } from "./FormErrorSummary.tsx";

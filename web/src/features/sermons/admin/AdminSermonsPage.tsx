@@ -10,8 +10,8 @@ import { usePageTitle } from "../../../lib/usePageTitle.ts";
 import { useDebounced } from "../../../lib/useDebounced.ts";
 import { appendEdges } from "../../../lib/appendEdges.ts";
 import { AudioUploadField } from "./AudioUploadField.tsx";
-import { formatClock } from "../../sermons/clock.ts";
-import "../content/content.css";
+import { formatClock } from "../clock.ts";
+import "../../content/admin/content.css";
 import "./sermons-admin.css";
 
 /** /admin/sermons: every sermon (drafts too), a new draft, and bulk upload (one draft per file). */

@@ -25,7 +25,7 @@ import { uploadWithProgress } from "../../lib/upload.ts";
 import { useForm } from "../../lib/useForm.ts";
 import { usePageTitle } from "../../lib/usePageTitle.ts";
 import { LIMITS } from "@flock/shared/limits";
-import { Avatar } from "../directory/Avatar.tsx";
+import { Avatar } from "./Avatar.tsx";
 import { MyAccountGate, type MyHousehold, type MyPerson } from "./account.tsx";
 
 const refetchAccount = { refetchQueries: [{ query: MyAccountDocument }], awaitRefetchQueries: true };

@@ -25,14 +25,14 @@ import { handleError, type UiError } from "../../../lib/handleError.ts";
 import { uploadWithProgress } from "../../../lib/upload.ts";
 import { usePageTitle } from "../../../lib/usePageTitle.ts";
 import { LIMITS } from "@flock/shared/limits";
-import { useChurchDateTime } from "../content/common.tsx";
-import { browserCountry, countryName, countryOptions } from "../../directory/address.tsx";
+import { useChurchDateTime } from "../../content/admin/common.tsx";
+import { browserCountry, countryName, countryOptions } from "../address.tsx";
 import { Avatar, HOUSEHOLD_ROLES, MembershipBadge, RecordStatusBadge, VISIBILITIES, VisibilityBadge, optional, usePeoplePermissions, usePlural } from "./common.tsx";
 import { PersonPicker, type PickedPerson } from "./Pickers.tsx";
 import { AddPersonDialog } from "./AddPersonDialog.tsx";
 import { FormErrorSummary } from "./FormErrorSummary.tsx";
 import type { Notice } from "./AdminPersonPage.tsx";
-import "../content/content.css";
+import "../../content/admin/content.css";
 import "./people.css";
 
 export function AdminHouseholdPage() {

@@ -21,10 +21,10 @@ import { handleError } from "../../../lib/handleError.ts";
 import { usePageTitle } from "../../../lib/usePageTitle.ts";
 import { useDebounced } from "../../../lib/useDebounced.ts";
 import { uploadWithProgress } from "../../../lib/upload.ts";
-import { uploadMedia } from "../content/media.ts";
+import { uploadMedia } from "../../content/admin/media.ts";
 import { AudioUploadField } from "./AudioUploadField.tsx";
-import { formatClock } from "../../sermons/clock.ts";
-import "../content/content.css";
+import { formatClock } from "../clock.ts";
+import "../../content/admin/content.css";
 import "./sermons-admin.css";
 
 // The Milkdown editor is only ever loaded lazily, on editor routes (`npm run size` checks).

@@ -17,9 +17,9 @@ import { CheckboxField } from "../../components/Field.tsx";
 import { SavedNotice } from "../../components/SavedNotice.tsx";
 import { handleError, type UiError } from "../../lib/handleError.ts";
 import { usePageTitle } from "../../lib/usePageTitle.ts";
-import { Avatar } from "../directory/Avatar.tsx";
-import { AddressLines } from "../directory/address.tsx";
-import { ContactDetails } from "../directory/ContactDetails.tsx";
+import { Avatar } from "./Avatar.tsx";
+import { AddressLines } from "./address.tsx";
+import { ContactDetails } from "./ContactDetails.tsx";
 import { MyAccountGate, VISIBILITIES, type MyHousehold, type MyPerson } from "./account.tsx";
 
 interface Choices {

@@ -7,7 +7,7 @@ import { Loading } from "../../../components/Loading.tsx";
 import { NotFoundPage } from "../../errors/NotFoundPage.tsx";
 import { handleError } from "../../../lib/handleError.ts";
 import { usePageTitle } from "../../../lib/usePageTitle.ts";
-import { useChurchDateTime } from "../content/common.tsx";
+import { useChurchDateTime } from "../../content/admin/common.tsx";
 import { MembershipBadge, RecordStatusBadge, useLoginName, usePeoplePermissions } from "./common.tsx";
 import { PersonDetailsForm, PersonDetailsSummary } from "./PersonDetails.tsx";
 import { ContactDetails } from "./ContactDetails.tsx";
@@ -16,7 +16,7 @@ import { HouseholdCard } from "./HouseholdCard.tsx";
 import { ApproveSignUpPanel } from "./ApproveSignUpPanel.tsx";
 import { MergeDialog } from "./MergeDialog.tsx";
 import { AnonymiseDialog, ArchiveButton } from "./DangerZone.tsx";
-import "../content/content.css";
+import "../../content/admin/content.css";
 import "./people.css";
 
 export type Notice = { kind: "success" | "error"; text: string } | null;

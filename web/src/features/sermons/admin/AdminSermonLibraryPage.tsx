@@ -18,7 +18,7 @@ import { TextAreaField, TextField } from "../../../components/Field.tsx";
 import { handleError } from "../../../lib/handleError.ts";
 import { usePageTitle } from "../../../lib/usePageTitle.ts";
 import { uploadWithProgress } from "../../../lib/upload.ts";
-import { IMAGE_TYPES } from "../content/media.ts";
+import { IMAGE_TYPES } from "../../content/admin/media.ts";
 import "./sermons-admin.css";
 
 interface Item {

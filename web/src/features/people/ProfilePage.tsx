@@ -29,8 +29,8 @@ import { uploadWithProgress } from "../../lib/upload.ts";
 import { useForm } from "../../lib/useForm.ts";
 import { usePageTitle } from "../../lib/usePageTitle.ts";
 import { LIMITS } from "@flock/shared/limits";
-import { AddressLines, browserCountry, countryOptions } from "../directory/address.tsx";
-import { Avatar } from "../directory/Avatar.tsx";
+import { AddressLines, browserCountry, countryOptions } from "./address.tsx";
+import { Avatar } from "./Avatar.tsx";
 import { MyAccountGate, PHONE_KINDS, type MyHousehold, type MyPerson } from "./account.tsx";
 
 /** After a change that moves other rows too (a new primary, a removal), read the record again. */

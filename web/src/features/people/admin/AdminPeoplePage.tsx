@@ -17,7 +17,7 @@ import { useDebounced } from "../../../lib/useDebounced.ts";
 import { AGE_GROUPS, Avatar, MEMBERSHIP_STATUSES, MembershipBadge, RECORD_STATUSES, RecordStatusBadge, useChurchToday, usePeoplePermissions, usePlural } from "./common.tsx";
 import { FilterChips } from "./FilterChips.tsx";
 import { AddPersonDialog } from "./AddPersonDialog.tsx";
-import "../content/content.css";
+import "../../content/admin/content.css";
 import "./people.css";
 
 const PAGE_SIZE = 50;

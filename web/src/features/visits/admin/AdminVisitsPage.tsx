@@ -16,10 +16,10 @@ import { handleError, type UiError } from "../../../lib/handleError.ts";
 import { usePageTitle } from "../../../lib/usePageTitle.ts";
 import { appendEdges } from "../../../lib/appendEdges.ts";
 import { LIMITS } from "@flock/shared/limits";
-import { useChurchDateTime } from "../content/common.tsx";
-import { useCalendarDates, usePeoplePermissions, usePlural } from "../people/common.tsx";
-import "../content/content.css";
-import "../people/people.css";
+import { useChurchDateTime } from "../../content/admin/common.tsx";
+import { useCalendarDates, usePeoplePermissions, usePlural } from "../../people/admin/common.tsx";
+import "../../content/admin/content.css";
+import "../../people/admin/people.css";
 
 const PAGE_SIZE = 20;
 const STATUSES: VisitStatus[] = ["NEW", "CONTACTED", "CLOSED"];
