@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import type { PostCardFragment } from "./news.generated.ts";
-import { useAppShell } from "../../app/AppShell.generated.ts";
+import { useAppShell } from "../../gql/AppShell.generated.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { formatDate } from "../../i18n/format.ts";
 

@@ -1,5 +1,5 @@
 import { Link, useParams } from "react-router";
-import { useAppShell } from "../../app/AppShell.generated.ts";
+import { useAppShell } from "../../gql/AppShell.generated.ts";
 import { usePostPage } from "./news.generated.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { formatDate } from "../../i18n/format.ts";

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { useAppShell } from "../../app/AppShell.generated.ts";
+import { useAppShell } from "../../gql/AppShell.generated.ts";
 import { useHomeNews } from "../content/news.generated.ts";
 import { PostCard } from "../content/PostCard.tsx";
 import { useI18n } from "../../i18n/I18nProvider.tsx";

@@ -1,5 +1,5 @@
 import { useRef, useState } from "react";
-import { useAppShell } from "../../app/AppShell.generated.ts";
+import { useAppShell } from "../../gql/AppShell.generated.ts";
 import { useCancelDataDeletion, useRequestDataDeletion } from "./account.generated.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { formatDate } from "../../i18n/format.ts";

@@ -13,7 +13,7 @@ import {
   type MyHouseholdMemberFragment,
   type UploadHouseholdPhotoMutation,
 } from "./account.generated.ts";
-import { useAppShell } from "../../app/AppShell.generated.ts";
+import { useAppShell } from "../../gql/AppShell.generated.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { formatCalendarDate, formatDate, todayIn } from "../../i18n/format.ts";
 import { Alert } from "../../components/Alert.tsx";

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Link } from "react-router";
-import { useAppShell } from "../../app/AppShell.generated.ts";
+import { useAppShell } from "../../gql/AppShell.generated.ts";
 import { useChangePassword } from "./me.generated.ts";
 import { useRequestVerification } from "../auth/auth.generated.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";

@@ -16,7 +16,7 @@ import {
   useUpdateMyPhone,
   type UploadPersonPhotoMutation,
 } from "./account.generated.ts";
-import { useAppShell } from "../../app/AppShell.generated.ts";
+import { useAppShell } from "../../gql/AppShell.generated.ts";
 import type { PhoneKind, Visibility } from "../../gql/types.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { todayIn } from "../../i18n/format.ts";

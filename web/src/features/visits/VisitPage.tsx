@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
-import { useAppShell } from "../../app/AppShell.generated.ts";
+import { useAppShell } from "../../gql/AppShell.generated.ts";
 import { useSubmitVisitRequest } from "./visit.generated.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { formatCalendarDate, todayIn } from "../../i18n/format.ts";

@@ -6,8 +6,8 @@ import {
   useAdminMediaPage,
   useDeleteMedia,
   useUpdateMedia,
-  type AdminMediaItemFragment,
 } from "./AdminMediaPage.generated.ts";
+import type { AdminMediaItemFragment } from "../../../lib/media.generated.ts";
 import type { MediaKind } from "../../../gql/types.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { Alert } from "../../../components/Alert.tsx";
@@ -15,10 +15,10 @@ import { TextAreaField, TextField } from "../../../components/Field.tsx";
 import { Loading } from "../../../components/Loading.tsx";
 import { handleError, type UiError } from "../../../lib/handleError.ts";
 import { usePageTitle } from "../../../lib/usePageTitle.ts";
-import { useChurchDateTime } from "./common.tsx";
+import { useChurchDateTime } from "../../../lib/dates.ts";
 import { useDebounced } from "../../../lib/useDebounced.ts";
-import { DOCUMENT_TYPES, formatBytes, IMAGE_TYPES, uploadMedia } from "./media.ts";
-import "./content.css";
+import { DOCUMENT_TYPES, formatBytes, IMAGE_TYPES, uploadMedia } from "../../../lib/media.ts";
+import "../../../styles/staff.css";
 import { appendEdges } from "../../../lib/appendEdges.ts";
 
 const KINDS: MediaKind[] = ["IMAGE", "DOCUMENT"];

@@ -3,14 +3,15 @@ import { Link, useSearchParams } from "react-router";
 import { useAdminNewsPage, useArchivePosts } from "./AdminNewsPage.generated.ts";
 import type { PostStatus } from "../../../gql/types.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
-import { Alert } from "../../../components/Alert.tsx";
+import { Alert, type Notice } from "../../../components/Alert.tsx";
 import { Loading } from "../../../components/Loading.tsx";
 import { handleError } from "../../../lib/handleError.ts";
 import { usePageTitle } from "../../../lib/usePageTitle.ts";
-import { StatusBadge, useChurchDateTime, usePermissions } from "./common.tsx";
+import { StatusBadge, usePermissions } from "./common.tsx";
+import { useChurchDateTime } from "../../../lib/dates.ts";
 import { useDebounced } from "../../../lib/useDebounced.ts";
 import { StatusFilter } from "./StatusFilter.tsx";
-import "./content.css";
+import "../../../styles/staff.css";
 import { appendEdges } from "../../../lib/appendEdges.ts";
 
 const PAGE_SIZE = 20;
@@ -32,7 +33,7 @@ export function AdminNewsPage() {
   });
   const [archivePosts, { loading: archiving }] = useArchivePosts();
   const [selected, setSelected] = useState<string[]>([]);
-  const [notice, setNotice] = useState<{ kind: "success" | "error"; text: string } | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
   const posts = data?.posts.edges.map((e) => e.node) ?? [];
   const visibleSelected = selected.filter((id) => posts.some((p) => p.id === id));
   const allSelected = posts.length > 0 && visibleSelected.length === posts.length;

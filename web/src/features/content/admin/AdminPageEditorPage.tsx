@@ -22,7 +22,8 @@ import { handleError } from "../../../lib/handleError.ts";
 import { usePageTitle } from "../../../lib/usePageTitle.ts";
 import { removeLocalCopy } from "./autosave.ts";
 import { BodyEditor, MediaLibraryLink } from "./BodyEditor.tsx";
-import { draftKey, StatusBadge, useChurchDateTime, usePermissions } from "./common.tsx";
+import { draftKey, StatusBadge, usePermissions } from "./common.tsx";
+import { useChurchDateTime } from "../../../lib/dates.ts";
 import { ContentPreview } from "./ContentPreview.tsx";
 import { CreateDraft } from "./CreateDraft.tsx";
 import { ConflictPanel, EditorTop, KeptVersionNotice, RestoreOffer } from "./EditorPanels.tsx";
@@ -30,7 +31,7 @@ import { HistoryPanel, PublishChecklist, UnpublishedChanges } from "./Revisions.
 import { oneLine, titleKeyDown, useFocusMode } from "./Canvas.tsx";
 import { slugFollowsTitle, slugify } from "./slug.ts";
 import { useDocumentEditor, type BaseForm } from "./useDocumentEditor.ts";
-import "./content.css";
+import "../../../styles/staff.css";
 
 interface PageForm extends BaseForm {
   showInNav: boolean;

@@ -12,9 +12,10 @@ import { Alert } from "../../../components/Alert.tsx";
 import { Loading } from "../../../components/Loading.tsx";
 import { handleError } from "../../../lib/handleError.ts";
 import { usePageTitle } from "../../../lib/usePageTitle.ts";
-import { StatusBadge, useChurchDateTime, usePermissions } from "./common.tsx";
+import { StatusBadge, usePermissions } from "./common.tsx";
+import { useChurchDateTime } from "../../../lib/dates.ts";
 import { StatusFilter } from "./StatusFilter.tsx";
-import "./content.css";
+import "../../../styles/staff.css";
 import { appendEdges } from "../../../lib/appendEdges.ts";
 
 const STATUSES: PageStatus[] = ["DRAFT", "PUBLISHED"];

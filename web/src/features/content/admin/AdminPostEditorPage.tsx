@@ -24,7 +24,8 @@ import { usePageTitle } from "../../../lib/usePageTitle.ts";
 import { removeLocalCopy } from "./autosave.ts";
 import { AltTextDialog, type AltTextTarget } from "./AltTextDialog.tsx";
 import { BodyEditor, MediaLibraryLink } from "./BodyEditor.tsx";
-import { draftKey, StatusBadge, useChurchDateTime, usePermissions } from "./common.tsx";
+import { draftKey, StatusBadge, usePermissions } from "./common.tsx";
+import { useChurchDateTime } from "../../../lib/dates.ts";
 import { ContentPreview } from "./ContentPreview.tsx";
 import { CreateDraft } from "./CreateDraft.tsx";
 import { ConflictPanel, EditorTop, KeptVersionNotice, RestoreOffer } from "./EditorPanels.tsx";
@@ -34,7 +35,7 @@ import { HistoryPanel, PublishChecklist, UnpublishedChanges } from "./Revisions.
 import { oneLine, titleKeyDown, useFocusMode } from "./Canvas.tsx";
 import { slugFollowsTitle, slugify } from "./slug.ts";
 import { useDocumentEditor, type BaseForm } from "./useDocumentEditor.ts";
-import "./content.css";
+import "../../../styles/staff.css";
 
 interface PostForm extends BaseForm {
   summary: string;

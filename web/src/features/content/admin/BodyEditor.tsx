@@ -4,7 +4,7 @@ import { useBodyImageRow } from "./BodyImages.generated.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { Loading } from "../../../components/Loading.tsx";
 import { AltTextDialog, type AltTextTarget } from "./AltTextDialog.tsx";
-import { mediaIdsIn, uploadMedia } from "./media.ts";
+import { mediaIdsIn, uploadMedia } from "../../../lib/media.ts";
 import { WordCount } from "./Canvas.tsx";
 
 // The editor (Milkdown) is only ever loaded here, lazily: it must never be part of the public first

@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { forgetKeptVersion, type KeptVersion, type LocalCopy, type SaveStatus, type TheirVersion } from "./autosave.ts";
 import { lineDiff } from "./lineDiff.ts";
-import { useChurchDateTime } from "./common.tsx";
+import { useChurchDateTime } from "../../../lib/dates.ts";
 
 /** "Saving…", "Saved", "Offline – changes kept on this device"… announced politely. */
 export function SaveStatusLine({ status }: { status: SaveStatus }) {

@@ -5,7 +5,7 @@ import { Alert } from "../../../components/Alert.tsx";
 import { Loading } from "../../../components/Loading.tsx";
 import { handleError } from "../../../lib/handleError.ts";
 import { useDebounced } from "../../../lib/useDebounced.ts";
-import { IMAGE_TYPES, uploadMedia, type UploadedMedia } from "./media.ts";
+import { IMAGE_TYPES, uploadMedia, type UploadedMedia } from "../../../lib/media.ts";
 import { appendEdges } from "../../../lib/appendEdges.ts";
 
 export interface PickedImage {

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState as useStateCompat, type ReactNode } from "react";
 import { useBodyImageRow } from "./BodyImages.generated.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
-import { mediaIdsIn } from "./media.ts";
-import { useChurchDateTime } from "./common.tsx";
+import { mediaIdsIn } from "../../../lib/media.ts";
+import { useChurchDateTime } from "../../../lib/dates.ts";
 
 export interface HistoryEntry {
   id: string;

@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from "react";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { timeZoneName } from "../../../i18n/format.ts";
 import { TextField } from "../../../components/Field.tsx";
-import { useChurchDateTime } from "./common.tsx";
+import { useChurchDateTime } from "../../../lib/dates.ts";
 import { instantToWallTime, wallTimeToInstant } from "./zonedTime.ts";
 
 /**

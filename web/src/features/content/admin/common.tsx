@@ -1,7 +1,6 @@
-import { useAppShell } from "../../../app/AppShell.generated.ts";
+import { useAppShell } from "../../../gql/AppShell.generated.ts";
 import type { PageStatus, Permission, PostStatus } from "../../../gql/types.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
-import { formatDateTime } from "../../../i18n/format.ts";
 
 /** What the signed-in user may do here (to hide what they cannot; PocketBase's rules decide). */
 export function usePermissions() {
@@ -12,14 +11,6 @@ export function usePermissions() {
     canPublish: permissions.includes("CONTENT_PUBLISH"),
     canManageMedia: permissions.includes("MEDIA_MANAGE"),
   };
-}
-
-/** An instant in the church's time zone (settings.timezone), in the reader's language. */
-export function useChurchDateTime() {
-  const { locale } = useI18n();
-  const { data } = useAppShell();
-  const timeZone = data?.settings.timezone ?? "UTC";
-  return { timeZone, format: (iso: string) => formatDateTime(iso, locale, timeZone) };
 }
 
 const BADGE: Record<PostStatus | PageStatus, string> = {

@@ -1,4 +1,4 @@
-// The content area of /admin (pages, news, media library), re-exported by ../pages.tsx.
+// The content area of /admin (pages, news, media library), re-exported for the router's lazy chunk.
 export { AdminNewsPage } from "./AdminNewsPage.tsx";
 export { AdminPagesPage } from "./AdminPagesPage.tsx";
 export { AdminPostEditorPage } from "./AdminPostEditorPage.tsx";

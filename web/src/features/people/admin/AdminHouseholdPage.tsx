@@ -25,15 +25,17 @@ import { handleError, type UiError } from "../../../lib/handleError.ts";
 import { uploadWithProgress } from "../../../lib/upload.ts";
 import { usePageTitle } from "../../../lib/usePageTitle.ts";
 import { LIMITS } from "@flock/shared/limits";
-import { useChurchDateTime } from "../../content/admin/common.tsx";
+import { useChurchDateTime } from "../../../lib/dates.ts";
 import { browserCountry, countryName, countryOptions } from "../address.tsx";
-import { Avatar, HOUSEHOLD_ROLES, MembershipBadge, RecordStatusBadge, VISIBILITIES, VisibilityBadge, optional, usePeoplePermissions, usePlural } from "./common.tsx";
+import { Avatar, HOUSEHOLD_ROLES, MembershipBadge, RecordStatusBadge, VISIBILITIES, VisibilityBadge, optional } from "./common.tsx";
+import { usePeoplePermissions } from "../../../lib/permissions.ts";
+import { usePlural } from "../../../i18n/plural.ts";
 import { PersonPicker, type PickedPerson } from "./Pickers.tsx";
 import { AddPersonDialog } from "./AddPersonDialog.tsx";
 import { FormErrorSummary } from "./FormErrorSummary.tsx";
-import type { Notice } from "./AdminPersonPage.tsx";
-import "../../content/admin/content.css";
-import "./people.css";
+import type { Notice } from "../../../components/Alert.tsx";
+import "../../../styles/staff.css";
+import "../../../styles/staff-people.css";
 
 export function AdminHouseholdPage() {
   const i18n = useI18n();
@@ -60,7 +62,7 @@ function HouseholdView({ household }: { household: AdminHouseholdDetailsFragment
   const { canManage } = usePeoplePermissions();
   const navigate = useNavigate();
   const editable = canManage && household.canEdit;
-  const [notice, setNotice] = useState<Notice>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
   return (
     <div className="page household-page">
       <Link to="/admin/people" className="staff-back-link">
@@ -106,7 +108,7 @@ function HouseholdView({ household }: { household: AdminHouseholdDetailsFragment
   );
 }
 
-function Members({ household, canManage, onNotice }: { household: AdminHouseholdDetailsFragment; canManage: boolean; onNotice(notice: Notice): void }) {
+function Members({ household, canManage, onNotice }: { household: AdminHouseholdDetailsFragment; canManage: boolean; onNotice(notice: Notice | null): void }) {
   const { t } = useI18n();
   const plural = usePlural();
   const hasAdult = household.members.some((m) => m.ageGroup === "ADULT");
@@ -145,7 +147,7 @@ function Members({ household, canManage, onNotice }: { household: AdminHousehold
 }
 
 /** A member's role, saved as soon as it changes. */
-function RoleSelect({ householdId, member, onNotice }: { householdId: string; member: AdminHouseholdDetailsFragment["members"][number]; onNotice(notice: Notice): void }) {
+function RoleSelect({ householdId, member, onNotice }: { householdId: string; member: AdminHouseholdDetailsFragment["members"][number]; onNotice(notice: Notice | null): void }) {
   const i18n = useI18n();
   const { t } = i18n;
   const id = useId();
@@ -178,7 +180,7 @@ function RoleSelect({ householdId, member, onNotice }: { householdId: string; me
 }
 
 /** Move someone the church already knows into this household. */
-function AddExistingPerson({ household, onNotice }: { household: AdminHouseholdDetailsFragment; onNotice(notice: Notice): void }) {
+function AddExistingPerson({ household, onNotice }: { household: AdminHouseholdDetailsFragment; onNotice(notice: Notice | null): void }) {
   const i18n = useI18n();
   const { t } = i18n;
   const titleId = useId();
@@ -432,7 +434,7 @@ function Invitations({ household }: { household: AdminHouseholdDetailsFragment }
   );
 }
 
-function HouseholdPhoto({ household, canManage, onNotice }: { household: AdminHouseholdDetailsFragment; canManage: boolean; onNotice(notice: Notice): void }) {
+function HouseholdPhoto({ household, canManage, onNotice }: { household: AdminHouseholdDetailsFragment; canManage: boolean; onNotice(notice: Notice | null): void }) {
   const client = useApolloClient();
   const [setPhoto] = useAdminSetHouseholdPhoto();
   return (

@@ -14,11 +14,13 @@ import { handleError } from "../../../lib/handleError.ts";
 import { usePageTitle } from "../../../lib/usePageTitle.ts";
 import { appendEdges } from "../../../lib/appendEdges.ts";
 import { useDebounced } from "../../../lib/useDebounced.ts";
-import { AGE_GROUPS, Avatar, MEMBERSHIP_STATUSES, MembershipBadge, RECORD_STATUSES, RecordStatusBadge, useChurchToday, usePeoplePermissions, usePlural } from "./common.tsx";
+import { AGE_GROUPS, Avatar, MEMBERSHIP_STATUSES, MembershipBadge, RECORD_STATUSES, RecordStatusBadge, useChurchToday } from "./common.tsx";
+import { usePeoplePermissions } from "../../../lib/permissions.ts";
+import { usePlural } from "../../../i18n/plural.ts";
 import { FilterChips } from "./FilterChips.tsx";
 import { AddPersonDialog } from "./AddPersonDialog.tsx";
-import "../../content/admin/content.css";
-import "./people.css";
+import "../../../styles/staff.css";
+import "../../../styles/staff-people.css";
 
 const PAGE_SIZE = 50;
 

@@ -2,13 +2,14 @@ import { useRef, useState } from "react";
 import { Link, useLocation, useNavigate, useParams } from "react-router";
 import { useAdminPersonPage, type AdminPersonDetailsFragment } from "./AdminPersonPage.generated.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
-import { Alert } from "../../../components/Alert.tsx";
+import { Alert, type Notice } from "../../../components/Alert.tsx";
 import { Loading } from "../../../components/Loading.tsx";
 import { NotFoundPage } from "../../errors/NotFoundPage.tsx";
 import { handleError } from "../../../lib/handleError.ts";
 import { usePageTitle } from "../../../lib/usePageTitle.ts";
-import { useChurchDateTime } from "../../content/admin/common.tsx";
-import { MembershipBadge, RecordStatusBadge, useLoginName, usePeoplePermissions } from "./common.tsx";
+import { useChurchDateTime } from "../../../lib/dates.ts";
+import { MembershipBadge, RecordStatusBadge, useLoginName } from "./common.tsx";
+import { usePeoplePermissions } from "../../../lib/permissions.ts";
 import { PersonDetailsForm, PersonDetailsSummary } from "./PersonDetails.tsx";
 import { ContactDetails } from "./ContactDetails.tsx";
 import { PersonPhoto } from "./PersonPhoto.tsx";
@@ -16,10 +17,9 @@ import { HouseholdCard } from "./HouseholdCard.tsx";
 import { ApproveSignUpPanel } from "./ApproveSignUpPanel.tsx";
 import { MergeDialog } from "./MergeDialog.tsx";
 import { AnonymiseDialog, ArchiveButton } from "./DangerZone.tsx";
-import "../../content/admin/content.css";
-import "./people.css";
+import "../../../styles/staff.css";
+import "../../../styles/staff-people.css";
 
-export type Notice = { kind: "success" | "error"; text: string } | null;
 
 export function AdminPersonPage() {
   const i18n = useI18n();
@@ -53,7 +53,7 @@ function PersonView({ person }: { person: AdminPersonDetailsFragment }) {
   const navigate = useNavigate();
   // A notice carried over from the page that sent us here (a new person, a merge or approval).
   const arrival = location.state as { created?: boolean; notice?: string } | null;
-  const [notice, setNotice] = useState<Notice>(() =>
+  const [notice, setNotice] = useState<Notice | null>(() =>
     arrival?.notice ? { kind: "success", text: arrival.notice } : arrival?.created ? { kind: "success", text: t("admin.people.add.done", { name: person.displayName }) } : null,
   );
   const anonymise = useRef<{ open(): void }>(null);

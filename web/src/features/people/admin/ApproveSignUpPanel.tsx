@@ -9,7 +9,7 @@ import { SelectField } from "../../../components/Field.tsx";
 import { Loading } from "../../../components/Loading.tsx";
 import { handleError, type UiError } from "../../../lib/handleError.ts";
 import { useFocusFirstError } from "../../../lib/useForm.ts";
-import { useChurchDateTime } from "../../content/admin/common.tsx";
+import { useChurchDateTime } from "../../../lib/dates.ts";
 import { Avatar, MEMBERSHIP_STATUSES, MatchReasonBadge, MembershipBadge, RecordStatusBadge } from "./common.tsx";
 import { HouseholdPicker, type PickedHousehold } from "./Pickers.tsx";
 import { FormErrorSummary } from "./FormErrorSummary.tsx";

@@ -10,10 +10,10 @@ import { TextField } from "../../../components/Field.tsx";
 import { FormActions } from "../../../components/FormActions.tsx";
 import { handleError, type UiError } from "../../../lib/handleError.ts";
 import { FormErrorSummary } from "./FormErrorSummary.tsx";
-import type { Notice } from "./AdminPersonPage.tsx";
+import type { Notice } from "../../../components/Alert.tsx";
 
 /** Archive (keeps everything, hides the person) or, for an archived person, restore. */
-export function ArchiveButton({ person, onNotice }: { person: AdminPersonDetailsFragment; onNotice(notice: Notice): void }) {
+export function ArchiveButton({ person, onNotice }: { person: AdminPersonDetailsFragment; onNotice(notice: Notice | null): void }) {
   const i18n = useI18n();
   const { t } = i18n;
   const [archivePerson, { loading: archiving }] = useAdminArchivePerson();

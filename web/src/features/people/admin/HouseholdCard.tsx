@@ -9,10 +9,10 @@ import { handleError, type UiError } from "../../../lib/handleError.ts";
 import { HOUSEHOLD_ROLES } from "./common.tsx";
 import { HouseholdPicker, type PickedHousehold } from "./Pickers.tsx";
 import { FormErrorSummary } from "./FormErrorSummary.tsx";
-import type { Notice } from "./AdminPersonPage.tsx";
+import type { Notice } from "../../../components/Alert.tsx";
 
 /** The person's household and its people, with "Move to another household" for people managers. */
-export function HouseholdCard({ person, canManage, onNotice }: { person: AdminPersonDetailsFragment; canManage: boolean; onNotice(notice: Notice): void }) {
+export function HouseholdCard({ person, canManage, onNotice }: { person: AdminPersonDetailsFragment; canManage: boolean; onNotice(notice: Notice | null): void }) {
   const { t } = useI18n();
   const household = person.household;
   const others = household?.members.filter((m) => m.id !== person.id) ?? [];
@@ -43,7 +43,7 @@ export function HouseholdCard({ person, canManage, onNotice }: { person: AdminPe
   );
 }
 
-function MoveDialog({ person, onNotice }: { person: AdminPersonDetailsFragment; onNotice(notice: Notice): void }) {
+function MoveDialog({ person, onNotice }: { person: AdminPersonDetailsFragment; onNotice(notice: Notice | null): void }) {
   const i18n = useI18n();
   const { t } = i18n;
   const titleId = useId();

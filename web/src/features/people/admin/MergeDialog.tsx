@@ -5,8 +5,9 @@ import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { Loading } from "../../../components/Loading.tsx";
 import { FormActions } from "../../../components/FormActions.tsx";
 import { handleError, type UiError } from "../../../lib/handleError.ts";
-import { useChurchDateTime } from "../../content/admin/common.tsx";
-import { Avatar, RecordStatusBadge, useCalendarDates, useLoginName } from "./common.tsx";
+import { useChurchDateTime } from "../../../lib/dates.ts";
+import { Avatar, RecordStatusBadge, useLoginName } from "./common.tsx";
+import { useCalendarDates } from "../../../lib/dates.ts";
 import { PersonPicker, type PickedPerson } from "./Pickers.tsx";
 import { FormErrorSummary } from "./FormErrorSummary.tsx";
 

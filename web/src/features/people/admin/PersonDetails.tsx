@@ -8,7 +8,8 @@ import { handleError, type UiError } from "../../../lib/handleError.ts";
 import { useUnsavedChangesWarning } from "../../../lib/useUnsavedChangesWarning.ts";
 import { useFocusFirstError } from "../../../lib/useForm.ts";
 import { LIMITS } from "@flock/shared/limits";
-import { HOUSEHOLD_ROLES, MEMBERSHIP_STATUSES, VISIBILITIES, VisibilityBadge, useCalendarDates, useChurchToday } from "./common.tsx";
+import { HOUSEHOLD_ROLES, MEMBERSHIP_STATUSES, VISIBILITIES, VisibilityBadge, useChurchToday } from "./common.tsx";
+import { useCalendarDates } from "../../../lib/dates.ts";
 import { FormErrorSummary } from "./FormErrorSummary.tsx";
 
 interface Draft {

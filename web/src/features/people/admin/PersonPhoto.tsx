@@ -9,10 +9,10 @@ import {
 import { PhotoField } from "../../../components/PhotoField.tsx";
 import { uploadWithProgress } from "../../../lib/upload.ts";
 import { Avatar } from "./common.tsx";
-import type { Notice } from "./AdminPersonPage.tsx";
+import type { Notice } from "../../../components/Alert.tsx";
 
 /** The person's photo with upload (progress shown) and removal for staff with people.manage. */
-export function PersonPhoto({ person, canManage, onNotice }: { person: AdminPersonDetailsFragment; canManage: boolean; onNotice(notice: Notice): void }) {
+export function PersonPhoto({ person, canManage, onNotice }: { person: AdminPersonDetailsFragment; canManage: boolean; onNotice(notice: Notice | null): void }) {
   const client = useApolloClient();
   const [setPhoto] = useAdminSetPersonPhoto();
   return (

@@ -1,4 +1,4 @@
-import { useAppShell } from "../../../app/AppShell.generated.ts";
+import { useAppShell } from "../../../gql/AppShell.generated.ts";
 import type {
   AgeGroup,
   HouseholdRole,
@@ -9,7 +9,6 @@ import type {
   Visibility,
 } from "../../../gql/types.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
-import { formatCalendarDate, formatMonthDay } from "../../../i18n/format.ts";
 
 export const MEMBERSHIP_STATUSES: MembershipStatus[] = ["VISITOR", "REGULAR_ATTENDER", "MEMBER", "INACTIVE"];
 export const RECORD_STATUSES: RecordStatus[] = ["PENDING", "ACTIVE", "ARCHIVED"];
@@ -17,16 +16,6 @@ export const AGE_GROUPS: AgeGroup[] = ["ADULT", "YOUTH", "CHILD"];
 export const HOUSEHOLD_ROLES: HouseholdRole[] = ["HEAD", "SPOUSE", "CHILD", "OTHER"];
 export const VISIBILITIES: Visibility[] = ["PRIVATE", "LEADERS", "GROUPS", "MEMBERS"];
 export const PHONE_KINDS: PhoneKind[] = ["MOBILE", "HOME", "WORK", "OTHER"];
-
-/** What the signed-in staff member may do here (to hide what they cannot; PocketBase's rules decide). */
-export function usePeoplePermissions() {
-  const { data } = useAppShell();
-  const permissions = data?.viewer?.permissions ?? [];
-  return {
-    canView: permissions.includes("PEOPLE_VIEW") || permissions.includes("PEOPLE_MANAGE"),
-    canManage: permissions.includes("PEOPLE_MANAGE"),
-  };
-}
 
 const RECORD_BADGE: Record<RecordStatus, string> = { PENDING: "badge--warn", ACTIVE: "badge--ok", ARCHIVED: "badge--muted" };
 
@@ -88,15 +77,6 @@ export function useLoginName() {
   return (user: { email: string } | null | undefined) => (user ? user.email || t("admin.people.login.has") : t("admin.people.login.none"));
 }
 
-/** Dates without a time of day, in the reader's language. */
-export function useCalendarDates() {
-  const { locale } = useI18n();
-  return {
-    date: (ymd: string, style: "long" | "full" = "long") => formatCalendarDate(ymd, locale, style),
-    monthDay: (month: number, day: number) => formatMonthDay(month, day, locale),
-  };
-}
-
 /** Today in the church's time zone as YYYY-MM-DD (export file names, the latest allowed birth date). */
 export function useChurchToday(): string {
   const { data } = useAppShell();
@@ -110,18 +90,3 @@ export function todayIn(timeZone: string): string {
 
 /** An optional text: trimmed, and null when empty (so the server clears it). */
 export const optional = (value: string) => (value.trim() ? value.trim() : null);
-
-type PluralKey =
-  | "admin.people.count"
-  | "admin.people.countFiltered"
-  | "admin.people.pendingNotice"
-  | "admin.household.members"
-  | "admin.visits.count"
-  | "admin.visits.people";
-
-/** "1 person" / "3 people": picks the `.one` or `.other` message by the language's plural rules. */
-export function usePlural() {
-  const { t, locale } = useI18n();
-  const rules = new Intl.PluralRules(locale);
-  return (key: PluralKey, count: number) => t(`${key}.${rules.select(count) === "one" ? "one" : "other"}`, { count });
-}

@@ -16,12 +16,12 @@ import { Loading } from "../../../components/Loading.tsx";
 import { appendEdges } from "../../../lib/appendEdges.ts";
 import { handleError, type UiError } from "../../../lib/handleError.ts";
 import { usePageTitle } from "../../../lib/usePageTitle.ts";
-import { useChurchDateTime } from "../../content/admin/common.tsx";
-import { usePeoplePermissions } from "../../people/admin/common.tsx";
-import { usePrayerPlural } from "../plural.ts";
+import { useChurchDateTime } from "../../../lib/dates.ts";
+import { usePeoplePermissions } from "../../../lib/permissions.ts";
+import { usePrayerPlural } from "../../../i18n/plural.ts";
 import { LIMITS } from "@flock/shared/limits";
-import "../../content/admin/content.css";
-import "../../people/admin/people.css";
+import "../../../styles/staff.css";
+import "../../../styles/staff-people.css";
 import "./admin-prayer.css";
 
 const PAGE_SIZE = 20;

@@ -14,17 +14,17 @@ import {
   type AdminSermonFragment,
 } from "./AdminSermons.generated.ts";
 import { useI18n, type I18n } from "../../../i18n/I18nProvider.tsx";
-import { Alert } from "../../../components/Alert.tsx";
+import { Alert, type Notice } from "../../../components/Alert.tsx";
 import { Loading } from "../../../components/Loading.tsx";
 import { SelectField, TextAreaField, TextField } from "../../../components/Field.tsx";
 import { handleError } from "../../../lib/handleError.ts";
 import { usePageTitle } from "../../../lib/usePageTitle.ts";
 import { useDebounced } from "../../../lib/useDebounced.ts";
 import { uploadWithProgress } from "../../../lib/upload.ts";
-import { uploadMedia } from "../../content/admin/media.ts";
+import { uploadMedia } from "../../../lib/media.ts";
 import { AudioUploadField } from "./AudioUploadField.tsx";
 import { formatClock } from "../clock.ts";
-import "../../content/admin/content.css";
+import "../../../styles/staff.css";
 import "./sermons-admin.css";
 
 // The Milkdown editor is only ever loaded lazily, on editor routes (`npm run size` checks).
@@ -73,7 +73,7 @@ export function AdminSermonEditorPage() {
   usePageTitle(sermon ? t("admin.sermons.editTitle", { title: sermon.title }) : t("admin.sermons.title"));
   const [draft, setDraft] = useState<Draft | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const [notice, setNotice] = useState<{ kind: "success" | "error"; text: string } | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
   const [pdfProgress, setPdfProgress] = useState<number | null>(null);
   const [updateSermon, { loading: saving }] = useUpdateSermon();
   const [publish, { loading: publishing }] = usePublishSermon();

@@ -12,13 +12,13 @@ import {
   SetSpeakerPhotoDocument,
 } from "./AdminSermons.generated.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
-import { Alert } from "../../../components/Alert.tsx";
+import { Alert, type Notice } from "../../../components/Alert.tsx";
 import { Loading } from "../../../components/Loading.tsx";
 import { TextAreaField, TextField } from "../../../components/Field.tsx";
 import { handleError } from "../../../lib/handleError.ts";
 import { usePageTitle } from "../../../lib/usePageTitle.ts";
 import { uploadWithProgress } from "../../../lib/upload.ts";
-import { IMAGE_TYPES } from "../../content/admin/media.ts";
+import { IMAGE_TYPES } from "../../../lib/media.ts";
 import "./sermons-admin.css";
 
 interface Item {
@@ -41,7 +41,7 @@ function LibraryItem({ item, kind, onSave, onDelete, onImage }: {
   const [title, setTitle] = useState(item.title);
   const [text, setText] = useState(item.text);
   const [progress, setProgress] = useState<number | null>(null);
-  const [message, setMessage] = useState<{ kind: "success" | "error"; text: string } | null>(null);
+  const [message, setMessage] = useState<Notice | null>(null);
   const run = async (work: () => Promise<void>, done: string) => {
     setMessage(null);
     try {

@@ -3,7 +3,7 @@ import { Link, useNavigate } from "react-router";
 import { useAdminSermonsPage, useCreateSermon, useCreateSermonsFromUploads } from "./AdminSermons.generated.ts";
 import type { SermonStatus } from "../../../gql/types.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
-import { Alert } from "../../../components/Alert.tsx";
+import { Alert, type Notice } from "../../../components/Alert.tsx";
 import { Loading } from "../../../components/Loading.tsx";
 import { handleError } from "../../../lib/handleError.ts";
 import { usePageTitle } from "../../../lib/usePageTitle.ts";
@@ -11,7 +11,7 @@ import { useDebounced } from "../../../lib/useDebounced.ts";
 import { appendEdges } from "../../../lib/appendEdges.ts";
 import { AudioUploadField } from "./AudioUploadField.tsx";
 import { formatClock } from "../clock.ts";
-import "../../content/admin/content.css";
+import "../../../styles/staff.css";
 import "./sermons-admin.css";
 
 /** /admin/sermons: every sermon (drafts too), a new draft, and bulk upload (one draft per file). */
@@ -29,7 +29,7 @@ export function AdminSermonsPage() {
   });
   const [createSermon, { loading: creating }] = useCreateSermon();
   const [createFromUploads] = useCreateSermonsFromUploads();
-  const [notice, setNotice] = useState<{ kind: "success" | "error"; text: string } | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
   const sermons = data?.sermons.edges.map((e) => e.node) ?? [];
 
   async function newSermon() {

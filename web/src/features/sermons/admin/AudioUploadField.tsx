@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import type { Upload } from "tus-js-client";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { audioProblem, startAudioUpload } from "./audioUpload.ts";
-import { formatBytes } from "../../content/admin/media.ts";
+import { formatBytes } from "../../../lib/media.ts";
 
 interface AudioUploadFieldProps {
   label: string;

@@ -16,10 +16,12 @@ import { handleError, type UiError } from "../../../lib/handleError.ts";
 import { usePageTitle } from "../../../lib/usePageTitle.ts";
 import { appendEdges } from "../../../lib/appendEdges.ts";
 import { LIMITS } from "@flock/shared/limits";
-import { useChurchDateTime } from "../../content/admin/common.tsx";
-import { useCalendarDates, usePeoplePermissions, usePlural } from "../../people/admin/common.tsx";
-import "../../content/admin/content.css";
-import "../../people/admin/people.css";
+import { useChurchDateTime } from "../../../lib/dates.ts";
+import { useCalendarDates } from "../../../lib/dates.ts";
+import { usePeoplePermissions } from "../../../lib/permissions.ts";
+import { usePlural } from "../../../i18n/plural.ts";
+import "../../../styles/staff.css";
+import "../../../styles/staff-people.css";
 
 const PAGE_SIZE = 20;
 const STATUSES: VisitStatus[] = ["NEW", "CONTACTED", "CLOSED"];

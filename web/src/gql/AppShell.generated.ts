@@ -4,7 +4,7 @@
 type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
-import type * as Types from '../gql/types.ts';
+import type * as Types from './types.ts';
 
 import { useMutation, useQuery, useSubscription } from "@apollo/client/react";
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';

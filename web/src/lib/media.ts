@@ -1,7 +1,7 @@
-import { UploadMediaDocument, type UploadMediaMutation } from "./AdminMediaPage.generated.ts";
-import type { I18n } from "../../../i18n/I18nProvider.tsx";
-import { handleError, type UiError } from "../../../lib/handleError.ts";
-import { uploadWithProgress } from "../../../lib/upload.ts";
+import { UploadMediaDocument, type UploadMediaMutation } from "./media.generated.ts";
+import type { I18n } from "../i18n/I18nProvider.tsx";
+import { handleError, type UiError } from "./handleError.ts";
+import { uploadWithProgress } from "./upload.ts";
 
 export type UploadedMedia = UploadMediaMutation["uploadMedia"];
 

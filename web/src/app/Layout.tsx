@@ -1,13 +1,13 @@
 import { useDeferredValue, useEffect, useRef, useState } from "react";
 import { Link, NavLink, Outlet, useLocation, useNavigate } from "react-router";
 import { useApolloClient } from "@apollo/client/react";
-import { useAppShell, useSetMyLocale, useSettingsChanged, useSignOut } from "../app/AppShell.generated.ts";
+import { useAppShell, useSetMyLocale, useSettingsChanged, useSignOut } from "../gql/AppShell.generated.ts";
 import { useI18n } from "../i18n/I18nProvider.tsx";
 import { LOCALES, type Locale } from "../i18n/format.ts";
 import { accessibleBrandColor } from "../lib/color.ts";
-import { Loading } from "./Loading.tsx";
-import { Footer } from "./Footer.tsx";
-import { ADMIN_PERMISSIONS } from "../app/guards.tsx";
+import { Loading } from "../components/Loading.tsx";
+import { Footer } from "../components/Footer.tsx";
+import { ADMIN_PERMISSIONS } from "./guards.tsx";
 import { ErrorBoundary } from "../features/errors/ErrorPage.tsx";
 import { NotificationBell } from "../features/notifications/NotificationBell.tsx";
 

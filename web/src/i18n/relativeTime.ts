@@ -1,4 +1,4 @@
-import type { Locale } from "../../i18n/format.ts";
+import type { Locale } from "./format.ts";
 
 const STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
   ["second", 60],
