@@ -60,16 +60,9 @@ module.exports = {
       to: { path: "^web/src/features/", pathNot: ["^web/src/features/$1/", ...ALLOWED_CROSS_FEATURE] },
     },
     {
-      name: "home-only-public-screens",
-      severity: "error",
-      comment: "The front page shows a piece of each feature through its public screens, never its staff screens.",
-      from: { path: "^web/src/features/home/" },
-      to: { path: "^web/src/features/[^/]+/admin/" },
-    },
-    {
       name: "public-not-admin",
       severity: "error",
-      comment: "Staff screens (features/<f>/admin/) ship in their own lazy chunks: a public or member screen never imports them, so visitors never download staff code.",
+      comment: "Staff screens (features/<f>/admin/) ship in their own lazy chunks: a public or member screen (home included) never imports them, so visitors never download staff code.",
       from: { path: "^web/src/features/[^/]+/[^/]+$" },
       to: { path: "^web/src/features/[^/]+/admin/" },
     },
