@@ -6,7 +6,7 @@ import { Loading } from "../../components/Loading.tsx";
 import { appendEdges } from "../../lib/appendEdges.ts";
 import { handleError } from "../../lib/handleError.ts";
 import { usePageTitle } from "../../lib/usePageTitle.ts";
-import { usePrayerPlural } from "../prayer/plural.ts";
+import { usePrayerPlural } from "../../i18n/plural.ts";
 import { NotificationEntry } from "./NotificationBell.tsx";
 import { notificationsVariables } from "./notificationEvents.ts";
 import { useNotificationActions } from "./useNotificationActions.ts";
