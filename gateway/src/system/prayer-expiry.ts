@@ -1,5 +1,6 @@
 import type { SystemClient } from "../pocketbase/client.ts";
 import type { PrayerRequestRecord } from "../pocketbase/records.ts";
+import { toPocketBaseDate } from "../pocketbase/dates.ts";
 
 /**
  * System job: archive prayer requests on the wall (approved or answered) whose expiresAt has passed
@@ -11,7 +12,7 @@ export async function archiveExpiredPrayerRequests(system: SystemClient, now = n
   const pb = await system.get();
   const expired = await pb.collection("prayer_requests").getFullList<Pick<PrayerRequestRecord, "id">>({
     filter: pb.filter('(status = "approved" || status = "answered") && expiresAt != "" && expiresAt <= {:now}', {
-      now: now.toISOString().replace("T", " "),
+      now: toPocketBaseDate(now),
     }),
     fields: "id",
     batch: 200,

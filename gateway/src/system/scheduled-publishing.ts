@@ -1,5 +1,6 @@
 import type { SystemClient } from "../pocketbase/client.ts";
 import type { PostRecord } from "../pocketbase/records.ts";
+import { toPocketBaseDate } from "../pocketbase/dates.ts";
 
 /**
  * System job: publish scheduled posts whose time has come. The schedule lives in the database
@@ -10,7 +11,7 @@ import type { PostRecord } from "../pocketbase/records.ts";
 export async function publishDuePosts(system: SystemClient, now = new Date()): Promise<string[]> {
   const pb = await system.get();
   const due = await pb.collection("posts").getFullList<PostRecord>({
-    filter: pb.filter('status = "scheduled" && publishAt != "" && publishAt <= {:now}', { now: now.toISOString().replace("T", " ") }),
+    filter: pb.filter('status = "scheduled" && publishAt != "" && publishAt <= {:now}', { now: toPocketBaseDate(now) }),
     fields: "id,publishAt,revision",
   });
   for (const post of due) {

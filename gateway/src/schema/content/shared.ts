@@ -6,6 +6,7 @@ import { badUserInput, conflict, ErrorCode, forbidden, pbCall } from "../../erro
 import type { MediaRecord } from "../../pocketbase/records.ts";
 import type { ImageInfo } from "../../markdown/render.ts";
 import { MarkdownTimeoutError, markdownPool } from "../../markdown/pool.ts";
+import { fromPocketBaseDate } from "../../pocketbase/dates.ts";
 
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const SLUG_MAX = 120;
@@ -74,7 +75,7 @@ export function staleRevision(current: { revision: number; title: string; body: 
       currentRevision: current.revision,
       currentTitle: current.title,
       currentBody: current.body,
-      currentUpdated: current.updated.replace(" ", "T"),
+      currentUpdated: fromPocketBaseDate(current.updated),
     },
   });
 }
@@ -199,5 +200,3 @@ const renderTimeout = () =>
 
 export { conflict };
 
-/** PocketBase date ("2026-11-21 19:47:34.510Z") or "" → ISO string or null. */
-export const isoOrNull = (pbDate: string | null | undefined) => (pbDate ? pbDate.replace(" ", "T") : null);

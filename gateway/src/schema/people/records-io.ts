@@ -25,7 +25,6 @@ export async function findById<T>(pb: PocketBase, collection: string, id: string
 }
 
 /** PocketBase's date-time format, for writing date fields. */
-export const pbNow = () => new Date().toISOString().replace("T", " ");
 
 /**
  * The bytes of a (protected) file of a record, read with a short-lived file token of the caller;
