@@ -25,3 +25,13 @@ export const parsePocketBaseDate = (pbDate: string): Date => new Date(fromPocket
 
 /** Whether a value is a PocketBase datetime (records carry them as plain strings). */
 export const isPocketBaseDate = (value: unknown): value is string => typeof value === "string" && PB_DATE.test(value);
+
+/** Today's date (YYYY-MM-DD, as date-only fields hold it) in the church's time zone. */
+export function todayIn(timeZone: string, now = new Date()): string {
+  try {
+    return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+  } catch {
+    return now.toISOString().slice(0, 10);
+  }
+}
+

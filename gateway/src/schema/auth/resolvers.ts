@@ -11,7 +11,7 @@ import { permissionsOf, toPermission } from "../users/mappers.ts";
 import { requireViewer, revokeSessions } from "../users/resolvers.ts";
 import { alertNewSignUp } from "../../system/staff-alerts.ts";
 import { findPendingInvitation } from "../people/invitations.ts";
-import { composeMail, sendNotice } from "../people/staff-mail.ts";
+import { composeMail, sendNotice } from "../../mail/notice.ts";
 
 const INVALID_CREDENTIALS = "The email or password is incorrect.";
 

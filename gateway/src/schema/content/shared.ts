@@ -7,22 +7,7 @@ import type { MediaRecord } from "../../pocketbase/records.ts";
 import type { ImageInfo } from "../../markdown/render.ts";
 import { MarkdownTimeoutError, markdownPool } from "../../markdown/pool.ts";
 import { fromPocketBaseDate } from "../../pocketbase/dates.ts";
-
-export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-export const SLUG_MAX = 120;
-
-/** "Harvest Supper — 2026!" → "harvest-supper-2026" (accents folded, at most 120 chars). */
-export function slugify(title: string): string {
-  const slug = title
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, SLUG_MAX)
-    .replace(/-+$/g, "");
-  return slug || "untitled";
-}
+import { SLUG_MAX, SLUG_PATTERN, slugify } from "@flock/shared/slug";
 
 /**
  * The slug to store: the editor's own (validated; CONFLICT if taken) or one generated from the title

@@ -2,7 +2,7 @@ import type PocketBase from "pocketbase";
 import { pbCall } from "../../errors.ts";
 import type { SystemClient } from "../../pocketbase/client.ts";
 import type { PersonRecord, PrayerRequestPrivateRecord, UserRecord } from "../../pocketbase/records.ts";
-import { rowsPointingAt } from "./records-io.ts";
+import { rowsPointingAt } from "../../pocketbase/records-io.ts";
 import { pocketBaseNow } from "../../pocketbase/dates.ts";
 
 /** What an anonymised person is called (neutral in every language the app shows it in). */

@@ -14,8 +14,8 @@ import { requirePermission, requireViewer } from "../users/resolvers.ts";
 import { anonymize } from "./anonymize.ts";
 import { mergeInto } from "./merge.ts";
 import { displayName } from "./mappers.ts";
-import { findById, rowsPointingAt } from "./records-io.ts";
-import { composeMail, sendNotice } from "./staff-mail.ts";
+import { findById, rowsPointingAt } from "../../pocketbase/records-io.ts";
+import { composeMail, sendNotice } from "../../mail/notice.ts";
 import { pocketBaseNow } from "../../pocketbase/dates.ts";
 
 /**

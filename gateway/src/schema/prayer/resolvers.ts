@@ -10,15 +10,14 @@ import { Validator } from "../../validation/validate.ts";
 import type { PrayerStatus, PrayerVisibility, Resolvers } from "../__generated__/types.ts";
 import { connection, keysetFilter, pageArgs, type Cursor } from "../pagination.ts";
 import { loadersOf } from "../people/loaders.ts";
-import { findById, rowsPointingAt, todayIn } from "../people/records-io.ts";
-import { composeMail, sendNotice } from "../people/staff-mail.ts";
+import { findById, rowsPointingAt } from "../../pocketbase/records-io.ts";
+import { fromPocketBaseDate, todayIn, toPocketBaseDate } from "../../pocketbase/dates.ts";
+import { composeMail, sendNotice } from "../../mail/notice.ts";
 import { hasPermission } from "../users/mappers.ts";
 import { requireViewer } from "../users/resolvers.ts";
 import { deviceKey } from "./device.ts";
 import { prayerLoadersOf } from "./loaders.ts";
 import { isOnWall, subscribeToWall, wallLeftSomeonesView } from "./wall-events.ts";
-import { fromPocketBaseDate } from "../../pocketbase/dates.ts";
-import { toPocketBaseDate } from "../../pocketbase/dates.ts";
 
 /**
  * The prayer wall (PRODUCT.md §4, §5, §9). Every read and write runs with the caller's token, so

@@ -8,13 +8,13 @@ import { Validator } from "../../validation/validate.ts";
 import type { Resolvers, SermonInput, SermonSeriesInput, SpeakerInput } from "../__generated__/types.ts";
 import { connection, keysetFilter, pageArgs } from "../pagination.ts";
 import { requireViewer } from "../users/resolvers.ts";
-import { chooseSlug, renderBody, slugify, writeAsCaller } from "../content/shared.ts";
+import { chooseSlug, renderBody, writeAsCaller } from "../content/shared.ts";
+import { slugify } from "@flock/shared/slug";
 import { checkAudioFile } from "./audio-file.ts";
 import { streamRecordUpdate } from "../../pocketbase/stream-upload.ts";
 import { BIBLE_BOOKS, bookName, booksInSearch, booksField, formatRange, formatScripture, isBook, parseScripture, type ScriptureLocale } from "./scripture.ts";
 import { parseVideoUrl } from "./video.ts";
-import { fromPocketBaseDate, fromPocketBaseDateOrNull } from "../../pocketbase/dates.ts";
-import { pocketBaseNow } from "../../pocketbase/dates.ts";
+import { fromPocketBaseDate, fromPocketBaseDateOrNull, pocketBaseNow } from "../../pocketbase/dates.ts";
 
 const EXPAND = "series,speakers";
 const AUDIO_TYPES_SHOWN = ["MP3", "M4A", "AAC", "OGG", "WAV"];

@@ -10,11 +10,11 @@ import type { Resolvers, VisitRequestInput, VisitStatus } from "../__generated__
 import { connection, keysetFilter, pageArgs } from "../pagination.ts";
 import { hasPermission } from "../users/mappers.ts";
 import { requirePermission } from "../users/resolvers.ts";
-import { findById, todayIn } from "../people/records-io.ts";
-import { composeMail, sendNotice } from "../people/staff-mail.ts";
+import { findById } from "../../pocketbase/records-io.ts";
+import { fromPocketBaseDate, todayIn } from "../../pocketbase/dates.ts";
+import { composeMail, sendNotice } from "../../mail/notice.ts";
 import { formatWallTime } from "../../mail/brand.ts";
 import { alertNewVisit } from "../../system/staff-alerts.ts";
-import { fromPocketBaseDate } from "../../pocketbase/dates.ts";
 
 /**
  * Plan-a-visit requests (PRODUCT.md §3): anyone may send one (throttled per IP, with a honeypot);
