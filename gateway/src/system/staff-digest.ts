@@ -4,6 +4,7 @@ import { brandFrom, formatDateTime } from "../mail/brand.ts";
 import { notify } from "./notifier.ts";
 import { STAFF_TOPICS, TOPIC_PERMISSIONS, type StaffAlertPrefsRecord, type StaffTopic } from "./staff-alerts.ts";
 import { fromPocketBaseDate, parsePocketBaseDate, toPocketBaseDate } from "../pocketbase/dates.ts";
+import { startPeriodicJob } from "./periodic-job.ts";
 
 /**
  * System job: the staff alerts' daily digest (system/staff-alerts.ts). Once a day, from `hour`
@@ -121,21 +122,11 @@ export async function runStaffDigest(services: GatewayServices, now = new Date()
 
 /** Run `runStaffDigest` now and then every `intervalMs`; returns a stop function. */
 export function startStaffDigest(services: GatewayServices, intervalMs = 10 * 60_000): () => void {
-  let running = false;
-  const tick = () => {
-    if (running) return;
-    running = true;
-    runStaffDigest(services)
-      .then((ids) => {
-        if (ids.length) console.log(`[staff-digest] sent ${ids.length} digest(s)`);
-      })
-      .catch((error: unknown) => console.error("[staff-digest] could not run:", error instanceof Error ? error.message : error))
-      .finally(() => {
-        running = false;
-      });
-  };
-  tick();
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
+  return startPeriodicJob({
+    name: "staff-digest",
+    intervalMs,
+    run: () => runStaffDigest(services),
+    report: (ids) => (ids.length ? `sent ${ids.length} digest(s)` : null),
+    failure: "could not run",
+  });
 }
