@@ -1,8 +1,8 @@
 import type PocketBase from "pocketbase";
 import { ClientResponseError } from "pocketbase";
-import { GraphQLError } from "graphql";
+import type { GraphQLError } from "graphql";
 import type { GatewayContext } from "../../context.ts";
-import { badUserInput, conflict, ErrorCode, forbidden, pbCall } from "../../errors.ts";
+import { badUserInput, conflict, fieldTaken, forbidden, pbCall, serviceUnavailable } from "../../errors.ts";
 import type { MediaRecord } from "../../pocketbase/records.ts";
 import type { ImageInfo } from "../../markdown/render.ts";
 import { MarkdownTimeoutError, markdownPool } from "../../markdown/pool.ts";
@@ -46,22 +46,16 @@ export async function chooseSlug(
   throw slugTaken();
 }
 
-export const slugTaken = () =>
-  new GraphQLError("This address is already used by another item. Choose another.", {
-    extensions: { code: ErrorCode.CONFLICT, fieldErrors: { slug: "This address is already in use." }, fieldErrorCodes: { slug: "taken" } },
-  });
+export const slugTaken = () => fieldTaken("slug", "This address is already used by another item. Choose another.", "This address is already in use.");
 
 /** A save that started from an older revision than the stored one: refuse, and send the newer text along. */
 export function staleRevision(current: { revision: number; title: string; body: string; updated: string }): GraphQLError {
-  return new GraphQLError("Someone saved a newer version while you were editing. Choose which text to keep.", {
-    extensions: {
-      code: ErrorCode.CONFLICT,
-      reason: "STALE_REVISION",
-      currentRevision: current.revision,
-      currentTitle: current.title,
-      currentBody: current.body,
-      currentUpdated: fromPocketBaseDate(current.updated),
-    },
+  // The web app's autosave matches this reason (web/src/features/admin/content/autosave.ts).
+  return conflict("Someone saved a newer version while you were editing. Choose which text to keep.", "STALE_REVISION", {
+    currentRevision: current.revision,
+    currentTitle: current.title,
+    currentBody: current.body,
+    currentUpdated: fromPocketBaseDate(current.updated),
   });
 }
 
@@ -136,7 +130,7 @@ const TIMED_OUT_RETRY_MS = 10 * 60_000;
 /**
  * The sanitized HTML of a body, with image sizes and alt text from the media library. Rendered by
  * the worker pool (markdown/pool.ts), never on the request thread; past its time limit the field
- * fails with SERVICE_UNAVAILABLE (reason RENDER_TIMEOUT) and the rest of the answer is unaffected.
+ * fails with SERVICE_UNAVAILABLE (reason render_timeout) and the rest of the answer is unaffected.
  */
 export async function renderBody(ctx: Pick<GatewayContext, "pb"> & { config: Pick<GatewayContext["config"], "publicUrl"> }, key: string, markdown: string): Promise<string> {
   const cached = htmlCache.get(key);
@@ -179,9 +173,10 @@ export async function renderBody(ctx: Pick<GatewayContext, "pb"> & { config: Pic
 }
 
 const renderTimeout = () =>
-  new GraphQLError("This text took too long to format and was not shown. Try again later; if it keeps happening, an editor should shorten or simplify it.", {
-    extensions: { code: ErrorCode.SERVICE_UNAVAILABLE, reason: "RENDER_TIMEOUT" },
-  });
+  serviceUnavailable(
+    "This text took too long to format and was not shown. Try again later; if it keeps happening, an editor should shorten or simplify it.",
+    "render_timeout",
+  );
 
 export { conflict };
 
