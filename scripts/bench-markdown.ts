@@ -110,7 +110,7 @@ async function main(): Promise<void> {
         const result = await graphql(ready.url, 'query { post(slug: "long-letter") { html } }').catch(() => null);
         renders.ms.push(performance.now() - start);
         if (result?.body.data?.post) renders.html++;
-        else if (result?.body.errors?.[0]?.extensions?.reason === "RENDER_TIMEOUT") renders.timedOut++;
+        else if (result?.body.errors?.[0]?.extensions?.reason === "render_timeout") renders.timedOut++;
         else renders.failed++;
       }
     })();

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { GraphQLError } from "graphql";
 import { ClientResponseError } from "pocketbase";
-import { badUserInput, fromPocketBase, pbCall } from "./errors.ts";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { badUserInput, conflict, fieldTaken, forbidden, fromPocketBase, pbCall, serviceUnavailable } from "./errors.ts";
 
 const pbError = (status: number, data: Record<string, unknown> = {}) =>
   new ClientResponseError({ url: "http://pb/api/collections/x/records", status, response: { status, message: "PocketBase says no.", data } });
@@ -115,5 +118,34 @@ describe("badUserInput", () => {
     const error = badUserInput({ email: { code: "invalid_email", message: "Enter a valid email address." } });
     expect(error.message).toBe("Please correct the highlighted fields.");
     expect(error.extensions).toEqual({ code: "BAD_USER_INPUT", fieldErrors: { email: "Enter a valid email address." }, fieldErrorCodes: { email: "invalid_email" } });
+  });
+});
+
+describe("the error constructors", () => {
+  it("carry a reason only when given one, and the code always wins", () => {
+    expect(forbidden().extensions).toEqual({ code: "FORBIDDEN" });
+    expect(forbidden("This account is suspended.", "suspended").extensions).toEqual({ code: "FORBIDDEN", reason: "suspended" });
+    expect(serviceUnavailable().message).toBe("We can't reach the server right now. Please try again.");
+    expect(serviceUnavailable("Too slow.", "render_timeout").extensions).toEqual({ code: "SERVICE_UNAVAILABLE", reason: "render_timeout" });
+    expect(conflict("Newer text.", "stale_revision", { currentRevision: 3, code: "NOT_A_CODE" }).extensions).toEqual({
+      code: "CONFLICT",
+      reason: "stale_revision",
+      currentRevision: 3,
+    });
+  });
+
+  it("name the field a taken value belongs to", () => {
+    const error = fieldTaken("slug", "This address is already used by another item.", "This address is already in use.");
+    expect(error.message).toBe("This address is already used by another item.");
+    expect(error.extensions).toEqual({ code: "CONFLICT", fieldErrors: { slug: "This address is already in use." }, fieldErrorCodes: { slug: "taken" } });
+    expect(fieldTaken("email", "Already there.").extensions.fieldErrors).toEqual({ email: "Already there." });
+  });
+
+  it("are the only way the gateway builds an error (yoga.ts only reshapes errors for the response)", () => {
+    const root = fileURLToPath(new URL(".", import.meta.url));
+    const offenders = readdirSync(root, { recursive: true, encoding: "utf8" })
+      .filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts") && !file.includes("__generated__") && file !== "errors.ts" && file !== "yoga.ts")
+      .filter((file) => readFileSync(join(root, file), "utf8").includes("new GraphQLError("));
+    expect(offenders).toEqual([]);
   });
 });

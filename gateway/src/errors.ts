@@ -28,17 +28,24 @@ function flockError(code: ErrorCode, message: string, extensions: Record<string,
 }
 
 export const unauthenticated = () => flockError(ErrorCode.UNAUTHENTICATED, "Please sign in to continue.");
-export const forbidden = () => flockError(ErrorCode.FORBIDDEN, "You don't have access to this.");
+/** `reason`, here and below, is a stable machine-readable key in snake_case ("suspended"). */
+export const forbidden = (message = "You don't have access to this.", reason?: string) =>
+  flockError(ErrorCode.FORBIDDEN, message, reason ? { reason } : {});
 export const notFound = () => flockError(ErrorCode.NOT_FOUND, "Not found.");
 /**
  * `reason` is a stable machine-readable key: the web app shows its own (translated) sentence for it
- * and falls back to the English `message`.
+ * and falls back to the English `message`. `details` are further extensions the client needs (the
+ * newer text of a stale revision).
  */
-export const conflict = (message: string, reason?: string) => flockError(ErrorCode.CONFLICT, message, reason ? { reason } : {});
+export const conflict = (message: string, reason?: string, details: Record<string, unknown> = {}) =>
+  flockError(ErrorCode.CONFLICT, message, { ...(reason ? { reason } : {}), ...details });
+/** A value already used where it must be unique: CONFLICT, with the field to show `fieldMessage` next to. */
+export const fieldTaken = (field: string, message: string, fieldMessage = message) =>
+  flockError(ErrorCode.CONFLICT, message, { fieldErrors: { [field]: fieldMessage }, fieldErrorCodes: { [field]: "taken" } });
 export const rateLimited = (retryAfterSeconds: number) =>
   flockError(ErrorCode.RATE_LIMITED, "Too many attempts. Try again later.", { retryAfterSeconds });
-export const serviceUnavailable = () =>
-  flockError(ErrorCode.SERVICE_UNAVAILABLE, "We can't reach the server right now. Please try again.");
+export const serviceUnavailable = (message = "We can't reach the server right now. Please try again.", reason?: string) =>
+  flockError(ErrorCode.SERVICE_UNAVAILABLE, message, reason ? { reason } : {});
 export const payloadTooLarge = (maxBytes: number) =>
   flockError(ErrorCode.PAYLOAD_TOO_LARGE, `The file is too large (limit ${Math.round(maxBytes / 1024 / 1024)} MB).`, { maxBytes });
 export const unsupportedFileType = (allowed: readonly string[]) =>

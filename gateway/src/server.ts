@@ -37,6 +37,12 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
+/** One entry of the gateway's routing table. */
+interface Route {
+  match(url: URL): boolean;
+  handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> | void;
+}
+
 /** True when PocketBase answers its health check within two seconds. */
 export async function pocketBaseReady(pbUrl: string): Promise<boolean> {
   try {
@@ -105,6 +111,8 @@ export function createGateway(config: GatewayConfig): Gateway {
   const yoga = createGatewayYoga(services);
   const headers = securityHeaders(config.production);
   const publicOrigin = new URL(config.publicUrl).origin;
+  /** A PocketBase client without a token: what anyone may read (feeds, sitemap, page meta). */
+  const guest = () => createUserClient(config.pbUrl, null);
 
   /** Feeds, sitemap and robots.txt: generated per request from what a guest may read; 304 when unchanged. */
   const documentValidators = new DocumentValidators();
@@ -136,96 +144,119 @@ export function createGateway(config: GatewayConfig): Gateway {
     }
     // Single-page app fallback: the built index.html with this page's title and meta tags.
     const settings = await services.publicSettings.get();
-    const meta = await metaForPath(url.pathname, { settings, guest: createUserClient(config.pbUrl, null), origin: publicOrigin });
+    const meta = await metaForPath(url.pathname, { settings, guest: guest(), origin: publicOrigin });
     const html = renderAppHtml(await staticFiles.template(), meta, settings, new URL(url.pathname, config.publicUrl));
     res.writeHead(meta.found ? 200 : 404, { ...headers, "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" });
     res.end(req.method === "HEAD" ? undefined : html);
   }
 
+  const exact = (...paths: string[]) => (url: URL) => paths.includes(url.pathname);
+
+  /** Every path the gateway answers, in the order they are tried: the first match handles the request. */
+  const routes: Route[] = [
+    {
+      match: exact("/graphql", "/graphql/stream"),
+      async handle(req, res) {
+        if (!bodySizeAcceptable(req, res)) return;
+        // The listener passes extra arguments on as the server context (its typings omit that).
+        const listener = yoga.requestListener as unknown as (req: IncomingMessage, res: ServerResponse, context: ServerContext) => Promise<void>;
+        const later: Array<() => void> = [];
+        let ran = false;
+        const runLater = () => {
+          if (ran) return;
+          ran = true;
+          for (const run of later) run();
+        };
+        // "close" follows "finish", and also comes when the client goes away: the work runs either way.
+        res.once("close", runLater);
+        await listener(req, res, { clientIp: clientIp(req, config.trustProxy), afterResponse: (run) => (ran ? setImmediate(run) : later.push(run)) });
+      },
+    },
+    {
+      match: exact("/healthz"),
+      handle(_req, res) {
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ status: "ok" }));
+      },
+    },
+    {
+      match: exact("/readyz"),
+      async handle(_req, res) {
+        const ready = await pocketBaseReady(config.pbUrl);
+        res.writeHead(ready ? 200 : 503, { "content-type": "application/json" }).end(JSON.stringify({ status: ready ? "ready" : "unavailable" }));
+      },
+    },
+    {
+      match: exact("/feeds/news.xml"),
+      async handle(req, res, url) {
+        const pb = guest();
+        const render = (post: PostRecord) => renderBody({ pb, config }, `posts:${post.id}:${post.updated}`, post.body ?? "");
+        await serveDocument(req, res, url.pathname, "application/rss+xml; charset=utf-8", services.publicSettings.get().then((settings) => newsFeed(pb, settings, publicOrigin, render)));
+      },
+    },
+    {
+      match: exact("/sitemap.xml"),
+      handle: (req, res, url) => serveDocument(req, res, url.pathname, "application/xml; charset=utf-8", sitemap(guest(), publicOrigin)),
+    },
+    {
+      match: exact("/robots.txt"),
+      handle: (req, res, url) => serveDocument(req, res, url.pathname, "text/plain; charset=utf-8", Promise.resolve(robotsTxt(publicOrigin))),
+    },
+    {
+      match: exact(DATA_EXPORT_PATH),
+      handle: (req, res) => serveDataExport(req, res, { pbUrl: config.pbUrl, publicSettings: services.publicSettings, headers }),
+    },
+    // Sermons: resumable audio uploads (tus), podcast feeds and their artwork.
+    {
+      match: (url) => url.pathname === AUDIO_UPLOAD_PATH || url.pathname.startsWith(`${AUDIO_UPLOAD_PATH}/`),
+      handle: (req, res) => services.audioUploads.handle(req, res),
+    },
+    {
+      match: (url) => url.pathname === "/feeds/sermons.xml" || !!seriesFeedSlug(url.pathname),
+      async handle(req, res, url) {
+        const slug = seriesFeedSlug(url.pathname);
+        const feed = await services.publicSettings.get().then((settings) => sermonsFeed(guest(), settings, publicOrigin, slug));
+        if (feed === null) {
+          res.writeHead(404, { ...headers, "content-type": "text/plain; charset=utf-8" }).end("Not found");
+          return;
+        }
+        await serveDocument(req, res, url.pathname, "application/rss+xml; charset=utf-8", Promise.resolve(feed));
+      },
+    },
+    {
+      match: exact(PODCAST_ARTWORK_PATH),
+      async handle(req, res) {
+        const settings = await services.publicSettings.get();
+        const png = await podcastArtwork(guest(), settings);
+        res.writeHead(200, { ...headers, "content-type": "image/png", "content-length": png.length, "cache-control": "public, max-age=3600" });
+        res.end(req.method === "HEAD" ? undefined : png);
+      },
+    },
+    {
+      match: (url) => url.pathname.startsWith("/files/"),
+      handle: (req, res, url) => proxyFile(req, res, url, config.pbUrl),
+    },
+    // Everything else is the app: GET/HEAD only, one URL per page, then a built file or index.html.
+    {
+      match: () => true,
+      async handle(req, res, url) {
+        if (req.method !== "GET" && req.method !== "HEAD") {
+          res.writeHead(405, { allow: "GET, HEAD" }).end();
+          return;
+        }
+        const canonical = withoutTrailingSlash(url.pathname);
+        if (canonical !== url.pathname) {
+          // "/news/" and "/p/about/" are the same pages as "/news" and "/p/about": one URL each for search engines.
+          res.writeHead(301, { ...headers, location: canonical + url.search, "cache-control": "public, max-age=3600" }).end();
+          return;
+        }
+        await serveApp(req, res, url);
+      },
+    },
+  ];
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://gateway.local");
-    if (url.pathname === "/graphql" || url.pathname === "/graphql/stream") {
-      if (!bodySizeAcceptable(req, res)) return;
-      // The listener passes extra arguments on as the server context (its typings omit that).
-      const listener = yoga.requestListener as unknown as (req: IncomingMessage, res: ServerResponse, context: ServerContext) => Promise<void>;
-      const later: Array<() => void> = [];
-      let ran = false;
-      const runLater = () => {
-        if (ran) return;
-        ran = true;
-        for (const run of later) run();
-      };
-      // "close" follows "finish", and also comes when the client goes away: the work runs either way.
-      res.once("close", runLater);
-      await listener(req, res, { clientIp: clientIp(req, config.trustProxy), afterResponse: (run) => (ran ? setImmediate(run) : later.push(run)) });
-      return;
-    }
-    if (url.pathname === "/healthz") {
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ status: "ok" }));
-      return;
-    }
-    if (url.pathname === "/readyz") {
-      const ready = await pocketBaseReady(config.pbUrl);
-      res.writeHead(ready ? 200 : 503, { "content-type": "application/json" }).end(JSON.stringify({ status: ready ? "ready" : "unavailable" }));
-      return;
-    }
-    if (url.pathname === "/feeds/news.xml") {
-      const guest = createUserClient(config.pbUrl, null);
-      const render = (post: PostRecord) => renderBody({ pb: guest, config }, `posts:${post.id}:${post.updated}`, post.body ?? "");
-      await serveDocument(req, res, url.pathname, "application/rss+xml; charset=utf-8", services.publicSettings.get().then((settings) => newsFeed(guest, settings, publicOrigin, render)));
-      return;
-    }
-    if (url.pathname === "/sitemap.xml") {
-      await serveDocument(req, res, url.pathname, "application/xml; charset=utf-8", sitemap(createUserClient(config.pbUrl, null), publicOrigin));
-      return;
-    }
-    if (url.pathname === "/robots.txt") {
-      await serveDocument(req, res, url.pathname, "text/plain; charset=utf-8", Promise.resolve(robotsTxt(publicOrigin)));
-      return;
-    }
-    if (url.pathname === DATA_EXPORT_PATH) {
-      await serveDataExport(req, res, { pbUrl: config.pbUrl, publicSettings: services.publicSettings, headers });
-      return;
-    }
-    // --- Sermons: resumable audio uploads (tus) and podcast feeds ---
-    if (url.pathname === AUDIO_UPLOAD_PATH || url.pathname.startsWith(`${AUDIO_UPLOAD_PATH}/`)) {
-      await services.audioUploads.handle(req, res);
-      return;
-    }
-    if (url.pathname === "/feeds/sermons.xml" || seriesFeedSlug(url.pathname)) {
-      const guest = createUserClient(config.pbUrl, null);
-      const slug = seriesFeedSlug(url.pathname);
-      const feed = await services.publicSettings.get().then((settings) => sermonsFeed(guest, settings, publicOrigin, slug));
-      if (feed === null) {
-        res.writeHead(404, { ...headers, "content-type": "text/plain; charset=utf-8" }).end("Not found");
-        return;
-      }
-      await serveDocument(req, res, url.pathname, "application/rss+xml; charset=utf-8", Promise.resolve(feed));
-      return;
-    }
-    if (url.pathname === PODCAST_ARTWORK_PATH) {
-      const settings = await services.publicSettings.get();
-      const png = await podcastArtwork(createUserClient(config.pbUrl, null), settings);
-      res.writeHead(200, { ...headers, "content-type": "image/png", "content-length": png.length, "cache-control": "public, max-age=3600" });
-      res.end(req.method === "HEAD" ? undefined : png);
-      return;
-    }
-    // --- end sermons ---
-    if (url.pathname.startsWith("/files/")) {
-      await proxyFile(req, res, url, config.pbUrl);
-      return;
-    }
-    if (req.method !== "GET" && req.method !== "HEAD") {
-      res.writeHead(405, { allow: "GET, HEAD" }).end();
-      return;
-    }
-    const canonical = withoutTrailingSlash(url.pathname);
-    if (canonical !== url.pathname) {
-      // "/news/" and "/p/about/" are the same pages as "/news" and "/p/about": one URL each for search engines.
-      res.writeHead(301, { ...headers, location: canonical + url.search, "cache-control": "public, max-age=3600" }).end();
-      return;
-    }
-    await serveApp(req, res, url);
+    await routes.find((route) => route.match(url))!.handle(req, res, url);
   }
 
   const server = createServer((req, res) => {

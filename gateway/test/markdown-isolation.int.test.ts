@@ -68,7 +68,7 @@ describe("a long Markdown render (QUALITY.md R4)", () => {
     // the time limit — with the clear error of that limit (never a hang, never a masked error).
     const result = await long;
     if (result.errors) {
-      expect(result.errors[0]).toMatchObject({ extensions: { code: "SERVICE_UNAVAILABLE", reason: "RENDER_TIMEOUT" } });
+      expect(result.errors[0]).toMatchObject({ extensions: { code: "SERVICE_UNAVAILABLE", reason: "render_timeout" } });
     } else {
       const html = (result.data?.post as { html: string }).html;
       expect(html.length).toBeGreaterThan(200_000);

@@ -14,6 +14,7 @@ import type { Gateway } from "../src/index.ts";
 import { createUserClient } from "../src/pocketbase/client.ts";
 import { pocketBaseStats } from "../src/pocketbase/http-fetch.ts";
 import { createUser, GqlClient, system, testGateway, type TestUser } from "./helpers.ts";
+import { toPocketBaseDate } from "../src/pocketbase/dates.ts";
 
 let gateway: Gateway;
 let su: PocketBase;
@@ -25,7 +26,6 @@ const MINE = `query { myPrayerRequests(first: 20) { totalCount edges { node { id
 const PRAY = `mutation($id: ID!) { prayFor(id: $id) { id prayedToday } }`;
 const FLAG = `mutation($id: ID!) { flagPrayerRequest(id: $id, reason: "test") { id flaggedByMe } }`;
 
-const pbDate = (date: Date) => date.toISOString().replace("T", " ");
 
 async function wallRequest(): Promise<string> {
   const request = await su.collection("prayer_requests").create({
@@ -34,8 +34,8 @@ async function wallRequest(): Promise<string> {
     anonymous: false,
     authorName: "Someone",
     status: "approved",
-    approvedAt: pbDate(new Date()),
-    expiresAt: pbDate(new Date(Date.now() + 30 * 24 * 3600_000)),
+    approvedAt: toPocketBaseDate(new Date()),
+    expiresAt: toPocketBaseDate(new Date(Date.now() + 30 * 24 * 3600_000)),
   });
   await su.collection("prayer_request_private").create({ request: request.id, submitterName: "Someone" });
   return request.id;
@@ -81,7 +81,7 @@ describe("per-viewer lookups are never empty filtered lists (PocketBase's per-IP
     expect(node(flagged)).toMatchObject({ prayedToday: false, flaggedByMe: true });
 
     // 101 unread and one read: more than the one page the count reads without a filter.
-    const rows = Array.from({ length: 102 }, (_, i) => ({ user: user.id, kind: "prayer_approved", title: `Note ${i}`, count: 1, readAt: i === 0 ? pbDate(new Date()) : "" }));
+    const rows = Array.from({ length: 102 }, (_, i) => ({ user: user.id, kind: "prayer_approved", title: `Note ${i}`, count: 1, readAt: i === 0 ? toPocketBaseDate(new Date()) : "" }));
     for (const row of rows) await su.collection("notifications").create(row);
     const bell = await client.request<{ notifications: { totalCount: number; unreadCount: number } }>(BELL);
     expect(bell.data!.notifications).toMatchObject({ totalCount: 102, unreadCount: 101 });

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/index.ts";
 import type { PrayerRequestRecord } from "../src/pocketbase/records.ts";
 import type { BridgeEvent } from "../src/realtime/event-queue.ts";
-import { todayIn } from "../src/schema/people/records-io.ts";
+import { todayIn } from "../src/pocketbase/dates.ts";
 import { createUser, GqlClient, system, testGateway, type TestUser } from "./helpers.ts";
 
 const WALL_SUBSCRIPTION = `subscription {

@@ -12,6 +12,7 @@ import type { Gateway } from "../src/index.ts";
 import { runStaffDigest } from "../src/system/staff-digest.ts";
 import { waitForMail, type CaughtMail } from "../../scripts/lib/smtp-catcher.ts";
 import { createUser, errorCode, GqlClient, pbAs, restStatus, system, testGateway, uniqueEmail, type TestUser } from "./helpers.ts";
+import { parsePocketBaseDate, toPocketBaseDate } from "../src/pocketbase/dates.ts";
 
 const PREFS = `{ staffAlertPreferences { topic delivery } }`;
 const SET = `mutation($topic: StaffAlertTopic!, $delivery: AlertDelivery!) { setStaffAlertPreference(topic: $topic, delivery: $delivery) { topic delivery } }`;
@@ -151,7 +152,7 @@ describe("preferences", () => {
     const started = await su.collection("staff_alert_prefs").getFirstListItem(su.filter("user = {:u}", { u: digest.id }));
     expect(started.lastDigestAt).not.toBe("");
     // … and the next day's run sends what arrived since. (Yesterday's digest, as the job would have left it.)
-    await su.collection("staff_alert_prefs").update(started.id, { lastDigestAt: new Date(Date.now() - 24 * 3600_000).toISOString().replace("T", " ") });
+    await su.collection("staff_alert_prefs").update(started.id, { lastDigestAt: toPocketBaseDate(Date.now() - 24 * 3600_000) });
     const name = `Dee Digest ${tag()}`;
     await visit(name);
     await waitForMail(catcher(), now.email, new RegExp(name));
@@ -167,7 +168,7 @@ describe("preferences", () => {
     expect(mail.text).not.toMatch(/\[[^\]]+\]\(/);
     expect(buttonHref(mail, "Open the church office")).toBe("http://flock.test/admin/visits");
     const row = await su.collection("staff_alert_prefs").getFirstListItem(su.filter("user = {:u}", { u: digest.id }));
-    expect(new Date(row.lastDigestAt.replace(" ", "T")).getTime()).toBeGreaterThan(Date.now() - 60_000);
+    expect(parsePocketBaseDate(row.lastDigestAt).getTime()).toBeGreaterThan(Date.now() - 60_000);
     // Once a day: a second run the same day (a restart, the next tick) sends nothing again.
     expect(await runStaffDigest(gateway.services, new Date(), { hour: 0 })).not.toContain(digest.id);
     const seen = await as(digest).request<{ notifications: { edges: Array<{ node: { kind: string } }> } }>(NOTIFICATIONS);

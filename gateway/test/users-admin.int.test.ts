@@ -178,7 +178,7 @@ describe("suspending", () => {
     expect((await integrator.request(VIEWER)).data).toEqual({ viewer: null });
     const refused = await new GqlClient(gateway).request(SIGN_IN, { input: { email: user.email, password: PASSWORD } });
     expect(errorCode(refused)).toBe("FORBIDDEN");
-    expect(refused.errors?.[0]?.extensions?.reason).toBe("SUSPENDED");
+    expect(refused.errors?.[0]?.extensions?.reason).toBe("suspended");
 
     expect((await asAdmin().request(SET_STATUS, { id: user.id, status: "ACTIVE" })).data).toEqual({ setUserStatus: { id: user.id, status: "ACTIVE" } });
     const again = new GqlClient(gateway);

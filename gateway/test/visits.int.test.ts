@@ -7,7 +7,7 @@ import type PocketBase from "pocketbase";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Gateway } from "../src/index.ts";
 import { LIMITS, THROTTLE } from "@flock/shared/limits";
-import { todayIn } from "../src/schema/people/records-io.ts";
+import { todayIn } from "../src/pocketbase/dates.ts";
 import { waitForMail } from "../../scripts/lib/smtp-catcher.ts";
 import { createUser, errorCode, expectRateLimited, GqlClient, pbAs, restStatus, system, testGateway, uniqueEmail, type TestUser } from "./helpers.ts";
 

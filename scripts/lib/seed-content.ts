@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type PocketBase from "pocketbase";
 import { ROOT } from "./pocketbase.ts";
+import { toPocketBaseDate } from "../../gateway/src/pocketbase/dates.ts";
 
 /** Demo pages of Grace Community Church, in navigation order. */
 const PAGES = [
@@ -161,7 +162,6 @@ Thank you to everyone who cooked, set up, served and washed up.`,
   },
 ];
 
-const pbDate = (date: Date) => date.toISOString().replace("T", " ");
 
 /**
  * Pages, media and news for the demo church (system job, part of the one-time demo seed): the
@@ -169,7 +169,7 @@ const pbDate = (date: Date) => date.toISOString().replace("T", " ");
  */
 export async function seedContent(system: PocketBase, authorId: string, authorName: string): Promise<void> {
   for (const [index, page] of PAGES.entries()) {
-    await system.collection("pages").create({ ...page, status: "published", showInNav: true, navOrder: (index + 1) * 10, publishedAt: pbDate(new Date()), revision: 1, updatedBy: authorId });
+    await system.collection("pages").create({ ...page, status: "published", showInNav: true, navOrder: (index + 1) * 10, publishedAt: toPocketBaseDate(new Date()), revision: 1, updatedBy: authorId });
   }
   for (const post of POSTS) {
     const bytes = await readFile(join(ROOT, "scripts", "seed-assets", `${post.image}.jpg`));
@@ -185,7 +185,7 @@ export async function seedContent(system: PocketBase, authorId: string, authorNa
       uploadedBy: authorId,
     });
     const imageUrl = `/files/media/${media.id}/${encodeURIComponent(media.file as string)}`;
-    const published = pbDate(new Date(Date.now() - post.daysAgo * 24 * 3600_000));
+    const published = toPocketBaseDate(new Date(Date.now() - post.daysAgo * 24 * 3600_000));
     await system.collection("posts").create({
       title: post.title,
       slug: post.slug,

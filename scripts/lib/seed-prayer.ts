@@ -1,4 +1,5 @@
 import type PocketBase from "pocketbase";
+import { toPocketBaseDate } from "../../gateway/src/pocketbase/dates.ts";
 
 interface SeedRequest {
   body: string;
@@ -25,7 +26,6 @@ const REQUESTS: SeedRequest[] = [
   { body: "Something I only want the pastors to know about. Please call me this week if you can.", visibility: "pastoral", login: "member@grace.example", status: "pending", hoursAgo: 1 },
 ];
 
-const pbDate = (date: Date) => date.toISOString().replace("T", " ");
 
 /** The demo prayer wall (system job, part of the one-time demo seed). */
 export async function seedPrayer(system: PocketBase, expiryDays: number): Promise<void> {
@@ -46,9 +46,9 @@ export async function seedPrayer(system: PocketBase, expiryDays: number): Promis
       prayedCount: 0,
       flagCount: 0,
       answerNote: seed.answerNote ?? "",
-      approvedAt: approved ? pbDate(created) : "",
-      answeredAt: seed.status === "answered" ? pbDate(new Date(created.getTime() + 48 * 3600_000)) : "",
-      expiresAt: approved ? pbDate(new Date(created.getTime() + expiryDays * 24 * 3600_000)) : "",
+      approvedAt: approved ? toPocketBaseDate(created) : "",
+      answeredAt: seed.status === "answered" ? toPocketBaseDate(new Date(created.getTime() + 48 * 3600_000)) : "",
+      expiresAt: approved ? toPocketBaseDate(new Date(created.getTime() + expiryDays * 24 * 3600_000)) : "",
     });
     await system.collection("prayer_request_private").create({
       request: request.id,

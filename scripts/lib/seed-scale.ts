@@ -1,4 +1,5 @@
 import type PocketBase from "pocketbase";
+import { toPocketBaseDate } from "../../gateway/src/pocketbase/dates.ts";
 
 /**
  * A large church for the bench's scale and Sunday scenarios (QUALITY F4, P3): households with their
@@ -50,7 +51,6 @@ export async function pool<T, R>(items: readonly T[], parallel: number, work: (i
   return results;
 }
 
-const pbDate = (date: Date) => date.toISOString().replace("T", " ");
 
 export async function seedScale(system: PocketBase, shape: ScaleShape, password: string, parallel = 6): Promise<ScaleSeedResult> {
   const started = Date.now();
@@ -108,7 +108,7 @@ export async function seedScale(system: PocketBase, shape: ScaleShape, password:
       summary: "News from the life of the church this week.",
       body: `## Notice ${i}\n\nThis week we gathered, prayed and shared a meal. **Everyone** is welcome.\n\n- Sunday service\n- Midweek prayer\n`,
       status,
-      publishedAt: status === "published" ? pbDate(new Date(Date.now() - (i + 10) * 3_600_000)) : "",
+      publishedAt: status === "published" ? toPocketBaseDate(new Date(Date.now() - (i + 10) * 3_600_000)) : "",
       pinned: false,
       audience,
       author: author?.id ?? "",
@@ -130,8 +130,8 @@ export async function seedScale(system: PocketBase, shape: ScaleShape, password:
       status: "approved",
       prayedCount: 0,
       flagCount: 0,
-      approvedAt: pbDate(created),
-      expiresAt: pbDate(new Date(created.getTime() + 60 * 24 * 3_600_000)),
+      approvedAt: toPocketBaseDate(created),
+      expiresAt: toPocketBaseDate(new Date(created.getTime() + 60 * 24 * 3_600_000)),
     });
     await system.collection("prayer_request_private").create({ request: request.id, person: adults[i % adults.length]!.personId, submitterName: adults[i % adults.length]!.name });
   });

@@ -6,6 +6,7 @@ import { parseBuffer } from "music-metadata";
 import { ROOT } from "./pocketbase.ts";
 import { toneMp3 } from "./mp3.ts";
 import { booksField, parseScripture } from "../../gateway/src/schema/sermons/scripture.ts";
+import { toPocketBaseDate } from "../../gateway/src/pocketbase/dates.ts";
 
 /** Square crops of the demo photos: series artwork (1400 px, as podcast apps want) and speaker photos. */
 async function squareJpeg(asset: string, size: number, name: string, position: string = "centre"): Promise<File> {
@@ -59,7 +60,6 @@ const SERMONS = [
   },
 ];
 
-const pbDate = (date: Date) => date.toISOString().replace("T", " ");
 
 /** The demo sermons: two series, three speakers, six sermons with short real MP3s (system job). */
 export async function seedSermons(system: PocketBase): Promise<void> {
@@ -99,7 +99,7 @@ export async function seedSermons(system: PocketBase): Promise<void> {
       audioType: "audio/mpeg",
       durationSeconds: Math.round(duration * 10) / 10,
       status: "published",
-      publishedAt: pbDate(preached),
+      publishedAt: toPocketBaseDate(preached),
     });
   }
 }

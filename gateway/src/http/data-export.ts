@@ -5,9 +5,9 @@ import type { UserRecord } from "../pocketbase/records.ts";
 import { readCookie } from "../session/cookie.ts";
 import type { PublicSettings } from "../system/public-settings.ts";
 import { SESSION } from "@flock/shared/limits";
-import { slugify } from "../schema/content/shared.ts";
-import { buildMyDataArchive } from "../schema/people/export.ts";
-import { todayIn } from "../schema/people/records-io.ts";
+import { slugify } from "@flock/shared/slug";
+import { buildMyDataArchive } from "./data-export-archive.ts";
+import { todayIn } from "../pocketbase/dates.ts";
 
 /** The "Download my data" link of /me/data: a plain GET, so the browser saves the zip itself. */
 export const DATA_EXPORT_PATH = "/me/data/export.zip";

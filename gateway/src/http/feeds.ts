@@ -1,13 +1,13 @@
 import type PocketBase from "pocketbase";
 import type { PageRecord, PostRecord, SettingsRecord } from "../pocketbase/records.ts";
 import { markdownPool } from "../markdown/pool.ts";
+import { parsePocketBaseDate } from "../pocketbase/dates.ts";
 
 // XML 1.0 cannot carry most control characters at all, escaped or not: drop them.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const XML_INVALID = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g;
 const xml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!).replace(XML_INVALID, "");
-const toDate = (pbDate: string) => new Date(pbDate.replace(" ", "T"));
 /** HTML inside CDATA: a "]]>" in the text would end the section, so it is split across two. */
 const cdata = (html: string) => `<![CDATA[${html.replace(XML_INVALID, "").replace(/]]>/g, "]]]]><![CDATA[>")}]]>`;
 
@@ -37,7 +37,7 @@ export async function newsFeed(guest: PocketBase, settings: SettingsRecord, orig
       `      <link>${xml(url)}</link>`,
       // The record id: stays the same when an editor changes the slug, so readers don't show the post again.
       `      <guid isPermaLink="false">urn:flock:post:${xml(post.id)}</guid>`,
-      `      <pubDate>${toDate(post.publishedAt || post.created).toUTCString()}</pubDate>`,
+      `      <pubDate>${parsePocketBaseDate(post.publishedAt || post.created).toUTCString()}</pubDate>`,
       `      <description>${xml(summaries[index]!)}</description>`,
       `      <content:encoded>${cdata(bodies[index]!)}</content:encoded>`,
       ...(post.authorName ? [`      <dc:creator>${xml(post.authorName)}</dc:creator>`] : []),
@@ -57,7 +57,7 @@ export async function newsFeed(guest: PocketBase, settings: SettingsRecord, orig
     `    <description>${xml(settings.tagline || `News from ${settings.churchName}`)}</description>`,
     `    <language>${settings.locale || "en"}</language>`,
     `    <atom:link href="${xml(`${origin}/feeds/news.xml`)}" rel="self" type="application/rss+xml"/>`,
-    ...(newest ? [`    <lastBuildDate>${toDate(newest.publishedAt || newest.updated).toUTCString()}</lastBuildDate>`] : []),
+    ...(newest ? [`    <lastBuildDate>${parsePocketBaseDate(newest.publishedAt || newest.updated).toUTCString()}</lastBuildDate>`] : []),
     ...items,
     "  </channel>",
     "</rss>",
@@ -78,7 +78,7 @@ export async function sitemap(guest: PocketBase, origin: string): Promise<string
     guest.collection("speakers").getFullList<{ slug: string; updated: string }>({ fields: "slug,updated", sort: "name", batch: 500 }),
   ]);
   const entry = (path: string, updated?: string) =>
-    `  <url><loc>${xml(origin + path)}</loc>${updated ? `<lastmod>${toDate(updated).toISOString()}</lastmod>` : ""}</url>`;
+    `  <url><loc>${xml(origin + path)}</loc>${updated ? `<lastmod>${parsePocketBaseDate(updated).toISOString()}</lastmod>` : ""}</url>`;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',

@@ -3,6 +3,7 @@ import type PocketBase from "pocketbase";
 import sharp from "sharp";
 import type { SermonRecord, SermonSeriesRecord, SettingsRecord } from "../pocketbase/records.ts";
 import { markdownPool } from "../markdown/pool.ts";
+import { parsePocketBaseDate } from "../pocketbase/dates.ts";
 
 /**
  * The sermon podcast: RSS 2.0 with the iTunes and Podcasting 2.0 tags Apple Podcasts and Spotify
@@ -15,7 +16,6 @@ import { markdownPool } from "../markdown/pool.ts";
 const XML_INVALID = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g;
 const xml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!).replace(XML_INVALID, "");
-const toDate = (pbDate: string) => new Date(pbDate.replace(" ", "T"));
 
 const SERIES_FEED = /^\/feeds\/series\/([a-z0-9]+(?:-[a-z0-9]+)*)\.xml$/;
 export const PODCAST_ARTWORK_PATH = "/feeds/podcast-artwork.png";
@@ -70,7 +70,7 @@ export async function sermonsFeed(guest: PocketBase, settings: SettingsRecord, o
     const url = `${origin}/sermons/${sermon.slug}`;
     const speakers = (sermon.expand?.speakers ?? []).map((s) => s.name).join(", ");
     const summary = summaries[index] || sermon.title;
-    const when = toDate(sermon.preachedOn || sermon.publishedAt || sermon.created);
+    const when = parsePocketBaseDate(sermon.preachedOn || sermon.publishedAt || sermon.created);
     return [
       "    <item>",
       `      <title>${xml(sermon.title)}</title>`,
@@ -106,7 +106,7 @@ export async function sermonsFeed(guest: PocketBase, settings: SettingsRecord, o
     "    <itunes:type>episodic</itunes:type>",
     `    <podcast:guid>${podcastGuid(feedUrl)}</podcast:guid>`,
     "    <podcast:locked>no</podcast:locked>",
-    ...(newest ? [`    <lastBuildDate>${toDate(newest.updated).toUTCString()}</lastBuildDate>`] : []),
+    ...(newest ? [`    <lastBuildDate>${parsePocketBaseDate(newest.updated).toUTCString()}</lastBuildDate>`] : []),
     ...items,
     "  </channel>",
     "</rss>",

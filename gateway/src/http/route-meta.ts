@@ -3,6 +3,7 @@ import type { PageRecord, PostRecord, SettingsRecord, MediaRecord, SermonRecord,
 import { markdownPool } from "../markdown/pool.ts";
 import { renderBody } from "../schema/content/shared.ts";
 import type { PageContent } from "./app-html.ts";
+import { fromPocketBaseDate } from "../pocketbase/dates.ts";
 
 /** What the served HTML says about a page before any JavaScript runs (title, description, links). */
 export interface PageMeta {
@@ -52,7 +53,7 @@ async function guestFind<T>(pb: PocketBase, collection: string, filter: string, 
   return page.items[0] ?? null;
 }
 
-const iso = (pbDate: string) => (pbDate ? pbDate.replace(" ", "T") : undefined);
+const iso = (pbDate: string) => (pbDate ? fromPocketBaseDate(pbDate) : undefined);
 /** Widest preview image we ask for; PocketBase generates this thumb (pb_migrations: media.file thumbs). */
 export const PREVIEW_WIDTH = 1600;
 /**

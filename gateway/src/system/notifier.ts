@@ -1,5 +1,6 @@
 import type { GatewayServices } from "../context.ts";
 import type { NotificationRecord, UserRecord } from "../pocketbase/records.ts";
+import { toPocketBaseDate } from "../pocketbase/dates.ts";
 
 export interface NotificationInput {
   /** The recipient (a users id). */
@@ -24,7 +25,7 @@ export type NotifyOutcome = { action: "created" | "batched"; id: string; mailed:
 
 /** The instant `windowMs` before `now`, as PocketBase stores dates ("YYYY-MM-DD HH:MM:SS.sssZ"). */
 export function batchWindowStart(now: Date, windowMs: number): string {
-  return new Date(now.getTime() - windowMs).toISOString().replace("T", " ");
+  return toPocketBaseDate(now.getTime() - windowMs);
 }
 
 /**

@@ -1,5 +1,7 @@
 import type { SystemClient } from "../pocketbase/client.ts";
 import type { PrayerRequestRecord } from "../pocketbase/records.ts";
+import { toPocketBaseDate } from "../pocketbase/dates.ts";
+import { startPeriodicJob } from "./periodic-job.ts";
 
 /**
  * System job: archive prayer requests on the wall (approved or answered) whose expiresAt has passed
@@ -11,7 +13,7 @@ export async function archiveExpiredPrayerRequests(system: SystemClient, now = n
   const pb = await system.get();
   const expired = await pb.collection("prayer_requests").getFullList<Pick<PrayerRequestRecord, "id">>({
     filter: pb.filter('(status = "approved" || status = "answered") && expiresAt != "" && expiresAt <= {:now}', {
-      now: now.toISOString().replace("T", " "),
+      now: toPocketBaseDate(now),
     }),
     fields: "id",
     batch: 200,
@@ -31,21 +33,11 @@ export async function archiveExpiredPrayerRequests(system: SystemClient, now = n
 
 /** Run `archiveExpiredPrayerRequests` now and then every `intervalMs`; returns a stop function. */
 export function startPrayerExpiry(system: SystemClient, intervalMs = 60_000): () => void {
-  let running = false;
-  const tick = () => {
-    if (running) return;
-    running = true;
-    archiveExpiredPrayerRequests(system)
-      .then((ids) => {
-        if (ids.length) console.log(`[prayer-expiry] archived ${ids.length} expired prayer request(s)`);
-      })
-      .catch((error: unknown) => console.error("[prayer-expiry] could not archive expired requests:", error instanceof Error ? error.message : error))
-      .finally(() => {
-        running = false;
-      });
-  };
-  tick();
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
+  return startPeriodicJob({
+    name: "prayer-expiry",
+    intervalMs,
+    run: () => archiveExpiredPrayerRequests(system),
+    report: (ids) => (ids.length ? `archived ${ids.length} expired prayer request(s)` : null),
+    failure: "could not archive expired requests",
+  });
 }

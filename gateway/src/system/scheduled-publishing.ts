@@ -1,5 +1,7 @@
 import type { SystemClient } from "../pocketbase/client.ts";
 import type { PostRecord } from "../pocketbase/records.ts";
+import { toPocketBaseDate } from "../pocketbase/dates.ts";
+import { startPeriodicJob } from "./periodic-job.ts";
 
 /**
  * System job: publish scheduled posts whose time has come. The schedule lives in the database
@@ -10,7 +12,7 @@ import type { PostRecord } from "../pocketbase/records.ts";
 export async function publishDuePosts(system: SystemClient, now = new Date()): Promise<string[]> {
   const pb = await system.get();
   const due = await pb.collection("posts").getFullList<PostRecord>({
-    filter: pb.filter('status = "scheduled" && publishAt != "" && publishAt <= {:now}', { now: now.toISOString().replace("T", " ") }),
+    filter: pb.filter('status = "scheduled" && publishAt != "" && publishAt <= {:now}', { now: toPocketBaseDate(now) }),
     fields: "id,publishAt,revision",
   });
   for (const post of due) {
@@ -21,21 +23,11 @@ export async function publishDuePosts(system: SystemClient, now = new Date()): P
 
 /** Run `publishDuePosts` now and then every `intervalMs`; returns a stop function. */
 export function startScheduledPublishing(system: SystemClient, intervalMs = 30_000): () => void {
-  let running = false;
-  const tick = () => {
-    if (running) return;
-    running = true;
-    publishDuePosts(system)
-      .then((ids) => {
-        if (ids.length) console.log(`[scheduler] published ${ids.length} scheduled post(s)`);
-      })
-      .catch((error: unknown) => console.error("[scheduler] could not publish scheduled posts:", error instanceof Error ? error.message : error))
-      .finally(() => {
-        running = false;
-      });
-  };
-  tick();
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
+  return startPeriodicJob({
+    name: "scheduler",
+    intervalMs,
+    run: () => publishDuePosts(system),
+    report: (ids) => (ids.length ? `published ${ids.length} scheduled post(s)` : null),
+    failure: "could not publish scheduled posts",
+  });
 }

@@ -3,6 +3,8 @@ import type { PersonRecord, PrayerRequestRecord, UserRecord, VisitRequestRecord 
 import { brandFrom, formatDateTime } from "../mail/brand.ts";
 import { notify } from "./notifier.ts";
 import { STAFF_TOPICS, TOPIC_PERMISSIONS, type StaffAlertPrefsRecord, type StaffTopic } from "./staff-alerts.ts";
+import { fromPocketBaseDate, parsePocketBaseDate, toPocketBaseDate } from "../pocketbase/dates.ts";
+import { startPeriodicJob } from "./periodic-job.ts";
 
 /**
  * System job: the staff alerts' daily digest (system/staff-alerts.ts). Once a day, from `hour`
@@ -12,7 +14,6 @@ import { STAFF_TOPICS, TOPIC_PERMISSIONS, type StaffAlertPrefsRecord, type Staff
  * skips one, and a gateway that was down sends the digest on its first run of the day.
  */
 
-const pbDate = (date: Date) => date.toISOString().replace("T", " ");
 const MAX_LINES = 20;
 
 function localDay(date: Date, timeZone: string): string {
@@ -34,7 +35,7 @@ const excerpt = (text: string, max = 80) => (text.length > max ? `${text.slice(0
 async function itemsFor(services: GatewayServices, topic: StaffTopic, user: UserRecord, since: string, until: string, timeZone: string, locale: "en" | "es"): Promise<string[]> {
   const pb = await services.system.get();
   const window = pb.filter("created > {:since} && created <= {:until}", { since, until });
-  const when = (iso: string) => formatDateTime(iso.replace(" ", "T"), { locale, timezone: timeZone });
+  const when = (iso: string) => formatDateTime(fromPocketBaseDate(iso), { locale, timezone: timeZone });
   if (topic === "visits") {
     const rows = await pb.collection("visit_requests").getFullList<VisitRequestRecord>({ filter: window, sort: "created" });
     return rows.map((r) => `${r.name}${r.plannedDate ? ` — planning to visit on ${r.plannedDate.slice(0, 10)}` : ""} (${when(r.created)})`);
@@ -61,7 +62,7 @@ export async function runStaffDigest(services: GatewayServices, now = new Date()
   const pb = await services.system.get();
   const due = (
     await pb.collection("staff_alert_prefs").getFullList<StaffAlertPrefsRecord>({ filter: 'visits = "digest" || signups = "digest" || prayer = "digest"' })
-  ).filter((row) => !row.lastDigestAt || localDay(new Date(row.lastDigestAt.replace(" ", "T")), timeZone) < today);
+  ).filter((row) => !row.lastDigestAt || localDay(parsePocketBaseDate(row.lastDigestAt), timeZone) < today);
   const brand = brandFrom(settings, services.config.publicUrl);
   const sent: string[] = [];
   for (const row of due) {
@@ -69,14 +70,14 @@ export async function runStaffDigest(services: GatewayServices, now = new Date()
       if (!row.lastDigestAt) {
         // Digest just chosen: start counting now; the first digest comes on the next day's run
         // (not at once, with yesterday's news the person already had).
-        await pb.collection("staff_alert_prefs").update(row.id, { lastDigestAt: pbDate(now) });
+        await pb.collection("staff_alert_prefs").update(row.id, { lastDigestAt: toPocketBaseDate(now) });
         continue;
       }
       const user = await pb.collection("users").getOne<UserRecord>(row.user, { expand: "roles" });
       const permissions = new Set((user.expand?.roles ?? []).flatMap((role) => role.permissions));
       const topics = STAFF_TOPICS.filter((t) => row[t] === "digest" && TOPIC_PERMISSIONS[t].some((p) => permissions.has(p)));
       const since = row.lastDigestAt;
-      const until = pbDate(now);
+      const until = toPocketBaseDate(now);
       const sections: Array<{ topic: StaffTopic; lines: string[] }> = [];
       if (user.status !== "suspended") {
         for (const topic of topics) {
@@ -121,21 +122,11 @@ export async function runStaffDigest(services: GatewayServices, now = new Date()
 
 /** Run `runStaffDigest` now and then every `intervalMs`; returns a stop function. */
 export function startStaffDigest(services: GatewayServices, intervalMs = 10 * 60_000): () => void {
-  let running = false;
-  const tick = () => {
-    if (running) return;
-    running = true;
-    runStaffDigest(services)
-      .then((ids) => {
-        if (ids.length) console.log(`[staff-digest] sent ${ids.length} digest(s)`);
-      })
-      .catch((error: unknown) => console.error("[staff-digest] could not run:", error instanceof Error ? error.message : error))
-      .finally(() => {
-        running = false;
-      });
-  };
-  tick();
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
+  return startPeriodicJob({
+    name: "staff-digest",
+    intervalMs,
+    run: () => runStaffDigest(services),
+    report: (ids) => (ids.length ? `sent ${ids.length} digest(s)` : null),
+    failure: "could not run",
+  });
 }

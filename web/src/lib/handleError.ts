@@ -51,7 +51,7 @@ function messageFor(
   if (code === "BAD_USER_INPUT" && !Object.keys(extensions.fieldErrorCodes ?? {}).length && /email or password/i.test(serverMessage)) {
     return t("error.invalidCredentials");
   }
-  if (code === "FORBIDDEN" && extensions.reason === "SUSPENDED") return t("error.suspended");
+  if (code === "FORBIDDEN" && extensions.reason === "suspended") return t("error.suspended");
   if (code === "FORBIDDEN" && /sign-up is closed/i.test(serverMessage)) return t("error.signupClosed");
   if (code === "CONFLICT" && extensions.fieldErrorCodes?.email === "taken") return t("error.emailTaken");
   if (code === "RATE_LIMITED") return t("error.RATE_LIMITED", { minutes: Math.max(1, Math.ceil((extensions.retryAfterSeconds ?? 60) / 60)) });

@@ -1,7 +1,7 @@
 import { ClientResponseError } from "pocketbase";
-import { GraphQLError } from "graphql";
+import type { GraphQLError } from "graphql";
 import type { GatewayContext } from "../../context.ts";
-import { badUserInput, ErrorCode, fromPocketBase, pbCall, rateLimited } from "../../errors.ts";
+import { badUserInput, ErrorCode, forbidden, fromPocketBase, pbCall, rateLimited } from "../../errors.ts";
 import type { HouseholdInvitationRecord, PersonRecord, SettingsRecord, UserRecord } from "../../pocketbase/records.ts";
 import { LIMITS, THROTTLE } from "@flock/shared/limits";
 import { checkPassword } from "../../validation/passwords.ts";
@@ -12,7 +12,7 @@ import { requireViewer, revokeSessions } from "../users/resolvers.ts";
 import { abilitiesOf } from "../../access/abilities.ts";
 import { alertNewSignUp } from "../../system/staff-alerts.ts";
 import { findPendingInvitation } from "../people/invitations.ts";
-import { composeMail, sendNotice } from "../people/staff-mail.ts";
+import { composeMail, sendNotice } from "../../mail/notice.ts";
 
 const INVALID_CREDENTIALS = "The email or password is incorrect.";
 
@@ -145,7 +145,7 @@ export const authResolvers: Resolvers = {
 
       const settings = await pbCall(() => ctx.pb.collection("settings").getList<SettingsRecord>(1, 1, { skipTotal: true }));
       if (!settings.items[0]?.allowSignup) {
-        throw new GraphQLError("Sign-up is closed. Please contact the church office.", { extensions: { code: ErrorCode.FORBIDDEN } });
+        throw forbidden("Sign-up is closed. Please contact the church office.");
       }
       // System job: a household invitation's token is checked by its hash (visitors cannot read invitations).
       const system = await ctx.system.get();
@@ -200,9 +200,7 @@ export const authResolvers: Resolvers = {
           throw badUserInput({}, INVALID_CREDENTIALS);
         }
         if (error instanceof ClientResponseError && error.status === 403) {
-          throw new GraphQLError("This account is suspended. Please contact the church office.", {
-            extensions: { code: ErrorCode.FORBIDDEN, reason: "SUSPENDED" },
-          });
+          throw forbidden("This account is suspended. Please contact the church office.", "suspended");
         }
         return fromPocketBase(error);
       }

@@ -6,11 +6,11 @@ import { Validator } from "../../validation/validate.ts";
 import type { PageInput, PostInput, Resolvers } from "../__generated__/types.ts";
 import { keyedConnection, keyedPageArgs, keysetAfter, sortOf, type SortKey } from "../pagination.ts";
 import { requireAbility, requireViewer } from "../../access/guards.ts";
-import { toIso } from "../users/mappers.ts";
-import { chooseSlug, isoOrNull, mediaByIds, renderBody, requireAltText, staleRevision, writeAsCaller } from "./shared.ts";
+import { chooseSlug, mediaByIds, renderBody, requireAltText, staleRevision, writeAsCaller } from "./shared.ts";
 import { deleteWorkingCopy, readHistory, readHistoryEntry, readWorkingCopy, recordHistory, saveWorkingCopy, workingOf, type RevisionContent } from "./revisions.ts";
+import { fromPocketBaseDate, fromPocketBaseDateOrNull } from "../../pocketbase/dates.ts";
+import { pocketBaseNow, toPocketBaseDate } from "../../pocketbase/dates.ts";
 
-const nowPb = () => new Date().toISOString().replace("T", " ");
 
 // The orders the SDL promises. A never-published post has an empty publishedAt, which sorts last.
 const PAGE_ORDER: SortKey<PageRecord>[] = [
@@ -252,7 +252,7 @@ export const contentResolvers: Resolvers = {
       const current = await requireRecord<PageRecord>(ctx, "pages", id);
       await requireAltText(ctx.pb, current.body);
       const published = await writeAsCaller(() =>
-        ctx.pb.collection("pages").update<PageRecord>(id, { status: "published", publishedAt: current.publishedAt || nowPb(), revision: current.revision + 1 }),
+        ctx.pb.collection("pages").update<PageRecord>(id, { status: "published", publishedAt: current.publishedAt || pocketBaseNow(), revision: current.revision + 1 }),
       );
       await recordHistory(ctx, "page", id, contentOf(current, pageFields(current)), await requireViewer(ctx), true);
       return published;
@@ -318,8 +318,8 @@ export const contentResolvers: Resolvers = {
       await requireAltText(ctx.pb, current.body);
       const scheduled = when !== null && when.getTime() > Date.now();
       const change = scheduled
-        ? { status: "scheduled", publishAt: when.toISOString().replace("T", " ") }
-        : { status: "published", publishedAt: current.publishedAt || nowPb(), publishAt: "" };
+        ? { status: "scheduled", publishAt: toPocketBaseDate(when) }
+        : { status: "published", publishedAt: current.publishedAt || pocketBaseNow(), publishAt: "" };
       await writeAsCaller(() => ctx.pb.collection("posts").update(id, { ...change, revision: current.revision + 1 }));
       if (!scheduled) await recordHistory(ctx, "post", id, contentOf(current, postFields(current)), await requireViewer(ctx), true);
       return requireRecord<PostRecord>(ctx, "posts", id, "cover");
@@ -357,9 +357,9 @@ export const contentResolvers: Resolvers = {
     showInNav: (p) => !!p.showInNav,
     navOrder: (p) => p.navOrder ?? 0,
     seoDescription: (p) => p.seoDescription ?? "",
-    publishedAt: (p) => isoOrNull(p.publishedAt),
+    publishedAt: (p) => fromPocketBaseDateOrNull(p.publishedAt),
     revision: async (p, _, ctx) => (await workingOf(ctx, "page", p))?.revision ?? p.revision ?? 0,
-    updated: (p) => toIso(p.updated),
+    updated: (p) => fromPocketBaseDate(p.updated),
     working: (p, _, ctx) => workingOf(ctx, "page", p),
     history: (p, _, ctx) => readHistory(ctx, "page", p.id),
   },
@@ -370,14 +370,14 @@ export const contentResolvers: Resolvers = {
     html: (p, _, ctx) => renderBody(ctx, `posts:${p.id}:${p.updated}`, p.body ?? ""),
     cover: (p) => p.expand?.cover ?? null,
     status: (p) => p.status.toUpperCase() as "DRAFT" | "SCHEDULED" | "PUBLISHED" | "ARCHIVED",
-    publishAt: (p) => isoOrNull(p.publishAt),
-    publishedAt: (p) => isoOrNull(p.publishedAt),
+    publishAt: (p) => fromPocketBaseDateOrNull(p.publishAt),
+    publishedAt: (p) => fromPocketBaseDateOrNull(p.publishedAt),
     pinned: (p) => !!p.pinned,
     audience: (p) => (p.audience === "members" ? "MEMBERS" : "PUBLIC"),
     authorName: (p) => p.authorName ?? "",
     revision: async (p, _, ctx) => (await workingOf(ctx, "post", p))?.revision ?? p.revision ?? 0,
-    created: (p) => toIso(p.created),
-    updated: (p) => toIso(p.updated),
+    created: (p) => fromPocketBaseDate(p.created),
+    updated: (p) => fromPocketBaseDate(p.updated),
     working: (p, _, ctx) => workingOf(ctx, "post", p),
     history: (p, _, ctx) => readHistory(ctx, "post", p.id),
   },
@@ -393,12 +393,12 @@ export const contentResolvers: Resolvers = {
     audience: (w) => (workingField(w, "audience") === "members" ? "MEMBERS" : "PUBLIC"),
     seoDescription: (w) => String(workingField(w, "seoDescription") ?? ""),
     showInNav: (w) => !!workingField(w, "showInNav"),
-    updated: (w) => toIso(w.updated),
+    updated: (w) => fromPocketBaseDate(w.updated),
     editorName: (w) => w.editorName ?? "",
   },
   Revision: {
     published: (r) => !!r.published,
-    saved: (r) => toIso(r.updated),
+    saved: (r) => fromPocketBaseDate(r.updated),
     editorName: (r) => r.editorName ?? "",
   },
 };

@@ -11,6 +11,7 @@ import { notFound, pbCall } from "../../errors.ts";
 import type { RevisionRecord, UserRecord } from "../../pocketbase/records.ts";
 import { orChains } from "../people/loaders.ts";
 import { writeAsCaller } from "./shared.ts";
+import { parsePocketBaseDate } from "../../pocketbase/dates.ts";
 
 export type DocumentKind = "post" | "page";
 
@@ -103,7 +104,7 @@ export async function recordHistory(ctx: GatewayContext, kind: DocumentKind, id:
   const latest = (await pbCall(() => entries.getList<RevisionRecord>(1, 1, { filter, sort: "-created,-id", skipTotal: true }))).items[0];
   const data = { ...content, editedBy: viewer.id, editorName: viewer.name };
   const sameSession =
-    !published && latest && !latest.published && latest.editedBy === viewer.id && Date.now() - Date.parse(latest.created.replace(" ", "T")) < SESSION_MS;
+    !published && latest && !latest.published && latest.editedBy === viewer.id && Date.now() - parsePocketBaseDate(latest.created).getTime() < SESSION_MS;
   if (sameSession) {
     await writeAsCaller(() => entries.update(latest.id, data));
     return;

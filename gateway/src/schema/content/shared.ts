@@ -1,27 +1,13 @@
 import type PocketBase from "pocketbase";
 import { ClientResponseError } from "pocketbase";
-import { GraphQLError } from "graphql";
+import type { GraphQLError } from "graphql";
 import type { GatewayContext } from "../../context.ts";
-import { badUserInput, conflict, ErrorCode, forbidden, pbCall } from "../../errors.ts";
+import { badUserInput, conflict, fieldTaken, forbidden, pbCall, serviceUnavailable } from "../../errors.ts";
 import type { MediaRecord } from "../../pocketbase/records.ts";
 import type { ImageInfo } from "../../markdown/render.ts";
 import { MarkdownTimeoutError, markdownPool } from "../../markdown/pool.ts";
-
-export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-export const SLUG_MAX = 120;
-
-/** "Harvest Supper — 2026!" → "harvest-supper-2026" (accents folded, at most 120 chars). */
-export function slugify(title: string): string {
-  const slug = title
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, SLUG_MAX)
-    .replace(/-+$/g, "");
-  return slug || "untitled";
-}
+import { fromPocketBaseDate } from "../../pocketbase/dates.ts";
+import { SLUG_MAX, SLUG_PATTERN, slugify } from "@flock/shared/slug";
 
 /**
  * The slug to store: the editor's own (validated; CONFLICT if taken) or one generated from the title
@@ -60,22 +46,16 @@ export async function chooseSlug(
   throw slugTaken();
 }
 
-export const slugTaken = () =>
-  new GraphQLError("This address is already used by another item. Choose another.", {
-    extensions: { code: ErrorCode.CONFLICT, fieldErrors: { slug: "This address is already in use." }, fieldErrorCodes: { slug: "taken" } },
-  });
+export const slugTaken = () => fieldTaken("slug", "This address is already used by another item. Choose another.", "This address is already in use.");
 
 /** A save that started from an older revision than the stored one: refuse, and send the newer text along. */
 export function staleRevision(current: { revision: number; title: string; body: string; updated: string }): GraphQLError {
-  return new GraphQLError("Someone saved a newer version while you were editing. Choose which text to keep.", {
-    extensions: {
-      code: ErrorCode.CONFLICT,
-      reason: "STALE_REVISION",
-      currentRevision: current.revision,
-      currentTitle: current.title,
-      currentBody: current.body,
-      currentUpdated: current.updated.replace(" ", "T"),
-    },
+  // The web app's autosave matches this reason (web/src/features/admin/content/autosave.ts).
+  return conflict("Someone saved a newer version while you were editing. Choose which text to keep.", "STALE_REVISION", {
+    currentRevision: current.revision,
+    currentTitle: current.title,
+    currentBody: current.body,
+    currentUpdated: fromPocketBaseDate(current.updated),
   });
 }
 
@@ -150,7 +130,7 @@ const TIMED_OUT_RETRY_MS = 10 * 60_000;
 /**
  * The sanitized HTML of a body, with image sizes and alt text from the media library. Rendered by
  * the worker pool (markdown/pool.ts), never on the request thread; past its time limit the field
- * fails with SERVICE_UNAVAILABLE (reason RENDER_TIMEOUT) and the rest of the answer is unaffected.
+ * fails with SERVICE_UNAVAILABLE (reason render_timeout) and the rest of the answer is unaffected.
  */
 export async function renderBody(ctx: Pick<GatewayContext, "pb"> & { config: Pick<GatewayContext["config"], "publicUrl"> }, key: string, markdown: string): Promise<string> {
   const cached = htmlCache.get(key);
@@ -193,11 +173,10 @@ export async function renderBody(ctx: Pick<GatewayContext, "pb"> & { config: Pic
 }
 
 const renderTimeout = () =>
-  new GraphQLError("This text took too long to format and was not shown. Try again later; if it keeps happening, an editor should shorten or simplify it.", {
-    extensions: { code: ErrorCode.SERVICE_UNAVAILABLE, reason: "RENDER_TIMEOUT" },
-  });
+  serviceUnavailable(
+    "This text took too long to format and was not shown. Try again later; if it keeps happening, an editor should shorten or simplify it.",
+    "render_timeout",
+  );
 
 export { conflict };
 
-/** PocketBase date ("2026-11-21 19:47:34.510Z") or "" → ISO string or null. */
-export const isoOrNull = (pbDate: string | null | undefined) => (pbDate ? pbDate.replace(" ", "T") : null);

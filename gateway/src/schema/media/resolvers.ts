@@ -7,8 +7,8 @@ import { Validator } from "../../validation/validate.ts";
 import type { Resolvers } from "../__generated__/types.ts";
 import { connection, keysetFilter, pageArgs } from "../pagination.ts";
 import { requireViewer } from "../users/resolvers.ts";
-import { toIso } from "../users/mappers.ts";
 import { writeAsCaller } from "../content/shared.ts";
+import { fromPocketBaseDate } from "../../pocketbase/dates.ts";
 
 const THUMBS = { ORIGINAL: "", SMALL: "320x0", MEDIUM: "800x0", LARGE: "1600x0", CARD: "400x300" } as const;
 
@@ -116,7 +116,7 @@ export const mediaResolvers: Resolvers = {
     width: (m) => m.width || null,
     height: (m) => m.height || null,
     size: (m) => m.size ?? 0,
-    created: (m) => toIso(m.created),
+    created: (m) => fromPocketBaseDate(m.created),
     usedIn: (m, _, ctx) => usages(ctx, m.id),
   },
 };

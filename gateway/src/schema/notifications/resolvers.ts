@@ -5,9 +5,10 @@ import type { NotificationRecord } from "../../pocketbase/records.ts";
 import type { BridgeEvent } from "../../realtime/event-queue.ts";
 import type { NotificationKind, Resolvers, WallEventKind } from "../__generated__/types.ts";
 import { connection, keysetFilter, pageArgs } from "../pagination.ts";
-import { toIso } from "../users/mappers.ts";
 import { requireViewer } from "../users/resolvers.ts";
 import { selectsField } from "../selection.ts";
+import { fromPocketBaseDate } from "../../pocketbase/dates.ts";
+import { pocketBaseNow } from "../../pocketbase/dates.ts";
 
 /**
  * In-app notifications (PRODUCT.md §3 /me/notifications). System jobs create them (system/notifier.ts);
@@ -18,7 +19,6 @@ import { selectsField } from "../selection.ts";
 const notificationsOf = (pb: PocketBase) => pb.collection("notifications");
 const unreadOf = (pb: PocketBase, userId: string) => pb.filter('user = {:user} && readAt = ""', { user: userId });
 /** PocketBase's own date format: what readAt is compared with and stored as. */
-const pbNow = () => new Date().toISOString().replace("T", " ");
 
 // The list rule gives a caller their own notifications only, so reads need no `user = …` filter.
 // They must not have one: a filtered list that comes back empty (no notifications, nothing unread:
@@ -70,12 +70,12 @@ export const notificationsResolvers: Resolvers = {
       const current = await pbCall(() => notificationsOf(ctx.pb).getOne<NotificationRecord>(id));
       // Already read: keep when it was first read.
       if (current.readAt) return current;
-      return pbCall(() => notificationsOf(ctx.pb).update<NotificationRecord>(id, { readAt: pbNow() }));
+      return pbCall(() => notificationsOf(ctx.pb).update<NotificationRecord>(id, { readAt: pocketBaseNow() }));
     },
     async markAllNotificationsRead(_, __, ctx) {
       const viewer = await requireViewer(ctx);
       const unread = await pbCall(() => notificationsOf(ctx.pb).getFullList<Pick<NotificationRecord, "id">>({ filter: unreadOf(ctx.pb, viewer.id), fields: "id", batch: 200 }));
-      const readAt = pbNow();
+      const readAt = pocketBaseNow();
       // A few at a time: a long backlog must not open hundreds of connections to PocketBase at once.
       const PARALLEL = 8;
       for (let i = 0; i < unread.length; i += PARALLEL) {
@@ -103,7 +103,7 @@ export const notificationsResolvers: Resolvers = {
     body: (n) => n.body ?? "",
     link: (n) => n.link || null,
     count: (n) => n.count || 1,
-    readAt: (n) => (n.readAt ? toIso(n.readAt) : null),
-    created: (n) => toIso(n.created),
+    readAt: (n) => (n.readAt ? fromPocketBaseDate(n.readAt) : null),
+    created: (n) => fromPocketBaseDate(n.created),
   },
 };

@@ -2,7 +2,8 @@ import type PocketBase from "pocketbase";
 import { pbCall } from "../../errors.ts";
 import type { SystemClient } from "../../pocketbase/client.ts";
 import type { PersonRecord, PrayerRequestPrivateRecord, UserRecord } from "../../pocketbase/records.ts";
-import { pbNow, rowsPointingAt } from "./records-io.ts";
+import { rowsPointingAt } from "../../pocketbase/records-io.ts";
+import { pocketBaseNow } from "../../pocketbase/dates.ts";
 
 /** What an anonymised person is called (neutral in every language the app shows it in). */
 export const ANONYMIZED_NAME = { firstName: "Former", lastName: "member" } as const;
@@ -32,7 +33,7 @@ export async function anonymize(pb: PocketBase, person: PersonRecord, system: Sy
       directoryOptOut: true,
       recordStatus: "archived",
       deletionRequestedAt: "",
-      anonymizedAt: pbNow(),
+      anonymizedAt: pocketBaseNow(),
     }),
   );
   // The full birth date first: deleting it makes pb_hooks drop the birthday row as well.

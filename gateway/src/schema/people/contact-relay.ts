@@ -1,7 +1,6 @@
-import { GraphQLError } from "graphql";
 import { ClientResponseError } from "pocketbase";
 import type { GatewayContext } from "../../context.ts";
-import { ErrorCode, forbidden, notFound, pbCall, rateLimited } from "../../errors.ts";
+import { conflict, forbidden, notFound, pbCall, rateLimited, serviceUnavailable } from "../../errors.ts";
 import { escapeHtml } from "../../mail/mailer.ts";
 import type { PersonEmailRecord, PersonRecord, UserRecord } from "../../pocketbase/records.ts";
 import { THROTTLE } from "@flock/shared/limits";
@@ -43,9 +42,7 @@ export async function contactPerson(ctx: GatewayContext, personId: string, messa
   ctx.limiter.hit(limitKey, HOUR_MS);
   const address = await recipientAddress(ctx, recipient.id);
   if (!address) {
-    throw new GraphQLError("This person can't receive messages through the app yet. The church office can help.", {
-      extensions: { code: ErrorCode.CONFLICT, reason: "NO_ADDRESS" },
-    });
+    throw conflict("This person can't receive messages through the app yet. The church office can help.", "no_address");
   }
   // The footer says what is true for this recipient's choices: whether the sender may already see
   // the address the message went to (a row the recipient shares), asked with the sender's own token.
@@ -114,6 +111,6 @@ async function sendContactMail(
     );
   } catch (error) {
     console.error("[contact] sending failed", error);
-    throw new GraphQLError("We couldn't send the message right now. Please try again.", { extensions: { code: ErrorCode.SERVICE_UNAVAILABLE } });
+    throw serviceUnavailable("We couldn't send the message right now. Please try again.");
   }
 }

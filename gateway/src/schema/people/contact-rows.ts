@@ -1,6 +1,6 @@
-import { GraphQLError } from "graphql";
+import type { GraphQLError } from "graphql";
 import type { GatewayContext } from "../../context.ts";
-import { badUserInput, ErrorCode, notFound, pbCall } from "../../errors.ts";
+import { badUserInput, fieldTaken, notFound, pbCall } from "../../errors.ts";
 import type { AddressRecord, PersonEmailRecord, PersonPhoneRecord } from "../../pocketbase/records.ts";
 import type { AddressInput, EmailInput, PhoneInput } from "../__generated__/types.ts";
 import { defaultVisibility, requireEditableHousehold, requireEditablePerson, writeAs } from "./access.ts";
@@ -37,7 +37,7 @@ async function requireRow<T>(ctx: GatewayContext, collection: string, id: string
 function duplicate(collection: RowCollection): GraphQLError {
   const { field, noun } = KIND[collection];
   const message = `This ${noun} is already on this person's record.`;
-  return new GraphQLError(message, { extensions: { code: ErrorCode.CONFLICT, fieldErrors: { [field]: message }, fieldErrorCodes: { [field]: "taken" } } });
+  return fieldTaken(field, message);
 }
 
 /** Checks made before writing: no duplicate, at most one primary (PRODUCT.md §6). */

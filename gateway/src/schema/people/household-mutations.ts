@@ -1,6 +1,5 @@
-import { GraphQLError } from "graphql";
 import type { GatewayContext } from "../../context.ts";
-import { conflict, ErrorCode, forbidden, notFound, pbCall } from "../../errors.ts";
+import { conflict, forbidden, notFound, pbCall, serviceUnavailable } from "../../errors.ts";
 import type { HouseholdInvitationRecord, HouseholdRecord } from "../../pocketbase/records.ts";
 import { LIMITS } from "@flock/shared/limits";
 import type { HouseholdInput } from "../__generated__/types.ts";
@@ -62,7 +61,7 @@ export async function inviteToHousehold(ctx: GatewayContext, householdId: string
   } catch (error) {
     console.error("[invitation] sending failed", error);
     await ctx.pb.collection("household_invitations").update(invitation.id, { status: "revoked" }).catch(() => undefined);
-    throw new GraphQLError("We couldn't send the invitation email. Please try again.", { extensions: { code: ErrorCode.SERVICE_UNAVAILABLE } });
+    throw serviceUnavailable("We couldn't send the invitation email. Please try again.");
   }
   loadersOf(ctx).forgetHousehold(household.id);
   return invitation;

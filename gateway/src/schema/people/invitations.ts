@@ -4,6 +4,7 @@ import type { GatewayContext } from "../../context.ts";
 import { escapeHtml } from "../../mail/mailer.ts";
 import type { HouseholdInvitationRecord } from "../../pocketbase/records.ts";
 import { LIMITS } from "@flock/shared/limits";
+import { pocketBaseNow, toPocketBaseDate } from "../../pocketbase/dates.ts";
 
 /**
  * Household invitations: an adult invites someone by email; the mail carries a random token and only
@@ -20,7 +21,7 @@ export function newInviteToken(): { token: string; tokenHash: string } {
 }
 
 /** PocketBase's date format, `days` from now. */
-export const expiresInDays = (days: number, now = Date.now()) => new Date(now + days * 24 * 60 * 60 * 1000).toISOString().replace("T", " ");
+export const expiresInDays = (days: number, now = Date.now()) => toPocketBaseDate(now + days * 24 * 60 * 60 * 1000);
 
 export const inviteLink = (publicUrl: string, token: string) => `${publicUrl.replace(/\/+$/, "")}/signup?invite=${encodeURIComponent(token)}`;
 
@@ -31,7 +32,7 @@ export const inviteLink = (publicUrl: string, token: string) => `${publicUrl.rep
  */
 export async function findPendingInvitation(system: PocketBase, token: string): Promise<HouseholdInvitationRecord | null> {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
-  const now = new Date().toISOString().replace("T", " ");
+  const now = pocketBaseNow();
   const page = await system.collection("household_invitations").getList<HouseholdInvitationRecord>(1, 1, {
     filter: system.filter('tokenHash = {:hash} && status = "pending" && expiresAt > {:now}', { hash: hashInviteToken(token), now }),
     skipTotal: true,

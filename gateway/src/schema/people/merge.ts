@@ -9,7 +9,7 @@ import type {
   PersonPrivateRecord,
   PersonRecord,
 } from "../../pocketbase/records.ts";
-import { downloadFile, findById, rowsPointingAt } from "./records-io.ts";
+import { downloadFile, findById, rowsPointingAt } from "../../pocketbase/records-io.ts";
 
 /**
  * Merging duplicates (and linking a sign-up to an existing person): every record that points at the

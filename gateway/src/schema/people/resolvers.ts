@@ -2,8 +2,6 @@ import type { GatewayContext } from "../../context.ts";
 import type { PersonRecord } from "../../pocketbase/records.ts";
 import { formatPhone } from "../../validation/phone.ts";
 import type { InvitationStatus, PhoneKind, RecordStatus, Resolvers } from "../__generated__/types.ts";
-import { isoOrNull } from "../content/shared.ts";
-import { toIso } from "../users/mappers.ts";
 import { contactPerson } from "./contact-relay.ts";
 import { addEmail, addPhone, removeAddress, removeEmail, removePhone, setAddress, updateEmail, updatePhone } from "./contact-rows.ts";
 import { createHousehold, inviteToHousehold, revokeHouseholdInvitation, setHouseholdPhoto, updateHousehold } from "./household-mutations.ts";
@@ -23,6 +21,7 @@ import {
   toVisibility,
 } from "./mappers.ts";
 import { createPerson, setPersonPhoto, updatePerson } from "./person-mutations.ts";
+import { fromPocketBaseDate, fromPocketBaseDateOrNull } from "../../pocketbase/dates.ts";
 
 /**
  * Profiles, households, contact rows and the directory (PRODUCT.md §2–§5). Every read runs with the
@@ -88,15 +87,15 @@ export const peopleResolvers: Resolvers = {
     birthDate: async (p, _, ctx) => dateOnly((await personLoaders(ctx, p).privateRow.load(p.id))?.birthDate),
     directoryOptOut: (p) => !!p.directoryOptOut,
     inDirectory: (p) => !!p.inDirectory,
-    deletionRequestedAt: (p) => isoOrNull(p.deletionRequestedAt),
-    anonymizedAt: (p) => isoOrNull(p.anonymizedAt),
+    deletionRequestedAt: (p) => fromPocketBaseDateOrNull(p.deletionRequestedAt),
+    anonymizedAt: (p) => fromPocketBaseDateOrNull(p.anonymizedAt),
     mergedInto: (p, _, ctx) => (p.mergedInto ? loadersOf(ctx).person.load(p.mergedInto) : null),
     user: (p, _, ctx) => personLoaders(ctx, p).user.load(p.id),
     // staff-resolvers.ts fills this in for people managers; everyone else gets no suggestions.
     matchSuggestions: () => [],
     canEdit: async (p, _, ctx) => canEditPerson(await ctx.viewer(), p),
-    created: (p) => toIso(p.created),
-    updated: (p) => toIso(p.updated),
+    created: (p) => fromPocketBaseDate(p.created),
+    updated: (p) => fromPocketBaseDate(p.updated),
   },
 
   Household: {
@@ -133,7 +132,7 @@ export const peopleResolvers: Resolvers = {
 
   HouseholdInvitation: {
     status: (i) => toEnum<InvitationStatus>(i.status),
-    expiresAt: (i) => toIso(i.expiresAt),
-    created: (i) => toIso(i.created),
+    expiresAt: (i) => fromPocketBaseDate(i.expiresAt),
+    created: (i) => fromPocketBaseDate(i.created),
   },
 };

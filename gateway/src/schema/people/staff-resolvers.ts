@@ -14,8 +14,9 @@ import { requirePermission, requireViewer } from "../users/resolvers.ts";
 import { anonymize } from "./anonymize.ts";
 import { mergeInto } from "./merge.ts";
 import { displayName } from "./mappers.ts";
-import { findById, pbNow, rowsPointingAt } from "./records-io.ts";
-import { composeMail, sendNotice } from "./staff-mail.ts";
+import { findById, rowsPointingAt } from "../../pocketbase/records-io.ts";
+import { composeMail, sendNotice } from "../../mail/notice.ts";
+import { pocketBaseNow } from "../../pocketbase/dates.ts";
 
 /**
  * Staff processes of the people module: sign-up approval, duplicate suggestions and merge, archive,
@@ -295,7 +296,7 @@ export const peopleStaffResolvers: Resolvers = {
       const person = await readPerson(ctx, viewer.person);
       // Asking again changes nothing and does not mail the administrators twice.
       if (person.deletionRequestedAt) return person;
-      const updated = await pbCall(() => ctx.pb.collection("people").update<PersonRecord>(person.id, { deletionRequestedAt: pbNow() }));
+      const updated = await pbCall(() => ctx.pb.collection("people").update<PersonRecord>(person.id, { deletionRequestedAt: pocketBaseNow() }));
       ctx.viewerCache.forgetUser(viewer.id);
       await notifyDeletionRequest(ctx, updated);
       return updated;

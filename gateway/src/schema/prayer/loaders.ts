@@ -4,7 +4,7 @@ import type { GatewayContext } from "../../context.ts";
 import { pbCall } from "../../errors.ts";
 import type { PrayerRequestPrivateRecord } from "../../pocketbase/records.ts";
 import { orChains } from "../people/loaders.ts";
-import { todayIn } from "../people/records-io.ts";
+import { todayIn } from "../../pocketbase/dates.ts";
 import { hasPermission } from "../users/mappers.ts";
 import { deviceKey } from "./device.ts";
 

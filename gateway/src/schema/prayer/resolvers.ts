@@ -10,9 +10,10 @@ import { Validator } from "../../validation/validate.ts";
 import type { PrayerStatus, PrayerVisibility, Resolvers } from "../__generated__/types.ts";
 import { connection, keysetFilter, pageArgs, type Cursor } from "../pagination.ts";
 import { loadersOf } from "../people/loaders.ts";
-import { findById, rowsPointingAt, todayIn } from "../people/records-io.ts";
-import { composeMail, sendNotice } from "../people/staff-mail.ts";
-import { hasPermission, toIso } from "../users/mappers.ts";
+import { findById, rowsPointingAt } from "../../pocketbase/records-io.ts";
+import { fromPocketBaseDate, todayIn, toPocketBaseDate } from "../../pocketbase/dates.ts";
+import { composeMail, sendNotice } from "../../mail/notice.ts";
+import { hasPermission } from "../users/mappers.ts";
 import { requireViewer } from "../users/resolvers.ts";
 import { deviceKey } from "./device.ts";
 import { prayerLoadersOf } from "./loaders.ts";
@@ -33,8 +34,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const DEFAULT_EXPIRY_DAYS = 60;
 
 /** PocketBase's date-time format. */
-const pbDate = (date: Date) => date.toISOString().replace("T", " ");
-const expiryFrom = (settings: SettingsRecord, now: Date) => pbDate(new Date(now.getTime() + (settings.prayerExpiryDays || DEFAULT_EXPIRY_DAYS) * DAY_MS));
+const expiryFrom = (settings: SettingsRecord, now: Date) => toPocketBaseDate(new Date(now.getTime() + (settings.prayerExpiryDays || DEFAULT_EXPIRY_DAYS) * DAY_MS));
 
 /** A PocketBase record id (15 of [a-z0-9]), chosen by the gateway so the private row can point at the request. */
 function newRecordId(): string {
@@ -252,7 +252,7 @@ export const prayerResolvers: Resolvers = {
       // Spam traps fill the field people never see: answer as if it worked (a pending request that
       // nobody can find), store nothing.
       if (input.website?.trim()) {
-        const now = pbDate(new Date());
+        const now = toPocketBaseDate(new Date());
         return {
           id: newRecordId(), collectionId: "", collectionName: "prayer_requests", created: now, updated: now,
           body: input.body.trim(), visibility, anonymous, authorName: anonymous ? "" : (input.name?.trim() ?? ""), status: "pending",
@@ -289,7 +289,7 @@ export const prayerResolvers: Resolvers = {
         flagCount: 0,
         answerNote: "",
         rejectReason: "",
-        approvedAt: approved ? pbDate(now) : "",
+        approvedAt: approved ? toPocketBaseDate(now) : "",
         answeredAt: "",
         expiresAt: approved ? expiryFrom(settings, now) : "",
       } as const;
@@ -314,7 +314,7 @@ export const prayerResolvers: Resolvers = {
       // Not awaited: the requester does not wait for the staff's mail (alertStaff never throws).
       if (data.status === "pending") void alertPrayerPending(ctx, data, viewer?.id);
       // A visitor may not read back what they just created (pending): answer with what was stored.
-      const stamp = pbDate(now);
+      const stamp = toPocketBaseDate(now);
       return { collectionId: "", collectionName: "prayer_requests", created: stamp, updated: stamp, ...data, ...(created?.id ? created : {}) } as PrayerRequestRecord;
     },
 
@@ -390,7 +390,7 @@ export const prayerResolvers: Resolvers = {
       const approved = await pbCall(() =>
         ctx.pb.collection("prayer_requests").update<PrayerRequestRecord>(id, {
           status: "approved",
-          approvedAt: pbDate(now),
+          approvedAt: toPocketBaseDate(now),
           expiresAt: expiryFrom(settings, now),
           rejectReason: "",
         }),
@@ -447,7 +447,7 @@ export const prayerResolvers: Resolvers = {
       if (!(await isMine(ctx, request)) && !isModerator(viewer)) throw forbidden();
       if (request.status !== "approved") throw conflict("Only an approved request can be marked answered.", "not_approved");
       const answered = await pbCall(() =>
-        ctx.pb.collection("prayer_requests").update<PrayerRequestRecord>(id, { status: "answered", answerNote, answeredAt: pbDate(new Date()) }),
+        ctx.pb.collection("prayer_requests").update<PrayerRequestRecord>(id, { status: "answered", answerNote, answeredAt: toPocketBaseDate(new Date()) }),
       );
       // notifyRequester skips the requester when they are the one who marked it.
       const settings = await ctx.publicSettings.get();
@@ -486,14 +486,14 @@ ${excerpt(answerNote, 500)}`,
     prayedToday: (r, _, ctx) => prayerLoadersOf(ctx).prayedToday.load(r.id),
     flagCount: async (r, _, ctx) => (isModerator(await ctx.viewer()) ? (r.flagCount ?? 0) : 0),
     answerNote: (r) => r.answerNote || null,
-    answeredAt: (r) => (r.answeredAt ? toIso(r.answeredAt) : null),
+    answeredAt: (r) => (r.answeredAt ? fromPocketBaseDate(r.answeredAt) : null),
     async rejectReason(r, _, ctx) {
       if (!r.rejectReason) return null;
       if (isModerator(await ctx.viewer())) return r.rejectReason;
       return (await isMine(ctx, r)) ? r.rejectReason : null;
     },
-    expiresAt: (r) => (r.expiresAt ? toIso(r.expiresAt) : null),
-    created: (r) => toIso(r.created),
+    expiresAt: (r) => (r.expiresAt ? fromPocketBaseDate(r.expiresAt) : null),
+    created: (r) => fromPocketBaseDate(r.created),
     isMine: (r, _, ctx) => isMine(ctx, r),
     flaggedByMe: (r, _, ctx) => prayerLoadersOf(ctx).flagged.load(r.id),
     async requester(r, _, ctx) {

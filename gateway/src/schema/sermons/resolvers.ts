@@ -8,17 +8,17 @@ import { Validator } from "../../validation/validate.ts";
 import type { Resolvers, SermonInput, SermonSeriesInput, SpeakerInput } from "../__generated__/types.ts";
 import { connection, keysetFilter, pageArgs } from "../pagination.ts";
 import { requireViewer } from "../users/resolvers.ts";
-import { toIso } from "../users/mappers.ts";
-import { chooseSlug, isoOrNull, renderBody, slugify, writeAsCaller } from "../content/shared.ts";
+import { chooseSlug, renderBody, writeAsCaller } from "../content/shared.ts";
+import { slugify } from "@flock/shared/slug";
 import { checkAudioFile } from "./audio-file.ts";
 import { streamRecordUpdate } from "../../pocketbase/stream-upload.ts";
 import { BIBLE_BOOKS, bookName, booksInSearch, booksField, formatRange, formatScripture, isBook, parseScripture, type ScriptureLocale } from "./scripture.ts";
 import { parseVideoUrl } from "./video.ts";
+import { fromPocketBaseDate, fromPocketBaseDateOrNull, pocketBaseNow } from "../../pocketbase/dates.ts";
 
 const EXPAND = "series,speakers";
 const AUDIO_TYPES_SHOWN = ["MP3", "M4A", "AAC", "OGG", "WAV"];
 const IMAGE_TYPES_SHOWN = ["JPEG", "PNG", "WebP", "GIF"];
-const nowPb = () => new Date().toISOString().replace("T", " ");
 const localeOf = (locale: string | null | undefined): ScriptureLocale => (locale?.toLowerCase().startsWith("es") ? "es" : "en");
 const defined = (data: Record<string, unknown>) => Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined));
 
@@ -340,7 +340,7 @@ export const sermonsResolvers: Resolvers = {
       await requireViewer(ctx);
       const current = await requireSermon(ctx, id);
       return writeAsCaller(() =>
-        ctx.pb.collection("sermons").update<SermonRecord>(id, { status: "published", publishedAt: current.publishedAt || nowPb() }, { expand: EXPAND }),
+        ctx.pb.collection("sermons").update<SermonRecord>(id, { status: "published", publishedAt: current.publishedAt || pocketBaseNow() }, { expand: EXPAND }),
       );
     },
     async unpublishSermon(_, { id }, ctx) {
@@ -400,7 +400,7 @@ export const sermonsResolvers: Resolvers = {
     path: (s) => `/sermons/${s.slug}`,
     series: (s) => s.expand?.series ?? null,
     speakers: (s) => s.expand?.speakers ?? [],
-    preachedOn: (s) => isoOrNull(s.preachedOn),
+    preachedOn: (s) => fromPocketBaseDateOrNull(s.preachedOn),
     scripture: (s) => s.scripture ?? "",
     passages: (s, { locale }) =>
       (s.scriptureOsis ?? "").split(",").filter(Boolean).map((range) => ({ osis: range, text: formatRange(range, localeOf(locale)), book: range.split(".")[0]! })),
@@ -413,11 +413,11 @@ export const sermonsResolvers: Resolvers = {
     video: (s) => (s.videoUrl ? parseVideoUrl(s.videoUrl) : null),
     attachments: (s) => (s.attachments ?? []).map((name) => ({ url: sermonFileUrl(s, name), filename: name })),
     status: (s) => (s.status === "published" ? "PUBLISHED" : "DRAFT"),
-    publishedAt: (s) => isoOrNull(s.publishedAt),
+    publishedAt: (s) => fromPocketBaseDateOrNull(s.publishedAt),
     previousInSeries: (s, _, ctx) => neighbour(ctx, s, "previous"),
     nextInSeries: (s, _, ctx) => neighbour(ctx, s, "next"),
-    created: (s) => toIso(s.created),
-    updated: (s) => toIso(s.updated),
+    created: (s) => fromPocketBaseDate(s.created),
+    updated: (s) => fromPocketBaseDate(s.updated),
   },
   SermonSeries: {
     path: (s) => `/series/${s.slug}`,
@@ -426,13 +426,13 @@ export const sermonsResolvers: Resolvers = {
     artworkLargeUrl: (s) => seriesArtworkUrl(s, "1400x1400"),
     sermons: (s, { first, after }, ctx) => listSermons(ctx, { first, after, seriesId: s.id }),
     feedUrl: (s, _, ctx) => `${new URL(ctx.config.publicUrl).origin}/feeds/series/${s.slug}.xml`,
-    updated: (s) => toIso(s.updated),
+    updated: (s) => fromPocketBaseDate(s.updated),
   },
   Speaker: {
     path: (s) => `/speakers/${s.slug}`,
     bio: (s) => s.bio ?? "",
     photoUrl: (s) => (s.photo ? `/files/speakers/${s.id}/${encodeURIComponent(s.photo)}?thumb=400x400` : null),
     sermons: (s, { first, after }, ctx) => listSermons(ctx, { first, after, speakerId: s.id }),
-    updated: (s) => toIso(s.updated),
+    updated: (s) => fromPocketBaseDate(s.updated),
   },
 };

@@ -5,8 +5,8 @@ import { brandChanged, syncPocketBaseSettings } from "../../system/pocketbase-se
 import { LIMITS } from "@flock/shared/limits";
 import { isEmail, isTimeZone, Validator } from "../../validation/validate.ts";
 import type { Resolvers, UpdateSettingsInput } from "../__generated__/types.ts";
-import { toIso } from "../users/mappers.ts";
 import { requirePermission } from "../users/resolvers.ts";
+import { fromPocketBaseDate } from "../../pocketbase/dates.ts";
 
 const lower = <T extends string>(value: T | null | undefined) => value?.toLowerCase();
 
@@ -125,6 +125,6 @@ export const settingsResolvers: Resolvers = {
     directoryDefaultVisibility: (s) => (s.directoryDefaultVisibility || "members").toUpperCase() as never,
     prayerExpiryDays: (s) => s.prayerExpiryDays || 60,
     prayerPublicWall: (s) => s.prayerPublicWall !== false,
-    updated: (s) => toIso(s.updated),
+    updated: (s) => fromPocketBaseDate(s.updated),
   },
 };

@@ -4,9 +4,10 @@ import { badUserInput, conflict, pbCall } from "../../errors.ts";
 import type { RoleRecord, UserRecord } from "../../pocketbase/records.ts";
 import { LIMITS } from "@flock/shared/limits";
 import type { Resolvers } from "../__generated__/types.ts";
-import { hasPermission, toIso, toPermission } from "./mappers.ts";
+import { hasPermission, toPermission } from "./mappers.ts";
 import { connection, keysetFilter, pageArgs } from "../pagination.ts";
 import { selectsField } from "../selection.ts";
+import { fromPocketBaseDate } from "../../pocketbase/dates.ts";
 
 import { requirePermission, requireViewer } from "../../access/guards.ts";
 
@@ -99,7 +100,7 @@ export const usersResolvers: Resolvers = {
     locale: (u) => u.locale || null,
     roles: (u) => u.expand?.roles ?? [],
     person: (u) => u.expand?.person ?? null,
-    created: (u) => toIso(u.created),
+    created: (u) => fromPocketBaseDate(u.created),
   },
   Role: {
     description: (r) => r.description ?? "",

@@ -8,10 +8,11 @@ import { toE164 } from "../../validation/phone.ts";
 import { Validator } from "../../validation/validate.ts";
 import type { Resolvers, VisitRequestInput, VisitStatus } from "../__generated__/types.ts";
 import { connection, keysetFilter, pageArgs } from "../pagination.ts";
-import { hasPermission, toIso } from "../users/mappers.ts";
+import { hasPermission } from "../users/mappers.ts";
 import { requirePermission } from "../users/resolvers.ts";
-import { findById, todayIn } from "../people/records-io.ts";
-import { composeMail, sendNotice } from "../people/staff-mail.ts";
+import { findById } from "../../pocketbase/records-io.ts";
+import { fromPocketBaseDate, todayIn } from "../../pocketbase/dates.ts";
+import { composeMail, sendNotice } from "../../mail/notice.ts";
 import { formatWallTime } from "../../mail/brand.ts";
 import { alertNewVisit } from "../../system/staff-alerts.ts";
 
@@ -186,6 +187,6 @@ export const visitsResolvers: Resolvers = {
     message: (r) => r.message ?? "",
     status: (r) => toStatus(r.status),
     staffNote: (r) => r.staffNote ?? "",
-    created: (r) => toIso(r.created),
+    created: (r) => fromPocketBaseDate(r.created),
   },
 };

@@ -1,4 +1,4 @@
-import { escapeHtml, type Mailer, type MailMessage } from "../../mail/mailer.ts";
+import { escapeHtml, type Mailer, type MailMessage } from "./mailer.ts";
 
 /**
  * A short plain message (paragraphs and an optional button) as the text and HTML bodies the mailer

@@ -10,9 +10,10 @@ import type {
   PostRecord,
   UserRecord,
   VisitRequestRecord,
-} from "../../pocketbase/records.ts";
-import { pbCall } from "../../errors.ts";
-import { downloadFile, findById, rowsPointingAt } from "./records-io.ts";
+} from "../pocketbase/records.ts";
+import { pbCall } from "../errors.ts";
+import { downloadFile, findById, rowsPointingAt } from "../pocketbase/records-io.ts";
+import { fromPocketBaseDate, isPocketBaseDate } from "../pocketbase/dates.ts";
 
 /**
  * "My data" (PRODUCT.md §2, /me/data): everything the app holds about the signed-in user, gathered
@@ -34,10 +35,9 @@ const ABOUT = [
 
 /** Fields that describe storage, not the person; and secrets never exported. */
 const INTERNAL = new Set(["collectionId", "collectionName", "expand", "tokenHash", "tokenKey", "password", "emailVisibility"]);
-const PB_DATE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 /** A PocketBase date as ISO-8601 ("" stays ""). */
-const iso = (value: string | undefined) => (value && PB_DATE.test(value) ? value.replace(" ", "T") : (value ?? ""));
+const iso = (value: string | undefined) => (isPocketBaseDate(value) ? fromPocketBaseDate(value) : (value ?? ""));
 
 /** A record as plain data: internal fields dropped, PocketBase dates as ISO-8601, empty values kept. */
 function clean<T extends object>(record: T | null | undefined, omit: string[] = []): Record<string, unknown> | null {

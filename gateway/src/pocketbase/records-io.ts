@@ -1,10 +1,10 @@
 import type PocketBase from "pocketbase";
 import { ClientResponseError, type RecordModel } from "pocketbase";
-import { pbCall } from "../../errors.ts";
+import { pbCall } from "../errors.ts";
 
 /**
- * Small PocketBase helpers shared by the staff processes (merge, anonymise, approval) and the
- * "my data" export. Every call goes through the client it is given: the caller's, so PocketBase's
+ * Small PocketBase helpers any feature may use (the staff processes, prayer, visits, the "my data"
+ * export). Every call goes through the client it is given: the caller's, so PocketBase's
  * rules decide what is read and written.
  */
 
@@ -25,7 +25,6 @@ export async function findById<T>(pb: PocketBase, collection: string, id: string
 }
 
 /** PocketBase's date-time format, for writing date fields. */
-export const pbNow = () => new Date().toISOString().replace("T", " ");
 
 /**
  * The bytes of a (protected) file of a record, read with a short-lived file token of the caller;
@@ -38,13 +37,3 @@ export async function downloadFile(pb: PocketBase, record: RecordModel, filename
   if (!response.ok) return null;
   return { bytes: new Uint8Array(await response.arrayBuffer()), type: response.headers.get("content-type") ?? "application/octet-stream" };
 }
-
-/** Today's date (YYYY-MM-DD) in the church's time zone. */
-export function todayIn(timeZone: string, now = new Date()): string {
-  try {
-    return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
-  } catch {
-    return now.toISOString().slice(0, 10);
-  }
-}
-
