@@ -4,7 +4,7 @@ import { conflict, forbidden, notFound, pbCall, rateLimited, serviceUnavailable 
 import { escapeHtml } from "../../mail/mailer.ts";
 import type { PersonEmailRecord, PersonRecord, UserRecord } from "../../pocketbase/records.ts";
 import { THROTTLE } from "@flock/shared/limits";
-import { requireViewer } from "../users/resolvers.ts";
+import { requireViewer } from "../../access/guards.ts";
 import { displayName, viewerPerson } from "./mappers.ts";
 import { validateContactMessage } from "./validate-people.ts";
 

@@ -10,7 +10,7 @@ import type {
 } from "../../pocketbase/records.ts";
 import type { ApproveSignUpInput, MatchReason, MembershipStatus, Resolvers } from "../__generated__/types.ts";
 import { hasPermission } from "../users/mappers.ts";
-import { requirePermission, requireViewer } from "../users/resolvers.ts";
+import { requirePermission, requireViewer } from "../../access/guards.ts";
 import { anonymize } from "./anonymize.ts";
 import { mergeInto } from "./merge.ts";
 import { displayName } from "./mappers.ts";

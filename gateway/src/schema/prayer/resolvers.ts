@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
 import { ClientResponseError } from "pocketbase";
 import type { GatewayContext } from "../../context.ts";
-import { conflict, forbidden, fromPocketBase, notFound, pbCall, rateLimited, unauthenticated } from "../../errors.ts";
+import { conflict, forbidden, fromPocketBase, notFound, pbCall, rateLimited } from "../../errors.ts";
 import type { PersonRecord, PrayerRequestPrivateRecord, PrayerRequestRecord, SettingsRecord, UserRecord } from "../../pocketbase/records.ts";
 import { notify } from "../../system/notifier.ts";
 import { alertPrayerPending } from "../../system/staff-alerts.ts";
@@ -14,7 +14,8 @@ import { findById, rowsPointingAt } from "../../pocketbase/records-io.ts";
 import { fromPocketBaseDate, todayIn, toPocketBaseDate } from "../../pocketbase/dates.ts";
 import { composeMail, sendNotice } from "../../mail/notice.ts";
 import { hasPermission } from "../users/mappers.ts";
-import { requireViewer } from "../users/resolvers.ts";
+import { requireAbility, requireViewer } from "../../access/guards.ts";
+import { can } from "../../access/abilities.ts";
 import { deviceKey } from "./device.ts";
 import { prayerLoadersOf } from "./loaders.ts";
 import { isOnWall, subscribeToWall, wallLeftSomeonesView } from "./wall-events.ts";
@@ -43,14 +44,8 @@ function newRecordId(): string {
 }
 
 /** Moderators, and pastoral staff (who may moderate every request, pastoral ones too). */
-const isModerator = (viewer: UserRecord | null) => hasPermission(viewer, "prayer.moderate") || hasPermission(viewer, "prayer.view_pastoral");
-
-async function requireModerator(ctx: GatewayContext): Promise<UserRecord> {
-  const viewer = await ctx.viewer();
-  if (!viewer) throw unauthenticated();
-  if (!isModerator(viewer)) throw forbidden();
-  return viewer;
-}
+const isModerator = (viewer: UserRecord | null) => can(viewer, "moderatePrayer");
+const requireModerator = (ctx: GatewayContext) => requireAbility(ctx, "moderatePrayer");
 
 /** The request as the caller may see it; NOT_FOUND when it is missing or hidden (never reveal which). */
 async function requireRequest(ctx: GatewayContext, id: string): Promise<PrayerRequestRecord> {

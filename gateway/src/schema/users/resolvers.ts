@@ -11,9 +11,6 @@ import { fromPocketBaseDate } from "../../pocketbase/dates.ts";
 
 import { requirePermission, requireViewer } from "../../access/guards.ts";
 
-// The guards live in access/guards.ts; re-exported for the resolvers that import them from here.
-export { requirePermission, requireViewer };
-
 /** Invalidate every token of a user (system job): PocketBase signs tokens with the tokenKey. */
 export async function revokeSessions(ctx: GatewayContext, userId: string): Promise<void> {
   const system = await ctx.system.get();

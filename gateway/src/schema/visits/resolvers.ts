@@ -1,5 +1,5 @@
 import type { GatewayContext } from "../../context.ts";
-import { conflict, forbidden, notFound, pbCall, rateLimited, unauthenticated } from "../../errors.ts";
+import { conflict, notFound, pbCall, rateLimited } from "../../errors.ts";
 import { createPerson } from "../people/person-mutations.ts";
 import { loadersOf } from "../people/loaders.ts";
 import type { SettingsRecord, VisitRequestRecord } from "../../pocketbase/records.ts";
@@ -8,8 +8,7 @@ import { toE164 } from "../../validation/phone.ts";
 import { Validator } from "../../validation/validate.ts";
 import type { Resolvers, VisitRequestInput, VisitStatus } from "../__generated__/types.ts";
 import { connection, keysetFilter, pageArgs } from "../pagination.ts";
-import { hasPermission } from "../users/mappers.ts";
-import { requirePermission } from "../users/resolvers.ts";
+import { requireAbility, requirePermission } from "../../access/guards.ts";
 import { findById } from "../../pocketbase/records-io.ts";
 import { fromPocketBaseDate, todayIn } from "../../pocketbase/dates.ts";
 import { composeMail, sendNotice } from "../../mail/notice.ts";
@@ -99,20 +98,13 @@ function confirmationMail(settings: SettingsRecord, visit: { name: string; email
   });
 }
 
-/** Staff with people.view or people.manage (PocketBase's rules decide as well). */
-async function requirePeopleStaff(ctx: GatewayContext): Promise<void> {
-  const viewer = await ctx.viewer();
-  if (!viewer) throw unauthenticated();
-  if (!hasPermission(viewer, "people.view") && !hasPermission(viewer, "people.manage")) throw forbidden();
-}
-
 const toStatus = (status: VisitRequestRecord["status"]) => (status || "new").toUpperCase() as VisitStatus;
 
 export const visitsResolvers: Resolvers = {
   Query: {
     async visitRequests(_, { first, after, status }, ctx) {
       const { size, cursor } = pageArgs(first, after, 20);
-      await requirePeopleStaff(ctx);
+      await requireAbility(ctx, "viewPeople");
       const statusFilter = status ? ctx.pb.filter("status = {:s}", { s: status.toLowerCase() }) : "";
       const filter = [statusFilter, cursor ? keysetFilter(ctx.pb, "created", cursor) : ""].filter(Boolean).join(" && ");
       const rows = await pbCall(() => ctx.pb.collection("visit_requests").getList<VisitRequestRecord>(1, size + 1, { filter, sort: "-created,-id", skipTotal: true }));
