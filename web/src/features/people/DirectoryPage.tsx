@@ -12,6 +12,7 @@ import { usePageTitle } from "../../lib/usePageTitle.ts";
 import { Avatar } from "./Avatar.tsx";
 import { AddressLines } from "./address.tsx";
 import { ContactDetails, NotShownBadge } from "./ContactDetails.tsx";
+import { LIMITS } from "@flock/shared/limits";
 
 const PAGE_SIZE = 20;
 
@@ -110,7 +111,7 @@ function Directory() {
           value={text}
           autoComplete="off"
           enterKeyHint="search"
-          maxLength={100}
+          maxLength={LIMITS.searchMax}
           aria-describedby="directory-search-hint"
           onChange={(event) => setText(event.target.value)}
         />

@@ -10,6 +10,7 @@ import { PostalAddress } from "../../components/PostalAddress.tsx";
 import { ServiceTimes } from "../../components/ServiceTimes.tsx";
 import { useForm } from "../../lib/useForm.ts";
 import { usePageTitle } from "../../lib/usePageTitle.ts";
+import { LIMITS } from "@flock/shared/limits";
 
 const MESSAGE_MAX = 2000; // gateway LIMITS.visitMessageMax
 const PARTY_MAX = 50; // gateway LIMITS.visitPartySizeMax
@@ -103,9 +104,9 @@ export function VisitPage() {
       >
         <h2 id="visit-form-title">{t("visit.formTitle")}</h2>
         {form.error && <Alert kind="error">{form.error.message}</Alert>}
-        <TextField label={t("visit.name")} autoComplete="name" required maxLength={200} {...form.bind("name")} error={form.fieldError("name")} />
-        <TextField label={t("auth.email")} type="email" autoComplete="email" required maxLength={254} hint={t("visit.emailHint")} {...form.bind("email")} error={form.fieldError("email")} />
-        <TextField label={t("people.phone")} type="tel" autoComplete="tel" maxLength={40} optionalText={t("common.optional")} {...form.bind("phone")} error={form.fieldError("phone")} />
+        <TextField label={t("visit.name")} autoComplete="name" required maxLength={LIMITS.nameMax} {...form.bind("name")} error={form.fieldError("name")} />
+        <TextField label={t("auth.email")} type="email" autoComplete="email" required maxLength={LIMITS.emailMax} hint={t("visit.emailHint")} {...form.bind("email")} error={form.fieldError("email")} />
+        <TextField label={t("people.phone")} type="tel" autoComplete="tel" maxLength={LIMITS.phoneMax} optionalText={t("common.optional")} {...form.bind("phone")} error={form.fieldError("phone")} />
         <div className="form__row">
           <TextField label={t("visit.plannedDate")} type="date" min={today} optionalText={t("common.optional")} {...form.bind("plannedDate")} error={form.fieldError("plannedDate")} />
           <TextField label={t("visit.partySize")} type="number" inputMode="numeric" min={1} max={PARTY_MAX} hint={t("visit.partySizeHint")} {...form.bind("partySize")} error={form.fieldError("partySize")} />

@@ -20,6 +20,7 @@ import { useDebounced } from "../../../lib/useDebounced.ts";
 import { DOCUMENT_TYPES, formatBytes, IMAGE_TYPES, uploadMedia } from "../../../lib/media.ts";
 import "../../../styles/staff.css";
 import { appendEdges } from "../../../lib/appendEdges.ts";
+import { LIMITS } from "@flock/shared/limits";
 
 const KINDS: MediaKind[] = ["IMAGE", "DOCUMENT"];
 
@@ -234,9 +235,9 @@ function MediaCard({ item }: { item: AdminMediaItemFragment }) {
         {needsAlt && <span className="badge badge--warn">{t("admin.content.images.needsAlt")}</span>}
         <form className="form media-card__form" onSubmit={(e) => void save(e)} noValidate>
           {isImage && (
-            <TextAreaField label={t("admin.content.media.alt")} rows={2} maxLength={500} value={alt} onChange={(e) => setAlt(e.target.value)} error={error?.fieldErrors.alt} />
+            <TextAreaField label={t("admin.content.media.alt")} rows={2} maxLength={LIMITS.altMax} value={alt} onChange={(e) => setAlt(e.target.value)} error={error?.fieldErrors.alt} />
           )}
-          <TextField label={t("admin.content.media.caption")} optionalText={t("common.optional")} maxLength={1000} value={caption} onChange={(e) => setCaption(e.target.value)} error={error?.fieldErrors.caption} />
+          <TextField label={t("admin.content.media.caption")} optionalText={t("common.optional")} maxLength={LIMITS.captionMax} value={caption} onChange={(e) => setCaption(e.target.value)} error={error?.fieldErrors.caption} />
           <div className="actions">
             <button type="submit" className="button button--small" disabled={saving || !dirty} aria-label={t("admin.content.media.saveFor", { name })}>
               {saving ? t("common.saving") : t("common.save")}

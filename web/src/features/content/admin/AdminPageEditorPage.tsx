@@ -33,6 +33,8 @@ import { slugFollowsTitle, slugify } from "./slug.ts";
 import { useDocumentEditor, type BaseForm } from "./useDocumentEditor.ts";
 import { useNewDocument } from "./newDocument.ts";
 import "../../../styles/staff.css";
+import { LIMITS } from "@flock/shared/limits";
+import { SLUG_MAX } from "@flock/shared/slug";
 
 interface PageForm extends BaseForm {
   showInNav: boolean;
@@ -201,7 +203,7 @@ function PageEditor({ page, onCreated }: { page: AdminPageEditorFieldsFragment; 
             hideLabel
             placeholder={t("admin.content.field.titlePlaceholder")}
             required
-            maxLength={200}
+            maxLength={LIMITS.nameMax}
             value={form.title}
             className="editor-title-input"
             rows={1}
@@ -305,7 +307,7 @@ function PageEditor({ page, onCreated }: { page: AdminPageEditorFieldsFragment; 
               label={t("admin.content.field.slug")}
               value={slug}
               readOnly={readOnly}
-              maxLength={120}
+              maxLength={SLUG_MAX}
               spellCheck={false}
               autoCapitalize="off"
               onChange={(e) => set({ slug: e.target.value, slugAuto: false })}
@@ -318,7 +320,7 @@ function PageEditor({ page, onCreated }: { page: AdminPageEditorFieldsFragment; 
               optionalText={t("common.optional")}
               hint={t("admin.content.field.seoDescriptionHint")}
               rows={3}
-              maxLength={300}
+              maxLength={LIMITS.seoDescriptionMax}
               readOnly={readOnly}
               value={form.seoDescription}
               onChange={(e) => set({ seoDescription: e.target.value })}

@@ -37,6 +37,8 @@ import { slugFollowsTitle, slugify } from "./slug.ts";
 import { useDocumentEditor, type BaseForm } from "./useDocumentEditor.ts";
 import { useNewDocument } from "./newDocument.ts";
 import "../../../styles/staff.css";
+import { LIMITS } from "@flock/shared/limits";
+import { SLUG_MAX } from "@flock/shared/slug";
 
 interface PostForm extends BaseForm {
   summary: string;
@@ -230,7 +232,7 @@ function PostEditor({ post, onCreated }: { post: AdminPostEditorFieldsFragment; 
             hideLabel
             placeholder={t("admin.content.field.titlePlaceholder")}
             required
-            maxLength={200}
+            maxLength={LIMITS.nameMax}
             value={form.title}
             className="editor-title-input"
             rows={1}
@@ -358,7 +360,7 @@ function PostEditor({ post, onCreated }: { post: AdminPostEditorFieldsFragment; 
               label={t("admin.content.field.slug")}
               value={slug}
               readOnly={readOnly}
-              maxLength={120}
+              maxLength={SLUG_MAX}
               spellCheck={false}
               autoCapitalize="off"
               onChange={(e) => set({ slug: e.target.value, slugAuto: false })}
@@ -370,7 +372,7 @@ function PostEditor({ post, onCreated }: { post: AdminPostEditorFieldsFragment; 
               optionalText={t("common.optional")}
               hint={t("admin.content.field.summaryHint")}
               rows={3}
-              maxLength={500}
+              maxLength={LIMITS.summaryMax}
               readOnly={readOnly}
               value={form.summary}
               onChange={(e) => set({ summary: e.target.value })}

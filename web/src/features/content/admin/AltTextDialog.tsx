@@ -4,6 +4,7 @@ import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { Alert } from "../../../components/Alert.tsx";
 import { TextAreaField } from "../../../components/Field.tsx";
 import { handleError, type UiError } from "../../../lib/handleError.ts";
+import { LIMITS } from "@flock/shared/limits";
 
 export interface AltTextTarget {
   id: string;
@@ -65,7 +66,7 @@ export function AltTextDialog({ target, onDone }: { target: AltTextTarget | null
             label={t("admin.content.alt.label")}
             hint={t("admin.content.alt.hint")}
             rows={3}
-            maxLength={500}
+            maxLength={LIMITS.altMax}
             required
             value={alt}
             onChange={(e) => setAlt(e.target.value)}

@@ -26,6 +26,8 @@ import { AudioUploadField } from "./AudioUploadField.tsx";
 import { formatClock } from "../clock.ts";
 import "../../../styles/staff.css";
 import "./sermons-admin.css";
+import { LIMITS } from "@flock/shared/limits";
+import { SLUG_MAX } from "@flock/shared/slug";
 
 // The Milkdown editor is only ever loaded lazily, on editor routes (`npm run size` checks).
 const MarkdownEditor = lazy(() => import("../../../editor/MarkdownEditor.tsx"));
@@ -189,8 +191,8 @@ export function AdminSermonEditorPage() {
       {notice && <Alert kind={notice.kind}>{notice.text}</Alert>}
       <form onSubmit={(e) => void save(e)} noValidate>
         <div className="sermon-editor__grid">
-          <TextField label={t("admin.sermons.field.title")} value={draft.title} onChange={(e) => set("title", e.target.value)} error={fieldErrors.title} required maxLength={200} />
-          <TextField label={t("admin.sermons.field.slug")} value={draft.slug} onChange={(e) => set("slug", e.target.value)} error={fieldErrors.slug} hint={`/sermons/${draft.slug}`} maxLength={120} />
+          <TextField label={t("admin.sermons.field.title")} value={draft.title} onChange={(e) => set("title", e.target.value)} error={fieldErrors.title} required maxLength={LIMITS.nameMax} />
+          <TextField label={t("admin.sermons.field.slug")} value={draft.slug} onChange={(e) => set("slug", e.target.value)} error={fieldErrors.slug} hint={`/sermons/${draft.slug}`} maxLength={SLUG_MAX} />
           <TextField label={t("admin.sermons.field.preachedOn")} type="date" value={draft.preachedOn} onChange={(e) => set("preachedOn", e.target.value)} error={fieldErrors.preachedOn} />
           <SelectField label={t("admin.sermons.field.series")} value={draft.seriesId} onChange={(e) => set("seriesId", e.target.value)} optionalText={t("common.optional")}>
             <option value="">{t("admin.sermons.noSeries")}</option>
@@ -225,10 +227,10 @@ export function AdminSermonEditorPage() {
           value={draft.scripture}
           onChange={(e) => set("scripture", e.target.value)}
           error={fieldErrors.scripture}
-          maxLength={500}
+          maxLength={LIMITS.scriptureMax}
           hint={passages.length ? t("admin.sermons.scriptureReads", { text: passages.map((p) => p.text).join("; ") }) : t("admin.sermons.scriptureHint")}
         />
-        <TextAreaField label={t("admin.sermons.field.summary")} value={draft.summary} onChange={(e) => set("summary", e.target.value)} error={fieldErrors.summary} maxLength={500} rows={3} optionalText={t("common.optional")} />
+        <TextAreaField label={t("admin.sermons.field.summary")} value={draft.summary} onChange={(e) => set("summary", e.target.value)} error={fieldErrors.summary} maxLength={LIMITS.summaryMax} rows={3} optionalText={t("common.optional")} />
         <TextField label={t("admin.sermons.field.videoUrl")} type="url" value={draft.videoUrl} onChange={(e) => set("videoUrl", e.target.value)} error={fieldErrors.videoUrl} hint={t("admin.sermons.videoHint")} optionalText={t("common.optional")} />
         <div className={`field body-field${fieldErrors.notes ? " field--invalid" : ""}`}>
           <span className="body-field__label">{t("admin.sermons.field.notes")}</span>

@@ -20,6 +20,7 @@ import { usePageTitle } from "../../../lib/usePageTitle.ts";
 import { uploadWithProgress } from "../../../lib/upload.ts";
 import { IMAGE_TYPES } from "../../../lib/media.ts";
 import "./sermons-admin.css";
+import { LIMITS } from "@flock/shared/limits";
 
 interface Item {
   id: string;
@@ -60,8 +61,8 @@ function LibraryItem({ item, kind, onSave, onDelete, onImage }: {
           void run(() => onSave(title, text), t("admin.sermons.saved"));
         }}
       >
-        <TextField label={kind === "series" ? t("admin.sermons.library.seriesTitle") : t("admin.sermons.library.speakerName")} value={title} onChange={(e) => setTitle(e.target.value)} required maxLength={200} />
-        <TextAreaField label={kind === "series" ? t("admin.sermons.library.description") : t("admin.sermons.library.bio")} value={text} onChange={(e) => setText(e.target.value)} rows={3} maxLength={5000} />
+        <TextField label={kind === "series" ? t("admin.sermons.library.seriesTitle") : t("admin.sermons.library.speakerName")} value={title} onChange={(e) => setTitle(e.target.value)} required maxLength={LIMITS.nameMax} />
+        <TextAreaField label={kind === "series" ? t("admin.sermons.library.description") : t("admin.sermons.library.bio")} value={text} onChange={(e) => setText(e.target.value)} rows={3} maxLength={kind === "series" ? LIMITS.seriesDescriptionMax : LIMITS.speakerBioMax} />
         <div className="field">
           <label htmlFor={`img-${item.id}`}>{kind === "series" ? t("admin.sermons.library.artwork") : t("admin.sermons.library.photo")}</label>
           <input
@@ -142,7 +143,7 @@ export function AdminSermonLibraryPage() {
       <section aria-labelledby="library-series">
         <h2 id="library-series">{t("admin.sermons.library.series")}</h2>
         <form className="toolbar" onSubmit={(e) => (e.preventDefault(), void add("series"))}>
-          <TextField label={t("admin.sermons.library.newSeries")} value={newSeries} onChange={(e) => setNewSeries(e.target.value)} required maxLength={200} />
+          <TextField label={t("admin.sermons.library.newSeries")} value={newSeries} onChange={(e) => setNewSeries(e.target.value)} required maxLength={LIMITS.nameMax} />
           <button type="submit" className="button">{t("admin.sermons.library.add")}</button>
         </form>
         <ul className="library-list">
@@ -161,7 +162,7 @@ export function AdminSermonLibraryPage() {
       <section aria-labelledby="library-speakers">
         <h2 id="library-speakers">{t("admin.sermons.library.speakers")}</h2>
         <form className="toolbar" onSubmit={(e) => (e.preventDefault(), void add("speaker"))}>
-          <TextField label={t("admin.sermons.library.newSpeaker")} value={newSpeaker} onChange={(e) => setNewSpeaker(e.target.value)} required maxLength={200} />
+          <TextField label={t("admin.sermons.library.newSpeaker")} value={newSpeaker} onChange={(e) => setNewSpeaker(e.target.value)} required maxLength={LIMITS.nameMax} />
           <button type="submit" className="button">{t("admin.sermons.library.add")}</button>
         </form>
         <ul className="library-list">

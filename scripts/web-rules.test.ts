@@ -1,9 +1,14 @@
 /**
- * Issue 9: the web app shows and guards its screens by the abilities the gateway serves
+ * Rules written once (issue 9), kept so in web code.
+ *
+ * Permissions: the web app shows and guards its screens by the abilities the gateway serves
  * (`viewer.can`, web/src/lib/abilities.ts), never by permission names of its own: a permission name
  * written in web code is the "permission arithmetic" that drifts from PocketBase's rules. Only the
  * generated schema types and the translations (which name permissions for the users screen) may
  * contain them.
+ *
+ * Limits: a form's maxLength comes from @flock/shared/limits (the gateway validates with the same
+ * numbers), never a number written in the form.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -37,6 +42,20 @@ describe("web permission names", () => {
         .split("\n")
         .forEach((line, index) => {
           if (pattern.test(line)) found.push(`${relative(WEB, file)}:${index + 1}: ${line.trim()}`);
+        });
+    }
+    expect(found).toEqual([]);
+  });
+});
+
+describe("web form limits", () => {
+  it("no form writes its maxLength as a number", () => {
+    const found: string[] = [];
+    for (const file of sources(WEB)) {
+      readFileSync(file, "utf8")
+        .split("\n")
+        .forEach((line, index) => {
+          if (/maxLength=\{\s*\d/.test(line)) found.push(`${relative(WEB, file)}:${index + 1}: ${line.trim()}`);
         });
     }
     expect(found).toEqual([]);
