@@ -120,7 +120,7 @@ export interface UserRecord extends BaseRecord {
 }
 
 export interface ServiceTimeValue {
-  day: string;
+  day: "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
   time: string;
   label: string;
 }
