@@ -1,4 +1,5 @@
 import type { CodegenConfig } from "@graphql-codegen/cli";
+import { ENUM_VALUES } from "./gateway/src/schema/enum-values.ts";
 
 // One contract: the SDL modules under gateway/src/schema. The gateway gets resolver types and the
 // served typeDefs; the web app gets typed documents and hooks for the operations beside its components.
@@ -28,7 +29,12 @@ const config: CodegenConfig = {
         contextType: "../../context.ts#GatewayContext",
         scalars,
         enumsAsTypes: true,
+        // Resolvers see the PocketBase value of each enum ("draft", "settings.manage"), never the GraphQL name.
+        enumValues: ENUM_VALUES,
         mappers: {
+          // Each mapped enum resolves to its own (PocketBase-valued) type: without this, codegen types it
+          // as null (dotansimha/graphql-code-generator#10204, enumValues given as objects).
+          ...Object.fromEntries(Object.keys(ENUM_VALUES).map((name) => [name, name])),
           User: "../../pocketbase/records.ts#UserRecord",
           Person: "../../pocketbase/records.ts#PersonRecord",
           Role: "../../pocketbase/records.ts#RoleRecord",

@@ -114,13 +114,14 @@ export interface UserRecord extends BaseRecord {
   avatar: string;
   person: string;
   roles: string[];
+  emailVisibility: boolean;
   locale: "" | "en" | "es";
   status: "" | "active" | "suspended";
   expand?: { roles?: RoleRecord[]; person?: PersonRecord };
 }
 
 export interface ServiceTimeValue {
-  day: string;
+  day: "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
   time: string;
   label: string;
 }
@@ -175,7 +176,7 @@ export interface PageRecord extends BaseRecord {
   publishedAt: string;
   revision: number;
   updatedBy: string;
-  /** Attached by the gateway: the working copy (null: none), when it has been read. */
+  /** @gateway Attached by the gateway: the working copy (null: none), when it has been read. */
   working?: RevisionRecord | null;
 }
 
@@ -212,7 +213,7 @@ export interface PostRecord extends BaseRecord {
   revision: number;
   updatedBy: string;
   expand?: { cover?: MediaRecord };
-  /** Attached by the gateway: the working copy (null: none), when it has been read. */
+  /** @gateway Attached by the gateway: the working copy (null: none), when it has been read. */
   working?: RevisionRecord | null;
 }
 
@@ -240,6 +241,20 @@ export interface PrayerRequestPrivateRecord extends BaseRecord {
   submitterEmail: string;
 }
 
+/** "I prayed" today: one row per request, day and user (members) or deviceKey (visitors). */
+export interface PrayerMarkRecord extends BaseRecord {
+  request: string;
+  user: string;
+  deviceKey: string;
+  day: string;
+}
+
+export interface PrayerFlagRecord extends BaseRecord {
+  request: string;
+  user: string;
+  reason: string;
+}
+
 export interface NotificationRecord extends BaseRecord {
   user: string;
   kind:
@@ -251,6 +266,17 @@ export interface NotificationRecord extends BaseRecord {
   groupKey: string;
   count: number;
   readAt: string;
+}
+
+/** How a staff member hears of a topic (pb_migrations/1732430100_staff_alerts.js); "" is not chosen yet. */
+export type AlertDeliveryValue = "immediate" | "digest" | "off";
+
+export interface StaffAlertPrefsRecord extends BaseRecord {
+  user: string;
+  visits: "" | AlertDeliveryValue;
+  signups: "" | AlertDeliveryValue;
+  prayer: "" | AlertDeliveryValue;
+  lastDigestAt: string;
 }
 
 // --- Sermons (pb_migrations/1732460000_sermons.js) ---
@@ -291,4 +317,37 @@ export interface SermonRecord extends BaseRecord {
   publishedAt: string;
   updatedBy: string;
   expand?: { series?: SermonSeriesRecord; speakers?: SpeakerRecord[] };
+}
+
+/**
+ * Each collection's record type. `npm run records:check` (scripts/check-records.ts, in CI) compares
+ * them with the collections pb_migrations produce: every field present with its type, nothing more
+ * except `expand` and properties the gateway attaches (tagged `@gateway`).
+ */
+export interface Collections {
+  roles: RoleRecord;
+  users: UserRecord;
+  settings: SettingsRecord;
+  people: PersonRecord;
+  households: HouseholdRecord;
+  person_private: PersonPrivateRecord;
+  person_emails: PersonEmailRecord;
+  person_phones: PersonPhoneRecord;
+  person_birthdays: PersonBirthdayRecord;
+  addresses: AddressRecord;
+  household_invitations: HouseholdInvitationRecord;
+  visit_requests: VisitRequestRecord;
+  media: MediaRecord;
+  pages: PageRecord;
+  posts: PostRecord;
+  revisions: RevisionRecord;
+  prayer_requests: PrayerRequestRecord;
+  prayer_request_private: PrayerRequestPrivateRecord;
+  prayer_marks: PrayerMarkRecord;
+  prayer_flags: PrayerFlagRecord;
+  staff_alert_prefs: StaffAlertPrefsRecord;
+  notifications: NotificationRecord;
+  sermon_series: SermonSeriesRecord;
+  speakers: SpeakerRecord;
+  sermons: SermonRecord;
 }

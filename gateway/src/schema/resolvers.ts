@@ -11,9 +11,12 @@ import { prayerResolvers } from "./prayer/resolvers.ts";
 import { notificationsResolvers } from "./notifications/resolvers.ts";
 import { staffAlertsResolvers } from "./staff-alerts/resolvers.ts";
 import { sermonsResolvers } from "./sermons/resolvers.ts";
+import { ENUM_VALUES } from "./enum-values.ts";
 
 const modules: Resolvers[] = [
   { Query: { ping: () => true }, Mutation: { noop: () => true } },
+  // Each enum's PocketBase values: arguments arrive as them, fields return them (enum-values.ts).
+  ENUM_VALUES,
   authResolvers,
   usersResolvers,
   settingsResolvers,

@@ -1,5 +1,5 @@
 import type { GatewayServices } from "../context.ts";
-import type { PermissionName, UserRecord } from "../pocketbase/records.ts";
+import type { AlertDeliveryValue, PermissionName, StaffAlertPrefsRecord, UserRecord } from "../pocketbase/records.ts";
 import { notify } from "./notifier.ts";
 // (notify without `email`: the alert's one mail goes to all of them at once, below.)
 
@@ -16,7 +16,7 @@ import { notify } from "./notifier.ts";
  */
 
 export type StaffTopic = "visits" | "signups" | "prayer";
-export type Delivery = "immediate" | "digest" | "off";
+export type Delivery = AlertDeliveryValue;
 export const STAFF_TOPICS: readonly StaffTopic[] = ["visits", "signups", "prayer"];
 
 /** Who handles each topic: the permissions that open its admin screen and its actions. */
@@ -26,15 +26,7 @@ export const TOPIC_PERMISSIONS: Record<StaffTopic, PermissionName[]> = {
   prayer: ["prayer.moderate", "prayer.view_pastoral"],
 };
 
-export interface StaffAlertPrefsRecord {
-  id: string;
-  user: string;
-  visits: "" | Delivery;
-  signups: "" | Delivery;
-  prayer: "" | Delivery;
-  lastDigestAt: string;
-  created: string;
-}
+export type { StaffAlertPrefsRecord };
 
 /** No row or no choice yet: at once (staff must not miss the first visitor because nobody chose). */
 export const deliveryOf = (prefs: Pick<StaffAlertPrefsRecord, StaffTopic> | undefined, topic: StaffTopic): Delivery => prefs?.[topic] || "immediate";

@@ -48,18 +48,18 @@ export type AddressInput = {
 
 /** Derived from the birth date: CHILD under 13, YOUTH 13–17, ADULT 18 and over. */
 export type AgeGroup =
-  | 'ADULT'
-  | 'CHILD'
-  | 'YOUTH';
+  | 'adult'
+  | 'child'
+  | 'youth';
 
 /** How a topic reaches a person. */
 export type AlertDelivery =
   /** One email a day listing what arrived (from 7:00 in the church's time zone). */
-  | 'DAILY_DIGEST'
+  | 'digest'
   /** A notification in the app and an email, at once (the default). */
-  | 'IMMEDIATE'
+  | 'immediate'
   /** Nothing. */
-  | 'OFF';
+  | 'off';
 
 export type ApproveSignUpInput = {
   /** Put the (new) person into this household; omit to create a household named after them. */
@@ -72,8 +72,8 @@ export type ApproveSignUpInput = {
 
 /** Who may read a published post. */
 export type Audience =
-  | 'MEMBERS'
-  | 'PUBLIC';
+  | 'members'
+  | 'public';
 
 /** A book of the Bible, for the book filter. */
 export type BibleBook = {
@@ -106,10 +106,10 @@ export type ConfirmPasswordResetInput = {
 
 /** Who may see a contact detail by default. */
 export type ContactVisibility =
-  | 'GROUPS'
-  | 'LEADERS'
-  | 'MEMBERS'
-  | 'PRIVATE';
+  | 'groups'
+  | 'leaders'
+  | 'members'
+  | 'private';
 
 export type ContentKind =
   | 'PAGE'
@@ -180,10 +180,10 @@ export type HouseholdInvitation = {
 };
 
 export type HouseholdRole =
-  | 'CHILD'
-  | 'HEAD'
-  | 'OTHER'
-  | 'SPOUSE';
+  | 'child'
+  | 'head'
+  | 'other'
+  | 'spouse';
 
 /** A rendition of an image. */
 export type ImageSize =
@@ -199,9 +199,9 @@ export type ImageSize =
   | 'SMALL';
 
 export type InvitationStatus =
-  | 'ACCEPTED'
-  | 'PENDING'
-  | 'REVOKED';
+  | 'accepted'
+  | 'pending'
+  | 'revoked';
 
 /** A language the app is translated into. */
 export type Locale =
@@ -267,17 +267,17 @@ export type MediaEdge = {
 
 /** What kind of file a media item is. */
 export type MediaKind =
-  | 'AUDIO'
-  | 'DOCUMENT'
-  | 'IMAGE'
-  | 'VIDEO';
+  | 'audio'
+  | 'document'
+  | 'image'
+  | 'video';
 
 /** The person's relationship with the church (set by staff). */
 export type MembershipStatus =
-  | 'INACTIVE'
-  | 'MEMBER'
-  | 'REGULAR_ATTENDER'
-  | 'VISITOR';
+  | 'inactive'
+  | 'member'
+  | 'regular_attender'
+  | 'visitor';
 
 export type Mutation = {
   __typename?: 'Mutation';
@@ -974,19 +974,19 @@ export type NotificationEvent = {
 };
 
 export type NotificationKind =
-  | 'PRAYER_ANSWERED'
-  | 'PRAYER_APPROVED'
+  | 'prayer_answered'
+  | 'prayer_approved'
   /** Staff: a prayer request waits for moderation. */
-  | 'PRAYER_PENDING'
-  | 'PRAYER_PRAYED'
-  | 'PRAYER_REJECTED'
-  | 'SIGNUP_APPROVED'
+  | 'prayer_pending'
+  | 'prayer_prayed'
+  | 'prayer_rejected'
+  | 'signup_approved'
   /** Staff: a sign-up waits for approval (people.manage). */
-  | 'SIGNUP_PENDING'
+  | 'signup_pending'
   /** Staff: the daily digest of new activity. */
-  | 'STAFF_DIGEST'
+  | 'staff_digest'
   /** Staff: a new visit request (people.manage). */
-  | 'VISIT_REQUEST';
+  | 'visit_request';
 
 /** A page of the site (About, Beliefs, Staff, Contact…), written in Markdown. */
 export type Page = {
@@ -1048,8 +1048,8 @@ export type PageInput = {
 
 /** Where a page is in its life. */
 export type PageStatus =
-  | 'DRAFT'
-  | 'PUBLISHED';
+  | 'draft'
+  | 'published';
 
 /** Staff list filters; all optional and combined with AND. */
 export type PeopleFilter = {
@@ -1062,18 +1062,18 @@ export type PeopleFilter = {
 
 /** A permission that roles grant (PRODUCT.md §1). */
 export type Permission =
-  | 'CONTENT_EDIT'
-  | 'CONTENT_PUBLISH'
-  | 'EVENTS_MANAGE'
-  | 'GROUPS_MANAGE'
-  | 'MEDIA_MANAGE'
-  | 'PEOPLE_MANAGE'
-  | 'PEOPLE_VIEW'
-  | 'PRAYER_MODERATE'
-  | 'PRAYER_VIEW_PASTORAL'
-  | 'ROLES_MANAGE'
-  | 'SERMONS_MANAGE'
-  | 'SETTINGS_MANAGE';
+  | 'content.edit'
+  | 'content.publish'
+  | 'events.manage'
+  | 'groups.manage'
+  | 'media.manage'
+  | 'people.manage'
+  | 'people.view'
+  | 'prayer.moderate'
+  | 'prayer.view_pastoral'
+  | 'roles.manage'
+  | 'sermons.manage'
+  | 'settings.manage';
 
 /** A person known to the church. Fields the caller may not see are null or empty lists. */
 export type Person = {
@@ -1191,10 +1191,10 @@ export type PhoneInput = {
 };
 
 export type PhoneKind =
-  | 'HOME'
-  | 'MOBILE'
-  | 'OTHER'
-  | 'WORK';
+  | 'home'
+  | 'mobile'
+  | 'other'
+  | 'work';
 
 /** A rendition of a person's or household's photo. */
 export type PhotoSize =
@@ -1269,10 +1269,10 @@ export type PostOrder =
 
 /** Where a post is in its life (PRODUCT.md §5). */
 export type PostStatus =
-  | 'ARCHIVED'
-  | 'DRAFT'
-  | 'PUBLISHED'
-  | 'SCHEDULED';
+  | 'archived'
+  | 'draft'
+  | 'published'
+  | 'scheduled';
 
 export type PrayerRequest = {
   __typename?: 'PrayerRequest';
@@ -1343,19 +1343,19 @@ export type PrayerRequester = {
 };
 
 export type PrayerStatus =
-  | 'ANSWERED'
-  | 'APPROVED'
-  | 'ARCHIVED'
-  | 'PENDING'
-  | 'REJECTED';
+  | 'answered'
+  | 'approved'
+  | 'archived'
+  | 'pending'
+  | 'rejected';
 
 export type PrayerVisibility =
   /** Active members only. */
-  | 'MEMBERS'
+  | 'members'
   /** Pastoral staff only (never on the wall). */
-  | 'PASTORAL'
+  | 'pastoral'
   /** On the public wall. */
-  | 'PUBLIC';
+  | 'public';
 
 export type PrayerWallEvent = {
   __typename?: 'PrayerWallEvent';
@@ -1651,9 +1651,9 @@ export type QueryVisitRequestsArgs = {
 
 /** Where a person record is in its life (PRODUCT.md §5). */
 export type RecordStatus =
-  | 'ACTIVE'
-  | 'ARCHIVED'
-  | 'PENDING';
+  | 'active'
+  | 'archived'
+  | 'pending';
 
 /** A saved version of a post or page (its history keeps the last 20). */
 export type Revision = {
@@ -1825,8 +1825,8 @@ export type SermonSeriesInput = {
 
 /** Where a sermon is in its life (PRODUCT.md §5): draft ⇄ published. */
 export type SermonStatus =
-  | 'DRAFT'
-  | 'PUBLISHED';
+  | 'draft'
+  | 'published';
 
 /** A sermon's video on YouTube or Vimeo, shown as a click-to-load embed. */
 export type SermonVideo = {
@@ -1966,11 +1966,11 @@ export type StaffAlertPreference = {
 /** What staff are told about. */
 export type StaffAlertTopic =
   /** A prayer request waiting for moderation (prayer.moderate or prayer.view_pastoral). */
-  | 'PRAYER_MODERATION'
+  | 'prayer'
   /** A sign-up waiting for approval (people.manage). */
-  | 'SIGNUPS'
+  | 'signups'
   /** A new plan-a-visit request (people.manage). */
-  | 'VISIT_REQUESTS';
+  | 'visits';
 
 export type Subscription = {
   __typename?: 'Subscription';
@@ -2037,8 +2037,8 @@ export type UserEdge = {
 
 /** Whether an account may sign in. */
 export type UserStatus =
-  | 'ACTIVE'
-  | 'SUSPENDED';
+  | 'active'
+  | 'suspended';
 
 /** A video site a sermon's video may come from. */
 export type VideoProvider =
@@ -2094,13 +2094,13 @@ export type ViewerAbilities = {
 /** Who may see a contact detail besides its owner, their household and staff with people rights. */
 export type Visibility =
   /** People who share a group with the person. */
-  | 'GROUPS'
+  | 'groups'
   /** Leaders of groups the person belongs to. */
-  | 'LEADERS'
+  | 'leaders'
   /** Every active member (in the directory). */
-  | 'MEMBERS'
+  | 'members'
   /** Nobody else. */
-  | 'PRIVATE';
+  | 'private';
 
 export type VisitRequest = {
   __typename?: 'VisitRequest';
@@ -2145,9 +2145,9 @@ export type VisitRequestInput = {
 };
 
 export type VisitStatus =
-  | 'CLOSED'
-  | 'CONTACTED'
-  | 'NEW';
+  | 'closed'
+  | 'contacted'
+  | 'new';
 
 /** What changed on the wall; RESYNC means the client may have missed changes and should refetch. */
 export type WallEventKind =
@@ -2158,13 +2158,13 @@ export type WallEventKind =
 
 /** A day of the week. */
 export type Weekday =
-  | 'FRIDAY'
-  | 'MONDAY'
-  | 'SATURDAY'
-  | 'SUNDAY'
-  | 'THURSDAY'
-  | 'TUESDAY'
-  | 'WEDNESDAY';
+  | 'friday'
+  | 'monday'
+  | 'saturday'
+  | 'sunday'
+  | 'thursday'
+  | 'tuesday'
+  | 'wednesday';
 
 /**
  * Changes to a published post or page that are not on the site yet: autosave keeps them here until
@@ -2266,16 +2266,16 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 export type ResolversTypes = {
   Address: ResolverTypeWrapper<AddressRecord>;
   AddressInput: AddressInput;
-  AgeGroup: AgeGroup;
-  AlertDelivery: AlertDelivery;
+  AgeGroup: ResolverTypeWrapper<AgeGroup>;
+  AlertDelivery: ResolverTypeWrapper<AlertDelivery>;
   ApproveSignUpInput: ApproveSignUpInput;
-  Audience: Audience;
+  Audience: ResolverTypeWrapper<Audience>;
   BibleBook: ResolverTypeWrapper<BibleBook>;
-  Birthday: ResolverTypeWrapper<Birthday>;
+  Birthday: ResolverTypeWrapper<Omit<Birthday, 'visibility'> & { visibility: ResolversTypes['Visibility'] }>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   ChangePasswordInput: ChangePasswordInput;
   ConfirmPasswordResetInput: ConfirmPasswordResetInput;
-  ContactVisibility: ContactVisibility;
+  ContactVisibility: ResolverTypeWrapper<ContactVisibility>;
   ContentKind: ContentKind;
   ContentRef: ResolverTypeWrapper<ContentRef>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
@@ -2287,19 +2287,19 @@ export type ResolversTypes = {
   HouseholdEdge: ResolverTypeWrapper<Omit<HouseholdEdge, 'node'> & { node: ResolversTypes['Household'] }>;
   HouseholdInput: HouseholdInput;
   HouseholdInvitation: ResolverTypeWrapper<HouseholdInvitationRecord>;
-  HouseholdRole: HouseholdRole;
+  HouseholdRole: ResolverTypeWrapper<HouseholdRole>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   ImageSize: ImageSize;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
-  InvitationStatus: InvitationStatus;
+  InvitationStatus: ResolverTypeWrapper<InvitationStatus>;
   Locale: Locale;
   LogoSize: LogoSize;
   MatchReason: MatchReason;
   Media: ResolverTypeWrapper<MediaRecord>;
   MediaConnection: ResolverTypeWrapper<Omit<MediaConnection, 'edges'> & { edges: Array<ResolversTypes['MediaEdge']> }>;
   MediaEdge: ResolverTypeWrapper<Omit<MediaEdge, 'node'> & { node: ResolversTypes['Media'] }>;
-  MediaKind: MediaKind;
-  MembershipStatus: MembershipStatus;
+  MediaKind: ResolverTypeWrapper<MediaKind>;
+  MembershipStatus: ResolverTypeWrapper<MembershipStatus>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   NavLink: ResolverTypeWrapper<NavLink>;
   NewPersonInput: NewPersonInput;
@@ -2307,15 +2307,15 @@ export type ResolversTypes = {
   NotificationConnection: ResolverTypeWrapper<Omit<NotificationConnection, 'edges'> & { edges: Array<ResolversTypes['NotificationEdge']> }>;
   NotificationEdge: ResolverTypeWrapper<Omit<NotificationEdge, 'node'> & { node: ResolversTypes['Notification'] }>;
   NotificationEvent: ResolverTypeWrapper<Omit<NotificationEvent, 'notification'> & { notification?: Maybe<ResolversTypes['Notification']> }>;
-  NotificationKind: NotificationKind;
+  NotificationKind: ResolverTypeWrapper<NotificationKind>;
   Page: ResolverTypeWrapper<PageRecord>;
   PageConnection: ResolverTypeWrapper<Omit<PageConnection, 'edges'> & { edges: Array<ResolversTypes['PageEdge']> }>;
   PageEdge: ResolverTypeWrapper<Omit<PageEdge, 'node'> & { node: ResolversTypes['Page'] }>;
   PageInfo: ResolverTypeWrapper<PageInfo>;
   PageInput: PageInput;
-  PageStatus: PageStatus;
+  PageStatus: ResolverTypeWrapper<PageStatus>;
   PeopleFilter: PeopleFilter;
-  Permission: Permission;
+  Permission: ResolverTypeWrapper<Permission>;
   Person: ResolverTypeWrapper<PersonRecord>;
   PersonConnection: ResolverTypeWrapper<Omit<PersonConnection, 'edges'> & { edges: Array<ResolversTypes['PersonEdge']> }>;
   PersonEdge: ResolverTypeWrapper<Omit<PersonEdge, 'node'> & { node: ResolversTypes['Person'] }>;
@@ -2324,25 +2324,25 @@ export type ResolversTypes = {
   PersonMatch: ResolverTypeWrapper<Omit<PersonMatch, 'person'> & { person: ResolversTypes['Person'] }>;
   PersonPhone: ResolverTypeWrapper<PersonPhoneRecord>;
   PhoneInput: PhoneInput;
-  PhoneKind: PhoneKind;
+  PhoneKind: ResolverTypeWrapper<PhoneKind>;
   PhotoSize: PhotoSize;
   Post: ResolverTypeWrapper<PostRecord>;
   PostConnection: ResolverTypeWrapper<Omit<PostConnection, 'edges'> & { edges: Array<ResolversTypes['PostEdge']> }>;
   PostEdge: ResolverTypeWrapper<Omit<PostEdge, 'node'> & { node: ResolversTypes['Post'] }>;
   PostInput: PostInput;
   PostOrder: PostOrder;
-  PostStatus: PostStatus;
+  PostStatus: ResolverTypeWrapper<PostStatus>;
   PrayerRequest: ResolverTypeWrapper<PrayerRequestRecord>;
   PrayerRequestConnection: ResolverTypeWrapper<Omit<PrayerRequestConnection, 'edges'> & { edges: Array<ResolversTypes['PrayerRequestEdge']> }>;
   PrayerRequestEdge: ResolverTypeWrapper<Omit<PrayerRequestEdge, 'node'> & { node: ResolversTypes['PrayerRequest'] }>;
   PrayerRequestInput: PrayerRequestInput;
   PrayerRequester: ResolverTypeWrapper<Omit<PrayerRequester, 'person'> & { person?: Maybe<ResolversTypes['Person']> }>;
-  PrayerStatus: PrayerStatus;
-  PrayerVisibility: PrayerVisibility;
+  PrayerStatus: ResolverTypeWrapper<PrayerStatus>;
+  PrayerVisibility: ResolverTypeWrapper<PrayerVisibility>;
   PrayerWallEvent: ResolverTypeWrapper<Omit<PrayerWallEvent, 'request'> & { request?: Maybe<ResolversTypes['PrayerRequest']> }>;
   PrayerWallFilter: PrayerWallFilter;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
-  RecordStatus: RecordStatus;
+  RecordStatus: ResolverTypeWrapper<RecordStatus>;
   Revision: ResolverTypeWrapper<RevisionRecord>;
   Role: ResolverTypeWrapper<RoleRecord>;
   ScripturePassage: ResolverTypeWrapper<ScripturePassage>;
@@ -2354,9 +2354,9 @@ export type ResolversTypes = {
   SermonInput: SermonInput;
   SermonSeries: ResolverTypeWrapper<SermonSeriesRecord>;
   SermonSeriesInput: SermonSeriesInput;
-  SermonStatus: SermonStatus;
+  SermonStatus: ResolverTypeWrapper<SermonStatus>;
   SermonVideo: ResolverTypeWrapper<SermonVideo>;
-  ServiceTime: ResolverTypeWrapper<ServiceTime>;
+  ServiceTime: ResolverTypeWrapper<Omit<ServiceTime, 'day'> & { day: ResolversTypes['Weekday'] }>;
   ServiceTimeInput: ServiceTimeInput;
   Settings: ResolverTypeWrapper<SettingsRecord>;
   SignInInput: SignInInput;
@@ -2365,8 +2365,8 @@ export type ResolversTypes = {
   SocialLinksInput: SocialLinksInput;
   Speaker: ResolverTypeWrapper<SpeakerRecord>;
   SpeakerInput: SpeakerInput;
-  StaffAlertPreference: ResolverTypeWrapper<StaffAlertPreference>;
-  StaffAlertTopic: StaffAlertTopic;
+  StaffAlertPreference: ResolverTypeWrapper<Omit<StaffAlertPreference, 'delivery' | 'topic'> & { delivery: ResolversTypes['AlertDelivery'], topic: ResolversTypes['StaffAlertTopic'] }>;
+  StaffAlertTopic: ResolverTypeWrapper<StaffAlertTopic>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   UpdateMediaInput: UpdateMediaInput;
@@ -2374,18 +2374,18 @@ export type ResolversTypes = {
   User: ResolverTypeWrapper<UserRecord>;
   UserConnection: ResolverTypeWrapper<Omit<UserConnection, 'edges'> & { edges: Array<ResolversTypes['UserEdge']> }>;
   UserEdge: ResolverTypeWrapper<Omit<UserEdge, 'node'> & { node: ResolversTypes['User'] }>;
-  UserStatus: UserStatus;
+  UserStatus: ResolverTypeWrapper<UserStatus>;
   VideoProvider: VideoProvider;
   Viewer: ResolverTypeWrapper<ViewerModel>;
   ViewerAbilities: ResolverTypeWrapper<ViewerAbilities>;
-  Visibility: Visibility;
+  Visibility: ResolverTypeWrapper<Visibility>;
   VisitRequest: ResolverTypeWrapper<VisitRequestRecord>;
   VisitRequestConnection: ResolverTypeWrapper<Omit<VisitRequestConnection, 'edges'> & { edges: Array<ResolversTypes['VisitRequestEdge']> }>;
   VisitRequestEdge: ResolverTypeWrapper<Omit<VisitRequestEdge, 'node'> & { node: ResolversTypes['VisitRequest'] }>;
   VisitRequestInput: VisitRequestInput;
-  VisitStatus: VisitStatus;
+  VisitStatus: ResolverTypeWrapper<VisitStatus>;
   WallEventKind: WallEventKind;
-  Weekday: Weekday;
+  Weekday: ResolverTypeWrapper<Weekday>;
   WorkingCopy: ResolverTypeWrapper<RevisionRecord>;
 };
 
@@ -2495,6 +2495,12 @@ export type AddressResolvers<ContextType = GatewayContext, ParentType extends Re
   visibility?: Resolver<ResolversTypes['Visibility'], ParentType, ContextType>;
 };
 
+export type AgeGroupResolvers = { ADULT: 'adult', CHILD: 'child', YOUTH: 'youth' };
+
+export type AlertDeliveryResolvers = { DAILY_DIGEST: 'digest', IMMEDIATE: 'immediate', OFF: 'off' };
+
+export type AudienceResolvers = { MEMBERS: 'members', PUBLIC: 'public' };
+
 export type BibleBookResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['BibleBook'] = ResolversParentTypes['BibleBook']> = {
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   osis?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -2505,6 +2511,8 @@ export type BirthdayResolvers<ContextType = GatewayContext, ParentType extends R
   month?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   visibility?: Resolver<ResolversTypes['Visibility'], ParentType, ContextType>;
 };
+
+export type ContactVisibilityResolvers = { GROUPS: 'groups', LEADERS: 'leaders', MEMBERS: 'members', PRIVATE: 'private' };
 
 export type ContentRefResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ContentRef'] = ResolversParentTypes['ContentRef']> = {
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -2552,6 +2560,10 @@ export type HouseholdInvitationResolvers<ContextType = GatewayContext, ParentTyp
   status?: Resolver<ResolversTypes['InvitationStatus'], ParentType, ContextType>;
 };
 
+export type HouseholdRoleResolvers = { CHILD: 'child', HEAD: 'head', OTHER: 'other', SPOUSE: 'spouse' };
+
+export type InvitationStatusResolvers = { ACCEPTED: 'accepted', PENDING: 'pending', REVOKED: 'revoked' };
+
 export type MediaResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Media'] = ResolversParentTypes['Media']> = {
   alt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   caption?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -2578,6 +2590,10 @@ export type MediaEdgeResolvers<ContextType = GatewayContext, ParentType extends 
   cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   node?: Resolver<ResolversTypes['Media'], ParentType, ContextType>;
 };
+
+export type MediaKindResolvers = { AUDIO: 'audio', DOCUMENT: 'document', IMAGE: 'image', VIDEO: 'video' };
+
+export type MembershipStatusResolvers = { INACTIVE: 'inactive', MEMBER: 'member', REGULAR_ATTENDER: 'regular_attender', VISITOR: 'visitor' };
 
 export type MutationResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   addEmail?: Resolver<ResolversTypes['PersonEmail'], ParentType, ContextType, RequireFields<MutationAddEmailArgs, 'input' | 'personId'>>;
@@ -2706,6 +2722,8 @@ export type NotificationEventResolvers<ContextType = GatewayContext, ParentType 
   unreadCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
+export type NotificationKindResolvers = { PRAYER_ANSWERED: 'prayer_answered', PRAYER_APPROVED: 'prayer_approved', PRAYER_PENDING: 'prayer_pending', PRAYER_PRAYED: 'prayer_prayed', PRAYER_REJECTED: 'prayer_rejected', SIGNUP_APPROVED: 'signup_approved', SIGNUP_PENDING: 'signup_pending', STAFF_DIGEST: 'staff_digest', VISIT_REQUEST: 'visit_request' };
+
 export type PageResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Page'] = ResolversParentTypes['Page']> = {
   body?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   history?: Resolver<Array<ResolversTypes['Revision']>, ParentType, ContextType>;
@@ -2739,6 +2757,10 @@ export type PageInfoResolvers<ContextType = GatewayContext, ParentType extends R
   endCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   hasNextPage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
+
+export type PageStatusResolvers = { DRAFT: 'draft', PUBLISHED: 'published' };
+
+export type PermissionResolvers = { CONTENT_EDIT: 'content.edit', CONTENT_PUBLISH: 'content.publish', EVENTS_MANAGE: 'events.manage', GROUPS_MANAGE: 'groups.manage', MEDIA_MANAGE: 'media.manage', PEOPLE_MANAGE: 'people.manage', PEOPLE_VIEW: 'people.view', PRAYER_MODERATE: 'prayer.moderate', PRAYER_VIEW_PASTORAL: 'prayer.view_pastoral', ROLES_MANAGE: 'roles.manage', SERMONS_MANAGE: 'sermons.manage', SETTINGS_MANAGE: 'settings.manage' };
 
 export type PersonResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Person'] = ResolversParentTypes['Person']> = {
   ageGroup?: Resolver<ResolversTypes['AgeGroup'], ParentType, ContextType>;
@@ -2800,6 +2822,8 @@ export type PersonPhoneResolvers<ContextType = GatewayContext, ParentType extend
   visibility?: Resolver<ResolversTypes['Visibility'], ParentType, ContextType>;
 };
 
+export type PhoneKindResolvers = { HOME: 'home', MOBILE: 'mobile', OTHER: 'other', WORK: 'work' };
+
 export type PostResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Post'] = ResolversParentTypes['Post']> = {
   audience?: Resolver<ResolversTypes['Audience'], ParentType, ContextType>;
   authorName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -2832,6 +2856,8 @@ export type PostEdgeResolvers<ContextType = GatewayContext, ParentType extends R
   cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   node?: Resolver<ResolversTypes['Post'], ParentType, ContextType>;
 };
+
+export type PostStatusResolvers = { ARCHIVED: 'archived', DRAFT: 'draft', PUBLISHED: 'published', SCHEDULED: 'scheduled' };
 
 export type PrayerRequestResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['PrayerRequest'] = ResolversParentTypes['PrayerRequest']> = {
   anonymous?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -2869,6 +2895,10 @@ export type PrayerRequesterResolvers<ContextType = GatewayContext, ParentType ex
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   person?: Resolver<Maybe<ResolversTypes['Person']>, ParentType, ContextType>;
 };
+
+export type PrayerStatusResolvers = { ANSWERED: 'answered', APPROVED: 'approved', ARCHIVED: 'archived', PENDING: 'pending', REJECTED: 'rejected' };
+
+export type PrayerVisibilityResolvers = { MEMBERS: 'members', PASTORAL: 'pastoral', PUBLIC: 'public' };
 
 export type PrayerWallEventResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['PrayerWallEvent'] = ResolversParentTypes['PrayerWallEvent']> = {
   id?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
@@ -2918,6 +2948,8 @@ export type QueryResolvers<ContextType = GatewayContext, ParentType extends Reso
   viewer?: Resolver<Maybe<ResolversTypes['Viewer']>, ParentType, ContextType>;
   visitRequests?: Resolver<ResolversTypes['VisitRequestConnection'], ParentType, ContextType, RequireFields<QueryVisitRequestsArgs, 'first'>>;
 };
+
+export type RecordStatusResolvers = { ACTIVE: 'active', ARCHIVED: 'archived', PENDING: 'pending' };
 
 export type RevisionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Revision'] = ResolversParentTypes['Revision']> = {
   body?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -3003,6 +3035,8 @@ export type SermonSeriesResolvers<ContextType = GatewayContext, ParentType exten
   updated?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
 };
 
+export type SermonStatusResolvers = { DRAFT: 'draft', PUBLISHED: 'published' };
+
 export type SermonVideoResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['SermonVideo'] = ResolversParentTypes['SermonVideo']> = {
   embedUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   provider?: Resolver<ResolversTypes['VideoProvider'], ParentType, ContextType>;
@@ -3059,6 +3093,8 @@ export type StaffAlertPreferenceResolvers<ContextType = GatewayContext, ParentTy
   topic?: Resolver<ResolversTypes['StaffAlertTopic'], ParentType, ContextType>;
 };
 
+export type StaffAlertTopicResolvers = { PRAYER_MODERATION: 'prayer', SIGNUPS: 'signups', VISIT_REQUESTS: 'visits' };
+
 export type SubscriptionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
   myNotifications?: SubscriptionResolver<ResolversTypes['NotificationEvent'], "myNotifications", ParentType, ContextType>;
   prayerWall?: SubscriptionResolver<ResolversTypes['PrayerWallEvent'], "prayerWall", ParentType, ContextType>;
@@ -3088,6 +3124,8 @@ export type UserEdgeResolvers<ContextType = GatewayContext, ParentType extends R
   node?: Resolver<ResolversTypes['User'], ParentType, ContextType>;
 };
 
+export type UserStatusResolvers = { ACTIVE: 'active', SUSPENDED: 'suspended' };
+
 export type ViewerResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Viewer'] = ResolversParentTypes['Viewer']> = {
   can?: Resolver<ResolversTypes['ViewerAbilities'], ParentType, ContextType>;
   isMember?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -3111,6 +3149,8 @@ export type ViewerAbilitiesResolvers<ContextType = GatewayContext, ParentType ex
   viewPastoralPrayer?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   viewPeople?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
+
+export type VisibilityResolvers = { GROUPS: 'groups', LEADERS: 'leaders', MEMBERS: 'members', PRIVATE: 'private' };
 
 export type VisitRequestResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['VisitRequest'] = ResolversParentTypes['VisitRequest']> = {
   created?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -3137,6 +3177,10 @@ export type VisitRequestEdgeResolvers<ContextType = GatewayContext, ParentType e
   node?: Resolver<ResolversTypes['VisitRequest'], ParentType, ContextType>;
 };
 
+export type VisitStatusResolvers = { CLOSED: 'closed', CONTACTED: 'contacted', NEW: 'new' };
+
+export type WeekdayResolvers = { FRIDAY: 'friday', MONDAY: 'monday', SATURDAY: 'saturday', SUNDAY: 'sunday', THURSDAY: 'thursday', TUESDAY: 'tuesday', WEDNESDAY: 'wednesday' };
+
 export type WorkingCopyResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['WorkingCopy'] = ResolversParentTypes['WorkingCopy']> = {
   audience?: Resolver<ResolversTypes['Audience'], ParentType, ContextType>;
   body?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -3153,8 +3197,12 @@ export type WorkingCopyResolvers<ContextType = GatewayContext, ParentType extend
 
 export type Resolvers<ContextType = GatewayContext> = {
   Address?: AddressResolvers<ContextType>;
+  AgeGroup?: AgeGroupResolvers;
+  AlertDelivery?: AlertDeliveryResolvers;
+  Audience?: AudienceResolvers;
   BibleBook?: BibleBookResolvers<ContextType>;
   Birthday?: BirthdayResolvers<ContextType>;
+  ContactVisibility?: ContactVisibilityResolvers;
   ContentRef?: ContentRefResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
   File?: GraphQLScalarType;
@@ -3162,34 +3210,46 @@ export type Resolvers<ContextType = GatewayContext> = {
   HouseholdConnection?: HouseholdConnectionResolvers<ContextType>;
   HouseholdEdge?: HouseholdEdgeResolvers<ContextType>;
   HouseholdInvitation?: HouseholdInvitationResolvers<ContextType>;
+  HouseholdRole?: HouseholdRoleResolvers;
+  InvitationStatus?: InvitationStatusResolvers;
   Media?: MediaResolvers<ContextType>;
   MediaConnection?: MediaConnectionResolvers<ContextType>;
   MediaEdge?: MediaEdgeResolvers<ContextType>;
+  MediaKind?: MediaKindResolvers;
+  MembershipStatus?: MembershipStatusResolvers;
   Mutation?: MutationResolvers<ContextType>;
   NavLink?: NavLinkResolvers<ContextType>;
   Notification?: NotificationResolvers<ContextType>;
   NotificationConnection?: NotificationConnectionResolvers<ContextType>;
   NotificationEdge?: NotificationEdgeResolvers<ContextType>;
   NotificationEvent?: NotificationEventResolvers<ContextType>;
+  NotificationKind?: NotificationKindResolvers;
   Page?: PageResolvers<ContextType>;
   PageConnection?: PageConnectionResolvers<ContextType>;
   PageEdge?: PageEdgeResolvers<ContextType>;
   PageInfo?: PageInfoResolvers<ContextType>;
+  PageStatus?: PageStatusResolvers;
+  Permission?: PermissionResolvers;
   Person?: PersonResolvers<ContextType>;
   PersonConnection?: PersonConnectionResolvers<ContextType>;
   PersonEdge?: PersonEdgeResolvers<ContextType>;
   PersonEmail?: PersonEmailResolvers<ContextType>;
   PersonMatch?: PersonMatchResolvers<ContextType>;
   PersonPhone?: PersonPhoneResolvers<ContextType>;
+  PhoneKind?: PhoneKindResolvers;
   Post?: PostResolvers<ContextType>;
   PostConnection?: PostConnectionResolvers<ContextType>;
   PostEdge?: PostEdgeResolvers<ContextType>;
+  PostStatus?: PostStatusResolvers;
   PrayerRequest?: PrayerRequestResolvers<ContextType>;
   PrayerRequestConnection?: PrayerRequestConnectionResolvers<ContextType>;
   PrayerRequestEdge?: PrayerRequestEdgeResolvers<ContextType>;
   PrayerRequester?: PrayerRequesterResolvers<ContextType>;
+  PrayerStatus?: PrayerStatusResolvers;
+  PrayerVisibility?: PrayerVisibilityResolvers;
   PrayerWallEvent?: PrayerWallEventResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  RecordStatus?: RecordStatusResolvers;
   Revision?: RevisionResolvers<ContextType>;
   Role?: RoleResolvers<ContextType>;
   ScripturePassage?: ScripturePassageResolvers<ContextType>;
@@ -3199,21 +3259,27 @@ export type Resolvers<ContextType = GatewayContext> = {
   SermonConnection?: SermonConnectionResolvers<ContextType>;
   SermonEdge?: SermonEdgeResolvers<ContextType>;
   SermonSeries?: SermonSeriesResolvers<ContextType>;
+  SermonStatus?: SermonStatusResolvers;
   SermonVideo?: SermonVideoResolvers<ContextType>;
   ServiceTime?: ServiceTimeResolvers<ContextType>;
   Settings?: SettingsResolvers<ContextType>;
   SocialLinks?: SocialLinksResolvers<ContextType>;
   Speaker?: SpeakerResolvers<ContextType>;
   StaffAlertPreference?: StaffAlertPreferenceResolvers<ContextType>;
+  StaffAlertTopic?: StaffAlertTopicResolvers;
   Subscription?: SubscriptionResolvers<ContextType>;
   User?: UserResolvers<ContextType>;
   UserConnection?: UserConnectionResolvers<ContextType>;
   UserEdge?: UserEdgeResolvers<ContextType>;
+  UserStatus?: UserStatusResolvers;
   Viewer?: ViewerResolvers<ContextType>;
   ViewerAbilities?: ViewerAbilitiesResolvers<ContextType>;
+  Visibility?: VisibilityResolvers;
   VisitRequest?: VisitRequestResolvers<ContextType>;
   VisitRequestConnection?: VisitRequestConnectionResolvers<ContextType>;
   VisitRequestEdge?: VisitRequestEdgeResolvers<ContextType>;
+  VisitStatus?: VisitStatusResolvers;
+  Weekday?: WeekdayResolvers;
   WorkingCopy?: WorkingCopyResolvers<ContextType>;
 };
 

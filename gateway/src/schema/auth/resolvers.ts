@@ -7,7 +7,7 @@ import { LIMITS, THROTTLE } from "@flock/shared/limits";
 import { checkPassword } from "../../validation/passwords.ts";
 import { Validator } from "../../validation/validate.ts";
 import type { Resolvers } from "../__generated__/types.ts";
-import { permissionsOf, toPermission } from "../users/mappers.ts";
+import { permissionsOf } from "../users/mappers.ts";
 import { revokeSessions } from "../users/resolvers.ts";
 import { requireViewer } from "../../access/guards.ts";
 import { abilitiesOf } from "../../access/abilities.ts";
@@ -130,7 +130,7 @@ export const authResolvers: Resolvers = {
     user: ({ user }) => user,
     person: ({ user }) => user.expand?.person ?? null,
     roles: ({ user }) => user.expand?.roles ?? [],
-    permissions: ({ user }) => permissionsOf(user).map(toPermission),
+    permissions: ({ user }) => permissionsOf(user),
     isMember: ({ user }) => user.expand?.person?.recordStatus === "active",
     can: ({ user }) => abilitiesOf(user),
   },

@@ -70,7 +70,7 @@ function validatePost(input: PostInput) {
     summary,
     cover: input.coverId === undefined ? undefined : (input.coverId ?? ""),
     pinned: input.pinned ?? undefined,
-    audience: input.audience ? input.audience.toLowerCase() : undefined,
+    audience: input.audience ?? undefined,
   };
 }
 
@@ -176,7 +176,7 @@ export const contentResolvers: Resolvers = {
       const { size, after: cursor } = keyedPageArgs(first, after, 50, PAGE_ORDER);
       const filters = [
         search?.trim() ? ctx.pb.filter("(title ~ {:q} || body ~ {:q})", { q: search.trim().slice(0, LIMITS.searchMax) }) : "",
-        status ? ctx.pb.filter("status = {:s}", { s: status.toLowerCase() }) : "",
+        status ? ctx.pb.filter("status = {:s}", { s: status }) : "",
       ].filter(Boolean);
       const filter = [...filters, cursor ? keysetAfter(ctx.pb, PAGE_ORDER, cursor) : ""].filter(Boolean).join(" && ");
       const rows = await pbCall(() => ctx.pb.collection("pages").getList<PageRecord>(1, size + 1, { filter, sort: sortOf(PAGE_ORDER), skipTotal: true }));
@@ -192,7 +192,7 @@ export const contentResolvers: Resolvers = {
       const { size, after: cursor } = keyedPageArgs(first, after, 10, order);
       const filters = [
         search?.trim() ? ctx.pb.filter("(title ~ {:q} || summary ~ {:q} || body ~ {:q})", { q: search.trim().slice(0, LIMITS.searchMax) }) : "",
-        status ? ctx.pb.filter("status = {:s}", { s: status.toLowerCase() }) : "",
+        status ? ctx.pb.filter("status = {:s}", { s: status }) : "",
       ].filter(Boolean);
       const filter = [...filters, cursor ? keysetAfter(ctx.pb, order, cursor) : ""].filter(Boolean).join(" && ");
       const rows = await pbCall(() =>
@@ -353,7 +353,7 @@ export const contentResolvers: Resolvers = {
     path: (p) => `/p/${p.slug}`,
     body: (p) => p.body ?? "",
     html: (p, _, ctx) => renderBody(ctx, `pages:${p.id}:${p.updated}`, p.body ?? ""),
-    status: (p) => (p.status === "published" ? "PUBLISHED" : "DRAFT"),
+    status: (p) => (p.status === "published" ? "published" : "draft"),
     showInNav: (p) => !!p.showInNav,
     navOrder: (p) => p.navOrder ?? 0,
     seoDescription: (p) => p.seoDescription ?? "",
@@ -369,11 +369,10 @@ export const contentResolvers: Resolvers = {
     body: (p) => p.body ?? "",
     html: (p, _, ctx) => renderBody(ctx, `posts:${p.id}:${p.updated}`, p.body ?? ""),
     cover: (p) => p.expand?.cover ?? null,
-    status: (p) => p.status.toUpperCase() as "DRAFT" | "SCHEDULED" | "PUBLISHED" | "ARCHIVED",
     publishAt: (p) => fromPocketBaseDateOrNull(p.publishAt),
     publishedAt: (p) => fromPocketBaseDateOrNull(p.publishedAt),
     pinned: (p) => !!p.pinned,
-    audience: (p) => (p.audience === "members" ? "MEMBERS" : "PUBLIC"),
+    audience: (p) => (p.audience === "members" ? "members" : "public"),
     authorName: (p) => p.authorName ?? "",
     revision: async (p, _, ctx) => (await workingOf(ctx, "post", p))?.revision ?? p.revision ?? 0,
     created: (p) => fromPocketBaseDate(p.created),
@@ -390,7 +389,7 @@ export const contentResolvers: Resolvers = {
       return (await mediaByIds(ctx.pb, [id])).get(id) ?? null;
     },
     pinned: (w) => !!workingField(w, "pinned"),
-    audience: (w) => (workingField(w, "audience") === "members" ? "MEMBERS" : "PUBLIC"),
+    audience: (w) => (workingField(w, "audience") === "members" ? "members" : "public"),
     seoDescription: (w) => String(workingField(w, "seoDescription") ?? ""),
     showInNav: (w) => !!workingField(w, "showInNav"),
     updated: (w) => fromPocketBaseDate(w.updated),

@@ -40,7 +40,7 @@ export const mediaResolvers: Resolvers = {
       await requireViewer(ctx);
       const filters = [
         search?.trim() ? ctx.pb.filter("(filename ~ {:q} || alt ~ {:q} || caption ~ {:q})", { q: search.trim().slice(0, LIMITS.searchMax) }) : "",
-        kind ? ctx.pb.filter("kind = {:k}", { k: kind.toLowerCase() }) : "",
+        kind ? ctx.pb.filter("kind = {:k}", { k: kind }) : "",
       ].filter(Boolean);
       const filter = [...filters, cursor ? keysetFilter(ctx.pb, "created", cursor) : ""].filter(Boolean).join(" && ");
       const rows = await pbCall(() => ctx.pb.collection("media").getList<MediaRecord>(1, size + 1, { filter, sort: "-created,-id", skipTotal: true }));
@@ -103,7 +103,6 @@ export const mediaResolvers: Resolvers = {
     },
   },
   Media: {
-    kind: (m) => m.kind.toUpperCase() as "IMAGE" | "AUDIO" | "VIDEO" | "DOCUMENT",
     url: (m) => mediaUrl(m),
     imageUrl: (m, { size }) => {
       const thumb = m.kind === "image" ? THUMBS[size ?? "MEDIUM"] : "";

@@ -3,7 +3,7 @@ import type { GatewayContext } from "../../context.ts";
 import { pbCall } from "../../errors.ts";
 import type { NotificationRecord } from "../../pocketbase/records.ts";
 import type { BridgeEvent } from "../../realtime/event-queue.ts";
-import type { NotificationKind, Resolvers, WallEventKind } from "../__generated__/types.ts";
+import type { Resolvers, WallEventKind } from "../__generated__/types.ts";
 import { connection, keysetFilter, pageArgs } from "../pagination.ts";
 import { requireViewer } from "../../access/guards.ts";
 import { selectsField } from "../selection.ts";
@@ -99,7 +99,6 @@ export const notificationsResolvers: Resolvers = {
     },
   },
   Notification: {
-    kind: (n) => n.kind.toUpperCase() as NotificationKind,
     body: (n) => n.body ?? "",
     link: (n) => n.link || null,
     count: (n) => n.count || 1,

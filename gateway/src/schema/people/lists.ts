@@ -8,7 +8,7 @@ import { connection, pageArgs, type Cursor } from "../pagination.ts";
 import { requireAbility, requireViewer } from "../../access/guards.ts";
 import { toCsv } from "./csv.ts";
 import { loadersOf } from "./loaders.ts";
-import { dateOnly, fromEnum, viewerPerson } from "./mappers.ts";
+import { dateOnly, viewerPerson } from "./mappers.ts";
 
 /** Search words (AND): "ann smith" finds Ann in the Smith household. */
 const MAX_SEARCH_WORDS = 5;
@@ -83,7 +83,7 @@ export async function households(ctx: GatewayContext, args: { first?: number | n
 /** Staff list filters (all optional, combined with AND). */
 function peopleFilter(pb: PocketBase, filter: PeopleFilter | null | undefined): string {
   const anyOf = (field: string, values: readonly string[] | null | undefined) =>
-    values?.length ? values.map((value) => pb.filter(`${field} = {:value}`, { value: fromEnum(value) })).join(" || ") : "";
+    values?.length ? values.map((value) => pb.filter(`${field} = {:value}`, { value })).join(" || ") : "";
   const words = searchWords(filter?.search).map((w) =>
     pb.filter("(firstName ~ {:w} || lastName ~ {:w} || preferredName ~ {:w} || person_emails_via_person.email ?~ {:w})", { w }),
   );

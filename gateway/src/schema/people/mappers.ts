@@ -1,15 +1,12 @@
 import type { HouseholdRecord, PersonRecord, UserRecord, VisibilityValue } from "../../pocketbase/records.ts";
-import type { AgeGroup, HouseholdRole, MembershipStatus, PhotoSize, Visibility } from "../__generated__/types.ts";
+import type { PhotoSize } from "../__generated__/types.ts";
 import { hasPermission } from "../users/mappers.ts";
 
-/** PocketBase select values are the GraphQL enum values in lower case ("regular_attender" ⇄ REGULAR_ATTENDER). */
-export const toEnum = <T extends string>(value: string) => value.toUpperCase() as T;
-export const fromEnum = (value: string) => value.toLowerCase();
-
-export const toVisibility = (value: VisibilityValue | "") => toEnum<Visibility>(value || "private");
-export const toAgeGroup = (value: PersonRecord["ageGroup"]) => toEnum<AgeGroup>(value || "adult");
-export const toHouseholdRole = (value: PersonRecord["householdRole"]) => (value ? toEnum<HouseholdRole>(value) : null);
-export const toMembershipStatus = (value: PersonRecord["membershipStatus"]) => (value ? toEnum<MembershipStatus>(value) : null);
+/** Unset select values ("") as GraphQL shows them: a default, or null (the enums map PocketBase values, schema/enum-values.ts). */
+export const toVisibility = (value: VisibilityValue | "") => value || "private";
+export const toAgeGroup = (value: PersonRecord["ageGroup"]) => value || "adult";
+export const toHouseholdRole = (value: PersonRecord["householdRole"]) => value || null;
+export const toMembershipStatus = (value: PersonRecord["membershipStatus"]) => value || null;
 
 /** "Preferred (or first) name and last name". */
 export const displayName = (p: Pick<PersonRecord, "firstName" | "lastName" | "preferredName">) =>

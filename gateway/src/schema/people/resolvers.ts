@@ -1,7 +1,7 @@
 import type { GatewayContext } from "../../context.ts";
 import type { PersonRecord } from "../../pocketbase/records.ts";
 import { formatPhone } from "../../validation/phone.ts";
-import type { InvitationStatus, PhoneKind, RecordStatus, Resolvers } from "../__generated__/types.ts";
+import type { Resolvers } from "../__generated__/types.ts";
 import { contactPerson } from "./contact-relay.ts";
 import { addEmail, addPhone, removeAddress, removeEmail, removePhone, setAddress, updateEmail, updatePhone } from "./contact-rows.ts";
 import { createHousehold, inviteToHousehold, revokeHouseholdInvitation, setHouseholdPhoto, updateHousehold } from "./household-mutations.ts";
@@ -15,7 +15,6 @@ import {
   householdPhotoUrl,
   personPhotoUrl,
   toAgeGroup,
-  toEnum,
   toHouseholdRole,
   toMembershipStatus,
   toVisibility,
@@ -74,7 +73,7 @@ export const peopleResolvers: Resolvers = {
     ageGroup: (p) => toAgeGroup(p.ageGroup),
     householdRole: (p) => toHouseholdRole(p.householdRole),
     membershipStatus: (p) => toMembershipStatus(p.membershipStatus),
-    recordStatus: (p) => toEnum<RecordStatus>(p.recordStatus || "pending"),
+    recordStatus: (p) => p.recordStatus || "pending",
     photoUrl: (p, { size }) => personPhotoUrl(p, size ?? "CARD"),
     household: (p, _, ctx) => (p.household ? loadersOf(ctx).household.load(p.household) : null),
     emails: (p, _, ctx) => personLoaders(ctx, p).emails.load(p.id),
@@ -118,7 +117,7 @@ export const peopleResolvers: Resolvers = {
 
   PersonPhone: {
     formatted: (n) => formatPhone(n.number),
-    kind: (n) => (n.kind ? toEnum<PhoneKind>(n.kind) : null),
+    kind: (n) => n.kind || null,
     isPrimary: (n) => !!n.isPrimary,
     visibility: (n) => toVisibility(n.visibility),
   },
@@ -131,7 +130,6 @@ export const peopleResolvers: Resolvers = {
   },
 
   HouseholdInvitation: {
-    status: (i) => toEnum<InvitationStatus>(i.status),
     expiresAt: (i) => fromPocketBaseDate(i.expiresAt),
     created: (i) => fromPocketBaseDate(i.created),
   },

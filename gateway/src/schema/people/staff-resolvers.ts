@@ -111,7 +111,7 @@ async function matchSuggestions(ctx: GatewayContext, person: PersonRecord): Prom
     .map(({ person: match, reasons }) => ({ person: match, reasons: (["EMAIL", "PHONE", "NAME"] as const).filter((r) => reasons.has(r)) }));
 }
 
-const membershipValue = (status: MembershipStatus | null | undefined) => (status ?? "VISITOR").toLowerCase();
+const membershipValue = (status: MembershipStatus | null | undefined) => status ?? "visitor";
 
 /**
  * Where an approved person lives: the household staff chose, else the one they already have (a

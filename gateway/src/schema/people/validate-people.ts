@@ -3,7 +3,6 @@ import { LIMITS } from "@flock/shared/limits";
 import { toE164 } from "../../validation/phone.ts";
 import { Validator } from "../../validation/validate.ts";
 import type { AddressInput, EmailInput, HouseholdInput, NewPersonInput, PersonInput, PhoneInput, Visibility } from "../__generated__/types.ts";
-import { fromEnum } from "./mappers.ts";
 
 /**
  * Input checks for the people mutations (PRODUCT.md §6). Each returns the values to write and throws
@@ -67,7 +66,7 @@ export function householdWouldLackAdult(members: HouseholdMember[], change: { up
 
 export const NO_ADULT_MESSAGE = "A household needs at least one adult. Add an adult to this household first.";
 
-const visibilityOf = (value: Visibility | null | undefined): VisibilityValue | undefined => (value ? (fromEnum(value) as VisibilityValue) : undefined);
+const visibilityOf = (value: Visibility | null | undefined): VisibilityValue | undefined => value ?? undefined;
 
 function names(v: Validator, input: { firstName?: string | null; lastName?: string | null; preferredName?: string | null }, partial: boolean) {
   const out: Partial<Pick<PersonRecord, "firstName" | "lastName" | "preferredName">> = {};
@@ -83,10 +82,10 @@ export function validatePersonInput(input: PersonInput, today = todayUtc()) {
   const person: Record<string, unknown> = names(v, input, true);
   if (input.directoryOptOut != null) person.directoryOptOut = input.directoryOptOut;
   // Staff-only fields pass through: people.updateRule refuses them for anyone else.
-  if (input.membershipStatus !== undefined) person.membershipStatus = input.membershipStatus ? fromEnum(input.membershipStatus) : "";
-  if (input.recordStatus != null) person.recordStatus = fromEnum(input.recordStatus);
+  if (input.membershipStatus !== undefined) person.membershipStatus = input.membershipStatus ? input.membershipStatus : "";
+  if (input.recordStatus != null) person.recordStatus = input.recordStatus;
   if (input.householdId !== undefined) person.household = input.householdId ?? "";
-  if (input.householdRole !== undefined) person.householdRole = input.householdRole ? fromEnum(input.householdRole) : "";
+  if (input.householdRole !== undefined) person.householdRole = input.householdRole ? input.householdRole : "";
   const birthDate = input.birthDate === undefined ? undefined : input.birthDate === null || !input.birthDate.trim() ? null : checkBirthDate(v, "birthDate", input.birthDate, today);
   v.done();
   return { person, birthDate, birthdayVisibility: visibilityOf(input.birthdayVisibility) };
@@ -109,8 +108,8 @@ export function validateNewPerson(input: NewPersonInput, today = todayUtc()) {
     email,
     phone,
     householdId: input.householdId ?? null,
-    householdRole: input.householdRole ? fromEnum(input.householdRole) : null,
-    membershipStatus: input.membershipStatus ? fromEnum(input.membershipStatus) : null,
+    householdRole: input.householdRole ? input.householdRole : null,
+    membershipStatus: input.membershipStatus ? input.membershipStatus : null,
   };
 }
 
@@ -127,7 +126,7 @@ export function validatePhoneInput(input: PhoneInput) {
   const number = typed ? toE164(typed) : null;
   if (typed && !number) v.add("number", "invalid_phone", "Enter a valid phone number, with the country code if it is not local.");
   v.done();
-  return { number: number!, kind: input.kind ? fromEnum(input.kind) : undefined, isPrimary: input.isPrimary ?? undefined, visibility: visibilityOf(input.visibility) };
+  return { number: number!, kind: input.kind ? input.kind : undefined, isPrimary: input.isPrimary ?? undefined, visibility: visibilityOf(input.visibility) };
 }
 
 export function validateAddressInput(input: AddressInput) {

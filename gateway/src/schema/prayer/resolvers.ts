@@ -7,7 +7,7 @@ import { notify } from "../../system/notifier.ts";
 import { alertPrayerPending } from "../../system/staff-alerts.ts";
 import { LIMITS, THROTTLE } from "@flock/shared/limits";
 import { Validator } from "../../validation/validate.ts";
-import type { PrayerStatus, PrayerVisibility, Resolvers } from "../__generated__/types.ts";
+import type { Resolvers } from "../__generated__/types.ts";
 import { connection, keysetFilter, pageArgs, type Cursor } from "../pagination.ts";
 import { loadersOf } from "../people/loaders.ts";
 import { findById, rowsPointingAt } from "../../pocketbase/records-io.ts";
@@ -176,7 +176,6 @@ function visitorPrayerThrottle(ctx: GatewayContext, requestId: string) {
 }
 
 const bodyOf = (v: Validator, field: string, value: string) => v.text(field, value, { required: true, min: LIMITS.prayerBodyMin, max: LIMITS.prayerBodyMax });
-const toVisibility = (visibility: PrayerVisibility) => visibility.toLowerCase() as PrayerRequestRecord["visibility"];
 
 export const prayerResolvers: Resolvers = {
   Query: {
@@ -198,7 +197,7 @@ export const prayerResolvers: Resolvers = {
       const { size, cursor } = pageArgs(first, after, 20);
       await requireModerator(ctx);
       // Moderators without prayer.view_pastoral do not get pastoral requests: the rules leave them out.
-      const statusFilter = ctx.pb.filter("status = {:s}", { s: (status ?? "PENDING").toLowerCase() });
+      const statusFilter = ctx.pb.filter("status = {:s}", { s: status ?? "pending" });
       const page = [statusFilter, cursor ? keysetAfter(ctx, "created", cursor) : ""].filter(Boolean).join(" && ");
       const rows = await pbCall(() => ctx.pb.collection("prayer_requests").getList<PrayerRequestRecord>(1, size + 1, { filter: page, sort: "created,id", skipTotal: true }));
       return connection(rows.items, size, (r) => r.created, async () =>
@@ -242,7 +241,7 @@ export const prayerResolvers: Resolvers = {
   Mutation: {
     async submitPrayerRequest(_, { input }, ctx) {
       const viewer = await ctx.viewer();
-      const visibility = toVisibility(input.visibility);
+      const visibility = input.visibility;
       const anonymous = input.anonymous;
       // Spam traps fill the field people never see: answer as if it worked (a pending request that
       // nobody can find), store nothing.
@@ -469,14 +468,12 @@ ${excerpt(answerNote, 500)}`,
   },
 
   PrayerRequest: {
-    visibility: (r) => r.visibility.toUpperCase() as PrayerVisibility,
     anonymous: (r) => !!r.anonymous,
     // Anonymous requests never carry a name; the stored one is "" anyway (the create rule).
     async authorName(r, _, ctx) {
       if (r.anonymous || !r.authorName) return null;
       return (await seesFullNames(ctx, r)) ? r.authorName : firstNameOf(r.authorName);
     },
-    status: (r) => r.status.toUpperCase() as PrayerStatus,
     prayedCount: (r) => r.prayedCount ?? 0,
     prayedToday: (r, _, ctx) => prayerLoadersOf(ctx).prayedToday.load(r.id),
     flagCount: async (r, _, ctx) => (isModerator(await ctx.viewer()) ? (r.flagCount ?? 0) : 0),

@@ -5,7 +5,7 @@ import { badUserInput, payloadTooLarge, pbCall, unsupportedFileType } from "../.
 import type { SermonRecord, SermonSeriesRecord, SpeakerRecord } from "../../pocketbase/records.ts";
 import { LIMITS } from "@flock/shared/limits";
 import { Validator } from "../../validation/validate.ts";
-import type { Resolvers, SermonInput, SermonSeriesInput, SpeakerInput } from "../__generated__/types.ts";
+import type { Resolvers, SermonInput, SermonStatus, SermonSeriesInput, SpeakerInput } from "../__generated__/types.ts";
 import { connection, keysetFilter, pageArgs } from "../pagination.ts";
 import { requireViewer } from "../../access/guards.ts";
 import { chooseSlug, renderBody, writeAsCaller } from "../content/shared.ts";
@@ -38,7 +38,7 @@ interface SermonListArgs {
   speakerId?: string | null;
   book?: string | null;
   year?: number | null;
-  status?: "DRAFT" | "PUBLISHED" | null;
+  status?: SermonStatus | null;
   includeDrafts?: boolean | null;
 }
 
@@ -68,7 +68,7 @@ async function listSermons(ctx: GatewayContext, args: SermonListArgs, fallbackSi
     if (!Number.isInteger(args.year) || args.year < 1900 || args.year > 2200) throw badUserInput({ year: { code: "out_of_range", message: "Choose a year between 1900 and 2200." } });
     filters.push(ctx.pb.filter("preachedOn >= {:from} && preachedOn < {:to}", { from: `${args.year}-01-01 00:00:00.000Z`, to: `${args.year + 1}-01-01 00:00:00.000Z` }));
   }
-  if (args.status) filters.push(ctx.pb.filter("status = {:s}", { s: args.status.toLowerCase() }));
+  if (args.status) filters.push(ctx.pb.filter("status = {:s}", { s: args.status }));
   else if (!args.includeDrafts) filters.push('status = "published"');
   const filter = [...filters, cursor ? keysetFilter(ctx.pb, "preachedOn", cursor) : ""].filter(Boolean).join(" && ");
   const rows = await pbCall(() =>
@@ -412,7 +412,7 @@ export const sermonsResolvers: Resolvers = {
     videoUrl: (s) => s.videoUrl ?? "",
     video: (s) => (s.videoUrl ? parseVideoUrl(s.videoUrl) : null),
     attachments: (s) => (s.attachments ?? []).map((name) => ({ url: sermonFileUrl(s, name), filename: name })),
-    status: (s) => (s.status === "published" ? "PUBLISHED" : "DRAFT"),
+    status: (s) => (s.status === "published" ? "published" : "draft"),
     publishedAt: (s) => fromPocketBaseDateOrNull(s.publishedAt),
     previousInSeries: (s, _, ctx) => neighbour(ctx, s, "previous"),
     nextInSeries: (s, _, ctx) => neighbour(ctx, s, "next"),

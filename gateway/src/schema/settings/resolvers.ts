@@ -8,8 +8,6 @@ import type { Resolvers, UpdateSettingsInput } from "../__generated__/types.ts";
 import { requirePermission } from "../../access/guards.ts";
 import { fromPocketBaseDate } from "../../pocketbase/dates.ts";
 
-const lower = <T extends string>(value: T | null | undefined) => value?.toLowerCase();
-
 function validateSettings(input: UpdateSettingsInput): Record<string, unknown> {
   const v = new Validator();
   const data: Record<string, unknown> = {};
@@ -41,7 +39,7 @@ function validateSettings(input: UpdateSettingsInput): Record<string, unknown> {
     data.serviceTimes = input.serviceTimes.map((time, i) => {
       if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(time.time)) v.add(`serviceTimes.${i}.time`, "invalid_time", "Use a time like 10:30.");
       const label = v.text(`serviceTimes.${i}.label`, time.label, { max: LIMITS.serviceTimeLabelMax });
-      return { day: time.day.toLowerCase(), time: time.time, label };
+      return { day: time.day, time: time.time, label };
     });
   }
   if (input.socialLinks != null) {
@@ -55,7 +53,7 @@ function validateSettings(input: UpdateSettingsInput): Record<string, unknown> {
     data.socialLinks = links;
   }
   if (input.allowSignup != null) data.allowSignup = input.allowSignup;
-  if (input.directoryDefaultVisibility != null) data.directoryDefaultVisibility = lower(input.directoryDefaultVisibility);
+  if (input.directoryDefaultVisibility != null) data.directoryDefaultVisibility = input.directoryDefaultVisibility;
   if (input.prayerRequiresApproval != null) data.prayerRequiresApproval = input.prayerRequiresApproval;
   if (input.prayerPublicWall != null) data.prayerPublicWall = input.prayerPublicWall;
   if (input.prayerExpiryDays != null) {
@@ -120,9 +118,9 @@ export const settingsResolvers: Resolvers = {
     phone: (s) => s.phone ?? "",
     email: (s) => s.email ?? "",
     serviceTimes: (s) =>
-      (s.serviceTimes ?? []).map((t) => ({ day: t.day.toUpperCase() as never, time: t.time, label: t.label ?? "" })),
+      (s.serviceTimes ?? []).map((t) => ({ day: t.day, time: t.time, label: t.label ?? "" })),
     socialLinks: (s) => s.socialLinks ?? {},
-    directoryDefaultVisibility: (s) => (s.directoryDefaultVisibility || "members").toUpperCase() as never,
+    directoryDefaultVisibility: (s) => s.directoryDefaultVisibility || "members",
     prayerExpiryDays: (s) => s.prayerExpiryDays || 60,
     prayerPublicWall: (s) => s.prayerPublicWall !== false,
     updated: (s) => fromPocketBaseDate(s.updated),

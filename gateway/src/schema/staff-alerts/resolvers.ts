@@ -1,8 +1,8 @@
 import type { GatewayContext } from "../../context.ts";
 import { forbidden, pbCall } from "../../errors.ts";
 import type { UserRecord } from "../../pocketbase/records.ts";
-import { deliveryOf, STAFF_TOPICS, TOPIC_PERMISSIONS, type Delivery, type StaffAlertPrefsRecord, type StaffTopic } from "../../system/staff-alerts.ts";
-import type { AlertDelivery, Resolvers, StaffAlertTopic } from "../__generated__/types.ts";
+import { deliveryOf, STAFF_TOPICS, TOPIC_PERMISSIONS, type StaffAlertPrefsRecord, type StaffTopic } from "../../system/staff-alerts.ts";
+import type { Resolvers } from "../__generated__/types.ts";
 import { hasPermission } from "../users/mappers.ts";
 import { requireViewer } from "../../access/guards.ts";
 
@@ -10,11 +10,6 @@ import { requireViewer } from "../../access/guards.ts";
  * The viewer's own staff alert preferences (system/staff-alerts.ts), read and written with their
  * token: staff_alert_prefs rows are their owner's only (pb_migrations/1732430100_staff_alerts.js).
  */
-
-const TOPIC: Record<StaffTopic, StaffAlertTopic> = { visits: "VISIT_REQUESTS", signups: "SIGNUPS", prayer: "PRAYER_MODERATION" };
-const FROM_TOPIC = Object.fromEntries(Object.entries(TOPIC).map(([k, v]) => [v, k])) as Record<StaffAlertTopic, StaffTopic>;
-const DELIVERY: Record<Delivery, AlertDelivery> = { immediate: "IMMEDIATE", digest: "DAILY_DIGEST", off: "OFF" };
-const FROM_DELIVERY = Object.fromEntries(Object.entries(DELIVERY).map(([k, v]) => [v, k])) as Record<AlertDelivery, Delivery>;
 
 const handles = (viewer: UserRecord, topic: StaffTopic) => TOPIC_PERMISSIONS[topic].some((p) => hasPermission(viewer, p));
 
@@ -31,18 +26,16 @@ export const staffAlertsResolvers: Resolvers = {
       const topics = STAFF_TOPICS.filter((t) => handles(viewer, t));
       if (!topics.length) return [];
       const row = await ownRow(ctx, viewer);
-      return topics.map((t) => ({ topic: TOPIC[t], delivery: DELIVERY[deliveryOf(row, t)] }));
+      return topics.map((topic) => ({ topic, delivery: deliveryOf(row, topic) }));
     },
   },
   Mutation: {
     async setStaffAlertPreference(_, { topic, delivery }, ctx) {
       const viewer = await requireViewer(ctx);
-      const key = FROM_TOPIC[topic];
-      if (!handles(viewer, key)) throw forbidden();
-      const value = FROM_DELIVERY[delivery];
+      if (!handles(viewer, topic)) throw forbidden();
       const row = await ownRow(ctx, viewer);
-      if (row) await pbCall(() => ctx.pb.collection("staff_alert_prefs").update(row.id, { [key]: value }));
-      else await pbCall(() => ctx.pb.collection("staff_alert_prefs").create({ user: viewer.id, [key]: value }));
+      if (row) await pbCall(() => ctx.pb.collection("staff_alert_prefs").update(row.id, { [topic]: delivery }));
+      else await pbCall(() => ctx.pb.collection("staff_alert_prefs").create({ user: viewer.id, [topic]: delivery }));
       return { topic, delivery };
     },
   },

@@ -4,7 +4,7 @@ import { badUserInput, conflict, pbCall } from "../../errors.ts";
 import type { RoleRecord, UserRecord } from "../../pocketbase/records.ts";
 import { LIMITS } from "@flock/shared/limits";
 import type { Resolvers } from "../__generated__/types.ts";
-import { hasPermission, toPermission } from "./mappers.ts";
+import { hasPermission } from "./mappers.ts";
 import { connection, keysetFilter, pageArgs } from "../pagination.ts";
 import { selectsField } from "../selection.ts";
 import { fromPocketBaseDate } from "../../pocketbase/dates.ts";
@@ -73,12 +73,12 @@ export const usersResolvers: Resolvers = {
     },
     async setUserStatus(_, { userId, status }, ctx) {
       const viewer = await requirePermission(ctx, "roles.manage");
-      if (userId === viewer.id && status === "SUSPENDED") throw conflict("You can't suspend your own account.", "own_account");
+      if (userId === viewer.id && status === "suspended") throw conflict("You can't suspend your own account.", "own_account");
       const user = await pbCall(() =>
-        ctx.pb.collection("users").update<UserRecord>(userId, { status: status === "SUSPENDED" ? "suspended" : "active" }, userExpand),
+        ctx.pb.collection("users").update<UserRecord>(userId, { status }, userExpand),
       );
       ctx.viewerCache.forgetUser(userId);
-      if (status === "SUSPENDED") await revokeSessions(ctx, userId);
+      if (status === "suspended") await revokeSessions(ctx, userId);
       return user;
     },
     async resendVerification(_, { userId }, ctx) {
@@ -93,7 +93,7 @@ export const usersResolvers: Resolvers = {
     // PocketBase leaves out the email of accounts the caller does not own or manage.
     email: (u) => u.email ?? "",
     name: (u) => u.name ?? "",
-    status: (u) => (u.status === "suspended" ? "SUSPENDED" : "ACTIVE"),
+    status: (u) => (u.status === "suspended" ? "suspended" : "active"),
     locale: (u) => u.locale || null,
     roles: (u) => u.expand?.roles ?? [],
     person: (u) => u.expand?.person ?? null,
@@ -101,6 +101,6 @@ export const usersResolvers: Resolvers = {
   },
   Role: {
     description: (r) => r.description ?? "",
-    permissions: (r) => (r.permissions ?? []).map(toPermission),
+    permissions: (r) => r.permissions ?? [],
   },
 };

@@ -6,7 +6,7 @@ import type { SettingsRecord, VisitRequestRecord } from "../../pocketbase/record
 import { LIMITS, THROTTLE } from "@flock/shared/limits";
 import { toE164 } from "../../validation/phone.ts";
 import { Validator } from "../../validation/validate.ts";
-import type { Resolvers, VisitRequestInput, VisitStatus } from "../__generated__/types.ts";
+import type { Resolvers, VisitRequestInput } from "../__generated__/types.ts";
 import { connection, keysetFilter, pageArgs } from "../pagination.ts";
 import { requireAbility, requirePermission } from "../../access/guards.ts";
 import { findById } from "../../pocketbase/records-io.ts";
@@ -98,14 +98,13 @@ function confirmationMail(settings: SettingsRecord, visit: { name: string; email
   });
 }
 
-const toStatus = (status: VisitRequestRecord["status"]) => (status || "new").toUpperCase() as VisitStatus;
 
 export const visitsResolvers: Resolvers = {
   Query: {
     async visitRequests(_, { first, after, status }, ctx) {
       const { size, cursor } = pageArgs(first, after, 20);
       await requireAbility(ctx, "viewPeople");
-      const statusFilter = status ? ctx.pb.filter("status = {:s}", { s: status.toLowerCase() }) : "";
+      const statusFilter = status ? ctx.pb.filter("status = {:s}", { s: status }) : "";
       const filter = [statusFilter, cursor ? keysetFilter(ctx.pb, "created", cursor) : ""].filter(Boolean).join(" && ");
       const rows = await pbCall(() => ctx.pb.collection("visit_requests").getList<VisitRequestRecord>(1, size + 1, { filter, sort: "-created,-id", skipTotal: true }));
       return connection(rows.items, size, (r) => r.created, async () =>
@@ -146,7 +145,7 @@ export const visitsResolvers: Resolvers = {
       const person = await createPerson(ctx, {
         firstName: firstName ?? split.firstName,
         lastName: lastName ?? split.lastName,
-        membershipStatus: "VISITOR",
+        membershipStatus: "visitor",
         email: visit.email || null,
         phone: visit.phone || null,
       });
@@ -166,7 +165,7 @@ export const visitsResolvers: Resolvers = {
       const note = staffNote == null ? undefined : v.text("staffNote", staffNote, { max: LIMITS.staffNoteMax });
       v.done();
       return pbCall(() =>
-        ctx.pb.collection("visit_requests").update<VisitRequestRecord>(id, { status: status.toLowerCase(), ...(note !== undefined ? { staffNote: note } : {}) }),
+        ctx.pb.collection("visit_requests").update<VisitRequestRecord>(id, { status, ...(note !== undefined ? { staffNote: note } : {}) }),
       );
     },
   },
@@ -177,7 +176,7 @@ export const visitsResolvers: Resolvers = {
     plannedDate: (r) => (r.plannedDate ? r.plannedDate.slice(0, 10) : null),
     partySize: (r) => r.partySize || null,
     message: (r) => r.message ?? "",
-    status: (r) => toStatus(r.status),
+    status: (r) => r.status || "new",
     staffNote: (r) => r.staffNote ?? "",
     created: (r) => fromPocketBaseDate(r.created),
   },

@@ -1,0 +1,59 @@
+/**
+ * The PocketBase value behind each GraphQL enum value. GraphQL enum values cannot hold dots or be
+ * lowercase by convention; PocketBase stores "settings.manage", "draft", "regular_attender". Codegen
+ * (codegen.ts, `enumValues`) types the resolvers with these values and the schema maps them at the
+ * edge, so resolvers read and return PocketBase values untouched: no case conversions by hand.
+ * Enums with no stored counterpart (sizes, orders, event kinds) are not here.
+ */
+
+/** The usual rule: the GraphQL name, lowercased ("REGULAR_ATTENDER" → "regular_attender"). */
+const lowercase = <const K extends string>(...names: K[]) =>
+  Object.fromEntries(names.map((name) => [name, name.toLowerCase()])) as { readonly [N in K]: Lowercase<N> };
+
+export const ENUM_VALUES = {
+  Permission: {
+    SETTINGS_MANAGE: "settings.manage",
+    ROLES_MANAGE: "roles.manage",
+    PEOPLE_VIEW: "people.view",
+    PEOPLE_MANAGE: "people.manage",
+    CONTENT_EDIT: "content.edit",
+    CONTENT_PUBLISH: "content.publish",
+    SERMONS_MANAGE: "sermons.manage",
+    EVENTS_MANAGE: "events.manage",
+    GROUPS_MANAGE: "groups.manage",
+    PRAYER_MODERATE: "prayer.moderate",
+    PRAYER_VIEW_PASTORAL: "prayer.view_pastoral",
+    MEDIA_MANAGE: "media.manage",
+  },
+  UserStatus: lowercase("ACTIVE", "SUSPENDED"),
+  RecordStatus: lowercase("PENDING", "ACTIVE", "ARCHIVED"),
+  PageStatus: lowercase("DRAFT", "PUBLISHED"),
+  PostStatus: lowercase("DRAFT", "SCHEDULED", "PUBLISHED", "ARCHIVED"),
+  Audience: lowercase("PUBLIC", "MEMBERS"),
+  MediaKind: lowercase("IMAGE", "AUDIO", "VIDEO", "DOCUMENT"),
+  NotificationKind: lowercase(
+    "SIGNUP_APPROVED",
+    "PRAYER_APPROVED",
+    "PRAYER_REJECTED",
+    "PRAYER_ANSWERED",
+    "PRAYER_PRAYED",
+    "VISIT_REQUEST",
+    "SIGNUP_PENDING",
+    "PRAYER_PENDING",
+    "STAFF_DIGEST",
+  ),
+  Visibility: lowercase("PRIVATE", "LEADERS", "GROUPS", "MEMBERS"),
+  ContactVisibility: lowercase("PRIVATE", "LEADERS", "GROUPS", "MEMBERS"),
+  AgeGroup: lowercase("ADULT", "YOUTH", "CHILD"),
+  HouseholdRole: lowercase("HEAD", "SPOUSE", "CHILD", "OTHER"),
+  MembershipStatus: lowercase("VISITOR", "REGULAR_ATTENDER", "MEMBER", "INACTIVE"),
+  PhoneKind: lowercase("MOBILE", "HOME", "WORK", "OTHER"),
+  InvitationStatus: lowercase("PENDING", "ACCEPTED", "REVOKED"),
+  VisitStatus: lowercase("NEW", "CONTACTED", "CLOSED"),
+  PrayerVisibility: lowercase("PUBLIC", "MEMBERS", "PASTORAL"),
+  PrayerStatus: lowercase("PENDING", "APPROVED", "REJECTED", "ANSWERED", "ARCHIVED"),
+  SermonStatus: lowercase("DRAFT", "PUBLISHED"),
+  Weekday: lowercase("MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY", "SUNDAY"),
+  StaffAlertTopic: { VISIT_REQUESTS: "visits", SIGNUPS: "signups", PRAYER_MODERATION: "prayer" },
+  AlertDelivery: { IMMEDIATE: "immediate", DAILY_DIGEST: "digest", OFF: "off" },
+} as const;
