@@ -7,7 +7,6 @@ import { LOCALES, type Locale } from "../i18n/format.ts";
 import { accessibleBrandColor } from "../lib/color.ts";
 import { Loading } from "../components/Loading.tsx";
 import { Footer } from "../components/Footer.tsx";
-import { ADMIN_PERMISSIONS } from "./guards.tsx";
 import { ErrorBoundary } from "../features/errors/ErrorPage.tsx";
 import { NotificationBell } from "../features/notifications/NotificationBell.tsx";
 
@@ -105,7 +104,7 @@ function Header() {
   }, [menuOpen]);
   const settings = data?.settings;
   const viewer = data?.viewer;
-  const isStaff = !!viewer?.permissions.some((p) => ADMIN_PERMISSIONS.includes(p));
+  const isStaff = !!viewer?.can.useAdmin;
 
   return (
     <header className="header">

@@ -1,11 +1,7 @@
-import { useAppShell } from "../gql/AppShell.generated.ts";
+import { useAbilities } from "./abilities.ts";
 
-/** What the signed-in staff member may do here (to hide what they cannot; PocketBase's rules decide). */
+/** What the signed-in staff member may do with people (to hide what they cannot; PocketBase's rules decide). */
 export function usePeoplePermissions() {
-  const { data } = useAppShell();
-  const permissions = data?.viewer?.permissions ?? [];
-  return {
-    canView: permissions.includes("PEOPLE_VIEW") || permissions.includes("PEOPLE_MANAGE"),
-    canManage: permissions.includes("PEOPLE_MANAGE"),
-  };
+  const can = useAbilities();
+  return { canView: can.viewPeople, canManage: can.managePeople };
 }

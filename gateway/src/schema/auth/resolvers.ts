@@ -9,6 +9,7 @@ import { Validator } from "../../validation/validate.ts";
 import type { Resolvers } from "../__generated__/types.ts";
 import { permissionsOf, toPermission } from "../users/mappers.ts";
 import { requireViewer, revokeSessions } from "../users/resolvers.ts";
+import { abilitiesOf } from "../../access/abilities.ts";
 import { alertNewSignUp } from "../../system/staff-alerts.ts";
 import { findPendingInvitation } from "../people/invitations.ts";
 import { composeMail, sendNotice } from "../people/staff-mail.ts";
@@ -130,6 +131,7 @@ export const authResolvers: Resolvers = {
     roles: ({ user }) => user.expand?.roles ?? [],
     permissions: ({ user }) => permissionsOf(user).map(toPermission),
     isMember: ({ user }) => user.expand?.person?.recordStatus === "active",
+    can: ({ user }) => abilitiesOf(user),
   },
   Mutation: {
     async signUp(_, { input }, ctx) {

@@ -1,26 +1,17 @@
 import { randomBytes } from "node:crypto";
 import type { GatewayContext } from "../../context.ts";
-import { badUserInput, conflict, forbidden, pbCall, unauthenticated } from "../../errors.ts";
-import type { PermissionName, RoleRecord, UserRecord } from "../../pocketbase/records.ts";
+import { badUserInput, conflict, pbCall } from "../../errors.ts";
+import type { RoleRecord, UserRecord } from "../../pocketbase/records.ts";
 import { LIMITS } from "@flock/shared/limits";
 import type { Resolvers } from "../__generated__/types.ts";
 import { hasPermission, toIso, toPermission } from "./mappers.ts";
 import { connection, keysetFilter, pageArgs } from "../pagination.ts";
 import { selectsField } from "../selection.ts";
 
-/** Signed-in user with `permission`, else UNAUTHENTICATED / FORBIDDEN (PocketBase's rules still decide). */
-export async function requirePermission(ctx: GatewayContext, permission: PermissionName): Promise<UserRecord> {
-  const viewer = await ctx.viewer();
-  if (!viewer) throw unauthenticated();
-  if (!hasPermission(viewer, permission)) throw forbidden();
-  return viewer;
-}
+import { requirePermission, requireViewer } from "../../access/guards.ts";
 
-export async function requireViewer(ctx: GatewayContext): Promise<UserRecord> {
-  const viewer = await ctx.viewer();
-  if (!viewer) throw unauthenticated();
-  return viewer;
-}
+// The guards live in access/guards.ts; re-exported for the resolvers that import them from here.
+export { requirePermission, requireViewer };
 
 /** Invalidate every token of a user (system job): PocketBase signs tokens with the tokenKey. */
 export async function revokeSessions(ctx: GatewayContext, userId: string): Promise<void> {

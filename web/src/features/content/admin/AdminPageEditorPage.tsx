@@ -1,9 +1,10 @@
-import { useState } from "react";
-import { Link, useLocation, useNavigate, useParams } from "react-router";
+import { useRef, useState } from "react";
+import { Link, useNavigate, useParams } from "react-router";
 import { useApolloClient } from "@apollo/client/react";
 import {
   AdminPageEditorPageDocument,
   useAdminPageEditorPage,
+  useCreatePage,
   useDeletePage,
   usePublishPage,
   useUnpublishPage,
@@ -25,12 +26,12 @@ import { BodyEditor, MediaLibraryLink } from "./BodyEditor.tsx";
 import { draftKey, StatusBadge, usePermissions } from "./common.tsx";
 import { useChurchDateTime } from "../../../lib/dates.ts";
 import { ContentPreview } from "./ContentPreview.tsx";
-import { CreateDraft } from "./CreateDraft.tsx";
 import { ConflictPanel, EditorTop, KeptVersionNotice, RestoreOffer } from "./EditorPanels.tsx";
 import { HistoryPanel, PublishChecklist, UnpublishedChanges } from "./Revisions.tsx";
-import { oneLine, titleKeyDown, useFocusMode } from "./Canvas.tsx";
+import { oneLine, titleKeyDown, useFocusMode, useSettingsPanel } from "./Canvas.tsx";
 import { slugFollowsTitle, slugify } from "./slug.ts";
 import { useDocumentEditor, type BaseForm } from "./useDocumentEditor.ts";
+import { useNewDocument } from "./newDocument.ts";
 import "../../../styles/staff.css";
 
 interface PageForm extends BaseForm {
@@ -51,9 +52,29 @@ function formFromPage(page: AdminPageEditorFieldsFragment): PageForm {
   };
 }
 
-function toInput(form: PageForm): PageInput {
+/** What "New page" shows before anything is typed (nothing is stored until then). */
+const NEW_PAGE: AdminPageEditorFieldsFragment = {
+  __typename: "Page",
+  id: "",
+  title: "",
+  slug: "",
+  path: "",
+  body: "",
+  status: "DRAFT",
+  showInNav: false,
+  navOrder: 0,
+  seoDescription: "",
+  publishedAt: null,
+  revision: 0,
+  updated: "",
+  working: null,
+  history: [],
+};
+
+/** `untitled`: what a draft is saved as while its title is empty (saving never waits for a title). */
+function toInput(form: PageForm, untitled: string): PageInput {
   return {
-    title: form.title,
+    title: form.title.trim() ? form.title : untitled,
     slug: form.slugAuto ? "" : form.slug,
     body: form.body,
     showInNav: form.showInNav,
@@ -63,8 +84,29 @@ function toInput(form: PageForm): PageInput {
 
 export function AdminPageEditorPage() {
   const { id = "" } = useParams();
-  if (id === "new") return <CreateDraft kind="page" />;
+  const newPage = useNewDocument(id, "/admin/pages");
+  if (newPage.isNew) return <NewPage key={newPage.key} onCreated={newPage.created} />;
   return <PageLoader key={id} id={id} />;
+}
+
+/** An empty editor until the first save creates the page; then the page as the cache has it. */
+function NewPage({ onCreated }: { onCreated(id: string): void }) {
+  const { t } = useI18n();
+  const client = useApolloClient();
+  const [created, setCreated] = useState<AdminPageEditorFieldsFragment | null>(null);
+  const { data } = useAdminPageEditorPage({ variables: { id: created?.id ?? "" }, skip: !created, fetchPolicy: "cache-only" });
+  usePageTitle(t("admin.content.pages.new"));
+  return (
+    <PageEditor
+      page={data?.pageById ?? created ?? NEW_PAGE}
+      onCreated={(page) => {
+        // The editor reads the page from the cache from now on, as if it had been opened.
+        client.writeQuery({ query: AdminPageEditorPageDocument, variables: { id: page.id }, data: { pageById: page } });
+        setCreated(page);
+        onCreated(page.id);
+      }}
+    />
+  );
 }
 
 function PageLoader({ id }: { id: string }) {
@@ -85,15 +127,19 @@ function PageLoader({ id }: { id: string }) {
   return <PageEditor page={data.pageById} />;
 }
 
-function PageEditor({ page }: { page: AdminPageEditorFieldsFragment }) {
+function PageEditor({ page, onCreated }: { page: AdminPageEditorFieldsFragment; onCreated?(page: AdminPageEditorFieldsFragment): void }) {
   const { t } = useI18n();
   const client = useApolloClient();
   const navigate = useNavigate();
-  // Just created by "New page": the title is a placeholder, ready to be typed over.
-  const fresh = (useLocation().state as { fresh?: boolean } | null)?.fresh === true && page.title === t("admin.content.page.untitled");
   const { canPublish } = usePermissions();
   const { format } = useChurchDateTime();
-  const storageKey = draftKey("page", page.id);
+  // The page's id: "" for a new page until its first save creates it. Actions read the ref: one
+  // clicked before that save ends (Publish saves first) must use the id the save just got.
+  const pageId = useRef(page.id);
+  if (page.id) pageId.current = page.id;
+  const [isNew] = useState(!page.id);
+  const storageKey = draftKey("page", page.id || "new");
+  const [createPage] = useCreatePage();
   const [updatePage] = useUpdatePage();
   const [publishPage] = usePublishPage();
   const [unpublishPage] = useUnpublishPage();
@@ -101,6 +147,7 @@ function PageEditor({ page }: { page: AdminPageEditorFieldsFragment }) {
   const [discardPageChanges] = useDiscardPageChanges();
   const [restorePageRevision] = useRestorePageRevision();
   const focusMode = useFocusMode();
+  const settingsPanel = useSettingsPanel("editor-side");
   /** The confirm step (checklist) open for "publish" or "update". */
   const [confirming, setConfirming] = useState<"publish" | "update" | null>(null);
   const [deletePage] = useDeletePage();
@@ -110,11 +157,18 @@ function PageEditor({ page }: { page: AdminPageEditorFieldsFragment }) {
     revision: page.revision,
     serverForm: formFromPage(page),
     save: async (form, expectedRevision) => {
-      const result = await updatePage({ variables: { id: page.id, input: toInput(form), expectedRevision } });
+      const input = toInput(form, t("admin.content.page.untitled"));
+      if (!pageId.current) {
+        const created = (await createPage({ variables: { input } })).data!.createPage;
+        pageId.current = created.id;
+        onCreated?.(created);
+        return created.revision;
+      }
+      const result = await updatePage({ variables: { id: pageId.current, input, expectedRevision } });
       return result.data!.updatePage.revision;
     },
     reload: async () => {
-      const { data } = await client.query({ query: AdminPageEditorPageDocument, variables: { id: page.id }, fetchPolicy: "network-only" });
+      const { data } = await client.query({ query: AdminPageEditorPageDocument, variables: { id: pageId.current }, fetchPolicy: "network-only" });
       const fresh = data?.pageById;
       if (!fresh) throw new Error("The page is gone");
       return { form: formFromPage(fresh), revision: fresh.revision };
@@ -125,14 +179,15 @@ function PageEditor({ page }: { page: AdminPageEditorFieldsFragment }) {
   const slug = form.slugAuto ? slugify(form.title) : form.slug;
   const showServer = (result: AdminPageEditorFieldsFragment) => doc.replace(formFromPage(result), result.revision);
   const top = (
-    <EditorTop status={status} heading={t("admin.content.page.edit")} backTo="/admin/pages" backLabel={t("admin.content.page.back")} badge={<StatusBadge status={page.status} />}>
+    <EditorTop status={status} heading={page.id ? t("admin.content.page.edit") : t("admin.content.pages.new")} backTo="/admin/pages" backLabel={t("admin.content.page.back")} badge={<StatusBadge status={page.status} />}>
+      {settingsPanel.button}
       {focusMode.button}
       <ContentPreview title={form.title} markdown={form.body} />
     </EditorTop>
   );
 
   return (
-    <div className={`page editor-page${focusMode.className}`}>
+    <div className={`page editor-page${focusMode.className}${settingsPanel.className}`}>
       {top}
       {doc.offer && <RestoreOffer copy={doc.offer} current={form} onRestore={doc.restore} onDiscard={doc.discard} />}
       {status.kind === "conflict" && <ConflictPanel mine={form} theirs={status.theirs} onKeepMine={doc.keepMine} onKeepTheirs={() => void doc.keepTheirs()} busy={doc.conflictBusy} />}
@@ -143,6 +198,8 @@ function PageEditor({ page }: { page: AdminPageEditorFieldsFragment }) {
         <div className="editor-main form">
           <TextAreaField
             label={t("admin.content.field.title")}
+            hideLabel
+            placeholder={t("admin.content.field.titlePlaceholder")}
             required
             maxLength={200}
             value={form.title}
@@ -150,8 +207,7 @@ function PageEditor({ page }: { page: AdminPageEditorFieldsFragment }) {
             rows={1}
             onKeyDown={titleKeyDown}
             readOnly={readOnly}
-            autoFocus={fresh}
-            onFocus={fresh ? (e) => e.currentTarget.select() : undefined}
+            autoFocus={isNew}
             onChange={(e) => {
               const title = oneLine(e.target.value);
               set(form.slugAuto ? { title, slug: slugify(title) } : { title });
@@ -170,8 +226,8 @@ function PageEditor({ page }: { page: AdminPageEditorFieldsFragment }) {
           />
         </div>
 
-        <aside className="editor-side" aria-label={t("admin.content.side")}>
-          <section className="card editor-card" aria-labelledby="publishing-title">
+        <aside className="editor-side" id="editor-side" aria-label={t("admin.content.side")}>
+          <section className="card editor-card editor-card--publishing" aria-labelledby="publishing-title">
             <h2 id="publishing-title">{t("admin.content.publishing")}</h2>
             <p className="editor-card__status">
               <StatusBadge status={page.status} />{" "}
@@ -202,7 +258,7 @@ function PageEditor({ page }: { page: AdminPageEditorFieldsFragment }) {
                       onDiscard={() => {
                         if (!window.confirm(t("admin.content.confirmDiscard"))) return;
                         void doc.runAction(async () => {
-                          const result = (await discardPageChanges({ variables: { id: page.id } })).data?.discardPageChanges ?? null;
+                          const result = (await discardPageChanges({ variables: { id: pageId.current } })).data?.discardPageChanges ?? null;
                           if (result) showServer(result);
                           return result;
                         }, t("admin.content.done.discarded"));
@@ -215,7 +271,7 @@ function PageEditor({ page }: { page: AdminPageEditorFieldsFragment }) {
                       type="button"
                       className="button button--ghost"
                       disabled={doc.busy}
-                      onClick={() => void doc.runAction(async () => (await unpublishPage({ variables: { id: page.id } })).data?.unpublishPage ?? null, t("admin.content.done.unpublished"))}
+                      onClick={() => void doc.runAction(async () => (await unpublishPage({ variables: { id: pageId.current } })).data?.unpublishPage ?? null, t("admin.content.done.unpublished"))}
                     >
                       {t("admin.content.action.unpublish")}
                     </button>
@@ -228,7 +284,8 @@ function PageEditor({ page }: { page: AdminPageEditorFieldsFragment }) {
                   onClick={() => {
                     if (!window.confirm(t("admin.content.page.confirmDelete", { title: form.title }))) return;
                     void doc.runAction(async () => {
-                      await deletePage({ variables: { id: page.id } });
+                      // A new page that was never saved has nothing to delete on the server.
+                      if (pageId.current) await deletePage({ variables: { id: pageId.current } });
                       removeLocalCopy(storageKey);
                       await client.refetchQueries({ include: ["AdminPagesPage", "NavigationOrderEditor"] });
                       void navigate("/admin/pages", { replace: true });
@@ -275,7 +332,7 @@ function PageEditor({ page }: { page: AdminPageEditorFieldsFragment }) {
             onRestore={(entry) =>
               void doc.runAction(async () => {
                 const result =
-                  (await restorePageRevision({ variables: { id: page.id, revisionId: entry.id, expectedRevision: doc.autosave.currentRevision } })).data?.restorePageRevision ?? null;
+                  (await restorePageRevision({ variables: { id: pageId.current, revisionId: entry.id, expectedRevision: doc.autosave.currentRevision } })).data?.restorePageRevision ?? null;
                 if (result) showServer(result);
                 return result;
               }, t("admin.content.done.restored"))
@@ -297,9 +354,9 @@ function PageEditor({ page }: { page: AdminPageEditorFieldsFragment }) {
           const mode = confirming;
           setConfirming(null);
           if (mode === "update") {
-            void doc.runAction(async () => (await publishPageChanges({ variables: { id: page.id } })).data?.publishPageChanges ?? null, t("admin.content.done.updated"));
+            void doc.runAction(async () => (await publishPageChanges({ variables: { id: pageId.current } })).data?.publishPageChanges ?? null, t("admin.content.done.updated"));
           } else {
-            void doc.runAction(async () => (await publishPage({ variables: { id: page.id } })).data?.publishPage ?? null, t("admin.content.done.published"));
+            void doc.runAction(async () => (await publishPage({ variables: { id: pageId.current } })).data?.publishPage ?? null, t("admin.content.done.published"));
           }
         }}
       />

@@ -1,10 +1,11 @@
-import { useState } from "react";
-import { Link, useLocation, useNavigate, useParams } from "react-router";
+import { useRef, useState } from "react";
+import { Link, useNavigate, useParams } from "react-router";
 import { useApolloClient } from "@apollo/client/react";
 import {
   AdminPostEditorPageDocument,
   useAdminPostEditorPage,
   useArchivePost,
+  useCreatePost,
   useDeletePost,
   usePublishPost,
   useUnpublishPost,
@@ -27,14 +28,14 @@ import { BodyEditor, MediaLibraryLink } from "./BodyEditor.tsx";
 import { draftKey, StatusBadge, usePermissions } from "./common.tsx";
 import { useChurchDateTime } from "../../../lib/dates.ts";
 import { ContentPreview } from "./ContentPreview.tsx";
-import { CreateDraft } from "./CreateDraft.tsx";
 import { ConflictPanel, EditorTop, KeptVersionNotice, RestoreOffer } from "./EditorPanels.tsx";
 import { MediaPicker } from "./MediaPicker.tsx";
 import { ScheduleForm } from "./ScheduleForm.tsx";
 import { HistoryPanel, PublishChecklist, UnpublishedChanges } from "./Revisions.tsx";
-import { oneLine, titleKeyDown, useFocusMode } from "./Canvas.tsx";
+import { oneLine, titleKeyDown, useFocusMode, useSettingsPanel } from "./Canvas.tsx";
 import { slugFollowsTitle, slugify } from "./slug.ts";
 import { useDocumentEditor, type BaseForm } from "./useDocumentEditor.ts";
+import { useNewDocument } from "./newDocument.ts";
 import "../../../styles/staff.css";
 
 interface PostForm extends BaseForm {
@@ -64,9 +65,32 @@ const coverOf = (post: AdminPostEditorFieldsFragment) => {
   return cover ? { id: cover.id, url: cover.url, thumbnail: cover.thumbnail, alt: cover.alt } : null;
 };
 
-function toInput(form: PostForm): PostInput {
+/** What "New post" shows before anything is typed (nothing is stored until then). */
+const NEW_POST: AdminPostEditorFieldsFragment = {
+  __typename: "Post",
+  id: "",
+  title: "",
+  slug: "",
+  path: "",
+  summary: "",
+  body: "",
+  status: "DRAFT",
+  publishAt: null,
+  publishedAt: null,
+  pinned: false,
+  audience: "PUBLIC",
+  authorName: "",
+  revision: 0,
+  updated: "",
+  working: null,
+  history: [],
+  cover: null,
+};
+
+/** `untitled`: what a draft is saved as while its title is empty (saving never waits for a title). */
+function toInput(form: PostForm, untitled: string): PostInput {
   return {
-    title: form.title,
+    title: form.title.trim() ? form.title : untitled,
     // Empty: the gateway generates the address from the title (and keeps it free).
     slug: form.slugAuto ? "" : form.slug,
     summary: form.summary,
@@ -79,8 +103,29 @@ function toInput(form: PostForm): PostInput {
 
 export function AdminPostEditorPage() {
   const { id = "" } = useParams();
-  if (id === "new") return <CreateDraft kind="post" />;
+  const newPost = useNewDocument(id, "/admin/news");
+  if (newPost.isNew) return <NewPost key={newPost.key} onCreated={newPost.created} />;
   return <PostLoader key={id} id={id} />;
+}
+
+/** An empty editor until the first save creates the post; then the post as the cache has it. */
+function NewPost({ onCreated }: { onCreated(id: string): void }) {
+  const { t } = useI18n();
+  const client = useApolloClient();
+  const [created, setCreated] = useState<AdminPostEditorFieldsFragment | null>(null);
+  const { data } = useAdminPostEditorPage({ variables: { id: created?.id ?? "" }, skip: !created, fetchPolicy: "cache-only" });
+  usePageTitle(t("admin.content.news.new"));
+  return (
+    <PostEditor
+      post={data?.postById ?? created ?? NEW_POST}
+      onCreated={(post) => {
+        // The editor reads the post from the cache from now on, as if it had been opened.
+        client.writeQuery({ query: AdminPostEditorPageDocument, variables: { id: post.id }, data: { postById: post } });
+        setCreated(post);
+        onCreated(post.id);
+      }}
+    />
+  );
 }
 
 function PostLoader({ id }: { id: string }) {
@@ -102,16 +147,20 @@ function PostLoader({ id }: { id: string }) {
   return <PostEditor post={data.postById} />;
 }
 
-function PostEditor({ post }: { post: AdminPostEditorFieldsFragment }) {
+function PostEditor({ post, onCreated }: { post: AdminPostEditorFieldsFragment; onCreated?(post: AdminPostEditorFieldsFragment): void }) {
   const i18n = useI18n();
   const { t } = i18n;
   const client = useApolloClient();
   const navigate = useNavigate();
-  // Just created by "New post": the title is a placeholder, ready to be typed over.
-  const fresh = (useLocation().state as { fresh?: boolean } | null)?.fresh === true && post.title === t("admin.content.post.untitled");
   const { canPublish } = usePermissions();
   const { format } = useChurchDateTime();
-  const storageKey = draftKey("post", post.id);
+  // The post's id: "" for a new post until its first save creates it. Actions read the ref: one
+  // clicked before that save ends (Publish saves first) must use the id the save just got.
+  const postId = useRef(post.id);
+  if (post.id) postId.current = post.id;
+  const [isNew] = useState(!post.id);
+  const storageKey = draftKey("post", post.id || "new");
+  const [createPost] = useCreatePost();
   const [updatePost] = useUpdatePost();
   const [publishPost] = usePublishPost();
   const [unpublishPost] = useUnpublishPost();
@@ -122,6 +171,7 @@ function PostEditor({ post }: { post: AdminPostEditorFieldsFragment }) {
   const [restorePostRevision] = useRestorePostRevision();
   const [cover, setCover] = useState(() => coverOf(post));
   const focusMode = useFocusMode();
+  const settingsPanel = useSettingsPanel("editor-side");
   /** The confirm step (checklist) open for "publish" or "update". */
   const [confirming, setConfirming] = useState<"publish" | "update" | null>(null);
   const [coverAlt, setCoverAlt] = useState<AltTextTarget | null>(null);
@@ -131,11 +181,18 @@ function PostEditor({ post }: { post: AdminPostEditorFieldsFragment }) {
     revision: post.revision,
     serverForm: formFromPost(post),
     save: async (form, expectedRevision) => {
-      const result = await updatePost({ variables: { id: post.id, input: toInput(form), expectedRevision } });
+      const input = toInput(form, t("admin.content.post.untitled"));
+      if (!postId.current) {
+        const created = (await createPost({ variables: { input } })).data!.createPost;
+        postId.current = created.id;
+        onCreated?.(created);
+        return created.revision;
+      }
+      const result = await updatePost({ variables: { id: postId.current, input, expectedRevision } });
       return result.data!.updatePost.revision;
     },
     reload: async () => {
-      const { data } = await client.query({ query: AdminPostEditorPageDocument, variables: { id: post.id }, fetchPolicy: "network-only" });
+      const { data } = await client.query({ query: AdminPostEditorPageDocument, variables: { id: postId.current }, fetchPolicy: "network-only" });
       const fresh = data?.postById;
       if (!fresh) throw new Error("The post is gone");
       setCover(coverOf(fresh));
@@ -154,8 +211,9 @@ function PostEditor({ post }: { post: AdminPostEditorFieldsFragment }) {
   }
 
   return (
-    <div className={`page editor-page${focusMode.className}`}>
-      <EditorTop status={status} heading={t("admin.content.post.edit")} backTo="/admin/news" backLabel={t("admin.content.post.back")} badge={<StatusBadge status={post.status} />}>
+    <div className={`page editor-page${focusMode.className}${settingsPanel.className}`}>
+      <EditorTop status={status} heading={post.id ? t("admin.content.post.edit") : t("admin.content.news.new")} backTo="/admin/news" backLabel={t("admin.content.post.back")} badge={<StatusBadge status={post.status} />}>
+        {settingsPanel.button}
         {focusMode.button}
         <ContentPreview title={form.title} summary={form.summary} markdown={form.body} cover={cover ? { url: cover.url, alt: cover.alt } : null} />
       </EditorTop>
@@ -169,6 +227,8 @@ function PostEditor({ post }: { post: AdminPostEditorFieldsFragment }) {
         <div className="editor-main form">
           <TextAreaField
             label={t("admin.content.field.title")}
+            hideLabel
+            placeholder={t("admin.content.field.titlePlaceholder")}
             required
             maxLength={200}
             value={form.title}
@@ -176,8 +236,7 @@ function PostEditor({ post }: { post: AdminPostEditorFieldsFragment }) {
             rows={1}
             onKeyDown={titleKeyDown}
             readOnly={readOnly}
-            autoFocus={fresh}
-            onFocus={fresh ? (e) => e.currentTarget.select() : undefined}
+            autoFocus={isNew}
             onChange={(e) => {
               const title = oneLine(e.target.value);
               set(form.slugAuto ? { title, slug: slugify(title) } : { title });
@@ -196,8 +255,8 @@ function PostEditor({ post }: { post: AdminPostEditorFieldsFragment }) {
           />
         </div>
 
-        <aside className="editor-side" aria-label={t("admin.content.side")}>
-          <section className="card editor-card" aria-labelledby="publishing-title">
+        <aside className="editor-side" id="editor-side" aria-label={t("admin.content.side")}>
+          <section className="card editor-card editor-card--publishing" aria-labelledby="publishing-title">
             <h2 id="publishing-title">{t("admin.content.publishing")}</h2>
             <p className="editor-card__status">
               <StatusBadge status={post.status} />{" "}
@@ -226,7 +285,7 @@ function PostEditor({ post }: { post: AdminPostEditorFieldsFragment }) {
                     busy={doc.busy}
                     error={fieldErrors.publishAt}
                     onSchedule={(iso) =>
-                      doc.runAction(async () => (await publishPost({ variables: { id: post.id, publishAt: iso } })).data?.publishPost ?? null, t("admin.content.done.scheduled", { time: format(iso) }))
+                      doc.runAction(async () => (await publishPost({ variables: { id: postId.current, publishAt: iso } })).data?.publishPost ?? null, t("admin.content.done.scheduled", { time: format(iso) }))
                     }
                   />
                 )}
@@ -239,7 +298,7 @@ function PostEditor({ post }: { post: AdminPostEditorFieldsFragment }) {
                     onDiscard={() => {
                       if (!window.confirm(t("admin.content.confirmDiscard"))) return;
                       void doc.runAction(async () => {
-                        const result = (await discardPostChanges({ variables: { id: post.id } })).data?.discardPostChanges ?? null;
+                        const result = (await discardPostChanges({ variables: { id: postId.current } })).data?.discardPostChanges ?? null;
                         if (result) showServer(result);
                         return result;
                       }, t("admin.content.done.discarded"));
@@ -256,7 +315,7 @@ function PostEditor({ post }: { post: AdminPostEditorFieldsFragment }) {
                     type="button"
                     className="button button--ghost"
                     disabled={doc.busy}
-                    onClick={() => void doc.runAction(async () => (await unpublishPost({ variables: { id: post.id } })).data?.unpublishPost ?? null, t("admin.content.done.unpublished"))}
+                    onClick={() => void doc.runAction(async () => (await unpublishPost({ variables: { id: postId.current } })).data?.unpublishPost ?? null, t("admin.content.done.unpublished"))}
                   >
                     {post.status === "SCHEDULED" ? t("admin.content.action.unschedule") : post.status === "ARCHIVED" ? t("admin.content.action.toDraft") : t("admin.content.action.unpublish")}
                   </button>
@@ -266,7 +325,7 @@ function PostEditor({ post }: { post: AdminPostEditorFieldsFragment }) {
                     type="button"
                     className="button button--ghost"
                     disabled={doc.busy}
-                    onClick={() => void doc.runAction(async () => (await archivePost({ variables: { ids: [post.id] } })).data?.archivePosts[0] ?? null, t("admin.content.done.archived"))}
+                    onClick={() => void doc.runAction(async () => (await archivePost({ variables: { ids: [postId.current] } })).data?.archivePosts[0] ?? null, t("admin.content.done.archived"))}
                   >
                     {t("admin.content.action.archive")}
                   </button>
@@ -278,7 +337,8 @@ function PostEditor({ post }: { post: AdminPostEditorFieldsFragment }) {
                   onClick={() => {
                     if (!window.confirm(t("admin.content.post.confirmDelete", { title: form.title }))) return;
                     void doc.runAction(async () => {
-                      await deletePost({ variables: { id: post.id } });
+                      // A new post that was never saved has nothing to delete on the server.
+                      if (postId.current) await deletePost({ variables: { id: postId.current } });
                       removeLocalCopy(storageKey);
                       await client.refetchQueries({ include: ["AdminNewsPage"] });
                       void navigate("/admin/news", { replace: true });
@@ -379,7 +439,7 @@ function PostEditor({ post }: { post: AdminPostEditorFieldsFragment }) {
             onRestore={(entry) =>
               void doc.runAction(async () => {
                 const result =
-                  (await restorePostRevision({ variables: { id: post.id, revisionId: entry.id, expectedRevision: doc.autosave.currentRevision } })).data?.restorePostRevision ?? null;
+                  (await restorePostRevision({ variables: { id: postId.current, revisionId: entry.id, expectedRevision: doc.autosave.currentRevision } })).data?.restorePostRevision ?? null;
                 if (result) showServer(result);
                 return result;
               }, t("admin.content.done.restored"))
@@ -409,9 +469,9 @@ function PostEditor({ post }: { post: AdminPostEditorFieldsFragment }) {
           const mode = confirming;
           setConfirming(null);
           if (mode === "update") {
-            void doc.runAction(async () => (await publishPostChanges({ variables: { id: post.id } })).data?.publishPostChanges ?? null, t("admin.content.done.updated"));
+            void doc.runAction(async () => (await publishPostChanges({ variables: { id: postId.current } })).data?.publishPostChanges ?? null, t("admin.content.done.updated"));
           } else {
-            void doc.runAction(async () => (await publishPost({ variables: { id: post.id } })).data?.publishPost ?? null, t("admin.content.done.published"));
+            void doc.runAction(async () => (await publishPost({ variables: { id: postId.current } })).data?.publishPost ?? null, t("admin.content.done.published"));
           }
         }}
       />

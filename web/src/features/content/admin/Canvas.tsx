@@ -33,6 +33,38 @@ export function useFocusMode() {
   return { focus, button, className: focus ? " editor-page--focus" : "" };
 }
 
+const SETTINGS_KEY = "flock.editor.settings";
+
+/**
+ * The settings side panel (address, summary, cover, audience, history) can be put away for room to
+ * write; publishing stays at hand. The choice is remembered on this device, for every document.
+ */
+export function useSettingsPanel(controls: string) {
+  const { t } = useI18n();
+  const [open, setOpen] = useState(() => {
+    try {
+      return localStorage.getItem(SETTINGS_KEY) !== "closed";
+    } catch {
+      return true;
+    }
+  });
+  const toggle = () =>
+    setOpen((was) => {
+      try {
+        localStorage.setItem(SETTINGS_KEY, was ? "closed" : "open");
+      } catch {
+        /* storage disabled: the choice lasts for this page only */
+      }
+      return !was;
+    });
+  const button = (
+    <button type="button" className="button button--ghost button--small" aria-expanded={open} aria-controls={controls} onClick={toggle}>
+      {t("admin.content.settingsToggle")}
+    </button>
+  );
+  return { open, button, className: open ? "" : " editor-page--settings-closed" };
+}
+
 /** A title is one line (it wraps on screen like a heading; a pasted line break becomes a space). */
 export const oneLine = (value: string) => value.replace(/\s*[\r\n]+\s*/g, " ");
 

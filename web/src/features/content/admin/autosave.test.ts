@@ -177,6 +177,20 @@ describe("autosave", () => {
     expect(fake.state.doc.title).toBe("Fixed");
   });
 
+  it("moves its local copy to the key a new document gets, and keeps writing there", async () => {
+    const { storage, fake, autosave } = setup();
+    autosave.update({ title: "T", body: "typed before the id" });
+    autosave.moveTo("draft:p2");
+    expect(readLocalCopy("draft:p1", storage)).toBeNull();
+    expect(readLocalCopy<Doc>("draft:p2", storage)?.input.body).toBe("typed before the id");
+    autosave.update({ title: "T", body: "typed after" });
+    expect(readLocalCopy<Doc>("draft:p2", storage)?.input.body).toBe("typed after");
+    expect(readLocalCopy("draft:p1", storage)).toBeNull();
+    await vi.advanceTimersByTimeAsync(1500);
+    expect(fake.state.calls.at(-1)?.input.body).toBe("typed after");
+    expect(readLocalCopy("draft:p2", storage)).toBeNull();
+  });
+
   it("restores a local copy against the revision it started from", async () => {
     const { fake, autosave } = setup();
     fake.state.revision = 2; // saved elsewhere after the copy was made

@@ -145,8 +145,11 @@ export class Autosave<T extends { title: string; body: string }> {
   private readonly listeners = new Set<(status: SaveStatus) => void>();
   private readonly storage: StorageLike | null;
   private readonly delayMs: number;
+  /** Where this document's local copy lives; a new document moves it once it has an id (moveTo). */
+  private storageKey: string;
 
   constructor(private readonly options: AutosaveOptions<T>) {
+    this.storageKey = options.storageKey;
     this.draft = options.saved;
     this.savedJson = JSON.stringify(options.saved);
     this.revision = options.revision;
@@ -270,6 +273,26 @@ export class Autosave<T extends { title: string; body: string }> {
     this.schedule(0);
   }
 
+  /**
+   * The document got another key (a new post was created by its first save and is now stored under
+   * its id): this tab's local copy and kept version move with it, so a reload of the new address
+   * finds them and the next "New post" does not.
+   */
+  moveTo(storageKey: string): void {
+    if (storageKey === this.storageKey) return;
+    for (const suffix of ["", "-conflict"]) {
+      try {
+        const value = this.storage?.getItem(this.storageKey + suffix);
+        if (value == null) continue;
+        this.storage?.setItem(storageKey + suffix, value);
+        this.storage?.removeItem(this.storageKey + suffix);
+      } catch {
+        /* storage disabled: nothing was kept to move */
+      }
+    }
+    this.storageKey = storageKey;
+  }
+
   dispose(): void {
     this.disposed = true;
     this.clearTimer();
@@ -278,7 +301,7 @@ export class Autosave<T extends { title: string; body: string }> {
 
   private keep(version: KeptVersion): void {
     try {
-      this.storage?.setItem(`${this.options.storageKey}-conflict`, JSON.stringify(version));
+      this.storage?.setItem(`${this.storageKey}-conflict`, JSON.stringify(version));
     } catch {
       /* storage full or disabled: the panel still offers to copy the text */
     }
@@ -356,7 +379,7 @@ export class Autosave<T extends { title: string; body: string }> {
   private writeLocalCopy(): void {
     const copy: LocalCopy<T> = { input: this.draft, baseRevision: this.revision, at: new Date().toISOString(), tab: TAB_ID };
     try {
-      this.storage?.setItem(this.options.storageKey, JSON.stringify(copy));
+      this.storage?.setItem(this.storageKey, JSON.stringify(copy));
     } catch {
       /* storage full or disabled: the server save still happens */
     }
@@ -364,8 +387,8 @@ export class Autosave<T extends { title: string; body: string }> {
 
   /** Remove the local copy if this tab wrote it (or `always`), so another tab's copy survives. */
   private removeOwnCopy(always = false): void {
-    const copy = readLocalCopy<T>(this.options.storageKey, this.storage);
-    if (copy && (always || copy.tab === TAB_ID || JSON.stringify(copy.input) === this.savedJson)) removeLocalCopy(this.options.storageKey, this.storage);
+    const copy = readLocalCopy<T>(this.storageKey, this.storage);
+    if (copy && (always || copy.tab === TAB_ID || JSON.stringify(copy.input) === this.savedJson)) removeLocalCopy(this.storageKey, this.storage);
   }
 
   private setStatus(status: SaveStatus): void {

@@ -1,16 +1,11 @@
-import { useAppShell } from "../../../gql/AppShell.generated.ts";
-import type { PageStatus, Permission, PostStatus } from "../../../gql/types.ts";
+import type { PageStatus, PostStatus } from "../../../gql/types.ts";
+import { useAbilities } from "../../../lib/abilities.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 
 /** What the signed-in user may do here (to hide what they cannot; PocketBase's rules decide). */
 export function usePermissions() {
-  const { data } = useAppShell();
-  const permissions: Permission[] = data?.viewer?.permissions ?? [];
-  return {
-    canEdit: permissions.includes("CONTENT_EDIT"),
-    canPublish: permissions.includes("CONTENT_PUBLISH"),
-    canManageMedia: permissions.includes("MEDIA_MANAGE"),
-  };
+  const can = useAbilities();
+  return { canEdit: can.editContent, canPublish: can.publishContent, canManageMedia: can.manageMedia };
 }
 
 const BADGE: Record<PostStatus | PageStatus, string> = {

@@ -48,6 +48,10 @@ export function useDocumentEditor<F extends BaseForm>(options: {
   const [notice, setNotice] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const { autosave, status } = useContentAutosave<F>({ storageKey, revision: options.revision, saved: initial, save: options.save });
+  // A new document gets its id (and key) from its first save: the local copy follows it, and the
+  // editor keeps its identity (it is not remounted under the typing).
+  const [editorId] = useState(storageKey);
+  useEffect(() => autosave.moveTo(storageKey), [autosave, storageKey]);
 
   /** The form as last changed, ahead of React's render, and the last one autosave was given. */
   const current = useRef(initial);
@@ -164,7 +168,7 @@ export function useDocumentEditor<F extends BaseForm>(options: {
     offer,
     restore,
     discard,
-    editorKey: `${storageKey}:${editor.generation}`,
+    editorKey: `${editorId}:${editor.generation}`,
     editorMarkdown: editor.markdown,
     kept,
     forgetKept: () => setKept(null),
