@@ -27,7 +27,7 @@ import { usePageTitle } from "../../../lib/usePageTitle.ts";
 import { LIMITS } from "@flock/shared/limits";
 import { useChurchDateTime } from "../content/common.tsx";
 import { browserCountry, countryName, countryOptions } from "../../directory/address.tsx";
-import { Avatar, HOUSEHOLD_ROLES, MembershipBadge, RecordStatusBadge, VISIBILITIES, VisibilityBadge, optional, usePeoplePermissions, usePlural } from "./common.tsx";
+import { Avatar, HOUSEHOLD_ROLES, MembershipBadge, RecordStatusBadge, VISIBILITIES, VisibilityBadge, optional, usePeoplePermissions } from "./common.tsx";
 import { PersonPicker, type PickedPerson } from "./Pickers.tsx";
 import { AddPersonDialog } from "./AddPersonDialog.tsx";
 import { FormErrorSummary } from "./FormErrorSummary.tsx";
@@ -108,11 +108,10 @@ function HouseholdView({ household }: { household: AdminHouseholdDetailsFragment
 
 function Members({ household, canManage, onNotice }: { household: AdminHouseholdDetailsFragment; canManage: boolean; onNotice(notice: Notice): void }) {
   const { t } = useI18n();
-  const plural = usePlural();
   const hasAdult = household.members.some((m) => m.ageGroup === "ADULT");
   return (
     <section className="card staff-card" aria-labelledby="members-title">
-      <h2 id="members-title">{plural("admin.household.members", household.members.length)}</h2>
+      <h2 id="members-title">{t("admin.household.members", { count: household.members.length })}</h2>
       {household.members.length > 0 && !hasAdult && <Alert kind="warning">{t("admin.household.noAdult")}</Alert>}
       {household.members.length === 0 ? (
         <p className="muted">{t("admin.household.noMembers")}</p>

@@ -110,18 +110,3 @@ export function todayIn(timeZone: string): string {
 
 /** An optional text: trimmed, and null when empty (so the server clears it). */
 export const optional = (value: string) => (value.trim() ? value.trim() : null);
-
-type PluralKey =
-  | "admin.people.count"
-  | "admin.people.countFiltered"
-  | "admin.people.pendingNotice"
-  | "admin.household.members"
-  | "admin.visits.count"
-  | "admin.visits.people";
-
-/** "1 person" / "3 people": picks the `.one` or `.other` message by the language's plural rules. */
-export function usePlural() {
-  const { t, locale } = useI18n();
-  const rules = new Intl.PluralRules(locale);
-  return (key: PluralKey, count: number) => t(`${key}.${rules.select(count) === "one" ? "one" : "other"}`, { count });
-}
