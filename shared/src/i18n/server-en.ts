@@ -103,6 +103,9 @@ export const serverEn = {
   "digest.footer": "You get this digest once a day. Change it under “Notifications” in your account.",
   "digest.button": "Open the church office",
 
+  // A household made for someone approved without one: named in the church's language.
+  "household.defaultName": "{lastName} household",
+
   // Server-rendered pages and feeds (gateway/src/http): in the church's language, like the page's lang.
   "page.home.planVisit": "Plan a visit",
   "page.home.news": "News",

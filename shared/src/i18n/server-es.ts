@@ -89,6 +89,8 @@ export const serverEs: Record<ServerMessageKey, string> = {
   "digest.footer": "Recibes este resumen una vez al día. Puedes cambiarlo en “Notificaciones”, en tu cuenta.",
   "digest.button": "Abrir la oficina de la iglesia",
 
+  "household.defaultName": "Familia {lastName}",
+
   "page.home.planVisit": "Planifica tu visita",
   "page.home.news": "Noticias",
   "page.title": "{page} · {church}",

@@ -1,6 +1,6 @@
 import type { GatewayContext } from "../../context.ts";
 import { badUserInput, conflict, forbidden, notFound, pbCall } from "../../errors.ts";
-import { recipientLocale, translator } from "../../mail/i18n.ts";
+import { churchLocale, recipientLocale, translator } from "../../mail/i18n.ts";
 import { notify } from "../../system/notifier.ts";
 import type {
   HouseholdRecord,
@@ -126,7 +126,7 @@ async function placeInHousehold(ctx: GatewayContext, person: PersonRecord, house
   }
   if (person.household) return person.householdRole ? {} : { householdRole: await roleInHousehold(ctx, person.household, person) };
   const settings = await ctx.publicSettings.get();
-  const name = settings.locale === "es" ? `Familia ${person.lastName}` : `${person.lastName} household`;
+  const name = translator(churchLocale(settings))("household.defaultName", { lastName: person.lastName });
   const household = await pbCall(() => ctx.pb.collection("households").create<HouseholdRecord>({ name }));
   return { household: household.id, householdRole: "head" };
 }
