@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { Navigate, useLocation } from "react-router";
-import { useAppShell } from "./AppShell.generated.ts";
+import { useAppShell } from "../gql/AppShell.generated.ts";
 import type { Permission } from "../gql/types.ts";
 import { useI18n } from "../i18n/I18nProvider.tsx";
 import { Loading } from "../components/Loading.tsx";

@@ -1,11 +1,11 @@
 import { lazy, Suspense, type ComponentType } from "react";
 import { Navigate, Route, Routes } from "react-router";
-import { Layout } from "../components/Layout.tsx";
+import { Layout } from "./Layout.tsx";
 import { Loading } from "../components/Loading.tsx";
 import { HomePage } from "../features/home/HomePage.tsx";
 import { NotFoundPage } from "../features/errors/NotFoundPage.tsx";
 import { ADMIN_PERMISSIONS, RequirePermission, RequireViewer } from "./guards.tsx";
-import { useAppShell } from "./AppShell.generated.ts";
+import { useAppShell } from "../gql/AppShell.generated.ts";
 import type { Permission } from "../gql/types.ts";
 
 /** /admin opens the first section this user may use. */
@@ -29,19 +29,20 @@ function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType)
 }
 
 const auth = () => import("../features/auth/pages.tsx");
-const publicContent = () => import("../features/news/public-content.tsx");
+const publicContent = () => import("../features/content/public-content.tsx");
 const admin = () => import("../features/admin/pages.tsx");
-const adminPeople = () => import("../features/admin/people/index.ts");
-const adminVisits = () => import("../features/admin/visits/index.ts");
+const adminContent = () => import("../features/content/admin/index.ts");
+const adminPeople = () => import("../features/people/admin/index.ts");
+const adminVisits = () => import("../features/visits/admin/index.ts");
 const PEOPLE_STAFF: Permission[] = ["PEOPLE_VIEW", "PEOPLE_MANAGE"];
-const me = () => import("../features/me/pages.tsx");
-const directory = () => import("../features/directory/pages.tsx");
+const me = () => import("../features/people/me-pages.tsx");
+const directory = () => import("../features/people/directory-pages.tsx");
 const prayer = () => import("../features/prayer/PrayerPage.tsx");
-const adminPrayer = () => import("../features/admin/prayer/AdminPrayerPage.tsx");
+const adminPrayer = () => import("../features/prayer/admin/AdminPrayerPage.tsx");
 const PRAYER_STAFF: Permission[] = ["PRAYER_MODERATE", "PRAYER_VIEW_PASTORAL"];
 // Sermons: public pages and the staff screens, each its own chunk.
 const sermons = () => import("../features/sermons/pages.tsx");
-const adminSermons = () => import("../features/admin/sermons/index.ts");
+const adminSermons = () => import("../features/sermons/admin/index.ts");
 const SERMON_STAFF: Permission[] = ["SERMONS_MANAGE"];
 
 /**
@@ -90,7 +91,7 @@ export function AppRoutes() {
         <Route path="sermons/:slug" element={lazyPage(sermons, (m) => m.SermonPage)} />
         <Route path="series/:slug" element={lazyPage(sermons, (m) => m.SeriesPage)} />
         <Route path="speakers/:slug" element={lazyPage(sermons, (m) => m.SpeakerPage)} />
-        <Route path="visit" element={lazyPage(() => import("../features/visit/VisitPage.tsx"), (m) => m.VisitPage)} />
+        <Route path="visit" element={lazyPage(() => import("../features/visits/VisitPage.tsx"), (m) => m.VisitPage)} />
         <Route path="me" element={<RequireViewer>{lazyPage(me, (m) => m.MeLayout)}</RequireViewer>}>
           <Route index element={lazyPage(me, (m) => m.MePage)} />
           <Route path="profile" element={lazyPage(me, (m) => m.ProfilePage)} />
@@ -106,11 +107,11 @@ export function AppRoutes() {
           <Route index element={<AdminHome />} />
           <Route path="settings" element={<RequirePermission anyOf={["SETTINGS_MANAGE"]}>{lazyPage(admin, (m) => m.AdminSettingsPage)}</RequirePermission>} />
           <Route path="users" element={<RequirePermission anyOf={["ROLES_MANAGE"]}>{lazyPage(admin, (m) => m.AdminUsersPage)}</RequirePermission>} />
-          <Route path="news" element={<RequirePermission anyOf={["CONTENT_EDIT"]}>{lazyPage(admin, (m) => m.AdminNewsPage)}</RequirePermission>} />
-          <Route path="news/:id" element={<RequirePermission anyOf={["CONTENT_EDIT"]}>{lazyPage(admin, (m) => m.AdminPostEditorPage)}</RequirePermission>} />
-          <Route path="pages" element={<RequirePermission anyOf={["CONTENT_EDIT"]}>{lazyPage(admin, (m) => m.AdminPagesPage)}</RequirePermission>} />
-          <Route path="pages/:id" element={<RequirePermission anyOf={["CONTENT_EDIT"]}>{lazyPage(admin, (m) => m.AdminPageEditorPage)}</RequirePermission>} />
-          <Route path="media" element={<RequirePermission anyOf={["CONTENT_EDIT", "MEDIA_MANAGE"]}>{lazyPage(admin, (m) => m.AdminMediaPage)}</RequirePermission>} />
+          <Route path="news" element={<RequirePermission anyOf={["CONTENT_EDIT"]}>{lazyPage(adminContent, (m) => m.AdminNewsPage)}</RequirePermission>} />
+          <Route path="news/:id" element={<RequirePermission anyOf={["CONTENT_EDIT"]}>{lazyPage(adminContent, (m) => m.AdminPostEditorPage)}</RequirePermission>} />
+          <Route path="pages" element={<RequirePermission anyOf={["CONTENT_EDIT"]}>{lazyPage(adminContent, (m) => m.AdminPagesPage)}</RequirePermission>} />
+          <Route path="pages/:id" element={<RequirePermission anyOf={["CONTENT_EDIT"]}>{lazyPage(adminContent, (m) => m.AdminPageEditorPage)}</RequirePermission>} />
+          <Route path="media" element={<RequirePermission anyOf={["CONTENT_EDIT", "MEDIA_MANAGE"]}>{lazyPage(adminContent, (m) => m.AdminMediaPage)}</RequirePermission>} />
           <Route path="people" element={<RequirePermission anyOf={PEOPLE_STAFF}>{lazyPage(adminPeople, (m) => m.AdminPeoplePage)}</RequirePermission>} />
           <Route path="people/:id" element={<RequirePermission anyOf={PEOPLE_STAFF}>{lazyPage(adminPeople, (m) => m.AdminPersonPage)}</RequirePermission>} />
           <Route path="households/:id" element={<RequirePermission anyOf={PEOPLE_STAFF}>{lazyPage(adminPeople, (m) => m.AdminHouseholdPage)}</RequirePermission>} />

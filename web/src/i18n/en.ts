@@ -574,6 +574,8 @@ export const en = {
   "admin.content.side": "Publishing and settings",
   "admin.content.publishing": "Publishing",
   "admin.content.settings": "Settings",
+  "admin.content.settingsToggle": "Settings",
+  "admin.content.field.titlePlaceholder": "Title",
   "admin.content.publishedOn": "since {time}",
   "admin.content.onlyPublishers": "Only publishers can publish. Your changes are saved as a draft, and a publisher can put them online.",
   "admin.content.readOnlyLive": "This is online. Only publishers can change what is already published.",

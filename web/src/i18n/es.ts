@@ -576,6 +576,8 @@ export const es: Record<MessageKey, string> = {
   "admin.content.side": "Publicación y ajustes",
   "admin.content.publishing": "Publicación",
   "admin.content.settings": "Ajustes",
+  "admin.content.settingsToggle": "Ajustes",
+  "admin.content.field.titlePlaceholder": "Título",
   "admin.content.publishedOn": "desde el {time}",
   "admin.content.onlyPublishers": "Solo quienes tienen permiso de publicación pueden publicar. Tus cambios se guardan como borrador y una persona con ese permiso puede publicarlos.",
   "admin.content.readOnlyLive": "Esto ya está publicado. Solo quienes tienen permiso de publicación pueden cambiar lo publicado.",

@@ -9,6 +9,7 @@ import { Validator } from "../../validation/validate.ts";
 import type { Resolvers } from "../__generated__/types.ts";
 import { permissionsOf, toPermission } from "../users/mappers.ts";
 import { requireViewer, revokeSessions } from "../users/resolvers.ts";
+import { abilitiesOf } from "../../access/abilities.ts";
 import { alertNewSignUp } from "../../system/staff-alerts.ts";
 import { recipientLocale, translator } from "../../mail/i18n.ts";
 import { findPendingInvitation } from "../people/invitations.ts";
@@ -137,6 +138,7 @@ export const authResolvers: Resolvers = {
     roles: ({ user }) => user.expand?.roles ?? [],
     permissions: ({ user }) => permissionsOf(user).map(toPermission),
     isMember: ({ user }) => user.expand?.person?.recordStatus === "active",
+    can: ({ user }) => abilitiesOf(user),
   },
   Mutation: {
     async signUp(_, { input }, ctx) {

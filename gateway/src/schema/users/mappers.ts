@@ -1,4 +1,5 @@
 import type { PermissionName, UserRecord } from "../../pocketbase/records.ts";
+import { permissionsOf } from "../../access/abilities.ts";
 import type { Permission } from "../__generated__/types.ts";
 
 /** "settings.manage" ⇄ SETTINGS_MANAGE (GraphQL enum values cannot contain dots). */
@@ -7,10 +8,7 @@ export const toPermission = (name: PermissionName) => name.replace(".", "_").toU
 /** PocketBase dates ("2026-11-21 19:47:34.510Z") → ISO-8601. */
 export const toIso = (pbDate: string) => pbDate.replace(" ", "T");
 
-/** Every permission a user's expanded roles grant. */
-export function permissionsOf(user: UserRecord): PermissionName[] {
-  return [...new Set((user.expand?.roles ?? []).flatMap((role) => role.permissions ?? []))];
-}
+export { permissionsOf } from "../../access/abilities.ts";
 
 export const hasPermission = (user: UserRecord | null, permission: PermissionName) =>
   !!user && permissionsOf(user).includes(permission);

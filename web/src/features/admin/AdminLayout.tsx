@@ -1,5 +1,5 @@
 import { NavLink, Outlet, useLocation } from "react-router";
-import { useAppShell } from "../../app/AppShell.generated.ts";
+import { useAppShell } from "../../gql/AppShell.generated.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 
 /** The staff area: a section list (only the sections this user may use) beside the page. */

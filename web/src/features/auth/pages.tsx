@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { useAppShell, AppShellDocument } from "../../app/AppShell.generated.ts";
+import { useAppShell, AppShellDocument } from "../../gql/AppShell.generated.ts";
 import {
   useConfirmPasswordReset,
   useConfirmVerification,

@@ -8,7 +8,7 @@ import {
 } from "./notifications.generated.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { applyNotificationEvent, notificationsVariables } from "./notificationEvents.ts";
-import { relativeTime } from "./relativeTime.ts";
+import { relativeTime } from "../../i18n/relativeTime.ts";
 import { useNotificationActions } from "./useNotificationActions.ts";
 
 const SHOWN_IN_MENU = 6;

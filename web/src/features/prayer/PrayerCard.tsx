@@ -1,12 +1,12 @@
 import { useId, useRef, useState } from "react";
-import { useAppShell } from "../../app/AppShell.generated.ts";
+import { useAppShell } from "../../gql/AppShell.generated.ts";
 import { useFlagPrayerRequest, usePrayFor, type PrayerCardFragment } from "./prayer.generated.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { Alert } from "../../components/Alert.tsx";
 import { TextAreaField } from "../../components/Field.tsx";
-import { useChurchDateTime } from "../admin/content/common.tsx";
+import { useChurchDateTime } from "../../lib/dates.ts";
 import { handleError } from "../../lib/handleError.ts";
-import { relativeTime } from "../notifications/relativeTime.ts";
+import { relativeTime } from "../../i18n/relativeTime.ts";
 import { LIMITS } from "@flock/shared/limits";
 
 
