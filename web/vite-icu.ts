@@ -9,6 +9,7 @@
 // it) are split off into their own chunk ("./en.ts?staff"), fetched the first time a staff message
 // is asked for: visitors' first load carries only what public and member pages say (QUALITY.md F1).
 import { readFile } from "node:fs/promises";
+import { relative, resolve } from "node:path";
 import { transformWithOxc, type Plugin } from "vite";
 import { compileCatalog } from "../shared/src/i18n/compile.ts";
 
@@ -32,17 +33,22 @@ export async function readCatalog(file: string): Promise<{ name: string; message
 const exported = (name: string, value: unknown) => `export const ${name} = JSON.parse(${JSON.stringify(JSON.stringify(value))});\n`;
 
 export function icuCatalogs(): Plugin {
+  let root = process.cwd();
   return {
     name: "flock:icu-catalogs",
     enforce: "pre",
+    configResolved(config) {
+      root = config.root;
+    },
     async resolveId(source, importer) {
       if (!source.endsWith(STAFF_QUERY) || !importer) return null;
       const resolved = await this.resolve(source.slice(0, -STAFF_QUERY.length), importer, { skipSelf: true });
-      return resolved && CATALOG.test(resolved.id) ? `${STAFF_PREFIX}${resolved.id}` : null;
+      // Relative to the root: the id names the chunk in the build manifest.
+      return resolved && CATALOG.test(resolved.id) ? `${STAFF_PREFIX}${relative(root, resolved.id)}` : null;
     },
     async load(id) {
       const staff = id.startsWith(STAFF_PREFIX);
-      const file = staff ? id.slice(STAFF_PREFIX.length) : id.split("?")[0]!;
+      const file = staff ? resolve(root, id.slice(STAFF_PREFIX.length)) : id.split("?")[0]!;
       const match = CATALOG.exec(file);
       if (!match) return null;
       this.addWatchFile(file);
