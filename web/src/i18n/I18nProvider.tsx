@@ -124,7 +124,15 @@ export function I18nProvider({ children, churchDefault }: { children: ReactNode;
       locale,
       t: (key, vars) => {
         const message = dictionary?.[key] ?? english[key] ?? staff?.[key];
-        if (message !== undefined) return formatCompiled(message, locale, vars);
+        if (message !== undefined) {
+          try {
+            return formatCompiled(message, locale, vars);
+          } catch (error) {
+            // A count or choice left out by the caller: the key, rather than a page that fails to render.
+            console.error(`[i18n] ${key}:`, error);
+            return key;
+          }
+        }
         if (!staff) {
           // A staff screen's message before its chunk arrived: blank for that moment, then re-rendered.
           void loadEnglishStaff().then((arrived) => arrived && setStaff(arrived));
