@@ -120,7 +120,7 @@ function Directory() {
         </p>
       </div>
       <p className="directory__count muted" role="status">
-        {shown && !searching ? (q ? t(shown.directory.totalCount === 1 ? "directory.matchesOne" : "directory.matches", { count: shown.directory.totalCount, q }) : t(shown.directory.totalCount === 1 ? "directory.countOne" : "directory.count", { count: shown.directory.totalCount })) : ""}
+        {shown && !searching ? (q ? t("directory.matches", { count: shown.directory.totalCount, q }) : t("directory.count", { count: shown.directory.totalCount })) : ""}
       </p>
       {error && <Alert kind="error">{handleError(error, i18n).message}</Alert>}
       {!shown && (loading || data) ? (

@@ -29,7 +29,6 @@ import { useChurchDateTime } from "../../../lib/dates.ts";
 import { browserCountry, countryName, countryOptions } from "../address.tsx";
 import { Avatar, HOUSEHOLD_ROLES, MembershipBadge, RecordStatusBadge, VISIBILITIES, VisibilityBadge, optional } from "./common.tsx";
 import { usePeoplePermissions } from "../../../lib/permissions.ts";
-import { usePlural } from "../../../i18n/plural.ts";
 import { PersonPicker, type PickedPerson } from "./Pickers.tsx";
 import { AddPersonDialog } from "./AddPersonDialog.tsx";
 import { FormErrorSummary } from "./FormErrorSummary.tsx";
@@ -110,11 +109,10 @@ function HouseholdView({ household }: { household: AdminHouseholdDetailsFragment
 
 function Members({ household, canManage, onNotice }: { household: AdminHouseholdDetailsFragment; canManage: boolean; onNotice(notice: Notice | null): void }) {
   const { t } = useI18n();
-  const plural = usePlural();
   const hasAdult = household.members.some((m) => m.ageGroup === "ADULT");
   return (
     <section className="card staff-card" aria-labelledby="members-title">
-      <h2 id="members-title">{plural("admin.household.members", household.members.length)}</h2>
+      <h2 id="members-title">{t("admin.household.members", { count: household.members.length })}</h2>
       {household.members.length > 0 && !hasAdult && <Alert kind="warning">{t("admin.household.noAdult")}</Alert>}
       {household.members.length === 0 ? (
         <p className="muted">{t("admin.household.noMembers")}</p>

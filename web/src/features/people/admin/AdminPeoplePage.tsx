@@ -16,7 +16,6 @@ import { appendEdges } from "../../../lib/appendEdges.ts";
 import { useDebounced } from "../../../lib/useDebounced.ts";
 import { AGE_GROUPS, Avatar, MEMBERSHIP_STATUSES, MembershipBadge, RECORD_STATUSES, RecordStatusBadge, useChurchToday } from "./common.tsx";
 import { usePeoplePermissions } from "../../../lib/permissions.ts";
-import { usePlural } from "../../../i18n/plural.ts";
 import { FilterChips } from "./FilterChips.tsx";
 import { AddPersonDialog } from "./AddPersonDialog.tsx";
 import "../../../styles/staff.css";
@@ -34,7 +33,6 @@ export function AdminPeoplePage() {
   const i18n = useI18n();
   const { t } = i18n;
   usePageTitle(t("admin.people.title"));
-  const plural = usePlural();
   const { canManage } = usePeoplePermissions();
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
@@ -133,7 +131,7 @@ export function AdminPeoplePage() {
       </div>
       {pendingCount > 0 && !pendingOnly && !filtered && (
         <Alert kind="info">
-          {plural("admin.people.pendingNotice", pendingCount)}{" "}
+          {t("admin.people.pendingNotice", { count: pendingCount })}{" "}
           <button type="button" className="link-button" onClick={() => setList("record", ["PENDING"])}>
             {t("admin.people.reviewPending")}
           </button>
@@ -166,7 +164,7 @@ export function AdminPeoplePage() {
       <div className="people-page__summary">
         {/* Announced politely so a screen reader hears the result of a filter or search. */}
         <p className="muted" role="status">
-          {data ? (filtered ? plural("admin.people.countFiltered", data.people.totalCount) : plural("admin.people.count", data.people.totalCount)) : ""}
+          {data ? (filtered ? t("admin.people.countFiltered", { count: data.people.totalCount }) : t("admin.people.count", { count: data.people.totalCount })) : ""}
         </p>
         {filtered && (
           <button type="button" className="link-button" onClick={clearFilters}>

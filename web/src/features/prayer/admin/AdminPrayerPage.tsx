@@ -18,7 +18,6 @@ import { handleError, type UiError } from "../../../lib/handleError.ts";
 import { usePageTitle } from "../../../lib/usePageTitle.ts";
 import { useChurchDateTime } from "../../../lib/dates.ts";
 import { usePeoplePermissions } from "../../../lib/permissions.ts";
-import { usePrayerPlural } from "../../../i18n/plural.ts";
 import { LIMITS } from "@flock/shared/limits";
 import "../../../styles/staff.css";
 import "../../../styles/staff-people.css";
@@ -37,7 +36,6 @@ export function AdminPrayerPage() {
   const i18n = useI18n();
   const { t } = i18n;
   usePageTitle(t("prayer.admin.title"));
-  const plural = usePrayerPlural();
   const [params, setParams] = useSearchParams();
   const status: PrayerStatus = STATUSES.find((s) => s.toLowerCase() === params.get("status")) ?? "PENDING";
   const { data, loading, error, fetchMore, refetch } = useAdminPrayerQueue({ variables: { first: PAGE_SIZE, status }, fetchPolicy: "cache-and-network", pollInterval: POLL_MS });
@@ -94,7 +92,7 @@ export function AdminPrayerPage() {
       </div>
       <p className="muted" role="status">
         {notice ? <strong className="admin-prayer__notice">{notice} </strong> : null}
-        {data ? plural("prayer.admin.count", data.prayerQueue.totalCount) : ""}
+        {data ? t("prayer.admin.count", { count: data.prayerQueue.totalCount }) : ""}
       </p>
       {error && <Alert kind="error">{handleError(error, i18n).message}</Alert>}
       {loading && !data ? (
@@ -123,7 +121,6 @@ function QueueItem({ item, onSettled }: { item: AdminPrayerItemFragment; onSettl
   const i18n = useI18n();
   const { t } = i18n;
   const { format } = useChurchDateTime();
-  const plural = usePrayerPlural();
   const { canView } = usePeoplePermissions();
   const titleId = useId();
   const [error, setError] = useState<UiError | null>(null);
@@ -158,8 +155,8 @@ function QueueItem({ item, onSettled }: { item: AdminPrayerItemFragment; onSettl
             {t(`prayer.visibility.${item.visibility}`)}
           </span>
           {item.anonymous && <span className="badge badge--neutral">{t("prayer.admin.anonymous")}</span>}
-          {item.flagCount > 0 && <span className="badge badge--danger">{plural("prayer.admin.flags", item.flagCount)}</span>}
-          {item.status !== "PENDING" && <span className="badge badge--muted">{plural("prayer.prayedCount", item.prayedCount)}</span>}
+          {item.flagCount > 0 && <span className="badge badge--danger">{t("prayer.admin.flags", { count: item.flagCount })}</span>}
+          {item.status !== "PENDING" && <span className="badge badge--muted">{t("prayer.prayedCount", { count: item.prayedCount })}</span>}
         </p>
         {requester && (
           <p className="prayer-item__requester small">

@@ -19,7 +19,6 @@ import { LIMITS } from "@flock/shared/limits";
 import { useChurchDateTime } from "../../../lib/dates.ts";
 import { useCalendarDates } from "../../../lib/dates.ts";
 import { usePeoplePermissions } from "../../../lib/permissions.ts";
-import { usePlural } from "../../../i18n/plural.ts";
 import "../../../styles/staff.css";
 import "../../../styles/staff-people.css";
 
@@ -32,7 +31,6 @@ export function AdminVisitsPage() {
   const i18n = useI18n();
   const { t } = i18n;
   usePageTitle(t("admin.visits.title"));
-  const plural = usePlural();
   const [params, setParams] = useSearchParams();
   // The inbox opens on what still needs someone's attention; "all" is one tab away.
   const raw = params.get("status");
@@ -55,7 +53,7 @@ export function AdminVisitsPage() {
         </button>
       </div>
       <p className="muted" role="status">
-        {data ? plural("admin.visits.count", data.visitRequests.totalCount) : ""}
+        {data ? t("admin.visits.count", { count: data.visitRequests.totalCount }) : ""}
       </p>
       {error && <Alert kind="error">{handleError(error, i18n).message}</Alert>}
       {loading && !data ? (
@@ -95,7 +93,6 @@ function VisitCard({ visit }: { visit: AdminVisitRowFragment }) {
   const { canManage } = usePeoplePermissions();
   const { format } = useChurchDateTime();
   const dates = useCalendarDates();
-  const plural = usePlural();
   const titleId = useId();
   const [status, setStatus] = useState<VisitStatus>(visit.status);
   const [note, setNote] = useState(visit.staffNote);
@@ -141,7 +138,7 @@ function VisitCard({ visit }: { visit: AdminVisitRowFragment }) {
               <dt>{t("admin.visits.plannedDate")}</dt>
               <dd>{visit.plannedDate ? dates.date(visit.plannedDate, "full") : <span className="muted">{t("admin.visits.notGiven")}</span>}</dd>
               <dt>{t("admin.visits.partySize")}</dt>
-              <dd>{visit.partySize ? plural("admin.visits.people", visit.partySize) : <span className="muted">{t("admin.visits.notGiven")}</span>}</dd>
+              <dd>{visit.partySize ? t("admin.visits.people", { count: visit.partySize }) : <span className="muted">{t("admin.visits.notGiven")}</span>}</dd>
             </dl>
             {visit.message && (
               <figure className="visit-request__message">
