@@ -22,14 +22,14 @@ onRecordUpdate((e) => {
     const cancelling = before.getString("status") !== "cancelled" && e.record.getString("status") === "cancelled";
     if (cancelling && e.record.getDateTime("cancelledAt").isZero()) e.record.set("cancelledAt", new DateTime());
     e.next();
-    if (cancelling) lib.cancelParts(e.app, e.record);
+    if (cancelling) lib.cancelParts(app, e.record);
     const moved = before.getString("event") !== e.record.getString("event") || before.getString("occurrenceStart") !== e.record.getString("occurrenceStart");
     // Seats free up when a confirmed party leaves, shrinks or moves (a promotion itself frees none).
     const frees = before.getString("status") === "confirmed" &&
       (e.record.getString("status") !== "confirmed" || e.record.getInt("attendees") < before.getInt("attendees") || moved);
-    if (frees) lib.promote(e.app, before.getString("event"), before.getString("occurrenceStart"));
-    lib.recount(e.app, before.getString("event"), before.getString("occurrenceStart"));
-    if (moved) lib.recount(e.app, e.record.getString("event"), e.record.getString("occurrenceStart"));
+    if (frees) lib.promote(app, before.getString("event"), before.getString("occurrenceStart"));
+    lib.recount(app, before.getString("event"), before.getString("occurrenceStart"));
+    if (moved) lib.recount(app, e.record.getString("event"), e.record.getString("occurrenceStart"));
   });
 }, "registrations");
 

@@ -26,7 +26,6 @@ const SLUG = "^[a-z0-9]+(?:-[a-z0-9]+)*$";
 const MANAGE = has("events.manage");
 const ACTIVE_MEMBER = '@request.auth.person.recordStatus = "active"';
 const IMAGE_TYPES = ["image/jpeg", "image/png", "image/webp", "image/gif"];
-const EMAIL = "^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$";
 
 /** The event (reached through `path`, "" for the event itself) is visible to the caller. */
 const visible = (path) => `(${path}status != "draft" && (${path}visibility = "public" || ${ACTIVE_MEMBER}))`;
@@ -197,7 +196,8 @@ migrate((app) => {
       "CREATE INDEX idx_registrations_occurrence ON registrations (event, occurrenceStart, status)",
       "CREATE INDEX idx_registrations_user ON registrations (user)",
       "CREATE UNIQUE INDEX idx_registrations_code ON registrations (confirmationCode)",
-      "CREATE UNIQUE INDEX idx_registrations_token ON registrations (cancelToken)",
+      // The parts of a split party share their token (one mail link cancels the whole party).
+      "CREATE INDEX idx_registrations_token ON registrations (cancelToken)",
     ],
   });
   app.save(registrations);
@@ -225,7 +225,7 @@ migrate((app) => {
   app.save(counts);
 
   // The personal calendar feed's secret (reset from /me); only its owner reads or changes it.
-  users.fields.add(new Field({ name: "calendarToken", type: "text", max: 64, hidden: true }));
+  users.fields.add(new TextField({ name: "calendarToken", max: 64, hidden: true }));
   app.save(users);
 }, (app) => {
   for (const name of ["occurrence_counts", "registrations", "rsvps", "event_exceptions", "events", "event_categories"]) {

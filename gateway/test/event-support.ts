@@ -13,7 +13,7 @@ export async function createEvent(fields: Record<string, unknown> = {}) {
   const su = await system();
   const start = new Date(Date.now() + 30 * 86400_000);
   start.setUTCHours(15, 0, 0, 0);
-  return su.collection("events").create({
+  return su.collection("events").create<{ id: string; slug: string; startsAt: string; endsAt: string }>({
     title: "Target event",
     slug: uniqueSlug("event"),
     startsAt: start.toISOString(),

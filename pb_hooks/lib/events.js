@@ -83,7 +83,7 @@ function splitPart(app, confirmed, attendees, position) {
   part.set("waitlistPosition", position);
   part.set("partOf", confirmed.getString("partOf") || confirmed.id);
   part.set("confirmationCode", confirmed.getString("confirmationCode").slice(0, 16) + "-W" + attendees);
-  part.set("cancelToken", $security.randomString(48));
+  part.set("cancelToken", confirmed.getString("cancelToken"));
   app.save(part);
   return part;
 }

@@ -11,6 +11,7 @@ import { prayerResolvers } from "./prayer/resolvers.ts";
 import { notificationsResolvers } from "./notifications/resolvers.ts";
 import { staffAlertsResolvers } from "./staff-alerts/resolvers.ts";
 import { sermonsResolvers } from "./sermons/resolvers.ts";
+import { eventsResolvers } from "./events/resolvers.ts";
 
 const modules: Resolvers[] = [
   { Query: { ping: () => true }, Mutation: { noop: () => true } },
@@ -26,6 +27,7 @@ const modules: Resolvers[] = [
   notificationsResolvers,
   staffAlertsResolvers,
   sermonsResolvers,
+  eventsResolvers,
 ];
 
 /** Merge the feature modules' resolver maps (each type's fields from every module). */

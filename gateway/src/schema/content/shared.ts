@@ -29,7 +29,7 @@ export function slugify(title: string): string {
  */
 export async function chooseSlug(
   pb: PocketBase,
-  collection: "pages" | "posts" | "sermons" | "sermon_series" | "speakers",
+  collection: "pages" | "posts" | "sermons" | "sermon_series" | "speakers" | "events" | "event_categories",
   requested: string | null | undefined,
   title: string,
   excludeId?: string,
