@@ -255,3 +255,26 @@ describe("iCalendar feeds", () => {
     expect(text).toContain("SUMMARY:Feed worship\\; with\\, commas");
   });
 });
+
+describe("personal calendar feed", () => {
+  it("lists the member's registrations at a secret address that a reset replaces", async () => {
+    const event = await publishedEvent({ title: "Men's breakfast", registrationMode: "REGISTRATION", capacity: 10 });
+    const [occurrence] = await occurrencesOf(event.id, `${nextYear}-01-01T00:00:00Z`, `${nextYear}-02-01T00:00:00Z`);
+    const asMember = new GqlClient(gateway, { token: member.token, ip: ip() });
+    const registered = await asMember.request(REGISTER, { input: { eventId: event.id, originalStart: occurrence!.originalStart, name: "Member", email: member.email, attendees: 1 } });
+    expect(registered.errors).toBeUndefined();
+    const reset = await asMember.request<{ resetCalendarToken: string }>(`mutation { resetCalendarToken }`);
+    const url = new URL(reset.data!.resetCalendarToken);
+    const base = await gateway.listen();
+    const feed = await fetch(`${base}${url.pathname}`);
+    expect(feed.status).toBe(200);
+    expect(feed.headers.get("cache-control")).toContain("no-store");
+    const text = await feed.text();
+    expect(text).toContain("SUMMARY:Men's breakfast");
+    const again = await asMember.request<{ resetCalendarToken: string }>(`mutation { resetCalendarToken }`);
+    expect(again.data!.resetCalendarToken).not.toBe(reset.data!.resetCalendarToken);
+    expect((await fetch(`${base}${url.pathname}`)).status).toBe(404);
+    const mine = await asMember.request<{ myUpcomingEvents: { event: { id: string } }[] }>(`{ myUpcomingEvents { event { id } } }`);
+    expect(mine.data!.myUpcomingEvents.map((o) => o.event.id)).toContain(event.id);
+  });
+});
