@@ -7,7 +7,7 @@ import { Loading } from "../components/Loading.tsx";
 import { usePageTitle } from "../lib/usePageTitle.ts";
 
 /** Permissions that open the /admin area (each section checks its own). */
-export const ADMIN_PERMISSIONS: Permission[] = ["SETTINGS_MANAGE", "ROLES_MANAGE", "CONTENT_EDIT", "MEDIA_MANAGE", "SERMONS_MANAGE", "PEOPLE_VIEW", "PEOPLE_MANAGE", "PRAYER_MODERATE", "PRAYER_VIEW_PASTORAL"];
+export const ADMIN_PERMISSIONS: Permission[] = ["SETTINGS_MANAGE", "ROLES_MANAGE", "CONTENT_EDIT", "MEDIA_MANAGE", "SERMONS_MANAGE", "EVENTS_MANAGE", "PEOPLE_VIEW", "PEOPLE_MANAGE", "PRAYER_MODERATE", "PRAYER_VIEW_PASTORAL"];
 
 /**
  * Shows its children to a signed-in user; sends visitors to sign in and back here afterwards.

@@ -14,7 +14,7 @@ function AdminHome() {
   const can = (p: Permission) => !!data?.viewer?.permissions.includes(p);
   const people = can("PEOPLE_VIEW") || can("PEOPLE_MANAGE");
   const prayer = can("PRAYER_MODERATE") || can("PRAYER_VIEW_PASTORAL");
-  const section = can("SETTINGS_MANAGE") ? "settings" : can("CONTENT_EDIT") ? "news" : can("SERMONS_MANAGE") ? "sermons" : can("MEDIA_MANAGE") ? "media" : can("ROLES_MANAGE") ? "users" : people ? "people" : prayer ? "prayer" : "settings";
+  const section = can("SETTINGS_MANAGE") ? "settings" : can("CONTENT_EDIT") ? "news" : can("SERMONS_MANAGE") ? "sermons" : can("EVENTS_MANAGE") ? "events" : can("MEDIA_MANAGE") ? "media" : can("ROLES_MANAGE") ? "users" : people ? "people" : prayer ? "prayer" : "settings";
   return <Navigate to={section} replace />;
 }
 
@@ -43,6 +43,10 @@ const PRAYER_STAFF: Permission[] = ["PRAYER_MODERATE", "PRAYER_VIEW_PASTORAL"];
 const sermons = () => import("../features/sermons/pages.tsx");
 const adminSermons = () => import("../features/admin/sermons/index.ts");
 const SERMON_STAFF: Permission[] = ["SERMONS_MANAGE"];
+// Events: public pages and the staff screens, each its own chunk.
+const events = () => import("../features/events/pages.tsx");
+const adminEvents = () => import("../features/events/admin/AdminEventsPages.tsx");
+const EVENT_STAFF: Permission[] = ["EVENTS_MANAGE"];
 
 /**
  * The chunk of the page a browser opens first, fetched at start-up in parallel with the shell's
@@ -59,6 +63,7 @@ const FIRST_LOAD: Record<string, () => Promise<unknown>> = {
   sermons,
   series: sermons,
   speakers: sermons,
+  events,
   me,
   directory,
 };
@@ -90,6 +95,10 @@ export function AppRoutes() {
         <Route path="sermons/:slug" element={lazyPage(sermons, (m) => m.SermonPage)} />
         <Route path="series/:slug" element={lazyPage(sermons, (m) => m.SeriesPage)} />
         <Route path="speakers/:slug" element={lazyPage(sermons, (m) => m.SpeakerPage)} />
+        {/* Events */}
+        <Route path="events" element={lazyPage(events, (m) => m.EventsPage)} />
+        <Route path="events/registration/:token" element={lazyPage(events, (m) => m.RegistrationLinkPage)} />
+        <Route path="events/:slug" element={lazyPage(events, (m) => m.EventPage)} />
         <Route path="visit" element={lazyPage(() => import("../features/visit/VisitPage.tsx"), (m) => m.VisitPage)} />
         <Route path="me" element={<RequireViewer>{lazyPage(me, (m) => m.MeLayout)}</RequireViewer>}>
           <Route index element={lazyPage(me, (m) => m.MePage)} />
@@ -115,6 +124,9 @@ export function AppRoutes() {
           <Route path="people/:id" element={<RequirePermission anyOf={PEOPLE_STAFF}>{lazyPage(adminPeople, (m) => m.AdminPersonPage)}</RequirePermission>} />
           <Route path="households/:id" element={<RequirePermission anyOf={PEOPLE_STAFF}>{lazyPage(adminPeople, (m) => m.AdminHouseholdPage)}</RequirePermission>} />
           <Route path="visits" element={<RequirePermission anyOf={PEOPLE_STAFF}>{lazyPage(adminVisits, (m) => m.AdminVisitsPage)}</RequirePermission>} />
+          {/* Events */}
+          <Route path="events" element={<RequirePermission anyOf={EVENT_STAFF}>{lazyPage(adminEvents, (m) => m.AdminEventsPage)}</RequirePermission>} />
+          <Route path="events/:id" element={<RequirePermission anyOf={EVENT_STAFF}>{lazyPage(adminEvents, (m) => m.AdminEventEditorPage)}</RequirePermission>} />
           {/* Sermons */}
           <Route path="sermons" element={<RequirePermission anyOf={SERMON_STAFF}>{lazyPage(adminSermons, (m) => m.AdminSermonsPage)}</RequirePermission>} />
           <Route path="sermons/library" element={<RequirePermission anyOf={SERMON_STAFF}>{lazyPage(adminSermons, (m) => m.AdminSermonLibraryPage)}</RequirePermission>} />

@@ -29,6 +29,11 @@ export function AdminLayout() {
               <NavLink to="/admin/sermons">{t("admin.sermons")}</NavLink>
             </li>
           )}
+          {permissions.includes("EVENTS_MANAGE") && (
+            <li>
+              <NavLink to="/admin/events">{t("admin.events")}</NavLink>
+            </li>
+          )}
           {(permissions.includes("CONTENT_EDIT") || permissions.includes("MEDIA_MANAGE")) && (
             <li>
               <NavLink to="/admin/media">{t("admin.media")}</NavLink>
