@@ -4,6 +4,9 @@
  * promotes the next person, who is mailed), RSVPs, and the iCalendar feeds read back by an
  * independent parser (ical.js) that must expand to the same occurrences the gateway returns.
  */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import ICAL from "ical.js";
 import type { Gateway } from "../src/index.ts";
@@ -276,5 +279,33 @@ describe("personal calendar feed", () => {
     expect((await fetch(`${base}${url.pathname}`)).status).toBe(404);
     const mine = await asMember.request<{ myUpcomingEvents: { event: { id: string } }[] }>(`{ myUpcomingEvents { event { id } } }`);
     expect(mine.data!.myUpcomingEvents.map((o) => o.event.id)).toContain(event.id);
+  });
+});
+
+describe("event pages for crawlers and link previews", () => {
+  it("a public event's HTML carries a schema.org Event; drafts and members-only events answer 404; the sitemap lists it", async () => {
+    const webDist = await mkdtemp(join(tmpdir(), "flock-web-"));
+    await writeFile(join(webDist, "index.html"), '<!doctype html><html lang="en"><head><title>Flock</title><!--flock:head--></head><body><div id="root"></div></body></html>');
+    const withApp = await testGateway({ webDist });
+    const appUrl = await withApp.listen();
+    try {
+      const event = await publishedEvent({ title: "Carol service", summary: "Candles and carols.", rrule: "FREQ=YEARLY", locationName: "Main hall" });
+      const response = await fetch(`${appUrl}/events/${event.slug}`);
+      expect(response.status).toBe(200);
+      const html = await response.text();
+      const jsonLd = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/.exec(html)![1]!) as Record<string, unknown>;
+      expect(jsonLd).toMatchObject({ "@type": "Event", name: "Carol service", description: "Candles and carols.", eventStatus: "https://schema.org/EventScheduled" });
+      expect(String(jsonLd.startDate)).toMatch(/^\d{4}-01-04T15:00:00Z$/);
+      expect(html).toContain('<meta property="og:title" content="Carol service');
+      const members = await publishedEvent({ title: "Members meeting", visibility: "MEMBERS" });
+      expect((await fetch(`${appUrl}/events/${members.slug}`)).status).toBe(404);
+      expect((await fetch(`${appUrl}/events`)).status).toBe(200);
+      const map = await (await fetch(`${appUrl}/sitemap.xml`)).text();
+      expect(map).toContain(`<loc>http://flock.test/events/${event.slug}</loc>`);
+      expect(map).not.toContain(`/events/${members.slug}<`);
+    } finally {
+      withApp.server.close();
+      await rm(webDist, { recursive: true, force: true });
+    }
   });
 });
