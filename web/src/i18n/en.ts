@@ -1394,6 +1394,10 @@ export const en = {
   "field.no_such_occurrence": "The event does not take place then.",
   "field.range_too_long": "Ask for at most 18 months at a time.",
   "field.not_recurring": "Only a repeating event can be split.",
+  "events.noneComingUp": "Nothing yet: RSVP or register for an event and it shows here.",
+  "events.myFeed": "Your personal calendar (keep it private):",
+  "events.newFeed": "Get my calendar address",
+  "events.newFeedHint": "Subscribe to it in your calendar app; getting a new address stops the old one.",
   // --- end events ---
 } as const;
 

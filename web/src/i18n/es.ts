@@ -1396,5 +1396,9 @@ export const es: Record<MessageKey, string> = {
   "field.no_such_occurrence": "El evento no tiene lugar en esa fecha.",
   "field.range_too_long": "Pide como mucho 18 meses a la vez.",
   "field.not_recurring": "Solo se puede dividir un evento que se repite.",
+  "events.noneComingUp": "Nada todavía: confirma tu asistencia o inscríbete en un evento y aparecerá aquí.",
+  "events.myFeed": "Tu calendario personal (no lo compartas):",
+  "events.newFeed": "Obtener la dirección de mi calendario",
+  "events.newFeedHint": "Suscríbete desde tu aplicación de calendario; pedir una dirección nueva desactiva la anterior.",
   // --- end events ---
 };
