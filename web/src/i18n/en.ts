@@ -1398,6 +1398,7 @@ export const en = {
   "events.myFeed": "Your personal calendar (keep it private):",
   "events.newFeed": "Get my calendar address",
   "events.newFeedHint": "Subscribe to it in your calendar app; getting a new address stops the old one.",
+  "nav.events": "Events",
   // --- end events ---
 } as const;
 

@@ -1400,5 +1400,6 @@ export const es: Record<MessageKey, string> = {
   "events.myFeed": "Tu calendario personal (no lo compartas):",
   "events.newFeed": "Obtener la dirección de mi calendario",
   "events.newFeedHint": "Suscríbete desde tu aplicación de calendario; pedir una dirección nueva desactiva la anterior.",
+  "nav.events": "Eventos",
   // --- end events ---
 };

@@ -150,6 +150,13 @@ describe("rules that cannot be used", () => {
     expect(firstOccurrence(series("2026-01-04T10:00", "UTC", "FREQ=WEEKLY"))?.start.day).toBe(4);
   });
 
+  it("keeps a zero-length occurrence that starts where the range starts", () => {
+    const start = zdt("2027-01-10T10:00", "America/Chicago");
+    const rule = parseRRule("FREQ=MONTHLY;BYDAY=2SU", "America/Chicago");
+    const dates = expand({ start, end: start, rule }, start.toInstant(), start.toInstant().add({ hours: 24 * 70 }));
+    expect(dates.map((o) => o.start.toPlainDate().toString())).toEqual(["2027-01-10", "2027-02-14", "2027-03-14"]);
+  });
+
   it("knows IANA zones", () => {
     expect(isTimeZone("America/New_York")).toBe(true);
     expect(isTimeZone("Mars/Olympus_Mons")).toBe(false);

@@ -271,7 +271,9 @@ function place(date: Temporal.PlainDate, series: Series): Occurrence {
  */
 export function expand(series: Series, from: Temporal.Instant, to: Temporal.Instant, limit = 5000): Occurrence[] {
   const out: Occurrence[] = [];
-  const overlaps = (o: Occurrence) => Temporal.Instant.compare(o.end.toInstant(), from) > 0 && Temporal.Instant.compare(o.start.toInstant(), to) < 0;
+  // A zero-length occurrence (end = start) at `from` counts as inside the range.
+  const overlaps = (o: Occurrence) =>
+    (Temporal.Instant.compare(o.end.toInstant(), from) > 0 || Temporal.Instant.compare(o.start.toInstant(), from) >= 0) && Temporal.Instant.compare(o.start.toInstant(), to) < 0;
   const excluded = new Set((series.exdates ?? []).map((d) => d.toString()));
   const keep = (o: Occurrence) => overlaps(o) && !excluded.has(o.start.toPlainDateTime().toString()) && !excluded.has(o.originalStart.toPlainDateTime().toString());
   const rule = series.rule;
