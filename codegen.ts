@@ -57,6 +57,13 @@ const config: CodegenConfig = {
           Sermon: "../../pocketbase/records.ts#SermonRecord",
           SermonSeries: "../../pocketbase/records.ts#SermonSeriesRecord",
           Speaker: "../../pocketbase/records.ts#SpeakerRecord",
+          // Events
+          Event: "../events/records.ts#EventRecord",
+          EventCategory: "../events/records.ts#EventCategoryRecord",
+          EventException: "../events/records.ts#EventExceptionRecord",
+          Rsvp: "../events/records.ts#RsvpRecord",
+          Registration: "../events/records.ts#RegistrationRecord",
+          Occurrence: "../events/occurrences.ts#OccurrenceModel",
         },
       },
     },

@@ -30,6 +30,7 @@ export default tseslint.config(
           "migrate", "Collection", "Record", "RelationField", "SelectField", "TextField", "FileField", "BoolField", "DateField",
           "$os", "$app", "$dbx", "__hooks", "require", "module", "cronAdd", "onRecordCreate", "onRecordUpdate", "onRecordDelete",
           "onMailerRecordVerificationSend", "onMailerRecordPasswordResetSend", "onMailerRecordAuthAlertSend",
+          "DynamicModel", "DateTime", "BadRequestError", "ValidationError",
         ].map((name) => [name, "readonly"]),
       ),
     },

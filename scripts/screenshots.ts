@@ -37,6 +37,10 @@ try {
     // Sermons
     await shot("/sermons", "sermons");
     await shot("/sermons/living-water", "sermon");
+    // Events
+    await shot("/events?view=month", "events-month");
+    await shot("/events", "events-list");
+    await shot("/events/marriage-retreat", "event");
     await shot("/login", "sign-in");
     await shot("/signup", "sign-up");
     await shot("/nope", "not-found");
@@ -53,6 +57,16 @@ try {
     await page.waitForSelector(".milkdown", { timeout: 15_000 });
     await page.waitForTimeout(300);
     await page.screenshot({ path: join(out, `admin-sermon-editor-${name}.png`), fullPage: true });
+    // The event editor's recurrence builder, previewing "Every 2nd Sunday at 10:00, until 31 Dec 2027".
+    await page.goto(`${base}/admin/events/new`);
+    await page.getByLabel("Starts (local time)").fill("2027-01-10T10:00");
+    await page.getByLabel("Ends (local time)").fill("2027-01-10T11:00");
+    await page.getByLabel("Repeats", { exact: true }).selectOption("MONTHLY");
+    await page.getByLabel("On", { exact: true }).selectOption("2");
+    await page.getByLabel("Ends", { exact: true }).selectOption("until");
+    await page.getByLabel("Last date").fill("2027-12-31");
+    await page.getByText("Every 2nd Sunday at 10:00").waitFor({ timeout: 10_000 });
+    await page.screenshot({ path: join(out, `admin-event-recurrence-${name}.png`), fullPage: true });
     await context.close();
   }
 } finally {

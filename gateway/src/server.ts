@@ -28,6 +28,7 @@ import { startPrayerExpiry } from "./system/prayer-expiry.ts";
 import { startStaffDigest } from "./system/staff-digest.ts";
 import { AUDIO_UPLOAD_PATH, AudioUploads } from "./http/audio-uploads.ts";
 import { PODCAST_ARTWORK_PATH, podcastArtwork, seriesFeedSlug, sermonsFeed } from "./http/podcast-feed.ts";
+import { eventFeed, eventFeedRoute } from "./http/events-feed.ts";
 
 export interface Gateway {
   server: Server;
@@ -229,6 +230,34 @@ export function createGateway(config: GatewayConfig): Gateway {
         const png = await podcastArtwork(guest(), settings);
         res.writeHead(200, { ...headers, "content-type": "image/png", "content-length": png.length, "cache-control": "public, max-age=3600" });
         res.end(req.method === "HEAD" ? undefined : png);
+      },
+    },
+    // Events: iCalendar feeds (all public events, per category, one occurrence, a person's own calendar).
+    {
+      match: (url) => url.pathname.startsWith("/feeds/") && !!eventFeedRoute(url.pathname),
+      async handle(req, res, url) {
+        const feedRoute = eventFeedRoute(url.pathname)!;
+        const settings = await services.publicSettings.get();
+        const feed = await eventFeed(feedRoute, guest(), services.system, settings, publicOrigin);
+        if (feed === null) {
+          res.writeHead(404, { ...headers, "content-type": "text/plain; charset=utf-8" }).end("Not found");
+          return;
+        }
+        if (feedRoute.kind === "personal") {
+          // A personal calendar is private: never cached by shared caches.
+          res.writeHead(200, { ...headers, "content-type": "text/calendar; charset=utf-8", "cache-control": "private, no-store" }).end(req.method === "HEAD" ? undefined : feed);
+          return;
+        }
+        if (feedRoute.kind === "occurrence") {
+          res.writeHead(200, {
+            ...headers,
+            "content-type": "text/calendar; charset=utf-8",
+            "content-disposition": `attachment; filename="${feedRoute.slug}-${feedRoute.date}.ics"`,
+            "cache-control": "public, max-age=300",
+          }).end(req.method === "HEAD" ? undefined : feed);
+          return;
+        }
+        await serveDocument(req, res, url.pathname, "text/calendar; charset=utf-8", Promise.resolve(feed));
       },
     },
     {

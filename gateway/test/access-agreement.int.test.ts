@@ -23,6 +23,7 @@ const CUSTOM_ROLES: Record<string, PermissionName[]> = {
   peopleViewer: ["people.view"],
   settingsOnly: ["settings.manage"],
   accountsOnly: ["roles.manage"],
+  eventsOnly: ["events.manage"],
 };
 
 let gateway: Gateway;
@@ -73,6 +74,14 @@ const PROBES: Record<Ability, (pb: PocketBase, user: TestUser | null) => Promise
   async manageSermons(pb) {
     const created = await pb.collection("sermon_series").create({ title: "Probe", slug: slug("series") }).catch(() => null);
     if (created) await su.collection("sermon_series").delete(created.id);
+    return !!created;
+  },
+  async manageEvents(pb) {
+    const created = await pb
+      .collection("event_categories")
+      .create({ name: "Probe", slug: slug("category") })
+      .catch(() => null);
+    if (created) await su.collection("event_categories").delete(created.id);
     return !!created;
   },
   async viewPeople(pb) {

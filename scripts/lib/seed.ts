@@ -47,5 +47,7 @@ export async function seedDemo(system: PocketBase): Promise<"seeded" | "already-
   // Loaded only for the demo: it encodes MP3s (a devDependency) and crops images with sharp.
   const { seedSermons } = await import("./seed-sermons.ts");
   await seedSermons(system);
+  const { seedEvents } = await import("./seed-events.ts");
+  await seedEvents(system);
   return "seeded";
 }

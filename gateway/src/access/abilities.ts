@@ -18,6 +18,8 @@ export const ABILITIES = {
   manageMedia: ["media.manage"],
   /** Sermons, series and speakers, drafts included. */
   manageSermons: ["sermons.manage"],
+  /** Events, their dates and exceptions, drafts included; the attendee lists. */
+  manageEvents: ["events.manage"],
   /** The people and households staff screens and visit requests (read). */
   viewPeople: ["people.view", "people.manage"],
   /** Add, change and approve people and households. */

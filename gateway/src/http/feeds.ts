@@ -72,12 +72,13 @@ export async function newsFeed(guest: PocketBase, settings: SettingsRecord, orig
  * posts, sermons with their series and speakers. Read as a guest, so drafts never appear.
  */
 export async function sitemap(guest: PocketBase, origin: string): Promise<string> {
-  const [pages, posts, sermons, series, speakers] = await Promise.all([
+  const [pages, posts, sermons, series, speakers, events] = await Promise.all([
     guest.collection("pages").getFullList<PageRecord>({ filter: 'status = "published"', fields: "slug,updated", sort: "navOrder,title" }),
     guest.collection("posts").getFullList<PostRecord>({ filter: 'status = "published" && audience = "public"', fields: "slug,updated", sort: "-publishedAt", batch: 500 }),
     guest.collection("sermons").getFullList<{ slug: string; updated: string }>({ filter: 'status = "published"', fields: "slug,updated", sort: "-preachedOn", batch: 500 }),
     guest.collection("sermon_series").getFullList<{ slug: string; updated: string }>({ fields: "slug,updated", sort: "title", batch: 500 }),
     guest.collection("speakers").getFullList<{ slug: string; updated: string }>({ fields: "slug,updated", sort: "name", batch: 500 }),
+    guest.collection("events").getFullList<{ slug: string; updated: string }>({ filter: 'status = "published" && visibility = "public"', fields: "slug,updated", sort: "startsAt", batch: 500 }),
   ]);
   const entry = (path: string, updated?: string) =>
     `  <url><loc>${xml(origin + path)}</loc>${updated ? `<lastmod>${parsePocketBaseDate(updated).toISOString()}</lastmod>` : ""}</url>`;
@@ -89,11 +90,13 @@ export async function sitemap(guest: PocketBase, origin: string): Promise<string
     entry("/prayer"),
     entry("/visit"),
     entry("/sermons"),
+    entry("/events"),
     ...pages.map((p) => entry(`/p/${p.slug}`, p.updated)),
     ...posts.map((p) => entry(`/news/${p.slug}`, p.updated)),
     ...sermons.map((s) => entry(`/sermons/${s.slug}`, s.updated)),
     ...series.map((s) => entry(`/series/${s.slug}`, s.updated)),
     ...speakers.map((s) => entry(`/speakers/${s.slug}`, s.updated)),
+    ...events.map((e) => entry(`/events/${e.slug}`, e.updated)),
     "</urlset>",
     "",
   ].join("\n");

@@ -6,6 +6,9 @@ import type { PageContent } from "./app-html.ts";
 import { fromPocketBaseDate } from "../pocketbase/dates.ts";
 import { churchLocale, translator, type Translate } from "../mail/i18n.ts";
 import type { ServerMessageKey } from "@flock/shared/i18n/server";
+import { Temporal } from "temporal-polyfill";
+import { occurrencesOf } from "../schema/events/occurrences.ts";
+import type { EventExceptionRecord, EventRecord } from "../schema/events/records.ts";
 
 /** What the served HTML says about a page before any JavaScript runs (title, description, links). */
 export interface PageMeta {
@@ -206,6 +209,53 @@ const SERMON_ROUTES: Array<[pattern: RegExp, resolve: MetaResolver]> = [
   [/^\/speakers\/(?<slug>[a-z0-9-]{1,120})$/, speakerPage],
 ];
 // --- end sermons ---
+// --- Events ---
+
+/** A public event: Open Graph and a schema.org Event for its next (or last) occurrence. */
+const eventPage: MetaResolver = async ({ settings, guest, origin }, { slug = "" }) => {
+  const event = await guestFind<EventRecord>(guest, "events", guest.filter("slug = {:slug} && status != 'draft' && visibility = 'public'", { slug }));
+  if (!event) return notFound(settings);
+  const description = event.summary || (await markdownPool.plainText(event.description ?? "", 200)) || settings.tagline || event.title;
+  let when: { start: string; end: string; cancelled: boolean } = { start: iso(event.startsAt)!, end: iso(event.endsAt)!, cancelled: event.status === "cancelled" };
+  try {
+    const now = Temporal.Now.instant();
+    const exceptions = await guest.collection("event_exceptions").getFullList<EventExceptionRecord>({ filter: guest.filter("event = {:e}", { e: event.id }) });
+    const next = occurrencesOf(event, exceptions, now, now.add({ hours: 24 * 400 }))[0];
+    if (next) when = { start: next.start.toInstant().toString(), end: next.end.toInstant().toString(), cancelled: next.status === "CANCELLED" };
+  } catch {
+    // A rule that does not parse: describe the first occurrence.
+  }
+  const image = event.image ? `${origin}/files/events/${event.id}/${encodeURIComponent(event.image)}?thumb=1200x630` : undefined;
+  return {
+    title: `${event.title} · ${settings.churchName}`,
+    description,
+    found: true,
+    ...(image ? { image } : {}),
+    jsonLd: {
+      "@context": "https://schema.org",
+      "@type": "Event",
+      name: event.title,
+      description,
+      url: `${origin}/events/${event.slug}`,
+      startDate: when.start,
+      endDate: when.end,
+      eventStatus: when.cancelled ? "https://schema.org/EventCancelled" : "https://schema.org/EventScheduled",
+      eventAttendanceMode: "https://schema.org/OfflineEventAttendanceMode",
+      ...(event.locationName || event.locationAddress
+        ? { location: { "@type": "Place", name: event.locationName || settings.churchName, address: event.locationAddress || settings.address?.replace(/\n/g, ", ") || "" } }
+        : {}),
+      ...(image ? { image } : {}),
+      organizer: { "@type": "Organization", name: settings.churchName, url: origin },
+    },
+  };
+};
+
+const EVENT_ROUTES: Array<[pattern: RegExp, resolve: MetaResolver]> = [
+  [/^\/events$/, titled("page.events")],
+  [/^\/events\/registration\/[A-Za-z0-9_-]{1,64}$/, titled("page.eventRegistration", { noindex: true })],
+  [/^\/events\/(?<slug>[a-z0-9-]{1,120})$/, eventPage],
+];
+// --- end events ---
 
 /**
  * The app's routes as the server knows them (later features add theirs). Anything unmatched, and
@@ -245,6 +295,7 @@ export const ROUTES: Array<[pattern: RegExp, resolve: MetaResolver]> = [
   [/^\/directory(\/[a-z0-9]{1,30})?$/, titled("page.directory", { noindex: true })],
   [/^\/admin(\/.*)?$/, titled("page.admin", { noindex: true })],
   ...SERMON_ROUTES,
+  ...EVENT_ROUTES,
 ];
 
 export async function metaForPath(path: string, ctx: MetaContext): Promise<PageMeta> {

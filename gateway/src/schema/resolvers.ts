@@ -12,6 +12,7 @@ import { notificationsResolvers } from "./notifications/resolvers.ts";
 import { staffAlertsResolvers } from "./staff-alerts/resolvers.ts";
 import { sermonsResolvers } from "./sermons/resolvers.ts";
 import { ENUM_VALUES } from "./enum-values.ts";
+import { eventsResolvers } from "./events/resolvers.ts";
 
 const modules: Resolvers[] = [
   { Query: { ping: () => true }, Mutation: { noop: () => true } },
@@ -29,6 +30,7 @@ const modules: Resolvers[] = [
   notificationsResolvers,
   staffAlertsResolvers,
   sermonsResolvers,
+  eventsResolvers,
 ];
 
 /** Merge the feature modules' resolver maps (each type's fields from every module). */

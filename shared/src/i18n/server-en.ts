@@ -124,6 +124,8 @@ export const serverEn = {
   "page.directory": "Directory",
   "page.admin": "Administration",
   "page.sermons": "Sermons",
+  "page.events": "Events",
+  "page.eventRegistration": "My registration",
   "feed.news.title": "{church}: News",
   "feed.news.description": "News from {church}",
   "feed.sermons.title": "{church}: Sermons",

@@ -108,6 +108,8 @@ export const serverEs: Record<ServerMessageKey, string> = {
   "page.directory": "Directorio",
   "page.admin": "Administración",
   "page.sermons": "Predicaciones",
+  "page.events": "Eventos",
+  "page.eventRegistration": "Mi inscripción",
   "feed.news.title": "{church}: Noticias",
   "feed.news.description": "Noticias de {church}",
   "feed.sermons.title": "{church}: Predicaciones",

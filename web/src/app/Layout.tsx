@@ -138,6 +138,9 @@ function Header() {
               <NavLink to="/sermons">{t("nav.sermons")}</NavLink>
             </li>
             <li>
+              <NavLink to="/events">{t("nav.events")}</NavLink>
+            </li>
+            <li>
               <NavLink to="/news">{t("nav.news")}</NavLink>
             </li>
             <li>

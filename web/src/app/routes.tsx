@@ -16,7 +16,9 @@ function AdminHome() {
       ? "news"
       : can.manageSermons
         ? "sermons"
-        : can.useMediaLibrary
+        : can.manageEvents
+          ? "events"
+          : can.useMediaLibrary
           ? "media"
           : can.manageRoles
             ? "users"
@@ -51,6 +53,9 @@ const adminPrayer = () => import("../features/prayer/admin/AdminPrayerPage.tsx")
 // Sermons: public pages and the staff screens, each its own chunk.
 const sermons = () => import("../features/sermons/pages.tsx");
 const adminSermons = () => import("../features/sermons/admin/index.ts");
+// Events: public pages and the staff screens, each its own chunk.
+const events = () => import("../features/events/pages.tsx");
+const adminEvents = () => import("../features/events/admin/AdminEventsPages.tsx");
 
 /**
  * The chunk of the page a browser opens first, fetched at start-up in parallel with the shell's
@@ -67,6 +72,7 @@ const FIRST_LOAD: Record<string, () => Promise<unknown>> = {
   sermons,
   series: sermons,
   speakers: sermons,
+  events,
   me,
   directory,
 };
@@ -98,6 +104,10 @@ export function AppRoutes() {
         <Route path="sermons/:slug" element={lazyPage(sermons, (m) => m.SermonPage)} />
         <Route path="series/:slug" element={lazyPage(sermons, (m) => m.SeriesPage)} />
         <Route path="speakers/:slug" element={lazyPage(sermons, (m) => m.SpeakerPage)} />
+        {/* Events */}
+        <Route path="events" element={lazyPage(events, (m) => m.EventsPage)} />
+        <Route path="events/registration/:token" element={lazyPage(events, (m) => m.RegistrationLinkPage)} />
+        <Route path="events/:slug" element={lazyPage(events, (m) => m.EventPage)} />
         <Route path="visit" element={lazyPage(() => import("../features/visits/VisitPage.tsx"), (m) => m.VisitPage)} />
         <Route path="me" element={<RequireViewer>{lazyPage(me, (m) => m.MeLayout)}</RequireViewer>}>
           <Route index element={lazyPage(me, (m) => m.MePage)} />
@@ -123,6 +133,9 @@ export function AppRoutes() {
           <Route path="people/:id" element={<RequireAbility ability="viewPeople">{lazyPage(adminPeople, (m) => m.AdminPersonPage)}</RequireAbility>} />
           <Route path="households/:id" element={<RequireAbility ability="viewPeople">{lazyPage(adminPeople, (m) => m.AdminHouseholdPage)}</RequireAbility>} />
           <Route path="visits" element={<RequireAbility ability="viewPeople">{lazyPage(adminVisits, (m) => m.AdminVisitsPage)}</RequireAbility>} />
+          {/* Events */}
+          <Route path="events" element={<RequireAbility ability="manageEvents">{lazyPage(adminEvents, (m) => m.AdminEventsPage)}</RequireAbility>} />
+          <Route path="events/:id" element={<RequireAbility ability="manageEvents">{lazyPage(adminEvents, (m) => m.AdminEventEditorPage)}</RequireAbility>} />
           {/* Sermons */}
           <Route path="sermons" element={<RequireAbility ability="manageSermons">{lazyPage(adminSermons, (m) => m.AdminSermonsPage)}</RequireAbility>} />
           <Route path="sermons/library" element={<RequireAbility ability="manageSermons">{lazyPage(adminSermons, (m) => m.AdminSermonLibraryPage)}</RequireAbility>} />

@@ -69,6 +69,42 @@ export type EmailInput = {
   visibility?: Visibility | null | undefined;
 };
 
+export type EventInput = {
+  allDay?: boolean | null | undefined;
+  capacity?: number | null | undefined;
+  categoryId?: string | number | null | undefined;
+  /** Markdown. */
+  description?: string | null | undefined;
+  endsAt: string;
+  locationAddress?: string | null | undefined;
+  locationName?: string | null | undefined;
+  registrationClosesAt?: string | null | undefined;
+  registrationMode?: RegistrationMode | null | undefined;
+  registrationOpensAt?: string | null | undefined;
+  /** An RRULE value, or empty for a one-off event; it must yield at least one occurrence. */
+  rrule?: string | null | undefined;
+  /** Generated from the title when empty. */
+  slug?: string | null | undefined;
+  /** First start and end: local wall-clock times in `timezone`, e.g. 2026-12-06T10:00. */
+  startsAt: string;
+  summary?: string | null | undefined;
+  timezone: string;
+  title: string;
+  visibility?: EventVisibility | null | undefined;
+  waitlistEnabled?: boolean | null | undefined;
+};
+
+/** Where an event is in its life (PRODUCT.md §5): draft → published → cancelled. */
+export type EventStatus =
+  | 'CANCELLED'
+  | 'DRAFT'
+  | 'PUBLISHED';
+
+/** Who may see an event: everyone, or signed-in members whose person record is active. */
+export type EventVisibility =
+  | 'MEMBERS'
+  | 'PUBLIC';
+
 export type HouseholdInput = {
   directoryOptOut?: boolean | null | undefined;
   name?: string | null | undefined;
@@ -137,6 +173,15 @@ export type NotificationKind =
   | 'STAFF_DIGEST'
   /** Staff: a new visit request (people.manage). */
   | 'VISIT_REQUEST';
+
+/** One occurrence compared with its series. */
+export type OccurrenceStatus =
+  /** Cancelled on its own, or the whole event is cancelled. */
+  | 'CANCELLED'
+  /** Moved to another time (an exception). */
+  | 'MOVED'
+  /** As the series gives it. */
+  | 'SCHEDULED';
 
 export type PageInput = {
   body?: string | null | undefined;
@@ -266,6 +311,62 @@ export type RecordStatus =
   | 'ACTIVE'
   | 'ARCHIVED'
   | 'PENDING';
+
+export type RecurrencePreviewInput = {
+  count?: number | null | undefined;
+  locale?: string | null | undefined;
+  rrule: string;
+  startsAt: string;
+  timezone: string;
+};
+
+export type RegistrationInput = {
+  attendeeNames?: Array<string> | null | undefined;
+  /** 1–10. */
+  attendees: number;
+  email: string;
+  eventId: string | number;
+  name: string;
+  originalStart: string;
+  phone?: string | null | undefined;
+  /** Spam trap: left empty by people. */
+  website?: string | null | undefined;
+};
+
+/** How people sign up for an event. */
+export type RegistrationMode =
+  /** Nothing to sign up for. */
+  | 'NONE'
+  /** Registration with capacity, a window, confirmation codes and a waitlist. */
+  | 'REGISTRATION'
+  /** Yes / no / maybe answers with a guest count. */
+  | 'RSVP';
+
+/** Where a registration stands (PRODUCT.md §5). */
+export type RegistrationStatus =
+  | 'CANCELLED'
+  | 'CONFIRMED'
+  | 'WAITLISTED';
+
+export type RsvpInput = {
+  email?: string | null | undefined;
+  eventId: string | number;
+  guests?: number | null | undefined;
+  /** Visitors: name and email (members' come from their profile). */
+  name?: string | null | undefined;
+  originalStart: string;
+  response: RsvpResponse;
+  /** A visitor changing an earlier answer: the token from that answer. */
+  token?: string | null | undefined;
+  /** Spam trap: left empty by people. */
+  website?: string | null | undefined;
+};
+
+/** An RSVP answer. */
+export type RsvpResponse =
+  | 'MAYBE'
+  | 'NO'
+  | 'YES';
 
 export type SermonInput = {
   /** Markdown. */

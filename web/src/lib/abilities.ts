@@ -16,6 +16,7 @@ const NONE: Abilities = {
   useMediaLibrary: false,
   manageMedia: false,
   manageSermons: false,
+  manageEvents: false,
   viewPeople: false,
   managePeople: false,
   moderatePrayer: false,

@@ -15,7 +15,7 @@ import { SLUG_MAX, SLUG_PATTERN, slugify } from "@flock/shared/slug";
  */
 export async function chooseSlug(
   pb: PocketBase,
-  collection: "pages" | "posts" | "sermons" | "sermon_series" | "speakers",
+  collection: "pages" | "posts" | "sermons" | "sermon_series" | "speakers" | "events" | "event_categories",
   requested: string | null | undefined,
   title: string,
   excludeId?: string,

@@ -28,6 +28,11 @@ export function AdminLayout() {
               <NavLink to="/admin/sermons">{t("admin.sermons")}</NavLink>
             </li>
           )}
+          {can.manageEvents && (
+            <li>
+              <NavLink to="/admin/events">{t("admin.events")}</NavLink>
+            </li>
+          )}
           {can.useMediaLibrary && (
             <li>
               <NavLink to="/admin/media">{t("admin.media")}</NavLink>

@@ -9,6 +9,7 @@ import { Alert } from "../../components/Alert.tsx";
 import { TextField } from "../../components/Field.tsx";
 import { useForm } from "../../lib/useForm.ts";
 import { usePageTitle } from "../../lib/usePageTitle.ts";
+import { MyEventsCard } from "../events/MyEventsCard.tsx";
 
 /** The member's own page: what needs attention, then the sections of the account. */
 export function MePage() {
@@ -41,11 +42,7 @@ export function MePage() {
         ))}
       </ul>
       <div className="cards">
-        <section className="card">
-          <h2>{t("me.activityTitle")}</h2>
-          <p>{t("me.comingSoon")}</p>
-          <p className="muted small">{viewer.user.email}</p>
-        </section>
+        <MyEventsCard />
         <ChangePasswordForm />
       </div>
     </>

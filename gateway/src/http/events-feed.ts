@@ -1,0 +1,104 @@
+import type PocketBase from "pocketbase";
+import { Temporal } from "temporal-polyfill";
+import type { SettingsRecord } from "../pocketbase/records.ts";
+import type { SystemClient } from "../pocketbase/client.ts";
+import { calendar, occurrenceCalendar, type FeedOptions } from "../schema/events/ics.ts";
+import { instantOf, occurrenceAt, occurrencesOf } from "../schema/events/occurrences.ts";
+import type { EventExceptionRecord, EventRecord, RegistrationRecord, RsvpRecord } from "../schema/events/records.ts";
+
+/**
+ * The iCalendar feeds (issue 14): /feeds/events.ics (public events), /feeds/events/<category>.ics,
+ * /feeds/events/occurrence/<slug>/<date>.ics (one occurrence, "Add to calendar") and the personal
+ * /feeds/me/<token>.ics. The public ones are read as a guest, so members-only events and drafts never
+ * appear; the personal one as its owner.
+ */
+
+export type EventFeedRoute =
+  | { kind: "all" }
+  | { kind: "category"; slug: string }
+  | { kind: "occurrence"; slug: string; date: string }
+  | { kind: "personal"; token: string };
+
+export function eventFeedRoute(pathname: string): EventFeedRoute | null {
+  if (pathname === "/feeds/events.ics") return { kind: "all" };
+  let m = /^\/feeds\/events\/occurrence\/([a-z0-9-]{1,120})\/(\d{4}-\d{2}-\d{2})\.ics$/.exec(pathname);
+  if (m) return { kind: "occurrence", slug: m[1]!, date: m[2]! };
+  m = /^\/feeds\/events\/([a-z0-9-]{1,120})\.ics$/.exec(pathname);
+  if (m) return { kind: "category", slug: m[1]! };
+  m = /^\/feeds\/me\/([A-Za-z0-9_-]{20,64})\.ics$/.exec(pathname);
+  if (m) return { kind: "personal", token: m[1]! };
+  return null;
+}
+
+const options = (settings: SettingsRecord, origin: string, suffix = ""): FeedOptions => ({
+  name: `${settings.churchName}${suffix}`,
+  origin,
+  uidHost: new URL(origin).host,
+});
+
+async function withExceptions(pb: PocketBase, events: EventRecord[]) {
+  const exceptions: EventExceptionRecord[] = [];
+  for (let i = 0; i < events.length; i += 50) {
+    const filter = events.slice(i, i + 50).map((e) => pb.filter("event = {:id}", { id: e.id })).join(" || ");
+    exceptions.push(...(await pb.collection("event_exceptions").getFullList<EventExceptionRecord>({ filter })));
+  }
+  return events.map((event) => ({ event, exceptions: exceptions.filter((x) => x.event === event.id), categoryName: event.expand?.category?.name ?? null }));
+}
+
+/** The feed's text, or null when there is nothing by that name (404). */
+export async function eventFeed(route: EventFeedRoute, guest: PocketBase, system: SystemClient, settings: SettingsRecord, origin: string): Promise<string | null> {
+  if (route.kind === "all" || route.kind === "category") {
+    const filters = ['status != "draft"', 'visibility = "public"'];
+    let suffix = ": Events";
+    if (route.kind === "category") {
+      const category = await guest.collection("event_categories").getList(1, 1, { filter: guest.filter("slug = {:s}", { s: route.slug }), skipTotal: true });
+      if (!category.items[0]) return null;
+      filters.push(guest.filter("category = {:c}", { c: category.items[0].id }));
+      suffix = `: ${String(category.items[0].name)}`;
+    }
+    const events = await guest.collection("events").getFullList<EventRecord>({ filter: filters.join(" && "), sort: "startsAt,id", expand: "category" });
+    return calendar(await withExceptions(guest, events), options(settings, origin, suffix));
+  }
+  if (route.kind === "occurrence") {
+    const rows = await guest.collection("events").getList<EventRecord>(1, 1, { filter: guest.filter("slug = {:s} && status != 'draft'", { s: route.slug }), expand: "category", skipTotal: true });
+    const event = rows.items[0];
+    if (!event) return null;
+    const [withX] = await withExceptions(guest, [event]);
+    const day = Temporal.PlainDate.from(route.date).toZonedDateTime({ timeZone: event.timezone });
+    const found = occurrencesOf(event, withX!.exceptions, day.subtract({ days: 400 }).toInstant(), day.add({ days: 400 }).toInstant()).find(
+      (o) => o.originalStart.toPlainDate().toString() === route.date,
+    );
+    return found ? occurrenceCalendar(found, options(settings, origin)) : null;
+  }
+  // Personal: the token names the user (a system look-up of a hidden field); their events are then
+  // read as that user (an impersonation token), so the rules decide exactly as in the app.
+  const su = await system.get();
+  const users = await su.collection("users").getList(1, 1, { filter: su.filter("calendarToken = {:t}", { t: route.token }), fields: "id", skipTotal: true });
+  const userId = users.items[0]?.id;
+  if (!userId) return null;
+  const asUser = await su.collection("users").impersonate(userId, 120);
+  asUser.autoCancellation(false);
+  const since = new Date(Date.now() - 31 * 86_400_000).toISOString().replace("T", " ");
+  const mine = asUser.filter("user = {:u} && occurrenceStart >= {:since}", { u: userId, since });
+  const [registrations, rsvps] = await Promise.all([
+    asUser.collection("registrations").getFullList<RegistrationRecord>({ filter: `${mine} && status != "cancelled"`, expand: "event" }),
+    asUser.collection("rsvps").getFullList<RsvpRecord & { expand?: { event?: EventRecord } }>({ filter: `${mine} && response != "no"`, expand: "event" }),
+  ]);
+  const chosen = new Map<string, { event: EventRecord; start: string }>();
+  for (const row of [...registrations, ...rsvps]) {
+    if (row.expand?.event) chosen.set(`${row.event}|${row.occurrenceStart}`, { event: row.expand.event, start: row.occurrenceStart });
+  }
+  const events: { event: EventRecord; exceptions: EventExceptionRecord[]; categoryName: string | null }[] = [];
+  for (const { event, start } of chosen.values()) {
+    const [withX] = await withExceptions(asUser, [event]);
+    const original = instantOf(start);
+    const o = occurrenceAt(event, withX!.exceptions, original);
+    if (!o) continue;
+    events.push({
+      event: { ...event, id: `${event.id}-${original.epochMilliseconds}`, startsAt: o.start.toInstant().toString(), endsAt: o.end.toInstant().toString(), rrule: "", exdates: "", status: o.status === "CANCELLED" ? "cancelled" : event.status },
+      exceptions: [],
+      categoryName: null,
+    });
+  }
+  return calendar(events, options(settings, origin, ": My events"));
+}

@@ -1,0 +1,200 @@
+/**
+ * iCalendar (RFC 5545) writing for the event feeds: CRLF line ends, content lines folded at 75 octets
+ * (never inside a UTF-8 character), TEXT values escaped, UID and DTSTAMP on every VEVENT, recurring
+ * events as DTSTART;TZID + RRULE + EXDATE with moved occurrences as RECURRENCE-ID overrides, and a
+ * VTIMEZONE (with its real transitions, from Temporal's zone data) for every zone used, so calendar
+ * apps expand the series to the same dates the gateway does.
+ */
+import { Temporal } from "temporal-polyfill";
+import { instantOf, seriesOf, type OccurrenceModel } from "./occurrences.ts";
+import type { EventExceptionRecord, EventRecord } from "./records.ts";
+
+const encoder = new TextEncoder();
+
+/** Fold one content line at 75 octets: continuation lines start with one space (RFC 5545 §3.1). */
+export function foldLine(line: string): string {
+  if (encoder.encode(line).length <= 75) return line;
+  const out: string[] = [];
+  let current = "";
+  let octets = 0;
+  let limit = 75;
+  for (const char of line) {
+    const size = encoder.encode(char).length;
+    if (octets + size > limit) {
+      out.push(current);
+      current = "";
+      octets = 0;
+      limit = 74; // the leading space counts
+    }
+    current += char;
+    octets += size;
+  }
+  out.push(current);
+  return out.join("\r\n ");
+}
+
+/** Escape a TEXT value: backslash, semicolon, comma and newlines (RFC 5545 §3.3.11). */
+export function escapeText(value: string): string {
+  return value
+    .replace(/\\/g, "\\\\")
+    .replace(/;/g, "\\;")
+    .replace(/,/g, "\\,")
+    .replace(/\r\n|\r|\n/g, "\\n")
+    // eslint-disable-next-line no-control-regex -- control characters are not allowed in TEXT
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, "");
+}
+
+/** Lines → a document: folded, CRLF-terminated. */
+export const serialize = (lines: string[]) => lines.map(foldLine).join("\r\n") + "\r\n";
+
+const two = (n: number) => String(n).padStart(2, "0");
+/** 20261206T100000 (local, for TZID values). */
+export const localStamp = (d: Temporal.PlainDateTime) => `${d.year}${two(d.month)}${two(d.day)}T${two(d.hour)}${two(d.minute)}${two(d.second)}`;
+/** 20261206T150000Z. */
+export const utcStamp = (i: Temporal.Instant) => `${localStamp(i.toZonedDateTimeISO("UTC").toPlainDateTime())}Z`;
+const dateStamp = (d: Temporal.PlainDate) => `${d.year}${two(d.month)}${two(d.day)}`;
+const offsetText = (ns: number) => {
+  const minutes = Math.round(ns / 60_000_000_000);
+  const sign = minutes < 0 ? "-" : "+";
+  const abs = Math.abs(minutes);
+  return `${sign}${two(Math.floor(abs / 60))}${two(abs % 60)}`;
+};
+
+/**
+ * A VTIMEZONE with every transition of `zone` between the two years, one STANDARD/DAYLIGHT
+ * component per transition (no rules to misread); a zone without transitions gets one STANDARD.
+ */
+export function vtimezone(zone: string, fromYear: number, toYear: number): string[] {
+  const lines = ["BEGIN:VTIMEZONE", `TZID:${zone}`];
+  let cursor = Temporal.PlainDateTime.from({ year: fromYear, month: 1, day: 1 }).toZonedDateTime(zone);
+  const end = Temporal.PlainDateTime.from({ year: toYear + 1, month: 1, day: 1 }).toZonedDateTime(zone);
+  const janOffset = (year: number) => Temporal.PlainDateTime.from({ year, month: 1, day: 15 }).toZonedDateTime(zone).offsetNanoseconds;
+  const julOffset = (year: number) => Temporal.PlainDateTime.from({ year, month: 7, day: 15 }).toZonedDateTime(zone).offsetNanoseconds;
+  const components: string[] = [];
+  for (let guard = 0; guard < 500; guard++) {
+    const next = cursor.getTimeZoneTransition("next");
+    if (!next || Temporal.ZonedDateTime.compare(next, end) >= 0) break;
+    const before = next.subtract({ nanoseconds: 1 }).offsetNanoseconds;
+    const after = next.offsetNanoseconds;
+    const standard = Math.min(janOffset(next.year), julOffset(next.year));
+    const kind = after > standard ? "DAYLIGHT" : "STANDARD";
+    // DTSTART is the onset in the local time in force before it.
+    const onset = next.toInstant().toZonedDateTimeISO("UTC").toPlainDateTime().add({ nanoseconds: before });
+    components.push(`BEGIN:${kind}`, `DTSTART:${localStamp(onset)}`, `TZOFFSETFROM:${offsetText(before)}`, `TZOFFSETTO:${offsetText(after)}`, `END:${kind}`);
+    cursor = next;
+  }
+  if (!components.length) {
+    const offset = offsetText(Temporal.PlainDateTime.from({ year: fromYear, month: 1, day: 1 }).toZonedDateTime(zone).offsetNanoseconds);
+    components.push("BEGIN:STANDARD", "DTSTART:19700101T000000", `TZOFFSETFROM:${offset}`, `TZOFFSETTO:${offset}`, "END:STANDARD");
+  } else {
+    // The offset in force at the start of the range, so times before the first listed transition resolve too.
+    const first = Temporal.PlainDateTime.from({ year: fromYear, month: 1, day: 1 }).toZonedDateTime(zone).offsetNanoseconds;
+    components.unshift("BEGIN:STANDARD", `DTSTART:${fromYear}0101T000000`, `TZOFFSETFROM:${offsetText(first)}`, `TZOFFSETTO:${offsetText(first)}`, "END:STANDARD");
+  }
+  return [...lines, ...components, "END:VTIMEZONE"];
+}
+
+export interface FeedOptions {
+  /** The calendar's name (X-WR-CALNAME). */
+  name: string;
+  origin: string;
+  /** The host part of UIDs (stable across slugs). */
+  uidHost: string;
+}
+
+function eventLines(event: EventRecord, exceptions: EventExceptionRecord[], options: FeedOptions, categoryName: string | null): string[] {
+  const zone = event.timezone;
+  const series = seriesOf(event);
+  const uid = `event-${event.id}@${options.uidHost}`;
+  const stamp = utcStamp(instantOf(event.updated));
+  const url = `${options.origin}/events/${event.slug}`;
+  const common = (start: Temporal.ZonedDateTime, end: Temporal.ZonedDateTime) => [
+    ...(event.allDay
+      ? [`DTSTART;VALUE=DATE:${dateStamp(start.toPlainDate())}`, `DTEND;VALUE=DATE:${dateStamp(end.toPlainDate().add({ days: 1 }))}`]
+      : [`DTSTART;TZID=${zone}:${localStamp(start.toPlainDateTime())}`, `DTEND;TZID=${zone}:${localStamp(end.toPlainDateTime())}`]),
+    `SUMMARY:${escapeText(event.title)}`,
+    ...(event.summary ? [`DESCRIPTION:${escapeText(`${event.summary}\n\n${url}`)}`] : [`DESCRIPTION:${escapeText(url)}`]),
+    ...(event.locationName || event.locationAddress ? [`LOCATION:${escapeText([event.locationName, event.locationAddress].filter(Boolean).join(", "))}`] : []),
+    `URL:${url}`,
+    ...(categoryName ? [`CATEGORIES:${escapeText(categoryName)}`] : []),
+    `STATUS:${event.status === "cancelled" ? "CANCELLED" : "CONFIRMED"}`,
+    `LAST-MODIFIED:${stamp}`,
+  ];
+  const lines = ["BEGIN:VEVENT", `UID:${uid}`, `DTSTAMP:${stamp}`, ...common(series.start, series.end)];
+  if (series.rule) {
+    lines.push(`RRULE:${event.rrule}`);
+    const cancelled = exceptions.filter((x) => x.status === "cancelled").map((x) => instantOf(x.originalStart).toZonedDateTimeISO(zone).toPlainDateTime());
+    const exdates = [...(series.exdates ?? []), ...cancelled];
+    if (exdates.length) lines.push(`EXDATE;TZID=${zone}:${exdates.map(localStamp).join(",")}`);
+  }
+  lines.push("END:VEVENT");
+  if (series.rule) {
+    for (const x of exceptions) {
+      if (x.status !== "moved" || !x.startsAt) continue;
+      const original = instantOf(x.originalStart).toZonedDateTimeISO(zone);
+      lines.push(
+        "BEGIN:VEVENT",
+        `UID:${uid}`,
+        `DTSTAMP:${utcStamp(instantOf(x.updated))}`,
+        `RECURRENCE-ID;TZID=${zone}:${localStamp(original.toPlainDateTime())}`,
+        ...common(instantOf(x.startsAt).toZonedDateTimeISO(zone), instantOf(x.endsAt || x.startsAt).toZonedDateTimeISO(zone)),
+        "END:VEVENT",
+      );
+    }
+  }
+  return lines;
+}
+
+/** A whole calendar of events (their series, exceptions and the zones they use). */
+export function calendar(events: { event: EventRecord; exceptions: EventExceptionRecord[]; categoryName: string | null }[], options: FeedOptions): string {
+  const zones = new Map<string, number>();
+  for (const { event } of events) {
+    if (event.allDay) continue;
+    const year = instantOf(event.startsAt).toZonedDateTimeISO(event.timezone).year;
+    zones.set(event.timezone, Math.min(zones.get(event.timezone) ?? year, year));
+  }
+  const untilYear = Temporal.Now.plainDateISO().year + 3;
+  const lines = [
+    "BEGIN:VCALENDAR",
+    "VERSION:2.0",
+    "PRODID:-//Flock//Church events//EN",
+    "CALSCALE:GREGORIAN",
+    "METHOD:PUBLISH",
+    `X-WR-CALNAME:${escapeText(options.name)}`,
+    ...[...zones].sort(([a], [b]) => a.localeCompare(b)).flatMap(([zone, year]) => vtimezone(zone, year - 1, untilYear)),
+    ...events.flatMap(({ event, exceptions, categoryName }) => eventLines(event, exceptions, options, categoryName)),
+    "END:VCALENDAR",
+  ];
+  return serialize(lines);
+}
+
+/** One occurrence as a single-event calendar (the "Add to calendar" download). */
+export function occurrenceCalendar(o: OccurrenceModel, options: FeedOptions): string {
+  const single: EventRecord = {
+    ...o.event,
+    id: `${o.event.id}-${o.originalStart.toInstant().epochMilliseconds}`,
+    startsAt: o.start.toInstant().toString(),
+    endsAt: o.end.toInstant().toString(),
+    rrule: "",
+    exdates: "",
+    status: o.status === "CANCELLED" ? "cancelled" : o.event.status,
+  };
+  return calendar([{ event: single, exceptions: [], categoryName: o.event.expand?.category?.name ?? null }], options);
+}
+
+/** "Add to Google Calendar" for one occurrence. */
+export function googleCalendarUrl(o: OccurrenceModel, origin: string): string {
+  const e = o.event;
+  const dates = e.allDay
+    ? `${dateStamp(o.start.toPlainDate())}/${dateStamp(o.end.toPlainDate().add({ days: 1 }))}`
+    : `${utcStamp(o.start.toInstant())}/${utcStamp(o.end.toInstant())}`;
+  const params = new URLSearchParams({
+    action: "TEMPLATE",
+    text: e.title,
+    dates,
+    details: `${e.summary ? `${e.summary}\n\n` : ""}${origin}/events/${e.slug}?date=${o.originalStart.toPlainDate().toString()}`,
+    location: [e.locationName, e.locationAddress].filter(Boolean).join(", "),
+    ctz: e.timezone,
+  });
+  return `https://calendar.google.com/calendar/render?${params.toString()}`;
+}

@@ -1,0 +1,288 @@
+/**
+ * QUALITY.md S1 for events: persona × (events, event_exceptions, event_categories, rsvps,
+ * registrations, occurrence_counts) × operation, checked directly against PocketBase's REST API and
+ * through GraphQL. Drafts belong to `events.manage` (Editor, Pastor, Administrator); members-only
+ * events to signed-in users whose person is active; RSVPs and registrations to their owner (and the
+ * holder of a registration's mail token) and to event managers; the counts are written by hooks only.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type PocketBase from "pocketbase";
+import type { Gateway } from "../src/index.ts";
+import { createUser, errorCode, GqlClient, pbAs, restStatus, system, testGateway, type TestUser } from "./helpers.ts";
+import { createEvent, registrationBody, secretToken, uniqueSlug } from "./event-support.ts";
+
+const PERSONAS = ["anonymous", "pending", "member", "writer", "editor", "pastor", "careTeam", "admin"] as const;
+type Persona = (typeof PERSONAS)[number];
+type Expected = "allow" | "deny";
+type Row8 = [Expected, Expected, Expected, Expected, Expected, Expected, Expected, Expected];
+const A = "allow" as const;
+const D = "deny" as const;
+const cells = (...values: Row8) => Object.fromEntries(PERSONAS.map((p, i) => [p, values[i]])) as Record<Persona, Expected>;
+const everyone = cells(A, A, A, A, A, A, A, A);
+const nobody = cells(D, D, D, D, D, D, D, D);
+// Active members: everyone signed in whose person is active (the pending sign-up is not).
+const members = cells(D, D, A, A, A, A, A, A);
+// events.manage: editor, pastor, admin (the writer has content.edit only; the care team none).
+const managers = cells(D, D, D, D, A, A, D, A);
+
+// Columns: anonymous, pending member, member, writer (content.edit only), editor, pastor, care team, admin.
+const MATRIX = {
+  events: {
+    viewPublic: everyone,
+    viewMembersOnly: members,
+    viewDraft: managers,
+    listDrafts: managers,
+    create: managers,
+    update: managers,
+    delete: managers,
+  },
+  event_exceptions: {
+    viewOfPublicEvent: everyone,
+    viewOfMembersOnlyEvent: members,
+    viewOfDraft: managers,
+    create: managers,
+  },
+  event_categories: {
+    view: everyone,
+    create: managers,
+  },
+  registrations: {
+    registerForPublicEvent: everyone,
+    registerForMembersOnlyEvent: members,
+    registerAsConfirmedDirectly: managers,
+    viewSomeoneElses: managers,
+    cancelSomeoneElses: managers,
+    attendeeList: managers,
+  },
+  rsvps: {
+    answerPublicEvent: everyone,
+    viewSomeoneElses: managers,
+    changeSomeoneElses: managers,
+  },
+  occurrence_counts: {
+    viewOfPublicEvent: everyone,
+    writeDirectly: nobody,
+  },
+} as const;
+
+let gateway: Gateway;
+let su: PocketBase;
+const users = {} as Record<Persona, TestUser | null>;
+let n = 0;
+const ip = () => `192.0.2.${(n++ % 250) + 1}`;
+
+beforeAll(async () => {
+  gateway = await testGateway();
+  su = await system();
+  const writerRole = await su.collection("roles").create({ name: `Writer ${uniqueSlug("w")}`, permissions: ["content.edit"] });
+  users.anonymous = null;
+  users.pending = await createUser({ person: "pending" });
+  users.member = await createUser();
+  users.writer = await createUser();
+  await su.collection("users").update(users.writer.id, { roles: [writerRole.id] });
+  users.editor = await createUser({ roles: ["Editor"] });
+  users.pastor = await createUser({ roles: ["Pastor"] });
+  users.careTeam = await createUser({ roles: ["Care Team"] });
+  users.admin = await createUser({ roles: ["Administrator"] });
+});
+afterAll(() => gateway.server.close());
+
+const rest = (persona: Persona) => pbAs(users[persona]);
+const gql = (persona: Persona) => new GqlClient(gateway, { token: users[persona]?.token, ip: ip() });
+
+function expectRest(expected: Expected, status: number) {
+  if (expected === "allow") expect(status).toBe(200);
+  else expect([400, 401, 403, 404]).toContain(status);
+}
+function expectGqlWrite(expected: Expected, persona: Persona, result: { errors?: unknown[] }, deniedAs: string[] = ["FORBIDDEN", "NOT_FOUND"]) {
+  if (expected === "allow") expect(result.errors).toBeUndefined();
+  else expect(persona === "anonymous" ? ["UNAUTHENTICATED"] : deniedAs).toContain(errorCode(result as never));
+}
+const VIEW = `query($s: String!) { event(slug: $s) { id } }`;
+const viewedViaGql = async (persona: Persona, slug: string) => !!(await gql(persona).request<{ event: unknown }>(VIEW, { s: slug })).data?.event;
+const eventInput = (title: string) => ({ title, timezone: "America/New_York", startsAt: "2030-01-06T10:00", endsAt: "2030-01-06T11:00" });
+const registrationEvent = (fields: Record<string, unknown> = {}) => createEvent({ registrationMode: "registration", capacity: 50, waitlistEnabled: true, ...fields });
+const ownBody = (persona: Persona, event: { id: string; startsAt: string }, fields: Record<string, unknown> = {}) =>
+  registrationBody(event, { user: users[persona]?.id ?? "", ...fields });
+
+type Check = (persona: Persona, expected: Expected) => Promise<void>;
+const CHECKS: { [C in keyof typeof MATRIX]: { [O in keyof (typeof MATRIX)[C]]: Check } } = {
+  events: {
+    async viewPublic(persona, expected) {
+      const target = await createEvent();
+      expectRest(expected, await restStatus(() => rest(persona).collection("events").getOne(target.id)));
+      expect(await viewedViaGql(persona, target.slug)).toBe(expected === "allow");
+    },
+    async viewMembersOnly(persona, expected) {
+      const target = await createEvent({ visibility: "members" });
+      expectRest(expected, await restStatus(() => rest(persona).collection("events").getOne(target.id)));
+      expect(await viewedViaGql(persona, target.slug)).toBe(expected === "allow");
+    },
+    async viewDraft(persona, expected) {
+      const target = await createEvent({ status: "draft" });
+      expectRest(expected, await restStatus(() => rest(persona).collection("events").getOne(target.id)));
+      expect(await viewedViaGql(persona, target.slug)).toBe(expected === "allow");
+    },
+    async listDrafts(persona, expected) {
+      const target = await createEvent({ status: "draft", title: uniqueSlug("draft") }) as { id: string; title?: string };
+      const listed = await rest(persona).collection("events").getList(1, 1, { filter: `id = "${target.id}"` });
+      expect(listed.items.length).toBe(expected === "allow" ? 1 : 0);
+      const viaGql = await gql(persona).request<{ events: { id: string }[] }>(`query($q: String!) { events(first: 5, search: $q) { id } }`, { q: target.title as string });
+      expect((viaGql.data?.events ?? []).some((e) => e.id === target.id)).toBe(expected === "allow");
+    },
+    async create(persona, expected) {
+      expectRest(expected, await restStatus(() => rest(persona).collection("events").create({ ...eventInput("New"), slug: uniqueSlug("new"), startsAt: "2030-01-06 15:00:00Z", endsAt: "2030-01-06 16:00:00Z", visibility: "public", status: "draft", registrationMode: "none" })));
+      expectGqlWrite(expected, persona, await gql(persona).request(`mutation($i: EventInput!) { createEvent(input: $i) { id } }`, { i: eventInput("Via GraphQL") }), ["FORBIDDEN"]);
+    },
+    async update(persona, expected) {
+      const target = await createEvent();
+      expectRest(expected, await restStatus(() => rest(persona).collection("events").update(target.id, { title: "Changed" })));
+      const other = await createEvent();
+      expectGqlWrite(expected, persona, await gql(persona).request(`mutation($id: ID!, $i: EventInput!) { updateEvent(id: $id, input: $i) { id } }`, { id: other.id, i: eventInput("Changed") }));
+    },
+    async delete(persona, expected) {
+      const target = await createEvent();
+      expectRest(expected, await restStatus(() => rest(persona).collection("events").delete(target.id)));
+      const other = await createEvent();
+      expectGqlWrite(expected, persona, await gql(persona).request(`mutation($id: ID!) { deleteEvent(id: $id) }`, { id: other.id }));
+    },
+  },
+  event_exceptions: {
+    async viewOfPublicEvent(persona, expected) {
+      const event = await createEvent();
+      const x = await su.collection("event_exceptions").create({ event: event.id, originalStart: event.startsAt, status: "cancelled" });
+      expectRest(expected, await restStatus(() => rest(persona).collection("event_exceptions").getOne(x.id)));
+    },
+    async viewOfMembersOnlyEvent(persona, expected) {
+      const event = await createEvent({ visibility: "members" });
+      const x = await su.collection("event_exceptions").create({ event: event.id, originalStart: event.startsAt, status: "cancelled" });
+      expectRest(expected, await restStatus(() => rest(persona).collection("event_exceptions").getOne(x.id)));
+    },
+    async viewOfDraft(persona, expected) {
+      const event = await createEvent({ status: "draft" });
+      const x = await su.collection("event_exceptions").create({ event: event.id, originalStart: event.startsAt, status: "cancelled" });
+      expectRest(expected, await restStatus(() => rest(persona).collection("event_exceptions").getOne(x.id)));
+    },
+    async create(persona, expected) {
+      const event = await createEvent({ rrule: "FREQ=WEEKLY" });
+      expectRest(expected, await restStatus(() => rest(persona).collection("event_exceptions").create({ event: event.id, originalStart: event.startsAt, status: "cancelled" })));
+      const other = await createEvent({ rrule: "FREQ=WEEKLY" });
+      expectGqlWrite(expected, persona, await gql(persona).request(`mutation($e: ID!, $o: DateTime!) { cancelOccurrence(eventId: $e, originalStart: $o) { id } }`, { e: other.id, o: other.startsAt.replace(" ", "T") }), ["FORBIDDEN"]);
+    },
+  },
+  event_categories: {
+    async view(persona, expected) {
+      const target = await su.collection("event_categories").create({ name: "Worship", slug: uniqueSlug("cat") });
+      expectRest(expected, await restStatus(() => rest(persona).collection("event_categories").getOne(target.id)));
+    },
+    async create(persona, expected) {
+      expectRest(expected, await restStatus(() => rest(persona).collection("event_categories").create({ name: "New", slug: uniqueSlug("cat") })));
+      expectGqlWrite(expected, persona, await gql(persona).request(`mutation { createEventCategory(input: { name: "Via GraphQL" }) { id } }`), ["FORBIDDEN"]);
+    },
+  },
+  registrations: {
+    async registerForPublicEvent(persona, expected) {
+      const event = await registrationEvent();
+      expectRest(expected, await restStatus(() => rest(persona).collection("registrations").create(ownBody(persona, event))));
+      const result = await gql(persona).request(`mutation($i: RegistrationInput!) { register(input: $i) { confirmed } }`, {
+        i: { eventId: event.id, originalStart: event.startsAt.replace(" ", "T"), name: "Someone", email: `gql-${uniqueSlug("r")}@test.example`, attendees: 1 },
+      });
+      if (expected === "allow") expect(result.errors).toBeUndefined();
+    },
+    async registerForMembersOnlyEvent(persona, expected) {
+      const event = await registrationEvent({ visibility: "members" });
+      expectRest(expected, await restStatus(() => rest(persona).collection("registrations").create(ownBody(persona, event))));
+      const result = await gql(persona).request(`mutation($i: RegistrationInput!) { register(input: $i) { confirmed } }`, {
+        i: { eventId: event.id, originalStart: event.startsAt.replace(" ", "T"), name: "Someone", email: `gql-${uniqueSlug("r")}@test.example`, attendees: 1 },
+      });
+      if (expected === "allow") expect(result.errors).toBeUndefined();
+      else expect(errorCode(result)).toBe("NOT_FOUND");
+    },
+    async registerAsConfirmedDirectly(persona, expected) {
+      const event = await registrationEvent();
+      expectRest(expected, await restStatus(() => rest(persona).collection("registrations").create(ownBody(persona, event, { status: "confirmed" }))));
+    },
+    async viewSomeoneElses(persona, expected) {
+      const event = await registrationEvent();
+      const target = await su.collection("registrations").create(registrationBody(event));
+      expectRest(expected, await restStatus(() => rest(persona).collection("registrations").getOne(target.id)));
+    },
+    async cancelSomeoneElses(persona, expected) {
+      const event = await registrationEvent();
+      const target = await su.collection("registrations").create(registrationBody(event));
+      expectRest(expected, await restStatus(() => rest(persona).collection("registrations").update(target.id, { status: "cancelled" })));
+      const other = await su.collection("registrations").create(registrationBody(event));
+      expectGqlWrite(expected, persona, await gql(persona).request(`mutation($id: ID!) { cancelRegistration(id: $id) { id } }`, { id: other.id }), ["NOT_FOUND"]);
+      // A wrong token opens nothing.
+      const third = await su.collection("registrations").create(registrationBody(event));
+      if (expected === "deny") expectRest("deny", await restStatus(() => rest(persona).collection("registrations").update(third.id, { status: "cancelled" }, { query: { token: secretToken() } })));
+    },
+    async attendeeList(persona, expected) {
+      const event = await registrationEvent();
+      await su.collection("registrations").create(registrationBody(event));
+      const result = await gql(persona).request<{ attendees: { registrations: unknown[] } }>(`query($e: ID!, $o: DateTime!) { attendees(eventId: $e, originalStart: $o) { registrations { id } csv } }`, {
+        e: event.id,
+        o: event.startsAt.replace(" ", "T"),
+      });
+      if (expected === "allow") expect(result.data?.attendees.registrations).toHaveLength(1);
+      else expect(errorCode(result)).toBe(persona === "anonymous" ? "UNAUTHENTICATED" : "FORBIDDEN");
+    },
+  },
+  rsvps: {
+    async answerPublicEvent(persona, expected) {
+      const event = await createEvent({ registrationMode: "rsvp" });
+      const body = { event: event.id, occurrenceStart: event.startsAt, user: users[persona]?.id ?? "", name: "Someone", response: "yes", guests: 0 };
+      expectRest(expected, await restStatus(() => rest(persona).collection("rsvps").create(body)));
+    },
+    async viewSomeoneElses(persona, expected) {
+      const event = await createEvent({ registrationMode: "rsvp" });
+      const target = await su.collection("rsvps").create({ event: event.id, occurrenceStart: event.startsAt, user: users.member!.id, name: "Other", response: "yes" });
+      // The member is the owner here: check them on another member's answer.
+      const owner = persona === "member" ? users.writer!.id : users.member!.id;
+      await su.collection("rsvps").update(target.id, { user: owner });
+      expectRest(expected, await restStatus(() => rest(persona).collection("rsvps").getOne(target.id)));
+    },
+    async changeSomeoneElses(persona, expected) {
+      const event = await createEvent({ registrationMode: "rsvp" });
+      const owner = persona === "member" ? users.writer!.id : users.member!.id;
+      const target = await su.collection("rsvps").create({ event: event.id, occurrenceStart: event.startsAt, user: owner, name: "Other", response: "yes" });
+      expectRest(expected, await restStatus(() => rest(persona).collection("rsvps").update(target.id, { response: "no" })));
+    },
+  },
+  occurrence_counts: {
+    async viewOfPublicEvent(persona, expected) {
+      const event = await registrationEvent();
+      await su.collection("registrations").create(registrationBody(event));
+      const counts = await su.collection("occurrence_counts").getFirstListItem(su.filter("event = {:e}", { e: event.id }));
+      expectRest(expected, await restStatus(() => rest(persona).collection("occurrence_counts").getOne(counts.id)));
+    },
+    async writeDirectly(persona, expected) {
+      const event = await registrationEvent();
+      expectRest(expected, await restStatus(() => rest(persona).collection("occurrence_counts").create({ event: event.id, occurrenceStart: event.startsAt, confirmed: 0 })));
+    },
+  },
+};
+
+const ROWS = Object.entries(MATRIX).flatMap(([collection, operations]) =>
+  Object.entries(operations).flatMap(([operation, byPersona]) =>
+    PERSONAS.map((persona) => ({ collection, operation, persona, expected: (byPersona as Record<Persona, Expected>)[persona] })),
+  ),
+);
+
+describe("authorization table: events, exceptions, categories, RSVPs, registrations, counts (REST and GraphQL)", () => {
+  it.each(ROWS)("$collection $operation as $persona → $expected", async ({ collection, operation, persona, expected }) => {
+    const check = (CHECKS as Record<string, Record<string, Check>>)[collection]![operation]!;
+    await check(persona, expected);
+  });
+
+  it("a registration's owner and its mail token may cancel it; nobody else", async () => {
+    const event = await registrationEvent();
+    const token = secretToken();
+    const own = await rest("member").collection("registrations").create(registrationBody(event, { user: users.member!.id, cancelToken: token }));
+    expect(await restStatus(() => rest("member").collection("registrations").getOne(own.id))).toBe(200);
+    expect(await restStatus(() => rest("anonymous").collection("registrations").getOne(own.id, { query: { token } }))).toBe(200);
+    // The owner may cancel, never confirm themselves past the waitlist or change the party.
+    expect(await restStatus(() => rest("member").collection("registrations").update(own.id, { attendees: 5 }))).not.toBe(200);
+    expect(await restStatus(() => rest("anonymous").collection("registrations").update(own.id, { status: "cancelled" }, { query: { token } }))).toBe(200);
+  });
+});

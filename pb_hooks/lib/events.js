@@ -1,0 +1,176 @@
+/// <reference path="../../pb_data/types.d.ts" />
+// Registration capacity, waitlist and counts (issue 14). Called from model hooks, so every read and
+// write here happens inside the record's own transaction: PocketBase writes through one connection,
+// so two registrations for the last seat are decided one after the other, never both "confirmed".
+
+/** Seats confirmed for one occurrence (the sum of the confirmed parties). */
+function seatsTaken(app, eventId, occurrenceStart) {
+  const row = new DynamicModel({ n: 0 });
+  app.db()
+    .newQuery("SELECT COALESCE(SUM(attendees), 0) AS n FROM registrations WHERE event = {:e} AND occurrenceStart = {:o} AND status = 'confirmed'")
+    .bind({ e: eventId, o: occurrenceStart })
+    .one(row);
+  return row.n;
+}
+
+function nextWaitlistPosition(app, eventId, occurrenceStart) {
+  const row = new DynamicModel({ n: 0 });
+  app.db()
+    .newQuery("SELECT COALESCE(MAX(waitlistPosition), 0) AS n FROM registrations WHERE event = {:e} AND occurrenceStart = {:o}")
+    .bind({ e: eventId, o: occurrenceStart })
+    .one(row);
+  return row.n + 1;
+}
+
+const fail = (message, field) => {
+  throw new BadRequestError(message, { [field]: new ValidationError("validation_" + message, message) });
+};
+
+/**
+ * Decide a new registration's status before it is inserted. A party larger than the seats left is
+ * confirmed for those seats; `splitRest` tells the caller how many attendees to waitlist separately.
+ */
+function admit(app, record) {
+  // A part made by a split keeps what the split decided.
+  if (record.getString("partOf") && record.getString("status")) return 0;
+  const eventId = record.getString("event");
+  const occurrence = record.getString("occurrenceStart");
+  const event = app.findRecordById("events", eventId);
+  if (event.getString("registrationMode") !== "registration") fail("registration_not_open", "event");
+  if (event.getString("status") !== "published") fail("registration_not_open", "event");
+  const now = new Date();
+  const opens = event.getDateTime("registrationOpensAt");
+  const closes = event.getDateTime("registrationClosesAt");
+  if (!opens.isZero() && now < new Date(opens.string().replace(" ", "T"))) fail("registration_closed", "event");
+  if (!closes.isZero() && now > new Date(closes.string().replace(" ", "T"))) fail("registration_closed", "event");
+  if (new Date(occurrence.replace(" ", "T")) < now) fail("registration_closed", "occurrenceStart");
+
+  const duplicate = app.db()
+    .newQuery("SELECT COUNT(*) AS n FROM registrations WHERE event = {:e} AND occurrenceStart = {:o} AND lower(email) = lower({:m}) AND status != 'cancelled' AND partOf = ''")
+    .bind({ e: eventId, o: occurrence, m: record.getString("email") });
+  const row = new DynamicModel({ n: 0 });
+  duplicate.one(row);
+  if (row.n > 0) fail("duplicate_registration", "email");
+
+  const party = record.getInt("attendees");
+  const capacity = event.getInt("capacity");
+  if (!capacity) {
+    record.set("status", "confirmed");
+    return 0;
+  }
+  const left = Math.max(0, capacity - seatsTaken(app, eventId, occurrence));
+  if (party <= left) {
+    record.set("status", "confirmed");
+    return 0;
+  }
+  if (!event.getBool("waitlistEnabled")) fail("not_enough_seats", "attendees");
+  if (left === 0) {
+    record.set("status", "waitlisted");
+    record.set("waitlistPosition", nextWaitlistPosition(app, eventId, occurrence));
+    return 0;
+  }
+  record.set("status", "confirmed");
+  record.set("attendees", left);
+  return party - left;
+}
+
+/** The waitlisted remainder of a split party, as its own record pointing at the confirmed part. */
+function splitPart(app, confirmed, attendees, position) {
+  const part = new Record(app.findCollectionByNameOrId("registrations"));
+  for (const field of ["event", "occurrenceStart", "user", "name", "email", "phone", "attendeeNames"]) part.set(field, confirmed.get(field));
+  part.set("attendees", attendees);
+  part.set("status", "waitlisted");
+  part.set("waitlistPosition", position);
+  part.set("partOf", confirmed.getString("partOf") || confirmed.id);
+  part.set("confirmationCode", confirmed.getString("confirmationCode").slice(0, 16) + "-W" + attendees);
+  part.set("cancelToken", confirmed.getString("cancelToken"));
+  app.save(part);
+  return part;
+}
+
+/** Fill freed seats from the waitlist, in order; a party larger than the seats freed is split. */
+function promote(app, eventId, occurrenceStart) {
+  const event = app.findRecordById("events", eventId);
+  const capacity = event.getInt("capacity");
+  for (let guard = 0; guard < 1000; guard++) {
+    const next = app.findRecordsByFilter(
+      "registrations", "event = {:e} && occurrenceStart = {:o} && status = 'waitlisted'", "waitlistPosition,created", 1, 0,
+      { e: eventId, o: occurrenceStart },
+    );
+    if (!next.length) return;
+    const waiting = next[0];
+    const left = capacity ? capacity - seatsTaken(app, eventId, occurrenceStart) : waiting.getInt("attendees");
+    if (left <= 0) return;
+    const party = waiting.getInt("attendees");
+    if (party > left) {
+      waiting.set("attendees", left);
+      splitPart(app, waiting, party - left, waiting.getInt("waitlistPosition"));
+    }
+    waiting.set("status", "confirmed");
+    waiting.set("promotedAt", new DateTime());
+    app.save(waiting);
+  }
+}
+
+/** Refresh the public per-occurrence counts (seats taken, waitlist, RSVP totals). */
+function recount(app, eventId, occurrenceStart) {
+  let counts;
+  try {
+    counts = app.findFirstRecordByFilter("occurrence_counts", "event = {:e} && occurrenceStart = {:o}", { e: eventId, o: occurrenceStart });
+  } catch (_) {
+    counts = new Record(app.findCollectionByNameOrId("occurrence_counts"));
+    counts.set("event", eventId);
+    counts.set("occurrenceStart", occurrenceStart);
+  }
+  const sum = (sql) => {
+    const row = new DynamicModel({ n: 0 });
+    app.db().newQuery(sql).bind({ e: eventId, o: occurrenceStart }).one(row);
+    return row.n;
+  };
+  const confirmed = seatsTaken(app, eventId, occurrenceStart);
+  const waitlisted = sum("SELECT COALESCE(SUM(attendees), 0) AS n FROM registrations WHERE event = {:e} AND occurrenceStart = {:o} AND status = 'waitlisted'");
+  const going = sum("SELECT COALESCE(SUM(1 + guests), 0) AS n FROM rsvps WHERE event = {:e} AND occurrenceStart = {:o} AND response = 'yes'");
+  const maybe = sum("SELECT COALESCE(SUM(1 + guests), 0) AS n FROM rsvps WHERE event = {:e} AND occurrenceStart = {:o} AND response = 'maybe'");
+  if (!counts.isNew() && counts.getInt("confirmed") === confirmed && counts.getInt("waitlisted") === waitlisted &&
+      counts.getInt("going") === going && counts.getInt("maybe") === maybe) return;
+  counts.set("confirmed", confirmed);
+  counts.set("waitlisted", waitlisted);
+  counts.set("going", going);
+  counts.set("maybe", maybe);
+  app.save(counts);
+}
+
+/** Cancel the other parts of a split party when one is cancelled. */
+function cancelParts(app, record) {
+  const root = record.getString("partOf") || record.id;
+  const parts = app.findRecordsByFilter("registrations", "(partOf = {:r} || id = {:r}) && status != 'cancelled'", "", 0, 0, { r: root });
+  for (const part of parts) {
+    if (part.id === record.id) continue;
+    part.set("status", "cancelled");
+    part.set("cancelledAt", new DateTime());
+    app.save(part);
+  }
+}
+
+/**
+ * Run `work(app)` inside one write transaction, with the hook's own save (e.next()) joining it: the
+ * event's app is swapped for the transaction's while `work` runs. Writes through PocketBase use one
+ * connection, so two transactions never interleave: the seat count each one reads is final.
+ */
+function inTransaction(e, work) {
+  if (e.app.isTransactional()) {
+    work(e.app);
+    return;
+  }
+  const outer = e.app;
+  try {
+    outer.runInTransaction((txApp) => {
+      e.app = txApp;
+      work(txApp);
+    });
+  } finally {
+    e.app = outer;
+  }
+}
+
+module.exports = { admit, splitPart, promote, recount, cancelParts, nextWaitlistPosition, inTransaction };

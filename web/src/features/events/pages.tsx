@@ -1,0 +1,471 @@
+import { useState, type FormEvent } from "react";
+import { Link, useParams, useSearchParams } from "react-router";
+import { useI18n } from "../../i18n/I18nProvider.tsx";
+import { dateTimeFormat, todayIn } from "../../i18n/format.ts";
+import { Loading } from "../../components/Loading.tsx";
+import { Alert } from "../../components/Alert.tsx";
+import { RichText } from "../../components/RichText.tsx";
+import { TextField } from "../../components/Field.tsx";
+import { handleError, type UiError } from "../../lib/handleError.ts";
+import { usePageTitle } from "../../lib/usePageTitle.ts";
+import { NotFoundPage } from "../errors/NotFoundPage.tsx";
+import { useAppShell } from "../../gql/AppShell.generated.ts";
+import {
+  useCancelRegistrationByToken, useEventOccurrencePage, useEventsCalendar, useOccurrenceSeatsLive, useRegisterForEvent, useRegistrationByToken, useRsvpToEvent,
+  type OccurrenceCardFragment,
+} from "./events.generated.ts";
+import { addDays, monthGrid, monthOf, shiftMonth, startOfWeek, type Ymd } from "./calendar.ts";
+import { occurrenceWhen } from "./when.ts";
+import "./events.css";
+
+type View = "list" | "month" | "week";
+
+/** The local date (YYYY-MM-DD) an occurrence starts on, in its event's zone. */
+const dayOf = (o: Pick<OccurrenceCardFragment, "start" | "event">): Ymd => todayIn(o.event.timezone, new Date(o.start));
+
+export function OccurrenceItem({ o }: { o: OccurrenceCardFragment }) {
+  const { t, locale } = useI18n();
+  const cancelled = o.status === "CANCELLED";
+  return (
+    <li className={`event-item${cancelled ? " event-item--cancelled" : ""}`}>
+      <p className="event-item__when">{occurrenceWhen(o, locale)}</p>
+      <h3 className="event-item__title">
+        <Link to={o.path}>{o.event.title}</Link>
+      </h3>
+      <p className="event-item__meta">
+        {o.event.category && <span className="event-tag" style={{ borderColor: o.event.category.color ?? undefined }}>{o.event.category.name}</span>}
+        {cancelled && <strong className="event-flag">{t("events.cancelled")}</strong>}
+        {o.status === "MOVED" && <strong className="event-flag">{t("events.moved")}</strong>}
+        {o.seatsLeft !== null && o.seatsLeft !== undefined && !cancelled && <span>{o.seatsLeft > 0 ? t("events.seatsLeft", { count: o.seatsLeft }) : t("events.full")}</span>}
+        {o.event.locationName && <span>{o.event.locationName}</span>}
+      </p>
+    </li>
+  );
+}
+
+/** /events: list, month and week views, a category filter, "today" and paging by month (or week). */
+export function EventsPage() {
+  const i18n = useI18n();
+  const { t, locale } = i18n;
+  usePageTitle(t("events.title"));
+  const shell = useAppShell();
+  const zone = shell.data?.settings.timezone ?? "UTC";
+  const [params, setParams] = useSearchParams();
+  const view: View = params.get("view") === "month" ? "month" : params.get("view") === "week" ? "week" : "list";
+  const today = todayIn(zone);
+  const anchor: Ymd = /^\d{4}-\d{2}-\d{2}$/.test(params.get("date") ?? "") ? params.get("date")! : today;
+  const category = params.get("category") || null;
+  const set = (changes: Record<string, string | null>) => {
+    const next = new URLSearchParams(params);
+    for (const [k, v] of Object.entries(changes)) {
+      if (v) next.set(k, v);
+      else next.delete(k);
+    }
+    setParams(next, { replace: true });
+  };
+  const weekStart = startOfWeek(anchor);
+  const [rangeStart, rangeEnd] = view === "week" ? [weekStart, addDays(weekStart, 7)] : view === "month" ? monthGrid(anchor).range : [monthOf(anchor), shiftMonth(monthOf(anchor), 1)];
+  const listFrom = view === "list" && monthOf(anchor) === monthOf(today) ? today : rangeStart;
+  // A day of margin on both sides: the zones of the church and its events may differ from UTC.
+  const { data, loading, error } = useEventsCalendar({
+    variables: { from: `${addDays(listFrom, -1)}T00:00:00Z`, to: `${addDays(rangeEnd, 1)}T00:00:00Z`, categorySlug: category },
+    fetchPolicy: "cache-and-network",
+  });
+  const occurrences = (data?.occurrences ?? []).filter((o) => dayOf(o) >= listFrom && dayOf(o) < rangeEnd);
+  const byDay = new Map<Ymd, OccurrenceCardFragment[]>();
+  for (const o of occurrences) byDay.set(dayOf(o), [...(byDay.get(dayOf(o)) ?? []), o]);
+  const monthTitle = dateTimeFormat(locale, { month: "long", year: "numeric", timeZone: "UTC" }).format(new Date(`${monthOf(anchor)}T12:00:00Z`));
+  const dayLabel = (d: Ymd, options: Intl.DateTimeFormatOptions) => dateTimeFormat(locale, { ...options, timeZone: "UTC" }).format(new Date(`${d}T12:00:00Z`));
+  const step = (direction: 1 | -1) => set({ date: view === "week" ? addDays(weekStart, 7 * direction) : shiftMonth(monthOf(anchor), direction) });
+  const title = view === "week" ? t("events.weekOf", { date: dayLabel(weekStart, { month: "long", day: "numeric", year: "numeric" }) }) : monthTitle;
+
+  return (
+    <div className="container page events-page">
+      <div className="section-heading">
+        <h1>{t("events.title")}</h1>
+        <a href={category ? `/feeds/events/${category}.ics` : "/feeds/events.ics"} className="small">
+          {t("events.subscribe")}
+        </a>
+      </div>
+      <div className="events-toolbar">
+        <div className="events-views" role="group" aria-label={t("events.view")}>
+          {(["list", "month", "week"] as const).map((v) => (
+            <button key={v} type="button" className={`button button--ghost${view === v ? " is-active" : ""}`} aria-pressed={view === v} onClick={() => set({ view: v === "list" ? null : v })}>
+              {t(`events.view.${v}`)}
+            </button>
+          ))}
+        </div>
+        <div className="events-paging">
+          <button type="button" className="button button--ghost" onClick={() => step(-1)} aria-label={view === "week" ? t("events.previousWeek") : t("events.previousMonth")}>
+            ‹
+          </button>
+          <h2 className="events-paging__title" aria-live="polite">
+            {title}
+          </h2>
+          <button type="button" className="button button--ghost" onClick={() => step(1)} aria-label={view === "week" ? t("events.nextWeek") : t("events.nextMonth")}>
+            ›
+          </button>
+          <button type="button" className="button button--ghost" onClick={() => set({ date: null })}>
+            {t("events.today")}
+          </button>
+        </div>
+        <div className="field events-filter">
+          <label htmlFor="event-category">{t("events.category")}</label>
+          <select id="event-category" value={category ?? ""} onChange={(e) => set({ category: e.target.value || null })}>
+            <option value="">{t("events.allCategories")}</option>
+            {data?.eventCategories.map((c) => (
+              <option key={c.id} value={c.slug}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      {error && <Alert kind="error">{handleError(error, i18n).message}</Alert>}
+      <div aria-busy={loading}>
+        {loading && !data ? (
+          <Loading />
+        ) : view === "list" ? (
+          occurrences.length ? (
+            <ul className="event-list">
+              {occurrences.map((o) => (
+                <OccurrenceItem key={o.id} o={o} />
+              ))}
+            </ul>
+          ) : (
+            <p className="empty">{t("events.empty")}</p>
+          )
+        ) : (
+          <CalendarGrid
+            days={view === "week" ? Array.from({ length: 7 }, (_, i) => addDays(weekStart, i)) : monthGrid(anchor).days}
+            month={view === "month" ? monthOf(anchor).slice(0, 7) : null}
+            today={today}
+            byDay={byDay}
+            dayLabel={dayLabel}
+          />
+        )}
+      </div>
+    </div>
+  );
+}
+
+function CalendarGrid(props: { days: Ymd[]; month: string | null; today: Ymd; byDay: Map<Ymd, OccurrenceCardFragment[]>; dayLabel: (d: Ymd, o: Intl.DateTimeFormatOptions) => string }) {
+  const { t, locale } = useI18n();
+  const weekdays = props.days.slice(0, 7).map((d) => props.dayLabel(d, { weekday: "short" }));
+  return (
+    <table className={`event-grid${props.month ? "" : " event-grid--week"}`}>
+      <caption className="visually-hidden">{t("events.calendar")}</caption>
+      <thead>
+        <tr>
+          {weekdays.map((w) => (
+            <th key={w} scope="col">
+              {w}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {Array.from({ length: props.days.length / 7 }, (_, row) => (
+          <tr key={row}>
+            {props.days.slice(row * 7, row * 7 + 7).map((d) => {
+              const outside = props.month && !d.startsWith(props.month);
+              const items = props.byDay.get(d) ?? [];
+              return (
+                <td key={d} className={`${outside ? "is-outside" : ""}${d === props.today ? " is-today" : ""}`} aria-current={d === props.today ? "date" : undefined}>
+                  <span className="event-grid__day">{props.dayLabel(d, { day: "numeric" })}</span>
+                  <ul>
+                    {items.map((o) => (
+                      <li key={o.id} className={o.status === "CANCELLED" ? "is-cancelled" : ""}>
+                        <Link to={o.path}>
+                          {!o.event.allDay && <span className="event-grid__time">{dateTimeFormat(locale, { hour: "numeric", minute: "2-digit", timeZone: o.event.timezone }).format(new Date(o.start))} </span>}
+                          {o.event.title}
+                          {o.status === "CANCELLED" && <span className="visually-hidden"> ({t("events.cancelled")})</span>}
+                        </Link>
+                      </li>
+                    ))}
+                  </ul>
+                </td>
+              );
+            })}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** /events/:slug?date=: one occurrence with its details, add-to-calendar, and RSVP or registration. */
+export function EventPage() {
+  const i18n = useI18n();
+  const { t, locale } = i18n;
+  const { slug = "" } = useParams();
+  const [params] = useSearchParams();
+  const date = params.get("date");
+  const { data, loading, error } = useEventOccurrencePage({ variables: { slug, date, locale }, fetchPolicy: "cache-and-network" });
+  const o = data?.occurrence;
+  usePageTitle(o?.event.title ?? t("events.title"));
+  const [live, setLive] = useState<{ originalStart: string; seatsLeft: number | null | undefined; goingCount: number } | null>(null);
+  useOccurrenceSeatsLive({
+    skip: !o || o.event.registrationMode === "NONE",
+    variables: { eventId: o?.event.id ?? "", originalStart: o?.originalStart ?? "" },
+    onData: ({ data: event }) => {
+      const seats = event.data?.occurrenceSeats;
+      if (seats) setLive({ originalStart: seats.originalStart, seatsLeft: seats.seatsLeft, goingCount: seats.goingCount });
+    },
+  });
+  if (loading && !data) return <Loading />;
+  if (error) return <div className="container page"><Alert kind="error">{handleError(error, i18n).message}</Alert></div>;
+  if (!o) return <NotFoundPage />;
+  const current = live && live.originalStart === o.originalStart ? live : null;
+  const seatsLeft = current ? current.seatsLeft : o.seatsLeft;
+  const going = current ? current.goingCount : o.goingCount;
+  const e = o.event;
+  const cancelled = o.status === "CANCELLED";
+  return (
+    <div className="container page event-page">
+      <p className="small">
+        <Link to="/events">{t("events.all")}</Link>
+      </p>
+      <h1>{e.title}</h1>
+      {cancelled && <Alert kind="error">{o.note ? t("events.cancelledWithNote", { note: o.note }) : t("events.cancelledThisDate")}</Alert>}
+      {o.status === "MOVED" && <Alert kind="info">{o.note ? t("events.movedWithNote", { note: o.note }) : t("events.movedThisDate")}</Alert>}
+      <dl className="event-facts">
+        <dt>{t("events.when")}</dt>
+        <dd>
+          {occurrenceWhen(o, locale)}
+          {e.recurrenceText && <span className="event-facts__repeat"> · {e.recurrenceText}</span>}
+        </dd>
+        {(e.locationName || e.locationAddress) && (
+          <>
+            <dt>{t("events.where")}</dt>
+            <dd>
+              {[e.locationName, e.locationAddress].filter(Boolean).join(", ")}
+              {e.mapUrl && (
+                <>
+                  {" · "}
+                  <a href={e.mapUrl} target="_blank" rel="noopener noreferrer">
+                    {t("events.map")}
+                  </a>
+                </>
+              )}
+            </dd>
+          </>
+        )}
+        {e.registrationMode === "REGISTRATION" && seatsLeft !== null && seatsLeft !== undefined && (
+          <>
+            <dt>{t("events.seats")}</dt>
+            <dd aria-live="polite" data-testid="seats-left">
+              {seatsLeft > 0 ? t("events.seatsLeft", { count: seatsLeft }) : e.waitlistEnabled ? t("events.fullWaitlist") : t("events.full")}
+            </dd>
+          </>
+        )}
+        {e.registrationMode === "RSVP" && (
+          <>
+            <dt>{t("events.going")}</dt>
+            <dd aria-live="polite">{t("events.goingCount", { count: going })}</dd>
+          </>
+        )}
+      </dl>
+      <p className="event-actions">
+        <a className="button button--ghost" href={o.icsUrl} download>
+          {t("events.downloadIcs")}
+        </a>
+        <a className="button button--ghost" href={o.googleCalendarUrl} target="_blank" rel="noopener noreferrer">
+          {t("events.googleCalendar")}
+        </a>
+      </p>
+      {e.descriptionHtml && <RichText html={e.descriptionHtml} />}
+      {!cancelled && e.registrationMode === "REGISTRATION" && <RegistrationForm o={o} open={o.registrationOpen} />}
+      {!cancelled && e.registrationMode === "RSVP" && <RsvpForm o={o} open={o.registrationOpen} current={o.myRsvp ?? null} />}
+      {e.nextOccurrences.length > 1 && (
+        <section className="event-more">
+          <h2>{t("events.otherDates")}</h2>
+          <ul>
+            {e.nextOccurrences.map((n) => (
+              <li key={n.id}>
+                <Link to={n.path} aria-current={n.date === o.date ? "page" : undefined}>
+                  {dateTimeFormat(locale, { weekday: "short", month: "short", day: "numeric", timeZone: e.timezone }).format(new Date(n.start))}
+                </Link>
+                {n.status === "CANCELLED" && ` (${t("events.cancelled")})`}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </div>
+  );
+}
+
+type PageOccurrence = NonNullable<ReturnType<typeof useEventOccurrencePage>["data"]>["occurrence"] & object;
+
+function RegistrationForm({ o, open }: { o: PageOccurrence; open: boolean }) {
+  const i18n = useI18n();
+  const { t } = i18n;
+  const shell = useAppShell();
+  const viewer = shell.data?.viewer;
+  const [form, setForm] = useState({ name: viewer?.user.name ?? "", email: viewer?.user.email ?? "", attendees: "1", website: "" });
+  const [register, { loading }] = useRegisterForEvent();
+  const [problem, setProblem] = useState<UiError | null>(null);
+  const [done, setDone] = useState<{ code: string; confirmed: number; waitlisted: number } | null>(null);
+  if (o.myRegistrations.length) {
+    const r = o.myRegistrations;
+    return (
+      <section className="event-signup">
+        <h2>{t("events.register")}</h2>
+        <p>{t("events.alreadyRegistered", { code: r[0]!.confirmationCode })}</p>
+      </section>
+    );
+  }
+  if (done) {
+    return (
+      <section className="event-signup" aria-live="polite">
+        <h2>{t("events.register")}</h2>
+        <Alert kind="success">
+          {done.confirmed > 0 && <span>{t("events.registeredConfirmed", { count: done.confirmed })} </span>}
+          {done.waitlisted > 0 && <span>{t("events.registeredWaitlisted", { count: done.waitlisted })} </span>}
+          <span>{t("events.confirmationCode", { code: done.code })}</span>
+        </Alert>
+      </section>
+    );
+  }
+  if (!open) {
+    return (
+      <section className="event-signup">
+        <h2>{t("events.register")}</h2>
+        <p>{t("events.registrationClosed")}</p>
+      </section>
+    );
+  }
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setProblem(null);
+    try {
+      const result = await register({
+        variables: { input: { eventId: o.event.id, originalStart: o.originalStart, name: form.name, email: form.email, attendees: Number(form.attendees), website: form.website } },
+      });
+      const r = result.data!.register;
+      setDone({ code: r.confirmationCode, confirmed: r.confirmed, waitlisted: r.waitlisted });
+    } catch (error) {
+      setProblem(handleError(error, i18n));
+    }
+  };
+  return (
+    <section className="event-signup">
+      <h2>{t("events.register")}</h2>
+      <form onSubmit={(e) => void submit(e)} noValidate>
+        {problem && <Alert kind="error">{problem.fieldErrors.originalStart ?? problem.message}</Alert>}
+        <TextField label={t("events.name")} value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} error={problem?.fieldErrors.name} autoComplete="name" required />
+        <TextField label={t("events.email")} type="email" value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} error={problem?.fieldErrors.email} autoComplete="email" required />
+        <TextField label={t("events.partySize")} type="number" min={1} max={10} value={form.attendees} onChange={(e) => setForm({ ...form, attendees: e.target.value })} error={problem?.fieldErrors.attendees} hint={t("events.partySizeHint")} />
+        <div className="honeypot" aria-hidden="true">
+          <label>
+            Website
+            <input tabIndex={-1} autoComplete="off" value={form.website} onChange={(e) => setForm({ ...form, website: e.target.value })} />
+          </label>
+        </div>
+        <button type="submit" className="button" disabled={loading}>
+          {t("events.registerButton")}
+        </button>
+      </form>
+    </section>
+  );
+}
+
+const RSVP_KEY = (id: string) => `flock.rsvp.${id}`;
+
+function RsvpForm({ o, open, current }: { o: PageOccurrence; open: boolean; current: { response: string; guests: number } | null }) {
+  const i18n = useI18n();
+  const { t } = i18n;
+  const shell = useAppShell();
+  const viewer = shell.data?.viewer;
+  const [form, setForm] = useState({ name: "", email: "", guests: String(current?.guests ?? 0), website: "" });
+  const [answer, setAnswer] = useState<string | null>(current?.response ?? null);
+  const [rsvp, { loading }] = useRsvpToEvent();
+  const [problem, setProblem] = useState<UiError | null>(null);
+  if (!open) return <p>{t("events.rsvpClosed")}</p>;
+  const send = async (response: "YES" | "NO" | "MAYBE") => {
+    setProblem(null);
+    const key = RSVP_KEY(o.id);
+    try {
+      const result = await rsvp({
+        variables: {
+          input: {
+            eventId: o.event.id,
+            originalStart: o.originalStart,
+            response,
+            guests: Number(form.guests) || 0,
+            ...(viewer ? {} : { name: form.name, email: form.email, token: localStorage.getItem(key), website: form.website }),
+          },
+        },
+      });
+      const token = result.data?.rsvp.token;
+      if (token) localStorage.setItem(key, token);
+      setAnswer(response);
+    } catch (error) {
+      setProblem(handleError(error, i18n));
+    }
+  };
+  return (
+    <section className="event-signup">
+      <h2>{t("events.rsvp")}</h2>
+      {answer && <p aria-live="polite">{t("events.yourAnswer", { answer: t(`events.rsvp.${answer.toLowerCase() as "yes" | "no" | "maybe"}`) })}</p>}
+      {problem && <Alert kind="error">{problem.message}</Alert>}
+      {!viewer && (
+        <>
+          <TextField label={t("events.name")} value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} error={problem?.fieldErrors.name} autoComplete="name" />
+          <TextField label={t("events.email")} type="email" value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} error={problem?.fieldErrors.email} autoComplete="email" />
+        </>
+      )}
+      <TextField label={t("events.guests")} type="number" min={0} max={20} value={form.guests} onChange={(e) => setForm({ ...form, guests: e.target.value })} error={problem?.fieldErrors.guests} />
+      <p className="event-actions">
+        {(["YES", "MAYBE", "NO"] as const).map((r) => (
+          <button key={r} type="button" className={`button${answer === r ? "" : " button--ghost"}`} disabled={loading} onClick={() => void send(r)} aria-pressed={answer === r}>
+            {t(`events.rsvp.${r.toLowerCase() as "yes" | "no" | "maybe"}`)}
+          </button>
+        ))}
+      </p>
+    </section>
+  );
+}
+
+/** /events/registration/:token: the mail link; shows the registration and cancels it, signed out. */
+export function RegistrationLinkPage() {
+  const i18n = useI18n();
+  const { t, locale } = i18n;
+  usePageTitle(t("events.myRegistration"));
+  const { token = "" } = useParams();
+  const { data, loading, error } = useRegistrationByToken({ variables: { token } });
+  const [cancel, cancelState] = useCancelRegistrationByToken();
+  const [problem, setProblem] = useState<string | null>(null);
+  if (loading && !data) return <Loading />;
+  const r = data?.registrationByToken;
+  if (error) return <div className="container page"><Alert kind="error">{handleError(error, i18n).message}</Alert></div>;
+  if (!r || !r.event) return <NotFoundPage />;
+  const status = cancelState.data?.cancelRegistration.status ?? r.status;
+  const when = dateTimeFormat(locale, { dateStyle: "full", timeStyle: "short", timeZone: r.event.timezone }).format(new Date(r.originalStart));
+  return (
+    <div className="container page narrow">
+      <h1>{t("events.myRegistration")}</h1>
+      <p>
+        <Link to={`/events/${r.event.slug}`}>{r.event.title}</Link> — {when}
+      </p>
+      <p>{t("events.confirmationCode", { code: r.confirmationCode })}</p>
+      <p aria-live="polite" data-testid="registration-status">
+        {status === "CONFIRMED" ? t("events.statusConfirmed", { count: r.attendees }) : status === "WAITLISTED" ? t("events.statusWaitlisted", { position: r.waitlistPosition ?? 1 }) : t("events.statusCancelled")}
+      </p>
+      {problem && <Alert kind="error">{problem}</Alert>}
+      {status !== "CANCELLED" && (
+        <button
+          type="button"
+          className="button"
+          disabled={cancelState.loading}
+          onClick={() =>
+            void cancel({ variables: { token } }).catch((e: unknown) => setProblem(handleError(e, i18n).message))
+          }
+        >
+          {t("events.cancelRegistration")}
+        </button>
+      )}
+    </div>
+  );
+}
