@@ -2,10 +2,11 @@ import { describe, expect, it } from "vitest";
 import { CombinedGraphQLErrors } from "@apollo/client/errors";
 import { handleError } from "./handleError.ts";
 import { en } from "../i18n/en.ts";
-import { interpolate } from "../i18n/format.ts";
+import { formatMessage } from "@flock/shared/i18n/format";
 
+// The English messages as the app formats them (ICU MessageFormat).
 const i18n = {
-  t: (key: keyof typeof en, vars?: Record<string, string | number>) => interpolate(en[key], vars),
+  t: (key: keyof typeof en, vars?: Record<string, string | number>) => formatMessage(en[key], "en", vars),
   has: (key: string): key is keyof typeof en => key in en,
 };
 const gqlError = (message: string, extensions: Record<string, unknown>) =>
@@ -24,6 +25,9 @@ describe("handleError", () => {
   it("says how long to wait when rate-limited", () => {
     expect(handleError(gqlError("Too many", { code: "RATE_LIMITED", retryAfterSeconds: 600 }), i18n).message).toBe(
       "Too many attempts. Try again in 10 minutes.",
+    );
+    expect(handleError(gqlError("Too many", { code: "RATE_LIMITED", retryAfterSeconds: 30 }), i18n).message).toBe(
+      "Too many attempts. Try again in 1 minute.",
     );
   });
 
