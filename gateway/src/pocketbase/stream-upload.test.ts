@@ -21,14 +21,18 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "flock-stream-"));
   await writeFile(join(dir, "big.mp3"), Buffer.alloc(SIZE, 7));
   // A receiver that reads slowly (as PocketBase writing to a busy disk might): backpressure must hold.
+  // It stalls after every 8th chunk (not every chunk: ~1,500 timers made the test itself slow on a
+  // busy machine, while ~190 stalls still keep the sender waiting on a full socket throughout).
+  let chunks = 0;
   server = createServer((req, res) => {
     received.auth = req.headers.authorization;
     received.type = req.headers["content-type"];
     req.on("data", (chunk: Buffer) => {
       if (received.bytes < 1024) received.head += chunk.subarray(0, 1024).toString("latin1");
       received.bytes += chunk.length;
+      if (++chunks % 8 !== 0) return;
       req.pause();
-      setTimeout(() => req.resume(), 1);
+      setTimeout(() => req.resume(), 2);
     });
     req.on("end", () => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ id: "abc" })));
   });
