@@ -50,6 +50,12 @@ export class SmtpCatcher {
           .catch((error: Error) => callback(error));
       },
     });
+    // A client that drops its connection (a mailer closed while its pool was idle, a process ending)
+    // surfaces here as ECONNRESET. Without a listener the emitter would throw and end the whole test
+    // run; a catcher only needs to go on catching.
+    this.smtp.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code !== "ECONNRESET" && error.code !== "EPIPE") console.error(`[smtp-catcher] ${error.message}`);
+    });
     await new Promise<void>((resolve) => this.smtp!.listen(smtpPort, "127.0.0.1", resolve));
     this.smtpPort = (this.smtp.server.address() as { port: number }).port;
 
