@@ -9,6 +9,7 @@ import { handleError, type UiError } from "../../../lib/handleError.ts";
 import { usePageTitle } from "../../../lib/usePageTitle.ts";
 import { useDebounced } from "../../../lib/useDebounced.ts";
 import { useAppShell } from "../../../gql/AppShell.generated.ts";
+import { LIMITS } from "@flock/shared/limits";
 import type { EventInput, EventVisibility, RegistrationMode } from "../../../gql/types.ts";
 import {
   useAdminEventEditor, useAdminEventsList, useCancelOccurrence, useCreateEvent, useEventAttendees, usePublishEvent, useRecurrencePreview, useRestoreOccurrence,
@@ -257,8 +258,8 @@ export function AdminEventEditorPage() {
       <form onSubmit={(e) => void save(e)} noValidate>
         {problem && <Alert kind="error">{problem.message}</Alert>}
         {saved && <Alert kind="success">{t("admin.events.saved")}</Alert>}
-        <TextField label={t("admin.events.eventTitle")} value={draft.title} onChange={(e) => set({ title: e.target.value })} error={problem?.fieldErrors.title} maxLength={200} required />
-        <TextField label={t("admin.events.summary")} value={draft.summary} onChange={(e) => set({ summary: e.target.value })} error={problem?.fieldErrors.summary} maxLength={500} />
+        <TextField label={t("admin.events.eventTitle")} value={draft.title} onChange={(e) => set({ title: e.target.value })} error={problem?.fieldErrors.title} maxLength={LIMITS.nameMax} required />
+        <TextField label={t("admin.events.summary")} value={draft.summary} onChange={(e) => set({ summary: e.target.value })} error={problem?.fieldErrors.summary} maxLength={LIMITS.summaryMax} />
         <TextAreaField label={t("admin.events.description")} value={draft.description} onChange={(e) => set({ description: e.target.value })} error={problem?.fieldErrors.description} rows={6} hint={t("admin.events.markdownHint")} />
         {!isNew && categories.length > 0 && (
           <SelectField label={t("events.category")} value={draft.categoryId} onChange={(e) => set({ categoryId: e.target.value })}>
