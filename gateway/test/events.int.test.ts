@@ -21,6 +21,9 @@ let n = 0;
 const ip = () => `198.51.100.${(n++ % 250) + 1}`;
 const staff = () => new GqlClient(gateway, { token: editor.token, ip: ip() });
 const visitor = () => new GqlClient(gateway, { ip: ip() });
+let listening: Promise<string> | null = null;
+/** The gateway on a real port (listened once per file: a second listen() throws). */
+const baseUrl = () => (listening ??= gateway.listen());
 
 beforeAll(async () => {
   gateway = await testGateway();
@@ -225,7 +228,7 @@ describe("iCalendar feeds", () => {
     const to = `${nextYear}-12-31T00:00:00Z`;
     const [first] = await occurrencesOf(weekly.id, from, to);
     await staff().request(`mutation($e: ID!, $o: DateTime!) { cancelOccurrence(eventId: $e, originalStart: $o) { id } }`, { e: weekly.id, o: first!.originalStart });
-    const base = await gateway.listen();
+    const base = await baseUrl();
     const response = await fetch(`${base}/feeds/events.ics`);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^text\/calendar/);
@@ -268,7 +271,7 @@ describe("personal calendar feed", () => {
     expect(registered.errors).toBeUndefined();
     const reset = await asMember.request<{ resetCalendarToken: string }>(`mutation { resetCalendarToken }`);
     const url = new URL(reset.data!.resetCalendarToken);
-    const base = await gateway.listen();
+    const base = await baseUrl();
     const feed = await fetch(`${base}${url.pathname}`);
     expect(feed.status).toBe(200);
     expect(feed.headers.get("cache-control")).toContain("no-store");

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { useUpcomingEvents } from "./events.generated.ts";
-import { occurrenceWhen } from "./when.ts";
+import { occurrenceWhen } from "../../lib/occurrenceWhen.ts";
 
 /** The home page's "Next events": the next few occurrences, with a link to the calendar. */
 export function UpcomingEvents() {

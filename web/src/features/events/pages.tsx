@@ -15,7 +15,7 @@ import {
   type OccurrenceCardFragment,
 } from "./events.generated.ts";
 import { addDays, monthGrid, monthOf, shiftMonth, startOfWeek, type Ymd } from "./calendar.ts";
-import { occurrenceWhen } from "./when.ts";
+import { occurrenceWhen } from "../../lib/occurrenceWhen.ts";
 import "./events.css";
 
 type View = "list" | "month" | "week";

@@ -9,7 +9,7 @@ import { Alert } from "../../components/Alert.tsx";
 import { TextField } from "../../components/Field.tsx";
 import { useForm } from "../../lib/useForm.ts";
 import { usePageTitle } from "../../lib/usePageTitle.ts";
-import { MyEventsCard } from "../events/MyEventsCard.tsx";
+import { MyEventsCard } from "./MyEventsCard.tsx";
 
 /** The member's own page: what needs attention, then the sections of the account. */
 export function MePage() {

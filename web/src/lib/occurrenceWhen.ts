@@ -1,4 +1,4 @@
-import { dateTimeFormat, type Locale } from "../../i18n/format.ts";
+import { dateTimeFormat, type Locale } from "../i18n/format.ts";
 
 interface Timed {
   start: string;

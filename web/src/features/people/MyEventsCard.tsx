@@ -3,8 +3,8 @@ import { Link } from "react-router";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { handleError } from "../../lib/handleError.ts";
 import { Alert } from "../../components/Alert.tsx";
-import { useMyUpcomingEvents, useResetCalendarToken } from "./events.generated.ts";
-import { occurrenceWhen } from "./when.ts";
+import { useMyUpcomingEvents, useResetCalendarToken } from "../events/events.generated.ts";
+import { occurrenceWhen } from "../../lib/occurrenceWhen.ts";
 
 /** /me's "Coming up": the member's RSVPs and registrations, and their personal calendar address. */
 export function MyEventsCard() {
