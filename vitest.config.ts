@@ -31,6 +31,10 @@ export default defineConfig({
           include: ["e2e/**/*.e2e.test.ts"],
           globalSetup: ["e2e/global-setup.ts"],
           fileParallelism: false,
+          // After unit and integration, not beside them: on a 2-core machine the integration files
+          // (hundreds of PocketBase round trips, deliberate 200,000-character renders) would take the
+          // CPU from Chromium and the app under test, and a browser journey would measure them instead.
+          sequence: { groupOrder: 1 },
           testTimeout: 90_000,
           hookTimeout: 90_000,
         },

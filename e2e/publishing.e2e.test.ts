@@ -126,15 +126,31 @@ describe("publishing in a real browser", () => {
     await expect.poll(() => page.getByRole("heading", { level: 1, name: "News" }).isVisible(), SLOW).toBe(true);
     await expectAccessible(page);
 
-    // "New post" makes a draft at once and opens it under its own address.
+    // "New post" opens an empty editor and stores nothing: leaving it leaves no empty draft behind.
+    const drafts = async () =>
+      (await gql<{ posts: { totalCount: number } }>(page, "{ posts(first: 1, status: DRAFT) { totalCount } }")).posts.totalCount;
+    const draftsBefore = await drafts();
     await page.getByRole("link", { name: "New post" }).click();
-    await page.waitForURL(/\/admin\/news\/[a-z0-9]{15}$/);
-    const id = new URL(page.url()).pathname.split("/").pop()!;
+    await page.waitForURL(/\/admin\/news\/new$/);
     await body(page).waitFor();
     await expectAccessible(page);
+    // The title is the document's heading: focused, empty, its label for screen readers only.
+    expect(await page.evaluate(() => (document.activeElement as HTMLTextAreaElement | null)?.getAttribute("placeholder"))).toBe("Title");
+    await page.getByRole("link", { name: "All news" }).click();
+    await page.waitForURL(/\/admin\/news$/);
+    expect(await drafts()).toBe(draftsBefore);
 
+    // Typing creates the post; its address becomes the post's own, under the same editor (the
+    // typing goes on: nothing typed meanwhile is lost).
+    await page.getByRole("link", { name: "New post" }).click();
+    await body(page).waitFor();
     const title = `Harvest supper ${unique()}`;
-    await page.getByLabel("Title").fill(title);
+    await page.keyboard.type(title.slice(0, 8));
+    await page.waitForURL(/\/admin\/news\/[a-z0-9]{15}$/, SLOW);
+    await page.keyboard.type(title.slice(8));
+    const id = new URL(page.url()).pathname.split("/").pop()!;
+    expect(await page.getByLabel("Title").inputValue()).toBe(title);
+    expect(await drafts()).toBe(draftsBefore + 1);
     await body(page).click();
     await page.keyboard.type("Join us on Saturday.");
     await newBlock(page, () => page.keyboard.press("Enter"));

@@ -79,7 +79,15 @@ async function probe(page: Page, vectorId: number, slug: string): Promise<{ call
     history.pushState({}, "", path);
     dispatchEvent(new PopStateEvent("popstate"));
   }, `/p/${slug}`);
-  await page.waitForFunction((title) => document.querySelector("h1")?.textContent === title && !!document.querySelector(".prose"), `XSS vector ${vectorId}`, { timeout: 10_000 });
+  const rendered = await page
+    .waitForFunction((title) => document.querySelector("h1")?.textContent === title && !!document.querySelector(".prose"), `XSS vector ${vectorId}`, { timeout: 10_000 })
+    .then(() => true, () => false);
+  if (!rendered) {
+    // Say what the reader saw instead (a failure names the vector and the screen, not just a timeout).
+    const seen = await page.evaluate(() => `${location.pathname}: h1 "${document.querySelector("h1")?.textContent ?? ""}", main "${(document.querySelector("main")?.textContent ?? "").slice(0, 200)}"`);
+    page.off("dialog", onDialog);
+    return { calls: [`page did not render within 10 s (${seen})`], dialogs, url: page.url() };
+  }
   // Events a payload's handlers would need, on every element the body rendered (not the app's own chrome).
   await page.evaluate(() => {
     for (const element of document.querySelectorAll<HTMLElement>(".prose *")) {

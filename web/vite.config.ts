@@ -1,6 +1,7 @@
 import { defineConfig } from "vite";
 import react from "@vitejs/plugin-react";
 import { precompress } from "./vite-precompress.ts";
+import { icuCatalogs } from "./vite-icu.ts";
 
 // In development the Vite server proxies the gateway's routes, so the browser sees one origin as in
 // production (cookies, CSRF and CSP behave the same).
@@ -8,7 +9,12 @@ const gateway = process.env.FLOCK_GATEWAY_URL ?? "http://127.0.0.1:3001";
 
 export default defineConfig({
   // precompress: brotli and gzip siblings of the built files, served by the gateway as they are.
-  plugins: [react(), precompress()],
+  // icuCatalogs: the message catalogs precompiled (ICU MessageFormat), staff messages in their own chunk.
+  plugins: [react(), icuCatalogs(), precompress()],
+  resolve: {
+    // Messages arrive precompiled (vite-icu.ts): intl-messageformat's runtime without its parser.
+    alias: [{ find: /^@formatjs\/icu-messageformat-parser$/, replacement: "@formatjs/icu-messageformat-parser/no-parser.js" }],
+  },
   build: {
     manifest: true,
     sourcemap: false,

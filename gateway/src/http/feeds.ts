@@ -2,6 +2,7 @@ import type PocketBase from "pocketbase";
 import type { PageRecord, PostRecord, SettingsRecord } from "../pocketbase/records.ts";
 import { markdownPool } from "../markdown/pool.ts";
 import { parsePocketBaseDate } from "../pocketbase/dates.ts";
+import { churchLocale, translator } from "../mail/i18n.ts";
 
 // XML 1.0 cannot carry most control characters at all, escaped or not: drop them.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
@@ -48,13 +49,14 @@ export async function newsFeed(guest: PocketBase, settings: SettingsRecord, orig
     ].join("\n");
   });
   const newest = posts.items[0];
+  const t = translator(churchLocale(settings));
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:content="http://purl.org/rss/1.0/modules/content/">',
     "  <channel>",
-    `    <title>${xml(`${settings.churchName}: News`)}</title>`,
+    `    <title>${xml(t("feed.news.title", { church: settings.churchName }))}</title>`,
     `    <link>${xml(`${origin}/news`)}</link>`,
-    `    <description>${xml(settings.tagline || `News from ${settings.churchName}`)}</description>`,
+    `    <description>${xml(settings.tagline || t("feed.news.description", { church: settings.churchName }))}</description>`,
     `    <language>${settings.locale || "en"}</language>`,
     `    <atom:link href="${xml(`${origin}/feeds/news.xml`)}" rel="self" type="application/rss+xml"/>`,
     ...(newest ? [`    <lastBuildDate>${parsePocketBaseDate(newest.publishedAt || newest.updated).toUTCString()}</lastBuildDate>`] : []),

@@ -4,6 +4,7 @@ import sharp from "sharp";
 import type { SermonRecord, SermonSeriesRecord, SettingsRecord } from "../pocketbase/records.ts";
 import { markdownPool } from "../markdown/pool.ts";
 import { parsePocketBaseDate } from "../pocketbase/dates.ts";
+import { churchLocale, translator } from "../mail/i18n.ts";
 
 /**
  * The sermon podcast: RSS 2.0 with the iTunes and Podcasting 2.0 tags Apple Podcasts and Spotify
@@ -58,8 +59,9 @@ export async function sermonsFeed(guest: PocketBase, settings: SettingsRecord, o
   const church = settings.churchName || "Our church";
   const feedUrl = series ? `${origin}/feeds/series/${series.slug}.xml` : `${origin}/feeds/sermons.xml`;
   const link = series ? `${origin}/series/${series.slug}` : `${origin}/sermons`;
-  const title = series ? `${church}: ${series.title}` : `${church}: Sermons`;
-  const description = (series?.description || settings.tagline || `Sermons from ${church}`).slice(0, 4000);
+  const t = translator(churchLocale(settings));
+  const title = series ? `${church}: ${series.title}` : t("feed.sermons.title", { church });
+  const description = (series?.description || settings.tagline || t("feed.sermons.description", { church })).slice(0, 4000);
   const artwork = (s: SermonSeriesRecord | null | undefined) =>
     s?.artwork ? `${origin}/files/sermon_series/${s.id}/${encodeURIComponent(s.artwork)}?thumb=1400x1400` : `${origin}${PODCAST_ARTWORK_PATH}`;
   const language = settings.locale || "en";

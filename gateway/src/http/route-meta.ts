@@ -4,6 +4,8 @@ import { markdownPool } from "../markdown/pool.ts";
 import { renderBody } from "../schema/content/shared.ts";
 import type { PageContent } from "./app-html.ts";
 import { fromPocketBaseDate } from "../pocketbase/dates.ts";
+import { churchLocale, translator, type Translate } from "../mail/i18n.ts";
+import type { ServerMessageKey } from "@flock/shared/i18n/server";
 
 /** What the served HTML says about a page before any JavaScript runs (title, description, links). */
 export interface PageMeta {
@@ -34,15 +36,18 @@ export interface MetaContext {
 
 type MetaResolver = (ctx: MetaContext, params: Record<string, string>) => PageMeta | Promise<PageMeta>;
 
-const titled = (page: string, options: { noindex?: boolean } = {}): MetaResolver => ({ settings }) => ({
-  title: `${page} · ${settings.churchName}`,
+/** The served page's words are in the church's language (the page's `lang`). */
+const churchT = (settings: SettingsRecord): Translate => translator(churchLocale(settings));
+
+const titled = (page: ServerMessageKey, options: { noindex?: boolean } = {}): MetaResolver => ({ settings }) => ({
+  title: churchT(settings)("page.title", { page: churchT(settings)(page), church: settings.churchName }),
   description: settings.tagline || settings.churchName,
   found: true,
   ...options,
 });
 
 const notFound = (settings: SettingsRecord): PageMeta => ({
-  title: `Page not found · ${settings.churchName}`,
+  title: churchT(settings)("page.title", { page: churchT(settings)("page.notFound"), church: settings.churchName }),
   description: settings.tagline || settings.churchName,
   found: false,
   noindex: true,
@@ -134,8 +139,8 @@ async function homeContent(guest: PocketBase, settings: SettingsRecord): Promise
     heading: settings.churchName,
     ...(about ? { lead: about } : {}),
     links: [
-      { href: "/visit", text: settings.locale === "es" ? "Planifica tu visita" : "Plan a visit" },
-      { href: "/news", text: settings.locale === "es" ? "Noticias" : "News" },
+      { href: "/visit", text: churchT(settings)("page.home.planVisit") },
+      { href: "/news", text: churchT(settings)("page.home.news") },
       ...news.items.map((post) => ({ href: `/news/${post.slug}`, text: post.title })),
     ],
   };
@@ -172,7 +177,7 @@ const sermonPage: MetaResolver = async ({ settings, guest, origin }, { slug = ""
       ...(sermon.expand?.speakers?.length ? { author: sermon.expand.speakers.map((s) => ({ "@type": "Person", name: s.name })) } : {}),
       partOfSeries: {
         "@type": "PodcastSeries",
-        name: series ? `${settings.churchName}: ${series.title}` : `${settings.churchName}: Sermons`,
+        name: series ? `${settings.churchName}: ${series.title}` : churchT(settings)("feed.sermons.title", { church: settings.churchName }),
         url: series ? `${origin}/series/${series.slug}` : `${origin}/sermons`,
         webFeed: series ? `${origin}/feeds/series/${series.slug}.xml` : `${origin}/feeds/sermons.xml`,
       },
@@ -195,7 +200,7 @@ const speakerPage: MetaResolver = async ({ settings, guest }, { slug = "" }) => 
 };
 
 const SERMON_ROUTES: Array<[pattern: RegExp, resolve: MetaResolver]> = [
-  [/^\/sermons$/, titled("Sermons")],
+  [/^\/sermons$/, titled("page.sermons")],
   [/^\/sermons\/(?<slug>[a-z0-9-]{1,120})$/, sermonPage],
   [/^\/series\/(?<slug>[a-z0-9-]{1,120})$/, seriesPage],
   [/^\/speakers\/(?<slug>[a-z0-9-]{1,120})$/, speakerPage],
@@ -225,20 +230,20 @@ export const ROUTES: Array<[pattern: RegExp, resolve: MetaResolver]> = [
       },
     }),
   ],
-  [/^\/news$/, titled("News")],
+  [/^\/news$/, titled("page.news")],
   [/^\/news\/(?<slug>[a-z0-9-]{1,120})$/, newsPost],
   [/^\/p\/(?<slug>[a-z0-9-]{1,120})$/, contentPage],
-  [/^\/login$/, titled("Sign in")],
-  [/^\/signup$/, titled("Create an account")],
-  [/^\/forgot-password$/, titled("Forgot password", { noindex: true })],
-  [/^\/reset-password$/, titled("Reset password", { noindex: true })],
-  [/^\/verify-email$/, titled("Verify email", { noindex: true })],
-  [/^\/visit$/, titled("Plan a visit")],
-  [/^\/prayer$/, titled("Prayer wall")],
-  [/^\/prayer\/[a-z0-9]{1,30}$/, titled("Prayer request", { noindex: true })],
-  [/^\/me(\/.*)?$/, titled("My account", { noindex: true })],
-  [/^\/directory(\/[a-z0-9]{1,30})?$/, titled("Directory", { noindex: true })],
-  [/^\/admin(\/.*)?$/, titled("Administration", { noindex: true })],
+  [/^\/login$/, titled("page.signIn")],
+  [/^\/signup$/, titled("page.signUp")],
+  [/^\/forgot-password$/, titled("page.forgotPassword", { noindex: true })],
+  [/^\/reset-password$/, titled("page.resetPassword", { noindex: true })],
+  [/^\/verify-email$/, titled("page.verifyEmail", { noindex: true })],
+  [/^\/visit$/, titled("page.visit")],
+  [/^\/prayer$/, titled("page.prayer")],
+  [/^\/prayer\/[a-z0-9]{1,30}$/, titled("page.prayerRequest", { noindex: true })],
+  [/^\/me(\/.*)?$/, titled("page.me", { noindex: true })],
+  [/^\/directory(\/[a-z0-9]{1,30})?$/, titled("page.directory", { noindex: true })],
+  [/^\/admin(\/.*)?$/, titled("page.admin", { noindex: true })],
   ...SERMON_ROUTES,
 ];
 

@@ -1,4 +1,5 @@
 import type { Brand } from "./brand.ts";
+import { translator } from "./i18n.ts";
 import { escapeHtml, htmlPart, textPart, type MailContent } from "./layout.ts";
 
 /**
@@ -11,6 +12,8 @@ import { escapeHtml, htmlPart, textPart, type MailContent } from "./layout.ts";
  * PocketBase would derive the text part from the HTML, which left "[Confirm my email](…)" in it.
  * The real text part travels in an HTML comment that pb_hooks/mail.pb.js moves into the message's
  * text part (and removes from the HTML) before sending.
+ *
+ * PocketBase keeps one template per mail for everyone, so these are in the church's language.
  */
 
 export const TEXT_MARKER_START = "<!--flock:text\n";
@@ -39,31 +42,32 @@ export function authTemplates(brand: Brand): {
   resetPasswordTemplate: AuthTemplate;
   authAlert: { enabled: boolean; emailTemplate: AuthTemplate };
 } {
-  const name = brand.churchName;
-  const verification = [`Welcome to ${name}!`, "Please confirm your email address with the button below."];
-  const reset = ["Hello,", `Someone asked to reset the password of your ${name} account. Choose a new one with the button below.`];
+  const church = brand.churchName;
+  const t = translator(brand.locale);
+  const verification = [t("auth.verify.welcome", { church }), t("auth.verify.body")];
+  const reset = [t("auth.reset.hello"), t("auth.reset.body", { church })];
   // {ALERT_INFO} is PocketBase's description of the new device or location.
-  const alert = ["Hello,", `Someone signed in to your ${name} account from a new device or location:`, "{ALERT_INFO}", "If this was you, there is nothing to do."];
+  const alert = [t("auth.reset.hello"), t("auth.alert.body", { church }), "{ALERT_INFO}", t("auth.alert.ok")];
   const html = (paragraphs: string[]) => paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p)}</p>`).join("\n");
   return {
-    verificationTemplate: template(brand, `Confirm your email for ${name}`, {
+    verificationTemplate: template(brand, t("auth.verify.subject", { church }), {
       text: verification.join("\n\n"),
       html: html(verification),
-      button: { url: `${brand.siteUrl}/verify-email?token={TOKEN}`, label: "Confirm my email" },
-      footnote: "If you did not create an account, you can ignore this message.",
+      button: { url: `${brand.siteUrl}/verify-email?token={TOKEN}`, label: t("auth.verify.button") },
+      footnote: t("auth.verify.footnote"),
     }),
-    resetPasswordTemplate: template(brand, `Reset your ${name} password`, {
+    resetPasswordTemplate: template(brand, t("auth.reset.subject", { church }), {
       text: reset.join("\n\n"),
       html: html(reset),
-      button: { url: `${brand.siteUrl}/reset-password?token={TOKEN}`, label: "Choose a new password" },
-      footnote: "The link works for 30 minutes. If it was not you, you can ignore this message: your password stays as it is.",
+      button: { url: `${brand.siteUrl}/reset-password?token={TOKEN}`, label: t("auth.reset.button") },
+      footnote: t("auth.reset.footnote"),
     }),
     authAlert: {
       enabled: true,
-      emailTemplate: template(brand, `New sign-in to your ${name} account`, {
+      emailTemplate: template(brand, t("auth.alert.subject", { church }), {
         text: alert.join("\n\n"),
         html: html(alert),
-        button: { url: `${brand.siteUrl}/forgot-password`, label: "It wasn't me: reset my password" },
+        button: { url: `${brand.siteUrl}/forgot-password`, label: t("auth.alert.button") },
       }),
     },
   };

@@ -58,6 +58,16 @@ describe("PocketBase's auth mails", () => {
     expect(message.text).not.toMatch(/\[[^\]]*\]\(/);
   });
 
+  it("are written in the church's language (PocketBase keeps one template for everyone)", () => {
+    const spanish = authTemplates({ ...brand, churchName: "Iglesia Gracia", locale: "es" });
+    expect(spanish.verificationTemplate.subject).toBe("Confirma tu correo para Iglesia Gracia");
+    expect(spanish.verificationTemplate.body).toContain("Confirmar mi correo");
+    expect(spanish.verificationTemplate.body).toContain('<html lang="es">');
+    expect(spanish.resetPasswordTemplate.subject).toBe("Restablece tu contraseña de Iglesia Gracia");
+    expect(spanish.authAlert.emailTemplate.body).toContain("{ALERT_INFO}");
+    expect(authTemplates(brand).verificationTemplate.subject).toBe(`Confirm your email for ${brand.churchName}`);
+  });
+
   it("the comment encoding never lets '-->' or '--' through", () => {
     const encoded = encodeForComment("a --> b -- c & d <e>");
     expect(encoded).not.toMatch(/--|>|</);

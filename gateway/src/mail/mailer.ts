@@ -1,4 +1,5 @@
 import nodemailer from "nodemailer";
+import type { Locale } from "@flock/shared/i18n/format";
 import type { GatewayConfig } from "../config.ts";
 import type { Brand } from "./brand.ts";
 import { htmlPart, textPart, type MailButton } from "./layout.ts";
@@ -21,6 +22,8 @@ export interface MailMessage {
   replyTo?: string;
   /** Hidden recipients (one alert to several staff: none sees the others' addresses). */
   bcc?: string[];
+  /** The language the mail is written in (its recipient's, see pickLocale); the church's when absent. */
+  locale?: Locale;
 }
 
 /**
@@ -57,9 +60,10 @@ export class Mailer {
   /** Sends one message from "<church name> <sender address>", in the church's branded layout. */
   async send(message: MailMessage, churchName: string): Promise<void> {
     if (!this.transport || !this.config.smtp) throw new Error("Mail is not configured (set SMTP_HOST).");
-    const brand: Brand = this.brand
+    const church: Brand = this.brand
       ? await this.brand()
       : { churchName, logoUrl: null, color: "#2f5d8a", siteUrl: this.config.publicUrl, address: "", locale: "en", timezone: "UTC" };
+    const brand: Brand = message.locale ? { ...church, locale: message.locale } : church;
     const content = { text: message.text, ...(message.html ? { html: message.html } : {}), ...(message.button ? { button: message.button } : {}) };
     await this.transport.sendMail({
       from: { name: churchName, address: this.config.smtp.senderAddress },

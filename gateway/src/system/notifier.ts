@@ -1,13 +1,17 @@
 import type { GatewayServices } from "../context.ts";
+import { recipientLocale, translator, type Locale, type Translate } from "../mail/i18n.ts";
 import type { NotificationRecord, UserRecord } from "../pocketbase/records.ts";
 import { toPocketBaseDate } from "../pocketbase/dates.ts";
+
+/** A text written for its reader: as is, or from the gateway's messages in the recipient's language. */
+export type Localized<T> = T | ((t: Translate) => T);
 
 export interface NotificationInput {
   /** The recipient (a users id). */
   userId: string;
   kind: NotificationRecord["kind"];
-  title: string;
-  body?: string;
+  title: Localized<string>;
+  body?: Localized<string>;
   /** An app path to open, for example /prayer/abc123. */
   link?: string;
   /**
@@ -17,8 +21,10 @@ export interface NotificationInput {
   groupKey?: string;
   batchWindowMs?: number;
   /** Also mail the recipient (important events only: approval, answered, staff alerts), with an optional button. */
-  email?: { subject: string; text: string; button?: { url: string; label: string } };
+  email?: Localized<{ subject: string; text: string; button?: { url: string; label: string } }>;
 }
+
+const localized = <T>(value: Localized<T>, t: Translate): T => (typeof value === "function" ? (value as (t: Translate) => T)(t) : value);
 
 /** What notify did; for tests and logs (callers of `notify` never see errors). */
 export type NotifyOutcome = { action: "created" | "batched"; id: string; mailed: boolean };
@@ -60,6 +66,11 @@ export async function notify(services: GatewayServices, n: NotificationInput): P
 
 /** `notify` without the safety net: throws what went wrong (tests and callers that report it). */
 export async function deliverNotification(services: GatewayServices, n: NotificationInput, now = new Date()): Promise<NotifyOutcome> {
+  // Written in the recipient's language (their own choice, else the church's).
+  const recipient = await recipientOf(services, n.userId);
+  const t = translator(recipient.locale);
+  const title = localized(n.title, t);
+  const body = n.body === undefined ? "" : localized(n.body, t);
   const batched = !!n.groupKey && !!n.batchWindowMs && n.batchWindowMs > 0;
   const lockKey = batched ? `${n.userId}\u0000${n.groupKey}` : null;
   const { action, id } = await serialized(lockKey, async () => {
@@ -79,15 +90,15 @@ export async function deliverNotification(services: GatewayServices, n: Notifica
       const existing = recent.items[0];
       if (existing) {
         // "count+" is PocketBase's atomic increment; readAt "" makes it unread (and bold) again.
-        await notifications.update(existing.id, { "count+": 1, readAt: "", title: n.title, body: n.body ?? "", link: n.link ?? "" });
+        await notifications.update(existing.id, { "count+": 1, readAt: "", title, body, link: n.link ?? "" });
         return { action: "batched" as const, id: existing.id };
       }
     }
     const created = await notifications.create<NotificationRecord>({
       user: n.userId,
       kind: n.kind,
-      title: n.title,
-      body: n.body ?? "",
+      title,
+      body,
       link: n.link ?? "",
       groupKey: n.groupKey ?? "",
       count: 1,
@@ -95,21 +106,35 @@ export async function deliverNotification(services: GatewayServices, n: Notifica
     });
     return { action: "created" as const, id: created.id };
   });
-  const mailed = n.email ? await mailRecipient(services, n.userId, n.email) : false;
+  const mailed = n.email ? await mailRecipient(services, recipient, localized(n.email, t)) : false;
   return { action, id, mailed };
 }
 
-async function mailRecipient(services: GatewayServices, userId: string, email: NonNullable<NotificationInput["email"]>): Promise<boolean> {
+interface Recipient {
+  email: string;
+  locale: Locale;
+  churchName: string;
+}
+
+/** The recipient's address and language (read by the system account: see notify). */
+async function recipientOf(services: GatewayServices, userId: string): Promise<Recipient> {
+  const pb = await services.system.get();
+  const [user, settings] = await Promise.all([
+    pb.collection("users").getOne<Pick<UserRecord, "id" | "email" | "locale">>(userId, { fields: "id,email,locale" }),
+    services.publicSettings.get(),
+  ]);
+  return { email: user.email, locale: recipientLocale(user, settings), churchName: settings.churchName };
+}
+
+async function mailRecipient(services: GatewayServices, recipient: Recipient, email: { subject: string; text: string; button?: { url: string; label: string } }): Promise<boolean> {
   if (!services.mailer.enabled) {
     console.warn(`[notify] mail not sent (SMTP is not configured): ${email.subject}`);
     return false;
   }
-  const pb = await services.system.get();
-  const [user, settings] = await Promise.all([
-    pb.collection("users").getOne<Pick<UserRecord, "id" | "email">>(userId, { fields: "id,email" }),
-    services.publicSettings.get(),
-  ]);
-  if (!user.email) return false;
-  await services.mailer.send({ to: user.email, subject: email.subject, text: email.text, ...(email.button ? { button: email.button } : {}) }, settings.churchName);
+  if (!recipient.email) return false;
+  await services.mailer.send(
+    { to: recipient.email, subject: email.subject, text: email.text, locale: recipient.locale, ...(email.button ? { button: email.button } : {}) },
+    recipient.churchName,
+  );
   return true;
 }

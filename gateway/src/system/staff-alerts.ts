@@ -1,4 +1,5 @@
 import type { GatewayServices } from "../context.ts";
+import { recipientLocale, translator, type Locale, type Translate } from "../mail/i18n.ts";
 import type { AlertDeliveryValue, PermissionName, StaffAlertPrefsRecord, UserRecord } from "../pocketbase/records.ts";
 import { notify } from "./notifier.ts";
 // (notify without `email`: the alert's one mail goes to all of them at once, below.)
@@ -35,10 +36,10 @@ export const deliveryOf = (prefs: Pick<StaffAlertPrefsRecord, StaffTopic> | unde
 const holdsAny = (permissions: PermissionName[]) => `(${permissions.map((p) => `roles.permissions:each ?= "${p}"`).join(" || ")})`;
 
 /** Active accounts that handle `topic` (pastoral prayer requests: only those who may read them). */
-export async function staffFor(services: GatewayServices, topic: StaffTopic, options: { pastoral?: boolean } = {}): Promise<Array<Pick<UserRecord, "id" | "email" | "name">>> {
+export async function staffFor(services: GatewayServices, topic: StaffTopic, options: { pastoral?: boolean } = {}): Promise<Array<Pick<UserRecord, "id" | "email" | "name" | "locale">>> {
   const system = await services.system.get();
   const permissions: PermissionName[] = topic === "prayer" && options.pastoral ? ["prayer.view_pastoral"] : TOPIC_PERMISSIONS[topic];
-  return system.collection("users").getFullList<UserRecord>({ filter: `${holdsAny(permissions)} && status != "suspended"`, fields: "id,email,name" });
+  return system.collection("users").getFullList<UserRecord>({ filter: `${holdsAny(permissions)} && status != "suspended"`, fields: "id,email,name,locale" });
 }
 
 export async function prefsOf(services: GatewayServices, userIds: string[]): Promise<Map<string, StaffAlertPrefsRecord>> {
@@ -52,22 +53,28 @@ export async function prefsOf(services: GatewayServices, userIds: string[]): Pro
   return new Map(rows.map((row) => [row.user, row]));
 }
 
-export interface StaffAlert {
-  topic: StaffTopic;
-  kind: "visit_request" | "signup_pending" | "prayer_pending";
+export interface StaffAlertText {
   title: string;
   body: string;
-  /** The admin screen that handles it (an app path). */
-  link: string;
-  /** A pastoral prayer request: only staff with prayer.view_pastoral hear of it. */
-  pastoral?: boolean;
   /** The mail: subject, text and the button's label (the button opens `link`). */
   email: { subject: string; text: string; buttonLabel: string };
 }
 
+export interface StaffAlert {
+  topic: StaffTopic;
+  kind: "visit_request" | "signup_pending" | "prayer_pending";
+  /** The alert's words, in each recipient's language. */
+  text: (t: Translate) => StaffAlertText;
+  /** The admin screen that handles it (an app path). */
+  link: string;
+  /** A pastoral prayer request: only staff with prayer.view_pastoral hear of it. */
+  pastoral?: boolean;
+}
+
 /**
  * Tell every member of staff who handles the topic and wants it at once (but not `exceptUserId`, who
- * caused it): one in-app notification each and one mail to all of them in Bcc. Resolves to whom it told.
+ * caused it): one in-app notification each and one mail in Bcc to all of them who read the same
+ * language (each in their own: users.locale, else the church's). Resolves to whom it told.
  */
 export async function alertStaff(services: GatewayServices, alert: StaffAlert, exceptUserId?: string): Promise<string[]> {
   try {
@@ -76,14 +83,24 @@ export async function alertStaff(services: GatewayServices, alert: StaffAlert, e
     const now = staff.filter((s) => deliveryOf(prefs.get(s.id), alert.topic) === "immediate");
     if (!now.length) return [];
     const url = `${services.config.publicUrl.replace(/\/+$/, "")}${alert.link}`;
-    await Promise.all(now.map((member) => notify(services, { userId: member.id, kind: alert.kind, title: alert.title, body: alert.body, link: alert.link })));
-    const addresses = now.map((s) => s.email).filter(Boolean);
-    if (addresses.length && services.mailer.enabled && services.config.smtp) {
+    await Promise.all(
+      now.map((member) => notify(services, { userId: member.id, kind: alert.kind, title: (t) => alert.text(t).title, body: (t) => alert.text(t).body, link: alert.link })),
+    );
+    if (services.mailer.enabled && services.config.smtp) {
       const settings = await services.publicSettings.get();
-      await services.mailer.send(
-        { to: services.config.smtp.senderAddress, bcc: addresses, subject: alert.email.subject, text: alert.email.text, button: { url, label: alert.email.buttonLabel } },
-        settings.churchName,
-      );
+      const byLocale = new Map<Locale, string[]>();
+      for (const member of now) {
+        if (!member.email) continue;
+        const locale = recipientLocale(member, settings);
+        byLocale.set(locale, [...(byLocale.get(locale) ?? []), member.email]);
+      }
+      for (const [locale, bcc] of byLocale) {
+        const { email } = alert.text(translator(locale));
+        await services.mailer.send(
+          { to: services.config.smtp.senderAddress, bcc, subject: email.subject, text: email.text, button: { url, label: email.buttonLabel }, locale },
+          settings.churchName,
+        );
+      }
     }
     return now.map((s) => s.id);
   } catch (error) {
@@ -96,19 +113,22 @@ const excerpt = (text: string, max = 140) => (text.length > max ? `${text.slice(
 
 /** A new visit request (schema/visits/resolvers.ts#submitVisitRequest). */
 export function alertNewVisit(services: GatewayServices, visit: { name: string; plannedDate: string; partySize: number | null; message: string }): Promise<string[]> {
-  const when = visit.plannedDate ? ` for ${visit.plannedDate}` : "";
-  const party = visit.partySize && visit.partySize > 1 ? ` (a party of ${visit.partySize})` : "";
-  const summary = `${visit.name} plans a visit${when}${party}.`;
   return alertStaff(services, {
     topic: "visits",
     kind: "visit_request",
-    title: `New visit request from ${visit.name}`,
-    body: summary,
     link: "/admin/visits",
-    email: {
-      subject: `New visit request from ${visit.name}`,
-      text: [summary, ...(visit.message ? [`Their message:\n${excerpt(visit.message, 1000)}`] : []), "Welcome them: contact them, and add them to the people list from the visit."].join("\n\n"),
-      buttonLabel: "Open visit requests",
+    text: (t) => {
+      const title = t("alert.visit.title", { name: visit.name });
+      const summary = t("alert.visit.summary", { name: visit.name, hasDate: visit.plannedDate ? "yes" : "no", date: visit.plannedDate, party: visit.partySize ?? 0 });
+      return {
+        title,
+        body: summary,
+        email: {
+          subject: title,
+          text: [summary, ...(visit.message ? [`${t("alert.visit.message")}\n${excerpt(visit.message, 1000)}`] : []), t("alert.visit.next")].join("\n\n"),
+          buttonLabel: t("alert.visit.button"),
+        },
+      };
     },
   });
 }
@@ -119,31 +139,28 @@ export function alertNewSignUp(services: GatewayServices, person: { id: string; 
   return alertStaff(services, {
     topic: "signups",
     kind: "signup_pending",
-    title: `${name} signed up and waits for approval`,
-    body: "Approve the sign-up, or match it to a person already on the list.",
     link: `/admin/people/${person.id}`,
-    email: {
-      subject: `${name} signed up and waits for approval`,
-      text: `${name} created an account. The member areas open for them once someone approves the sign-up (or matches it to a person already on the list).`,
-      buttonLabel: "Review the sign-up",
-    },
+    text: (t) => ({
+      title: t("alert.signup.title", { name }),
+      body: t("alert.signup.body"),
+      email: { subject: t("alert.signup.title", { name }), text: t("alert.signup.text", { name }), buttonLabel: t("alert.signup.button") },
+    }),
   });
 }
 
 /** A prayer request waiting for moderation (schema/prayer/resolvers.ts#submitPrayerRequest). */
 export function alertPrayerPending(services: GatewayServices, request: { body: string; visibility: string }, requesterId?: string): Promise<string[]> {
   const pastoral = request.visibility === "pastoral";
+  const which = { pastoral: pastoral ? "yes" : "no" };
   return alertStaff(services, {
     topic: "prayer",
     kind: "prayer_pending",
-    title: pastoral ? "A pastoral prayer request arrived" : "A prayer request waits for moderation",
-    body: excerpt(request.body),
     link: "/admin/prayer",
     pastoral,
-    email: {
-      subject: pastoral ? "A pastoral prayer request arrived" : "A prayer request waits for moderation",
-      text: `${pastoral ? "A request for the pastors only" : "A new request for the prayer wall"}:\n\n“${excerpt(request.body, 500)}”`,
-      buttonLabel: "Open prayer requests",
-    },
+    text: (t) => ({
+      title: t("alert.prayer.title", which),
+      body: excerpt(request.body),
+      email: { subject: t("alert.prayer.title", which), text: `${t("alert.prayer.text", which)}\n\n“${excerpt(request.body, 500)}”`, buttonLabel: t("alert.prayer.button") },
+    }),
   }, requesterId);
 }

@@ -1,6 +1,7 @@
 import type { GatewayServices } from "../context.ts";
 import type { PersonRecord, PrayerRequestRecord, UserRecord, VisitRequestRecord } from "../pocketbase/records.ts";
-import { brandFrom, formatDateTime } from "../mail/brand.ts";
+import { formatDateTime } from "../mail/brand.ts";
+import { recipientLocale, translator, type Locale, type Translate } from "../mail/i18n.ts";
 import { notify } from "./notifier.ts";
 import { STAFF_TOPICS, TOPIC_PERMISSIONS, type StaffAlertPrefsRecord, type StaffTopic } from "./staff-alerts.ts";
 import { fromPocketBaseDate, parsePocketBaseDate, toPocketBaseDate } from "../pocketbase/dates.ts";
@@ -23,22 +24,23 @@ function localHour(date: Date, timeZone: string): number {
   return Number(new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", hourCycle: "h23" }).format(date));
 }
 
-const TOPIC_TITLES: Record<StaffTopic, { heading: string; link: string }> = {
-  visits: { heading: "New visit requests", link: "/admin/visits" },
-  signups: { heading: "Sign-ups waiting for approval", link: "/admin/people?record=PENDING" },
-  prayer: { heading: "Prayer requests waiting for moderation", link: "/admin/prayer" },
+const TOPIC_TITLES: Record<StaffTopic, { heading: (t: Translate) => string; link: string }> = {
+  visits: { heading: (t) => t("digest.heading.visits"), link: "/admin/visits" },
+  signups: { heading: (t) => t("digest.heading.signups"), link: "/admin/people?record=PENDING" },
+  prayer: { heading: (t) => t("digest.heading.prayer"), link: "/admin/prayer" },
 };
 
 const excerpt = (text: string, max = 80) => (text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text);
 
 /** What arrived for one topic since `since`, as lines of the digest (read by the system account). */
-async function itemsFor(services: GatewayServices, topic: StaffTopic, user: UserRecord, since: string, until: string, timeZone: string, locale: "en" | "es"): Promise<string[]> {
+async function itemsFor(services: GatewayServices, topic: StaffTopic, user: UserRecord, since: string, until: string, timeZone: string, locale: Locale): Promise<string[]> {
+  const t = translator(locale);
   const pb = await services.system.get();
   const window = pb.filter("created > {:since} && created <= {:until}", { since, until });
   const when = (iso: string) => formatDateTime(fromPocketBaseDate(iso), { locale, timezone: timeZone });
   if (topic === "visits") {
     const rows = await pb.collection("visit_requests").getFullList<VisitRequestRecord>({ filter: window, sort: "created" });
-    return rows.map((r) => `${r.name}${r.plannedDate ? ` — planning to visit on ${r.plannedDate.slice(0, 10)}` : ""} (${when(r.created)})`);
+    return rows.map((r) => t("digest.visitLine", { name: r.name, hasDate: r.plannedDate ? "yes" : "no", date: r.plannedDate.slice(0, 10), when: when(r.created) }));
   }
   if (topic === "signups") {
     const rows = await pb.collection("people").getFullList<PersonRecord>({ filter: `${window} && recordStatus = "pending"`, sort: "created" });
@@ -63,7 +65,6 @@ export async function runStaffDigest(services: GatewayServices, now = new Date()
   const due = (
     await pb.collection("staff_alert_prefs").getFullList<StaffAlertPrefsRecord>({ filter: 'visits = "digest" || signups = "digest" || prayer = "digest"' })
   ).filter((row) => !row.lastDigestAt || localDay(parsePocketBaseDate(row.lastDigestAt), timeZone) < today);
-  const brand = brandFrom(settings, services.config.publicUrl);
   const sent: string[] = [];
   for (const row of due) {
     try {
@@ -79,35 +80,38 @@ export async function runStaffDigest(services: GatewayServices, now = new Date()
       const since = row.lastDigestAt;
       const until = toPocketBaseDate(now);
       const sections: Array<{ topic: StaffTopic; lines: string[] }> = [];
+      // In the reader's language (their own choice, else the church's), as notify writes the title.
+      const locale = recipientLocale(user, settings);
       if (user.status !== "suspended") {
         for (const topic of topics) {
-          const lines = await itemsFor(services, topic, user, since, until, timeZone, brand.locale);
+          const lines = await itemsFor(services, topic, user, since, until, timeZone, locale);
           if (lines.length) sections.push({ topic, lines });
         }
       }
       if (sections.length) {
         const total = sections.reduce((n, s) => n + s.lines.length, 0);
-        const text = [
-          `Here is what arrived at ${settings.churchName} since your last digest.`,
-          ...sections.map(({ topic, lines }) => {
-            const shown = lines.slice(0, MAX_LINES).map((line) => `• ${line}`);
-            if (lines.length > MAX_LINES) shown.push(`• and ${lines.length - MAX_LINES} more`);
-            return `${TOPIC_TITLES[topic].heading} (${lines.length}):\n${shown.join("\n")}\n${services.config.publicUrl}${TOPIC_TITLES[topic].link}`;
-          }),
-          "You get this digest once a day. Change it under “Notifications” in your account.",
-        ].join("\n\n");
+        const text = (t: Translate) =>
+          [
+            t("digest.intro", { church: settings.churchName }),
+            ...sections.map(({ topic, lines }) => {
+              const shown = lines.slice(0, MAX_LINES).map((line) => `• ${line}`);
+              if (lines.length > MAX_LINES) shown.push(`• ${t("digest.more", { count: lines.length - MAX_LINES })}`);
+              return `${t("digest.section", { heading: TOPIC_TITLES[topic].heading(t), count: lines.length })}\n${shown.join("\n")}\n${services.config.publicUrl}${TOPIC_TITLES[topic].link}`;
+            }),
+            t("digest.footer"),
+          ].join("\n\n");
         const first = sections[0]!.topic;
         await notify(services, {
           userId: user.id,
           kind: "staff_digest",
-          title: `Daily digest: ${total} new item${total === 1 ? "" : "s"}`,
-          body: sections.map(({ topic, lines }) => `${TOPIC_TITLES[topic].heading}: ${lines.length}`).join(" · "),
+          title: (t) => t("digest.title", { count: total }),
+          body: (t) => sections.map(({ topic, lines }) => t("digest.count", { heading: TOPIC_TITLES[topic].heading(t), count: lines.length })).join(" · "),
           link: TOPIC_TITLES[first].link,
-          email: {
-            subject: `Daily digest for ${settings.churchName}: ${total} new item${total === 1 ? "" : "s"}`,
-            text,
-            button: { url: `${services.config.publicUrl}${TOPIC_TITLES[first].link}`, label: "Open the church office" },
-          },
+          email: (t) => ({
+            subject: t("digest.subject", { church: settings.churchName, count: total }),
+            text: text(t),
+            button: { url: `${services.config.publicUrl}${TOPIC_TITLES[first].link}`, label: t("digest.button") },
+          }),
         });
         sent.push(user.id);
       }

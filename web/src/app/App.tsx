@@ -3,7 +3,7 @@ import { ApolloProvider } from "@apollo/client/react";
 import { BrowserRouter } from "react-router";
 import { I18nProvider } from "../i18n/I18nProvider.tsx";
 import { ErrorBoundary } from "../features/errors/ErrorPage.tsx";
-import { createApolloClient } from "./apollo.ts";
+import { createApolloClient } from "../lib/apollo.ts";
 import { AppRoutes } from "./routes.tsx";
 
 export function App() {

@@ -1,13 +1,10 @@
 import type { ReactNode } from "react";
 import { Navigate, useLocation } from "react-router";
-import { useAppShell } from "./AppShell.generated.ts";
-import type { Permission } from "../gql/types.ts";
+import { useAppShell } from "../gql/AppShell.generated.ts";
 import { useI18n } from "../i18n/I18nProvider.tsx";
 import { Loading } from "../components/Loading.tsx";
 import { usePageTitle } from "../lib/usePageTitle.ts";
-
-/** Permissions that open the /admin area (each section checks its own). */
-export const ADMIN_PERMISSIONS: Permission[] = ["SETTINGS_MANAGE", "ROLES_MANAGE", "CONTENT_EDIT", "MEDIA_MANAGE", "SERMONS_MANAGE", "PEOPLE_VIEW", "PEOPLE_MANAGE", "PRAYER_MODERATE", "PRAYER_VIEW_PASTORAL"];
+import { useAbilities, type Ability } from "../lib/abilities.ts";
 
 /**
  * Shows its children to a signed-in user; sends visitors to sign in and back here afterwards.
@@ -24,9 +21,9 @@ export function RequireViewer({ children }: { children: ReactNode }) {
   return <>{children}</>;
 }
 
-export function RequirePermission({ anyOf, children }: { anyOf: Permission[]; children: ReactNode }) {
-  const { data } = useAppShell();
-  const allowed = data?.viewer?.permissions.some((p) => anyOf.includes(p));
+/** Shows its children to a signed-in user who may do `ability` (viewer.can), else "not allowed". */
+export function RequireAbility({ ability, children }: { ability: Ability; children: ReactNode }) {
+  const allowed = useAbilities()[ability];
   return <RequireViewer>{allowed ? children : <Forbidden />}</RequireViewer>;
 }
 

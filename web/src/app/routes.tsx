@@ -1,20 +1,30 @@
 import { lazy, Suspense, type ComponentType } from "react";
 import { Navigate, Route, Routes } from "react-router";
-import { Layout } from "../components/Layout.tsx";
+import { Layout } from "./Layout.tsx";
 import { Loading } from "../components/Loading.tsx";
 import { HomePage } from "../features/home/HomePage.tsx";
 import { NotFoundPage } from "../features/errors/NotFoundPage.tsx";
-import { ADMIN_PERMISSIONS, RequirePermission, RequireViewer } from "./guards.tsx";
-import { useAppShell } from "./AppShell.generated.ts";
-import type { Permission } from "../gql/types.ts";
+import { RequireAbility, RequireViewer } from "./guards.tsx";
+import { useAbilities } from "../lib/abilities.ts";
 
 /** /admin opens the first section this user may use. */
 function AdminHome() {
-  const { data } = useAppShell();
-  const can = (p: Permission) => !!data?.viewer?.permissions.includes(p);
-  const people = can("PEOPLE_VIEW") || can("PEOPLE_MANAGE");
-  const prayer = can("PRAYER_MODERATE") || can("PRAYER_VIEW_PASTORAL");
-  const section = can("SETTINGS_MANAGE") ? "settings" : can("CONTENT_EDIT") ? "news" : can("SERMONS_MANAGE") ? "sermons" : can("MEDIA_MANAGE") ? "media" : can("ROLES_MANAGE") ? "users" : people ? "people" : prayer ? "prayer" : "settings";
+  const can = useAbilities();
+  const section = can.manageSettings
+    ? "settings"
+    : can.editContent
+      ? "news"
+      : can.manageSermons
+        ? "sermons"
+        : can.useMediaLibrary
+          ? "media"
+          : can.manageRoles
+            ? "users"
+            : can.viewPeople
+              ? "people"
+              : can.moderatePrayer
+                ? "prayer"
+                : "settings";
   return <Navigate to={section} replace />;
 }
 
@@ -29,20 +39,18 @@ function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType)
 }
 
 const auth = () => import("../features/auth/pages.tsx");
-const publicContent = () => import("../features/news/public-content.tsx");
+const publicContent = () => import("../features/content/public-content.tsx");
 const admin = () => import("../features/admin/pages.tsx");
-const adminPeople = () => import("../features/admin/people/index.ts");
-const adminVisits = () => import("../features/admin/visits/index.ts");
-const PEOPLE_STAFF: Permission[] = ["PEOPLE_VIEW", "PEOPLE_MANAGE"];
-const me = () => import("../features/me/pages.tsx");
-const directory = () => import("../features/directory/pages.tsx");
+const adminContent = () => import("../features/content/admin/index.ts");
+const adminPeople = () => import("../features/people/admin/index.ts");
+const adminVisits = () => import("../features/visits/admin/index.ts");
+const me = () => import("../features/people/me-pages.tsx");
+const directory = () => import("../features/people/directory-pages.tsx");
 const prayer = () => import("../features/prayer/PrayerPage.tsx");
-const adminPrayer = () => import("../features/admin/prayer/AdminPrayerPage.tsx");
-const PRAYER_STAFF: Permission[] = ["PRAYER_MODERATE", "PRAYER_VIEW_PASTORAL"];
+const adminPrayer = () => import("../features/prayer/admin/AdminPrayerPage.tsx");
 // Sermons: public pages and the staff screens, each its own chunk.
 const sermons = () => import("../features/sermons/pages.tsx");
-const adminSermons = () => import("../features/admin/sermons/index.ts");
-const SERMON_STAFF: Permission[] = ["SERMONS_MANAGE"];
+const adminSermons = () => import("../features/sermons/admin/index.ts");
 
 /**
  * The chunk of the page a browser opens first, fetched at start-up in parallel with the shell's
@@ -90,7 +98,7 @@ export function AppRoutes() {
         <Route path="sermons/:slug" element={lazyPage(sermons, (m) => m.SermonPage)} />
         <Route path="series/:slug" element={lazyPage(sermons, (m) => m.SeriesPage)} />
         <Route path="speakers/:slug" element={lazyPage(sermons, (m) => m.SpeakerPage)} />
-        <Route path="visit" element={lazyPage(() => import("../features/visit/VisitPage.tsx"), (m) => m.VisitPage)} />
+        <Route path="visit" element={lazyPage(() => import("../features/visits/VisitPage.tsx"), (m) => m.VisitPage)} />
         <Route path="me" element={<RequireViewer>{lazyPage(me, (m) => m.MeLayout)}</RequireViewer>}>
           <Route index element={lazyPage(me, (m) => m.MePage)} />
           <Route path="profile" element={lazyPage(me, (m) => m.ProfilePage)} />
@@ -102,24 +110,24 @@ export function AppRoutes() {
         {/* Signed-in users only; the pages themselves explain why a pending sign-up can't see it yet. */}
         <Route path="directory" element={<RequireViewer>{lazyPage(directory, (m) => m.DirectoryPage)}</RequireViewer>} />
         <Route path="directory/:id" element={<RequireViewer>{lazyPage(directory, (m) => m.DirectoryPersonPage)}</RequireViewer>} />
-        <Route path="admin" element={<RequirePermission anyOf={ADMIN_PERMISSIONS}>{lazyPage(admin, (m) => m.AdminLayout)}</RequirePermission>}>
+        <Route path="admin" element={<RequireAbility ability="useAdmin">{lazyPage(admin, (m) => m.AdminLayout)}</RequireAbility>}>
           <Route index element={<AdminHome />} />
-          <Route path="settings" element={<RequirePermission anyOf={["SETTINGS_MANAGE"]}>{lazyPage(admin, (m) => m.AdminSettingsPage)}</RequirePermission>} />
-          <Route path="users" element={<RequirePermission anyOf={["ROLES_MANAGE"]}>{lazyPage(admin, (m) => m.AdminUsersPage)}</RequirePermission>} />
-          <Route path="news" element={<RequirePermission anyOf={["CONTENT_EDIT"]}>{lazyPage(admin, (m) => m.AdminNewsPage)}</RequirePermission>} />
-          <Route path="news/:id" element={<RequirePermission anyOf={["CONTENT_EDIT"]}>{lazyPage(admin, (m) => m.AdminPostEditorPage)}</RequirePermission>} />
-          <Route path="pages" element={<RequirePermission anyOf={["CONTENT_EDIT"]}>{lazyPage(admin, (m) => m.AdminPagesPage)}</RequirePermission>} />
-          <Route path="pages/:id" element={<RequirePermission anyOf={["CONTENT_EDIT"]}>{lazyPage(admin, (m) => m.AdminPageEditorPage)}</RequirePermission>} />
-          <Route path="media" element={<RequirePermission anyOf={["CONTENT_EDIT", "MEDIA_MANAGE"]}>{lazyPage(admin, (m) => m.AdminMediaPage)}</RequirePermission>} />
-          <Route path="people" element={<RequirePermission anyOf={PEOPLE_STAFF}>{lazyPage(adminPeople, (m) => m.AdminPeoplePage)}</RequirePermission>} />
-          <Route path="people/:id" element={<RequirePermission anyOf={PEOPLE_STAFF}>{lazyPage(adminPeople, (m) => m.AdminPersonPage)}</RequirePermission>} />
-          <Route path="households/:id" element={<RequirePermission anyOf={PEOPLE_STAFF}>{lazyPage(adminPeople, (m) => m.AdminHouseholdPage)}</RequirePermission>} />
-          <Route path="visits" element={<RequirePermission anyOf={PEOPLE_STAFF}>{lazyPage(adminVisits, (m) => m.AdminVisitsPage)}</RequirePermission>} />
+          <Route path="settings" element={<RequireAbility ability="manageSettings">{lazyPage(admin, (m) => m.AdminSettingsPage)}</RequireAbility>} />
+          <Route path="users" element={<RequireAbility ability="manageRoles">{lazyPage(admin, (m) => m.AdminUsersPage)}</RequireAbility>} />
+          <Route path="news" element={<RequireAbility ability="editContent">{lazyPage(adminContent, (m) => m.AdminNewsPage)}</RequireAbility>} />
+          <Route path="news/:id" element={<RequireAbility ability="editContent">{lazyPage(adminContent, (m) => m.AdminPostEditorPage)}</RequireAbility>} />
+          <Route path="pages" element={<RequireAbility ability="editContent">{lazyPage(adminContent, (m) => m.AdminPagesPage)}</RequireAbility>} />
+          <Route path="pages/:id" element={<RequireAbility ability="editContent">{lazyPage(adminContent, (m) => m.AdminPageEditorPage)}</RequireAbility>} />
+          <Route path="media" element={<RequireAbility ability="useMediaLibrary">{lazyPage(adminContent, (m) => m.AdminMediaPage)}</RequireAbility>} />
+          <Route path="people" element={<RequireAbility ability="viewPeople">{lazyPage(adminPeople, (m) => m.AdminPeoplePage)}</RequireAbility>} />
+          <Route path="people/:id" element={<RequireAbility ability="viewPeople">{lazyPage(adminPeople, (m) => m.AdminPersonPage)}</RequireAbility>} />
+          <Route path="households/:id" element={<RequireAbility ability="viewPeople">{lazyPage(adminPeople, (m) => m.AdminHouseholdPage)}</RequireAbility>} />
+          <Route path="visits" element={<RequireAbility ability="viewPeople">{lazyPage(adminVisits, (m) => m.AdminVisitsPage)}</RequireAbility>} />
           {/* Sermons */}
-          <Route path="sermons" element={<RequirePermission anyOf={SERMON_STAFF}>{lazyPage(adminSermons, (m) => m.AdminSermonsPage)}</RequirePermission>} />
-          <Route path="sermons/library" element={<RequirePermission anyOf={SERMON_STAFF}>{lazyPage(adminSermons, (m) => m.AdminSermonLibraryPage)}</RequirePermission>} />
-          <Route path="sermons/:id" element={<RequirePermission anyOf={SERMON_STAFF}>{lazyPage(adminSermons, (m) => m.AdminSermonEditorPage)}</RequirePermission>} />
-          <Route path="prayer" element={<RequirePermission anyOf={PRAYER_STAFF}>{lazyPage(adminPrayer, (m) => m.AdminPrayerPage)}</RequirePermission>} />
+          <Route path="sermons" element={<RequireAbility ability="manageSermons">{lazyPage(adminSermons, (m) => m.AdminSermonsPage)}</RequireAbility>} />
+          <Route path="sermons/library" element={<RequireAbility ability="manageSermons">{lazyPage(adminSermons, (m) => m.AdminSermonLibraryPage)}</RequireAbility>} />
+          <Route path="sermons/:id" element={<RequireAbility ability="manageSermons">{lazyPage(adminSermons, (m) => m.AdminSermonEditorPage)}</RequireAbility>} />
+          <Route path="prayer" element={<RequireAbility ability="moderatePrayer">{lazyPage(adminPrayer, (m) => m.AdminPrayerPage)}</RequireAbility>} />
         </Route>
         <Route path="*" element={<NotFoundPage />} />
       </Route>

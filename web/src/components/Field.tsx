@@ -16,6 +16,8 @@ function useLengthError(value: unknown, maxLength: number | undefined): string |
 
 interface FieldShellProps {
   label: string;
+  /** The label is read by screen readers but not shown (a field whose look says what it is, as a document's title). */
+  hideLabel?: boolean | undefined;
   error?: string | undefined;
   hint?: ReactNode;
   optionalText?: string;
@@ -23,14 +25,14 @@ interface FieldShellProps {
 }
 
 /** Label, control, hint and error wired together for screen readers (aria-describedby/invalid). */
-function FieldShell({ label, error, hint, optionalText, children }: FieldShellProps) {
+function FieldShell({ label, hideLabel, error, hint, optionalText, children }: FieldShellProps) {
   const id = useId();
   const hintId = hint ? `${id}-hint` : undefined;
   const errorId = error ? `${id}-error` : undefined;
   const describedBy = [errorId, hintId].filter(Boolean).join(" ") || undefined;
   return (
     <div className={`field${error ? " field--invalid" : ""}`}>
-      <label htmlFor={id}>
+      <label htmlFor={id} className={hideLabel ? "visually-hidden" : undefined}>
         {label}
         {optionalText && <span className="field__optional"> ({optionalText})</span>}
       </label>
@@ -49,7 +51,7 @@ function FieldShell({ label, error, hint, optionalText, children }: FieldShellPr
   );
 }
 
-type Common = { label: string; error?: string | undefined; hint?: ReactNode; optionalText?: string };
+type Common = { label: string; hideLabel?: boolean; error?: string | undefined; hint?: ReactNode; optionalText?: string };
 
 export function TextField({ label, error, hint, optionalText, maxLength, ...input }: Common & InputHTMLAttributes<HTMLInputElement>) {
   const tooLong = useLengthError(input.value, maxLength);
@@ -60,10 +62,10 @@ export function TextField({ label, error, hint, optionalText, maxLength, ...inpu
   );
 }
 
-export function TextAreaField({ label, error, hint, optionalText, maxLength, ...input }: Common & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+export function TextAreaField({ label, hideLabel, error, hint, optionalText, maxLength, ...input }: Common & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   const tooLong = useLengthError(input.value, maxLength);
   return (
-    <FieldShell label={label} error={tooLong ?? error} hint={hint} optionalText={optionalText}>
+    <FieldShell label={label} hideLabel={hideLabel} error={tooLong ?? error} hint={hint} optionalText={optionalText}>
       {({ id, describedBy, invalid }) => <textarea id={id} aria-describedby={describedBy} aria-invalid={invalid || undefined} data-too-long={tooLong ? "" : undefined} {...input} />}
     </FieldShell>
   );

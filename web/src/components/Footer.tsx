@@ -1,4 +1,4 @@
-import type { PublicSettingsFragment } from "../app/AppShell.generated.ts";
+import type { PublicSettingsFragment } from "../gql/AppShell.generated.ts";
 import { useI18n } from "../i18n/I18nProvider.tsx";
 import { ServiceTimes } from "./ServiceTimes.tsx";
 import { PostalAddress, telLink } from "./PostalAddress.tsx";

@@ -2,10 +2,9 @@ import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { useI18n } from "../i18n/I18nProvider.tsx";
 import { handleError } from "../lib/handleError.ts";
 import { LIMITS } from "@flock/shared/limits";
-import { Alert } from "./Alert.tsx";
+import { Alert, type Notice } from "./Alert.tsx";
 import { SavedNotice } from "./SavedNotice.tsx";
 
-export type PhotoNotice = { kind: "success" | "error"; text: string } | null;
 
 /**
  * A photo with upload (progress, an instant local preview), replace and remove, for a member's own
@@ -34,7 +33,7 @@ export function PhotoField({
   onUpload(file: File, onProgress: (percent: number) => void): Promise<unknown>;
   onRemove(): Promise<unknown>;
   /** Where the outcome is told when the page has its own notice area; otherwise under the buttons. */
-  onNotice?(notice: PhotoNotice): void;
+  onNotice?(notice: Notice | null): void;
 }) {
   const i18n = useI18n();
   const { t } = i18n;
@@ -42,7 +41,7 @@ export function PhotoField({
   const input = useRef<HTMLInputElement>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
-  const [inlineNotice, setInlineNotice] = useState<PhotoNotice>(null);
+  const [inlineNotice, setInlineNotice] = useState<Notice | null>(null);
   const [removing, setRemoving] = useState(false);
   const tell = onNotice ?? setInlineNotice;
 

@@ -1,16 +1,36 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { formatCompiled, type CompiledMessage } from "@flock/shared/i18n/format";
 import { en, type MessageKey } from "./en.ts";
-import { interpolate, type Locale, LOCALES } from "./format.ts";
+import { type Locale, LOCALES } from "./format.ts";
 
-type Messages = Record<MessageKey, string>;
+/**
+ * A catalog as the build ships it (web/vite-icu.ts): ICU messages precompiled, plain strings or ASTs.
+ * English ships with the app without the staff screens' messages, which come in their own chunk.
+ */
+type Messages = Partial<Record<string, CompiledMessage>>;
 const STORAGE_KEY = "flock.locale";
 
 // English is the source and ships with the app; other languages are separate chunks, fetched only
 // for the people who read them (each dictionary is ~15 KB gzip: the first-load budget is 170 KB).
 const LOADERS: Record<Exclude<Locale, "en">, () => Promise<Messages>> = {
-  es: () => import("./es.ts").then((m) => m.es),
+  es: () => import("./es.ts").then((m) => m.es as Messages),
 };
-const loaded = new Map<Locale, Messages>([["en", en]]);
+const english = en as Messages;
+const loaded = new Map<Locale, Messages>([["en", english]]);
+
+// The staff screens' English ("admin.*"), fetched the first time one of them is asked for.
+let englishStaff: Messages | null = null;
+let englishStaffLoading: Promise<Messages | null> | null = null;
+function loadEnglishStaff(): Promise<Messages | null> {
+  englishStaffLoading ??= import("./en.ts?staff").then(
+    (m) => (englishStaff = m.enStaff),
+    () => {
+      englishStaffLoading = null; // offline: try again on the next render
+      return null;
+    },
+  );
+  return englishStaffLoading;
+}
 const loading = new Map<Locale, Promise<Messages>>();
 
 function loadMessages(locale: Locale): Promise<Messages> {
@@ -30,7 +50,7 @@ function loadMessages(locale: Locale): Promise<Messages> {
 
 export interface I18n {
   locale: Locale;
-  /** Translate `key`, filling `{name}` placeholders from `vars`. */
+  /** Translate `key`: an ICU message, with `{name}` placeholders and `{count, plural, …}` counts filled from `vars`. */
   t(key: MessageKey, vars?: Record<string, string | number>): string;
   /** True when `key` exists (for codes that come from the server). */
   has(key: string): key is MessageKey;
@@ -69,6 +89,7 @@ export function I18nProvider({ children, churchDefault }: { children: ReactNode;
 
   // Bumped when a dictionary arrives (the dictionaries themselves live in the module-level cache).
   const [, setArrivals] = useState(0);
+  const [staff, setStaff] = useState<Messages | null>(englishStaff);
   const [unavailable, setUnavailable] = useState<Locale | null>(null);
 
   useEffect(() => {
@@ -101,11 +122,28 @@ export function I18nProvider({ children, churchDefault }: { children: ReactNode;
   const value = useMemo<I18n>(
     () => ({
       locale,
-      t: (key, vars) => interpolate(dictionary?.[key] ?? en[key] ?? key, vars),
-      has: (key): key is MessageKey => key in en,
+      t: (key, vars) => {
+        const message = dictionary?.[key] ?? english[key] ?? staff?.[key];
+        if (message !== undefined) {
+          try {
+            return formatCompiled(message, locale, vars);
+          } catch (error) {
+            // A count or choice left out by the caller: the key, rather than a page that fails to render.
+            console.error(`[i18n] ${key}:`, error);
+            return key;
+          }
+        }
+        if (!staff) {
+          // A staff screen's message before its chunk arrived: blank for that moment, then re-rendered.
+          void loadEnglishStaff().then((arrived) => arrived && setStaff(arrived));
+          return "";
+        }
+        return key;
+      },
+      has: (key): key is MessageKey => key in english || (!!staff && key in staff),
       setLocale,
     }),
-    [locale, setLocale, dictionary],
+    [locale, setLocale, dictionary, staff],
   );
   // At start, a few milliseconds while the reader's dictionary arrives: nothing rather than a flash of English.
   if (!dictionary) return null;

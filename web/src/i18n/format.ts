@@ -1,11 +1,7 @@
-export const LOCALES = ["en", "es"] as const;
-export type Locale = (typeof LOCALES)[number];
+import type { Locale } from "@flock/shared/i18n/format";
 
-/** Replace `{name}` placeholders. */
-export function interpolate(template: string, vars?: Record<string, string | number>): string {
-  if (!vars) return template;
-  return template.replace(/\{(\w+)\}/g, (match, name: string) => (name in vars ? String(vars[name]) : match));
-}
+// The languages, and ICU message formatting, are shared with the gateway (@flock/shared/i18n/format).
+export { interpolate, LOCALES, type Locale } from "@flock/shared/i18n/format";
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 

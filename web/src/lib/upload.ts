@@ -1,6 +1,6 @@
 import { print, type DocumentNode } from "graphql";
 import { CombinedGraphQLErrors } from "@apollo/client/errors";
-import { CSRF_HEADERS } from "../app/apollo.ts";
+import { CSRF_HEADERS } from "./apollo.ts";
 
 /**
  * Send a GraphQL mutation with one file (GraphQL multipart request spec) and report progress.

@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { useAppShell } from "../app/AppShell.generated.ts";
+import { useAppShell } from "../gql/AppShell.generated.ts";
 
 /** "Page · Church name" in the tab, matching what the server put in the HTML. */
 export function usePageTitle(page: string | null) {

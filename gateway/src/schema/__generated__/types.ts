@@ -2048,6 +2048,8 @@ export type VideoProvider =
 /** The signed-in user, with what they may do, so the UI shows only what is allowed. */
 export type Viewer = {
   __typename?: 'Viewer';
+  /** What the person may do, from their roles as PocketBase's rules grant it. Screens show and guard themselves by these, never by permission names. */
+  can: ViewerAbilities;
   /** True when the linked person is active, which opens the member areas. */
   isMember: Scalars['Boolean']['output'];
   /** Every permission the roles grant, without duplicates. */
@@ -2058,6 +2060,35 @@ export type Viewer = {
   roles: Array<Role>;
   /** The account. */
   user: User;
+};
+
+/** What the signed-in person may do (gateway/src/access/abilities.ts; PocketBase's rules stay the authority and a test keeps the two in agreement). */
+export type ViewerAbilities = {
+  __typename?: 'ViewerAbilities';
+  /** Write drafts of posts and pages. */
+  editContent: Scalars['Boolean']['output'];
+  /** Change and delete anyone's uploads, not only one's own. */
+  manageMedia: Scalars['Boolean']['output'];
+  /** Add, change and approve people and households. */
+  managePeople: Scalars['Boolean']['output'];
+  /** Accounts and their roles. */
+  manageRoles: Scalars['Boolean']['output'];
+  /** Sermons, series and speakers, drafts included. */
+  manageSermons: Scalars['Boolean']['output'];
+  /** The church's settings. */
+  manageSettings: Scalars['Boolean']['output'];
+  /** The prayer moderation queue: approve, answer and remove requests (pastoral ones only with viewPastoralPrayer). */
+  moderatePrayer: Scalars['Boolean']['output'];
+  /** Publish, schedule, update, unpublish and delete posts and pages. */
+  publishContent: Scalars['Boolean']['output'];
+  /** Any staff screen at all (the Administration link). */
+  useAdmin: Scalars['Boolean']['output'];
+  /** Open the media library and upload to it. */
+  useMediaLibrary: Scalars['Boolean']['output'];
+  /** Requests shared with pastoral staff only. */
+  viewPastoralPrayer: Scalars['Boolean']['output'];
+  /** The people and households staff screens and visit requests. */
+  viewPeople: Scalars['Boolean']['output'];
 };
 
 /** Who may see a contact detail besides its owner, their household and staff with people rights. */
@@ -2346,6 +2377,7 @@ export type ResolversTypes = {
   UserStatus: ResolverTypeWrapper<UserStatus>;
   VideoProvider: VideoProvider;
   Viewer: ResolverTypeWrapper<ViewerModel>;
+  ViewerAbilities: ResolverTypeWrapper<ViewerAbilities>;
   Visibility: ResolverTypeWrapper<Visibility>;
   VisitRequest: ResolverTypeWrapper<VisitRequestRecord>;
   VisitRequestConnection: ResolverTypeWrapper<Omit<VisitRequestConnection, 'edges'> & { edges: Array<ResolversTypes['VisitRequestEdge']> }>;
@@ -2444,6 +2476,7 @@ export type ResolversParentTypes = {
   UserConnection: Omit<UserConnection, 'edges'> & { edges: Array<ResolversParentTypes['UserEdge']> };
   UserEdge: Omit<UserEdge, 'node'> & { node: ResolversParentTypes['User'] };
   Viewer: ViewerModel;
+  ViewerAbilities: ViewerAbilities;
   VisitRequest: VisitRequestRecord;
   VisitRequestConnection: Omit<VisitRequestConnection, 'edges'> & { edges: Array<ResolversParentTypes['VisitRequestEdge']> };
   VisitRequestEdge: Omit<VisitRequestEdge, 'node'> & { node: ResolversParentTypes['VisitRequest'] };
@@ -3094,11 +3127,27 @@ export type UserEdgeResolvers<ContextType = GatewayContext, ParentType extends R
 export type UserStatusResolvers = { ACTIVE: 'active', SUSPENDED: 'suspended' };
 
 export type ViewerResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Viewer'] = ResolversParentTypes['Viewer']> = {
+  can?: Resolver<ResolversTypes['ViewerAbilities'], ParentType, ContextType>;
   isMember?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   permissions?: Resolver<Array<ResolversTypes['Permission']>, ParentType, ContextType>;
   person?: Resolver<Maybe<ResolversTypes['Person']>, ParentType, ContextType>;
   roles?: Resolver<Array<ResolversTypes['Role']>, ParentType, ContextType>;
   user?: Resolver<ResolversTypes['User'], ParentType, ContextType>;
+};
+
+export type ViewerAbilitiesResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ViewerAbilities'] = ResolversParentTypes['ViewerAbilities']> = {
+  editContent?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  manageMedia?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  managePeople?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  manageRoles?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  manageSermons?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  manageSettings?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  moderatePrayer?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  publishContent?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  useAdmin?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  useMediaLibrary?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  viewPastoralPrayer?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  viewPeople?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
 export type VisibilityResolvers = { GROUPS: 'groups', LEADERS: 'leaders', MEMBERS: 'members', PRIVATE: 'private' };
@@ -3224,6 +3273,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   UserEdge?: UserEdgeResolvers<ContextType>;
   UserStatus?: UserStatusResolvers;
   Viewer?: ViewerResolvers<ContextType>;
+  ViewerAbilities?: ViewerAbilitiesResolvers<ContextType>;
   Visibility?: VisibilityResolvers;
   VisitRequest?: VisitRequestResolvers<ContextType>;
   VisitRequestConnection?: VisitRequestConnectionResolvers<ContextType>;

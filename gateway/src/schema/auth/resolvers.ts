@@ -8,8 +8,11 @@ import { checkPassword } from "../../validation/passwords.ts";
 import { Validator } from "../../validation/validate.ts";
 import type { Resolvers } from "../__generated__/types.ts";
 import { permissionsOf } from "../users/mappers.ts";
-import { requireViewer, revokeSessions } from "../users/resolvers.ts";
+import { revokeSessions } from "../users/resolvers.ts";
+import { requireViewer } from "../../access/guards.ts";
+import { abilitiesOf } from "../../access/abilities.ts";
 import { alertNewSignUp } from "../../system/staff-alerts.ts";
+import { recipientLocale, translator } from "../../mail/i18n.ts";
 import { findPendingInvitation } from "../people/invitations.ts";
 import { composeMail, sendNotice } from "../../mail/notice.ts";
 
@@ -82,18 +85,24 @@ async function tellOwnerOfSignUpAttempt(ctx: GatewayContext, email: string): Pro
   const key = `signup-notice:${email}`;
   if (ctx.limiter.retryAfter(key, 1, THROTTLE.anonymousFormWindowMs) > 0) return;
   ctx.limiter.hit(key, THROTTLE.anonymousFormWindowMs);
-  const { churchName } = await ctx.publicSettings.get();
+  const settings = await ctx.publicSettings.get();
+  const { churchName } = settings;
   const site = ctx.config.publicUrl;
+  // Written in the account owner's language (read by the system account; nothing of it is answered).
+  const system = await ctx.system.get();
+  const owner = await system
+    .collection("users")
+    .getFirstListItem<Pick<UserRecord, "locale">>(system.filter("email = {:email}", { email }), { fields: "locale" })
+    .catch(() => null);
+  const locale = recipientLocale(owner, settings);
+  const t = translator(locale);
   const message = composeMail({
     to: email,
-    subject: `Someone tried to sign up at ${churchName} with your address`,
-    paragraphs: [
-      `Someone tried to create an account at ${churchName} with this email address. This address already has an account, so nothing was changed.`,
-      `If it was you, sign in with your password. If you have forgotten it, reset it here: ${site}/forgot-password`,
-      "If it wasn't you, you can ignore this email.",
-    ],
-    link: { url: `${site}/login`, label: "Sign in" },
+    subject: t("signupAttempt.subject", { church: churchName }),
+    paragraphs: [t("signupAttempt.body", { church: churchName }), t("signupAttempt.forgot", { url: `${site}/forgot-password` }), t("signupAttempt.ignore")],
+    link: { url: `${site}/login`, label: t("signupAttempt.button") },
     churchName,
+    locale,
   });
   await sendNotice(ctx.mailer, message, churchName);
 }
@@ -130,6 +139,7 @@ export const authResolvers: Resolvers = {
     roles: ({ user }) => user.expand?.roles ?? [],
     permissions: ({ user }) => permissionsOf(user),
     isMember: ({ user }) => user.expand?.person?.recordStatus === "active",
+    can: ({ user }) => abilitiesOf(user),
   },
   Mutation: {
     async signUp(_, { input }, ctx) {

@@ -5,7 +5,7 @@ import { LIMITS } from "@flock/shared/limits";
 import { Validator } from "../../validation/validate.ts";
 import type { PageInput, PostInput, Resolvers } from "../__generated__/types.ts";
 import { keyedConnection, keyedPageArgs, keysetAfter, sortOf, type SortKey } from "../pagination.ts";
-import { requirePermission, requireViewer } from "../users/resolvers.ts";
+import { requireAbility, requireViewer } from "../../access/guards.ts";
 import { chooseSlug, mediaByIds, renderBody, requireAltText, staleRevision, writeAsCaller } from "./shared.ts";
 import { deleteWorkingCopy, readHistory, readHistoryEntry, readWorkingCopy, recordHistory, saveWorkingCopy, workingOf, type RevisionContent } from "./revisions.ts";
 import { fromPocketBaseDate, fromPocketBaseDateOrNull } from "../../pocketbase/dates.ts";
@@ -234,11 +234,11 @@ export const contentResolvers: Resolvers = {
     },
     async publishPageChanges(_, { id }, ctx) {
       // Putting changes live needs content.publish (the pages rules say the same when there are changes).
-      const viewer = await requirePermission(ctx, "content.publish");
+      const viewer = await requireAbility(ctx, "publishContent");
       return publishChanges(ctx, viewer, "page", await requireRecord<PageRecord>(ctx, "pages", id));
     },
     async discardPageChanges(_, { id }, ctx) {
-      await requirePermission(ctx, "content.edit");
+      await requireAbility(ctx, "editContent");
       return discardChanges(ctx, "page", await requireRecord<PageRecord>(ctx, "pages", id));
     },
     async restorePageRevision(_, { id, revisionId, expectedRevision }, ctx) {
@@ -298,11 +298,11 @@ export const contentResolvers: Resolvers = {
     },
     async publishPostChanges(_, { id }, ctx) {
       // Putting changes live needs content.publish (the posts rules say the same when there are changes).
-      const viewer = await requirePermission(ctx, "content.publish");
+      const viewer = await requireAbility(ctx, "publishContent");
       return publishChanges(ctx, viewer, "post", await requireRecord<PostRecord>(ctx, "posts", id, "cover"));
     },
     async discardPostChanges(_, { id }, ctx) {
-      await requirePermission(ctx, "content.edit");
+      await requireAbility(ctx, "editContent");
       return discardChanges(ctx, "post", await requireRecord<PostRecord>(ctx, "posts", id, "cover"));
     },
     async restorePostRevision(_, { id, revisionId, expectedRevision }, ctx) {

@@ -6,7 +6,7 @@ import { LIMITS } from "@flock/shared/limits";
 import { Validator } from "../../validation/validate.ts";
 import type { Resolvers } from "../__generated__/types.ts";
 import { connection, keysetFilter, pageArgs } from "../pagination.ts";
-import { requireViewer } from "../users/resolvers.ts";
+import { requireViewer } from "../../access/guards.ts";
 import { writeAsCaller } from "../content/shared.ts";
 import { fromPocketBaseDate } from "../../pocketbase/dates.ts";
 

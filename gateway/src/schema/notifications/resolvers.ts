@@ -5,7 +5,7 @@ import type { NotificationRecord } from "../../pocketbase/records.ts";
 import type { BridgeEvent } from "../../realtime/event-queue.ts";
 import type { Resolvers, WallEventKind } from "../__generated__/types.ts";
 import { connection, keysetFilter, pageArgs } from "../pagination.ts";
-import { requireViewer } from "../users/resolvers.ts";
+import { requireViewer } from "../../access/guards.ts";
 import { selectsField } from "../selection.ts";
 import { fromPocketBaseDate } from "../../pocketbase/dates.ts";
 import { pocketBaseNow } from "../../pocketbase/dates.ts";

@@ -1,10 +1,9 @@
 import { ClientResponseError } from "pocketbase";
 import type { GatewayContext } from "../../context.ts";
-import { forbidden, notFound, pbCall, payloadTooLarge, unauthenticated, unsupportedFileType } from "../../errors.ts";
+import { forbidden, notFound, pbCall, payloadTooLarge, unsupportedFileType } from "../../errors.ts";
 import type { HouseholdRecord, PersonRecord, UserRecord, VisibilityValue } from "../../pocketbase/records.ts";
 import { LIMITS } from "@flock/shared/limits";
-import { hasPermission } from "../users/mappers.ts";
-import { requireViewer } from "../users/resolvers.ts";
+import { requireViewer } from "../../access/guards.ts";
 import { canEditHousehold, canEditPerson } from "./mappers.ts";
 import { loadersOf } from "./loaders.ts";
 
@@ -38,14 +37,6 @@ export async function requireEditableHousehold(ctx: GatewayContext, id: string):
   const household = await requireHousehold(ctx, id);
   if (!canEditHousehold(viewer, household.id)) throw forbidden();
   return { viewer, household };
-}
-
-/** Staff lists: people.view or people.manage. */
-export async function requirePeopleStaff(ctx: GatewayContext): Promise<UserRecord> {
-  const viewer = await ctx.viewer();
-  if (!viewer) throw unauthenticated();
-  if (!hasPermission(viewer, "people.view") && !hasPermission(viewer, "people.manage")) throw forbidden();
-  return viewer;
 }
 
 /**

@@ -1,10 +1,11 @@
 import { ClientResponseError } from "pocketbase";
 import type { GatewayContext } from "../../context.ts";
 import { conflict, forbidden, notFound, pbCall, rateLimited, serviceUnavailable } from "../../errors.ts";
+import { recipientLocale, translator } from "../../mail/i18n.ts";
 import { escapeHtml } from "../../mail/mailer.ts";
 import type { PersonEmailRecord, PersonRecord, UserRecord } from "../../pocketbase/records.ts";
 import { THROTTLE } from "@flock/shared/limits";
-import { requireViewer } from "../users/resolvers.ts";
+import { requireViewer } from "../../access/guards.ts";
 import { displayName, viewerPerson } from "./mappers.ts";
 import { validateContactMessage } from "./validate-people.ts";
 
@@ -47,7 +48,7 @@ export async function contactPerson(ctx: GatewayContext, personId: string, messa
   // The footer says what is true for this recipient's choices: whether the sender may already see
   // the address the message went to (a row the recipient shares), asked with the sender's own token.
   const shownToSender = address.rowId !== null && (await readableBy(ctx, address.rowId));
-  await sendContactMail(ctx, { to: address.email, shownToSender, recipient, sender: viewer, senderName: displayName(sender), text });
+  await sendContactMail(ctx, { to: address.email, locale: address.locale, shownToSender, recipient, sender: viewer, senderName: displayName(sender), text });
   return true;
 }
 
@@ -66,8 +67,13 @@ async function readableBy(ctx: GatewayContext, rowId: string): Promise<boolean> 
  * System job: the recipient's primary email (else their oldest email row, else their login's email).
  * The sender's rules would hide a private address, which is the point of the relay.
  */
-async function recipientAddress(ctx: GatewayContext, personId: string): Promise<{ email: string; rowId: string | null } | null> {
+async function recipientAddress(ctx: GatewayContext, personId: string): Promise<{ email: string; rowId: string | null; locale: string } | null> {
   const system = await ctx.system.get();
+  const users = await pbCall(() =>
+    system.collection("users").getList<UserRecord>(1, 1, { filter: system.filter("person = {:id}", { id: personId }), skipTotal: true }),
+  );
+  // The mail is written in the language the recipient chose for their login (else the church's).
+  const locale = users.items[0]?.locale ?? "";
   const rows = await pbCall(() =>
     system.collection("person_emails").getList<PersonEmailRecord>(1, 1, {
       filter: system.filter("person = {:id}", { id: personId }),
@@ -75,35 +81,32 @@ async function recipientAddress(ctx: GatewayContext, personId: string): Promise<
       skipTotal: true,
     }),
   );
-  if (rows.items[0]) return { email: rows.items[0].email, rowId: rows.items[0].id };
-  const users = await pbCall(() =>
-    system.collection("users").getList<UserRecord>(1, 1, { filter: system.filter("person = {:id}", { id: personId }), skipTotal: true }),
-  );
+  if (rows.items[0]) return { email: rows.items[0].email, rowId: rows.items[0].id, locale };
   // A login's email is private to its owner: never shown to other members.
-  return users.items[0] ? { email: users.items[0].email, rowId: null } : null;
+  return users.items[0] ? { email: users.items[0].email, rowId: null, locale } : null;
 }
 
 async function sendContactMail(
   ctx: GatewayContext,
-  mail: { to: string; shownToSender: boolean; recipient: PersonRecord; sender: UserRecord; senderName: string; text: string },
+  mail: { to: string; locale: string; shownToSender: boolean; recipient: PersonRecord; sender: UserRecord; senderName: string; text: string },
 ): Promise<void> {
-  const { churchName } = await ctx.publicSettings.get();
-  const subject = `${mail.senderName} sent you a message through ${churchName}`;
-  const footer =
-    `${mail.senderName} wrote to you through ${churchName}'s member directory. ` +
-    (mail.shownToSender
-      ? "They can see this email address on your directory card (your privacy settings decide who can). "
-      : "This email address was not shown to them. ") +
-    "If you reply, they will see the address you reply from.";
+  const settings = await ctx.publicSettings.get();
+  const { churchName } = settings;
+  const locale = recipientLocale({ locale: mail.locale as UserRecord["locale"] }, settings);
+  const t = translator(locale);
+  const hello = t("mail.hello", { name: mail.recipient.preferredName || mail.recipient.firstName });
+  const subject = t("contact.subject", { sender: mail.senderName, church: churchName });
+  const footer = t("contact.footer", { sender: mail.senderName, church: churchName, shown: mail.shownToSender ? "yes" : "no" });
   try {
     await ctx.mailer.send(
       {
         to: mail.to,
         replyTo: mail.sender.email,
         subject,
-        text: `Hello ${mail.recipient.preferredName || mail.recipient.firstName},\n\n${mail.text}\n\n— ${mail.senderName}\n\n${footer}\n`,
+        text: `${hello}\n\n${mail.text}\n\n— ${mail.senderName}\n\n${footer}\n`,
+        locale,
         html:
-          `<p>Hello ${escapeHtml(mail.recipient.preferredName || mail.recipient.firstName)},</p>` +
+          `<p>${escapeHtml(hello)}</p>` +
           `<p style="white-space: pre-wrap">${escapeHtml(mail.text)}</p>` +
           `<p>— ${escapeHtml(mail.senderName)}</p><p><small>${escapeHtml(footer)}</small></p>`,
       },

@@ -4,7 +4,7 @@ import type { HouseholdInvitationRecord, HouseholdRecord } from "../../pocketbas
 import { LIMITS } from "@flock/shared/limits";
 import type { HouseholdInput } from "../__generated__/types.ts";
 import { hasPermission } from "../users/mappers.ts";
-import { requireViewer } from "../users/resolvers.ts";
+import { requireViewer } from "../../access/guards.ts";
 import { photoUpload, requireEditableHousehold, requireHousehold, writeAs } from "./access.ts";
 import { expiresInDays, newInviteToken, sendInvitationMail } from "./invitations.ts";
 import { loadersOf } from "./loaders.ts";

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type PocketBase from "pocketbase";
 import type { GatewayContext } from "../../context.ts";
+import { churchLocale, translator } from "../../mail/i18n.ts";
 import { escapeHtml } from "../../mail/mailer.ts";
 import type { HouseholdInvitationRecord } from "../../pocketbase/records.ts";
 import { LIMITS } from "@flock/shared/limits";
@@ -46,19 +47,24 @@ export async function sendInvitationMail(
   invitation: { email: string; name: string },
   details: { token: string; inviterName: string; householdName: string },
 ): Promise<void> {
-  const { churchName } = await ctx.publicSettings.get();
+  const settings = await ctx.publicSettings.get();
+  const { churchName } = settings;
+  // The invitee has no account yet: the church's language.
+  const locale = churchLocale(settings);
+  const t = translator(locale);
   const link = inviteLink(ctx.config.publicUrl, details.token);
-  const subject = `${details.inviterName} invited you to join ${details.householdName} at ${churchName}`;
+  const names = { inviter: details.inviterName, household: details.householdName, church: churchName };
+  const subject = t("invitation.subject", names);
   const text = [
-    `Hello ${invitation.name},`,
-    `${details.inviterName} invited you to join the household "${details.householdName}" in ${churchName}'s app.`,
-    `Create your account with the link below (it works for ${LIMITS.invitationDays} days).`,
-    "The church office confirms new accounts before the member areas open.\nIf you don't know this person, you can ignore this message.",
+    t("mail.hello", { name: invitation.name }),
+    t("invitation.body", names),
+    t("invitation.link", { days: LIMITS.invitationDays }),
+    `${t("invitation.confirm")}\n${t("invitation.ignore")}`,
   ].join("\n\n");
   const html =
-    `<p>Hello ${escapeHtml(invitation.name)},</p>` +
-    `<p>${escapeHtml(details.inviterName)} invited you to join the household “${escapeHtml(details.householdName)}” in ${escapeHtml(churchName)}'s app.</p>` +
-    `<p>Create your account with the button below (it works for ${LIMITS.invitationDays} days).</p>` +
-    "<p>The church office confirms new accounts before the member areas open. If you don't know this person, you can ignore this message.</p>";
-  await ctx.mailer.send({ to: invitation.email, subject, text, html, button: { url: link, label: "Create your account" } }, churchName);
+    `<p>${escapeHtml(t("mail.hello", { name: invitation.name }))}</p>` +
+    `<p>${escapeHtml(t("invitation.body", names))}</p>` +
+    `<p>${escapeHtml(t("invitation.button.hint", { days: LIMITS.invitationDays }))}</p>` +
+    `<p>${escapeHtml(`${t("invitation.confirm")} ${t("invitation.ignore")}`)}</p>`;
+  await ctx.mailer.send({ to: invitation.email, subject, text, html, button: { url: link, label: t("invitation.button") }, locale }, churchName);
 }

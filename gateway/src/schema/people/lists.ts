@@ -5,8 +5,7 @@ import type { HouseholdRecord, PersonRecord } from "../../pocketbase/records.ts"
 import { LIMITS } from "@flock/shared/limits";
 import type { PeopleFilter } from "../__generated__/types.ts";
 import { connection, pageArgs, type Cursor } from "../pagination.ts";
-import { requireViewer } from "../users/resolvers.ts";
-import { requirePeopleStaff } from "./access.ts";
+import { requireAbility, requireViewer } from "../../access/guards.ts";
 import { toCsv } from "./csv.ts";
 import { loadersOf } from "./loaders.ts";
 import { dateOnly, viewerPerson } from "./mappers.ts";
@@ -77,7 +76,7 @@ export async function directory(ctx: GatewayContext, args: { first?: number | nu
 export async function households(ctx: GatewayContext, args: { first?: number | null; after?: string | null; search?: string | null }) {
   const { size, cursor } = pageArgs(args.first, args.after, 50);
   const words = searchWords(args.search);
-  await requirePeopleStaff(ctx);
+  await requireAbility(ctx, "viewPeople");
   return householdPage(ctx, [householdSearch(ctx.pb, words)], size, cursor);
 }
 
@@ -125,7 +124,7 @@ async function peopleRows(ctx: GatewayContext, filter: string, size: number, cur
 export async function people(ctx: GatewayContext, args: { first?: number | null; after?: string | null; filter?: PeopleFilter | null }) {
   const { size, cursor } = pageArgs(args.first, args.after, 50);
   const filter = peopleFilter(ctx.pb, args.filter);
-  await requirePeopleStaff(ctx);
+  await requireAbility(ctx, "viewPeople");
   const rows = await peopleRows(ctx, filter, size + 1, cursor);
   return connection(rows, size, nameKey, async () => (await pbCall(() => ctx.pb.collection("people").getList(1, 1, { filter, fields: "id" }))).totalItems);
 }
@@ -136,7 +135,7 @@ const CSV_HEADER = ["id", "firstName", "lastName", "preferredName", "membershipS
 /** Staff: the filtered list as CSV (every matching row up to LIMITS.peopleCsvMaxRows), read as the caller. */
 export async function peopleCsv(ctx: GatewayContext, args: { filter?: PeopleFilter | null }): Promise<string> {
   const filter = peopleFilter(ctx.pb, args.filter);
-  await requirePeopleStaff(ctx);
+  await requireAbility(ctx, "viewPeople");
   const all: PersonRecord[] = [];
   let cursor: Cursor | null = null;
   while (all.length < LIMITS.peopleCsvMaxRows) {

@@ -3,7 +3,7 @@ import { badUserInput, forbidden, pbCall } from "../../errors.ts";
 import type { PersonBirthdayRecord, PersonPrivateRecord, PersonRecord } from "../../pocketbase/records.ts";
 import type { NewPersonInput, PersonInput } from "../__generated__/types.ts";
 import { hasPermission } from "../users/mappers.ts";
-import { requireViewer } from "../users/resolvers.ts";
+import { requireViewer } from "../../access/guards.ts";
 import { defaultVisibility, photoUpload, requireEditablePerson, requireHousehold, requirePerson, writeAs } from "./access.ts";
 import { loadersOf } from "./loaders.ts";
 import { dateOnly, viewerPerson } from "./mappers.ts";

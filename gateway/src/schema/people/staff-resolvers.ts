@@ -1,5 +1,6 @@
 import type { GatewayContext } from "../../context.ts";
 import { badUserInput, conflict, forbidden, notFound, pbCall } from "../../errors.ts";
+import { churchLocale, recipientLocale, translator } from "../../mail/i18n.ts";
 import { notify } from "../../system/notifier.ts";
 import type {
   HouseholdRecord,
@@ -10,7 +11,7 @@ import type {
 } from "../../pocketbase/records.ts";
 import type { ApproveSignUpInput, MatchReason, MembershipStatus, Resolvers } from "../__generated__/types.ts";
 import { hasPermission } from "../users/mappers.ts";
-import { requirePermission, requireViewer } from "../users/resolvers.ts";
+import { requirePermission, requireViewer } from "../../access/guards.ts";
 import { anonymize } from "./anonymize.ts";
 import { mergeInto } from "./merge.ts";
 import { displayName } from "./mappers.ts";
@@ -33,7 +34,7 @@ const REASON_WEIGHT: Record<MatchReason, number> = { EMAIL: 100, PHONE: 10, NAME
 const readPerson = (ctx: GatewayContext, id: string) => pbCall(() => ctx.pb.collection("people").getOne<PersonRecord>(id));
 
 /** Logins linked to a person (people staff may list users; emails stay hidden from them). */
-const loginsOf = (ctx: GatewayContext, personId: string) => rowsPointingAt<UserRecord>(ctx.pb, "users", "person", personId, "id");
+const loginsOf = (ctx: GatewayContext, personId: string) => rowsPointingAt<UserRecord>(ctx.pb, "users", "person", personId, "id,locale");
 
 const forgetLogins = (ctx: GatewayContext, logins: Array<{ id: string }>) => {
   // The viewer cache would keep the old person (status, household) for a few seconds.
@@ -126,7 +127,7 @@ async function placeInHousehold(ctx: GatewayContext, person: PersonRecord, house
   }
   if (person.household) return person.householdRole ? {} : { householdRole: await roleInHousehold(ctx, person.household, person) };
   const settings = await ctx.publicSettings.get();
-  const name = settings.locale === "es" ? `Familia ${person.lastName}` : `${person.lastName} household`;
+  const name = translator(churchLocale(settings))("household.defaultName", { lastName: person.lastName });
   const household = await pbCall(() => ctx.pb.collection("households").create<HouseholdRecord>({ name }));
   return { household: household.id, householdRole: "head" };
 }
@@ -190,27 +191,27 @@ async function notifyDeletionRequest(ctx: GatewayContext, person: PersonRecord):
   // `:each ?=` as in the API rules: a plain `?=` over relation → multi-select never matches.
   const admins = await system.collection("users").getFullList<UserRecord>({
     filter: 'roles.permissions:each ?= "people.manage" && status != "suspended"',
-    fields: "id,email",
+    fields: "id,email,locale",
   });
   const settings = await ctx.publicSettings.get();
   const name = displayName(person);
   await Promise.all(
-    admins.map((admin) =>
-      sendNotice(
+    admins.map((admin) => {
+      const locale = recipientLocale(admin, settings);
+      const t = translator(locale);
+      return sendNotice(
         ctx.mailer,
         composeMail({
           to: admin.email,
-          subject: `${name} asked for their data to be deleted`,
-          paragraphs: [
-            `${name} asked ${settings.churchName} to delete the personal data the app holds about them.`,
-            "Review their record, then anonymise it: the personal data, files and login are removed, and records kept for the church's counts stay.",
-          ],
-          link: { url: `${ctx.config.publicUrl}/admin/people/${person.id}`, label: "Open their record" },
+          subject: t("deletion.subject", { name }),
+          paragraphs: [t("deletion.body", { name, church: settings.churchName }), t("deletion.next")],
+          link: { url: `${ctx.config.publicUrl}/admin/people/${person.id}`, label: t("deletion.button") },
           churchName: settings.churchName,
+          locale,
         }),
         settings.churchName,
-      ),
-    ),
+      );
+    }),
   );
 }
 
@@ -232,21 +233,22 @@ export const peopleStaffResolvers: Resolvers = {
       const approvedId = input.linkToPersonId ?? pending.id;
       // In the app too (no email here: the approval mail below is the email).
       for (const login of logins) {
-        await notify(ctx, { userId: login.id, kind: "signup_approved", title: "Your membership is approved", body: "The member areas are open to you now.", link: "/me" });
+        await notify(ctx, { userId: login.id, kind: "signup_approved", title: (t) => t("signupApproved.title"), body: (t) => t("signupApproved.body"), link: "/me" });
       }
       if (email) {
         const settings = await ctx.publicSettings.get();
+        // Their login's language when they chose one at sign-up, else the church's.
+        const locale = recipientLocale(logins.find((login) => login.locale) ?? null, settings);
+        const t = translator(locale);
         await sendNotice(
           ctx.mailer,
           composeMail({
             to: email,
-            subject: "Your membership is approved",
-            paragraphs: [
-              `Hello ${pending.preferredName || pending.firstName},`,
-              `Welcome to ${settings.churchName}! Your membership is approved: the member areas are open to you now. Complete your profile and choose who may see your contact details.`,
-            ],
-            link: { url: `${ctx.config.publicUrl}/me`, label: "Open my page" },
+            subject: t("signupApproved.title"),
+            paragraphs: [t("mail.hello", { name: pending.preferredName || pending.firstName }), t("signupApproved.welcome", { church: settings.churchName })],
+            link: { url: `${ctx.config.publicUrl}/me`, label: t("signupApproved.button") },
             churchName: settings.churchName,
+            locale,
           }),
           settings.churchName,
         );

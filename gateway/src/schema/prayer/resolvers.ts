@@ -1,9 +1,10 @@
 import { randomInt } from "node:crypto";
 import { ClientResponseError } from "pocketbase";
 import type { GatewayContext } from "../../context.ts";
-import { conflict, forbidden, fromPocketBase, notFound, pbCall, rateLimited, unauthenticated } from "../../errors.ts";
+import { conflict, forbidden, fromPocketBase, notFound, pbCall, rateLimited } from "../../errors.ts";
 import type { PersonRecord, PrayerRequestPrivateRecord, PrayerRequestRecord, SettingsRecord, UserRecord } from "../../pocketbase/records.ts";
-import { notify } from "../../system/notifier.ts";
+import { churchLocale, translator } from "../../mail/i18n.ts";
+import { notify, type Localized } from "../../system/notifier.ts";
 import { alertPrayerPending } from "../../system/staff-alerts.ts";
 import { LIMITS, THROTTLE } from "@flock/shared/limits";
 import { Validator } from "../../validation/validate.ts";
@@ -14,7 +15,8 @@ import { findById, rowsPointingAt } from "../../pocketbase/records-io.ts";
 import { fromPocketBaseDate, todayIn, toPocketBaseDate } from "../../pocketbase/dates.ts";
 import { composeMail, sendNotice } from "../../mail/notice.ts";
 import { hasPermission } from "../users/mappers.ts";
-import { requireViewer } from "../users/resolvers.ts";
+import { requireAbility, requireViewer } from "../../access/guards.ts";
+import { can } from "../../access/abilities.ts";
 import { deviceKey } from "./device.ts";
 import { prayerLoadersOf } from "./loaders.ts";
 import { isOnWall, subscribeToWall, wallLeftSomeonesView } from "./wall-events.ts";
@@ -43,14 +45,8 @@ function newRecordId(): string {
 }
 
 /** Moderators, and pastoral staff (who may moderate every request, pastoral ones too). */
-const isModerator = (viewer: UserRecord | null) => hasPermission(viewer, "prayer.moderate") || hasPermission(viewer, "prayer.view_pastoral");
-
-async function requireModerator(ctx: GatewayContext): Promise<UserRecord> {
-  const viewer = await ctx.viewer();
-  if (!viewer) throw unauthenticated();
-  if (!isModerator(viewer)) throw forbidden();
-  return viewer;
-}
+const isModerator = (viewer: UserRecord | null) => can(viewer, "moderatePrayer");
+const requireModerator = (ctx: GatewayContext) => requireAbility(ctx, "moderatePrayer");
 
 /** The request as the caller may see it; NOT_FOUND when it is missing or hidden (never reveal which). */
 async function requireRequest(ctx: GatewayContext, id: string): Promise<PrayerRequestRecord> {
@@ -96,11 +92,12 @@ async function whoAsked(ctx: GatewayContext, requestId: string): Promise<PrayerR
 
 interface RequesterNotice {
   kind: "prayer_approved" | "prayer_rejected" | "prayer_prayed" | "prayer_answered";
-  title: string;
+  /** In the requester's language (an account's choice, else the church's; a visitor: the church's). */
+  title: Localized<string>;
   body: string;
   batched?: boolean;
   /** Also mail (important events only): the account's address, or a visitor's address for updates. */
-  email?: { subject: string; text: string };
+  email?: Localized<{ subject: string; text: string }>;
 }
 
 /** Tell the requester (never the actor themselves); what happened stays done if this fails. */
@@ -124,10 +121,13 @@ async function notifyRequester(ctx: GatewayContext, request: PrayerRequestRecord
     // A visitor's request: no account to notify in the app; the address they gave gets the important news.
     if (notice.email && asked.submitterEmail) {
       const settings = await ctx.publicSettings.get();
-      const link = isOnWall(request) ? { url: `${ctx.config.publicUrl}/prayer/${request.id}`, label: "See it on the prayer wall" } : undefined;
+      const locale = churchLocale(settings);
+      const t = translator(locale);
+      const email = typeof notice.email === "function" ? notice.email(t) : notice.email;
+      const link = isOnWall(request) ? { url: `${ctx.config.publicUrl}/prayer/${request.id}`, label: t("prayer.button.wall") } : undefined;
       await sendNotice(
         ctx.mailer,
-        composeMail({ to: asked.submitterEmail, subject: notice.email.subject, paragraphs: [notice.email.text], ...(link ? { link } : {}), churchName: settings.churchName }),
+        composeMail({ to: asked.submitterEmail, subject: email.subject, paragraphs: [email.text], ...(link ? { link } : {}), churchName: settings.churchName, locale }),
         settings.churchName,
       );
     }
@@ -345,7 +345,7 @@ export const prayerResolvers: Resolvers = {
       if (counted) {
         await notifyRequester(ctx, fresh, viewer, {
           kind: "prayer_prayed",
-          title: "Someone prayed for your request",
+          title: (t) => t("prayer.prayed.title"),
           body: excerpt(fresh.body),
           batched: true,
         });
@@ -398,14 +398,12 @@ export const prayerResolvers: Resolvers = {
       if (!request.approvedAt) {
         await notifyRequester(ctx, approved, viewer, {
           kind: "prayer_approved",
-          title: "Your prayer request was approved",
+          title: (t) => t("prayer.approved.title"),
           body: excerpt(approved.body),
-          email: {
-            subject: `Your prayer request at ${settings.churchName} was approved`,
-            text: isOnWall(approved)
-              ? `Your prayer request is now on the prayer wall, and people can pray for it:\n\n${excerpt(approved.body, 500)}`
-              : `Your prayer request was approved and shared with the pastoral team:\n\n${excerpt(approved.body, 500)}`,
-          },
+          email: (t) => ({
+            subject: t("prayer.approved.subject", { church: settings.churchName }),
+            text: `${t(isOnWall(approved) ? "prayer.approved.wall" : "prayer.approved.pastoral")}\n\n${excerpt(approved.body, 500)}`,
+          }),
         });
       }
       return approved;
@@ -421,7 +419,7 @@ export const prayerResolvers: Resolvers = {
       const rejected = await pbCall(() => ctx.pb.collection("prayer_requests").update<PrayerRequestRecord>(id, { status: "rejected", rejectReason: why }));
       if (isOnWall(request)) wallLeftSomeonesView(ctx.realtime);
       if (request.status !== "rejected") {
-        await notifyRequester(ctx, rejected, viewer, { kind: "prayer_rejected", title: "Your prayer request was not approved", body: why });
+        await notifyRequester(ctx, rejected, viewer, { kind: "prayer_rejected", title: (t) => t("prayer.rejected.title"), body: why });
       }
       return rejected;
     },
@@ -452,14 +450,12 @@ export const prayerResolvers: Resolvers = {
       const settings = await ctx.publicSettings.get();
       await notifyRequester(ctx, answered, viewer, {
         kind: "prayer_answered",
-        title: "Your prayer request was marked answered",
+        title: (t) => t("prayer.answered.title"),
         body: excerpt(answerNote),
-        email: {
-          subject: `Your prayer request at ${settings.churchName} was marked answered`,
-          text: `Your prayer request was marked answered, with this praise report:
-
-${excerpt(answerNote, 500)}`,
-        },
+        email: (t) => ({
+          subject: t("prayer.answered.subject", { church: settings.churchName }),
+          text: `${t("prayer.answered.text")}\n\n${excerpt(answerNote, 500)}`,
+        }),
       });
       return answered;
     },

@@ -7,7 +7,7 @@ import { LIMITS } from "@flock/shared/limits";
 import { Validator } from "../../validation/validate.ts";
 import type { Resolvers, SermonInput, SermonStatus, SermonSeriesInput, SpeakerInput } from "../__generated__/types.ts";
 import { connection, keysetFilter, pageArgs } from "../pagination.ts";
-import { requireViewer } from "../users/resolvers.ts";
+import { requireViewer } from "../../access/guards.ts";
 import { chooseSlug, renderBody, writeAsCaller } from "../content/shared.ts";
 import { slugify } from "@flock/shared/slug";
 import { checkAudioFile } from "./audio-file.ts";

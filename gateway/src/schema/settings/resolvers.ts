@@ -5,7 +5,7 @@ import { brandChanged, syncPocketBaseSettings } from "../../system/pocketbase-se
 import { LIMITS } from "@flock/shared/limits";
 import { isEmail, isTimeZone, Validator } from "../../validation/validate.ts";
 import type { Resolvers, UpdateSettingsInput } from "../__generated__/types.ts";
-import { requirePermission } from "../users/resolvers.ts";
+import { requirePermission } from "../../access/guards.ts";
 import { fromPocketBaseDate } from "../../pocketbase/dates.ts";
 
 function validateSettings(input: UpdateSettingsInput): Record<string, unknown> {

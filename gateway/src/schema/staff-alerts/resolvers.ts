@@ -4,7 +4,7 @@ import type { UserRecord } from "../../pocketbase/records.ts";
 import { deliveryOf, STAFF_TOPICS, TOPIC_PERMISSIONS, type StaffAlertPrefsRecord, type StaffTopic } from "../../system/staff-alerts.ts";
 import type { Resolvers } from "../__generated__/types.ts";
 import { hasPermission } from "../users/mappers.ts";
-import { requireViewer } from "../users/resolvers.ts";
+import { requireViewer } from "../../access/guards.ts";
 
 /**
  * The viewer's own staff alert preferences (system/staff-alerts.ts), read and written with their

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { GatewayContext } from "../../context.ts";
-import { badUserInput, conflict, forbidden, pbCall, unauthenticated } from "../../errors.ts";
-import type { PermissionName, RoleRecord, UserRecord } from "../../pocketbase/records.ts";
+import { badUserInput, conflict, pbCall } from "../../errors.ts";
+import type { RoleRecord, UserRecord } from "../../pocketbase/records.ts";
 import { LIMITS } from "@flock/shared/limits";
 import type { Resolvers } from "../__generated__/types.ts";
 import { hasPermission } from "./mappers.ts";
@@ -9,19 +9,7 @@ import { connection, keysetFilter, pageArgs } from "../pagination.ts";
 import { selectsField } from "../selection.ts";
 import { fromPocketBaseDate } from "../../pocketbase/dates.ts";
 
-/** Signed-in user with `permission`, else UNAUTHENTICATED / FORBIDDEN (PocketBase's rules still decide). */
-export async function requirePermission(ctx: GatewayContext, permission: PermissionName): Promise<UserRecord> {
-  const viewer = await ctx.viewer();
-  if (!viewer) throw unauthenticated();
-  if (!hasPermission(viewer, permission)) throw forbidden();
-  return viewer;
-}
-
-export async function requireViewer(ctx: GatewayContext): Promise<UserRecord> {
-  const viewer = await ctx.viewer();
-  if (!viewer) throw unauthenticated();
-  return viewer;
-}
+import { requirePermission, requireViewer } from "../../access/guards.ts";
 
 /** Invalidate every token of a user (system job): PocketBase signs tokens with the tokenKey. */
 export async function revokeSessions(ctx: GatewayContext, userId: string): Promise<void> {

@@ -1,5 +1,5 @@
 import type { GatewayContext } from "../../context.ts";
-import { conflict, forbidden, notFound, pbCall, rateLimited, unauthenticated } from "../../errors.ts";
+import { conflict, notFound, pbCall, rateLimited } from "../../errors.ts";
 import { createPerson } from "../people/person-mutations.ts";
 import { loadersOf } from "../people/loaders.ts";
 import type { SettingsRecord, VisitRequestRecord } from "../../pocketbase/records.ts";
@@ -8,12 +8,12 @@ import { toE164 } from "../../validation/phone.ts";
 import { Validator } from "../../validation/validate.ts";
 import type { Resolvers, VisitRequestInput } from "../__generated__/types.ts";
 import { connection, keysetFilter, pageArgs } from "../pagination.ts";
-import { hasPermission } from "../users/mappers.ts";
-import { requirePermission } from "../users/resolvers.ts";
+import { requireAbility, requirePermission } from "../../access/guards.ts";
 import { findById } from "../../pocketbase/records-io.ts";
 import { fromPocketBaseDate, todayIn } from "../../pocketbase/dates.ts";
 import { composeMail, sendNotice } from "../../mail/notice.ts";
 import { formatWallTime } from "../../mail/brand.ts";
+import { churchLocale, translator, type Locale } from "../../mail/i18n.ts";
 import { alertNewVisit } from "../../system/staff-alerts.ts";
 
 /**
@@ -75,35 +75,40 @@ const DAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** "Sunday, May 3, 2026" for a YYYY-MM-DD date (a calendar date: no time zone shift). */
-const longDate = (ymd: string) =>
-  new Intl.DateTimeFormat("en-US", { weekday: "long", year: "numeric", month: "long", day: "numeric", timeZone: "UTC" }).format(new Date(`${ymd}T00:00:00Z`));
+const longDate = (ymd: string, locale: Locale) =>
+  new Intl.DateTimeFormat(locale === "en" ? "en-US" : locale, { weekday: "long", year: "numeric", month: "long", day: "numeric", timeZone: "UTC" }).format(new Date(`${ymd}T00:00:00Z`));
 
+/** "Sunday" / "Domingo" for a stored day ("sunday"); 2024-01-07 was a Sunday. */
+const dayName = (day: string, locale: Locale) =>
+  capitalise(new Intl.DateTimeFormat(locale, { weekday: "long", timeZone: "UTC" }).format(Date.UTC(2024, 0, 7 + Math.max(0, DAYS.indexOf(day)))));
+
+/** The visitor has no account: the mail is in the church's language. */
 function confirmationMail(settings: SettingsRecord, visit: { name: string; email: string; plannedDate: string; partySize: number | null }) {
+  const locale = churchLocale(settings);
+  const t = translator(locale);
   const times = [...(settings.serviceTimes ?? [])]
     .sort((a, b) => DAYS.indexOf(a.day) - DAYS.indexOf(b.day) || a.time.localeCompare(b.time))
     // The site's time format ("9:00 AM" in English), not the stored 24-hour "09:00".
-    .map((t) => `${capitalise(t.day)} ${formatWallTime(t.time, settings.locale === "es" ? "es" : "en")}${t.label ? ` — ${t.label}` : ""}`);
-  const when = visit.plannedDate ? `We look forward to seeing you on ${longDate(visit.plannedDate)}` : "We look forward to seeing you";
-  const party = visit.partySize && visit.partySize > 1 ? ` (a party of ${visit.partySize})` : "";
+    .map((st) => `${dayName(st.day, locale)} ${formatWallTime(st.time, locale)}${st.label ? ` — ${st.label}` : ""}`);
+  const thanks = t("visit.thanks", {
+    church: settings.churchName,
+    hasDate: visit.plannedDate ? "yes" : "no",
+    date: visit.plannedDate ? longDate(visit.plannedDate, locale) : "",
+    party: visit.partySize ?? 0,
+  });
   return composeMail({
     to: visit.email,
-    subject: `Your visit to ${settings.churchName}`,
+    subject: t("visit.subject", { church: settings.churchName }),
     paragraphs: [
-      `Hello ${visit.name},`,
-      `Thank you for planning a visit to ${settings.churchName}. ${when}${party}. Someone from the church may contact you before then.`,
-      ...(times.length ? [`Service times:\n${times.join("\n")}`] : []),
-      ...(settings.address ? [`Where: ${settings.address}`] : []),
-      "If you did not plan a visit, you can ignore this message.",
+      t("mail.hello", { name: visit.name }),
+      thanks,
+      ...(times.length ? [`${t("visit.times")}\n${times.join("\n")}`] : []),
+      ...(settings.address ? [t("visit.where", { address: settings.address })] : []),
+      t("visit.ignore"),
     ],
     churchName: settings.churchName,
+    locale,
   });
-}
-
-/** Staff with people.view or people.manage (PocketBase's rules decide as well). */
-async function requirePeopleStaff(ctx: GatewayContext): Promise<void> {
-  const viewer = await ctx.viewer();
-  if (!viewer) throw unauthenticated();
-  if (!hasPermission(viewer, "people.view") && !hasPermission(viewer, "people.manage")) throw forbidden();
 }
 
 
@@ -111,7 +116,7 @@ export const visitsResolvers: Resolvers = {
   Query: {
     async visitRequests(_, { first, after, status }, ctx) {
       const { size, cursor } = pageArgs(first, after, 20);
-      await requirePeopleStaff(ctx);
+      await requireAbility(ctx, "viewPeople");
       const statusFilter = status ? ctx.pb.filter("status = {:s}", { s: status }) : "";
       const filter = [statusFilter, cursor ? keysetFilter(ctx.pb, "created", cursor) : ""].filter(Boolean).join(" && ");
       const rows = await pbCall(() => ctx.pb.collection("visit_requests").getList<VisitRequestRecord>(1, size + 1, { filter, sort: "-created,-id", skipTotal: true }));

@@ -1,12 +1,11 @@
 import { NavLink, Outlet, useLocation } from "react-router";
-import { useAppShell } from "../../app/AppShell.generated.ts";
+import { useAbilities } from "../../lib/abilities.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 
 /** The staff area: a section list (only the sections this user may use) beside the page. */
 export function AdminLayout() {
   const { t } = useI18n();
-  const { data } = useAppShell();
-  const permissions = data?.viewer?.permissions ?? [];
+  const can = useAbilities();
   // Household pages belong to the People section.
   const inHousehold = useLocation().pathname.startsWith("/admin/households/");
   return (
@@ -14,7 +13,7 @@ export function AdminLayout() {
       <nav className="admin__nav" aria-label={t("admin.nav")}>
         <h2 className="admin__nav-title">{t("admin.title")}</h2>
         <ul>
-          {permissions.includes("CONTENT_EDIT") && (
+          {can.editContent && (
             <>
               <li>
                 <NavLink to="/admin/pages">{t("admin.pages")}</NavLink>
@@ -24,17 +23,17 @@ export function AdminLayout() {
               </li>
             </>
           )}
-          {permissions.includes("SERMONS_MANAGE") && (
+          {can.manageSermons && (
             <li>
               <NavLink to="/admin/sermons">{t("admin.sermons")}</NavLink>
             </li>
           )}
-          {(permissions.includes("CONTENT_EDIT") || permissions.includes("MEDIA_MANAGE")) && (
+          {can.useMediaLibrary && (
             <li>
               <NavLink to="/admin/media">{t("admin.media")}</NavLink>
             </li>
           )}
-          {(permissions.includes("PEOPLE_VIEW") || permissions.includes("PEOPLE_MANAGE")) && (
+          {can.viewPeople && (
             <>
               <li>
                 <NavLink to="/admin/people" className={({ isActive }) => (isActive || inHousehold ? "active" : "")}>
@@ -46,17 +45,17 @@ export function AdminLayout() {
               </li>
             </>
           )}
-          {(permissions.includes("PRAYER_MODERATE") || permissions.includes("PRAYER_VIEW_PASTORAL")) && (
+          {can.moderatePrayer && (
             <li>
               <NavLink to="/admin/prayer">{t("admin.prayer")}</NavLink>
             </li>
           )}
-          {permissions.includes("SETTINGS_MANAGE") && (
+          {can.manageSettings && (
             <li>
               <NavLink to="/admin/settings">{t("admin.settings")}</NavLink>
             </li>
           )}
-          {permissions.includes("ROLES_MANAGE") && (
+          {can.manageRoles && (
             <li>
               <NavLink to="/admin/users">{t("admin.users")}</NavLink>
             </li>

@@ -18,6 +18,7 @@ import { uploadWithProgress } from "../../lib/upload.ts";
 import { usePageTitle } from "../../lib/usePageTitle.ts";
 import { useFocusFirstError } from "../../lib/useForm.ts";
 import { LOCALES } from "../../i18n/format.ts";
+import { LIMITS } from "@flock/shared/limits";
 
 const WEEKDAYS: Weekday[] = ["SUNDAY", "MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY"];
 const VISIBILITIES: ContactVisibility[] = ["PRIVATE", "LEADERS", "GROUPS", "MEMBERS"];
@@ -113,8 +114,8 @@ function SettingsForm({ settings }: { settings: AdminSettingsFieldsFragment }) {
         {error && <Alert kind="error">{error.message}</Alert>}
         <fieldset className="card">
           <legend>{t("admin.settings.identity")}</legend>
-          <TextField label={t("admin.settings.churchName")} required maxLength={200} value={draft.churchName} onChange={(e) => set("churchName", e.target.value)} error={fieldError("churchName")} />
-          <TextField label={t("admin.settings.tagline")} maxLength={200} optionalText={t("common.optional")} value={draft.tagline} onChange={(e) => set("tagline", e.target.value)} error={fieldError("tagline")} />
+          <TextField label={t("admin.settings.churchName")} required maxLength={LIMITS.nameMax} value={draft.churchName} onChange={(e) => set("churchName", e.target.value)} error={fieldError("churchName")} />
+          <TextField label={t("admin.settings.tagline")} maxLength={LIMITS.taglineMax} optionalText={t("common.optional")} value={draft.tagline} onChange={(e) => set("tagline", e.target.value)} error={fieldError("tagline")} />
           <div className="color-field">
             <TextField
               label={t("admin.settings.brandColor")}
@@ -153,7 +154,7 @@ function SettingsForm({ settings }: { settings: AdminSettingsFieldsFragment }) {
 
         <fieldset className="card">
           <legend>{t("admin.settings.contact")}</legend>
-          <TextAreaField label={t("admin.settings.address")} rows={3} maxLength={500} value={draft.address} onChange={(e) => set("address", e.target.value)} error={fieldError("address")} />
+          <TextAreaField label={t("admin.settings.address")} rows={3} maxLength={LIMITS.addressMax} value={draft.address} onChange={(e) => set("address", e.target.value)} error={fieldError("address")} />
           <div className="form__row">
             <TextField label={t("admin.settings.phone")} type="tel" autoComplete="off" value={draft.phone} onChange={(e) => set("phone", e.target.value)} error={fieldError("phone")} />
             <TextField label={t("admin.settings.email")} type="email" autoComplete="off" value={draft.email} onChange={(e) => set("email", e.target.value)} error={fieldError("email")} />
@@ -172,7 +173,7 @@ function SettingsForm({ settings }: { settings: AdminSettingsFieldsFragment }) {
                 ))}
               </SelectField>
               <TextField label={t("admin.settings.time")} type="time" value={row.time} onChange={(e) => set("serviceTimes", draft.serviceTimes.map((r) => (r.key === row.key ? { ...r, time: e.target.value } : r)))} error={fieldError(`serviceTimes.${i}.time`)} />
-              <TextField label={t("admin.settings.label")} maxLength={80} value={row.label} onChange={(e) => set("serviceTimes", draft.serviceTimes.map((r) => (r.key === row.key ? { ...r, label: e.target.value } : r)))} error={fieldError(`serviceTimes.${i}.label`)} />
+              <TextField label={t("admin.settings.label")} maxLength={LIMITS.serviceTimeLabelMax} value={row.label} onChange={(e) => set("serviceTimes", draft.serviceTimes.map((r) => (r.key === row.key ? { ...r, label: e.target.value } : r)))} error={fieldError(`serviceTimes.${i}.label`)} />
               <button type="button" className="button button--ghost" onClick={() => set("serviceTimes", draft.serviceTimes.filter((r) => r.key !== row.key))}>
                 {t("admin.settings.removeServiceTime")}
               </button>

@@ -8,7 +8,7 @@ import {
   type AdminUsersPageQuery,
 } from "./admin.generated.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
-import { Alert } from "../../components/Alert.tsx";
+import { Alert, type Notice } from "../../components/Alert.tsx";
 import { Loading } from "../../components/Loading.tsx";
 import { FormActions } from "../../components/FormActions.tsx";
 import { useDebounced } from "../../lib/useDebounced.ts";
@@ -26,7 +26,7 @@ export function AdminUsersPage() {
   const [search, setSearch] = useState("");
   const query = useDebounced(search.trim(), 250);
   const { data, loading, error, fetchMore } = useAdminUsersPage({ variables: { first: PAGE_SIZE, search: query || null } });
-  const [notice, setNotice] = useState<{ kind: "success" | "error"; text: string } | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
   const users = data?.users.edges.map((e) => e.node) ?? [];
 
   return (
@@ -81,7 +81,7 @@ export function AdminUsersPage() {
   );
 }
 
-function UserRow({ user, roles, onNotice }: { user: AdminUserFieldsFragment; roles: Role[]; onNotice: (n: { kind: "success" | "error"; text: string }) => void }) {
+function UserRow({ user, roles, onNotice }: { user: AdminUserFieldsFragment; roles: Role[]; onNotice: (n: Notice) => void }) {
   const i18n = useI18n();
   const { t } = i18n;
   const [setStatus, { loading: statusLoading }] = useSetUserStatus();
@@ -134,7 +134,7 @@ function UserRow({ user, roles, onNotice }: { user: AdminUserFieldsFragment; rol
   );
 }
 
-function RoleEditor({ user, roles, onNotice }: { user: AdminUserFieldsFragment; roles: Role[]; onNotice: (n: { kind: "success" | "error"; text: string }) => void }) {
+function RoleEditor({ user, roles, onNotice }: { user: AdminUserFieldsFragment; roles: Role[]; onNotice: (n: Notice) => void }) {
   const i18n = useI18n();
   const { t } = i18n;
   const dialog = useRef<HTMLDialogElement>(null);

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { useAppShell, AppShellDocument } from "../../app/AppShell.generated.ts";
+import { useAppShell, AppShellDocument } from "../../gql/AppShell.generated.ts";
 import {
   useConfirmPasswordReset,
   useConfirmVerification,
@@ -16,6 +16,7 @@ import { Loading } from "../../components/Loading.tsx";
 import { useForm } from "../../lib/useForm.ts";
 import { usePageTitle } from "../../lib/usePageTitle.ts";
 import { handleError } from "../../lib/handleError.ts";
+import { LIMITS } from "@flock/shared/limits";
 
 /** Only same-site paths may be used as the place to return to after signing in. */
 function safeNext(next: string | null): string {
@@ -119,8 +120,8 @@ export function SignUpPage() {
           </Alert>
         )}
         <div className="form__row">
-          <TextField label={t("auth.firstName")} autoComplete="given-name" required maxLength={50} {...form.bind("firstName")} error={form.fieldError("firstName")} />
-          <TextField label={t("auth.lastName")} autoComplete="family-name" required maxLength={50} {...form.bind("lastName")} error={form.fieldError("lastName")} />
+          <TextField label={t("auth.firstName")} autoComplete="given-name" required maxLength={LIMITS.personNameMax} {...form.bind("firstName")} error={form.fieldError("firstName")} />
+          <TextField label={t("auth.lastName")} autoComplete="family-name" required maxLength={LIMITS.personNameMax} {...form.bind("lastName")} error={form.fieldError("lastName")} />
         </div>
         <TextField label={t("auth.email")} type="email" autoComplete="email" required {...form.bind("email")} error={form.fieldError("email")} />
         <TextField label={t("auth.password")} type="password" autoComplete="new-password" required minLength={10} hint={t("auth.passwordHint")} {...form.bind("password")} error={form.fieldError("password")} />

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
-import { useAppShell } from "../../app/AppShell.generated.ts";
-import { useHomeNews } from "../news/news.generated.ts";
-import { PostCard } from "../news/PostCard.tsx";
+import { useAppShell } from "../../gql/AppShell.generated.ts";
+import { useHomeNews } from "../content/news.generated.ts";
+import { PostCard } from "../content/PostCard.tsx";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { ServiceTimes } from "../../components/ServiceTimes.tsx";
 import { PostalAddress, telLink } from "../../components/PostalAddress.tsx";

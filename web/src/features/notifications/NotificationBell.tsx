@@ -7,9 +7,8 @@ import {
   type NotificationItemFragment,
 } from "./notifications.generated.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
-import { usePrayerPlural } from "../prayer/plural.ts";
 import { applyNotificationEvent, notificationsVariables } from "./notificationEvents.ts";
-import { relativeTime } from "./relativeTime.ts";
+import { relativeTime } from "../../i18n/relativeTime.ts";
 import { useNotificationActions } from "./useNotificationActions.ts";
 
 const SHOWN_IN_MENU = 6;
@@ -21,7 +20,6 @@ const SHOWN_IN_MENU = 6;
  */
 export function NotificationBell() {
   const { t } = useI18n();
-  const plural = usePrayerPlural();
   const panelId = useId();
   const titleId = useId();
   const [open, setOpen] = useState(false);
@@ -61,7 +59,7 @@ export function NotificationBell() {
 
   const unread = data?.notifications.unreadCount ?? 0;
   const items = data?.notifications.edges.slice(0, SHOWN_IN_MENU).map((e) => e.node) ?? [];
-  const label = unread > 0 ? `${t("notifications.title")}, ${plural("notifications.unread", unread)}` : t("notifications.title");
+  const label = unread > 0 ? `${t("notifications.title")}, ${t("notifications.unread", { count: unread })}` : t("notifications.title");
 
   async function onMarkAllRead() {
     try {

@@ -6,7 +6,6 @@ import { Loading } from "../../components/Loading.tsx";
 import { appendEdges } from "../../lib/appendEdges.ts";
 import { handleError } from "../../lib/handleError.ts";
 import { usePageTitle } from "../../lib/usePageTitle.ts";
-import { usePrayerPlural } from "../prayer/plural.ts";
 import { NotificationEntry } from "./NotificationBell.tsx";
 import { notificationsVariables } from "./notificationEvents.ts";
 import { useNotificationActions } from "./useNotificationActions.ts";
@@ -17,7 +16,6 @@ export function NotificationsPage() {
   const i18n = useI18n();
   const { t } = i18n;
   usePageTitle(t("notifications.title"));
-  const plural = usePrayerPlural();
   const { data, loading, error, fetchMore } = useNotifications({ variables: notificationsVariables, fetchPolicy: "cache-and-network" });
   const { markRead, markAllRead, markingAll } = useNotificationActions();
   const [loadingMore, setLoadingMore] = useState(false);
@@ -60,7 +58,7 @@ export function NotificationsPage() {
         )}
       </div>
       <p className="muted" role="status">
-        {data ? (unread > 0 ? plural("notifications.unread", unread) : t("notifications.allRead")) : ""}
+        {data ? (unread > 0 ? t("notifications.unread", { count: unread }) : t("notifications.allRead")) : ""}
       </p>
       {error && <Alert kind="error">{handleError(error, i18n).message}</Alert>}
       {actionError && <Alert kind="error">{actionError}</Alert>}

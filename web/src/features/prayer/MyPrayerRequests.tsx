@@ -7,7 +7,7 @@ import { Alert } from "../../components/Alert.tsx";
 import { TextAreaField } from "../../components/Field.tsx";
 import { appendEdges } from "../../lib/appendEdges.ts";
 import { handleError } from "../../lib/handleError.ts";
-import { relativeTime } from "../notifications/relativeTime.ts";
+import { relativeTime } from "../../i18n/relativeTime.ts";
 import { LIMITS } from "@flock/shared/limits";
 
 const PAGE_SIZE = 5;

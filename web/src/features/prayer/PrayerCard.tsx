@@ -1,13 +1,12 @@
 import { useId, useRef, useState } from "react";
-import { useAppShell } from "../../app/AppShell.generated.ts";
+import { useAppShell } from "../../gql/AppShell.generated.ts";
 import { useFlagPrayerRequest, usePrayFor, type PrayerCardFragment } from "./prayer.generated.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { Alert } from "../../components/Alert.tsx";
 import { TextAreaField } from "../../components/Field.tsx";
-import { useChurchDateTime } from "../admin/content/common.tsx";
+import { useChurchDateTime } from "../../lib/dates.ts";
 import { handleError } from "../../lib/handleError.ts";
-import { relativeTime } from "../notifications/relativeTime.ts";
-import { usePrayerPlural } from "./plural.ts";
+import { relativeTime } from "../../i18n/relativeTime.ts";
 import { LIMITS } from "@flock/shared/limits";
 
 
@@ -19,7 +18,6 @@ import { LIMITS } from "@flock/shared/limits";
 export function PrayerCard({ request, announce, headingLevel = 3 }: { request: PrayerCardFragment; announce(message: string): void; headingLevel?: 2 | 3 }) {
   const { t, locale } = useI18n();
   const { format } = useChurchDateTime();
-  const plural = usePrayerPlural();
   const headingId = useId();
   const Heading = headingLevel === 2 ? "h2" : "h3";
   const answered = request.status === "ANSWERED";
@@ -53,7 +51,7 @@ export function PrayerCard({ request, announce, headingLevel = 3 }: { request: P
         </div>
       )}
       <div className="prayer-card__foot">
-        <p className="prayer-card__count">{request.prayedCount === 0 ? t("prayer.prayedNone") : plural("prayer.prayedCount", request.prayedCount)}</p>
+        <p className="prayer-card__count">{request.prayedCount === 0 ? t("prayer.prayedNone") : t("prayer.prayedCount", { count: request.prayedCount })}</p>
         <div className="prayer-card__actions">
           <PrayButton request={request} announce={announce} />
           <FlagButton request={request} announce={announce} />
@@ -66,7 +64,6 @@ export function PrayerCard({ request, announce, headingLevel = 3 }: { request: P
 function PrayButton({ request, announce }: { request: PrayerCardFragment; announce(message: string): void }) {
   const i18n = useI18n();
   const { t } = i18n;
-  const plural = usePrayerPlural();
   const [prayFor] = usePrayFor();
   const [error, setError] = useState<string | null>(null);
   const done = request.prayedToday;
@@ -81,7 +78,7 @@ function PrayButton({ request, announce }: { request: PrayerCardFragment; announ
         optimisticResponse: { prayFor: { __typename: "PrayerRequest", id: request.id, prayedCount: request.prayedCount + 1, prayedToday: true } },
       });
       const count = result.data?.prayFor.prayedCount ?? request.prayedCount + 1;
-      announce(`${t("prayer.thanksForPraying")} ${plural("prayer.prayedCount", count)}`);
+      announce(`${t("prayer.thanksForPraying")} ${t("prayer.prayedCount", { count: count })}`);
     } catch (caught) {
       setError(handleError(caught, i18n).message);
     }

@@ -1,7 +1,7 @@
 import { useCallback, useRef, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
 import { PrayerCardFragmentDoc, PrayerWallDocument, usePrayerRequestPage, usePrayerWall, usePrayerWallEvents } from "./prayer.generated.ts";
-import { useAppShell } from "../../app/AppShell.generated.ts";
+import { useAppShell } from "../../gql/AppShell.generated.ts";
 import type { PrayerWallFilter } from "../../gql/types.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { Alert } from "../../components/Alert.tsx";

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { useApolloClient } from "@apollo/client/react";
 import { PrayerWallDocument, useSubmitPrayerRequest, type MyPrayerRequestFragment } from "./prayer.generated.ts";
-import { useAppShell } from "../../app/AppShell.generated.ts";
+import { useAppShell } from "../../gql/AppShell.generated.ts";
 import type { PrayerVisibility } from "../../gql/types.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { Alert } from "../../components/Alert.tsx";

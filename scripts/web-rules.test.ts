@@ -1,0 +1,63 @@
+/**
+ * Rules written once (issue 9), kept so in web code.
+ *
+ * Permissions: the web app shows and guards its screens by the abilities the gateway serves
+ * (`viewer.can`, web/src/lib/abilities.ts), never by permission names of its own: a permission name
+ * written in web code is the "permission arithmetic" that drifts from PocketBase's rules. Only the
+ * generated schema types and the translations (which name permissions for the users screen) may
+ * contain them.
+ *
+ * Limits: a form's maxLength comes from @flock/shared/limits (the gateway validates with the same
+ * numbers), never a number written in the form.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const WEB = join(import.meta.dirname, "..", "web", "src");
+const permissions = [...readFileSync(join(WEB, "gql", "types.ts"), "utf8").matchAll(/^export type Permission =([\s\S]*?);/gm)]
+  .flatMap((m) => [...m[1]!.matchAll(/'([A-Z_]+)'/g)].map((p) => p[1]!));
+
+function* sources(dir: string): Generator<string> {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* sources(path);
+    else if (/\.(ts|tsx|graphql)$/.test(entry.name) && !entry.name.endsWith(".generated.ts")) yield path;
+  }
+}
+
+describe("web permission names", () => {
+  it("the schema has permissions to look for", () => {
+    expect(permissions).toContain("CONTENT_EDIT");
+    expect(permissions.length).toBeGreaterThan(8);
+  });
+
+  it("no web source names a permission (only generated types and translations do)", () => {
+    const allowed = new Set([join(WEB, "gql", "types.ts"), join(WEB, "i18n", "en.ts"), join(WEB, "i18n", "es.ts")]);
+    const found: string[] = [];
+    const pattern = new RegExp(`\\b(${permissions.join("|")})\\b`);
+    for (const file of sources(WEB)) {
+      if (allowed.has(file)) continue;
+      readFileSync(file, "utf8")
+        .split("\n")
+        .forEach((line, index) => {
+          if (pattern.test(line)) found.push(`${relative(WEB, file)}:${index + 1}: ${line.trim()}`);
+        });
+    }
+    expect(found).toEqual([]);
+  });
+});
+
+describe("web form limits", () => {
+  it("no form writes its maxLength as a number", () => {
+    const found: string[] = [];
+    for (const file of sources(WEB)) {
+      readFileSync(file, "utf8")
+        .split("\n")
+        .forEach((line, index) => {
+          if (/maxLength=\{\s*\d/.test(line)) found.push(`${relative(WEB, file)}:${index + 1}: ${line.trim()}`);
+        });
+    }
+    expect(found).toEqual([]);
+  });
+});

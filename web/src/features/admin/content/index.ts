@@ -1,6 +1,0 @@
-// The content area of /admin (pages, news, media library), re-exported by ../pages.tsx.
-export { AdminNewsPage } from "./AdminNewsPage.tsx";
-export { AdminPagesPage } from "./AdminPagesPage.tsx";
-export { AdminPostEditorPage } from "./AdminPostEditorPage.tsx";
-export { AdminPageEditorPage } from "./AdminPageEditorPage.tsx";
-export { AdminMediaPage } from "./AdminMediaPage.tsx";

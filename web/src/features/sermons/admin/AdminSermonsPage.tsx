@@ -1,0 +1,132 @@
+import { useState } from "react";
+import { Link, useNavigate } from "react-router";
+import { useAdminSermonsPage, useCreateSermon, useCreateSermonsFromUploads } from "./AdminSermons.generated.ts";
+import type { SermonStatus } from "../../../gql/types.ts";
+import { useI18n } from "../../../i18n/I18nProvider.tsx";
+import { Alert, type Notice } from "../../../components/Alert.tsx";
+import { Loading } from "../../../components/Loading.tsx";
+import { handleError } from "../../../lib/handleError.ts";
+import { usePageTitle } from "../../../lib/usePageTitle.ts";
+import { useDebounced } from "../../../lib/useDebounced.ts";
+import { appendEdges } from "../../../lib/appendEdges.ts";
+import { AudioUploadField } from "./AudioUploadField.tsx";
+import { formatClock } from "../clock.ts";
+import "../../../styles/staff.css";
+import "./sermons-admin.css";
+
+/** /admin/sermons: every sermon (drafts too), a new draft, and bulk upload (one draft per file). */
+export function AdminSermonsPage() {
+  const i18n = useI18n();
+  const { t, locale } = i18n;
+  usePageTitle(t("admin.sermons.title"));
+  const navigate = useNavigate();
+  const [search, setSearch] = useState("");
+  const [status, setStatus] = useState<SermonStatus | "">("");
+  const query = useDebounced(search.trim(), 300);
+  const { data, loading, error, fetchMore, refetch } = useAdminSermonsPage({
+    variables: { search: query || null, status: status || null },
+    fetchPolicy: "cache-and-network",
+  });
+  const [createSermon, { loading: creating }] = useCreateSermon();
+  const [createFromUploads] = useCreateSermonsFromUploads();
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const sermons = data?.sermons.edges.map((e) => e.node) ?? [];
+
+  async function newSermon() {
+    setNotice(null);
+    try {
+      const result = await createSermon({ variables: { input: { title: t("admin.sermons.untitled") } } });
+      if (result.data) void navigate(`/admin/sermons/${result.data.createSermon.id}`);
+    } catch (caught) {
+      setNotice({ kind: "error", text: handleError(caught, i18n).message });
+    }
+  }
+
+  async function onBulkUploaded(uploadId: string) {
+    try {
+      await createFromUploads({ variables: { uploadIds: [uploadId] } });
+      await refetch();
+    } catch (caught) {
+      const ui = handleError(caught, i18n);
+      throw new Error(ui.code === "UNSUPPORTED_FILE_TYPE" ? t("admin.sermons.audio.wrongType") : ui.code === "PAYLOAD_TOO_LARGE" ? t("admin.sermons.audio.tooLarge") : ui.message);
+    }
+  }
+
+  return (
+    <div>
+      <div className="section-heading">
+        <h1>{t("admin.sermons.title")}</h1>
+        <p className="actions">
+          <Link to="/admin/sermons/library" className="button button--ghost">
+            {t("admin.sermons.library")}
+          </Link>
+          <button type="button" className="button" onClick={() => void newSermon()} disabled={creating}>
+            {t("admin.sermons.new")}
+          </button>
+        </p>
+      </div>
+      {notice && <Alert kind={notice.kind}>{notice.text}</Alert>}
+      <details className="card sermon-bulk">
+        <summary>{t("admin.sermons.bulk.title")}</summary>
+        <p className="small">{t("admin.sermons.bulk.intro")}</p>
+        <AudioUploadField label={t("admin.sermons.bulk.choose")} multiple onUploaded={onBulkUploaded} />
+      </details>
+      <div className="toolbar">
+        <div className="field">
+          <label htmlFor="admin-sermon-search">{t("admin.sermons.search")}</label>
+          <input id="admin-sermon-search" type="search" value={search} onChange={(e) => setSearch(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="admin-sermon-status">{t("admin.sermons.statusFilter")}</label>
+          <select id="admin-sermon-status" value={status} onChange={(e) => setStatus(e.target.value as SermonStatus | "")}>
+            <option value="">{t("admin.sermons.status.ALL")}</option>
+            <option value="DRAFT">{t("admin.sermons.status.DRAFT")}</option>
+            <option value="PUBLISHED">{t("admin.sermons.status.PUBLISHED")}</option>
+          </select>
+        </div>
+      </div>
+      {error && <Alert kind="error">{handleError(error, i18n).message}</Alert>}
+      {loading && !data ? (
+        <Loading />
+      ) : sermons.length === 0 ? (
+        <p className="empty">{t("admin.sermons.empty")}</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">{t("admin.sermons.field.title")}</th>
+                <th scope="col">{t("admin.sermons.field.preachedOn")}</th>
+                <th scope="col">{t("admin.sermons.field.series")}</th>
+                <th scope="col">{t("admin.sermons.field.scripture")}</th>
+                <th scope="col">{t("admin.sermons.audio.title")}</th>
+                <th scope="col">{t("admin.sermons.statusFilter")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {sermons.map((s) => (
+                <tr key={s.id}>
+                  <td data-label={t("admin.sermons.field.title")}>
+                    <Link to={`/admin/sermons/${s.id}`}>{s.title}</Link>
+                  </td>
+                  <td data-label={t("admin.sermons.field.preachedOn")}>{s.preachedOn ? new Date(s.preachedOn).toLocaleDateString(locale, { timeZone: "UTC" }) : "—"}</td>
+                  <td data-label={t("admin.sermons.field.series")}>{s.series?.title ?? "—"}</td>
+                  <td data-label={t("admin.sermons.field.scripture")}>{s.scriptureText || "—"}</td>
+                  <td data-label={t("admin.sermons.audio.title")}>{s.audio ? (s.audio.durationSeconds ? formatClock(s.audio.durationSeconds) : "✓") : "—"}</td>
+                  <td data-label={t("admin.sermons.statusFilter")}>
+                    <span className={`badge ${s.status === "PUBLISHED" ? "badge--ok" : "badge--neutral"}`}>{t(`admin.sermons.status.${s.status}`)}</span>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {data?.sermons.pageInfo.hasNextPage && (
+        <button type="button" className="button button--ghost" onClick={() => void fetchMore({ variables: { after: data.sermons.pageInfo.endCursor }, updateQuery: appendEdges("sermons") })}>
+          {t("admin.sermons.more")}
+        </button>
+      )}
+    </div>
+  );
+}
