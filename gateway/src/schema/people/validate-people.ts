@@ -82,10 +82,10 @@ export function validatePersonInput(input: PersonInput, today = todayUtc()) {
   const person: Record<string, unknown> = names(v, input, true);
   if (input.directoryOptOut != null) person.directoryOptOut = input.directoryOptOut;
   // Staff-only fields pass through: people.updateRule refuses them for anyone else.
-  if (input.membershipStatus !== undefined) person.membershipStatus = input.membershipStatus ? input.membershipStatus : "";
+  if (input.membershipStatus !== undefined) person.membershipStatus = input.membershipStatus || "";
   if (input.recordStatus != null) person.recordStatus = input.recordStatus;
   if (input.householdId !== undefined) person.household = input.householdId ?? "";
-  if (input.householdRole !== undefined) person.householdRole = input.householdRole ? input.householdRole : "";
+  if (input.householdRole !== undefined) person.householdRole = input.householdRole || "";
   const birthDate = input.birthDate === undefined ? undefined : input.birthDate === null || !input.birthDate.trim() ? null : checkBirthDate(v, "birthDate", input.birthDate, today);
   v.done();
   return { person, birthDate, birthdayVisibility: visibilityOf(input.birthdayVisibility) };
@@ -108,8 +108,8 @@ export function validateNewPerson(input: NewPersonInput, today = todayUtc()) {
     email,
     phone,
     householdId: input.householdId ?? null,
-    householdRole: input.householdRole ? input.householdRole : null,
-    membershipStatus: input.membershipStatus ? input.membershipStatus : null,
+    householdRole: input.householdRole || null,
+    membershipStatus: input.membershipStatus || null,
   };
 }
 
@@ -126,7 +126,7 @@ export function validatePhoneInput(input: PhoneInput) {
   const number = typed ? toE164(typed) : null;
   if (typed && !number) v.add("number", "invalid_phone", "Enter a valid phone number, with the country code if it is not local.");
   v.done();
-  return { number: number!, kind: input.kind ? input.kind : undefined, isPrimary: input.isPrimary ?? undefined, visibility: visibilityOf(input.visibility) };
+  return { number: number!, kind: input.kind || undefined, isPrimary: input.isPrimary ?? undefined, visibility: visibilityOf(input.visibility) };
 }
 
 export function validateAddressInput(input: AddressInput) {
