@@ -4,7 +4,7 @@ import type { SettingsRecord } from "../pocketbase/records.ts";
 import type { SystemClient } from "../pocketbase/client.ts";
 import { calendar, occurrenceCalendar, type FeedOptions } from "../schema/events/ics.ts";
 import { instantOf, occurrenceAt, occurrencesOf } from "../schema/events/occurrences.ts";
-import type { EventExceptionRecord, EventRecord, RegistrationRecord, RsvpRecord } from "../schema/events/records.ts";
+import type { EventExceptionRecord, EventRecord, RegistrationRecord, RsvpRecord } from "../pocketbase/records.ts";
 
 /**
  * The iCalendar feeds (issue 14): /feeds/events.ics (public events), /feeds/events/<category>.ics,

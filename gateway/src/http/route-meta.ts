@@ -8,7 +8,7 @@ import { churchLocale, translator, type Translate } from "../mail/i18n.ts";
 import type { ServerMessageKey } from "@flock/shared/i18n/server";
 import { Temporal } from "temporal-polyfill";
 import { occurrencesOf } from "../schema/events/occurrences.ts";
-import type { EventExceptionRecord, EventRecord } from "../schema/events/records.ts";
+import type { EventExceptionRecord, EventRecord } from "../pocketbase/records.ts";
 
 /** What the served HTML says about a page before any JavaScript runs (title, description, links). */
 export interface PageMeta {

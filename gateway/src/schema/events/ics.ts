@@ -7,7 +7,7 @@
  */
 import { Temporal } from "temporal-polyfill";
 import { instantOf, seriesOf, type OccurrenceModel } from "./occurrences.ts";
-import type { EventExceptionRecord, EventRecord } from "./records.ts";
+import type { EventExceptionRecord, EventRecord } from "../../pocketbase/records.ts";
 
 const encoder = new TextEncoder();
 

@@ -1,6 +1,6 @@
 import { Temporal } from "temporal-polyfill";
 import { expand, parseRRule, WEEKDAYS, type Occurrence, type RecurrenceRule, type Series } from "./recurrence.ts";
-import type { EventExceptionRecord, EventRecord } from "./records.ts";
+import type { EventExceptionRecord, EventRecord } from "../../pocketbase/records.ts";
 
 /** Longest range one query may expand (PRODUCT.md §9: 18 months). */
 export const MAX_RANGE_DAYS = 18 * 31;

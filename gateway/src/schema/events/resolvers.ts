@@ -17,7 +17,7 @@ import {
   dateKeyOf, describeRule, instantOf, isoOf, MAX_RANGE_DAYS, occurrenceAt, occurrencesOf, pbDateOf, seriesOf, shortDate, localeOf,
   type OccurrenceModel,
 } from "./occurrences.ts";
-import type { EventCategoryRecord, EventExceptionRecord, EventRecord, OccurrenceCountsRecord, RegistrationRecord, RsvpRecord } from "./records.ts";
+import type { EventCategoryRecord, EventExceptionRecord, EventRecord, OccurrenceCountsRecord, RegistrationRecord, RsvpRecord } from "../../pocketbase/records.ts";
 import { googleCalendarUrl } from "./ics.ts";
 
 /**

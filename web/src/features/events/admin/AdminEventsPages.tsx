@@ -10,7 +10,6 @@ import { handleError, type UiError } from "../../../lib/handleError.ts";
 import { usePageTitle } from "../../../lib/usePageTitle.ts";
 import { useDebounced } from "../../../lib/useDebounced.ts";
 import { useAppShell } from "../../../gql/AppShell.generated.ts";
-import { LIMITS } from "@flock/shared/limits";
 import type { EventInput, EventVisibility, RegistrationMode } from "../../../gql/types.ts";
 import {
   useAdminEventEditor, useAdminEventsList, useCancelOccurrence, useCreateEvent, useEventAttendees, usePublishEvent, useRecurrencePreview, useRestoreOccurrence,
