@@ -27,9 +27,9 @@ COPY package.json package-lock.json ./
 COPY gateway/package.json gateway/package.json
 COPY web/package.json web/package.json
 COPY shared/package.json shared/package.json
-# Only the gateway workspace's dependencies (tsx included: the gateway runs its TypeScript directly),
+# Only the gateway's and the shared rules' workspace dependencies (tsx included: the gateway runs its TypeScript directly),
 # without dev tools, the web app's libraries or the root's optional PocketBase/Chromium packages.
-RUN npm ci --omit=dev --workspace=gateway --no-audit --no-fund \
+RUN npm ci --omit=dev --workspace=gateway --workspace=shared --no-audit --no-fund \
  && npm cache clean --force
 
 # --- runtime -------------------------------------------------------------------------------------
@@ -40,6 +40,9 @@ ENV NODE_ENV=production \
     WEB_DIST=/app/web/dist
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
+# @flock/shared's intl-messageformat differs from the version a root dev tool (lighthouse) pins, so
+# npm keeps it in the workspace's own node_modules.
+COPY --from=deps /app/shared/node_modules ./shared/node_modules
 COPY package.json tsconfig.json ./
 COPY gateway/package.json ./gateway/package.json
 COPY gateway/src ./gateway/src

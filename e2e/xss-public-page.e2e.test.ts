@@ -112,7 +112,9 @@ describe(`${XSS_VECTORS.length} XSS vectors stored as pages and opened at /p/:sl
         const page = await context.newPage();
         await page.goto("/");
         // A reader follows links once the app has rendered (its first frame renders as a transition).
-        await page.waitForFunction(() => !!document.querySelector("main h1"), undefined, { timeout: 30_000 });
+        // main#main is the app's own; the served HTML's copy for crawlers (main.prerendered) has an h1
+        // too, and a navigation started before the router listens would be lost.
+        await page.waitForFunction(() => !!document.querySelector("main#main h1"), undefined, { timeout: 30_000 });
         return page;
       }),
     );

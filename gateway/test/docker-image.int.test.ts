@@ -39,6 +39,8 @@ afterAll(async () => {
 /** The stages before the last one, as the local equivalents of what they produce. */
 const stageOutputs = () => ({
   "deps:/app/node_modules": (target: string) => linkNodeModules(ROOT, lock, productionClosure(lock, "gateway"), target),
+  // A version a workspace needs that differs from the root's sits in that workspace's own node_modules.
+  "deps:/app/shared/node_modules": (target: string) => linkNodeModules(ROOT, lock, productionClosure(lock, "gateway"), target, "shared/node_modules/"),
   "web:/app/web/dist": async (target: string) => {
     if (existsSync(join(ROOT, "web/dist/index.html"))) await symlink(join(ROOT, "web/dist"), target);
     else await stubWebDist(target);

@@ -165,6 +165,13 @@ export function productionClosure(lock: Lockfile, workspace: string): Set<string
     const path = queue.pop()!;
     const entry = lock.packages[path];
     if (!entry) continue;
+    // A workspace the workspace depends on (@flock/shared → shared/): a link, whose own dependencies
+    // (intl-messageformat…) are installed too.
+    if (entry.link && entry.resolved && !found.has(entry.resolved)) {
+      found.add(entry.resolved);
+      queue.push(entry.resolved);
+      continue;
+    }
     const optionalPeers = entry.peerDependenciesMeta ?? {};
     const names = [
       ...Object.keys(entry.dependencies ?? {}),
@@ -248,14 +255,14 @@ export async function assembleImage(options: AssembleOptions): Promise<Assembled
 
 /**
  * A node_modules folder holding exactly the packages of `closure` (lockfile paths at the top level
- * of node_modules), each a symbolic link to the repository's installed copy; workspace links point
+ * of `base`: the root's node_modules, or a workspace's own, e.g. "shared/node_modules/"), each a symbolic link to the repository's installed copy; workspace links point
  * where npm points them. Code in the image that imports anything else fails as it would there.
  */
-export async function linkNodeModules(repoRoot: string, lock: Lockfile, closure: Set<string>, target: string): Promise<void> {
+export async function linkNodeModules(repoRoot: string, lock: Lockfile, closure: Set<string>, target: string, base = "node_modules/"): Promise<void> {
   await mkdir(target, { recursive: true });
   for (const path of closure) {
-    const name = path.slice("node_modules/".length);
-    if (!path.startsWith("node_modules/") || name.includes("/node_modules/")) continue; // nested: inside its parent
+    const name = path.slice(base.length);
+    if (!path.startsWith(base) || name.includes("/node_modules/")) continue; // nested: inside its parent
     const destination = join(target, name);
     await mkdir(dirname(destination), { recursive: true });
     const entry = lock.packages[path]!;

@@ -115,6 +115,17 @@ const moveSpeakers: Mover = async (pb, keep, merge, system) => {
   for (const row of rows) await pbCall(() => su.collection("speakers").update(row.id, { person: keep.id }));
 };
 
+/**
+ * A member's RSVPs follow to the kept person. RSVPs are their owners' (and events staff's) to
+ * change, so the system moves them, as the merge's bookkeeping; it finds them itself, since people
+ * managers need not see who answered which event.
+ */
+const moveRsvps: Mover = async (_pb, keep, merge, system) => {
+  const su = await system.get();
+  const rows = await rowsPointingAt(su, "rsvps", "person", merge.id, "id");
+  for (const row of rows) await pbCall(() => su.collection("rsvps").update(row.id, { person: keep.id }));
+};
+
 export const PERSON_RELATIONS = {
   "person_emails.person": moveContactRows<PersonEmailRecord>("person_emails", (a, b) => a.email.toLowerCase() === b.email.toLowerCase()),
   "person_phones.person": moveContactRows<PersonPhoneRecord>("person_phones", (a, b) => a.number === b.number),
@@ -126,6 +137,7 @@ export const PERSON_RELATIONS = {
   "visit_requests.person": repoint("visit_requests", "person"),
   "prayer_request_private.person": movePrayerRequesters,
   "speakers.person": moveSpeakers,
+  "rsvps.person": moveRsvps,
 } satisfies Record<string, Mover>;
 
 /** The kept person's blank fields, filled from the merged one. */
