@@ -283,7 +283,8 @@ describe("browsers' event stream (graphql-sse, single connection mode)", () => {
 describe("the church's name in PocketBase's emails", () => {
   it("a renamed church sends verification and reset emails under its new name", async () => {
     const name = `St Test ${Date.now()}`;
-    expect((await asAdmin().request(UPDATE, { input: { churchName: name } })).errors).toBeUndefined();
+    // In English: PocketBase's mails follow the church's language, which an earlier test set to Spanish.
+    expect((await asAdmin().request(UPDATE, { input: { churchName: name, locale: "en" } })).errors).toBeUndefined();
 
     const member = await createUser();
     await new GqlClient(gateway, { ip: "198.51.100.90" }).request(`mutation($e: String!) { requestPasswordReset(email: $e) }`, { e: member.email });
