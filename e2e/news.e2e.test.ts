@@ -39,11 +39,12 @@ describe("public news and pages in a real browser", () => {
 
     // A members-only post: an invitation to sign in, the same page (and 404) as a made-up address,
     // so neither its title nor its existence shows; after signing in, the reader is back on the post.
-    const madeUp = await page.goto("/news/no-such-post-here");
+    // Asserted once the app has finished loading (its chunks and queries), not while it boots.
+    const madeUp = await page.goto("/news/no-such-post-here", { waitUntil: "networkidle" });
     expect(madeUp?.status()).toBe(404);
     await expect.poll(() => page.getByRole("heading", { name: "Sign in to read this" }).isVisible()).toBe(true);
     const madeUpText = (await page.locator("main").innerText()).replaceAll("no-such-post-here", "");
-    const hidden = await page.goto("/news/choir-wednesdays");
+    const hidden = await page.goto("/news/choir-wednesdays", { waitUntil: "networkidle" });
     expect(hidden?.status()).toBe(404);
     await expect.poll(() => page.getByRole("heading", { name: "Sign in to read this" }).isVisible()).toBe(true);
     expect((await page.locator("main").innerText()).replaceAll("choir-wednesdays", "")).toBe(madeUpText);
