@@ -85,10 +85,12 @@ describe("the realtime bridge when PocketBase crashes and comes back", () => {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
 
+    // Counted before the restart, not after it resolves: a gateway may reconnect and send its RESYNC
+    // in the moment between PocketBase answering and restart() noticing (the late gateway did, under load).
+    const resyncs = clients.map((c) => c.events.length);
     const restartedAt = Date.now();
     await pocketbase.restart();
     const healthyAt = Date.now();
-    const resyncs = clients.map((c) => c.events.length);
     // P6: each subscriber is told to refetch, which the bridge does only once its connection has
     // resubscribed; a change made after that reaches everyone.
     await Promise.all(clients.map((c, i) => c.waitFor((events) => events.slice(resyncs[i]).some((e) => kindOf(e) === "RESYNC"), RECOVERY_BUDGET_MS - (Date.now() - restartedAt), "a RESYNC")));
