@@ -121,6 +121,19 @@ export type ContactVisibility =
   | 'members'
   | 'private';
 
+/**
+ * What the caller may do with one post or page, as PocketBase's rules will decide it (the web app shows
+ * its buttons from this; gateway/test/access-agreement.int.test.ts checks the two agree).
+ */
+export type ContentCan = {
+  __typename?: 'ContentCan';
+  delete: Scalars['Boolean']['output'];
+  /** Change it: drafts for writers (content.edit), anything for publishers. */
+  edit: Scalars['Boolean']['output'];
+  /** Publish, schedule, update what is live, unpublish, archive. */
+  publish: Scalars['Boolean']['output'];
+};
+
 export type ContentKind =
   | 'PAGE'
   | 'POST';
@@ -1302,6 +1315,8 @@ export type Page = {
   __typename?: 'Page';
   /** The Markdown source (what editors write). */
   body: Scalars['String']['output'];
+  /** What the caller may do with this page. */
+  can: ContentCan;
   /** The last saved versions, newest first (editors). */
   history: Array<Revision>;
   /** The body rendered to sanitized HTML. */
@@ -1521,6 +1536,8 @@ export type Post = {
   authorName: Scalars['String']['output'];
   /** The Markdown source. */
   body: Scalars['String']['output'];
+  /** What the caller may do with this post. */
+  can: ContentCan;
   cover?: Maybe<Media>;
   created: Scalars['DateTime']['output'];
   /** The last saved versions, newest first (editors). */
@@ -1595,6 +1612,8 @@ export type PrayerRequest = {
    */
   authorName?: Maybe<Scalars['String']['output']>;
   body: Scalars['String']['output'];
+  /** What the caller may do with this request. */
+  can: PrayerRequestCan;
   created: Scalars['DateTime']['output'];
   expiresAt?: Maybe<Scalars['DateTime']['output']>;
   /** Moderators and pastoral staff only (0 for others). */
@@ -1614,6 +1633,13 @@ export type PrayerRequest = {
   requester?: Maybe<PrayerRequester>;
   status: PrayerStatus;
   visibility: PrayerVisibility;
+};
+
+/** What the caller may do with one prayer request, as PocketBase's rules will decide it. */
+export type PrayerRequestCan = {
+  __typename?: 'PrayerRequestCan';
+  /** Approve, reject, edit, answer for and remove it (pastoral requests: pastoral staff only). */
+  moderate: Scalars['Boolean']['output'];
 };
 
 export type PrayerRequestConnection = {
@@ -2780,6 +2806,7 @@ export type ResolversTypes = {
   ChangePasswordInput: ChangePasswordInput;
   ConfirmPasswordResetInput: ConfirmPasswordResetInput;
   ContactVisibility: ResolverTypeWrapper<ContactVisibility>;
+  ContentCan: ResolverTypeWrapper<ContentCan>;
   ContentKind: ContentKind;
   ContentRef: ResolverTypeWrapper<ContentRef>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
@@ -2847,6 +2874,7 @@ export type ResolversTypes = {
   PostOrder: PostOrder;
   PostStatus: ResolverTypeWrapper<PostStatus>;
   PrayerRequest: ResolverTypeWrapper<PrayerRequestRecord>;
+  PrayerRequestCan: ResolverTypeWrapper<PrayerRequestCan>;
   PrayerRequestConnection: ResolverTypeWrapper<Omit<PrayerRequestConnection, 'edges'> & { edges: Array<ResolversTypes['PrayerRequestEdge']> }>;
   PrayerRequestEdge: ResolverTypeWrapper<Omit<PrayerRequestEdge, 'node'> & { node: ResolversTypes['PrayerRequest'] }>;
   PrayerRequestInput: PrayerRequestInput;
@@ -2925,6 +2953,7 @@ export type ResolversParentTypes = {
   Boolean: Scalars['Boolean']['output'];
   ChangePasswordInput: ChangePasswordInput;
   ConfirmPasswordResetInput: ConfirmPasswordResetInput;
+  ContentCan: ContentCan;
   ContentRef: ContentRef;
   DateTime: Scalars['DateTime']['output'];
   EmailInput: EmailInput;
@@ -2973,6 +3002,7 @@ export type ResolversParentTypes = {
   PostEdge: Omit<PostEdge, 'node'> & { node: ResolversParentTypes['Post'] };
   PostInput: PostInput;
   PrayerRequest: PrayerRequestRecord;
+  PrayerRequestCan: PrayerRequestCan;
   PrayerRequestConnection: Omit<PrayerRequestConnection, 'edges'> & { edges: Array<ResolversParentTypes['PrayerRequestEdge']> };
   PrayerRequestEdge: Omit<PrayerRequestEdge, 'node'> & { node: ResolversParentTypes['PrayerRequest'] };
   PrayerRequestInput: PrayerRequestInput;
@@ -3060,6 +3090,12 @@ export type BirthdayResolvers<ContextType = GatewayContext, ParentType extends R
 };
 
 export type ContactVisibilityResolvers = { GROUPS: 'groups', LEADERS: 'leaders', MEMBERS: 'members', PRIVATE: 'private' };
+
+export type ContentCanResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ContentCan'] = ResolversParentTypes['ContentCan']> = {
+  delete?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  edit?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  publish?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
 
 export type ContentRefResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ContentRef'] = ResolversParentTypes['ContentRef']> = {
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -3367,6 +3403,7 @@ export type OccurrenceSeatsResolvers<ContextType = GatewayContext, ParentType ex
 
 export type PageResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Page'] = ResolversParentTypes['Page']> = {
   body?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  can?: Resolver<ResolversTypes['ContentCan'], ParentType, ContextType>;
   history?: Resolver<Array<ResolversTypes['Revision']>, ParentType, ContextType>;
   html?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -3469,6 +3506,7 @@ export type PostResolvers<ContextType = GatewayContext, ParentType extends Resol
   audience?: Resolver<ResolversTypes['Audience'], ParentType, ContextType>;
   authorName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   body?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  can?: Resolver<ResolversTypes['ContentCan'], ParentType, ContextType>;
   cover?: Resolver<Maybe<ResolversTypes['Media']>, ParentType, ContextType>;
   created?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   history?: Resolver<Array<ResolversTypes['Revision']>, ParentType, ContextType>;
@@ -3506,6 +3544,7 @@ export type PrayerRequestResolvers<ContextType = GatewayContext, ParentType exte
   answeredAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   authorName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   body?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  can?: Resolver<ResolversTypes['PrayerRequestCan'], ParentType, ContextType>;
   created?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   expiresAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   flagCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -3518,6 +3557,10 @@ export type PrayerRequestResolvers<ContextType = GatewayContext, ParentType exte
   requester?: Resolver<Maybe<ResolversTypes['PrayerRequester']>, ParentType, ContextType>;
   status?: Resolver<ResolversTypes['PrayerStatus'], ParentType, ContextType>;
   visibility?: Resolver<ResolversTypes['PrayerVisibility'], ParentType, ContextType>;
+};
+
+export type PrayerRequestCanResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['PrayerRequestCan'] = ResolversParentTypes['PrayerRequestCan']> = {
+  moderate?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
 export type PrayerRequestConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['PrayerRequestConnection'] = ResolversParentTypes['PrayerRequestConnection']> = {
@@ -3900,6 +3943,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   BibleBook?: BibleBookResolvers<ContextType>;
   Birthday?: BirthdayResolvers<ContextType>;
   ContactVisibility?: ContactVisibilityResolvers;
+  ContentCan?: ContentCanResolvers<ContextType>;
   ContentRef?: ContentRefResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
   Event?: EventResolvers<ContextType>;
@@ -3944,6 +3988,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   PostEdge?: PostEdgeResolvers<ContextType>;
   PostStatus?: PostStatusResolvers;
   PrayerRequest?: PrayerRequestResolvers<ContextType>;
+  PrayerRequestCan?: PrayerRequestCanResolvers<ContextType>;
   PrayerRequestConnection?: PrayerRequestConnectionResolvers<ContextType>;
   PrayerRequestEdge?: PrayerRequestEdgeResolvers<ContextType>;
   PrayerRequester?: PrayerRequesterResolvers<ContextType>;

@@ -10,6 +10,7 @@ import { chooseSlug, mediaByIds, renderBody, requireAltText, staleRevision, writ
 import { deleteWorkingCopy, readHistory, readHistoryEntry, readWorkingCopy, recordHistory, saveWorkingCopy, workingOf, type RevisionContent } from "./revisions.ts";
 import { fromPocketBaseDate, fromPocketBaseDateOrNull } from "../../pocketbase/dates.ts";
 import { pocketBaseNow, toPocketBaseDate } from "../../pocketbase/dates.ts";
+import { contentAbilities } from "../../access/abilities.ts";
 
 
 // The orders the SDL promises. A never-published post has an empty publishedAt, which sorts last.
@@ -362,6 +363,7 @@ export const contentResolvers: Resolvers = {
     updated: (p) => fromPocketBaseDate(p.updated),
     working: (p, _, ctx) => workingOf(ctx, "page", p),
     history: (p, _, ctx) => readHistory(ctx, "page", p.id),
+    can: async (p, _, ctx) => contentAbilities(await ctx.viewer(), p.status),
   },
   Post: {
     path: (p) => `/news/${p.slug}`,
@@ -379,6 +381,7 @@ export const contentResolvers: Resolvers = {
     updated: (p) => fromPocketBaseDate(p.updated),
     working: (p, _, ctx) => workingOf(ctx, "post", p),
     history: (p, _, ctx) => readHistory(ctx, "post", p.id),
+    can: async (p, _, ctx) => contentAbilities(await ctx.viewer(), p.status),
   },
   WorkingCopy: {
     slug: (w) => String(workingField(w, "slug") ?? ""),
