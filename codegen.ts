@@ -64,6 +64,8 @@ const config: CodegenConfig = {
           Rsvp: "../../pocketbase/records.ts#RsvpRecord",
           Registration: "../../pocketbase/records.ts#RegistrationRecord",
           Occurrence: "../events/occurrences.ts#OccurrenceModel",
+          // Integrations
+          ApiToken: "../../pocketbase/records.ts#ApiClientRecord",
         },
       },
     },

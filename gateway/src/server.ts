@@ -6,6 +6,7 @@ import type { GatewayConfig } from "./config.ts";
 import type { GatewayServices, ServerContext } from "./context.ts";
 import { createGatewayYoga, MAX_JSON_REQUEST_BYTES, MAX_UPLOAD_REQUEST_BYTES } from "./yoga.ts";
 import { SystemClient, createUserClient } from "./pocketbase/client.ts";
+import { ApiTokens } from "./access/api-tokens.ts";
 import { newsFeed, robotsTxt, sitemap } from "./http/feeds.ts";
 import { RateLimiter } from "./session/rate-limiter.ts";
 import { TrustedDevices } from "./session/trusted-device.ts";
@@ -96,9 +97,11 @@ function bodySizeAcceptable(req: IncomingMessage, res: ServerResponse): boolean 
 export function createGateway(config: GatewayConfig): Gateway {
   const publicSettings = new PublicSettings(config.pbUrl);
   const viewerCache = new ViewerCache();
+  const system = new SystemClient(config.pbUrl, config.superuser);
   const services: GatewayServices = {
     config,
-    system: new SystemClient(config.pbUrl, config.superuser),
+    system,
+    apiTokens: new ApiTokens(system),
     limiter: new RateLimiter(),
     trustedDevices: new TrustedDevices(config.superuser),
     settingsEvents: new SettingsEvents(config.pbUrl),

@@ -24,6 +24,7 @@ const CUSTOM_ROLES: Record<string, PermissionName[]> = {
   settingsOnly: ["settings.manage"],
   accountsOnly: ["roles.manage"],
   eventsOnly: ["events.manage"],
+  integrationsOnly: ["api.manage"],
 };
 
 let gateway: Gateway;
@@ -110,6 +111,16 @@ const PROBES: Record<Ability, (pb: PocketBase, user: TestUser | null) => Promise
   },
   async manageSettings(pb) {
     return allowed(() => pb.collection("settings").update(settingsId, { tagline: settingsTagline }));
+  },
+  async manageIntegrations(pb, user) {
+    if (!user) return false;
+    const secret = "probe-password-" + run;
+    const created = await pb
+      .collection("api_clients")
+      .create({ name: "Probe", scopes: [], createdBy: user.id, email: `${slug("probe")}@api-clients.invalid`, password: secret, passwordConfirm: secret })
+      .catch(() => null);
+    if (created) await su.collection("api_clients").delete(created.id);
+    return !!created;
   },
   async manageRoles(pb) {
     const created = await pb.collection("roles").create({ name: `Probe role ${slug("r")}`, permissions: [] }).catch(() => null);

@@ -32,6 +32,8 @@ export const ABILITIES = {
   manageSettings: ["settings.manage"],
   /** Accounts and their roles. */
   manageRoles: ["roles.manage"],
+  /** API tokens for integrations (issue 16). */
+  manageIntegrations: ["api.manage"],
 } as const satisfies Record<string, readonly PermissionName[]>;
 
 export type Ability = keyof typeof ABILITIES;

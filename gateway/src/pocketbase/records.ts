@@ -10,7 +10,8 @@ export interface BaseRecord {
 
 export type PermissionName =
   | "settings.manage" | "roles.manage" | "people.view" | "people.manage" | "content.edit" | "content.publish"
-  | "sermons.manage" | "events.manage" | "groups.manage" | "prayer.moderate" | "prayer.view_pastoral" | "media.manage";
+  | "sermons.manage" | "events.manage" | "groups.manage" | "prayer.moderate" | "prayer.view_pastoral" | "media.manage"
+  | "api.manage";
 
 export interface RoleRecord extends BaseRecord {
   name: string;
@@ -412,6 +413,26 @@ export interface OccurrenceCountsRecord extends BaseRecord {
   maybe: number;
 }
 
+/** What an API token may read beyond the public site (pb_migrations/1732496000_api_clients.js). */
+export type ApiScope = "content.members" | "prayer.members";
+
+/** An API token's machine identity (an auth record: PocketBase's rules read its scopes). */
+export interface ApiClientRecord extends BaseRecord {
+  email: string;
+  emailVisibility: boolean;
+  verified: boolean;
+  name: string;
+  scopes: ApiScope[];
+  /** SHA-256 (hex) of the token's secret; hidden from every API. */
+  secretHash: string;
+  createdBy: string;
+  expiresAt: string;
+  revokedAt: string;
+  lastUsedAt: string;
+  lastUsedIp: string;
+  expand?: { createdBy?: UserRecord };
+}
+
 export interface Collections {
   roles: RoleRecord;
   users: UserRecord;
@@ -444,4 +465,5 @@ export interface Collections {
   rsvps: RsvpRecord;
   registrations: RegistrationRecord;
   occurrence_counts: OccurrenceCountsRecord;
+  api_clients: ApiClientRecord;
 }

@@ -208,6 +208,7 @@ export type PeopleFilter = {
 
 /** A permission that roles grant (PRODUCT.md §1). */
 export type Permission =
+  | 'API_MANAGE'
   | 'CONTENT_EDIT'
   | 'CONTENT_PUBLISH'
   | 'EVENTS_MANAGE'

@@ -421,6 +421,7 @@ export const en = {
   "permission.PRAYER_MODERATE": "Moderate prayer",
   "permission.PRAYER_VIEW_PASTORAL": "See pastoral prayer",
   "permission.MEDIA_MANAGE": "Manage media",
+  "permission.API_MANAGE": "Manage integrations (API tokens)",
 
   "error.UNAUTHENTICATED": "Please sign in to continue.",
   "error.FORBIDDEN": "You don't have access to this.",

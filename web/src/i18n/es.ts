@@ -423,6 +423,7 @@ export const es: Record<MessageKey, string> = {
   "permission.PRAYER_MODERATE": "Moderar la oración",
   "permission.PRAYER_VIEW_PASTORAL": "Ver oración pastoral",
   "permission.MEDIA_MANAGE": "Gestionar archivos",
+  "permission.API_MANAGE": "Gestionar integraciones (tokens de API)",
 
   "error.UNAUTHENTICATED": "Inicia sesión para continuar.",
   "error.FORBIDDEN": "No tienes acceso a esto.",
