@@ -67,7 +67,7 @@ migrate(
       mfa: { enabled: false },
       oauth2: { enabled: false },
       fields: [
-        { name: "name", type: "text", required: true, min: 1, max: 80 },
+        { name: "name", type: "text", required: true, min: 1, max: 80 }, // LIMITS.apiTokenNameMax
         { name: "scopes", type: "select", maxSelect: SCOPES.length, values: SCOPES },
         // Hidden: no API returns it, and only the system can set it (the gateway does, right after the
         // manager's create; until then the client has no secret and no token matches it).

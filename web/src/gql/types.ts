@@ -25,6 +25,22 @@ export type AlertDelivery =
   /** Nothing. */
   | 'OFF';
 
+/** What an API token may read beyond what the public site shows (which every valid token may read). */
+export type ApiScope =
+  /** Members-only posts and events, as an active member reads them. */
+  | 'CONTENT_MEMBERS'
+  /** Members-only prayer requests on the wall, as an active member reads them. */
+  | 'PRAYER_MEMBERS';
+
+/** Where an API token is in its life. */
+export type ApiTokenStatus =
+  /** It works. */
+  | 'ACTIVE'
+  /** Its expiry date has passed; requests with it are refused (401). */
+  | 'EXPIRED'
+  /** Staff revoked it; requests with it are refused (401). */
+  | 'REVOKED';
+
 export type ApproveSignUpInput = {
   /** Put the (new) person into this household; omit to create a household named after them. */
   householdId?: string | number | null | undefined;
@@ -62,6 +78,16 @@ export type ContactVisibility =
 export type ContentKind =
   | 'PAGE'
   | 'POST';
+
+/** A new API token. */
+export type CreateApiTokenInput = {
+  /** When it stops working by itself (in the future, at most two years ahead); null: never. */
+  expiresAt?: string | null | undefined;
+  /** What it is for (1–80 characters). */
+  name: string;
+  /** What it may read beyond the public site; empty: the public site only. */
+  scopes: Array<ApiScope>;
+};
 
 export type EmailInput = {
   email: string;

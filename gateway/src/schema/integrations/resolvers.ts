@@ -6,6 +6,7 @@ import { requireAbility } from "../../access/guards.ts";
 import type { ApiClientRecord } from "../../pocketbase/records.ts";
 import { fromPocketBaseDate, fromPocketBaseDateOrNull, toPocketBaseDate } from "../../pocketbase/dates.ts";
 import { Validator } from "../../validation/validate.ts";
+import { LIMITS } from "@flock/shared/limits";
 import { writeAsCaller } from "../content/shared.ts";
 import type { Resolvers } from "../__generated__/types.ts";
 
@@ -40,7 +41,7 @@ export const integrationsResolvers: Resolvers = {
     async createApiToken(_, { input }, ctx) {
       const viewer = await requireAbility(ctx, "manageIntegrations");
       const v = new Validator();
-      const name = v.text("name", input.name, { required: true, max: 80 });
+      const name = v.text("name", input.name, { required: true, max: LIMITS.apiTokenNameMax });
       let expiresAt: string | null = null;
       if (input.expiresAt) {
         const at = Date.parse(input.expiresAt);
