@@ -13,7 +13,7 @@ import type { SettingsEvents } from "./system/settings-events.ts";
 import type { ViewerCache } from "./session/viewer-cache.ts";
 import type { PublicSettings } from "./system/public-settings.ts";
 import type { Mailer } from "./mail/mailer.ts";
-import type { RealtimeBridge } from "./realtime/bridge.ts";
+import type { BridgeViewer, RealtimeBridge } from "./realtime/bridge.ts";
 import type { AudioUploads } from "./http/audio-uploads.ts";
 import type { ApiIdentity, ApiTokens } from "./access/api-tokens.ts";
 
@@ -84,6 +84,13 @@ export interface GatewayContext extends YogaInitialContext, GatewayServices {
   viewer(): Promise<UserRecord | null>;
   /** Point `pb` at a new token after sign-in within the same request. */
   actAs(token: string | null): void;
+  /** The API token's client when the request carries one (then there is no viewer). */
+  apiClient: ApiIdentity | null;
+  /**
+   * Who a subscription listens as on PocketBase's realtime stream (so its rules filter the events):
+   * the signed-in user, an API token's client, or a guest.
+   */
+  realtimeIdentity(): Promise<BridgeViewer>;
 }
 
 const sessions = new WeakMap<Request, Session>();
@@ -115,6 +122,13 @@ export function createContextFactory(services: GatewayServices) {
       clientIp,
       afterResponse: initial.afterResponse ?? ((run) => void setImmediate(run)),
       pb: createUserClient(services.config.pbUrl, session.token, clientIp),
+      apiClient: apiClient ?? null,
+      async realtimeIdentity() {
+        if (apiClient) return { userId: `api:${apiClient.client.id}`, token: apiClient.pbToken };
+        const viewer = await context.viewer();
+        // A token PocketBase refused (viewer null) listens as a guest.
+        return viewer ? { userId: viewer.id, token: session.token } : { userId: null, token: null };
+      },
       actAs(token) {
         context.pb = createUserClient(services.config.pbUrl, token, clientIp);
         viewerPromise = null;
