@@ -1335,6 +1335,8 @@ export type Page = {
   status: PageStatus;
   title: Scalars['String']['output'];
   updated: Scalars['DateTime']['output'];
+  /** Absolute URL of the page on the site, from its configured public origin (PUBLIC_URL), e.g. https://example.church/p/about. */
+  url: Scalars['String']['output'];
   /** Changes not on the site yet (editors; published pages only). */
   working?: Maybe<WorkingCopy>;
 };
@@ -1558,6 +1560,8 @@ export type Post = {
   summary: Scalars['String']['output'];
   title: Scalars['String']['output'];
   updated: Scalars['DateTime']['output'];
+  /** Absolute URL of the post on the site, from its configured public origin (PUBLIC_URL), e.g. https://example.church/news/harvest-supper. */
+  url: Scalars['String']['output'];
   /** Changes not on the site yet (editors; published posts only). */
   working?: Maybe<WorkingCopy>;
 };
@@ -1965,6 +1969,8 @@ export type QueryPostsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
   orderBy?: InputMaybe<PostOrder>;
+  publishedAfter?: InputMaybe<Scalars['DateTime']['input']>;
+  publishedBefore?: InputMaybe<Scalars['DateTime']['input']>;
   search?: InputMaybe<Scalars['String']['input']>;
   status?: InputMaybe<PostStatus>;
 };
@@ -2024,6 +2030,8 @@ export type QuerySermonsArgs = {
   book?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
   includeDrafts?: InputMaybe<Scalars['Boolean']['input']>;
+  publishedAfter?: InputMaybe<Scalars['DateTime']['input']>;
+  publishedBefore?: InputMaybe<Scalars['DateTime']['input']>;
   search?: InputMaybe<Scalars['String']['input']>;
   seriesId?: InputMaybe<Scalars['ID']['input']>;
   speakerId?: InputMaybe<Scalars['ID']['input']>;
@@ -2239,6 +2247,8 @@ export type Sermon = {
   summary: Scalars['String']['output'];
   title: Scalars['String']['output'];
   updated: Scalars['DateTime']['output'];
+  /** Absolute URL of the sermon on the site, from its configured public origin (PUBLIC_URL), e.g. https://example.church/sermons/the-good-shepherd. */
+  url: Scalars['String']['output'];
   video?: Maybe<SermonVideo>;
   /** The video URL as stored (YouTube or Vimeo), or empty. */
   videoUrl: Scalars['String']['output'];
@@ -3417,6 +3427,7 @@ export type PageResolvers<ContextType = GatewayContext, ParentType extends Resol
   status?: Resolver<ResolversTypes['PageStatus'], ParentType, ContextType>;
   title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   updated?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   working?: Resolver<Maybe<ResolversTypes['WorkingCopy']>, ParentType, ContextType>;
 };
 
@@ -3522,6 +3533,7 @@ export type PostResolvers<ContextType = GatewayContext, ParentType extends Resol
   summary?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   updated?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   working?: Resolver<Maybe<ResolversTypes['WorkingCopy']>, ParentType, ContextType>;
 };
 
@@ -3732,6 +3744,7 @@ export type SermonResolvers<ContextType = GatewayContext, ParentType extends Res
   summary?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   updated?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   video?: Resolver<Maybe<ResolversTypes['SermonVideo']>, ParentType, ContextType>;
   videoUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
