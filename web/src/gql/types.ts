@@ -703,13 +703,13 @@ export type VisitStatus =
 
 /** What changed on the wall; RESYNC means the client may have missed changes and should refetch. */
 export type WallEventKind =
-  /** Something new the subscriber may see. */
+  /** Created, and visible to the subscriber. */
   | 'ADDED'
-  /** Something left the subscriber's view (deleted, hidden, or no longer visible to them). */
+  /** Deleted, or no longer on the subscriber's wall (rejected, archived, hidden). */
   | 'REMOVED'
   /** Events may have been lost (slow client, PocketBase reconnected): refetch. */
   | 'RESYNC'
-  /** Something the subscriber sees changed. */
+  /** Changed and visible to the subscriber, including one that just became visible (a prayer request approved): treat an unknown id as new. */
   | 'UPDATED';
 
 /** A day of the week. */

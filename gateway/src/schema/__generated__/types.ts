@@ -1494,7 +1494,7 @@ export type NotificationEvent = {
   __typename?: 'NotificationEvent';
   /** ADDED, UPDATED, REMOVED, or RESYNC (refetch the list). */
   kind: WallEventKind;
-  /** The notification that changed; null for RESYNC. */
+  /** The notification that was added, changed or removed; null for RESYNC. */
   notification?: Maybe<Notification>;
   /** The viewer's unread count after this change. */
   unreadCount: Scalars['Int']['output'];
@@ -3415,13 +3415,13 @@ export type VisitStatus =
 
 /** What changed on the wall; RESYNC means the client may have missed changes and should refetch. */
 export type WallEventKind =
-  /** Something new the subscriber may see. */
+  /** Created, and visible to the subscriber. */
   | 'ADDED'
-  /** Something left the subscriber's view (deleted, hidden, or no longer visible to them). */
+  /** Deleted, or no longer on the subscriber's wall (rejected, archived, hidden). */
   | 'REMOVED'
   /** Events may have been lost (slow client, PocketBase reconnected): refetch. */
   | 'RESYNC'
-  /** Something the subscriber sees changed. */
+  /** Changed and visible to the subscriber, including one that just became visible (a prayer request approved): treat an unknown id as new. */
   | 'UPDATED';
 
 /** A day of the week. */
