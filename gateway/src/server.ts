@@ -30,6 +30,10 @@ import { startStaffDigest } from "./system/staff-digest.ts";
 import { AUDIO_UPLOAD_PATH, AudioUploads } from "./http/audio-uploads.ts";
 import { PODCAST_ARTWORK_PATH, podcastArtwork, seriesFeedSlug, sermonsFeed } from "./http/podcast-feed.ts";
 import { eventFeed, eventFeedRoute } from "./http/events-feed.ts";
+import { typeDefs } from "./schema/__generated__/typeDefs.ts";
+
+/** Where the merged SDL is served: the committed schema.graphql, byte for byte (also in production). */
+export const SCHEMA_PATH = "/graphql/schema.graphql";
 
 export interface Gateway {
   server: Server;
@@ -174,6 +178,17 @@ export function createGateway(config: GatewayConfig): Gateway {
         // "close" follows "finish", and also comes when the client goes away: the work runs either way.
         res.once("close", runLater);
         await listener(req, res, { clientIp: clientIp(req, config.trustProxy), afterResponse: (run) => (ran ? setImmediate(run) : later.push(run)) });
+      },
+    },
+    {
+      // The contract for integrators and client generators; introspection is off in production.
+      match: exact(SCHEMA_PATH),
+      async handle(req, res, url) {
+        if (req.method !== "GET" && req.method !== "HEAD") {
+          res.writeHead(405, { allow: "GET, HEAD" }).end();
+          return;
+        }
+        await serveDocument(req, res, url.pathname, "text/plain; charset=utf-8", Promise.resolve(typeDefs));
       },
     },
     {

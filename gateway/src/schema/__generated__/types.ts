@@ -24,33 +24,52 @@ export type Scalars = {
   File: { input: File; output: File; }
 };
 
+/** A household's postal address, with who may see it. */
 export type Address = {
   __typename?: 'Address';
+  /** City or town. */
   city: Scalars['String']['output'];
   /** ISO 3166-1 alpha-2, for example US. */
   country: Scalars['String']['output'];
+  /** The address's id (a PocketBase record id). */
   id: Scalars['ID']['output'];
+  /** Postal code, or null. */
   postalCode?: Maybe<Scalars['String']['output']>;
+  /** State, province or region, or null. */
   region?: Maybe<Scalars['String']['output']>;
+  /** First street line. */
   street1: Scalars['String']['output'];
+  /** Second street line, or null. */
   street2?: Maybe<Scalars['String']['output']>;
+  /** Who may see it. */
   visibility: Visibility;
 };
 
+/** A household address's fields. */
 export type AddressInput = {
+  /** Required, at most 60 characters. */
   city: Scalars['String']['input'];
+  /** Two-letter ISO 3166-1 code, e.g. US. */
   country: Scalars['String']['input'];
+  /** At most 20 characters. */
   postalCode?: InputMaybe<Scalars['String']['input']>;
+  /** At most 60 characters. */
   region?: InputMaybe<Scalars['String']['input']>;
+  /** Required, at most 100 characters. */
   street1: Scalars['String']['input'];
+  /** At most 100 characters. */
   street2?: InputMaybe<Scalars['String']['input']>;
+  /** Who may see it; omit for the default. */
   visibility?: InputMaybe<Visibility>;
 };
 
 /** Derived from the birth date: CHILD under 13, YOUTH 13–17, ADULT 18 and over. */
 export type AgeGroup =
+  /** 18 and over; also when no birth date is known (unless the household role is CHILD). */
   | 'adult'
+  /** Under 13: never listed in the directory. */
   | 'child'
+  /** 13 to 17. */
   | 'youth';
 
 /** How a topic reaches a person. */
@@ -76,6 +95,7 @@ export type ApiScope =
  */
 export type ApiToken = {
   __typename?: 'ApiToken';
+  /** When it was created. */
   created: Scalars['DateTime']['output'];
   /** Who created it (their name), or null if that account is gone. */
   createdByName?: Maybe<Scalars['String']['output']>;
@@ -83,6 +103,7 @@ export type ApiToken = {
   expiresAt?: Maybe<Scalars['DateTime']['output']>;
   /** The token's visible beginning (flock_<id>_…), to tell tokens apart; the rest is secret. */
   hint: Scalars['String']['output'];
+  /** The client id (also in the token, after flock_). */
   id: Scalars['ID']['output'];
   /** When it was last used (recorded at most once a minute); null: never. */
   lastUsedAt?: Maybe<Scalars['DateTime']['output']>;
@@ -90,8 +111,11 @@ export type ApiToken = {
   lastUsedIp?: Maybe<Scalars['String']['output']>;
   /** What it is for, as staff named it ("Lobby screen"). */
   name: Scalars['String']['output'];
+  /** When staff revoked it; null while it is not revoked. */
   revokedAt?: Maybe<Scalars['DateTime']['output']>;
+  /** What it may read beyond the public site (empty: the public site only). */
   scopes: Array<ApiScope>;
+  /** Whether it works now. */
   status: ApiTokenStatus;
 };
 
@@ -104,6 +128,7 @@ export type ApiTokenStatus =
   /** Staff revoked it; requests with it are refused (401). */
   | 'REVOKED';
 
+/** How staff approve a pending sign-up. */
 export type ApproveSignUpInput = {
   /** Put the (new) person into this household; omit to create a household named after them. */
   householdId?: InputMaybe<Scalars['ID']['input']>;
@@ -124,7 +149,9 @@ export type AttendeeList = {
 
 /** Who may read a published post. */
 export type Audience =
+  /** Signed-in members whose person record is active. */
   | 'members'
+  /** Everyone, visitors included (and the RSS feed). */
   | 'public';
 
 /** A book of the Bible, for the book filter. */
@@ -136,21 +163,32 @@ export type BibleBook = {
   osis: Scalars['String']['output'];
 };
 
+/** A person's birthday without the year (the full date is Person.birthDate). */
 export type Birthday = {
   __typename?: 'Birthday';
+  /** Day of the month, 1–31. */
   day: Scalars['Int']['output'];
+  /** Month, 1–12. */
   month: Scalars['Int']['output'];
+  /** Who may see it. */
   visibility: Visibility;
 };
 
+/** A password change by the signed-in user (changePassword). */
 export type ChangePasswordInput = {
+  /** The password in use now. */
   currentPassword: Scalars['String']['input'];
+  /** The new password: at least 10 characters and at most 71 bytes. */
   password: Scalars['String']['input'];
+  /** The same new password again. */
   passwordConfirm: Scalars['String']['input'];
 };
 
+/** A new password set with the token from a reset email (confirmPasswordReset). */
 export type ConfirmPasswordResetInput = {
+  /** The new password: at least 10 characters and at most 71 bytes. */
   password: Scalars['String']['input'];
+  /** The same password again. */
   passwordConfirm: Scalars['String']['input'];
   /** The token from the reset link in the email. */
   token: Scalars['String']['input'];
@@ -158,9 +196,13 @@ export type ConfirmPasswordResetInput = {
 
 /** Who may see a contact detail by default. */
 export type ContactVisibility =
+  /** Also people who share a group with the person (as private until groups exist). */
   | 'groups'
+  /** Also leaders of the person's groups (as private until groups exist). */
   | 'leaders'
+  /** Every active member, in the directory. */
   | 'members'
+  /** Only the person, their household and staff with people rights. */
   | 'private';
 
 /**
@@ -169,6 +211,7 @@ export type ContactVisibility =
  */
 export type ContentCan = {
   __typename?: 'ContentCan';
+  /** Delete it. */
   delete: Scalars['Boolean']['output'];
   /** Change it: drafts for writers (content.edit), anything for publishers. */
   edit: Scalars['Boolean']['output'];
@@ -176,15 +219,21 @@ export type ContentCan = {
   publish: Scalars['Boolean']['output'];
 };
 
+/** A kind of content that can use a media item. */
 export type ContentKind =
+  /** A page (Page). */
   | 'PAGE'
+  /** A news post (Post). */
   | 'POST';
 
 /** A page or post that uses a media item. */
 export type ContentRef = {
   __typename?: 'ContentRef';
+  /** The id of the page or post (use pageById or postById). */
   id: Scalars['ID']['output'];
+  /** Whether it is a page or a post. */
   kind: ContentKind;
+  /** Its title. */
   title: Scalars['String']['output'];
 };
 
@@ -203,12 +252,17 @@ export type CreatedApiToken = {
   __typename?: 'CreatedApiToken';
   /** The whole token, to send as `Authorization: Bearer <secret>`. Shown this once; store it now. */
   secret: Scalars['String']['output'];
+  /** The token as listed from now on (without its secret). */
   token: ApiToken;
 };
 
+/** An email row's fields. */
 export type EmailInput = {
+  /** A valid email address. */
   email: Scalars['String']['input'];
+  /** Make it the address to use first. */
   isPrimary?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Who may see it; omit for the default. */
   visibility?: InputMaybe<Visibility>;
 };
 
@@ -339,60 +393,89 @@ export type EventVisibility =
   | 'MEMBERS'
   | 'PUBLIC';
 
+/** People living together, e.g. a family: the unit of the member directory. */
 export type Household = {
   __typename?: 'Household';
   /** The household's address, when the caller may see it. */
   address?: Maybe<Address>;
   /** The caller may edit this household (an adult of it, or people.manage). */
   canEdit: Scalars['Boolean']['output'];
+  /** The household opted out of the directory. */
   directoryOptOut: Scalars['Boolean']['output'];
+  /** The household's id (a PocketBase record id). */
   id: Scalars['ID']['output'];
+  /** Derived: listed in the member directory (at least one listed person, not opted out). */
   inDirectory: Scalars['Boolean']['output'];
   /** Pending invitations (the household's own people and staff). */
   invitations: Array<HouseholdInvitation>;
   /** The people of the household this caller may see (adults first, then by first name). On a directory card: the listed people only (never children). */
   members: Array<Person>;
+  /** The household's name, e.g. The Ellis family. */
   name: Scalars['String']['output'];
+  /** The household photo through /files, or null. */
   photoUrl?: Maybe<Scalars['String']['output']>;
 };
 
 
+/** People living together, e.g. a family: the unit of the member directory. */
 export type HouseholdPhotoUrlArgs = {
   size?: InputMaybe<PhotoSize>;
 };
 
+/** A page of households (keyset pagination: pass pageInfo.endCursor as `after` for the next page). */
 export type HouseholdConnection = {
   __typename?: 'HouseholdConnection';
+  /** This page's items, in the list's order. */
   edges: Array<HouseholdEdge>;
+  /** Whether more items follow, and the cursor to continue from. */
   pageInfo: PageInfo;
+  /** How many items match the filters across all pages (counted only when selected). */
   totalCount: Scalars['Int']['output'];
 };
 
+/** One household in a page of a list, with its cursor. */
 export type HouseholdEdge = {
   __typename?: 'HouseholdEdge';
+  /** Opaque cursor of this item: pass it as `after` to get the items that follow it. */
   cursor: Scalars['String']['output'];
+  /** The household. */
   node: Household;
 };
 
+/** A household's fields; omitted fields stay as they are. */
 export type HouseholdInput = {
+  /** Leave the directory (true) or join it again. */
   directoryOptOut?: InputMaybe<Scalars['Boolean']['input']>;
+  /** The household's name, at most 100 characters (required when creating). */
   name?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** An invitation for an adult to join a household (they sign up from the emailed link). */
 export type HouseholdInvitation = {
   __typename?: 'HouseholdInvitation';
+  /** When the invitation was sent. */
   created: Scalars['DateTime']['output'];
+  /** Where it was sent. */
   email: Scalars['String']['output'];
+  /** When the link stops working (14 days after it was sent). */
   expiresAt: Scalars['DateTime']['output'];
+  /** The invitation's id (a PocketBase record id). */
   id: Scalars['ID']['output'];
+  /** The invitee's name, as the inviter wrote it. */
   name: Scalars['String']['output'];
+  /** Pending, accepted or revoked. */
   status: InvitationStatus;
 };
 
+/** A person's place in their household. */
 export type HouseholdRole =
+  /** A child of the household. */
   | 'child'
+  /** Head of the household. */
   | 'head'
+  /** Anyone else living there. */
   | 'other'
+  /** Spouse or partner of the head. */
   | 'spouse';
 
 /** A rendition of an image. */
@@ -408,14 +491,20 @@ export type ImageSize =
   /** 320 pixels wide. */
   | 'SMALL';
 
+/** Where a household invitation is. */
 export type InvitationStatus =
+  /** The invitee signed up with it. */
   | 'accepted'
+  /** Sent; the link works until expiresAt. */
   | 'pending'
+  /** Withdrawn; the link no longer works. */
   | 'revoked';
 
 /** A language the app is translated into. */
 export type Locale =
+  /** English. */
   | 'en'
+  /** Spanish. */
   | 'es';
 
 /** A logo rendition. */
@@ -429,8 +518,11 @@ export type LogoSize =
 
 /** Why an existing person may be the same as a pending one. */
 export type MatchReason =
+  /** The same email address. */
   | 'EMAIL'
+  /** The same or a similar name. */
   | 'NAME'
+  /** The same phone number. */
   | 'PHONE';
 
 /** A file in the media library (images and PDFs); editor images and attachments live here. */
@@ -438,14 +530,21 @@ export type Media = {
   __typename?: 'Media';
   /** Text alternative for people who cannot see the image (required before content using it is published). */
   alt: Scalars['String']['output'];
+  /** A caption shown with the image (may be empty). */
   caption: Scalars['String']['output'];
+  /** When the item was uploaded. */
   created: Scalars['DateTime']['output'];
+  /** The uploaded file's name (at most 200 characters). */
   filename: Scalars['String']['output'];
+  /** Height in pixels (images; 0 for documents). */
   height?: Maybe<Scalars['Int']['output']>;
+  /** The media item's id (a PocketBase record id). */
   id: Scalars['ID']['output'];
   /** URL of a rendition; images only (other kinds return the file's URL). */
   imageUrl: Scalars['String']['output'];
+  /** Image or document. */
   kind: MediaKind;
+  /** The MIME type it was accepted as, e.g. image/png or application/pdf. */
   mimeType: Scalars['String']['output'];
   /** Size in bytes. */
   size: Scalars['Int']['output'];
@@ -453,6 +552,7 @@ export type Media = {
   url: Scalars['String']['output'];
   /** Pages and posts whose Markdown uses this item. */
   usedIn: Array<ContentRef>;
+  /** Width in pixels (images; 0 for documents). */
   width?: Maybe<Scalars['Int']['output']>;
 };
 
@@ -462,36 +562,54 @@ export type MediaImageUrlArgs = {
   size?: InputMaybe<ImageSize>;
 };
 
+/** A page of media items (keyset pagination: pass pageInfo.endCursor as `after` for the next page). */
 export type MediaConnection = {
   __typename?: 'MediaConnection';
+  /** This page's items, in the list's order. */
   edges: Array<MediaEdge>;
+  /** Whether more items follow, and the cursor to continue from. */
   pageInfo: PageInfo;
+  /** How many items match the filters across all pages (counted only when selected). */
   totalCount: Scalars['Int']['output'];
 };
 
+/** One media item in a page of a list, with its cursor. */
 export type MediaEdge = {
   __typename?: 'MediaEdge';
+  /** Opaque cursor of this item: pass it as `after` to get the items that follow it. */
   cursor: Scalars['String']['output'];
+  /** The media item. */
   node: Media;
 };
 
 /** What kind of file a media item is. */
 export type MediaKind =
+  /** Audio (not uploaded through the library today: sermon audio lives on the sermon). */
   | 'audio'
+  /** A PDF (up to 25 MB). */
   | 'document'
+  /** JPEG, PNG, WebP or GIF (up to 10 MB). */
   | 'image'
+  /** Video (not uploaded through the library today: videos are YouTube/Vimeo links). */
   | 'video';
 
 /** The person's relationship with the church (set by staff). */
 export type MembershipStatus =
+  /** No longer attending. */
   | 'inactive'
+  /** A member of the church. */
   | 'member'
+  /** Comes regularly without being a member. */
   | 'regular_attender'
+  /** Visiting; the default for new sign-ups. */
   | 'visitor';
 
+/** The root of every write; each feature module adds its mutations here. */
 export type Mutation = {
   __typename?: 'Mutation';
+  /** Add an email address to a person the caller may edit. */
   addEmail: PersonEmail;
+  /** Add a phone number to a person the caller may edit. */
   addPhone: PersonPhone;
   /** Add a PDF (at most 25 MB) to a sermon. */
   addSermonAttachment: Sermon;
@@ -510,6 +628,7 @@ export type Mutation = {
    * file's bytes are checked (MP3, M4A/AAC, OGG, WAV; at most 300 MB) and its duration read.
    */
   attachSermonAudio: Sermon;
+  /** Withdraw your own request to delete your data. */
   cancelDataDeletion: Person;
   /** Cancel the whole event (kept, shown as cancelled). */
   cancelEvent: Event;
@@ -545,17 +664,24 @@ export type Mutation = {
   createPost: Post;
   /** Create a draft sermon. */
   createSermon: Sermon;
+  /** Create a series (sermons.manage). */
   createSermonSeries: SermonSeries;
   /** Bulk upload: one draft sermon per finished audio upload, titled after the file name. */
   createSermonsFromUploads: Array<Sermon>;
+  /** Create a speaker (sermons.manage). */
   createSpeaker: Speaker;
   deleteEvent: Scalars['Boolean']['output'];
   /** Delete a media item; refused with CONFLICT while a page or post uses it. */
   deleteMedia: Scalars['Boolean']['output'];
+  /** Delete a page for good (as the rules allow). */
   deletePage: Scalars['Boolean']['output'];
+  /** Delete a post for good (as the rules allow). */
   deletePost: Scalars['Boolean']['output'];
+  /** Delete a sermon (sermons.manage). */
   deleteSermon: Scalars['Boolean']['output'];
+  /** Delete a series (sermons.manage). */
   deleteSermonSeries: Scalars['Boolean']['output'];
+  /** Delete a speaker (sermons.manage). */
   deleteSpeaker: Scalars['Boolean']['output'];
   /** Drop a published page's working copy. */
   discardPageChanges: Page;
@@ -569,8 +695,9 @@ export type Mutation = {
   inviteToHousehold: HouseholdInvitation;
   /** Marks every unread notification read; answers how many changed. */
   markAllNotificationsRead: Scalars['Int']['output'];
+  /** Mark one of the signed-in user's notifications read. */
   markNotificationRead: Notification;
-  /** The requester: mark it answered with a praise report. */
+  /** The requester (or a moderator passing it on): mark an approved request answered with a praise report. */
   markPrayerAnswered: PrayerRequest;
   /** Staff (people.manage): merge a duplicate into the kept person; every related record moves over. */
   mergePeople: Person;
@@ -583,6 +710,7 @@ export type Mutation = {
   /** "I prayed": once per user (visitors: per device) per day; answers the request with its new count. */
   prayFor: PrayerRequest;
   publishEvent: Event;
+  /** Put a draft page on the site (content.publish). */
   publishPage: Page;
   /** Put a published page's working copy live (Update). */
   publishPageChanges: Page;
@@ -590,15 +718,19 @@ export type Mutation = {
   publishPost: Post;
   /** Put a published post's working copy live (Update). */
   publishPostChanges: Post;
+  /** Put a sermon on the site (sermons.manage); publishedAt is set the first time. */
   publishSermon: Sermon;
   /** Register a party for one occurrence; a confirmation mail with a cancellation link follows. */
   register: RegistrationResult;
   /** Moderators: reject with a reason the requester sees. */
   rejectPrayerRequest: PrayerRequest;
+  /** Remove a household's address. */
   removeAddress: Scalars['Boolean']['output'];
+  /** Remove an email row the caller may edit. */
   removeEmail: Scalars['Boolean']['output'];
   /** Remove the logo; needs settings.manage. */
   removeLogo: Settings;
+  /** Remove a phone row the caller may edit. */
   removePhone: Scalars['Boolean']['output'];
   /** Remove one attachment by its stored file name. */
   removeSermonAttachment: Sermon;
@@ -610,7 +742,7 @@ export type Mutation = {
   requestPasswordReset: Scalars['Boolean']['output'];
   /** Email a new verification link if the address has an unverified account. Answers true either way. */
   requestVerification: Scalars['Boolean']['output'];
-  /** Send the verification email again to an unverified user; needs roles.manage. */
+  /** Send the verification email again to an unverified user; needs roles.manage. CONFLICT (reason already_verified) when verified. */
   resendVerification: Scalars['Boolean']['output'];
   /** A new secret address for the viewer's personal calendar feed (the old one stops working). */
   resetCalendarToken: Scalars['String']['output'];
@@ -622,11 +754,13 @@ export type Mutation = {
   restorePostRevision: Post;
   /** Revoke an API token (api.manage): requests with it are refused from now on. Revoking twice is harmless. */
   revokeApiToken: ApiToken;
+  /** Withdraw a pending invitation; its link stops working. */
   revokeHouseholdInvitation: HouseholdInvitation;
   /** Answer (or change an answer) for one occurrence. */
   rsvp: RsvpResult;
   /** Set (or replace) a household's address. */
   setAddress: Address;
+  /** Upload (or with null, remove) a household's photo: JPEG, PNG, WebP or GIF, at most 10 MB. */
   setHouseholdPhoto: Household;
   /** Remember the signed-in user's language. */
   setMyLocale: Viewer;
@@ -638,7 +772,7 @@ export type Mutation = {
   setSpeakerPhoto: Speaker;
   /** Choose how a topic the viewer handles reaches them. FORBIDDEN for a topic their roles do not handle. */
   setStaffAlertPreference: StaffAlertPreference;
-  /** Replace a user's roles; needs roles.manage. */
+  /** Replace a user's roles; needs roles.manage. CONFLICT (reason own_access) when it would remove the caller's own roles.manage. */
   setUserRoles: User;
   /** Suspend or reactivate a user; suspending also ends their sessions. Needs roles.manage. */
   setUserStatus: User;
@@ -659,14 +793,17 @@ export type Mutation = {
   submitPrayerRequest: PrayerRequest;
   /** Plan a visit; a confirmation is emailed. Throttled per IP (5 per hour). */
   submitVisitRequest: Scalars['Boolean']['output'];
+  /** Take a page off the site, back to draft (content.publish). */
   unpublishPage: Page;
   /** Back to draft. */
   unpublishPost: Post;
   /** Back to draft. */
   unpublishSermon: Sermon;
+  /** Change an email row the caller may edit. */
   updateEmail: PersonEmail;
   /** Edit the series; its exceptions are kept. */
   updateEvent: Event;
+  /** Change a household (an adult of it, or people.manage). */
   updateHousehold: Household;
   /** Change a media item's alt text or caption. */
   updateMedia: Media;
@@ -674,13 +811,17 @@ export type Mutation = {
   updatePage: Page;
   /** Edit a person: yourself, a person of your household (adults), or anyone (people.manage). */
   updatePerson: Person;
+  /** Change a phone row the caller may edit. */
   updatePhone: PersonPhone;
   /** Save a post (a published post: its working copy); refused with CONFLICT when someone saved a newer revision since expectedRevision. */
   updatePost: Post;
+  /** Change a sermon (sermons.manage). */
   updateSermon: Sermon;
+  /** Change a series (sermons.manage). */
   updateSermonSeries: SermonSeries;
   /** Change settings; needs settings.manage. */
   updateSettings: Settings;
+  /** Change a speaker (sermons.manage). */
   updateSpeaker: Speaker;
   /** Staff (people.manage): follow up. */
   updateVisitRequest: VisitRequest;
@@ -693,61 +834,72 @@ export type Mutation = {
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationAddEmailArgs = {
   input: EmailInput;
   personId: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationAddPhoneArgs = {
   input: PhoneInput;
   personId: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationAddSermonAttachmentArgs = {
   file: Scalars['File']['input'];
   sermonId: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationAnonymizePersonArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationApprovePrayerRequestArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationApproveSignUpArgs = {
   input: ApproveSignUpInput;
   personId: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationArchivePersonArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationArchivePostsArgs = {
   ids: Array<Scalars['ID']['input']>;
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationAttachSermonAudioArgs = {
   sermonId: Scalars['ID']['input'];
   uploadId: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationCancelEventArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationCancelOccurrenceArgs = {
   eventId: Scalars['ID']['input'];
   note?: InputMaybe<Scalars['String']['input']>;
@@ -755,63 +907,75 @@ export type MutationCancelOccurrenceArgs = {
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationCancelRegistrationArgs = {
   id?: InputMaybe<Scalars['ID']['input']>;
   token?: InputMaybe<Scalars['String']['input']>;
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationChangePasswordArgs = {
   input: ChangePasswordInput;
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationConfirmPasswordResetArgs = {
   input: ConfirmPasswordResetInput;
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationConfirmVerificationArgs = {
   token: Scalars['String']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationContactPersonArgs = {
   message: Scalars['String']['input'];
   personId: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationCreateApiTokenArgs = {
   input: CreateApiTokenInput;
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationCreateEventArgs = {
   input: EventInput;
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationCreateEventCategoryArgs = {
   input: EventCategoryInput;
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationCreateHouseholdArgs = {
   input: HouseholdInput;
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationCreatePageArgs = {
   input: PageInput;
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationCreatePersonArgs = {
   input: NewPersonInput;
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationCreatePersonFromVisitArgs = {
   firstName?: InputMaybe<Scalars['String']['input']>;
   id: Scalars['ID']['input'];
@@ -819,88 +983,105 @@ export type MutationCreatePersonFromVisitArgs = {
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationCreatePostArgs = {
   input: PostInput;
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationCreateSermonArgs = {
   input: SermonInput;
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationCreateSermonSeriesArgs = {
   input: SermonSeriesInput;
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationCreateSermonsFromUploadsArgs = {
   uploadIds: Array<Scalars['ID']['input']>;
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationCreateSpeakerArgs = {
   input: SpeakerInput;
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationDeleteEventArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationDeleteMediaArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationDeletePageArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationDeletePostArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationDeleteSermonArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationDeleteSermonSeriesArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationDeleteSpeakerArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationDiscardPageChangesArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationDiscardPostChangesArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationEditPrayerRequestArgs = {
   body: Scalars['String']['input'];
   id: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationFlagPrayerRequestArgs = {
   id: Scalars['ID']['input'];
   reason?: InputMaybe<Scalars['String']['input']>;
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationInviteToHouseholdArgs = {
   email: Scalars['String']['input'];
   householdId: Scalars['ID']['input'];
@@ -908,23 +1089,27 @@ export type MutationInviteToHouseholdArgs = {
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationMarkNotificationReadArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationMarkPrayerAnsweredArgs = {
   id: Scalars['ID']['input'];
   note: Scalars['String']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationMergePeopleArgs = {
   keepId: Scalars['ID']['input'];
   mergeId: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationMoveOccurrenceArgs = {
   endsAt: Scalars['String']['input'];
   eventId: Scalars['ID']['input'];
@@ -934,106 +1119,126 @@ export type MutationMoveOccurrenceArgs = {
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationMoveRegistrationArgs = {
   id: Scalars['ID']['input'];
   originalStart: Scalars['DateTime']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationPrayForArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationPublishEventArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationPublishPageArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationPublishPageChangesArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationPublishPostArgs = {
   id: Scalars['ID']['input'];
   publishAt?: InputMaybe<Scalars['DateTime']['input']>;
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationPublishPostChangesArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationPublishSermonArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationRegisterArgs = {
   input: RegistrationInput;
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationRejectPrayerRequestArgs = {
   id: Scalars['ID']['input'];
   reason: Scalars['String']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationRemoveAddressArgs = {
   householdId: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationRemoveEmailArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationRemovePhoneArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationRemoveSermonAttachmentArgs = {
   filename: Scalars['String']['input'];
   sermonId: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationReorderNavigationArgs = {
   pageIds: Array<Scalars['ID']['input']>;
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationRequestPasswordResetArgs = {
   email: Scalars['String']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationRequestVerificationArgs = {
   email: Scalars['String']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationResendVerificationArgs = {
   userId: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationRestoreOccurrenceArgs = {
   eventId: Scalars['ID']['input'];
   originalStart: Scalars['DateTime']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationRestorePageRevisionArgs = {
   expectedRevision: Scalars['Int']['input'];
   id: Scalars['ID']['input'];
@@ -1041,6 +1246,7 @@ export type MutationRestorePageRevisionArgs = {
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationRestorePostRevisionArgs = {
   expectedRevision: Scalars['Int']['input'];
   id: Scalars['ID']['input'];
@@ -1048,84 +1254,99 @@ export type MutationRestorePostRevisionArgs = {
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationRevokeApiTokenArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationRevokeHouseholdInvitationArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationRsvpArgs = {
   input: RsvpInput;
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationSetAddressArgs = {
   householdId: Scalars['ID']['input'];
   input: AddressInput;
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationSetHouseholdPhotoArgs = {
   file?: InputMaybe<Scalars['File']['input']>;
   id: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationSetMyLocaleArgs = {
   locale: Locale;
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationSetPersonPhotoArgs = {
   file?: InputMaybe<Scalars['File']['input']>;
   id: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationSetSermonSeriesArtworkArgs = {
   file: Scalars['File']['input'];
   id: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationSetSpeakerPhotoArgs = {
   file: Scalars['File']['input'];
   id: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationSetStaffAlertPreferenceArgs = {
   delivery: AlertDelivery;
   topic: StaffAlertTopic;
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationSetUserRolesArgs = {
   roleIds: Array<Scalars['ID']['input']>;
   userId: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationSetUserStatusArgs = {
   status: UserStatus;
   userId: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationSignInArgs = {
   input: SignInInput;
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationSignUpArgs = {
   input: SignUpInput;
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationSplitEventArgs = {
   id: Scalars['ID']['input'];
   input: EventInput;
@@ -1133,55 +1354,65 @@ export type MutationSplitEventArgs = {
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationSubmitPrayerRequestArgs = {
   input: PrayerRequestInput;
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationSubmitVisitRequestArgs = {
   input: VisitRequestInput;
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationUnpublishPageArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationUnpublishPostArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationUnpublishSermonArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationUpdateEmailArgs = {
   id: Scalars['ID']['input'];
   input: EmailInput;
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationUpdateEventArgs = {
   id: Scalars['ID']['input'];
   input: EventInput;
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationUpdateHouseholdArgs = {
   id: Scalars['ID']['input'];
   input: HouseholdInput;
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationUpdateMediaArgs = {
   id: Scalars['ID']['input'];
   input: UpdateMediaInput;
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationUpdatePageArgs = {
   expectedRevision: Scalars['Int']['input'];
   id: Scalars['ID']['input'];
@@ -1189,18 +1420,21 @@ export type MutationUpdatePageArgs = {
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationUpdatePersonArgs = {
   id: Scalars['ID']['input'];
   input: PersonInput;
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationUpdatePhoneArgs = {
   id: Scalars['ID']['input'];
   input: PhoneInput;
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationUpdatePostArgs = {
   expectedRevision: Scalars['Int']['input'];
   id: Scalars['ID']['input'];
@@ -1208,29 +1442,34 @@ export type MutationUpdatePostArgs = {
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationUpdateSermonArgs = {
   id: Scalars['ID']['input'];
   input: SermonInput;
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationUpdateSermonSeriesArgs = {
   id: Scalars['ID']['input'];
   input: SermonSeriesInput;
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationUpdateSettingsArgs = {
   input: UpdateSettingsInput;
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationUpdateSpeakerArgs = {
   id: Scalars['ID']['input'];
   input: SpeakerInput;
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationUpdateVisitRequestArgs = {
   id: Scalars['ID']['input'];
   staffNote?: InputMaybe<Scalars['String']['input']>;
@@ -1238,11 +1477,13 @@ export type MutationUpdateVisitRequestArgs = {
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationUploadLogoArgs = {
   file: Scalars['File']['input'];
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationUploadMediaArgs = {
   alt?: InputMaybe<Scalars['String']['input']>;
   caption?: InputMaybe<Scalars['String']['input']>;
@@ -1250,6 +1491,7 @@ export type MutationUploadMediaArgs = {
 };
 
 
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationWithdrawRsvpArgs = {
   id: Scalars['ID']['input'];
   token?: InputMaybe<Scalars['String']['input']>;
@@ -1258,68 +1500,101 @@ export type MutationWithdrawRsvpArgs = {
 /** A link in the site navigation. */
 export type NavLink = {
   __typename?: 'NavLink';
+  /** The page's path, e.g. /p/about. */
   path: Scalars['String']['output'];
+  /** The page's title. */
   title: Scalars['String']['output'];
 };
 
+/** A new person (createPerson). */
 export type NewPersonInput = {
+  /** YYYY-MM-DD, not in the future. */
   birthDate?: InputMaybe<Scalars['String']['input']>;
+  /** An email address, added as a contact row. */
   email?: InputMaybe<Scalars['String']['input']>;
+  /** Given name, 1–50 characters. */
   firstName: Scalars['String']['input'];
+  /** The household to add them to (members: their own). */
   householdId?: InputMaybe<Scalars['ID']['input']>;
+  /** Their place in that household. */
   householdRole?: InputMaybe<HouseholdRole>;
+  /** Family name, 1–50 characters. */
   lastName: Scalars['String']['input'];
   /** Staff only; members add children (ACTIVE). */
   membershipStatus?: InputMaybe<MembershipStatus>;
+  /** A phone number, added as a contact row (stored as E.164). */
   phone?: InputMaybe<Scalars['String']['input']>;
+  /** At most 50 characters. */
   preferredName?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** A message to one user in the app (the bell), written in their language when it was created. */
 export type Notification = {
   __typename?: 'Notification';
+  /** More detail, plain text (may be empty). */
   body: Scalars['String']['output'];
   /** For batched kinds (someone prayed): how many events this one stands for. */
   count: Scalars['Int']['output'];
+  /** When the notification was created. */
   created: Scalars['DateTime']['output'];
+  /** The notification's id (a PocketBase record id). */
   id: Scalars['ID']['output'];
+  /** What it is about. */
   kind: NotificationKind;
   /** An app path to open, for example /prayer/abc123. */
   link?: Maybe<Scalars['String']['output']>;
+  /** When the user read it, or null while unread. */
   readAt?: Maybe<Scalars['DateTime']['output']>;
+  /** One line, plain text. */
   title: Scalars['String']['output'];
 };
 
+/** A page of notifications (keyset pagination: pass pageInfo.endCursor as `after` for the next page). */
 export type NotificationConnection = {
   __typename?: 'NotificationConnection';
+  /** This page's items, in the list's order. */
   edges: Array<NotificationEdge>;
+  /** Whether more items follow, and the cursor to continue from. */
   pageInfo: PageInfo;
+  /** How many items match the filters across all pages (counted only when selected). */
   totalCount: Scalars['Int']['output'];
   /** Unread notifications of the viewer (all pages). */
   unreadCount: Scalars['Int']['output'];
 };
 
+/** One notification in a page of a list, with its cursor. */
 export type NotificationEdge = {
   __typename?: 'NotificationEdge';
+  /** Opaque cursor of this item: pass it as `after` to get the items that follow it. */
   cursor: Scalars['String']['output'];
+  /** The notification. */
   node: Notification;
 };
 
 /** A change to the viewer's notifications; RESYNC means refetch. */
 export type NotificationEvent = {
   __typename?: 'NotificationEvent';
+  /** ADDED, UPDATED, REMOVED, or RESYNC (refetch the list). */
   kind: WallEventKind;
+  /** The notification that was added, changed or removed; null for RESYNC. */
   notification?: Maybe<Notification>;
   /** The viewer's unread count after this change. */
   unreadCount: Scalars['Int']['output'];
 };
 
+/** What a notification is about. */
 export type NotificationKind =
+  /** A moderator marked the user's prayer request answered. */
   | 'prayer_answered'
+  /** The user's prayer request was approved and is on the wall. */
   | 'prayer_approved'
   /** Staff: a prayer request waits for moderation. */
   | 'prayer_pending'
+  /** People prayed for the user's request (batched: see count). */
   | 'prayer_prayed'
+  /** The user's prayer request was not approved (the body may give the reason). */
   | 'prayer_rejected'
+  /** Staff approved the user's sign-up: member areas are open. */
   | 'signup_approved'
   /** Staff: a sign-up waits for approval (people.manage). */
   | 'signup_pending'
@@ -1395,34 +1670,51 @@ export type Page = {
   history: Array<Revision>;
   /** The body rendered to sanitized HTML. */
   html: Scalars['String']['output'];
+  /** The page's id (a PocketBase record id). */
   id: Scalars['ID']['output'];
+  /** Its position in the navigation, smallest first (ties by title). */
   navOrder: Scalars['Int']['output'];
   /** Path of the page on the site, e.g. /p/about. */
   path: Scalars['String']['output'];
+  /** When it was first published, or null for a page never published. */
   publishedAt?: Maybe<Scalars['DateTime']['output']>;
   /** Increases with every save (of the working copy, when there is one); send it back as expectedRevision to detect conflicting edits. */
   revision: Scalars['Int']['output'];
   /** Short description for search engines and link previews. */
   seoDescription: Scalars['String']['output'];
+  /** Whether the page is listed in the site navigation. */
   showInNav: Scalars['Boolean']['output'];
+  /** The last part of its path: lowercase letters, digits and hyphens (at most 120), unique among pages. */
   slug: Scalars['String']['output'];
+  /** Draft or published. */
   status: PageStatus;
+  /** The page's title (at most 200 characters). */
   title: Scalars['String']['output'];
+  /** When the page last changed. */
   updated: Scalars['DateTime']['output'];
+  /** Absolute URL of the page on the site, from its configured public origin (PUBLIC_URL), e.g. https://example.church/p/about. */
+  url: Scalars['String']['output'];
   /** Changes not on the site yet (editors; published pages only). */
   working?: Maybe<WorkingCopy>;
 };
 
+/** A page of pages (keyset pagination: pass pageInfo.endCursor as `after` for the next page). */
 export type PageConnection = {
   __typename?: 'PageConnection';
+  /** This page's items, in the list's order. */
   edges: Array<PageEdge>;
+  /** Whether more items follow, and the cursor to continue from. */
   pageInfo: PageInfo;
+  /** How many items match the filters across all pages (counted only when selected). */
   totalCount: Scalars['Int']['output'];
 };
 
+/** One page in a page of a list, with its cursor. */
 export type PageEdge = {
   __typename?: 'PageEdge';
+  /** Opaque cursor of this item: pass it as `after` to get the items that follow it. */
   cursor: Scalars['String']['output'];
+  /** The page. */
   node: Page;
 };
 
@@ -1435,24 +1727,34 @@ export type PageInfo = {
   hasNextPage: Scalars['Boolean']['output'];
 };
 
+/** A page's fields as editors save them; omitted optional fields stay as they are. */
 export type PageInput = {
+  /** Markdown, at most 200,000 characters. */
   body?: InputMaybe<Scalars['String']['input']>;
+  /** At most 300 characters. */
   seoDescription?: InputMaybe<Scalars['String']['input']>;
+  /** List the page in the site navigation. */
   showInNav?: InputMaybe<Scalars['Boolean']['input']>;
   /** Generated from the title when empty. */
   slug?: InputMaybe<Scalars['String']['input']>;
+  /** Required, at most 200 characters. */
   title: Scalars['String']['input'];
 };
 
 /** Where a page is in its life. */
 export type PageStatus =
+  /** Editors only; not on the site. */
   | 'draft'
+  /** On the site for everyone. */
   | 'published';
 
 /** Staff list filters; all optional and combined with AND. */
 export type PeopleFilter = {
+  /** Any of these age groups. */
   ageGroup?: InputMaybe<Array<AgeGroup>>;
+  /** Any of these membership statuses. */
   membershipStatus?: InputMaybe<Array<MembershipStatus>>;
+  /** Any of these record statuses. */
   recordStatus?: InputMaybe<Array<RecordStatus>>;
   /** Matches first, last or preferred name, or an email address. */
   search?: InputMaybe<Scalars['String']['input']>;
@@ -1460,23 +1762,37 @@ export type PeopleFilter = {
 
 /** A permission that roles grant (PRODUCT.md §1). */
 export type Permission =
+  /** Create, list and revoke API tokens for integrations (api.manage). */
   | 'api.manage'
+  /** Write drafts of posts and pages (content.edit). */
   | 'content.edit'
+  /** Publish, schedule, unpublish and delete posts and pages (content.publish). */
   | 'content.publish'
+  /** Manage events, their dates and attendee lists (events.manage). */
   | 'events.manage'
+  /** Manage small groups (groups.manage; the groups feature is not built yet). */
   | 'groups.manage'
+  /** Change and delete anyone's media uploads (media.manage). */
   | 'media.manage'
+  /** Add, change, approve, merge and archive people and households (people.manage). */
   | 'people.manage'
+  /** See the people and households staff screens and visit requests (people.view). */
   | 'people.view'
+  /** Moderate prayer requests (prayer.moderate). */
   | 'prayer.moderate'
+  /** See prayer requests shared with pastoral staff only (prayer.view_pastoral). */
   | 'prayer.view_pastoral'
+  /** Manage accounts and their roles (roles.manage). */
   | 'roles.manage'
+  /** Manage sermons, series and speakers, drafts included (sermons.manage). */
   | 'sermons.manage'
+  /** Change the church's settings (settings.manage). */
   | 'settings.manage';
 
 /** A person known to the church. Fields the caller may not see are null or empty lists. */
 export type Person = {
   __typename?: 'Person';
+  /** Derived from the birth date (kept by PocketBase hooks); without one, CHILD for a household child, else ADULT. */
   ageGroup: AgeGroup;
   /** When staff anonymised the record (its personal data is gone; it cannot be restored). */
   anonymizedAt?: Maybe<Scalars['DateTime']['output']>;
@@ -1486,6 +1802,7 @@ export type Person = {
   birthday?: Maybe<Birthday>;
   /** The caller may edit this person: themselves, a child or youth of their household (adults), or anyone (people.manage). Each adult manages their own details. */
   canEdit: Scalars['Boolean']['output'];
+  /** When the person was created. */
   created: Scalars['DateTime']['output'];
   /** When the person asked for their data to be deleted (staff and the person see it). */
   deletionRequestedAt?: Maybe<Scalars['DateTime']['output']>;
@@ -1495,24 +1812,33 @@ export type Person = {
   displayName: Scalars['String']['output'];
   /** Email addresses this caller may see (primary first). */
   emails: Array<PersonEmail>;
+  /** Given name (at most 50 characters). */
   firstName: Scalars['String']['output'];
+  /** Their household, when they have one and the caller may see it. */
   household?: Maybe<Household>;
+  /** Their place in their household, or null. */
   householdRole?: Maybe<HouseholdRole>;
+  /** The person's id (a PocketBase record id). */
   id: Scalars['ID']['output'];
   /** Derived: currently listed in the member directory. */
   inDirectory: Scalars['Boolean']['output'];
+  /** Family name (at most 50 characters). */
   lastName: Scalars['String']['output'];
   /** Staff only: existing people who may be the same as this (pending) person, best first. */
   matchSuggestions: Array<PersonMatch>;
+  /** Their relationship with the church; null when the caller may not see it. */
   membershipStatus?: Maybe<MembershipStatus>;
   /** The person this record was merged into (archived duplicates). */
   mergedInto?: Maybe<Person>;
   /** Phone numbers this caller may see (primary first). */
   phones: Array<PersonPhone>;
-  /** Through /files; served only to those who may see the person. */
+  /** Through /files; served only to those who may see the person. Null without a photo. */
   photoUrl?: Maybe<Scalars['String']['output']>;
+  /** The name they go by, or null. */
   preferredName?: Maybe<Scalars['String']['output']>;
+  /** Pending, active or archived. */
   recordStatus: RecordStatus;
+  /** When the person last changed. */
   updated: Scalars['DateTime']['output'];
   /** The login linked to this person (staff with people rights, and the person). */
   user?: Maybe<User>;
@@ -1524,81 +1850,117 @@ export type PersonPhotoUrlArgs = {
   size?: InputMaybe<PhotoSize>;
 };
 
+/** A page of people (keyset pagination: pass pageInfo.endCursor as `after` for the next page). */
 export type PersonConnection = {
   __typename?: 'PersonConnection';
+  /** This page's items, in the list's order. */
   edges: Array<PersonEdge>;
+  /** Whether more items follow, and the cursor to continue from. */
   pageInfo: PageInfo;
+  /** How many items match the filters across all pages (counted only when selected). */
   totalCount: Scalars['Int']['output'];
 };
 
+/** One person in a page of a list, with its cursor. */
 export type PersonEdge = {
   __typename?: 'PersonEdge';
+  /** Opaque cursor of this item: pass it as `after` to get the items that follow it. */
   cursor: Scalars['String']['output'];
+  /** The person. */
   node: Person;
 };
 
+/** One of a person's email addresses, with who may see it. */
 export type PersonEmail = {
   __typename?: 'PersonEmail';
+  /** The address. */
   email: Scalars['String']['output'];
+  /** The email row's id (a PocketBase record id). */
   id: Scalars['ID']['output'];
+  /** The address to use first. */
   isPrimary: Scalars['Boolean']['output'];
+  /** Who may see this row. */
   visibility: Visibility;
 };
 
+/** A person's fields to change; omitted fields stay as they are. */
 export type PersonInput = {
   /** YYYY-MM-DD, not in the future; null clears it. */
   birthDate?: InputMaybe<Scalars['String']['input']>;
+  /** Who may see the birthday (month and day). */
   birthdayVisibility?: InputMaybe<Visibility>;
+  /** Leave the directory (true) or join it again. */
   directoryOptOut?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Given name, 1–50 characters. */
   firstName?: InputMaybe<Scalars['String']['input']>;
   /** Staff only (people.manage): move to another household. */
   householdId?: InputMaybe<Scalars['ID']['input']>;
   /** Staff only (people.manage). */
   householdRole?: InputMaybe<HouseholdRole>;
+  /** Family name, 1–50 characters. */
   lastName?: InputMaybe<Scalars['String']['input']>;
   /** Staff only (people.manage). */
   membershipStatus?: InputMaybe<MembershipStatus>;
+  /** At most 50 characters; empty clears it. */
   preferredName?: InputMaybe<Scalars['String']['input']>;
   /** Staff only (people.manage). */
   recordStatus?: InputMaybe<RecordStatus>;
 };
 
+/** An existing person who may be the same as a pending sign-up, and why. */
 export type PersonMatch = {
   __typename?: 'PersonMatch';
+  /** The existing person. */
   person: Person;
+  /** What they have in common. */
   reasons: Array<MatchReason>;
 };
 
+/** One of a person's phone numbers, with who may see it. */
 export type PersonPhone = {
   __typename?: 'PersonPhone';
   /** For reading: international format, for example +1 555 123 4567. */
   formatted: Scalars['String']['output'];
+  /** The phone row's id (a PocketBase record id). */
   id: Scalars['ID']['output'];
+  /** The number to use first. */
   isPrimary: Scalars['Boolean']['output'];
+  /** Mobile, home, work or other; null when not said. */
   kind?: Maybe<PhoneKind>;
   /** E.164, for example +15551234567. */
   number: Scalars['String']['output'];
+  /** Who may see this row. */
   visibility: Visibility;
 };
 
+/** A phone row's fields. */
 export type PhoneInput = {
+  /** Make it the number to use first. */
   isPrimary?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Mobile, home, work or other. */
   kind?: InputMaybe<PhoneKind>;
   /** Any common format; stored as E.164 (a leading + and country code, or a number in the church's country). */
   number: Scalars['String']['input'];
+  /** Who may see it; omit for the default. */
   visibility?: InputMaybe<Visibility>;
 };
 
+/** What kind of phone a number is. */
 export type PhoneKind =
+  /** Home. */
   | 'home'
+  /** Mobile. */
   | 'mobile'
+  /** Anything else. */
   | 'other'
+  /** Work. */
   | 'work';
 
 /** A rendition of a person's or household's photo. */
 export type PhotoSize =
   /** 400 pixels, cropped (people 400×400, households 400×300). */
   | 'CARD'
+  /** As uploaded. */
   | 'ORIGINAL'
   /** 96×96, cropped. */
   | 'THUMB';
@@ -1606,6 +1968,7 @@ export type PhotoSize =
 /** A news post or announcement. */
 export type Post = {
   __typename?: 'Post';
+  /** Who may read it once published. */
   audience: Audience;
   /** The author's display name. */
   authorName: Scalars['String']['output'];
@@ -1613,51 +1976,77 @@ export type Post = {
   body: Scalars['String']['output'];
   /** What the caller may do with this post. */
   can: ContentCan;
+  /** The cover image, or null for none. */
   cover?: Maybe<Media>;
+  /** When the post was created. */
   created: Scalars['DateTime']['output'];
   /** The last saved versions, newest first (editors). */
   history: Array<Revision>;
   /** The body rendered to sanitized HTML. */
   html: Scalars['String']['output'];
+  /** The post's id (a PocketBase record id). */
   id: Scalars['ID']['output'];
   /** Path of the post on the site, e.g. /news/harvest-supper. */
   path: Scalars['String']['output'];
+  /** Pinned posts come first on the home page. */
   pinned: Scalars['Boolean']['output'];
   /** When a scheduled post publishes itself. */
   publishAt?: Maybe<Scalars['DateTime']['output']>;
+  /** When it was first published (the news list's order), or null for a post never published. */
   publishedAt?: Maybe<Scalars['DateTime']['output']>;
   /** Increases with every save (of the working copy, when there is one). */
   revision: Scalars['Int']['output'];
+  /** The last part of its path: lowercase letters, digits and hyphens (at most 120), unique among posts. */
   slug: Scalars['String']['output'];
+  /** Where the post is in its life. */
   status: PostStatus;
+  /** A short plain-text summary for lists and link previews (at most 500 characters; may be empty). */
   summary: Scalars['String']['output'];
+  /** The post's title (at most 200 characters). */
   title: Scalars['String']['output'];
+  /** When the post last changed. */
   updated: Scalars['DateTime']['output'];
+  /** Absolute URL of the post on the site, from its configured public origin (PUBLIC_URL), e.g. https://example.church/news/harvest-supper. */
+  url: Scalars['String']['output'];
   /** Changes not on the site yet (editors; published posts only). */
   working?: Maybe<WorkingCopy>;
 };
 
+/** A page of posts (keyset pagination: pass pageInfo.endCursor as `after` for the next page). */
 export type PostConnection = {
   __typename?: 'PostConnection';
+  /** This page's items, in the list's order. */
   edges: Array<PostEdge>;
+  /** Whether more items follow, and the cursor to continue from. */
   pageInfo: PageInfo;
+  /** How many items match the filters across all pages (counted only when selected). */
   totalCount: Scalars['Int']['output'];
 };
 
+/** One post in a page of a list, with its cursor. */
 export type PostEdge = {
   __typename?: 'PostEdge';
+  /** Opaque cursor of this item: pass it as `after` to get the items that follow it. */
   cursor: Scalars['String']['output'];
+  /** The post. */
   node: Post;
 };
 
+/** A post's fields as editors save them; omitted optional fields stay as they are. */
 export type PostInput = {
+  /** Who may read it once published. */
   audience?: InputMaybe<Audience>;
+  /** Markdown, at most 200,000 characters. */
   body?: InputMaybe<Scalars['String']['input']>;
+  /** A media item for the cover image; null removes the cover. */
   coverId?: InputMaybe<Scalars['ID']['input']>;
+  /** Pin to the top of the home page. */
   pinned?: InputMaybe<Scalars['Boolean']['input']>;
   /** Generated from the title when empty. */
   slug?: InputMaybe<Scalars['String']['input']>;
+  /** Plain text, at most 500 characters. */
   summary?: InputMaybe<Scalars['String']['input']>;
+  /** Required, at most 200 characters. */
   title: Scalars['String']['input'];
 };
 
@@ -1670,31 +2059,42 @@ export type PostOrder =
 
 /** Where a post is in its life (PRODUCT.md §5). */
 export type PostStatus =
+  /** Taken off the site; editors only. */
   | 'archived'
+  /** Being written; editors only. */
   | 'draft'
+  /** On the site for its audience. */
   | 'published'
+  /** Waiting for its publishAt time; the gateway publishes it within about 30 seconds of it. */
   | 'scheduled';
 
+/** A request for prayer: on the wall once approved, for the readers its visibility allows. */
 export type PrayerRequest = {
   __typename?: 'PrayerRequest';
+  /** Whether who asked is hidden from everyone but pastoral staff (authorName is then null). */
   anonymous: Scalars['Boolean']['output'];
   /** The requester's praise report. */
   answerNote?: Maybe<Scalars['String']['output']>;
+  /** When it was marked answered, or null. */
   answeredAt?: Maybe<Scalars['DateTime']['output']>;
   /**
    * The name shown on the wall; null when anonymous. Members, staff and the requester see the name as
    * given; everyone else (visitors, accounts not yet approved) sees only the first name.
    */
   authorName?: Maybe<Scalars['String']['output']>;
+  /** The request, plain text (10–2,000 characters). */
   body: Scalars['String']['output'];
   /** What the caller may do with this request. */
   can: PrayerRequestCan;
+  /** When the prayer request was created. */
   created: Scalars['DateTime']['output'];
+  /** When it leaves the wall (archived), or null. */
   expiresAt?: Maybe<Scalars['DateTime']['output']>;
   /** Moderators and pastoral staff only (0 for others). */
   flagCount: Scalars['Int']['output'];
   /** The caller flagged it. */
   flaggedByMe: Scalars['Boolean']['output'];
+  /** The prayer request's id (a PocketBase record id). */
   id: Scalars['ID']['output'];
   /** The caller asked for this request (may mark it answered). */
   isMine: Scalars['Boolean']['output'];
@@ -1706,7 +2106,9 @@ export type PrayerRequest = {
   rejectReason?: Maybe<Scalars['String']['output']>;
   /** Pastoral staff and the requester only; null for everyone else, always for anonymous requests on the wall. */
   requester?: Maybe<PrayerRequester>;
+  /** Where it is in its life. */
   status: PrayerStatus;
+  /** Who may read it. */
   visibility: PrayerVisibility;
 };
 
@@ -1717,19 +2119,27 @@ export type PrayerRequestCan = {
   moderate: Scalars['Boolean']['output'];
 };
 
+/** A page of prayer requests (keyset pagination: pass pageInfo.endCursor as `after` for the next page). */
 export type PrayerRequestConnection = {
   __typename?: 'PrayerRequestConnection';
+  /** This page's items, in the list's order. */
   edges: Array<PrayerRequestEdge>;
+  /** Whether more items follow, and the cursor to continue from. */
   pageInfo: PageInfo;
+  /** How many items match the filters across all pages (counted only when selected). */
   totalCount: Scalars['Int']['output'];
 };
 
+/** One prayer request in a page of a list, with its cursor. */
 export type PrayerRequestEdge = {
   __typename?: 'PrayerRequestEdge';
+  /** Opaque cursor of this item: pass it as `after` to get the items that follow it. */
   cursor: Scalars['String']['output'];
+  /** The prayer request. */
   node: PrayerRequest;
 };
 
+/** A new prayer request (submitPrayerRequest). */
 export type PrayerRequestInput = {
   /** Hide who asked from everyone but pastoral staff. */
   anonymous: Scalars['Boolean']['input'];
@@ -1739,6 +2149,7 @@ export type PrayerRequestInput = {
   email?: InputMaybe<Scalars['String']['input']>;
   /** Visitors: the name to show (unless anonymous). */
   name?: InputMaybe<Scalars['String']['input']>;
+  /** Who may read it once approved (visitors may ask for MEMBERS too). */
   visibility: PrayerVisibility;
   /** Leave empty: a field people never see (spam traps fill it). */
   website?: InputMaybe<Scalars['String']['input']>;
@@ -1747,18 +2158,28 @@ export type PrayerRequestInput = {
 /** Who asked: only for pastoral staff, and for the requester themselves. */
 export type PrayerRequester = {
   __typename?: 'PrayerRequester';
+  /** The email address to reach them, or null. */
   email?: Maybe<Scalars['String']['output']>;
+  /** The requester's name as given. */
   name: Scalars['String']['output'];
+  /** Their person record, when they asked signed in and the caller may see it. */
   person?: Maybe<Person>;
 };
 
+/** Where a prayer request is in its life (PRODUCT.md §5). */
 export type PrayerStatus =
+  /** Answered: still on the wall, with the requester's praise report. */
   | 'answered'
+  /** On the wall for its visibility. */
   | 'approved'
+  /** Expired (Settings.prayerExpiryDays after it was asked) and off the wall. */
   | 'archived'
+  /** Waiting for a moderator (when Settings.prayerRequiresApproval is on, or after three flags). */
   | 'pending'
+  /** Not approved; the requester sees rejectReason. */
   | 'rejected';
 
+/** Who may read a prayer request (besides the requester, moderators and pastoral staff). */
 export type PrayerVisibility =
   /** Active members only. */
   | 'members'
@@ -1767,21 +2188,28 @@ export type PrayerVisibility =
   /** On the public wall. */
   | 'public';
 
+/** One change on the prayer wall, as the subscriber may see it. */
 export type PrayerWallEvent = {
   __typename?: 'PrayerWallEvent';
   /** The id of the request that changed (null for RESYNC). */
   id?: Maybe<Scalars['ID']['output']>;
+  /** What happened. */
   kind: WallEventKind;
   /** The request as the subscriber may see it now (null for REMOVED and RESYNC). */
   request?: Maybe<PrayerRequest>;
 };
 
+/** Which requests of the wall to list. */
 export type PrayerWallFilter =
   /** Approved and answered, newest first. */
   | 'ALL'
   /** Answered only (praise reports). */
   | 'ANSWERED';
 
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
 export type Query = {
   __typename?: 'Query';
   /** Every API token, newest first (api.manage). */
@@ -1807,7 +2235,7 @@ export type Query = {
   households: HouseholdConnection;
   /** The newest published sermon (home page). */
   latestSermon?: Maybe<Sermon>;
-  /** One media item. */
+  /** One media item by id, or null when it does not exist or the caller may not see it. */
   media?: Maybe<Media>;
   /** The media library, newest first (needs content.edit or media.manage). */
   mediaLibrary: MediaConnection;
@@ -1889,7 +2317,7 @@ export type Query = {
   staffAlertPreferences: Array<StaffAlertPreference>;
   /** The next occurrences from now (home page). */
   upcomingOccurrences: Array<Occurrence>;
-  /** Accounts, newest first; needs the roles.manage permission. */
+  /** Accounts, newest first; needs the roles.manage permission (anyone else signed in gets only their own account). */
   users: UserConnection;
   /** The signed-in user, or null for a visitor. */
   viewer?: Maybe<Viewer>;
@@ -1898,17 +2326,29 @@ export type Query = {
 };
 
 
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
 export type QueryAttendeesArgs = {
   eventId: Scalars['ID']['input'];
   originalStart: Scalars['DateTime']['input'];
 };
 
 
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
 export type QueryBibleBooksArgs = {
   locale?: InputMaybe<Scalars['String']['input']>;
 };
 
 
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
 export type QueryDirectoryArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
@@ -1916,32 +2356,56 @@ export type QueryDirectoryArgs = {
 };
 
 
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
 export type QueryEventArgs = {
   slug: Scalars['String']['input'];
 };
 
 
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
 export type QueryEventByIdArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
 export type QueryEventsArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
   search?: InputMaybe<Scalars['String']['input']>;
 };
 
 
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
 export type QueryHomeNewsArgs = {
   limit?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
 export type QueryHouseholdArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
 export type QueryHouseholdsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
@@ -1949,11 +2413,19 @@ export type QueryHouseholdsArgs = {
 };
 
 
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
 export type QueryMediaArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
 export type QueryMediaLibraryArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
@@ -1962,24 +2434,40 @@ export type QueryMediaLibraryArgs = {
 };
 
 
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
 export type QueryMyPrayerRequestsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
 export type QueryNotificationsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
 export type QueryOccurrenceArgs = {
   date?: InputMaybe<Scalars['String']['input']>;
   slug: Scalars['String']['input'];
 };
 
 
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
 export type QueryOccurrencesArgs = {
   categorySlug?: InputMaybe<Scalars['String']['input']>;
   from: Scalars['DateTime']['input'];
@@ -1987,16 +2475,28 @@ export type QueryOccurrencesArgs = {
 };
 
 
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
 export type QueryPageArgs = {
   slug: Scalars['String']['input'];
 };
 
 
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
 export type QueryPageByIdArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
 export type QueryPagesArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
@@ -2005,12 +2505,20 @@ export type QueryPagesArgs = {
 };
 
 
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
 export type QueryParseScriptureArgs = {
   locale?: InputMaybe<Scalars['String']['input']>;
   text: Scalars['String']['input'];
 };
 
 
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
 export type QueryPeopleArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   filter?: InputMaybe<PeopleFilter>;
@@ -2018,35 +2526,61 @@ export type QueryPeopleArgs = {
 };
 
 
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
 export type QueryPeopleCsvArgs = {
   filter?: InputMaybe<PeopleFilter>;
 };
 
 
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
 export type QueryPersonArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
 export type QueryPostArgs = {
   slug: Scalars['String']['input'];
 };
 
 
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
 export type QueryPostByIdArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
 export type QueryPostsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
   orderBy?: InputMaybe<PostOrder>;
+  publishedAfter?: InputMaybe<Scalars['DateTime']['input']>;
+  publishedBefore?: InputMaybe<Scalars['DateTime']['input']>;
   search?: InputMaybe<Scalars['String']['input']>;
   status?: InputMaybe<PostStatus>;
 };
 
 
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
 export type QueryPrayerQueueArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
@@ -2054,11 +2588,19 @@ export type QueryPrayerQueueArgs = {
 };
 
 
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
 export type QueryPrayerRequestArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
 export type QueryPrayerWallArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   filter?: InputMaybe<PrayerWallFilter>;
@@ -2066,41 +2608,71 @@ export type QueryPrayerWallArgs = {
 };
 
 
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
 export type QueryPreviewMarkdownArgs = {
   markdown: Scalars['String']['input'];
 };
 
 
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
 export type QueryRecurrencePreviewArgs = {
   input: RecurrencePreviewInput;
 };
 
 
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
 export type QueryRegistrationByTokenArgs = {
   token: Scalars['String']['input'];
 };
 
 
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
 export type QuerySermonArgs = {
   slug: Scalars['String']['input'];
 };
 
 
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
 export type QuerySermonByIdArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
 export type QuerySermonSeriesArgs = {
   slug: Scalars['String']['input'];
 };
 
 
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
 export type QuerySermonsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   book?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
   includeDrafts?: InputMaybe<Scalars['Boolean']['input']>;
+  publishedAfter?: InputMaybe<Scalars['DateTime']['input']>;
+  publishedBefore?: InputMaybe<Scalars['DateTime']['input']>;
   search?: InputMaybe<Scalars['String']['input']>;
   seriesId?: InputMaybe<Scalars['ID']['input']>;
   speakerId?: InputMaybe<Scalars['ID']['input']>;
@@ -2109,17 +2681,29 @@ export type QuerySermonsArgs = {
 };
 
 
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
 export type QuerySpeakerArgs = {
   slug: Scalars['String']['input'];
 };
 
 
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
 export type QueryUpcomingOccurrencesArgs = {
   categorySlug?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
 export type QueryUsersArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
@@ -2127,6 +2711,10 @@ export type QueryUsersArgs = {
 };
 
 
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
 export type QueryVisitRequestsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
@@ -2135,8 +2723,11 @@ export type QueryVisitRequestsArgs = {
 
 /** Where a person record is in its life (PRODUCT.md §5). */
 export type RecordStatus =
+  /** A current person: member areas open for their account. */
   | 'active'
+  /** Kept for the church's records, hidden from lists and the directory. */
   | 'archived'
+  /** Signed up and waiting for staff approval; member areas stay closed. */
   | 'pending';
 
 /** A recurrence rule in words and its next dates (the editor's preview). */
@@ -2214,21 +2805,30 @@ export type RegistrationStatus =
 /** A saved version of a post or page (its history keeps the last 20). */
 export type Revision = {
   __typename?: 'Revision';
+  /** The Markdown source in this version. */
   body: Scalars['String']['output'];
+  /** Who saved it (display name). */
   editorName: Scalars['String']['output'];
+  /** The revision's id (a PocketBase record id). */
   id: Scalars['ID']['output'];
   /** A version that went live (publish or Update). */
   published: Scalars['Boolean']['output'];
+  /** When this version was saved. */
   saved: Scalars['DateTime']['output'];
+  /** The title in this version. */
   title: Scalars['String']['output'];
 };
 
 /** A named set of permissions (seeded: Administrator, Pastor, Editor, Care Team). */
 export type Role = {
   __typename?: 'Role';
+  /** What the role is for, in a sentence (may be empty). */
   description: Scalars['String']['output'];
+  /** The role's id (a PocketBase record id). */
   id: Scalars['ID']['output'];
+  /** The role's name, e.g. Editor. */
   name: Scalars['String']['output'];
+  /** The permissions the role grants. */
   permissions: Array<Permission>;
 };
 
@@ -2286,9 +2886,13 @@ export type ScripturePassage = {
 /** A sermon: audio, video, notes and scripture. */
 export type Sermon = {
   __typename?: 'Sermon';
+  /** PDFs handed out with it (at most 10). */
   attachments: Array<SermonAttachment>;
+  /** The audio file, or null when none is attached (drafts' audio: sermon managers only). */
   audio?: Maybe<SermonAudio>;
+  /** When the sermon was created. */
   created: Scalars['DateTime']['output'];
+  /** The sermon's id (a PocketBase record id). */
   id: Scalars['ID']['output'];
   /** The next published sermon of the same series (by date), or null. */
   nextInSeries?: Maybe<Sermon>;
@@ -2304,18 +2908,29 @@ export type Sermon = {
   preachedOn?: Maybe<Scalars['DateTime']['output']>;
   /** The previous published sermon of the same series (by date), or null. */
   previousInSeries?: Maybe<Sermon>;
+  /** When it was first published, or null for a sermon never published. */
   publishedAt?: Maybe<Scalars['DateTime']['output']>;
   /** The references as the editor typed them. */
   scripture: Scalars['String']['output'];
   /** The references as readable text in the requested language, e.g. John 3:16–21; Romans 8. */
   scriptureText: Scalars['String']['output'];
+  /** The series it belongs to, or null. */
   series?: Maybe<SermonSeries>;
+  /** The last part of its path (lowercase letters, digits and hyphens); a published sermon's slug never changes by itself. */
   slug: Scalars['String']['output'];
+  /** Who preached it (may be empty). */
   speakers: Array<Speaker>;
+  /** Draft or published. */
   status: SermonStatus;
+  /** A short plain-text summary (at most 500 characters; may be empty). */
   summary: Scalars['String']['output'];
+  /** The sermon's title (at most 200 characters). */
   title: Scalars['String']['output'];
+  /** When the sermon last changed. */
   updated: Scalars['DateTime']['output'];
+  /** Absolute URL of the sermon on the site, from its configured public origin (PUBLIC_URL), e.g. https://example.church/sermons/the-good-shepherd. */
+  url: Scalars['String']['output'];
+  /** The video, parsed, or null without one. */
   video?: Maybe<SermonVideo>;
   /** The video URL as stored (YouTube or Vimeo), or empty. */
   videoUrl: Scalars['String']['output'];
@@ -2347,6 +2962,7 @@ export type SermonAudio = {
   __typename?: 'SermonAudio';
   /** Length in seconds, read from the file; null when the parser could not tell. */
   durationSeconds?: Maybe<Scalars['Float']['output']>;
+  /** The audio's MIME type, e.g. audio/mpeg. */
   mimeType: Scalars['String']['output'];
   /** Size in bytes. */
   size: Scalars['Float']['output'];
@@ -2354,19 +2970,27 @@ export type SermonAudio = {
   url: Scalars['String']['output'];
 };
 
+/** A page of sermons (keyset pagination: pass pageInfo.endCursor as `after` for the next page). */
 export type SermonConnection = {
   __typename?: 'SermonConnection';
+  /** This page's items, in the list's order. */
   edges: Array<SermonEdge>;
+  /** Whether more items follow, and the cursor to continue from. */
   pageInfo: PageInfo;
+  /** How many items match the filters across all pages (counted only when selected). */
   totalCount: Scalars['Int']['output'];
 };
 
+/** One sermon in a page of a list, with its cursor. */
 export type SermonEdge = {
   __typename?: 'SermonEdge';
+  /** Opaque cursor of this item: pass it as `after` to get the items that follow it. */
   cursor: Scalars['String']['output'];
+  /** The sermon. */
   node: Sermon;
 };
 
+/** A sermon's fields (sermons.manage); omitted optional fields stay as they are. */
 export type SermonInput = {
   /** Markdown. */
   notes?: InputMaybe<Scalars['String']['input']>;
@@ -2378,8 +3002,11 @@ export type SermonInput = {
   seriesId?: InputMaybe<Scalars['ID']['input']>;
   /** Generated from the title when empty. */
   slug?: InputMaybe<Scalars['String']['input']>;
+  /** The speakers' ids (replaces the list). */
   speakerIds?: InputMaybe<Array<Scalars['ID']['input']>>;
+  /** Plain text, at most 500 characters. */
   summary?: InputMaybe<Scalars['String']['input']>;
+  /** Required, at most 200 characters. */
   title: Scalars['String']['input'];
   /** A YouTube or Vimeo URL, or empty. */
   videoUrl?: InputMaybe<Scalars['String']['input']>;
@@ -2392,16 +3019,21 @@ export type SermonSeries = {
   artworkLargeUrl?: Maybe<Scalars['String']['output']>;
   /** Square artwork (400×400), or null when none was uploaded. */
   artworkUrl?: Maybe<Scalars['String']['output']>;
+  /** Plain text (at most 5000 characters; may be empty). */
   description: Scalars['String']['output'];
   /** The series' own podcast feed (absolute URL). */
   feedUrl: Scalars['String']['output'];
+  /** The series' id (a PocketBase record id). */
   id: Scalars['ID']['output'];
   /** Path of the series on the site, e.g. /series/romans. */
   path: Scalars['String']['output'];
   /** Published sermons of the series, newest first. */
   sermons: SermonConnection;
+  /** The last part of its path (lowercase letters, digits and hyphens). */
   slug: Scalars['String']['output'];
+  /** The series' title. */
   title: Scalars['String']['output'];
+  /** When the series last changed. */
   updated: Scalars['DateTime']['output'];
 };
 
@@ -2412,16 +3044,21 @@ export type SermonSeriesSermonsArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
+/** A series' fields (sermons.manage). */
 export type SermonSeriesInput = {
+  /** Plain text, at most 5000 characters. */
   description?: InputMaybe<Scalars['String']['input']>;
   /** Generated from the title when empty. */
   slug?: InputMaybe<Scalars['String']['input']>;
+  /** Required, at most 200 characters. */
   title: Scalars['String']['input'];
 };
 
 /** Where a sermon is in its life (PRODUCT.md §5): draft ⇄ published. */
 export type SermonStatus =
+  /** Sermon managers only; its audio and PDFs are not served to anyone else. */
   | 'draft'
+  /** On the site, in the lists and the podcast feeds. */
   | 'published';
 
 /** A sermon's video on YouTube or Vimeo, shown as a click-to-load embed. */
@@ -2429,6 +3066,7 @@ export type SermonVideo = {
   __typename?: 'SermonVideo';
   /** Privacy-friendly embed URL (youtube-nocookie.com or player.vimeo.com). */
   embedUrl: Scalars['String']['output'];
+  /** The site the video is on. */
   provider: VideoProvider;
   /** The canonical watch URL. */
   url: Scalars['String']['output'];
@@ -2439,6 +3077,7 @@ export type SermonVideo = {
 /** A weekly service. */
 export type ServiceTime = {
   __typename?: 'ServiceTime';
+  /** The day of the week it takes place. */
   day: Weekday;
   /** For example "Worship" or "Spanish service". */
   label: Scalars['String']['output'];
@@ -2446,9 +3085,13 @@ export type ServiceTime = {
   time: Scalars['String']['output'];
 };
 
+/** A weekly service, as updateSettings takes it. */
 export type ServiceTimeInput = {
+  /** The day of the week. */
   day: Weekday;
+  /** For example "Worship"; at most 80 characters. */
   label: Scalars['String']['input'];
+  /** 24-hour local time, `HH:MM` (e.g. 10:30). */
   time: Scalars['String']['input'];
 };
 
@@ -2461,26 +3104,33 @@ export type Settings = {
   allowSignup: Scalars['Boolean']['output'];
   /** Brand colour as `#rrggbb`, or empty for the default. */
   brandColor: Scalars['String']['output'];
+  /** The church's name, as the site and its mail show it. */
   churchName: Scalars['String']['output'];
   /** Default visibility of members' contact details. */
   directoryDefaultVisibility: ContactVisibility;
+  /** The church's public email address (may be empty). */
   email: Scalars['String']['output'];
   /** Default language for visitors. */
   locale: Locale;
   /** URL of the logo (through /files), or null when none is set. */
   logoUrl?: Maybe<Scalars['String']['output']>;
+  /** The church's public phone number, as typed (may be empty). */
   phone: Scalars['String']['output'];
-  /** Days after which a prayer request is archived. */
+  /** Days after which a prayer request is archived (1–3650; 60 unless set). */
   prayerExpiryDays: Scalars['Int']['output'];
   /** Whether visitors (not signed in) see the prayer wall's public requests; when off, only members do. */
   prayerPublicWall: Scalars['Boolean']['output'];
   /** Whether prayer requests wait for a moderator. */
   prayerRequiresApproval: Scalars['Boolean']['output'];
+  /** The weekly services, in the order the administrator listed them. */
   serviceTimes: Array<ServiceTime>;
+  /** Links to the church's pages elsewhere. */
   socialLinks: SocialLinks;
+  /** A short line under the name (may be empty). */
   tagline: Scalars['String']['output'];
   /** IANA time zone every date is shown in. */
   timezone: Scalars['String']['output'];
+  /** When the settings last changed. */
   updated: Scalars['DateTime']['output'];
 };
 
@@ -2490,43 +3140,65 @@ export type SettingsLogoUrlArgs = {
   size?: InputMaybe<LogoSize>;
 };
 
+/** Credentials for signIn. */
 export type SignInInput = {
+  /** The account's email address (case-insensitive). */
   email: Scalars['String']['input'];
+  /** The account's password. */
   password: Scalars['String']['input'];
 };
 
+/** A request for an account (signUp). */
 export type SignUpInput = {
+  /** The email address to sign in with (compared case-insensitively). */
   email: Scalars['String']['input'];
+  /** Given name, at most 200 characters. */
   firstName: Scalars['String']['input'];
   /** The token from a household invitation email: the new person joins that household (staff still approve). */
   inviteToken?: InputMaybe<Scalars['String']['input']>;
+  /** Family name, at most 200 characters. */
   lastName: Scalars['String']['input'];
+  /** The language for the app and mail; omit for the church's. */
   locale?: InputMaybe<Locale>;
+  /** At least 10 characters and at most 71 bytes. */
   password: Scalars['String']['input'];
+  /** The same password again. */
   passwordConfirm: Scalars['String']['input'];
 };
 
 /** Links to the church's social media pages. */
 export type SocialLinks = {
   __typename?: 'SocialLinks';
+  /** The church's Facebook page (an https:// URL), or null. */
   facebook?: Maybe<Scalars['String']['output']>;
+  /** The church's Instagram profile (an https:// URL), or null. */
   instagram?: Maybe<Scalars['String']['output']>;
+  /** Another website of the church (an https:// URL), or null. */
   website?: Maybe<Scalars['String']['output']>;
+  /** The church's YouTube channel (an https:// URL), or null. */
   youtube?: Maybe<Scalars['String']['output']>;
 };
 
+/** Social links; each an https:// URL of at most 300 characters, or empty/null for none. */
 export type SocialLinksInput = {
+  /** Facebook page URL. */
   facebook?: InputMaybe<Scalars['String']['input']>;
+  /** Instagram profile URL. */
   instagram?: InputMaybe<Scalars['String']['input']>;
+  /** Another website's URL. */
   website?: InputMaybe<Scalars['String']['input']>;
+  /** YouTube channel URL. */
   youtube?: InputMaybe<Scalars['String']['input']>;
 };
 
 /** Someone who preaches. */
 export type Speaker = {
   __typename?: 'Speaker';
+  /** Plain text (at most 5000 characters; may be empty). */
   bio: Scalars['String']['output'];
+  /** The speaker's id (a PocketBase record id). */
   id: Scalars['ID']['output'];
+  /** The speaker's name. */
   name: Scalars['String']['output'];
   /** Path of the speaker on the site, e.g. /speakers/ruth-ellis. */
   path: Scalars['String']['output'];
@@ -2534,7 +3206,9 @@ export type Speaker = {
   photoUrl?: Maybe<Scalars['String']['output']>;
   /** Published sermons by this speaker, newest first. */
   sermons: SermonConnection;
+  /** The last part of its path (lowercase letters, digits and hyphens). */
   slug: Scalars['String']['output'];
+  /** When the speaker last changed. */
   updated: Scalars['DateTime']['output'];
 };
 
@@ -2545,8 +3219,11 @@ export type SpeakerSermonsArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
+/** A speaker's fields (sermons.manage). */
 export type SpeakerInput = {
+  /** Plain text, at most 5000 characters. */
   bio?: InputMaybe<Scalars['String']['input']>;
+  /** Required, at most 200 characters. */
   name: Scalars['String']['input'];
   /** Generated from the name when empty. */
   slug?: InputMaybe<Scalars['String']['input']>;
@@ -2555,7 +3232,9 @@ export type SpeakerInput = {
 /** One topic the viewer handles, and how they want to hear about it. */
 export type StaffAlertPreference = {
   __typename?: 'StaffAlertPreference';
+  /** How it reaches the viewer. */
   delivery: AlertDelivery;
+  /** The topic. */
   topic: StaffAlertTopic;
 };
 
@@ -2568,6 +3247,7 @@ export type StaffAlertTopic =
   /** A new plan-a-visit request (people.manage). */
   | 'visits';
 
+/** The root of live updates, delivered over Server-Sent Events (docs/API.md, "Subscriptions"). */
 export type Subscription = {
   __typename?: 'Subscription';
   /** The viewer's notifications as they arrive (and the unread count). */
@@ -2581,72 +3261,109 @@ export type Subscription = {
 };
 
 
+/** The root of live updates, delivered over Server-Sent Events (docs/API.md, "Subscriptions"). */
 export type SubscriptionOccurrenceSeatsArgs = {
   eventId: Scalars['ID']['input'];
   originalStart: Scalars['DateTime']['input'];
 };
 
+/** Text to change on a media item; omitted fields stay as they are. */
 export type UpdateMediaInput = {
+  /** Text alternative, at most 500 characters. */
   alt?: InputMaybe<Scalars['String']['input']>;
+  /** Caption, at most 1000 characters. */
   caption?: InputMaybe<Scalars['String']['input']>;
 };
 
 /** Fields to change; omitted fields stay as they are. */
 export type UpdateSettingsInput = {
+  /** Postal address, at most 500 characters. */
   address?: InputMaybe<Scalars['String']['input']>;
+  /** Whether visitors may create accounts. */
   allowSignup?: InputMaybe<Scalars['Boolean']['input']>;
+  /** `#rrggbb`, or empty for the default; darkened automatically until white text on it reaches 4.5:1. */
   brandColor?: InputMaybe<Scalars['String']['input']>;
+  /** The church's name: required when given, at most 200 characters. */
   churchName?: InputMaybe<Scalars['String']['input']>;
+  /** Default visibility of new contact details. */
   directoryDefaultVisibility?: InputMaybe<ContactVisibility>;
+  /** A valid email address, or empty. */
   email?: InputMaybe<Scalars['String']['input']>;
+  /** The default language for visitors and mail. */
   locale?: InputMaybe<Locale>;
+  /** Phone number, at most 40 characters. */
   phone?: InputMaybe<Scalars['String']['input']>;
+  /** Days after which a prayer request is archived, 1–3650. */
   prayerExpiryDays?: InputMaybe<Scalars['Int']['input']>;
+  /** Whether visitors see the wall's public requests. */
   prayerPublicWall?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Whether new prayer requests wait for a moderator. */
   prayerRequiresApproval?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Replaces the whole list (at most 20). */
   serviceTimes?: InputMaybe<Array<ServiceTimeInput>>;
+  /** Replaces the social links. */
   socialLinks?: InputMaybe<SocialLinksInput>;
+  /** At most 200 characters. */
   tagline?: InputMaybe<Scalars['String']['input']>;
+  /** An IANA time zone, e.g. America/Chicago. */
   timezone?: InputMaybe<Scalars['String']['input']>;
 };
 
 /** An account that signs in. */
 export type User = {
   __typename?: 'User';
+  /** When the user was created. */
   created: Scalars['DateTime']['output'];
+  /** The sign-in email, lowercased; empty unless the caller is this user or may manage accounts (roles.manage). */
   email: Scalars['String']['output'];
+  /** The user's id (a PocketBase record id). */
   id: Scalars['ID']['output'];
+  /** The language the user chose for the app and their mail; null means the church's (Settings.locale). */
   locale?: Maybe<Locale>;
+  /** The display name, as the user gave it. */
   name: Scalars['String']['output'];
+  /** The person record linked to the account, when there is one and the caller may see it. */
   person?: Maybe<Person>;
+  /** The roles granted to the account. */
   roles: Array<Role>;
+  /** Whether the account may sign in. */
   status: UserStatus;
   /** Whether the email address has been confirmed. */
   verified: Scalars['Boolean']['output'];
 };
 
+/** A page of users (keyset pagination: pass pageInfo.endCursor as `after` for the next page). */
 export type UserConnection = {
   __typename?: 'UserConnection';
+  /** This page's items, in the list's order. */
   edges: Array<UserEdge>;
+  /** Whether more items follow, and the cursor to continue from. */
   pageInfo: PageInfo;
   /** Total number of matching users (counted only when asked for). */
   totalCount: Scalars['Int']['output'];
 };
 
+/** One user in a page of a list, with its cursor. */
 export type UserEdge = {
   __typename?: 'UserEdge';
+  /** Opaque cursor of this item: pass it as `after` to get the items that follow it. */
   cursor: Scalars['String']['output'];
+  /** The user. */
   node: User;
 };
 
 /** Whether an account may sign in. */
 export type UserStatus =
+  /** The account may sign in. */
   | 'active'
+  /** Signing in is refused and the account's sessions have ended (setUserStatus). */
   | 'suspended';
 
 /** A video site a sermon's video may come from. */
 export type VideoProvider =
+  /** vimeo.com (embedded from player.vimeo.com). */
   | 'VIMEO'
+  /** youtube.com / youtu.be (embedded from youtube-nocookie.com). */
   | 'YOUTUBE';
 
 /** The signed-in user, with what they may do, so the UI shows only what is allowed. */
@@ -2710,41 +3427,64 @@ export type Visibility =
   /** Nobody else. */
   | 'private';
 
+/** A "plan a visit" request from someone thinking of coming (staff with people.view read them). */
 export type VisitRequest = {
   __typename?: 'VisitRequest';
+  /** When the visit request was created. */
   created: Scalars['DateTime']['output'];
+  /** The visitor's email address. */
   email: Scalars['String']['output'];
+  /** The visit request's id (a PocketBase record id). */
   id: Scalars['ID']['output'];
+  /** The visitor's message (may be empty). */
   message: Scalars['String']['output'];
+  /** The visitor's name, as they typed it. */
   name: Scalars['String']['output'];
+  /** How many people are coming (1–50), or null when not said. */
   partySize?: Maybe<Scalars['Int']['output']>;
   /** The person made from this visit (createPersonFromVisit), when there is one and the viewer may see them. */
   person?: Maybe<Person>;
+  /** The visitor's phone number in E.164 form (e.g. +15551234567), or null. */
   phone?: Maybe<Scalars['String']['output']>;
   /** YYYY-MM-DD in the church's time zone. */
   plannedDate?: Maybe<Scalars['String']['output']>;
+  /** Staff's own note (never shown to the visitor; may be empty). */
   staffNote: Scalars['String']['output'];
+  /** Where staff are with it. */
   status: VisitStatus;
 };
 
+/** A page of visit requests (keyset pagination: pass pageInfo.endCursor as `after` for the next page). */
 export type VisitRequestConnection = {
   __typename?: 'VisitRequestConnection';
+  /** This page's items, in the list's order. */
   edges: Array<VisitRequestEdge>;
+  /** Whether more items follow, and the cursor to continue from. */
   pageInfo: PageInfo;
+  /** How many items match the filters across all pages (counted only when selected). */
   totalCount: Scalars['Int']['output'];
 };
 
+/** One visit request in a page of a list, with its cursor. */
 export type VisitRequestEdge = {
   __typename?: 'VisitRequestEdge';
+  /** Opaque cursor of this item: pass it as `after` to get the items that follow it. */
   cursor: Scalars['String']['output'];
+  /** The visit request. */
   node: VisitRequest;
 };
 
+/** A plan-a-visit request (submitVisitRequest). */
 export type VisitRequestInput = {
+  /** An email address for the confirmation and follow-up. */
   email: Scalars['String']['input'];
+  /** Anything the church should know, at most 2000 characters. */
   message?: InputMaybe<Scalars['String']['input']>;
+  /** The visitor's name, at most 200 characters. */
   name: Scalars['String']['input'];
+  /** How many people are coming, 1–50. */
   partySize?: InputMaybe<Scalars['Int']['input']>;
+  /** A phone number; stored in international (E.164) form, with the country code when it is not local. */
   phone?: InputMaybe<Scalars['String']['input']>;
   /** YYYY-MM-DD, today or later. */
   plannedDate?: InputMaybe<Scalars['String']['input']>;
@@ -2752,26 +3492,41 @@ export type VisitRequestInput = {
   website?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** Where staff are with a visit request. */
 export type VisitStatus =
+  /** Nothing more to do. */
   | 'closed'
+  /** Staff got in touch. */
   | 'contacted'
+  /** Not followed up yet. */
   | 'new';
 
 /** What changed on the wall; RESYNC means the client may have missed changes and should refetch. */
 export type WallEventKind =
+  /** Created, and visible to the subscriber. */
   | 'ADDED'
+  /** Deleted, or no longer on the subscriber's wall (rejected, archived, hidden). */
   | 'REMOVED'
+  /** Events may have been lost (slow client, PocketBase reconnected): refetch. */
   | 'RESYNC'
+  /** Changed and visible to the subscriber, including one that just became visible (a prayer request approved): treat an unknown id as new. */
   | 'UPDATED';
 
 /** A day of the week. */
 export type Weekday =
+  /** Friday. */
   | 'friday'
+  /** Monday. */
   | 'monday'
+  /** Saturday. */
   | 'saturday'
+  /** Sunday. */
   | 'sunday'
+  /** Thursday. */
   | 'thursday'
+  /** Tuesday. */
   | 'tuesday'
+  /** Wednesday. */
   | 'wednesday';
 
 /**
@@ -2782,9 +3537,11 @@ export type WorkingCopy = {
   __typename?: 'WorkingCopy';
   /** Posts only. */
   audience: Audience;
+  /** The Markdown source as it will be. */
   body: Scalars['String']['output'];
   /** Posts only. */
   cover?: Maybe<Media>;
+  /** Who saved it last (display name). */
   editorName: Scalars['String']['output'];
   /** Posts only. */
   pinned: Scalars['Boolean']['output'];
@@ -2792,10 +3549,13 @@ export type WorkingCopy = {
   seoDescription: Scalars['String']['output'];
   /** Pages only. */
   showInNav: Scalars['Boolean']['output'];
+  /** The slug as it will be. */
   slug: Scalars['String']['output'];
   /** Posts only. */
   summary: Scalars['String']['output'];
+  /** The title as it will be. */
   title: Scalars['String']['output'];
+  /** When the working copy last changed. */
   updated: Scalars['DateTime']['output'];
 };
 
@@ -3527,6 +4287,7 @@ export type PageResolvers<ContextType = GatewayContext, ParentType extends Resol
   status?: Resolver<ResolversTypes['PageStatus'], ParentType, ContextType>;
   title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   updated?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   working?: Resolver<Maybe<ResolversTypes['WorkingCopy']>, ParentType, ContextType>;
 };
 
@@ -3632,6 +4393,7 @@ export type PostResolvers<ContextType = GatewayContext, ParentType extends Resol
   summary?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   updated?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   working?: Resolver<Maybe<ResolversTypes['WorkingCopy']>, ParentType, ContextType>;
 };
 
@@ -3843,6 +4605,7 @@ export type SermonResolvers<ContextType = GatewayContext, ParentType extends Res
   summary?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   updated?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   video?: Resolver<Maybe<ResolversTypes['SermonVideo']>, ParentType, ContextType>;
   videoUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
