@@ -66,6 +66,8 @@ const config: CodegenConfig = {
           Occurrence: "../events/occurrences.ts#OccurrenceModel",
           // Integrations
           ApiToken: "../../pocketbase/records.ts#ApiClientRecord",
+          Webhook: "../../pocketbase/records.ts#WebhookRecord",
+          WebhookDelivery: "../../pocketbase/records.ts#WebhookDeliveryRecord",
         },
       },
     },

@@ -26,6 +26,7 @@ import { renderAppHtml } from "./http/app-html.ts";
 import { syncPocketBaseSettings } from "./system/pocketbase-settings.ts";
 import { startScheduledPublishing } from "./system/scheduled-publishing.ts";
 import { startPrayerExpiry } from "./system/prayer-expiry.ts";
+import { startWebhookDelivery } from "./system/webhooks.ts";
 import { startStaffDigest } from "./system/staff-digest.ts";
 import { AUDIO_UPLOAD_PATH, AudioUploads } from "./http/audio-uploads.ts";
 import { PODCAST_ARTWORK_PATH, podcastArtwork, seriesFeedSlug, sermonsFeed } from "./http/podcast-feed.ts";
@@ -322,6 +323,7 @@ export function createGateway(config: GatewayConfig): Gateway {
   let stopScheduler: (() => void) | null = null;
   let stopPrayerExpiry: (() => void) | null = null;
   let stopStaffDigest: (() => void) | null = null;
+  let stopWebhooks: (() => void) | null = null;
   return {
     server,
     yoga,
@@ -333,6 +335,7 @@ export function createGateway(config: GatewayConfig): Gateway {
           stopScheduler = startScheduledPublishing(services.system);
           stopPrayerExpiry = startPrayerExpiry(services.system);
           stopStaffDigest = startStaffDigest(services);
+          if (config.webhookDelivery !== false) stopWebhooks = startWebhookDelivery(services, config.webhookDelivery);
           services.audioUploads.start();
           const address = server.address();
           const port = typeof address === "object" && address ? address.port : config.port;
@@ -343,6 +346,7 @@ export function createGateway(config: GatewayConfig): Gateway {
       new Promise((resolve) => {
         stopScheduler?.();
         stopPrayerExpiry?.();
+        stopWebhooks?.();
         stopStaffDigest?.();
         services.audioUploads.stop();
         void services.realtime.close();

@@ -260,7 +260,7 @@ export interface NotificationRecord extends BaseRecord {
   user: string;
   kind:
     | "signup_approved" | "prayer_approved" | "prayer_rejected" | "prayer_answered" | "prayer_prayed"
-    | "visit_request" | "signup_pending" | "prayer_pending" | "staff_digest";
+    | "visit_request" | "signup_pending" | "prayer_pending" | "staff_digest" | "webhook_disabled";
   title: string;
   body: string;
   link: string;
@@ -433,6 +433,38 @@ export interface ApiClientRecord extends BaseRecord {
   expand?: { createdBy?: UserRecord };
 }
 
+export type WebhookEventType =
+  | "post.published" | "post.updated" | "page.published" | "sermon.published" | "event.published"
+  | "prayer.approved" | "prayer.answered" | "person.created" | "visit.created";
+
+/** A webhook subscription (pb_migrations/1732497000_webhooks.js). */
+export interface WebhookRecord extends BaseRecord {
+  url: string;
+  description: string;
+  events: WebhookEventType[];
+  /** "whsec_…"; hidden from every API (the system reads it to sign). */
+  secret: string;
+  allowPrivateHost: boolean;
+  enabled: boolean;
+  disabledReason: string;
+  consecutiveFailures: number;
+  createdBy: string;
+  expand?: { createdBy?: UserRecord };
+}
+
+/** One event for one webhook: the durable queue and the delivery log. */
+export interface WebhookDeliveryRecord extends BaseRecord {
+  webhook: string;
+  type: WebhookEventType;
+  payload: Record<string, unknown> | null;
+  status: "pending" | "succeeded" | "failed";
+  attempts: number;
+  nextAttemptAt: string;
+  lastAttemptAt: string;
+  responseStatus: number;
+  error: string;
+}
+
 export interface Collections {
   roles: RoleRecord;
   users: UserRecord;
@@ -466,4 +498,6 @@ export interface Collections {
   registrations: RegistrationRecord;
   occurrence_counts: OccurrenceCountsRecord;
   api_clients: ApiClientRecord;
+  webhooks: WebhookRecord;
+  webhook_deliveries: WebhookDeliveryRecord;
 }

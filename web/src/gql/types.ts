@@ -270,7 +270,9 @@ export type NotificationKind =
   /** Staff: the daily digest of new activity. */
   | 'STAFF_DIGEST'
   /** Staff: a new visit request (people.manage). */
-  | 'VISIT_REQUEST';
+  | 'VISIT_REQUEST'
+  /** Integration managers: a webhook was disabled after deliveries failed repeatedly (api.manage). */
+  | 'WEBHOOK_DISABLED';
 
 /** One occurrence compared with its series. */
 export type OccurrenceStatus =

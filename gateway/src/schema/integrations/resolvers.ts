@@ -3,7 +3,8 @@ import type { GatewayContext } from "../../context.ts";
 import { notFound, pbCall } from "../../errors.ts";
 import { formatApiToken, newSecret } from "../../access/api-tokens.ts";
 import { requireAbility } from "../../access/guards.ts";
-import type { ApiClientRecord } from "../../pocketbase/records.ts";
+import type { ApiClientRecord, WebhookDeliveryRecord, WebhookRecord } from "../../pocketbase/records.ts";
+import { newWebhookSecret, refuseTarget } from "../../system/webhooks.ts";
 import { fromPocketBaseDate, fromPocketBaseDateOrNull, toPocketBaseDate } from "../../pocketbase/dates.ts";
 import { Validator } from "../../validation/validate.ts";
 import { LIMITS } from "@flock/shared/limits";
@@ -29,8 +30,23 @@ async function readClient(ctx: GatewayContext, id: string): Promise<ApiClientRec
   }
 }
 
+const WEBHOOK_URL_MAX = 2000;
+
+async function readWebhook(ctx: GatewayContext, id: string): Promise<WebhookRecord> {
+  try {
+    return await ctx.pb.collection("webhooks").getOne<WebhookRecord>(id, { expand: "createdBy" });
+  } catch {
+    throw notFound();
+  }
+}
+
 export const integrationsResolvers: Resolvers = {
   Query: {
+    async webhooks(_, __, ctx) {
+      await requireAbility(ctx, "manageIntegrations");
+      const page = await pbCall(() => ctx.pb.collection("webhooks").getList<WebhookRecord>(1, LIST_MAX, { sort: "-created,-id", expand: "createdBy", skipTotal: true }));
+      return page.items;
+    },
     async apiTokens(_, __, ctx) {
       await requireAbility(ctx, "manageIntegrations");
       const page = await pbCall(() => ctx.pb.collection("api_clients").getList<ApiClientRecord>(1, LIST_MAX, { sort: "-created,-id", expand: "createdBy", skipTotal: true }));
@@ -75,6 +91,56 @@ export const integrationsResolvers: Resolvers = {
       await system.collection("api_clients").update(created.id, { secretHash });
       return { token: created, secret: formatApiToken(created.id, secret) };
     },
+    async createWebhook(_, { input }, ctx) {
+      const viewer = await requireAbility(ctx, "manageIntegrations");
+      const v = new Validator();
+      const url = v.text("url", input.url, { required: true, max: WEBHOOK_URL_MAX });
+      const description = v.text("description", input.description, { max: 200 });
+      if (!input.events.length) v.add("events", "required", "Choose at least one event.");
+      const allowPrivateHost = !!input.allowPrivateHost;
+      if (url) {
+        const refused = await refuseTarget(url, allowPrivateHost);
+        if (refused) v.add("url", "refused_target", refused);
+      }
+      v.done();
+      const created = await writeAsCaller(() =>
+        ctx.pb
+          .collection("webhooks")
+          .create<WebhookRecord>(
+            { url, description, events: [...new Set(input.events)], allowPrivateHost, enabled: true, consecutiveFailures: 0, createdBy: viewer.id },
+            { expand: "createdBy" },
+          ),
+      );
+      // The secret is a hidden field, which only the system may write (as with API tokens).
+      const secret = newWebhookSecret();
+      const system = await ctx.system.get();
+      await system.collection("webhooks").update(created.id, { secret });
+      return { webhook: created, secret };
+    },
+    async setWebhookEnabled(_, { id, enabled }, ctx) {
+      await requireAbility(ctx, "manageIntegrations");
+      await readWebhook(ctx, id);
+      return writeAsCaller(() =>
+        ctx.pb.collection("webhooks").update<WebhookRecord>(id, enabled ? { enabled, disabledReason: "", consecutiveFailures: 0 } : { enabled }, { expand: "createdBy" }),
+      );
+    },
+    async deleteWebhook(_, { id }, ctx) {
+      await requireAbility(ctx, "manageIntegrations");
+      await readWebhook(ctx, id);
+      await writeAsCaller(() => ctx.pb.collection("webhooks").delete(id));
+      return true;
+    },
+    async redeliverWebhook(_, { deliveryId }, ctx) {
+      await requireAbility(ctx, "manageIntegrations");
+      try {
+        await ctx.pb.collection("webhook_deliveries").getOne(deliveryId, { fields: "id" });
+      } catch {
+        throw notFound();
+      }
+      return writeAsCaller(() =>
+        ctx.pb.collection("webhook_deliveries").update<WebhookDeliveryRecord>(deliveryId, { status: "pending", attempts: 0, nextAttemptAt: toPocketBaseDate(new Date()), error: "" }),
+      );
+    },
     async revokeApiToken(_, { id }, ctx) {
       await requireAbility(ctx, "manageIntegrations");
       const client = await readClient(ctx, id);
@@ -83,6 +149,32 @@ export const integrationsResolvers: Resolvers = {
       ctx.apiTokens.forget(id);
       return revoked;
     },
+  },
+  Webhook: {
+    description: (w) => w.description ?? "",
+    events: (w) => w.events ?? [],
+    allowPrivateHost: (w) => !!w.allowPrivateHost,
+    enabled: (w) => !!w.enabled,
+    disabledReason: (w) => w.disabledReason || null,
+    consecutiveFailures: (w) => w.consecutiveFailures ?? 0,
+    createdByName: (w) => w.expand?.createdBy?.name || null,
+    created: (w) => fromPocketBaseDate(w.created),
+    async deliveries(w, { first }, ctx) {
+      const size = Math.min(Math.max(first ?? 20, 1), 100);
+      const page = await pbCall(() =>
+        ctx.pb.collection("webhook_deliveries").getList<WebhookDeliveryRecord>(1, size, { filter: ctx.pb.filter("webhook = {:w}", { w: w.id }), sort: "-created,-id", skipTotal: true }),
+      );
+      return page.items;
+    },
+  },
+  WebhookDelivery: {
+    event: (d) => d.type,
+    attempts: (d) => d.attempts ?? 0,
+    nextAttemptAt: (d) => (d.status === "pending" ? fromPocketBaseDateOrNull(d.nextAttemptAt) : null),
+    lastAttemptAt: (d) => fromPocketBaseDateOrNull(d.lastAttemptAt),
+    responseStatus: (d) => d.responseStatus || null,
+    error: (d) => d.error || null,
+    created: (d) => fromPocketBaseDate(d.created),
   },
   ApiToken: {
     scopes: (client) => client.scopes ?? [],
