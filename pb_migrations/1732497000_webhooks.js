@@ -28,7 +28,7 @@ migrate(
       deleteRule: MANAGER,
       fields: [
         { name: "url", type: "url", required: true },
-        { name: "description", type: "text", max: 200 },
+        { name: "description", type: "text", max: 200 }, // LIMITS.webhookDescriptionMax
         { name: "events", type: "select", required: true, maxSelect: EVENTS.length, values: EVENTS },
         { name: "secret", type: "text", max: 100, hidden: true },
         // An administrator's explicit choice to deliver to a private or loopback address (SSRF guard).

@@ -15,7 +15,7 @@ import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const WEB = join(import.meta.dirname, "..", "web", "src");
-const permissions = [...readFileSync(join(WEB, "gql", "types.ts"), "utf8").matchAll(/^export type Permission =([\s\S]*?);/gm)]
+const permissions = [...readFileSync(join(WEB, "gql", "types.ts"), "utf8").matchAll(/^export type Permission =([\s\S]*?);$/gm)]
   .flatMap((m) => [...m[1]!.matchAll(/'([A-Z_]+)'/g)].map((p) => p[1]!));
 
 function* sources(dir: string): Generator<string> {

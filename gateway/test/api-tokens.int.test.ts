@@ -123,9 +123,9 @@ describe("API tokens", () => {
     const blank = await client.request(CREATE, { input: { name: "  ", scopes: [] } });
     expect(blank.errors?.[0]?.extensions).toMatchObject({ code: "BAD_USER_INPUT", fieldErrors: { name: expect.any(String) } });
     const past = await client.request(CREATE, { input: { name: "Old", scopes: [], expiresAt: "2020-01-01T00:00:00Z" } });
-    expect(past.errors?.[0]?.extensions).toMatchObject({ code: "BAD_USER_INPUT", fieldErrorCodes: { expiresAt: "in_past" } });
+    expect(past.errors?.[0]?.extensions).toMatchObject({ code: "BAD_USER_INPUT", fieldErrorCodes: { expiresAt: "date_in_past" } });
     const far = await client.request(CREATE, { input: { name: "Far", scopes: [], expiresAt: new Date(Date.now() + 3 * 366 * 86_400_000).toISOString() } });
-    expect(far.errors?.[0]?.extensions).toMatchObject({ code: "BAD_USER_INPUT", fieldErrorCodes: { expiresAt: "too_far" } });
+    expect(far.errors?.[0]?.extensions).toMatchObject({ code: "BAD_USER_INPUT", fieldErrorCodes: { expiresAt: "date_too_far" } });
   });
 
   it("each token persona reads exactly its scopes, through GraphQL and through REST", async () => {

@@ -22,7 +22,7 @@ const field = (collection: string, name: string): Field => {
 let gateway: Gateway;
 beforeAll(async () => {
   const su = await system();
-  for (const name of ["users", "people", "roles", "settings", "sermons", "sermon_series", "speakers"]) collections[name] = await su.collections.getOne(name);
+  for (const name of ["users", "people", "roles", "settings", "sermons", "sermon_series", "speakers", "api_clients", "webhooks"]) collections[name] = await su.collections.getOne(name);
   gateway = await testGateway();
 });
 afterAll(() => gateway.close());
@@ -38,6 +38,7 @@ describe("the live PocketBase schema agrees with limits.ts", () => {
     ["roles", "name", 1, LIMITS.nameMax],
     ["users", "name", 0, LIMITS.nameMax],
     ["api_clients", "name", 1, LIMITS.apiTokenNameMax],
+    ["webhooks", "description", 0, LIMITS.webhookDescriptionMax],
   ])("%s.%s is text of %i–%i characters", (collection, name, min, max) => {
     expect(field(collection, name)).toMatchObject({ type: "text", min, max });
   });

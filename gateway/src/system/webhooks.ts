@@ -49,10 +49,25 @@ export function isPrivateAddress(address: string): boolean {
   return mapped ? PRIVATE.check(mapped[1]!, "ipv4") : PRIVATE.check(address, "ipv6");
 }
 
+/** A URL that may not receive webhooks: `code` names why (a field error code), `message` says it. */
+export class TargetRefused extends Error {
+  constructor(
+    readonly code: "invalid_url" | "unsupported_scheme" | "credentials_in_url" | "unresolvable_host" | "private_address",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** Why a URL may not receive webhooks, or null. Checked when a webhook is saved and before each send. */
-export async function refuseTarget(url: string, allowPrivateHost: boolean): Promise<string | null> {
-  const target = await resolveTarget(url, allowPrivateHost).catch((error: unknown) => (error instanceof Error ? error.message : String(error)));
-  return typeof target === "string" ? target : null;
+export async function refuseTarget(url: string, allowPrivateHost: boolean): Promise<TargetRefused | null> {
+  try {
+    await resolveTarget(url, allowPrivateHost);
+    return null;
+  } catch (error) {
+    if (error instanceof TargetRefused) return error;
+    return new TargetRefused("unresolvable_host", "The host name does not resolve.");
+  }
 }
 
 /** The address to connect to (resolved once and pinned, so DNS cannot point elsewhere between check and send). */
@@ -61,15 +76,15 @@ async function resolveTarget(url: string, allowPrivateHost: boolean): Promise<{ 
   try {
     parsed = new URL(url);
   } catch {
-    throw new Error("The address is not a valid URL.");
+    throw new TargetRefused("invalid_url", "The address is not a valid URL.");
   }
-  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") throw new Error("Use an http or https address.");
-  if (parsed.username || parsed.password) throw new Error("The address may not contain a user name or password.");
+  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") throw new TargetRefused("unsupported_scheme", "Use an http or https address.");
+  if (parsed.username || parsed.password) throw new TargetRefused("credentials_in_url", "The address may not contain a user name or password.");
   const host = parsed.hostname.replace(/^\[|\]$/g, "");
   const addresses = isIP(host) ? [{ address: host, family: isIP(host) as 4 | 6 }] : ((await lookup(host, { all: true })) as Array<{ address: string; family: 4 | 6 }>);
-  if (!addresses.length) throw new Error("The host name does not resolve.");
+  if (!addresses.length) throw new TargetRefused("unresolvable_host", "The host name does not resolve.");
   if (!allowPrivateHost && addresses.some((a) => isPrivateAddress(a.address))) {
-    throw new Error("The address is private or local; an administrator must allow this host explicitly.");
+    throw new TargetRefused("private_address", "The address is private or local; an administrator must allow this host explicitly.");
   }
   return { url: parsed, ...addresses[0]! };
 }

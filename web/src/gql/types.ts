@@ -742,6 +742,48 @@ export type WallEventKind =
   /** Changed and visible to the subscriber, including one that just became visible (a prayer request approved): treat an unknown id as new. */
   | 'UPDATED';
 
+/** Where one delivery stands. */
+export type WebhookDeliveryStatus =
+  /** Every attempt failed (or the webhook was disabled); it can be redelivered. */
+  | 'FAILED'
+  /** Waiting for its first or next attempt. */
+  | 'PENDING'
+  /** The receiver answered 2xx. */
+  | 'SUCCEEDED';
+
+/** An event a webhook can subscribe to. */
+export type WebhookEvent =
+  /** An event went live. */
+  | 'EVENT_PUBLISHED'
+  /** A page went live. */
+  | 'PAGE_PUBLISHED'
+  /** A person was added (by sign-up or by staff). */
+  | 'PERSON_CREATED'
+  /** A post went live (published now or by its schedule). */
+  | 'POST_PUBLISHED'
+  /** A live post's changes were put live ("Update"). */
+  | 'POST_UPDATED'
+  /** A prayer request was marked answered. */
+  | 'PRAYER_ANSWERED'
+  /** A prayer request was approved onto the wall. */
+  | 'PRAYER_APPROVED'
+  /** A sermon went live. */
+  | 'SERMON_PUBLISHED'
+  /** Someone asked to plan a visit. */
+  | 'VISIT_CREATED';
+
+/** A new webhook. */
+export type WebhookInput = {
+  /** Allow a private or local address (an administrator's explicit choice, for a receiver inside the church's network). */
+  allowPrivateHost?: boolean | null | undefined;
+  /** What it is for (at most 200 characters). */
+  description?: string | null | undefined;
+  /** The events to send (at least one). */
+  events: Array<WebhookEvent>;
+  /** An http or https URL; private and local addresses only with allowPrivateHost. */
+  url: string;
+};
+
 /** A day of the week. */
 export type Weekday =
   /** Friday. */

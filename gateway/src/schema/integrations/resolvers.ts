@@ -30,8 +30,6 @@ async function readClient(ctx: GatewayContext, id: string): Promise<ApiClientRec
   }
 }
 
-const WEBHOOK_URL_MAX = 2000;
-
 async function readWebhook(ctx: GatewayContext, id: string): Promise<WebhookRecord> {
   try {
     return await ctx.pb.collection("webhooks").getOne<WebhookRecord>(id, { expand: "createdBy" });
@@ -61,8 +59,8 @@ export const integrationsResolvers: Resolvers = {
       let expiresAt: string | null = null;
       if (input.expiresAt) {
         const at = Date.parse(input.expiresAt);
-        if (!(at > Date.now())) v.add("expiresAt", "in_past", "Choose a date in the future.");
-        else if (at - Date.now() > MAX_EXPIRY_MS) v.add("expiresAt", "too_far", "Choose a date at most two years ahead.");
+        if (!(at > Date.now())) v.add("expiresAt", "date_in_past", "Choose a date in the future.");
+        else if (at - Date.now() > MAX_EXPIRY_MS) v.add("expiresAt", "date_too_far", "Choose a date at most two years ahead.");
         else expiresAt = toPocketBaseDate(new Date(at));
       }
       v.done();
@@ -94,13 +92,13 @@ export const integrationsResolvers: Resolvers = {
     async createWebhook(_, { input }, ctx) {
       const viewer = await requireAbility(ctx, "manageIntegrations");
       const v = new Validator();
-      const url = v.text("url", input.url, { required: true, max: WEBHOOK_URL_MAX });
-      const description = v.text("description", input.description, { max: 200 });
+      const url = v.text("url", input.url, { required: true, max: LIMITS.webhookUrlMax });
+      const description = v.text("description", input.description, { max: LIMITS.webhookDescriptionMax });
       if (!input.events.length) v.add("events", "required", "Choose at least one event.");
       const allowPrivateHost = !!input.allowPrivateHost;
       if (url) {
         const refused = await refuseTarget(url, allowPrivateHost);
-        if (refused) v.add("url", "refused_target", refused);
+        if (refused) v.add("url", refused.code, refused.message);
       }
       v.done();
       const created = await writeAsCaller(() =>

@@ -19,6 +19,8 @@ import { useForm } from "../../../lib/useForm.ts";
 import { usePageTitle } from "../../../lib/usePageTitle.ts";
 import { LIMITS } from "@flock/shared/limits";
 import "../../../styles/staff.css";
+import { NewSecret } from "./NewSecret.tsx";
+import { WebhooksSection } from "./Webhooks.tsx";
 
 const SCOPES: ApiScope[] = ["CONTENT_MEMBERS", "PRAYER_MEMBERS"];
 const STATUS_BADGE = { ACTIVE: "badge--ok", EXPIRED: "badge--muted", REVOKED: "badge--danger" } as const;
@@ -37,7 +39,15 @@ export function AdminIntegrationsPage() {
     <div className="page">
       <h1>{t("admin.integrations.title")}</h1>
       <p className="muted">{t("admin.integrations.intro")}</p>
-      {created && <NewSecret {...created} onDone={() => setCreated(null)} />}
+      {created && (
+        <NewSecret
+          title={t("admin.integrations.created", { name: created.name })}
+          text={t("admin.integrations.secretOnce")}
+          label={t("admin.integrations.secret")}
+          secret={created.secret}
+          onDone={() => setCreated(null)}
+        />
+      )}
       <CreateTokenForm onCreated={(name, secret) => setCreated({ name, secret })} />
       {notice && <Alert kind={notice.kind}>{notice.text}</Alert>}
       {error && <Alert kind="error">{handleError(error, i18n).message}</Alert>}
@@ -64,40 +74,8 @@ export function AdminIntegrationsPage() {
           </tbody>
         </table>
       )}
+      <WebhooksSection />
     </div>
-  );
-}
-
-/** The secret, shown once: copy it now. */
-function NewSecret({ name, secret, onDone }: { name: string; secret: string; onDone(): void }) {
-  const { t } = useI18n();
-  const [copied, setCopied] = useState(false);
-  return (
-    <section className="card integrations__secret" aria-labelledby="new-secret-title" role="status">
-      <h2 id="new-secret-title">{t("admin.integrations.created", { name })}</h2>
-      <p>{t("admin.integrations.secretOnce")}</p>
-      <label className="field">
-        <span className="field__label">{t("admin.integrations.secret")}</span>
-        <input className="integrations__secret-value" readOnly value={secret} onFocus={(e) => e.currentTarget.select()} spellCheck={false} />
-      </label>
-      <div className="actions">
-        <button
-          type="button"
-          className="button"
-          onClick={() =>
-            void navigator.clipboard.writeText(secret).then(
-              () => setCopied(true),
-              () => setCopied(false),
-            )
-          }
-        >
-          {copied ? t("admin.integrations.copied") : t("admin.integrations.copy")}
-        </button>
-        <button type="button" className="button button--ghost" onClick={onDone}>
-          {t("admin.integrations.stored")}
-        </button>
-      </div>
-    </section>
   );
 }
 
