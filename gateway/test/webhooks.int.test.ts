@@ -13,6 +13,8 @@ import { Webhook as StandardWebhook } from "standardwebhooks";
 import type { Gateway } from "../src/index.ts";
 import { createGateway, prepareGateway } from "../src/index.ts";
 import { createUser, errorCode, GqlClient, pbAs, system, testConfig, type TestUser } from "./helpers.ts";
+import { runExample, stopExamples } from "./run-example.ts";
+import { freePort } from "../../scripts/lib/stack.ts";
 
 /** A local receiver: records every request; answers `answer` (503 while "down"). */
 class Receiver {
@@ -78,6 +80,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  stopExamples();
   await gateway?.close();
   await receiver.stop();
 });
@@ -200,6 +203,32 @@ describe("webhooks", () => {
       expect(sent.at(-1)!.headers["webhook-id"]).toBe(failed.id);
     } finally {
       receiver.answer = 204;
+      await new GqlClient(gateway, { token: admin.token }).request(`mutation { deleteWebhook(id: "${webhook.id}") }`);
+    }
+  });
+  it("examples/webhook-receiver.mjs verifies a real delivery and refuses a forged one", async () => {
+    const port = await freePort();
+    const created = await new GqlClient(gateway, { token: admin.token }).request<{ createWebhook: { secret: string; webhook: { id: string } } }>(
+      `mutation ($input: WebhookInput!) { createWebhook(input: $input) { secret webhook { id } } }`,
+      { input: { url: `http://127.0.0.1:${port}/`, events: ["PAGE_PUBLISHED"], allowPrivateHost: true } },
+    );
+    const { secret, webhook } = created.data!.createWebhook;
+    try {
+      let output = "";
+      const receiving = runExample("webhook-receiver.mjs", { FLOCK_WEBHOOK_SECRET: secret, PORT: String(port) }, (out) => ((output = out), out.includes("listening")));
+      await receiving;
+      const page = await su.collection("pages").create({ title: `Examples page ${run}`, slug: `examples-page-${run}`, status: "published", revision: 1, publishedAt: new Date().toISOString() });
+      await expect.poll(() => output, { timeout: 5000 }).toContain(`verified page.published {"id":"${page.id}"`);
+      expect(output).toContain(`"url":"http://flock.test/p/examples-page-${run}"`);
+      // A request without a valid signature is refused with 401.
+      const forged = await fetch(`http://127.0.0.1:${port}/`, {
+        method: "POST",
+        headers: { "webhook-id": "msg_forged", "webhook-timestamp": String(Math.floor(Date.now() / 1000)), "webhook-signature": "v1,AAAA" },
+        body: "{}",
+      });
+      expect(forged.status).toBe(401);
+      await expect.poll(() => output).toContain("refused: bad or missing signature");
+    } finally {
       await new GqlClient(gateway, { token: admin.token }).request(`mutation { deleteWebhook(id: "${webhook.id}") }`);
     }
   });
