@@ -21,6 +21,7 @@ let member: TestUser;
 const run = randomUUID().slice(0, 8);
 const titles = { publicPost: `Public news ${run}`, membersPost: `Members news ${run}` };
 const prayers = { public: `Public prayer ${run}`, members: `Members prayer ${run}` };
+const events = { public: `Public event ${run}`, members: `Members event ${run}` };
 const tokens: Record<string, { id: string; secret: string }> = {};
 
 const CREATE = `mutation ($input: CreateApiTokenInput!) { createApiToken(input: $input) { secret token { id name scopes hint status createdByName expiresAt lastUsedAt } } }`;
@@ -45,15 +46,16 @@ async function withToken(token: string, query: string, init: { method?: "GET" | 
   return { status: response.status, headers: response.headers, body };
 }
 
-const NEWS = `{ posts(first: 50, search: "${run}") { edges { node { title } } } prayerWall(first: 50) { edges { node { body } } } }`;
-type NewsAnswer = { posts: { edges: Array<{ node: { title: string } }> }; prayerWall: { edges: Array<{ node: { body: string } }> } };
+const NEWS = `{ posts(first: 50, search: "${run}") { edges { node { title } } } prayerWall(first: 50) { edges { node { body } } } events(first: 50, search: "${run}") { title } }`;
+type NewsAnswer = { posts: { edges: Array<{ node: { title: string } }> }; prayerWall: { edges: Array<{ node: { body: string } }> }; events: Array<{ title: string }> };
 
 /** What a client's own PocketBase identity reads through REST (impersonated by the system). */
 async function restReads(clientId: string) {
   const client = await su.collection("api_clients").impersonate(clientId, 60);
   const posts = await client.collection("posts").getFullList({ filter: su.filter("title ~ {:run}", { run }) });
   const requests = await client.collection("prayer_requests").getFullList({ filter: su.filter("body ~ {:run}", { run }) });
-  return { posts: posts.map((p) => p.title as string).sort(), prayers: requests.map((r) => r.body as string).sort() };
+  const found = await client.collection("events").getFullList({ filter: su.filter("title ~ {:run}", { run }) });
+  return { posts: posts.map((p) => p.title as string).sort(), prayers: requests.map((r) => r.body as string).sort(), events: found.map((e) => e.title as string).sort() };
 }
 
 beforeAll(async () => {
@@ -73,6 +75,15 @@ beforeAll(async () => {
     [prayers.members, "members"],
   ] as const) {
     await su.collection("prayer_requests").create({ body, visibility, anonymous: true, authorName: "", status: "approved" });
+  }
+  for (const [title, visibility] of [
+    [events.public, "public"],
+    [events.members, "members"],
+  ] as const) {
+    await su.collection("events").create({
+      title, slug: `${visibility}-event-${run}`, startsAt: "2027-03-07 15:00:00.000Z", endsAt: "2027-03-07 16:00:00.000Z", timezone: "America/Chicago",
+      visibility, status: "published", registrationMode: "none",
+    });
   }
   for (const [name, scopes] of [
     ["public", []],
@@ -128,12 +139,14 @@ describe("API tokens", () => {
     expect(far.errors?.[0]?.extensions).toMatchObject({ code: "BAD_USER_INPUT", fieldErrorCodes: { expiresAt: "date_too_far" } });
   });
 
-  it("each token persona reads exactly its scopes, through GraphQL and through REST", async () => {
-    const expected: Record<string, { posts: string[]; prayers: string[] }> = {
-      public: { posts: [titles.publicPost], prayers: [prayers.public] },
-      content: { posts: [titles.membersPost, titles.publicPost], prayers: [prayers.public] },
-      prayer: { posts: [titles.publicPost], prayers: [prayers.members, prayers.public] },
-      both: { posts: [titles.membersPost, titles.publicPost], prayers: [prayers.members, prayers.public] },
+  it("each token persona reads exactly its scopes (posts, events, prayer requests), through GraphQL and through REST", async () => {
+    const all = { events: [events.members, events.public], posts: [titles.membersPost, titles.publicPost], prayers: [prayers.members, prayers.public] };
+    const publicOnly = { events: [events.public], posts: [titles.publicPost], prayers: [prayers.public] };
+    const expected: Record<string, { posts: string[]; prayers: string[]; events: string[] }> = {
+      public: publicOnly,
+      content: { ...all, prayers: publicOnly.prayers },
+      prayer: { ...publicOnly, prayers: all.prayers },
+      both: all,
     };
     for (const [name, token] of Object.entries(tokens)) {
       const answer = await withToken(token.secret, NEWS);
@@ -143,6 +156,7 @@ describe("API tokens", () => {
       const viaGraphql = {
         posts: data.posts.edges.map((e) => e.node.title).sort(),
         prayers: data.prayerWall.edges.map((e) => e.node.body).filter((body) => body.includes(run)).sort(),
+        events: data.events.map((e) => e.title).sort(),
       };
       expect(viaGraphql, `${name} through GraphQL`).toEqual(expected[name]);
       expect(await restReads(token.id), `${name} through REST`).toEqual(expected[name]);
