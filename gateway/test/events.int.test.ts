@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import ICAL from "ical.js";
 import type { Gateway } from "../src/index.ts";
 import { waitForMail, linkFrom } from "../../scripts/lib/smtp-catcher.ts";
-import { createUser, errorCode, GqlClient, system, testGateway, uniqueEmail, type TestUser } from "./helpers.ts";
+import { createUser, CSRF_HEADER, errorCode, fileOf, GqlClient, multipartBody, pngBytes, system, testGateway, uniqueEmail, type TestUser } from "./helpers.ts";
 import { uniqueSlug } from "./event-support.ts";
 
 let gateway: Gateway;
@@ -188,6 +188,44 @@ describe("registration", () => {
       "originalStart",
       expect.objectContaining({ code: "registration_closed" }),
     ]);
+    // Before the window opens, too.
+    const notYet = await publishedEvent({ title: "Not yet", registrationMode: "REGISTRATION", capacity: 5, registrationOpensAt: new Date(Date.now() + 7 * 86_400_000).toISOString() });
+    const [notYetOccurrence] = await occurrencesOf(notYet.id, `${nextYear}-01-01T00:00:00Z`, `${nextYear}-02-01T00:00:00Z`);
+    expect(field(await visitor().request(REGISTER, { input: { ...input, email: uniqueEmail("early"), eventId: notYet.id, originalStart: notYetOccurrence!.originalStart } }))).toEqual([
+      "originalStart",
+      expect.objectContaining({ code: "registration_closed" }),
+    ]);
+    // A window that closes before it opens is refused when the event is saved.
+    const window = await staff().request(CREATE, {
+      input: { title: "Window", timezone: "America/New_York", startsAt: `${nextYear}-01-04T10:00`, endsAt: `${nextYear}-01-04T11:00`, registrationMode: "REGISTRATION",
+        registrationOpensAt: `${nextYear}-01-02T00:00:00Z`, registrationClosesAt: `${nextYear}-01-01T00:00:00Z` },
+    });
+    expect(errorCode(window)).toBe("BAD_USER_INPUT");
+    expect(window.errors![0]!.extensions!.fieldErrorCodes).toMatchObject({ registrationClosesAt: "before_start" });
+  });
+
+  it("staff move a registration to another date of the series; seats follow and the freed seat goes to the waitlist", async () => {
+    const event = await publishedEvent({ title: "Cooking class", registrationMode: "REGISTRATION", capacity: 1, waitlistEnabled: true, rrule: "FREQ=WEEKLY;BYDAY=SU" });
+    const [first, second] = await occurrencesOf(event.id, `${nextYear}-01-01T00:00:00Z`, `${nextYear}-02-01T00:00:00Z`);
+    const a = await visitor().request<Registered>(REGISTER, { input: { eventId: event.id, originalStart: first!.originalStart, name: "A", email: uniqueEmail("move-a"), attendees: 1 } });
+    const waiting = uniqueEmail("move-b");
+    const b = await visitor().request<Registered>(REGISTER, { input: { eventId: event.id, originalStart: first!.originalStart, name: "B", email: waiting, attendees: 1 } });
+    expect(b.data!.register).toMatchObject({ confirmed: 0, waitlisted: 1 });
+    // A visitor may not move anyone.
+    expect(errorCode(await visitor().request(`mutation($id: ID!, $o: DateTime!) { moveRegistration(id: $id, originalStart: $o) { id } }`, { id: a.data!.register.parts[0]!.id, o: second!.originalStart }))).toBe("UNAUTHENTICATED");
+    const moved = await staff().request<{ moveRegistration: { originalStart: string; status: string } }>(
+      `mutation($id: ID!, $o: DateTime!) { moveRegistration(id: $id, originalStart: $o) { originalStart status } }`,
+      { id: a.data!.register.parts[0]!.id, o: second!.originalStart },
+    );
+    expect(moved.errors).toBeUndefined();
+    expect(moved.data!.moveRegistration).toMatchObject({ originalStart: second!.originalStart, status: "CONFIRMED" });
+    const promoted = await waitForMail(inject("catcherUrl"), waiting, /A seat is yours: Cooking class/);
+    expect(promoted.text).toContain("now confirmed");
+    const [firstAfter, secondAfter] = await occurrencesOf(event.id, `${nextYear}-01-01T00:00:00Z`, `${nextYear}-02-01T00:00:00Z`);
+    expect([firstAfter!.seatsLeft, secondAfter!.seatsLeft]).toEqual([0, 0]);
+    // Moving to a date the series does not have is a field error.
+    const nowhere = await staff().request(`mutation($id: ID!, $o: DateTime!) { moveRegistration(id: $id, originalStart: $o) { id } }`, { id: a.data!.register.parts[0]!.id, o: `${nextYear}-01-06T15:00:00Z` });
+    expect(nowhere.errors![0]!.extensions!.fieldErrorCodes).toMatchObject({ originalStart: "no_such_occurrence" });
   });
 });
 
@@ -204,8 +242,9 @@ describe("RSVP", () => {
     expect(changed.data!.rsvp.rsvp).toMatchObject({ id: yes.data!.rsvp.rsvp.id, response: "MAYBE" });
 
     const guest = visitor();
+    const visitorEmail = uniqueEmail("rsvp");
     const visitorYes = await guest.request<{ rsvp: { token: string; rsvp: { id: string } } }>(RSVP, {
-      input: { eventId: event.id, originalStart: occurrence!.originalStart, response: "YES", guests: 1, name: "Guest", email: uniqueEmail("rsvp") },
+      input: { eventId: event.id, originalStart: occurrence!.originalStart, response: "YES", guests: 1, name: "Guest", email: visitorEmail },
     });
     expect(visitorYes.errors).toBeUndefined();
     const token = visitorYes.data!.rsvp.token;
@@ -214,9 +253,44 @@ describe("RSVP", () => {
     const withdrawn = await visitor().request(`mutation($id: ID!, $t: String) { withdrawRsvp(id: $id, token: $t) }`, { id: visitorYes.data!.rsvp.rsvp.id, t: token });
     expect(withdrawn.errors).toBeUndefined();
     expect((await visitor().request<{ occurrence: { goingCount: number } }>(GOING, { slug: event.slug, date: occurrence!.date })).data!.occurrence.goingCount).toBe(0);
+    // The visitor's answer is confirmed by mail, with a link to the occurrence's page.
+    const visitorMail = await waitForMail(inject("catcherUrl"), visitorEmail, /Your answer for Picnic: going/);
+    expect(visitorMail.text).toContain("with 1 guest");
+    expect(linkFrom(visitorMail, `/events/${event.slug}?date=`)).toContain(`date=${occurrence!.date}`);
     // Without the token, a visitor cannot withdraw someone's answer.
     const stranger = await visitor().request(`mutation($id: ID!) { withdrawRsvp(id: $id) }`, { id: yes.data!.rsvp.rsvp.id });
     expect(errorCode(stranger)).toBe("UNAUTHENTICATED");
+  });
+});
+
+describe("cover image", () => {
+  const SET_IMAGE = `mutation($id: ID!, $file: File) { setEventImage(id: $id, file: $file) { id imageUrl } }`;
+  const upload = (client: GqlClient, id: string, file: File) =>
+    client.request<{ setEventImage: { imageUrl: string | null } }>(SET_IMAGE, {}, { body: multipartBody(SET_IMAGE, "file", file, file.name, { id }), headers: { [CSRF_HEADER]: "1" } });
+
+  it("staff upload a cover image (served through /files), remove it; other files, visitors and members are refused", async () => {
+    const event = await publishedEvent({ title: "Harvest supper" });
+    const uploaded = await upload(staff(), event.id, fileOf(pngBytes(), "harvest.png", "image/png"));
+    expect(uploaded.errors).toBeUndefined();
+    expect(uploaded.data!.setEventImage.imageUrl).toMatch(new RegExp(`^/files/events/${event.id}/harvest_\\w+\\.png\\?thumb=1200x630$`));
+    const base = await baseUrl();
+    const served = await fetch(`${base}${uploaded.data!.setEventImage.imageUrl}`);
+    expect(served.status).toBe(200);
+    expect(served.headers.get("content-type")).toMatch(/^image\//);
+    const read = await visitor().request<{ event: { imageUrl: string } }>(`query($s: String!) { event(slug: $s) { imageUrl } }`, { s: event.slug });
+    expect(read.data!.event.imageUrl).toBe(uploaded.data!.setEventImage.imageUrl);
+
+    // HTML renamed .png is not an image.
+    const fake = await upload(staff(), event.id, fileOf(new TextEncoder().encode("<html><script>alert(1)</script></html>"), "x.png", "image/png"));
+    expect(errorCode(fake)).toBe("UNSUPPORTED_FILE_TYPE");
+    const pdf = await upload(staff(), event.id, fileOf(new TextEncoder().encode("%PDF-1.4"), "x.pdf", "application/pdf"));
+    expect(errorCode(pdf)).toBe("UNSUPPORTED_FILE_TYPE");
+    expect(errorCode(await upload(visitor(), event.id, fileOf(pngBytes(), "x.png", "image/png")))).toBe("UNAUTHENTICATED");
+    expect(errorCode(await upload(new GqlClient(gateway, { token: member.token, ip: ip() }), event.id, fileOf(pngBytes(), "x.png", "image/png")))).toBe("FORBIDDEN");
+
+    const removed = await staff().request<{ setEventImage: { imageUrl: string | null } }>(SET_IMAGE, { id: event.id, file: null });
+    expect(removed.errors).toBeUndefined();
+    expect(removed.data!.setEventImage.imageUrl).toBeNull();
   });
 });
 

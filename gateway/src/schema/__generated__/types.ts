@@ -550,6 +550,8 @@ export type Mutation = {
   rsvp: RsvpResult;
   /** Set (or replace) a household's address. */
   setAddress: Address;
+  /** Upload (or with null, remove) the event's cover image: JPEG, PNG, WebP or GIF up to 10 MB, shown at 1200×630. */
+  setEventImage: Event;
   setHouseholdPhoto: Household;
   /** Remember the signed-in user's language. */
   setMyLocale: Viewer;
@@ -979,6 +981,12 @@ export type MutationRsvpArgs = {
 export type MutationSetAddressArgs = {
   householdId: Scalars['ID']['input'];
   input: AddressInput;
+};
+
+
+export type MutationSetEventImageArgs = {
+  file?: InputMaybe<Scalars['File']['input']>;
+  id: Scalars['ID']['input'];
 };
 
 
@@ -3265,6 +3273,7 @@ export type MutationResolvers<ContextType = GatewayContext, ParentType extends R
   revokeHouseholdInvitation?: Resolver<ResolversTypes['HouseholdInvitation'], ParentType, ContextType, RequireFields<MutationRevokeHouseholdInvitationArgs, 'id'>>;
   rsvp?: Resolver<ResolversTypes['RsvpResult'], ParentType, ContextType, RequireFields<MutationRsvpArgs, 'input'>>;
   setAddress?: Resolver<ResolversTypes['Address'], ParentType, ContextType, RequireFields<MutationSetAddressArgs, 'householdId' | 'input'>>;
+  setEventImage?: Resolver<ResolversTypes['Event'], ParentType, ContextType, RequireFields<MutationSetEventImageArgs, 'id'>>;
   setHouseholdPhoto?: Resolver<ResolversTypes['Household'], ParentType, ContextType, RequireFields<MutationSetHouseholdPhotoArgs, 'id'>>;
   setMyLocale?: Resolver<ResolversTypes['Viewer'], ParentType, ContextType, RequireFields<MutationSetMyLocaleArgs, 'locale'>>;
   setPersonPhoto?: Resolver<ResolversTypes['Person'], ParentType, ContextType, RequireFields<MutationSetPersonPhotoArgs, 'id'>>;
