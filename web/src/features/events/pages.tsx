@@ -171,8 +171,12 @@ function CalendarGrid(props: { days: Ymd[]; month: string | null; today: Ymd; by
               const outside = props.month && !d.startsWith(props.month);
               const items = props.byDay.get(d) ?? [];
               return (
-                <td key={d} className={`${outside ? "is-outside" : ""}${d === props.today ? " is-today" : ""}`} aria-current={d === props.today ? "date" : undefined}>
-                  <span className="event-grid__day">{props.dayLabel(d, { day: "numeric" })}</span>
+                <td key={d} className={`${outside ? "is-outside" : ""}${d === props.today ? " is-today" : ""}${items.length ? "" : " is-empty"}`} aria-current={d === props.today ? "date" : undefined}>
+                  <span className="event-grid__day">
+                    {/* Phones show the grid as a list of days: the weekday goes with the number there. */}
+                    <span className="event-grid__weekday">{props.dayLabel(d, { weekday: "short" })} </span>
+                    {props.dayLabel(d, { day: "numeric" })}
+                  </span>
                   <ul>
                     {items.map((o) => (
                       <li key={o.id} className={o.status === "CANCELLED" ? "is-cancelled" : ""}>
@@ -227,6 +231,7 @@ export function EventPage() {
         <Link to="/events">{t("events.all")}</Link>
       </p>
       <h1>{e.title}</h1>
+      {e.imageUrl && <img className="event-cover-hero" src={e.imageUrl} alt="" width={1200} height={630} />}
       {cancelled && <Alert kind="error">{o.note ? t("events.cancelledWithNote", { note: o.note }) : t("events.cancelledThisDate")}</Alert>}
       {o.status === "MOVED" && <Alert kind="info">{o.note ? t("events.movedWithNote", { note: o.note }) : t("events.movedThisDate")}</Alert>}
       <dl className="event-facts">
