@@ -94,12 +94,26 @@ describe("occurrences, exceptions and splitting", () => {
       expect(local).toBe("10:00");
     }
     const [first, second, third] = march;
-    const cancel = await staff().request(`mutation($e: ID!, $o: DateTime!) { cancelOccurrence(eventId: $e, originalStart: $o, note: "Snow") { id } }`, { e: event.id, o: first!.originalStart });
+    type Answer = { exceptions: { originalStart: string; note: string }[]; nextOccurrences: { originalStart: string; status: string }[] };
+    const cancel = await staff().request<{ cancelOccurrence: Answer }>(
+      `mutation($e: ID!, $o: DateTime!) { cancelOccurrence(eventId: $e, originalStart: $o, note: "Snow") { exceptions { originalStart note } nextOccurrences(first: 20) { originalStart status } } }`,
+      { e: event.id, o: first!.originalStart },
+    );
     expect(cancel.errors).toBeUndefined();
-    const moved = await staff().request(`mutation($e: ID!, $o: DateTime!, $s: String!, $t: String!) { moveOccurrence(eventId: $e, originalStart: $o, startsAt: $s, endsAt: $t) { id } }`, {
-      e: event.id, o: second!.originalStart, s: `${second!.date}T16:00`, t: `${second!.date}T17:00`,
-    });
+    // The answer already shows the change (the staff screen renders it).
+    expect(cancel.data!.cancelOccurrence.exceptions).toEqual([{ originalStart: first!.originalStart, note: "Snow" }]);
+    expect(cancel.data!.cancelOccurrence.nextOccurrences.find((o) => o.originalStart === first!.originalStart)?.status).toBe("CANCELLED");
+    const moved = await staff().request<{ moveOccurrence: Answer }>(
+      `mutation($e: ID!, $o: DateTime!, $s: String!, $t: String!) { moveOccurrence(eventId: $e, originalStart: $o, startsAt: $s, endsAt: $t) { exceptions { originalStart note } nextOccurrences(first: 20) { originalStart status } } }`,
+      { e: event.id, o: second!.originalStart, s: `${second!.date}T16:00`, t: `${second!.date}T17:00` },
+    );
     expect(moved.errors).toBeUndefined();
+    expect(moved.data!.moveOccurrence.nextOccurrences.find((o) => o.originalStart === second!.originalStart)?.status).toBe("MOVED");
+    // Moving to an end before the start is a field error.
+    const backwards = await staff().request(`mutation($e: ID!, $o: DateTime!, $s: String!, $t: String!) { moveOccurrence(eventId: $e, originalStart: $o, startsAt: $s, endsAt: $t) { id } }`, {
+      e: event.id, o: third!.originalStart, s: `${third!.date}T16:00`, t: `${third!.date}T15:00`,
+    });
+    expect(backwards.errors![0]!.extensions!.fieldErrorCodes).toMatchObject({ endsAt: "before_start" });
     const after = await occurrencesOf(event.id, `${nextYear}-03-01T00:00:00Z`, `${nextYear}-04-01T00:00:00Z`);
     expect(after[0]).toMatchObject({ originalStart: first!.originalStart, status: "CANCELLED" });
     expect(after[1]).toMatchObject({ originalStart: second!.originalStart, status: "MOVED" });

@@ -556,6 +556,7 @@ export const eventsResolvers: Resolvers = {
       await requireViewer(ctx);
       const o = await requireOccurrence(ctx, eventId, originalStart);
       await saveException(ctx, eventId, o.originalStart.toInstant(), { status: "cancelled", startsAt: "", endsAt: "", note: (note ?? "").trim().slice(0, 500) });
+      loadersOf(ctx).exceptions.clear(eventId); // the answer's occurrences must include the new exception
       return requireEvent(ctx, eventId);
     },
     async moveOccurrence(_, { eventId, originalStart, startsAt, endsAt, note }, ctx) {
@@ -572,6 +573,7 @@ export const eventsResolvers: Resolvers = {
         endsAt: pbDateOf(end!.toInstant()),
         note: (note ?? "").trim().slice(0, 500),
       });
+      loadersOf(ctx).exceptions.clear(eventId);
       return requireEvent(ctx, eventId);
     },
     async restoreOccurrence(_, { eventId, originalStart }, ctx) {
@@ -579,6 +581,7 @@ export const eventsResolvers: Resolvers = {
       await requireEvent(ctx, eventId);
       const existing = await exceptionFor(ctx, eventId, parseInstant("originalStart", originalStart));
       if (existing) await writeAsCaller(() => ctx.pb.collection("event_exceptions").delete(existing.id));
+      loadersOf(ctx).exceptions.clear(eventId);
       return requireEvent(ctx, eventId);
     },
     async splitEvent(_, { id, originalStart, input }, ctx) {

@@ -369,7 +369,7 @@ function EventEditor({ id }: { id: string }) {
         </p>
       </form>
       {event && <OccurrencesPanel event={event} onAttendees={setAttendeesOf} onSplit={startSplit} />}
-      {event && attendeesOf && <AttendeesPanel event={event} originalStart={attendeesOf} />}
+      {event && attendeesOf && <AttendeesPanel event={event} originalStart={attendeesOf} onChanged={() => void refetch()} />}
     </div>
   );
 }
@@ -491,7 +491,7 @@ function OccurrencesPanel({ event, onAttendees, onSplit }: { event: AdminEventFi
       {problem && <Alert kind="error">{problem}</Alert>}
       <ul className="event-list">
         {event.nextOccurrences.map((o, index) => (
-          <li key={o.id} className="event-date">
+          <li key={o.id} className="event-date" data-date={o.date} data-original-start={o.originalStart}>
             <p className="event-date__when">
               {when(o.start)}
               {o.status !== "SCHEDULED" && <strong className="event-flag"> · {t(o.status === "CANCELLED" ? "events.cancelled" : "events.moved")}</strong>}
@@ -576,7 +576,8 @@ function OccurrenceChange({ event, occurrence, mode, onDone }: { event: AdminEve
   );
 }
 
-function AttendeesPanel({ event, originalStart }: { event: AdminEventFieldsFragment; originalStart: string }) {
+/** Who comes to one date: CSV, and staff cancel or move a registration (the seat counts above follow). */
+function AttendeesPanel({ event, originalStart, onChanged }: { event: AdminEventFieldsFragment; originalStart: string; onChanged: () => void }) {
   const i18n = useI18n();
   const { t, locale } = i18n;
   const { data, loading, error, refetch } = useEventAttendees({ variables: { eventId: event.id, originalStart }, fetchPolicy: "network-only" });
@@ -593,6 +594,7 @@ function AttendeesPanel({ event, originalStart }: { event: AdminEventFieldsFragm
     void work.then(
       () => {
         setNotice({ kind: "success", text: done });
+        onChanged();
         return refetch();
       },
       (caught: unknown) => setNotice({ kind: "error", text: handleError(caught, i18n).message }),
