@@ -350,6 +350,40 @@ describe("iCalendar feeds", () => {
   });
 });
 
+describe("categories", () => {
+  it("filter the calendar and have their own iCalendar feed; an unknown category's feed is 404", async () => {
+    const name = `Youth ${uniqueSlug("c")}`;
+    const created = await staff().request<{ createEventCategory: { id: string; slug: string; feedUrl: string } }>(
+      `mutation($input: EventCategoryInput!) { createEventCategory(input: $input) { id slug feedUrl } }`,
+      { input: { name, color: "#2da44e" } },
+    );
+    expect(created.errors).toBeUndefined();
+    const category = created.data!.createEventCategory;
+    expect(category.feedUrl).toBe(`http://flock.test/feeds/events/${category.slug}.ics`);
+    const badColour = await staff().request(`mutation($input: EventCategoryInput!) { createEventCategory(input: $input) { id } }`, { input: { name: "Bad", color: "green" } });
+    expect(badColour.errors![0]!.extensions!.fieldErrorCodes).toMatchObject({ color: "invalid_color" });
+    expect(errorCode(await visitor().request(`mutation { createEventCategory(input: { name: "Nope" }) { id } }`))).toBe("UNAUTHENTICATED");
+
+    const youth = await publishedEvent({ title: "Youth night", categoryId: category.id, startsAt: `${nextYear}-05-08T19:00`, endsAt: `${nextYear}-05-08T21:00` });
+    const other = await publishedEvent({ title: "Choir practice", startsAt: `${nextYear}-05-08T19:00`, endsAt: `${nextYear}-05-08T21:00` });
+    const filtered = await visitor().request<{ occurrences: { event: { id: string; category: { slug: string } | null } }[] }>(
+      `query($from: DateTime!, $to: DateTime!, $c: String) { occurrences(from: $from, to: $to, categorySlug: $c) { event { id category { slug } } } }`,
+      { from: `${nextYear}-05-01T00:00:00Z`, to: `${nextYear}-06-01T00:00:00Z`, c: category.slug },
+    );
+    expect(filtered.data!.occurrences.map((o) => o.event.id)).toEqual([youth.id]);
+    expect(filtered.data!.occurrences[0]!.event.category!.slug).toBe(category.slug);
+
+    const base = await baseUrl();
+    const feed = await fetch(`${base}/feeds/events/${category.slug}.ics`);
+    expect(feed.status).toBe(200);
+    const text = await feed.text();
+    const uids = new ICAL.Component(ICAL.parse(text)).getAllSubcomponents("vevent").map((v) => String(v.getFirstPropertyValue("uid")));
+    expect(uids.some((u) => u.startsWith(`event-${youth.id}@`))).toBe(true);
+    expect(uids.some((u) => u.startsWith(`event-${other.id}@`))).toBe(false);
+    expect((await fetch(`${base}/feeds/events/no-such-category.ics`)).status).toBe(404);
+  });
+});
+
 describe("personal calendar feed", () => {
   it("lists the member's registrations at a secret address that a reset replaces", async () => {
     const event = await publishedEvent({ title: "Men's breakfast", registrationMode: "REGISTRATION", capacity: 10 });
