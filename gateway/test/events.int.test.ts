@@ -237,6 +237,18 @@ describe("registration", () => {
     expect(promoted.text).toContain("now confirmed");
     const [firstAfter, secondAfter] = await occurrencesOf(event.id, `${nextYear}-01-01T00:00:00Z`, `${nextYear}-02-01T00:00:00Z`);
     expect([firstAfter!.seatsLeft, secondAfter!.seatsLeft]).toEqual([0, 0]);
+    // Moving into a full date puts the party at the end of that date's waitlist; its old seat is freed.
+    const third = (await occurrencesOf(event.id, `${nextYear}-01-01T00:00:00Z`, `${nextYear}-02-01T00:00:00Z`))[2]!;
+    const d = await visitor().request<Registered>(REGISTER, { input: { eventId: event.id, originalStart: third.originalStart, name: "D", email: uniqueEmail("move-d"), attendees: 1 } });
+    expect(d.data!.register).toMatchObject({ confirmed: 1 });
+    const intoFull = await staff().request<{ moveRegistration: { status: string; waitlistPosition: number | null } }>(
+      `mutation($id: ID!, $o: DateTime!) { moveRegistration(id: $id, originalStart: $o) { status waitlistPosition } }`,
+      { id: a.data!.register.parts[0]!.id, o: third.originalStart },
+    );
+    expect(intoFull.errors).toBeUndefined();
+    expect(intoFull.data!.moveRegistration).toEqual({ status: "WAITLISTED", waitlistPosition: 1 });
+    const counts = await occurrencesOf(event.id, `${nextYear}-01-01T00:00:00Z`, `${nextYear}-02-01T00:00:00Z`);
+    expect(counts.slice(0, 3).map((o) => o.seatsLeft)).toEqual([0, 1, 0]);
     // Moving to a date the series does not have is a field error.
     const nowhere = await staff().request(`mutation($id: ID!, $o: DateTime!) { moveRegistration(id: $id, originalStart: $o) { id } }`, { id: a.data!.register.parts[0]!.id, o: `${nextYear}-01-06T15:00:00Z` });
     expect(nowhere.errors![0]!.extensions!.fieldErrorCodes).toMatchObject({ originalStart: "no_such_occurrence" });
