@@ -249,6 +249,18 @@ describe("registration", () => {
     expect(intoFull.data!.moveRegistration).toEqual({ status: "WAITLISTED", waitlistPosition: 1 });
     const counts = await occurrencesOf(event.id, `${nextYear}-01-01T00:00:00Z`, `${nextYear}-02-01T00:00:00Z`);
     expect(counts.slice(0, 3).map((o) => o.seatsLeft)).toEqual([0, 1, 0]);
+    // To another event: admitted there again (it has room), confirmed.
+    const other = await publishedEvent({ title: "Baking class", registrationMode: "REGISTRATION", capacity: 5 });
+    const [otherDate] = await occurrencesOf(other.id, `${nextYear}-01-01T00:00:00Z`, `${nextYear}-02-01T00:00:00Z`);
+    const MOVE_TO_EVENT = `mutation($id: ID!, $o: DateTime!, $e: ID) { moveRegistration(id: $id, originalStart: $o, eventId: $e) { status originalStart event { id } } }`;
+    const elsewhere = await staff().request<{ moveRegistration: { status: string; originalStart: string; event: { id: string } } }>(MOVE_TO_EVENT, { id: a.data!.register.parts[0]!.id, o: otherDate!.originalStart, e: other.id });
+    expect(elsewhere.errors).toBeUndefined();
+    expect(elsewhere.data!.moveRegistration).toEqual({ status: "CONFIRMED", originalStart: otherDate!.originalStart, event: { id: other.id } });
+    expect((await occurrencesOf(other.id, `${nextYear}-01-01T00:00:00Z`, `${nextYear}-02-01T00:00:00Z`))[0]!.seatsLeft).toBe(4);
+    const noSignUp = await publishedEvent({ title: "Open house" });
+    const [openHouse] = await occurrencesOf(noSignUp.id, `${nextYear}-01-01T00:00:00Z`, `${nextYear}-02-01T00:00:00Z`);
+    const refused = await staff().request(MOVE_TO_EVENT, { id: a.data!.register.parts[0]!.id, o: openHouse!.originalStart, e: noSignUp.id });
+    expect(refused.errors![0]!.extensions!.fieldErrorCodes).toMatchObject({ eventId: "registration_not_open" });
     // Moving to a date the series does not have is a field error.
     const nowhere = await staff().request(`mutation($id: ID!, $o: DateTime!) { moveRegistration(id: $id, originalStart: $o) { id } }`, { id: a.data!.register.parts[0]!.id, o: `${nextYear}-01-06T15:00:00Z` });
     expect(nowhere.errors![0]!.extensions!.fieldErrorCodes).toMatchObject({ originalStart: "no_such_occurrence" });

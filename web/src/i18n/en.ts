@@ -1412,6 +1412,7 @@ export const en = {
   "field.duplicate_registration": "You are already registered for this date with this email.",
   "field.registration_closed": "Registration is closed for this date.",
   "field.registration_not_open": "This event does not take registrations.",
+  "field.registration_cancelled": "A cancelled registration cannot be moved.",
   "field.not_enough_seats": "There are not enough seats left.",
   "field.rsvp_not_open": "This event does not take RSVPs.",
   "field.no_such_occurrence": "The event does not take place then.",

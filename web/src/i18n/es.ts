@@ -1414,6 +1414,7 @@ export const es: Record<MessageKey, string> = {
   "field.duplicate_registration": "Ya estás inscrito en esta fecha con este correo.",
   "field.registration_closed": "La inscripción está cerrada para esta fecha.",
   "field.registration_not_open": "Este evento no admite inscripciones.",
+  "field.registration_cancelled": "Una inscripción cancelada no se puede mover.",
   "field.not_enough_seats": "No quedan plazas suficientes.",
   "field.rsvp_not_open": "Este evento no admite confirmaciones de asistencia.",
   "field.no_such_occurrence": "El evento no tiene lugar en esa fecha.",

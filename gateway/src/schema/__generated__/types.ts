@@ -501,7 +501,11 @@ export type Mutation = {
   mergePeople: Person;
   /** Move one occurrence (new local start and end in the event's zone). */
   moveOccurrence: Event;
-  /** Event managers: move a registration to another occurrence of the same event. */
+  /**
+   * Event managers: move a registration to another occurrence of the same event, or of another event
+   * (eventId). It is admitted there again: confirmed if the party fits, else waitlisted (refused without
+   * a waitlist); its old seats go to that date's waitlist.
+   */
   moveRegistration: Registration;
   /** Always true; an anchor for feature modules that extend Mutation. */
   noop: Scalars['Boolean']['output'];
@@ -855,6 +859,7 @@ export type MutationMoveOccurrenceArgs = {
 
 
 export type MutationMoveRegistrationArgs = {
+  eventId?: InputMaybe<Scalars['ID']['input']>;
   id: Scalars['ID']['input'];
   originalStart: Scalars['DateTime']['input'];
 };

@@ -728,11 +728,15 @@ export const eventsResolvers: Resolvers = {
       ctx.afterResponse(() => void mailPromotions(ctx, eventId).catch((error: unknown) => console.error("[events] promotion mail failed:", error)));
       return updated;
     },
-    async moveRegistration(_, { id, originalStart }, ctx) {
+    async moveRegistration(_, { id, originalStart, eventId }, ctx) {
       await requireAbility(ctx, "manageEvents");
       const current = await pbCall(() => ctx.pb.collection("registrations").getOne<RegistrationRecord>(id));
-      const o = await requireOccurrence(ctx, current.event, originalStart);
-      const updated = await hookWrite(() => ctx.pb.collection("registrations").update<RegistrationRecord>(id, { occurrenceStart: pbDateOf(o.originalStart.toInstant()) }));
+      if (current.status === "cancelled") throw badUserInput({ id: { code: "registration_cancelled", message: "A cancelled registration cannot be moved." } });
+      const o = await requireOccurrence(ctx, eventId ?? current.event, originalStart);
+      if (o.event.registrationMode !== "registration") throw badUserInput({ eventId: { code: "registration_not_open", message: "This event does not take registrations." } });
+      const updated = await hookWrite(() =>
+        ctx.pb.collection("registrations").update<RegistrationRecord>(id, { event: o.event.id, occurrenceStart: pbDateOf(o.originalStart.toInstant()) }),
+      );
       ctx.afterResponse(() => void mailPromotions(ctx, current.event).catch((error: unknown) => console.error("[events] promotion mail failed:", error)));
       return updated;
     },
