@@ -193,7 +193,8 @@ describe("events", () => {
     await expect.poll(() => page.getByRole("cell", { name: "Chris Cook", exact: true }).isVisible(), SLOW).toBe(true);
     await expectAccessible(page);
     const fourth = (await dates.nth(3).getAttribute("data-original-start"))!;
-    await page.getByLabel("Move Chris Cook to another date").selectOption(fourth);
+    const eventId = new URL(eventUrl).pathname.split("/").pop()!;
+    await page.getByLabel("Move Chris Cook to another date").selectOption(`${eventId}|${fourth}`);
     await expect.poll(() => page.getByText(/Chris Cook moved to/).isVisible(), SLOW).toBe(true);
     await expect.poll(() => page.getByRole("cell", { name: "Chris Cook", exact: true }).count(), SLOW).toBe(0);
     await expect.poll(() => dates.nth(3).textContent(), SLOW).toContain("Seats left: 0");

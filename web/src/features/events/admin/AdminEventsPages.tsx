@@ -15,7 +15,7 @@ import { uploadWithProgress } from "../../../lib/upload.ts";
 import { IMAGE_TYPES } from "../../../lib/media.ts";
 import {
   SetEventImageDocument, useAdminEventCategories, useAdminEventEditor, useAdminEventsList, useCancelOccurrence, useCreateEvent, useCreateEventCategory, useEventAttendees,
-  useMoveOccurrence, useMoveRegistration, usePublishEvent, useRecurrencePreview, useRestoreOccurrence, useSetEventImage, useSplitEvent, useStaffCancelRegistration, useUpdateEvent,
+  useMoveOccurrence, useMoveRegistration, usePublishEvent, useRegistrationMoveTargets, useRecurrencePreview, useRestoreOccurrence, useSetEventImage, useSplitEvent, useStaffCancelRegistration, useUpdateEvent,
   type AdminEventFieldsFragment, type SetEventImageMutation,
 } from "./AdminEvents.generated.ts";
 import { fromRRule, NO_REPEAT, ordinalOf, toRRule, weekdayOf, WEEKDAYS, type Frequency, type RecurrenceChoice, type Weekday } from "./recurrence.ts";
@@ -583,6 +583,7 @@ function AttendeesPanel({ event, originalStart, onChanged }: { event: AdminEvent
   const { data, loading, error, refetch } = useEventAttendees({ variables: { eventId: event.id, originalStart }, fetchPolicy: "network-only" });
   const [cancel] = useStaffCancelRegistration();
   const [move] = useMoveRegistration();
+  const targets = useRegistrationMoveTargets();
   const [notice, setNotice] = useState<{ kind: "success" | "error"; text: string } | null>(null);
   if (loading && !data) return <Loading />;
   if (error) return <Alert kind="error">{handleError(error, i18n).message}</Alert>;
@@ -590,6 +591,14 @@ function AttendeesPanel({ event, originalStart, onChanged }: { event: AdminEvent
   const csvHref = `data:text/csv;charset=utf-8,${encodeURIComponent(list.csv)}`;
   const when = (iso: string) => dateTimeFormat(locale, { dateStyle: "medium", timeStyle: event.allDay ? undefined : "short", timeZone: event.timezone }).format(new Date(iso));
   const otherDates = event.nextOccurrences.filter((o) => o.status !== "CANCELLED" && o.originalStart !== originalStart);
+  // Other events that take registrations, for moving someone there (grouped by event in the menu).
+  const otherEvents = new Map<string, { title: string; dates: { originalStart: string; start: string }[] }>();
+  for (const o of targets.data?.upcomingOccurrences ?? []) {
+    if (o.event.id === event.id || o.event.registrationMode !== "REGISTRATION" || o.status === "CANCELLED") continue;
+    const entry = otherEvents.get(o.event.id) ?? { title: o.event.title, dates: [] };
+    entry.dates.push(o);
+    otherEvents.set(o.event.id, entry);
+  }
   const run = (work: Promise<unknown>, done: string) =>
     void work.then(
       () => {
@@ -634,21 +643,39 @@ function AttendeesPanel({ event, originalStart, onChanged }: { event: AdminEvent
                       <button type="button" className="button button--ghost button--small" onClick={() => run(cancel({ variables: { id: r.id } }), t("admin.events.registrationCancelled", { name: r.name }))}>
                         {t("events.cancelRegistration")}
                       </button>
-                      {otherDates.length > 0 && (
+                      {(otherDates.length > 0 || otherEvents.size > 0) && (
                         <label className="event-move">
                           <span className="visually-hidden">{t("admin.events.moveRegistration", { name: r.name })}</span>
                           <select
                             value=""
                             onChange={(e) => {
-                              const target = e.target.value;
-                              if (target) run(move({ variables: { id: r.id, originalStart: target } }), t("admin.events.registrationMoved", { name: r.name, date: when(target) }));
+                              const [eventId, target] = e.target.value.split("|");
+                              if (!eventId || !target) return;
+                              const title = eventId === event.id ? null : otherEvents.get(eventId)?.title;
+                              run(
+                                move({ variables: { id: r.id, originalStart: target, eventId } }),
+                                t("admin.events.registrationMoved", { name: r.name, date: title ? `${title}, ${when(target)}` : when(target) }),
+                              );
                             }}
                           >
                             <option value="">{t("admin.events.moveTo")}</option>
-                            {otherDates.map((o) => (
-                              <option key={o.originalStart} value={o.originalStart}>
-                                {when(o.start)}
-                              </option>
+                            {otherDates.length > 0 && (
+                              <optgroup label={event.title}>
+                                {otherDates.map((o) => (
+                                  <option key={o.originalStart} value={`${event.id}|${o.originalStart}`}>
+                                    {when(o.start)}
+                                  </option>
+                                ))}
+                              </optgroup>
+                            )}
+                            {[...otherEvents].map(([eventId, other]) => (
+                              <optgroup key={eventId} label={other.title}>
+                                {other.dates.map((o) => (
+                                  <option key={o.originalStart} value={`${eventId}|${o.originalStart}`}>
+                                    {when(o.start)}
+                                  </option>
+                                ))}
+                              </optgroup>
                             ))}
                           </select>
                         </label>
