@@ -140,6 +140,9 @@ describe("events", () => {
     await page.getByLabel("Repeats", { exact: true }).selectOption("WEEKLY");
     await page.getByLabel("Sign-up").selectOption("REGISTRATION");
     await page.getByLabel("Seats per date").fill("1");
+    // Registration closes at noon, 60 days on, in the event's own zone.
+    const closeDay = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
+    await page.getByLabel("Closes").fill(`${closeDay}T12:00`);
     await page.getByRole("button", { name: "Create event" }).click();
     await expect.poll(() => page.getByRole("button", { name: "Publish" }).isVisible(), SLOW).toBe(true);
     const eventUrl = page.url();
@@ -159,6 +162,8 @@ describe("events", () => {
     await visitor.goto(`/events/${slug}`);
     await expect.poll(() => visitor.getByRole("heading", { level: 1, name: title }).isVisible(), SLOW).toBe(true);
     expect(await visitor.locator(".event-cover-hero").getAttribute("src")).toMatch(/^\/files\/events\//);
+    const closing = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" }).format(new Date(`${closeDay}T12:00:00Z`));
+    expect(await visitor.getByTestId("registration-window").textContent()).toBe(`Open until ${closing}, 12:00 PM`);
     await visitor.getByLabel("Name").fill("Chris Cook");
     await visitor.getByLabel("Email").fill(uniqueEmail("cook"));
     await visitor.getByRole("button", { name: "Register" }).click();

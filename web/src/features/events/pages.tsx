@@ -264,6 +264,20 @@ export function EventPage() {
             </dd>
           </>
         )}
+        {e.registrationMode !== "NONE" && !cancelled && (e.registrationOpensAt || e.registrationClosesAt) && (
+          <>
+            <dt>{t("events.window")}</dt>
+            <dd data-testid="registration-window">
+              {e.registrationOpensAt && new Date(e.registrationOpensAt).getTime() > Date.now()
+                ? t("events.opensOn", { date: dateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone: e.timezone }).format(new Date(e.registrationOpensAt)) })
+                : e.registrationClosesAt
+                  ? t(new Date(e.registrationClosesAt).getTime() > Date.now() ? "events.closesOn" : "events.closedOn", {
+                      date: dateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone: e.timezone }).format(new Date(e.registrationClosesAt)),
+                    })
+                  : t("events.openNow")}
+            </dd>
+          </>
+        )}
         {e.registrationMode === "RSVP" && (
           <>
             <dt>{t("events.going")}</dt>
