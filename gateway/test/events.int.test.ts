@@ -408,6 +408,19 @@ describe("categories", () => {
   });
 });
 
+describe("all-day events", () => {
+  it("are stored as all-day and written to the feed as DATE values covering their days", async () => {
+    const event = await publishedEvent({ title: "Church camp", allDay: true, startsAt: `${nextYear}-07-04T00:00`, endsAt: `${nextYear}-07-05T23:59` });
+    const read = await visitor().request<{ event: { allDay: boolean } }>(`query($s: String!) { event(slug: $s) { allDay } }`, { s: event.slug });
+    expect(read.data!.event.allDay).toBe(true);
+    const text = await (await fetch(`${await baseUrl()}/feeds/events.ics`)).text();
+    const vevent = new ICAL.Component(ICAL.parse(text)).getAllSubcomponents("vevent").find((v) => String(v.getFirstPropertyValue("uid")).startsWith(`event-${event.id}@`))!;
+    const start = vevent.getFirstPropertyValue("dtstart") as ICAL.Time;
+    const end = vevent.getFirstPropertyValue("dtend") as ICAL.Time;
+    expect([start.isDate, start.toString(), end.toString()]).toEqual([true, `${nextYear}-07-04`, `${nextYear}-07-06`]);
+  });
+});
+
 describe("personal calendar feed", () => {
   it("lists the member's registrations at a secret address that a reset replaces", async () => {
     const event = await publishedEvent({ title: "Men's breakfast", registrationMode: "REGISTRATION", capacity: 10 });
