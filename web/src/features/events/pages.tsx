@@ -278,21 +278,24 @@ export function EventPage() {
             </dd>
           </>
         )}
-        {e.registrationMode === "RSVP" && (
+        {e.registrationMode === "RSVP" && !cancelled && (
           <>
             <dt>{t("events.going")}</dt>
             <dd aria-live="polite">{t("events.goingCount", { count: going })}</dd>
           </>
         )}
       </dl>
-      <p className="event-actions">
-        <a className="button button--ghost" href={o.icsUrl} download>
-          {t("events.downloadIcs")}
-        </a>
-        <a className="button button--ghost" href={o.googleCalendarUrl} target="_blank" rel="noopener noreferrer">
-          {t("events.googleCalendar")}
-        </a>
-      </p>
+      {/* Nothing to add to a calendar on a cancelled date. */}
+      {!cancelled && (
+        <p className="event-actions">
+          <a className="button button--ghost" href={o.icsUrl} download>
+            {t("events.downloadIcs")}
+          </a>
+          <a className="button button--ghost" href={o.googleCalendarUrl} target="_blank" rel="noopener noreferrer">
+            {t("events.googleCalendar")}
+          </a>
+        </p>
+      )}
       {e.descriptionHtml && <RichText html={e.descriptionHtml} />}
       {!cancelled && e.registrationMode === "REGISTRATION" && <RegistrationForm o={o} open={o.registrationOpen} />}
       {!cancelled && e.registrationMode === "RSVP" && <RsvpForm o={o} open={o.registrationOpen} current={o.myRsvp ?? null} />}
