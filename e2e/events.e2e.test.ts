@@ -53,6 +53,16 @@ describe("events", () => {
     await page.getByRole("button", { name: "Week", exact: true }).click();
     await expectAccessible(page);
 
+    // On a phone the month is a list of the days with events, no wider than the screen.
+    const phoneContext = await newContext(browser, "phone");
+    const phone = await phoneContext.newPage();
+    await phone.goto("/events?view=month");
+    await expect.poll(() => phone.getByRole("link", { name: /Sunday Worship/ }).first().isVisible(), SLOW).toBe(true);
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await phone.locator(".event-grid thead").isVisible()).toBe(false);
+    await expectAccessible(phone);
+    await phoneContext.close();
+
     await signIn(page, "editor@grace.example", DEMO_PASSWORD);
     await page.goto("/admin/events/new");
     await page.getByLabel("Title", { exact: true }).fill("Second-Sunday lunch");
