@@ -52,6 +52,14 @@ try {
     await shot("/me", "me");
     await shot("/admin/settings", "admin-settings");
     await shot("/admin/users", "admin-users");
+    await shot("/admin/integrations", "admin-integrations");
+    // A new token's secret, shown once.
+    await page.getByLabel("Name").fill("Lobby screen");
+    await page.getByLabel("Members-only news and events").check();
+    await page.getByRole("button", { name: "Create token" }).click();
+    await page.getByLabel("API token", { exact: true }).waitFor();
+    await page.screenshot({ path: join(out, `admin-integrations-created-${name}.png`), fullPage: true });
+    await shot("/admin/news/new", "admin-post-new");
     await shot("/admin/sermons", "admin-sermons");
     await page.getByRole("link", { name: "Living Water" }).click();
     await page.waitForSelector(".milkdown", { timeout: 15_000 });

@@ -37,6 +37,7 @@ describe("the live PocketBase schema agrees with limits.ts", () => {
     ["settings", "phone", 0, LIMITS.phoneMax],
     ["roles", "name", 1, LIMITS.nameMax],
     ["users", "name", 0, LIMITS.nameMax],
+    ["api_clients", "name", 1, LIMITS.apiTokenNameMax],
   ])("%s.%s is text of %i–%i characters", (collection, name, min, max) => {
     expect(field(collection, name)).toMatchObject({ type: "text", min, max });
   });

@@ -105,6 +105,8 @@ export const serverEn = {
   "alert.prayer.button": "Open prayer requests",
 
   // The staff's daily digest (system/staff-digest.ts).
+  "notification.webhookDisabled.title": "A webhook to {host} was turned off",
+  "notification.webhookDisabled.body": "{failures, plural, one {# delivery} other {# deliveries}} in a row failed after every retry, so it was disabled. Check the receiver, then turn it back on in Integrations.",
   "digest.title": "Daily digest: {count, plural, one {# new item} other {# new items}}",
   "digest.subject": "Daily digest for {church}: {count, plural, one {# new item} other {# new items}}",
   "digest.intro": "Here is what arrived at {church} since your last digest.",

@@ -91,6 +91,8 @@ export const serverEs: Record<ServerMessageKey, string> = {
   "alert.prayer.text": "{pastoral, select, yes {Una petición solo para los pastores} other {Una petición nueva para el muro de oración}}:",
   "alert.prayer.button": "Abrir las peticiones de oración",
 
+  "notification.webhookDisabled.title": "Se desactivó un webhook a {host}",
+  "notification.webhookDisabled.body": "{failures, plural, one {# entrega seguida falló} other {# entregas seguidas fallaron}} tras todos los reintentos, así que se desactivó. Revise el receptor y vuelva a activarlo en Integraciones.",
   "digest.title": "Resumen diario: {count, plural, one {# elemento nuevo} other {# elementos nuevos}}",
   "digest.subject": "Resumen diario de {church}: {count, plural, one {# elemento nuevo} other {# elementos nuevos}}",
   "digest.intro": "Esto es lo que llegó a {church} desde tu último resumen.",

@@ -22,6 +22,8 @@ function AdminHome() {
           ? "media"
           : can.manageRoles
             ? "users"
+            : can.manageIntegrations
+              ? "integrations"
             : can.viewPeople
               ? "people"
               : can.moderatePrayer
@@ -56,6 +58,7 @@ const adminSermons = () => import("../features/sermons/admin/index.ts");
 // Events: public pages and the staff screens, each its own chunk.
 const events = () => import("../features/events/pages.tsx");
 const adminEvents = () => import("../features/events/admin/AdminEventsPages.tsx");
+const adminIntegrations = () => import("../features/integrations/admin/index.ts");
 
 /**
  * The chunk of the page a browser opens first, fetched at start-up in parallel with the shell's
@@ -124,6 +127,7 @@ export function AppRoutes() {
           <Route index element={<AdminHome />} />
           <Route path="settings" element={<RequireAbility ability="manageSettings">{lazyPage(admin, (m) => m.AdminSettingsPage)}</RequireAbility>} />
           <Route path="users" element={<RequireAbility ability="manageRoles">{lazyPage(admin, (m) => m.AdminUsersPage)}</RequireAbility>} />
+          <Route path="integrations" element={<RequireAbility ability="manageIntegrations">{lazyPage(adminIntegrations, (m) => m.AdminIntegrationsPage)}</RequireAbility>} />
           <Route path="news" element={<RequireAbility ability="editContent">{lazyPage(adminContent, (m) => m.AdminNewsPage)}</RequireAbility>} />
           <Route path="news/:id" element={<RequireAbility ability="editContent">{lazyPage(adminContent, (m) => m.AdminPostEditorPage)}</RequireAbility>} />
           <Route path="pages" element={<RequireAbility ability="editContent">{lazyPage(adminContent, (m) => m.AdminPagesPage)}</RequireAbility>} />

@@ -875,9 +875,8 @@ export const eventsResolvers: Resolvers = {
 /** Live counts of one occurrence: PocketBase's changes of its occurrence_counts row, under the viewer's rules. */
 async function subscribeToSeats(ctx: GatewayContext, eventId: string, originalStart: string) {
   const o = await requireOccurrence(ctx, eventId, originalStart);
-  const viewer = await ctx.viewer();
   const occurrenceStart = pbDateOf(o.originalStart.toInstant());
-  const queue = ctx.realtime.subscribe<OccurrenceCountsRecord>({ userId: viewer?.id ?? null, token: viewer ? ctx.session.token : null }, "occurrence_counts", "*", {
+  const queue = ctx.realtime.subscribe<OccurrenceCountsRecord>(await ctx.realtimeIdentity(), "occurrence_counts", "*", {
     filter: ctx.pb.filter("event = {:e} && occurrenceStart = {:o}", { e: eventId, o: occurrenceStart }),
   });
   await queue.ready;
