@@ -221,7 +221,8 @@ describe("registration", () => {
   it("staff move a registration to another date of the series; seats follow and the freed seat goes to the waitlist", async () => {
     const event = await publishedEvent({ title: "Cooking class", registrationMode: "REGISTRATION", capacity: 1, waitlistEnabled: true, rrule: "FREQ=WEEKLY;BYDAY=SU" });
     const [first, second] = await occurrencesOf(event.id, `${nextYear}-01-01T00:00:00Z`, `${nextYear}-02-01T00:00:00Z`);
-    const a = await visitor().request<Registered>(REGISTER, { input: { eventId: event.id, originalStart: first!.originalStart, name: "A", email: uniqueEmail("move-a"), attendees: 1 } });
+    const movedEmail = uniqueEmail("move-a");
+    const a = await visitor().request<Registered>(REGISTER, { input: { eventId: event.id, originalStart: first!.originalStart, name: "A", email: movedEmail, attendees: 1 } });
     const waiting = uniqueEmail("move-b");
     const b = await visitor().request<Registered>(REGISTER, { input: { eventId: event.id, originalStart: first!.originalStart, name: "B", email: waiting, attendees: 1 } });
     expect(b.data!.register).toMatchObject({ confirmed: 0, waitlisted: 1 });
@@ -235,6 +236,11 @@ describe("registration", () => {
     expect(moved.data!.moveRegistration).toMatchObject({ originalStart: second!.originalStart, status: "CONFIRMED" });
     const promoted = await waitForMail(inject("catcherUrl"), waiting, /A seat is yours: Cooking class/);
     expect(promoted.text).toContain("now confirmed");
+    // The person moved is told, with the link that still views or cancels their registration.
+    const movedMail = await waitForMail(inject("catcherUrl"), movedEmail, /New date for your registration: Cooking class/);
+    expect(movedMail.text).toContain("Your place is confirmed.");
+    const registeredMail = await waitForMail(inject("catcherUrl"), movedEmail, /Registered: Cooking class/);
+    expect(linkFrom(movedMail, "/events/registration/")).toBe(linkFrom(registeredMail, "/events/registration/"));
     const [firstAfter, secondAfter] = await occurrencesOf(event.id, `${nextYear}-01-01T00:00:00Z`, `${nextYear}-02-01T00:00:00Z`);
     expect([firstAfter!.seatsLeft, secondAfter!.seatsLeft]).toEqual([0, 0]);
     // Moving into a full date puts the party at the end of that date's waitlist; its old seat is freed.

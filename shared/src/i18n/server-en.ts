@@ -73,6 +73,8 @@ export const serverEn = {
   "event.registered.button": "View or cancel my registration",
   "event.promoted.subject": "A seat is yours: {event}",
   "event.promoted.body": "A seat freed up and your registration for {event} — {when} is now confirmed ({count, plural, one {# place} other {# places}}).",
+  "event.moved.subject": "New date for your registration: {event}",
+  "event.moved.body": "Your registration for {event} was moved to {when}. {status, select, confirmed {Your {count, plural, one {place is} other {# places are}} confirmed.} other {You are number {position} on the waitlist there; we will email you if a seat frees up.}}",
   "event.rsvp.subject": "Your answer for {event}: {response, select, yes {going} no {not going} other {maybe}}",
   "event.rsvp.body": "Thank you for answering for {event} — {when}{hasPlace, select, yes {, {place}} other {}}. Your answer: {response, select, yes {going} no {not going} other {maybe}}{guests, plural, =0 {} one { with # guest} other { with # guests}}.",
   "event.rsvp.change": "To change your answer, open the event page in the same browser you answered from.",

@@ -62,6 +62,8 @@ export const serverEs: Record<ServerMessageKey, string> = {
   "event.registered.button": "Ver o cancelar mi inscripción",
   "event.promoted.subject": "Tienes plaza: {event}",
   "event.promoted.body": "Se liberó un lugar y tu inscripción para {event} — {when} ya está confirmada ({count, plural, one {# plaza} other {# plazas}}).",
+  "event.moved.subject": "Nueva fecha para tu inscripción: {event}",
+  "event.moved.body": "Tu inscripción para {event} se pasó al {when}. {status, select, confirmed {{count, plural, one {Tu plaza está confirmada.} other {Tus # plazas están confirmadas.}}} other {Estás en el puesto {position} de la lista de espera; te escribiremos si se libera un lugar.}}",
   "event.rsvp.subject": "Tu respuesta para {event}: {response, select, yes {asistiré} no {no asistiré} other {quizás}}",
   "event.rsvp.body": "Gracias por responder para {event} — {when}{hasPlace, select, yes {, {place}} other {}}. Tu respuesta: {response, select, yes {asistiré} no {no asistiré} other {quizás}}{guests, plural, =0 {} one { con # invitado} other { con # invitados}}.",
   "event.rsvp.change": "Para cambiar tu respuesta, abre la página del evento en el mismo navegador desde el que respondiste.",

@@ -358,6 +358,33 @@ async function mailRsvp(ctx: GatewayContext, o: OccurrenceModel, rsvp: RsvpRecor
 }
 
 /**
+ * System job: tell someone staff moved their registration (the new date, whether they have a seat
+ * there, the same link to view or cancel). The system client reads the row only to address the mail
+ * and to put its secret link in it, which staff may not read.
+ */
+async function mailMoved(ctx: GatewayContext, o: OccurrenceModel, id: string): Promise<void> {
+  const system = await ctx.system.get();
+  const r = await system.collection("registrations").getOne<RegistrationRecord>(id);
+  const { churchName, locale, t } = await mailContext(ctx);
+  await sendNotice(
+    ctx.mailer,
+    composeMail({
+      to: r.email,
+      subject: t("event.moved.subject", { event: o.event.title }),
+      paragraphs: [
+        t("mail.hello", { name: r.name }),
+        t("event.moved.body", { event: o.event.title, when: eventWhen(o, locale), status: r.status, count: r.attendees, position: r.waitlistPosition ?? 0 }),
+        t("event.registered.code", { code: r.confirmationCode }),
+      ],
+      link: { url: `${ctx.config.publicUrl}/events/registration/${encodeURIComponent(r.cancelToken)}`, label: t("event.registered.button") },
+      churchName,
+      locale,
+    }),
+    churchName,
+  );
+}
+
+/**
  * System job: mail everyone the waitlist promoted (the hook marks them with promotedAt) and not yet
  * told. Runs after the writes that free seats; the superuser only reads these rows to address mail.
  */
@@ -737,7 +764,10 @@ export const eventsResolvers: Resolvers = {
       const updated = await hookWrite(() =>
         ctx.pb.collection("registrations").update<RegistrationRecord>(id, { event: o.event.id, occurrenceStart: pbDateOf(o.originalStart.toInstant()) }),
       );
-      ctx.afterResponse(() => void mailPromotions(ctx, current.event).catch((error: unknown) => console.error("[events] promotion mail failed:", error)));
+      ctx.afterResponse(() => {
+        void mailMoved(ctx, o, id).catch((error: unknown) => console.error("[events] moved mail failed:", error));
+        void mailPromotions(ctx, current.event).catch((error: unknown) => console.error("[events] promotion mail failed:", error));
+      });
       return updated;
     },
     async resetCalendarToken(_, __, ctx) {
