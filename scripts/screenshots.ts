@@ -75,6 +75,13 @@ try {
     await page.getByLabel("Last date").fill("2027-12-31");
     await page.getByText("Every 2nd Sunday at 10:00").waitFor({ timeout: 10_000 });
     await page.screenshot({ path: join(out, `admin-event-recurrence-${name}.png`), fullPage: true });
+    // An existing event: cover image, dates to cancel, move or split, attendees.
+    await page.goto(`${base}/admin/events`);
+    await page.getByRole("link", { name: "Marriage Retreat Day" }).click();
+    await page.getByRole("heading", { name: "Next dates" }).waitFor({ timeout: 10_000 });
+    await page.getByRole("button", { name: "Attendees" }).first().click();
+    await page.getByRole("link", { name: "Download CSV" }).waitFor({ timeout: 10_000 });
+    await page.screenshot({ path: join(out, `admin-event-editor-${name}.png`), fullPage: true });
     await context.close();
   }
 } finally {

@@ -63,6 +63,23 @@ export const serverEn = {
   "visit.where": "Where: {address}",
   "visit.ignore": "If you did not plan a visit, you can ignore this message.",
 
+  // Events: registration, waitlist promotion and RSVP confirmations (the church's language for visitors).
+  "event.registered.subject": "{confirmed, plural, =0 {Waitlisted} other {Registered}}: {event}",
+  "event.registered.when": "{event} — {when}{hasPlace, select, yes {, {place}} other {}}.",
+  "event.registered.confirmed": "Confirmed: {count, plural, one {# place} other {# places}}.",
+  "event.registered.waitlisted": "On the waitlist: {count, plural, one {# place} other {# places}}. We will email you if a seat frees up.",
+  "event.registered.code": "Your confirmation code: {code}",
+  "event.registered.cancelHint": "If your plans change, cancel with the button below so someone else can come.",
+  "event.registered.button": "View or cancel my registration",
+  "event.promoted.subject": "A seat is yours: {event}",
+  "event.promoted.body": "A seat freed up and your registration for {event} — {when} is now confirmed ({count, plural, one {# place} other {# places}}).",
+  "event.moved.subject": "New date for your registration: {event}",
+  "event.moved.body": "Your registration for {event} was moved to {when}. {status, select, confirmed {Your {count, plural, one {place is} other {# places are}} confirmed.} other {You are number {position} on the waitlist there; we will email you if a seat frees up.}}",
+  "event.rsvp.subject": "Your answer for {event}: {response, select, yes {going} no {not going} other {maybe}}",
+  "event.rsvp.body": "Thank you for answering for {event} — {when}{hasPlace, select, yes {, {place}} other {}}. Your answer: {response, select, yes {going} no {not going} other {maybe}}{guests, plural, =0 {} one { with # guest} other { with # guests}}.",
+  "event.rsvp.change": "To change your answer, open the event page in the same browser you answered from.",
+  "event.rsvp.button": "Open the event",
+
   // Prayer: the requester hears what happened to their request.
   "prayer.prayed.title": "Someone prayed for your request",
   "prayer.approved.title": "Your prayer request was approved",

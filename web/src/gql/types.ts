@@ -127,6 +127,12 @@ export type EmailInput = {
   visibility?: Visibility | null | undefined;
 };
 
+export type EventCategoryInput = {
+  color?: string | null | undefined;
+  name: string;
+  slug?: string | null | undefined;
+};
+
 export type EventInput = {
   allDay?: boolean | null | undefined;
   capacity?: number | null | undefined;

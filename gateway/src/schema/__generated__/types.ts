@@ -716,7 +716,11 @@ export type Mutation = {
   mergePeople: Person;
   /** Move one occurrence (new local start and end in the event's zone). */
   moveOccurrence: Event;
-  /** Event managers: move a registration to another occurrence of the same event. */
+  /**
+   * Event managers: move a registration to another occurrence of the same event, or of another event
+   * (eventId). It is admitted there again: confirmed if the party fits, else waitlisted (refused without
+   * a waitlist); its old seats go to that date's waitlist.
+   */
   moveRegistration: Registration;
   /** Always true; an anchor for feature modules that extend Mutation. */
   noop: Scalars['Boolean']['output'];
@@ -775,6 +779,8 @@ export type Mutation = {
   rsvp: RsvpResult;
   /** Set (or replace) a household's address. */
   setAddress: Address;
+  /** Upload (or with null, remove) the event's cover image: JPEG, PNG, WebP or GIF up to 10 MB, shown at 1200×630. */
+  setEventImage: Event;
   /** Upload (or with null, remove) a household's photo: JPEG, PNG, WebP or GIF, at most 10 MB. */
   setHouseholdPhoto: Household;
   /** Remember the signed-in user's language. */
@@ -1150,6 +1156,7 @@ export type MutationMoveOccurrenceArgs = {
 
 /** The root of every write; each feature module adds its mutations here. */
 export type MutationMoveRegistrationArgs = {
+  eventId?: InputMaybe<Scalars['ID']['input']>;
   id: Scalars['ID']['input'];
   originalStart: Scalars['DateTime']['input'];
 };
@@ -1311,6 +1318,13 @@ export type MutationRsvpArgs = {
 export type MutationSetAddressArgs = {
   householdId: Scalars['ID']['input'];
   input: AddressInput;
+};
+
+
+/** The root of every write; each feature module adds its mutations here. */
+export type MutationSetEventImageArgs = {
+  file?: InputMaybe<Scalars['File']['input']>;
+  id: Scalars['ID']['input'];
 };
 
 
@@ -4343,6 +4357,7 @@ export type MutationResolvers<ContextType = GatewayContext, ParentType extends R
   revokeHouseholdInvitation?: Resolver<ResolversTypes['HouseholdInvitation'], ParentType, ContextType, RequireFields<MutationRevokeHouseholdInvitationArgs, 'id'>>;
   rsvp?: Resolver<ResolversTypes['RsvpResult'], ParentType, ContextType, RequireFields<MutationRsvpArgs, 'input'>>;
   setAddress?: Resolver<ResolversTypes['Address'], ParentType, ContextType, RequireFields<MutationSetAddressArgs, 'householdId' | 'input'>>;
+  setEventImage?: Resolver<ResolversTypes['Event'], ParentType, ContextType, RequireFields<MutationSetEventImageArgs, 'id'>>;
   setHouseholdPhoto?: Resolver<ResolversTypes['Household'], ParentType, ContextType, RequireFields<MutationSetHouseholdPhotoArgs, 'id'>>;
   setMyLocale?: Resolver<ResolversTypes['Viewer'], ParentType, ContextType, RequireFields<MutationSetMyLocaleArgs, 'locale'>>;
   setPersonPhoto?: Resolver<ResolversTypes['Person'], ParentType, ContextType, RequireFields<MutationSetPersonPhotoArgs, 'id'>>;
