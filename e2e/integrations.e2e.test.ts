@@ -101,9 +101,9 @@ describe("integrations in a real browser", () => {
         const call = async (query: string, variables: Record<string, unknown>) =>
           (await fetch("/graphql", { method: "POST", headers: { "content-type": "application/json", "x-graphql-yoga-csrf": "1" }, body: JSON.stringify({ query, variables }) })).json() as Promise<{ data: Record<string, { id: string }> }>;
         const created = await call("mutation ($input: PageInput!) { createPage(input: $input) { id } }", { input: { title, slug: "", body: "Hello", showInNav: false, seoDescription: "" } });
-        return call("mutation ($id: ID!) { publishPage(id: $id) { id } }", { id: created.data.createPage.id });
+        return call("mutation ($id: ID!) { publishPage(id: $id) { id } }", { id: created.data.createPage!.id });
       }, title);
-      expect(publish.data.publishPage.id).toBeTruthy();
+      expect(publish.data.publishPage?.id).toBeTruthy();
       await expect.poll(() => received.some((body) => body.includes(title)), { timeout: 10_000 }).toBe(true);
       await page.reload();
       await page.getByText(url).first().waitFor();
