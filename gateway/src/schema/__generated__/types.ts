@@ -737,9 +737,10 @@ export type Mutation = {
   /** Create an API token (api.manage). The answer holds its secret, which is never shown again. */
   createApiToken: CreatedApiToken;
   /**
-   * Create an event as a DRAFT (events.manage). BAD_USER_INPUT for an invalid field (invalid_timezone,
+   * Create an event as a DRAFT (events.manage: UNAUTHENTICATED signed out, FORBIDDEN without it, as for
+   * every event-manager mutation here). BAD_USER_INPUT for an invalid field, e.g. invalid_timezone,
    * invalid_date, before_start, rule_invalid, rule_unsupported, rule_yields_nothing, out_of_range,
-   * invalid_slug); CONFLICT when the slug is taken.
+   * invalid_slug; CONFLICT when the slug is taken.
    */
   createEvent: Event;
   /** Create an event category (events.manage). BAD_USER_INPUT invalid_color or invalid_slug; CONFLICT when the slug is taken. */
