@@ -99,7 +99,7 @@ describe("integrations in a real browser", () => {
       const title = `Webhook page ${Date.now()}`;
       const publish = await page.evaluate(async (title) => {
         const call = async (query: string, variables: Record<string, unknown>) =>
-          (await fetch("/graphql", { method: "POST", headers: { "content-type": "application/json", "x-graphql-yoga-csrf": "1" }, body: JSON.stringify({ query, variables }) })).json() as Promise<{ data: Record<string, { id: string }> }>;
+          (await fetch("/graphql", { method: "POST", headers: { "content-type": "application/json", "x-graphql-yoga-csrf": "1" }, body: JSON.stringify({ query, variables }) })).json() as Promise<{ data: Record<"createPage" | "publishPage", { id: string }> }>;
         const created = await call("mutation ($input: PageInput!) { createPage(input: $input) { id } }", { input: { title, slug: "", body: "Hello", showInNav: false, seoDescription: "" } });
         return call("mutation ($id: ID!) { publishPage(id: $id) { id } }", { id: created.data.createPage!.id });
       }, title);

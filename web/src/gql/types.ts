@@ -127,46 +127,79 @@ export type EmailInput = {
   visibility?: Visibility | null | undefined;
 };
 
+/** A new event category (createEventCategory). */
 export type EventCategoryInput = {
+  /** A colour as #rrggbb, e.g. #1f6feb; empty for none. */
   color?: string | null | undefined;
+  /** Its name (1–200 characters). */
   name: string;
+  /** Lowercase letters, digits and single hyphens, unique among categories; generated from the name when empty. */
   slug?: string | null | undefined;
 };
 
+/**
+ * An event as the editor writes it (createEvent, updateEvent, splitEvent). On update, optional fields
+ * left out keep their value, except rrule and capacity, which are always written (left out: one-off,
+ * no limit).
+ */
 export type EventInput = {
+  /** Shown without times (see Event.allDay). */
   allDay?: boolean | null | undefined;
+  /** Seats per occurrence, 0–100,000; 0 or null for no limit. */
   capacity?: number | null | undefined;
+  /** The category's id; null removes the category. */
   categoryId?: string | number | null | undefined;
-  /** Markdown. */
+  /** Markdown (at most 200,000 characters). */
   description?: string | null | undefined;
+  /** First end, like startsAt (not before it). */
   endsAt: string;
+  /** The street address (at most 500 characters). */
   locationAddress?: string | null | undefined;
+  /** Where it takes place (at most 200 characters). */
   locationName?: string | null | undefined;
+  /** When they close (after registrationOpensAt); null clears it. */
   registrationClosesAt?: string | null | undefined;
+  /** How people sign up (new events: NONE). */
   registrationMode?: RegistrationMode | null | undefined;
+  /** When registration and RSVPs open (an ISO date-time with offset); null clears it. */
   registrationOpensAt?: string | null | undefined;
-  /** An RRULE value, or empty for a one-off event; it must yield at least one occurrence. */
+  /**
+   * An RRULE value (the "RRULE:" prefix is optional), or null/empty for a one-off event. Supported:
+   * FREQ=DAILY|WEEKLY|MONTHLY|YEARLY, INTERVAL, COUNT, UNTIL, BYDAY (ordinals like 2SU, -1FR in monthly
+   * and yearly rules), BYMONTHDAY, BYMONTH, WKST and a single BYSETPOS; anything else is refused
+   * (rule_unsupported), as is a rule that yields no occurrence (rule_yields_nothing).
+   */
   rrule?: string | null | undefined;
-  /** Generated from the title when empty. */
+  /** Lowercase letters, digits and single hyphens (at most 120), unique among events; generated from the title when empty (on update, kept). */
   slug?: string | null | undefined;
-  /** First start and end: local wall-clock times in `timezone`, e.g. 2026-12-06T10:00. */
+  /** First start: a local wall-clock time in `timezone` without offset, e.g. 2026-12-06T10:00 (not a DateTime). */
   startsAt: string;
+  /** A short plain-text summary (at most 500 characters). */
   summary?: string | null | undefined;
+  /** An IANA time zone, e.g. America/Chicago. */
   timezone: string;
+  /** The title (1–200 characters). */
   title: string;
+  /** Who may see it (new events: PUBLIC). */
   visibility?: EventVisibility | null | undefined;
+  /** Waitlist (or split) parties that do not fit instead of refusing them. */
   waitlistEnabled?: boolean | null | undefined;
 };
 
 /** Where an event is in its life (PRODUCT.md §5): draft → published → cancelled. */
 export type EventStatus =
+  /** Called off: still shown to its audience, every occurrence with status CANCELLED; no new RSVPs or registrations. */
   | 'CANCELLED'
+  /** Being prepared: seen only by event managers (events.manage), on no calendar or feed. */
   | 'DRAFT'
+  /** On the site and in the feeds for its audience (EventVisibility); RSVP or registration can open. */
   | 'PUBLISHED';
 
-/** Who may see an event: everyone, or signed-in members whose person record is active. */
+/** Who may see an event (once it is not a draft; drafts are for event managers only). */
 export type EventVisibility =
+  /** Signed-in members whose person record is active, and event managers; to anyone else it does not exist. */
   | 'MEMBERS'
+  /** Everyone, visitors included (and the public iCalendar feeds). */
   | 'PUBLIC';
 
 /** A household's fields; omitted fields stay as they are. */
@@ -481,24 +514,37 @@ export type RecordStatus =
   /** Signed up and waiting for staff approval; member areas stay closed. */
   | 'PENDING';
 
+/** A rule to preview (Query.recurrencePreview). */
 export type RecurrencePreviewInput = {
+  /** How many dates (1–20). */
   count?: number | null | undefined;
+  /** Language of the text: es (or es-*) for Spanish, anything else English. */
   locale?: string | null | undefined;
+  /** An RRULE value, as in EventInput.rrule. */
   rrule: string;
+  /** The first start: a local wall-clock time in `timezone` without offset, e.g. 2026-12-06T10:00. */
   startsAt: string;
+  /** An IANA time zone, e.g. America/Chicago. */
   timezone: string;
 };
 
+/** A registration for one occurrence of an event taking registrations, by a visitor or a signed-in member. */
 export type RegistrationInput = {
+  /** Names of the party's members (blank ones dropped, at most 10 kept). */
   attendeeNames?: Array<string> | null | undefined;
-  /** 1–10. */
+  /** People in the party, 1–10 (the person included). */
   attendees: number;
+  /** Where the confirmation (with the link to view or cancel) goes; one active registration per email and occurrence. */
   email: string;
+  /** The event's id. */
   eventId: string | number;
+  /** The name to register under (1–200 characters). */
   name: string;
+  /** The occurrence's original start (Occurrence.originalStart). */
   originalStart: string;
+  /** A phone number (at most 30 characters). */
   phone?: string | null | undefined;
-  /** Spam trap: left empty by people. */
+  /** Spam trap: left empty by people (a value is refused). */
   website?: string | null | undefined;
 };
 
@@ -506,35 +552,50 @@ export type RegistrationInput = {
 export type RegistrationMode =
   /** Nothing to sign up for. */
   | 'NONE'
-  /** Registration with capacity, a window, confirmation codes and a waitlist. */
+  /** Registration of a party (1–10 people) with an optional capacity, a window, confirmation codes and an optional waitlist. */
   | 'REGISTRATION'
-  /** Yes / no / maybe answers with a guest count. */
+  /** Yes / no / maybe answers with a guest count (0–20), one per member and occurrence; no capacity. */
   | 'RSVP';
 
 /** Where a registration stands (PRODUCT.md §5). */
 export type RegistrationStatus =
+  /** Cancelled by its owner, a confirmation link or staff; its seats went to the waitlist. */
   | 'CANCELLED'
+  /** Has its seats. */
   | 'CONFIRMED'
+  /** Waiting for seats (waitlistPosition); promoted to CONFIRMED automatically, in order, when seats free up (the gateway then mails the person). */
   | 'WAITLISTED';
 
+/**
+ * An RSVP for one occurrence of an event taking RSVPs. Signed-in callers answer as themselves (name and
+ * email from their account, one RSVP per occurrence, changed in place); visitors give a name and email.
+ */
 export type RsvpInput = {
+  /** Visitors: their email (required; the confirmation goes there); ignored for signed-in callers. */
   email?: string | null | undefined;
+  /** The event's id. */
   eventId: string | number;
+  /** Guests coming along besides the person (0–20). */
   guests?: number | null | undefined;
-  /** Visitors: name and email (members' come from their profile). */
+  /** Visitors: their name (required, at most 200 characters); ignored for signed-in callers. */
   name?: string | null | undefined;
+  /** The occurrence's original start (Occurrence.originalStart). */
   originalStart: string;
+  /** Yes, no or maybe. */
   response: RsvpResponse;
-  /** A visitor changing an earlier answer: the token from that answer. */
+  /** A visitor changing an earlier answer for the same occurrence: the token from that answer (else a new RSVP is made). */
   token?: string | null | undefined;
-  /** Spam trap: left empty by people. */
+  /** Spam trap: left empty by people (a value is refused). */
   website?: string | null | undefined;
 };
 
 /** An RSVP answer. */
 export type RsvpResponse =
+  /** Perhaps: not counted as going, but listed in myUpcomingEvents. */
   | 'MAYBE'
+  /** Not coming. */
   | 'NO'
+  /** Coming: counts, with the guests, in Occurrence.goingCount. */
   | 'YES';
 
 /** A sermon's fields (sermons.manage); omitted optional fields stay as they are. */

@@ -141,9 +141,15 @@ export type ApproveSignUpInput = {
 /** The staff's list of who comes to one occurrence. */
 export type AttendeeList = {
   __typename?: 'AttendeeList';
-  /** The list as CSV (name, email, attendees, status, code, position, registered). */
+  /**
+   * The list as CSV (comma-separated, CRLF line ends, a header row): name, email, attendees, names,
+   * status, code, waitlist position, registered. Registrations first, then RSVPs (attendees 1 plus
+   * guests, status "rsvp yes|no|maybe"). Cells that would start a spreadsheet formula get a leading '.
+   */
   csv: Scalars['String']['output'];
+  /** Every registration for it, cancelled ones included, oldest first. */
   registrations: Array<Registration>;
+  /** Every RSVP for it (yes, no and maybe), oldest first. */
   rsvps: Array<Rsvp>;
 };
 
@@ -275,131 +281,201 @@ export type EmailInput = {
   visibility?: InputMaybe<Visibility>;
 };
 
-/** An event, one-off or recurring (RFC 5545 RRULE in its own IANA time zone). */
+/**
+ * An event, one-off or recurring (an RFC 5545 RRULE repeated in its own IANA time zone, so a 10:00
+ * service stays at 10:00 local time across daylight-saving changes). Visible to everyone when PUBLIC, to
+ * signed-in members whose person record is active when MEMBERS, and, drafts included, to event managers
+ * (events.manage).
+ */
 export type Event = {
   __typename?: 'Event';
+  /** Shown without times: feeds, Google Calendar links and the site give dates only (from startsAt's to endsAt's local date). */
   allDay: Scalars['Boolean']['output'];
-  /** Seats per occurrence; null for no limit. */
+  /** Seats per occurrence for registration (attendees of confirmed registrations); null for no limit. */
   capacity?: Maybe<Scalars['Int']['output']>;
+  /** The event's category, or null for none. */
   category?: Maybe<EventCategory>;
-  /** The description's Markdown source. */
+  /** The description's Markdown source, or an empty string. */
   description: Scalars['String']['output'];
-  /** The description rendered to sanitized HTML. */
+  /** The description rendered to sanitized HTML, or an empty string. */
   descriptionHtml: Scalars['String']['output'];
-  /** The first occurrence's end. */
+  /** The first occurrence's end (DTEND), in UTC; every occurrence lasts as long. */
   endsAt: Scalars['DateTime']['output'];
-  /** Cancelled and moved occurrences. */
+  /** Cancelled and moved occurrences (the exceptions), in no particular order. */
   exceptions: Array<EventException>;
-  /** Dates removed from the series (local start times, ISO without offset). */
+  /** Dates removed from the series (EXDATE), as local start times in `timezone` without offset, e.g. 2026-12-27T10:00:00. */
   exdates: Array<Scalars['String']['output']>;
+  /** The event's id (a PocketBase record id). */
   id: Scalars['ID']['output'];
-  /** Wide image (1200×630), or null. */
+  /** Path (on the site's origin) of the cover image's wide 1200×630 thumbnail, e.g. /files/events/<id>/cover.jpg?thumb=1200x630; null without an image. */
   imageUrl?: Maybe<Scalars['String']['output']>;
+  /** The street address, or an empty string. */
   locationAddress: Scalars['String']['output'];
+  /** Where it takes place (e.g. Fellowship Hall), or an empty string. */
   locationName: Scalars['String']['output'];
-  /** A map search link for the address, or null without one. */
+  /** A Google Maps search link for locationAddress, or null without an address. */
   mapUrl?: Maybe<Scalars['String']['output']>;
-  /** The next occurrences from now (at most 20). */
+  /** The occurrences that have not ended yet, within the next 18 months, soonest first, cancelled ones included with their status. */
   nextOccurrences: Array<Occurrence>;
   /** Path of the event on the site, e.g. /events/sunday-worship. */
   path: Scalars['String']['output'];
-  /** The rule in words, e.g. "Every 2nd Sunday at 10:00, until 31 Dec 2027"; null for a one-off event. */
+  /** The rule in words, e.g. "Every 2nd Sunday at 10:00, until 31 Dec 2027" (local time); null for a one-off event or a rule that cannot be read. */
   recurrenceText?: Maybe<Scalars['String']['output']>;
+  /** When registration and RSVPs close (UTC); null: at each occurrence's start (they always close then). */
   registrationClosesAt?: Maybe<Scalars['DateTime']['output']>;
+  /** What people sign up with: nothing, an RSVP or a registration. */
   registrationMode: RegistrationMode;
+  /** When registration and RSVPs open (UTC); null: as soon as the event is published. */
   registrationOpensAt?: Maybe<Scalars['DateTime']['output']>;
-  /** The RRULE value (e.g. FREQ=MONTHLY;BYDAY=2SU), or null for a one-off event. */
+  /** The RRULE value without the "RRULE:" prefix (e.g. FREQ=MONTHLY;BYDAY=2SU;UNTIL=20271231T235959Z), or null for a one-off event. */
   rrule?: Maybe<Scalars['String']['output']>;
+  /** The last part of its path: lowercase letters, digits and hyphens (at most 120), unique among events. */
   slug: Scalars['String']['output'];
-  /** The first occurrence's start. */
+  /** The series' start (DTSTART): the first occurrence's start as the series gives it, in UTC. */
   startsAt: Scalars['DateTime']['output'];
+  /** Draft, published or cancelled. */
   status: EventStatus;
+  /** A short plain-text summary (at most 500 characters), or an empty string. */
   summary: Scalars['String']['output'];
-  /** IANA time zone the series repeats in, e.g. America/Chicago. */
+  /** IANA time zone the series repeats in and whose local dates Occurrence.date uses, e.g. America/Chicago. */
   timezone: Scalars['String']['output'];
+  /** The event's title (at most 200 characters). */
   title: Scalars['String']['output'];
+  /** When the event last changed (UTC). */
   updated: Scalars['DateTime']['output'];
+  /** Who may see it. */
   visibility: EventVisibility;
+  /** Whether a party that does not fit is waitlisted (or split: the seats left confirmed, the rest waitlisted) rather than refused. */
   waitlistEnabled: Scalars['Boolean']['output'];
 };
 
 
-/** An event, one-off or recurring (RFC 5545 RRULE in its own IANA time zone). */
+/**
+ * An event, one-off or recurring (an RFC 5545 RRULE repeated in its own IANA time zone, so a 10:00
+ * service stays at 10:00 local time across daylight-saving changes). Visible to everyone when PUBLIC, to
+ * signed-in members whose person record is active when MEMBERS, and, drafts included, to event managers
+ * (events.manage).
+ */
 export type EventNextOccurrencesArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
-/** An event, one-off or recurring (RFC 5545 RRULE in its own IANA time zone). */
+/**
+ * An event, one-off or recurring (an RFC 5545 RRULE repeated in its own IANA time zone, so a 10:00
+ * service stays at 10:00 local time across daylight-saving changes). Visible to everyone when PUBLIC, to
+ * signed-in members whose person record is active when MEMBERS, and, drafts included, to event managers
+ * (events.manage).
+ */
 export type EventRecurrenceTextArgs = {
   locale?: InputMaybe<Scalars['String']['input']>;
 };
 
-/** A kind of event (worship, fellowship, youth …), for the filter and the per-category feeds. */
+/** A kind of event (worship, fellowship, youth …), for the filter and the per-category feeds. Everyone may read categories. */
 export type EventCategory = {
   __typename?: 'EventCategory';
-  /** A colour for calendars, e.g. #1f6feb, or null. */
+  /** A colour for calendars as #rrggbb, e.g. #1f6feb, or null for none. */
   color?: Maybe<Scalars['String']['output']>;
-  /** The category's iCalendar feed (absolute URL). */
+  /** The category's public iCalendar feed (absolute URL, e.g. https://example.church/feeds/events/worship.ics). */
   feedUrl: Scalars['String']['output'];
+  /** The category's id (a PocketBase record id). */
   id: Scalars['ID']['output'];
+  /** Its name (at most 200 characters). */
   name: Scalars['String']['output'];
+  /** Lowercase letters, digits and hyphens, unique among categories: the categorySlug of occurrences and upcomingOccurrences. */
   slug: Scalars['String']['output'];
 };
 
+/** A new event category (createEventCategory). */
 export type EventCategoryInput = {
+  /** A colour as #rrggbb, e.g. #1f6feb; empty for none. */
   color?: InputMaybe<Scalars['String']['input']>;
+  /** Its name (1–200 characters). */
   name: Scalars['String']['input'];
+  /** Lowercase letters, digits and single hyphens, unique among categories; generated from the name when empty. */
   slug?: InputMaybe<Scalars['String']['input']>;
 };
 
 /** A single-occurrence change: that date cancelled or moved, the series untouched. */
 export type EventException = {
   __typename?: 'EventException';
+  /** The new end of a moved occurrence; null when cancelled. */
   endsAt?: Maybe<Scalars['DateTime']['output']>;
+  /** The exception's id (a PocketBase record id). */
   id: Scalars['ID']['output'];
+  /** The note shown with the occurrence (at most 500 characters), or an empty string. */
   note: Scalars['String']['output'];
-  /** The occurrence's start as the series gives it (its RECURRENCE-ID). */
+  /** The occurrence's start as the series gives it (its RECURRENCE-ID), in UTC. */
   originalStart: Scalars['DateTime']['output'];
-  /** The new start and end of a moved occurrence. */
+  /** The new start of a moved occurrence; null when cancelled. */
   startsAt?: Maybe<Scalars['DateTime']['output']>;
+  /** MOVED or CANCELLED (never SCHEDULED: restoring an occurrence deletes its exception). */
   status: OccurrenceStatus;
 };
 
+/**
+ * An event as the editor writes it (createEvent, updateEvent, splitEvent). On update, optional fields
+ * left out keep their value, except rrule and capacity, which are always written (left out: one-off,
+ * no limit).
+ */
 export type EventInput = {
+  /** Shown without times (see Event.allDay). */
   allDay?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Seats per occurrence, 0–100,000; 0 or null for no limit. */
   capacity?: InputMaybe<Scalars['Int']['input']>;
+  /** The category's id; null removes the category. */
   categoryId?: InputMaybe<Scalars['ID']['input']>;
-  /** Markdown. */
+  /** Markdown (at most 200,000 characters). */
   description?: InputMaybe<Scalars['String']['input']>;
+  /** First end, like startsAt (not before it). */
   endsAt: Scalars['String']['input'];
+  /** The street address (at most 500 characters). */
   locationAddress?: InputMaybe<Scalars['String']['input']>;
+  /** Where it takes place (at most 200 characters). */
   locationName?: InputMaybe<Scalars['String']['input']>;
+  /** When they close (after registrationOpensAt); null clears it. */
   registrationClosesAt?: InputMaybe<Scalars['DateTime']['input']>;
+  /** How people sign up (new events: NONE). */
   registrationMode?: InputMaybe<RegistrationMode>;
+  /** When registration and RSVPs open (an ISO date-time with offset); null clears it. */
   registrationOpensAt?: InputMaybe<Scalars['DateTime']['input']>;
-  /** An RRULE value, or empty for a one-off event; it must yield at least one occurrence. */
+  /**
+   * An RRULE value (the "RRULE:" prefix is optional), or null/empty for a one-off event. Supported:
+   * FREQ=DAILY|WEEKLY|MONTHLY|YEARLY, INTERVAL, COUNT, UNTIL, BYDAY (ordinals like 2SU, -1FR in monthly
+   * and yearly rules), BYMONTHDAY, BYMONTH, WKST and a single BYSETPOS; anything else is refused
+   * (rule_unsupported), as is a rule that yields no occurrence (rule_yields_nothing).
+   */
   rrule?: InputMaybe<Scalars['String']['input']>;
-  /** Generated from the title when empty. */
+  /** Lowercase letters, digits and single hyphens (at most 120), unique among events; generated from the title when empty (on update, kept). */
   slug?: InputMaybe<Scalars['String']['input']>;
-  /** First start and end: local wall-clock times in `timezone`, e.g. 2026-12-06T10:00. */
+  /** First start: a local wall-clock time in `timezone` without offset, e.g. 2026-12-06T10:00 (not a DateTime). */
   startsAt: Scalars['String']['input'];
+  /** A short plain-text summary (at most 500 characters). */
   summary?: InputMaybe<Scalars['String']['input']>;
+  /** An IANA time zone, e.g. America/Chicago. */
   timezone: Scalars['String']['input'];
+  /** The title (1–200 characters). */
   title: Scalars['String']['input'];
+  /** Who may see it (new events: PUBLIC). */
   visibility?: InputMaybe<EventVisibility>;
+  /** Waitlist (or split) parties that do not fit instead of refusing them. */
   waitlistEnabled?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
 /** Where an event is in its life (PRODUCT.md §5): draft → published → cancelled. */
 export type EventStatus =
+  /** Called off: still shown to its audience, every occurrence with status CANCELLED; no new RSVPs or registrations. */
   | 'CANCELLED'
+  /** Being prepared: seen only by event managers (events.manage), on no calendar or feed. */
   | 'DRAFT'
+  /** On the site and in the feeds for its audience (EventVisibility); RSVP or registration can open. */
   | 'PUBLISHED';
 
-/** Who may see an event: everyone, or signed-in members whose person record is active. */
+/** Who may see an event (once it is not a draft; drafts are for event managers only). */
 export type EventVisibility =
+  /** Signed-in members whose person record is active, and event managers; to anyone else it does not exist. */
   | 'MEMBERS'
+  /** Everyone, visitors included (and the public iCalendar feeds). */
   | 'PUBLIC';
 
 /** People living together, e.g. a family: the unit of the member directory. */
@@ -639,11 +715,16 @@ export type Mutation = {
   attachSermonAudio: Sermon;
   /** Withdraw your own request to delete your data. */
   cancelDataDeletion: Person;
-  /** Cancel the whole event (kept, shown as cancelled). */
+  /** Cancel the whole event (events.manage): kept, every occurrence shown as cancelled. Registrations are not cancelled and nobody is mailed. */
   cancelEvent: Event;
-  /** Cancel one occurrence without touching the series. */
+  /** Cancel one occurrence (also a moved one) without touching the series (events.manage). BAD_USER_INPUT no_such_occurrence when the series has none then. */
   cancelOccurrence: Event;
-  /** Cancel a registration: by id (its owner or staff) or by the mail link's token (signed out). */
+  /**
+   * Cancel a registration, and every other part of its party: by id (signed in: its owner or an event
+   * manager) or by the mail link's token (signed out; with the token, id may pick a part). Freed seats go
+   * to the waitlist, whose promoted parties are mailed. Cancelling twice is harmless. UNAUTHENTICATED
+   * signed out without a token; NOT_FOUND for an unknown token or a registration the caller cannot see.
+   */
   cancelRegistration: Registration;
   /** Change the password; ends every other session and keeps this one. */
   changePassword: Viewer;
@@ -655,7 +736,14 @@ export type Mutation = {
   contactPerson: Scalars['Boolean']['output'];
   /** Create an API token (api.manage). The answer holds its secret, which is never shown again. */
   createApiToken: CreatedApiToken;
+  /**
+   * Create an event as a DRAFT (events.manage: UNAUTHENTICATED signed out, FORBIDDEN without it, as for
+   * every event-manager mutation here). BAD_USER_INPUT for an invalid field, e.g. invalid_timezone,
+   * invalid_date, before_start, rule_invalid, rule_unsupported, rule_yields_nothing, out_of_range,
+   * invalid_slug; CONFLICT when the slug is taken.
+   */
   createEvent: Event;
+  /** Create an event category (events.manage). BAD_USER_INPUT invalid_color or invalid_slug; CONFLICT when the slug is taken. */
   createEventCategory: EventCategory;
   /** Staff (people.manage): create a household. */
   createHousehold: Household;
@@ -681,6 +769,7 @@ export type Mutation = {
   createSpeaker: Speaker;
   /** Subscribe a URL to events (api.manage). The answer holds the signing secret, which is never shown again. */
   createWebhook: CreatedWebhook;
+  /** Delete an event with its exceptions, RSVPs and registrations (events.manage); nobody is mailed. */
   deleteEvent: Scalars['Boolean']['output'];
   /** Delete a media item; refused with CONFLICT while a page or post uses it. */
   deleteMedia: Scalars['Boolean']['output'];
@@ -714,18 +803,20 @@ export type Mutation = {
   markPrayerAnswered: PrayerRequest;
   /** Staff (people.manage): merge a duplicate into the kept person; every related record moves over. */
   mergePeople: Person;
-  /** Move one occurrence (new local start and end in the event's zone). */
+  /** Move one occurrence (events.manage). BAD_USER_INPUT no_such_occurrence, invalid_date or before_start. */
   moveOccurrence: Event;
   /**
    * Event managers: move a registration to another occurrence of the same event, or of another event
    * (eventId). It is admitted there again: confirmed if the party fits, else waitlisted (refused without
-   * a waitlist); its old seats go to that date's waitlist.
+   * a waitlist: not_enough_seats); its old seats go to that date's waitlist. The person is mailed.
+   * BAD_USER_INPUT registration_cancelled, registration_not_open or no_such_occurrence.
    */
   moveRegistration: Registration;
   /** Always true; an anchor for feature modules that extend Mutation. */
   noop: Scalars['Boolean']['output'];
   /** "I prayed": once per user (visitors: per device) per day; answers the request with its new count. */
   prayFor: PrayerRequest;
+  /** Publish an event (events.manage): it appears for its audience and the event.published webhook fires. Also re-publishes a cancelled one. */
   publishEvent: Event;
   /** Put a draft page on the site (content.publish). */
   publishPage: Page;
@@ -739,7 +830,15 @@ export type Mutation = {
   publishSermon: Sermon;
   /** Queue a delivery again, now (api.manage): same id and body, so receivers can tell it is a repeat. */
   redeliverWebhook: WebhookDelivery;
-  /** Register a party for one occurrence; a confirmation mail with a cancellation link follows. */
+  /**
+   * Register a party for one occurrence while registrationOpen: anyone who may see the event, visitors
+   * and members alike (signed in, it is linked to the account). A party larger than the seats left is
+   * refused (not_enough_seats) or, with a waitlist, waitlisted (when seats are left: those confirmed and
+   * the rest a waitlisted part). A confirmation mail with a link to view
+   * or cancel follows. BAD_USER_INPUT registration_not_open, registration_closed, duplicate_registration,
+   * not_enough_seats, no_such_occurrence or out_of_range; NOT_FOUND for an event the caller cannot see;
+   * RATE_LIMITED for visitors (at most 5 registrations per IP address an hour).
+   */
   register: RegistrationResult;
   /** Moderators: reject with a reason the requester sees. */
   rejectPrayerRequest: PrayerRequest;
@@ -763,9 +862,9 @@ export type Mutation = {
   requestVerification: Scalars['Boolean']['output'];
   /** Send the verification email again to an unverified user; needs roles.manage. CONFLICT (reason already_verified) when verified. */
   resendVerification: Scalars['Boolean']['output'];
-  /** A new secret address for the viewer's personal calendar feed (the old one stops working). */
+  /** Signed in: a new secret address for the viewer's personal calendar feed (the old one stops working). Returns its absolute URL (…/feeds/me/<token>.ics). */
   resetCalendarToken: Scalars['String']['output'];
-  /** Undo a cancellation or move. */
+  /** Undo a cancellation or move of one occurrence (events.manage); harmless when there is none. */
   restoreOccurrence: Event;
   /** Save an earlier version as the page's text (as its working copy when the page is published). */
   restorePageRevision: Page;
@@ -775,11 +874,17 @@ export type Mutation = {
   revokeApiToken: ApiToken;
   /** Withdraw a pending invitation; its link stops working. */
   revokeHouseholdInvitation: HouseholdInvitation;
-  /** Answer (or change an answer) for one occurrence. */
+  /**
+   * Answer (or change an answer) for one occurrence of an event taking RSVPs, while registrationOpen.
+   * Anyone who may see the event may answer: members as themselves, visitors by name and email (mailed a
+   * confirmation; at most 5 new visitor RSVPs per IP address an hour, else RATE_LIMITED). BAD_USER_INPUT
+   * rsvp_not_open, registration_closed, no_such_occurrence or out_of_range; NOT_FOUND for an event the
+   * caller cannot see.
+   */
   rsvp: RsvpResult;
   /** Set (or replace) a household's address. */
   setAddress: Address;
-  /** Upload (or with null, remove) the event's cover image: JPEG, PNG, WebP or GIF up to 10 MB, shown at 1200×630. */
+  /** Upload (or with null, remove) the event's cover image (events.manage): JPEG, PNG, WebP or GIF up to 10 MB, shown at 1200×630. */
   setEventImage: Event;
   /** Upload (or with null, remove) a household's photo: JPEG, PNG, WebP or GIF, at most 10 MB. */
   setHouseholdPhoto: Household;
@@ -810,7 +915,12 @@ export type Mutation = {
    * reset the password). Nobody is signed in: the person confirms the address, then signs in.
    */
   signUp: Scalars['Boolean']['output'];
-  /** "This and following": end the series before originalStart and continue it as a new event with the input. */
+  /**
+   * "This and following" (events.manage): end the series before originalStart (cancel it when nothing
+   * is left) and continue it from there as a new event made from the input, with the old event's status
+   * and (unless given) visibility and registration mode; exceptions from then on move to it. Returns the
+   * new event. BAD_USER_INPUT not_recurring for a one-off event. RSVPs and registrations stay with the old event.
+   */
   splitEvent: Event;
   /** Ask for prayer. Visitors: 5 per IP per hour; a name (or anonymous) and an email are required. */
   submitPrayerRequest: PrayerRequest;
@@ -824,7 +934,7 @@ export type Mutation = {
   unpublishSermon: Sermon;
   /** Change an email row the caller may edit. */
   updateEmail: PersonEmail;
-  /** Edit the series; its exceptions are kept. */
+  /** Edit the series (events.manage); its exceptions are kept (keyed by original start). Errors as createEvent's; NOT_FOUND for an event the caller cannot see. */
   updateEvent: Event;
   /** Change a household (an adult of it, or people.manage). */
   updateHousehold: Household;
@@ -852,7 +962,7 @@ export type Mutation = {
   uploadLogo: Settings;
   /** Upload an image (JPEG, PNG, WebP, GIF ≤ 10 MB) or a PDF (≤ 25 MB) into the media library. */
   uploadMedia: Media;
-  /** Withdraw an RSVP (members by id; visitors with their token). */
+  /** Withdraw (delete) an RSVP: its owner signed in, a visitor with its token, or an event manager. UNAUTHENTICATED signed out without a token. */
   withdrawRsvp: Scalars['Boolean']['output'];
 };
 
@@ -1661,50 +1771,63 @@ export type NotificationKind =
   /** Integration managers: a webhook was disabled after deliveries failed repeatedly (api.manage). */
   | 'webhook_disabled';
 
-/** One occurrence of an event, as a calendar shows it. */
+/** One occurrence of an event, as a calendar shows it (exceptions applied). */
 export type Occurrence = {
   __typename?: 'Occurrence';
-  /** Seats taken by confirmed registrations. */
+  /** Seats taken: attendees of confirmed registrations. */
   confirmedCount: Scalars['Int']['output'];
-  /** Local date (YYYY-MM-DD) of the original start in the event's zone: the ?date= of its page. */
+  /** Local date (YYYY-MM-DD) of the original start in the event's time zone: the ?date= of its page and the date argument of Query.occurrence. */
   date: Scalars['String']['output'];
+  /** When it ends (UTC); a moved occurrence's new end. */
   end: Scalars['DateTime']['output'];
+  /** The event it belongs to. */
   event: Event;
-  /** People who answered yes (with their guests). */
+  /** People coming by RSVP: each yes answer counts 1 plus its guests. */
   goingCount: Scalars['Int']['output'];
-  /** Add to Google Calendar. */
+  /** An absolute "Add to Google Calendar" link for this occurrence. */
   googleCalendarUrl: Scalars['String']['output'];
-  /** This occurrence as an .ics file. */
+  /** Path (on the site's origin) of this occurrence as an .ics file, e.g. /feeds/events/occurrence/sunday-worship/2026-12-06.ics. */
   icsUrl: Scalars['String']['output'];
-  /** Stable key: the event id and the original start. */
+  /** Stable key: the event id and the original start in epoch milliseconds, e.g. abc123def456789:1796482800000. */
   id: Scalars['ID']['output'];
-  /** The viewer's registrations for this occurrence (two parts when a party was split). */
+  /** The signed-in viewer's registrations for this occurrence that are not cancelled (two parts when a party was split); empty signed out. */
   myRegistrations: Array<Registration>;
-  /** The viewer's RSVP for this occurrence, if any. */
+  /** The signed-in viewer's own RSVP for this occurrence; null signed out or without one. */
   myRsvp?: Maybe<Rsvp>;
-  /** The note of a cancelled or moved occurrence. */
+  /** The note of a cancelled or moved occurrence; null when there is none. */
   note?: Maybe<Scalars['String']['output']>;
-  /** The start the series gives it (differs from start when moved); registrations and RSVPs refer to it. */
+  /** The start the series gives it (UTC; differs from start when moved): the key RSVPs, registrations, exceptions and occurrenceSeats use. */
   originalStart: Scalars['DateTime']['output'];
   /** Path of this occurrence's page, e.g. /events/sunday-worship?date=2026-12-06. */
   path: Scalars['String']['output'];
-  /** Whether registration or RSVP is open now. */
+  /**
+   * Whether an RSVP or registration is accepted now: the event is published and takes them, the
+   * occurrence is not cancelled, has not started (by its original start) and lies inside the
+   * registration window. Says nothing about seats.
+   */
   registrationOpen: Scalars['Boolean']['output'];
-  /** Seats left for registration; null when the event has no limit or no registration. */
+  /** Seats left for registration (never below 0); null when the event takes no registrations or has no capacity. */
   seatsLeft?: Maybe<Scalars['Int']['output']>;
+  /** When it starts (UTC); a moved occurrence's new start. */
   start: Scalars['DateTime']['output'];
+  /** Scheduled, moved or cancelled. */
   status: OccurrenceStatus;
-  /** People on the waitlist. */
+  /** Attendees of waitlisted registrations. */
   waitlistCount: Scalars['Int']['output'];
 };
 
-/** The live seat count of one occurrence. */
+/** The live counts of one occurrence (as Occurrence gives them). */
 export type OccurrenceSeats = {
   __typename?: 'OccurrenceSeats';
+  /** Seats taken: attendees of confirmed registrations. */
   confirmedCount: Scalars['Int']['output'];
+  /** People coming by RSVP (each yes counts 1 plus its guests). */
   goingCount: Scalars['Int']['output'];
+  /** The occurrence (its original start, UTC). */
   originalStart: Scalars['DateTime']['output'];
+  /** Seats left for registration (never below 0); null when the event takes no registrations or has no capacity. */
   seatsLeft?: Maybe<Scalars['Int']['output']>;
+  /** Attendees of waitlisted registrations. */
   waitlistCount: Scalars['Int']['output'];
 };
 
@@ -2272,18 +2395,19 @@ export type Query = {
   __typename?: 'Query';
   /** Every API token, newest first (api.manage). */
   apiTokens: Array<ApiToken>;
-  /** Event managers: who registered and answered for one occurrence. */
+  /** Event managers (events.manage): who registered and answered for one occurrence, with a CSV export. */
   attendees: AttendeeList;
   /** The 66 books, in canonical order, named in the requested language. */
   bibleBooks: Array<BibleBook>;
   /** The member directory: households with at least one listed person, by name; active members only. */
   directory: HouseholdConnection;
-  /** An event by slug (drafts for event managers). */
+  /** An event by slug; null when it does not exist or the caller may not see it (drafts: event managers only). */
   event?: Maybe<Event>;
-  /** An event by id (drafts for event managers). */
+  /** An event by id; null when it does not exist or the caller may not see it (drafts: event managers only). */
   eventById?: Maybe<Event>;
+  /** All event categories (at most 100), by name; public. */
   eventCategories: Array<EventCategory>;
-  /** Events for the staff list, newest start first (drafts included for event managers). */
+  /** The events the caller may see, latest start first (drafts included for event managers). */
   events: Array<Event>;
   /** Published news for the home page: pinned posts first, then the most recent. */
   homeNews: Array<Post>;
@@ -2299,15 +2423,23 @@ export type Query = {
   mediaLibrary: MediaConnection;
   /** The signed-in user's own requests, newest first. */
   myPrayerRequests: PrayerRequestConnection;
-  /** The viewer's upcoming RSVPs (yes/maybe) and registrations. */
+  /** Signed in: the viewer's upcoming occurrences with an RSVP yes/maybe or a registration that is not cancelled, soonest first (up to 50 of each). */
   myUpcomingEvents: Array<Occurrence>;
   /** Published pages shown in the navigation, in the editors' order. */
   navigation: Array<NavLink>;
   /** The signed-in user's notifications, newest first. */
   notifications: NotificationConnection;
-  /** One occurrence by the event's slug and its local date; without a date, the next one. */
+  /**
+   * One occurrence by the event's slug and the local date of its original start; without a date, the
+   * next one not yet ended (or, for a past event, the last of its first 18 months). Null when the event
+   * is not visible to the caller or has no occurrence that day; BAD_USER_INPUT for a malformed date.
+   */
   occurrence?: Maybe<Occurrence>;
-  /** Occurrences overlapping [from, to) (at most 18 months), in order; cancelled ones included with their status. */
+  /**
+   * Occurrences overlapping [from, to) of the published and cancelled events the caller may see (no
+   * drafts, even for event managers), in start order; cancelled ones included with their status, moved
+   * ones where they now fall. The range may span at most 18 months (BAD_USER_INPUT range_too_long).
+   */
   occurrences: Array<Occurrence>;
   /** A published page by slug (editors also get drafts). */
   page?: Maybe<Page>;
@@ -2343,9 +2475,9 @@ export type Query = {
   prayerWall: PrayerRequestConnection;
   /** Render Markdown as it will look when published (editors), for previews. */
   previewMarkdown: Scalars['String']['output'];
-  /** The editor's preview of a rule: in words, and its next dates. */
+  /** The editor's preview of a rule: in words, and its next dates. Refuses an unknown zone, a bad start or a rule that cannot be used (BAD_USER_INPUT). */
   recurrencePreview: RecurrencePreview;
-  /** A registration by the secret token of its mail link (works signed out). */
+  /** A registration by the secret token of its mail link (works signed out); null for an unknown token. A split party gives its confirmed part. */
   registrationByToken?: Maybe<Registration>;
   /** Every role, by name; needs a signed-in user. */
   roles: Array<Role>;
@@ -2373,7 +2505,7 @@ export type Query = {
   speakers: Array<Speaker>;
   /** The signed-in user's staff alerts: one row per topic their roles handle (empty for members). */
   staffAlertPreferences: Array<StaffAlertPreference>;
-  /** The next occurrences from now (home page). */
+  /** The next occurrences not yet ended, within 120 days, cancelled ones left out (the home page); no drafts. */
   upcomingOccurrences: Array<Occurrence>;
   /** Accounts, newest first; needs the roles.manage permission (anyone else signed in gets only their own account). */
   users: UserConnection;
@@ -2793,47 +2925,77 @@ export type RecordStatus =
 /** A recurrence rule in words and its next dates (the editor's preview). */
 export type RecurrencePreview = {
   __typename?: 'RecurrencePreview';
+  /** The first occurrences' starts from startsAt (UTC), at most `count`, within 5 years. */
   dates: Array<Scalars['DateTime']['output']>;
+  /** The rule in words, e.g. "Every 2nd Sunday at 10:00, until 31 Dec 2027". */
   text: Scalars['String']['output'];
 };
 
+/** A rule to preview (Query.recurrencePreview). */
 export type RecurrencePreviewInput = {
+  /** How many dates (1–20). */
   count?: InputMaybe<Scalars['Int']['input']>;
+  /** Language of the text: es (or es-*) for Spanish, anything else English. */
   locale?: InputMaybe<Scalars['String']['input']>;
+  /** An RRULE value, as in EventInput.rrule. */
   rrule: Scalars['String']['input'];
+  /** The first start: a local wall-clock time in `timezone` without offset, e.g. 2026-12-06T10:00. */
   startsAt: Scalars['String']['input'];
+  /** An IANA time zone, e.g. America/Chicago. */
   timezone: Scalars['String']['input'];
 };
 
-/** A registration (a party of 1–10). */
+/**
+ * A registration for one occurrence: a party of 1–10 people under one name and email. Seen by its own
+ * signed-in user, by event managers (events.manage) and, signed out, with the secret token of its mail link.
+ */
 export type Registration = {
   __typename?: 'Registration';
+  /** Names of the party's members, as given (at most 10). */
   attendeeNames: Array<Scalars['String']['output']>;
+  /** People in this part of the party (1–10). */
   attendees: Scalars['Int']['output'];
+  /** When it was cancelled (UTC), or null. */
   cancelledAt?: Maybe<Scalars['DateTime']['output']>;
+  /** The code to show at the door, e.g. K7QP-M2XD; the waitlisted part of a split party has the code with -W<attendees> appended. */
   confirmationCode: Scalars['String']['output'];
+  /** When it was made (UTC). */
   created: Scalars['DateTime']['output'];
+  /** The email the confirmation and any later notices go to. */
   email: Scalars['String']['output'];
+  /** The event; null when the caller cannot see it (e.g. a members-only event read with a token while signed out). */
   event?: Maybe<Event>;
+  /** The registration's id (a PocketBase record id). */
   id: Scalars['ID']['output'];
+  /** The name registered under. */
   name: Scalars['String']['output'];
+  /** The occurrence registered for (its original start, UTC). */
   originalStart: Scalars['DateTime']['output'];
+  /** When the waitlist promoted it to confirmed (UTC), or null. */
   promotedAt?: Maybe<Scalars['DateTime']['output']>;
+  /** Confirmed, waitlisted or cancelled. */
   status: RegistrationStatus;
   /** Place on the waitlist (1 = next), null unless waitlisted. */
   waitlistPosition?: Maybe<Scalars['Int']['output']>;
 };
 
+/** A registration for one occurrence of an event taking registrations, by a visitor or a signed-in member. */
 export type RegistrationInput = {
+  /** Names of the party's members (blank ones dropped, at most 10 kept). */
   attendeeNames?: InputMaybe<Array<Scalars['String']['input']>>;
-  /** 1–10. */
+  /** People in the party, 1–10 (the person included). */
   attendees: Scalars['Int']['input'];
+  /** Where the confirmation (with the link to view or cancel) goes; one active registration per email and occurrence. */
   email: Scalars['String']['input'];
+  /** The event's id. */
   eventId: Scalars['ID']['input'];
+  /** The name to register under (1–200 characters). */
   name: Scalars['String']['input'];
+  /** The occurrence's original start (Occurrence.originalStart). */
   originalStart: Scalars['DateTime']['input'];
+  /** A phone number (at most 30 characters). */
   phone?: InputMaybe<Scalars['String']['input']>;
-  /** Spam trap: left empty by people. */
+  /** Spam trap: left empty by people (a value is refused). */
   website?: InputMaybe<Scalars['String']['input']>;
 };
 
@@ -2841,25 +3003,31 @@ export type RegistrationInput = {
 export type RegistrationMode =
   /** Nothing to sign up for. */
   | 'NONE'
-  /** Registration with capacity, a window, confirmation codes and a waitlist. */
+  /** Registration of a party (1–10 people) with an optional capacity, a window, confirmation codes and an optional waitlist. */
   | 'REGISTRATION'
-  /** Yes / no / maybe answers with a guest count. */
+  /** Yes / no / maybe answers with a guest count (0–20), one per member and occurrence; no capacity. */
   | 'RSVP';
 
 /** What a registration request produced: one part, or a confirmed part and a waitlisted part. */
 export type RegistrationResult = {
   __typename?: 'RegistrationResult';
+  /** The confirmation code of the (first) part, e.g. K7QP-M2XD. */
   confirmationCode: Scalars['String']['output'];
-  /** Attendees confirmed and waitlisted. */
+  /** Attendees confirmed. */
   confirmed: Scalars['Int']['output'];
+  /** The registration's parts, oldest first: one, or the confirmed part and the waitlisted rest of a party larger than the seats left. */
   parts: Array<Registration>;
+  /** Attendees waitlisted. */
   waitlisted: Scalars['Int']['output'];
 };
 
 /** Where a registration stands (PRODUCT.md §5). */
 export type RegistrationStatus =
+  /** Cancelled by its owner, a confirmation link or staff; its seats went to the waitlist. */
   | 'CANCELLED'
+  /** Has its seats. */
   | 'CONFIRMED'
+  /** Waiting for seats (waitlistPosition); promoted to CONFIRMED automatically, in order, when seats free up (the gateway then mails the person). */
   | 'WAITLISTED';
 
 /** A saved version of a post or page (its history keeps the last 20). */
@@ -2892,43 +3060,61 @@ export type Role = {
   permissions: Array<Permission>;
 };
 
-/** An RSVP. */
+/** An RSVP: one person's answer for one occurrence. Seen by its owner, by event managers, and (visitors) with its token. */
 export type Rsvp = {
   __typename?: 'Rsvp';
-  /** Staff only; null for others. */
+  /** The person's email: for event managers and the RSVP's own signed-in user; null for others. */
   email?: Maybe<Scalars['String']['output']>;
+  /** Guests coming along (0–20), besides the person. */
   guests: Scalars['Int']['output'];
+  /** The RSVP's id (a PocketBase record id); withdrawRsvp takes it. */
   id: Scalars['ID']['output'];
+  /** The person's name (a member's account name, or its email without one; the name a visitor gave). */
   name: Scalars['String']['output'];
+  /** The occurrence it answers (its original start, UTC). */
   originalStart: Scalars['DateTime']['output'];
+  /** Yes, no or maybe. */
   response: RsvpResponse;
 };
 
+/**
+ * An RSVP for one occurrence of an event taking RSVPs. Signed-in callers answer as themselves (name and
+ * email from their account, one RSVP per occurrence, changed in place); visitors give a name and email.
+ */
 export type RsvpInput = {
+  /** Visitors: their email (required; the confirmation goes there); ignored for signed-in callers. */
   email?: InputMaybe<Scalars['String']['input']>;
+  /** The event's id. */
   eventId: Scalars['ID']['input'];
+  /** Guests coming along besides the person (0–20). */
   guests?: InputMaybe<Scalars['Int']['input']>;
-  /** Visitors: name and email (members' come from their profile). */
+  /** Visitors: their name (required, at most 200 characters); ignored for signed-in callers. */
   name?: InputMaybe<Scalars['String']['input']>;
+  /** The occurrence's original start (Occurrence.originalStart). */
   originalStart: Scalars['DateTime']['input'];
+  /** Yes, no or maybe. */
   response: RsvpResponse;
-  /** A visitor changing an earlier answer: the token from that answer. */
+  /** A visitor changing an earlier answer for the same occurrence: the token from that answer (else a new RSVP is made). */
   token?: InputMaybe<Scalars['String']['input']>;
-  /** Spam trap: left empty by people. */
+  /** Spam trap: left empty by people (a value is refused). */
   website?: InputMaybe<Scalars['String']['input']>;
 };
 
 /** An RSVP answer. */
 export type RsvpResponse =
+  /** Perhaps: not counted as going, but listed in myUpcomingEvents. */
   | 'MAYBE'
+  /** Not coming. */
   | 'NO'
+  /** Coming: counts, with the guests, in Occurrence.goingCount. */
   | 'YES';
 
 /** An RSVP and (for visitors) the secret that changes or withdraws it. */
 export type RsvpResult = {
   __typename?: 'RsvpResult';
+  /** The answer as saved. */
   rsvp: Rsvp;
-  /** Kept by a visitor's browser to change or withdraw the answer; null for members. */
+  /** Kept by a visitor's browser to change (RsvpInput.token) or withdraw (withdrawRsvp) the answer; null for signed-in members. */
   token?: Maybe<Scalars['String']['output']>;
 };
 
@@ -3312,7 +3498,11 @@ export type Subscription = {
   __typename?: 'Subscription';
   /** The viewer's notifications as they arrive (and the unread count). */
   myNotifications: NotificationEvent;
-  /** Live seat and RSVP counts of one occurrence. */
+  /**
+   * Live seat and RSVP counts of one occurrence of an event the caller may see: a message each time they
+   * change (registrations, cancellations, promotions, RSVPs); a slow reader gets the latest counts rather
+   * than every step.
+   */
   occurrenceSeats: OccurrenceSeats;
   /** Live changes of the wall as the subscriber may see it. */
   prayerWall: PrayerWallEvent;
