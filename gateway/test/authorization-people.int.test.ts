@@ -24,6 +24,7 @@ import { inject } from "vitest";
 import type { Gateway } from "../src/index.ts";
 import { createUser, errorCode, GqlClient, pbAs, pngBytes, restStatus, system, testGateway, uniqueEmail, type GqlResult } from "./helpers.ts";
 import { describeRealtimeColumn } from "./realtime-recording.ts";
+import { A, D, columns, describeAuthorizationTable, type Cells as CellsOf, type Check, type Verdict } from "./authorization-table.ts";
 import {
   assertWorldShape, buildPeopleWorld, CONTACT_ROWS, HOUSEHOLDS, PERSONAS, targetLogin, tokenHash, uniquePhone, yearsAgo,
   type ADDRESSES, type ContactRowKey, type HouseholdKey, type INVITATIONS, type Persona, type PeopleWorld, type PersonKey, type PHOTO_HOUSEHOLDS, type PHOTO_PEOPLE,
@@ -32,13 +33,10 @@ import {
 // The PocketBase SDK's realtime needs an EventSource (Node 20 has none).
 (globalThis as { EventSource?: unknown }).EventSource ??= EventSource;
 
-type Expected = "allow" | "deny";
-const A = "allow" as const;
-const D = "deny" as const;
-type Row9 = [Expected, Expected, Expected, Expected, Expected, Expected, Expected, Expected, Expected];
-type Cells = Record<Persona, Expected>;
+type Expected = Verdict;
+type Cells = CellsOf<Persona>;
 /** Columns: anonymous, pending, member, otherMember, householdAdult, editor, careTeam, pastor, admin. */
-const cells = (...values: Row9): Cells => Object.fromEntries(PERSONAS.map((p, i) => [p, values[i]])) as Cells;
+const { cells } = columns(PERSONAS);
 
 // ─── Reads: who may list, view, receive in realtime (and, for photos, download) each target ───────────
 // Emails and phones share one table: same rule, same owners and visibilities (people-fixtures CONTACT_ROWS).
@@ -368,7 +366,7 @@ function rowOf(collection: RowCollection, owner: "member" | "ownChild" | "otherM
   return (collection === "person_emails" ? world.emails : world.phones)[key];
 }
 
-type WriteCheck = (persona: Persona, expected: Expected) => Promise<void>;
+type WriteCheck = Check<Persona>;
 
 function personRowChecks(collection: RowCollection): Record<string, WriteCheck> {
   const createFor = async (persona: Persona, expected: Expected, person: string) => {
@@ -638,15 +636,6 @@ describe.each(READ_COLLECTIONS)("%s through PocketBase's REST API: list and view
     Object.entries(READ[collection] as Record<string, Cells>).flatMap(([key, byPersona]) => PERSONAS.map((persona) => ({ key, persona, expected: byPersona[persona] })));
   it.each(cellsOf())("view $key as $persona → $expected", async ({ key, persona, expected }) => {
     expect(await restStatus(() => rest(persona).collection(collection).getOne(targetId(collection, key)))).toBe(expected === A ? 200 : 404);
-  });
-});
-
-describe.each(Object.keys(WRITE) as WriteCollection[])("%s through PocketBase's REST API: writes", (collection) => {
-  const rows = Object.entries(WRITE[collection] as Record<string, Cells>).flatMap(([operation, byPersona]) =>
-    PERSONAS.map((persona) => ({ operation, persona, expected: byPersona[persona] })),
-  );
-  it.each(rows)("$operation as $persona → $expected", async ({ operation, persona, expected }) => {
-    await (REST_WRITES[collection] as Record<string, WriteCheck>)[operation]!(persona, expected);
   });
 });
 
@@ -1192,24 +1181,9 @@ const GQL_WRITES: { [C in WriteCollection]: Partial<Record<keyof (typeof WRITE)[
   },
 };
 
-describe.each(Object.keys(WRITE) as WriteCollection[])("%s through GraphQL: writes", (collection) => {
-  const rows = Object.entries(WRITE[collection] as Record<string, Cells>)
-    .filter(([operation]) => !REST_ONLY[collection]?.[operation])
-    .flatMap(([operation, byPersona]) => PERSONAS.map((persona) => ({ operation, persona, expected: byPersona[persona] })));
-  it.each(rows)("$operation as $persona → $expected", async ({ operation, persona, expected }) => {
-    await (GQL_WRITES[collection] as Record<string, WriteCheck>)[operation]!(persona, expected);
-  });
-});
-
-describe("every write cell has a GraphQL check or a reason why not", () => {
-  it.each(Object.keys(WRITE) as WriteCollection[])("%s", (collection) => {
-    for (const operation of Object.keys(WRITE[collection])) {
-      const graphql = !!(GQL_WRITES[collection] as Record<string, unknown>)[operation];
-      const restOnly = !!REST_ONLY[collection]?.[operation];
-      expect(graphql !== restOnly, `${collection} ${operation}`).toBe(true);
-    }
-  });
-});
+// The write table, through both channels (./authorization-table.ts): PocketBase's REST API for every
+// cell, GraphQL where the gateway has the operation (REST_ONLY says why not).
+describeAuthorizationTable({ personas: PERSONAS, table: WRITE, rest: REST_WRITES, graphql: GQL_WRITES, gaps: { graphql: REST_ONLY }, title: "writes" });
 
 // ─── The refusals issue 4 names, each as its own test ───────────────────────────────────────────
 describe("required refusals (issue 4)", () => {

@@ -17,6 +17,7 @@ import {
   createUser, errorCode, fileOf, GqlClient, PASSWORD, pbAs, pngBytes, restStatus, ROLE_NAMES, system, testGateway, uniqueEmail,
   type GqlResult, type TestUser,
 } from "./helpers.ts";
+import { columns, describeAuthorizationTable, tableCells, type Cells as CellsOf, type Check as CheckOf } from "./authorization-table.ts";
 
 // The PocketBase SDK's realtime needs an EventSource (Node 20 has none).
 (globalThis as { EventSource?: unknown }).EventSource ??= EventSource;
@@ -29,10 +30,9 @@ type Persona = (typeof PERSONAS)[number];
  * email address (PocketBase shows it only to the owner and account managers) nor its roles or status.
  */
 type Expected = "allow" | "deny" | "all" | "self" | "none" | "staff";
-type Cells = Record<Persona, Expected>;
-type Row8 = [Expected, Expected, Expected, Expected, Expected, Expected, Expected, Expected];
-const cells = (...values: Row8): Cells => Object.fromEntries(PERSONAS.map((p, i) => [p, values[i]])) as Cells;
-const everyone = (value: Expected) => cells(value, value, value, value, value, value, value, value);
+type Cells = CellsOf<Persona, Expected>;
+const { cells: cellsOf, everyone } = columns(PERSONAS);
+const cells = cellsOf<Expected>;
 
 // Columns, in order: anonymous, pending member, member, other member, editor, pastor, care team, admin.
 const MATRIX = {
@@ -82,17 +82,8 @@ const MATRIX = {
 } satisfies Record<string, Record<string, Cells>>;
 
 type Collection = keyof typeof MATRIX;
-interface Row {
-  persona: Persona;
-  collection: Collection;
-  operation: string;
-  expected: Expected;
-}
-const ROWS: Row[] = (Object.entries(MATRIX) as Array<[Collection, Record<string, Cells>]>).flatMap(([collection, operations]) =>
-  Object.entries(operations).flatMap(([operation, byPersona]) =>
-    PERSONAS.map((persona) => ({ persona, collection, operation, expected: byPersona[persona] })),
-  ),
-);
+type Row = { persona: Persona; collection: Collection; operation: string; expected: Expected };
+const ROWS = tableCells<Persona, Expected>(PERSONAS, MATRIX) as Row[];
 
 interface Actor {
   persona: Persona;
@@ -100,7 +91,7 @@ interface Actor {
   pb: PocketBase;
   gql: GqlClient;
 }
-type Check = (actor: Actor, expected: Expected) => Promise<void>;
+type Check = CheckOf<Actor, Expected>;
 
 let gateway: Gateway;
 let su: PocketBase;
@@ -396,31 +387,31 @@ afterAll(async () => {
   await gateway.close();
 });
 
-const rowsWith = (checks: Partial<Record<Collection, Record<string, Check>>>) =>
-  ROWS.filter((row) => checks[row.collection]?.[row.operation]);
 const describeRow = (row: Row) => `${row.persona} ${row.operation} → ${row.expected}`;
+const REALTIME = "PocketBase's realtime: the subscription test below";
+const NO_OPERATION = "no GraphQL operation does this";
 
-describe("every cell of the matrix has an expectation", () => {
-  it("covers 8 personas × every operation of every collection", () => {
-    for (const [collection, operations] of Object.entries(MATRIX)) {
-      for (const [operation, byPersona] of Object.entries(operations)) {
-        expect(Object.keys(byPersona).sort(), `${collection}.${operation}`).toEqual([...PERSONAS].sort());
-        if (operation !== "realtime") expect(REST[collection as Collection][operation], `${collection}.${operation} has a REST check`).toBeTypeOf("function");
-      }
-    }
-  });
-});
-
-describe.each(Object.keys(MATRIX) as Collection[])("%s through PocketBase's REST API", (collection) => {
-  it.each(rowsWith(REST).filter((row) => row.collection === collection).map((row) => [describeRow(row), row] as const))("%s", async (_, row) => {
-    await REST[row.collection][row.operation]!(actor(row.persona), row.expected);
-  });
-});
-
-describe.each(Object.keys(GRAPHQL) as Collection[])("%s through GraphQL", (collection) => {
-  it.each(rowsWith(GRAPHQL).filter((row) => row.collection === collection).map((row) => [describeRow(row), row] as const))("%s", async (_, row) => {
-    await GRAPHQL[row.collection]![row.operation]!(actor(row.persona, 2), row.expected);
-  });
+describeAuthorizationTable<Persona, Expected, typeof MATRIX, Actor>({
+  personas: PERSONAS,
+  table: MATRIX,
+  rest: REST,
+  graphql: GRAPHQL,
+  // Each check gets the persona's REST client and GraphQL client (its own IP per channel: separate rate limits).
+  as: (persona, channel) => actor(persona, channel === "rest" ? 1 : 2),
+  gaps: {
+    rest: { users: { realtime: REALTIME }, people: { realtime: REALTIME }, roles: { realtime: REALTIME }, settings: { realtime: REALTIME } },
+    graphql: {
+      users: {
+        createPrivileged: "signUp takes no roles, person or status",
+        update: "not checked through GraphQL yet (a member's own account: auth.int.test.ts): a gap to close",
+        delete: NO_OPERATION,
+        realtime: REALTIME,
+      },
+      people: "people through GraphQL: authorization-people.int.test.ts",
+      roles: { view: NO_OPERATION, create: NO_OPERATION, update: NO_OPERATION, delete: NO_OPERATION, realtime: REALTIME },
+      settings: { list: "a singleton: the view row", create: NO_OPERATION, delete: NO_OPERATION, realtime: REALTIME },
+    },
+  },
 });
 
 describe("realtime: PocketBase delivers a change only to those who may see the record", () => {
