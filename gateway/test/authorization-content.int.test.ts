@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type PocketBase from "pocketbase";
 import type { Gateway } from "../src/index.ts";
 import { createUser, errorCode, fileOf, GqlClient, pbAs, pngBytes, restStatus, system, testGateway, type TestUser } from "./helpers.ts";
+import { AuthzDraftPostsDocument, AuthzPageBySlugDocument, AuthzPostByIdDocument, AuthzPostBySlugDocument } from "./__generated__/operations.ts";
 import { A, D, columns, describeAuthorizationTable, expectGql, expectRest, type Check } from "./authorization-table.ts";
 
 const PERSONAS = ["anonymous", "pending", "member", "writer", "editor", "pastor", "careTeam", "admin"] as const;
@@ -218,19 +219,19 @@ const GRAPHQL: { [C in keyof Table]?: { [O in keyof Table[C]]?: Check<Persona> }
   posts: {
     async viewPublicPublished(persona, expected) {
       const target = await post({ status: "published" });
-      expect(!!(await gql(persona).request<{ post: unknown }>(`query($s: String!) { post(slug: $s) { id } }`, { s: target.slug })).data?.post).toBe(expected === "allow");
+      expect(!!(await gql(persona).execute(AuthzPostBySlugDocument, { s: target.slug })).data?.post).toBe(expected === "allow");
     },
     async viewMembersPublished(persona, expected) {
       const target = await post({ status: "published", audience: "members" });
-      expect(!!(await gql(persona).request<{ post: unknown }>(`query($s: String!) { post(slug: $s) { id } }`, { s: target.slug })).data?.post).toBe(expected === "allow");
+      expect(!!(await gql(persona).execute(AuthzPostBySlugDocument, { s: target.slug })).data?.post).toBe(expected === "allow");
     },
     async viewDraft(persona, expected) {
       const target = await post();
-      expect(!!(await gql(persona).request<{ postById: unknown }>(`query($id: ID!) { postById(id: $id) { id } }`, { id: target.id })).data?.postById).toBe(expected === "allow");
+      expect(!!(await gql(persona).execute(AuthzPostByIdDocument, { id: target.id })).data?.postById).toBe(expected === "allow");
     },
     async listDrafts(persona) {
       const target = await post();
-      const viaGql = await gql(persona).request<{ posts: { edges: unknown[] } }>(`query($q: String!) { posts(first: 5, search: $q, status: DRAFT) { edges { node { id } } } }`, { q: target.slug });
+      const viaGql = await gql(persona).execute(AuthzDraftPostsDocument, { q: target.slug });
       expect(viaGql.data?.posts.edges.length ?? 0).toBe(0); // the search matches titles/bodies, not the slug: nothing leaks either way
     },
     async createDraft(persona, expected) {
@@ -267,11 +268,11 @@ const GRAPHQL: { [C in keyof Table]?: { [O in keyof Table[C]]?: Check<Persona> }
   pages: {
     async viewPublished(persona, expected) {
       const target = await page({ status: "published" });
-      expect(!!(await gql(persona).request<{ page: unknown }>(`query($s: String!) { page(slug: $s) { id } }`, { s: target.slug })).data?.page).toBe(expected === "allow");
+      expect(!!(await gql(persona).execute(AuthzPageBySlugDocument, { s: target.slug })).data?.page).toBe(expected === "allow");
     },
     async viewDraft(persona, expected) {
       const target = await page();
-      expect(!!(await gql(persona).request<{ page: unknown }>(`query($s: String!) { page(slug: $s) { id } }`, { s: target.slug })).data?.page).toBe(expected === "allow");
+      expect(!!(await gql(persona).execute(AuthzPageBySlugDocument, { s: target.slug })).data?.page).toBe(expected === "allow");
     },
     async createDraft(persona, expected) {
       expectGql(expected, persona, await gql(persona).request(`mutation { createPage(input: { title: "Via GraphQL" }) { id } }`));

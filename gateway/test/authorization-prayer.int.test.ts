@@ -23,6 +23,7 @@ import { EventSource } from "eventsource";
 import type { Gateway } from "../src/index.ts";
 import type { PrayerRequestRecord } from "../src/pocketbase/records.ts";
 import { createUser, errorCode, GqlClient, pbAs, restStatus, system, testGateway, type GqlResult, type TestUser } from "./helpers.ts";
+import { AuthzNotificationsDocument, AuthzPrayerRequestDocument, AuthzPrayerWallDocument } from "./__generated__/operations.ts";
 import { describeRealtimeColumn } from "./realtime-recording.ts";
 import { A, D, columns, describeAuthorizationTable, type Cells as CellsOf, type Check, type Verdict } from "./authorization-table.ts";
 
@@ -452,7 +453,7 @@ const REST_WRITES: { [C in WriteCollection]: Record<keyof (typeof WRITE)[C], Wri
       withPublicWallOff(() =>
         withFreshRequest({}, async (id) => {
           expect(await restStatus(() => rest(p).collection("prayer_requests").getOne(id))).toBe(e === A ? 200 : 404);
-          const seen = await gql(p).request<{ prayerRequest: { id: string } | null }>(`query($id: ID!) { prayerRequest(id: $id) { id } }`, { id });
+          const seen = await gql(p).execute(AuthzPrayerRequestDocument, { id });
           expect(seen.data?.prayerRequest?.id ?? null).toBe(e === A ? id : null);
         }),
       ),
@@ -461,7 +462,7 @@ const REST_WRITES: { [C in WriteCollection]: Record<keyof (typeof WRITE)[C], Wri
         withFreshRequest({}, async (id) => {
           const listed = await rest(p).collection("prayer_requests").getList(1, 1, { filter: `id = "${id}"` });
           expect(listed.items.map((r) => r.id)).toEqual(e === A ? [id] : []);
-          const wall = await gql(p).request<{ prayerWall: { edges: Array<{ node: { id: string } }> } }>(`{ prayerWall(first: 100) { edges { node { id } } } }`);
+          const wall = await gql(p).execute(AuthzPrayerWallDocument);
           expect(wall.data!.prayerWall.edges.some((edge) => edge.node.id === id)).toBe(e === A);
         }),
       ),
@@ -718,7 +719,7 @@ describe("lists through GraphQL", () => {
   });
 
   it.each(PERSONAS)("notifications as %s: only their own", async (persona) => {
-    const result = await gql(persona).request<{ notifications: { edges: Array<{ node: { id: string } }> } }>(`{ notifications(first: 100) { edges { node { id } } } }`);
+    const result = await gql(persona).execute(AuthzNotificationsDocument);
     if (persona === "anonymous") {
       expect(errorCode(result)).toBe("UNAUTHENTICATED");
       return;
@@ -862,7 +863,7 @@ describe("required refusals (issue 5)", () => {
       expect(await restStatus(() => rest("member").collection("notifications").getOne(id))).toBe(404);
       expect(await restStatus(() => rest("member").collection("notifications").update(id, { readAt: "2026-01-01 00:00:00.000Z" }))).toBe(404);
       expect(errorCode(await gql("member").request(`mutation($id: ID!) { markNotificationRead(id: $id) { id } }`, { id }))).toBe("NOT_FOUND");
-      const list = await gql("member").request<{ notifications: { edges: Array<{ node: { id: string } }> } }>(`{ notifications(first: 100) { edges { node { id } } } }`);
+      const list = await gql("member").execute(AuthzNotificationsDocument);
       expect(list.data!.notifications.edges.map((e) => e.node.id)).not.toContain(id);
       expect((await su.collection("notifications").getOne(id)).readAt).toBe("");
     });

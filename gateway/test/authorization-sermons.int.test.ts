@@ -10,6 +10,7 @@ import type PocketBase from "pocketbase";
 import type { Gateway } from "../src/index.ts";
 import { toneMp3 } from "../../scripts/lib/mp3.ts";
 import { createUser, fileOf, GqlClient, pbAs, pngBytes, restStatus, system, testGateway, type TestUser } from "./helpers.ts";
+import { AuthzDraftSermonsDocument, AuthzSeriesBySlugDocument, AuthzSermonByIdDocument, AuthzSermonBySlugDocument, AuthzSpeakerBySlugDocument } from "./__generated__/operations.ts";
 import { describeRealtimeColumn } from "./realtime-recording.ts";
 import { A, D, columns, describeAuthorizationTable, expectGql, expectRest, type Check } from "./authorization-table.ts";
 
@@ -188,16 +189,16 @@ const GRAPHQL: { [C in keyof Table]: { [O in keyof Table[C]]?: Check<Persona> } 
   sermons: {
     async viewPublished(persona, expected) {
       const target = await sermon({ status: "published" });
-      expect(!!(await gql(persona).request<{ sermon: unknown }>(`query($s: String!) { sermon(slug: $s) { id } }`, { s: target.slug })).data?.sermon).toBe(expected === "allow");
+      expect(!!(await gql(persona).execute(AuthzSermonBySlugDocument, { s: target.slug })).data?.sermon).toBe(expected === "allow");
     },
     async viewDraft(persona, expected) {
       const target = await sermon();
-      expect(!!(await gql(persona).request<{ sermonById: unknown }>(`query($id: ID!) { sermonById(id: $id) { id } }`, { id: target.id })).data?.sermonById).toBe(expected === "allow");
+      expect(!!(await gql(persona).execute(AuthzSermonByIdDocument, { id: target.id })).data?.sermonById).toBe(expected === "allow");
     },
     async listDrafts(persona, expected) {
       const title = slug("listed");
       await sermon({ title });
-      const viaGql = await gql(persona).request<{ sermons: { edges: unknown[] } }>(`query($q: String!) { sermons(first: 5, search: $q, status: DRAFT) { edges { node { id } } } }`, { q: title });
+      const viaGql = await gql(persona).execute(AuthzDraftSermonsDocument, { q: title });
       expect(viaGql.data?.sermons.edges.length ?? 0).toBe(expected === "allow" ? 1 : 0);
     },
     async create(persona, expected) {
@@ -223,7 +224,7 @@ const GRAPHQL: { [C in keyof Table]: { [O in keyof Table[C]]?: Check<Persona> } 
   sermon_series: {
     async view(persona, expected) {
       const target = await series();
-      expect(!!(await gql(persona).request<{ sermonSeries: unknown }>(`query($s: String!) { sermonSeries(slug: $s) { id } }`, { s: target.slug })).data?.sermonSeries).toBe(expected === "allow");
+      expect(!!(await gql(persona).execute(AuthzSeriesBySlugDocument, { s: target.slug })).data?.sermonSeries).toBe(expected === "allow");
     },
     async create(persona, expected) {
       expectGql(expected, persona, await gql(persona).request(`mutation { createSermonSeries(input: { title: "Via GraphQL" }) { id } }`));
@@ -240,7 +241,7 @@ const GRAPHQL: { [C in keyof Table]: { [O in keyof Table[C]]?: Check<Persona> } 
   speakers: {
     async view(persona, expected) {
       const target = await speaker();
-      expect(!!(await gql(persona).request<{ speaker: unknown }>(`query($s: String!) { speaker(slug: $s) { id } }`, { s: target.slug })).data?.speaker).toBe(expected === "allow");
+      expect(!!(await gql(persona).execute(AuthzSpeakerBySlugDocument, { s: target.slug })).data?.speaker).toBe(expected === "allow");
     },
     async create(persona, expected) {
       expectGql(expected, persona, await gql(persona).request(`mutation { createSpeaker(input: { name: "Via GraphQL" }) { id } }`));

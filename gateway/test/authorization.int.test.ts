@@ -17,6 +17,7 @@ import {
   createUser, errorCode, fileOf, GqlClient, PASSWORD, pbAs, pngBytes, restStatus, ROLE_NAMES, system, testGateway, uniqueEmail,
   type GqlResult, type TestUser,
 } from "./helpers.ts";
+import { AuthzRolesDocument, AuthzSettingsLogoDocument, AuthzUsersDocument } from "./__generated__/operations.ts";
 import { columns, describeAuthorizationTable, tableCells, type Cells as CellsOf, type Check as CheckOf } from "./authorization-table.ts";
 
 // The PocketBase SDK's realtime needs an EventSource (Node 20 has none).
@@ -280,13 +281,13 @@ const REST: Record<Collection, Record<string, Check>> = {
   },
 };
 
-const USERS_QUERY = `query($search: String) { users(first: 100, search: $search) { totalCount edges { node { id email } } } }`;
+const USERS_QUERY = AuthzUsersDocument; // ./operations/authorization.graphql
 
 /** The gateway's operation for a cell, where one exists. */
 const GRAPHQL: Partial<Record<Collection, Record<string, Check>>> = {
   users: {
     async list({ gql, persona, user }, expected) {
-      const result = await gql.request<{ users: { totalCount: number; edges: Array<{ node: { id: string; email: string } }> } }>(USERS_QUERY);
+      const result = await gql.execute(USERS_QUERY);
       if (expected === "none") return expect(errorCode(result)).toBe("UNAUTHENTICATED");
       expect(result.errors, persona).toBeUndefined();
       if (expected === "self") {
@@ -306,7 +307,7 @@ const GRAPHQL: Partial<Record<Collection, Record<string, Check>>> = {
         const own = await gql.request(`{ viewer { user { id email } } }`);
         return expect(own.data).toEqual({ viewer: { user: { id: subject.id, email: subject.email } } });
       }
-      const result = await gql.request<{ users: { edges: Array<{ node: { id: string; email: string } }> } }>(USERS_QUERY, {
+      const result = await gql.execute(USERS_QUERY, {
         search: expected === "allow" ? subject.email : null,
       });
       if (persona === "anonymous") return expect(errorCode(result)).toBe("UNAUTHENTICATED");
@@ -338,7 +339,7 @@ const GRAPHQL: Partial<Record<Collection, Record<string, Check>>> = {
   },
   roles: {
     async list({ gql }, expected) {
-      const result = await gql.request<{ roles: Array<{ name: string }> }>(`{ roles { name } }`);
+      const result = await gql.execute(AuthzRolesDocument);
       if (expected === "none") return expect(errorCode(result)).toBe("UNAUTHENTICATED");
       expect(result.data?.roles.map((r) => r.name)).toEqual(expect.arrayContaining([...ROLE_NAMES]));
     },
@@ -356,7 +357,7 @@ const GRAPHQL: Partial<Record<Collection, Record<string, Check>>> = {
       else expectRefused(result, persona);
     },
     async download({ gql }) {
-      const result = await gql.request<{ settings: { logoUrl: string } }>(`{ settings { logoUrl } }`);
+      const result = await gql.execute(AuthzSettingsLogoDocument);
       expect(result.data?.settings.logoUrl).toBe(`http://flock.test/files/${settingsRecord.collectionId}/${settingsRecord.id}/${settingsRecord.logo}`);
     },
   },
