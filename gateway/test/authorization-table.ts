@@ -7,7 +7,7 @@
  * gateway's GraphQL operation, so a rule change the gateway's mirror misses fails a test. A cell with no
  * check in one channel needs a written reason (`gaps`); a test fails on a cell with neither.
  *
- *   import { A, D, columns, describeAuthorizationTable, expectRest, expectGqlRefused, type Check } from "./authorization-table.ts";
+ *   import { A, D, columns, describeAuthorizationTable, expectGql, expectRest } from "./authorization-table.ts";
  *
  *   const PERSONAS = ["anonymous", "member", "editor", "admin"] as const;
  *   type Persona = (typeof PERSONAS)[number];
@@ -21,7 +21,7 @@
  *     personas: PERSONAS,
  *     table: TABLE,
  *     rest: { posts: { async viewDraft(persona, expected) { expectRest(expected, await restStatus(…)); }, … } },
- *     graphql: { posts: { async viewDraft(persona, expected) { … } } },
+ *     graphql: { posts: { async viewDraft(persona, expected) { expectGql(expected, persona, await gql(persona).execute(…)); } } },
  *     gaps: { graphql: { posts: { create: "why GraphQL cannot check it" } } },   // or one string for a whole channel
  *   });
  *
@@ -30,7 +30,11 @@
  * cell has a persona value and, in each channel, a check or a reason. Cell values are "allow" / "deny"
  * (A / D) unless the table widens them (`columns(PERSONAS).cells<"all" | "none">(…)`); a check receives
  * the persona and the cell's value. `as` turns a persona into whatever the checks want instead (a
- * client pair, say), per channel.
+ * client pair, say), per channel; `title` tells apart two tables in one file. With widened values or
+ * `as`, give the type parameters: describeAuthorizationTable<Persona, Expected, typeof TABLE, Actor>(…)
+ * (authorization.int.test.ts). expectRest: 200 when allowed, 400/401/403/404 when refused;
+ * expectGql(expected, persona, result, refusedAs = "FORBIDDEN"): no error when allowed, else
+ * UNAUTHENTICATED for "anonymous" and one of refusedAs for everyone else.
  *
  * Tables whose checks need more than one persona × operation (list exactly these targets, realtime)
  * keep their own runners; they use `columns`, `Cells` and `tableCells` for the values
