@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type PocketBase from "pocketbase";
 import type { Gateway } from "../src/index.ts";
 import { createUser, errorCode, GqlClient, pbAs, restStatus, system, testGateway, type TestUser } from "./helpers.ts";
+import { AuthzAttendeesDocument, AuthzEventBySlugDocument, AuthzEventSearchDocument } from "./__generated__/operations.ts";
 import { createEvent, registrationBody, secretToken, uniqueSlug } from "./event-support.ts";
 import { A, D, columns, describeAuthorizationTable, expectGql, expectRest, type Check, type Verdict } from "./authorization-table.ts";
 
@@ -89,8 +90,8 @@ const gql = (persona: Persona) => new GqlClient(gateway, { token: users[persona]
 
 const expectGqlWrite = (expected: Verdict, persona: Persona, result: Parameters<typeof expectGql>[2], deniedAs: string[] = ["FORBIDDEN", "NOT_FOUND"]) =>
   expectGql(expected, persona, result, deniedAs);
-const VIEW = `query($s: String!) { event(slug: $s) { id } }`;
-const viewedViaGql = async (persona: Persona, slug: string) => !!(await gql(persona).request<{ event: unknown }>(VIEW, { s: slug })).data?.event;
+const VIEW = AuthzEventBySlugDocument; // ./operations/authorization.graphql
+const viewedViaGql = async (persona: Persona, slug: string) => !!(await gql(persona).execute(VIEW, { s: slug })).data?.event;
 const eventInput = (title: string) => ({ title, timezone: "America/New_York", startsAt: "2030-01-06T10:00", endsAt: "2030-01-06T11:00" });
 const registrationEvent = (fields: Record<string, unknown> = {}) => createEvent({ registrationMode: "registration", capacity: 50, waitlistEnabled: true, ...fields });
 const ownBody = (persona: Persona, event: { id: string; startsAt: string }, fields: Record<string, unknown> = {}) =>
@@ -236,7 +237,7 @@ const GRAPHQL: { [C in keyof Table]?: { [O in keyof Table[C]]?: Check<Persona> }
     },
     async listDrafts(persona, expected) {
       const target = await createEvent({ status: "draft", title: uniqueSlug("draft") }) as { id: string; title?: string };
-      const viaGql = await gql(persona).request<{ events: { id: string }[] }>(`query($q: String!) { events(first: 5, search: $q) { id } }`, { q: target.title as string });
+      const viaGql = await gql(persona).execute(AuthzEventSearchDocument, { q: target.title as string });
       expect((viaGql.data?.events ?? []).some((e) => e.id === target.id)).toBe(expected === "allow");
     },
     async create(persona, expected) {
@@ -286,7 +287,7 @@ const GRAPHQL: { [C in keyof Table]?: { [O in keyof Table[C]]?: Check<Persona> }
     async attendeeList(persona, expected) {
       const event = await registrationEvent();
       await su.collection("registrations").create(registrationBody(event));
-      const result = await gql(persona).request<{ attendees: { registrations: unknown[] } }>(`query($e: ID!, $o: DateTime!) { attendees(eventId: $e, originalStart: $o) { registrations { id } csv } }`, {
+      const result = await gql(persona).execute(AuthzAttendeesDocument, {
         e: event.id,
         o: event.startsAt.replace(" ", "T"),
       });
