@@ -12,6 +12,11 @@ import ICAL from "ical.js";
 import type { Gateway } from "../src/index.ts";
 import { waitForMail, linkFrom } from "../../scripts/lib/smtp-catcher.ts";
 import { createUser, errorCode, GqlClient, system, testGateway, uniqueEmail, type TestUser } from "./helpers.ts";
+import {
+  EventsCancelByTokenDocument, EventsCreateDocument, EventsGoingDocument, EventsMyUpcomingDocument, EventsOccurrencesDocument, EventsRecurrencePreviewDocument,
+  EventsRegisterDocument, EventsRegistrationByTokenDocument, EventsResetCalendarTokenDocument, EventsRsvpDocument, EventsSplitDocument, type EventInput,
+  type EventsOccurrencesQuery,
+} from "./__generated__/operations.ts";
 import { uniqueSlug } from "./event-support.ts";
 
 let gateway: Gateway;
@@ -32,11 +37,12 @@ beforeAll(async () => {
 });
 afterAll(() => gateway.server.close());
 
-const CREATE = `mutation($input: EventInput!) { createEvent(input: $input) { id slug status timezone rrule recurrenceText startsAt } }`;
+// The operations are in ./operations/events.graphql (typed by npm run codegen).
+const CREATE = EventsCreateDocument;
 const nextYear = new Date().getUTCFullYear() + 1;
 
-async function publishedEvent(input: Record<string, unknown>) {
-  const created = await staff().request<{ createEvent: { id: string; slug: string } }>(CREATE, {
+async function publishedEvent(input: Partial<EventInput>) {
+  const created = await staff().execute(CREATE, {
     input: { title: "Event", timezone: "America/New_York", startsAt: `${nextYear}-01-04T10:00`, endsAt: `${nextYear}-01-04T11:00`, visibility: "PUBLIC", slug: uniqueSlug("ev"), ...input },
   });
   expect(created.errors).toBeUndefined();
@@ -45,10 +51,10 @@ async function publishedEvent(input: Record<string, unknown>) {
   return created.data!.createEvent;
 }
 
-const OCCURRENCES = `query($from: DateTime!, $to: DateTime!) { occurrences(from: $from, to: $to) { event { id } start originalStart date status seatsLeft } }`;
-type Occ = { event: { id: string }; start: string; originalStart: string; date: string; status: string; seatsLeft: number | null };
+const OCCURRENCES = EventsOccurrencesDocument;
+type Occ = EventsOccurrencesQuery["occurrences"][number];
 async function occurrencesOf(eventId: string, from: string, to: string, client = visitor()): Promise<Occ[]> {
-  const result = await client.request<{ occurrences: Occ[] }>(OCCURRENCES, { from, to });
+  const result = await client.execute(OCCURRENCES, { from, to });
   expect(result.errors).toBeUndefined();
   return result.data!.occurrences.filter((o) => o.event.id === eventId);
 }
@@ -69,14 +75,14 @@ describe("creating events: bad input comes back as field errors", () => {
   });
 
   it("describes the rule in words and stores its normalised form", async () => {
-    const result = await staff().request<{ createEvent: { rrule: string; recurrenceText: string; status: string } }>(CREATE, {
+    const result = await staff().execute(CREATE, {
       input: { title: "Potluck", startsAt: `${nextYear}-01-11T12:30`, endsAt: `${nextYear}-01-11T14:00`, timezone: "America/Chicago", rrule: "freq=monthly;byday=2su;until=20271231T235959Z" },
     });
     expect(result.errors).toBeUndefined();
     expect(result.data!.createEvent).toMatchObject({ status: "DRAFT", rrule: "FREQ=MONTHLY;UNTIL=20271231T235959Z;BYDAY=2SU" });
     expect(result.data!.createEvent.recurrenceText).toBe("Every 2nd Sunday at 12:30, until 31 Dec 2027");
-    const preview = await visitor().request<{ recurrencePreview: { text: string; dates: string[] } }>(
-      `query($i: RecurrencePreviewInput!) { recurrencePreview(input: $i) { text dates } }`,
+    const preview = await visitor().execute(
+      EventsRecurrencePreviewDocument,
       { i: { startsAt: "2026-01-11T10:00", timezone: "Europe/London", rrule: "FREQ=MONTHLY;BYDAY=-1FR", count: 3, locale: "es" } },
     );
     expect(preview.data!.recurrencePreview.text).toBe("Cada último viernes del mes a las 10:00");
@@ -113,7 +119,7 @@ describe("occurrences, exceptions and splitting", () => {
     expect((await occurrencesOf(event.id, `${nextYear}-03-01T00:00:00Z`, `${nextYear}-04-01T00:00:00Z`)).slice(0, 2).map((o) => o.status)).toEqual(["CANCELLED", "MOVED"]);
 
     // This and following: from the third March Sunday on, the service is at 11:00.
-    const split = await staff().request<{ splitEvent: { id: string } }>(`mutation($id: ID!, $o: DateTime!, $input: EventInput!) { splitEvent(id: $id, originalStart: $o, input: $input) { id } }`, {
+    const split = await staff().execute(EventsSplitDocument, {
       id: event.id,
       o: third!.originalStart,
       input: { title: "Sunday worship", timezone: "America/New_York", startsAt: `${third!.date}T11:00`, endsAt: `${third!.date}T12:00`, rrule: "FREQ=WEEKLY;BYDAY=SU" },
@@ -132,8 +138,7 @@ describe("occurrences, exceptions and splitting", () => {
   });
 });
 
-const REGISTER = `mutation($input: RegistrationInput!) { register(input: $input) { confirmationCode confirmed waitlisted parts { id status attendees waitlistPosition } } }`;
-type Registered = { register: { confirmationCode: string; confirmed: number; waitlisted: number; parts: { id: string; status: string; attendees: number }[] } };
+const REGISTER = EventsRegisterDocument;
 
 describe("registration", () => {
   it("splits a party of 3 for 2 seats, mails a cancellation link that works signed out and promotes the waitlist", async () => {
@@ -141,12 +146,12 @@ describe("registration", () => {
     const [occurrence] = await occurrencesOf(event.id, `${nextYear}-01-01T00:00:00Z`, `${nextYear}-02-01T00:00:00Z`);
     expect(occurrence!.seatsLeft).toBe(3);
     const first = uniqueEmail("first");
-    const one = await visitor().request<Registered>(REGISTER, { input: { eventId: event.id, originalStart: occurrence!.originalStart, name: "First", email: first, attendees: 1 } });
+    const one = await visitor().execute(REGISTER, { input: { eventId: event.id, originalStart: occurrence!.originalStart, name: "First", email: first, attendees: 1 } });
     expect(one.errors).toBeUndefined();
     expect(one.data!.register).toMatchObject({ confirmed: 1, waitlisted: 0 });
 
     const party = uniqueEmail("party");
-    const three = await visitor().request<Registered>(REGISTER, { input: { eventId: event.id, originalStart: occurrence!.originalStart, name: "Party", email: party, attendees: 3 } });
+    const three = await visitor().execute(REGISTER, { input: { eventId: event.id, originalStart: occurrence!.originalStart, name: "Party", email: party, attendees: 3 } });
     expect(three.errors).toBeUndefined();
     expect(three.data!.register).toMatchObject({ confirmed: 2, waitlisted: 1 });
     expect(three.data!.register.parts.map((p) => [p.status, p.attendees])).toEqual([["CONFIRMED", 2], ["WAITLISTED", 1]]);
@@ -160,9 +165,9 @@ describe("registration", () => {
     // The first visitor cancels from their mail, signed out: the party's waitlisted person gets the seat and a mail.
     const mail = await waitForMail(inject("catcherUrl"), first, /Registered: Marriage retreat/);
     const token = decodeURIComponent(linkFrom(mail, "/events/registration/").split("/events/registration/")[1]!);
-    const byLink = await visitor().request<{ registrationByToken: { status: string; confirmationCode: string } }>(`query($t: String!) { registrationByToken(token: $t) { status confirmationCode } }`, { t: token });
-    expect(byLink.data!.registrationByToken.status).toBe("CONFIRMED");
-    const cancelled = await visitor().request<{ cancelRegistration: { status: string } }>(`mutation($t: String!) { cancelRegistration(token: $t) { status } }`, { t: token });
+    const byLink = await visitor().execute(EventsRegistrationByTokenDocument, { t: token });
+    expect(byLink.data!.registrationByToken!.status).toBe("CONFIRMED");
+    const cancelled = await visitor().execute(EventsCancelByTokenDocument, { t: token });
     expect(cancelled.errors).toBeUndefined();
     expect(cancelled.data!.cancelRegistration.status).toBe("CANCELLED");
     const promoted = await waitForMail(inject("catcherUrl"), party, /A seat is yours: Marriage retreat/);
@@ -195,25 +200,25 @@ describe("RSVP", () => {
   it("members and visitors answer, change and withdraw; counts follow", async () => {
     const event = await publishedEvent({ title: "Picnic", registrationMode: "RSVP" });
     const [occurrence] = await occurrencesOf(event.id, `${nextYear}-01-01T00:00:00Z`, `${nextYear}-02-01T00:00:00Z`);
-    const RSVP = `mutation($input: RsvpInput!) { rsvp(input: $input) { token rsvp { id response guests } } }`;
+    const RSVP = EventsRsvpDocument;
     const asMember = new GqlClient(gateway, { token: member.token, ip: ip() });
-    const yes = await asMember.request<{ rsvp: { token: string | null; rsvp: { id: string } } }>(RSVP, { input: { eventId: event.id, originalStart: occurrence!.originalStart, response: "YES", guests: 2 } });
+    const yes = await asMember.execute(RSVP, { input: { eventId: event.id, originalStart: occurrence!.originalStart, response: "YES", guests: 2 } });
     expect(yes.errors).toBeUndefined();
     expect(yes.data!.rsvp.token).toBeNull();
-    const changed = await asMember.request<{ rsvp: { rsvp: { id: string; response: string } } }>(RSVP, { input: { eventId: event.id, originalStart: occurrence!.originalStart, response: "MAYBE" } });
+    const changed = await asMember.execute(RSVP, { input: { eventId: event.id, originalStart: occurrence!.originalStart, response: "MAYBE" } });
     expect(changed.data!.rsvp.rsvp).toMatchObject({ id: yes.data!.rsvp.rsvp.id, response: "MAYBE" });
 
     const guest = visitor();
-    const visitorYes = await guest.request<{ rsvp: { token: string; rsvp: { id: string } } }>(RSVP, {
+    const visitorYes = await guest.execute(RSVP, {
       input: { eventId: event.id, originalStart: occurrence!.originalStart, response: "YES", guests: 1, name: "Guest", email: uniqueEmail("rsvp") },
     });
     expect(visitorYes.errors).toBeUndefined();
     const token = visitorYes.data!.rsvp.token;
-    const GOING = `query($slug: String!, $date: String) { occurrence(slug: $slug, date: $date) { goingCount } }`;
-    expect((await visitor().request<{ occurrence: { goingCount: number } }>(GOING, { slug: event.slug, date: occurrence!.date })).data!.occurrence.goingCount).toBe(2);
+    const GOING = EventsGoingDocument;
+    expect((await visitor().execute(GOING, { slug: event.slug, date: occurrence!.date })).data!.occurrence!.goingCount).toBe(2);
     const withdrawn = await visitor().request(`mutation($id: ID!, $t: String) { withdrawRsvp(id: $id, token: $t) }`, { id: visitorYes.data!.rsvp.rsvp.id, t: token });
     expect(withdrawn.errors).toBeUndefined();
-    expect((await visitor().request<{ occurrence: { goingCount: number } }>(GOING, { slug: event.slug, date: occurrence!.date })).data!.occurrence.goingCount).toBe(0);
+    expect((await visitor().execute(GOING, { slug: event.slug, date: occurrence!.date })).data!.occurrence!.goingCount).toBe(0);
     // Without the token, a visitor cannot withdraw someone's answer.
     const stranger = await visitor().request(`mutation($id: ID!) { withdrawRsvp(id: $id) }`, { id: yes.data!.rsvp.rsvp.id });
     expect(errorCode(stranger)).toBe("UNAUTHENTICATED");
@@ -269,7 +274,7 @@ describe("personal calendar feed", () => {
     const asMember = new GqlClient(gateway, { token: member.token, ip: ip() });
     const registered = await asMember.request(REGISTER, { input: { eventId: event.id, originalStart: occurrence!.originalStart, name: "Member", email: member.email, attendees: 1 } });
     expect(registered.errors).toBeUndefined();
-    const reset = await asMember.request<{ resetCalendarToken: string }>(`mutation { resetCalendarToken }`);
+    const reset = await asMember.execute(EventsResetCalendarTokenDocument);
     const url = new URL(reset.data!.resetCalendarToken);
     const base = await baseUrl();
     const feed = await fetch(`${base}${url.pathname}`);
@@ -277,10 +282,10 @@ describe("personal calendar feed", () => {
     expect(feed.headers.get("cache-control")).toContain("no-store");
     const text = await feed.text();
     expect(text).toContain("SUMMARY:Men's breakfast");
-    const again = await asMember.request<{ resetCalendarToken: string }>(`mutation { resetCalendarToken }`);
+    const again = await asMember.execute(EventsResetCalendarTokenDocument);
     expect(again.data!.resetCalendarToken).not.toBe(reset.data!.resetCalendarToken);
     expect((await fetch(`${base}${url.pathname}`)).status).toBe(404);
-    const mine = await asMember.request<{ myUpcomingEvents: { event: { id: string } }[] }>(`{ myUpcomingEvents { event { id } } }`);
+    const mine = await asMember.execute(EventsMyUpcomingDocument);
     expect(mine.data!.myUpcomingEvents.map((o) => o.event.id)).toContain(event.id);
   });
 });
