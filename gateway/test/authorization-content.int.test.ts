@@ -1,20 +1,19 @@
 /**
  * QUALITY.md S1 for publishing: persona × (posts, pages, revisions, media) × operation. Every cell is checked
- * directly against PocketBase's REST API and, where the gateway has the operation, through GraphQL.
+ * directly against PocketBase's REST API and, where the gateway has the operation, through GraphQL
+ * (./authorization-table.ts: the gaps say why not).
  * Targets are fresh records made by the system account for each check, so cells are independent.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type PocketBase from "pocketbase";
 import type { Gateway } from "../src/index.ts";
 import { createUser, errorCode, fileOf, GqlClient, pbAs, pngBytes, restStatus, system, testGateway, type TestUser } from "./helpers.ts";
+import { AuthzDraftPostsDocument, AuthzPageBySlugDocument, AuthzPostByIdDocument, AuthzPostBySlugDocument } from "./__generated__/operations.ts";
+import { A, D, columns, describeAuthorizationTable, expectGql, expectRest, type Check } from "./authorization-table.ts";
 
 const PERSONAS = ["anonymous", "pending", "member", "writer", "editor", "pastor", "careTeam", "admin"] as const;
 type Persona = (typeof PERSONAS)[number];
-type Expected = "allow" | "deny";
-type Row8 = [Expected, Expected, Expected, Expected, Expected, Expected, Expected, Expected];
-const A = "allow" as const;
-const D = "deny" as const;
-const cells = (...values: Row8) => Object.fromEntries(PERSONAS.map((p, i) => [p, values[i]])) as Record<Persona, Expected>;
+const { cells } = columns(PERSONAS);
 
 // Columns: anonymous, pending member, member, writer (content.edit only), editor, pastor, care team, admin.
 const MATRIX = {
@@ -94,46 +93,29 @@ const revision = async () => su.collection("revisions").create({ post: (await po
 const rest = (persona: Persona) => pbAs(users[persona]);
 const gql = (persona: Persona) => new GqlClient(gateway, { token: users[persona]?.token });
 
-/** REST: allowed → 200; refused → 400 (create), 403 or 404 (never 200). */
-function expectRest(expected: Expected, status: number) {
-  if (expected === "allow") expect(status).toBe(200);
-  else expect([400, 401, 403, 404]).toContain(status);
-}
-/** GraphQL writes: allowed → no error; refused → UNAUTHENTICATED for visitors, FORBIDDEN otherwise. */
-function expectGql(expected: Expected, persona: Persona, result: { errors?: unknown[] }) {
-  if (expected === "allow") expect(result.errors).toBeUndefined();
-  else expect(errorCode(result as never)).toBe(persona === "anonymous" ? "UNAUTHENTICATED" : "FORBIDDEN");
-}
-
-type Check = (persona: Persona, expected: Expected) => Promise<void>;
-const CHECKS: { [C in keyof typeof MATRIX]: { [O in keyof (typeof MATRIX)[C]]: Check } } = {
+type Table = typeof MATRIX;
+const REST: { [C in keyof Table]: { [O in keyof Table[C]]?: Check<Persona> } } = {
   posts: {
     async viewPublicPublished(persona, expected) {
       const target = await post({ status: "published" });
       expectRest(expected, await restStatus(() => rest(persona).collection("posts").getOne(target.id)));
-      expect(!!(await gql(persona).request<{ post: unknown }>(`query($s: String!) { post(slug: $s) { id } }`, { s: target.slug })).data?.post).toBe(expected === "allow");
     },
     async viewMembersPublished(persona, expected) {
       const target = await post({ status: "published", audience: "members" });
       expectRest(expected, await restStatus(() => rest(persona).collection("posts").getOne(target.id)));
-      expect(!!(await gql(persona).request<{ post: unknown }>(`query($s: String!) { post(slug: $s) { id } }`, { s: target.slug })).data?.post).toBe(expected === "allow");
     },
     async viewDraft(persona, expected) {
       const target = await post();
       expectRest(expected, await restStatus(() => rest(persona).collection("posts").getOne(target.id)));
-      expect(!!(await gql(persona).request<{ postById: unknown }>(`query($id: ID!) { postById(id: $id) { id } }`, { id: target.id })).data?.postById).toBe(expected === "allow");
     },
     async listDrafts(persona, expected) {
       const target = await post();
       const listed = await rest(persona).collection("posts").getList(1, 1, { filter: `id = "${target.id}"` });
       expect(listed.items.length).toBe(expected === "allow" ? 1 : 0);
-      const viaGql = await gql(persona).request<{ posts: { edges: unknown[] } }>(`query($q: String!) { posts(first: 5, search: $q, status: DRAFT) { edges { node { id } } } }`, { q: target.slug });
-      expect(viaGql.data?.posts.edges.length ?? 0).toBe(0); // the search matches titles/bodies, not the slug: nothing leaks either way
     },
     async createDraft(persona, expected) {
       const author = users[persona]?.id ?? adminId;
       expectRest(expected, await restStatus(() => rest(persona).collection("posts").create({ title: "New", slug: slug("new"), status: "draft", audience: "public", author })));
-      expectGql(expected, persona, await gql(persona).request(`mutation { createPost(input: { title: "Via GraphQL" }) { id } }`));
     },
     async createPublished(persona, expected) {
       const author = users[persona]?.id ?? adminId;
@@ -142,55 +124,31 @@ const CHECKS: { [C in keyof typeof MATRIX]: { [O in keyof (typeof MATRIX)[C]]: C
     async updateDraft(persona, expected) {
       const target = await post();
       expectRest(expected, await restStatus(() => rest(persona).collection("posts").update(target.id, { title: "Changed" })));
-      const other = await post();
-      const result = await gql(persona).request(`mutation($id: ID!) { updatePost(id: $id, input: { title: "Changed" }, expectedRevision: 1) { id } }`, { id: other.id });
-      if (expected === "allow") expect(result.errors).toBeUndefined();
-      else expect(errorCode(result)).toBe(persona === "anonymous" ? "UNAUTHENTICATED" : "NOT_FOUND"); // drafts are hidden from them
     },
     async publish(persona, expected) {
       const target = await post();
       expectRest(expected, await restStatus(() => rest(persona).collection("posts").update(target.id, { status: "published" })));
-      const other = await post();
-      const result = await gql(persona).request(`mutation($id: ID!) { publishPost(id: $id) { id } }`, { id: other.id });
-      if (expected === "allow") expect(result.errors).toBeUndefined();
-      else expect(errorCode(result)).toBe(persona === "anonymous" ? "UNAUTHENTICATED" : persona === "writer" ? "FORBIDDEN" : "NOT_FOUND");
     },
     async updatePublished(persona, expected) {
       const target = await post({ status: "published" });
       expectRest(expected, await restStatus(() => rest(persona).collection("posts").update(target.id, { title: "Live change" })));
     },
-    async saveWorkingCopy(persona, expected) {
-      const target = await post({ status: "published" });
-      expectGql(expected, persona, await gql(persona).request(`mutation($id: ID!) { updatePost(id: $id, input: { title: "Live change" }, expectedRevision: 1) { id } }`, { id: target.id }));
-      expect((await su.collection("posts").getOne(target.id)).title).toBe("Target post");
-    },
-    async publishChanges(persona, expected) {
-      const target = await post({ status: "published" });
-      await su.collection("revisions").create({ post: target.id, working: true, title: "Changed", body: "", revision: 2, editedBy: adminId });
-      expectGql(expected, persona, await gql(persona).request(`mutation($id: ID!) { publishPostChanges(id: $id) { id } }`, { id: target.id }));
-      expect((await su.collection("posts").getOne(target.id)).title).toBe(expected === "allow" ? "Changed" : "Target post");
-    },
     async delete(persona, expected) {
       const target = await post({ status: "published" });
       expectRest(expected, await restStatus(() => rest(persona).collection("posts").delete(target.id)));
-      const other = await post({ status: "published" });
-      expectGql(expected, persona, await gql(persona).request(`mutation($id: ID!) { deletePost(id: $id) }`, { id: other.id }));
     },
   },
   pages: {
     async viewPublished(persona, expected) {
       const target = await page({ status: "published" });
       expectRest(expected, await restStatus(() => rest(persona).collection("pages").getOne(target.id)));
-      expect(!!(await gql(persona).request<{ page: unknown }>(`query($s: String!) { page(slug: $s) { id } }`, { s: target.slug })).data?.page).toBe(expected === "allow");
     },
     async viewDraft(persona, expected) {
       const target = await page();
       expectRest(expected, await restStatus(() => rest(persona).collection("pages").getOne(target.id)));
-      expect(!!(await gql(persona).request<{ page: unknown }>(`query($s: String!) { page(slug: $s) { id } }`, { s: target.slug })).data?.page).toBe(expected === "allow");
     },
     async createDraft(persona, expected) {
       expectRest(expected, await restStatus(() => rest(persona).collection("pages").create({ title: "New", slug: slug("new"), status: "draft" })));
-      expectGql(expected, persona, await gql(persona).request(`mutation { createPage(input: { title: "Via GraphQL" }) { id } }`));
     },
     async publish(persona, expected) {
       const target = await page();
@@ -199,17 +157,6 @@ const CHECKS: { [C in keyof typeof MATRIX]: { [O in keyof (typeof MATRIX)[C]]: C
     async updatePublished(persona, expected) {
       const target = await page({ status: "published" });
       expectRest(expected, await restStatus(() => rest(persona).collection("pages").update(target.id, { title: "Live change" })));
-    },
-    async saveWorkingCopy(persona, expected) {
-      const target = await page({ status: "published" });
-      expectGql(expected, persona, await gql(persona).request(`mutation($id: ID!) { updatePage(id: $id, input: { title: "Live change" }, expectedRevision: 1) { id } }`, { id: target.id }));
-      expect((await su.collection("pages").getOne(target.id)).title).toBe("Target page");
-    },
-    async publishChanges(persona, expected) {
-      const target = await page({ status: "published" });
-      await su.collection("revisions").create({ page: target.id, working: true, title: "Changed", body: "", revision: 2, editedBy: adminId });
-      expectGql(expected, persona, await gql(persona).request(`mutation($id: ID!) { publishPageChanges(id: $id) { id } }`, { id: target.id }));
-      expect((await su.collection("pages").getOne(target.id)).title).toBe(expected === "allow" ? "Changed" : "Target page");
     },
     async delete(persona, expected) {
       const target = await page({ status: "published" });
@@ -260,8 +207,6 @@ const CHECKS: { [C in keyof typeof MATRIX]: { [O in keyof (typeof MATRIX)[C]]: C
     async update(persona, expected) {
       const target = await media();
       expectRest(expected, await restStatus(() => rest(persona).collection("media").update(target.id, { alt: "New alt" })));
-      const other = await media();
-      expectGql(expected, persona, await gql(persona).request(`mutation($id: ID!) { updateMedia(id: $id, input: { alt: "x" }) { id } }`, { id: other.id }));
     },
     async delete(persona, expected) {
       const target = await media();
@@ -270,18 +215,133 @@ const CHECKS: { [C in keyof typeof MATRIX]: { [O in keyof (typeof MATRIX)[C]]: C
   },
 };
 
-const ROWS = Object.entries(MATRIX).flatMap(([collection, operations]) =>
-  Object.entries(operations).flatMap(([operation, byPersona]) =>
-    PERSONAS.map((persona) => ({ collection, operation, persona, expected: (byPersona as Record<Persona, Expected>)[persona] })),
-  ),
-);
+const GRAPHQL: { [C in keyof Table]?: { [O in keyof Table[C]]?: Check<Persona> } } = {
+  posts: {
+    async viewPublicPublished(persona, expected) {
+      const target = await post({ status: "published" });
+      expect(!!(await gql(persona).execute(AuthzPostBySlugDocument, { s: target.slug })).data?.post).toBe(expected === "allow");
+    },
+    async viewMembersPublished(persona, expected) {
+      const target = await post({ status: "published", audience: "members" });
+      expect(!!(await gql(persona).execute(AuthzPostBySlugDocument, { s: target.slug })).data?.post).toBe(expected === "allow");
+    },
+    async viewDraft(persona, expected) {
+      const target = await post();
+      expect(!!(await gql(persona).execute(AuthzPostByIdDocument, { id: target.id })).data?.postById).toBe(expected === "allow");
+    },
+    async listDrafts(persona) {
+      const target = await post();
+      const viaGql = await gql(persona).execute(AuthzDraftPostsDocument, { q: target.slug });
+      expect(viaGql.data?.posts.edges.length ?? 0).toBe(0); // the search matches titles/bodies, not the slug: nothing leaks either way
+    },
+    async createDraft(persona, expected) {
+      expectGql(expected, persona, await gql(persona).request(`mutation { createPost(input: { title: "Via GraphQL" }) { id } }`));
+    },
+    async updateDraft(persona, expected) {
+      const other = await post();
+      const result = await gql(persona).request(`mutation($id: ID!) { updatePost(id: $id, input: { title: "Changed" }, expectedRevision: 1) { id } }`, { id: other.id });
+      if (expected === "allow") expect(result.errors).toBeUndefined();
+      else expect(errorCode(result)).toBe(persona === "anonymous" ? "UNAUTHENTICATED" : "NOT_FOUND"); // drafts are hidden from them
+    },
+    async publish(persona, expected) {
+      const other = await post();
+      const result = await gql(persona).request(`mutation($id: ID!) { publishPost(id: $id) { id } }`, { id: other.id });
+      if (expected === "allow") expect(result.errors).toBeUndefined();
+      else expect(errorCode(result)).toBe(persona === "anonymous" ? "UNAUTHENTICATED" : persona === "writer" ? "FORBIDDEN" : "NOT_FOUND");
+    },
+    async saveWorkingCopy(persona, expected) {
+      const target = await post({ status: "published" });
+      expectGql(expected, persona, await gql(persona).request(`mutation($id: ID!) { updatePost(id: $id, input: { title: "Live change" }, expectedRevision: 1) { id } }`, { id: target.id }));
+      expect((await su.collection("posts").getOne(target.id)).title).toBe("Target post");
+    },
+    async publishChanges(persona, expected) {
+      const target = await post({ status: "published" });
+      await su.collection("revisions").create({ post: target.id, working: true, title: "Changed", body: "", revision: 2, editedBy: adminId });
+      expectGql(expected, persona, await gql(persona).request(`mutation($id: ID!) { publishPostChanges(id: $id) { id } }`, { id: target.id }));
+      expect((await su.collection("posts").getOne(target.id)).title).toBe(expected === "allow" ? "Changed" : "Target post");
+    },
+    async delete(persona, expected) {
+      const other = await post({ status: "published" });
+      expectGql(expected, persona, await gql(persona).request(`mutation($id: ID!) { deletePost(id: $id) }`, { id: other.id }));
+    },
+  },
+  pages: {
+    async viewPublished(persona, expected) {
+      const target = await page({ status: "published" });
+      expect(!!(await gql(persona).execute(AuthzPageBySlugDocument, { s: target.slug })).data?.page).toBe(expected === "allow");
+    },
+    async viewDraft(persona, expected) {
+      const target = await page();
+      expect(!!(await gql(persona).execute(AuthzPageBySlugDocument, { s: target.slug })).data?.page).toBe(expected === "allow");
+    },
+    async createDraft(persona, expected) {
+      expectGql(expected, persona, await gql(persona).request(`mutation { createPage(input: { title: "Via GraphQL" }) { id } }`));
+    },
+    async saveWorkingCopy(persona, expected) {
+      const target = await page({ status: "published" });
+      expectGql(expected, persona, await gql(persona).request(`mutation($id: ID!) { updatePage(id: $id, input: { title: "Live change" }, expectedRevision: 1) { id } }`, { id: target.id }));
+      expect((await su.collection("pages").getOne(target.id)).title).toBe("Target page");
+    },
+    async publishChanges(persona, expected) {
+      const target = await page({ status: "published" });
+      await su.collection("revisions").create({ page: target.id, working: true, title: "Changed", body: "", revision: 2, editedBy: adminId });
+      expectGql(expected, persona, await gql(persona).request(`mutation($id: ID!) { publishPageChanges(id: $id) { id } }`, { id: target.id }));
+      expect((await su.collection("pages").getOne(target.id)).title).toBe(expected === "allow" ? "Changed" : "Target page");
+    },
+  },
+  media: {
+    async update(persona, expected) {
+      const other = await media();
+      expectGql(expected, persona, await gql(persona).request(`mutation($id: ID!) { updateMedia(id: $id, input: { alt: "x" }) { id } }`, { id: other.id }));
+    },
+  },
+};
 
-describe("authorization table: posts, pages, revisions, media (REST and GraphQL)", () => {
-  it.each(ROWS)("$collection $operation as $persona → $expected", async ({ collection, operation, persona, expected }) => {
-    const check = (CHECKS as Record<string, Record<string, Check>>)[collection]![operation]!;
-    await check(persona, expected);
-  });
+const NOT_YET = "not checked through GraphQL yet (the operation exists): a gap to close";
+describeAuthorizationTable({
+  personas: PERSONAS,
+  table: MATRIX,
+  rest: REST,
+  graphql: GRAPHQL,
+  gaps: {
+    rest: {
+      posts: {
+        saveWorkingCopy: "the gateway's operation: a published post's change written to its working copy (revisions rows: revisions create/update)",
+        publishChanges: "the gateway's operation: the working copy put live (its REST cell is updatePublished)",
+      },
+      pages: {
+        saveWorkingCopy: "the gateway's operation: a published page's change written to its working copy (revisions rows: revisions create/update)",
+        publishChanges: "the gateway's operation: the working copy put live (its REST cell is updatePublished)",
+      },
+    },
+    graphql: {
+      posts: {
+        createPublished: "createPost always makes a draft; going live is publishPost (the publish row)",
+        updatePublished: "GraphQL never writes a published post in place: changes go to the working copy (saveWorkingCopy) and live with publishChanges",
+      },
+      pages: {
+        publish: NOT_YET,
+        updatePublished: "GraphQL never writes a published page in place: changes go to the working copy (saveWorkingCopy) and live with publishChanges",
+        delete: NOT_YET,
+      },
+      revisions: {
+        list: "revisions are read through their post or page (revisions.int.test.ts), not as a collection",
+        create: "written only by the gateway's saveWorkingCopy / publishChanges rows of posts and pages",
+        update: "written only by the gateway's saveWorkingCopy / publishChanges rows of posts and pages",
+        delete: "no GraphQL operation deletes a revision",
+      },
+      media: {
+        list: NOT_YET,
+        view: NOT_YET,
+        download: "a file, not a GraphQL field: the gateway's /files proxy (http.int.test.ts)",
+        create: NOT_YET,
+        delete: NOT_YET,
+      },
+    },
+  },
+});
 
+describe("media uploads by writers", () => {
   it("a writer may delete their own upload but not someone else's (content.edit without media.manage)", async () => {
     const writer = users.writer!;
     const own = await rest("writer").collection("media").create({ file: fileOf(pngBytes(), "own.png", "image/png"), kind: "image", uploadedBy: writer.id });

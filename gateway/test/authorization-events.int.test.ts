@@ -9,15 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type PocketBase from "pocketbase";
 import type { Gateway } from "../src/index.ts";
 import { createUser, errorCode, GqlClient, pbAs, restStatus, system, testGateway, type TestUser } from "./helpers.ts";
+import { AuthzAttendeesDocument, AuthzEventBySlugDocument, AuthzEventSearchDocument } from "./__generated__/operations.ts";
 import { createEvent, registrationBody, secretToken, uniqueSlug } from "./event-support.ts";
+import { A, D, columns, describeAuthorizationTable, expectGql, expectRest, type Check, type Verdict } from "./authorization-table.ts";
 
 const PERSONAS = ["anonymous", "pending", "member", "writer", "editor", "pastor", "careTeam", "admin"] as const;
 type Persona = (typeof PERSONAS)[number];
-type Expected = "allow" | "deny";
-type Row8 = [Expected, Expected, Expected, Expected, Expected, Expected, Expected, Expected];
-const A = "allow" as const;
-const D = "deny" as const;
-const cells = (...values: Row8) => Object.fromEntries(PERSONAS.map((p, i) => [p, values[i]])) as Record<Persona, Expected>;
+const { cells } = columns(PERSONAS);
 const everyone = cells(A, A, A, A, A, A, A, A);
 const nobody = cells(D, D, D, D, D, D, D, D);
 // Active members: everyone signed in whose person is active (the pending sign-up is not).
@@ -90,61 +88,45 @@ afterAll(() => gateway.server.close());
 const rest = (persona: Persona) => pbAs(users[persona]);
 const gql = (persona: Persona) => new GqlClient(gateway, { token: users[persona]?.token, ip: ip() });
 
-function expectRest(expected: Expected, status: number) {
-  if (expected === "allow") expect(status).toBe(200);
-  else expect([400, 401, 403, 404]).toContain(status);
-}
-function expectGqlWrite(expected: Expected, persona: Persona, result: { errors?: unknown[] }, deniedAs: string[] = ["FORBIDDEN", "NOT_FOUND"]) {
-  if (expected === "allow") expect(result.errors).toBeUndefined();
-  else expect(persona === "anonymous" ? ["UNAUTHENTICATED"] : deniedAs).toContain(errorCode(result as never));
-}
-const VIEW = `query($s: String!) { event(slug: $s) { id } }`;
-const viewedViaGql = async (persona: Persona, slug: string) => !!(await gql(persona).request<{ event: unknown }>(VIEW, { s: slug })).data?.event;
+const expectGqlWrite = (expected: Verdict, persona: Persona, result: Parameters<typeof expectGql>[2], deniedAs: string[] = ["FORBIDDEN", "NOT_FOUND"]) =>
+  expectGql(expected, persona, result, deniedAs);
+const VIEW = AuthzEventBySlugDocument; // ./operations/authorization.graphql
+const viewedViaGql = async (persona: Persona, slug: string) => !!(await gql(persona).execute(VIEW, { s: slug })).data?.event;
 const eventInput = (title: string) => ({ title, timezone: "America/New_York", startsAt: "2030-01-06T10:00", endsAt: "2030-01-06T11:00" });
 const registrationEvent = (fields: Record<string, unknown> = {}) => createEvent({ registrationMode: "registration", capacity: 50, waitlistEnabled: true, ...fields });
 const ownBody = (persona: Persona, event: { id: string; startsAt: string }, fields: Record<string, unknown> = {}) =>
   registrationBody(event, { user: users[persona]?.id ?? "", ...fields });
 
-type Check = (persona: Persona, expected: Expected) => Promise<void>;
-const CHECKS: { [C in keyof typeof MATRIX]: { [O in keyof (typeof MATRIX)[C]]: Check } } = {
+type Table = typeof MATRIX;
+const REST: { [C in keyof Table]: { [O in keyof Table[C]]?: Check<Persona> } } = {
   events: {
     async viewPublic(persona, expected) {
       const target = await createEvent();
       expectRest(expected, await restStatus(() => rest(persona).collection("events").getOne(target.id)));
-      expect(await viewedViaGql(persona, target.slug)).toBe(expected === "allow");
     },
     async viewMembersOnly(persona, expected) {
       const target = await createEvent({ visibility: "members" });
       expectRest(expected, await restStatus(() => rest(persona).collection("events").getOne(target.id)));
-      expect(await viewedViaGql(persona, target.slug)).toBe(expected === "allow");
     },
     async viewDraft(persona, expected) {
       const target = await createEvent({ status: "draft" });
       expectRest(expected, await restStatus(() => rest(persona).collection("events").getOne(target.id)));
-      expect(await viewedViaGql(persona, target.slug)).toBe(expected === "allow");
     },
     async listDrafts(persona, expected) {
       const target = await createEvent({ status: "draft", title: uniqueSlug("draft") }) as { id: string; title?: string };
       const listed = await rest(persona).collection("events").getList(1, 1, { filter: `id = "${target.id}"` });
       expect(listed.items.length).toBe(expected === "allow" ? 1 : 0);
-      const viaGql = await gql(persona).request<{ events: { id: string }[] }>(`query($q: String!) { events(first: 5, search: $q) { id } }`, { q: target.title as string });
-      expect((viaGql.data?.events ?? []).some((e) => e.id === target.id)).toBe(expected === "allow");
     },
     async create(persona, expected) {
       expectRest(expected, await restStatus(() => rest(persona).collection("events").create({ ...eventInput("New"), slug: uniqueSlug("new"), startsAt: "2030-01-06 15:00:00Z", endsAt: "2030-01-06 16:00:00Z", visibility: "public", status: "draft", registrationMode: "none" })));
-      expectGqlWrite(expected, persona, await gql(persona).request(`mutation($i: EventInput!) { createEvent(input: $i) { id } }`, { i: eventInput("Via GraphQL") }), ["FORBIDDEN"]);
     },
     async update(persona, expected) {
       const target = await createEvent();
       expectRest(expected, await restStatus(() => rest(persona).collection("events").update(target.id, { title: "Changed" })));
-      const other = await createEvent();
-      expectGqlWrite(expected, persona, await gql(persona).request(`mutation($id: ID!, $i: EventInput!) { updateEvent(id: $id, input: $i) { id } }`, { id: other.id, i: eventInput("Changed") }));
     },
     async delete(persona, expected) {
       const target = await createEvent();
       expectRest(expected, await restStatus(() => rest(persona).collection("events").delete(target.id)));
-      const other = await createEvent();
-      expectGqlWrite(expected, persona, await gql(persona).request(`mutation($id: ID!) { deleteEvent(id: $id) }`, { id: other.id }));
     },
   },
   event_exceptions: {
@@ -166,8 +148,6 @@ const CHECKS: { [C in keyof typeof MATRIX]: { [O in keyof (typeof MATRIX)[C]]: C
     async create(persona, expected) {
       const event = await createEvent({ rrule: "FREQ=WEEKLY" });
       expectRest(expected, await restStatus(() => rest(persona).collection("event_exceptions").create({ event: event.id, originalStart: event.startsAt, status: "cancelled" })));
-      const other = await createEvent({ rrule: "FREQ=WEEKLY" });
-      expectGqlWrite(expected, persona, await gql(persona).request(`mutation($e: ID!, $o: DateTime!) { cancelOccurrence(eventId: $e, originalStart: $o) { id } }`, { e: other.id, o: other.startsAt.replace(" ", "T") }), ["FORBIDDEN"]);
     },
   },
   event_categories: {
@@ -177,26 +157,16 @@ const CHECKS: { [C in keyof typeof MATRIX]: { [O in keyof (typeof MATRIX)[C]]: C
     },
     async create(persona, expected) {
       expectRest(expected, await restStatus(() => rest(persona).collection("event_categories").create({ name: "New", slug: uniqueSlug("cat") })));
-      expectGqlWrite(expected, persona, await gql(persona).request(`mutation { createEventCategory(input: { name: "Via GraphQL" }) { id } }`), ["FORBIDDEN"]);
     },
   },
   registrations: {
     async registerForPublicEvent(persona, expected) {
       const event = await registrationEvent();
       expectRest(expected, await restStatus(() => rest(persona).collection("registrations").create(ownBody(persona, event))));
-      const result = await gql(persona).request(`mutation($i: RegistrationInput!) { register(input: $i) { confirmed } }`, {
-        i: { eventId: event.id, originalStart: event.startsAt.replace(" ", "T"), name: "Someone", email: `gql-${uniqueSlug("r")}@test.example`, attendees: 1 },
-      });
-      if (expected === "allow") expect(result.errors).toBeUndefined();
     },
     async registerForMembersOnlyEvent(persona, expected) {
       const event = await registrationEvent({ visibility: "members" });
       expectRest(expected, await restStatus(() => rest(persona).collection("registrations").create(ownBody(persona, event))));
-      const result = await gql(persona).request(`mutation($i: RegistrationInput!) { register(input: $i) { confirmed } }`, {
-        i: { eventId: event.id, originalStart: event.startsAt.replace(" ", "T"), name: "Someone", email: `gql-${uniqueSlug("r")}@test.example`, attendees: 1 },
-      });
-      if (expected === "allow") expect(result.errors).toBeUndefined();
-      else expect(errorCode(result)).toBe("NOT_FOUND");
     },
     async registerAsConfirmedDirectly(persona, expected) {
       const event = await registrationEvent();
@@ -211,21 +181,9 @@ const CHECKS: { [C in keyof typeof MATRIX]: { [O in keyof (typeof MATRIX)[C]]: C
       const event = await registrationEvent();
       const target = await su.collection("registrations").create(registrationBody(event));
       expectRest(expected, await restStatus(() => rest(persona).collection("registrations").update(target.id, { status: "cancelled" })));
-      const other = await su.collection("registrations").create(registrationBody(event));
-      expectGqlWrite(expected, persona, await gql(persona).request(`mutation($id: ID!) { cancelRegistration(id: $id) { id } }`, { id: other.id }), ["NOT_FOUND"]);
       // A wrong token opens nothing.
       const third = await su.collection("registrations").create(registrationBody(event));
       if (expected === "deny") expectRest("deny", await restStatus(() => rest(persona).collection("registrations").update(third.id, { status: "cancelled" }, { query: { token: secretToken() } })));
-    },
-    async attendeeList(persona, expected) {
-      const event = await registrationEvent();
-      await su.collection("registrations").create(registrationBody(event));
-      const result = await gql(persona).request<{ attendees: { registrations: unknown[] } }>(`query($e: ID!, $o: DateTime!) { attendees(eventId: $e, originalStart: $o) { registrations { id } csv } }`, {
-        e: event.id,
-        o: event.startsAt.replace(" ", "T"),
-      });
-      if (expected === "allow") expect(result.data?.attendees.registrations).toHaveLength(1);
-      else expect(errorCode(result)).toBe(persona === "anonymous" ? "UNAUTHENTICATED" : "FORBIDDEN");
     },
   },
   rsvps: {
@@ -263,18 +221,111 @@ const CHECKS: { [C in keyof typeof MATRIX]: { [O in keyof (typeof MATRIX)[C]]: C
   },
 };
 
-const ROWS = Object.entries(MATRIX).flatMap(([collection, operations]) =>
-  Object.entries(operations).flatMap(([operation, byPersona]) =>
-    PERSONAS.map((persona) => ({ collection, operation, persona, expected: (byPersona as Record<Persona, Expected>)[persona] })),
-  ),
-);
+const GRAPHQL: { [C in keyof Table]?: { [O in keyof Table[C]]?: Check<Persona> } } = {
+  events: {
+    async viewPublic(persona, expected) {
+      const target = await createEvent();
+      expect(await viewedViaGql(persona, target.slug)).toBe(expected === "allow");
+    },
+    async viewMembersOnly(persona, expected) {
+      const target = await createEvent({ visibility: "members" });
+      expect(await viewedViaGql(persona, target.slug)).toBe(expected === "allow");
+    },
+    async viewDraft(persona, expected) {
+      const target = await createEvent({ status: "draft" });
+      expect(await viewedViaGql(persona, target.slug)).toBe(expected === "allow");
+    },
+    async listDrafts(persona, expected) {
+      const target = await createEvent({ status: "draft", title: uniqueSlug("draft") }) as { id: string; title?: string };
+      const viaGql = await gql(persona).execute(AuthzEventSearchDocument, { q: target.title as string });
+      expect((viaGql.data?.events ?? []).some((e) => e.id === target.id)).toBe(expected === "allow");
+    },
+    async create(persona, expected) {
+      expectGqlWrite(expected, persona, await gql(persona).request(`mutation($i: EventInput!) { createEvent(input: $i) { id } }`, { i: eventInput("Via GraphQL") }), ["FORBIDDEN"]);
+    },
+    async update(persona, expected) {
+      const other = await createEvent();
+      expectGqlWrite(expected, persona, await gql(persona).request(`mutation($id: ID!, $i: EventInput!) { updateEvent(id: $id, input: $i) { id } }`, { id: other.id, i: eventInput("Changed") }));
+    },
+    async delete(persona, expected) {
+      const other = await createEvent();
+      expectGqlWrite(expected, persona, await gql(persona).request(`mutation($id: ID!) { deleteEvent(id: $id) }`, { id: other.id }));
+    },
+  },
+  event_exceptions: {
+    async create(persona, expected) {
+      const other = await createEvent({ rrule: "FREQ=WEEKLY" });
+      expectGqlWrite(expected, persona, await gql(persona).request(`mutation($e: ID!, $o: DateTime!) { cancelOccurrence(eventId: $e, originalStart: $o) { id } }`, { e: other.id, o: other.startsAt.replace(" ", "T") }), ["FORBIDDEN"]);
+    },
+  },
+  event_categories: {
+    async create(persona, expected) {
+      expectGqlWrite(expected, persona, await gql(persona).request(`mutation { createEventCategory(input: { name: "Via GraphQL" }) { id } }`), ["FORBIDDEN"]);
+    },
+  },
+  registrations: {
+    async registerForPublicEvent(persona, expected) {
+      const event = await registrationEvent();
+      const result = await gql(persona).request(`mutation($i: RegistrationInput!) { register(input: $i) { confirmed } }`, {
+        i: { eventId: event.id, originalStart: event.startsAt.replace(" ", "T"), name: "Someone", email: `gql-${uniqueSlug("r")}@test.example`, attendees: 1 },
+      });
+      if (expected === "allow") expect(result.errors).toBeUndefined();
+    },
+    async registerForMembersOnlyEvent(persona, expected) {
+      const event = await registrationEvent({ visibility: "members" });
+      const result = await gql(persona).request(`mutation($i: RegistrationInput!) { register(input: $i) { confirmed } }`, {
+        i: { eventId: event.id, originalStart: event.startsAt.replace(" ", "T"), name: "Someone", email: `gql-${uniqueSlug("r")}@test.example`, attendees: 1 },
+      });
+      if (expected === "allow") expect(result.errors).toBeUndefined();
+      else expect(errorCode(result)).toBe("NOT_FOUND");
+    },
+    async cancelSomeoneElses(persona, expected) {
+      const event = await registrationEvent();
+      const other = await su.collection("registrations").create(registrationBody(event));
+      expectGqlWrite(expected, persona, await gql(persona).request(`mutation($id: ID!) { cancelRegistration(id: $id) { id } }`, { id: other.id }), ["NOT_FOUND"]);
+    },
+    async attendeeList(persona, expected) {
+      const event = await registrationEvent();
+      await su.collection("registrations").create(registrationBody(event));
+      const result = await gql(persona).execute(AuthzAttendeesDocument, {
+        e: event.id,
+        o: event.startsAt.replace(" ", "T"),
+      });
+      if (expected === "allow") expect(result.data?.attendees.registrations).toHaveLength(1);
+      else expect(errorCode(result)).toBe(persona === "anonymous" ? "UNAUTHENTICATED" : "FORBIDDEN");
+    },
+  },
+};
 
-describe("authorization table: events, exceptions, categories, RSVPs, registrations, counts (REST and GraphQL)", () => {
-  it.each(ROWS)("$collection $operation as $persona → $expected", async ({ collection, operation, persona, expected }) => {
-    const check = (CHECKS as Record<string, Record<string, Check>>)[collection]![operation]!;
-    await check(persona, expected);
-  });
+const NOT_YET = "not checked through GraphQL yet: a gap to close";
+describeAuthorizationTable({
+  personas: PERSONAS,
+  table: MATRIX,
+  rest: REST,
+  graphql: GRAPHQL,
+  gaps: {
+    rest: { registrations: { attendeeList: "the gateway's staff query (registrations rows: viewSomeoneElses)" } },
+    graphql: {
+      event_exceptions: {
+        viewOfPublicEvent: "exceptions are read as the event's occurrences, not as rows",
+        viewOfMembersOnlyEvent: "exceptions are read as the event's occurrences, not as rows",
+        viewOfDraft: "exceptions are read as the event's occurrences, not as rows",
+      },
+      event_categories: { view: NOT_YET },
+      registrations: {
+        registerAsConfirmedDirectly: "register decides the status itself (capacity, waitlist): no input sets it",
+        viewSomeoneElses: "the gateway reads others' registrations only as the attendee list (attendeeList)",
+      },
+      rsvps: { answerPublicEvent: NOT_YET, viewSomeoneElses: NOT_YET, changeSomeoneElses: NOT_YET },
+      occurrence_counts: {
+        viewOfPublicEvent: "counts are read as an occurrence's seats, not as rows",
+        writeDirectly: "no GraphQL operation writes the counts: hooks keep them",
+      },
+    },
+  },
+});
 
+describe("registration owners and mail tokens", () => {
   it("a registration's owner and its mail token may cancel it; nobody else", async () => {
     const event = await registrationEvent();
     const token = secretToken();

@@ -23,7 +23,12 @@ import { EventSource } from "eventsource";
 import { inject } from "vitest";
 import type { Gateway } from "../src/index.ts";
 import { createUser, errorCode, GqlClient, pbAs, pngBytes, restStatus, system, testGateway, uniqueEmail, type GqlResult } from "./helpers.ts";
+import {
+  AuthzCreateChildDocument, AuthzDirectoryMembersDocument, AuthzHouseholdDocument, AuthzHouseholdMembersDocument, AuthzPersonDocument, AuthzPersonIdDocument,
+  AuthzPersonPhonesDocument, AuthzVisitRequestsDocument, type AuthzHouseholdQuery, type AuthzPersonQuery,
+} from "./__generated__/operations.ts";
 import { describeRealtimeColumn } from "./realtime-recording.ts";
+import { A, D, columns, describeAuthorizationTable, type Cells as CellsOf, type Check, type Verdict } from "./authorization-table.ts";
 import {
   assertWorldShape, buildPeopleWorld, CONTACT_ROWS, HOUSEHOLDS, PERSONAS, targetLogin, tokenHash, uniquePhone, yearsAgo,
   type ADDRESSES, type ContactRowKey, type HouseholdKey, type INVITATIONS, type Persona, type PeopleWorld, type PersonKey, type PHOTO_HOUSEHOLDS, type PHOTO_PEOPLE,
@@ -32,13 +37,10 @@ import {
 // The PocketBase SDK's realtime needs an EventSource (Node 20 has none).
 (globalThis as { EventSource?: unknown }).EventSource ??= EventSource;
 
-type Expected = "allow" | "deny";
-const A = "allow" as const;
-const D = "deny" as const;
-type Row9 = [Expected, Expected, Expected, Expected, Expected, Expected, Expected, Expected, Expected];
-type Cells = Record<Persona, Expected>;
+type Expected = Verdict;
+type Cells = CellsOf<Persona>;
 /** Columns: anonymous, pending, member, otherMember, householdAdult, editor, careTeam, pastor, admin. */
-const cells = (...values: Row9): Cells => Object.fromEntries(PERSONAS.map((p, i) => [p, values[i]])) as Cells;
+const { cells } = columns(PERSONAS);
 
 // ─── Reads: who may list, view, receive in realtime (and, for photos, download) each target ───────────
 // Emails and phones share one table: same rule, same owners and visibilities (people-fixtures CONTACT_ROWS).
@@ -368,7 +370,7 @@ function rowOf(collection: RowCollection, owner: "member" | "ownChild" | "otherM
   return (collection === "person_emails" ? world.emails : world.phones)[key];
 }
 
-type WriteCheck = (persona: Persona, expected: Expected) => Promise<void>;
+type WriteCheck = Check<Persona>;
 
 function personRowChecks(collection: RowCollection): Record<string, WriteCheck> {
   const createFor = async (persona: Persona, expected: Expected, person: string) => {
@@ -641,15 +643,6 @@ describe.each(READ_COLLECTIONS)("%s through PocketBase's REST API: list and view
   });
 });
 
-describe.each(Object.keys(WRITE) as WriteCollection[])("%s through PocketBase's REST API: writes", (collection) => {
-  const rows = Object.entries(WRITE[collection] as Record<string, Cells>).flatMap(([operation, byPersona]) =>
-    PERSONAS.map((persona) => ({ operation, persona, expected: byPersona[persona] })),
-  );
-  it.each(rows)("$operation as $persona → $expected", async ({ operation, persona, expected }) => {
-    await (REST_WRITES[collection] as Record<string, WriteCheck>)[operation]!(persona, expected);
-  });
-});
-
 describe("protected photos through PocketBase's file API (a file token of the persona)", () => {
   const rows = (["people", "households"] as const).flatMap((collection) =>
     Object.entries(DOWNLOAD[collection] as Record<string, Cells>).flatMap(([key, byPersona]) =>
@@ -704,25 +697,20 @@ describeRealtimeColumn({
 // The gateway forwards the caller's token: a row PocketBase hides is absent (null or missing from a
 // list), a hidden record answers NOT_FOUND to a write, a visible one the caller may not change FORBIDDEN.
 
-type GqlPerson = {
-  id: string;
-  birthDate: string | null;
-  birthday: { month: number } | null;
-  emails: Array<{ id: string }>;
-  phones: Array<{ id: string }>;
-  photoUrl: string | null;
-} | null;
-type GqlHousehold = { id: string; address: { id: string } | null; invitations: Array<{ id: string }>; photoUrl: string | null } | null;
-const PERSON_QUERY = `query($id: ID!) { person(id: $id) { id birthDate birthday { month } emails { id } phones { id } photoUrl(size: ORIGINAL) } }`;
-const HOUSEHOLD_QUERY = `query($id: ID!) { household(id: $id) { id address { id } invitations { id } photoUrl(size: ORIGINAL) } }`;
+// The static operations are in ./operations/authorization.graphql (typed by npm run codegen); the snapshot's
+// aliased queries select the same fields (PERSON_FIELDS, HOUSEHOLD_FIELDS).
+type GqlPerson = AuthzPersonQuery["person"];
+type GqlHousehold = AuthzHouseholdQuery["household"];
+const PERSON_QUERY = AuthzPersonDocument;
+const HOUSEHOLD_QUERY = AuthzHouseholdDocument;
 
 async function gqlPerson(persona: Persona, id: string): Promise<GqlPerson> {
-  const result = await gql(persona).request<{ person: GqlPerson }>(PERSON_QUERY, { id });
+  const result = await gql(persona).execute(PERSON_QUERY, { id });
   expect(result.errors, JSON.stringify(result.errors)).toBeUndefined();
   return result.data!.person;
 }
 async function gqlHousehold(persona: Persona, id: string): Promise<GqlHousehold> {
-  const result = await gql(persona).request<{ household: GqlHousehold }>(HOUSEHOLD_QUERY, { id });
+  const result = await gql(persona).execute(HOUSEHOLD_QUERY, { id });
   expect(result.errors, JSON.stringify(result.errors)).toBeUndefined();
   return result.data!.household;
 }
@@ -749,7 +737,7 @@ async function snapshotOf(persona: Persona): Promise<GqlSnapshot> {
   const people = await gql(persona).request<Record<string, GqlPerson>>(aliased(world.person, "person", PERSON_FIELDS));
   const households = await gql(persona).request<Record<string, GqlHousehold>>(aliased(world.household, "household", HOUSEHOLD_FIELDS));
   for (const result of [people, households]) expect(result.errors, JSON.stringify(result.errors)).toBeUndefined();
-  const visits = await gql(persona).request<{ visitRequests: { edges: Array<{ node: { id: string } }> } }>(`{ visitRequests(first: 100) { edges { node { id } } } }`);
+  const visits = await gql(persona).execute(AuthzVisitRequestsDocument);
   const snapshot: GqlSnapshot = {
     people: people.data!,
     households: households.data!,
@@ -1192,24 +1180,9 @@ const GQL_WRITES: { [C in WriteCollection]: Partial<Record<keyof (typeof WRITE)[
   },
 };
 
-describe.each(Object.keys(WRITE) as WriteCollection[])("%s through GraphQL: writes", (collection) => {
-  const rows = Object.entries(WRITE[collection] as Record<string, Cells>)
-    .filter(([operation]) => !REST_ONLY[collection]?.[operation])
-    .flatMap(([operation, byPersona]) => PERSONAS.map((persona) => ({ operation, persona, expected: byPersona[persona] })));
-  it.each(rows)("$operation as $persona → $expected", async ({ operation, persona, expected }) => {
-    await (GQL_WRITES[collection] as Record<string, WriteCheck>)[operation]!(persona, expected);
-  });
-});
-
-describe("every write cell has a GraphQL check or a reason why not", () => {
-  it.each(Object.keys(WRITE) as WriteCollection[])("%s", (collection) => {
-    for (const operation of Object.keys(WRITE[collection])) {
-      const graphql = !!(GQL_WRITES[collection] as Record<string, unknown>)[operation];
-      const restOnly = !!REST_ONLY[collection]?.[operation];
-      expect(graphql !== restOnly, `${collection} ${operation}`).toBe(true);
-    }
-  });
-});
+// The write table, through both channels (./authorization-table.ts): PocketBase's REST API for every
+// cell, GraphQL where the gateway has the operation (REST_ONLY says why not).
+describeAuthorizationTable({ personas: PERSONAS, table: WRITE, rest: REST_WRITES, graphql: GQL_WRITES, gaps: { graphql: REST_ONLY }, title: "writes" });
 
 // ─── The refusals issue 4 names, each as its own test ───────────────────────────────────────────
 describe("required refusals (issue 4)", () => {
@@ -1223,11 +1196,9 @@ describe("required refusals (issue 4)", () => {
     expect(await pb.collection("person_phones").getFullList({ filter: `number = "${privatePhone.number}"` })).toEqual([]);
     expect(await pb.collection("people").getFullList({ filter: `person_phones_via_person.number ?= "${privatePhone.number}"` })).toEqual([]);
 
-    const result = await gql("member").request<{ person: { phones: Array<{ id: string; number: string }> } }>(
-      `query($id: ID!) { person(id: $id) { phones { id number } } }`, { id: world.person.otherMember },
-    );
+    const result = await gql("member").execute(AuthzPersonPhonesDocument, { id: world.person.otherMember });
     expect(result.errors).toBeUndefined();
-    expect(result.data!.person.phones.map((p) => p.id)).toEqual([world.phones.otherMemberMembers]);
+    expect(result.data!.person!.phones.map((p) => p.id)).toEqual([world.phones.otherMemberMembers]);
     expect(JSON.stringify(result)).not.toContain(privatePhone.number);
   });
 
@@ -1259,10 +1230,8 @@ describe("required refusals (issue 4)", () => {
     const person = await gql("member").request(`query($id: ID!) { person(id: $id) { id firstName } }`, { id: world.person.otherChild });
     expect(person.errors).toBeUndefined();
     expect(person.data).toEqual({ person: null });
-    const household = await gql("member").request<{ household: { members: Array<{ id: string }> } }>(
-      `query($id: ID!) { household(id: $id) { members { id } } }`, { id: world.household.B },
-    );
-    expect(household.data!.household.members.map((m) => m.id)).toEqual([world.person.otherMember]);
+    const household = await gql("member").execute(AuthzHouseholdMembersDocument, { id: world.household.B });
+    expect(household.data!.household!.members.map((m) => m.id)).toEqual([world.person.otherMember]);
   });
 
   it("a pending user reading the directory is refused", async () => {
@@ -1343,8 +1312,8 @@ describe("derived-field tampering", () => {
     const viaRest = await rest("member").collection("people").create({
       firstName: "Baby", lastName, household: world.household.A, householdRole: "child", recordStatus: "active", inDirectory: true, ageGroup: "adult",
     });
-    const viaGql = await gql("member").request<{ createPerson: { id: string; ageGroup: string; inDirectory: boolean } }>(
-      `mutation($input: NewPersonInput!) { createPerson(input: $input) { id ageGroup inDirectory } }`,
+    const viaGql = await gql("member").execute(
+      AuthzCreateChildDocument,
       { input: { firstName: "Toddler", lastName, birthDate: yearsAgo(3), phone: uniquePhone() } },
     );
     expect(viaGql.errors).toBeUndefined();
@@ -1362,13 +1331,11 @@ describe("derived-field tampering", () => {
         expect(await pb.collection("people").getFullList({ filter: `lastName = "${lastName}"` }), persona).toEqual([]);
         expect(await pb.collection("person_phones").getFullList({ filter: children.map((id) => `person = "${id}"`).join(" || ") }), persona).toEqual([]);
         for (const id of children) {
-          const result = await gql(persona).request<{ person: unknown }>(`query($id: ID!) { person(id: $id) { id } }`, { id });
+          const result = await gql(persona).execute(AuthzPersonIdDocument, { id });
           expect(result.data?.person ?? null, persona).toBeNull();
         }
       }
-      const directory = await gql("otherMember").request<{ directory: { edges: Array<{ node: { members: Array<{ id: string }> } }> } }>(
-        `query($q: String) { directory(first: 50, search: $q) { edges { node { members { id } } } } }`, { q: world.run },
-      );
+      const directory = await gql("otherMember").execute(AuthzDirectoryMembersDocument, { q: world.run });
       const listed = directory.data!.directory.edges.flatMap((e) => e.node.members.map((m) => m.id));
       expect(listed).toContain(world.person.member);
       for (const id of children) expect(listed).not.toContain(id);

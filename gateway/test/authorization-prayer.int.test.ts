@@ -23,7 +23,9 @@ import { EventSource } from "eventsource";
 import type { Gateway } from "../src/index.ts";
 import type { PrayerRequestRecord } from "../src/pocketbase/records.ts";
 import { createUser, errorCode, GqlClient, pbAs, restStatus, system, testGateway, type GqlResult, type TestUser } from "./helpers.ts";
+import { AuthzNotificationsDocument, AuthzPrayerRequestDocument, AuthzPrayerWallDocument } from "./__generated__/operations.ts";
 import { describeRealtimeColumn } from "./realtime-recording.ts";
+import { A, D, columns, describeAuthorizationTable, type Cells as CellsOf, type Check, type Verdict } from "./authorization-table.ts";
 
 // The PocketBase SDK's realtime needs an EventSource (Node 20 has none).
 (globalThis as { EventSource?: unknown }).EventSource ??= EventSource;
@@ -31,13 +33,10 @@ import { describeRealtimeColumn } from "./realtime-recording.ts";
 const PERSONAS = ["anonymous", "pending", "member", "otherMember", "editor", "careTeam", "moderator", "pastor", "admin"] as const;
 type Persona = (typeof PERSONAS)[number];
 
-type Expected = "allow" | "deny";
-const A = "allow" as const;
-const D = "deny" as const;
-type Row9 = [Expected, Expected, Expected, Expected, Expected, Expected, Expected, Expected, Expected];
-type Cells = Record<Persona, Expected>;
+type Expected = Verdict;
+type Cells = CellsOf<Persona>;
 /** Columns: anonymous, pending, member, otherMember, editor, careTeam, moderator, pastor, admin. */
-const cells = (...values: Row9): Cells => Object.fromEntries(PERSONAS.map((p, i) => [p, values[i]])) as Cells;
+const { cells } = columns(PERSONAS);
 
 // ─── The world ───────────────────────────────────────────────────────────────────────────────────
 const VISIBILITIES = ["public", "members", "pastoral"] as const;
@@ -369,7 +368,7 @@ const ownMark = (persona: Persona, request: string) =>
   persona === "anonymous" ? { request, user: "", deviceKey: deviceKey(), day: today() } : { request, user: users[persona].id, deviceKey: "", day: today() };
 const markFilter = (request: string) => `request = "${request}"`;
 
-type WriteCheck = (persona: Persona, expected: Expected) => Promise<void>;
+type WriteCheck = Check<Persona>;
 
 const REST_WRITES: { [C in WriteCollection]: Record<keyof (typeof WRITE)[C], WriteCheck> } = {
   prayer_requests: {
@@ -454,7 +453,7 @@ const REST_WRITES: { [C in WriteCollection]: Record<keyof (typeof WRITE)[C], Wri
       withPublicWallOff(() =>
         withFreshRequest({}, async (id) => {
           expect(await restStatus(() => rest(p).collection("prayer_requests").getOne(id))).toBe(e === A ? 200 : 404);
-          const seen = await gql(p).request<{ prayerRequest: { id: string } | null }>(`query($id: ID!) { prayerRequest(id: $id) { id } }`, { id });
+          const seen = await gql(p).execute(AuthzPrayerRequestDocument, { id });
           expect(seen.data?.prayerRequest?.id ?? null).toBe(e === A ? id : null);
         }),
       ),
@@ -463,7 +462,7 @@ const REST_WRITES: { [C in WriteCollection]: Record<keyof (typeof WRITE)[C], Wri
         withFreshRequest({}, async (id) => {
           const listed = await rest(p).collection("prayer_requests").getList(1, 1, { filter: `id = "${id}"` });
           expect(listed.items.map((r) => r.id)).toEqual(e === A ? [id] : []);
-          const wall = await gql(p).request<{ prayerWall: { edges: Array<{ node: { id: string } }> } }>(`{ prayerWall(first: 100) { edges { node { id } } } }`);
+          const wall = await gql(p).execute(AuthzPrayerWallDocument);
           expect(wall.data!.prayerWall.edges.some((edge) => edge.node.id === id)).toBe(e === A);
         }),
       ),
@@ -579,13 +578,14 @@ describe("who asked never leaks through a request's relations", () => {
 });
 
 // ─── REST: writes ────────────────────────────────────────────────────────────────────────────────
-describe.each(Object.keys(WRITE) as WriteCollection[])("%s through PocketBase: writes", (collection) => {
-  const rows = Object.entries(WRITE[collection] as Record<string, Cells>).flatMap(([operation, byPersona]) =>
-    PERSONAS.map((persona) => ({ operation, persona, expected: byPersona[persona] })),
-  );
-  it.each(rows)("$operation as $persona → $expected", async ({ operation, persona, expected }) => {
-    await (REST_WRITES[collection] as Record<string, WriteCheck>)[operation]!(persona, expected);
-  });
+// The write table (./authorization-table.ts). The GraphQL operations are not one-to-one with these rows:
+// they have their own table below (GQL_WRITES), with the code each persona gets.
+describeAuthorizationTable({
+  personas: PERSONAS,
+  table: WRITE,
+  rest: REST_WRITES,
+  gaps: { graphql: "the gateway's prayer operations have their own table (GQL_WRITES, \"writes through GraphQL\")" },
+  title: "writes",
 });
 
 // ─── Realtime ────────────────────────────────────────────────────────────────────────────────────
@@ -719,7 +719,7 @@ describe("lists through GraphQL", () => {
   });
 
   it.each(PERSONAS)("notifications as %s: only their own", async (persona) => {
-    const result = await gql(persona).request<{ notifications: { edges: Array<{ node: { id: string } }> } }>(`{ notifications(first: 100) { edges { node { id } } } }`);
+    const result = await gql(persona).execute(AuthzNotificationsDocument);
     if (persona === "anonymous") {
       expect(errorCode(result)).toBe("UNAUTHENTICATED");
       return;
@@ -733,9 +733,8 @@ describe("lists through GraphQL", () => {
 
 // GraphQL writes where an operation exists. Outcomes per persona: "ok" or the error code.
 type Outcome = "ok" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "BAD_USER_INPUT";
-type Outcomes = Record<Persona, Outcome>;
-const outcomes = (...values: [Outcome, Outcome, Outcome, Outcome, Outcome, Outcome, Outcome, Outcome, Outcome]): Outcomes =>
-  Object.fromEntries(PERSONAS.map((p, i) => [p, values[i]])) as Outcomes;
+type Outcomes = CellsOf<Persona, Outcome>;
+const outcomes = columns(PERSONAS).cells<Outcome>;
 
 const GQL_WRITES: Record<string, { outcomes: Outcomes; check: (persona: Persona, expected: Outcome) => Promise<void> }> = {
   // Staff who may not moderate are refused; a moderator without view_pastoral cannot find a pastoral request.
@@ -833,11 +832,12 @@ async function gqlWrite(persona: Persona, expected: Outcome, query: string, vari
   expect(after[field]).toEqual(expected === "ok" ? value : before[field]);
 }
 
-describe("writes through GraphQL", () => {
-  const rows = Object.entries(GQL_WRITES).flatMap(([operation, { outcomes: byPersona }]) => PERSONAS.map((persona) => ({ operation, persona, expected: byPersona[persona] })));
-  it.each(rows)("$operation as $persona → $expected", async ({ operation, persona, expected }) => {
-    await GQL_WRITES[operation]!.check(persona, expected);
-  });
+describeAuthorizationTable<Persona, Outcome>({
+  personas: PERSONAS,
+  table: { prayer: Object.fromEntries(Object.entries(GQL_WRITES).map(([operation, { outcomes: byPersona }]) => [operation, byPersona])) },
+  graphql: { prayer: Object.fromEntries(Object.entries(GQL_WRITES).map(([operation, { check }]) => [operation, check])) },
+  gaps: { rest: "the gateway's operations: their PocketBase rows are the REST write table (WRITE)" },
+  title: "writes through GraphQL",
 });
 
 // ─── Required refusals (issue 5) ─────────────────────────────────────────────────────────────────
@@ -863,7 +863,7 @@ describe("required refusals (issue 5)", () => {
       expect(await restStatus(() => rest("member").collection("notifications").getOne(id))).toBe(404);
       expect(await restStatus(() => rest("member").collection("notifications").update(id, { readAt: "2026-01-01 00:00:00.000Z" }))).toBe(404);
       expect(errorCode(await gql("member").request(`mutation($id: ID!) { markNotificationRead(id: $id) { id } }`, { id }))).toBe("NOT_FOUND");
-      const list = await gql("member").request<{ notifications: { edges: Array<{ node: { id: string } }> } }>(`{ notifications(first: 100) { edges { node { id } } } }`);
+      const list = await gql("member").execute(AuthzNotificationsDocument);
       expect(list.data!.notifications.edges.map((e) => e.node.id)).not.toContain(id);
       expect((await su.collection("notifications").getOne(id)).readAt).toBe("");
     });

@@ -9,19 +9,17 @@ import { EventSource } from "eventsource";
 import type PocketBase from "pocketbase";
 import type { Gateway } from "../src/index.ts";
 import { toneMp3 } from "../../scripts/lib/mp3.ts";
-import { createUser, errorCode, fileOf, GqlClient, pbAs, pngBytes, restStatus, system, testGateway, type TestUser } from "./helpers.ts";
+import { createUser, fileOf, GqlClient, pbAs, pngBytes, restStatus, system, testGateway, type TestUser } from "./helpers.ts";
+import { AuthzDraftSermonsDocument, AuthzSeriesBySlugDocument, AuthzSermonByIdDocument, AuthzSermonBySlugDocument, AuthzSpeakerBySlugDocument } from "./__generated__/operations.ts";
 import { describeRealtimeColumn } from "./realtime-recording.ts";
+import { A, D, columns, describeAuthorizationTable, expectGql, expectRest, type Check } from "./authorization-table.ts";
 
 // The PocketBase SDK's realtime needs an EventSource (Node 20 has none).
 (globalThis as { EventSource?: unknown }).EventSource ??= EventSource;
 
 const PERSONAS = ["anonymous", "pending", "member", "writer", "editor", "pastor", "careTeam", "admin"] as const;
 type Persona = (typeof PERSONAS)[number];
-type Expected = "allow" | "deny";
-type Row8 = [Expected, Expected, Expected, Expected, Expected, Expected, Expected, Expected];
-const A = "allow" as const;
-const D = "deny" as const;
-const cells = (...values: Row8) => Object.fromEntries(PERSONAS.map((p, i) => [p, values[i]])) as Record<Persona, Expected>;
+const { cells } = columns(PERSONAS);
 const everyone = cells(A, A, A, A, A, A, A, A);
 // sermons.manage: editor, pastor, admin (the writer has content.edit only; the care team none).
 const managers = cells(D, D, D, D, A, A, D, A);
@@ -86,46 +84,29 @@ const withAudio = (status: "draft" | "published") => sermon({ status, audio: fil
 const rest = (persona: Persona) => pbAs(users[persona]);
 const gql = (persona: Persona) => new GqlClient(gateway, { token: users[persona]?.token });
 
-function expectRest(expected: Expected, status: number) {
-  if (expected === "allow") expect(status).toBe(200);
-  else expect([400, 401, 403, 404]).toContain(status);
-}
-/** GraphQL writes on records the caller can read: allowed → no error; refused → UNAUTHENTICATED / FORBIDDEN. */
-function expectGql(expected: Expected, persona: Persona, result: { errors?: unknown[] }) {
-  if (expected === "allow") expect(result.errors).toBeUndefined();
-  else expect(errorCode(result as never)).toBe(persona === "anonymous" ? "UNAUTHENTICATED" : "FORBIDDEN");
-}
 /** GraphQL writes on drafts: those who may not see drafts get NOT_FOUND (never a hint that it exists). */
-function expectGqlOnDraft(expected: Expected, persona: Persona, result: { errors?: unknown[] }) {
-  if (expected === "allow") expect(result.errors).toBeUndefined();
-  else expect(errorCode(result as never)).toBe(persona === "anonymous" ? "UNAUTHENTICATED" : "NOT_FOUND");
-}
+const expectGqlOnDraft = (expected: "allow" | "deny", persona: Persona, result: Parameters<typeof expectGql>[2]) => expectGql(expected, persona, result, "NOT_FOUND");
 /** The audio file straight from PocketBase, with the persona's file token (PocketBase applies the view rule). */
 async function download(persona: Persona, record: { id: string; audio: string }): Promise<number> {
   const token = users[persona] ? await rest(persona).files.getToken() : undefined;
   return (await fetch(rest(persona).files.getURL(record, record.audio, { token }))).status;
 }
 
-type Check = (persona: Persona, expected: Expected) => Promise<void>;
-const CHECKS: { [C in keyof typeof MATRIX]: { [O in keyof (typeof MATRIX)[C]]: Check } } = {
+type Table = typeof MATRIX;
+const REST: { [C in keyof Table]: { [O in keyof Table[C]]: Check<Persona> } } = {
   sermons: {
     async viewPublished(persona, expected) {
       const target = await sermon({ status: "published" });
       expectRest(expected, await restStatus(() => rest(persona).collection("sermons").getOne(target.id)));
-      expect(!!(await gql(persona).request<{ sermon: unknown }>(`query($s: String!) { sermon(slug: $s) { id } }`, { s: target.slug })).data?.sermon).toBe(expected === "allow");
     },
     async viewDraft(persona, expected) {
       const target = await sermon();
       expectRest(expected, await restStatus(() => rest(persona).collection("sermons").getOne(target.id)));
-      expect(!!(await gql(persona).request<{ sermonById: unknown }>(`query($id: ID!) { sermonById(id: $id) { id } }`, { id: target.id })).data?.sermonById).toBe(expected === "allow");
     },
     async listDrafts(persona, expected) {
-      const title = slug("listed");
-      const target = await sermon({ title });
+      const target = await sermon({ title: slug("listed") });
       const listed = await rest(persona).collection("sermons").getList(1, 1, { filter: `id = "${target.id}"` });
       expect(listed.items.length).toBe(expected === "allow" ? 1 : 0);
-      const viaGql = await gql(persona).request<{ sermons: { edges: unknown[] } }>(`query($q: String!) { sermons(first: 5, search: $q, status: DRAFT) { edges { node { id } } } }`, { q: title });
-      expect(viaGql.data?.sermons.edges.length ?? 0).toBe(expected === "allow" ? 1 : 0);
     },
     async downloadPublishedAudio(persona, expected) {
       const target = await withAudio("published");
@@ -137,31 +118,22 @@ const CHECKS: { [C in keyof typeof MATRIX]: { [O in keyof (typeof MATRIX)[C]]: C
     },
     async create(persona, expected) {
       expectRest(expected, await restStatus(() => rest(persona).collection("sermons").create({ title: "New", slug: slug("new"), status: "draft" })));
-      expectGql(expected, persona, await gql(persona).request(`mutation { createSermon(input: { title: "Via GraphQL" }) { id } }`));
     },
     async updateDraft(persona, expected) {
       const target = await sermon();
       expectRest(expected, await restStatus(() => rest(persona).collection("sermons").update(target.id, { title: "Changed" })));
-      const other = await sermon();
-      expectGqlOnDraft(expected, persona, await gql(persona).request(`mutation($id: ID!) { updateSermon(id: $id, input: { title: "Changed" }) { id } }`, { id: other.id }));
     },
     async publish(persona, expected) {
       const target = await sermon();
       expectRest(expected, await restStatus(() => rest(persona).collection("sermons").update(target.id, { status: "published" })));
-      const other = await sermon();
-      expectGqlOnDraft(expected, persona, await gql(persona).request(`mutation($id: ID!) { publishSermon(id: $id) { id } }`, { id: other.id }));
     },
     async updatePublished(persona, expected) {
       const target = await sermon({ status: "published" });
       expectRest(expected, await restStatus(() => rest(persona).collection("sermons").update(target.id, { title: "Live change" })));
-      const other = await sermon({ status: "published" });
-      expectGql(expected, persona, await gql(persona).request(`mutation($id: ID!) { updateSermon(id: $id, input: { title: "Live change" }) { id } }`, { id: other.id }));
     },
     async delete(persona, expected) {
       const target = await sermon({ status: "published" });
       expectRest(expected, await restStatus(() => rest(persona).collection("sermons").delete(target.id)));
-      const other = await sermon({ status: "published" });
-      expectGql(expected, persona, await gql(persona).request(`mutation($id: ID!) { deleteSermon(id: $id) }`, { id: other.id }));
     },
   },
   sermon_series: {
@@ -173,25 +145,20 @@ const CHECKS: { [C in keyof typeof MATRIX]: { [O in keyof (typeof MATRIX)[C]]: C
     async view(persona, expected) {
       const target = await series();
       expectRest(expected, await restStatus(() => rest(persona).collection("sermon_series").getOne(target.id)));
-      expect(!!(await gql(persona).request<{ sermonSeries: unknown }>(`query($s: String!) { sermonSeries(slug: $s) { id } }`, { s: target.slug })).data?.sermonSeries).toBe(expected === "allow");
     },
     async create(persona, expected) {
       expectRest(expected, await restStatus(() => rest(persona).collection("sermon_series").create({ title: "New", slug: slug("new") })));
-      expectGql(expected, persona, await gql(persona).request(`mutation { createSermonSeries(input: { title: "Via GraphQL" }) { id } }`));
     },
     async update(persona, expected) {
       const target = await series();
       expectRest(expected, await restStatus(() => rest(persona).collection("sermon_series").update(target.id, { title: "Changed" })));
       const other = await series();
-      expectGql(expected, persona, await gql(persona).request(`mutation($id: ID!) { updateSermonSeries(id: $id, input: { title: "Changed" }) { id } }`, { id: other.id }));
       const artwork = await restStatus(() => rest(persona).collection("sermon_series").update(other.id, { artwork: fileOf(pngBytes(), "a.png", "image/png") }));
       expectRest(expected, artwork);
     },
     async delete(persona, expected) {
       const target = await series();
       expectRest(expected, await restStatus(() => rest(persona).collection("sermon_series").delete(target.id)));
-      const other = await series();
-      expectGql(expected, persona, await gql(persona).request(`mutation($id: ID!) { deleteSermonSeries(id: $id) }`, { id: other.id }));
     },
   },
   speakers: {
@@ -203,39 +170,112 @@ const CHECKS: { [C in keyof typeof MATRIX]: { [O in keyof (typeof MATRIX)[C]]: C
     async view(persona, expected) {
       const target = await speaker();
       expectRest(expected, await restStatus(() => rest(persona).collection("speakers").getOne(target.id)));
-      expect(!!(await gql(persona).request<{ speaker: unknown }>(`query($s: String!) { speaker(slug: $s) { id } }`, { s: target.slug })).data?.speaker).toBe(expected === "allow");
     },
     async create(persona, expected) {
       expectRest(expected, await restStatus(() => rest(persona).collection("speakers").create({ name: "New", slug: slug("new") })));
-      expectGql(expected, persona, await gql(persona).request(`mutation { createSpeaker(input: { name: "Via GraphQL" }) { id } }`));
     },
     async update(persona, expected) {
       const target = await speaker();
       expectRest(expected, await restStatus(() => rest(persona).collection("speakers").update(target.id, { bio: "Changed" })));
-      const other = await speaker();
-      expectGql(expected, persona, await gql(persona).request(`mutation($id: ID!) { updateSpeaker(id: $id, input: { name: "Changed" }) { id } }`, { id: other.id }));
     },
     async delete(persona, expected) {
       const target = await speaker();
       expectRest(expected, await restStatus(() => rest(persona).collection("speakers").delete(target.id)));
+    },
+  },
+};
+
+const GRAPHQL: { [C in keyof Table]: { [O in keyof Table[C]]?: Check<Persona> } } = {
+  sermons: {
+    async viewPublished(persona, expected) {
+      const target = await sermon({ status: "published" });
+      expect(!!(await gql(persona).execute(AuthzSermonBySlugDocument, { s: target.slug })).data?.sermon).toBe(expected === "allow");
+    },
+    async viewDraft(persona, expected) {
+      const target = await sermon();
+      expect(!!(await gql(persona).execute(AuthzSermonByIdDocument, { id: target.id })).data?.sermonById).toBe(expected === "allow");
+    },
+    async listDrafts(persona, expected) {
+      const title = slug("listed");
+      await sermon({ title });
+      const viaGql = await gql(persona).execute(AuthzDraftSermonsDocument, { q: title });
+      expect(viaGql.data?.sermons.edges.length ?? 0).toBe(expected === "allow" ? 1 : 0);
+    },
+    async create(persona, expected) {
+      expectGql(expected, persona, await gql(persona).request(`mutation { createSermon(input: { title: "Via GraphQL" }) { id } }`));
+    },
+    async updateDraft(persona, expected) {
+      const other = await sermon();
+      expectGqlOnDraft(expected, persona, await gql(persona).request(`mutation($id: ID!) { updateSermon(id: $id, input: { title: "Changed" }) { id } }`, { id: other.id }));
+    },
+    async publish(persona, expected) {
+      const other = await sermon();
+      expectGqlOnDraft(expected, persona, await gql(persona).request(`mutation($id: ID!) { publishSermon(id: $id) { id } }`, { id: other.id }));
+    },
+    async updatePublished(persona, expected) {
+      const other = await sermon({ status: "published" });
+      expectGql(expected, persona, await gql(persona).request(`mutation($id: ID!) { updateSermon(id: $id, input: { title: "Live change" }) { id } }`, { id: other.id }));
+    },
+    async delete(persona, expected) {
+      const other = await sermon({ status: "published" });
+      expectGql(expected, persona, await gql(persona).request(`mutation($id: ID!) { deleteSermon(id: $id) }`, { id: other.id }));
+    },
+  },
+  sermon_series: {
+    async view(persona, expected) {
+      const target = await series();
+      expect(!!(await gql(persona).execute(AuthzSeriesBySlugDocument, { s: target.slug })).data?.sermonSeries).toBe(expected === "allow");
+    },
+    async create(persona, expected) {
+      expectGql(expected, persona, await gql(persona).request(`mutation { createSermonSeries(input: { title: "Via GraphQL" }) { id } }`));
+    },
+    async update(persona, expected) {
+      const other = await series();
+      expectGql(expected, persona, await gql(persona).request(`mutation($id: ID!) { updateSermonSeries(id: $id, input: { title: "Changed" }) { id } }`, { id: other.id }));
+    },
+    async delete(persona, expected) {
+      const other = await series();
+      expectGql(expected, persona, await gql(persona).request(`mutation($id: ID!) { deleteSermonSeries(id: $id) }`, { id: other.id }));
+    },
+  },
+  speakers: {
+    async view(persona, expected) {
+      const target = await speaker();
+      expect(!!(await gql(persona).execute(AuthzSpeakerBySlugDocument, { s: target.slug })).data?.speaker).toBe(expected === "allow");
+    },
+    async create(persona, expected) {
+      expectGql(expected, persona, await gql(persona).request(`mutation { createSpeaker(input: { name: "Via GraphQL" }) { id } }`));
+    },
+    async update(persona, expected) {
+      const other = await speaker();
+      expectGql(expected, persona, await gql(persona).request(`mutation($id: ID!) { updateSpeaker(id: $id, input: { name: "Changed" }) { id } }`, { id: other.id }));
+    },
+    async delete(persona, expected) {
       const other = await speaker();
       expectGql(expected, persona, await gql(persona).request(`mutation($id: ID!) { deleteSpeaker(id: $id) }`, { id: other.id }));
     },
   },
 };
 
-const ROWS = Object.entries(MATRIX).flatMap(([collection, operations]) =>
-  Object.entries(operations).flatMap(([operation, byPersona]) =>
-    PERSONAS.map((persona) => ({ collection, operation, persona, expected: (byPersona as Record<Persona, Expected>)[persona] })),
-  ),
-);
+const NOT_YET = "not checked through GraphQL yet (the list query exists): a gap to close";
+describeAuthorizationTable({
+  personas: PERSONAS,
+  table: MATRIX,
+  rest: REST,
+  graphql: GRAPHQL,
+  gaps: {
+    graphql: {
+      sermons: {
+        downloadPublishedAudio: "a file, not a GraphQL field: the gateway's /files proxy (below, and sermons.int.test.ts)",
+        downloadDraftAudio: "a file, not a GraphQL field: the gateway's /files proxy (below, and sermons.int.test.ts)",
+      },
+      sermon_series: { list: NOT_YET },
+      speakers: { list: NOT_YET },
+    },
+  },
+});
 
-describe("authorization table: sermons, sermon_series, speakers (REST and GraphQL)", () => {
-  it.each(ROWS)("$collection $operation as $persona → $expected", async ({ collection, operation, persona, expected }) => {
-    const check = (CHECKS as Record<string, Record<string, Check>>)[collection]![operation]!;
-    await check(persona, expected);
-  });
-
+describe("sermon files through the gateway", () => {
   it("visitors never learn a draft exists through the gateway's /files proxy either", async () => {
     const base = await gateway.listen();
     const draft = await withAudio("draft");

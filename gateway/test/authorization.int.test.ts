@@ -17,6 +17,8 @@ import {
   createUser, errorCode, fileOf, GqlClient, PASSWORD, pbAs, pngBytes, restStatus, ROLE_NAMES, system, testGateway, uniqueEmail,
   type GqlResult, type TestUser,
 } from "./helpers.ts";
+import { AuthzRolesDocument, AuthzSettingsLogoDocument, AuthzUsersDocument } from "./__generated__/operations.ts";
+import { columns, describeAuthorizationTable, tableCells, type Cells as CellsOf, type Check as CheckOf } from "./authorization-table.ts";
 
 // The PocketBase SDK's realtime needs an EventSource (Node 20 has none).
 (globalThis as { EventSource?: unknown }).EventSource ??= EventSource;
@@ -29,10 +31,9 @@ type Persona = (typeof PERSONAS)[number];
  * email address (PocketBase shows it only to the owner and account managers) nor its roles or status.
  */
 type Expected = "allow" | "deny" | "all" | "self" | "none" | "staff";
-type Cells = Record<Persona, Expected>;
-type Row8 = [Expected, Expected, Expected, Expected, Expected, Expected, Expected, Expected];
-const cells = (...values: Row8): Cells => Object.fromEntries(PERSONAS.map((p, i) => [p, values[i]])) as Cells;
-const everyone = (value: Expected) => cells(value, value, value, value, value, value, value, value);
+type Cells = CellsOf<Persona, Expected>;
+const { cells: cellsOf, everyone } = columns(PERSONAS);
+const cells = cellsOf<Expected>;
 
 // Columns, in order: anonymous, pending member, member, other member, editor, pastor, care team, admin.
 const MATRIX = {
@@ -82,17 +83,8 @@ const MATRIX = {
 } satisfies Record<string, Record<string, Cells>>;
 
 type Collection = keyof typeof MATRIX;
-interface Row {
-  persona: Persona;
-  collection: Collection;
-  operation: string;
-  expected: Expected;
-}
-const ROWS: Row[] = (Object.entries(MATRIX) as Array<[Collection, Record<string, Cells>]>).flatMap(([collection, operations]) =>
-  Object.entries(operations).flatMap(([operation, byPersona]) =>
-    PERSONAS.map((persona) => ({ persona, collection, operation, expected: byPersona[persona] })),
-  ),
-);
+type Row = { persona: Persona; collection: Collection; operation: string; expected: Expected };
+const ROWS = tableCells<Persona, Expected>(PERSONAS, MATRIX) as Row[];
 
 interface Actor {
   persona: Persona;
@@ -100,7 +92,7 @@ interface Actor {
   pb: PocketBase;
   gql: GqlClient;
 }
-type Check = (actor: Actor, expected: Expected) => Promise<void>;
+type Check = CheckOf<Actor, Expected>;
 
 let gateway: Gateway;
 let su: PocketBase;
@@ -289,13 +281,13 @@ const REST: Record<Collection, Record<string, Check>> = {
   },
 };
 
-const USERS_QUERY = `query($search: String) { users(first: 100, search: $search) { totalCount edges { node { id email } } } }`;
+const USERS_QUERY = AuthzUsersDocument; // ./operations/authorization.graphql
 
 /** The gateway's operation for a cell, where one exists. */
 const GRAPHQL: Partial<Record<Collection, Record<string, Check>>> = {
   users: {
     async list({ gql, persona, user }, expected) {
-      const result = await gql.request<{ users: { totalCount: number; edges: Array<{ node: { id: string; email: string } }> } }>(USERS_QUERY);
+      const result = await gql.execute(USERS_QUERY);
       if (expected === "none") return expect(errorCode(result)).toBe("UNAUTHENTICATED");
       expect(result.errors, persona).toBeUndefined();
       if (expected === "self") {
@@ -315,7 +307,7 @@ const GRAPHQL: Partial<Record<Collection, Record<string, Check>>> = {
         const own = await gql.request(`{ viewer { user { id email } } }`);
         return expect(own.data).toEqual({ viewer: { user: { id: subject.id, email: subject.email } } });
       }
-      const result = await gql.request<{ users: { edges: Array<{ node: { id: string; email: string } }> } }>(USERS_QUERY, {
+      const result = await gql.execute(USERS_QUERY, {
         search: expected === "allow" ? subject.email : null,
       });
       if (persona === "anonymous") return expect(errorCode(result)).toBe("UNAUTHENTICATED");
@@ -347,7 +339,7 @@ const GRAPHQL: Partial<Record<Collection, Record<string, Check>>> = {
   },
   roles: {
     async list({ gql }, expected) {
-      const result = await gql.request<{ roles: Array<{ name: string }> }>(`{ roles { name } }`);
+      const result = await gql.execute(AuthzRolesDocument);
       if (expected === "none") return expect(errorCode(result)).toBe("UNAUTHENTICATED");
       expect(result.data?.roles.map((r) => r.name)).toEqual(expect.arrayContaining([...ROLE_NAMES]));
     },
@@ -365,7 +357,7 @@ const GRAPHQL: Partial<Record<Collection, Record<string, Check>>> = {
       else expectRefused(result, persona);
     },
     async download({ gql }) {
-      const result = await gql.request<{ settings: { logoUrl: string } }>(`{ settings { logoUrl } }`);
+      const result = await gql.execute(AuthzSettingsLogoDocument);
       expect(result.data?.settings.logoUrl).toBe(`http://flock.test/files/${settingsRecord.collectionId}/${settingsRecord.id}/${settingsRecord.logo}`);
     },
   },
@@ -396,31 +388,31 @@ afterAll(async () => {
   await gateway.close();
 });
 
-const rowsWith = (checks: Partial<Record<Collection, Record<string, Check>>>) =>
-  ROWS.filter((row) => checks[row.collection]?.[row.operation]);
 const describeRow = (row: Row) => `${row.persona} ${row.operation} → ${row.expected}`;
+const REALTIME = "PocketBase's realtime: the subscription test below";
+const NO_OPERATION = "no GraphQL operation does this";
 
-describe("every cell of the matrix has an expectation", () => {
-  it("covers 8 personas × every operation of every collection", () => {
-    for (const [collection, operations] of Object.entries(MATRIX)) {
-      for (const [operation, byPersona] of Object.entries(operations)) {
-        expect(Object.keys(byPersona).sort(), `${collection}.${operation}`).toEqual([...PERSONAS].sort());
-        if (operation !== "realtime") expect(REST[collection as Collection][operation], `${collection}.${operation} has a REST check`).toBeTypeOf("function");
-      }
-    }
-  });
-});
-
-describe.each(Object.keys(MATRIX) as Collection[])("%s through PocketBase's REST API", (collection) => {
-  it.each(rowsWith(REST).filter((row) => row.collection === collection).map((row) => [describeRow(row), row] as const))("%s", async (_, row) => {
-    await REST[row.collection][row.operation]!(actor(row.persona), row.expected);
-  });
-});
-
-describe.each(Object.keys(GRAPHQL) as Collection[])("%s through GraphQL", (collection) => {
-  it.each(rowsWith(GRAPHQL).filter((row) => row.collection === collection).map((row) => [describeRow(row), row] as const))("%s", async (_, row) => {
-    await GRAPHQL[row.collection]![row.operation]!(actor(row.persona, 2), row.expected);
-  });
+describeAuthorizationTable<Persona, Expected, typeof MATRIX, Actor>({
+  personas: PERSONAS,
+  table: MATRIX,
+  rest: REST,
+  graphql: GRAPHQL,
+  // Each check gets the persona's REST client and GraphQL client (its own IP per channel: separate rate limits).
+  as: (persona, channel) => actor(persona, channel === "rest" ? 1 : 2),
+  gaps: {
+    rest: { users: { realtime: REALTIME }, people: { realtime: REALTIME }, roles: { realtime: REALTIME }, settings: { realtime: REALTIME } },
+    graphql: {
+      users: {
+        createPrivileged: "signUp takes no roles, person or status",
+        update: "not checked through GraphQL yet (a member's own account: auth.int.test.ts): a gap to close",
+        delete: NO_OPERATION,
+        realtime: REALTIME,
+      },
+      people: "people through GraphQL: authorization-people.int.test.ts",
+      roles: { view: NO_OPERATION, create: NO_OPERATION, update: NO_OPERATION, delete: NO_OPERATION, realtime: REALTIME },
+      settings: { list: "a singleton: the view row", create: NO_OPERATION, delete: NO_OPERATION, realtime: REALTIME },
+    },
+  },
 });
 
 describe("realtime: PocketBase delivers a change only to those who may see the record", () => {

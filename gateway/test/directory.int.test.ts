@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/index.ts";
 import { ViewerCache } from "../src/session/viewer-cache.ts";
 import { countPocketBaseCalls, createUser, errorCode, GqlClient, system, testGateway, uniqueEmail, type TestUser } from "./helpers.ts";
+import { DirectoryHouseholdMembersDocument, DirectoryListDocument, DirectoryPageDocument, type DirectoryListQuery } from "./__generated__/operations.ts";
 
 let gateway: Gateway;
 let su: PocketBase;
@@ -16,29 +17,11 @@ let su: PocketBase;
 const tag = () => randomUUID().replace(/-/g, "").slice(0, 10);
 const as = (user: TestUser | null) => new GqlClient(gateway, { token: user?.token });
 
-const DIRECTORY = `query($first: Int, $after: String, $search: String) { directory(first: $first, after: $after, search: $search) {
-  totalCount
-  pageInfo { hasNextPage endCursor }
-  edges { node {
-    name photoUrl(size: THUMB) inDirectory
-    address { city visibility }
-    members { displayName ageGroup photoUrl birthDate birthday { month day } emails { email } phones { number } }
-  } }
-} }`;
+// The operations are in ./operations/directory.graphql (typed by npm run codegen).
+const DIRECTORY = DirectoryListDocument;
+const DIRECTORY_PAGE = DirectoryPageDocument;
 
-/** The nested selection of QUALITY P2: members with their rows, the address and photos. */
-const DIRECTORY_PAGE = `query($first: Int, $search: String) { directory(first: $first, search: $search) {
-  edges { node { name photoUrl address { city } members { displayName ageGroup photoUrl birthday { month day } emails { email } phones { number } } } }
-} }`;
-
-interface DirectoryNode {
-  name: string;
-  address: { city: string } | null;
-  members: Array<{ displayName: string; ageGroup: string; birthDate: string | null; birthday: { month: number; day: number } | null; emails: Array<{ email: string }>; phones: Array<{ number: string }> }>;
-}
-interface DirectoryResult {
-  directory: { totalCount: number; pageInfo: { hasNextPage: boolean; endCursor: string | null }; edges: Array<{ node: DirectoryNode }> };
-}
+type DirectoryResult = DirectoryListQuery;
 
 /** A login whose active, listed person belongs to `household`. */
 async function listedLogin(household: string, fields: Record<string, unknown>, options: { person?: "active" | "pending" } = {}) {
@@ -87,7 +70,7 @@ describe("what the directory shows", () => {
   });
 
   it("lists the listed households by name, with each person's shared details only", async () => {
-    const result = await as(viewer).request<DirectoryResult>(DIRECTORY, { search: t });
+    const result = await as(viewer).execute(DIRECTORY, { search: t });
     expect(result.errors).toBeUndefined();
     const edges = result.data!.directory.edges;
     expect(edges.map((e) => e.node.name)).toEqual([`${t} Alpha`, `${t} Beta`]);
@@ -114,20 +97,20 @@ describe("what the directory shows", () => {
     const pastorHousehold = (await su.collection("households").create({ name: `${t} Pastor` })).id;
     await su.collection("people").update(pastor.personId!, { firstName: "Pia", lastName: "Pastor", membershipStatus: "member", household: pastorHousehold, householdRole: "head" });
     await person({ firstName: "Pipkin", lastName: "Pastor", household: pastorHousehold, householdRole: "child" });
-    const result = await as(pastor).request<DirectoryResult>(DIRECTORY, { search: t });
+    const result = await as(pastor).execute(DIRECTORY, { search: t });
     const cards = Object.fromEntries(result.data!.directory.edges.map((e) => [e.node.name, e.node.members.map((m) => m.displayName)]));
     expect(cards).toEqual({ [`${t} Alpha`]: ["Al Alpha"], [`${t} Beta`]: ["Bea Beta"], [`${t} Pastor`]: ["Pia Pastor"] });
     // Outside the directory the household shows everyone the rules allow.
-    const household = await as(pastor).request<{ household: { members: Array<{ displayName: string }> } }>(
-      `query($id: ID!) { household(id: $id) { members { displayName } } }`,
+    const household = await as(pastor).execute(
+      DirectoryHouseholdMembersDocument,
       { id: pastorHousehold },
     );
-    expect(household.data!.household.members.map((m) => m.displayName)).toEqual(["Pia Pastor", "Pipkin Pastor"]);
+    expect(household.data!.household!.members.map((m) => m.displayName)).toEqual(["Pia Pastor", "Pipkin Pastor"]);
   });
 
   it("searches by household name and by the names of listed people only", async () => {
     const names = async (search: string) =>
-      ((await as(viewer).request<DirectoryResult>(DIRECTORY, { search })).data?.directory.edges ?? []).map((e) => e.node.name);
+      ((await as(viewer).execute(DIRECTORY, { search })).data?.directory.edges ?? []).map((e) => e.node.name);
     expect(await names(`${t} alp`)).toEqual([`${t} Alpha`]);
     expect(await names(`Albert ${t}`)).toEqual([`${t} Alpha`]);
     expect(await names(`${t} Bea`)).toEqual([`${t} Beta`]);
@@ -138,12 +121,12 @@ describe("what the directory shows", () => {
   });
 
   it("pages by name with keyset cursors", async () => {
-    const all = (await as(viewer).request<DirectoryResult>(DIRECTORY, { search: t })).data!.directory.edges.map((e) => e.node.name);
+    const all = (await as(viewer).execute(DIRECTORY, { search: t })).data!.directory.edges.map((e) => e.node.name);
     expect(all.length).toBeGreaterThanOrEqual(2);
     const paged: string[] = [];
     let after: string | null = null;
     for (let page = 0; page < all.length; page++) {
-      const result: { data: DirectoryResult | null } = await as(viewer).request<DirectoryResult>(DIRECTORY, { search: t, first: 1, after });
+      const result: { data: DirectoryResult | null } = await as(viewer).execute(DIRECTORY, { search: t, first: 1, after });
       const { edges, pageInfo } = result.data!.directory;
       paged.push(...edges.map((e) => e.node.name));
       expect(pageInfo.hasNextPage).toBe(page < all.length - 1);
@@ -200,8 +183,8 @@ describe("QUALITY P2: no N+1 on a directory page", () => {
     const client = as(viewer);
     await client.request(DIRECTORY_PAGE, { first: 1, search: t }); // warm up: the viewer's session is looked up once
 
-    const small = await countPocketBaseCalls(() => client.request<DirectoryResult>(DIRECTORY_PAGE, { first: 5, search: t }));
-    const large = await countPocketBaseCalls(() => client.request<DirectoryResult>(DIRECTORY_PAGE, { first: 50, search: t }));
+    const small = await countPocketBaseCalls(() => client.execute(DIRECTORY_PAGE, { first: 5, search: t }));
+    const large = await countPocketBaseCalls(() => client.execute(DIRECTORY_PAGE, { first: 50, search: t }));
     expect(small.result.errors).toBeUndefined();
     expect(large.result.errors).toBeUndefined();
     expect(small.result.data!.directory.edges).toHaveLength(5);

@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { deflateSync } from "node:zlib";
 import PocketBase, { ClientResponseError } from "pocketbase";
+import { print, type DocumentNode } from "graphql";
+import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import { expect, inject } from "vitest";
 import { createGateway, prepareGateway, type Gateway } from "../src/index.ts";
 import type { GatewayConfig } from "../src/config.ts";
@@ -57,7 +59,21 @@ export class GqlClient {
     private readonly options: { token?: string; ip?: string } = {},
   ) {}
 
-  async request<T = Record<string, unknown>>(query: string, variables: Record<string, unknown> = {}, init: RequestInit = {}): Promise<GqlResult<T>> {
+  /**
+   * A typed operation: a document generated from the .graphql files in gateway/test/operations (npm run
+   * codegen writes gateway/test/__generated__/operations.ts), so the result and the variables carry the
+   * schema's types.
+   */
+  execute<TResult, TVariables extends Record<string, unknown>>(
+    document: TypedDocumentNode<TResult, TVariables>,
+    ...[variables, init]: Record<string, never> extends TVariables ? [variables?: TVariables, init?: RequestInit] : [variables: TVariables, init?: RequestInit]
+  ): Promise<GqlResult<TResult>> {
+    return this.request<TResult>(document, variables, init);
+  }
+
+  /** Any operation (a string or a document), with hand-typed results: for deliberately wrong variables, raw bodies. */
+  async request<T = Record<string, unknown>>(operation: string | DocumentNode, variables: Record<string, unknown> = {}, init: RequestInit = {}): Promise<GqlResult<T>> {
+    const query = typeof operation === "string" ? operation : print(operation);
     const headers = new Headers(init.headers);
     if (!init.body) headers.set("content-type", "application/json");
     const cookies = [

@@ -9,10 +9,11 @@ import type { Gateway } from "../src/index.ts";
 import type { NotificationRecord } from "../src/pocketbase/records.ts";
 import { waitForMail } from "../../scripts/lib/smtp-catcher.ts";
 import { createUser, GqlClient, system, testGateway, uniqueEmail, type TestUser } from "./helpers.ts";
+import { I18nMailApproveDocument, I18nMailSubmitDocument } from "./__generated__/operations.ts";
 
 const VISIT = `mutation($input: VisitRequestInput!) { submitVisitRequest(input: $input) }`;
-const SUBMIT = `mutation($input: PrayerRequestInput!) { submitPrayerRequest(input: $input) { id } }`;
-const APPROVE = `mutation($id: ID!) { approvePrayerRequest(id: $id) { id } }`;
+const SUBMIT = I18nMailSubmitDocument; // ./operations/i18n-mail.graphql
+const APPROVE = I18nMailApproveDocument;
 
 let gateway: Gateway;
 let su: PocketBase;
@@ -69,7 +70,7 @@ describe("each reader in their own language", () => {
     for (const expected of cases) {
       const author = await speaking(await createUser(), expected.locale);
       const body = `Please pray for our family's move ${tag()}`;
-      const submitted = await client(author).request<{ submitPrayerRequest: { id: string } }>(SUBMIT, { input: { body, visibility: "PUBLIC", anonymous: false } });
+      const submitted = await client(author).execute(SUBMIT, { input: { body, visibility: "PUBLIC", anonymous: false } });
       expect(submitted.errors).toBeUndefined();
       const approved = await client(moderator).request(APPROVE, { id: submitted.data!.submitPrayerRequest.id });
       expect(approved.errors).toBeUndefined();

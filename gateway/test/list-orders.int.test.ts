@@ -8,6 +8,9 @@ import type PocketBase from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/index.ts";
 import { createUser, CSRF_HEADER, fileOf, GqlClient, multipartBody, pngBytes, system, testGateway, type TestUser } from "./helpers.ts";
+import {
+  ListOrdersCreatePageDocument, ListOrdersCreatePostDocument, ListOrdersHomeNewsDocument, ListOrdersNavigationDocument, ListOrdersRolesDocument, ListOrdersSubmitPrayerDocument,
+} from "./__generated__/operations.ts";
 
 let gateway: Gateway;
 let su: PocketBase;
@@ -53,13 +56,13 @@ async function readAll(client: GqlClient, field: string, args: string, selection
 }
 
 describe("content", () => {
-  const POST = `mutation($i: PostInput!) { createPost(input: $i) { id revision } }`;
+  const POST = ListOrdersCreatePostDocument; // ./operations/list-orders.graphql
   const PUBLISH = `mutation($id: ID!) { publishPost(id: $id) { revision } }`;
   const EDIT = `mutation($id: ID!, $i: PostInput!, $r: Int!) { updatePost(id: $id, input: $i, expectedRevision: $r) { revision } }`;
 
   it("posts: newest publication first, then never-published posts newest created first; LAST_EDITED by last change", async () => {
     const t = tag();
-    const create = async (name: string) => (await ok(editor.request<{ createPost: { id: string; revision: number } }>(POST, { i: { title: `${name} ${t}` } }))).createPost;
+    const create = async (name: string) => (await ok(editor.execute(POST, { i: { title: `${name} ${t}` } }))).createPost;
     const early = await create("Early");
     await pause();
     const draftOld = await create("DraftOld");
@@ -87,7 +90,7 @@ describe("content", () => {
   it("pages: by navigation order, then title — not by last edit", async () => {
     const t = tag();
     const create = async (title: string) =>
-      (await ok(editor.request<{ createPage: { id: string; revision: number } }>(`mutation($i: PageInput!) { createPage(input: $i) { id revision } }`, { i: { title: `${title} ${t}`, showInNav: true } }))).createPage;
+      (await ok(editor.execute(ListOrdersCreatePageDocument, { i: { title: `${title} ${t}`, showInNav: true } }))).createPage;
     const c = await create("Charlie");
     const a = await create("Alpha");
     const b = await create("Bravo");
@@ -102,7 +105,7 @@ describe("content", () => {
     const first = (list: string[]) => list.map((s) => s.split(" ")[0]);
     expect(first(await readAll(editor, "pages", "search: $q", "title", { q: t }))).toEqual(["Bravo", "Charlie", "Alpha", "Yankee", "Zulu"]);
     expect(first(await readAll(editor, "pages", "search: $q, status: PUBLISHED", "title", { q: t }))).toEqual(["Bravo", "Charlie", "Alpha"]);
-    const nav = (await ok(new GqlClient(gateway).request<{ navigation: Array<{ title: string }> }>(`{ navigation { title } }`))).navigation.map((l) => l.title).filter((title) => title.endsWith(t));
+    const nav = (await ok(new GqlClient(gateway).execute(ListOrdersNavigationDocument))).navigation.map((l) => l.title).filter((title) => title.endsWith(t));
     expect(first(nav)).toEqual(["Bravo", "Charlie", "Alpha"]);
   });
 
@@ -110,14 +113,14 @@ describe("content", () => {
     const t = tag();
     const made: Record<string, string> = {};
     for (const [name, pinned] of [["Pinned", true], ["Older", false], ["Newer", false]] as const) {
-      const post = (await ok(editor.request<{ createPost: { id: string } }>(POST, { i: { title: `${name} ${t}`, pinned } }))).createPost;
+      const post = (await ok(editor.execute(POST, { i: { title: `${name} ${t}`, pinned } }))).createPost;
       made[name] = post.id;
     }
     for (const name of ["Pinned", "Older", "Newer"]) {
       await ok(editor.request(PUBLISH, { id: made[name] }));
       await pause();
     }
-    const home = (await ok(new GqlClient(gateway).request<{ homeNews: Array<{ title: string }> }>(`{ homeNews(limit: 12) { title } }`))).homeNews.map((p) => p.title);
+    const home = (await ok(new GqlClient(gateway).execute(ListOrdersHomeNewsDocument))).homeNews.map((p) => p.title);
     const ours = home.filter((title) => title.endsWith(t)).map((s) => s.split(" ")[0]);
     expect(ours).toEqual(["Pinned", "Newer", "Older"]);
   });
@@ -179,7 +182,7 @@ describe("prayer, visits, directory, roles", () => {
     try {
       const ids: string[] = [];
       for (const label of ["first", "second", "third"]) {
-        const result = await ok(mine.request<{ submitPrayerRequest: { id: string } }>(`mutation($i: PrayerRequestInput!) { submitPrayerRequest(input: $i) { id } }`, {
+        const result = await ok(mine.execute(ListOrdersSubmitPrayerDocument, {
           i: { body: `Please pray for our ${label} week of moving house ${tag()}`, visibility: "PUBLIC", anonymous: false },
         }));
         ids.push(result.submitPrayerRequest.id);
@@ -220,7 +223,7 @@ describe("prayer, visits, directory, roles", () => {
     const member = new GqlClient(gateway, { token: (await createUser()).token });
     expect(await readAll(member, "directory", "search: $q", "id", { q: t })).toEqual([a, b, c]);
 
-    const roles = (await ok(admin.request<{ roles: Array<{ name: string }> }>(`{ roles { name } }`))).roles.map((r) => r.name);
+    const roles = (await ok(admin.execute(ListOrdersRolesDocument))).roles.map((r) => r.name);
     expect(roles).toEqual([...roles].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)));
   });
 });

@@ -12,6 +12,7 @@ import type { NotificationRecord, PrayerRequestRecord } from "../src/pocketbase/
 import { deliverNotification, notify, type NotificationInput } from "../src/system/notifier.ts";
 import { archiveExpiredPrayerRequests } from "../src/system/prayer-expiry.ts";
 import { createUser, errorCode, GqlClient, signUpAndSignIn, system, testGateway, uniqueEmail, type TestUser } from "./helpers.ts";
+import { NotificationsListDocument, NotificationsMarkAllReadDocument, NotificationsMarkReadDocument } from "./__generated__/operations.ts";
 
 let gateway: Gateway;
 let su: PocketBase;
@@ -31,19 +32,10 @@ const prayed = (user: TestUser, requestId: string): NotificationInput => ({
   batchWindowMs: HOUR,
 });
 
-const LIST = `query($first: Int, $after: String) {
-  notifications(first: $first, after: $after) { totalCount unreadCount pageInfo { hasNextPage endCursor } edges { node { id kind title body link count readAt created } } }
-}`;
-type ListResult = {
-  notifications: {
-    totalCount: number;
-    unreadCount: number;
-    pageInfo: { hasNextPage: boolean; endCursor: string | null };
-    edges: Array<{ node: { id: string; kind: string; title: string; body: string; link: string | null; count: number; readAt: string | null; created: string } }>;
-  };
-};
-const MARK = `mutation($id: ID!) { markNotificationRead(id: $id) { id readAt } }`;
-const MARK_ALL = `mutation { markAllNotificationsRead }`;
+// The operations are in ./operations/notifications.graphql (typed by npm run codegen).
+const LIST = NotificationsListDocument;
+const MARK = NotificationsMarkReadDocument;
+const MARK_ALL = NotificationsMarkAllReadDocument;
 
 beforeAll(async () => {
   gateway = await testGateway();
@@ -133,13 +125,13 @@ describe("notifications through GraphQL", () => {
     const user = await createUser();
     for (const title of ["one", "two", "three"]) await deliverNotification(gateway.services, { userId: user.id, kind: "prayer_approved", title });
     await deliverNotification(gateway.services, { userId: otherMember.id, kind: "prayer_approved", title: "not yours" });
-    const firstPage = await asUser(user).request<ListResult>(LIST, { first: 2 });
+    const firstPage = await asUser(user).execute(LIST, { first: 2 });
     expect(firstPage.errors).toBeUndefined();
     const page = firstPage.data!.notifications;
     expect(page.edges.map((e) => e.node.title)).toEqual(["three", "two"]);
     expect(page).toMatchObject({ totalCount: 3, unreadCount: 3, pageInfo: { hasNextPage: true } });
     expect(page.edges[0]!.node).toMatchObject({ kind: "PRAYER_APPROVED", body: "", link: null, count: 1, readAt: null });
-    const next = await asUser(user).request<ListResult>(LIST, { first: 2, after: page.pageInfo.endCursor });
+    const next = await asUser(user).execute(LIST, { first: 2, after: page.pageInfo.endCursor });
     expect(next.data!.notifications.edges.map((e) => e.node.title)).toEqual(["one"]);
     expect(next.data!.notifications.pageInfo.hasNextPage).toBe(false);
   });
@@ -153,12 +145,12 @@ describe("notifications through GraphQL", () => {
     const user = await createUser();
     const a = await deliverNotification(gateway.services, { userId: user.id, kind: "prayer_approved", title: "a" });
     await deliverNotification(gateway.services, { userId: user.id, kind: "prayer_approved", title: "b" });
-    const marked = await asUser(user).request<{ markNotificationRead: { id: string; readAt: string } }>(MARK, { id: a.id });
+    const marked = await asUser(user).execute(MARK, { id: a.id });
     expect(marked.errors).toBeUndefined();
     expect(marked.data!.markNotificationRead.readAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
-    const again = await asUser(user).request<{ markNotificationRead: { readAt: string } }>(MARK, { id: a.id });
+    const again = await asUser(user).execute(MARK, { id: a.id });
     expect(again.data!.markNotificationRead.readAt).toBe(marked.data!.markNotificationRead.readAt);
-    expect((await asUser(user).request<ListResult>(LIST)).data!.notifications.unreadCount).toBe(1);
+    expect((await asUser(user).execute(LIST)).data!.notifications.unreadCount).toBe(1);
   });
 
   it("a member cannot mark another user's notification read (NOT_FOUND, nothing changes)", async () => {
@@ -171,11 +163,11 @@ describe("notifications through GraphQL", () => {
     const user = await createUser();
     for (const title of ["a", "b", "c"]) await deliverNotification(gateway.services, { userId: user.id, kind: "prayer_approved", title });
     const theirs = await deliverNotification(gateway.services, { userId: otherMember.id, kind: "prayer_approved", title: "theirs" });
-    const result = await asUser(user).request<{ markAllNotificationsRead: number }>(MARK_ALL);
+    const result = await asUser(user).execute(MARK_ALL);
     expect(result.data).toEqual({ markAllNotificationsRead: 3 });
     expect((await notificationsOf(user)).every((n) => n.readAt !== "")).toBe(true);
     expect((await su.collection("notifications").getOne<NotificationRecord>(theirs.id)).readAt).toBe("");
-    expect((await asUser(user).request<{ markAllNotificationsRead: number }>(MARK_ALL)).data).toEqual({ markAllNotificationsRead: 0 });
+    expect((await asUser(user).execute(MARK_ALL)).data).toEqual({ markAllNotificationsRead: 0 });
   });
 });
 
@@ -290,7 +282,7 @@ describe("sign-up approval notifies in the app", () => {
     const rows = await su.collection("notifications").getFullList<NotificationRecord>({ filter: su.filter("user = {:u}", { u: user.id }) });
     expect(rows.map((n) => [n.kind, n.link, n.count, n.readAt])).toEqual([["signup_approved", "/me", 1, ""]]);
     // The new member reads it with their own session.
-    const list = await client.request<ListResult>(LIST);
+    const list = await client.execute(LIST);
     expect(list.data!.notifications.edges.map((e) => e.node.kind)).toEqual(["SIGNUP_APPROVED"]);
   });
 });

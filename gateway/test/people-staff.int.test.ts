@@ -14,6 +14,9 @@ import { SESSION } from "@flock/shared/limits";
 import { PERSON_RELATIONS } from "../src/schema/people/merge.ts";
 import { linkFrom, waitForMail } from "../../scripts/lib/smtp-catcher.ts";
 import { createUser, errorCode, fileOf, GqlClient, pbAs, pngBytes, restStatus, signUpAndSignIn, system, testGateway, uniqueEmail, type TestUser } from "./helpers.ts";
+import {
+  PeopleStaffCancelDeletionDocument, PeopleStaffMatchesDocument, PeopleStaffRequestDeletionDocument, PeopleStaffViewerDocument, PeopleStaffViewerPersonDocument,
+} from "./__generated__/operations.ts";
 
 let gateway: Gateway;
 let baseUrl: string;
@@ -120,8 +123,8 @@ describe("merge", () => {
     expect(await su.collection("people").getOne(merge.id)).toMatchObject({ recordStatus: "archived", mergedInto: keep.id, household: "" });
 
     // The merged person's login now opens the kept person.
-    const viewer = await asUser(login).request<{ viewer: { person: { id: string } } }>(`{ viewer { person { id } } }`);
-    expect(viewer.data?.viewer.person.id).toBe(keep.id);
+    const viewer = await asUser(login).execute(PeopleStaffViewerPersonDocument);
+    expect(viewer.data?.viewer!.person!.id).toBe(keep.id);
   });
 
   it("keeps the kept person's birth date when both have one", async () => {
@@ -151,7 +154,7 @@ describe("merge", () => {
 });
 
 describe("match suggestions", () => {
-  const MATCHES = `query($id: ID!) { person(id: $id) { matchSuggestions { person { id } reasons } } }`;
+  const MATCHES = PeopleStaffMatchesDocument; // ./operations/people-staff.graphql
 
   it("suggests existing people by email, phone and name, best first, for staff only", async () => {
     const last = `Lopez${tag()}`;
@@ -173,9 +176,9 @@ describe("match suggestions", () => {
     await newPerson({ firstName: "Maria", lastName: last, recordStatus: "pending" });
     await newPerson({ firstName: "Marta", lastName: last });
 
-    const result = await asUser(careTeam).request<{ person: { matchSuggestions: Array<{ person: { id: string }; reasons: string[] }> } }>(MATCHES, { id: pending.id });
+    const result = await asUser(careTeam).execute(MATCHES, { id: pending.id });
     expect(result.errors).toBeUndefined();
-    expect(result.data?.person.matchSuggestions).toEqual([
+    expect(result.data?.person!.matchSuggestions).toEqual([
       { person: { id: byEmailAndName.id }, reasons: ["EMAIL", "NAME"] },
       { person: { id: byEmail.id }, reasons: ["EMAIL"] },
       { person: { id: byPhone.id }, reasons: ["PHONE"] },
@@ -186,14 +189,14 @@ describe("match suggestions", () => {
   it("is empty for anyone without people rights", async () => {
     // Same name as the member's own record: staff would see it suggested.
     await newPerson({ firstName: "Test", lastName: "Person" });
-    const result = await asUser(member).request<{ person: { matchSuggestions: unknown[] } }>(MATCHES, { id: member.personId });
+    const result = await asUser(member).execute(MATCHES, { id: member.personId! });
     expect(result.errors).toBeUndefined();
-    expect(result.data?.person.matchSuggestions).toEqual([]);
+    expect(result.data?.person!.matchSuggestions).toEqual([]);
   });
 });
 
 describe("sign-up approval", () => {
-  const VIEWER = `{ viewer { isMember person { id } } }`;
+  const VIEWER = PeopleStaffViewerDocument;
 
   async function signUp(lastName: string) {
     const email = uniqueEmail("newcomer");
@@ -204,7 +207,7 @@ describe("sign-up approval", () => {
   it("activates the pending person in a new household, mails them, and opens member areas at once", async () => {
     const last = `Newcomer${tag()}`;
     const { client, email, personId } = await signUp(last);
-    expect((await client.request<{ viewer: { isMember: boolean } }>(VIEWER)).data?.viewer.isMember).toBe(false);
+    expect((await client.execute(VIEWER)).data?.viewer!.isMember).toBe(false);
 
     const result = await asUser(pastor).request(APPROVE, { id: personId, input: { membershipStatus: "REGULAR_ATTENDER" } });
     expect(result.errors).toBeUndefined();
@@ -216,7 +219,7 @@ describe("sign-up approval", () => {
     const mail = await waitForMail(catcher(), email, /membership is approved/);
     expect(linkFrom(mail, "/me")).toBe("http://flock.test/me");
     // The viewer cache forgot the old pending person.
-    expect((await client.request<{ viewer: { isMember: boolean } }>(VIEWER)).data?.viewer.isMember).toBe(true);
+    expect((await client.execute(VIEWER)).data?.viewer!.isMember).toBe(true);
 
     expect(errorCode(await asUser(pastor).request(APPROVE, { id: personId, input: {} }))).toBe("CONFLICT");
   });
@@ -242,7 +245,7 @@ describe("sign-up approval", () => {
     expect((await rowsOf("person_emails", "person", existing.id)).map((e) => e.email)).toContain(email);
 
     await waitForMail(catcher(), email, /membership is approved/);
-    expect((await client.request<{ viewer: { isMember: boolean; person: { id: string } } }>(VIEWER)).data?.viewer).toEqual({ isMember: true, person: { id: existing.id } });
+    expect((await client.execute(VIEWER)).data?.viewer).toEqual({ isMember: true, person: { id: existing.id } });
   });
 
   it("refuses bad links and callers without people.manage", async () => {
@@ -268,8 +271,8 @@ describe("archive", () => {
 });
 
 describe("deletion requests", () => {
-  const REQUEST = `mutation { requestDataDeletion { id deletionRequestedAt } }`;
-  const CANCEL = `mutation { cancelDataDeletion { id deletionRequestedAt } }`;
+  const REQUEST = PeopleStaffRequestDeletionDocument;
+  const CANCEL = PeopleStaffCancelDeletionDocument;
 
   it("records the request with the member's own token and mails every people manager", async () => {
     const admin = await createUser({ roles: ["Administrator"] });
@@ -277,7 +280,7 @@ describe("deletion requests", () => {
     const requester = await createUser();
     await su.collection("people").update(requester.personId!, { firstName: "Dora", lastName: `Delete${tag()}` });
 
-    const result = await asUser(requester).request<{ requestDataDeletion: { id: string; deletionRequestedAt: string | null } }>(REQUEST);
+    const result = await asUser(requester).execute(REQUEST);
     expect(result.errors).toBeUndefined();
     expect(result.data?.requestDataDeletion.id).toBe(requester.personId);
     expect(result.data?.requestDataDeletion.deletionRequestedAt).toBeTruthy();
@@ -290,7 +293,7 @@ describe("deletion requests", () => {
     const editorMail = (await (await fetch(`${catcher()}/messages?to=${encodeURIComponent(editor.email)}`)).json()) as unknown[];
     expect(editorMail).toEqual([]);
 
-    const cancelled = await asUser(requester).request<{ cancelDataDeletion: { deletionRequestedAt: string | null } }>(CANCEL);
+    const cancelled = await asUser(requester).execute(CANCEL);
     expect(cancelled.data?.cancelDataDeletion.deletionRequestedAt).toBeNull();
     expect((await su.collection("people").getOne(requester.personId!)).deletionRequestedAt).toBe("");
   });

@@ -11,6 +11,10 @@ import type { Gateway } from "../src/index.ts";
 import { SESSION, THROTTLE } from "@flock/shared/limits";
 import { linkFrom, waitForMail, type CaughtMail } from "../../scripts/lib/smtp-catcher.ts";
 import { createUser, CSRF_HEADER, errorCode, expectRateLimited, signUpAndSignIn, fileOf, GqlClient, multipartBody, pngBytes, system, testGateway, uniqueEmail, type GqlResult, type RoleName, type TestUser } from "./helpers.ts";
+import {
+  PeopleAddEmailDocument, PeopleAddPhoneDocument, PeopleCanEditDocument, PeopleContactDocument, PeopleCreatePersonDocument, PeopleCsvDocument, PeopleEmailsDocument,
+  PeopleInviteDocument, PeopleListDocument, PeoplePersonDocument, PeopleRevokeInvitationDocument, PeopleSetAddressDocument, PeopleSignUpDocument, PeopleUpdatePersonDocument,
+} from "./__generated__/operations.ts";
 
 let gateway: Gateway;
 let baseUrl: string;
@@ -34,23 +38,18 @@ async function memberOf(household: string, fields: Record<string, unknown> = {},
 const childOf = (household: string, fields: Record<string, unknown> = {}) =>
   su.collection("people").create({ firstName: "Kid", lastName: `Child${tag()}`, recordStatus: "active", membershipStatus: "member", household, householdRole: "child", ...fields });
 
-const PERSON = `query($id: ID!) { person(id: $id) {
-  id firstName lastName preferredName displayName ageGroup householdRole recordStatus birthDate canEdit directoryOptOut inDirectory
-  birthday { month day visibility }
-  emails { email isPrimary visibility }
-  phones { number formatted kind isPrimary visibility }
-  household { id name canEdit address { street1 city country visibility } }
-} }`;
-const UPDATE_PERSON = `mutation($id: ID!, $input: PersonInput!) { updatePerson(id: $id, input: $input) {
-  firstName lastName preferredName displayName birthDate ageGroup birthday { month day visibility } canEdit } }`;
-const ADD_EMAIL = `mutation($p: ID!, $input: EmailInput!) { addEmail(personId: $p, input: $input) { id email isPrimary visibility } }`;
-const ADD_PHONE = `mutation($p: ID!, $input: PhoneInput!) { addPhone(personId: $p, input: $input) { id number formatted kind isPrimary visibility } }`;
-const SET_ADDRESS = `mutation($h: ID!, $input: AddressInput!) { setAddress(householdId: $h, input: $input) { street1 street2 city country visibility } }`;
-const CREATE_PERSON = `mutation($input: NewPersonInput!) { createPerson(input: $input) { id displayName ageGroup householdRole household { id } } }`;
-const INVITE = `mutation($h: ID!, $email: String!, $name: String!) { inviteToHousehold(householdId: $h, email: $email, name: $name) { id email name status expiresAt } }`;
-const REVOKE = `mutation($id: ID!) { revokeHouseholdInvitation(id: $id) { id status } }`;
-const SIGN_UP = `mutation($input: SignUpInput!) { signUp(input: $input) }`;
-const CONTACT = `mutation($id: ID!, $message: String!) { contactPerson(personId: $id, message: $message) }`;
+// The operations are in ./operations/people.graphql (typed by npm run codegen); the uploads stay strings
+// (multipartBody sends them as written).
+const PERSON = PeoplePersonDocument;
+const UPDATE_PERSON = PeopleUpdatePersonDocument;
+const ADD_EMAIL = PeopleAddEmailDocument;
+const ADD_PHONE = PeopleAddPhoneDocument;
+const SET_ADDRESS = PeopleSetAddressDocument;
+const CREATE_PERSON = PeopleCreatePersonDocument;
+const INVITE = PeopleInviteDocument;
+const REVOKE = PeopleRevokeInvitationDocument;
+const SIGN_UP = PeopleSignUpDocument;
+const CONTACT = PeopleContactDocument;
 const SET_PERSON_PHOTO = `mutation($id: ID!, $file: File) { setPersonPhoto(id: $id, file: $file) { card: photoUrl thumb: photoUrl(size: THUMB) original: photoUrl(size: ORIGINAL) } }`;
 const SET_HOUSEHOLD_PHOTO = `mutation($id: ID!, $file: File) { setHouseholdPhoto(id: $id, file: $file) { card: photoUrl thumb: photoUrl(size: THUMB) } }`;
 
@@ -91,7 +90,7 @@ describe("my profile", () => {
     const address = await me.request(SET_ADDRESS, { h: household, input: { street1: "1 Main St", city: "Springfield", country: " us ", visibility: "MEMBERS" } });
     expect(address.data).toEqual({ setAddress: { street1: "1 Main St", street2: null, city: "Springfield", country: "US", visibility: "MEMBERS" } });
 
-    const own = (await me.request<{ person: Record<string, unknown> }>(PERSON, { id: anna.personId })).data!.person;
+    const own = (await me.execute(PERSON, { id: anna.personId })).data!.person;
     expect(own).toMatchObject({
       displayName: "Bel Smith-Jones",
       birthDate: "1985-04-12",
@@ -105,7 +104,7 @@ describe("my profile", () => {
     });
 
     // Another listed member: the shared rows only; never the full birth date, never an edit button.
-    const seen = await as(neighbour).request<{ person: Record<string, unknown> }>(PERSON, { id: anna.personId });
+    const seen = await as(neighbour).execute(PERSON, { id: anna.personId });
     expect(seen.data!.person).toMatchObject({
       displayName: "Bel Smith-Jones",
       birthDate: null,
@@ -135,7 +134,7 @@ describe("my profile", () => {
     const parent = await memberOf(household, { firstName: "Hannah" });
     const spouse = await memberOf(household, { firstName: "Elkanah", householdRole: "spouse" });
     const child = await childOf(household, { firstName: "Samuel" });
-    const canEdit = async (id: string) => (await as(parent).request<{ person: { canEdit: boolean } }>(`query($id: ID!) { person(id: $id) { canEdit } }`, { id })).data!.person.canEdit;
+    const canEdit = async (id: string) => (await as(parent).execute(PeopleCanEditDocument, { id })).data!.person!.canEdit;
     expect([await canEdit(parent.personId), await canEdit(spouse.personId), await canEdit(child.id)]).toEqual([true, false, true]);
 
     const childEmail = await as(parent).request(ADD_EMAIL, { p: child.id, input: { email: uniqueEmail("samuel") } });
@@ -149,7 +148,7 @@ describe("my profile", () => {
   it("adults add a child to their own household; the child is listed nowhere", async () => {
     const household = await newHousehold();
     const parent = await memberOf(household, { firstName: "Paula" });
-    const created = await as(parent).request<{ createPerson: { id: string; ageGroup: string; householdRole: string; household: { id: string } } }>(CREATE_PERSON, {
+    const created = await as(parent).execute(CREATE_PERSON, {
       input: { firstName: "Tim", lastName: "Small", birthDate: `${new Date().getUTCFullYear() - 6}-01-15` },
     });
     expect(created.errors).toBeUndefined();
@@ -229,7 +228,7 @@ describe("bad input comes back as field errors (PRODUCT.md §6)", () => {
 describe("household invitations", () => {
   const tokenFrom = (mail: CaughtMail) => new URL(linkFrom(mail, "/signup?invite=")).searchParams.get("invite")!;
   const signUp = (email: string, inviteToken?: string) =>
-    as(null).request<{ signUp: boolean }>(SIGN_UP, {
+    as(null).execute(SIGN_UP, {
       input: { firstName: "Ruth", lastName: "Moab", email, password: "a long enough secret", passwordConfirm: "a long enough secret", inviteToken },
     });
 
@@ -238,7 +237,7 @@ describe("household invitations", () => {
     const inviter = await memberOf(household, { firstName: "Naomi", lastName: "Bethlehem" });
     const email = uniqueEmail("invitee");
 
-    const invited = await as(inviter).request<{ inviteToHousehold: { id: string } }>(INVITE, { h: household, email, name: "Ruth" });
+    const invited = await as(inviter).execute(INVITE, { h: household, email, name: "Ruth" });
     expect(invited.data).toMatchObject({ inviteToHousehold: { email, name: "Ruth", status: "PENDING" } });
     const listed = await as(inviter).request(`query($h: ID!) { household(id: $h) { invitations { email status } } }`, { h: household });
     expect(listed.data).toEqual({ household: { invitations: [{ email, status: "PENDING" }] } });
@@ -274,7 +273,7 @@ describe("household invitations", () => {
     const inviter = await memberOf(household);
     const stranger = await memberOf(await newHousehold());
     const email = uniqueEmail("revoked");
-    const invited = await as(inviter).request<{ inviteToHousehold: { id: string } }>(INVITE, { h: household, email, name: "Orpah" });
+    const invited = await as(inviter).execute(INVITE, { h: household, email, name: "Orpah" });
     const token = tokenFrom(await waitForMail(catcher(), email, /invited you to join/));
 
     expect(errorCode(await as(stranger).request(REVOKE, { id: invited.data!.inviteToHousehold.id }))).toBe("NOT_FOUND");
@@ -335,8 +334,8 @@ describe("contact a member through the directory", () => {
     const sharedAddress = uniqueEmail("sheila");
     await su.collection("person_emails").create({ person: shared.personId, email: sharedAddress, isPrimary: true, visibility: "members" });
     // The sender really sees it on the card…
-    const card = await as(sender).request<{ person: { emails: Array<{ email: string }> } }>(`query($id: ID!) { person(id: $id) { emails { email } } }`, { id: shared.personId });
-    expect(card.data!.person.emails.map((e) => e.email)).toEqual([sharedAddress]);
+    const card = await as(sender).execute(PeopleEmailsDocument, { id: shared.personId });
+    expect(card.data!.person!.emails.map((e) => e.email)).toEqual([sharedAddress]);
     // …so the mail must not claim otherwise.
     expect((await as(sender).request(CONTACT, { id: shared.personId, message: "Hello Sheila" })).errors).toBeUndefined();
     const sharedMail = await waitForMail(catcher(), sharedAddress, /sent you a message/);
@@ -446,8 +445,7 @@ describe("protected photos through /files", () => {
 });
 
 describe("staff list and CSV export", () => {
-  const PEOPLE = `query($first: Int, $after: String, $filter: PeopleFilter) { people(first: $first, after: $after, filter: $filter) {
-    totalCount edges { node { id lastName firstName emails { email } } } pageInfo { hasNextPage endCursor } } }`;
+  const PEOPLE = PeopleListDocument;
 
   it("filters by name or email, pages by last and first name, and exports formula-safe CSV", async () => {
     const t = tag();
@@ -464,13 +462,13 @@ describe("staff list and CSV export", () => {
     const careTeam = await createUser({ roles: ["Care Team"] });
     const staff = as(careTeam);
 
-    const first = await staff.request<{ people: { totalCount: number; edges: Array<{ node: { firstName: string } }>; pageInfo: { endCursor: string } } }>(PEOPLE, {
+    const first = await staff.execute(PEOPLE, {
       first: 2,
       filter: { search: t },
     });
     expect(first.data!.people.totalCount).toBe(3);
     expect(first.data!.people.edges.map((e) => e.node.firstName)).toEqual(["Zed", "=HYPERLINK(\"x\")"]);
-    const next = await staff.request<{ people: { edges: Array<{ node: { firstName: string } }>; pageInfo: { hasNextPage: boolean } } }>(PEOPLE, {
+    const next = await staff.execute(PEOPLE, {
       first: 2,
       after: first.data!.people.pageInfo.endCursor,
       filter: { search: t },
@@ -478,14 +476,14 @@ describe("staff list and CSV export", () => {
     expect(next.data!.people.edges.map((e) => e.node.firstName)).toEqual(["Amy"]);
     expect(next.data!.people.pageInfo.hasNextPage).toBe(false);
 
-    const byEmail = await staff.request<{ people: { edges: Array<{ node: { id: string } }> } }>(PEOPLE, { filter: { search: email } });
+    const byEmail = await staff.execute(PEOPLE, { filter: { search: email } });
     expect(byEmail.data!.people.edges.map((e) => e.node.id)).toEqual([people[0]!.id]);
-    const filtered = await staff.request<{ people: { edges: Array<{ node: { firstName: string } }> } }>(PEOPLE, {
+    const filtered = await staff.execute(PEOPLE, {
       filter: { search: t, membershipStatus: ["MEMBER"], recordStatus: ["ACTIVE"], ageGroup: ["ADULT"] },
     });
     expect(filtered.data!.people.edges.map((e) => e.node.firstName)).toEqual(["Zed"]);
 
-    const csv = (await staff.request<{ peopleCsv: string }>(`query($f: PeopleFilter) { peopleCsv(filter: $f) }`, { f: { search: t } })).data!.peopleCsv;
+    const csv = (await staff.execute(PeopleCsvDocument, { f: { search: t } })).data!.peopleCsv;
     const lines = csv.trimEnd().split("\r\n");
     expect(lines[0]).toBe("id,firstName,lastName,preferredName,membershipStatus,recordStatus,ageGroup,household,email,phone,birthDate");
     expect(lines).toHaveLength(4);

@@ -14,16 +14,19 @@ import type { Gateway } from "../src/index.ts";
 import { createUserClient } from "../src/pocketbase/client.ts";
 import { pocketBaseStats } from "../src/pocketbase/http-fetch.ts";
 import { createUser, GqlClient, system, testGateway, type TestUser } from "./helpers.ts";
+import { ThrottleBellDocument, ThrottleMineDocument, ThrottlePrayDocument, ThrottleWallDocument } from "./__generated__/operations.ts";
+import type { DocumentNode } from "graphql";
 import { toPocketBaseDate } from "../src/pocketbase/dates.ts";
 
 let gateway: Gateway;
 let su: PocketBase;
 let member: TestUser;
 
-const BELL = `query { notifications(first: 20) { totalCount unreadCount edges { node { id readAt } } } }`;
-const WALL = `query { prayerWall(first: 20) { edges { node { id prayedToday flaggedByMe isMine } } } }`;
-const MINE = `query { myPrayerRequests(first: 20) { totalCount edges { node { id } } } }`;
-const PRAY = `mutation($id: ID!) { prayFor(id: $id) { id prayedToday } }`;
+// The operations are in ./operations/pocketbase-throttle.graphql (typed by npm run codegen).
+const BELL = ThrottleBellDocument;
+const WALL = ThrottleWallDocument;
+const MINE = ThrottleMineDocument;
+const PRAY = ThrottlePrayDocument;
 const FLAG = `mutation($id: ID!) { flagPrayerRequest(id: $id, reason: "test") { id flaggedByMe } }`;
 
 
@@ -42,7 +45,7 @@ async function wallRequest(): Promise<string> {
 }
 
 /** Runs `reads` as `client` several times (as page views do) and returns the empty filtered reads they made. */
-async function emptyFilteredReads(client: GqlClient, reads: string[], times = 4): Promise<{ count: number; last: string }> {
+async function emptyFilteredReads(client: GqlClient, reads: DocumentNode[], times = 4): Promise<{ count: number; last: string }> {
   const before = pocketBaseStats.emptyFilteredLists;
   for (let i = 0; i < times; i++) {
     const results = await Promise.all(reads.map((query) => client.request(query)));
@@ -64,7 +67,7 @@ describe("per-viewer lookups are never empty filtered lists (PocketBase's per-IP
     const client = new GqlClient(gateway, { token: member.token, ip: "198.51.100.40" });
     const empty = await emptyFilteredReads(client, [BELL, WALL, MINE]);
     expect(empty.count, `last one: ${empty.last}`).toBe(0);
-    const bell = await client.request<{ notifications: { totalCount: number; unreadCount: number } }>(BELL);
+    const bell = await client.execute(BELL);
     expect(bell.data!.notifications).toMatchObject({ totalCount: 0, unreadCount: 0 });
   });
 
@@ -75,7 +78,7 @@ describe("per-viewer lookups are never empty filtered lists (PocketBase's per-IP
     const flagged = await wallRequest();
     expect((await client.request(PRAY, { id: prayedFor })).errors).toBeUndefined();
     expect((await client.request(FLAG, { id: flagged })).errors).toBeUndefined();
-    const wall = await client.request<{ prayerWall: { edges: Array<{ node: { id: string; prayedToday: boolean; flaggedByMe: boolean } }> } }>(WALL);
+    const wall = await client.execute(WALL);
     const node = (id: string) => wall.data!.prayerWall.edges.find((e) => e.node.id === id)?.node;
     expect(node(prayedFor)).toMatchObject({ prayedToday: true, flaggedByMe: false });
     expect(node(flagged)).toMatchObject({ prayedToday: false, flaggedByMe: true });
@@ -83,7 +86,7 @@ describe("per-viewer lookups are never empty filtered lists (PocketBase's per-IP
     // 101 unread and one read: more than the one page the count reads without a filter.
     const rows = Array.from({ length: 102 }, (_, i) => ({ user: user.id, kind: "prayer_approved", title: `Note ${i}`, count: 1, readAt: i === 0 ? toPocketBaseDate(new Date()) : "" }));
     for (const row of rows) await su.collection("notifications").create(row);
-    const bell = await client.request<{ notifications: { totalCount: number; unreadCount: number } }>(BELL);
+    const bell = await client.execute(BELL);
     expect(bell.data!.notifications).toMatchObject({ totalCount: 102, unreadCount: 101 });
   });
 });

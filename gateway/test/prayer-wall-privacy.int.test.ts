@@ -11,15 +11,16 @@ import type PocketBase from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/index.ts";
 import { createUser, GqlClient, pbAs, system, testGateway, uniqueEmail, type TestUser } from "./helpers.ts";
+import { WallPrivacyOneDocument, WallPrivacyPrayDocument, WallPrivacyPublicWallDocument, WallPrivacySettingsDocument, WallPrivacySubmitDocument, WallPrivacyWallDocument, type PrayerRequestInput, type WallPrivacyFieldsFragment } from "./__generated__/operations.ts";
 
-const FIELDS = "id authorName visibility status";
-const SUBMIT = `mutation($input: PrayerRequestInput!) { submitPrayerRequest(input: $input) { ${FIELDS} } }`;
-const ONE = `query($id: ID!) { prayerRequest(id: $id) { ${FIELDS} } }`;
-const WALL = `{ prayerWall(first: 100) { edges { node { ${FIELDS} } } } }`;
+// The operations are in ./operations/prayer-wall-privacy.graphql (typed by npm run codegen).
+const SUBMIT = WallPrivacySubmitDocument;
+const ONE = WallPrivacyOneDocument;
+const WALL = WallPrivacyWallDocument;
 const APPROVE = `mutation($id: ID!) { approvePrayerRequest(id: $id) { id } }`;
-const SETTINGS = `mutation($input: UpdateSettingsInput!) { updateSettings(input: $input) { prayerPublicWall } }`;
+const SETTINGS = WallPrivacySettingsDocument;
 
-type Node = { id: string; authorName: string | null; visibility: string; status: string };
+type Node = WallPrivacyFieldsFragment;
 
 let gateway: Gateway;
 let su: PocketBase;
@@ -34,19 +35,19 @@ const visitor = () => new GqlClient(gateway, { ip: `203.0.113.${++ip}` });
 const as = (user: TestUser) => new GqlClient(gateway, { token: user.token });
 const text = (label: string) => `Please pray for my surgery next week ${label} ${randomUUID().slice(0, 8)}`;
 
-async function ask(client: GqlClient, input: Record<string, unknown>): Promise<Node> {
-  const result = await client.request<{ submitPrayerRequest: Node }>(SUBMIT, { input: { visibility: "PUBLIC", anonymous: false, ...input } });
+async function ask(client: GqlClient, input: Omit<PrayerRequestInput, "visibility" | "anonymous"> & Partial<PrayerRequestInput>): Promise<Node> {
+  const result = await client.execute(SUBMIT, { input: { visibility: "PUBLIC", anonymous: false, ...input } });
   expect(result.errors).toBeUndefined();
   const id = result.data!.submitPrayerRequest.id;
   expect((await as(pastor).request(APPROVE, { id })).errors).toBeUndefined();
   return result.data!.submitPrayerRequest;
 }
 
-const viewAs = async (client: GqlClient, id: string) => (await client.request<{ prayerRequest: Node | null }>(ONE, { id })).data!.prayerRequest;
-const wallAs = async (client: GqlClient) => (await client.request<{ prayerWall: { edges: Array<{ node: Node }> } }>(WALL)).data!.prayerWall.edges.map((e) => e.node);
+const viewAs = async (client: GqlClient, id: string) => (await client.execute(ONE, { id })).data!.prayerRequest;
+const wallAs = async (client: GqlClient) => (await client.execute(WALL)).data!.prayerWall.edges.map((e) => e.node);
 
 async function setPublicWall(on: boolean) {
-  const result = await as(admin).request<{ updateSettings: { prayerPublicWall: boolean } }>(SETTINGS, { input: { prayerPublicWall: on } });
+  const result = await as(admin).execute(SETTINGS, { input: { prayerPublicWall: on } });
   expect(result.errors).toBeUndefined();
   expect(result.data!.updateSettings.prayerPublicWall).toBe(on);
 }
@@ -118,10 +119,10 @@ describe("turning the public wall off", () => {
       expect(pray.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
 
       expect((await wallAs(as(otherMember))).some((n) => n.id === request.id)).toBe(true);
-      const memberPray = await as(otherMember).request<{ prayFor: { id: string } }>(`mutation($id: ID!) { prayFor(id: $id) { id } }`, { id: request.id });
+      const memberPray = await as(otherMember).execute(WallPrivacyPrayDocument, { id: request.id });
       expect(memberPray.errors).toBeUndefined();
       // The shell tells the web app to invite visitors to sign in instead.
-      expect((await visitor().request<{ settings: { prayerPublicWall: boolean } }>(`{ settings { prayerPublicWall } }`)).data!.settings.prayerPublicWall).toBe(false);
+      expect((await visitor().execute(WallPrivacyPublicWallDocument)).data!.settings.prayerPublicWall).toBe(false);
     } finally {
       await setPublicWall(true);
     }

@@ -6,6 +6,8 @@
  * response for anyone but pastoral staff.
  */
 import { randomUUID } from "node:crypto";
+import { print, type DocumentNode } from "graphql";
+import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import type PocketBase from "pocketbase";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Gateway } from "../src/index.ts";
@@ -13,42 +15,24 @@ import { THROTTLE } from "@flock/shared/limits";
 import { DEVICE_COOKIE } from "../src/schema/prayer/device.ts";
 import { waitForMail } from "../../scripts/lib/smtp-catcher.ts";
 import { createUser, errorCode, expectRateLimited, GqlClient, system, testGateway, uniqueEmail, type GqlResult, type TestUser } from "./helpers.ts";
+import {
+  PrayerAnsweredDocument, PrayerApproveDocument, PrayerEditDocument, PrayerFlagDocument, PrayerMineDocument, PrayerOneDocument, PrayerPrayDocument,
+  PrayerQueueDocument, PrayerRejectDocument, PrayerSubmitDocument, PrayerWallDocument, type PrayerFieldsFragment, type PrayerRequestInput, type PrayerWallFilter,
+} from "./__generated__/operations.ts";
 
-const FIELDS = `id body visibility anonymous authorName status prayedCount prayedToday flagCount answerNote answeredAt rejectReason
-  expiresAt created isMine flaggedByMe requester { name email person { id } }`;
-const SUBMIT = `mutation($input: PrayerRequestInput!) { submitPrayerRequest(input: $input) { ${FIELDS} } }`;
-const WALL = `query($first: Int, $after: String, $filter: PrayerWallFilter) {
-  prayerWall(first: $first, after: $after, filter: $filter) { totalCount edges { cursor node { ${FIELDS} } } pageInfo { hasNextPage endCursor } }
-}`;
-const ONE = `query($id: ID!) { prayerRequest(id: $id) { ${FIELDS} } }`;
-const QUEUE = `query($first: Int, $after: String, $status: PrayerStatus) {
-  prayerQueue(first: $first, after: $after, status: $status) { totalCount edges { node { ${FIELDS} } } pageInfo { hasNextPage endCursor } }
-}`;
-const MINE = `query { myPrayerRequests(first: 100) { totalCount edges { node { ${FIELDS} } } } }`;
-const PRAY = `mutation($id: ID!) { prayFor(id: $id) { ${FIELDS} } }`;
-const FLAG = `mutation($id: ID!, $reason: String) { flagPrayerRequest(id: $id, reason: $reason) { ${FIELDS} } }`;
-const APPROVE = `mutation($id: ID!) { approvePrayerRequest(id: $id) { ${FIELDS} } }`;
-const REJECT = `mutation($id: ID!, $reason: String!) { rejectPrayerRequest(id: $id, reason: $reason) { ${FIELDS} } }`;
-const EDIT = `mutation($id: ID!, $body: String!) { editPrayerRequest(id: $id, body: $body) { ${FIELDS} } }`;
-const ANSWERED = `mutation($id: ID!, $note: String!) { markPrayerAnswered(id: $id, note: $note) { ${FIELDS} } }`;
-
-interface PrayerNode {
-  id: string;
-  body: string;
-  visibility: string;
-  anonymous: boolean;
-  authorName: string | null;
-  status: string;
-  prayedCount: number;
-  prayedToday: boolean;
-  flagCount: number;
-  answerNote: string | null;
-  rejectReason: string | null;
-  isMine: boolean;
-  flaggedByMe: boolean;
-  requester: { name: string; email: string | null; person: { id: string } | null } | null;
-}
-interface Page { totalCount: number; edges: Array<{ cursor: string; node: PrayerNode }>; pageInfo: { hasNextPage: boolean; endCursor: string | null } }
+// The operations are in ./operations/prayer.graphql (typed by npm run codegen).
+const SUBMIT = PrayerSubmitDocument;
+const WALL = PrayerWallDocument;
+const ONE = PrayerOneDocument;
+const QUEUE = PrayerQueueDocument;
+const MINE = PrayerMineDocument;
+const PRAY = PrayerPrayDocument;
+const FLAG = PrayerFlagDocument;
+const APPROVE = PrayerApproveDocument;
+const REJECT = PrayerRejectDocument;
+const EDIT = PrayerEditDocument;
+const ANSWERED = PrayerAnsweredDocument;
+type PrayerNode = PrayerFieldsFragment;
 
 let gateway: Gateway;
 let su: PocketBase;
@@ -64,26 +48,27 @@ const visitor = () => new GqlClient(gateway, { ip: `198.51.100.${++ipCounter}` }
 const asUser = (user: TestUser) => new GqlClient(gateway, { token: user.token });
 const body = (label = "") => `Please pray for my family this week ${label} ${randomUUID().slice(0, 8)}`;
 
-async function submit(client: GqlClient, input: Record<string, unknown>): Promise<PrayerNode> {
-  const result = await client.request<{ submitPrayerRequest: PrayerNode }>(SUBMIT, { input: { visibility: "PUBLIC", anonymous: false, ...input } });
+async function submit(client: GqlClient, input: Omit<PrayerRequestInput, "visibility" | "anonymous"> & Partial<PrayerRequestInput>): Promise<PrayerNode> {
+  const result = await client.execute(SUBMIT, { input: { visibility: "PUBLIC", anonymous: false, ...input } });
   expect(result.errors).toBeUndefined();
   return result.data!.submitPrayerRequest;
 }
 
 async function approve(id: string, as: TestUser = moderator): Promise<PrayerNode> {
-  const result = await asUser(as).request<{ approvePrayerRequest: PrayerNode }>(APPROVE, { id });
+  const result = await asUser(as).execute(APPROVE, { id });
   expect(result.errors).toBeUndefined();
   return result.data!.approvePrayerRequest;
 }
 
-async function wallIds(client: GqlClient, filter = "ALL"): Promise<string[]> {
-  const result = await client.request<{ prayerWall: Page }>(WALL, { first: 100, filter });
+async function wallIds(client: GqlClient, filter: PrayerWallFilter = "ALL"): Promise<string[]> {
+  const result = await client.execute(WALL, { first: 100, filter });
   expect(result.errors).toBeUndefined();
   return result.data!.prayerWall.edges.map((e) => e.node.id);
 }
 
 /** A visitor's GraphQL call with (or without) a device cookie; returns the cookie the gateway set, if any. */
-async function asDevice<T>(query: string, variables: Record<string, unknown>, device: string | null, ip = "198.51.100.250") {
+async function asDevice<T, V>(document: TypedDocumentNode<T, V>, variables: V, device: string | null, ip = "198.51.100.250") {
+  const query = print(document);
   const headers = new Headers({ "content-type": "application/json" });
   if (device) headers.set("cookie", `${DEVICE_COOKIE}=${device}`);
   const response = await gateway.yoga.fetch("http://flock.test/graphql", { method: "POST", headers, body: JSON.stringify({ query, variables }) }, { clientIp: ip });
@@ -121,8 +106,8 @@ describe("submitting", () => {
     expect(stored).toMatchObject({ user: member.id, person: member.personId, submitterName: "Mary Member", submitterEmail: member.email });
     // Not on the wall yet, for anyone.
     expect(await wallIds(asUser(otherMember))).not.toContain(request.id);
-    expect((await asUser(otherMember).request<{ prayerRequest: unknown }>(ONE, { id: request.id })).data!.prayerRequest).toBeNull();
-    const mine = await asUser(member).request<{ myPrayerRequests: Page }>(MINE);
+    expect((await asUser(otherMember).execute(ONE, { id: request.id })).data!.prayerRequest).toBeNull();
+    const mine = await asUser(member).execute(MINE);
     expect(mine.data!.myPrayerRequests.edges.map((e) => e.node.id)).toContain(request.id);
   });
 
@@ -136,7 +121,7 @@ describe("submitting", () => {
     const row = await su.collection("prayer_request_private").getFirstListItem(su.filter("request = {:id}", { id: named.id }));
     expect(row).toMatchObject({ user: "", submitterName: "Vera Visitor", submitterEmail: email });
     // The moderator sees the visitor's name on the request, never who asked the anonymous one.
-    const queue = await asUser(moderator).request<{ prayerQueue: Page }>(QUEUE, { first: 100 });
+    const queue = await asUser(moderator).execute(QUEUE, { first: 100 });
     const nodes = queue.data!.prayerQueue.edges.map((e) => e.node);
     expect(nodes.find((n) => n.id === named.id)).toMatchObject({ authorName: "Vera Visitor", requester: null });
     expect(nodes.find((n) => n.id === anonymous.id)).toMatchObject({ authorName: null, requester: null });
@@ -184,10 +169,10 @@ describe("moderation", () => {
     expect(errorCode(await asUser(editor).request(QUEUE, {}))).toBe("FORBIDDEN");
     expect(errorCode(await visitor().request(QUEUE, {}))).toBe("UNAUTHENTICATED");
 
-    const moderatorQueue = (await asUser(moderator).request<{ prayerQueue: Page }>(QUEUE, { first: 100 })).data!.prayerQueue.edges.map((e) => e.node.id);
+    const moderatorQueue = (await asUser(moderator).execute(QUEUE, { first: 100 })).data!.prayerQueue.edges.map((e) => e.node.id);
     expect(moderatorQueue.indexOf(pub.id)).toBeLessThan(moderatorQueue.indexOf(membersOnly.id));
     expect(moderatorQueue).not.toContain(pastoral.id);
-    const pastorQueue = (await asUser(pastor).request<{ prayerQueue: Page }>(QUEUE, { first: 100 })).data!.prayerQueue.edges.map((e) => e.node.id);
+    const pastorQueue = (await asUser(pastor).execute(QUEUE, { first: 100 })).data!.prayerQueue.edges.map((e) => e.node.id);
     expect(pastorQueue).toEqual(expect.arrayContaining([pub.id, membersOnly.id, pastoral.id]));
     // The moderator cannot approve what they cannot see.
     expect(errorCode(await asUser(moderator).request(APPROVE, { id: pastoral.id }))).toBe("NOT_FOUND");
@@ -207,7 +192,7 @@ describe("moderation", () => {
     // Pastoral requests are never on the wall, not even for pastoral staff.
     expect(await wallIds(asUser(pastor))).not.toContain(pastoral.id);
     expect(memberWall).not.toContain(pastoral.id);
-    expect((await asUser(otherMember).request<{ prayerRequest: unknown }>(ONE, { id: pastoral.id })).data!.prayerRequest).toBeNull();
+    expect((await asUser(otherMember).execute(ONE, { id: pastoral.id })).data!.prayerRequest).toBeNull();
 
     // The requester is told (and mailed) once, with a link to the request.
     const notes = await notificationsOf(member.id, "prayer_approved");
@@ -220,10 +205,10 @@ describe("moderation", () => {
     const newer = await submit(asUser(member), { body: body("newer") });
     await approve(older.id);
     await approve(newer.id);
-    const first = (await visitor().request<{ prayerWall: Page }>(WALL, { first: 1 })).data!.prayerWall;
+    const first = (await visitor().execute(WALL, { first: 1 })).data!.prayerWall;
     expect(first.edges.map((e) => e.node.id)).toEqual([newer.id]);
     expect(first.pageInfo.hasNextPage).toBe(true);
-    const second = (await visitor().request<{ prayerWall: Page }>(WALL, { first: 1, after: first.pageInfo.endCursor })).data!.prayerWall;
+    const second = (await visitor().execute(WALL, { first: 1, after: first.pageInfo.endCursor })).data!.prayerWall;
     expect(second.edges.map((e) => e.node.id)).toEqual([older.id]);
     expect(first.totalCount).toBeGreaterThanOrEqual(2);
   });
@@ -231,18 +216,18 @@ describe("moderation", () => {
   it("rejecting needs a reason the requester (and moderators) see; nobody else sees the request", async () => {
     const request = await submit(asUser(member), { body: body("to reject") });
     expect(errorCode(await asUser(moderator).request(REJECT, { id: request.id, reason: "  " }))).toBe("BAD_USER_INPUT");
-    const rejected = await asUser(moderator).request<{ rejectPrayerRequest: PrayerNode }>(REJECT, { id: request.id, reason: "Please share fewer details." });
+    const rejected = await asUser(moderator).execute(REJECT, { id: request.id, reason: "Please share fewer details." });
     expect(rejected.data!.rejectPrayerRequest).toMatchObject({ status: "REJECTED", rejectReason: "Please share fewer details." });
-    const mine = (await asUser(member).request<{ myPrayerRequests: Page }>(MINE)).data!.myPrayerRequests.edges.map((e) => e.node);
+    const mine = (await asUser(member).execute(MINE)).data!.myPrayerRequests.edges.map((e) => e.node);
     expect(mine.find((n) => n.id === request.id)).toMatchObject({ status: "REJECTED", rejectReason: "Please share fewer details." });
-    expect((await asUser(otherMember).request<{ prayerRequest: unknown }>(ONE, { id: request.id })).data!.prayerRequest).toBeNull();
+    expect((await asUser(otherMember).execute(ONE, { id: request.id })).data!.prayerRequest).toBeNull();
     expect((await notificationsOf(member.id, "prayer_rejected")).some((n) => n.body === "Please share fewer details.")).toBe(true);
   });
 
   it("moderators fix typos; the body is validated", async () => {
     const request = await submit(asUser(member), { body: body("typo teh") });
     const fixed = `${body("fixed")} the`;
-    expect((await asUser(moderator).request<{ editPrayerRequest: PrayerNode }>(EDIT, { id: request.id, body: fixed })).data!.editPrayerRequest.body).toBe(fixed);
+    expect((await asUser(moderator).execute(EDIT, { id: request.id, body: fixed })).data!.editPrayerRequest.body).toBe(fixed);
     expect(errorCode(await asUser(moderator).request(EDIT, { id: request.id, body: "tiny" }))).toBe("BAD_USER_INPUT");
     expect(errorCode(await asUser(otherMember).request(EDIT, { id: request.id, body: fixed }))).toBe("FORBIDDEN");
   });
@@ -251,22 +236,22 @@ describe("moderation", () => {
     const request = await submit(asUser(member), { body: body("flagged") });
     await approve(request.id);
     const flaggers = await Promise.all([createUser(), createUser(), createUser()]);
-    const first = await asUser(flaggers[0]!).request<{ flagPrayerRequest: PrayerNode }>(FLAG, { id: request.id, reason: "spam" });
+    const first = await asUser(flaggers[0]!).execute(FLAG, { id: request.id, reason: "spam" });
     expect(first.data!.flagPrayerRequest).toMatchObject({ status: "APPROVED", flaggedByMe: true, flagCount: 0 });
     // Flagging twice counts once.
     await asUser(flaggers[0]!).request(FLAG, { id: request.id });
-    expect((await asUser(moderator).request<{ prayerRequest: PrayerNode }>(ONE, { id: request.id })).data!.prayerRequest.flagCount).toBe(1);
+    expect((await asUser(moderator).execute(ONE, { id: request.id })).data!.prayerRequest!.flagCount).toBe(1);
     // Visitors and members without an active person may not flag.
     expect(errorCode(await visitor().request(FLAG, { id: request.id }))).toBe("UNAUTHENTICATED");
     const pendingPerson = await createUser({ person: "pending" });
     expect(errorCode(await asUser(pendingPerson).request(FLAG, { id: request.id }))).toBe("FORBIDDEN");
 
     await asUser(flaggers[1]!).request(FLAG, { id: request.id });
-    const third = await asUser(flaggers[2]!).request<{ flagPrayerRequest: PrayerNode }>(FLAG, { id: request.id });
+    const third = await asUser(flaggers[2]!).execute(FLAG, { id: request.id });
     expect(third.errors).toBeUndefined();
     expect(third.data!.flagPrayerRequest.status).toBe("PENDING");
     expect(await wallIds(visitor())).not.toContain(request.id);
-    const queued = (await asUser(moderator).request<{ prayerQueue: Page }>(QUEUE, { first: 100 })).data!.prayerQueue.edges.map((e) => e.node);
+    const queued = (await asUser(moderator).execute(QUEUE, { first: 100 })).data!.prayerQueue.edges.map((e) => e.node);
     expect(queued.find((n) => n.id === request.id)).toMatchObject({ flagCount: 3 });
 
     const again = await approve(request.id);
@@ -281,18 +266,18 @@ describe("I prayed", () => {
   it("counts once per user per day and notifies the requester in one batched notification", async () => {
     const request = await submit(asUser(member), { body: body("pray") });
     await approve(request.id);
-    const once = await asUser(otherMember).request<{ prayFor: PrayerNode }>(PRAY, { id: request.id });
+    const once = await asUser(otherMember).execute(PRAY, { id: request.id });
     expect(once.data!.prayFor).toMatchObject({ prayedCount: 1, prayedToday: true });
-    const twice = await asUser(otherMember).request<{ prayFor: PrayerNode }>(PRAY, { id: request.id });
+    const twice = await asUser(otherMember).execute(PRAY, { id: request.id });
     expect(twice.errors).toBeUndefined();
     expect(twice.data!.prayFor).toMatchObject({ prayedCount: 1, prayedToday: true });
-    expect((await asUser(editor).request<{ prayFor: PrayerNode }>(PRAY, { id: request.id })).data!.prayFor.prayedCount).toBe(2);
+    expect((await asUser(editor).execute(PRAY, { id: request.id })).data!.prayFor.prayedCount).toBe(2);
     // The requester praying for their own request is not news to them.
-    expect((await asUser(member).request<{ prayFor: PrayerNode }>(PRAY, { id: request.id })).data!.prayFor.prayedCount).toBe(3);
+    expect((await asUser(member).execute(PRAY, { id: request.id })).data!.prayFor.prayedCount).toBe(3);
 
-    const wallNode = (await asUser(otherMember).request<{ prayerWall: Page }>(WALL, { first: 100 })).data!.prayerWall.edges.find((e) => e.node.id === request.id)!.node;
+    const wallNode = (await asUser(otherMember).execute(WALL, { first: 100 })).data!.prayerWall.edges.find((e) => e.node.id === request.id)!.node;
     expect(wallNode.prayedToday).toBe(true);
-    expect((await asUser(moderator).request<{ prayerRequest: PrayerNode }>(ONE, { id: request.id })).data!.prayerRequest.prayedToday).toBe(false);
+    expect((await asUser(moderator).execute(ONE, { id: request.id })).data!.prayerRequest!.prayedToday).toBe(false);
 
     const prayed = await su.collection("notifications").getFullList({ filter: su.filter("user = {:u} && groupKey = {:g}", { u: member.id, g: `prayed:${request.id}` }) });
     expect(prayed).toHaveLength(1);
@@ -302,24 +287,24 @@ describe("I prayed", () => {
   it("counts once per device per day for visitors (an httpOnly device cookie)", async () => {
     const request = await submit(asUser(member), { body: body("devices") });
     await approve(request.id);
-    const first = await asDevice<{ prayFor: PrayerNode }>(PRAY, { id: request.id }, null);
+    const first = await asDevice(PRAY, { id: request.id }, null);
     expect(first.json.errors).toBeUndefined();
     expect(first.json.data.prayFor).toMatchObject({ prayedCount: 1, prayedToday: true });
     expect(first.setCookie).toMatch(/HttpOnly/);
     expect(first.setCookie).toMatch(/SameSite=Lax/);
     expect(first.setCookie).toMatch(/Max-Age=31536000/);
 
-    const again = await asDevice<{ prayFor: PrayerNode }>(PRAY, { id: request.id }, first.device);
+    const again = await asDevice(PRAY, { id: request.id }, first.device);
     expect(again.setCookie).toBeNull();
     expect(again.json.data.prayFor).toMatchObject({ prayedCount: 1, prayedToday: true });
     // The same browser sees "prayed today" on the wall; another device has not prayed yet.
-    const wall = await asDevice<{ prayerWall: Page }>(WALL, { first: 100 }, first.device);
+    const wall = await asDevice(WALL, { first: 100 }, first.device);
     expect(wall.json.data.prayerWall.edges.find((e) => e.node.id === request.id)!.node.prayedToday).toBe(true);
-    const otherDevice = await asDevice<{ prayerRequest: PrayerNode }>(ONE, { id: request.id }, null);
-    expect(otherDevice.json.data.prayerRequest.prayedToday).toBe(false);
+    const otherDevice = await asDevice(ONE, { id: request.id }, null);
+    expect(otherDevice.json.data.prayerRequest!.prayedToday).toBe(false);
     expect(otherDevice.setCookie).toBeNull();
 
-    const second = await asDevice<{ prayFor: PrayerNode }>(PRAY, { id: request.id }, null);
+    const second = await asDevice(PRAY, { id: request.id }, null);
     expect(second.json.data.prayFor.prayedCount).toBe(2);
     // Only the key's hash is stored, never the cookie.
     const marks = await su.collection("prayer_marks").getFullList({ filter: su.filter("request = {:id}", { id: request.id }) });
@@ -332,10 +317,10 @@ describe("I prayed", () => {
     await approve(request.id);
     const ip = "198.51.100.221";
     for (let i = 1; i <= THROTTLE.visitorPrayersPerIpPerRequest; i++) {
-      const counted = await asDevice<{ prayFor: PrayerNode }>(PRAY, { id: request.id }, null, ip);
+      const counted = await asDevice(PRAY, { id: request.id }, null, ip);
       expect(counted.json.data.prayFor.prayedCount).toBe(i);
     }
-    const refused = await asDevice<{ prayFor: PrayerNode }>(PRAY, { id: request.id }, null, ip);
+    const refused = await asDevice(PRAY, { id: request.id }, null, ip);
     expectRateLimited(refused.result);
     expect(refused.setCookie).toBeNull();
     const stored = await su.collection("prayer_requests").getOne(request.id);
@@ -343,8 +328,8 @@ describe("I prayed", () => {
     const prayed = await su.collection("notifications").getFullList({ filter: su.filter("user = {:u} && groupKey = {:g}", { u: member.id, g: `prayed:${request.id}` }) });
     expect(prayed.map((n) => n.count as number)).toEqual([THROTTLE.visitorPrayersPerIpPerRequest]);
     // Another IP, and members, still count.
-    expect((await asDevice<{ prayFor: PrayerNode }>(PRAY, { id: request.id }, null, "198.51.100.222")).json.data.prayFor.prayedCount).toBe(THROTTLE.visitorPrayersPerIpPerRequest + 1);
-    expect((await asUser(otherMember).request<{ prayFor: PrayerNode }>(PRAY, { id: request.id })).data!.prayFor.prayedCount).toBe(THROTTLE.visitorPrayersPerIpPerRequest + 2);
+    expect((await asDevice(PRAY, { id: request.id }, null, "198.51.100.222")).json.data.prayFor.prayedCount).toBe(THROTTLE.visitorPrayersPerIpPerRequest + 1);
+    expect((await asUser(otherMember).execute(PRAY, { id: request.id })).data!.prayFor.prayedCount).toBe(THROTTLE.visitorPrayersPerIpPerRequest + 2);
   });
 
   it(`a visitor counts at most ${THROTTLE.visitorPrayersPerIp} times per IP per hour across requests`, async () => {
@@ -360,11 +345,11 @@ describe("I prayed", () => {
     let counted = 0;
     for (const id of requests) {
       for (let i = 0; i < perRequest && counted < THROTTLE.visitorPrayersPerIp; i++, counted++) {
-        expect((await asDevice<{ prayFor: PrayerNode }>(PRAY, { id }, null, ip)).json.errors).toBeUndefined();
+        expect((await asDevice(PRAY, { id }, null, ip)).json.errors).toBeUndefined();
       }
     }
     // The last request has no marks from this IP yet, and still the IP is done for the hour.
-    expectRateLimited((await asDevice<{ prayFor: PrayerNode }>(PRAY, { id: requests.at(-1) }, null, ip)).result);
+    expectRateLimited((await asDevice(PRAY, { id: requests.at(-1)! }, null, ip)).result);
   });
 
   it("pending and hidden requests cannot be prayed for", async () => {
@@ -381,7 +366,7 @@ describe("answered", () => {
     await approve(request.id);
     expect(errorCode(await asUser(otherMember).request(ANSWERED, { id: request.id, note: "Not mine" }))).toBe("FORBIDDEN");
     expect(errorCode(await asUser(member).request(ANSWERED, { id: request.id, note: " " }))).toBe("BAD_USER_INPUT");
-    const answered = await asUser(member).request<{ markPrayerAnswered: PrayerNode }>(ANSWERED, { id: request.id, note: "Thank you all!" });
+    const answered = await asUser(member).execute(ANSWERED, { id: request.id, note: "Thank you all!" });
     expect(answered.data!.markPrayerAnswered).toMatchObject({ status: "ANSWERED", answerNote: "Thank you all!" });
     expect(await wallIds(visitor(), "ANSWERED")).toContain(request.id);
     expect(await wallIds(visitor(), "ALL")).toContain(request.id);
@@ -390,7 +375,7 @@ describe("answered", () => {
   it("a moderator passes on a praise report: the requester is notified and emailed", async () => {
     const request = await submit(asUser(member), { body: body("answered through the office") });
     await approve(request.id);
-    const answered = await asUser(moderator).request<{ markPrayerAnswered: PrayerNode }>(ANSWERED, { id: request.id, note: "She called the office: all is well." });
+    const answered = await asUser(moderator).execute(ANSWERED, { id: request.id, note: "She called the office: all is well." });
     expect(answered.data!.markPrayerAnswered).toMatchObject({ status: "ANSWERED" });
     const notes = await su.collection("notifications").getFullList({ filter: su.filter("user = {:u} && kind = 'prayer_answered'", { u: member.id }) });
     expect(notes.map((n) => n.body)).toContain("She called the office: all is well.");
@@ -412,7 +397,7 @@ describe("anonymity", () => {
     await approve(members.id);
 
     const responses: Array<{ who: string; body: string }> = [];
-    const record = async (who: string, client: GqlClient, query: string, variables: Record<string, unknown> = {}) => {
+    const record = async (who: string, client: GqlClient, query: DocumentNode, variables: Record<string, unknown> = {}) => {
       const result = await client.request(query, variables);
       responses.push({ who, body: JSON.stringify(result) });
       return result;
@@ -446,9 +431,9 @@ describe("anonymity", () => {
     }
 
     // Pastoral staff see who asked; the requester sees it is theirs.
-    const asPastor = (await asUser(pastor).request<{ prayerRequest: PrayerNode }>(ONE, { id: pub.id })).data!.prayerRequest;
+    const asPastor = (await asUser(pastor).execute(ONE, { id: pub.id })).data!.prayerRequest;
     expect(asPastor).toMatchObject({ authorName: null, requester: { name: requesterName, email: requester.email, person: { id: requester.personId } } });
-    const asRequester = (await asUser(requester).request<{ prayerRequest: PrayerNode }>(ONE, { id: pub.id })).data!.prayerRequest;
+    const asRequester = (await asUser(requester).execute(ONE, { id: pub.id })).data!.prayerRequest;
     expect(asRequester).toMatchObject({ isMine: true, requester: { name: requesterName } });
   });
 });

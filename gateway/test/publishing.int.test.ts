@@ -9,6 +9,11 @@ import {
   createUser, CSRF_HEADER, errorCode, fileOf, GqlClient, multipartBody, pbAs, pngBytes, restStatus, system,
   testGateway, type TestUser,
 } from "./helpers.ts";
+import {
+  PublishingArchivePostsDocument, PublishingCreatePageDocument, PublishingCreatePageIdSlugDocument, PublishingCreatePostDocument, PublishingMediaUsageDocument, PublishingNavigationDocument,
+  PublishingPostBySlugDocument, PublishingPublishedPostsDocument, PublishingPublishPostDocument, PublishingRenamePostDocument, PublishingUpdatePostBodyDocument,
+  type PostInput,
+} from "./__generated__/operations.ts";
 
 let gateway: Gateway;
 let url: string;
@@ -30,17 +35,15 @@ beforeAll(async () => {
 });
 afterAll(() => gateway.server.close());
 
-const POST_FIELDS = "id slug path title status audience html body revision authorName publishedAt";
-async function createPost(client: GqlClient, input: Record<string, unknown>) {
-  const result = await client.request<{ createPost: Record<string, string> }>(`mutation($i: PostInput!) { createPost(input: $i) { ${POST_FIELDS} } }`, { i: input });
+// The operations are in ./operations/publishing.graphql (typed by npm run codegen).
+async function createPost(client: GqlClient, input: PostInput) {
+  const result = await client.execute(PublishingCreatePostDocument, { i: input });
   expect(result.errors).toBeUndefined();
-  return result.data!.createPost as { id: string; slug: string; path: string; revision: number } & Record<string, unknown>;
+  return result.data!.createPost;
 }
 // Without `html`: the first render of a post should be the reader's (rendered HTML is cached).
-const publish = (client: GqlClient, id: string, publishAt?: string) =>
-  client.request<{ publishPost: Record<string, unknown> }>(`mutation($id: ID!, $at: DateTime) { publishPost(id: $id, publishAt: $at) { ${POST_FIELDS.replace(" html", "")} } }`, { id, at: publishAt ?? null });
-const postBySlug = (client: GqlClient, slug: string) =>
-  client.request<{ post: Record<string, unknown> | null }>(`query($s: String!) { post(slug: $s) { ${POST_FIELDS} } }`, { s: slug });
+const publish = (client: GqlClient, id: string, publishAt?: string) => client.execute(PublishingPublishPostDocument, { id, at: publishAt ?? null });
+const postBySlug = (client: GqlClient, slug: string) => client.execute(PublishingPostBySlugDocument, { s: slug });
 
 async function uploadImage(client: GqlClient, alt: string | null, [width, height] = [12, 8]) {
   const form = multipartBody(`mutation($f: File!, $alt: String) { uploadMedia(file: $f, alt: $alt) { id url width height kind alt } }`, "f", fileOf(pngBytes(width, height), "choir.png", "image/png"), "choir.png", { alt });
@@ -86,7 +89,7 @@ describe("posts: draft → published, rendered, visible to the right people", ()
       const client = user ? new GqlClient(gateway, { token: user.token }) : new GqlClient(gateway);
       expect((await postBySlug(client, post.slug)).data?.post !== null, who).toBe(visible);
       expect(await restStatus(() => pbAs(user).collection("posts").getOne(post.id)), who).toBe(visible ? 200 : 404);
-      const list = await client.request<{ posts: { edges: Array<{ node: { id: string } }> } }>(`{ posts(first: 100, status: PUBLISHED) { edges { node { id } } } }`);
+      const list = await client.execute(PublishingPublishedPostsDocument);
       expect(list.data!.posts.edges.some((e) => e.node.id === post.id), who).toBe(visible);
     }
   });
@@ -105,8 +108,8 @@ describe("posts: draft → published, rendered, visible to the right people", ()
   it("refuses a save over a newer revision with CONFLICT and hands back the newer text", async () => {
     const post = await createPost(editorClient, { title: unique("Rota"), body: "first" });
     const update = (body: string, expectedRevision: number) =>
-      editorClient.request<{ updatePost: { revision: number; body: string } }>(
-        `mutation($id: ID!, $i: PostInput!, $r: Int!) { updatePost(id: $id, input: $i, expectedRevision: $r) { revision body } }`,
+      editorClient.execute(
+        PublishingUpdatePostBodyDocument,
         { id: post.id, i: { title: "Rota", body }, r: expectedRevision },
       );
     const tabA = await update("tab A's text", post.revision);
@@ -150,7 +153,7 @@ describe("posts: draft → published, rendered, visible to the right people", ()
     const b = await createPost(editorClient, { title: unique("Older notice") });
     await publish(editorClient, a.id);
     await publish(editorClient, b.id);
-    const archived = await editorClient.request<{ archivePosts: Array<{ status: string }> }>(`mutation($ids: [ID!]!) { archivePosts(ids: $ids) { status } }`, { ids: [a.id, b.id] });
+    const archived = await editorClient.execute(PublishingArchivePostsDocument, { ids: [a.id, b.id] });
     expect(archived.data?.archivePosts).toEqual([{ status: "ARCHIVED" }, { status: "ARCHIVED" }]);
     expect((await postBySlug(new GqlClient(gateway), a.slug)).data?.post).toBeNull();
   });
@@ -177,8 +180,8 @@ describe("media library", () => {
     expect(html).toMatch(/loading="lazy"/);
 
     // In use: the library says where, and refuses to delete it.
-    const usage = await editorClient.request<{ media: { usedIn: Array<{ kind: string; id: string }> } }>(`query($id: ID!) { media(id: $id) { usedIn { kind id title } } }`, { id: image.id });
-    expect(usage.data?.media.usedIn).toEqual([expect.objectContaining({ kind: "POST", id: post.id })]);
+    const usage = await editorClient.execute(PublishingMediaUsageDocument, { id: image.id });
+    expect(usage.data?.media!.usedIn).toEqual([expect.objectContaining({ kind: "POST", id: post.id })]);
     expect(errorCode(await editorClient.request(`mutation($id: ID!) { deleteMedia(id: $id) }`, { id: image.id }))).toBe("CONFLICT");
   });
 
@@ -199,7 +202,7 @@ describe("media library", () => {
 describe("pages", () => {
   it("publishes a page into the navigation, in the editors' order", async () => {
     const create = (title: string) =>
-      editorClient.request<{ createPage: { id: string; slug: string; revision: number } }>(`mutation($i: PageInput!) { createPage(input: $i) { id slug revision } }`, {
+      editorClient.execute(PublishingCreatePageDocument, {
         i: { title, showInNav: true, body: `About ${title}` },
       });
     const a = (await create(unique("Beliefs"))).data!.createPage;
@@ -208,7 +211,7 @@ describe("pages", () => {
     expect((await visitor.request(`query($s: String!) { page(slug: $s) { id } }`, { s: a.slug })).data).toEqual({ page: null });
     for (const page of [a, b]) await editorClient.request(`mutation($id: ID!) { publishPage(id: $id) { status } }`, { id: page.id });
     await editorClient.request(`mutation($ids: [ID!]!) { reorderNavigation(pageIds: $ids) { path } }`, { ids: [b.id, a.id] });
-    const nav = (await visitor.request<{ navigation: Array<{ path: string }> }>(`{ navigation { title path } }`)).data!.navigation.map((l) => l.path);
+    const nav = (await visitor.execute(PublishingNavigationDocument)).data!.navigation.map((l) => l.path);
     expect(nav.indexOf(`/p/${b.slug}`)).toBeLessThan(nav.indexOf(`/p/${a.slug}`));
     expect((await visitor.request(`query($s: String!) { page(slug: $s) { html } }`, { s: a.slug })).data).toEqual({ page: { html: expect.stringContaining("About") } });
   });
@@ -300,7 +303,7 @@ describe("for integrators and link previews", () => {
     expect(root).toContain("<li>soup</li>");
     expect(root).not.toContain("<script>");
 
-    const created = await editorClient.request<{ createPage: { id: string; slug: string } }>(`mutation($i: PageInput!) { createPage(input: $i) { id slug } }`, {
+    const created = await editorClient.execute(PublishingCreatePageIdSlugDocument, {
       i: { title: unique("Our beliefs"), body: "We believe in **grace**." },
     });
     const page = created.data!.createPage;
@@ -316,7 +319,7 @@ describe("for integrators and link previews", () => {
   });
 
   it("redirects trailing-slash URLs to the one canonical URL (301), never to another host", async () => {
-    const page = (await editorClient.request<{ createPage: { id: string; slug: string } }>(`mutation($i: PageInput!) { createPage(input: $i) { id slug } }`, { i: { title: unique("About") } })).data!.createPage;
+    const page = (await editorClient.execute(PublishingCreatePageIdSlugDocument, { i: { title: unique("About") } })).data!.createPage;
     await editorClient.request(`mutation($id: ID!) { publishPage(id: $id) { status } }`, { id: page.id });
     for (const [path, location] of [
       ["/news/", "/news"],
@@ -361,8 +364,8 @@ describe("for integrators and link previews", () => {
 
     // A new slug: same guid, a new ETag, a full answer to the old validator.
     const current = (await postBySlug(editorClient, post.slug)).data!.post! as { revision: number };
-    const renamed = await editorClient.request<{ updatePost: { slug: string } }>(
-      `mutation($id: ID!, $i: PostInput!, $r: Int!) { updatePost(id: $id, input: $i, expectedRevision: $r) { slug } }`,
+    const renamed = await editorClient.execute(
+      PublishingRenamePostDocument,
       { id: post.id, i: { title: `${post.title} (updated)`, slug: `${post.slug}-x` }, r: current.revision },
     );
     expect(renamed.errors).toBeUndefined();

@@ -4,6 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/index.ts";
 import { HISTORY_MAX } from "../src/schema/content/revisions.ts";
 import { countPocketBaseCalls, createUser, CSRF_HEADER, errorCode, fileOf, GqlClient, multipartBody, pngBytes, system, testGateway } from "./helpers.ts";
+import {
+  RevisionsArchivePostsDocument, RevisionsCreatePageDocument, RevisionsCreatePostDocument, RevisionsDiscardPostChangesDocument, RevisionsPageListDocument,
+  RevisionsPostListDocument, RevisionsPublicPostDocument, RevisionsPublicPostHistoryDocument, RevisionsPublishPageChangesDocument, RevisionsPublishPageDocument, RevisionsPublishPostChangesDocument,
+  RevisionsPublishPostDocument, RevisionsReadPageDocument, RevisionsRestorePageRevisionDocument, RevisionsRestorePostRevisionDocument, RevisionsUnpublishPostDocument,
+  RevisionsUpdatePageDocument, RevisionsUpdatePostDocument, type PostInput,
+} from "./__generated__/operations.ts";
+import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 
 let gateway: Gateway;
 let editor: GqlClient;
@@ -18,19 +25,16 @@ beforeAll(async () => {
 });
 afterAll(() => gateway.server.close());
 
-const FIELDS = "id slug title body revision status working { title body summary editorName } history { id title body published editorName }";
-type Doc = { id: string; slug: string; title: string; body: string; revision: number; status: string; working: { title: string; body: string; summary: string; editorName: string } | null; history: { id: string; title: string; body: string; published: boolean; editorName: string }[] };
-
-async function call<K extends string>(client: GqlClient, key: K, query: string, variables: Record<string, unknown>): Promise<Doc> {
-  const result = await client.request<Record<K, Doc>>(query, variables);
+// The operations are in ./operations/revisions.graphql (typed by npm run codegen).
+async function call<K extends string, R extends Record<K, unknown>, V extends Record<string, unknown>>(client: GqlClient, key: K, document: TypedDocumentNode<R, V>, variables: V): Promise<R[K]> {
+  const result = await client.request<R>(document, variables);
   expect(result.errors).toBeUndefined();
   return result.data![key];
 }
-const create = (title: string, body: string) => call(editor, "createPost", `mutation($i: PostInput!) { createPost(input: $i) { ${FIELDS} } }`, { i: { title, body } });
-const update = (id: string, input: Record<string, unknown>, revision: number) =>
-  editor.request<{ updatePost: Doc }>(`mutation($id: ID!, $i: PostInput!, $r: Int!) { updatePost(id: $id, input: $i, expectedRevision: $r) { ${FIELDS} } }`, { id, i: input, r: revision });
-const publish = (id: string) => call(editor, "publishPost", `mutation($id: ID!) { publishPost(id: $id) { ${FIELDS} } }`, { id });
-const publicPost = async (slug: string) => (await visitor.request<{ post: { title: string; body: string } | null }>(`query($s: String!) { post(slug: $s) { title body } }`, { s: slug })).data?.post;
+const create = (title: string, body: string) => call(editor, "createPost", RevisionsCreatePostDocument, { i: { title, body } });
+const update = (id: string, input: PostInput, revision: number) => editor.execute(RevisionsUpdatePostDocument, { id, i: input, r: revision });
+const publish = (id: string) => call(editor, "publishPost", RevisionsPublishPostDocument, { id });
+const publicPost = async (slug: string) => (await visitor.execute(RevisionsPublicPostDocument, { s: slug })).data?.post;
 
 async function uploadImage(alt: string | null) {
   const form = multipartBody(`mutation($f: File!, $alt: String) { uploadMedia(file: $f, alt: $alt) { id url } }`, "f", fileOf(pngBytes(12, 8), "font.png", "image/png"), "font.png", { alt });
@@ -57,7 +61,7 @@ describe("published posts keep a working copy", () => {
     // A save against the old revision is a conflict (the working copy is the newer one).
     expect(errorCode(await update(live.id, { title, body: "Stale tab" }, live.revision))).toBe("CONFLICT");
 
-    const updated = await call(editor, "publishPostChanges", `mutation($id: ID!) { publishPostChanges(id: $id) { ${FIELDS} } }`, { id: live.id });
+    const updated = await call(editor, "publishPostChanges", RevisionsPublishPostChangesDocument, { id: live.id });
     expect(updated.body).toBe("Candles at half past six.");
     expect(updated.working).toBeNull();
     expect(updated.revision).toBe(afterSave.revision + 1);
@@ -68,7 +72,7 @@ describe("published posts keep a working copy", () => {
     const title = unique("Youth night");
     const live = await publish((await create(title, "Pizza.")).id);
     const saved = (await update(live.id, { title, body: "Pizza and games." }, live.revision)).data!.updatePost;
-    const discarded = await call(editor, "discardPostChanges", `mutation($id: ID!) { discardPostChanges(id: $id) { ${FIELDS} } }`, { id: live.id });
+    const discarded = await call(editor, "discardPostChanges", RevisionsDiscardPostChangesDocument, { id: live.id });
     expect(discarded.working).toBeNull();
     expect(discarded.body).toBe("Pizza.");
     expect(discarded.revision).not.toBe(saved.revision);
@@ -101,7 +105,7 @@ describe("published posts keep a working copy", () => {
     const title = unique("Harvest");
     const live = await publish((await create(title, "First text.")).id);
     const saved = (await update(live.id, { title, body: "Second text." }, live.revision)).data!.updatePost;
-    const second = await call(editor, "publishPostChanges", `mutation($id: ID!) { publishPostChanges(id: $id) { ${FIELDS} } }`, { id: live.id });
+    const second = await call(editor, "publishPostChanges", RevisionsPublishPostChangesDocument, { id: live.id });
     expect(second.body).toBe("Second text.");
     expect(second.history.map((h) => h.body)).toEqual(expect.arrayContaining(["Second text.", "First text."]));
     expect(second.history[0]!.body).toBe("Second text."); // newest first
@@ -109,12 +113,12 @@ describe("published posts keep a working copy", () => {
     const restored = await call(
       editor,
       "restorePostRevision",
-      `mutation($id: ID!, $r: ID!, $e: Int!) { restorePostRevision(id: $id, revisionId: $r, expectedRevision: $e) { ${FIELDS} } }`,
+      RevisionsRestorePostRevisionDocument,
       { id: live.id, r: first.id, e: second.revision },
     );
     expect(restored.working?.body).toBe("First text.");
     expect((await publicPost(live.slug))?.body).toBe("Second text.");
-    await call(editor, "publishPostChanges", `mutation($id: ID!) { publishPostChanges(id: $id) { id } }`, { id: live.id });
+    await call(editor, "publishPostChanges", RevisionsPublishPostChangesDocument, { id: live.id });
     expect((await publicPost(live.slug))?.body).toBe("First text.");
     expect(saved.working?.body).toBe("Second text.");
   });
@@ -123,13 +127,13 @@ describe("published posts keep a working copy", () => {
     const title = unique("Picnic");
     const live = await publish((await create(title, "In the park.")).id);
     const saved = (await update(live.id, { title, body: "In the park, at noon." }, live.revision)).data!.updatePost;
-    const draft = await call(editor, "unpublishPost", `mutation($id: ID!) { unpublishPost(id: $id) { ${FIELDS} } }`, { id: live.id });
+    const draft = await call(editor, "unpublishPost", RevisionsUnpublishPostDocument, { id: live.id });
     expect(draft).toMatchObject({ status: "DRAFT", body: "In the park, at noon.", working: null });
     expect(draft.revision).toBe(saved.revision + 1);
     const again = await publish(draft.id);
     expect(again).toMatchObject({ body: "In the park, at noon.", working: null });
     const changed = (await update(again.id, { title, body: "Rain: in the hall." }, again.revision)).data!.updatePost;
-    const archived = (await editor.request<{ archivePosts: Doc[] }>(`mutation($ids: [ID!]!) { archivePosts(ids: $ids) { ${FIELDS} } }`, { ids: [changed.id] })).data!.archivePosts[0]!;
+    const archived = (await editor.execute(RevisionsArchivePostsDocument, { ids: [changed.id] })).data!.archivePosts[0]!;
     expect(archived).toMatchObject({ status: "ARCHIVED", body: "Rain: in the hall.", working: null });
   });
 
@@ -139,36 +143,33 @@ describe("published posts keep a working copy", () => {
     for (let i = 1; i <= HISTORY_MAX + 2; i++) {
       doc = await publish(doc.id);
       const saved = (await update(doc.id, { title, body: `v${i}` }, doc.revision)).data!.updatePost;
-      doc = await call(editor, "publishPostChanges", `mutation($id: ID!) { publishPostChanges(id: $id) { ${FIELDS} } }`, { id: saved.id });
+      doc = await call(editor, "publishPostChanges", RevisionsPublishPostChangesDocument, { id: saved.id });
     }
     expect(doc.history.length).toBe(HISTORY_MAX);
     expect(doc.history[0]!.body).toBe(`v${HISTORY_MAX + 2}`);
-    const seen = await visitor.request<{ post: { working: unknown; history: unknown[] } }>(`query($s: String!) { post(slug: $s) { working { body } history { id } } }`, { s: doc.slug });
+    const seen = await visitor.execute(RevisionsPublicPostHistoryDocument, { s: doc.slug });
     expect(seen.data?.post).toEqual({ working: null, history: [] });
   });
 });
 
 describe("published pages keep a working copy", () => {
   it("autosave → site unchanged → Update → live; restore an earlier version", async () => {
-    const created = (await editor.request<{ createPage: Doc }>(`mutation($i: PageInput!) { createPage(input: $i) { ${FIELDS.replace(" summary", "")} } }`, { i: { title: unique("About"), body: "We meet on Sundays." } })).data!.createPage;
-    const live = (await editor.request<{ publishPage: Doc }>(`mutation($id: ID!) { publishPage(id: $id) { id slug revision } }`, { id: created.id })).data!.publishPage;
-    const pageFields = "id body revision working { body } history { id body published }";
-    const saved = (await editor.request<{ updatePage: Doc }>(`mutation($id: ID!, $i: PageInput!, $r: Int!) { updatePage(id: $id, input: $i, expectedRevision: $r) { ${pageFields} } }`, { id: live.id, i: { title: created.title, body: "We meet on Sundays at ten." }, r: live.revision })).data!.updatePage;
+    const created = (await editor.execute(RevisionsCreatePageDocument, { i: { title: unique("About"), body: "We meet on Sundays." } })).data!.createPage;
+    const live = (await editor.execute(RevisionsPublishPageDocument, { id: created.id })).data!.publishPage;
+    const saved = (await editor.execute(RevisionsUpdatePageDocument, { id: live.id, i: { title: created.title, body: "We meet on Sundays at ten." }, r: live.revision })).data!.updatePage;
     expect(saved.body).toBe("We meet on Sundays.");
     expect(saved.working?.body).toBe("We meet on Sundays at ten.");
-    const readPage = async () => (await visitor.request<{ page: { body: string } }>(`query($s: String!) { page(slug: $s) { body } }`, { s: live.slug })).data?.page.body;
+    const readPage = async () => (await visitor.execute(RevisionsReadPageDocument, { s: live.slug })).data?.page!.body;
     expect(await readPage()).toBe("We meet on Sundays.");
-    const updated = (await editor.request<{ publishPageChanges: Doc }>(`mutation($id: ID!) { publishPageChanges(id: $id) { ${pageFields} } }`, { id: live.id })).data!.publishPageChanges;
+    const updated = (await editor.execute(RevisionsPublishPageChangesDocument, { id: live.id })).data!.publishPageChanges;
     expect(await readPage()).toBe("We meet on Sundays at ten.");
     const first = updated.history.find((h) => h.body === "We meet on Sundays." && h.published)!;
-    const restored = (await editor.request<{ restorePageRevision: Doc }>(`mutation($id: ID!, $r: ID!, $e: Int!) { restorePageRevision(id: $id, revisionId: $r, expectedRevision: $e) { ${pageFields} } }`, { id: live.id, r: first.id, e: updated.revision })).data!.restorePageRevision;
+    const restored = (await editor.execute(RevisionsRestorePageRevisionDocument, { id: live.id, r: first.id, e: updated.revision })).data!.restorePageRevision;
     expect(restored.working?.body).toBe("We meet on Sundays.");
   });
 });
 
 describe("the admin list of published posts and pages (QUALITY P2)", () => {
-  type ListDoc = { id: string; revision: number; working: { body: string } | null };
-  const LIST = (kind: "posts" | "pages") => `query($first: Int, $search: String) { ${kind}(first: $first, search: $search) { edges { node { id revision working { body } } } } }`;
 
   /** 50 published documents (seeded directly, as setup), every fifth with unpublished changes. */
   async function seed(kind: "post" | "page", tag: string) {
@@ -183,14 +184,17 @@ describe("the admin list of published posts and pages (QUALITY P2)", () => {
     it(`${kind}s: page sizes 5 and 50 cost the same PocketBase calls (every working copy in one read)`, async () => {
       const tag = unique("Harvest").replace(/\W/g, "");
       await seed(kind, tag);
-      const query = LIST(`${kind}s`);
-      type Result = Record<string, { edges: { node: ListDoc }[] }>;
-      await editor.request(query, { first: 1, search: tag }); // warm up: the editor's session is looked up once
-      const small = await countPocketBaseCalls(() => editor.request<Result>(query, { first: 5, search: tag }));
-      const large = await countPocketBaseCalls(() => editor.request<Result>(query, { first: 50, search: tag }));
+      // The list of this kind: its errors and its rows.
+      const list = (first: number) =>
+        kind === "post"
+          ? editor.execute(RevisionsPostListDocument, { first, search: tag }).then((r) => ({ errors: r.errors, rows: r.data?.posts.edges.map((e) => e.node) }))
+          : editor.execute(RevisionsPageListDocument, { first, search: tag }).then((r) => ({ errors: r.errors, rows: r.data?.pages.edges.map((e) => e.node) }));
+      await list(1); // warm up: the editor's session is looked up once
+      const small = await countPocketBaseCalls(() => list(5));
+      const large = await countPocketBaseCalls(() => list(50));
       expect(small.result.errors).toBeUndefined();
       expect(large.result.errors).toBeUndefined();
-      const page = large.result.data![`${kind}s`]!.edges.map((e) => e.node);
+      const page = large.result.rows!;
       expect(page).toHaveLength(50);
       expect(page.filter((p) => p.working?.body === "Changed." && p.revision === 2)).toHaveLength(10);
       expect(large.calls).toBe(small.calls);

@@ -12,6 +12,10 @@ import type PocketBase from "pocketbase";
 import type { Gateway } from "../src/index.ts";
 import { toneMp3 } from "../../scripts/lib/mp3.ts";
 import { countPocketBaseCalls, createUser, errorCode, GqlClient, system, testGateway, type TestUser } from "./helpers.ts";
+import {
+  SermonsAttachAudioDocument, SermonsCreateDocument, SermonsCreateFromUploadsDocument, SermonsListDocument, SermonsNeighboursDocument, SermonsPageDocument,
+  SermonsRetitleDocument, SermonsScriptureDocument, type SermonInput, type SermonsListQueryVariables,
+} from "./__generated__/operations.ts";
 import { TusClient } from "./sermon-support.ts";
 
 let gateway: Gateway;
@@ -34,22 +38,15 @@ afterAll(() => gateway.close());
 
 const gql = (user: TestUser | null) => new GqlClient(gateway, { token: user?.token });
 
-const SERMON_FIELDS = `id slug title status scripture scriptureText passages { osis text book } audio { url size mimeType durationSeconds } series { title } speakers { name } notesHtml`;
-
-async function createSermon(user: TestUser, input: Record<string, unknown>) {
-  const result = await gql(user).request<{ createSermon: { id: string; slug: string } }>(
-    `mutation($input: SermonInput!) { createSermon(input: $input) { ${SERMON_FIELDS} } }`,
-    { input },
-  );
+// The operations are in ./operations/sermons.graphql (typed by npm run codegen).
+async function createSermon(user: TestUser, input: SermonInput) {
+  const result = await gql(user).execute(SermonsCreateDocument, { input });
   expect(result.errors).toBeUndefined();
   return result.data!.createSermon;
 }
 
 const attach = (user: TestUser, sermonId: string, uploadId: string) =>
-  gql(user).request<{ attachSermonAudio: { audio: { url: string; size: number; mimeType: string; durationSeconds: number | null } } }>(
-    `mutation($s: ID!, $u: ID!) { attachSermonAudio(sermonId: $s, uploadId: $u) { ${SERMON_FIELDS} } }`,
-    { s: sermonId, u: uploadId },
-  );
+  gql(user).execute(SermonsAttachAudioDocument, { s: sermonId, u: uploadId });
 
 describe("sermon audio upload (tus, staged on disk)", () => {
   it("uploads in chunks, resumes after a dropped connection, and attaches the audio with its duration", async () => {
@@ -67,7 +64,7 @@ describe("sermon audio upload (tus, staged on disk)", () => {
     const sermon = await createSermon(editor, { title: `Good Shepherd ${tag}`, scripture: "John 10:1-18" });
     const result = await attach(editor, sermon.id, location.split("/").pop()!);
     expect(result.errors).toBeUndefined();
-    const audio = result.data!.attachSermonAudio.audio;
+    const audio = result.data!.attachSermonAudio.audio!;
     expect(audio.size).toBe(mp3.length);
     expect(audio.mimeType).toBe("audio/mpeg");
     expect(audio.durationSeconds).toBeGreaterThan(7.5);
@@ -135,10 +132,7 @@ describe("sermon audio upload (tus, staged on disk)", () => {
   it("bulk upload creates one draft per file, titled after the file name", async () => {
     const tus = new TusClient(base, editor.token);
     const ids = [await tus.upload(toneMp3(2, { seed: 1 }), `Advent_Hope_${tag}.mp3`, "audio/mpeg"), await tus.upload(toneMp3(2, { seed: 2 }), `Advent-Peace-${tag}.mp3`, "audio/mpeg")];
-    const result = await gql(editor).request<{ createSermonsFromUploads: Array<{ title: string; status: string; audio: { size: number } }> }>(
-      `mutation($ids: [ID!]!) { createSermonsFromUploads(uploadIds: $ids) { ${SERMON_FIELDS} } }`,
-      { ids },
-    );
+    const result = await gql(editor).execute(SermonsCreateFromUploadsDocument, { ids });
     expect(result.errors).toBeUndefined();
     expect(result.data!.createSermonsFromUploads.map((s) => [s.title, s.status])).toEqual([
       [`Advent Hope ${tag}`, "DRAFT"],
@@ -157,7 +151,7 @@ describe("sermon files through /files", () => {
     const attached = await attach(editor, sermon.id, uploadId);
     expect(attached.errors).toBeUndefined();
     await gql(editor).request(`mutation($id: ID!) { publishSermon(id: $id) { id } }`, { id: sermon.id });
-    const url = `${base}${attached.data!.attachSermonAudio.audio.url}`;
+    const url = `${base}${attached.data!.attachSermonAudio.audio!.url}`;
     const middle = Math.floor(big.length / 2);
     const response = await fetch(url, { headers: { range: `bytes=${middle}-${middle + 1023}` } });
     expect(response.status).toBe(206);
@@ -179,7 +173,7 @@ describe("sermon files through /files", () => {
   it("keeps a draft's audio from visitors, shows a published one to them", async () => {
     const uploadId = await new TusClient(base, editor.token).upload(mp3, "draft.mp3", "audio/mpeg");
     const sermon = await createSermon(editor, { title: `Draft audio ${tag}` });
-    const url = `${base}${(await attach(editor, sermon.id, uploadId)).data!.attachSermonAudio.audio.url}`;
+    const url = `${base}${(await attach(editor, sermon.id, uploadId)).data!.attachSermonAudio.audio!.url}`;
     expect((await fetch(url)).status).toBe(404);
     expect((await fetch(url, { headers: { authorization: `Bearer ${member.token}` } })).status).toBe(404);
     expect((await fetch(url, { headers: { authorization: `Bearer ${editor.token}` } })).status).toBe(200);
@@ -209,40 +203,32 @@ describe("browsing sermons", () => {
     for (let n = 10; n < 70; n++) await make(n, {});
   });
 
-  const list = (user: TestUser | null, args: string) =>
-    gql(user).request<{ sermons: { edges: Array<{ node: { title: string; series: { title: string } | null; speakers: Array<{ name: string }> } }> } }>(
-      `{ sermons(${args}) { edges { node { title series { title } speakers { name } } } } }`,
-    );
+  const list = (user: TestUser | null, filter: SermonsListQueryVariables) => gql(user).execute(SermonsListDocument, filter);
 
   it("finds a published sermon by a word of its notes; drafts only for sermon managers", async () => {
-    const titles = (await list(null, `search: "${word}"`)).data!.sermons.edges.map((e) => e.node.title);
+    const titles = (await list(null, { search: word })).data!.sermons.edges.map((e) => e.node.title);
     expect(titles).toEqual([`Sermon 1 ${tag}`]);
-    const staff = (await list(editor, `search: "${word}", status: DRAFT`)).data!.sermons.edges.map((e) => e.node.title);
+    const staff = (await list(editor, { search: word, status: "DRAFT" })).data!.sermons.edges.map((e) => e.node.title);
     expect(staff).toEqual([`Sermon 4 ${tag}`]);
-    expect((await list(member, `search: "${word}", status: DRAFT`)).data!.sermons.edges).toEqual([]);
+    expect((await list(member, { search: word, status: "DRAFT" })).data!.sermons.edges).toEqual([]);
     // Staff lists with every status; for anyone else the rules still hide drafts.
-    const all = (await list(editor, `search: "${word}", includeDrafts: true`)).data!.sermons.edges.map((e) => e.node.title).sort();
+    const all = (await list(editor, { search: word, includeDrafts: true })).data!.sermons.edges.map((e) => e.node.title).sort();
     expect(all).toEqual([`Sermon 1 ${tag}`, `Sermon 4 ${tag}`]);
-    expect((await list(null, `search: "${word}", includeDrafts: true`)).data!.sermons.edges.map((e) => e.node.title)).toEqual([`Sermon 1 ${tag}`]);
+    expect((await list(null, { search: word, includeDrafts: true })).data!.sermons.edges.map((e) => e.node.title)).toEqual([`Sermon 1 ${tag}`]);
   });
 
   it("searches speakers' names and scripture, and filters by book, series, speaker and year", async () => {
-    const titles = async (args: string) => (await list(null, `first: 100, ${args}`)).data!.sermons.edges.map((e) => e.node.title).sort();
-    expect(await titles(`book: "John", seriesId: "${seriesId}"`)).toEqual([`Sermon 2 ${tag}`, `Sermon 3 ${tag}`]);
-    expect(await titles(`search: "Juan", seriesId: "${seriesId}"`)).toEqual([`Sermon 2 ${tag}`, `Sermon 3 ${tag}`]);
-    expect(await titles(`search: "Ruth Ellis ${tag}", book: "John"`)).toEqual([`Sermon 3 ${tag}`]);
-    expect(await titles(`seriesId: "${seriesId}", year: 2024`)).toEqual([`Sermon 3 ${tag}`]);
-    expect((await titles(`speakerId: "${speakerId}"`)).length).toBe(32);
+    const titles = async (filter: SermonsListQueryVariables) => (await list(null, { first: 100, ...filter })).data!.sermons.edges.map((e) => e.node.title).sort();
+    expect(await titles({ book: "John", seriesId })).toEqual([`Sermon 2 ${tag}`, `Sermon 3 ${tag}`]);
+    expect(await titles({ search: "Juan", seriesId })).toEqual([`Sermon 2 ${tag}`, `Sermon 3 ${tag}`]);
+    expect(await titles({ search: `Ruth Ellis ${tag}`, book: "John" })).toEqual([`Sermon 3 ${tag}`]);
+    expect(await titles({ seriesId, year: 2024 })).toEqual([`Sermon 3 ${tag}`]);
+    expect((await titles({ speakerId })).length).toBe(32);
   });
 
   it("pages with cursors", async () => {
-    const first = await gql(null).request<{ sermons: { edges: Array<{ node: { id: string } }>; pageInfo: { endCursor: string; hasNextPage: boolean } } }>(
-      `{ sermons(first: 5, seriesId: "${seriesId}") { edges { node { id } } pageInfo { endCursor hasNextPage } } }`,
-    );
-    const next = await gql(null).request<{ sermons: { edges: Array<{ node: { id: string } }> } }>(
-      `query($a: String) { sermons(first: 5, after: $a, seriesId: "${seriesId}") { edges { node { id } } } }`,
-      { a: first.data!.sermons.pageInfo.endCursor },
-    );
+    const first = await gql(null).execute(SermonsPageDocument, { first: 5, seriesId });
+    const next = await gql(null).execute(SermonsPageDocument, { first: 5, a: first.data!.sermons.pageInfo.endCursor, seriesId });
     expect(first.data!.sermons.pageInfo.hasNextPage).toBe(true);
     const ids = [...first.data!.sermons.edges, ...next.data!.sermons.edges].map((e) => e.node.id);
     expect(new Set(ids).size).toBe(10);
@@ -250,7 +236,7 @@ describe("browsing sermons", () => {
 
   it("P2: the same number of PocketBase calls for 5 and 50 sermons with their series and speakers", async () => {
     const client = gql(null);
-    const run = (first: number) => countPocketBaseCalls(() => list(null, `first: ${first}, seriesId: "${seriesId}"`));
+    const run = (first: number) => countPocketBaseCalls(() => list(null, { first, seriesId }));
     await client.request("{ ping }");
     const five = await run(5);
     const fifty = await run(50);
@@ -263,13 +249,10 @@ describe("browsing sermons", () => {
 
   it("normalises scripture as it is saved and refuses text that names no passage", async () => {
     const sermon = await createSermon(editor, { title: `Scripture ${tag}`, scripture: "Jn 3:16-21; Rom 8" });
-    const read = await gql(editor).request<{ sermonById: { scriptureText: string; es: string; passages: Array<{ book: string }> } }>(
-      `query($id: ID!) { sermonById(id: $id) { scriptureText es: scriptureText(locale: "es") passages { book } } }`,
-      { id: sermon.id },
-    );
-    expect(read.data!.sermonById.scriptureText).toBe("John 3:16–21; Romans 8");
-    expect(read.data!.sermonById.es).toBe("Juan 3:16–21; Romanos 8");
-    expect(read.data!.sermonById.passages.map((p) => p.book)).toEqual(["John", "Rom"]);
+    const read = await gql(editor).execute(SermonsScriptureDocument, { id: sermon.id });
+    expect(read.data!.sermonById!.scriptureText).toBe("John 3:16–21; Romans 8");
+    expect(read.data!.sermonById!.es).toBe("Juan 3:16–21; Romanos 8");
+    expect(read.data!.sermonById!.passages.map((p) => p.book)).toEqual(["John", "Rom"]);
     const bad = await gql(editor).request(`mutation { createSermon(input: { title: "Bad", scripture: "hello there" }) { id } }`);
     expect(errorCode(bad)).toBe("BAD_USER_INPUT");
     const video = await gql(editor).request(`mutation { createSermon(input: { title: "Bad", videoUrl: "https://evil.example/x" }) { id } }`);
@@ -278,19 +261,17 @@ describe("browsing sermons", () => {
 
   it("a draft's address follows its title until one is chosen; a published address stays", async () => {
     const sermon = await createSermon(editor, { title: `Untitled ${tag}` });
-    const renamed = await gql(editor).request<{ updateSermon: { slug: string } }>(`mutation($id: ID!) { updateSermon(id: $id, input: { title: "Renamed ${tag}" }) { slug } }`, { id: sermon.id });
+    const renamed = await gql(editor).execute(SermonsRetitleDocument, { id: sermon.id, title: `Renamed ${tag}` });
     expect(renamed.data!.updateSermon.slug).toBe(`renamed-${tag}`);
     await gql(editor).request(`mutation($id: ID!) { publishSermon(id: $id) { id } }`, { id: sermon.id });
-    const live = await gql(editor).request<{ updateSermon: { slug: string } }>(`mutation($id: ID!) { updateSermon(id: $id, input: { title: "Live ${tag}" }) { slug } }`, { id: sermon.id });
+    const live = await gql(editor).execute(SermonsRetitleDocument, { id: sermon.id, title: `Live ${tag}` });
     expect(live.data!.updateSermon.slug).toBe(`renamed-${tag}`);
   });
 
   it("links previous and next sermons in a series", async () => {
-    const read = await gql(null).request<{ sermon: { previousInSeries: { title: string } | null; nextInSeries: { title: string } | null } }>(
-      `{ sermon(slug: "sermon-2-${tag}") { previousInSeries { title } nextInSeries { title } } }`,
-    );
-    expect(read.data!.sermon.previousInSeries?.title).toBeTruthy();
-    expect(read.data!.sermon.nextInSeries?.title).toBeTruthy();
+    const read = await gql(null).execute(SermonsNeighboursDocument, { slug: `sermon-2-${tag}` });
+    expect(read.data!.sermon!.previousInSeries?.title).toBeTruthy();
+    expect(read.data!.sermon!.nextInSeries?.title).toBeTruthy();
   });
 });
 

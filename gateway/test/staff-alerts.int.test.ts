@@ -12,17 +12,16 @@ import type { Gateway } from "../src/index.ts";
 import { runStaffDigest } from "../src/system/staff-digest.ts";
 import { waitForMail, type CaughtMail } from "../../scripts/lib/smtp-catcher.ts";
 import { createUser, errorCode, GqlClient, pbAs, restStatus, system, testGateway, uniqueEmail, type TestUser } from "./helpers.ts";
+import { StaffAlertsFromVisitDocument, StaffAlertsNotificationsDocument, StaffAlertsPrefsDocument } from "./__generated__/operations.ts";
 import { parsePocketBaseDate, toPocketBaseDate } from "../src/pocketbase/dates.ts";
 
-const PREFS = `{ staffAlertPreferences { topic delivery } }`;
+const PREFS = StaffAlertsPrefsDocument; // ./operations/staff-alerts.graphql
 const SET = `mutation($topic: StaffAlertTopic!, $delivery: AlertDelivery!) { setStaffAlertPreference(topic: $topic, delivery: $delivery) { topic delivery } }`;
 const VISIT = `mutation($input: VisitRequestInput!) { submitVisitRequest(input: $input) }`;
 const PRAYER = `mutation($input: PrayerRequestInput!) { submitPrayerRequest(input: $input) { id } }`;
 const SIGN_UP = `mutation($input: SignUpInput!) { signUp(input: $input) }`;
-const NOTIFICATIONS = `{ notifications(first: 50) { edges { node { kind title link } } } }`;
-const FROM_VISIT = `mutation($id: ID!, $first: String, $last: String) {
-  createPersonFromVisit(id: $id, firstName: $first, lastName: $last) { id status person { id firstName lastName membershipStatus } }
-}`;
+const NOTIFICATIONS = StaffAlertsNotificationsDocument;
+const FROM_VISIT = StaffAlertsFromVisitDocument;
 
 let gateway: Gateway;
 let su: PocketBase;
@@ -70,7 +69,7 @@ describe("at once (the default)", () => {
     expect(buttonHref(mail, "Open visit requests")).toBe("http://flock.test/admin/visits");
     expect(mail.text).toContain("We just moved here.");
     expect(mail.text).toContain("Open visit requests:\nhttp://flock.test/admin/visits");
-    const seen = await as(pastor).request<{ notifications: { edges: Array<{ node: { kind: string; title: string; link: string } }> } }>(NOTIFICATIONS);
+    const seen = await as(pastor).execute(NOTIFICATIONS);
     expect(seen.data!.notifications.edges.map((e) => e.node)).toContainEqual({ kind: "VISIT_REQUEST", title: `New visit request from ${name}`, link: "/admin/visits" });
     // Members are not staff: nothing for them. (The pastor's mail arrived, so the alert has run.)
     expect((await mailsTo(member.email)).filter((m) => m.subject.includes(name))).toEqual([]);
@@ -126,7 +125,7 @@ describe("preferences", () => {
     expect(errorCode(await as(careTeam).request(SET, { topic: "SIGNUPS", delivery: "OFF" }))).toBe("FORBIDDEN");
     expect(errorCode(await new GqlClient(gateway).request(PREFS))).toBe("UNAUTHENTICATED");
     await setPref(pastor, "SIGNUPS", "DAILY_DIGEST");
-    expect((await as(pastor).request<{ staffAlertPreferences: unknown[] }>(PREFS)).data!.staffAlertPreferences).toContainEqual({ topic: "SIGNUPS", delivery: "DAILY_DIGEST" });
+    expect((await as(pastor).execute(PREFS)).data!.staffAlertPreferences).toContainEqual({ topic: "SIGNUPS", delivery: "DAILY_DIGEST" });
   });
 
   it("rows are their owner's: nobody else reads them, and nobody but the digest job moves lastDigestAt", async () => {
@@ -171,7 +170,7 @@ describe("preferences", () => {
     expect(parsePocketBaseDate(row.lastDigestAt).getTime()).toBeGreaterThan(Date.now() - 60_000);
     // Once a day: a second run the same day (a restart, the next tick) sends nothing again.
     expect(await runStaffDigest(gateway.services, new Date(), { hour: 0 })).not.toContain(digest.id);
-    const seen = await as(digest).request<{ notifications: { edges: Array<{ node: { kind: string } }> } }>(NOTIFICATIONS);
+    const seen = await as(digest).execute(NOTIFICATIONS);
     expect(seen.data!.notifications.edges.filter((e) => e.node.kind === "STAFF_DIGEST")).toHaveLength(1);
   });
 });
@@ -184,13 +183,13 @@ describe("create a person from a visit", () => {
     await visit(`Nina Jo ${last}`);
     const stored = await su.collection("visit_requests").getFirstListItem(su.filter("name = {:n}", { n: `Nina Jo ${last}` }));
     expect(errorCode(await as(careTeam).request(FROM_VISIT, { id: stored.id }))).toBe("FORBIDDEN");
-    const result = await as(pastor).request<{ createPersonFromVisit: { id: string; status: string; person: { id: string; firstName: string; lastName: string; membershipStatus: string } } }>(FROM_VISIT, { id: stored.id });
+    const result = await as(pastor).execute(FROM_VISIT, { id: stored.id });
     expect(result.errors).toBeUndefined();
     const made = result.data!.createPersonFromVisit;
     expect(made).toMatchObject({ id: stored.id, status: "CONTACTED", person: { firstName: "Nina Jo", lastName: last, membershipStatus: "VISITOR" } });
-    const emails = await su.collection("person_emails").getFullList({ filter: su.filter("person = {:p}", { p: made.person.id }) });
+    const emails = await su.collection("person_emails").getFullList({ filter: su.filter("person = {:p}", { p: made.person!.id }) });
     expect(emails.map((e) => [e.email, e.visibility])).toEqual([[stored.email, "private"]]);
-    const phones = await su.collection("person_phones").getFullList({ filter: su.filter("person = {:p}", { p: made.person.id }) });
+    const phones = await su.collection("person_phones").getFullList({ filter: su.filter("person = {:p}", { p: made.person!.id }) });
     expect(phones.map((p) => [p.number, p.visibility])).toEqual([["+12025550188", "private"]]);
     expect(errorCode(await as(pastor).request(FROM_VISIT, { id: stored.id }))).toBe("CONFLICT");
   });
@@ -203,8 +202,8 @@ describe("create a person from a visit", () => {
     const missing = await as(pastor).request(FROM_VISIT, { id: stored.id });
     expect(errorCode(missing)).toBe("BAD_USER_INPUT");
     expect(missing.errors![0]!.extensions!.fieldErrors).toHaveProperty("lastName");
-    const named = await as(pastor).request<{ createPersonFromVisit: { person: { lastName: string } } }>(FROM_VISIT, { id: stored.id, first: only, last: "Sarkisian" });
+    const named = await as(pastor).execute(FROM_VISIT, { id: stored.id, first: only, last: "Sarkisian" });
     expect(named.errors).toBeUndefined();
-    expect(named.data!.createPersonFromVisit.person.lastName).toBe("Sarkisian");
+    expect(named.data!.createPersonFromVisit.person!.lastName).toBe("Sarkisian");
   });
 });

@@ -7,33 +7,22 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Gateway } from "../src/index.ts";
 import { waitForMail } from "../../scripts/lib/smtp-catcher.ts";
 import { createUser, errorCode, GqlClient, PASSWORD, system, testGateway, type TestUser } from "./helpers.ts";
+import { UsersAdminListDocument, UsersAdminViewerDocument, type UsersAdminListQuery, type UsersAdminListQueryVariables } from "./__generated__/operations.ts";
 
-const USERS = `query($first: Int, $after: String, $search: String) {
-  users(first: $first, after: $after, search: $search) {
-    totalCount
-    edges { cursor node { id email name verified status roles { name } person { id recordStatus } } }
-    pageInfo { hasNextPage endCursor }
-  }
-}`;
+const USERS = UsersAdminListDocument; // ./operations/users-admin.graphql
 const SET_ROLES = `mutation($id: ID!, $roles: [ID!]!) { setUserRoles(userId: $id, roleIds: $roles) { id roles { name } } }`;
 const SET_STATUS = `mutation($id: ID!, $status: UserStatus!) { setUserStatus(userId: $id, status: $status) { id status } }`;
 const RESEND = `mutation($id: ID!) { resendVerification(userId: $id) }`;
 const SIGN_IN = `mutation($input: SignInInput!) { signIn(input: $input) { user { id } } }`;
-const VIEWER = `{ viewer { user { id } permissions } }`;
+const VIEWER = UsersAdminViewerDocument;
 
-interface UsersPage {
-  users: {
-    totalCount: number;
-    edges: Array<{ cursor: string; node: { id: string; email: string; name: string; verified: boolean; status: string; roles: Array<{ name: string }>; person: { id: string; recordStatus: string } | null } }>;
-    pageInfo: { hasNextPage: boolean; endCursor: string | null };
-  };
-}
+type UsersPage = UsersAdminListQuery;
 
 let gateway: Gateway;
 let admin: TestUser;
 let roleIds: Record<string, string>;
 const asAdmin = () => new GqlClient(gateway, { token: admin.token });
-const listUsers = (variables: Record<string, unknown>) => asAdmin().request<UsersPage>(USERS, variables);
+const listUsers = (variables: UsersAdminListQueryVariables) => asAdmin().execute(USERS, variables);
 
 /** Accounts whose emails share a fresh tag, created one after another (oldest first). */
 async function taggedUsers(count: number): Promise<{ tag: string; users: TestUser[] }> {
@@ -122,9 +111,9 @@ describe("listing and searching accounts", () => {
   it("a member searching sees only themselves, and cannot learn whether an email has an account", async () => {
     const member = await createUser();
     const client = new GqlClient(gateway, { token: member.token });
-    const all = await client.request<UsersPage>(USERS, {});
+    const all = await client.execute(USERS, {});
     expect(all.data?.users.edges.map((e) => e.node.id)).toEqual([member.id]);
-    const probe = await client.request<UsersPage>(USERS, { search: admin.email });
+    const probe = await client.execute(USERS, { search: admin.email });
     expect(probe.data?.users).toMatchObject({ totalCount: 0, edges: [], pageInfo: { hasNextPage: false } });
   });
 });
@@ -135,7 +124,7 @@ describe("roles", () => {
     const asMember = new GqlClient(gateway, { token: member.token });
     const given = await asAdmin().request(SET_ROLES, { id: member.id, roles: [roleIds.Editor, roleIds["Care Team"]] });
     expect(given.data).toEqual({ setUserRoles: { id: member.id, roles: expect.arrayContaining([{ name: "Editor" }, { name: "Care Team" }]) } });
-    const permissions = (await asMember.request<{ viewer: { permissions: string[] } }>(VIEWER)).data?.viewer.permissions;
+    const permissions = (await asMember.execute(VIEWER)).data?.viewer!.permissions;
     expect(permissions).toEqual(expect.arrayContaining(["CONTENT_EDIT", "MEDIA_MANAGE", "PRAYER_VIEW_PASTORAL"]));
     expect(permissions).not.toContain("SETTINGS_MANAGE");
 

@@ -10,19 +10,12 @@ import { LIMITS, THROTTLE } from "@flock/shared/limits";
 import { todayIn } from "../src/pocketbase/dates.ts";
 import { waitForMail } from "../../scripts/lib/smtp-catcher.ts";
 import { createUser, errorCode, expectRateLimited, GqlClient, pbAs, restStatus, system, testGateway, uniqueEmail, type TestUser } from "./helpers.ts";
+import { VisitsListDocument } from "./__generated__/operations.ts";
 
 const SUBMIT = `mutation($input: VisitRequestInput!) { submitVisitRequest(input: $input) }`;
-const LIST = `query($first: Int, $after: String, $status: VisitStatus) {
-  visitRequests(first: $first, after: $after, status: $status) {
-    totalCount
-    edges { cursor node { id name email phone plannedDate partySize message status staffNote created } }
-    pageInfo { hasNextPage endCursor }
-  }
-}`;
+const LIST = VisitsListDocument; // ./operations/visits.graphql
 const UPDATE = `mutation($id: ID!, $status: VisitStatus!, $note: String) { updateVisitRequest(id: $id, status: $status, staffNote: $note) { id status staffNote } }`;
 
-interface VisitNode { id: string; name: string; email: string; phone: string | null; plannedDate: string | null; partySize: number | null; message: string; status: string; staffNote: string; created: string }
-interface VisitPage { visitRequests: { totalCount: number; edges: Array<{ cursor: string; node: VisitNode }>; pageInfo: { hasNextPage: boolean; endCursor: string | null } } }
 
 let gateway: Gateway;
 let su: PocketBase;
@@ -120,14 +113,14 @@ describe("staff follow-up", () => {
     const client = visitor();
     for (const n of [1, 2, 3]) await client.request(SUBMIT, { input: { name: `Page ${marker} ${n}`, email: uniqueEmail(`page${n}`) } });
 
-    const first = await asUser(careTeam).request<VisitPage>(LIST, { first: 2, status: "NEW" });
+    const first = await asUser(careTeam).execute(LIST, { first: 2, status: "NEW" });
     expect(first.errors).toBeUndefined();
     expect(first.data?.visitRequests.edges.map((e) => e.node.name)).toEqual([`Page ${marker} 3`, `Page ${marker} 2`]);
     expect(first.data?.visitRequests.pageInfo.hasNextPage).toBe(true);
-    const second = await asUser(careTeam).request<VisitPage>(LIST, { first: 1, after: first.data?.visitRequests.pageInfo.endCursor, status: "NEW" });
+    const second = await asUser(careTeam).execute(LIST, { first: 1, after: first.data?.visitRequests.pageInfo.endCursor, status: "NEW" });
     expect(second.data?.visitRequests.edges[0]?.node).toMatchObject({ name: `Page ${marker} 1`, status: "NEW", phone: null, plannedDate: null, partySize: null, staffNote: "" });
 
-    const all = await asUser(pastor).request<VisitPage>(LIST, { first: 100 });
+    const all = await asUser(pastor).execute(LIST, { first: 100 });
     expect(all.data?.visitRequests.totalCount).toBe((await su.collection("visit_requests").getList(1, 1)).totalItems);
   });
 
@@ -143,10 +136,10 @@ describe("staff follow-up", () => {
     expect(updated.data).toEqual({ updateVisitRequest: { id: stored!.id, status: "CONTACTED", staffNote: "Called on Tuesday" } });
     expect(errorCode(await asUser(pastor).request(UPDATE, { id: "zzzzzzzzzzzzzzz", status: "CLOSED" }))).toBe("NOT_FOUND");
 
-    const contacted = await asUser(pastor).request<VisitPage>(LIST, { first: 100, status: "CONTACTED" });
+    const contacted = await asUser(pastor).execute(LIST, { first: 100, status: "CONTACTED" });
     expect(contacted.data?.visitRequests.edges.map((e) => e.node.id)).toContain(stored!.id);
     expect(contacted.data?.visitRequests.edges.every((e) => e.node.status === "CONTACTED")).toBe(true);
-    const fresh = await asUser(pastor).request<VisitPage>(LIST, { first: 100, status: "NEW" });
+    const fresh = await asUser(pastor).execute(LIST, { first: 100, status: "NEW" });
     expect(fresh.data?.visitRequests.edges.map((e) => e.node.id)).not.toContain(stored!.id);
   });
 
