@@ -412,6 +412,65 @@ export interface OccurrenceCountsRecord extends BaseRecord {
   maybe: number;
 }
 
+/** PocketBase rows of the groups collections (pb_migrations/1732500000_groups.js). */
+export type GroupTypeValue = "small_group" | "class" | "ministry" | "team";
+export type WeekdayValue = "sun" | "mon" | "tue" | "wed" | "thu" | "fri" | "sat";
+
+export interface GroupRecord extends BaseRecord {
+  name: string;
+  slug: string;
+  type: GroupTypeValue;
+  description: string;
+  photo: string;
+  schedule: string;
+  meetingDay: WeekdayValue | "";
+  area: string;
+  locationDisplay: "hidden" | "approximate" | "exact";
+  visibility: "public" | "members" | "hidden";
+  joinPolicy: "open" | "request" | "closed";
+  /** 0: no limit. */
+  capacity: number;
+  rosterVisibility: "leaders" | "members";
+  chatEnabled: boolean;
+  status: "active" | "archived";
+  /** Active members, kept by pb_hooks/groups.pb.js. */
+  memberCount: number;
+}
+
+export interface GroupMemberRecord extends BaseRecord {
+  group: string;
+  person: string;
+  role: "leader" | "member";
+  status: "active" | "inactive";
+  lastReadAt: string;
+  chatNotifiedAt: string;
+  expand?: { person?: PersonRecord; group?: GroupRecord };
+}
+
+export interface GroupJoinRequestRecord extends BaseRecord {
+  group: string;
+  person: string;
+  message: string;
+  status: "pending" | "approved" | "declined" | "cancelled";
+  decidedBy: string;
+  decidedAt: string;
+  expand?: { person?: PersonRecord; group?: GroupRecord };
+}
+
+export interface GroupMessageRecord extends BaseRecord {
+  group: string;
+  author: string;
+  authorName: string;
+  body: string;
+  clientKey: string;
+  editedAt: string;
+}
+
+export interface GroupAddressRecord extends BaseRecord {
+  group: string;
+  address: string;
+}
+
 export interface Collections {
   roles: RoleRecord;
   users: UserRecord;
@@ -444,4 +503,9 @@ export interface Collections {
   rsvps: RsvpRecord;
   registrations: RegistrationRecord;
   occurrence_counts: OccurrenceCountsRecord;
+  groups: GroupRecord;
+  group_members: GroupMemberRecord;
+  group_join_requests: GroupJoinRequestRecord;
+  group_messages: GroupMessageRecord;
+  group_addresses: GroupAddressRecord;
 }

@@ -2570,6 +2570,8 @@ export type ViewerAbilities = {
   editContent: Scalars['Boolean']['output'];
   /** Events, their dates and exceptions, drafts included; the attendee lists. */
   manageEvents: Scalars['Boolean']['output'];
+  /** Any group: create, change, hide, archive; its members and join requests. */
+  manageGroups: Scalars['Boolean']['output'];
   /** Change and delete anyone's uploads, not only one's own. */
   manageMedia: Scalars['Boolean']['output'];
   /** Add, change and approve people and households. */
@@ -3833,6 +3835,7 @@ export type ViewerResolvers<ContextType = GatewayContext, ParentType extends Res
 export type ViewerAbilitiesResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ViewerAbilities'] = ResolversParentTypes['ViewerAbilities']> = {
   editContent?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   manageEvents?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  manageGroups?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   manageMedia?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   managePeople?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   manageRoles?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
