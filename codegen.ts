@@ -64,6 +64,12 @@ const config: CodegenConfig = {
           Rsvp: "../../pocketbase/records.ts#RsvpRecord",
           Registration: "../../pocketbase/records.ts#RegistrationRecord",
           Occurrence: "../events/occurrences.ts#OccurrenceModel",
+          // Groups
+          Group: "../../pocketbase/records.ts#GroupRecord",
+          GroupMember: "../../pocketbase/records.ts#GroupMemberRecord",
+          GroupJoinRequest: "../../pocketbase/records.ts#GroupJoinRequestRecord",
+          GroupMessage: "../../pocketbase/records.ts#GroupMessageRecord",
+          GroupMessageEvent: "../groups/chat-events.ts#GroupMessageEventModel",
         },
       },
     },

@@ -33,10 +33,13 @@ onRecordDelete((e) => {
 // memberCount is derived: whatever a caller writes into it, the count of active members stands.
 onRecordCreate((e) => {
   e.record.set("memberCount", 0);
+  e.record.set("leaderNames", []);
   e.next();
 }, "groups");
 
 onRecordUpdate((e) => {
-  e.record.set("memberCount", require(`${__hooks}/lib/groups.js`).activeMembers(e.app, e.record.id));
+  const lib = require(`${__hooks}/lib/groups.js`);
+  e.record.set("memberCount", lib.activeMembers(e.app, e.record.id));
+  e.record.set("leaderNames", lib.leaderNames(e.app, e.record.id));
   e.next();
 }, "groups");

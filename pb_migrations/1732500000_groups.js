@@ -32,24 +32,36 @@ const ME = "@request.auth.person";
 const ACTIVE = '@request.auth.person.recordStatus = "active"';
 const IMAGE_TYPES = ["image/jpeg", "image/png", "image/webp", "image/gif"];
 
-// Each alias is its own join over group_members: the conditions on one alias hold for one row.
-const gm = (alias) => `@collection.group_members:${alias}`;
-/** The caller is an active member (any role) of the group `group` (an expression naming its id). */
-const memberOf = (group, alias = "mine") =>
-  `(${ME} != "" && ${gm(alias)}.group ?= ${group} && ${gm(alias)}.person ?= ${ME} && ${gm(alias)}.status ?= "active")`;
-/** The caller leads the group `group`. */
-const leaderOf = (group, alias = "lead") =>
-  `(${ME} != "" && ${gm(alias)}.group ?= ${group} && ${gm(alias)}.person ?= ${ME} && ${gm(alias)}.status ?= "active" && ${gm(alias)}.role ?= "leader")`;
+// Membership tests go through back-relations (`group_members_via_group`, `group_members_via_person`):
+// PocketBase joins them on the relation (indexed), and the conditions on one path hold for one joined
+// row. `@collection.group_members` joins are unconstrained: two of them in one rule made SQLite scan
+// rows × members × members (a 30-second roster read at 1,300 memberships), so they appear only in
+// create rules, which test one new row.
+const via = (prefix) => `${prefix}group_members_via_group`;
+/** The caller is an active member (any role) of the group at `prefix` ("" for a group, "group." for its rows). */
+const memberOf = (prefix) => `(${ME} != "" && ${via(prefix)}.person ?= ${ME} && ${via(prefix)}.status ?= "active")`;
+/** The caller leads the group at `prefix`. */
+const leaderOf = (prefix) => `(${ME} != "" && ${via(prefix)}.person ?= ${ME} && ${via(prefix)}.status ?= "active" && ${via(prefix)}.role ?= "leader")`;
+/** For create rules: the caller leads (or belongs to) the group named in the request body. */
+const bodyGroup = (leader) =>
+  `(${ME} != "" && @collection.group_members:body.group ?= @request.body.group && @collection.group_members:body.person ?= ${ME} && ` +
+  `@collection.group_members:body.status ?= "active"${leader ? ' && @collection.group_members:body.role ?= "leader"' : ""})`;
 /**
- * The caller and the person `person` are active members of one active group; `leaderOnly`: the caller
- * leads it. `personExpr` names the other person's id (`person`, `id`) or a household (`household`, with
- * `viaHousehold`).
+ * The caller and the person at `personPath` (a people relation path, "" for a person itself) are active
+ * members of one active group; `leaderOnly`: the caller leads it. `extra` adds a condition on that
+ * shared group (e.g. its roster visibility).
  */
-const sharesGroupWith = (personExpr, { leaderOnly = false, viaHousehold = false } = {}) =>
-  `(${ME} != "" && ${gm("mine")}.person ?= ${ME} && ${gm("mine")}.status ?= "active" && ${gm("mine")}.group.status ?= "active" && ` +
-  (leaderOnly ? `${gm("mine")}.role ?= "leader" && ` : "") +
-  `${gm("theirs")}.${viaHousehold ? "person.household" : "person"} ?= ${personExpr} && ${gm("theirs")}.status ?= "active" && ` +
-  `${gm("theirs")}.group ?= ${gm("mine")}.group)`;
+const sharesGroupWith = (personPath, { leaderOnly = false, extra = "" } = {}) => {
+  const theirs = `${personPath}group_members_via_person`;
+  const mine = `${theirs}.group.group_members_via_group`;
+  return (
+    `(${ME} != "" && ${theirs}.status ?= "active" && ${theirs}.group.status ?= "active" && ` +
+    `${mine}.person ?= ${ME} && ${mine}.status ?= "active"` +
+    (leaderOnly ? ` && ${mine}.role ?= "leader"` : "") +
+    (extra ? ` && ${theirs}.group.${extra}` : "") +
+    ")"
+  );
+};
 
 /** A group the caller may find (it reaches the join form): active, not hidden, members-only for active members. */
 const findable = (path) =>
@@ -63,17 +75,22 @@ const personRowRead =
   `${STAFF} || person = ${ME} || ${IN_MY_HOUSEHOLD("person.household")} || ` +
   `(visibility = "members" && person.inDirectory = true && ${ACTIVE})`;
 const personRowReadWithGroups =
-  `${personRowRead} || ((visibility = "groups" || visibility = "members") && person.ageGroup != "child" && ${sharesGroupWith("person")}) || ` +
-  `(visibility != "private" && ${sharesGroupWith("person", { leaderOnly: true })})`;
+  `${personRowRead} || ((visibility = "groups" || visibility = "members") && person.ageGroup != "child" && ${sharesGroupWith("person.")}) || ` +
+  `(visibility != "private" && ${sharesGroupWith("person.", { leaderOnly: true })})`;
 const addressRead = `${STAFF} || ${IN_MY_HOUSEHOLD("household")} || (visibility = "members" && household.inDirectory = true && ${ACTIVE})`;
 const addressReadWithGroups =
-  `${addressRead} || ((visibility = "groups" || visibility = "members") && ${sharesGroupWith("household", { viaHousehold: true })}) || ` +
-  `(visibility != "private" && ${sharesGroupWith("household", { leaderOnly: true, viaHousehold: true })})`;
+  `${addressRead} || ((visibility = "groups" || visibility = "members") && ${sharesGroupWith("household.people_via_household.")}) || ` +
+  `(visibility != "private" && ${sharesGroupWith("household.people_via_household.", { leaderOnly: true })})`;
 const peopleRead = `${STAFF} || id = ${ME} || ${IN_MY_HOUSEHOLD("household")} || (inDirectory = true && ${ACTIVE})`;
 // On a roster: fellow members when the roster is open to members (never a child), the group's leaders.
+// Leaders also see who asks to join their group (a pending request).
+const REQUESTS = "group_join_requests_via_person";
+const askingToJoinMyGroup =
+  `(${ME} != "" && ${REQUESTS}.status ?= "pending" && ${REQUESTS}.group.group_members_via_group.person ?= ${ME} && ` +
+  `${REQUESTS}.group.group_members_via_group.status ?= "active" && ${REQUESTS}.group.group_members_via_group.role ?= "leader")`;
 const peopleReadWithGroups =
-  `${peopleRead} || (ageGroup != "child" && ${sharesGroupWith("id")} && ${gm("mine")}.group.rosterVisibility ?= "members") || ` +
-  `${sharesGroupWith("id", { leaderOnly: true })}`;
+  `${peopleRead} || (ageGroup != "child" && ${sharesGroupWith("", { extra: 'rosterVisibility ?= "members"' })}) || ` +
+  `${sharesGroupWith("", { leaderOnly: true })} || ${askingToJoinMyGroup}`;
 
 migrate((app) => {
   const people = app.findCollectionByNameOrId("people");
@@ -94,7 +111,7 @@ migrate((app) => {
       { name: "photo", type: "file", maxSelect: 1, maxSize: 10 * 1024 * 1024, mimeTypes: IMAGE_TYPES, thumbs: ["640x360", "1200x630"] },
       // The schedule in words ("Tuesdays 7 pm, every other week") and the day the finder filters by.
       { name: "schedule", type: "text", max: 200 },
-      { name: "meetingDay", type: "select", maxSelect: 1, values: ["sun", "mon", "tue", "wed", "thu", "fri", "sat"] },
+      { name: "meetingDay", type: "select", maxSelect: 1, values: ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] },
       // The approximate area ("North side") shown when the location is "approximate"; the exact address
       // lives in group_addresses.
       { name: "area", type: "text", max: 100 },
@@ -108,6 +125,9 @@ migrate((app) => {
       { name: "status", type: "select", required: true, maxSelect: 1, values: ["active", "archived"] },
       // Derived (pb_hooks/groups.pb.js): active members.
       { name: "memberCount", type: "number", onlyInt: true, min: 0 },
+      // Derived (pb_hooks/groups.pb.js): the active leaders' display names, shown on the group's page to
+      // whoever may find it (their people records stay as private as they are).
+      { name: "leaderNames", type: "json", maxSize: 5000 },
       ...timestamps(),
     ],
     indexes: [
@@ -143,43 +163,43 @@ migrate((app) => {
   app.save(members);
   // The rules name group_members itself (@collection.group_members), so they are set once it exists.
   const rosterRead =
-    `${MANAGE} || person = ${ME} || ${leaderOf("group")} || ` +
-    `(group.rosterVisibility = "members" && person.ageGroup != "child" && status = "active" && ${memberOf("group")})`;
+    `${MANAGE} || person = ${ME} || ${leaderOf("group.")} || ` +
+    `(group.rosterVisibility = "members" && person.ageGroup != "child" && status = "active" && ${memberOf("group.")})`;
   members.listRule = rosterRead;
   members.viewRule = rosterRead;
   members.createRule =
-    `${MANAGE} || ${leaderOf("@request.body.group")} || ` +
+    `${MANAGE} || ${bodyGroup(true)} || ` +
     // Joining an open group: oneself, as a member, while it is findable.
     `(@request.body.person = ${ME} && ${ACTIVE} && @request.body.role = "member" && @request.body.status = "active" && ` +
     `@request.body.group.joinPolicy = "open" && ${findable("@request.body.group.")} && @request.body.lastReadAt:isset = false && ` +
     "@request.body.chatNotifiedAt:isset = false)";
   members.updateRule =
-    `${MANAGE} || (${leaderOf("group")} && @request.body.group:isset = false && @request.body.person:isset = false && @request.body.chatNotifiedAt:isset = false) || ` +
+    `${MANAGE} || (${leaderOf("group.")} && @request.body.group:isset = false && @request.body.person:isset = false && @request.body.chatNotifiedAt:isset = false) || ` +
     // A member marks the chat read, nothing else.
     `(person = ${ME} && @request.body.group:isset = false && @request.body.person:isset = false && @request.body.role:isset = false && ` +
     "@request.body.status:isset = false && @request.body.chatNotifiedAt:isset = false)";
-  members.deleteRule = `${MANAGE} || person = ${ME} || ${leaderOf("group")}`;
+  members.deleteRule = `${MANAGE} || person = ${ME} || ${leaderOf("group.")}`;
   app.save(members);
-  groups.listRule = `${MANAGE} || ${findable("")} || ${memberOf("id")}`;
-  groups.viewRule = `${MANAGE} || ${findable("")} || ${memberOf("id")}`;
+  groups.listRule = `${MANAGE} || ${findable("")} || ${memberOf("")}`;
+  groups.viewRule = `${MANAGE} || ${findable("")} || ${memberOf("")}`;
   // Leaders edit what their group says about itself; who may find and join it is staff work.
   groups.updateRule =
-    `${MANAGE} || (${leaderOf("id")} && @request.body.slug:isset = false && @request.body.visibility:isset = false && ` +
+    `${MANAGE} || (${leaderOf("")} && @request.body.slug:isset = false && @request.body.visibility:isset = false && ` +
     "@request.body.status:isset = false && @request.body.type:isset = false && @request.body.memberCount:isset = false && " +
-    "@request.body.joinPolicy:isset = false && @request.body.capacity:isset = false)";
+    "@request.body.joinPolicy:isset = false && @request.body.capacity:isset = false && @request.body.leaderNames:isset = false)";
   app.save(groups);
 
   const requests = new Collection({
     type: "base",
     name: "group_join_requests",
-    listRule: `${MANAGE} || person = ${ME} || ${leaderOf("group")}`,
-    viewRule: `${MANAGE} || person = ${ME} || ${leaderOf("group")}`,
+    listRule: `${MANAGE} || person = ${ME} || ${leaderOf("group.")}`,
+    viewRule: `${MANAGE} || person = ${ME} || ${leaderOf("group.")}`,
     createRule:
       `@request.body.person = ${ME} && ${ACTIVE} && @request.body.status = "pending" && @request.body.group.joinPolicy = "request" && ` +
       `${findable("@request.body.group.")} && @request.body.decidedBy:isset = false && @request.body.decidedAt:isset = false`,
     // Leaders decide; the requester may only withdraw.
     updateRule:
-      `${MANAGE} || (${leaderOf("group")} && @request.body.group:isset = false && @request.body.person:isset = false && @request.body.message:isset = false) || ` +
+      `${MANAGE} || (${leaderOf("group.")} && @request.body.group:isset = false && @request.body.person:isset = false && @request.body.message:isset = false) || ` +
       `(person = ${ME} && @request.body.status = "cancelled" && @request.body.group:isset = false && @request.body.person:isset = false && ` +
       "@request.body.message:isset = false && @request.body.decidedBy:isset = false)",
     deleteRule: MANAGE,
@@ -203,14 +223,14 @@ migrate((app) => {
   const messages = new Collection({
     type: "base",
     name: "group_messages",
-    listRule: memberOf("group"),
-    viewRule: memberOf("group"),
+    listRule: memberOf("group."),
+    viewRule: memberOf("group."),
     createRule:
-      `${memberOf("@request.body.group")} && @request.body.author = ${ME} && @request.body.group.chatEnabled = true && ` +
+      `${bodyGroup(false)} && @request.body.author = ${ME} && @request.body.group.chatEnabled = true && ` +
       "@request.body.group.status = \"active\" && @request.body.editedAt:isset = false",
     // The author edits the text of their own message while still a member.
-    updateRule: `author = ${ME} && ${memberOf("group")} && @request.body.group:isset = false && @request.body.author:isset = false && @request.body.clientKey:isset = false`,
-    deleteRule: `(author = ${ME} && ${memberOf("group")}) || ${leaderOf("group")}`,
+    updateRule: `author = ${ME} && ${memberOf("group.")} && @request.body.group:isset = false && @request.body.author:isset = false && @request.body.clientKey:isset = false`,
+    deleteRule: `(author = ${ME} && ${memberOf("group.")}) || ${leaderOf("group.")}`,
     fields: [
       { name: "group", type: "relation", required: true, collectionId: groups.id, maxSelect: 1, cascadeDelete: true },
       { name: "author", type: "relation", required: true, collectionId: people.id, maxSelect: 1 },
@@ -232,11 +252,11 @@ migrate((app) => {
   const addresses = new Collection({
     type: "base",
     name: "group_addresses",
-    listRule: `${MANAGE} || ${memberOf("group")}`,
-    viewRule: `${MANAGE} || ${memberOf("group")}`,
-    createRule: `${MANAGE} || ${leaderOf("@request.body.group")}`,
-    updateRule: `${MANAGE} || (${leaderOf("group")} && @request.body.group:isset = false)`,
-    deleteRule: `${MANAGE} || ${leaderOf("group")}`,
+    listRule: `${MANAGE} || ${memberOf("group.")}`,
+    viewRule: `${MANAGE} || ${memberOf("group.")}`,
+    createRule: `${MANAGE} || ${bodyGroup(true)}`,
+    updateRule: `${MANAGE} || (${leaderOf("group.")} && @request.body.group:isset = false)`,
+    deleteRule: `${MANAGE} || ${leaderOf("group.")}`,
     fields: [
       { name: "group", type: "relation", required: true, collectionId: groups.id, maxSelect: 1, cascadeDelete: true },
       { name: "address", type: "text", required: true, min: 1, max: 500 },
@@ -245,6 +265,11 @@ migrate((app) => {
     indexes: ["CREATE UNIQUE INDEX idx_group_addresses_group ON group_addresses (`group`)"],
   });
   app.save(addresses);
+
+  const notifications = app.findCollectionByNameOrId("notifications");
+  const kind = notifications.fields.getByName("kind");
+  kind.values = [...kind.values, "group_join_request", "group_request_decided", "group_chat"];
+  app.save(notifications);
 
   // "leaders" and "groups" now mean what they say.
   for (const name of ["person_emails", "person_phones", "person_birthdays"]) {
@@ -276,6 +301,10 @@ migrate((app) => {
   people.listRule = peopleRead;
   people.viewRule = peopleRead;
   app.save(people);
+  const notifications = app.findCollectionByNameOrId("notifications");
+  const kind = notifications.fields.getByName("kind");
+  kind.values = kind.values.filter((v) => !["group_join_request", "group_request_decided", "group_chat"].includes(v));
+  app.save(notifications);
   for (const name of ["group_addresses", "group_messages", "group_join_requests", "group_members", "groups"]) {
     try {
       app.delete(app.findCollectionByNameOrId(name));

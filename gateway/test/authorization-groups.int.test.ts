@@ -14,7 +14,8 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type PocketBase from "pocketbase";
 import type { Gateway } from "../src/index.ts";
-import { createUser, pbAs, restStatus, system, testGateway, type TestUser } from "./helpers.ts";
+import { uniquePhone } from "./people-fixtures.ts";
+import { createUser, errorCode, GqlClient, pbAs, restStatus, system, testGateway, type GqlResult, type TestUser } from "./helpers.ts";
 
 const PERSONAS = ["anonymous", "pending", "member", "groupMember", "leader", "otherLeader", "editor", "manager"] as const;
 type Persona = (typeof PERSONAS)[number];
@@ -88,6 +89,7 @@ const MATRIX = {
     fellowPerson: cells(D, D, D, A, A, D, D, D),
     fellowPersonLeadersRoster: leaderOnly,
     childPerson: leaderOnly,
+    requesterPerson: leaderOnly, // who asks to join: the group's leaders (staff see people by their people rights)
   },
 } as const;
 
@@ -112,6 +114,7 @@ async function makeGroup(fields: Record<string, unknown> = {}): Promise<World> {
     slug: slug("g"),
     type: "small_group",
     locationDisplay: "approximate",
+    area: "North side",
     visibility: "public",
     joinPolicy: "request",
     rosterVisibility: "members",
@@ -163,6 +166,17 @@ beforeAll(async () => {
 afterAll(() => gateway.server.close());
 
 const rest = (persona: Persona) => pbAs(users[persona]);
+const gql = (persona: Persona) => new GqlClient(gateway, { token: users[persona]?.token, ip: `192.0.2.${(n++ % 250) + 1}` });
+/** A GraphQL write: done, or refused with a clear code (a visitor: UNAUTHENTICATED). */
+function expectGql(expected: Expected, persona: Persona, result: GqlResult<unknown>, deniedAs = ["FORBIDDEN", "NOT_FOUND"]) {
+  if (expected === "allow") expect(result.errors).toBeUndefined();
+  else expect(persona === "anonymous" ? ["UNAUTHENTICATED"] : deniedAs, JSON.stringify(result.errors)).toContain(errorCode(result));
+}
+const GROUP = `query($s: String!) { group(slug: $s) { id roster { id } } }`;
+const viewedViaGql = async (persona: Persona, slug: string) => !!(await gql(persona).request<{ group: unknown }>(GROUP, { s: slug })).data?.group;
+const rosterViaGql = async (persona: Persona, slug: string) =>
+  ((await gql(persona).request<{ group: { roster: { id: string }[] | null } | null }>(GROUP, { s: slug })).data?.group?.roster ?? []).map((r) => r.id);
+const groupInput = { name: "Via GraphQL", type: "CLASS", locationDisplay: "HIDDEN", visibility: "PUBLIC", joinPolicy: "OPEN", rosterVisibility: "LEADERS", chatEnabled: true };
 
 function expectRest(expected: Expected, status: number) {
   if (expected === "allow") expect(status).toBe(200);
@@ -179,23 +193,34 @@ const CHECKS: { [C in keyof typeof MATRIX]: { [O in keyof (typeof MATRIX)[C]]: C
     async viewPublic(persona, expected) {
       const w = await makeGroup();
       await got(expected)(() => rest(persona).collection("groups").getOne(w.group.id));
+      expect(await viewedViaGql(persona, w.group.slug)).toBe(expected === "allow");
     },
     async viewMembersOnly(persona, expected) {
       const w = await makeGroup({ visibility: "members" });
       await got(expected)(() => rest(persona).collection("groups").getOne(w.group.id));
+      expect(await viewedViaGql(persona, w.group.slug)).toBe(expected === "allow");
     },
     async viewHidden(persona, expected) {
       const w = await makeGroup({ visibility: "hidden" });
       await got(expected)(() => rest(persona).collection("groups").getOne(w.group.id));
+      expect(await viewedViaGql(persona, w.group.slug)).toBe(expected === "allow");
     },
     async listHidden(persona, expected) {
       const w = await makeGroup({ visibility: "hidden" });
       const listed = await rest(persona).collection("groups").getList(1, 5, { filter: `id = "${w.group.id}"` });
       expect(listed.items.length).toBe(expected === "allow" ? 1 : 0);
+      // The finder never lists hidden groups, not even to their members (they find them under "my groups").
+      const finder = await gql(persona).request<{ groups: { edges: { node: { id: string } }[] } }>(`{ groups(first: 100) { edges { node { id } } } }`);
+      expect(finder.data!.groups.edges.some((e) => e.node.id === w.group.id)).toBe(false);
+      if (persona === "groupMember" || persona === "leader") {
+        const mine = await gql(persona).request<{ myGroups: { id: string }[] }>(`{ myGroups { id } }`);
+        expect(mine.data!.myGroups.some((g) => g.id === w.group.id)).toBe(true);
+      }
     },
     async viewArchived(persona, expected) {
       const w = await makeGroup({ status: "archived" });
       await got(expected)(() => rest(persona).collection("groups").getOne(w.group.id));
+      expect(await viewedViaGql(persona, w.group.slug)).toBe(expected === "allow");
     },
     async create(persona, expected) {
       await got(expected)(() =>
@@ -203,10 +228,13 @@ const CHECKS: { [C in keyof typeof MATRIX]: { [O in keyof (typeof MATRIX)[C]]: C
           name: "New", slug: slug("new"), type: "class", locationDisplay: "hidden", visibility: "public", joinPolicy: "open", rosterVisibility: "leaders", status: "active",
         }),
       );
+      expectGql(expected, persona, await gql(persona).request(`mutation($i: GroupInput!) { createGroup(input: $i) { id } }`, { i: groupInput }), ["FORBIDDEN"]);
     },
     async editDescription(persona, expected) {
       const w = await makeGroup();
       await got(expected)(() => rest(persona).collection("groups").update(w.group.id, { description: "We read Mark together.", schedule: "Tuesdays 7 pm" }));
+      const other = await makeGroup();
+      expectGql(expected, persona, await gql(persona).request(`mutation($id: ID!) { updateGroupDetails(id: $id, input: { schedule: "Wednesdays" }) { id } }`, { id: other.group.id }));
     },
     async changeVisibility(persona, expected) {
       const w = await makeGroup();
@@ -221,32 +249,43 @@ const CHECKS: { [C in keyof typeof MATRIX]: { [O in keyof (typeof MATRIX)[C]]: C
     async archive(persona, expected) {
       const w = await makeGroup();
       await got(expected)(() => rest(persona).collection("groups").update(w.group.id, { status: "archived" }));
+      const other = await makeGroup();
+      expectGql(expected, persona, await gql(persona).request(`mutation($id: ID!) { setGroupArchived(id: $id, archived: true) { id } }`, { id: other.group.id }));
     },
   },
   group_members: {
     async rosterOpenToMembers(persona, expected) {
       const w = await makeGroup();
       await got(expected)(() => rest(persona).collection("group_members").getOne(w.rows.fellow));
+      expect((await rosterViaGql(persona, w.group.slug)).includes(w.rows.fellow)).toBe(expected === "allow");
     },
     async rosterLeadersOnly(persona, expected) {
       const w = await makeGroup({ rosterVisibility: "leaders" });
       await got(expected)(() => rest(persona).collection("group_members").getOne(w.rows.fellow));
+      expect((await rosterViaGql(persona, w.group.slug)).includes(w.rows.fellow)).toBe(expected === "allow");
     },
     async childInRoster(persona, expected) {
       const w = await makeGroup();
       await got(expected)(() => rest(persona).collection("group_members").getOne(w.rows.child));
       const listed = await rest(persona).collection("group_members").getFullList({ filter: `group = "${w.group.id}"` });
       expect(listed.some((r) => r.id === w.rows.child)).toBe(expected === "allow");
+      expect((await rosterViaGql(persona, w.group.slug)).includes(w.rows.child)).toBe(expected === "allow");
     },
     async hiddenGroupRoster(persona, expected) {
       const w = await makeGroup({ visibility: "hidden" });
       await got(expected)(() => rest(persona).collection("group_members").getOne(w.rows.fellow));
+      expect((await rosterViaGql(persona, w.group.slug)).includes(w.rows.fellow)).toBe(expected === "allow");
     },
     async joinOpenGroup(persona, expected) {
       const w = await makeGroup({ joinPolicy: "open" });
       const person = me(persona) || w.fellow;
       if (persona === "groupMember" || persona === "leader") await su.collection("group_members").delete(w.rows[persona]);
       await got(expected)(() => rest(persona).collection("group_members").create({ group: w.group.id, person, role: "member", status: "active" }));
+      const other = await makeGroup({ joinPolicy: "open" });
+      if (persona === "groupMember" || persona === "leader") await su.collection("group_members").delete(other.rows[persona]);
+      const joined = await gql(persona).request<{ joinGroup: { outcome: string } }>(`mutation($g: ID!) { joinGroup(groupId: $g) { outcome } }`, { g: other.group.id });
+      expectGql(expected, persona, joined);
+      if (expected === "allow") expect(joined.data!.joinGroup.outcome).toBe("JOINED");
     },
     async joinRequestGroupDirectly(persona, expected) {
       const w = await makeGroup({ joinPolicy: "request" });
@@ -259,14 +298,20 @@ const CHECKS: { [C in keyof typeof MATRIX]: { [O in keyof (typeof MATRIX)[C]]: C
       const w = await makeGroup();
       const newcomer = await su.collection("people").create({ firstName: "New", lastName: run, recordStatus: "active" });
       await got(expected)(() => rest(persona).collection("group_members").create({ group: w.group.id, person: newcomer.id, role: "member", status: "active" }));
+      const other = await makeGroup();
+      expectGql(expected, persona, await gql(persona).request(`mutation($g: ID!, $p: ID!) { addGroupMember(groupId: $g, personId: $p) { id } }`, { g: other.group.id, p: newcomer.id }));
     },
     async makeLeader(persona, expected) {
       const w = await makeGroup();
       await got(expected)(() => rest(persona).collection("group_members").update(w.rows.fellow, { role: "leader" }));
+      const other = await makeGroup();
+      expectGql(expected, persona, await gql(persona).request(`mutation($m: ID!) { setGroupMemberRole(memberId: $m, role: LEADER) { id } }`, { m: other.rows.fellow }));
     },
     async remove(persona, expected) {
       const w = await makeGroup();
       await got(expected)(() => rest(persona).collection("group_members").delete(w.rows.fellow));
+      const other = await makeGroup();
+      expectGql(expected, persona, await gql(persona).request(`mutation($m: ID!) { removeGroupMember(memberId: $m) }`, { m: other.rows.fellow }));
     },
     async promoteMember(persona, expected) {
       const w = await makeGroup();
@@ -281,6 +326,11 @@ const CHECKS: { [C in keyof typeof MATRIX]: { [O in keyof (typeof MATRIX)[C]]: C
     async request(persona, expected) {
       const w = await makeGroup({ joinPolicy: "request" });
       await got(expected)(() => rest(persona).collection("group_join_requests").create({ group: w.group.id, person: me(persona) || w.fellow, message: "May I join?", status: "pending" }));
+      const other = await makeGroup({ joinPolicy: "request" });
+      if (persona === "groupMember" || persona === "leader") await su.collection("group_members").delete(other.rows[persona]);
+      const asked = await gql(persona).request<{ joinGroup: { outcome: string } }>(`mutation($g: ID!) { joinGroup(groupId: $g, message: "Hello!") { outcome } }`, { g: other.group.id });
+      expectGql(expected, persona, asked);
+      if (expected === "allow") expect(asked.data!.joinGroup.outcome).toBe("REQUESTED");
     },
     async requestHiddenGroup(persona, expected) {
       const w = await makeGroup({ joinPolicy: "request", visibility: "hidden" });
@@ -297,6 +347,11 @@ const CHECKS: { [C in keyof typeof MATRIX]: { [O in keyof (typeof MATRIX)[C]]: C
       const outsider = await su.collection("people").create({ firstName: "Asker", lastName: run, recordStatus: "active" });
       const request = await su.collection("group_join_requests").create({ group: w.group.id, person: outsider.id, message: "Hi", status: "pending" });
       await got(expected)(() => rest(persona).collection("group_join_requests").update(request.id, { status: "approved", decidedBy: me(persona) || outsider.id }));
+      const other = await makeGroup({ joinPolicy: "request" });
+      const second = await su.collection("group_join_requests").create({ group: other.group.id, person: outsider.id, message: "Hi", status: "pending" });
+      expectGql(expected, persona, await gql(persona).request(`mutation($id: ID!) { decideJoinRequest(id: $id, approve: true) { status } }`, { id: second.id }));
+      const joined = await su.collection("group_members").getFullList({ filter: `group = "${other.group.id}" && person = "${outsider.id}"` });
+      expect(joined.length).toBe(expected === "allow" ? 1 : 0);
     },
   },
   group_messages: {
@@ -306,6 +361,11 @@ const CHECKS: { [C in keyof typeof MATRIX]: { [O in keyof (typeof MATRIX)[C]]: C
       await got(expected)(() => rest(persona).collection("group_messages").getOne(target.id));
       const listed = await rest(persona).collection("group_messages").getFullList({ filter: `group = "${w.group.id}"` });
       expect(listed.length).toBe(expected === "allow" ? 1 : 0);
+      const viaGql = await gql(persona).request<{ groupMessages: { edges: { node: { id: string } }[] } }>(
+        `query($g: ID!) { groupMessages(groupId: $g) { edges { node { id } } } }`, { g: w.group.id },
+      );
+      if (expected === "allow") expect(viaGql.data!.groupMessages.edges.map((e) => e.node.id)).toEqual([target.id]);
+      else expectGql(expected, persona, viaGql);
     },
     async readRealtime(persona, expected) {
       const w = await makeGroup();
@@ -332,6 +392,7 @@ const CHECKS: { [C in keyof typeof MATRIX]: { [O in keyof (typeof MATRIX)[C]]: C
       await got(expected)(() =>
         rest(persona).collection("group_messages").create({ group: w.group.id, author: me(persona) || w.fellow, authorName: "Me", body: "Hi all", clientKey: randomUUID() }),
       );
+      expectGql(expected, persona, await gql(persona).request(`mutation($g: ID!, $k: String!) { postGroupMessage(groupId: $g, body: "Hi", clientKey: $k) { id } }`, { g: w.group.id, k: randomUUID() }));
     },
     async postAsSomeoneElse(persona, expected) {
       const w = await makeGroup();
@@ -346,6 +407,8 @@ const CHECKS: { [C in keyof typeof MATRIX]: { [O in keyof (typeof MATRIX)[C]]: C
       const w = await makeGroup();
       const target = await message(w, w.fellow);
       await got(expected)(() => rest(persona).collection("group_messages").delete(target.id));
+      const other = await message(w, w.fellow);
+      expectGql(expected, persona, await gql(persona).request(`mutation($id: ID!) { deleteGroupMessage(id: $id) }`, { id: other.id }));
     },
   },
   group_addresses: {
@@ -365,6 +428,12 @@ const CHECKS: { [C in keyof typeof MATRIX]: { [O in keyof (typeof MATRIX)[C]]: C
       const w = await makeGroup();
       const row = await su.collection("person_phones").create({ person: w.fellow, number: phone(), visibility: "groups" });
       await got(expected)(() => rest(persona).collection("person_phones").getOne(row.id));
+      // On the roster through GraphQL: the person with exactly the rows they share with this viewer.
+      const roster = await gql(persona).request<{ group: { roster: { person: { id: string; phones: { id: string }[] } | null }[] | null } | null }>(
+        `query($s: String!) { group(slug: $s) { roster { person { id phones { id } } } } }`, { s: w.group.slug },
+      );
+      const fellow = (roster.data?.group?.roster ?? []).find((r) => r.person?.id === w.fellow);
+      expect(!!fellow?.person?.phones.some((p) => p.id === row.id)).toBe(expected === "allow");
     },
     async fellowLeadersPhone(persona, expected) {
       const w = await makeGroup();
@@ -399,11 +468,17 @@ const CHECKS: { [C in keyof typeof MATRIX]: { [O in keyof (typeof MATRIX)[C]]: C
       const w = await makeGroup();
       await got(expected)(() => rest(persona).collection("people").getOne(w.child));
     },
+    async requesterPerson(persona, expected) {
+      const w = await makeGroup();
+      const asker = await su.collection("people").create({ firstName: "Asker", lastName: run, recordStatus: "active" });
+      await su.collection("group_join_requests").create({ group: w.group.id, person: asker.id, message: "Hi", status: "pending" });
+      await got(expected)(() => rest(persona).collection("people").getOne(asker.id));
+    },
   },
 };
 
-let phones = 0;
-const phone = () => `+1555${String(Date.now() % 100000).padStart(5, "0")}${String(++phones % 100).padStart(2, "0")}`;
+
+const phone = () => uniquePhone();
 
 const ROWS = Object.entries(MATRIX).flatMap(([collection, operations]) =>
   Object.entries(operations).flatMap(([operation, byPersona]) =>

@@ -29,9 +29,24 @@ function recount(app, groupId) {
     return; // the group itself is being deleted
   }
   const n = activeMembers(app, groupId);
-  if (group.getInt("memberCount") === n) return;
+  const names = JSON.stringify(leaderNames(app, groupId));
+  if (group.getInt("memberCount") === n && JSON.stringify(group.get("leaderNames") ?? []) === names) return;
   group.set("memberCount", n);
+  group.set("leaderNames", JSON.parse(names));
   app.saveNoValidate(group);
 }
 
-module.exports = { admit, recount, activeMembers };
+/** The active leaders' display names (preferred or first name, and last name), by name. */
+function leaderNames(app, groupId) {
+  const rows = arrayOf(new DynamicModel({ name: "" }));
+  app.db()
+    .newQuery(
+      "SELECT TRIM(COALESCE(NULLIF(p.preferredName, ''), p.firstName) || ' ' || p.lastName) AS name FROM group_members m " +
+        "JOIN people p ON p.id = m.person WHERE m.`group` = {:g} AND m.status = 'active' AND m.role = 'leader' ORDER BY p.lastName, p.firstName",
+    )
+    .bind({ g: groupId })
+    .all(rows);
+  return rows.map((r) => r.name);
+}
+
+module.exports = { admit, recount, activeMembers, leaderNames };

@@ -259,7 +259,8 @@ export interface NotificationRecord extends BaseRecord {
   user: string;
   kind:
     | "signup_approved" | "prayer_approved" | "prayer_rejected" | "prayer_answered" | "prayer_prayed"
-    | "visit_request" | "signup_pending" | "prayer_pending" | "staff_digest";
+    | "visit_request" | "signup_pending" | "prayer_pending" | "staff_digest"
+    | "group_join_request" | "group_request_decided" | "group_chat";
   title: string;
   body: string;
   link: string;
@@ -414,7 +415,7 @@ export interface OccurrenceCountsRecord extends BaseRecord {
 
 /** PocketBase rows of the groups collections (pb_migrations/1732500000_groups.js). */
 export type GroupTypeValue = "small_group" | "class" | "ministry" | "team";
-export type WeekdayValue = "sun" | "mon" | "tue" | "wed" | "thu" | "fri" | "sat";
+export type GroupWeekdayValue = "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
 
 export interface GroupRecord extends BaseRecord {
   name: string;
@@ -423,7 +424,7 @@ export interface GroupRecord extends BaseRecord {
   description: string;
   photo: string;
   schedule: string;
-  meetingDay: WeekdayValue | "";
+  meetingDay: GroupWeekdayValue | "";
   area: string;
   locationDisplay: "hidden" | "approximate" | "exact";
   visibility: "public" | "members" | "hidden";
@@ -435,6 +436,8 @@ export interface GroupRecord extends BaseRecord {
   status: "active" | "archived";
   /** Active members, kept by pb_hooks/groups.pb.js. */
   memberCount: number;
+  /** Active leaders' display names, kept by pb_hooks/groups.pb.js. */
+  leaderNames: string[] | null;
 }
 
 export interface GroupMemberRecord extends BaseRecord {

@@ -13,6 +13,7 @@ import { staffAlertsResolvers } from "./staff-alerts/resolvers.ts";
 import { sermonsResolvers } from "./sermons/resolvers.ts";
 import { ENUM_VALUES } from "./enum-values.ts";
 import { eventsResolvers } from "./events/resolvers.ts";
+import { groupsResolvers } from "./groups/resolvers.ts";
 
 const modules: Resolvers[] = [
   { Query: { ping: () => true }, Mutation: { noop: () => true } },
@@ -31,6 +32,7 @@ const modules: Resolvers[] = [
   staffAlertsResolvers,
   sermonsResolvers,
   eventsResolvers,
+  groupsResolvers,
 ];
 
 /** Merge the feature modules' resolver maps (each type's fields from every module). */

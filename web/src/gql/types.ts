@@ -160,6 +160,12 @@ export type NewPersonInput = {
 };
 
 export type NotificationKind =
+  /** New messages in a group's chat (at most one per group per 30 minutes while unread). */
+  | 'GROUP_CHAT'
+  /** Leaders: someone asks to join their group. */
+  | 'GROUP_JOIN_REQUEST'
+  /** A join request was approved or declined. */
+  | 'GROUP_REQUEST_DECIDED'
   | 'PRAYER_ANSWERED'
   | 'PRAYER_APPROVED'
   /** Staff: a prayer request waits for moderation. */
