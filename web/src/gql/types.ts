@@ -105,6 +105,68 @@ export type EventVisibility =
   | 'MEMBERS'
   | 'PUBLIC';
 
+/** What a leader may change about their group. */
+export type GroupDetailsInput = {
+  address?: string | null | undefined;
+  area?: string | null | undefined;
+  description?: string | null | undefined;
+  locationDisplay?: LocationDisplay | null | undefined;
+  meetingDay?: Weekday | null | undefined;
+  schedule?: string | null | undefined;
+};
+
+export type GroupFilter = {
+  /** Matches the approximate area (contains, case-insensitive). */
+  area?: string | null | undefined;
+  meetingDay?: Weekday | null | undefined;
+  search?: string | null | undefined;
+  type?: GroupType | null | undefined;
+};
+
+export type GroupInput = {
+  address?: string | null | undefined;
+  area?: string | null | undefined;
+  capacity?: number | null | undefined;
+  chatEnabled: boolean;
+  description?: string | null | undefined;
+  joinPolicy: JoinPolicy;
+  locationDisplay: LocationDisplay;
+  meetingDay?: Weekday | null | undefined;
+  name: string;
+  rosterVisibility: RosterVisibility;
+  schedule?: string | null | undefined;
+  type: GroupType;
+  visibility: GroupVisibility;
+};
+
+export type GroupMessageEventKind =
+  | 'ADDED'
+  | 'REMOVED'
+  /** The stream lost events (PocketBase reconnected, the client was slow): refetch. */
+  | 'RESYNC'
+  | 'UPDATED';
+
+export type GroupRole =
+  | 'LEADER'
+  | 'MEMBER';
+
+export type GroupStatus =
+  | 'ACTIVE'
+  | 'ARCHIVED';
+
+/** What kind of group it is (the finder's type filter). */
+export type GroupType =
+  | 'CLASS'
+  | 'MINISTRY'
+  | 'SMALL_GROUP'
+  | 'TEAM';
+
+/** Who may find a group: everyone, active members of the church, or only its own members (and staff). */
+export type GroupVisibility =
+  | 'HIDDEN'
+  | 'MEMBERS'
+  | 'PUBLIC';
+
 export type HouseholdInput = {
   directoryOptOut?: boolean | null | undefined;
   name?: string | null | undefined;
@@ -121,10 +183,33 @@ export type InvitationStatus =
   | 'PENDING'
   | 'REVOKED';
 
+export type JoinOutcome =
+  | 'JOINED'
+  | 'REQUESTED';
+
+/** How people join: at once, by a request leaders decide, or not at all (leaders add members). */
+export type JoinPolicy =
+  | 'CLOSED'
+  | 'OPEN'
+  | 'REQUEST';
+
+/** Group join request: pending → approved (creates the membership) | declined | cancelled (PRODUCT.md §5). */
+export type JoinRequestStatus =
+  | 'APPROVED'
+  | 'CANCELLED'
+  | 'DECLINED'
+  | 'PENDING';
+
 /** A language the app is translated into. */
 export type Locale =
   | 'en'
   | 'es';
+
+/** Where a group meets, as it is shown: not at all, the approximate area, or the exact address (to its members). */
+export type LocationDisplay =
+  | 'APPROXIMATE'
+  | 'EXACT'
+  | 'HIDDEN';
 
 /** Why an existing person may be the same as a pending one. */
 export type MatchReason =
@@ -353,6 +438,11 @@ export type RegistrationStatus =
   | 'CANCELLED'
   | 'CONFIRMED'
   | 'WAITLISTED';
+
+/** Who sees the member list: the leaders only, or every member (children's names only to leaders). */
+export type RosterVisibility =
+  | 'LEADERS'
+  | 'MEMBERS';
 
 export type RsvpInput = {
   email?: string | null | undefined;
