@@ -129,6 +129,7 @@ export const serverEn = {
   "page.admin": "Administration",
   "page.sermons": "Sermons",
   "page.events": "Events",
+  "page.groups": "Groups",
   "page.eventRegistration": "My registration",
   "feed.news.title": "{church}: News",
   "feed.news.description": "News from {church}",

@@ -113,6 +113,7 @@ export const serverEs: Record<ServerMessageKey, string> = {
   "page.admin": "Administración",
   "page.sermons": "Predicaciones",
   "page.events": "Eventos",
+  "page.groups": "Grupos",
   "page.eventRegistration": "Mi inscripción",
   "feed.news.title": "{church}: Noticias",
   "feed.news.description": "Noticias de {church}",
