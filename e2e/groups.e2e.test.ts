@@ -89,6 +89,15 @@ describe("groups", () => {
     await expect.poll(() => chatMessage(member, offlineText).getByText("Not sent.").count(), SLOW).toBe(0);
     await expect.poll(() => chatMessage(member, offlineText).count(), SLOW).toBe(1);
 
+    // The leader changes the schedule; the member's page shows it after a reload.
+    await leader.getByText("Edit the description and schedule").click();
+    await leader.getByLabel("When", { exact: true }).fill("Tuesdays at 7:30 pm");
+    await leader.getByRole("button", { name: "Save", exact: true }).click();
+    await expect.poll(() => leader.getByText("Saved.").isVisible(), SLOW).toBe(true);
+    await member.reload();
+    await ready(member);
+    await expect.poll(() => member.locator(".group-facts").textContent(), SLOW).toContain("Tuesdays at 7:30 pm");
+
     expect(memberErrors.filter((e) => !/ERR_INTERNET_DISCONNECTED|Failed to fetch|network/i.test(e))).toEqual([]);
     expect(leaderErrors).toEqual([]);
     await memberContext.close();

@@ -1509,6 +1509,10 @@ export const en = {
   "admin.groups.capacity": "Capacity (0: no limit)",
   "admin.groups.chat": "Group chat",
   "admin.groups.create": "Create the group",
+  "groups.editDetails": "Edit the description and schedule",
+  "groups.aboutMarkdown": "About the group (Markdown)",
+  "groups.saveDetails": "Save",
+  "groups.detailsSaved": "Saved.",
   // --- end groups ---
 } as const;
 

@@ -1511,5 +1511,9 @@ export const es: Record<MessageKey, string> = {
   "admin.groups.capacity": "Capacidad (0: sin límite)",
   "admin.groups.chat": "Chat del grupo",
   "admin.groups.create": "Crear el grupo",
+  "groups.editDetails": "Editar la descripción y el horario",
+  "groups.aboutMarkdown": "Acerca del grupo (Markdown)",
+  "groups.saveDetails": "Guardar",
+  "groups.detailsSaved": "Guardado.",
   // --- end groups ---
 };

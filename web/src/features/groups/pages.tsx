@@ -12,7 +12,7 @@ import { NotFoundPage } from "../errors/NotFoundPage.tsx";
 import { useAppShell } from "../../gql/AppShell.generated.ts";
 import type { GroupType, Weekday } from "../../gql/types.ts";
 import {
-  useDecideJoinRequest, useEmailGroup, useGroupFinder, useGroupPage, useJoinGroup, useLeaveGroup, useRemoveGroupMember, useSetGroupMemberRole,
+  useDecideJoinRequest, useEmailGroup, useGroupFinder, useUpdateGroupDetails, useGroupPage, useJoinGroup, useLeaveGroup, useRemoveGroupMember, useSetGroupMemberRole,
   type GroupCardFragment, type GroupPageQuery,
 } from "./groups.generated.ts";
 import { GroupChat } from "./GroupChat.tsx";
@@ -189,6 +189,9 @@ function LeaderTools({ group, refetch }: { group: Group; refetch: () => Promise<
   const { t } = i18n;
   const [decide] = useDecideJoinRequest();
   const [sendMail, mailing] = useEmailGroup();
+  const [saveDetails, saving] = useUpdateGroupDetails();
+  const [description, setDescription] = useState(group.description);
+  const [schedule, setSchedule] = useState(group.schedule);
   const [subject, setSubject] = useState("");
   const [body, setBody] = useState("");
   const [problem, setProblem] = useState<UiError | null>(null);
@@ -198,6 +201,17 @@ function LeaderTools({ group, refetch }: { group: Group; refetch: () => Promise<
     try {
       await decide({ variables: { id, approve } });
       setNotice(approve ? t("groups.approved") : t("groups.declined"));
+      await refetch();
+    } catch (error) {
+      setProblem(handleError(error, i18n));
+    }
+  }
+  async function details(event: FormEvent) {
+    event.preventDefault();
+    setProblem(null);
+    try {
+      await saveDetails({ variables: { id: group.id, input: { description, schedule } } });
+      setNotice(t("groups.detailsSaved"));
       await refetch();
     } catch (error) {
       setProblem(handleError(error, i18n));
@@ -238,6 +252,16 @@ function LeaderTools({ group, refetch }: { group: Group; refetch: () => Promise<
           ))}
         </ul>
       )}
+      <details className="group-mail">
+        <summary>{t("groups.editDetails")}</summary>
+        <form onSubmit={(e) => void details(e)}>
+          <TextField label={t("groups.schedule")} value={schedule} maxLength={LIMITS.groupScheduleMax} error={problem?.fieldErrors.schedule} onChange={(e) => setSchedule(e.target.value)} />
+          <TextAreaField label={t("groups.aboutMarkdown")} value={description} maxLength={LIMITS.markdownMax} error={problem?.fieldErrors.description} onChange={(e) => setDescription(e.target.value)} />
+          <button type="submit" className="button" disabled={saving.loading}>
+            {t("groups.saveDetails")}
+          </button>
+        </form>
+      </details>
       <details className="group-mail">
         <summary>{t("groups.emailGroup")}</summary>
         <form onSubmit={(e) => void mail(e)}>
