@@ -130,6 +130,15 @@ describe("joining and leaving", () => {
     await until(async () => (await notificationsOf(newcomer, "group_request_decided")).find((x) => x.title.includes("declined")), "the decline notification");
   });
 
+  it("leaving a hidden group answers with the group as it was (no longer visible afterwards)", async () => {
+    const group = await makeGroup({ visibility: "hidden" });
+    const left = await gql(member).request<{ leaveGroup: { id: string; slug: string; memberCount: number } }>(`mutation($g: ID!) { leaveGroup(groupId: $g) { id slug memberCount } }`, { g: group.id });
+    expect(left.errors).toBeUndefined();
+    expect(left.data!.leaveGroup).toEqual({ id: group.id, slug: group.slug, memberCount: 1 });
+    const after = await gql(member).request<{ group: unknown }>(`query($s: String!) { group(slug: $s) { id } }`, { s: group.slug });
+    expect(after.data!.group).toBeNull();
+  });
+
   it("a full group says so and refuses joining and approval", async () => {
     const group = await makeGroup({ capacity: 2, joinPolicy: "open" });
     const answer = await gql(newcomer).request<{ group: { isFull: boolean } }>(`query($s: String!) { group(slug: $s) { isFull } }`, { s: group.slug });

@@ -38,8 +38,7 @@ const defined = (data: Record<string, unknown>) => Object.fromEntries(Object.ent
 // Per-request loaders: the viewer's memberships and requests, each one PocketBase call per request.
 
 interface GroupLoaders {
-  mine: Promise<GroupMemberRecord[]> | null;
-  myRequests: Promise<GroupJoinRequestRecord[]> | null;
+  mine: Promise<{ memberships: GroupMemberRecord[]; requests: GroupJoinRequestRecord[] }> | null;
   address: DataLoader<string, GroupAddressRecord | null>;
 }
 const loaders = new WeakMap<object, GroupLoaders>();
@@ -48,7 +47,6 @@ function loadersOf(ctx: GatewayContext): GroupLoaders {
   if (!l) {
     l = {
       mine: null,
-      myRequests: null,
       address: new DataLoader(
         async (ids) => {
           const filter = ids.map((id) => ctx.pb.filter("group = {:id}", { id })).join(" || ");
@@ -63,27 +61,34 @@ function loadersOf(ctx: GatewayContext): GroupLoaders {
   return l;
 }
 
-/** The viewer's own membership rows (the rules let a person read their own rows). */
-async function myMemberships(ctx: GatewayContext): Promise<GroupMemberRecord[]> {
+/**
+ * The viewer's own membership and request rows, in one call: their person with both back-relations
+ * expanded (the rules let a person read their own rows). Not a filtered list: PocketBase answers an
+ * empty filtered list after a random delay when many come from one IP (a church on Sunday), and
+ * most viewers belong to no group (ARCHITECTURE.md, "Per-viewer lookups").
+ */
+function mine(ctx: GatewayContext) {
   const l = loadersOf(ctx);
   l.mine ??= (async () => {
     const viewer = await ctx.viewer();
-    if (!viewer?.person) return [];
-    return pbCall(() => ctx.pb.collection("group_members").getFullList<GroupMemberRecord>({ filter: ctx.pb.filter("person = {:p}", { p: viewer.person }) }));
+    if (!viewer?.person) return { memberships: [], requests: [] };
+    const person = await pbCall(() =>
+      ctx.pb.collection("people").getOne<PersonRecord & { expand?: { group_members_via_person?: GroupMemberRecord[]; group_join_requests_via_person?: GroupJoinRequestRecord[] } }>(
+        viewer.person,
+        { expand: "group_members_via_person,group_join_requests_via_person", fields: "id,expand.group_members_via_person,expand.group_join_requests_via_person" },
+      ),
+    );
+    return { memberships: person.expand?.group_members_via_person ?? [], requests: person.expand?.group_join_requests_via_person ?? [] };
   })();
   return l.mine;
 }
 
+async function myMemberships(ctx: GatewayContext): Promise<GroupMemberRecord[]> {
+  return (await mine(ctx)).memberships;
+}
+
 async function myPendingRequests(ctx: GatewayContext): Promise<GroupJoinRequestRecord[]> {
-  const l = loadersOf(ctx);
-  l.myRequests ??= (async () => {
-    const viewer = await ctx.viewer();
-    if (!viewer?.person) return [];
-    return pbCall(() =>
-      ctx.pb.collection("group_join_requests").getFullList<GroupJoinRequestRecord>({ filter: ctx.pb.filter("person = {:p} && status = 'pending'", { p: viewer.person }) }),
-    );
-  })();
-  return l.myRequests;
+  return (await mine(ctx)).requests.filter((r) => r.status === "pending");
 }
 
 const forget = (ctx: GatewayContext) => loaders.delete(ctx);
@@ -364,10 +369,11 @@ export const groupsResolvers: Resolvers = {
       await requirePerson(ctx);
       const membership = await membershipIn(ctx, groupId);
       if (!membership) throw notFound();
+      const before = await groupById(ctx, groupId);
       await pbCall(() => ctx.pb.collection("group_members").delete(membership.id));
       forget(ctx);
-      // A hidden group is gone from view once left: answer with what the rules still show.
-      return pbCall(() => ctx.pb.collection("groups").getOne<GroupRecord>(groupId)).catch(() => ({ ...(membership.expand?.group as GroupRecord), id: groupId }) as GroupRecord);
+      // A hidden group is gone from view once left: answer with what was read before leaving.
+      return ctx.pb.collection("groups").getOne<GroupRecord>(groupId).catch(() => ({ ...before, memberCount: Math.max(0, before.memberCount - 1) }));
     },
     async cancelJoinRequest(_, { id }, ctx) {
       await requirePerson(ctx);
