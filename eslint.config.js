@@ -41,6 +41,11 @@ export default tseslint.config(
     },
   },
   {
+    // The integrators' examples: plain Node ES modules, run as they are.
+    files: ["examples/**/*.mjs"],
+    languageOptions: { sourceType: "module", globals: globals.node },
+  },
+  {
     files: ["scripts/codegen/*.cjs"],
     languageOptions: { sourceType: "commonjs", globals: globals.node },
     rules: { "@typescript-eslint/no-require-imports": "off" },

@@ -1,3 +1,4 @@
+import { crc32, deflateSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { launchChromium } from "./support/browser.ts";
@@ -18,6 +19,25 @@ afterAll(async () => {
 
 const SLOW = { timeout: 20_000 };
 
+/** A real PNG of one colour, so the gateway can read its size. */
+function png(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const typed = Buffer.concat([Buffer.from(type, "ascii"), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const sum = Buffer.alloc(4);
+    sum.writeUInt32BE(crc32(typed));
+    return Buffer.concat([length, typed, sum]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3, 0x5a)]);
+  const pixels = deflateSync(Buffer.concat(Array.from({ length: height }, () => row)));
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", header), chunk("IDAT", pixels), chunk("IEND", Buffer.alloc(0))]);
+}
+
 describe("events", () => {
   it("the calendar views and the recurrence builder are accessible", async () => {
     const context = await newContext(browser);
@@ -32,6 +52,16 @@ describe("events", () => {
     await expectAccessible(page);
     await page.getByRole("button", { name: "Week", exact: true }).click();
     await expectAccessible(page);
+
+    // On a phone the month is a list of the days with events, no wider than the screen.
+    const phoneContext = await newContext(browser, "phone");
+    const phone = await phoneContext.newPage();
+    await phone.goto("/events?view=month");
+    await expect.poll(() => phone.getByRole("link", { name: /Sunday Worship/ }).first().isVisible(), SLOW).toBe(true);
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await phone.locator(".event-grid thead").isVisible()).toBe(false);
+    await expectAccessible(phone);
+    await phoneContext.close();
 
     await signIn(page, "editor@grace.example", DEMO_PASSWORD);
     await page.goto("/admin/events/new");
@@ -103,5 +133,100 @@ describe("events", () => {
     await expect.poll(() => seats.textContent(), SLOW).toBe("Seats left: 1");
     expect(errors).toEqual([]);
     await Promise.all([memberContext.close(), visitorContext.close(), secondContext.close(), cancelContext.close()]);
+  });
+
+  it("staff add a cover image, cancel and move single dates, move a registration, and change this and following", async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await signIn(page, "editor@grace.example", DEMO_PASSWORD);
+    await page.goto("/admin/events/new");
+    await expect.poll(() => page.getByRole("heading", { level: 1, name: "New event" }).isVisible(), SLOW).toBe(true);
+    const day = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+    const title = `Cooking class ${uniqueEmail("c").slice(2, 8)}`;
+    await page.getByLabel("Title", { exact: true }).fill(title);
+    await page.getByLabel("Starts (local time)").fill(`${day}T18:00`);
+    await page.getByLabel("Ends (local time)").fill(`${day}T20:00`);
+    await page.getByLabel("Repeats", { exact: true }).selectOption("WEEKLY");
+    await page.getByLabel("Sign-up").selectOption("REGISTRATION");
+    await page.getByLabel("Seats per date").fill("1");
+    // Registration closes at noon, 60 days on, in the event's own zone.
+    const closeDay = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
+    await page.getByLabel("Closes").fill(`${closeDay}T12:00`);
+    await page.getByRole("button", { name: "Create event" }).click();
+    await expect.poll(() => page.getByRole("button", { name: "Publish" }).isVisible(), SLOW).toBe(true);
+    const eventUrl = page.url();
+    await page.getByRole("button", { name: "Publish" }).click();
+    await expect.poll(() => page.getByRole("link", { name: "View on the site" }).isVisible(), SLOW).toBe(true);
+    const slug = (await page.getByRole("link", { name: "View on the site" }).getAttribute("href"))!.split("/").pop()!;
+
+    // The cover image.
+    await page.getByLabel("Cover image").setInputFiles({ name: "kitchen.png", mimeType: "image/png", buffer: png(1200, 630) });
+    await expect.poll(() => page.getByText("Image saved.").isVisible(), SLOW).toBe(true);
+    await expect.poll(() => page.locator(".event-cover__img").getAttribute("src"), SLOW).toMatch(/^\/files\/events\/\w+\/kitchen_\w+\.png/);
+    await expectAccessible(page);
+
+    // A visitor registers for the first date (the only seat).
+    const visitorContext = await newContext(browser);
+    const visitor = await visitorContext.newPage();
+    await visitor.goto(`/events/${slug}`);
+    await expect.poll(() => visitor.getByRole("heading", { level: 1, name: title }).isVisible(), SLOW).toBe(true);
+    expect(await visitor.locator(".event-cover-hero").getAttribute("src")).toMatch(/^\/files\/events\//);
+    const closing = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" }).format(new Date(`${closeDay}T12:00:00Z`));
+    expect(await visitor.getByTestId("registration-window").textContent()).toBe(`Open until ${closing}, 12:00 PM`);
+    await visitor.getByLabel("Name").fill("Chris Cook");
+    await visitor.getByLabel("Email").fill(uniqueEmail("cook"));
+    await visitor.getByRole("button", { name: "Register" }).click();
+    await expect.poll(() => visitor.getByText("Confirmed: 1.").isVisible(), SLOW).toBe(true);
+
+    // Cancel the second date with a note; move the third one an hour later.
+    const dates = page.locator(".event-date");
+    await dates.nth(1).getByRole("button", { name: "Cancel this date" }).click();
+    await dates.nth(1).getByLabel("Note").fill("The kitchen is being painted");
+    await dates.nth(1).getByRole("button", { name: "Cancel the date" }).click();
+    await expect.poll(() => dates.nth(1).textContent(), SLOW).toContain("The kitchen is being painted");
+    expect(await dates.nth(1).textContent()).toContain("Cancelled");
+    const third = (await dates.nth(2).locator(".event-date__when").textContent())!;
+    await dates.nth(2).getByRole("button", { name: "Move this date" }).click();
+    const start = dates.nth(2).getByLabel("Starts (local time)");
+    const moved = (await start.inputValue()).replace("T18:00", "T19:00");
+    await start.fill(moved);
+    await dates.nth(2).getByLabel("Ends (local time)").fill(moved.replace("T19:00", "T21:00"));
+    await dates.nth(2).getByRole("button", { name: "Move the date" }).click();
+    await expect.poll(() => dates.nth(2).textContent(), SLOW).toContain("Moved");
+    expect(await dates.nth(2).textContent()).toContain("7:00");
+    expect(third).toContain("6:00");
+
+    // The visitor's page for the cancelled date says so.
+    const cancelledDate = (await page.evaluate(() => document.querySelectorAll(".event-date")[1]?.getAttribute("data-date"))) ?? "";
+    expect(cancelledDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    await visitor.goto(`/events/${slug}?date=${cancelledDate}`);
+    await expect.poll(() => visitor.getByText(/The kitchen is being painted/).isVisible(), SLOW).toBe(true);
+
+    // Move the registration from the first date to the fourth.
+    await dates.nth(0).getByRole("button", { name: "Attendees" }).click();
+    await expect.poll(() => page.getByRole("cell", { name: "Chris Cook", exact: true }).isVisible(), SLOW).toBe(true);
+    await expectAccessible(page);
+    const fourth = (await dates.nth(3).getAttribute("data-original-start"))!;
+    const eventId = new URL(eventUrl).pathname.split("/").pop()!;
+    await page.getByLabel("Move Chris Cook to another date").selectOption(`${eventId}|${fourth}`);
+    await expect.poll(() => page.getByText(/Chris Cook moved to/).isVisible(), SLOW).toBe(true);
+    await expect.poll(() => page.getByRole("cell", { name: "Chris Cook", exact: true }).count(), SLOW).toBe(0);
+    await expect.poll(() => dates.nth(3).textContent(), SLOW).toContain("Seats left: 0");
+
+    // This and following, from the fifth date: the series is split into a new event.
+    const fifthDate = (await dates.nth(4).getAttribute("data-date"))!;
+    await dates.nth(4).getByRole("button", { name: "Change this and following" }).click();
+    await expect.poll(() => page.getByText(/You are changing this date and the following ones/).isVisible(), SLOW).toBe(true);
+    await page.getByLabel("Title", { exact: true }).fill(`${title} (new kitchen)`);
+    await page.getByRole("button", { name: "Save this and following dates" }).click();
+    await expect.poll(() => page.url(), SLOW).not.toBe(eventUrl);
+    await expect.poll(() => page.getByRole("heading", { level: 1, name: `${title} (new kitchen)` }).isVisible(), SLOW).toBe(true);
+    await expect.poll(() => page.locator(".event-date").first().getAttribute("data-date"), SLOW).toBe(fifthDate);
+    // The old series ends before the fifth date.
+    await page.goto(new URL(eventUrl).pathname);
+    await expect.poll(() => page.locator(".event-date").count(), SLOW).toBe(4);
+    expect(errors).toEqual([]);
+    await Promise.all([context.close(), visitorContext.close()]);
   });
 });

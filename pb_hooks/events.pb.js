@@ -21,9 +21,11 @@ onRecordUpdate((e) => {
     const before = e.record.original();
     const cancelling = before.getString("status") !== "cancelled" && e.record.getString("status") === "cancelled";
     if (cancelling && e.record.getDateTime("cancelledAt").isZero()) e.record.set("cancelledAt", new DateTime());
+    const moved = before.getString("event") !== e.record.getString("event") || before.getString("occurrenceStart") !== e.record.getString("occurrenceStart");
+    // A moved party must fit where it goes: the seats there decide, as for a new registration.
+    if (moved && e.record.getString("status") !== "cancelled") lib.readmit(app, e.record);
     e.next();
     if (cancelling) lib.cancelParts(app, e.record);
-    const moved = before.getString("event") !== e.record.getString("event") || before.getString("occurrenceStart") !== e.record.getString("occurrenceStart");
     // Seats free up when a confirmed party leaves, shrinks or moves (a promotion itself frees none).
     const frees = before.getString("status") === "confirmed" &&
       (e.record.getString("status") !== "confirmed" || e.record.getInt("attendees") < before.getInt("attendees") || moved);

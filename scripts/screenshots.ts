@@ -52,6 +52,14 @@ try {
     await shot("/me", "me");
     await shot("/admin/settings", "admin-settings");
     await shot("/admin/users", "admin-users");
+    await shot("/admin/integrations", "admin-integrations");
+    // A new token's secret, shown once.
+    await page.getByLabel("Name").fill("Lobby screen");
+    await page.getByLabel("Members-only news and events").check();
+    await page.getByRole("button", { name: "Create token" }).click();
+    await page.getByLabel("API token", { exact: true }).waitFor();
+    await page.screenshot({ path: join(out, `admin-integrations-created-${name}.png`), fullPage: true });
+    await shot("/admin/news/new", "admin-post-new");
     await shot("/admin/sermons", "admin-sermons");
     await page.getByRole("link", { name: "Living Water" }).click();
     await page.waitForSelector(".milkdown", { timeout: 15_000 });
@@ -67,6 +75,13 @@ try {
     await page.getByLabel("Last date").fill("2027-12-31");
     await page.getByText("Every 2nd Sunday at 10:00").waitFor({ timeout: 10_000 });
     await page.screenshot({ path: join(out, `admin-event-recurrence-${name}.png`), fullPage: true });
+    // An existing event: cover image, dates to cancel, move or split, attendees.
+    await page.goto(`${base}/admin/events`);
+    await page.getByRole("link", { name: "Marriage Retreat Day" }).click();
+    await page.getByRole("heading", { name: "Next dates" }).waitFor({ timeout: 10_000 });
+    await page.getByRole("button", { name: "Attendees" }).first().click();
+    await page.getByRole("link", { name: "Download CSV" }).waitFor({ timeout: 10_000 });
+    await page.screenshot({ path: join(out, `admin-event-editor-${name}.png`), fullPage: true });
     await context.close();
   }
 } finally {

@@ -15,8 +15,10 @@ import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const WEB = join(import.meta.dirname, "..", "web", "src");
-const permissions = [...readFileSync(join(WEB, "gql", "types.ts"), "utf8").matchAll(/^export type Permission =([\s\S]*?);/gm)]
-  .flatMap((m) => [...m[1]!.matchAll(/'([A-Z_]+)'/g)].map((p) => p[1]!));
+const permissions = [...readFileSync(join(WEB, "gql", "types.ts"), "utf8").matchAll(/^export type Permission =([\s\S]*?'[A-Z_]+');$/gm)]
+  // The union ends at its last `'NAME';`, one `| 'NAME'` per line: the doc comments between them may
+  // hold apostrophes and semicolons ("the church's settings", "groups.manage; not built yet").
+  .flatMap((m) => [...m[1]!.matchAll(/^\s*\| '([A-Z_]+)'$/gm)].map((p) => p[1]!));
 
 function* sources(dir: string): Generator<string> {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

@@ -18,6 +18,11 @@ export interface GatewayConfig {
   trustProxy: boolean;
   /** Where resumable audio uploads are staged on disk (default: <tmp>/flock-uploads). */
   uploadDir?: string;
+  /**
+   * The webhook delivery job (system/webhooks.ts): on by default, every 2 s with its standard retry
+   * schedule; `false` runs none in this process (tests, except the webhook tests, which shorten it).
+   */
+  webhookDelivery?: { intervalMs?: number; retryDelaysMs?: readonly number[] } | false;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConfig {

@@ -13,13 +13,16 @@ import type { SettingsEvents } from "./system/settings-events.ts";
 import type { ViewerCache } from "./session/viewer-cache.ts";
 import type { PublicSettings } from "./system/public-settings.ts";
 import type { Mailer } from "./mail/mailer.ts";
-import type { RealtimeBridge } from "./realtime/bridge.ts";
+import type { BridgeViewer, RealtimeBridge } from "./realtime/bridge.ts";
 import type { AudioUploads } from "./http/audio-uploads.ts";
+import type { ApiIdentity, ApiTokens } from "./access/api-tokens.ts";
 
 /** Long-lived services shared by every request of one gateway process. */
 export interface GatewayServices {
   config: GatewayConfig;
   system: SystemClient;
+  /** API tokens' machine identities (access/api-tokens.ts). */
+  apiTokens: ApiTokens;
   limiter: RateLimiter;
   /** Signed device cookies that keep an owner's own sign-in allowance (session/trusted-device.ts). */
   trustedDevices: TrustedDevices;
@@ -81,17 +84,33 @@ export interface GatewayContext extends YogaInitialContext, GatewayServices {
   viewer(): Promise<UserRecord | null>;
   /** Point `pb` at a new token after sign-in within the same request. */
   actAs(token: string | null): void;
+  /** The API token's client when the request carries one (then there is no viewer). */
+  apiClient: ApiIdentity | null;
+  /**
+   * Who a subscription listens as on PocketBase's realtime stream (so its rules filter the events):
+   * the signed-in user, an API token's client, or a guest.
+   */
+  realtimeIdentity(): Promise<BridgeViewer>;
 }
 
 const sessions = new WeakMap<Request, Session>();
 export const sessionOf = (request: Request) => sessions.get(request);
 
+/** The API client a request's token was checked to be (set by the api-token plugin in yoga.ts). */
+const apiIdentities = new WeakMap<Request, ApiIdentity>();
+export const setApiIdentity = (request: Request, identity: ApiIdentity) => apiIdentities.set(request, identity);
+export const apiIdentityOf = (request: Request) => apiIdentities.get(request);
+
 export function createContextFactory(services: GatewayServices) {
   return (initial: YogaInitialContext & ServerContext): GatewayContext => {
     const { request } = initial;
+    const apiClient = apiIdentityOf(request);
     const bearer = request.headers.get("authorization")?.replace(/^Bearer\s+/i, "").trim() || null;
     const cookieToken = readCookie(request.headers.get("cookie"), SESSION.cookieName);
-    const session = new Session(bearer ?? cookieToken, !bearer && !!cookieToken, services.config.production);
+    // An API token acts as its client's PocketBase identity; cookies are ignored on such requests.
+    const session = apiClient
+      ? new Session(apiClient.pbToken, false, services.config.production)
+      : new Session(bearer ?? cookieToken, !bearer && !!cookieToken, services.config.production);
     sessions.set(request, session);
 
     let viewerPromise: Promise<UserRecord | null> | null = null;
@@ -103,11 +122,20 @@ export function createContextFactory(services: GatewayServices) {
       clientIp,
       afterResponse: initial.afterResponse ?? ((run) => void setImmediate(run)),
       pb: createUserClient(services.config.pbUrl, session.token, clientIp),
+      apiClient: apiClient ?? null,
+      async realtimeIdentity() {
+        if (apiClient) return { userId: `api:${apiClient.client.id}`, token: apiClient.pbToken };
+        const viewer = await context.viewer();
+        // A token PocketBase refused (viewer null) listens as a guest.
+        return viewer ? { userId: viewer.id, token: session.token } : { userId: null, token: null };
+      },
       actAs(token) {
         context.pb = createUserClient(services.config.pbUrl, token, clientIp);
         viewerPromise = null;
       },
       viewer() {
+        // An API client is not a person: no viewer, only what its scopes let PocketBase show it.
+        if (apiClient) return Promise.resolve(null);
         viewerPromise ??= resolveViewer(context);
         return viewerPromise;
       },

@@ -28,8 +28,10 @@ function flockError(code: ErrorCode, message: string, extensions: Record<string,
 }
 
 export const unauthenticated = () => flockError(ErrorCode.UNAUTHENTICATED, "Please sign in to continue.");
-/** `reason`, here and below, is a stable machine-readable key in snake_case ("suspended"). */
-export const forbidden = (message = "You don't have access to this.", reason?: string) =>
+/** A stable machine-readable key in snake_case ("suspended"); the type refuses capitals at compile time. */
+export type Reason = Lowercase<string>;
+
+export const forbidden = (message = "You don't have access to this.", reason?: Reason) =>
   flockError(ErrorCode.FORBIDDEN, message, reason ? { reason } : {});
 export const notFound = () => flockError(ErrorCode.NOT_FOUND, "Not found.");
 /**
@@ -37,14 +39,14 @@ export const notFound = () => flockError(ErrorCode.NOT_FOUND, "Not found.");
  * and falls back to the English `message`. `details` are further extensions the client needs (the
  * newer text of a stale revision).
  */
-export const conflict = (message: string, reason?: string, details: Record<string, unknown> = {}) =>
+export const conflict = (message: string, reason?: Reason, details: Record<string, unknown> = {}) =>
   flockError(ErrorCode.CONFLICT, message, { ...(reason ? { reason } : {}), ...details });
 /** A value already used where it must be unique: CONFLICT, with the field to show `fieldMessage` next to. */
 export const fieldTaken = (field: string, message: string, fieldMessage = message) =>
   flockError(ErrorCode.CONFLICT, message, { fieldErrors: { [field]: fieldMessage }, fieldErrorCodes: { [field]: "taken" } });
 export const rateLimited = (retryAfterSeconds: number) =>
   flockError(ErrorCode.RATE_LIMITED, "Too many attempts. Try again later.", { retryAfterSeconds });
-export const serviceUnavailable = (message = "We can't reach the server right now. Please try again.", reason?: string) =>
+export const serviceUnavailable = (message = "We can't reach the server right now. Please try again.", reason?: Reason) =>
   flockError(ErrorCode.SERVICE_UNAVAILABLE, message, reason ? { reason } : {});
 export const payloadTooLarge = (maxBytes: number) =>
   flockError(ErrorCode.PAYLOAD_TOO_LARGE, `The file is too large (limit ${Math.round(maxBytes / 1024 / 1024)} MB).`, { maxBytes });

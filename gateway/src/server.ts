@@ -6,6 +6,7 @@ import type { GatewayConfig } from "./config.ts";
 import type { GatewayServices, ServerContext } from "./context.ts";
 import { createGatewayYoga, MAX_JSON_REQUEST_BYTES, MAX_UPLOAD_REQUEST_BYTES } from "./yoga.ts";
 import { SystemClient, createUserClient } from "./pocketbase/client.ts";
+import { ApiTokens } from "./access/api-tokens.ts";
 import { newsFeed, robotsTxt, sitemap } from "./http/feeds.ts";
 import { RateLimiter } from "./session/rate-limiter.ts";
 import { TrustedDevices } from "./session/trusted-device.ts";
@@ -25,10 +26,15 @@ import { renderAppHtml } from "./http/app-html.ts";
 import { syncPocketBaseSettings } from "./system/pocketbase-settings.ts";
 import { startScheduledPublishing } from "./system/scheduled-publishing.ts";
 import { startPrayerExpiry } from "./system/prayer-expiry.ts";
+import { startWebhookDelivery } from "./system/webhooks.ts";
 import { startStaffDigest } from "./system/staff-digest.ts";
 import { AUDIO_UPLOAD_PATH, AudioUploads } from "./http/audio-uploads.ts";
 import { PODCAST_ARTWORK_PATH, podcastArtwork, seriesFeedSlug, sermonsFeed } from "./http/podcast-feed.ts";
 import { eventFeed, eventFeedRoute } from "./http/events-feed.ts";
+import { typeDefs } from "./schema/__generated__/typeDefs.ts";
+
+/** Where the merged SDL is served: the committed schema.graphql, byte for byte (also in production). */
+export const SCHEMA_PATH = "/graphql/schema.graphql";
 
 export interface Gateway {
   server: Server;
@@ -96,9 +102,11 @@ function bodySizeAcceptable(req: IncomingMessage, res: ServerResponse): boolean 
 export function createGateway(config: GatewayConfig): Gateway {
   const publicSettings = new PublicSettings(config.pbUrl);
   const viewerCache = new ViewerCache();
+  const system = new SystemClient(config.pbUrl, config.superuser);
   const services: GatewayServices = {
     config,
-    system: new SystemClient(config.pbUrl, config.superuser),
+    system,
+    apiTokens: new ApiTokens(system),
     limiter: new RateLimiter(),
     trustedDevices: new TrustedDevices(config.superuser),
     settingsEvents: new SettingsEvents(config.pbUrl),
@@ -171,6 +179,17 @@ export function createGateway(config: GatewayConfig): Gateway {
         // "close" follows "finish", and also comes when the client goes away: the work runs either way.
         res.once("close", runLater);
         await listener(req, res, { clientIp: clientIp(req, config.trustProxy), afterResponse: (run) => (ran ? setImmediate(run) : later.push(run)) });
+      },
+    },
+    {
+      // The contract for integrators and client generators; introspection is off in production.
+      match: exact(SCHEMA_PATH),
+      async handle(req, res, url) {
+        if (req.method !== "GET" && req.method !== "HEAD") {
+          res.writeHead(405, { allow: "GET, HEAD" }).end();
+          return;
+        }
+        await serveDocument(req, res, url.pathname, "text/plain; charset=utf-8", Promise.resolve(typeDefs));
       },
     },
     {
@@ -304,6 +323,7 @@ export function createGateway(config: GatewayConfig): Gateway {
   let stopScheduler: (() => void) | null = null;
   let stopPrayerExpiry: (() => void) | null = null;
   let stopStaffDigest: (() => void) | null = null;
+  let stopWebhooks: (() => void) | null = null;
   return {
     server,
     yoga,
@@ -315,6 +335,7 @@ export function createGateway(config: GatewayConfig): Gateway {
           stopScheduler = startScheduledPublishing(services.system);
           stopPrayerExpiry = startPrayerExpiry(services.system);
           stopStaffDigest = startStaffDigest(services);
+          if (config.webhookDelivery !== false) stopWebhooks = startWebhookDelivery(services, config.webhookDelivery);
           services.audioUploads.start();
           const address = server.address();
           const port = typeof address === "object" && address ? address.port : config.port;
@@ -325,6 +346,7 @@ export function createGateway(config: GatewayConfig): Gateway {
       new Promise((resolve) => {
         stopScheduler?.();
         stopPrayerExpiry?.();
+        stopWebhooks?.();
         stopStaffDigest?.();
         services.audioUploads.stop();
         void services.realtime.close();

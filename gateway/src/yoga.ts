@@ -9,7 +9,8 @@ import { useDisableIntrospection } from "@graphql-yoga/plugin-disable-introspect
 import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
 import { maxAliasesPlugin } from "@escape.tech/graphql-armor-max-aliases";
 import { maxTokensPlugin } from "@escape.tech/graphql-armor-max-tokens";
-import { createContextFactory, sessionOf, type GatewayServices, type ServerContext } from "./context.ts";
+import { apiIdentityOf, createContextFactory, sessionOf, setApiIdentity, type GatewayServices, type ServerContext } from "./context.ts";
+import { API_TOKEN_RATE, isApiToken } from "./access/api-tokens.ts";
 import { ErrorCode, payloadTooLarge, serviceUnavailable } from "./errors.ts";
 import { typeDefs } from "./schema/__generated__/typeDefs.ts";
 import { resolvers } from "./schema/resolvers.ts";
@@ -86,6 +87,69 @@ const useStreamCsrfPrevention = (): Plugin => ({
     );
   },
 });
+
+const bearerOf = (request: Request) => request.headers.get("authorization")?.replace(/^Bearer\s+/i, "").trim() || null;
+
+const tokenError = (status: number, message: string, code: string, headers: Record<string, string>) =>
+  Response.json({ errors: [{ message, extensions: { code } }] }, { status, headers });
+
+/**
+ * Requests with an API token (`Authorization: Bearer flock_…`, access/api-tokens.ts): a token that is
+ * unknown, revoked or expired is refused with 401 — never served as a guest; a valid one acts as its
+ * client (the context reads it) within its rate limit, which every answer states in the standard
+ * `RateLimit-*` headers (and 429 with `Retry-After` once used up).
+ */
+const useApiTokens = (services: GatewayServices): Plugin<ServerContext> => {
+  const usage = new WeakMap<Request, { remaining: number; resetSeconds: number }>();
+  const rateHeaders = (remaining: number, resetSeconds: number) => ({
+    "ratelimit-policy": `${API_TOKEN_RATE.limit};w=${API_TOKEN_RATE.windowMs / 1000}`,
+    "ratelimit-limit": String(API_TOKEN_RATE.limit),
+    "ratelimit-remaining": String(remaining),
+    "ratelimit-reset": String(resetSeconds),
+  });
+  return {
+    async onRequest({ request, endResponse, serverContext }) {
+      const bearer = bearerOf(request);
+      if (!isApiToken(bearer)) return;
+      const identity = await services.apiTokens.authenticate(bearer);
+      if (typeof identity === "string") {
+        endResponse(tokenError(401, "This API token is not valid: it is unknown, revoked or expired.", ErrorCode.UNAUTHENTICATED, { "www-authenticate": 'Bearer error="invalid_token"', "cache-control": "no-store" }));
+        return;
+      }
+      const key = `api-token:${identity.client.id}`;
+      const { limiter } = services;
+      const wait = limiter.retryAfter(key, API_TOKEN_RATE.limit, API_TOKEN_RATE.windowMs);
+      if (wait > 0) {
+        endResponse(tokenError(429, "Too many requests with this API token. Try again later.", ErrorCode.RATE_LIMITED, { "retry-after": String(wait), ...rateHeaders(0, wait) }));
+        return;
+      }
+      limiter.hit(key, API_TOKEN_RATE.windowMs);
+      usage.set(request, { remaining: limiter.remaining(key, API_TOKEN_RATE.limit, API_TOKEN_RATE.windowMs), resetSeconds: Math.ceil(API_TOKEN_RATE.windowMs / 1000) });
+      setApiIdentity(request, identity);
+      const ip = (serverContext as ServerContext | undefined)?.clientIp ?? "unknown";
+      void services.apiTokens.touch(identity.client, ip).catch((error: unknown) => console.error("[api-tokens] could not record last use:", error));
+    },
+    onResponse({ request, response }) {
+      const used = apiIdentityOf(request) && usage.get(request);
+      if (!used) return;
+      for (const [name, value] of Object.entries(rateHeaders(used.remaining, used.resetSeconds))) response.headers.set(name, value);
+    },
+  };
+};
+
+/**
+ * CSRF protection is for browsers' cookies: a request carrying an API token (which no cross-site
+ * page can attach) does not need the CSRF header.
+ */
+const useCsrfPreventionForCookies = (): Plugin => {
+  const csrf = useCSRFPrevention({ requestHeaders: [CSRF_HEADER] });
+  return {
+    onRequestParse(payload) {
+      if (isApiToken(bearerOf(payload.request))) return;
+      return csrf.onRequestParse?.(payload);
+    },
+  };
+};
 
 /** Yoga's multipart parser reports an oversized file as REQUEST_ENTITY_TOO_LARGE; ours says PAYLOAD_TOO_LARGE. */
 const usePayloadTooLarge = (): Plugin => ({
@@ -189,7 +253,8 @@ export function createGatewayYoga(services: GatewayServices) {
     // Upload limits are enforced while the multipart body is parsed, before any resolver runs.
     fetchAPI: createFetch({ formDataLimits: FORM_DATA_LIMITS }),
     plugins: [
-      useCSRFPrevention({ requestHeaders: [CSRF_HEADER] }),
+      useApiTokens(services),
+      useCsrfPreventionForCookies(),
       maxDepthPlugin({ n: GRAPHQL_LIMITS.maxDepth, propagateOnRejection: true, exposeLimits: true }),
       maxAliasesPlugin({ n: GRAPHQL_LIMITS.maxAliases, propagateOnRejection: true, exposeLimits: true }),
       maxTokensPlugin({ n: GRAPHQL_LIMITS.maxTokens, propagateOnRejection: true, exposeLimits: true }),

@@ -24,6 +24,7 @@ const CUSTOM_ROLES: Record<string, PermissionName[]> = {
   settingsOnly: ["settings.manage"],
   accountsOnly: ["roles.manage"],
   eventsOnly: ["events.manage"],
+  integrationsOnly: ["api.manage"],
   groupsOnly: ["groups.manage"],
 };
 
@@ -120,6 +121,16 @@ const PROBES: Record<Ability, (pb: PocketBase, user: TestUser | null) => Promise
   async manageSettings(pb) {
     return allowed(() => pb.collection("settings").update(settingsId, { tagline: settingsTagline }));
   },
+  async manageIntegrations(pb, user) {
+    if (!user) return false;
+    const secret = "probe-password-" + run;
+    const created = await pb
+      .collection("api_clients")
+      .create({ name: "Probe", scopes: [], createdBy: user.id, email: `${slug("probe")}@api-clients.invalid`, password: secret, passwordConfirm: secret })
+      .catch(() => null);
+    if (created) await su.collection("api_clients").delete(created.id);
+    return !!created;
+  },
   async manageRoles(pb) {
     const created = await pb.collection("roles").create({ name: `Probe role ${slug("r")}`, permissions: [] }).catch(() => null);
     if (created) await su.collection("roles").delete(created.id);
@@ -180,4 +191,78 @@ describe("what GraphQL says each persona may do agrees with what PocketBase allo
       expect(column.some(Boolean) && !column.every(Boolean), `${ability}: some personas may, some may not`).toBe(true);
     }
   }, 120_000);
+});
+
+/**
+ * The same agreement for what a viewer may do with one record (`Page.can`, `Post.can`,
+ * `PrayerRequest.can`): each claim is checked by doing it through REST on a fresh record.
+ */
+type RecordProbe = { collection: string; make(): Promise<{ id: string }>; query: string; field: string; act(pb: PocketBase, id: string): Promise<unknown> };
+
+const pageOf = (status: "draft" | "published") => () =>
+  su.collection("pages").create({ title: "Probe", slug: slug(`page-${status}`), status, revision: 1, ...(status === "published" ? { publishedAt: new Date().toISOString() } : {}) });
+const postOf = (status: "draft" | "published") => () =>
+  su.collection("posts").create({ title: "Probe", slug: slug(`post-${status}`), status, audience: "public", author: otherUploader.id, revision: 1, ...(status === "published" ? { publishedAt: new Date().toISOString() } : {}) });
+const requestOf = (visibility: "public" | "pastoral") => () =>
+  su.collection("prayer_requests").create({ body: `Record probe ${run}`, visibility, anonymous: true, authorName: "", status: "pending" });
+
+const contentProbes = (kind: "page" | "post", status: "draft" | "published", make: () => Promise<{ id: string }>): Record<string, RecordProbe> => {
+  const collection = `${kind}s`;
+  const query = `${kind}ById`;
+  return {
+    [`${kind} ${status}: edit`]: { collection, make, query, field: "edit", act: (pb, id) => pb.collection(collection).update(id, { title: "Probe, edited" }) },
+    [`${kind} ${status}: publish`]: {
+      collection,
+      make,
+      query,
+      field: "publish",
+      // Publishing a draft; taking a published one down.
+      act: (pb, id) => pb.collection(collection).update(id, status === "draft" ? { status: "published", publishedAt: new Date().toISOString() } : { status: "draft" }),
+    },
+    [`${kind} ${status}: delete`]: { collection, make, query, field: "delete", act: (pb, id) => pb.collection(collection).delete(id) },
+  };
+};
+
+const RECORD_PROBES: Record<string, RecordProbe> = {
+  ...contentProbes("page", "draft", pageOf("draft")),
+  ...contentProbes("page", "published", pageOf("published")),
+  ...contentProbes("post", "draft", postOf("draft")),
+  ...contentProbes("post", "published", postOf("published")),
+  ...Object.fromEntries(
+    (["public", "pastoral"] as const).map((visibility) => [
+      `prayer request ${visibility}: moderate`,
+      { collection: "prayer_requests", make: requestOf(visibility), query: "prayerRequest", field: "moderate", act: (pb: PocketBase, id: string) => pb.collection("prayer_requests").update(id, { status: "approved" }) },
+    ]),
+  ),
+};
+
+describe("what GraphQL says each persona may do with a record agrees with what PocketBase allows", () => {
+  it("pages and posts (draft and published), prayer requests (public and pastoral), for every persona", async () => {
+    const disagreements: string[] = [];
+    const table: string[] = [];
+    for (const [name, user] of personas) {
+      const client = new GqlClient(gateway, user ? { token: user.token } : {});
+      const pb = pbAs(user);
+      const row: string[] = [];
+      for (const [label, probe] of Object.entries(RECORD_PROBES)) {
+        await withRecord(probe.collection, probe.make, async (record) => {
+          const result = await client.request<Record<string, { can: Record<string, boolean> } | null>>(`query ($id: ID!) { record: ${probe.query}(id: $id) { can { ${probe.field} } } }`, { id: record.id });
+          expect(result.errors, `${name}: ${label}`).toBeUndefined();
+          // A record the viewer cannot see: they may do nothing with it.
+          const claimed = result.data?.record?.can[probe.field] ?? false;
+          const actual = await allowed(() => probe.act(pb, record.id));
+          row.push(`${actual ? "Y" : "n"}`);
+          if (claimed !== actual) disagreements.push(`${name}: GraphQL says ${label} = ${claimed}, PocketBase ${actual ? "allows" : "refuses"} it`);
+          return actual;
+        });
+      }
+      table.push(`${name.padEnd(14)} ${row.join("")}`);
+    }
+    expect(disagreements, `${Object.keys(RECORD_PROBES).join(" | ")}\n${table.join("\n")}`).toEqual([]);
+    // Every probe tells personas apart, or it would agree with anything.
+    for (const [index, label] of Object.keys(RECORD_PROBES).entries()) {
+      const column = table.map((line) => line.split(" ").pop()![index] === "Y");
+      expect(column.some(Boolean) && !column.every(Boolean), `${label}: some personas may, some may not`).toBe(true);
+    }
+  }, 180_000);
 });

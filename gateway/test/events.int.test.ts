@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import ICAL from "ical.js";
 import type { Gateway } from "../src/index.ts";
 import { waitForMail, linkFrom } from "../../scripts/lib/smtp-catcher.ts";
-import { createUser, errorCode, GqlClient, system, testGateway, uniqueEmail, type TestUser } from "./helpers.ts";
+import { createUser, CSRF_HEADER, errorCode, fileOf, GqlClient, multipartBody, pngBytes, system, testGateway, uniqueEmail, type TestUser } from "./helpers.ts";
 import { uniqueSlug } from "./event-support.ts";
 
 let gateway: Gateway;
@@ -94,12 +94,26 @@ describe("occurrences, exceptions and splitting", () => {
       expect(local).toBe("10:00");
     }
     const [first, second, third] = march;
-    const cancel = await staff().request(`mutation($e: ID!, $o: DateTime!) { cancelOccurrence(eventId: $e, originalStart: $o, note: "Snow") { id } }`, { e: event.id, o: first!.originalStart });
+    type Answer = { exceptions: { originalStart: string; note: string }[]; nextOccurrences: { originalStart: string; status: string }[] };
+    const cancel = await staff().request<{ cancelOccurrence: Answer }>(
+      `mutation($e: ID!, $o: DateTime!) { cancelOccurrence(eventId: $e, originalStart: $o, note: "Snow") { exceptions { originalStart note } nextOccurrences(first: 20) { originalStart status } } }`,
+      { e: event.id, o: first!.originalStart },
+    );
     expect(cancel.errors).toBeUndefined();
-    const moved = await staff().request(`mutation($e: ID!, $o: DateTime!, $s: String!, $t: String!) { moveOccurrence(eventId: $e, originalStart: $o, startsAt: $s, endsAt: $t) { id } }`, {
-      e: event.id, o: second!.originalStart, s: `${second!.date}T16:00`, t: `${second!.date}T17:00`,
-    });
+    // The answer already shows the change (the staff screen renders it).
+    expect(cancel.data!.cancelOccurrence.exceptions).toEqual([{ originalStart: first!.originalStart, note: "Snow" }]);
+    expect(cancel.data!.cancelOccurrence.nextOccurrences.find((o) => o.originalStart === first!.originalStart)?.status).toBe("CANCELLED");
+    const moved = await staff().request<{ moveOccurrence: Answer }>(
+      `mutation($e: ID!, $o: DateTime!, $s: String!, $t: String!) { moveOccurrence(eventId: $e, originalStart: $o, startsAt: $s, endsAt: $t) { exceptions { originalStart note } nextOccurrences(first: 20) { originalStart status } } }`,
+      { e: event.id, o: second!.originalStart, s: `${second!.date}T16:00`, t: `${second!.date}T17:00` },
+    );
     expect(moved.errors).toBeUndefined();
+    expect(moved.data!.moveOccurrence.nextOccurrences.find((o) => o.originalStart === second!.originalStart)?.status).toBe("MOVED");
+    // Moving to an end before the start is a field error.
+    const backwards = await staff().request(`mutation($e: ID!, $o: DateTime!, $s: String!, $t: String!) { moveOccurrence(eventId: $e, originalStart: $o, startsAt: $s, endsAt: $t) { id } }`, {
+      e: event.id, o: third!.originalStart, s: `${third!.date}T16:00`, t: `${third!.date}T15:00`,
+    });
+    expect(backwards.errors![0]!.extensions!.fieldErrorCodes).toMatchObject({ endsAt: "before_start" });
     const after = await occurrencesOf(event.id, `${nextYear}-03-01T00:00:00Z`, `${nextYear}-04-01T00:00:00Z`);
     expect(after[0]).toMatchObject({ originalStart: first!.originalStart, status: "CANCELLED" });
     expect(after[1]).toMatchObject({ originalStart: second!.originalStart, status: "MOVED" });
@@ -188,6 +202,74 @@ describe("registration", () => {
       "originalStart",
       expect.objectContaining({ code: "registration_closed" }),
     ]);
+    // Before the window opens, too.
+    const notYet = await publishedEvent({ title: "Not yet", registrationMode: "REGISTRATION", capacity: 5, registrationOpensAt: new Date(Date.now() + 7 * 86_400_000).toISOString() });
+    const [notYetOccurrence] = await occurrencesOf(notYet.id, `${nextYear}-01-01T00:00:00Z`, `${nextYear}-02-01T00:00:00Z`);
+    expect(field(await visitor().request(REGISTER, { input: { ...input, email: uniqueEmail("early"), eventId: notYet.id, originalStart: notYetOccurrence!.originalStart } }))).toEqual([
+      "originalStart",
+      expect.objectContaining({ code: "registration_closed" }),
+    ]);
+    // A window that closes before it opens is refused when the event is saved.
+    const window = await staff().request(CREATE, {
+      input: { title: "Window", timezone: "America/New_York", startsAt: `${nextYear}-01-04T10:00`, endsAt: `${nextYear}-01-04T11:00`, registrationMode: "REGISTRATION",
+        registrationOpensAt: `${nextYear}-01-02T00:00:00Z`, registrationClosesAt: `${nextYear}-01-01T00:00:00Z` },
+    });
+    expect(errorCode(window)).toBe("BAD_USER_INPUT");
+    expect(window.errors![0]!.extensions!.fieldErrorCodes).toMatchObject({ registrationClosesAt: "before_start" });
+  });
+
+  it("staff move a registration to another date of the series; seats follow and the freed seat goes to the waitlist", async () => {
+    const event = await publishedEvent({ title: "Cooking class", registrationMode: "REGISTRATION", capacity: 1, waitlistEnabled: true, rrule: "FREQ=WEEKLY;BYDAY=SU" });
+    const [first, second] = await occurrencesOf(event.id, `${nextYear}-01-01T00:00:00Z`, `${nextYear}-02-01T00:00:00Z`);
+    const movedEmail = uniqueEmail("move-a");
+    const a = await visitor().request<Registered>(REGISTER, { input: { eventId: event.id, originalStart: first!.originalStart, name: "A", email: movedEmail, attendees: 1 } });
+    const waiting = uniqueEmail("move-b");
+    const b = await visitor().request<Registered>(REGISTER, { input: { eventId: event.id, originalStart: first!.originalStart, name: "B", email: waiting, attendees: 1 } });
+    expect(b.data!.register).toMatchObject({ confirmed: 0, waitlisted: 1 });
+    // A visitor may not move anyone.
+    expect(errorCode(await visitor().request(`mutation($id: ID!, $o: DateTime!) { moveRegistration(id: $id, originalStart: $o) { id } }`, { id: a.data!.register.parts[0]!.id, o: second!.originalStart }))).toBe("UNAUTHENTICATED");
+    const moved = await staff().request<{ moveRegistration: { originalStart: string; status: string } }>(
+      `mutation($id: ID!, $o: DateTime!) { moveRegistration(id: $id, originalStart: $o) { originalStart status } }`,
+      { id: a.data!.register.parts[0]!.id, o: second!.originalStart },
+    );
+    expect(moved.errors).toBeUndefined();
+    expect(moved.data!.moveRegistration).toMatchObject({ originalStart: second!.originalStart, status: "CONFIRMED" });
+    const promoted = await waitForMail(inject("catcherUrl"), waiting, /A seat is yours: Cooking class/);
+    expect(promoted.text).toContain("now confirmed");
+    // The person moved is told, with the link that still views or cancels their registration.
+    const movedMail = await waitForMail(inject("catcherUrl"), movedEmail, /New date for your registration: Cooking class/);
+    expect(movedMail.text).toContain("Your place is confirmed.");
+    const registeredMail = await waitForMail(inject("catcherUrl"), movedEmail, /Registered: Cooking class/);
+    expect(linkFrom(movedMail, "/events/registration/")).toBe(linkFrom(registeredMail, "/events/registration/"));
+    const [firstAfter, secondAfter] = await occurrencesOf(event.id, `${nextYear}-01-01T00:00:00Z`, `${nextYear}-02-01T00:00:00Z`);
+    expect([firstAfter!.seatsLeft, secondAfter!.seatsLeft]).toEqual([0, 0]);
+    // Moving into a full date puts the party at the end of that date's waitlist; its old seat is freed.
+    const third = (await occurrencesOf(event.id, `${nextYear}-01-01T00:00:00Z`, `${nextYear}-02-01T00:00:00Z`))[2]!;
+    const d = await visitor().request<Registered>(REGISTER, { input: { eventId: event.id, originalStart: third.originalStart, name: "D", email: uniqueEmail("move-d"), attendees: 1 } });
+    expect(d.data!.register).toMatchObject({ confirmed: 1 });
+    const intoFull = await staff().request<{ moveRegistration: { status: string; waitlistPosition: number | null } }>(
+      `mutation($id: ID!, $o: DateTime!) { moveRegistration(id: $id, originalStart: $o) { status waitlistPosition } }`,
+      { id: a.data!.register.parts[0]!.id, o: third.originalStart },
+    );
+    expect(intoFull.errors).toBeUndefined();
+    expect(intoFull.data!.moveRegistration).toEqual({ status: "WAITLISTED", waitlistPosition: 1 });
+    const counts = await occurrencesOf(event.id, `${nextYear}-01-01T00:00:00Z`, `${nextYear}-02-01T00:00:00Z`);
+    expect(counts.slice(0, 3).map((o) => o.seatsLeft)).toEqual([0, 1, 0]);
+    // To another event: admitted there again (it has room), confirmed.
+    const other = await publishedEvent({ title: "Baking class", registrationMode: "REGISTRATION", capacity: 5 });
+    const [otherDate] = await occurrencesOf(other.id, `${nextYear}-01-01T00:00:00Z`, `${nextYear}-02-01T00:00:00Z`);
+    const MOVE_TO_EVENT = `mutation($id: ID!, $o: DateTime!, $e: ID) { moveRegistration(id: $id, originalStart: $o, eventId: $e) { status originalStart event { id } } }`;
+    const elsewhere = await staff().request<{ moveRegistration: { status: string; originalStart: string; event: { id: string } } }>(MOVE_TO_EVENT, { id: a.data!.register.parts[0]!.id, o: otherDate!.originalStart, e: other.id });
+    expect(elsewhere.errors).toBeUndefined();
+    expect(elsewhere.data!.moveRegistration).toEqual({ status: "CONFIRMED", originalStart: otherDate!.originalStart, event: { id: other.id } });
+    expect((await occurrencesOf(other.id, `${nextYear}-01-01T00:00:00Z`, `${nextYear}-02-01T00:00:00Z`))[0]!.seatsLeft).toBe(4);
+    const noSignUp = await publishedEvent({ title: "Open house" });
+    const [openHouse] = await occurrencesOf(noSignUp.id, `${nextYear}-01-01T00:00:00Z`, `${nextYear}-02-01T00:00:00Z`);
+    const refused = await staff().request(MOVE_TO_EVENT, { id: a.data!.register.parts[0]!.id, o: openHouse!.originalStart, e: noSignUp.id });
+    expect(refused.errors![0]!.extensions!.fieldErrorCodes).toMatchObject({ eventId: "registration_not_open" });
+    // Moving to a date the series does not have is a field error.
+    const nowhere = await staff().request(`mutation($id: ID!, $o: DateTime!) { moveRegistration(id: $id, originalStart: $o) { id } }`, { id: a.data!.register.parts[0]!.id, o: `${nextYear}-01-06T15:00:00Z` });
+    expect(nowhere.errors![0]!.extensions!.fieldErrorCodes).toMatchObject({ originalStart: "no_such_occurrence" });
   });
 });
 
@@ -204,8 +286,9 @@ describe("RSVP", () => {
     expect(changed.data!.rsvp.rsvp).toMatchObject({ id: yes.data!.rsvp.rsvp.id, response: "MAYBE" });
 
     const guest = visitor();
+    const visitorEmail = uniqueEmail("rsvp");
     const visitorYes = await guest.request<{ rsvp: { token: string; rsvp: { id: string } } }>(RSVP, {
-      input: { eventId: event.id, originalStart: occurrence!.originalStart, response: "YES", guests: 1, name: "Guest", email: uniqueEmail("rsvp") },
+      input: { eventId: event.id, originalStart: occurrence!.originalStart, response: "YES", guests: 1, name: "Guest", email: visitorEmail },
     });
     expect(visitorYes.errors).toBeUndefined();
     const token = visitorYes.data!.rsvp.token;
@@ -214,9 +297,44 @@ describe("RSVP", () => {
     const withdrawn = await visitor().request(`mutation($id: ID!, $t: String) { withdrawRsvp(id: $id, token: $t) }`, { id: visitorYes.data!.rsvp.rsvp.id, t: token });
     expect(withdrawn.errors).toBeUndefined();
     expect((await visitor().request<{ occurrence: { goingCount: number } }>(GOING, { slug: event.slug, date: occurrence!.date })).data!.occurrence.goingCount).toBe(0);
+    // The visitor's answer is confirmed by mail, with a link to the occurrence's page.
+    const visitorMail = await waitForMail(inject("catcherUrl"), visitorEmail, /Your answer for Picnic: going/);
+    expect(visitorMail.text).toContain("with 1 guest");
+    expect(linkFrom(visitorMail, `/events/${event.slug}?date=`)).toContain(`date=${occurrence!.date}`);
     // Without the token, a visitor cannot withdraw someone's answer.
     const stranger = await visitor().request(`mutation($id: ID!) { withdrawRsvp(id: $id) }`, { id: yes.data!.rsvp.rsvp.id });
     expect(errorCode(stranger)).toBe("UNAUTHENTICATED");
+  });
+});
+
+describe("cover image", () => {
+  const SET_IMAGE = `mutation($id: ID!, $file: File) { setEventImage(id: $id, file: $file) { id imageUrl } }`;
+  const upload = (client: GqlClient, id: string, file: File) =>
+    client.request<{ setEventImage: { imageUrl: string | null } }>(SET_IMAGE, {}, { body: multipartBody(SET_IMAGE, "file", file, file.name, { id }), headers: { [CSRF_HEADER]: "1" } });
+
+  it("staff upload a cover image (served through /files), remove it; other files, visitors and members are refused", async () => {
+    const event = await publishedEvent({ title: "Harvest supper" });
+    const uploaded = await upload(staff(), event.id, fileOf(pngBytes(), "harvest.png", "image/png"));
+    expect(uploaded.errors).toBeUndefined();
+    expect(uploaded.data!.setEventImage.imageUrl).toMatch(new RegExp(`^/files/events/${event.id}/harvest_\\w+\\.png\\?thumb=1200x630$`));
+    const base = await baseUrl();
+    const served = await fetch(`${base}${uploaded.data!.setEventImage.imageUrl}`);
+    expect(served.status).toBe(200);
+    expect(served.headers.get("content-type")).toMatch(/^image\//);
+    const read = await visitor().request<{ event: { imageUrl: string } }>(`query($s: String!) { event(slug: $s) { imageUrl } }`, { s: event.slug });
+    expect(read.data!.event.imageUrl).toBe(uploaded.data!.setEventImage.imageUrl);
+
+    // HTML renamed .png is not an image.
+    const fake = await upload(staff(), event.id, fileOf(new TextEncoder().encode("<html><script>alert(1)</script></html>"), "x.png", "image/png"));
+    expect(errorCode(fake)).toBe("UNSUPPORTED_FILE_TYPE");
+    const pdf = await upload(staff(), event.id, fileOf(new TextEncoder().encode("%PDF-1.4"), "x.pdf", "application/pdf"));
+    expect(errorCode(pdf)).toBe("UNSUPPORTED_FILE_TYPE");
+    expect(errorCode(await upload(visitor(), event.id, fileOf(pngBytes(), "x.png", "image/png")))).toBe("UNAUTHENTICATED");
+    expect(errorCode(await upload(new GqlClient(gateway, { token: member.token, ip: ip() }), event.id, fileOf(pngBytes(), "x.png", "image/png")))).toBe("FORBIDDEN");
+
+    const removed = await staff().request<{ setEventImage: { imageUrl: string | null } }>(SET_IMAGE, { id: event.id, file: null });
+    expect(removed.errors).toBeUndefined();
+    expect(removed.data!.setEventImage.imageUrl).toBeNull();
   });
 });
 
@@ -259,6 +377,53 @@ describe("iCalendar feeds", () => {
       expect(ours.length).toBeGreaterThan(10);
     }
     expect(text).toContain("SUMMARY:Feed worship\\; with\\, commas");
+  });
+});
+
+describe("categories", () => {
+  it("filter the calendar and have their own iCalendar feed; an unknown category's feed is 404", async () => {
+    const name = `Youth ${uniqueSlug("c")}`;
+    const created = await staff().request<{ createEventCategory: { id: string; slug: string; feedUrl: string } }>(
+      `mutation($input: EventCategoryInput!) { createEventCategory(input: $input) { id slug feedUrl } }`,
+      { input: { name, color: "#2da44e" } },
+    );
+    expect(created.errors).toBeUndefined();
+    const category = created.data!.createEventCategory;
+    expect(category.feedUrl).toBe(`http://flock.test/feeds/events/${category.slug}.ics`);
+    const badColour = await staff().request(`mutation($input: EventCategoryInput!) { createEventCategory(input: $input) { id } }`, { input: { name: "Bad", color: "green" } });
+    expect(badColour.errors![0]!.extensions!.fieldErrorCodes).toMatchObject({ color: "invalid_color" });
+    expect(errorCode(await visitor().request(`mutation { createEventCategory(input: { name: "Nope" }) { id } }`))).toBe("UNAUTHENTICATED");
+
+    const youth = await publishedEvent({ title: "Youth night", categoryId: category.id, startsAt: `${nextYear}-05-08T19:00`, endsAt: `${nextYear}-05-08T21:00` });
+    const other = await publishedEvent({ title: "Choir practice", startsAt: `${nextYear}-05-08T19:00`, endsAt: `${nextYear}-05-08T21:00` });
+    const filtered = await visitor().request<{ occurrences: { event: { id: string; category: { slug: string } | null } }[] }>(
+      `query($from: DateTime!, $to: DateTime!, $c: String) { occurrences(from: $from, to: $to, categorySlug: $c) { event { id category { slug } } } }`,
+      { from: `${nextYear}-05-01T00:00:00Z`, to: `${nextYear}-06-01T00:00:00Z`, c: category.slug },
+    );
+    expect(filtered.data!.occurrences.map((o) => o.event.id)).toEqual([youth.id]);
+    expect(filtered.data!.occurrences[0]!.event.category!.slug).toBe(category.slug);
+
+    const base = await baseUrl();
+    const feed = await fetch(`${base}/feeds/events/${category.slug}.ics`);
+    expect(feed.status).toBe(200);
+    const text = await feed.text();
+    const uids = new ICAL.Component(ICAL.parse(text)).getAllSubcomponents("vevent").map((v) => String(v.getFirstPropertyValue("uid")));
+    expect(uids.some((u) => u.startsWith(`event-${youth.id}@`))).toBe(true);
+    expect(uids.some((u) => u.startsWith(`event-${other.id}@`))).toBe(false);
+    expect((await fetch(`${base}/feeds/events/no-such-category.ics`)).status).toBe(404);
+  });
+});
+
+describe("all-day events", () => {
+  it("are stored as all-day and written to the feed as DATE values covering their days", async () => {
+    const event = await publishedEvent({ title: "Church camp", allDay: true, startsAt: `${nextYear}-07-04T00:00`, endsAt: `${nextYear}-07-05T23:59` });
+    const read = await visitor().request<{ event: { allDay: boolean } }>(`query($s: String!) { event(slug: $s) { allDay } }`, { s: event.slug });
+    expect(read.data!.event.allDay).toBe(true);
+    const text = await (await fetch(`${await baseUrl()}/feeds/events.ics`)).text();
+    const vevent = new ICAL.Component(ICAL.parse(text)).getAllSubcomponents("vevent").find((v) => String(v.getFirstPropertyValue("uid")).startsWith(`event-${event.id}@`))!;
+    const start = vevent.getFirstPropertyValue("dtstart") as ICAL.Time;
+    const end = vevent.getFirstPropertyValue("dtend") as ICAL.Time;
+    expect([start.isDate, start.toString(), end.toString()]).toEqual([true, `${nextYear}-07-04`, `${nextYear}-07-06`]);
   });
 });
 

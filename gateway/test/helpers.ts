@@ -26,6 +26,8 @@ export function testConfig(overrides: Partial<GatewayConfig> = {}): GatewayConfi
     superuser: inject("superuser"),
     smtp: { host: "127.0.0.1", port: inject("smtpPort"), username: "", password: "", tls: false, senderAddress: "no-reply@flock.test" },
     trustProxy: false,
+    // Test files share one PocketBase: only the webhook tests deliver webhooks, on their own schedule.
+    webhookDelivery: false,
     ...overrides,
   };
 }

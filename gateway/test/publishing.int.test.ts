@@ -113,7 +113,7 @@ describe("posts: draft → published, rendered, visible to the right people", ()
     expect(tabA.data?.updatePost).toEqual({ revision: post.revision + 1, body: "tab A's text" });
     const tabB = await update("tab B's text", post.revision);
     expect(errorCode(tabB)).toBe("CONFLICT");
-    expect(tabB.errors?.[0]?.extensions).toMatchObject({ reason: "STALE_REVISION", currentRevision: post.revision + 1, currentBody: "tab A's text" });
+    expect(tabB.errors?.[0]?.extensions).toMatchObject({ reason: "stale_revision", currentRevision: post.revision + 1, currentBody: "tab A's text" });
     const keepMine = await update("tab B's text", post.revision + 1);
     expect(keepMine.data?.updatePost.body).toBe("tab B's text");
   });

@@ -22,7 +22,7 @@ const field = (collection: string, name: string): Field => {
 let gateway: Gateway;
 beforeAll(async () => {
   const su = await system();
-  for (const name of ["users", "people", "roles", "settings", "sermons", "sermon_series", "speakers", "groups", "group_messages", "group_join_requests", "group_addresses"]) collections[name] = await su.collections.getOne(name);
+  for (const name of ["users", "people", "roles", "settings", "sermons", "sermon_series", "speakers", "api_clients", "webhooks", "groups", "group_messages", "group_join_requests", "group_addresses"]) collections[name] = await su.collections.getOne(name);
   gateway = await testGateway();
 });
 afterAll(() => gateway.close());
@@ -37,6 +37,8 @@ describe("the live PocketBase schema agrees with limits.ts", () => {
     ["settings", "phone", 0, LIMITS.phoneMax],
     ["roles", "name", 1, LIMITS.nameMax],
     ["users", "name", 0, LIMITS.nameMax],
+    ["api_clients", "name", 1, LIMITS.apiTokenNameMax],
+    ["webhooks", "description", 0, LIMITS.webhookDescriptionMax],
     ["groups", "name", 1, LIMITS.groupNameMax],
     ["groups", "schedule", 0, LIMITS.groupScheduleMax],
     ["groups", "area", 0, LIMITS.groupAreaMax],

@@ -74,6 +74,27 @@ function admit(app, record) {
   return party - left;
 }
 
+/**
+ * A registration moved to another date (or event) is admitted there again: confirmed when its party
+ * fits the seats left, else waitlisted at the end (or refused without a waitlist). Never split.
+ */
+function readmit(app, record) {
+  const eventId = record.getString("event");
+  const occurrence = record.getString("occurrenceStart");
+  const event = app.findRecordById("events", eventId);
+  if (event.getString("registrationMode") !== "registration") fail("registration_not_open", "event");
+  const capacity = event.getInt("capacity");
+  const party = record.getInt("attendees");
+  if (!capacity || party <= capacity - seatsTaken(app, eventId, occurrence)) {
+    record.set("status", "confirmed");
+    record.set("waitlistPosition", 0);
+    return;
+  }
+  if (!event.getBool("waitlistEnabled")) fail("not_enough_seats", "occurrenceStart");
+  record.set("status", "waitlisted");
+  record.set("waitlistPosition", nextWaitlistPosition(app, eventId, occurrence));
+}
+
 /** The waitlisted remainder of a split party, as its own record pointing at the confirmed part. */
 function splitPart(app, confirmed, attendees, position) {
   const part = new Record(app.findCollectionByNameOrId("registrations"));
@@ -173,4 +194,4 @@ function inTransaction(e, work) {
   }
 }
 
-module.exports = { admit, splitPart, promote, recount, cancelParts, nextWaitlistPosition, inTransaction };
+module.exports = { admit, readmit, splitPart, promote, recount, cancelParts, nextWaitlistPosition, inTransaction };

@@ -6,6 +6,11 @@
 export const LIMITS = {
   nameMax: 200,
   personNameMax: 50,
+  /** An API token's name ("Lobby screen"). */
+  apiTokenNameMax: 80,
+  /** A webhook's URL and its description. */
+  webhookUrlMax: 2000,
+  webhookDescriptionMax: 200,
   passwordMinChars: 10,
   /** bcrypt only reads the first 72 bytes; PocketBase refuses more than 71. */
   passwordMaxBytes: 71,

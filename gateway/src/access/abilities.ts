@@ -34,6 +34,8 @@ export const ABILITIES = {
   manageSettings: ["settings.manage"],
   /** Accounts and their roles. */
   manageRoles: ["roles.manage"],
+  /** API tokens for integrations (issue 16). */
+  manageIntegrations: ["api.manage"],
 } as const satisfies Record<string, readonly PermissionName[]>;
 
 export type Ability = keyof typeof ABILITIES;
@@ -55,4 +57,15 @@ export function abilitiesOf(user: UserRecord | null): Abilities {
   const result = Object.fromEntries((Object.keys(ABILITIES) as Ability[]).map((ability) => [ability, can(user, ability)])) as Abilities;
   result.useAdmin = (Object.keys(ABILITIES) as Ability[]).some((ability) => result[ability]);
   return result;
+}
+
+/** What the viewer may do with one post or page: the posts and pages rules of 1732100000_publishing.js. */
+export function contentAbilities(user: UserRecord | null, status: string | undefined): { edit: boolean; publish: boolean; delete: boolean } {
+  const publisher = can(user, "publishContent");
+  return { edit: publisher || (can(user, "editContent") && status === "draft"), publish: publisher, delete: publisher };
+}
+
+/** Whether the viewer may moderate one prayer request: pastoral ones need viewPastoralPrayer (1732300000_prayer.js). */
+export function mayModeratePrayer(user: UserRecord | null, visibility: string | undefined): boolean {
+  return visibility === "pastoral" ? can(user, "viewPastoralPrayer") : can(user, "moderatePrayer");
 }

@@ -10,7 +10,8 @@ export interface BaseRecord {
 
 export type PermissionName =
   | "settings.manage" | "roles.manage" | "people.view" | "people.manage" | "content.edit" | "content.publish"
-  | "sermons.manage" | "events.manage" | "groups.manage" | "prayer.moderate" | "prayer.view_pastoral" | "media.manage";
+  | "sermons.manage" | "events.manage" | "groups.manage" | "prayer.moderate" | "prayer.view_pastoral" | "media.manage"
+  | "api.manage";
 
 export interface RoleRecord extends BaseRecord {
   name: string;
@@ -259,7 +260,7 @@ export interface NotificationRecord extends BaseRecord {
   user: string;
   kind:
     | "signup_approved" | "prayer_approved" | "prayer_rejected" | "prayer_answered" | "prayer_prayed"
-    | "visit_request" | "signup_pending" | "prayer_pending" | "staff_digest"
+    | "visit_request" | "signup_pending" | "prayer_pending" | "staff_digest" | "webhook_disabled"
     | "group_join_request" | "group_request_decided" | "group_chat";
   title: string;
   body: string;
@@ -413,6 +414,58 @@ export interface OccurrenceCountsRecord extends BaseRecord {
   maybe: number;
 }
 
+/** What an API token may read beyond the public site (pb_migrations/1732496000_api_clients.js). */
+export type ApiScope = "content.members" | "prayer.members";
+
+/** An API token's machine identity (an auth record: PocketBase's rules read its scopes). */
+export interface ApiClientRecord extends BaseRecord {
+  email: string;
+  emailVisibility: boolean;
+  verified: boolean;
+  name: string;
+  scopes: ApiScope[];
+  /** SHA-256 (hex) of the token's secret; hidden from every API. */
+  secretHash: string;
+  createdBy: string;
+  expiresAt: string;
+  revokedAt: string;
+  lastUsedAt: string;
+  lastUsedIp: string;
+  expand?: { createdBy?: UserRecord };
+}
+
+export type WebhookEventType =
+  | "post.published" | "post.updated" | "page.published" | "sermon.published" | "event.published"
+  | "prayer.approved" | "prayer.answered" | "person.created" | "visit.created";
+
+/** A webhook subscription (pb_migrations/1732497000_webhooks.js). */
+export interface WebhookRecord extends BaseRecord {
+  url: string;
+  description: string;
+  events: WebhookEventType[];
+  /** "whsec_…"; hidden from every API (the system reads it to sign). */
+  secret: string;
+  allowPrivateHost: boolean;
+  enabled: boolean;
+  disabledReason: string;
+  consecutiveFailures: number;
+  createdBy: string;
+  expand?: { createdBy?: UserRecord };
+}
+
+/** One event for one webhook: the durable queue and the delivery log. */
+export interface WebhookDeliveryRecord extends BaseRecord {
+  webhook: string;
+  type: WebhookEventType;
+  payload: Record<string, unknown> | null;
+  status: "pending" | "succeeded" | "failed";
+  attempts: number;
+  nextAttemptAt: string;
+  lastAttemptAt: string;
+  responseStatus: number;
+  error: string;
+}
+
 /** PocketBase rows of the groups collections (pb_migrations/1732500000_groups.js). */
 export type GroupTypeValue = "small_group" | "class" | "ministry" | "team";
 export type GroupWeekdayValue = "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
@@ -506,6 +559,9 @@ export interface Collections {
   rsvps: RsvpRecord;
   registrations: RegistrationRecord;
   occurrence_counts: OccurrenceCountsRecord;
+  api_clients: ApiClientRecord;
+  webhooks: WebhookRecord;
+  webhook_deliveries: WebhookDeliveryRecord;
   groups: GroupRecord;
   group_members: GroupMemberRecord;
   group_join_requests: GroupJoinRequestRecord;

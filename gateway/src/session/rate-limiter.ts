@@ -20,6 +20,11 @@ export class RateLimiter {
     return Math.max(1, Math.ceil((oldest + windowMs - this.now()) / 1000));
   }
 
+  /** How many more hits `key` may have in the window now. */
+  remaining(key: string, limit: number, windowMs: number): number {
+    return Math.max(0, limit - this.recent(key, windowMs).length);
+  }
+
   /** Count one hit for `key`. */
   hit(key: string, windowMs: number): void {
     const recent = this.recent(key, windowMs);

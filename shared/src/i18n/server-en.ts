@@ -63,6 +63,23 @@ export const serverEn = {
   "visit.where": "Where: {address}",
   "visit.ignore": "If you did not plan a visit, you can ignore this message.",
 
+  // Events: registration, waitlist promotion and RSVP confirmations (the church's language for visitors).
+  "event.registered.subject": "{confirmed, plural, =0 {Waitlisted} other {Registered}}: {event}",
+  "event.registered.when": "{event} — {when}{hasPlace, select, yes {, {place}} other {}}.",
+  "event.registered.confirmed": "Confirmed: {count, plural, one {# place} other {# places}}.",
+  "event.registered.waitlisted": "On the waitlist: {count, plural, one {# place} other {# places}}. We will email you if a seat frees up.",
+  "event.registered.code": "Your confirmation code: {code}",
+  "event.registered.cancelHint": "If your plans change, cancel with the button below so someone else can come.",
+  "event.registered.button": "View or cancel my registration",
+  "event.promoted.subject": "A seat is yours: {event}",
+  "event.promoted.body": "A seat freed up and your registration for {event} — {when} is now confirmed ({count, plural, one {# place} other {# places}}).",
+  "event.moved.subject": "New date for your registration: {event}",
+  "event.moved.body": "Your registration for {event} was moved to {when}. {status, select, confirmed {Your {count, plural, one {place is} other {# places are}} confirmed.} other {You are number {position} on the waitlist there; we will email you if a seat frees up.}}",
+  "event.rsvp.subject": "Your answer for {event}: {response, select, yes {going} no {not going} other {maybe}}",
+  "event.rsvp.body": "Thank you for answering for {event} — {when}{hasPlace, select, yes {, {place}} other {}}. Your answer: {response, select, yes {going} no {not going} other {maybe}}{guests, plural, =0 {} one { with # guest} other { with # guests}}.",
+  "event.rsvp.change": "To change your answer, open the event page in the same browser you answered from.",
+  "event.rsvp.button": "Open the event",
+
   // Prayer: the requester hears what happened to their request.
   "prayer.prayed.title": "Someone prayed for your request",
   "groups.request.title": "{name} asks to join {group}",
@@ -94,6 +111,8 @@ export const serverEn = {
   "alert.prayer.button": "Open prayer requests",
 
   // The staff's daily digest (system/staff-digest.ts).
+  "notification.webhookDisabled.title": "A webhook to {host} was turned off",
+  "notification.webhookDisabled.body": "{failures, plural, one {# delivery} other {# deliveries}} in a row failed after every retry, so it was disabled. Check the receiver, then turn it back on in Integrations.",
   "digest.title": "Daily digest: {count, plural, one {# new item} other {# new items}}",
   "digest.subject": "Daily digest for {church}: {count, plural, one {# new item} other {# new items}}",
   "digest.intro": "Here is what arrived at {church} since your last digest.",

@@ -52,6 +52,23 @@ export const serverEs: Record<ServerMessageKey, string> = {
   "visit.where": "Dónde: {address}",
   "visit.ignore": "Si no planificaste una visita, puedes ignorar este mensaje.",
 
+  // Eventos: inscripción, plaza liberada y confirmación de asistencia.
+  "event.registered.subject": "{confirmed, plural, =0 {En lista de espera} other {Inscripción confirmada}}: {event}",
+  "event.registered.when": "{event} — {when}{hasPlace, select, yes {, {place}} other {}}.",
+  "event.registered.confirmed": "Confirmadas: {count, plural, one {# plaza} other {# plazas}}.",
+  "event.registered.waitlisted": "En lista de espera: {count, plural, one {# plaza} other {# plazas}}. Te escribiremos si se libera un lugar.",
+  "event.registered.code": "Tu código de confirmación: {code}",
+  "event.registered.cancelHint": "Si cambian tus planes, cancela con el botón de abajo para que otra persona pueda venir.",
+  "event.registered.button": "Ver o cancelar mi inscripción",
+  "event.promoted.subject": "Tienes plaza: {event}",
+  "event.promoted.body": "Se liberó un lugar y tu inscripción para {event} — {when} ya está confirmada ({count, plural, one {# plaza} other {# plazas}}).",
+  "event.moved.subject": "Nueva fecha para tu inscripción: {event}",
+  "event.moved.body": "Tu inscripción para {event} se pasó al {when}. {status, select, confirmed {{count, plural, one {Tu plaza está confirmada.} other {Tus # plazas están confirmadas.}}} other {Estás en el puesto {position} de la lista de espera; te escribiremos si se libera un lugar.}}",
+  "event.rsvp.subject": "Tu respuesta para {event}: {response, select, yes {asistiré} no {no asistiré} other {quizás}}",
+  "event.rsvp.body": "Gracias por responder para {event} — {when}{hasPlace, select, yes {, {place}} other {}}. Tu respuesta: {response, select, yes {asistiré} no {no asistiré} other {quizás}}{guests, plural, =0 {} one { con # invitado} other { con # invitados}}.",
+  "event.rsvp.change": "Para cambiar tu respuesta, abre la página del evento en el mismo navegador desde el que respondiste.",
+  "event.rsvp.button": "Abrir el evento",
+
   "prayer.prayed.title": "Alguien oró por tu petición",
   "groups.request.title": "{name} pide unirse a {group}",
   "groups.approved.title": "Bienvenido a {group}: tu solicitud fue aprobada",
@@ -80,6 +97,8 @@ export const serverEs: Record<ServerMessageKey, string> = {
   "alert.prayer.text": "{pastoral, select, yes {Una petición solo para los pastores} other {Una petición nueva para el muro de oración}}:",
   "alert.prayer.button": "Abrir las peticiones de oración",
 
+  "notification.webhookDisabled.title": "Se desactivó un webhook a {host}",
+  "notification.webhookDisabled.body": "{failures, plural, one {# entrega seguida falló} other {# entregas seguidas fallaron}} tras todos los reintentos, así que se desactivó. Revisa el receptor y vuelve a activarlo en Integraciones.",
   "digest.title": "Resumen diario: {count, plural, one {# elemento nuevo} other {# elementos nuevos}}",
   "digest.subject": "Resumen diario de {church}: {count, plural, one {# elemento nuevo} other {# elementos nuevos}}",
   "digest.intro": "Esto es lo que llegó a {church} desde tu último resumen.",

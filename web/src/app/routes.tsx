@@ -24,6 +24,8 @@ function AdminHome() {
           ? "media"
           : can.manageRoles
             ? "users"
+            : can.manageIntegrations
+              ? "integrations"
             : can.viewPeople
               ? "people"
               : can.moderatePrayer
@@ -58,6 +60,7 @@ const adminSermons = () => import("../features/sermons/admin/index.ts");
 // Events: public pages and the staff screens, each its own chunk.
 const events = () => import("../features/events/pages.tsx");
 const adminEvents = () => import("../features/events/admin/AdminEventsPages.tsx");
+const adminIntegrations = () => import("../features/integrations/admin/index.ts");
 // Groups: the finder and group pages, and the staff screens, each its own chunk.
 const groups = () => import("../features/groups/pages.tsx");
 const adminGroups = () => import("../features/groups/admin/index.ts");
@@ -132,6 +135,7 @@ export function AppRoutes() {
           <Route index element={<AdminHome />} />
           <Route path="settings" element={<RequireAbility ability="manageSettings">{lazyPage(admin, (m) => m.AdminSettingsPage)}</RequireAbility>} />
           <Route path="users" element={<RequireAbility ability="manageRoles">{lazyPage(admin, (m) => m.AdminUsersPage)}</RequireAbility>} />
+          <Route path="integrations" element={<RequireAbility ability="manageIntegrations">{lazyPage(adminIntegrations, (m) => m.AdminIntegrationsPage)}</RequireAbility>} />
           <Route path="news" element={<RequireAbility ability="editContent">{lazyPage(adminContent, (m) => m.AdminNewsPage)}</RequireAbility>} />
           <Route path="news/:id" element={<RequireAbility ability="editContent">{lazyPage(adminContent, (m) => m.AdminPostEditorPage)}</RequireAbility>} />
           <Route path="pages" element={<RequireAbility ability="editContent">{lazyPage(adminContent, (m) => m.AdminPagesPage)}</RequireAbility>} />

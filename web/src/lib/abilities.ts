@@ -24,6 +24,7 @@ const NONE: Abilities = {
   viewPastoralPrayer: false,
   manageSettings: false,
   manageRoles: false,
+  manageIntegrations: false,
 };
 
 /** The viewer's abilities (all false for a visitor or while the shell loads). */

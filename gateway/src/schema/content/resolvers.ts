@@ -10,6 +10,8 @@ import { chooseSlug, mediaByIds, renderBody, requireAltText, staleRevision, writ
 import { deleteWorkingCopy, readHistory, readHistoryEntry, readWorkingCopy, recordHistory, saveWorkingCopy, workingOf, type RevisionContent } from "./revisions.ts";
 import { fromPocketBaseDate, fromPocketBaseDateOrNull } from "../../pocketbase/dates.ts";
 import { pocketBaseNow, toPocketBaseDate } from "../../pocketbase/dates.ts";
+import { contentAbilities } from "../../access/abilities.ts";
+import { publishedRangeFilter } from "../published-range.ts";
 
 
 // The orders the SDL promises. A never-published post has an empty publishedAt, which sorts last.
@@ -187,12 +189,13 @@ export const contentResolvers: Resolvers = {
     navigation: (_, __, ctx) => navigation(ctx),
     post: (_, { slug }, ctx) => findOne<PostRecord>(ctx, "posts", ctx.pb.filter("slug = {:slug}", { slug }), "cover"),
     postById: (_, { id }, ctx) => findOne<PostRecord>(ctx, "posts", ctx.pb.filter("id = {:id}", { id }), "cover"),
-    async posts(_, { first, after, search, status, orderBy }, ctx) {
+    async posts(_, { first, after, search, status, orderBy, publishedAfter, publishedBefore }, ctx) {
       const order = orderBy === "LAST_EDITED" ? POSTS_LAST_EDITED : POSTS_NEWEST;
       const { size, after: cursor } = keyedPageArgs(first, after, 10, order);
       const filters = [
         search?.trim() ? ctx.pb.filter("(title ~ {:q} || summary ~ {:q} || body ~ {:q})", { q: search.trim().slice(0, LIMITS.searchMax) }) : "",
         status ? ctx.pb.filter("status = {:s}", { s: status }) : "",
+        ...publishedRangeFilter(ctx.pb, publishedAfter, publishedBefore),
       ].filter(Boolean);
       const filter = [...filters, cursor ? keysetAfter(ctx.pb, order, cursor) : ""].filter(Boolean).join(" && ");
       const rows = await pbCall(() =>
@@ -351,6 +354,7 @@ export const contentResolvers: Resolvers = {
 
   Page: {
     path: (p) => `/p/${p.slug}`,
+    url: (p, _, ctx) => `${new URL(ctx.config.publicUrl).origin}/p/${p.slug}`,
     body: (p) => p.body ?? "",
     html: (p, _, ctx) => renderBody(ctx, `pages:${p.id}:${p.updated}`, p.body ?? ""),
     status: (p) => (p.status === "published" ? "published" : "draft"),
@@ -362,9 +366,11 @@ export const contentResolvers: Resolvers = {
     updated: (p) => fromPocketBaseDate(p.updated),
     working: (p, _, ctx) => workingOf(ctx, "page", p),
     history: (p, _, ctx) => readHistory(ctx, "page", p.id),
+    can: async (p, _, ctx) => contentAbilities(await ctx.viewer(), p.status),
   },
   Post: {
     path: (p) => `/news/${p.slug}`,
+    url: (p, _, ctx) => `${new URL(ctx.config.publicUrl).origin}/news/${p.slug}`,
     summary: (p) => p.summary ?? "",
     body: (p) => p.body ?? "",
     html: (p, _, ctx) => renderBody(ctx, `posts:${p.id}:${p.updated}`, p.body ?? ""),
@@ -379,6 +385,7 @@ export const contentResolvers: Resolvers = {
     updated: (p) => fromPocketBaseDate(p.updated),
     working: (p, _, ctx) => workingOf(ctx, "post", p),
     history: (p, _, ctx) => readHistory(ctx, "post", p.id),
+    can: async (p, _, ctx) => contentAbilities(await ctx.viewer(), p.status),
   },
   WorkingCopy: {
     slug: (w) => String(workingField(w, "slug") ?? ""),

@@ -51,7 +51,7 @@ export const slugTaken = () => fieldTaken("slug", "This address is already used 
 /** A save that started from an older revision than the stored one: refuse, and send the newer text along. */
 export function staleRevision(current: { revision: number; title: string; body: string; updated: string }): GraphQLError {
   // The web app's autosave matches this reason (web/src/features/admin/content/autosave.ts).
-  return conflict("Someone saved a newer version while you were editing. Choose which text to keep.", "STALE_REVISION", {
+  return conflict("Someone saved a newer version while you were editing. Choose which text to keep.", "stale_revision", {
     currentRevision: current.revision,
     currentTitle: current.title,
     currentBody: current.body,

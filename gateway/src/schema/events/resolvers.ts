@@ -3,7 +3,8 @@ import DataLoader from "dataloader";
 import { ClientResponseError } from "pocketbase";
 import { Temporal } from "temporal-polyfill";
 import type { GatewayContext } from "../../context.ts";
-import { badUserInput, notFound, pbCall, rateLimited, unauthenticated } from "../../errors.ts";
+import { imageSize } from "image-size";
+import { badUserInput, notFound, payloadTooLarge, pbCall, rateLimited, unauthenticated, unsupportedFileType } from "../../errors.ts";
 import { LIMITS, THROTTLE } from "@flock/shared/limits";
 import { Validator } from "../../validation/validate.ts";
 import type { EventInput, Resolvers } from "../__generated__/types.ts";
@@ -12,6 +13,7 @@ import { fromPocketBaseDate } from "../../pocketbase/dates.ts";
 import { requireAbility, requireViewer } from "../../access/guards.ts";
 import { can } from "../../access/abilities.ts";
 import { composeMail, sendNotice } from "../../mail/notice.ts";
+import { churchLocale, translator, type Locale } from "../../mail/i18n.ts";
 import { firstOccurrence, isTimeZone, parseRRule, RecurrenceError, splitSeries, expand, formatRRule } from "./recurrence.ts";
 import {
   dateKeyOf, describeRule, instantOf, isoOf, MAX_RANGE_DAYS, occurrenceAt, occurrencesOf, pbDateOf, seriesOf, shortDate, localeOf,
@@ -282,29 +284,103 @@ async function hookWrite<T>(run: () => Promise<T>): Promise<T> {
 const eventWhen = (o: { start: Temporal.ZonedDateTime }, locale: string) =>
   new Intl.DateTimeFormat(locale === "es" ? "es" : "en-US", { dateStyle: "full", timeStyle: "short", timeZone: o.start.timeZoneId }).format(new Date(o.start.epochMilliseconds));
 
-async function mailRegistration(ctx: GatewayContext, o: OccurrenceModel, parts: RegistrationRecord[], token: string) {
+const IMAGE_TYPES_SHOWN = ["JPEG", "PNG", "WebP", "GIF"];
+
+/** A cover image as PocketBase takes it: an allowed type, within the size limit, and really an image. */
+async function coverImage(file: File): Promise<File> {
+  if (!(LIMITS.imageMimeTypes as readonly string[]).includes(file.type)) throw unsupportedFileType(IMAGE_TYPES_SHOWN);
+  if (file.size > LIMITS.imageMaxBytes) throw payloadTooLarge(LIMITS.imageMaxBytes);
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  try {
+    const size = imageSize(bytes);
+    if (!size.width || !size.height) throw new Error("no size");
+  } catch {
+    throw unsupportedFileType(IMAGE_TYPES_SHOWN);
+  }
+  // Yoga's File is not a Blob on Node 20 and the SDK would silently drop it: copy into a native File.
+  return new File([bytes], (file.name || "cover").slice(-200), { type: file.type });
+}
+
+/** Event mails go to visitors as much as to members: they are written in the church's language. */
+async function mailContext(ctx: GatewayContext): Promise<{ churchName: string; locale: Locale; t: ReturnType<typeof translator> }> {
   const settings = await ctx.publicSettings.get();
+  const locale = churchLocale(settings);
+  return { churchName: settings.churchName, locale, t: translator(locale) };
+}
+
+async function mailRegistration(ctx: GatewayContext, o: OccurrenceModel, parts: RegistrationRecord[], token: string) {
+  const { churchName, locale, t } = await mailContext(ctx);
   const first = parts[0]!;
   const confirmed = parts.filter((p) => p.status === "confirmed").reduce((n, p) => n + p.attendees, 0);
   const waitlisted = parts.filter((p) => p.status === "waitlisted").reduce((n, p) => n + p.attendees, 0);
   const lines = [
-    `Hello ${first.name},`,
-    `${o.event.title} — ${eventWhen(o, settings.locale)}${o.event.locationName ? `, ${o.event.locationName}` : ""}.`,
-    confirmed ? `Confirmed: ${confirmed} ${confirmed === 1 ? "place" : "places"}.` : "",
-    waitlisted ? `On the waitlist: ${waitlisted} ${waitlisted === 1 ? "place" : "places"}. We will email you if a seat frees up.` : "",
-    `Your confirmation code: ${first.confirmationCode}`,
-    "If your plans change, cancel with the button below so someone else can come.",
+    t("mail.hello", { name: first.name }),
+    t("event.registered.when", { event: o.event.title, when: eventWhen(o, locale), hasPlace: o.event.locationName ? "yes" : "no", place: o.event.locationName ?? "" }),
+    confirmed ? t("event.registered.confirmed", { count: confirmed }) : "",
+    waitlisted ? t("event.registered.waitlisted", { count: waitlisted }) : "",
+    t("event.registered.code", { code: first.confirmationCode }),
+    t("event.registered.cancelHint"),
   ].filter(Boolean);
   await sendNotice(
     ctx.mailer,
     composeMail({
       to: first.email,
-      subject: `${confirmed ? "Registered" : "Waitlisted"}: ${o.event.title}`,
+      subject: t("event.registered.subject", { confirmed, event: o.event.title }),
       paragraphs: lines,
-      link: { url: `${ctx.config.publicUrl}/events/registration/${encodeURIComponent(token)}`, label: "View or cancel my registration" },
-      churchName: settings.churchName,
+      link: { url: `${ctx.config.publicUrl}/events/registration/${encodeURIComponent(token)}`, label: t("event.registered.button") },
+      churchName,
+      locale,
     }),
-    settings.churchName,
+    churchName,
+  );
+}
+
+/** A visitor's RSVP (name and email, no account) is confirmed by mail, with the event's address. */
+async function mailRsvp(ctx: GatewayContext, o: OccurrenceModel, rsvp: RsvpRecord) {
+  const { churchName, locale, t } = await mailContext(ctx);
+  const response = rsvp.response;
+  await sendNotice(
+    ctx.mailer,
+    composeMail({
+      to: rsvp.email,
+      subject: t("event.rsvp.subject", { event: o.event.title, response }),
+      paragraphs: [
+        t("mail.hello", { name: rsvp.name }),
+        t("event.rsvp.body", { event: o.event.title, when: eventWhen(o, locale), hasPlace: o.event.locationName ? "yes" : "no", place: o.event.locationName ?? "", response, guests: rsvp.guests ?? 0 }),
+        t("event.rsvp.change"),
+      ],
+      link: { url: `${ctx.config.publicUrl}/events/${o.event.slug}?date=${dateKeyOf(o)}`, label: t("event.rsvp.button") },
+      churchName,
+      locale,
+    }),
+    churchName,
+  );
+}
+
+/**
+ * System job: tell someone staff moved their registration (the new date, whether they have a seat
+ * there, the same link to view or cancel). The system client reads the row only to address the mail
+ * and to put its secret link in it, which staff may not read.
+ */
+async function mailMoved(ctx: GatewayContext, o: OccurrenceModel, id: string): Promise<void> {
+  const system = await ctx.system.get();
+  const r = await system.collection("registrations").getOne<RegistrationRecord>(id);
+  const { churchName, locale, t } = await mailContext(ctx);
+  await sendNotice(
+    ctx.mailer,
+    composeMail({
+      to: r.email,
+      subject: t("event.moved.subject", { event: o.event.title }),
+      paragraphs: [
+        t("mail.hello", { name: r.name }),
+        t("event.moved.body", { event: o.event.title, when: eventWhen(o, locale), status: r.status, count: r.attendees, position: r.waitlistPosition ?? 0 }),
+        t("event.registered.code", { code: r.confirmationCode }),
+      ],
+      link: { url: `${ctx.config.publicUrl}/events/registration/${encodeURIComponent(r.cancelToken)}`, label: t("event.registered.button") },
+      churchName,
+      locale,
+    }),
+    churchName,
   );
 }
 
@@ -318,7 +394,7 @@ export async function mailPromotions(ctx: GatewayContext, eventId: string): Prom
     filter: system.filter("event = {:e} && promotedAt != '' && promotionMailedAt = '' && status = 'confirmed'", { e: eventId }),
     expand: "event",
   });
-  const settings = await ctx.publicSettings.get();
+  const { churchName, locale, t } = await mailContext(ctx);
   for (const r of rows) {
     const event = r.expand?.event;
     if (!event) continue;
@@ -328,16 +404,17 @@ export async function mailPromotions(ctx: GatewayContext, eventId: string): Prom
       ctx.mailer,
       composeMail({
         to: r.email,
-        subject: `A seat is yours: ${event.title}`,
+        subject: t("event.promoted.subject", { event: event.title }),
         paragraphs: [
-          `Hello ${r.name},`,
-          `A seat freed up and your registration for ${event.title} — ${eventWhen({ start }, settings.locale)} is now confirmed (${r.attendees} ${r.attendees === 1 ? "place" : "places"}).`,
-          `Your confirmation code: ${r.confirmationCode}`,
+          t("mail.hello", { name: r.name }),
+          t("event.promoted.body", { event: event.title, when: eventWhen({ start }, locale), count: r.attendees }),
+          t("event.registered.code", { code: r.confirmationCode }),
         ],
-        link: { url: `${ctx.config.publicUrl}/events/registration/${encodeURIComponent(r.cancelToken)}`, label: "View or cancel my registration" },
-        churchName: settings.churchName,
+        link: { url: `${ctx.config.publicUrl}/events/registration/${encodeURIComponent(r.cancelToken)}`, label: t("event.registered.button") },
+        churchName,
+        locale,
       }),
-      settings.churchName,
+      churchName,
     );
   }
 }
@@ -480,6 +557,12 @@ export const eventsResolvers: Resolvers = {
       // Exceptions are kept: they are keyed by original start, which the same rule still generates.
       return writeAsCaller(() => ctx.pb.collection("events").update<EventRecord>(id, { ...data, slug, updatedBy: viewer.id }, { expand: EXPAND }));
     },
+    async setEventImage(_, { id, file }, ctx) {
+      await requireViewer(ctx);
+      await requireEvent(ctx, id);
+      const image = file ? await coverImage(file) : null;
+      return writeAsCaller(() => ctx.pb.collection("events").update<EventRecord>(id, { image }, { expand: EXPAND }));
+    },
     async publishEvent(_, { id }, ctx) {
       await requireViewer(ctx);
       await requireEvent(ctx, id);
@@ -500,6 +583,7 @@ export const eventsResolvers: Resolvers = {
       await requireViewer(ctx);
       const o = await requireOccurrence(ctx, eventId, originalStart);
       await saveException(ctx, eventId, o.originalStart.toInstant(), { status: "cancelled", startsAt: "", endsAt: "", note: (note ?? "").trim().slice(0, 500) });
+      loadersOf(ctx).exceptions.clear(eventId); // the answer's occurrences must include the new exception
       return requireEvent(ctx, eventId);
     },
     async moveOccurrence(_, { eventId, originalStart, startsAt, endsAt, note }, ctx) {
@@ -516,6 +600,7 @@ export const eventsResolvers: Resolvers = {
         endsAt: pbDateOf(end!.toInstant()),
         note: (note ?? "").trim().slice(0, 500),
       });
+      loadersOf(ctx).exceptions.clear(eventId);
       return requireEvent(ctx, eventId);
     },
     async restoreOccurrence(_, { eventId, originalStart }, ctx) {
@@ -523,6 +608,7 @@ export const eventsResolvers: Resolvers = {
       await requireEvent(ctx, eventId);
       const existing = await exceptionFor(ctx, eventId, parseInstant("originalStart", originalStart));
       if (existing) await writeAsCaller(() => ctx.pb.collection("event_exceptions").delete(existing.id));
+      loadersOf(ctx).exceptions.clear(eventId);
       return requireEvent(ctx, eventId);
     },
     async splitEvent(_, { id, originalStart, input }, ctx) {
@@ -590,12 +676,14 @@ export const eventsResolvers: Resolvers = {
         const existing = found.items[0];
         if (existing && existing.event === key.event && existing.occurrenceStart === key.occurrenceStart) {
           const rsvp = await writeAsCaller(() => ctx.pb.collection("rsvps").update<RsvpRecord>(existing.id, { response, guests, name, email }, { query: { token: input.token! } }));
+          if (existing.response !== rsvp.response || (existing.guests ?? 0) !== (rsvp.guests ?? 0)) ctx.afterResponse(() => void mailRsvp(ctx, o, rsvp));
           return { rsvp, token: input.token };
         }
       }
       throttleVisitorForm(ctx, "rsvp");
       const token = newToken();
       const rsvp = await writeAsCaller(() => ctx.pb.collection("rsvps").create<RsvpRecord>({ ...key, user: "", name, email, response, guests, cancelToken: token }, { query: { token } }));
+      ctx.afterResponse(() => void mailRsvp(ctx, o, rsvp));
       return { rsvp, token };
     },
     async withdrawRsvp(_, { id, token }, ctx) {
@@ -667,12 +755,19 @@ export const eventsResolvers: Resolvers = {
       ctx.afterResponse(() => void mailPromotions(ctx, eventId).catch((error: unknown) => console.error("[events] promotion mail failed:", error)));
       return updated;
     },
-    async moveRegistration(_, { id, originalStart }, ctx) {
+    async moveRegistration(_, { id, originalStart, eventId }, ctx) {
       await requireAbility(ctx, "manageEvents");
       const current = await pbCall(() => ctx.pb.collection("registrations").getOne<RegistrationRecord>(id));
-      const o = await requireOccurrence(ctx, current.event, originalStart);
-      const updated = await hookWrite(() => ctx.pb.collection("registrations").update<RegistrationRecord>(id, { occurrenceStart: pbDateOf(o.originalStart.toInstant()) }));
-      ctx.afterResponse(() => void mailPromotions(ctx, current.event).catch((error: unknown) => console.error("[events] promotion mail failed:", error)));
+      if (current.status === "cancelled") throw badUserInput({ id: { code: "registration_cancelled", message: "A cancelled registration cannot be moved." } });
+      const o = await requireOccurrence(ctx, eventId ?? current.event, originalStart);
+      if (o.event.registrationMode !== "registration") throw badUserInput({ eventId: { code: "registration_not_open", message: "This event does not take registrations." } });
+      const updated = await hookWrite(() =>
+        ctx.pb.collection("registrations").update<RegistrationRecord>(id, { event: o.event.id, occurrenceStart: pbDateOf(o.originalStart.toInstant()) }),
+      );
+      ctx.afterResponse(() => {
+        void mailMoved(ctx, o, id).catch((error: unknown) => console.error("[events] moved mail failed:", error));
+        void mailPromotions(ctx, current.event).catch((error: unknown) => console.error("[events] promotion mail failed:", error));
+      });
       return updated;
     },
     async resetCalendarToken(_, __, ctx) {
@@ -810,9 +905,8 @@ export const eventsResolvers: Resolvers = {
 /** Live counts of one occurrence: PocketBase's changes of its occurrence_counts row, under the viewer's rules. */
 async function subscribeToSeats(ctx: GatewayContext, eventId: string, originalStart: string) {
   const o = await requireOccurrence(ctx, eventId, originalStart);
-  const viewer = await ctx.viewer();
   const occurrenceStart = pbDateOf(o.originalStart.toInstant());
-  const queue = ctx.realtime.subscribe<OccurrenceCountsRecord>({ userId: viewer?.id ?? null, token: viewer ? ctx.session.token : null }, "occurrence_counts", "*", {
+  const queue = ctx.realtime.subscribe<OccurrenceCountsRecord>(await ctx.realtimeIdentity(), "occurrence_counts", "*", {
     filter: ctx.pb.filter("event = {:e} && occurrenceStart = {:o}", { e: eventId, o: occurrenceStart }),
   });
   await queue.ready;

@@ -16,7 +16,7 @@ import { fromPocketBaseDate, todayIn, toPocketBaseDate } from "../../pocketbase/
 import { composeMail, sendNotice } from "../../mail/notice.ts";
 import { hasPermission } from "../users/mappers.ts";
 import { requireAbility, requireViewer } from "../../access/guards.ts";
-import { can } from "../../access/abilities.ts";
+import { can, mayModeratePrayer } from "../../access/abilities.ts";
 import { deviceKey } from "./device.ts";
 import { prayerLoadersOf } from "./loaders.ts";
 import { isOnWall, subscribeToWall, wallLeftSomeonesView } from "./wall-events.ts";
@@ -503,5 +503,6 @@ export const prayerResolvers: Resolvers = {
         person: (() => (row.person ? loadersOf(ctx).person.load(row.person) : null)) as unknown as PersonRecord,
       };
     },
+    can: async (r, _, ctx) => ({ moderate: mayModeratePrayer(await ctx.viewer(), r.visibility) }),
   },
 };

@@ -30,13 +30,7 @@ export function wallLeftSomeonesView(realtime: RealtimeBridge): void {
  * is never ADDED to a wall even for moderators (who may read it).
  */
 export async function subscribeToWall(ctx: GatewayContext): Promise<AsyncIterableIterator<WallEvent>> {
-  const viewer = await ctx.viewer();
-  // A token PocketBase refused (viewer null) subscribes as a guest.
-  const queue = ctx.realtime.subscribe<PrayerRequestRecord>(
-    { userId: viewer?.id ?? null, token: viewer ? ctx.session.token : null },
-    "prayer_requests",
-    "*",
-  );
+  const queue = ctx.realtime.subscribe<PrayerRequestRecord>(await ctx.realtimeIdentity(), "prayer_requests", "*");
   // The stream opens once PocketBase confirmed the topic: the client may then query without a gap.
   await queue.ready;
   let walls = openWalls.get(ctx.realtime);

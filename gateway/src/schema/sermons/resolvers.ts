@@ -15,6 +15,7 @@ import { streamRecordUpdate } from "../../pocketbase/stream-upload.ts";
 import { BIBLE_BOOKS, bookName, booksInSearch, booksField, formatRange, formatScripture, isBook, parseScripture, type ScriptureLocale } from "./scripture.ts";
 import { parseVideoUrl } from "./video.ts";
 import { fromPocketBaseDate, fromPocketBaseDateOrNull, pocketBaseNow } from "../../pocketbase/dates.ts";
+import { publishedRangeFilter } from "../published-range.ts";
 
 const EXPAND = "series,speakers";
 const AUDIO_TYPES_SHOWN = ["MP3", "M4A", "AAC", "OGG", "WAV"];
@@ -40,6 +41,8 @@ interface SermonListArgs {
   year?: number | null;
   status?: SermonStatus | null;
   includeDrafts?: boolean | null;
+  publishedAfter?: string | null;
+  publishedBefore?: string | null;
 }
 
 /**
@@ -68,6 +71,7 @@ async function listSermons(ctx: GatewayContext, args: SermonListArgs, fallbackSi
     if (!Number.isInteger(args.year) || args.year < 1900 || args.year > 2200) throw badUserInput({ year: { code: "out_of_range", message: "Choose a year between 1900 and 2200." } });
     filters.push(ctx.pb.filter("preachedOn >= {:from} && preachedOn < {:to}", { from: `${args.year}-01-01 00:00:00.000Z`, to: `${args.year + 1}-01-01 00:00:00.000Z` }));
   }
+  filters.push(...publishedRangeFilter(ctx.pb, args.publishedAfter, args.publishedBefore));
   if (args.status) filters.push(ctx.pb.filter("status = {:s}", { s: args.status }));
   else if (!args.includeDrafts) filters.push('status = "published"');
   const filter = [...filters, cursor ? keysetFilter(ctx.pb, "preachedOn", cursor) : ""].filter(Boolean).join(" && ");
@@ -398,6 +402,7 @@ export const sermonsResolvers: Resolvers = {
 
   Sermon: {
     path: (s) => `/sermons/${s.slug}`,
+    url: (s, _, ctx) => `${new URL(ctx.config.publicUrl).origin}/sermons/${s.slug}`,
     series: (s) => s.expand?.series ?? null,
     speakers: (s) => s.expand?.speakers ?? [],
     preachedOn: (s) => fromPocketBaseDateOrNull(s.preachedOn),

@@ -70,6 +70,11 @@ export function AdminLayout() {
               <NavLink to="/admin/users">{t("admin.users")}</NavLink>
             </li>
           )}
+          {can.manageIntegrations && (
+            <li>
+              <NavLink to="/admin/integrations">{t("admin.integrations")}</NavLink>
+            </li>
+          )}
         </ul>
       </nav>
       <div className="admin__content">

@@ -171,8 +171,12 @@ function CalendarGrid(props: { days: Ymd[]; month: string | null; today: Ymd; by
               const outside = props.month && !d.startsWith(props.month);
               const items = props.byDay.get(d) ?? [];
               return (
-                <td key={d} className={`${outside ? "is-outside" : ""}${d === props.today ? " is-today" : ""}`} aria-current={d === props.today ? "date" : undefined}>
-                  <span className="event-grid__day">{props.dayLabel(d, { day: "numeric" })}</span>
+                <td key={d} className={`${outside ? "is-outside" : ""}${d === props.today ? " is-today" : ""}${items.length ? "" : " is-empty"}`} aria-current={d === props.today ? "date" : undefined}>
+                  <span className="event-grid__day">
+                    {/* Phones show the grid as a list of days: the weekday goes with the number there. */}
+                    <span className="event-grid__weekday">{props.dayLabel(d, { weekday: "short" })} </span>
+                    {props.dayLabel(d, { day: "numeric" })}
+                  </span>
                   <ul>
                     {items.map((o) => (
                       <li key={o.id} className={o.status === "CANCELLED" ? "is-cancelled" : ""}>
@@ -227,6 +231,7 @@ export function EventPage() {
         <Link to="/events">{t("events.all")}</Link>
       </p>
       <h1>{e.title}</h1>
+      {e.imageUrl && <img className="event-cover-hero" src={e.imageUrl} alt="" width={1200} height={630} />}
       {cancelled && <Alert kind="error">{o.note ? t("events.cancelledWithNote", { note: o.note }) : t("events.cancelledThisDate")}</Alert>}
       {o.status === "MOVED" && <Alert kind="info">{o.note ? t("events.movedWithNote", { note: o.note }) : t("events.movedThisDate")}</Alert>}
       <dl className="event-facts">
@@ -259,21 +264,38 @@ export function EventPage() {
             </dd>
           </>
         )}
-        {e.registrationMode === "RSVP" && (
+        {e.registrationMode !== "NONE" && !cancelled && (e.registrationOpensAt || e.registrationClosesAt) && (
+          <>
+            <dt>{t("events.window")}</dt>
+            <dd data-testid="registration-window">
+              {e.registrationOpensAt && new Date(e.registrationOpensAt).getTime() > Date.now()
+                ? t("events.opensOn", { date: dateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone: e.timezone }).format(new Date(e.registrationOpensAt)) })
+                : e.registrationClosesAt
+                  ? t(new Date(e.registrationClosesAt).getTime() > Date.now() ? "events.closesOn" : "events.closedOn", {
+                      date: dateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone: e.timezone }).format(new Date(e.registrationClosesAt)),
+                    })
+                  : t("events.openNow")}
+            </dd>
+          </>
+        )}
+        {e.registrationMode === "RSVP" && !cancelled && (
           <>
             <dt>{t("events.going")}</dt>
             <dd aria-live="polite">{t("events.goingCount", { count: going })}</dd>
           </>
         )}
       </dl>
-      <p className="event-actions">
-        <a className="button button--ghost" href={o.icsUrl} download>
-          {t("events.downloadIcs")}
-        </a>
-        <a className="button button--ghost" href={o.googleCalendarUrl} target="_blank" rel="noopener noreferrer">
-          {t("events.googleCalendar")}
-        </a>
-      </p>
+      {/* Nothing to add to a calendar on a cancelled date. */}
+      {!cancelled && (
+        <p className="event-actions">
+          <a className="button button--ghost" href={o.icsUrl} download>
+            {t("events.downloadIcs")}
+          </a>
+          <a className="button button--ghost" href={o.googleCalendarUrl} target="_blank" rel="noopener noreferrer">
+            {t("events.googleCalendar")}
+          </a>
+        </p>
+      )}
       {e.descriptionHtml && <RichText html={e.descriptionHtml} />}
       {!cancelled && e.registrationMode === "REGISTRATION" && <RegistrationForm o={o} open={o.registrationOpen} />}
       {!cancelled && e.registrationMode === "RSVP" && <RsvpForm o={o} open={o.registrationOpen} current={o.myRsvp ?? null} />}

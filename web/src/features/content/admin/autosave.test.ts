@@ -19,7 +19,7 @@ const describeError = (error: unknown): UiError => {
 
 const stale = (revision: number, body: string) =>
   new CombinedGraphQLErrors({
-    errors: [{ message: "newer", extensions: { code: "CONFLICT", reason: "STALE_REVISION", currentRevision: revision, currentTitle: "Theirs", currentBody: body, currentUpdated: "2026-11-21T10:00:00Z" } }],
+    errors: [{ message: "newer", extensions: { code: "CONFLICT", reason: "stale_revision", currentRevision: revision, currentTitle: "Theirs", currentBody: body, currentUpdated: "2026-11-21T10:00:00Z" } }],
   });
 
 /** A fake server: one document, refuses stale revisions like the gateway. */

@@ -8,11 +8,11 @@
 //   previous one returned (expectedRevision), so a tab never conflicts with itself;
 // - failures the network or the server cause are retried with backoff (1 s, 2 s, 4 s … 30 s); while
 //   the browser is offline nothing is tried until the `online` event;
-// - a newer revision on the server (STALE_REVISION) stops autosaving until the editor chooses.
+// - a newer revision on the server (stale_revision) stops autosaving until the editor chooses.
 import { CombinedGraphQLErrors } from "@apollo/client/errors";
 import type { UiError } from "../../../lib/handleError.ts";
 
-/** The other version, sent by the gateway with a STALE_REVISION conflict. */
+/** The other version, sent by the gateway with a stale_revision conflict. */
 export interface TheirVersion {
   revision: number;
   title: string;
@@ -83,11 +83,11 @@ function defaultStorage(): StorageLike | null {
   }
 }
 
-/** The newer version when `error` is the gateway's STALE_REVISION conflict, else null. */
+/** The newer version when `error` is the gateway's stale_revision conflict, else null. */
 export function staleRevisionOf(error: unknown): TheirVersion | null {
   if (!CombinedGraphQLErrors.is(error)) return null;
   const extensions = (error.errors[0]?.extensions ?? {}) as Record<string, unknown>;
-  if (extensions.code !== "CONFLICT" || extensions.reason !== "STALE_REVISION") return null;
+  if (extensions.code !== "CONFLICT" || extensions.reason !== "stale_revision") return null;
   return {
     revision: Number(extensions.currentRevision),
     title: String(extensions.currentTitle ?? ""),

@@ -1,0 +1,123 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { launchChromium } from "./support/browser.ts";
+import { baseUrl, DEMO_PASSWORD, expectAccessible, newContext, signIn, watchErrors } from "./support/app.ts";
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** What an integrator's script does: POST /graphql with the token, no cookie, no CSRF header. */
+async function script(token: string) {
+  const response = await fetch(`${baseUrl()}/graphql`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify({ query: "{ posts(first: 50) { edges { node { title audience } } } }" }),
+  });
+  const body = (await response.json()) as { data?: { posts: { edges: Array<{ node: { title: string; audience: string } }> } }; errors?: Array<{ extensions?: { code?: string } }> };
+  return { status: response.status, audiences: new Set(body.data?.posts.edges.map((e) => e.node.audience)), code: body.errors?.[0]?.extensions?.code };
+}
+
+describe("integrations in a real browser", () => {
+  it("an administrator creates an API token, a script reads members' news with it, the token is revoked and the next call is refused", async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await signIn(page, "admin@grace.example", DEMO_PASSWORD);
+    await page.goto("/admin/integrations");
+    await page.getByRole("heading", { name: "New API token" }).waitFor();
+    await expectAccessible(page);
+
+    const name = `Lobby screen ${Date.now()}`;
+    await page.getByLabel("Name").fill(name);
+    await page.getByLabel("Members-only news and events").check();
+    await page.getByRole("button", { name: "Create token" }).click();
+    const secretField = page.getByLabel("API token", { exact: true });
+    await secretField.waitFor();
+    const token = await secretField.inputValue();
+    expect(token).toMatch(/^flock_[a-z0-9]{15}_[A-Za-z0-9_-]{43}$/);
+    await expect.poll(() => page.getByRole("row", { name: new RegExp(name) }).getByText("Active").isVisible()).toBe(true);
+    await expectAccessible(page);
+
+    // The script: members-only news comes back with the token (a guest gets public posts only).
+    const used = await script(token);
+    expect(used.status).toBe(200);
+    expect([...used.audiences].sort()).toEqual(["MEMBERS", "PUBLIC"]);
+
+    // Once stored, the secret is gone from the page; the list shows only its beginning.
+    await page.getByRole("button", { name: "I have stored it" }).click();
+    await expect.poll(() => page.content()).not.toContain(token);
+
+    page.once("dialog", (dialog) => void dialog.accept());
+    await page.getByRole("button", { name: `Revoke “${name}”` }).click();
+    await expect.poll(() => page.getByText(`“${name}” is revoked.`).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole("row", { name: new RegExp(name) }).getByText("Revoked").isVisible()).toBe(true);
+
+    const refused = await script(token);
+    expect(refused).toMatchObject({ status: 401, code: "UNAUTHENTICATED" });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("an administrator subscribes a webhook: a private address is refused until allowed, the secret is shown once, and deliveries appear in the log", async () => {
+    const received: string[] = [];
+    const receiver = createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      req.on("end", () => {
+        received.push(body);
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/flock`;
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    try {
+      await signIn(page, "admin@grace.example", DEMO_PASSWORD);
+      await page.goto("/admin/integrations");
+      await page.getByRole("heading", { name: "New webhook" }).waitFor();
+      await page.getByLabel("Receiver URL").fill(url);
+      await page.getByLabel("A page went live").check();
+      await page.getByRole("button", { name: "Create webhook" }).click();
+      await expect.poll(() => page.getByText("This address is private or local.", { exact: false }).isVisible()).toBe(true);
+      await page.getByLabel("Allow a private or local address").check();
+      await page.getByRole("button", { name: "Create webhook" }).click();
+      const secret = page.getByLabel("Signing secret", { exact: true });
+      await secret.waitFor();
+      expect(await secret.inputValue()).toMatch(/^whsec_/);
+      await expectAccessible(page);
+
+      // Something happens: a page goes live (through the API, as staff do in the editor).
+      const title = `Webhook page ${Date.now()}`;
+      const publish = await page.evaluate(async (title) => {
+        const call = async (query: string, variables: Record<string, unknown>) =>
+          (await fetch("/graphql", { method: "POST", headers: { "content-type": "application/json", "x-graphql-yoga-csrf": "1" }, body: JSON.stringify({ query, variables }) })).json() as Promise<{ data: Record<string, { id: string }> }>;
+        const created = await call("mutation ($input: PageInput!) { createPage(input: $input) { id } }", { input: { title, slug: "", body: "Hello", showInNav: false, seoDescription: "" } });
+        return call("mutation ($id: ID!) { publishPage(id: $id) { id } }", { id: created.data.createPage.id });
+      }, title);
+      expect(publish.data.publishPage.id).toBeTruthy();
+      await expect.poll(() => received.some((body) => body.includes(title)), { timeout: 10_000 }).toBe(true);
+      await page.reload();
+      await page.getByText(url).first().waitFor();
+      await page.getByText("Latest deliveries", { exact: false }).first().click();
+      await expect.poll(() => page.getByText("Delivered").first().isVisible()).toBe(true);
+      await expectAccessible(page);
+      // Cleaned up: delete the webhook.
+      page.once("dialog", (dialog) => void dialog.accept());
+      await page.getByRole("article", { name: url }).getByRole("button", { name: "Delete" }).click();
+      await expect.poll(() => page.getByText("The webhook is deleted.").isVisible()).toBe(true);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+      receiver.close();
+    }
+  });
+});

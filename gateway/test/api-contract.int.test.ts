@@ -1,0 +1,145 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join, resolve } from "node:path";
+import { buildSchema, printSchema, validateSchema, type GraphQLSchema } from "graphql";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Gateway } from "../src/index.ts";
+import { errorCode, GqlClient, system, testGateway } from "./helpers.ts";
+
+// The published contract (issue 16): the merged schema served at /graphql/schema.graphql (also in
+// production, where introspection is off), absolute URLs on content, and the publishedAfter /
+// publishedBefore filters of the public lists.
+
+// The printer of the graphql instance Yoga built the schema with (its CommonJS build; a schema from
+// one build is not a schema to the other's printer).
+const { printSchema: printExecutable } = createRequire(import.meta.url)("graphql") as { printSchema: (schema: GraphQLSchema) => string };
+const root = resolve(import.meta.dirname, "../..");
+let gateway: Gateway;
+let production: Gateway;
+let url: string;
+let productionUrl: string;
+let visitor: GqlClient;
+const run = Date.now().toString(36);
+
+beforeAll(async () => {
+  [gateway, production] = await Promise.all([testGateway({ publicUrl: "https://church.example/" }), testGateway({ production: true })]);
+  [url, productionUrl] = await Promise.all([gateway.listen(), production.listen()]);
+  visitor = new GqlClient(gateway);
+});
+afterAll(async () => {
+  await Promise.all([gateway.close(), production.close()]);
+});
+
+describe("GET /graphql/schema.graphql", () => {
+  it("serves the committed schema.graphql, which parses and prints as the executable schema does", async () => {
+    const response = await fetch(`${url}/graphql/schema.graphql`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    expect(response.headers.get("cache-control")).toBe("public, max-age=300");
+    const sdl = await response.text();
+    expect(sdl).toBe(readFileSync(join(root, "schema.graphql"), "utf8"));
+    const parsed = buildSchema(sdl);
+    expect(validateSchema(parsed)).toEqual([]);
+    expect(printSchema(parsed)).toBe(printExecutable(gateway.yoga.getEnveloped().schema));
+  });
+
+  it("answers conditional requests with 304 and HEAD without a body", async () => {
+    const first = await fetch(`${url}/graphql/schema.graphql`);
+    const etag = first.headers.get("etag")!;
+    expect(etag).toBeTruthy();
+    expect((await fetch(`${url}/graphql/schema.graphql`, { headers: { "if-none-match": etag } })).status).toBe(304);
+    const head = await fetch(`${url}/graphql/schema.graphql`, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe("");
+    expect((await fetch(`${url}/graphql/schema.graphql`, { method: "POST", body: "x" })).status).toBe(405);
+  });
+
+  it("is served in production too, where introspection is off", async () => {
+    const response = await fetch(`${productionUrl}/graphql/schema.graphql`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe(readFileSync(join(root, "schema.graphql"), "utf8"));
+    const introspection = await new GqlClient(production).request(`{ __schema { queryType { name } } }`);
+    expect(introspection.errors).toBeDefined();
+  });
+});
+
+describe("absolute URLs on content", () => {
+  it("Post.url, Page.url and Sermon.url are the public origin plus the path", async () => {
+    const su = await system();
+    const post = await su.collection("posts").create({ title: "Url post", slug: `url-post-${run}`, status: "published", audience: "public", publishedAt: new Date().toISOString(), revision: 1 });
+    const page = await su.collection("pages").create({ title: "Url page", slug: `url-page-${run}`, status: "published", revision: 1 });
+    const sermon = await su.collection("sermons").create({ title: "Url sermon", slug: `url-sermon-${run}`, status: "published", publishedAt: new Date().toISOString() });
+    const result = await visitor.request<Record<string, { path: string; url: string }>>(
+      `query($p: String!, $g: String!, $s: String!) { post(slug: $p) { path url } page(slug: $g) { path url } sermon(slug: $s) { path url } }`,
+      { p: post.slug, g: page.slug, s: sermon.slug },
+    );
+    expect(result.errors).toBeUndefined();
+    // PUBLIC_URL "https://church.example/": its origin, as the feeds and the sitemap use it.
+    expect(result.data!.post).toEqual({ path: `/news/${post.slug}`, url: `https://church.example/news/${post.slug}` });
+    expect(result.data!.page).toEqual({ path: `/p/${page.slug}`, url: `https://church.example/p/${page.slug}` });
+    expect(result.data!.sermon).toEqual({ path: `/sermons/${sermon.slug}`, url: `https://church.example/sermons/${sermon.slug}` });
+  });
+});
+
+describe("publishedAfter / publishedBefore", () => {
+  // Dates in 2001 with a search word of this run only: other test files' content never matches.
+  const word = `window${run}`;
+  const at = (day: number) => `2001-03-${String(day).padStart(2, "0")} 12:00:00.000Z`;
+  beforeAll(async () => {
+    const su = await system();
+    for (const day of [1, 10, 20]) {
+      await su.collection("posts").create({ title: `${word} post ${day}`, slug: `${word}-post-${day}`, status: "published", audience: "public", publishedAt: at(day), revision: 1 });
+      await su.collection("sermons").create({ title: `${word} sermon ${day}`, slug: `${word}-sermon-${day}`, status: "published", publishedAt: at(day), preachedOn: at(day) });
+    }
+    await su.collection("posts").create({ title: `${word} draft`, slug: `${word}-draft`, status: "draft", audience: "public", revision: 1 });
+  });
+
+  const posts = (args: Record<string, unknown>) =>
+    visitor.request<{ posts: { edges: { node: { title: string } }[]; totalCount: number } }>(
+      `query($q: String, $a: DateTime, $b: DateTime) { posts(search: $q, publishedAfter: $a, publishedBefore: $b) { edges { node { title } } totalCount } }`,
+      { q: word, ...args },
+    );
+  const sermons = (args: Record<string, unknown>) =>
+    visitor.request<{ sermons: { edges: { node: { title: string } }[]; totalCount: number } }>(
+      `query($q: String, $a: DateTime, $b: DateTime) { sermons(search: $q, publishedAfter: $a, publishedBefore: $b) { edges { node { title } } totalCount } }`,
+      { q: word, ...args },
+    );
+  const titles = (edges: { node: { title: string } }[]) => edges.map((e) => e.node.title);
+
+  it("filter the news list: publishedAfter inclusive, publishedBefore exclusive, any offset", async () => {
+    const all = await posts({});
+    expect(all.data!.posts.totalCount).toBe(3);
+    const range = await posts({ a: "2001-03-10T12:00:00Z", b: "2001-03-20T12:00:00Z" });
+    expect(range.errors).toBeUndefined();
+    expect(titles(range.data!.posts.edges)).toEqual([`${word} post 10`]);
+    expect(range.data!.posts.totalCount).toBe(1);
+    // 07:00 at -05:00 is 12:00 UTC: the post of the 20th is on the boundary, so included.
+    const after = await posts({ a: "2001-03-20T07:00:00-05:00" });
+    expect(titles(after.data!.posts.edges)).toEqual([`${word} post 20`]);
+    const before = await posts({ b: "2001-03-10T00:00:00Z" });
+    expect(titles(before.data!.posts.edges)).toEqual([`${word} post 1`]);
+  });
+
+  it("filter the sermons list the same way", async () => {
+    const range = await sermons({ a: "2001-03-02T00:00:00Z", b: "2001-03-31T00:00:00Z" });
+    expect(range.errors).toBeUndefined();
+    expect(titles(range.data!.sermons.edges)).toEqual([`${word} sermon 20`, `${word} sermon 10`]);
+    expect(range.data!.sermons.totalCount).toBe(2);
+  });
+
+  it("refuse dates that are not ISO 8601 with an offset, and empty ranges (BAD_USER_INPUT with the field)", async () => {
+    for (const [args, field, code] of [
+      [{ a: "yesterday" }, "publishedAfter", "invalid_date"],
+      [{ b: "2001-03-10" }, "publishedBefore", "invalid_date"],
+      [{ a: "2001-03-10T12:00:00" }, "publishedAfter", "invalid_date"],
+      [{ a: "2001-03-10T12:00:00Z", b: "2001-03-10T12:00:00Z" }, "publishedBefore", "before_start"],
+    ] as const) {
+      for (const result of [await posts(args), await sermons(args)]) {
+        expect(errorCode(result), JSON.stringify(result.errors)).toBe("BAD_USER_INPUT");
+        const { fieldErrors, fieldErrorCodes } = result.errors![0]!.extensions as { fieldErrors: Record<string, string>; fieldErrorCodes: Record<string, string> };
+        expect(fieldErrorCodes[field]).toBe(code);
+        expect(fieldErrors[field]).toMatch(/publishedAfter|ISO 8601/);
+      }
+    }
+  });
+});

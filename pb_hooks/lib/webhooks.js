@@ -1,0 +1,73 @@
+/// <reference path="../../pb_data/types.d.ts" />
+// Webhook events (issue 16, pb_migrations/1732497000_webhooks.js): which change of a record is which
+// event, and queueing it for every enabled webhook subscribed to it. Called from the save that made
+// the change (pb_hooks/webhooks.pb.js), so the queue row is written with it, whatever wrote it
+// (gateway, REST, scheduled publishing, seed). Payloads carry ids, public titles and site paths only:
+// a receiver reads anything more with its own API token, under its scopes.
+
+const PATHS = { posts: "/news/", pages: "/p/", sermons: "/sermons/", events: "/events/" };
+
+/** The events a change of a record is: [] for most saves. `before` is null for a create. */
+function eventsOf(collection, before, after) {
+  const status = after.getString("status");
+  const was = before ? before.getString("status") : "";
+  const becamePublished = status === "published" && was !== "published";
+  const path = PATHS[collection] ? PATHS[collection] + after.getString("slug") : null;
+  switch (collection) {
+    case "posts": {
+      const members = after.getString("audience") === "members";
+      // Members-only posts: no title in the payload (the receiver reads it with a scoped token).
+      const data = { id: after.id, path, audience: members ? "members" : "public" };
+      if (!members) data.title = after.getString("title");
+      if (becamePublished) return [{ type: "post.published", data }];
+      const changed = before && ["title", "summary", "body", "slug", "cover", "audience"].some((f) => String(before.get(f)) !== String(after.get(f)));
+      if (status === "published" && was === "published" && changed) return [{ type: "post.updated", data }];
+      return [];
+    }
+    case "pages":
+      return becamePublished ? [{ type: "page.published", data: { id: after.id, title: after.getString("title"), path } }] : [];
+    case "sermons":
+      return becamePublished ? [{ type: "sermon.published", data: { id: after.id, title: after.getString("title"), path } }] : [];
+    case "events": {
+      if (!becamePublished) return [];
+      const members = after.getString("visibility") === "members";
+      const data = { id: after.id, path, visibility: members ? "members" : "public" };
+      if (!members) data.title = after.getString("title");
+      return [{ type: "event.published", data }];
+    }
+    case "prayer_requests": {
+      // No text and no name: prayer requests are personal; the receiver reads what its scopes allow.
+      const data = { id: after.id, visibility: after.getString("visibility"), path: "/prayer/" + after.id };
+      if (status === "approved" && was !== "approved" && was !== "answered") return [{ type: "prayer.approved", data }];
+      if (status === "answered" && was !== "answered") return [{ type: "prayer.answered", data }];
+      return [];
+    }
+    case "people":
+      return before ? [] : [{ type: "person.created", data: { id: after.id } }];
+    case "visit_requests":
+      return before ? [] : [{ type: "visit.created", data: { id: after.id } }];
+  }
+  return [];
+}
+
+/** Queue each event for every enabled webhook subscribed to it. */
+function enqueue(app, events) {
+  if (!events.length) return;
+  const deliveries = app.findCollectionByNameOrId("webhook_deliveries");
+  const now = new DateTime();
+  for (const event of events) {
+    const hooks = app.findRecordsByFilter("webhooks", "enabled = true && events ~ {:type}", "", 0, 0, { type: `"${event.type}"` });
+    for (const hook of hooks) {
+      const row = new Record(deliveries);
+      row.set("webhook", hook.id);
+      row.set("type", event.type);
+      row.set("payload", Object.assign({ occurredAt: now.string().replace(" ", "T") }, event.data));
+      row.set("status", "pending");
+      row.set("attempts", 0);
+      row.set("nextAttemptAt", now);
+      app.save(row);
+    }
+  }
+}
+
+module.exports = { eventsOf, enqueue };
