@@ -72,6 +72,12 @@ const config: CodegenConfig = {
           ApiToken: "../../pocketbase/records.ts#ApiClientRecord",
           Webhook: "../../pocketbase/records.ts#WebhookRecord",
           WebhookDelivery: "../../pocketbase/records.ts#WebhookDeliveryRecord",
+          // Groups
+          Group: "../../pocketbase/records.ts#GroupRecord",
+          GroupMember: "../../pocketbase/records.ts#GroupMemberRecord",
+          GroupJoinRequest: "../../pocketbase/records.ts#GroupJoinRequestRecord",
+          GroupMessage: "../../pocketbase/records.ts#GroupMessageRecord",
+          GroupMessageEvent: "../groups/chat-events.ts#GroupMessageEventModel",
         },
       },
     },

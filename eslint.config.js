@@ -30,7 +30,7 @@ export default tseslint.config(
           "migrate", "Collection", "Record", "RelationField", "SelectField", "TextField", "FileField", "BoolField", "DateField",
           "$os", "$app", "$dbx", "__hooks", "require", "module", "cronAdd", "onRecordCreate", "onRecordUpdate", "onRecordDelete",
           "onMailerRecordVerificationSend", "onMailerRecordPasswordResetSend", "onMailerRecordAuthAlertSend",
-          "DynamicModel", "DateTime", "BadRequestError", "ValidationError",
+          "DynamicModel", "DateTime", "BadRequestError", "ValidationError", "arrayOf",
         ].map((name) => [name, "readonly"]),
       ),
     },

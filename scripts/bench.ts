@@ -16,6 +16,8 @@
 //   --scenario=<name>  only one scenario (default: p1 and p5):
 //                      p1      the reads below
 //                      p5      realtime (scripts/bench-realtime.ts)
+//                      chat    P5 for a group chat: 200 members each subscribed as themself (scripts/bench-chat.ts);
+//                              --members=
 //                      sunday  P3, 200 members + 50 guests from one IP (scripts/bench-sunday.ts);
 //                              --members=, --guests=, --seconds= (default 60), --think-ms= (default 5000)
 //                      lists   P1 at concurrency 10 for the news list, prayer wall and directory
@@ -42,6 +44,7 @@ import { ROOT } from "./lib/pocketbase.ts";
 import { DEMO_PASSWORD } from "./lib/seed.ts";
 import { startStack, superuserCredentials } from "./lib/stack.ts";
 import { runP5 } from "./bench-realtime.ts";
+import { runChatP5 } from "./bench-chat.ts";
 import { defaultJsonPath, runSunday } from "./bench-sunday.ts";
 import { runLists, runScale } from "./bench-lists.ts";
 
@@ -387,7 +390,7 @@ async function main(): Promise<number> {
     return 1;
   }
   const scenario = option("scenario");
-  const SCENARIOS = ["p1", "p5", "sunday", "lists", "scale"];
+  const SCENARIOS = ["p1", "p5", "chat", "sunday", "lists", "scale"];
   if (scenario && !SCENARIOS.includes(scenario)) {
     console.error(`--scenario=${scenario}: choose one of ${SCENARIOS.join(", ")}.`);
     return 1;
@@ -416,6 +419,12 @@ async function main(): Promise<number> {
     child = stack.child;
     const { url, pbUrl } = stack.ready;
 
+    if (scenario === "chat") {
+      const chat = await runChatP5({ url, pbUrl, superuser: await superuserCredentials(dataDir), members: Number(option("members") ?? 200) });
+      console.log(`Total time ${fixed((Date.now() - started) / 1000)} s on ${availableParallelism()} CPU(s); load generator, gateway and PocketBase share them.`);
+      console.log(chat.targetsMet ? "P5 (chat) targets met." : flag("strict") ? "P5 (chat) targets missed (--strict): failing." : "P5 (chat) targets missed (report only; pass --strict to fail).");
+      return !chat.targetsMet && flag("strict") ? 1 : 0;
+    }
     if (scenario === "sunday" || scenario === "lists" || scenario === "scale") {
       const superuser = await superuserCredentials(dataDir);
       const jsonPath = option("json") ?? defaultJsonPath(scenario);

@@ -25,6 +25,7 @@ const CUSTOM_ROLES: Record<string, PermissionName[]> = {
   accountsOnly: ["roles.manage"],
   eventsOnly: ["events.manage"],
   integrationsOnly: ["api.manage"],
+  groupsOnly: ["groups.manage"],
 };
 
 let gateway: Gateway;
@@ -83,6 +84,14 @@ const PROBES: Record<Ability, (pb: PocketBase, user: TestUser | null) => Promise
       .create({ name: "Probe", slug: slug("category") })
       .catch(() => null);
     if (created) await su.collection("event_categories").delete(created.id);
+    return !!created;
+  },
+  async manageGroups(pb) {
+    const created = await pb
+      .collection("groups")
+      .create({ name: "Probe", slug: slug("group"), type: "small_group", locationDisplay: "hidden", visibility: "hidden", joinPolicy: "closed", rosterVisibility: "leaders", status: "active" })
+      .catch(() => null);
+    if (created) await su.collection("groups").delete(created.id);
     return !!created;
   },
   async viewPeople(pb) {

@@ -7,8 +7,10 @@
  * otherMember (household B, listed), householdAdult (household A, opted out of the directory),
  * editor (content rights; household E, which opted out), careTeam (people.view), pastor
  * (people.manage), admin. Two personas of S1 cannot act here: the child of another household (B) has a
- * record but no login, so it appears as a *target* (`otherChild`); group leaders do not exist until
- * the groups issue ("leaders" and "groups" rows are therefore as private as "private" — checked).
+ * record but no login, so it appears as a *target* (`otherChild`). The member leads a group the other
+ * member belongs to, so the other member's "leaders" and "groups" rows open to the member (and to no
+ * other persona without staff rights); the groups table (authorization-groups.int.test.ts) checks
+ * plain co-members, children and leaders of other groups.
  *
  * Reads are one table per collection (target × persona). The same table drives four checks: list
  * (the persona's list, restricted to the fixture targets, is exactly the allowed targets), view
@@ -50,8 +52,8 @@ const CONTACT_READ = {
   spouseMembers: /*        */ cells(D, D, A, D, A, D, A, A, A), // the spouse opted out: "members" reaches only the household
   childMembers: /*         */ cells(D, D, A, D, A, D, A, A, A), // children are never listed
   otherMemberPrivate: /*   */ cells(D, D, D, A, D, D, A, A, A),
-  otherMemberLeaders: /*   */ cells(D, D, D, A, D, D, A, A, A), // no groups yet: as private as "private"
-  otherMemberGroups: /*    */ cells(D, D, D, A, D, D, A, A, A),
+  otherMemberLeaders: /*   */ cells(D, D, A, A, D, D, A, A, A), // the member leads the other member's group
+  otherMemberGroups: /*    */ cells(D, D, A, A, D, D, A, A, A), // …and shares it; the member's spouse does not
   otherMemberMembers: /*   */ cells(D, D, A, A, A, A, A, A, A),
   otherChildMembers: /*    */ cells(D, D, D, A, D, D, A, A, A),
   pendingMembers: /*       */ cells(D, A, D, D, D, D, A, A, A), // a pending person is not listed
@@ -1191,14 +1193,16 @@ describe("required refusals (issue 4)", () => {
     const pb = rest("member");
     expect(await restStatus(() => pb.collection("person_phones").getOne(privatePhone.id))).toBe(404);
     const listed = await pb.collection("person_phones").getFullList({ filter: `person = "${world.person.otherMember}"` });
-    expect(listed.map((row) => row.id)).toEqual([world.phones.otherMemberMembers]);
+    // The rows the member sees: "members", and "leaders" and "groups" since the member leads their group.
+    const visible = [world.phones.otherMemberLeaders, world.phones.otherMemberGroups, world.phones.otherMemberMembers].sort();
+    expect(listed.map((row) => row.id).sort()).toEqual(visible);
     // Not even a filter on the number finds it (no oracle through filters).
     expect(await pb.collection("person_phones").getFullList({ filter: `number = "${privatePhone.number}"` })).toEqual([]);
     expect(await pb.collection("people").getFullList({ filter: `person_phones_via_person.number ?= "${privatePhone.number}"` })).toEqual([]);
 
     const result = await gql("member").execute(AuthzPersonPhonesDocument, { id: world.person.otherMember });
     expect(result.errors).toBeUndefined();
-    expect(result.data!.person!.phones.map((p) => p.id)).toEqual([world.phones.otherMemberMembers]);
+    expect(result.data!.person!.phones.map((p) => p.id).sort()).toEqual(visible);
     expect(JSON.stringify(result)).not.toContain(privatePhone.number);
   });
 
@@ -1256,9 +1260,9 @@ describe("required refusals (issue 4)", () => {
     expect(await su.collection("households").getOne(world.household.B)).toMatchObject({ name: before.name, directoryOptOut: false });
   });
 
-  it("group leaders: not applicable until groups exist (\"leaders\" and \"groups\" rows are private for now)", () => {
+  it("a shared group opens \"leaders\" and \"groups\" rows to the group's leader only among non-staff, never \"private\" ones", () => {
     for (const key of ["otherMemberLeaders", "otherMemberGroups"] as const) {
-      expect(CONTACT_READ[key]).toEqual(CONTACT_READ.otherMemberPrivate);
+      expect(CONTACT_READ[key]).toEqual({ ...CONTACT_READ.otherMemberPrivate, member: A });
     }
   });
 });

@@ -8,7 +8,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type PocketBase from "pocketbase";
 import { createUser, fileOf, PASSWORD, pngBytes, system, uniqueEmail, type RoleName, type TestUser } from "./helpers.ts";
 
-/** Who acts. The child of another household has a record but no login; group leaders wait for groups. */
+/** Who acts. The child of another household has a record but no login; the member leads a group the other member is in. */
 export const PERSONAS = ["anonymous", "pending", "member", "otherMember", "householdAdult", "editor", "careTeam", "pastor", "admin"] as const;
 export type Persona = (typeof PERSONAS)[number];
 
@@ -222,6 +222,15 @@ export async function buildPeopleWorld(): Promise<PeopleWorld> {
     B: (await invitation(household.B, person.otherMember)).id,
   };
   const visitRequest = (await su.collection("visit_requests").create({ name: "Vera Visitor", email: uniqueEmail("visitor"), status: "new" })).id;
+
+  // A group: the member leads it, the other member is in it (their "leaders" and "groups" rows open to
+  // the member; the member's household and everyone else stay outside).
+  const group = await su.collection("groups").create({
+    name: `Tuesday study ${run}`, slug: `tuesday-${run}`, type: "small_group", locationDisplay: "hidden", visibility: "public",
+    joinPolicy: "request", rosterVisibility: "members", status: "active",
+  });
+  await su.collection("group_members").create({ group: group.id, person: person.member, role: "leader", status: "active" });
+  await su.collection("group_members").create({ group: group.id, person: person.otherMember, role: "member", status: "active" });
 
   const personPhoto = {} as PeopleWorld["personPhoto"];
   for (const key of PHOTO_PEOPLE) personPhoto[key] = (await su.collection("people").getOne(person[key])).photo as string;

@@ -139,6 +139,28 @@ describe("merge", () => {
     expect(await rowsOf("person_birthdays", "person", merge.id)).toEqual([]);
   });
 
+  it("moves group memberships, join requests and chat messages; a group both were in keeps one row, led if either led it", async () => {
+    const keep = await newPerson();
+    const merge = await newPerson();
+    const group = (name: string) =>
+      su.collection("groups").create({ name, slug: `merge-${name}-${keep.id}`, type: "team", locationDisplay: "hidden", visibility: "public", joinPolicy: "request", rosterVisibility: "leaders", chatEnabled: true, status: "active" });
+    const both = await group("both");
+    const only = await group("only");
+    const asked = await group("asked");
+    await su.collection("group_members").create({ group: both.id, person: keep.id, role: "member", status: "active" });
+    await su.collection("group_members").create({ group: both.id, person: merge.id, role: "leader", status: "active" });
+    await su.collection("group_members").create({ group: only.id, person: merge.id, role: "member", status: "active" });
+    await su.collection("group_join_requests").create({ group: asked.id, person: keep.id, status: "pending" });
+    const clash = await su.collection("group_join_requests").create({ group: asked.id, person: merge.id, status: "pending" });
+    const message = await su.collection("group_messages").create({ group: both.id, author: merge.id, authorName: "Bobby", body: "Hi", clientKey: `merge-${merge.id}` });
+    expect((await asUser(pastor).request(MERGE, { k: keep.id, m: merge.id })).errors).toBeUndefined();
+    const rows = await rowsOf("group_members", "person", keep.id);
+    expect(rows.map((r) => [r.group, r.role]).sort()).toEqual([[both.id, "leader"], [only.id, "member"]].sort());
+    expect(await rowsOf("group_members", "person", merge.id)).toEqual([]);
+    expect(await su.collection("group_join_requests").getOne(clash.id)).toMatchObject({ person: keep.id, status: "cancelled" });
+    expect((await su.collection("group_messages").getOne(message.id)).author).toBe(keep.id);
+  });
+
   it("refuses to merge a person into itself, a merged record, and callers without people.manage", async () => {
     const a = await newPerson();
     const b = await newPerson();
@@ -353,6 +375,24 @@ describe("anonymisation", () => {
     expect((await su.collection("people").getOne(partner.id)).household).toBe(household.id);
     expect(await rowsOf("addresses", "household", household.id)).toHaveLength(1);
     expect(await su.collection("posts").getOne(post.id)).toMatchObject({ title: "Erin's testimony", authorName: "Erin" });
+  });
+
+  it("takes the person out of their groups and requests; their chat messages stay, signed with the anonymised name", async () => {
+    const person = await newPerson({ firstName: "Gwen" });
+    const group = await su.collection("groups").create({
+      name: "Anon", slug: `anon-${tag()}`, type: "team", locationDisplay: "hidden", visibility: "public", joinPolicy: "request", rosterVisibility: "leaders", chatEnabled: true, status: "active",
+    });
+    const other = await su.collection("groups").create({
+      name: "Anon 2", slug: `anon-${tag()}`, type: "team", locationDisplay: "hidden", visibility: "public", joinPolicy: "request", rosterVisibility: "leaders", chatEnabled: true, status: "active",
+    });
+    await su.collection("group_members").create({ group: group.id, person: person.id, role: "leader", status: "active" });
+    await su.collection("group_join_requests").create({ group: other.id, person: person.id, message: "I'm Gwen", status: "pending" });
+    const message = await su.collection("group_messages").create({ group: group.id, author: person.id, authorName: "Gwen Person", body: "Hello", clientKey: `anon-${tag()}` });
+    expect((await asUser(pastor).request(ANONYMIZE, { id: person.id })).errors).toBeUndefined();
+    expect(await rowsOf("group_members", "person", person.id)).toEqual([]);
+    expect(await rowsOf("group_join_requests", "person", person.id)).toEqual([]);
+    expect((await su.collection("group_messages").getOne(message.id)).authorName).not.toContain("Gwen");
+    expect((await su.collection("groups").getOne(group.id)).leaderNames).toEqual([]);
   });
 
   it("clears a household nobody is left in: address, photo and name", async () => {

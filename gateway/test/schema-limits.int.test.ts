@@ -22,7 +22,7 @@ const field = (collection: string, name: string): Field => {
 let gateway: Gateway;
 beforeAll(async () => {
   const su = await system();
-  for (const name of ["users", "people", "roles", "settings", "sermons", "sermon_series", "speakers", "api_clients", "webhooks"]) collections[name] = await su.collections.getOne(name);
+  for (const name of ["users", "people", "roles", "settings", "sermons", "sermon_series", "speakers", "api_clients", "webhooks", "groups", "group_messages", "group_join_requests", "group_addresses"]) collections[name] = await su.collections.getOne(name);
   gateway = await testGateway();
 });
 afterAll(() => gateway.close());
@@ -39,8 +39,20 @@ describe("the live PocketBase schema agrees with limits.ts", () => {
     ["users", "name", 0, LIMITS.nameMax],
     ["api_clients", "name", 1, LIMITS.apiTokenNameMax],
     ["webhooks", "description", 0, LIMITS.webhookDescriptionMax],
+    ["groups", "name", 1, LIMITS.groupNameMax],
+    ["groups", "schedule", 0, LIMITS.groupScheduleMax],
+    ["groups", "area", 0, LIMITS.groupAreaMax],
+    ["groups", "description", 0, LIMITS.markdownMax],
+    ["group_messages", "body", LIMITS.chatMessageMin, LIMITS.chatMessageMax],
+    ["group_messages", "clientKey", 8, LIMITS.chatClientKeyMax],
+    ["group_join_requests", "message", 0, LIMITS.groupJoinMessageMax],
+    ["group_addresses", "address", 1, LIMITS.groupLocationMax],
   ])("%s.%s is text of %i–%i characters", (collection, name, min, max) => {
     expect(field(collection, name)).toMatchObject({ type: "text", min, max });
+  });
+
+  it("a group's capacity is 0 (no limit) to the same maximum on both sides", () => {
+    expect(field("groups", "capacity")).toMatchObject({ type: "number", min: 0, max: LIMITS.groupCapacityMax, onlyInt: true });
   });
 
   it("required text fields are required on both sides", () => {

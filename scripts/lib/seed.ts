@@ -49,5 +49,7 @@ export async function seedDemo(system: PocketBase): Promise<"seeded" | "already-
   await seedSermons(system);
   const { seedEvents } = await import("./seed-events.ts");
   await seedEvents(system);
+  const { seedGroups } = await import("./seed-groups.ts");
+  await seedGroups(system);
   return "seeded";
 }

@@ -62,6 +62,19 @@ export const LIMITS = {
   speakerBioMax: 5000,
   sermonAttachmentsMax: 10,
   videoUrlMax: 500,
+  /** Groups (PRODUCT.md §4, §6): name, schedule and location texts, capacity, join message, chat. */
+  groupNameMax: 100,
+  groupScheduleMax: 200,
+  groupAreaMax: 100,
+  groupLocationMax: 500,
+  groupCapacityMax: 10_000,
+  groupJoinMessageMax: 1000,
+  chatMessageMin: 1,
+  chatMessageMax: 4000,
+  /** The client's idempotency key of a chat message (a UUID). */
+  chatClientKeyMax: 64,
+  groupEmailSubjectMax: 200,
+  groupEmailBodyMax: 10_000,
 } as const;
 
 export const THROTTLE = {

@@ -20,6 +20,8 @@ export const ABILITIES = {
   manageSermons: ["sermons.manage"],
   /** Events, their dates and exceptions, drafts included; the attendee lists. */
   manageEvents: ["events.manage"],
+  /** Create, change, hide and archive any group; its members, requests and address. */
+  manageGroups: ["groups.manage"],
   /** The people and households staff screens and visit requests (read). */
   viewPeople: ["people.view", "people.manage"],
   /** Add, change and approve people and households. */

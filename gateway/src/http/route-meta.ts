@@ -8,7 +8,7 @@ import { churchLocale, translator, type Translate } from "../mail/i18n.ts";
 import type { ServerMessageKey } from "@flock/shared/i18n/server";
 import { Temporal } from "temporal-polyfill";
 import { occurrencesOf } from "../schema/events/occurrences.ts";
-import type { EventExceptionRecord, EventRecord } from "../pocketbase/records.ts";
+import type { EventExceptionRecord, EventRecord, GroupRecord } from "../pocketbase/records.ts";
 
 /** What the served HTML says about a page before any JavaScript runs (title, description, links). */
 export interface PageMeta {
@@ -256,6 +256,21 @@ const EVENT_ROUTES: Array<[pattern: RegExp, resolve: MetaResolver]> = [
   [/^\/events\/(?<slug>[a-z0-9-]{1,120})$/, eventPage],
 ];
 // --- end events ---
+// --- Groups ---
+
+/** A public group: its name and description (members-only and hidden groups answer 404 here, as to a visitor). */
+const groupPage: MetaResolver = async ({ settings, guest }, { slug = "" }) => {
+  const group = await guestFind<GroupRecord>(guest, "groups", guest.filter("slug = {:slug} && status = 'active' && visibility = 'public'", { slug }));
+  if (!group) return notFound(settings);
+  const description = (await markdownPool.plainText(group.description ?? "", 200)) || group.schedule || settings.tagline || group.name;
+  return { title: `${group.name} · ${settings.churchName}`, description, found: true };
+};
+
+const GROUP_ROUTES: Array<[pattern: RegExp, resolve: MetaResolver]> = [
+  [/^\/groups$/, titled("page.groups")],
+  [/^\/groups\/(?<slug>[a-z0-9-]{1,120})$/, groupPage],
+];
+// --- end groups ---
 
 /**
  * The app's routes as the server knows them (later features add theirs). Anything unmatched, and
@@ -296,6 +311,7 @@ export const ROUTES: Array<[pattern: RegExp, resolve: MetaResolver]> = [
   [/^\/admin(\/.*)?$/, titled("page.admin", { noindex: true })],
   ...SERMON_ROUTES,
   ...EVENT_ROUTES,
+  ...GROUP_ROUTES,
 ];
 
 export async function metaForPath(path: string, ctx: MetaContext): Promise<PageMeta> {

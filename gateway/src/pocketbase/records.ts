@@ -260,7 +260,8 @@ export interface NotificationRecord extends BaseRecord {
   user: string;
   kind:
     | "signup_approved" | "prayer_approved" | "prayer_rejected" | "prayer_answered" | "prayer_prayed"
-    | "visit_request" | "signup_pending" | "prayer_pending" | "staff_digest" | "webhook_disabled";
+    | "visit_request" | "signup_pending" | "prayer_pending" | "staff_digest" | "webhook_disabled"
+    | "group_join_request" | "group_request_decided" | "group_chat";
   title: string;
   body: string;
   link: string;
@@ -465,6 +466,67 @@ export interface WebhookDeliveryRecord extends BaseRecord {
   error: string;
 }
 
+/** PocketBase rows of the groups collections (pb_migrations/1732500000_groups.js). */
+export type GroupTypeValue = "small_group" | "class" | "ministry" | "team";
+export type GroupWeekdayValue = "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
+
+export interface GroupRecord extends BaseRecord {
+  name: string;
+  slug: string;
+  type: GroupTypeValue;
+  description: string;
+  photo: string;
+  schedule: string;
+  meetingDay: GroupWeekdayValue | "";
+  area: string;
+  locationDisplay: "hidden" | "approximate" | "exact";
+  visibility: "public" | "members" | "hidden";
+  joinPolicy: "open" | "request" | "closed";
+  /** 0: no limit. */
+  capacity: number;
+  rosterVisibility: "leaders" | "members";
+  chatEnabled: boolean;
+  status: "active" | "archived";
+  /** Active members, kept by pb_hooks/groups.pb.js. */
+  memberCount: number;
+  /** Active leaders' display names, kept by pb_hooks/groups.pb.js. */
+  leaderNames: string[] | null;
+}
+
+export interface GroupMemberRecord extends BaseRecord {
+  group: string;
+  person: string;
+  role: "leader" | "member";
+  status: "active" | "inactive";
+  lastReadAt: string;
+  chatNotifiedAt: string;
+  expand?: { person?: PersonRecord; group?: GroupRecord };
+}
+
+export interface GroupJoinRequestRecord extends BaseRecord {
+  group: string;
+  person: string;
+  message: string;
+  status: "pending" | "approved" | "declined" | "cancelled";
+  decidedBy: string;
+  decidedAt: string;
+  expand?: { person?: PersonRecord; group?: GroupRecord };
+}
+
+export interface GroupMessageRecord extends BaseRecord {
+  group: string;
+  author: string;
+  authorName: string;
+  body: string;
+  clientKey: string;
+  editedAt: string;
+}
+
+export interface GroupAddressRecord extends BaseRecord {
+  group: string;
+  address: string;
+}
+
 export interface Collections {
   roles: RoleRecord;
   users: UserRecord;
@@ -500,4 +562,9 @@ export interface Collections {
   api_clients: ApiClientRecord;
   webhooks: WebhookRecord;
   webhook_deliveries: WebhookDeliveryRecord;
+  groups: GroupRecord;
+  group_members: GroupMemberRecord;
+  group_join_requests: GroupJoinRequestRecord;
+  group_messages: GroupMessageRecord;
+  group_addresses: GroupAddressRecord;
 }

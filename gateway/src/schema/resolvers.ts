@@ -14,6 +14,7 @@ import { sermonsResolvers } from "./sermons/resolvers.ts";
 import { ENUM_VALUES } from "./enum-values.ts";
 import { eventsResolvers } from "./events/resolvers.ts";
 import { integrationsResolvers } from "./integrations/resolvers.ts";
+import { groupsResolvers } from "./groups/resolvers.ts";
 
 const modules: Resolvers[] = [
   { Query: { ping: () => true }, Mutation: { noop: () => true } },
@@ -33,6 +34,7 @@ const modules: Resolvers[] = [
   sermonsResolvers,
   eventsResolvers,
   integrationsResolvers,
+  groupsResolvers,
 ];
 
 /** Merge the feature modules' resolver maps (each type's fields from every module). */

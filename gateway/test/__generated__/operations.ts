@@ -212,6 +212,12 @@ export type NewPersonInput = {
 
 /** What a notification is about. */
 export type NotificationKind =
+  /** New messages in a group's chat (at most one per group per 30 minutes while unread). */
+  | 'GROUP_CHAT'
+  /** Leaders: someone asks to join their group. */
+  | 'GROUP_JOIN_REQUEST'
+  /** A join request was approved or declined. */
+  | 'GROUP_REQUEST_DECIDED'
   /** A moderator marked the user's prayer request answered. */
   | 'PRAYER_ANSWERED'
   /** The user's prayer request was approved and is on the wall. */

@@ -82,6 +82,10 @@ export const serverEn = {
 
   // Prayer: the requester hears what happened to their request.
   "prayer.prayed.title": "Someone prayed for your request",
+  "groups.request.title": "{name} asks to join {group}",
+  "groups.approved.title": "Welcome to {group}: your request was approved",
+  "groups.declined.title": "Your request to join {group} was declined",
+  "groups.chat.title": "New messages in {group}",
   "prayer.approved.title": "Your prayer request was approved",
   "prayer.approved.subject": "Your prayer request at {church} was approved",
   "prayer.approved.wall": "Your prayer request is now on the prayer wall, and people can pray for it:",
@@ -144,6 +148,7 @@ export const serverEn = {
   "page.admin": "Administration",
   "page.sermons": "Sermons",
   "page.events": "Events",
+  "page.groups": "Groups",
   "page.eventRegistration": "My registration",
   "feed.news.title": "{church}: News",
   "feed.news.description": "News from {church}",

@@ -70,6 +70,10 @@ export const serverEs: Record<ServerMessageKey, string> = {
   "event.rsvp.button": "Abrir el evento",
 
   "prayer.prayed.title": "Alguien oró por tu petición",
+  "groups.request.title": "{name} pide unirse a {group}",
+  "groups.approved.title": "Bienvenido a {group}: tu solicitud fue aprobada",
+  "groups.declined.title": "Tu solicitud para unirte a {group} fue rechazada",
+  "groups.chat.title": "Mensajes nuevos en {group}",
   "prayer.approved.title": "Tu petición de oración fue aprobada",
   "prayer.approved.subject": "Tu petición de oración en {church} fue aprobada",
   "prayer.approved.wall": "Tu petición de oración ya está en el muro de oración, y otros pueden orar por ella:",
@@ -128,6 +132,7 @@ export const serverEs: Record<ServerMessageKey, string> = {
   "page.admin": "Administración",
   "page.sermons": "Predicaciones",
   "page.events": "Eventos",
+  "page.groups": "Grupos",
   "page.eventRegistration": "Mi inscripción",
   "feed.news.title": "{church}: Noticias",
   "feed.news.description": "Noticias de {church}",

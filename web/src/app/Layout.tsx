@@ -141,6 +141,9 @@ function Header() {
               <NavLink to="/events">{t("nav.events")}</NavLink>
             </li>
             <li>
+              <NavLink to="/groups">{t("nav.groups")}</NavLink>
+            </li>
+            <li>
               <NavLink to="/news">{t("nav.news")}</NavLink>
             </li>
             <li>

@@ -18,6 +18,8 @@ function AdminHome() {
         ? "sermons"
         : can.manageEvents
           ? "events"
+          : can.manageGroups
+          ? "groups"
           : can.useMediaLibrary
           ? "media"
           : can.manageRoles
@@ -59,6 +61,9 @@ const adminSermons = () => import("../features/sermons/admin/index.ts");
 const events = () => import("../features/events/pages.tsx");
 const adminEvents = () => import("../features/events/admin/AdminEventsPages.tsx");
 const adminIntegrations = () => import("../features/integrations/admin/index.ts");
+// Groups: the finder and group pages, and the staff screens, each its own chunk.
+const groups = () => import("../features/groups/pages.tsx");
+const adminGroups = () => import("../features/groups/admin/index.ts");
 
 /**
  * The chunk of the page a browser opens first, fetched at start-up in parallel with the shell's
@@ -76,6 +81,7 @@ const FIRST_LOAD: Record<string, () => Promise<unknown>> = {
   series: sermons,
   speakers: sermons,
   events,
+  groups,
   me,
   directory,
 };
@@ -111,6 +117,8 @@ export function AppRoutes() {
         <Route path="events" element={lazyPage(events, (m) => m.EventsPage)} />
         <Route path="events/registration/:token" element={lazyPage(events, (m) => m.RegistrationLinkPage)} />
         <Route path="events/:slug" element={lazyPage(events, (m) => m.EventPage)} />
+        <Route path="groups" element={lazyPage(groups, (m) => m.GroupsPage)} />
+        <Route path="groups/:slug" element={lazyPage(groups, (m) => m.GroupPage)} />
         <Route path="visit" element={lazyPage(() => import("../features/visits/VisitPage.tsx"), (m) => m.VisitPage)} />
         <Route path="me" element={<RequireViewer>{lazyPage(me, (m) => m.MeLayout)}</RequireViewer>}>
           <Route index element={lazyPage(me, (m) => m.MePage)} />
@@ -140,6 +148,7 @@ export function AppRoutes() {
           {/* Events */}
           <Route path="events" element={<RequireAbility ability="manageEvents">{lazyPage(adminEvents, (m) => m.AdminEventsPage)}</RequireAbility>} />
           <Route path="events/:id" element={<RequireAbility ability="manageEvents">{lazyPage(adminEvents, (m) => m.AdminEventEditorPage)}</RequireAbility>} />
+          <Route path="groups" element={<RequireAbility ability="manageGroups">{lazyPage(adminGroups, (m) => m.AdminGroupsPage)}</RequireAbility>} />
           {/* Sermons */}
           <Route path="sermons" element={<RequireAbility ability="manageSermons">{lazyPage(adminSermons, (m) => m.AdminSermonsPage)}</RequireAbility>} />
           <Route path="sermons/library" element={<RequireAbility ability="manageSermons">{lazyPage(adminSermons, (m) => m.AdminSermonLibraryPage)}</RequireAbility>} />

@@ -202,6 +202,109 @@ export type EventVisibility =
   /** Everyone, visitors included (and the public iCalendar feeds). */
   | 'PUBLIC';
 
+/** What a leader may change about their group. */
+export type GroupDetailsInput = {
+  /** The exact address (shown to the group's members only). */
+  address?: string | null | undefined;
+  /** The approximate area. */
+  area?: string | null | undefined;
+  /** The description, in Markdown. */
+  description?: string | null | undefined;
+  /** How its meeting place is shown. */
+  locationDisplay?: LocationDisplay | null | undefined;
+  /** The day it meets (the finder's day filter). */
+  meetingDay?: Weekday | null | undefined;
+  /** The schedule in words. */
+  schedule?: string | null | undefined;
+};
+
+/** The finder's filters. */
+export type GroupFilter = {
+  /** Matches the approximate area (contains, case-insensitive). */
+  area?: string | null | undefined;
+  /** Only groups that meet on this day. */
+  meetingDay?: Weekday | null | undefined;
+  /** Words in the name or description. */
+  search?: string | null | undefined;
+  /** Only groups of this kind. */
+  type?: GroupType | null | undefined;
+};
+
+/** A group's fields, as staff set them. */
+export type GroupInput = {
+  /** The exact address (shown to the group's members only). */
+  address?: string | null | undefined;
+  /** The approximate area. */
+  area?: string | null | undefined;
+  /** Places (0: no limit). */
+  capacity?: number | null | undefined;
+  /** Turn the group's chat on or off. */
+  chatEnabled: boolean;
+  /** The description, in Markdown. */
+  description?: string | null | undefined;
+  /** How people join. */
+  joinPolicy: JoinPolicy;
+  /** How its meeting place is shown. */
+  locationDisplay: LocationDisplay;
+  /** The day it meets (the finder's day filter). */
+  meetingDay?: Weekday | null | undefined;
+  /** Its name. */
+  name: string;
+  /** Who sees the member list. */
+  rosterVisibility: RosterVisibility;
+  /** The schedule in words. */
+  schedule?: string | null | undefined;
+  /** What kind of group it is. */
+  type: GroupType;
+  /** Who may find it. */
+  visibility: GroupVisibility;
+};
+
+/** What happened in a group's chat. */
+export type GroupMessageEventKind =
+  /** A new message. */
+  | 'ADDED'
+  /** A message was deleted. */
+  | 'REMOVED'
+  /** The stream lost events (PocketBase reconnected, the client was slow): refetch. */
+  | 'RESYNC'
+  /** A message was edited. */
+  | 'UPDATED';
+
+/** A member's role in a group. */
+export type GroupRole =
+  /** Leads the group: manages members and requests, moderates the chat. */
+  | 'LEADER'
+  /** A member. */
+  | 'MEMBER';
+
+/** A group's life: active, or archived by staff. */
+export type GroupStatus =
+  /** Active. */
+  | 'ACTIVE'
+  /** Archived: kept, no longer found or joined. */
+  | 'ARCHIVED';
+
+/** What kind of group it is (the finder's type filter). */
+export type GroupType =
+  /** A class with a course or curriculum. */
+  | 'CLASS'
+  /** A ministry serving the church or the city. */
+  | 'MINISTRY'
+  /** A small group that meets in a home or at church. */
+  | 'SMALL_GROUP'
+  /** A serving team (worship, welcome, tech…). */
+  | 'TEAM';
+
+/** Who may find a group: everyone, active members of the church, or only its own members (and staff). */
+export type GroupVisibility =
+  /** Its own members and staff only. */
+  | 'HIDDEN'
+  /** Active members of the church. */
+  | 'MEMBERS'
+  /** Everyone. */
+  | 'PUBLIC';
+
 /** A household's fields; omitted fields stay as they are. */
 export type HouseholdInput = {
   /** Leave the directory (true) or join it again. */
@@ -230,12 +333,48 @@ export type InvitationStatus =
   /** Withdrawn; the link no longer works. */
   | 'REVOKED';
 
+/** Joined at once, or asked. */
+export type JoinOutcome =
+  /** A member now. */
+  | 'JOINED'
+  /** Asked; the leaders will decide. */
+  | 'REQUESTED';
+
+/** How people join: at once, by a request leaders decide, or not at all (leaders add members). */
+export type JoinPolicy =
+  /** Leaders add members; nobody joins by themself. */
+  | 'CLOSED'
+  /** Join at once. */
+  | 'OPEN'
+  /** Ask; the leaders decide. */
+  | 'REQUEST';
+
+/** Group join request: pending → approved (creates the membership) | declined | cancelled (PRODUCT.md §5). */
+export type JoinRequestStatus =
+  /** Approved: the person became a member. */
+  | 'APPROVED'
+  /** Withdrawn by the person. */
+  | 'CANCELLED'
+  /** Declined by the leaders. */
+  | 'DECLINED'
+  /** Waiting for the leaders. */
+  | 'PENDING';
+
 /** A language the app is translated into. */
 export type Locale =
   /** English. */
   | 'en'
   /** Spanish. */
   | 'es';
+
+/** Where a group meets, as it is shown: not at all, the approximate area, or the exact address (to its members). */
+export type LocationDisplay =
+  /** The approximate area. */
+  | 'APPROXIMATE'
+  /** The exact address, to the group's members. */
+  | 'EXACT'
+  /** Not shown. */
+  | 'HIDDEN';
 
 /** Why an existing person may be the same as a pending one. */
 export type MatchReason =
@@ -292,6 +431,12 @@ export type NewPersonInput = {
 
 /** What a notification is about. */
 export type NotificationKind =
+  /** New messages in a group's chat (at most one per group per 30 minutes while unread). */
+  | 'GROUP_CHAT'
+  /** Leaders: someone asks to join their group. */
+  | 'GROUP_JOIN_REQUEST'
+  /** A join request was approved or declined. */
+  | 'GROUP_REQUEST_DECIDED'
   /** A moderator marked the user's prayer request answered. */
   | 'PRAYER_ANSWERED'
   /** The user's prayer request was approved and is on the wall. */
@@ -565,6 +710,13 @@ export type RegistrationStatus =
   | 'CONFIRMED'
   /** Waiting for seats (waitlistPosition); promoted to CONFIRMED automatically, in order, when seats free up (the gateway then mails the person). */
   | 'WAITLISTED';
+
+/** Who sees the member list: the leaders only, or every member (children's names only to leaders). */
+export type RosterVisibility =
+  /** The leaders only. */
+  | 'LEADERS'
+  /** Every member (children's names only to leaders). */
+  | 'MEMBERS';
 
 /**
  * An RSVP for one occurrence of an event taking RSVPs. Signed-in callers answer as themselves (name and

@@ -17,6 +17,7 @@ const NONE: Abilities = {
   manageMedia: false,
   manageSermons: false,
   manageEvents: false,
+  manageGroups: false,
   viewPeople: false,
   managePeople: false,
   moderatePrayer: false,

@@ -43,6 +43,7 @@ export async function anonymize(pb: PocketBase, person: PersonRecord, system: Sy
     }
   }
   await forgetPrayerRequester(system, person.id);
+  await forgetGroupMember(system, person.id);
   if (household) await clearEmptyHousehold(pb, household);
   // Duplicates merged into this person still carry their name (and maybe a photo).
   const duplicates = await rowsPointingAt<PersonRecord>(pb, "people", "mergedInto", person.id);
@@ -67,6 +68,20 @@ async function forgetPrayerRequester(system: SystemClient, personId: string): Pr
     if (!request.anonymous) {
       await pbCall(() => su.collection("prayer_requests").update(row.request, { authorName: `${ANONYMIZED_NAME.firstName} ${ANONYMIZED_NAME.lastName}` }));
     }
+  }
+}
+
+/**
+ * Groups (system job: people managers need not manage groups): the person leaves every group and their
+ * join requests go; their chat messages stay for the conversation's sake, signed with the anonymised name.
+ */
+async function forgetGroupMember(system: SystemClient, personId: string): Promise<void> {
+  const su = await system.get();
+  for (const collection of ["group_members", "group_join_requests"]) {
+    for (const row of await rowsPointingAt(su, collection, "person", personId, "id")) await pbCall(() => su.collection(collection).delete(row.id));
+  }
+  for (const row of await rowsPointingAt(su, "group_messages", "author", personId, "id")) {
+    await pbCall(() => su.collection("group_messages").update(row.id, { authorName: `${ANONYMIZED_NAME.firstName} ${ANONYMIZED_NAME.lastName}` }));
   }
 }
 

@@ -2,6 +2,8 @@ import type PocketBase from "pocketbase";
 import { pbCall } from "../../errors.ts";
 import type { SystemClient } from "../../pocketbase/client.ts";
 import type {
+  GroupJoinRequestRecord,
+  GroupMemberRecord,
   HouseholdRecord,
   PersonBirthdayRecord,
   PersonEmailRecord,
@@ -126,6 +128,45 @@ const moveRsvps: Mover = async (_pb, keep, merge, system) => {
   for (const row of rows) await pbCall(() => su.collection("rsvps").update(row.id, { person: keep.id }));
 };
 
+/**
+ * Group memberships follow to the kept person, as the merge's bookkeeping done by the system (people
+ * managers need not manage groups). A group both records belong to keeps one row: the kept person's,
+ * made a leader if the duplicate led it.
+ */
+const moveMemberships: Mover = async (_pb, keep, merge, system) => {
+  const su = await system.get();
+  const kept = await rowsPointingAt<GroupMemberRecord>(su, "group_members", "person", keep.id, "id,group,role,status");
+  for (const row of await rowsPointingAt<GroupMemberRecord>(su, "group_members", "person", merge.id, "id,group,role,status")) {
+    const same = kept.find((k) => k.group === row.group);
+    if (!same) {
+      await pbCall(() => su.collection("group_members").update(row.id, { person: keep.id }));
+      continue;
+    }
+    await pbCall(() => su.collection("group_members").delete(row.id));
+    if (row.role === "leader" && same.role !== "leader") await pbCall(() => su.collection("group_members").update(same.id, { role: "leader" }));
+  }
+};
+
+/** Join requests follow too; a pending one the kept person also has for that group is withdrawn (one pending per person and group). */
+const moveJoinRequests: Mover = async (_pb, keep, merge, system) => {
+  const su = await system.get();
+  const keptPending = (await rowsPointingAt<GroupJoinRequestRecord>(su, "group_join_requests", "person", keep.id, "id,group,status")).filter((r) => r.status === "pending");
+  for (const row of await rowsPointingAt<GroupJoinRequestRecord>(su, "group_join_requests", "person", merge.id, "id,group,status")) {
+    const clash = row.status === "pending" && keptPending.some((k) => k.group === row.group);
+    await pbCall(() => su.collection("group_join_requests").update(row.id, clash ? { person: keep.id, status: "cancelled" } : { person: keep.id }));
+  }
+};
+
+/** Rows only the system may rewrite (a decision's leader, a chat message's author). */
+function repointAsSystem(collection: string, field: string): Mover {
+  return async (_pb, keep, merge, system) => {
+    const su = await system.get();
+    for (const row of await rowsPointingAt(su, collection, field, merge.id, "id")) {
+      await pbCall(() => su.collection(collection).update(row.id, { [field]: keep.id }));
+    }
+  };
+}
+
 export const PERSON_RELATIONS = {
   "person_emails.person": moveContactRows<PersonEmailRecord>("person_emails", (a, b) => a.email.toLowerCase() === b.email.toLowerCase()),
   "person_phones.person": moveContactRows<PersonPhoneRecord>("person_phones", (a, b) => a.number === b.number),
@@ -138,6 +179,10 @@ export const PERSON_RELATIONS = {
   "prayer_request_private.person": movePrayerRequesters,
   "speakers.person": moveSpeakers,
   "rsvps.person": moveRsvps,
+  "group_members.person": moveMemberships,
+  "group_join_requests.person": moveJoinRequests,
+  "group_join_requests.decidedBy": repointAsSystem("group_join_requests", "decidedBy"),
+  "group_messages.author": repointAsSystem("group_messages", "author"),
 } satisfies Record<string, Mover>;
 
 /** The kept person's blank fields, filled from the merged one. */

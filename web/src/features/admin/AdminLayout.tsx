@@ -33,6 +33,11 @@ export function AdminLayout() {
               <NavLink to="/admin/events">{t("admin.events")}</NavLink>
             </li>
           )}
+          {can.manageGroups && (
+            <li>
+              <NavLink to="/admin/groups">{t("admin.groups")}</NavLink>
+            </li>
+          )}
           {can.useMediaLibrary && (
             <li>
               <NavLink to="/admin/media">{t("admin.media")}</NavLink>

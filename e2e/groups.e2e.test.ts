@@ -1,0 +1,123 @@
+import { mkdirSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { launchChromium } from "./support/browser.ts";
+import { DEMO_PASSWORD, expectAccessible, newContext, signIn, watchErrors } from "./support/app.ts";
+
+// Groups in two real browsers, on the demo church: Mark Member asks to join the Tuesday Bible Study
+// → Paul Pastor (its leader) approves → Mark posts in the chat (a double click sends once) → the
+// message appears live for Paul → Paul deletes it → it disappears live for Mark. Then the network is
+// cut while Mark sends: the message is marked "Not sent." and is delivered once when the browser is
+// back online. axe-core on every page; screenshots at 1280 and 390 px when SHOTS_DIR is set.
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const SLOW = { timeout: 20_000 };
+const SHOTS = process.env.SHOTS_DIR;
+/** The page has its data (the group pages mark their root once the query has answered). */
+const ready = (page: Page, selector = '[data-ready="true"]') => page.locator(selector).first().waitFor({ timeout: 20_000 });
+async function shot(page: Page, name: string) {
+  if (!SHOTS) return;
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}/groups-${name}.png`, fullPage: true });
+}
+const chatMessage = (page: Page, text: string) => page.locator(".chat-message").filter({ hasText: text });
+
+describe("groups", () => {
+  it("request → approve → chat live for the leader → the leader deletes it live for the member; a dropped connection resends once", async () => {
+    const memberContext = await newContext(browser);
+    const member = await memberContext.newPage();
+    const memberErrors = watchErrors(member);
+    await signIn(member, "member@grace.example", DEMO_PASSWORD);
+    await member.goto("/groups");
+    await ready(member, ".group-grid");
+    await expect.poll(() => member.getByRole("link", { name: "Tuesday Night Bible Study" }).isVisible(), SLOW).toBe(true);
+    // Hidden groups are never in the finder, even for their members.
+    expect(await member.getByRole("link", { name: "Elders and Deacons" }).count()).toBe(0);
+    await expectAccessible(member);
+    await shot(member, "finder-1280");
+    await member.getByRole("link", { name: "Tuesday Night Bible Study" }).click();
+    await ready(member);
+    await member.getByLabel("A message for the leaders").fill("Could I join on Tuesdays?");
+    await member.getByRole("button", { name: "Ask to join" }).click();
+    await expect.poll(() => member.getByText("Your request was sent to the leaders.").isVisible(), SLOW).toBe(true);
+
+    const leaderContext = await newContext(browser);
+    const leader = await leaderContext.newPage();
+    const leaderErrors = watchErrors(leader);
+    await signIn(leader, "pastor@grace.example", DEMO_PASSWORD);
+    await leader.goto("/groups/tuesday-bible-study");
+    await ready(leader);
+    const request = leader.locator(".group-request").filter({ hasText: "Mark Member" });
+    await expect.poll(() => request.isVisible(), SLOW).toBe(true);
+    await expect.poll(() => request.getByText("Could I join on Tuesdays?").isVisible(), SLOW).toBe(true);
+    await expectAccessible(leader);
+    await request.getByRole("button", { name: "Approve" }).click();
+    await expect.poll(() => leader.getByText("Approved: they are now a member.").isVisible(), SLOW).toBe(true);
+    await ready(leader, '.chat-messages[data-ready="true"]');
+
+    await member.reload();
+    await ready(member, '.chat-messages[data-ready="true"]');
+    expect(await member.getByText("You are a member of this group.").isVisible()).toBe(true);
+    await expectAccessible(member);
+    await shot(member, "group-1280");
+    const text = `Hello from Mark ${Date.now()}`;
+    await member.getByLabel("Message", { exact: true }).fill(text);
+    await member.getByRole("button", { name: "Send", exact: true }).dblclick();
+    await expect.poll(() => chatMessage(leader, text).count(), SLOW).toBe(1);
+    await expect.poll(() => chatMessage(member, text).count(), SLOW).toBe(1);
+    await shot(leader, "chat-1280");
+
+    await chatMessage(leader, text).getByRole("button", { name: "Delete" }).click();
+    await expect.poll(() => chatMessage(member, text).count(), SLOW).toBe(0);
+    await expect.poll(() => chatMessage(leader, text).count(), SLOW).toBe(0);
+
+    // The network drops while Mark sends: marked failed, then delivered once when back online.
+    const offlineText = `Sent while offline ${Date.now()}`;
+    await memberContext.setOffline(true);
+    await member.getByLabel("Message", { exact: true }).fill(offlineText);
+    await member.getByRole("button", { name: "Send", exact: true }).click();
+    await expect.poll(() => chatMessage(member, offlineText).getByText("Not sent.").isVisible(), SLOW).toBe(true);
+    await memberContext.setOffline(false);
+    await expect.poll(() => chatMessage(leader, offlineText).count(), SLOW).toBe(1);
+    await expect.poll(() => chatMessage(member, offlineText).getByText("Not sent.").count(), SLOW).toBe(0);
+    await expect.poll(() => chatMessage(member, offlineText).count(), SLOW).toBe(1);
+
+    // The leader changes the schedule; the member's page shows it after a reload.
+    await leader.getByText("Edit the description and schedule").click();
+    await leader.getByLabel("When", { exact: true }).fill("Tuesdays at 7:30 pm");
+    await leader.getByRole("button", { name: "Save", exact: true }).click();
+    await expect.poll(() => leader.getByText("Saved.").isVisible(), SLOW).toBe(true);
+    await member.reload();
+    await ready(member);
+    await expect.poll(() => member.locator(".group-facts").textContent(), SLOW).toContain("Tuesdays at 7:30 pm");
+
+    expect(memberErrors.filter((e) => !/ERR_INTERNET_DISCONNECTED|Failed to fetch|network/i.test(e))).toEqual([]);
+    expect(leaderErrors).toEqual([]);
+    await memberContext.close();
+    await leaderContext.close();
+  });
+
+  it("on a phone: the finder, a group page and its chat", async () => {
+    const context = await newContext(browser, "phone");
+    const page = await context.newPage();
+    await signIn(page, "pastor@grace.example", DEMO_PASSWORD);
+    await page.goto("/groups?type=SMALL_GROUP");
+    await ready(page, ".group-grid");
+    expect(await page.getByRole("link", { name: "Newcomers Class" }).count()).toBe(0);
+    await shot(page, "finder-390");
+    await page.goto("/groups/tuesday-bible-study");
+    await ready(page, '.chat-messages[data-ready="true"]');
+    await expectAccessible(page);
+    await shot(page, "group-390");
+    await page.locator("#chat").scrollIntoViewIfNeeded();
+    if (SHOTS) await page.locator("#chat").screenshot({ path: `${SHOTS}/groups-chat-390.png` });
+    await context.close();
+  });
+});

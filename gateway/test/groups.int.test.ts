@@ -1,0 +1,276 @@
+/**
+ * Groups through GraphQL (issue 15): the finder's filters and P2, joining (open at once, request →
+ * leaders notified → approved or declined → requester notified), capacity "full", leaving, validation
+ * with field errors, chat (one message per clientKey, keyset history and its P2, live ADDED / REMOVED
+ * for members through the realtime bridge, unread count, notifications batched per group).
+ */
+import { randomUUID } from "node:crypto";
+import type PocketBase from "pocketbase";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Gateway } from "../src/index.ts";
+import type { NotificationRecord } from "../src/pocketbase/records.ts";
+import { countPocketBaseCalls, createUser, errorCode, GqlClient, system, testGateway, type TestUser } from "./helpers.ts";
+
+let gateway: Gateway;
+let su: PocketBase;
+let leader: TestUser;
+let member: TestUser;
+let newcomer: TestUser;
+const run = randomUUID().slice(0, 6);
+let n = 0;
+const slug = (label: string) => `${label}-${run}-${++n}`;
+const gql = (user: TestUser | null) => new GqlClient(gateway, { token: user?.token, ip: `198.51.100.${(n++ % 250) + 1}` });
+
+async function makeGroup(fields: Record<string, unknown> = {}) {
+  const group = await su.collection("groups").create({
+    name: `Study ${run} ${++n}`, slug: slug("study"), type: "small_group", locationDisplay: "approximate", area: `Northside ${run}`,
+    visibility: "public", joinPolicy: "request", rosterVisibility: "members", chatEnabled: true, status: "active", meetingDay: "tuesday", schedule: "Tuesdays 7 pm",
+    ...fields,
+  });
+  await su.collection("group_members").create({ group: group.id, person: leader.personId, role: "leader", status: "active" });
+  await su.collection("group_members").create({ group: group.id, person: member.personId, role: "member", status: "active" });
+  return { id: group.id, slug: group.slug as string };
+}
+
+const notificationsOf = (user: TestUser, kind: NotificationRecord["kind"]) =>
+  su.collection("notifications").getFullList<NotificationRecord>({ filter: su.filter("user = {:u} && kind = {:k}", { u: user.id, k: kind }) });
+
+/** Wait until `check` holds (notifications are sent after the response); fails after 10 s. */
+async function until<T>(check: () => Promise<T | null | undefined | false>, label: string): Promise<T> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${label}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+beforeAll(async () => {
+  gateway = await testGateway();
+  su = await system();
+  [leader, member, newcomer] = await Promise.all([createUser(), createUser(), createUser()]);
+  for (const [user, name] of [[leader, "Lena"], [member, "Mark"], [newcomer, "Nina"]] as const) {
+    await su.collection("people").update(user.personId!, { firstName: name, lastName: `Group ${run}` });
+    await su.collection("person_private").create({ person: user.personId, birthDate: "1985-06-01 00:00:00.000Z" });
+  }
+}, 60_000);
+afterAll(() => gateway.server.close());
+
+describe("the finder", () => {
+  it("filters by type, day and area; hidden and archived groups never appear; leaders' names show", async () => {
+    const tuesday = await makeGroup();
+    await makeGroup({ type: "class", meetingDay: "sunday", area: `Southside ${run}` });
+    await makeGroup({ visibility: "hidden" });
+    await makeGroup({ status: "archived" });
+    const find = async (filter: Record<string, unknown>) =>
+      (await gql(null).request<{ groups: { edges: { node: { id: string; type: string; leaderNames: string[]; area: string | null; address: string | null } }[] } }>(
+        `query($f: GroupFilter) { groups(filter: $f, first: 100) { edges { node { id type leaderNames area address } } } }`, { f: filter },
+      )).data!.groups.edges.map((e) => e.node);
+    const mine = await find({ search: run });
+    expect(mine).toHaveLength(2);
+    expect(await find({ search: run, meetingDay: "TUESDAY" })).toEqual([expect.objectContaining({ id: tuesday.id, type: "SMALL_GROUP", leaderNames: [`Lena Group ${run}`], area: `Northside ${run}`, address: null })]);
+    expect((await find({ search: run, type: "CLASS" })).map((g) => g.type)).toEqual(["CLASS"]);
+    expect(await find({ area: `Northside ${run}` })).toEqual([expect.objectContaining({ id: tuesday.id })]);
+  });
+
+  it("P2: a page of 24 groups costs the same PocketBase calls as a page of 2", async () => {
+    for (let i = 0; i < 24; i++) await su.collection("groups").create({ name: `P2 ${run} ${i}`, slug: slug("p2"), type: "team", locationDisplay: "hidden", visibility: "public", joinPolicy: "open", rosterVisibility: "leaders", status: "active" });
+    const query = `query($f: GroupFilter, $n: Int) { groups(filter: $f, first: $n) { edges { node { id name schedule leaderNames isFull memberCount myMembership { id } myPendingRequest { id } canManage } } } }`;
+    await gql(member).request(query, { f: { search: `P2 ${run}` }, n: 1 }); // the viewer's session is looked up once a minute
+    const small = await countPocketBaseCalls(() => gql(member).request(query, { f: { search: `P2 ${run}` }, n: 2 }));
+    const large = await countPocketBaseCalls(() => gql(member).request(query, { f: { search: `P2 ${run}` }, n: 24 }));
+    expect((large.result.data as { groups: { edges: unknown[] } }).groups.edges).toHaveLength(24);
+    expect(large.calls).toBe(small.calls);
+  });
+});
+
+describe("joining and leaving", () => {
+  it("an open group: joined at once; leave again", async () => {
+    const group = await makeGroup({ joinPolicy: "open" });
+    const joined = await gql(newcomer).request<{ joinGroup: { outcome: string; group: { memberCount: number; myMembership: { role: string } | null } } }>(
+      `mutation($g: ID!) { joinGroup(groupId: $g) { outcome group { memberCount myMembership { role } } } }`, { g: group.id },
+    );
+    expect(joined.errors).toBeUndefined();
+    expect(joined.data!.joinGroup).toEqual({ outcome: "JOINED", group: { memberCount: 3, myMembership: { role: "MEMBER" } } });
+    const again = await gql(newcomer).request(`mutation($g: ID!) { joinGroup(groupId: $g) { outcome } }`, { g: group.id });
+    expect(errorCode(again)).toBe("CONFLICT");
+    const left = await gql(newcomer).request<{ leaveGroup: { memberCount: number } }>(`mutation($g: ID!) { leaveGroup(groupId: $g) { memberCount } }`, { g: group.id });
+    expect(left.data!.leaveGroup.memberCount).toBe(2);
+  });
+
+  it("a request group: leaders are notified, the approval adds the member and tells them; a decline tells them too", async () => {
+    const group = await makeGroup();
+    const asked = await gql(newcomer).request<{ joinGroup: { outcome: string; group: { myPendingRequest: { status: string } | null } } }>(
+      `mutation($g: ID!) { joinGroup(groupId: $g, message: "I'd love to come") { outcome group { id } } }`, { g: group.id },
+    );
+    expect(asked.data!.joinGroup.outcome).toBe("REQUESTED");
+    const note = await until(async () => (await notificationsOf(leader, "group_join_request")).find((x) => x.link === `/groups/${group.slug}`), "the leader's notification");
+    expect(note.title).toMatch(new RegExp(`^Nina Group ${run} asks to join Study ${run} \\d+$`));
+    const pending = await gql(leader).request<{ group: { pendingRequests: { id: string; message: string; person: { displayName: string } }[] } }>(
+      `query($s: String!) { group(slug: $s) { pendingRequests { id message person { displayName } } } }`, { s: group.slug },
+    );
+    const request = pending.data!.group.pendingRequests[0]!;
+    expect(request).toMatchObject({ message: "I'd love to come", person: { displayName: `Nina Group ${run}` } });
+    // The member cannot decide; the leader can.
+    expect(errorCode(await gql(member).request(`mutation($id: ID!) { decideJoinRequest(id: $id, approve: true) { status } }`, { id: request.id }))).toBe("NOT_FOUND");
+    const decided = await gql(leader).request<{ decideJoinRequest: { status: string } }>(`mutation($id: ID!) { decideJoinRequest(id: $id, approve: true) { status } }`, { id: request.id });
+    expect(decided.data!.decideJoinRequest.status).toBe("APPROVED");
+    const roster = await gql(newcomer).request<{ group: { myMembership: { role: string } | null; roster: { person: { displayName: string } | null }[] } }>(
+      `query($s: String!) { group(slug: $s) { myMembership { role } roster { person { displayName } } } }`, { s: group.slug },
+    );
+    expect(roster.data!.group.myMembership).toEqual({ role: "MEMBER" });
+    expect(roster.data!.group.roster.map((r) => r.person?.displayName)).toContain(`Lena Group ${run}`);
+    await until(async () => (await notificationsOf(newcomer, "group_request_decided")).find((x) => x.title.startsWith("Welcome to")), "the approval notification");
+
+    const other = await makeGroup();
+    await gql(newcomer).request(`mutation($g: ID!) { joinGroup(groupId: $g) { outcome } }`, { g: other.id });
+    const second = (await su.collection("group_join_requests").getFirstListItem(su.filter("group = {:g}", { g: other.id }))).id;
+    await gql(leader).request(`mutation($id: ID!) { decideJoinRequest(id: $id, approve: false) { status } }`, { id: second });
+    await until(async () => (await notificationsOf(newcomer, "group_request_decided")).find((x) => x.title.includes("declined")), "the decline notification");
+  });
+
+  it("leaving a hidden group answers with the group as it was (no longer visible afterwards)", async () => {
+    const group = await makeGroup({ visibility: "hidden" });
+    const left = await gql(member).request<{ leaveGroup: { id: string; slug: string; memberCount: number } }>(`mutation($g: ID!) { leaveGroup(groupId: $g) { id slug memberCount } }`, { g: group.id });
+    expect(left.errors).toBeUndefined();
+    expect(left.data!.leaveGroup).toEqual({ id: group.id, slug: group.slug, memberCount: 1 });
+    const after = await gql(member).request<{ group: unknown }>(`query($s: String!) { group(slug: $s) { id } }`, { s: group.slug });
+    expect(after.data!.group).toBeNull();
+  });
+
+  it("a full group says so and refuses joining and approval", async () => {
+    const group = await makeGroup({ capacity: 2, joinPolicy: "open" });
+    const answer = await gql(newcomer).request<{ group: { isFull: boolean } }>(`query($s: String!) { group(slug: $s) { isFull } }`, { s: group.slug });
+    expect(answer.data!.group.isFull).toBe(true);
+    const refused = await gql(newcomer).request(`mutation($g: ID!) { joinGroup(groupId: $g) { outcome } }`, { g: group.id });
+    expect(errorCode(refused)).toBe("CONFLICT");
+    expect(refused.errors![0]!.extensions!.reason).toBe("group_full");
+  });
+
+  it("inputs are validated with field errors", async () => {
+    const group = await makeGroup();
+    const long = await gql(newcomer).request(`mutation($g: ID!, $m: String) { joinGroup(groupId: $g, message: $m) { outcome } }`, { g: group.id, m: "x".repeat(1001) });
+    expect(long.errors![0]!.extensions).toMatchObject({ code: "BAD_USER_INPUT", fieldErrorCodes: { message: "too_long" } });
+    const empty = await gql(member).request(`mutation($g: ID!) { postGroupMessage(groupId: $g, body: "   ", clientKey: "abcdefgh-1") { id } }`, { g: group.id });
+    expect(empty.errors![0]!.extensions).toMatchObject({ code: "BAD_USER_INPUT", fieldErrorCodes: { body: "required" } });
+    const staff = await createUser({ roles: ["Pastor"] });
+    const bad = await gql(staff).request(`mutation($i: GroupInput!) { createGroup(input: $i) { id } }`, {
+      i: { name: "", type: "CLASS", locationDisplay: "EXACT", visibility: "PUBLIC", joinPolicy: "OPEN", rosterVisibility: "LEADERS", chatEnabled: true, capacity: -1 },
+    });
+    expect(bad.errors![0]!.extensions).toMatchObject({ fieldErrorCodes: { name: "required", capacity: "out_of_range", address: "required" } });
+  });
+});
+
+describe("chat", () => {
+  it("the same clientKey twice (a double click, a resend) stores one message", async () => {
+    const group = await makeGroup();
+    const key = randomUUID();
+    const post = () => gql(member).request<{ postGroupMessage: { id: string } }>(`mutation($g: ID!, $k: String!) { postGroupMessage(groupId: $g, body: "Hello **all**", clientKey: $k) { id html } }`, { g: group.id, k: key });
+    const [a, b] = await Promise.all([post(), post()]);
+    expect(a.errors).toBeUndefined();
+    expect(b.errors).toBeUndefined();
+    expect(a.data!.postGroupMessage.id).toBe(b.data!.postGroupMessage.id);
+    expect(await su.collection("group_messages").getFullList({ filter: su.filter("group = {:g}", { g: group.id }) })).toHaveLength(1);
+  });
+
+  it("history pages back by keyset, newest first, with the same calls per page (P2)", async () => {
+    const group = await makeGroup();
+    for (let i = 0; i < 45; i++) {
+      await su.collection("group_messages").create({ group: group.id, author: leader.personId, authorName: "Lena", body: `Message ${i}`, clientKey: randomUUID() });
+    }
+    const page = (before: string | null, first: number) =>
+      countPocketBaseCalls(() =>
+        gql(member).request<{ groupMessages: { edges: { node: { body: string; mine: boolean; canDelete: boolean } }[]; pageInfo: { hasNextPage: boolean; endCursor: string } } }>(
+          `query($g: ID!, $b: String, $n: Int) { groupMessages(groupId: $g, before: $b, first: $n) { edges { node { body authorName mine canDelete html } } pageInfo { hasNextPage endCursor } } }`,
+          { g: group.id, b: before, n: first },
+        ),
+      );
+    await page(null, 1); // the viewer's session is looked up once a minute
+    const first = await page(null, 30);
+    const bodies = first.result.data!.groupMessages.edges.map((e) => e.node.body);
+    expect(bodies[0]).toBe("Message 44");
+    expect(bodies).toHaveLength(30);
+    const second = await page(first.result.data!.groupMessages.pageInfo.endCursor, 30);
+    expect(second.result.data!.groupMessages.edges.map((e) => e.node.body)).toEqual(Array.from({ length: 15 }, (_, i) => `Message ${14 - i}`));
+    expect(second.result.data!.groupMessages.pageInfo.hasNextPage).toBe(false);
+    const small = await page(null, 2);
+    expect(first.calls).toBe(small.calls);
+  });
+
+  it("unread count, read marker, and chat notifications batched to one per group while unread", async () => {
+    const group = await makeGroup();
+    const unread = async () => (await gql(member).request<{ group: { unreadCount: number } }>(`query($s: String!) { group(slug: $s) { unreadCount } }`, { s: group.slug })).data!.group.unreadCount;
+    for (const text of ["One", "Two", "Three"]) {
+      await gql(leader).request(`mutation($g: ID!, $b: String!, $k: String!) { postGroupMessage(groupId: $g, body: $b, clientKey: $k) { id } }`, { g: group.id, b: text, k: randomUUID() });
+    }
+    expect(await unread()).toBe(3);
+    const notes = await until(async () => {
+      const found = (await notificationsOf(member, "group_chat")).filter((x) => x.link.startsWith(`/groups/${group.slug}`));
+      return found.length ? found : null;
+    }, "a chat notification");
+    // Let the other two messages' jobs finish: still one notification for the group.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await notificationsOf(member, "group_chat")).filter((x) => x.link.startsWith(`/groups/${group.slug}`))).toHaveLength(notes.length);
+    expect(notes).toHaveLength(1);
+    await gql(member).request(`mutation($g: ID!) { markGroupRead(groupId: $g) { id } }`, { g: group.id });
+    expect(await unread()).toBe(0);
+  });
+
+  it("live: members receive ADDED and REMOVED through the bridge; a non-member may not subscribe", async () => {
+    const group = await makeGroup();
+    const query = `subscription($g: ID!) { groupMessages(groupId: $g) { kind id message { body authorName } } }`;
+    const open = async (user: TestUser) => {
+      const abort = new AbortController();
+      const response = await gateway.yoga.fetch(
+        "http://flock.test/graphql",
+        { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream", authorization: `Bearer ${user.token}` }, body: JSON.stringify({ query, variables: { g: group.id } }), signal: abort.signal },
+        { clientIp: "203.0.113.90" },
+      );
+      const events: { kind: string; id: string | null; message: { body: string } | null }[] = [];
+      const errors: unknown[] = [];
+      const reader = response.body!.getReader();
+      const pump = (async () => {
+        const decoder = new TextDecoder();
+        let buffer = "";
+        try {
+          for (;;) {
+            const { value, done } = await reader.read();
+            if (done) return;
+            buffer += decoder.decode(value, { stream: true });
+            let end: number;
+            while ((end = buffer.indexOf("\n\n")) !== -1) {
+              const block = buffer.slice(0, end);
+              buffer = buffer.slice(end + 2);
+              for (const line of block.split("\n")) {
+                if (!line.startsWith("data:")) continue;
+                const payload = JSON.parse(line.slice(5).trim()) as { data?: { groupMessages: (typeof events)[number] }; errors?: unknown[] };
+                if (payload.errors) errors.push(...payload.errors);
+                if (payload.data) events.push(payload.data.groupMessages);
+              }
+            }
+          }
+        } catch {
+          /* closed */
+        }
+      })();
+      return { events, errors, close: async () => { abort.abort(); await reader.cancel().catch(() => undefined); await pump; } };
+    };
+    const leaderTab = await open(leader);
+    const outsiderTab = await open(newcomer);
+    try {
+      const posted = await gql(member).request<{ postGroupMessage: { id: string } }>(`mutation($g: ID!, $k: String!) { postGroupMessage(groupId: $g, body: "Live hello", clientKey: $k) { id } }`, { g: group.id, k: randomUUID() });
+      const id = posted.data!.postGroupMessage.id;
+      await until(async () => leaderTab.events.some((e) => e.kind === "ADDED" && e.id === id), "ADDED for the leader");
+      expect(leaderTab.events.find((e) => e.id === id)!.message).toEqual({ body: "Live hello", authorName: `Mark Group ${run}` });
+      const removed = await gql(leader).request(`mutation($id: ID!) { deleteGroupMessage(id: $id) }`, { id });
+      expect(removed.errors).toBeUndefined();
+      await until(async () => leaderTab.events.some((e) => e.kind === "REMOVED" && e.id === id), "REMOVED for the leader");
+      expect(outsiderTab.events).toEqual([]);
+      expect(JSON.stringify(outsiderTab.errors)).toContain("FORBIDDEN");
+    } finally {
+      await leaderTab.close();
+      await outsiderTab.close();
+    }
+  });
+});

@@ -1,0 +1,408 @@
+import { useState, type FormEvent } from "react";
+import { Link, useParams, useSearchParams } from "react-router";
+import { LIMITS } from "@flock/shared/limits";
+import { useI18n } from "../../i18n/I18nProvider.tsx";
+import { Loading } from "../../components/Loading.tsx";
+import { Alert } from "../../components/Alert.tsx";
+import { RichText } from "../../components/RichText.tsx";
+import { SelectField, TextAreaField, TextField } from "../../components/Field.tsx";
+import { handleError, type UiError } from "../../lib/handleError.ts";
+import { usePageTitle } from "../../lib/usePageTitle.ts";
+import { NotFoundPage } from "../errors/NotFoundPage.tsx";
+import { useAppShell } from "../../gql/AppShell.generated.ts";
+import type { GroupType, Weekday } from "../../gql/types.ts";
+import {
+  useDecideJoinRequest, useEmailGroup, useGroupFinder, useUpdateGroupDetails, useGroupPage, useJoinGroup, useLeaveGroup, useRemoveGroupMember, useSetGroupMemberRole,
+  type GroupCardFragment, type GroupPageQuery,
+} from "./groups.generated.ts";
+import { GroupChat } from "./GroupChat.tsx";
+import "./groups.css";
+
+const TYPES: GroupType[] = ["SMALL_GROUP", "CLASS", "MINISTRY", "TEAM"];
+const DAYS: Weekday[] = ["SUNDAY", "MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY"];
+
+function GroupCard({ g }: { g: GroupCardFragment }) {
+  const { t } = useI18n();
+  return (
+    <li className="group-card">
+      {g.photoUrl && <img className="group-card__photo" src={g.photoUrl} alt="" width={640} height={360} loading="lazy" />}
+      <div className="group-card__body">
+        <p className="group-card__type">{t(`groups.type.${g.type}`)}</p>
+        <h2 className="group-card__name">
+          <Link to={g.path}>{g.name}</Link>
+        </h2>
+        {g.schedule && <p className="group-card__schedule">{g.schedule}</p>}
+        <p className="group-card__meta">
+          {g.locationDisplay !== "HIDDEN" && g.area && <span>{g.area}</span>}
+          {g.leaderNames.length > 0 && <span>{t("groups.ledBy", { names: g.leaderNames.join(", ") })}</span>}
+          {g.isFull && <strong className="group-flag">{t("groups.full")}</strong>}
+        </p>
+      </div>
+    </li>
+  );
+}
+
+/** /groups: the finder (public groups, members-only ones too for members), by type, day and area. */
+export function GroupsPage() {
+  const i18n = useI18n();
+  const { t } = i18n;
+  usePageTitle(t("groups.title"));
+  const [params, setParams] = useSearchParams();
+  const type = (params.get("type") || null) as GroupType | null;
+  const day = (params.get("day") || null) as Weekday | null;
+  const area = params.get("area") ?? "";
+  const [areaDraft, setAreaDraft] = useState(area);
+  const filter = { type, meetingDay: day, area: area || null };
+  const { data, loading, error, fetchMore } = useGroupFinder({ variables: { filter }, fetchPolicy: "cache-and-network" });
+  const set = (key: string, value: string | null) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(key, value);
+    else next.delete(key);
+    setParams(next, { replace: true });
+  };
+  const groups = data?.groups.edges.map((e) => e.node) ?? [];
+  return (
+    <div className="container page groups-page">
+      <h1>{t("groups.title")}</h1>
+      <p className="lead">{t("groups.intro")}</p>
+      <form
+        className="groups-filters"
+        role="search"
+        onSubmit={(event) => {
+          event.preventDefault();
+          set("area", areaDraft.trim() || null);
+        }}
+      >
+        <SelectField label={t("groups.filter.type")} value={type ?? ""} onChange={(e) => set("type", e.target.value || null)}>
+          <option value="">{t("groups.filter.any")}</option>
+          {TYPES.map((value) => (
+            <option key={value} value={value}>
+              {t(`groups.type.${value}`)}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField label={t("groups.filter.day")} value={day ?? ""} onChange={(e) => set("day", e.target.value || null)}>
+          <option value="">{t("groups.filter.any")}</option>
+          {DAYS.map((value) => (
+            <option key={value} value={value}>
+              {t(`groups.day.${value}`)}
+            </option>
+          ))}
+        </SelectField>
+        <TextField label={t("groups.filter.area")} value={areaDraft} maxLength={LIMITS.groupAreaMax} onChange={(e) => setAreaDraft(e.target.value)} />
+        <button type="submit" className="button">
+          {t("groups.filter.apply")}
+        </button>
+      </form>
+      {error && <Alert kind="error">{handleError(error, i18n).message}</Alert>}
+      {loading && !data ? (
+        <Loading />
+      ) : groups.length === 0 ? (
+        <p className="groups-empty">{t("groups.none")}</p>
+      ) : (
+        <ul className="group-grid" data-ready="true">
+          {groups.map((g) => (
+            <GroupCard key={g.id} g={g} />
+          ))}
+        </ul>
+      )}
+      {data?.groups.pageInfo.hasNextPage && (
+        <button type="button" className="button button--ghost" onClick={() => void fetchMore({ variables: { after: data.groups.pageInfo.endCursor } })}>
+          {t("groups.more")}
+        </button>
+      )}
+    </div>
+  );
+}
+
+type Group = NonNullable<GroupPageQuery["group"]>;
+
+function JoinPanel({ group, refetch }: { group: Group; refetch: () => Promise<unknown> }) {
+  const i18n = useI18n();
+  const { t } = i18n;
+  const shell = useAppShell();
+  const [join, joining] = useJoinGroup();
+  const [leave, leaving] = useLeaveGroup();
+  const [message, setMessage] = useState("");
+  const [problem, setProblem] = useState<UiError | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const viewer = shell.data?.viewer;
+  if (!viewer) {
+    return (
+      <p className="group-join">
+        <Link to={`/login?next=${encodeURIComponent(`/groups/${group.slug}`)}`}>{t("groups.signInToJoin")}</Link>
+      </p>
+    );
+  }
+  async function run(action: () => Promise<unknown>, success: string) {
+    setProblem(null);
+    try {
+      await action();
+      setDone(success);
+      await refetch();
+    } catch (error) {
+      setProblem(handleError(error, i18n));
+    }
+  }
+  if (group.myMembership) {
+    return (
+      <div className="group-join">
+        {done && <Alert kind="success">{done}</Alert>}
+        <p>{group.myMembership.role === "LEADER" ? t("groups.youLead") : t("groups.youAreMember")}</p>
+        {problem && <Alert kind="error">{problem.message}</Alert>}
+        <button type="button" className="button button--ghost" disabled={leaving.loading} onClick={() => void run(() => leave({ variables: { groupId: group.id } }), t("groups.left"))}>
+          {t("groups.leave")}
+        </button>
+      </div>
+    );
+  }
+  if (group.myPendingRequest) return <Alert kind="info">{done ?? t("groups.requestPending")}</Alert>;
+  if (group.joinPolicy === "CLOSED") return <p className="group-join">{t("groups.closed")}</p>;
+  if (group.isFull) return <p className="group-join"><strong className="group-flag">{t("groups.full")}</strong> {t("groups.fullHint")}</p>;
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    void run(() => join({ variables: { groupId: group.id, message: message.trim() || null } }), group.joinPolicy === "OPEN" ? t("groups.joined") : t("groups.requestSent"));
+  }
+  return (
+    <form className="group-join" onSubmit={submit}>
+      {done && <Alert kind="success">{done}</Alert>}
+      {problem && <Alert kind="error">{problem.message}</Alert>}
+      {group.joinPolicy === "REQUEST" && (
+        <TextAreaField
+          label={t("groups.requestMessage")}
+          value={message}
+          maxLength={LIMITS.groupJoinMessageMax}
+          optionalText={t("common.optional")}
+          error={problem?.fieldErrors.message}
+          onChange={(e) => setMessage(e.target.value)}
+        />
+      )}
+      <button type="submit" className="button" disabled={joining.loading}>
+        {group.joinPolicy === "OPEN" ? t("groups.join") : t("groups.askToJoin")}
+      </button>
+    </form>
+  );
+}
+
+function LeaderTools({ group, refetch }: { group: Group; refetch: () => Promise<unknown> }) {
+  const i18n = useI18n();
+  const { t } = i18n;
+  const [decide] = useDecideJoinRequest();
+  const [sendMail, mailing] = useEmailGroup();
+  const [saveDetails, saving] = useUpdateGroupDetails();
+  const [description, setDescription] = useState(group.description);
+  const [schedule, setSchedule] = useState(group.schedule);
+  const [subject, setSubject] = useState("");
+  const [body, setBody] = useState("");
+  const [problem, setProblem] = useState<UiError | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  async function decideRequest(id: string, approve: boolean) {
+    setProblem(null);
+    try {
+      await decide({ variables: { id, approve } });
+      setNotice(approve ? t("groups.approved") : t("groups.declined"));
+      await refetch();
+    } catch (error) {
+      setProblem(handleError(error, i18n));
+    }
+  }
+  async function details(event: FormEvent) {
+    event.preventDefault();
+    setProblem(null);
+    try {
+      await saveDetails({ variables: { id: group.id, input: { description, schedule } } });
+      setNotice(t("groups.detailsSaved"));
+      await refetch();
+    } catch (error) {
+      setProblem(handleError(error, i18n));
+    }
+  }
+  async function mail(event: FormEvent) {
+    event.preventDefault();
+    setProblem(null);
+    try {
+      const result = await sendMail({ variables: { groupId: group.id, subject, body } });
+      setNotice(t("groups.mailSent", { count: result.data?.emailGroup ?? 0 }));
+      setSubject("");
+      setBody("");
+    } catch (error) {
+      setProblem(handleError(error, i18n));
+    }
+  }
+  return (
+    <section className="group-section" aria-labelledby="group-requests">
+      <h2 id="group-requests">{t("groups.requests")}</h2>
+      {notice && <Alert kind="success">{notice}</Alert>}
+      {problem && !Object.keys(problem.fieldErrors).length && <Alert kind="error">{problem.message}</Alert>}
+      {group.pendingRequests.length === 0 ? (
+        <p>{t("groups.noRequests")}</p>
+      ) : (
+        <ul className="group-requests">
+          {group.pendingRequests.map((r) => (
+            <li key={r.id} className="group-request">
+              <strong>{r.person?.displayName ?? t("groups.someone")}</strong>
+              {r.message && <p>{r.message}</p>}
+              <button type="button" className="button" onClick={() => void decideRequest(r.id, true)}>
+                {t("groups.approve")}
+              </button>{" "}
+              <button type="button" className="button button--ghost" onClick={() => void decideRequest(r.id, false)}>
+                {t("groups.decline")}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <details className="group-mail">
+        <summary>{t("groups.editDetails")}</summary>
+        <form onSubmit={(e) => void details(e)}>
+          <TextField label={t("groups.schedule")} value={schedule} maxLength={LIMITS.groupScheduleMax} error={problem?.fieldErrors.schedule} onChange={(e) => setSchedule(e.target.value)} />
+          <TextAreaField label={t("groups.aboutMarkdown")} value={description} maxLength={LIMITS.markdownMax} error={problem?.fieldErrors.description} onChange={(e) => setDescription(e.target.value)} />
+          <button type="submit" className="button" disabled={saving.loading}>
+            {t("groups.saveDetails")}
+          </button>
+        </form>
+      </details>
+      <details className="group-mail">
+        <summary>{t("groups.emailGroup")}</summary>
+        <form onSubmit={(e) => void mail(e)}>
+          <TextField label={t("groups.emailSubject")} value={subject} maxLength={LIMITS.groupEmailSubjectMax} required error={problem?.fieldErrors.subject} onChange={(e) => setSubject(e.target.value)} />
+          <TextAreaField label={t("groups.emailBody")} value={body} maxLength={LIMITS.groupEmailBodyMax} required error={problem?.fieldErrors.body} onChange={(e) => setBody(e.target.value)} />
+          <button type="submit" className="button" disabled={mailing.loading}>
+            {t("groups.emailSend")}
+          </button>
+        </form>
+      </details>
+    </section>
+  );
+}
+
+function Roster({ group, refetch }: { group: Group; refetch: () => Promise<unknown> }) {
+  const i18n = useI18n();
+  const { t } = i18n;
+  const [setRole] = useSetGroupMemberRole();
+  const [remove] = useRemoveGroupMember();
+  const [problem, setProblem] = useState<string | null>(null);
+  if (!group.roster) {
+    return (
+      <section className="group-section" aria-labelledby="group-roster">
+        <h2 id="group-roster">{t("groups.roster")}</h2>
+        <p>{group.myMembership ? t("groups.rosterLeadersOnly") : t("groups.rosterMembersOnly")}</p>
+      </section>
+    );
+  }
+  async function act(run: () => Promise<unknown>) {
+    setProblem(null);
+    try {
+      await run();
+      await refetch();
+    } catch (error) {
+      setProblem(handleError(error, i18n).message);
+    }
+  }
+  return (
+    <section className="group-section" aria-labelledby="group-roster">
+      <h2 id="group-roster">{t("groups.roster")}</h2>
+      {problem && <Alert kind="error">{problem}</Alert>}
+      <ul className="group-roster">
+        {group.roster.map((m) => (
+          <li key={m.id} className="group-roster__member">
+            <span className="group-roster__name">
+              {m.person?.displayName ?? t("groups.someone")}
+              {m.role === "LEADER" && <span className="group-flag">{t("groups.leader")}</span>}
+            </span>
+            {m.person && (m.person.emails.length > 0 || m.person.phones.length > 0) && (
+              <span className="group-roster__contact">
+                {m.person.emails.map((e) => (
+                  <a key={e.id} href={`mailto:${e.email}`}>
+                    {e.email}
+                  </a>
+                ))}
+                {m.person.phones.map((p) => (
+                  <a key={p.id} href={`tel:${p.number}`}>
+                    {p.number}
+                  </a>
+                ))}
+              </span>
+            )}
+            {group.canManage && !m.isMe && (
+              <span className="group-roster__actions">
+                <button type="button" className="button button--small button--ghost" onClick={() => void act(() => setRole({ variables: { memberId: m.id, role: m.role === "LEADER" ? "MEMBER" : "LEADER" } }))}>
+                  {m.role === "LEADER" ? t("groups.makeMember") : t("groups.makeLeader")}
+                </button>
+                <button type="button" className="button button--small button--ghost" onClick={() => void act(() => remove({ variables: { memberId: m.id } }))}>
+                  {t("groups.remove")}
+                </button>
+              </span>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** /groups/:slug: about, schedule, place, leaders, joining, roster, events, chat and the leaders' tools. */
+export function GroupPage() {
+  const i18n = useI18n();
+  const { t, locale } = i18n;
+  const { slug = "" } = useParams();
+  const { data, loading, error, refetch } = useGroupPage({ variables: { slug }, fetchPolicy: "cache-and-network" });
+  const group = data?.group ?? null;
+  usePageTitle(group?.name ?? null);
+  if (loading && !data) return <Loading />;
+  if (error) return <div className="container page"><Alert kind="error">{handleError(error, i18n).message}</Alert></div>;
+  if (!group) return <NotFoundPage />;
+  const where = group.address ?? (group.locationDisplay !== "HIDDEN" ? group.area : null);
+  const when = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" });
+  return (
+    <div className="container page group-page" data-ready="true">
+      <p className="group-card__type">{t(`groups.type.${group.type}`)}</p>
+      <h1>{group.name}</h1>
+      {group.photoUrl && <img className="group-page__photo" src={group.photoUrl} alt="" width={640} height={360} />}
+      <dl className="group-facts">
+        {group.schedule && (
+          <>
+            <dt>{t("groups.schedule")}</dt>
+            <dd>{group.schedule}</dd>
+          </>
+        )}
+        {where && (
+          <>
+            <dt>{t("groups.where")}</dt>
+            <dd>{where}</dd>
+          </>
+        )}
+        {group.leaderNames.length > 0 && (
+          <>
+            <dt>{t("groups.leaders")}</dt>
+            <dd>{group.leaderNames.join(", ")}</dd>
+          </>
+        )}
+        <dt>{t("groups.members")}</dt>
+        <dd>{group.capacity > 0 ? t("groups.countOf", { count: group.memberCount, capacity: group.capacity }) : t("groups.count", { count: group.memberCount })}</dd>
+      </dl>
+      <JoinPanel group={group} refetch={refetch} />
+      {group.descriptionHtml && (
+        <section className="group-section" aria-labelledby="group-about">
+          <h2 id="group-about">{t("groups.about")}</h2>
+          <RichText html={group.descriptionHtml} />
+        </section>
+      )}
+      {group.events.length > 0 && (
+        <section className="group-section" aria-labelledby="group-events">
+          <h2 id="group-events">{t("groups.events")}</h2>
+          <ul className="group-events">
+            {group.events.map((e) => (
+              <li key={e.id}>
+                <Link to={e.path}>{e.title}</Link> <span>{when.format(new Date(e.startsAt))}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {group.canManage && <LeaderTools group={group} refetch={refetch} />}
+      {(group.myMembership || group.canManage) && <Roster group={group} refetch={refetch} />}
+      {group.myMembership && group.chatEnabled && <GroupChat groupId={group.id} unread={group.unreadCount} />}
+    </div>
+  );
+}
