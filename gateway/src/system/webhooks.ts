@@ -201,16 +201,19 @@ async function tellManagers(services: GatewayServices, webhook: WebhookRecord): 
   const pb = await services.system.get();
   const managers = await pb.collection("users").getFullList<UserRecord>({ filter: 'roles.permissions:each ?= "api.manage"', fields: "id" });
   const host = new URL(webhook.url).host;
-  for (const manager of managers) {
-    await notify(services, {
+  // All at once: each notify also mails, and a church may have several managers.
+  await Promise.all(
+    managers.map((manager) =>
+      notify(services, {
       userId: manager.id,
       kind: "webhook_disabled",
       title: (t) => t("notification.webhookDisabled.title", { host }),
       body: (t) => t("notification.webhookDisabled.body", { failures: webhook.consecutiveFailures }),
       link: "/admin/integrations",
       email: (t) => ({ subject: t("notification.webhookDisabled.title", { host }), text: t("notification.webhookDisabled.body", { failures: webhook.consecutiveFailures }) }),
-    });
-  }
+      }),
+    ),
+  );
 }
 
 /** The delivery job: every `intervalMs` (2 s by default; tests pass a shorter retry schedule). */
