@@ -108,26 +108,11 @@ const useApiTokens = (services: GatewayServices): Plugin<ServerContext> => {
     "ratelimit-reset": String(resetSeconds),
   });
   return {
-    async onRequest({ request, endResponse, serverContext }) {
+    // Synchronous unless the request carries an API token: an async hook would make every request wait a turn.
+    onRequest({ request, endResponse, serverContext }) {
       const bearer = bearerOf(request);
       if (!isApiToken(bearer)) return;
-      const identity = await services.apiTokens.authenticate(bearer);
-      if (typeof identity === "string") {
-        endResponse(tokenError(401, "This API token is not valid: it is unknown, revoked or expired.", ErrorCode.UNAUTHENTICATED, { "www-authenticate": 'Bearer error="invalid_token"', "cache-control": "no-store" }));
-        return;
-      }
-      const key = `api-token:${identity.client.id}`;
-      const { limiter } = services;
-      const wait = limiter.retryAfter(key, API_TOKEN_RATE.limit, API_TOKEN_RATE.windowMs);
-      if (wait > 0) {
-        endResponse(tokenError(429, "Too many requests with this API token. Try again later.", ErrorCode.RATE_LIMITED, { "retry-after": String(wait), ...rateHeaders(0, wait) }));
-        return;
-      }
-      limiter.hit(key, API_TOKEN_RATE.windowMs);
-      usage.set(request, { remaining: limiter.remaining(key, API_TOKEN_RATE.limit, API_TOKEN_RATE.windowMs), resetSeconds: Math.ceil(API_TOKEN_RATE.windowMs / 1000) });
-      setApiIdentity(request, identity);
-      const ip = (serverContext as ServerContext | undefined)?.clientIp ?? "unknown";
-      void services.apiTokens.touch(identity.client, ip).catch((error: unknown) => console.error("[api-tokens] could not record last use:", error));
+      return checkToken(bearer, request, endResponse, serverContext);
     },
     onResponse({ request, response }) {
       const used = apiIdentityOf(request) && usage.get(request);
@@ -135,6 +120,27 @@ const useApiTokens = (services: GatewayServices): Plugin<ServerContext> => {
       for (const [name, value] of Object.entries(rateHeaders(used.remaining, used.resetSeconds))) response.headers.set(name, value);
     },
   };
+
+  /** Refuses an unknown, revoked or expired token (401) or a used-up allowance (429); else the request acts as its client. */
+  async function checkToken(bearer: string, request: Request, endResponse: (response: Response) => void, serverContext: unknown): Promise<void> {
+    const identity = await services.apiTokens.authenticate(bearer);
+    if (typeof identity === "string") {
+      endResponse(tokenError(401, "This API token is not valid: it is unknown, revoked or expired.", ErrorCode.UNAUTHENTICATED, { "www-authenticate": 'Bearer error="invalid_token"', "cache-control": "no-store" }));
+      return;
+    }
+    const key = `api-token:${identity.client.id}`;
+    const { limiter } = services;
+    const wait = limiter.retryAfter(key, API_TOKEN_RATE.limit, API_TOKEN_RATE.windowMs);
+    if (wait > 0) {
+      endResponse(tokenError(429, "Too many requests with this API token. Try again later.", ErrorCode.RATE_LIMITED, { "retry-after": String(wait), ...rateHeaders(0, wait) }));
+      return;
+    }
+    limiter.hit(key, API_TOKEN_RATE.windowMs);
+    usage.set(request, { remaining: limiter.remaining(key, API_TOKEN_RATE.limit, API_TOKEN_RATE.windowMs), resetSeconds: Math.ceil(API_TOKEN_RATE.windowMs / 1000) });
+    setApiIdentity(request, identity);
+    const ip = (serverContext as ServerContext | undefined)?.clientIp ?? "unknown";
+    void services.apiTokens.touch(identity.client, ip).catch((error: unknown) => console.error("[api-tokens] could not record last use:", error));
+  }
 };
 
 /**
