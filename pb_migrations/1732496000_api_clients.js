@@ -57,7 +57,7 @@ migrate(
       viewRule: MANAGER,
       createRule: `${MANAGER} && @request.body.createdBy = @request.auth.id && @request.body.revokedAt:isset = false`,
       // Revoking (and renaming); the secret and the scopes stay as issued.
-      updateRule: `${MANAGER} && @request.body.scopes:isset = false && @request.body.createdBy:isset = false && @request.body.lastUsedAt:isset = false && @request.body.lastUsedIp:isset = false`,
+      updateRule: `${MANAGER} && @request.body.scopes:isset = false && @request.body.createdBy:isset = false`,
       deleteRule: null,
       // Never through PocketBase's own sign-in endpoints.
       authRule: null,
@@ -75,18 +75,39 @@ migrate(
         { name: "createdBy", type: "relation", collectionId: users.id, maxSelect: 1, required: true },
         { name: "expiresAt", type: "date" },
         { name: "revokedAt", type: "date" },
-        { name: "lastUsedAt", type: "date" },
-        { name: "lastUsedIp", type: "text", max: 64 },
         { name: "created", type: "autodate", onCreate: true, onUpdate: false },
         { name: "updated", type: "autodate", onCreate: true, onUpdate: true },
       ],
       indexes: ["CREATE INDEX idx_api_clients_created ON api_clients (created DESC, id DESC)"],
     });
     app.save(clients);
+
+    // When and from where each client was last used: its own row, written by the system only. Kept
+    // off api_clients on purpose: a write there saves the whole record, and one racing a revoke
+    // could put back the revokedAt it read before (a lost update that would un-revoke a token).
+    const usage = new Collection({
+      type: "base",
+      name: "api_client_usage",
+      listRule: MANAGER,
+      viewRule: MANAGER,
+      createRule: null,
+      updateRule: null,
+      deleteRule: null,
+      fields: [
+        { name: "client", type: "relation", collectionId: clients.id, maxSelect: 1, required: true, cascadeDelete: true },
+        { name: "lastUsedAt", type: "date" },
+        { name: "lastUsedIp", type: "text", max: 64 },
+        { name: "created", type: "autodate", onCreate: true, onUpdate: false },
+        { name: "updated", type: "autodate", onCreate: true, onUpdate: true },
+      ],
+      indexes: ["CREATE UNIQUE INDEX idx_api_client_usage_client ON api_client_usage (client)"],
+    });
+    app.save(usage);
     grantScopes(app, true);
   },
   (app) => {
     grantScopes(app, false);
+    app.delete(app.findCollectionByNameOrId("api_client_usage"));
     app.delete(app.findCollectionByNameOrId("api_clients"));
     const roles = app.findCollectionByNameOrId("roles");
     const permissions = roles.fields.getByName("permissions");

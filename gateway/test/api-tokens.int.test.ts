@@ -240,10 +240,13 @@ describe("API tokens", () => {
     await withToken(token.secret, "{ ping }");
     await expect
       .poll(async () => {
-        const record = await su.collection("api_clients").getOne(token.token.id);
-        return { used: !!record.lastUsedAt, ip: record.lastUsedIp };
+        const rows = await su.collection("api_client_usage").getFullList({ filter: su.filter("client = {:c}", { c: token.token.id }) });
+        return { used: rows.length === 1 && !!rows[0]!.lastUsedAt, ip: rows[0]?.lastUsedIp };
       })
       .toEqual({ used: true, ip: "198.51.100.7" });
+    // Staff see it in the list.
+    const list = await new GqlClient(gateway, { token: admin.token }).request<{ apiTokens: Array<{ id: string; lastUsedAt: string | null; lastUsedIp: string | null }> }>("{ apiTokens { id lastUsedAt lastUsedIp } }");
+    expect(list.data!.apiTokens.find((t) => t.id === token.token.id)).toMatchObject({ lastUsedAt: expect.any(String), lastUsedIp: "198.51.100.7" });
   });
 
   it(`state their rate limit in RateLimit-* headers, and answer 429 with Retry-After after ${API_TOKEN_RATE.limit} requests a minute`, async () => {

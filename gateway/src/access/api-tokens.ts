@@ -82,13 +82,19 @@ export class ApiTokens {
     return { client, pbToken: await this.impersonationOf(client.id) };
   }
 
-  /** Records when and from where a client was last used (at most once a minute; after the response). */
+  /**
+   * Records when and from where a client was last used (at most once a minute; after the response),
+   * in its own api_client_usage row: never a write to the client's record (see the migration).
+   */
   async touch(client: ApiClientRecord, ip: string): Promise<void> {
     const last = this.lastUsedWritten.get(client.id) ?? 0;
     if (this.now() - last < LAST_USED_EVERY_MS) return;
     this.lastUsedWritten.set(client.id, this.now());
     const pb = await this.system.get();
-    await pb.collection("api_clients").update(client.id, { lastUsedAt: toPocketBaseDate(new Date(this.now()).toISOString()), lastUsedIp: ip.slice(0, 64) });
+    const usage = { lastUsedAt: toPocketBaseDate(new Date(this.now()).toISOString()), lastUsedIp: ip.slice(0, 64) };
+    const existing = await pb.collection("api_client_usage").getList(1, 1, { filter: pb.filter("client = {:c}", { c: client.id }), fields: "id", skipTotal: true });
+    if (existing.items[0]) await pb.collection("api_client_usage").update(existing.items[0].id, usage);
+    else await pb.collection("api_client_usage").create({ client: client.id, ...usage });
   }
 
   /** Forget a client's PocketBase token (after revoking it). */

@@ -429,9 +429,15 @@ export interface ApiClientRecord extends BaseRecord {
   createdBy: string;
   expiresAt: string;
   revokedAt: string;
+  /** The usage row: unique per client, so PocketBase expands it as one record, not a list. */
+  expand?: { createdBy?: UserRecord; api_client_usage_via_client?: ApiClientUsageRecord };
+}
+
+/** When and from where a client was last used (its own row: see 1732496000_api_clients.js). */
+export interface ApiClientUsageRecord extends BaseRecord {
+  client: string;
   lastUsedAt: string;
   lastUsedIp: string;
-  expand?: { createdBy?: UserRecord };
 }
 
 export type WebhookEventType =
@@ -560,6 +566,7 @@ export interface Collections {
   registrations: RegistrationRecord;
   occurrence_counts: OccurrenceCountsRecord;
   api_clients: ApiClientRecord;
+  api_client_usage: ApiClientUsageRecord;
   webhooks: WebhookRecord;
   webhook_deliveries: WebhookDeliveryRecord;
   groups: GroupRecord;

@@ -24,7 +24,7 @@ const hintOf = (client: ApiClientRecord) => formatApiToken(client.id, "").replac
 
 async function readClient(ctx: GatewayContext, id: string): Promise<ApiClientRecord> {
   try {
-    return await ctx.pb.collection("api_clients").getOne<ApiClientRecord>(id, { expand: "createdBy" });
+    return await ctx.pb.collection("api_clients").getOne<ApiClientRecord>(id, { expand: "createdBy,api_client_usage_via_client" });
   } catch {
     throw notFound();
   }
@@ -47,7 +47,7 @@ export const integrationsResolvers: Resolvers = {
     },
     async apiTokens(_, __, ctx) {
       await requireAbility(ctx, "manageIntegrations");
-      const page = await pbCall(() => ctx.pb.collection("api_clients").getList<ApiClientRecord>(1, LIST_MAX, { sort: "-created,-id", expand: "createdBy", skipTotal: true }));
+      const page = await pbCall(() => ctx.pb.collection("api_clients").getList<ApiClientRecord>(1, LIST_MAX, { sort: "-created,-id", expand: "createdBy,api_client_usage_via_client", skipTotal: true }));
       return page.items;
     },
   },
@@ -80,7 +80,7 @@ export const integrationsResolvers: Resolvers = {
             password: throwaway,
             passwordConfirm: throwaway,
           },
-          { expand: "createdBy" },
+          { expand: "createdBy,api_client_usage_via_client" },
         ),
       );
       // The hash is a hidden field, which only the system may write: the manager's create above is
@@ -143,7 +143,7 @@ export const integrationsResolvers: Resolvers = {
       await requireAbility(ctx, "manageIntegrations");
       const client = await readClient(ctx, id);
       if (client.revokedAt) return client;
-      const revoked = await writeAsCaller(() => ctx.pb.collection("api_clients").update<ApiClientRecord>(id, { revokedAt: toPocketBaseDate(new Date()) }, { expand: "createdBy" }));
+      const revoked = await writeAsCaller(() => ctx.pb.collection("api_clients").update<ApiClientRecord>(id, { revokedAt: toPocketBaseDate(new Date()) }, { expand: "createdBy,api_client_usage_via_client" }));
       ctx.apiTokens.forget(id);
       return revoked;
     },
@@ -182,7 +182,7 @@ export const integrationsResolvers: Resolvers = {
     created: (client) => fromPocketBaseDate(client.created),
     expiresAt: (client) => fromPocketBaseDateOrNull(client.expiresAt),
     revokedAt: (client) => fromPocketBaseDateOrNull(client.revokedAt),
-    lastUsedAt: (client) => fromPocketBaseDateOrNull(client.lastUsedAt),
-    lastUsedIp: (client) => client.lastUsedIp || null,
+    lastUsedAt: (client) => fromPocketBaseDateOrNull(client.expand?.api_client_usage_via_client?.lastUsedAt),
+    lastUsedIp: (client) => client.expand?.api_client_usage_via_client?.lastUsedIp || null,
   },
 };
