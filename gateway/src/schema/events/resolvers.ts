@@ -1,10 +1,10 @@
+import { checkedImageFile } from "../../pocketbase/image-file.ts";
 import { randomBytes } from "node:crypto";
 import DataLoader from "dataloader";
 import { ClientResponseError } from "pocketbase";
 import { Temporal } from "temporal-polyfill";
 import type { GatewayContext } from "../../context.ts";
-import { imageSize } from "image-size";
-import { badUserInput, notFound, payloadTooLarge, pbCall, rateLimited, unauthenticated, unsupportedFileType } from "../../errors.ts";
+import { badUserInput, notFound, pbCall, rateLimited, unauthenticated } from "../../errors.ts";
 import { LIMITS, THROTTLE } from "@flock/shared/limits";
 import { Validator } from "../../validation/validate.ts";
 import type { EventInput, Resolvers } from "../__generated__/types.ts";
@@ -284,22 +284,7 @@ async function hookWrite<T>(run: () => Promise<T>): Promise<T> {
 const eventWhen = (o: { start: Temporal.ZonedDateTime }, locale: string) =>
   new Intl.DateTimeFormat(locale === "es" ? "es" : "en-US", { dateStyle: "full", timeStyle: "short", timeZone: o.start.timeZoneId }).format(new Date(o.start.epochMilliseconds));
 
-const IMAGE_TYPES_SHOWN = ["JPEG", "PNG", "WebP", "GIF"];
 
-/** A cover image as PocketBase takes it: an allowed type, within the size limit, and really an image. */
-async function coverImage(file: File): Promise<File> {
-  if (!(LIMITS.imageMimeTypes as readonly string[]).includes(file.type)) throw unsupportedFileType(IMAGE_TYPES_SHOWN);
-  if (file.size > LIMITS.imageMaxBytes) throw payloadTooLarge(LIMITS.imageMaxBytes);
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  try {
-    const size = imageSize(bytes);
-    if (!size.width || !size.height) throw new Error("no size");
-  } catch {
-    throw unsupportedFileType(IMAGE_TYPES_SHOWN);
-  }
-  // Yoga's File is not a Blob on Node 20 and the SDK would silently drop it: copy into a native File.
-  return new File([bytes], (file.name || "cover").slice(-200), { type: file.type });
-}
 
 /** Event mails go to visitors as much as to members: they are written in the church's language. */
 async function mailContext(ctx: GatewayContext): Promise<{ churchName: string; locale: Locale; t: ReturnType<typeof translator> }> {
@@ -560,7 +545,7 @@ export const eventsResolvers: Resolvers = {
     async setEventImage(_, { id, file }, ctx) {
       await requireViewer(ctx);
       await requireEvent(ctx, id);
-      const image = file ? await coverImage(file) : null;
+      const image = file ? await checkedImageFile(file, "cover") : null;
       return writeAsCaller(() => ctx.pb.collection("events").update<EventRecord>(id, { image }, { expand: EXPAND }));
     },
     async publishEvent(_, { id }, ctx) {

@@ -1,4 +1,4 @@
-import { imageSize } from "image-size";
+import { checkedImageFile } from "../../pocketbase/image-file.ts";
 import { parseFile } from "music-metadata";
 import type { GatewayContext } from "../../context.ts";
 import { badUserInput, payloadTooLarge, pbCall, unsupportedFileType } from "../../errors.ts";
@@ -19,7 +19,6 @@ import { publishedRangeFilter } from "../published-range.ts";
 
 const EXPAND = "series,speakers";
 const AUDIO_TYPES_SHOWN = ["MP3", "M4A", "AAC", "OGG", "WAV"];
-const IMAGE_TYPES_SHOWN = ["JPEG", "PNG", "WebP", "GIF"];
 const localeOf = (locale: string | null | undefined): ScriptureLocale => (locale?.toLowerCase().startsWith("es") ? "es" : "en");
 const defined = (data: Record<string, unknown>) => Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined));
 
@@ -141,20 +140,6 @@ function validateSermon(input: SermonInput) {
   });
 }
 
-/** An uploaded image (artwork, photo) as a native File, after checking its bytes and size. */
-async function imageFile(file: File): Promise<File> {
-  if (!(LIMITS.imageMimeTypes as readonly string[]).includes(file.type)) throw unsupportedFileType(IMAGE_TYPES_SHOWN);
-  if (file.size > LIMITS.imageMaxBytes) throw payloadTooLarge(LIMITS.imageMaxBytes);
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  try {
-    const size = imageSize(bytes);
-    if (!size.width || !size.height) throw new Error("no size");
-  } catch {
-    throw unsupportedFileType(IMAGE_TYPES_SHOWN);
-  }
-  // Yoga's File is not a Blob on Node 20 and the SDK would silently drop it: copy into a native File.
-  return new File([bytes], (file.name || "image").slice(-200), { type: file.type });
-}
 
 const titleFromFilename = (name: string) =>
   name
@@ -284,7 +269,7 @@ export const sermonsResolvers: Resolvers = {
     },
     async setSermonSeriesArtwork(_, { id, file }, ctx) {
       await requireViewer(ctx);
-      const artwork = await imageFile(file);
+      const artwork = await checkedImageFile(file, "artwork");
       return writeAsCaller(() => ctx.pb.collection("sermon_series").update<SermonSeriesRecord>(id, { artwork }));
     },
     async deleteSermonSeries(_, { id }, ctx) {
@@ -307,7 +292,7 @@ export const sermonsResolvers: Resolvers = {
     },
     async setSpeakerPhoto(_, { id, file }, ctx) {
       await requireViewer(ctx);
-      const photo = await imageFile(file);
+      const photo = await checkedImageFile(file, "photo");
       return writeAsCaller(() => ctx.pb.collection("speakers").update<SpeakerRecord>(id, { photo }));
     },
     async deleteSpeaker(_, { id }, ctx) {
