@@ -1,6 +1,7 @@
 /// <reference path="../pb_data/types.d.ts" />
-// Group memberships (issue 15): capacity is decided, and groups.memberCount kept, inside each write's
-// transaction (see lib/groups.js), whatever path writes (gateway, REST, seed).
+// Group memberships (issue 15): capacity is decided, and groups.memberCount and each person's
+// group_access row kept, inside each write's transaction (see lib/groups.js), whatever path writes
+// (gateway, REST, seed).
 
 onRecordCreate((e) => {
   const lib = require(`${__hooks}/lib/groups.js`);
@@ -8,6 +9,7 @@ onRecordCreate((e) => {
     lib.admit(app, e.record);
     e.next();
     lib.recount(app, e.record.getString("group"));
+    lib.refreshGroupAccess(app, e.record.getString("group"));
   });
 }, "group_members");
 
@@ -19,6 +21,12 @@ onRecordUpdate((e) => {
     e.next();
     lib.recount(app, e.record.getString("group"));
     if (before.getString("group") !== e.record.getString("group")) lib.recount(app, before.getString("group"));
+    // Who sees whom changes with status, role, group or person (not with a read marker).
+    if (["status", "role", "group", "person"].some((field) => before.getString(field) !== e.record.getString(field))) {
+      lib.refreshGroupAccess(app, e.record.getString("group"));
+      if (before.getString("group") !== e.record.getString("group")) lib.refreshGroupAccess(app, before.getString("group"));
+      if (before.getString("person") !== e.record.getString("person")) lib.refreshAccess(app, before.getString("person"));
+    }
   });
 }, "group_members");
 
@@ -27,8 +35,15 @@ onRecordDelete((e) => {
   require(`${__hooks}/lib/events.js`).inTransaction(e, (app) => {
     e.next();
     lib.recount(app, e.record.getString("group"));
+    lib.refreshGroupAccess(app, e.record.getString("group"));
+    lib.refreshAccess(app, e.record.getString("person"));
   });
 }, "group_members");
+
+// A join request changes who sees its person: the group's leaders (group_access.requestViewers).
+onRecordCreate((e) => require(`${__hooks}/lib/groups.js`).afterJoinRequestWrite(e), "group_join_requests");
+onRecordUpdate((e) => require(`${__hooks}/lib/groups.js`).afterJoinRequestWrite(e), "group_join_requests");
+onRecordDelete((e) => require(`${__hooks}/lib/groups.js`).afterJoinRequestWrite(e), "group_join_requests");
 
 // memberCount is derived: whatever a caller writes into it, the count of active members stands.
 onRecordCreate((e) => {
@@ -39,7 +54,14 @@ onRecordCreate((e) => {
 
 onRecordUpdate((e) => {
   const lib = require(`${__hooks}/lib/groups.js`);
-  e.record.set("memberCount", lib.activeMembers(e.app, e.record.id));
-  e.record.set("leaderNames", lib.leaderNames(e.app, e.record.id));
-  e.next();
+  require(`${__hooks}/lib/events.js`).inTransaction(e, (app) => {
+    const before = e.record.original();
+    e.record.set("memberCount", lib.activeMembers(app, e.record.id));
+    e.record.set("leaderNames", lib.leaderNames(app, e.record.id));
+    e.next();
+    // Archiving a group, or opening or closing its roster, changes who sees its members.
+    if (before.getString("status") !== e.record.getString("status") || before.getString("rosterVisibility") !== e.record.getString("rosterVisibility")) {
+      lib.refreshGroupAccess(app, e.record.id);
+    }
+  });
 }, "groups");

@@ -20,6 +20,15 @@
 // The people rules widen here: a contact row marked "groups" is readable by the person's fellow
 // active members of an active group (not of a child), one marked "leaders" by the leaders of such a
 // group; people are readable by those who may see them on a roster.
+//
+// Those people rules read `group_access`: one row per person listing, as text, the people who may see
+// them through groups (fellow members of rosters open to members, fellow members, leaders, leaders of a
+// group they ask to join), kept by pb_hooks/groups.pb.js in each write's transaction. A rule then joins
+// one row per person and tests `~ @request.auth.person` (ids are 15 letters and digits, so a substring
+// match is an exact match). Written through the membership back-relations, or as sets of groups on both
+// sides, every multi-valued path became a join, and PocketBase multiplies them before DISTINCT: people ×
+// memberships × each group's members × … took 30 s for a staff search in CI, and a leader of 300 groups
+// multiplied every person by 300 × 300. Nobody reads group_access through the API (its rules are null).
 
 const has = (permission) => `@request.auth.roles.permissions:each ?= "${permission}"`;
 const timestamps = () => [
@@ -32,8 +41,8 @@ const ME = "@request.auth.person";
 const ACTIVE = '@request.auth.person.recordStatus = "active"';
 const IMAGE_TYPES = ["image/jpeg", "image/png", "image/webp", "image/gif"];
 
-// Membership tests go through back-relations (`group_members_via_group`, `group_members_via_person`):
-// PocketBase joins them on the relation (indexed), and the conditions on one path hold for one joined
+// Membership tests on the group collections go through the back-relation `group_members_via_group`:
+// PocketBase joins it on the relation (indexed), and the conditions on one path hold for one joined
 // row. `@collection.group_members` joins are unconstrained: two of them in one rule made SQLite scan
 // rows × members × members (a 30-second roster read at 1,300 memberships), so they appear only in
 // create rules, which test one new row.
@@ -46,22 +55,14 @@ const leaderOf = (prefix) => `(${ME} != "" && ${via(prefix)}.person ?= ${ME} && 
 const bodyGroup = (leader) =>
   `(${ME} != "" && @collection.group_members:body.group ?= @request.body.group && @collection.group_members:body.person ?= ${ME} && ` +
   `@collection.group_members:body.status ?= "active"${leader ? ' && @collection.group_members:body.role ?= "leader"' : ""})`;
+/** The person at `personPath` (a people relation path, "" for a person itself) lists the caller in `list`. */
+const listsMe = (personPath, list) => `(${ME} != "" && ${personPath}group_access_via_person.${list} ~ ${ME})`;
 /**
- * The caller and the person at `personPath` (a people relation path, "" for a person itself) are active
- * members of one active group; `leaderOnly`: the caller leads it. `extra` adds a condition on that
- * shared group (e.g. its roster visibility).
+ * The caller and the person at `personPath` are active members of one active group; `leaderOnly`: the
+ * caller leads it; `roster`: that group shows its roster to its members.
  */
-const sharesGroupWith = (personPath, { leaderOnly = false, extra = "" } = {}) => {
-  const theirs = `${personPath}group_members_via_person`;
-  const mine = `${theirs}.group.group_members_via_group`;
-  return (
-    `(${ME} != "" && ${theirs}.status ?= "active" && ${theirs}.group.status ?= "active" && ` +
-    `${mine}.person ?= ${ME} && ${mine}.status ?= "active"` +
-    (leaderOnly ? ` && ${mine}.role ?= "leader"` : "") +
-    (extra ? ` && ${theirs}.group.${extra}` : "") +
-    ")"
-  );
-};
+const sharesGroupWith = (personPath, { leaderOnly = false, roster = false } = {}) =>
+  listsMe(personPath, leaderOnly ? "leaderViewers" : roster ? "rosterViewers" : "groupViewers");
 
 /** A group the caller may find (it reaches the join form): active, not hidden, members-only for active members. */
 const findable = (path) =>
@@ -84,12 +85,9 @@ const addressReadWithGroups =
 const peopleRead = `${STAFF} || id = ${ME} || ${IN_MY_HOUSEHOLD("household")} || (inDirectory = true && ${ACTIVE})`;
 // On a roster: fellow members when the roster is open to members (never a child), the group's leaders.
 // Leaders also see who asks to join their group (a pending request).
-const REQUESTS = "group_join_requests_via_person";
-const askingToJoinMyGroup =
-  `(${ME} != "" && ${REQUESTS}.status ?= "pending" && ${REQUESTS}.group.group_members_via_group.person ?= ${ME} && ` +
-  `${REQUESTS}.group.group_members_via_group.status ?= "active" && ${REQUESTS}.group.group_members_via_group.role ?= "leader")`;
+const askingToJoinMyGroup = listsMe("", "requestViewers");
 const peopleReadWithGroups =
-  `${peopleRead} || (ageGroup != "child" && ${sharesGroupWith("", { extra: 'rosterVisibility ?= "members"' })}) || ` +
+  `${peopleRead} || (ageGroup != "child" && ${sharesGroupWith("", { roster: true })}) || ` +
   `${sharesGroupWith("", { leaderOnly: true })} || ${askingToJoinMyGroup}`;
 
 migrate((app) => {
@@ -271,6 +269,28 @@ migrate((app) => {
   kind.values = [...kind.values, "group_join_request", "group_request_decided", "group_chat"];
   app.save(notifications);
 
+  const access = new Collection({
+    type: "base",
+    name: "group_access",
+    listRule: null,
+    viewRule: null,
+    createRule: null,
+    updateRule: null,
+    deleteRule: null,
+    fields: [
+      { name: "person", type: "relation", required: true, collectionId: people.id, maxSelect: 1, cascadeDelete: true },
+      // Space-separated person ids: fellow active members of the person's active groups whose roster is
+      // open to members; of all their active groups; those groups' leaders; leaders of groups they ask to join.
+      { name: "rosterViewers", type: "text", max: 0 },
+      { name: "groupViewers", type: "text", max: 0 },
+      { name: "leaderViewers", type: "text", max: 0 },
+      { name: "requestViewers", type: "text", max: 0 },
+      ...timestamps(),
+    ],
+    indexes: ["CREATE UNIQUE INDEX idx_group_access_person ON group_access (person)"],
+  });
+  app.save(access);
+
   // "leaders" and "groups" now mean what they say.
   for (const name of ["person_emails", "person_phones", "person_birthdays"]) {
     const rows = app.findCollectionByNameOrId(name);
@@ -305,7 +325,7 @@ migrate((app) => {
   const kind = notifications.fields.getByName("kind");
   kind.values = kind.values.filter((v) => !["group_join_request", "group_request_decided", "group_chat"].includes(v));
   app.save(notifications);
-  for (const name of ["group_addresses", "group_messages", "group_join_requests", "group_members", "groups"]) {
+  for (const name of ["group_access", "group_addresses", "group_messages", "group_join_requests", "group_members", "groups"]) {
     try {
       app.delete(app.findCollectionByNameOrId(name));
     } catch (_) {

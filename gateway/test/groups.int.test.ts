@@ -9,7 +9,7 @@ import type PocketBase from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/index.ts";
 import type { NotificationRecord } from "../src/pocketbase/records.ts";
-import { countPocketBaseCalls, createUser, errorCode, GqlClient, system, testGateway, type TestUser } from "./helpers.ts";
+import { countPocketBaseCalls, createUser, errorCode, GqlClient, pbAs, system, testGateway, type TestUser } from "./helpers.ts";
 
 let gateway: Gateway;
 let su: PocketBase;
@@ -162,6 +162,57 @@ describe("joining and leaving", () => {
   });
 });
 
+describe("who sees whom through groups", () => {
+  it("follows every change: joining, a request and its decision, becoming leader, closing the roster, archiving, leaving", async () => {
+    // Fresh people (not in the shared groups), each with a phone for fellow group members only.
+    const [ann, ben, lea] = await Promise.all([createUser(), createUser(), createUser()]);
+    for (const user of [ann, ben, lea]) {
+      await su.collection("people").update(user.personId!, { directoryOptOut: true }); // never seen through the directory
+      await su.collection("person_phones").create({ person: user.personId, number: "+15550100", visibility: "groups" });
+    }
+    const sees = async (viewer: TestUser, target: TestUser) => {
+      const pb = pbAs(viewer);
+      const person = await pb.collection("people").getOne(target.personId!).then(() => true, () => false);
+      const phones = await pb.collection("person_phones").getFullList({ filter: pb.filter("person = {:p}", { p: target.personId }) });
+      return { person, phone: phones.length > 0 };
+    };
+    const none = { person: false, phone: false };
+    const group = await su.collection("groups").create({
+      name: `Access ${run}`, slug: slug("access"), type: "team", locationDisplay: "hidden", visibility: "public", joinPolicy: "request", rosterVisibility: "members", status: "active",
+    });
+    await su.collection("group_members").create({ group: group.id, person: lea.personId, role: "member", status: "active" });
+    expect(await sees(lea, ann)).toEqual(none);
+
+    const request = await su.collection("group_join_requests").create({ group: group.id, person: ann.personId, status: "pending", message: "hello" });
+    expect(await sees(lea, ann)).toEqual(none); // only leaders see who asks
+    const leadership = await su.collection("group_members").getFirstListItem(su.filter("group = {:g} && person = {:p}", { g: group.id, p: lea.personId }));
+    await su.collection("group_members").update(leadership.id, { role: "leader" });
+    expect(await sees(lea, ann)).toEqual({ person: true, phone: false }); // the requester, not their contact rows
+    await su.collection("group_join_requests").update(request.id, { status: "declined" });
+    expect(await sees(lea, ann)).toEqual(none);
+
+    const annIn = await su.collection("group_members").create({ group: group.id, person: ann.personId, role: "member", status: "active" });
+    await su.collection("group_members").create({ group: group.id, person: ben.personId, role: "member", status: "active" });
+    expect(await sees(ben, ann)).toEqual({ person: true, phone: true });
+    expect(await sees(lea, ann)).toEqual({ person: true, phone: true });
+
+    await su.collection("groups").update(group.id, { rosterVisibility: "leaders" });
+    expect(await sees(ben, ann)).toEqual({ person: false, phone: true }); // not on the roster; still a fellow member
+    expect(await sees(lea, ann)).toEqual({ person: true, phone: true });
+
+    await su.collection("groups").update(group.id, { status: "archived" });
+    expect(await sees(ben, ann)).toEqual(none);
+    expect(await sees(lea, ann)).toEqual(none);
+    await su.collection("groups").update(group.id, { status: "active", rosterVisibility: "members" });
+    expect(await sees(ben, ann)).toEqual({ person: true, phone: true });
+
+    await su.collection("group_members").delete(annIn.id);
+    expect(await sees(ben, ann)).toEqual(none);
+    expect(await sees(ann, ben)).toEqual(none);
+    expect(await sees(lea, ann)).toEqual(none);
+  });
+});
+
 describe("chat", () => {
   it("the same clientKey twice (a double click, a resend) stores one message", async () => {
     const group = await makeGroup();
@@ -178,6 +229,9 @@ describe("chat", () => {
     const group = await makeGroup();
     for (let i = 0; i < 45; i++) {
       await su.collection("group_messages").create({ group: group.id, author: leader.personId, authorName: "Lena", body: `Message ${i}`, clientKey: randomUUID() });
+      // `created` has millisecond precision: two messages saved in one millisecond have no order between them
+      // (the keyset still pages them consistently), and this test names the exact order.
+      await new Promise((resolve) => setTimeout(resolve, 2));
     }
     const page = (before: string | null, first: number) =>
       countPocketBaseCalls(() =>

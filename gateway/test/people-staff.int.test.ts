@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Gateway } from "../src/index.ts";
 import { SESSION } from "@flock/shared/limits";
 import { PERSON_RELATIONS } from "../src/schema/people/merge.ts";
+import type { GroupAccessRecord } from "../src/pocketbase/records.ts";
 import { linkFrom, waitForMail } from "../../scripts/lib/smtp-catcher.ts";
 import { createUser, errorCode, fileOf, GqlClient, pbAs, pngBytes, restStatus, signUpAndSignIn, system, testGateway, uniqueEmail, type TestUser } from "./helpers.ts";
 import {
@@ -150,6 +151,8 @@ describe("merge", () => {
     await su.collection("group_members").create({ group: both.id, person: keep.id, role: "member", status: "active" });
     await su.collection("group_members").create({ group: both.id, person: merge.id, role: "leader", status: "active" });
     await su.collection("group_members").create({ group: only.id, person: merge.id, role: "member", status: "active" });
+    const fellow = await newPerson();
+    await su.collection("group_members").create({ group: only.id, person: fellow.id, role: "member", status: "active" });
     await su.collection("group_join_requests").create({ group: asked.id, person: keep.id, status: "pending" });
     const clash = await su.collection("group_join_requests").create({ group: asked.id, person: merge.id, status: "pending" });
     const message = await su.collection("group_messages").create({ group: both.id, author: merge.id, authorName: "Bobby", body: "Hi", clientKey: `merge-${merge.id}` });
@@ -159,6 +162,12 @@ describe("merge", () => {
     expect(await rowsOf("group_members", "person", merge.id)).toEqual([]);
     expect(await su.collection("group_join_requests").getOne(clash.id)).toMatchObject({ person: keep.id, status: "cancelled" });
     expect((await su.collection("group_messages").getOne(message.id)).author).toBe(keep.id);
+    // Who sees whom through groups followed (PocketBase's hooks): a fellow member of "only" sees the kept person.
+    const viewersOf = async (personId: string) =>
+      (await su.collection("group_access").getFullList<GroupAccessRecord>({ filter: su.filter("person = {:p}", { p: personId }) }))[0]?.groupViewers.split(" ");
+    expect(await viewersOf(keep.id)).toEqual([fellow.id]);
+    expect(await viewersOf(fellow.id)).toEqual([keep.id]);
+    expect(await viewersOf(merge.id)).toBeUndefined();
   });
 
   it("refuses to merge a person into itself, a merged record, and callers without people.manage", async () => {

@@ -49,4 +49,73 @@ function leaderNames(app, groupId) {
   return rows.map((r) => r.name);
 }
 
-module.exports = { admit, recount, activeMembers, leaderNames };
+// Who may see a person through groups ({:p}): see the groups migration. Fellow members are active
+// members of an active group the person is an active member of.
+const FELLOWS =
+  "SELECT DISTINCT m2.person AS id FROM group_members m1 JOIN groups g ON g.id = m1.`group` JOIN group_members m2 ON m2.`group` = g.id " +
+  "WHERE m1.person = {:p} AND m1.status = 'active' AND g.status = 'active' AND m2.status = 'active' AND m2.person != {:p}";
+const VIEWERS = {
+  rosterViewers: `${FELLOWS} AND g.rosterVisibility = 'members' ORDER BY 1`,
+  groupViewers: `${FELLOWS} ORDER BY 1`,
+  leaderViewers: `${FELLOWS} AND m2.role = 'leader' ORDER BY 1`,
+  requestViewers:
+    "SELECT DISTINCT m.person AS id FROM group_join_requests r JOIN group_members m ON m.`group` = r.`group` " +
+    "WHERE r.person = {:p} AND r.status = 'pending' AND m.status = 'active' AND m.role = 'leader' AND m.person != {:p} ORDER BY 1",
+};
+
+/**
+ * Rewrite a person's group_access row (who may see them through groups) from the memberships and join
+ * requests as they are now. A person nobody sees through groups has no row.
+ */
+function refreshAccess(app, personId) {
+  if (!personId) return;
+  const lists = {};
+  for (const name of Object.keys(VIEWERS)) {
+    const rows = arrayOf(new DynamicModel({ id: "" }));
+    app.db().newQuery(VIEWERS[name]).bind({ p: personId }).all(rows);
+    lists[name] = rows.map((r) => r.id).join(" ");
+  }
+  let row = null;
+  try {
+    row = app.findFirstRecordByData("group_access", "person", personId);
+  } catch (_) {
+    /* none yet */
+  }
+  if (Object.keys(lists).every((name) => lists[name] === "")) {
+    if (row) app.delete(row);
+    return;
+  }
+  if (row && Object.keys(lists).every((name) => row.getString(name) === lists[name])) return;
+  if (!row) {
+    row = new Record(app.findCollectionByNameOrId("group_access"));
+    row.set("person", personId);
+  }
+  for (const name of Object.keys(lists)) row.set(name, lists[name]);
+  app.saveNoValidate(row);
+}
+
+/**
+ * Refresh everyone a change to one group can concern: its members (any status: their fellows and
+ * leaders change) and those asking to join it (its leaders see them).
+ */
+function refreshGroupAccess(app, groupId) {
+  const rows = arrayOf(new DynamicModel({ person: "" }));
+  app.db()
+    .newQuery("SELECT person FROM group_members WHERE `group` = {:g} UNION SELECT person FROM group_join_requests WHERE `group` = {:g} AND status = 'pending'")
+    .bind({ g: groupId })
+    .all(rows);
+  for (const r of rows) refreshAccess(app, r.person);
+}
+
+/** A join request's write, then its person's group_access (and a former person's, should it move). */
+function afterJoinRequestWrite(e) {
+  require(`${__hooks}/lib/events.js`).inTransaction(e, (app) => {
+    e.next();
+    const person = e.record.getString("person");
+    refreshAccess(app, person);
+    const before = e.record.original().getString("person");
+    if (before && before !== person) refreshAccess(app, before);
+  });
+}
+
+module.exports = { admit, recount, activeMembers, leaderNames, refreshAccess, refreshGroupAccess, afterJoinRequestWrite };

@@ -533,6 +533,15 @@ export interface GroupAddressRecord extends BaseRecord {
   address: string;
 }
 
+/** Who may see a person through groups (space-separated person ids): for the people rules only (no API access). */
+export interface GroupAccessRecord extends BaseRecord {
+  person: string;
+  rosterViewers: string;
+  groupViewers: string;
+  leaderViewers: string;
+  requestViewers: string;
+}
+
 export interface Collections {
   roles: RoleRecord;
   users: UserRecord;
@@ -574,4 +583,5 @@ export interface Collections {
   group_join_requests: GroupJoinRequestRecord;
   group_messages: GroupMessageRecord;
   group_addresses: GroupAddressRecord;
+  group_access: GroupAccessRecord;
 }

@@ -167,6 +167,9 @@ function repointAsSystem(collection: string, field: string): Mover {
   };
 }
 
+/** Derived rows: PocketBase's hooks rewrite both people's group_access as memberships and requests move. */
+const derivedByHooks: Mover = async () => {};
+
 export const PERSON_RELATIONS = {
   "person_emails.person": moveContactRows<PersonEmailRecord>("person_emails", (a, b) => a.email.toLowerCase() === b.email.toLowerCase()),
   "person_phones.person": moveContactRows<PersonPhoneRecord>("person_phones", (a, b) => a.number === b.number),
@@ -183,6 +186,7 @@ export const PERSON_RELATIONS = {
   "group_join_requests.person": moveJoinRequests,
   "group_join_requests.decidedBy": repointAsSystem("group_join_requests", "decidedBy"),
   "group_messages.author": repointAsSystem("group_messages", "author"),
+  "group_access.person": derivedByHooks,
 } satisfies Record<string, Mover>;
 
 /** The kept person's blank fields, filled from the merged one. */
