@@ -140,6 +140,39 @@ describe("occurrences, exceptions and splitting", () => {
     expect(newSeries.length).toBe(march.length - 2);
   });
 
+  it("an edit that omits the rule and capacity keeps them; a split takes the later sign-ups to the new series' same dates", async () => {
+    const event = await publishedEvent({ title: "Thursday class", rrule: "FREQ=WEEKLY;BYDAY=TH", startsAt: `${nextYear}-01-01T19:00`, endsAt: `${nextYear}-01-01T20:30`, registrationMode: "REGISTRATION", capacity: 12 });
+    const edited = await staff().request<{ updateEvent: { rrule: string; capacity: number } }>(`mutation($id: ID!, $input: EventInput!) { updateEvent(id: $id, input: $input) { rrule capacity } }`, {
+      id: event.id,
+      input: { title: "Thursday class (new room)", timezone: "America/New_York", startsAt: `${nextYear}-01-01T19:00`, endsAt: `${nextYear}-01-01T20:30` },
+    });
+    expect(edited.errors).toBeUndefined();
+    expect(edited.data!.updateEvent).toEqual({ rrule: "FREQ=WEEKLY;BYDAY=TH", capacity: 12 });
+
+    const [, second, third] = await occurrencesOf(event.id, `${nextYear}-01-01T00:00:00Z`, `${nextYear}-02-01T00:00:00Z`);
+    const register = async (originalStart: string, label: string) => {
+      const result = await visitor().request<Registered>(REGISTER, { input: { eventId: event.id, originalStart, name: label, email: uniqueEmail(label), attendees: 2 } });
+      expect(result.errors).toBeUndefined();
+      return result.data!.register.parts[0]!.id;
+    };
+    const early = await register(second!.originalStart, "early");
+    const later = await register(third!.originalStart, "later");
+    // From the second Thursday on, the class starts at 18:30.
+    const split = await staff().request<{ splitEvent: { id: string } }>(`mutation($id: ID!, $o: DateTime!, $input: EventInput!) { splitEvent(id: $id, originalStart: $o, input: $input) { id } }`, {
+      id: event.id,
+      o: third!.originalStart,
+      input: { title: "Thursday class", timezone: "America/New_York", startsAt: `${third!.date}T18:30`, endsAt: `${third!.date}T20:00`, rrule: "FREQ=WEEKLY;BYDAY=TH", registrationMode: "REGISTRATION", capacity: 12 },
+    });
+    expect(split.errors).toBeUndefined();
+    const su = await system();
+    expect(await su.collection("registrations").getOne(early)).toMatchObject({ event: event.id, status: "confirmed" });
+    const moved = await su.collection("registrations").getOne(later);
+    expect(moved).toMatchObject({ event: split.data!.splitEvent.id, status: "confirmed" });
+    const [newFirst] = await occurrencesOf(split.data!.splitEvent.id, `${nextYear}-01-01T00:00:00Z`, `${nextYear}-02-01T00:00:00Z`);
+    expect([newFirst!.date, new Date(moved.occurrenceStart.replace(" ", "T")).toISOString()]).toEqual([third!.date, newFirst!.originalStart]);
+    expect(newFirst!.seatsLeft).toBe(10);
+  });
+
   it("refuses ranges over 18 months", async () => {
     const result = await visitor().request(OCCURRENCES, { from: "2026-01-01T00:00:00Z", to: "2028-01-01T00:00:00Z" });
     expect(errorCode(result)).toBe("BAD_USER_INPUT");

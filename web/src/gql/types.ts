@@ -139,13 +139,12 @@ export type EventCategoryInput = {
 
 /**
  * An event as the editor writes it (createEvent, updateEvent, splitEvent). On update, optional fields
- * left out keep their value, except rrule and capacity, which are always written (left out: one-off,
- * no limit).
+ * left out keep their value (rrule and capacity too); null clears a field.
  */
 export type EventInput = {
   /** Shown without times (see Event.allDay). */
   allDay?: boolean | null | undefined;
-  /** Seats per occurrence, 0–100,000; 0 or null for no limit. */
+  /** Seats per occurrence, 0–100,000; 0 or null for no limit (on update, omitting it keeps the event's capacity). */
   capacity?: number | null | undefined;
   /** The category's id; null removes the category. */
   categoryId?: string | number | null | undefined;
@@ -164,7 +163,8 @@ export type EventInput = {
   /** When registration and RSVPs open (an ISO date-time with offset); null clears it. */
   registrationOpensAt?: string | null | undefined;
   /**
-   * An RRULE value (the "RRULE:" prefix is optional), or null/empty for a one-off event. Supported:
+   * An RRULE value (the "RRULE:" prefix is optional), or null/empty for a one-off event (on update,
+   * omitting it keeps the event's rule, checked against the new start). Supported:
    * FREQ=DAILY|WEEKLY|MONTHLY|YEARLY, INTERVAL, COUNT, UNTIL, BYDAY (ordinals like 2SU, -1FR in monthly
    * and yearly rules), BYMONTHDAY, BYMONTH, WKST and a single BYSETPOS; anything else is refused
    * (rule_unsupported), as is a rule that yields no occurrence (rule_yields_nothing).

@@ -416,13 +416,12 @@ export type EventException = {
 
 /**
  * An event as the editor writes it (createEvent, updateEvent, splitEvent). On update, optional fields
- * left out keep their value, except rrule and capacity, which are always written (left out: one-off,
- * no limit).
+ * left out keep their value (rrule and capacity too); null clears a field.
  */
 export type EventInput = {
   /** Shown without times (see Event.allDay). */
   allDay?: InputMaybe<Scalars['Boolean']['input']>;
-  /** Seats per occurrence, 0–100,000; 0 or null for no limit. */
+  /** Seats per occurrence, 0–100,000; 0 or null for no limit (on update, omitting it keeps the event's capacity). */
   capacity?: InputMaybe<Scalars['Int']['input']>;
   /** The category's id; null removes the category. */
   categoryId?: InputMaybe<Scalars['ID']['input']>;
@@ -441,7 +440,8 @@ export type EventInput = {
   /** When registration and RSVPs open (an ISO date-time with offset); null clears it. */
   registrationOpensAt?: InputMaybe<Scalars['DateTime']['input']>;
   /**
-   * An RRULE value (the "RRULE:" prefix is optional), or null/empty for a one-off event. Supported:
+   * An RRULE value (the "RRULE:" prefix is optional), or null/empty for a one-off event (on update,
+   * omitting it keeps the event's rule, checked against the new start). Supported:
    * FREQ=DAILY|WEEKLY|MONTHLY|YEARLY, INTERVAL, COUNT, UNTIL, BYDAY (ordinals like 2SU, -1FR in monthly
    * and yearly rules), BYMONTHDAY, BYMONTH, WKST and a single BYSETPOS; anything else is refused
    * (rule_unsupported), as is a rule that yields no occurrence (rule_yields_nothing).
@@ -1269,7 +1269,9 @@ export type Mutation = {
    * "This and following" (events.manage): end the series before originalStart (cancel it when nothing
    * is left) and continue it from there as a new event made from the input, with the old event's status
    * and (unless given) visibility and registration mode; exceptions from then on move to it. Returns the
-   * new event. BAD_USER_INPUT not_recurring for a one-off event. RSVPs and registrations stay with the old event.
+   * new event. BAD_USER_INPUT not_recurring for a one-off event. RSVPs and registrations from then on move to
+   * the new series' occurrence on the same local date (seats given again in the order they came); one
+   * whose date the new series lacks, or that no longer fits, stays with the old event for staff to move.
    */
   splitEvent: Event;
   /** Ask for prayer. Visitors: 5 per IP per hour; a name (or anonymous) and an email are required. */

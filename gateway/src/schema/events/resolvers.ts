@@ -259,6 +259,43 @@ function throttleVisitorForm(ctx: GatewayContext, kind: string): void {
   ctx.limiter.hit(key, THROTTLE.anonymousFormWindowMs);
 }
 
+/**
+ * After "this and following": RSVPs and registrations from the split on follow the new series to its
+ * occurrence on the same local date (the usual reason to split is a new time or place). One whose date the
+ * new series does not have, or that no longer fits its capacity, stays on the old series for staff to move.
+ */
+async function moveSignUpsToSplit(ctx: GatewayContext, old: EventRecord, created: EventRecord, from: Temporal.Instant): Promise<void> {
+  const filter = ctx.pb.filter("event = {:e} && occurrenceStart >= {:from}", { e: old.id, from: pbDateOf(from) });
+  const [rsvps, registrations] = await Promise.all([
+    pbCall(() => ctx.pb.collection("rsvps").getFullList<RsvpRecord>({ filter, sort: "occurrenceStart,created", fields: "id,occurrenceStart" })),
+    // In the order they came (seats and waitlist places are given again in that order); cancelled ones stay as records of the old date.
+    pbCall(() =>
+      ctx.pb.collection("registrations").getFullList<RegistrationRecord>({
+        filter: `${filter} && status != 'cancelled'`,
+        sort: "occurrenceStart,status,waitlistPosition,created",
+        fields: "id,occurrenceStart",
+      }),
+    ),
+  ]);
+  const rows = [...rsvps.map((r) => ({ collection: "rsvps" as const, ...r })), ...registrations.map((r) => ({ collection: "registrations" as const, ...r }))];
+  if (!rows.length) return;
+  const last = instantOf(rows.reduce((max, r) => (r.occurrenceStart > max ? r.occurrenceStart : max), rows[0]!.occurrenceStart));
+  const dateOf = (instant: Temporal.Instant, zone: string) => instant.toZonedDateTimeISO(zone).toPlainDate().toString();
+  const newStarts = new Map<string, Temporal.Instant>();
+  for (const occurrence of expand(seriesOf(created), from.subtract({ hours: 48 }), last.add({ hours: 48 }))) {
+    newStarts.set(dateOf(occurrence.originalStart.toInstant(), created.timezone), occurrence.originalStart.toInstant());
+  }
+  for (const row of rows) {
+    const target = newStarts.get(dateOf(instantOf(row.occurrenceStart), old.timezone));
+    if (!target) continue;
+    try {
+      await writeAsCaller(() => ctx.pb.collection(row.collection).update(row.id, { event: created.id, occurrenceStart: pbDateOf(target) }));
+    } catch (error) {
+      if (!(error instanceof ClientResponseError && error.status === 400)) throw error; // no seats there: stays for staff
+    }
+  }
+}
+
 /** PocketBase's hook refusals ("validation_not_enough_seats") as field errors of our catalogue. */
 async function hookWrite<T>(run: () => Promise<T>): Promise<T> {
   try {
@@ -536,8 +573,13 @@ export const eventsResolvers: Resolvers = {
     },
     async updateEvent(_, { id, input }, ctx) {
       const viewer = await requireViewer(ctx);
-      const data = validateEvent(input);
       const current = await requireEvent(ctx, id);
+      // An omitted rule or capacity stays as it is (null or empty clears it); the kept rule is checked against the new start.
+      const data = validateEvent({
+        ...input,
+        rrule: input.rrule === undefined ? current.rrule : input.rrule,
+        capacity: input.capacity === undefined ? current.capacity : input.capacity,
+      });
       const slug = !input.slug || input.slug === current.slug ? current.slug : await chooseSlug(ctx.pb, "events", input.slug, String(data.title), id);
       // Exceptions are kept: they are keyed by original start, which the same rule still generates.
       return writeAsCaller(() => ctx.pb.collection("events").update<EventRecord>(id, { ...data, slug, updatedBy: viewer.id }, { expand: EXPAND }));
@@ -613,6 +655,7 @@ export const eventsResolvers: Resolvers = {
       // Exceptions from the split on follow the new series; the old one ends before it (or goes, when nothing is left).
       const later = (await loadersOf(ctx).exceptions.load(id)).filter((x) => Temporal.Instant.compare(instantOf(x.originalStart), o.originalStart.toInstant()) >= 0);
       for (const x of later) await writeAsCaller(() => ctx.pb.collection("event_exceptions").update(x.id, { event: created.id }));
+      await moveSignUpsToSplit(ctx, current, created, o.originalStart.toInstant());
       if (head) {
         const exdates = (head.exdates ?? []).map((d) => d.toString()).join(",");
         await writeAsCaller(() => ctx.pb.collection("events").update(id, { rrule: formatRRule(head.rule!), exdates }));
