@@ -173,6 +173,29 @@ describe("occurrences, exceptions and splitting", () => {
     expect(newFirst!.seatsLeft).toBe(10);
   });
 
+  it("cancelling a date mails who signed up for it (with the note); cancelling the event mails the rest, once each", async () => {
+    const event = await publishedEvent({ title: `Choir practice ${n}`, rrule: "FREQ=WEEKLY;BYDAY=TU", startsAt: `${nextYear}-01-06T19:00`, endsAt: `${nextYear}-01-06T20:00`, registrationMode: "REGISTRATION", capacity: 2, waitlistEnabled: true });
+    const [first, second] = await occurrencesOf(event.id, `${nextYear}-01-01T00:00:00Z`, `${nextYear}-02-01T00:00:00Z`);
+    const [ada, ben] = [uniqueEmail("ada"), uniqueEmail("ben")];
+    for (const [email, o, attendees] of [[ada, first!, 3], [ben, second!, 1]] as const) {
+      const result = await visitor().request<Registered>(REGISTER, { input: { eventId: event.id, originalStart: o.originalStart, name: email.split("@")[0], email, attendees } });
+      expect(result.errors).toBeUndefined();
+    }
+    const cancelled = await staff().request(`mutation($e: ID!, $o: DateTime!) { cancelOccurrence(eventId: $e, originalStart: $o, note: "The church is closed for snow.") { id } }`, { e: event.id, o: first!.originalStart });
+    expect(cancelled.errors).toBeUndefined();
+    const subject = new RegExp(`^Cancelled: Choir practice`);
+    const adaMail = await waitForMail(inject("catcherUrl"), ada, subject);
+    expect(adaMail.text).toContain("The church is closed for snow.");
+    expect(adaMail.text).toContain("Your registration for that date no longer applies");
+
+    expect((await staff().request(`mutation($id: ID!) { cancelEvent(id: $id) { status } }`, { id: event.id })).errors).toBeUndefined();
+    const benMail = await waitForMail(inject("catcherUrl"), ben, subject);
+    expect(benMail.text).not.toContain("snow");
+    // Ada's party (split into a confirmed and a waitlisted part) got one mail, and none again for the event.
+    const all = (await (await fetch(`${inject("catcherUrl")}/messages?to=${encodeURIComponent(ada)}`)).json()) as { subject: string }[];
+    expect(all.filter((m) => subject.test(m.subject))).toHaveLength(1);
+  });
+
   it("refuses ranges over 18 months", async () => {
     const result = await visitor().request(OCCURRENCES, { from: "2026-01-01T00:00:00Z", to: "2028-01-01T00:00:00Z" });
     expect(errorCode(result)).toBe("BAD_USER_INPUT");

@@ -1039,11 +1039,11 @@ export type Mutation = {
   attachSermonAudio: Sermon;
   /** Withdraw your own request to delete your data. */
   cancelDataDeletion: Person;
-  /** Cancel the whole event (events.manage): kept, every occurrence shown as cancelled. Registrations are not cancelled and nobody is mailed. */
+  /** Cancel the whole event (events.manage): kept, every occurrence shown as cancelled. Registrations are kept (not cancelled); everyone registered or answering yes/maybe for a date not yet begun is mailed once (dates cancelled before were mailed then). */
   cancelEvent: Event;
   /** Withdraw one's own pending request. */
   cancelJoinRequest: Scalars['Boolean']['output'];
-  /** Cancel one occurrence (also a moved one) without touching the series (events.manage). BAD_USER_INPUT no_such_occurrence when the series has none then. */
+  /** Cancel one occurrence (also a moved one) without touching the series (events.manage); everyone registered or answering yes/maybe for it is mailed, with the note. BAD_USER_INPUT no_such_occurrence when the series has none then. */
   cancelOccurrence: Event;
   /**
    * Cancel a registration, and every other part of its party: by id (signed in: its owner or an event

@@ -407,6 +407,50 @@ async function mailMoved(ctx: GatewayContext, o: OccurrenceModel, id: string): P
 }
 
 /**
+ * System job: tell everyone signed up for a cancelled date (registrations not cancelled, RSVPs yes or
+ * maybe) — one date (`only`), or every date not yet begun when the whole event is cancelled. The
+ * superuser only reads these rows to address mail.
+ */
+async function mailCancelled(ctx: GatewayContext, event: EventRecord, only: Temporal.Instant | null, note = ""): Promise<void> {
+  const system = await ctx.system.get();
+  const when = only ? system.filter("occurrenceStart = {:o}", { o: pbDateOf(only) }) : system.filter("occurrenceStart >= {:now}", { now: pbDateOf(Temporal.Now.instant()) });
+  const filter = `${system.filter("event = {:e}", { e: event.id })} && ${when}`;
+  const [registrations, rsvps] = await Promise.all([
+    system.collection("registrations").getFullList<RegistrationRecord>({ filter: `${filter} && status != 'cancelled' && partOf = ''`, fields: "name,email,occurrenceStart" }),
+    system.collection("rsvps").getFullList<RsvpRecord>({ filter: `${filter} && response != 'no' && email != ''`, fields: "name,email,occurrenceStart" }),
+  ]);
+  const { churchName, locale, t } = await mailContext(ctx);
+  // Dates cancelled before were mailed then.
+  const sent = new Set<string>();
+  if (!only) {
+    const earlier = await system.collection("event_exceptions").getFullList<EventExceptionRecord>({ filter: system.filter("event = {:e} && status = 'cancelled'", { e: event.id }), fields: "originalStart" });
+    for (const x of earlier) for (const row of [...registrations, ...rsvps]) if (row.occurrenceStart === x.originalStart) sent.add(`${row.email.toLowerCase()}|${row.occurrenceStart}`);
+  }
+  for (const [kind, row] of [...registrations.map((r) => ["registration", r] as const), ...rsvps.map((r) => ["rsvp", r] as const)]) {
+    const key = `${row.email.toLowerCase()}|${row.occurrenceStart}`;
+    if (sent.has(key)) continue; // a party split into parts, or the same person both registered and answered
+    sent.add(key);
+    const start = instantOf(row.occurrenceStart).toZonedDateTimeISO(event.timezone);
+    await sendNotice(
+      ctx.mailer,
+      composeMail({
+        to: row.email,
+        subject: t("event.cancelled.subject", { event: event.title }),
+        paragraphs: [
+          t("mail.hello", { name: row.name }),
+          t("event.cancelled.body", { event: event.title, when: eventWhen({ start }, locale), hasNote: note ? "yes" : "no", note }),
+          t("event.cancelled.signUp", { kind }),
+        ],
+        link: { url: `${ctx.config.publicUrl}/events`, label: t("event.cancelled.button") },
+        churchName,
+        locale,
+      }),
+      churchName,
+    );
+  }
+}
+
+/**
  * System job: mail everyone the waitlist promoted (the hook marks them with promotedAt) and not yet
  * told. Runs after the writes that free seats; the superuser only reads these rows to address mail.
  */
@@ -597,8 +641,12 @@ export const eventsResolvers: Resolvers = {
     },
     async cancelEvent(_, { id }, ctx) {
       await requireViewer(ctx);
-      await requireEvent(ctx, id);
-      return writeAsCaller(() => ctx.pb.collection("events").update<EventRecord>(id, { status: "cancelled" }, { expand: EXPAND }));
+      const current = await requireEvent(ctx, id);
+      const cancelled = await writeAsCaller(() => ctx.pb.collection("events").update<EventRecord>(id, { status: "cancelled" }, { expand: EXPAND }));
+      if (current.status === "published") {
+        ctx.afterResponse(() => void mailCancelled(ctx, cancelled, null).catch((error: unknown) => console.error("[events] cancellation mail failed:", error)));
+      }
+      return cancelled;
     },
     async deleteEvent(_, { id }, ctx) {
       await requireViewer(ctx);
@@ -609,7 +657,11 @@ export const eventsResolvers: Resolvers = {
     async cancelOccurrence(_, { eventId, originalStart, note }, ctx) {
       await requireViewer(ctx);
       const o = await requireOccurrence(ctx, eventId, originalStart);
-      await saveException(ctx, eventId, o.originalStart.toInstant(), { status: "cancelled", startsAt: "", endsAt: "", note: (note ?? "").trim().slice(0, 500) });
+      const text = (note ?? "").trim().slice(0, 500);
+      await saveException(ctx, eventId, o.originalStart.toInstant(), { status: "cancelled", startsAt: "", endsAt: "", note: text });
+      if (o.status !== "CANCELLED" && o.event.status === "published") {
+        ctx.afterResponse(() => void mailCancelled(ctx, o.event, o.originalStart.toInstant(), text).catch((error: unknown) => console.error("[events] cancellation mail failed:", error)));
+      }
       loadersOf(ctx).exceptions.clear(eventId); // the answer's occurrences must include the new exception
       return requireEvent(ctx, eventId);
     },
