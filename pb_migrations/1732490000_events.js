@@ -178,7 +178,7 @@ migrate((app) => {
       { name: "user", type: "relation", collectionId: users.id, maxSelect: 1 },
       { name: "name", type: "text", required: true, min: 1, max: 200 },
       { name: "email", type: "email", required: true },
-      { name: "phone", type: "text", max: 30 },
+      { name: "phone", type: "text", max: 40 },
       { name: "attendees", type: "number", required: true, onlyInt: true, min: 1, max: 10 },
       { name: "attendeeNames", type: "json", maxSize: 5000 },
       { name: "status", type: "select", maxSelect: 1, values: ["confirmed", "waitlisted", "cancelled"] },

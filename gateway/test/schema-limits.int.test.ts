@@ -22,7 +22,7 @@ const field = (collection: string, name: string): Field => {
 let gateway: Gateway;
 beforeAll(async () => {
   const su = await system();
-  for (const name of ["users", "people", "roles", "settings", "sermons", "sermon_series", "speakers", "api_clients", "webhooks", "groups", "group_messages", "group_join_requests", "group_addresses"]) collections[name] = await su.collections.getOne(name);
+  for (const name of ["users", "people", "roles", "settings", "sermons", "sermon_series", "speakers", "api_clients", "webhooks", "registrations", "groups", "group_messages", "group_join_requests", "group_addresses"]) collections[name] = await su.collections.getOne(name);
   gateway = await testGateway();
 });
 afterAll(() => gateway.close());
@@ -35,6 +35,7 @@ describe("the live PocketBase schema agrees with limits.ts", () => {
     ["settings", "tagline", 0, LIMITS.taglineMax],
     ["settings", "address", 0, LIMITS.addressMax],
     ["settings", "phone", 0, LIMITS.phoneMax],
+    ["registrations", "phone", 0, LIMITS.phoneMax],
     ["roles", "name", 1, LIMITS.nameMax],
     ["users", "name", 0, LIMITS.nameMax],
     ["api_clients", "name", 1, LIMITS.apiTokenNameMax],
