@@ -196,6 +196,32 @@ describe("occurrences, exceptions and splitting", () => {
     expect(all.filter((m) => subject.test(m.subject))).toHaveLength(1);
   });
 
+  it("staff cancelling someone's registration mails them; cancelling from one's own mail link does not", async () => {
+    const event = await publishedEvent({ title: `Workshop ${n}`, registrationMode: "REGISTRATION", capacity: 5 });
+    const [o] = await occurrencesOf(event.id, `${nextYear}-01-01T00:00:00Z`, `${nextYear}-02-01T00:00:00Z`);
+    const [cara, dan, eve] = [uniqueEmail("cara"), uniqueEmail("dan"), uniqueEmail("eve")];
+    const ids: string[] = [];
+    for (const email of [cara, dan, eve]) {
+      const result = await visitor().request<Registered>(REGISTER, { input: { eventId: event.id, originalStart: o!.originalStart, name: "Guest", email, attendees: 1 } });
+      expect(result.errors).toBeUndefined();
+      ids.push(result.data!.register.parts[0]!.id);
+    }
+    const byStaff = await staff().request(`mutation($id: ID) { cancelRegistration(id: $id) { status } }`, { id: ids[0] });
+    expect(byStaff.errors).toBeUndefined();
+    const mail = await waitForMail(inject("catcherUrl"), cara, /^Your registration was cancelled: Workshop/);
+    expect(mail.text).toMatch(/cancelled your registration for Workshop \d+ — /);
+
+    const danMail = await waitForMail(inject("catcherUrl"), dan, /Registered: Workshop/);
+    const token = decodeURIComponent(linkFrom(danMail, "/events/registration/").split("/events/registration/")[1]!);
+    expect((await visitor().request(`mutation($t: String) { cancelRegistration(token: $t) { status } }`, { t: token })).errors).toBeUndefined();
+    // Mails go out after the response, in order: once a later staff cancellation's mail (Eve's) is here, one
+    // wrongly sent to Dan would be too.
+    expect((await staff().request(`mutation($id: ID) { cancelRegistration(id: $id) { status } }`, { id: ids[2] })).errors).toBeUndefined();
+    await waitForMail(inject("catcherUrl"), eve, /^Your registration was cancelled: Workshop/);
+    const danMails = (await (await fetch(`${inject("catcherUrl")}/messages?to=${encodeURIComponent(dan)}`)).json()) as { subject: string }[];
+    expect(danMails.map((m) => m.subject).filter((subject) => subject.startsWith("Your registration was cancelled"))).toEqual([]);
+  });
+
   it("refuses ranges over 18 months", async () => {
     const result = await visitor().request(OCCURRENCES, { from: "2026-01-01T00:00:00Z", to: "2028-01-01T00:00:00Z" });
     expect(errorCode(result)).toBe("BAD_USER_INPUT");

@@ -79,6 +79,8 @@ export const serverEn = {
   "event.cancelled.body": "{event} — {when} has been cancelled.{hasNote, select, yes { {note}} other {}} We are sorry for the change of plans.",
   "event.cancelled.signUp": "{kind, select, registration {Your registration} other {Your reply}} for that date no longer applies; there is nothing you need to do.",
   "event.cancelled.button": "See what else is on",
+  "event.cancelledByStaff.subject": "Your registration was cancelled: {event}",
+  "event.cancelledByStaff.body": "{church} cancelled your registration for {event} — {when}. If that is a mistake, reply to this email or get in touch with the church.",
   "event.rsvp.subject": "Your answer for {event}: {response, select, yes {going} no {not going} other {maybe}}",
   "event.rsvp.body": "Thank you for answering for {event} — {when}{hasPlace, select, yes {, {place}} other {}}. Your answer: {response, select, yes {going} no {not going} other {maybe}}{guests, plural, =0 {} one { with # guest} other { with # guests}}.",
   "event.rsvp.change": "To change your answer, open the event page in the same browser you answered from.",

@@ -68,6 +68,8 @@ export const serverEs: Record<ServerMessageKey, string> = {
   "event.cancelled.body": "{event} — {when} se ha cancelado.{hasNote, select, yes { {note}} other {}} Sentimos el cambio de planes.",
   "event.cancelled.signUp": "{kind, select, registration {Tu inscripción} other {Tu respuesta}} para esa fecha ya no aplica; no necesitas hacer nada.",
   "event.cancelled.button": "Ver otros eventos",
+  "event.cancelledByStaff.subject": "Se canceló tu inscripción: {event}",
+  "event.cancelledByStaff.body": "{church} canceló tu inscripción para {event} — {when}. Si es un error, responde a este correo o ponte en contacto con la iglesia.",
   "event.rsvp.subject": "Tu respuesta para {event}: {response, select, yes {asistiré} no {no asistiré} other {quizás}}",
   "event.rsvp.body": "Gracias por responder para {event} — {when}{hasPlace, select, yes {, {place}} other {}}. Tu respuesta: {response, select, yes {asistiré} no {no asistiré} other {quizás}}{guests, plural, =0 {} one { con # invitado} other { con # invitados}}.",
   "event.rsvp.change": "Para cambiar tu respuesta, abre la página del evento en el mismo navegador desde el que respondiste.",

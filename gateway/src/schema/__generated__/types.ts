@@ -1048,7 +1048,8 @@ export type Mutation = {
   /**
    * Cancel a registration, and every other part of its party: by id (signed in: its owner or an event
    * manager) or by the mail link's token (signed out; with the token, id may pick a part). Freed seats go
-   * to the waitlist, whose promoted parties are mailed. Cancelling twice is harmless. UNAUTHENTICATED
+   * to the waitlist, whose promoted parties are mailed; when an event manager cancels someone else's
+   * registration, that person is mailed. Cancelling twice is harmless. UNAUTHENTICATED
    * signed out without a token; NOT_FOUND for an unknown token or a registration the caller cannot see.
    */
   cancelRegistration: Registration;

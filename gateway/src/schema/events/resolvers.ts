@@ -450,6 +450,28 @@ async function mailCancelled(ctx: GatewayContext, event: EventRecord, only: Temp
   }
 }
 
+/** System job: tell a registrant that staff cancelled their registration (the superuser reads it to address the mail). */
+async function mailCancelledByStaff(ctx: GatewayContext, id: string): Promise<void> {
+  const system = await ctx.system.get();
+  const r = await system.collection("registrations").getOne<RegistrationRecord>(id, { expand: "event" });
+  const event = r.expand?.event;
+  if (!event) return;
+  const { churchName, locale, t } = await mailContext(ctx);
+  const start = instantOf(r.occurrenceStart).toZonedDateTimeISO(event.timezone);
+  await sendNotice(
+    ctx.mailer,
+    composeMail({
+      to: r.email,
+      subject: t("event.cancelledByStaff.subject", { event: event.title }),
+      paragraphs: [t("mail.hello", { name: r.name }), t("event.cancelledByStaff.body", { event: event.title, when: eventWhen({ start }, locale), church: churchName })],
+      link: { url: `${ctx.config.publicUrl}${event.slug ? `/events/${event.slug}` : "/events"}`, label: t("event.cancelled.button") },
+      churchName,
+      locale,
+    }),
+    churchName,
+  );
+}
+
 /**
  * System job: mail everyone the waitlist promoted (the hook marks them with promotedAt) and not yet
  * told. Runs after the writes that free seats; the superuser only reads these rows to address mail.
@@ -832,7 +854,14 @@ export const eventsResolvers: Resolvers = {
           ? target
           : await writeAsCaller(() => ctx.pb.collection("registrations").update<RegistrationRecord>(target.id, { status: "cancelled" }, query ? { query } : {}));
       const eventId = target.event;
-      ctx.afterResponse(() => void mailPromotions(ctx, eventId).catch((error: unknown) => console.error("[events] promotion mail failed:", error)));
+      // Staff cancelling someone else's registration tell them (the owner, or a mail link's holder, knows).
+      const viewer = token ? null : await ctx.viewer();
+      const byStaff = target.status !== "cancelled" && viewer !== null && target.user !== viewer.id;
+      const cancelledId = target.id;
+      ctx.afterResponse(() => {
+        void mailPromotions(ctx, eventId).catch((error: unknown) => console.error("[events] promotion mail failed:", error));
+        if (byStaff) void mailCancelledByStaff(ctx, cancelledId).catch((error: unknown) => console.error("[events] cancellation mail failed:", error));
+      });
       return updated;
     },
     async moveRegistration(_, { id, originalStart, eventId }, ctx) {
