@@ -90,4 +90,24 @@ describe("each reader in their own language", () => {
     const mail = await waitForMail(catcher(), undecided.email, new RegExp(`New visit request from ${name}`));
     expect(mail.text).toContain(`${name} plans a visit.`);
   });
+
+  it("an event registration: a Spanish-speaking member's mail is Spanish, a visitor's is the church's English", async () => {
+    const year = new Date().getUTCFullYear() + 1;
+    const event = await su.collection("events").create({
+      title: `Retiro ${tag()}`, slug: `retiro-${tag()}`, startsAt: `${year}-02-07 15:00:00.000Z`, endsAt: `${year}-02-07 18:00:00.000Z`, timezone: "UTC",
+      visibility: "public", status: "published", registrationMode: "registration", capacity: 20,
+    });
+    const register = `mutation($input: RegistrationInput!) { register(input: $input) { confirmationCode } }`;
+    const originalStart = `${year}-02-07T15:00:00.000Z`;
+    const spanish = await speaking(await createUser(), "es");
+    const visitorEmail = uniqueEmail("visitor");
+    for (const [user, email] of [[spanish, spanish.email], [undefined, visitorEmail]] as const) {
+      const result = await client(user).request(register, { input: { eventId: event.id, originalStart, name: "Rosa", email, attendees: 1 } });
+      expect(result.errors).toBeUndefined();
+    }
+    const es = await waitForMail(catcher(), spanish.email, /^Inscripción confirmada: Retiro/);
+    expect(es.html).toContain('<html lang="es">');
+    const en = await waitForMail(catcher(), visitorEmail, /^Registered: Retiro/);
+    expect(en.html).toContain('<html lang="en">');
+  });
 });

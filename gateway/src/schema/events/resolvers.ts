@@ -13,13 +13,13 @@ import { fromPocketBaseDate } from "../../pocketbase/dates.ts";
 import { requireAbility, requireViewer } from "../../access/guards.ts";
 import { can } from "../../access/abilities.ts";
 import { composeMail, sendNotice } from "../../mail/notice.ts";
-import { churchLocale, translator, type Locale } from "../../mail/i18n.ts";
+import { churchLocale, recipientLocale, translator, type Locale } from "../../mail/i18n.ts";
 import { firstOccurrence, isTimeZone, parseRRule, RecurrenceError, splitSeries, expand, formatRRule } from "./recurrence.ts";
 import {
   dateKeyOf, describeRule, instantOf, isoOf, MAX_RANGE_DAYS, occurrenceAt, occurrencesOf, pbDateOf, seriesOf, shortDate, localeOf,
   type OccurrenceModel,
 } from "./occurrences.ts";
-import type { EventCategoryRecord, EventExceptionRecord, EventRecord, OccurrenceCountsRecord, RegistrationRecord, RsvpRecord } from "../../pocketbase/records.ts";
+import type { EventCategoryRecord, EventExceptionRecord, EventRecord, OccurrenceCountsRecord, RegistrationRecord, RsvpRecord, UserRecord } from "../../pocketbase/records.ts";
 import { googleCalendarUrl } from "./ics.ts";
 
 /**
@@ -323,16 +323,24 @@ const eventWhen = (o: { start: Temporal.ZonedDateTime }, locale: string) =>
 
 
 
-/** Event mails go to visitors as much as to members: they are written in the church's language. */
-async function mailContext(ctx: GatewayContext): Promise<{ churchName: string; locale: Locale; t: ReturnType<typeof translator> }> {
+/**
+ * Event mails go to visitors as much as to members: a sign-up with an account (`userId`) is written in
+ * its owner's language, others in the church's (system job: the superuser reads the account's choice).
+ */
+async function mailContext(ctx: GatewayContext, userId?: string | null): Promise<{ churchName: string; locale: Locale; t: ReturnType<typeof translator> }> {
   const settings = await ctx.publicSettings.get();
-  const locale = churchLocale(settings);
+  let locale = churchLocale(settings);
+  if (userId) {
+    const system = await ctx.system.get();
+    const user = await system.collection("users").getOne<UserRecord>(userId, { fields: "locale" }).catch(() => null);
+    locale = recipientLocale(user, settings);
+  }
   return { churchName: settings.churchName, locale, t: translator(locale) };
 }
 
 async function mailRegistration(ctx: GatewayContext, o: OccurrenceModel, parts: RegistrationRecord[], token: string) {
-  const { churchName, locale, t } = await mailContext(ctx);
   const first = parts[0]!;
+  const { churchName, locale, t } = await mailContext(ctx, first.user);
   const confirmed = parts.filter((p) => p.status === "confirmed").reduce((n, p) => n + p.attendees, 0);
   const waitlisted = parts.filter((p) => p.status === "waitlisted").reduce((n, p) => n + p.attendees, 0);
   const lines = [
@@ -359,7 +367,7 @@ async function mailRegistration(ctx: GatewayContext, o: OccurrenceModel, parts: 
 
 /** A visitor's RSVP (name and email, no account) is confirmed by mail, with the event's address. */
 async function mailRsvp(ctx: GatewayContext, o: OccurrenceModel, rsvp: RsvpRecord) {
-  const { churchName, locale, t } = await mailContext(ctx);
+  const { churchName, locale, t } = await mailContext(ctx, rsvp.user);
   const response = rsvp.response;
   await sendNotice(
     ctx.mailer,
@@ -387,7 +395,7 @@ async function mailRsvp(ctx: GatewayContext, o: OccurrenceModel, rsvp: RsvpRecor
 async function mailMoved(ctx: GatewayContext, o: OccurrenceModel, id: string): Promise<void> {
   const system = await ctx.system.get();
   const r = await system.collection("registrations").getOne<RegistrationRecord>(id);
-  const { churchName, locale, t } = await mailContext(ctx);
+  const { churchName, locale, t } = await mailContext(ctx, r.user);
   await sendNotice(
     ctx.mailer,
     composeMail({
@@ -416,10 +424,9 @@ async function mailCancelled(ctx: GatewayContext, event: EventRecord, only: Temp
   const when = only ? system.filter("occurrenceStart = {:o}", { o: pbDateOf(only) }) : system.filter("occurrenceStart >= {:now}", { now: pbDateOf(Temporal.Now.instant()) });
   const filter = `${system.filter("event = {:e}", { e: event.id })} && ${when}`;
   const [registrations, rsvps] = await Promise.all([
-    system.collection("registrations").getFullList<RegistrationRecord>({ filter: `${filter} && status != 'cancelled' && partOf = ''`, fields: "name,email,occurrenceStart" }),
-    system.collection("rsvps").getFullList<RsvpRecord>({ filter: `${filter} && response != 'no' && email != ''`, fields: "name,email,occurrenceStart" }),
+    system.collection("registrations").getFullList<RegistrationRecord>({ filter: `${filter} && status != 'cancelled' && partOf = ''`, fields: "name,email,occurrenceStart,user" }),
+    system.collection("rsvps").getFullList<RsvpRecord>({ filter: `${filter} && response != 'no' && email != ''`, fields: "name,email,occurrenceStart,user" }),
   ]);
-  const { churchName, locale, t } = await mailContext(ctx);
   // Dates cancelled before were mailed then.
   const sent = new Set<string>();
   if (!only) {
@@ -430,6 +437,7 @@ async function mailCancelled(ctx: GatewayContext, event: EventRecord, only: Temp
     const key = `${row.email.toLowerCase()}|${row.occurrenceStart}`;
     if (sent.has(key)) continue; // a party split into parts, or the same person both registered and answered
     sent.add(key);
+    const { churchName, locale, t } = await mailContext(ctx, row.user);
     const start = instantOf(row.occurrenceStart).toZonedDateTimeISO(event.timezone);
     await sendNotice(
       ctx.mailer,
@@ -456,7 +464,7 @@ async function mailCancelledByStaff(ctx: GatewayContext, id: string): Promise<vo
   const r = await system.collection("registrations").getOne<RegistrationRecord>(id, { expand: "event" });
   const event = r.expand?.event;
   if (!event) return;
-  const { churchName, locale, t } = await mailContext(ctx);
+  const { churchName, locale, t } = await mailContext(ctx, r.user);
   const start = instantOf(r.occurrenceStart).toZonedDateTimeISO(event.timezone);
   await sendNotice(
     ctx.mailer,
@@ -482,10 +490,10 @@ export async function mailPromotions(ctx: GatewayContext, eventId: string): Prom
     filter: system.filter("event = {:e} && promotedAt != '' && promotionMailedAt = '' && status = 'confirmed'", { e: eventId }),
     expand: "event",
   });
-  const { churchName, locale, t } = await mailContext(ctx);
   for (const r of rows) {
     const event = r.expand?.event;
     if (!event) continue;
+    const { churchName, locale, t } = await mailContext(ctx, r.user);
     const start = instantOf(r.occurrenceStart).toZonedDateTimeISO(event.timezone);
     await system.collection("registrations").update(r.id, { promotionMailedAt: pbDateOf(Temporal.Now.instant()) });
     await sendNotice(
