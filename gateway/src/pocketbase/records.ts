@@ -415,7 +415,7 @@ export interface OccurrenceCountsRecord extends BaseRecord {
 }
 
 /** What an API token may read beyond the public site (pb_migrations/1732496000_api_clients.js). */
-export type ApiScope = "content.members" | "prayer.members";
+export type ApiScope = "content.members" | "prayer.members" | "people.directory";
 
 /** An API token's machine identity (an auth record: PocketBase's rules read its scopes). */
 export interface ApiClientRecord extends BaseRecord {

@@ -40,6 +40,8 @@ export type AlertDelivery =
 export type ApiScope =
   /** Members-only posts and events, as an active member reads them. */
   | 'CONTENT_MEMBERS'
+  /** The member directory, as an active member reads it: listed households and people (never children), and only their contact details and addresses shared with members. */
+  | 'PEOPLE_DIRECTORY'
   /** Members-only prayer requests on the wall, as an active member reads them. */
   | 'PRAYER_MEMBERS';
 

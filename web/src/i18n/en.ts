@@ -396,6 +396,7 @@ export const en = {
   "admin.integrations.scopesHint": "Every token reads the public site. Choose what else it may read.",
   "admin.integrations.scope.CONTENT_MEMBERS": "Members-only news and events",
   "admin.integrations.scope.PRAYER_MEMBERS": "Members-only prayer requests",
+  "admin.integrations.scope.PEOPLE_DIRECTORY": "The member directory (listed households and what they share with members)",
   "admin.integrations.publicOnly": "Public site only",
   "admin.integrations.expires": "Expires after",
   "admin.integrations.expiresHint": "The token stops working after this day. Leave empty for a token that does not expire.",

@@ -398,6 +398,7 @@ export const es: Record<MessageKey, string> = {
   "admin.integrations.scopesHint": "Todo token lee el sitio público. Elige qué más puede leer.",
   "admin.integrations.scope.CONTENT_MEMBERS": "Noticias y eventos solo para miembros",
   "admin.integrations.scope.PRAYER_MEMBERS": "Peticiones de oración solo para miembros",
+  "admin.integrations.scope.PEOPLE_DIRECTORY": "El directorio de miembros (las familias que aparecen y lo que comparten con los miembros)",
   "admin.integrations.publicOnly": "Solo el sitio público",
   "admin.integrations.expires": "Caduca después del",
   "admin.integrations.expiresHint": "El token deja de funcionar después de este día. Déjalo vacío para un token que no caduca.",

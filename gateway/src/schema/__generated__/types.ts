@@ -86,6 +86,8 @@ export type AlertDelivery =
 export type ApiScope =
   /** Members-only posts and events, as an active member reads them. */
   | 'content.members'
+  /** The member directory, as an active member reads it: listed households and people (never children), and only their contact details and addresses shared with members. */
+  | 'people.directory'
   /** Members-only prayer requests on the wall, as an active member reads them. */
   | 'prayer.members';
 
@@ -4859,7 +4861,7 @@ export type AgeGroupResolvers = { ADULT: 'adult', CHILD: 'child', YOUTH: 'youth'
 
 export type AlertDeliveryResolvers = { DAILY_DIGEST: 'digest', IMMEDIATE: 'immediate', OFF: 'off' };
 
-export type ApiScopeResolvers = { CONTENT_MEMBERS: 'content.members', PRAYER_MEMBERS: 'prayer.members' };
+export type ApiScopeResolvers = { CONTENT_MEMBERS: 'content.members', PEOPLE_DIRECTORY: 'people.directory', PRAYER_MEMBERS: 'prayer.members' };
 
 export type ApiTokenResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ApiToken'] = ResolversParentTypes['ApiToken']> = {
   created?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;

@@ -62,13 +62,21 @@ async function householdPage(ctx: GatewayContext, filters: string[], size: numbe
   );
 }
 
-/** The member directory: listed households, for active members only (PRODUCT.md §5). */
+/**
+ * The member directory: listed households, for active members only (PRODUCT.md §5), and for API
+ * tokens with the people.directory scope (which PocketBase's rules grant the same listed rows).
+ */
 export async function directory(ctx: GatewayContext, args: { first?: number | null; after?: string | null; search?: string | null }) {
   const { size, cursor } = pageArgs(args.first, args.after, 20);
   const words = searchWords(args.search);
-  const viewer = await requireViewer(ctx);
-  // The rules would show a pending person only their own household; the directory itself is closed to them.
-  if (viewerPerson(viewer)?.recordStatus !== "active") throw forbidden();
+  if (ctx.apiClient) {
+    // Without the scope the rules would show a token nothing; say so instead of an empty directory.
+    if (!ctx.apiClient.client.scopes.includes("people.directory")) throw forbidden();
+  } else {
+    const viewer = await requireViewer(ctx);
+    // The rules would show a pending person only their own household; the directory itself is closed to them.
+    if (viewerPerson(viewer)?.recordStatus !== "active") throw forbidden();
+  }
   return householdPage(ctx, ["inDirectory = true", householdSearch(ctx.pb, words)], size, cursor, true);
 }
 

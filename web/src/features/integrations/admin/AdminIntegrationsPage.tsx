@@ -22,7 +22,7 @@ import "../../../styles/staff.css";
 import { NewSecret } from "./NewSecret.tsx";
 import { WebhooksSection } from "./Webhooks.tsx";
 
-const SCOPES: ApiScope[] = ["CONTENT_MEMBERS", "PRAYER_MEMBERS"];
+const SCOPES: ApiScope[] = ["CONTENT_MEMBERS", "PRAYER_MEMBERS", "PEOPLE_DIRECTORY"];
 const STATUS_BADGE = { ACTIVE: "badge--ok", EXPIRED: "badge--muted", REVOKED: "badge--danger" } as const;
 
 /** /admin/integrations: API tokens for the church's integrations (a lobby screen, a widget, a script). */

@@ -1,0 +1,303 @@
+/**
+ * QUALITY.md S1 for API tokens (issue 16): one persona per scope — a token with no scope, one with
+ * CONTENT_MEMBERS, one with PRAYER_MEMBERS, one with PEOPLE_DIRECTORY — each reading exactly its scope
+ * of posts, events, prayer requests and the people of the member directory. Every cell is checked
+ * through PocketBase's REST API as the client's own identity (the target is in its filtered list and
+ * getOne answers 200, or neither) and through GraphQL with the bearer token (the target shows in the
+ * persona's posts / events / prayerWall / directory, or does not). The people world is the one of
+ * authorization-people.int.test.ts (people-fixtures.ts): the directory token's column is what an active
+ * member reads through the directory branches only — listed people and households, and their rows
+ * marked "members"; never children, opted-out or unlisted people, "private"/"groups"/"leaders" rows or
+ * person_private. Subscriptions: the prayer wall over SSE, per persona.
+ */
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type PocketBase from "pocketbase";
+import type { Gateway } from "../src/index.ts";
+import { errorCode, GqlClient, restStatus, system, testGateway, type GqlResult } from "./helpers.ts";
+import { GraphQLSseClient } from "../../scripts/lib/sse-client.ts";
+import { WALL_SUBSCRIPTION, type WallEvent } from "./realtime-support.ts";
+import { A, D, columns, describeAuthorizationTable, type Cells as CellsOf } from "./authorization-table.ts";
+import { buildPeopleWorld, type CONTACT_ROWS, type PeopleWorld } from "./people-fixtures.ts";
+
+const PERSONAS = ["noScope", "contentMembers", "prayerMembers", "peopleDirectory"] as const;
+type Persona = (typeof PERSONAS)[number];
+type Cells = CellsOf<Persona>;
+const SCOPES: Record<Persona, string[]> = {
+  noScope: [],
+  contentMembers: ["CONTENT_MEMBERS"],
+  prayerMembers: ["PRAYER_MEMBERS"],
+  peopleDirectory: ["PEOPLE_DIRECTORY"],
+};
+/** Columns: noScope, contentMembers, prayerMembers, peopleDirectory. */
+const { cells, everyone } = columns(PERSONAS);
+const CONTENT = cells(D, A, D, D);
+const PRAYER = cells(D, D, A, D);
+const DIRECTORY = cells(D, D, D, A);
+const NOBODY = everyone(D);
+const ALL = everyone(A);
+
+const CONTACT_READ = {
+  memberPrivate: NOBODY,
+  memberMembers: DIRECTORY,
+  spouseMembers: NOBODY, // the spouse opted out of the directory
+  childMembers: NOBODY, // children are never listed
+  otherMemberPrivate: NOBODY,
+  otherMemberLeaders: NOBODY,
+  otherMemberGroups: NOBODY,
+  otherMemberMembers: DIRECTORY,
+  otherChildMembers: NOBODY,
+  pendingMembers: NOBODY, // a pending person is not listed
+  editorMembers: NOBODY, // the editor's household opted out
+} satisfies Record<keyof typeof CONTACT_ROWS, Cells>;
+
+const TABLE = {
+  posts: { publishedPublic: ALL, publishedMembers: CONTENT, draftMembers: NOBODY },
+  events: { public: ALL, members: CONTENT },
+  prayer_requests: { approvedPublic: ALL, approvedMembers: PRAYER, pendingMembers: NOBODY },
+  households: {
+    A: DIRECTORY, B: DIRECTORY, E: NOBODY /* opted out */, X: NOBODY /* nobody listed */,
+    Vprivate: DIRECTORY, Vleaders: DIRECTORY, Vgroups: DIRECTORY, Vmembers: DIRECTORY,
+  },
+  people: {
+    member: DIRECTORY, otherMember: DIRECTORY, listedPrivate: DIRECTORY, listedMembers: DIRECTORY,
+    spouse: NOBODY, ownChild: NOBODY, otherChild: NOBODY, pending: NOBODY, editor: NOBODY, archived: NOBODY,
+  },
+  person_emails: CONTACT_READ,
+  person_phones: CONTACT_READ,
+  person_birthdays: {
+    member: NOBODY, // private
+    spouse: NOBODY, // members, but opted out
+    ownChild: NOBODY, // members, but a child
+    otherMember: DIRECTORY,
+    otherChild: NOBODY,
+    pending: NOBODY,
+    editor: NOBODY,
+    listedPrivate: NOBODY,
+    listedLeaders: NOBODY,
+    listedGroups: NOBODY,
+    listedMembers: DIRECTORY,
+  },
+  addresses: { A: NOBODY /* private */, E: NOBODY, X: NOBODY, Vprivate: NOBODY, Vleaders: NOBODY, Vgroups: NOBODY, Vmembers: DIRECTORY },
+  // The full birth date is staff's and the household's only.
+  person_private: { member: NOBODY, otherMember: NOBODY, otherChild: NOBODY, pending: NOBODY, listedMembers: NOBODY },
+} satisfies Record<string, Record<string, Cells>>;
+type Collection = keyof typeof TABLE;
+
+let gateway: Gateway;
+let su: PocketBase;
+let world: PeopleWorld;
+const run = `t${randomUUID().slice(0, 8)}`;
+const tokens = {} as Record<Persona, { id: string; secret: string }>;
+const content = { posts: {} as Record<string, string>, events: {} as Record<string, string>, prayer_requests: {} as Record<string, string> };
+
+function targetId(collection: Collection, key: string): string {
+  const ids: Record<Collection, Record<string, string | undefined>> = {
+    ...content,
+    households: world.household,
+    people: world.person,
+    person_emails: world.emails,
+    person_phones: world.phones,
+    person_birthdays: world.birthdays,
+    addresses: world.addresses,
+    person_private: world.privates,
+  };
+  const id = ids[collection][key];
+  if (!id) throw new Error(`no fixture ${collection}/${key}`);
+  return id;
+}
+const targetsOf = (collection: Collection) => Object.keys(TABLE[collection]).map((key) => targetId(collection, key));
+
+beforeAll(async () => {
+  gateway = await testGateway();
+  su = await system();
+  world = await buildPeopleWorld();
+  const admin = world.users.admin!;
+  for (const persona of PERSONAS) {
+    const result = await new GqlClient(gateway, { token: admin.token }).request<{ createApiToken: { secret: string; token: { id: string } } }>(
+      `mutation ($input: CreateApiTokenInput!) { createApiToken(input: $input) { secret token { id } } }`,
+      { input: { name: `${persona} ${run}`, scopes: SCOPES[persona] } },
+    );
+    expect(result.errors).toBeUndefined();
+    tokens[persona] = { id: result.data!.createApiToken.token.id, secret: result.data!.createApiToken.secret };
+  }
+  const now = new Date().toISOString();
+  for (const [key, status, audience] of [
+    ["publishedPublic", "published", "public"],
+    ["publishedMembers", "published", "members"],
+    ["draftMembers", "draft", "members"],
+  ] as const) {
+    content.posts[key] = (
+      await su.collection("posts").create({ title: `${key} ${run}`, slug: `${key.toLowerCase()}-${run}`, status, audience, author: admin.id, revision: 1, publishedAt: status === "published" ? now : "" })
+    ).id;
+  }
+  for (const visibility of ["public", "members"] as const) {
+    content.events[visibility] = (
+      await su.collection("events").create({
+        title: `${visibility} event ${run}`, slug: `${visibility}-event-${run}`, startsAt: "2027-03-07 15:00:00.000Z", endsAt: "2027-03-07 16:00:00.000Z",
+        timezone: "America/Chicago", visibility, status: "published", registrationMode: "none",
+      })
+    ).id;
+  }
+  for (const [key, status, visibility] of [
+    ["approvedPublic", "approved", "public"],
+    ["approvedMembers", "approved", "members"],
+    ["pendingMembers", "pending", "members"],
+  ] as const) {
+    content.prayer_requests[key] = (await su.collection("prayer_requests").create({ body: `${key} prayer ${run}`, visibility, anonymous: true, authorName: "", status })).id;
+  }
+}, 120_000);
+
+afterAll(async () => {
+  await gateway?.close();
+});
+
+// ─── REST: the client's own PocketBase identity (impersonated by the system, as the gateway does) ──
+const restClients = new Map<Persona, Promise<PocketBase>>();
+const restAs = (persona: Persona) => {
+  if (!restClients.has(persona)) restClients.set(persona, su.collection("api_clients").impersonate(tokens[persona].id, 600));
+  return restClients.get(persona)!;
+};
+
+/** In the persona's list (restricted to the table's targets) and viewable by id — or neither. */
+async function restRead(collection: Collection, key: string, persona: Persona, expected: "allow" | "deny") {
+  const pb = await restAs(persona);
+  const id = targetId(collection, key);
+  const filter = targetsOf(collection).map((target) => su.filter("id = {:id}", { id: target })).join(" || ");
+  const listed = (await pb.collection(collection).getFullList({ filter, fields: "id" })).map((row) => row.id);
+  expect(listed.includes(id), `${collection} ${key} listed`).toBe(expected === A);
+  const status = await restStatus(() => pb.collection(collection).getOne(id));
+  if (expected === A) expect(status).toBe(200);
+  else expect([403, 404]).toContain(status);
+}
+
+// ─── GraphQL: what the persona's token reads, one request per persona and area ────────────────────
+const gqlAs = (persona: Persona) => new GqlClient(gateway, { token: tokens[persona].secret, ip: `198.51.100.${40 + PERSONAS.indexOf(persona)}` });
+
+type ContentAnswer = { posts: { edges: Array<{ node: { id: string } }> }; events: Array<{ id: string }>; prayerWall: { edges: Array<{ node: { id: string } }> } };
+const contentAnswers = new Map<Persona, Promise<GqlResult<ContentAnswer>>>();
+function contentOf(persona: Persona) {
+  if (!contentAnswers.has(persona)) {
+    contentAnswers.set(
+      persona,
+      gqlAs(persona).request<ContentAnswer>(`query ($q: String) { posts(first: 50, search: $q) { edges { node { id } } } events(first: 50, search: $q) { id } prayerWall(first: 100) { edges { node { id } } } }`, { q: run }),
+    );
+  }
+  return contentAnswers.get(persona)!;
+}
+
+type DirectoryMember = { id: string; birthDate: string | null; birthday: { month: number } | null; emails: Array<{ email: string }>; phones: Array<{ number: string }> };
+type DirectoryAnswer = { directory: { edges: Array<{ node: { id: string; address: { city: string | null } | null; members: DirectoryMember[] } }> } };
+const directoryAnswers = new Map<Persona, Promise<GqlResult<DirectoryAnswer>>>();
+function directoryOf(persona: Persona) {
+  if (!directoryAnswers.has(persona)) {
+    directoryAnswers.set(
+      persona,
+      gqlAs(persona).request<DirectoryAnswer>(
+        `query ($q: String) { directory(first: 100, search: $q) { edges { node { id address { city } members { id birthDate birthday { month } emails { email } phones { number } } } } } }`,
+        { q: world.run },
+      ),
+    );
+  }
+  return directoryAnswers.get(persona)!;
+}
+
+/** What the persona sees of the directory: refused (FORBIDDEN) unless the token has the scope. */
+async function directorySeen(persona: Persona) {
+  const answer = await directoryOf(persona);
+  if (SCOPES[persona].includes("PEOPLE_DIRECTORY")) expect(answer.errors, JSON.stringify(answer.errors)).toBeUndefined();
+  else expect(errorCode(answer)).toBe("FORBIDDEN");
+  const households = answer.data?.directory.edges.map((e) => e.node) ?? [];
+  const members = households.flatMap((h) => h.members);
+  return { households, members };
+}
+
+async function gqlContent(collection: "posts" | "events" | "prayer_requests", key: string, persona: Persona, expected: "allow" | "deny") {
+  const answer = await contentOf(persona);
+  expect(answer.errors, JSON.stringify(answer.errors)).toBeUndefined();
+  const ids = {
+    posts: answer.data!.posts.edges.map((e) => e.node.id),
+    events: answer.data!.events.map((e) => e.id),
+    prayer_requests: answer.data!.prayerWall.edges.map((e) => e.node.id),
+  }[collection];
+  expect(ids.includes(targetId(collection, key))).toBe(expected === A);
+}
+
+/** Whether a people-side target shows through GraphQL (the directory is where a token reads people). */
+async function gqlPeopleSees(collection: Exclude<Collection, "posts" | "events" | "prayer_requests">, key: string, persona: Persona): Promise<boolean> {
+  const { households, members } = await directorySeen(persona);
+  const id = targetId(collection, key);
+  const row = collection === "households" || collection === "people" ? null : await su.collection(collection).getOne(id);
+  switch (collection) {
+    case "households":
+      return households.some((h) => h.id === id);
+    case "people":
+      return members.some((m) => m.id === id);
+    case "person_emails":
+      return members.some((m) => m.emails.some((e) => e.email === row!.email));
+    case "person_phones":
+      return members.some((m) => m.phones.some((p) => p.number === row!.number));
+    case "person_birthdays":
+      return members.some((m) => m.id === row!.person && m.birthday !== null);
+    case "person_private":
+      return members.some((m) => m.id === row!.person && m.birthDate !== null);
+    case "addresses":
+      return households.some((h) => h.id === row!.household && h.address !== null);
+  }
+}
+
+const byTarget = <C extends Collection>(collection: C, check: (key: string, persona: Persona, expected: "allow" | "deny") => Promise<void>) =>
+  Object.fromEntries(Object.keys(TABLE[collection]).map((key) => [key, (persona: Persona, expected: "allow" | "deny") => check(key, persona, expected)]));
+
+const COLLECTIONS = Object.keys(TABLE) as Collection[];
+
+describeAuthorizationTable({
+  personas: PERSONAS,
+  table: TABLE,
+  rest: Object.fromEntries(COLLECTIONS.map((collection) => [collection, byTarget(collection, (key, persona, expected) => restRead(collection, key, persona, expected))])),
+  graphql: Object.fromEntries(
+    COLLECTIONS.map((collection) => [
+      collection,
+      byTarget(collection, async (key, persona, expected) => {
+        if (collection === "posts" || collection === "events" || collection === "prayer_requests") return gqlContent(collection, key, persona, expected);
+        expect(await gqlPeopleSees(collection, key, persona)).toBe(expected === A);
+      }),
+    ]),
+  ),
+});
+
+describe("the directory for API tokens", () => {
+  it("answers FORBIDDEN to a token without PEOPLE_DIRECTORY (never an empty directory), and lists only listed members to one with it", async () => {
+    for (const persona of ["noScope", "contentMembers", "prayerMembers"] as const) expect(errorCode(await directoryOf(persona)), persona).toBe("FORBIDDEN");
+    const { households, members } = await directorySeen("peopleDirectory");
+    const names = Object.fromEntries(Object.entries(world.household).map(([key, id]) => [id, key]));
+    expect(households.map((h) => names[h.id]).sort()).toEqual(["A", "B", "Vgroups", "Vleaders", "Vmembers", "Vprivate"]);
+    // Children never appear on a card, nor anyone opted out.
+    const people = Object.fromEntries(Object.entries(world.person).map(([key, id]) => [id, key]));
+    expect(members.map((m) => people[m.id]).sort()).toEqual(["listedGroups", "listedLeaders", "listedMembers", "listedPrivate", "member", "otherMember"]);
+  });
+});
+
+describe("subscriptions for API tokens", () => {
+  it("the prayer wall goes live with members' requests to the PRAYER_MEMBERS token only; every token gets the public ones", async () => {
+    const url = await gateway.listen();
+    const streams = Object.fromEntries(PERSONAS.map((persona) => [persona, new GraphQLSseClient<WallEvent>({ url, query: WALL_SUBSCRIPTION, token: tokens[persona].secret })])) as Record<
+      Persona,
+      GraphQLSseClient<WallEvent>
+    >;
+    try {
+      await Promise.all(Object.values(streams).map((stream) => stream.open()));
+      const members = await su.collection("prayer_requests").create({ body: `Live members prayer ${run}`, visibility: "members", anonymous: true, authorName: "", status: "approved" });
+      const open = await su.collection("prayer_requests").create({ body: `Live public prayer ${run}`, visibility: "public", anonymous: true, authorName: "", status: "approved" });
+      const got = (persona: Persona, id: string) => streams[persona].events.some((e) => e.data.data?.prayerWall.id === id);
+      await streams.prayerMembers.waitFor(() => got("prayerMembers", members.id) && got("prayerMembers", open.id), 10_000, "both requests");
+      for (const persona of ["noScope", "contentMembers", "peopleDirectory"] as const) {
+        // The public request was created after the members' one: once it arrived, the other never will.
+        await streams[persona].waitFor(() => got(persona, open.id), 10_000, `the public request (${persona})`);
+        expect(got(persona, members.id), persona).toBe(false);
+      }
+    } finally {
+      for (const stream of Object.values(streams)) stream.close();
+    }
+  });
+});
