@@ -285,6 +285,9 @@ migrate((app) => {
       { name: "groupViewers", type: "text", max: 0 },
       { name: "leaderViewers", type: "text", max: 0 },
       { name: "requestViewers", type: "text", max: 0 },
+      // Viewer side: the active groups the person is an active member of (their group prayer requests,
+      // 1732520000_group_prayer.js).
+      { name: "memberGroups", type: "text", max: 0 },
       ...timestamps(),
     ],
     indexes: ["CREATE UNIQUE INDEX idx_group_access_person ON group_access (person)"],
