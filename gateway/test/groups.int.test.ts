@@ -11,6 +11,7 @@ import type { Gateway } from "../src/index.ts";
 import type { NotificationRecord } from "../src/pocketbase/records.ts";
 import { countPocketBaseCalls, createUser, errorCode, GqlClient, pbAs, system, testGateway, type TestUser } from "./helpers.ts";
 import { waitForMail } from "../../scripts/lib/smtp-catcher.ts";
+import { sitemap } from "../src/http/feeds.ts";
 
 let gateway: Gateway;
 let su: PocketBase;
@@ -73,6 +74,15 @@ describe("the finder", () => {
     expect(await find({ search: run, meetingDay: "TUESDAY" })).toEqual([expect.objectContaining({ id: tuesday.id, type: "SMALL_GROUP", leaderNames: [`Lena Group ${run}`], area: `Northside ${run}`, address: null })]);
     expect((await find({ search: run, type: "CLASS" })).map((g) => g.type)).toEqual(["CLASS"]);
     expect(await find({ area: `Northside ${run}` })).toEqual([expect.objectContaining({ id: tuesday.id })]);
+  });
+
+  it("the sitemap lists active public groups only", async () => {
+    const open = await makeGroup();
+    const [membersOnly, hidden, archived] = [await makeGroup({ visibility: "members" }), await makeGroup({ visibility: "hidden" }), await makeGroup({ status: "archived" })];
+    const map = await sitemap(pbAs(null), "https://church.example");
+    expect(map).toContain("<loc>https://church.example/groups</loc>");
+    expect(map).toContain(`<loc>https://church.example/groups/${open.slug}</loc>`);
+    for (const g of [membersOnly, hidden, archived]) expect(map).not.toContain(`/groups/${g.slug}<`);
   });
 
   it("P2: a page of 24 groups costs the same PocketBase calls as a page of 2", async () => {
