@@ -241,7 +241,11 @@ describe("a group's prayer requests", () => {
     // Asked of the group: members-only, whatever visibility was sent.
     expect(asked.data!.submitPrayerRequest).toMatchObject({ groupId: group.id, visibility: "MEMBERS" });
     const id = asked.data!.submitPrayerRequest.id;
-    await su.collection("prayer_requests").update(id, { status: "approved" });
+    // A moderator approves it; the requester is told it is shared with their group (not the wall).
+    const moderator = await createUser({ roles: ["Care Team"] });
+    expect((await gql(moderator).request(`mutation($id: ID!) { approvePrayerRequest(id: $id) { id } }`, { id })).errors).toBeUndefined();
+    const approvedMail = await waitForMail(inject("catcherUrl"), insider.email, /./);
+    expect(approvedMail.text).toContain("shared with your group");
     const later = await su.collection("prayer_requests").create({
       body: "A later request of the group.", visibility: "members", anonymous: true, authorName: "", status: "answered", prayedCount: 0, flagCount: 0, group: group.id,
     });
@@ -256,6 +260,11 @@ describe("a group's prayer requests", () => {
     expect(seen.one).toBe(id);
     expect(seen.list).toEqual([later.id, id]); // newest first
     expect(await wallOf(outsider)).toEqual({ one: null, list: null });
+    // Members flag the group's requests; others cannot reach them.
+    const FLAG = `mutation($id: ID!) { flagPrayerRequest(id: $id, reason: "Too personal") { id } }`;
+    expect(errorCode(await gql(outsider).request(FLAG, { id: later.id }))).toBe("NOT_FOUND");
+    expect((await gql(insider).request(FLAG, { id: later.id })).errors).toBeUndefined();
+    expect((await su.collection("prayer_requests").getOne(later.id)).flagCount).toBe(1);
 
     // Leaving (inactive) takes the group off the row: the group's requests are gone for them (but the one
     // they asked themselves, which a requester always reads).

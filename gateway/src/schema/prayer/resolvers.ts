@@ -364,7 +364,8 @@ export const prayerResolvers: Resolvers = {
       const why = v.text("reason", reason, { max: LIMITS.prayerFlagReasonMax });
       v.done();
       const request = await requireRequest(ctx, id);
-      if (!isOnWall(request)) throw conflict("Only requests on the prayer wall can be flagged.", "not_on_wall");
+      // A group's members may flag its requests too (the flag rule keeps them to the group).
+      if (!isOnWall(request) && !isOnGroupWall(request)) throw conflict("Only requests on the prayer wall can be flagged.", "not_on_wall");
       try {
         await ctx.pb.collection("prayer_flags").create({ request: id, user: viewer.id, reason: why }, { fields: "id" });
       } catch (error) {
@@ -373,7 +374,7 @@ export const prayerResolvers: Resolvers = {
       }
       prayerLoadersOf(ctx).flagged.prime(id, true);
       const fresh = await findById<PrayerRequestRecord>(ctx.pb, "prayer_requests", id);
-      if (fresh && isOnWall(fresh)) return fresh;
+      if (fresh && (isOnWall(fresh) || isOnGroupWall(fresh))) return fresh;
       // The third flag sent it back to moderation (pb_hooks/prayer.pb.js): members' PocketBase
       // connections no longer hear about it, so every open wall is told to refetch.
       wallLeftSomeonesView(ctx.realtime);
@@ -406,7 +407,7 @@ export const prayerResolvers: Resolvers = {
           body: excerpt(approved.body),
           email: (t) => ({
             subject: t("prayer.approved.subject", { church: settings.churchName }),
-            text: `${t(isOnWall(approved) ? "prayer.approved.wall" : "prayer.approved.pastoral")}\n\n${excerpt(approved.body, 500)}`,
+            text: `${t(isOnWall(approved) ? "prayer.approved.wall" : isOnGroupWall(approved) ? "prayer.approved.group" : "prayer.approved.pastoral")}\n\n${excerpt(approved.body, 500)}`,
           }),
         });
       }
