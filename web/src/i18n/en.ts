@@ -1172,6 +1172,7 @@ export const en = {
   "prayer.admin.empty.ANSWERED": "No answered requests.",
   "prayer.admin.empty.ARCHIVED": "No archived requests.",
   "prayer.admin.flags": "{count, plural, one {Flagged # time} other {Flagged # times}}",
+  "prayer.admin.group": "For a group only",
   "prayer.admin.anonymous": "Anonymous",
   "prayer.admin.requester": "Asked by",
   "prayer.admin.edit": "Fix typos",
