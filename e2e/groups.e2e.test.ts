@@ -65,6 +65,8 @@ describe("groups", () => {
     await member.reload();
     await ready(member, '.chat-messages[data-ready="true"]');
     expect(await member.getByText("You are a member of this group.").isVisible()).toBe(true);
+    // Now a member, Mark reads the group's prayer requests (the seed's, asked by Chidi).
+    await expect.poll(() => member.getByText(/Please pray for my brother/).isVisible(), SLOW).toBe(true);
     await expectAccessible(member);
     await shot(member, "group-1280");
     const text = `Hello from Mark ${Date.now()}`;
