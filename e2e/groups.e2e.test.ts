@@ -65,6 +65,8 @@ describe("groups", () => {
     await member.reload();
     await ready(member, '.chat-messages[data-ready="true"]');
     expect(await member.getByText("You are a member of this group.").isVisible()).toBe(true);
+    // Now a member, Mark reads the group's prayer requests (the seed's, asked by Chidi).
+    await expect.poll(() => member.getByText(/Please pray for my brother/).isVisible(), SLOW).toBe(true);
     await expectAccessible(member);
     await shot(member, "group-1280");
     const text = `Hello from Mark ${Date.now()}`;
@@ -97,6 +99,24 @@ describe("groups", () => {
     await member.reload();
     await ready(member);
     await expect.poll(() => member.locator(".group-facts").textContent(), SLOW).toContain("Tuesdays at 7:30 pm");
+
+    // The leader looks for someone to add: a current member is marked as such.
+    await leader.getByText("Add a member", { exact: true }).click();
+    await leader.getByLabel("Search the directory").fill("Okafor");
+    await leader.getByRole("button", { name: "Find", exact: true }).click();
+    const candidate = leader.locator(".group-request").filter({ hasText: "Chidi Okafor" });
+    await expect.poll(() => candidate.getByText("Already a member").isVisible(), SLOW).toBe(true);
+
+    // Mark asks the group to pray: moderated first, as on the wall.
+    await member.getByText("Ask the group to pray", { exact: true }).click();
+    await member.getByLabel("Your request").fill("Please pray for my job interview on Friday.");
+    await member.getByRole("button", { name: "Share with the group" }).click();
+    await expect.poll(() => member.getByText(/Your request appears here once a moderator/).isVisible(), SLOW).toBe(true);
+    await expectAccessible(member);
+
+    // "My groups" on /me links to the group.
+    await member.goto("/me");
+    await expect.poll(() => member.getByRole("link", { name: "Tuesday Night Bible Study" }).isVisible(), SLOW).toBe(true);
 
     expect(memberErrors.filter((e) => !/ERR_INTERNET_DISCONNECTED|Failed to fetch|network/i.test(e))).toEqual([]);
     expect(leaderErrors).toEqual([]);

@@ -65,3 +65,16 @@ onRecordUpdate((e) => {
     }
   });
 }, "groups");
+
+// groups.leaderNames copies the leaders' names: a leader renamed is renamed on every group they lead.
+onRecordUpdate((e) => {
+  const before = e.record.original();
+  if (!["firstName", "preferredName", "lastName"].some((field) => before.getString(field) !== e.record.getString(field))) {
+    e.next();
+    return;
+  }
+  require(`${__hooks}/lib/events.js`).inTransaction(e, (app) => {
+    e.next();
+    require(`${__hooks}/lib/groups.js`).recountLedBy(app, e.record.id);
+  });
+}, "people");

@@ -29,6 +29,9 @@
 // sides, every multi-valued path became a join, and PocketBase multiplies them before DISTINCT: people ×
 // memberships × each group's members × … took 30 s for a staff search in CI, and a leader of 300 groups
 // multiplied every person by 300 × 300. Nobody reads group_access through the API (its rules are null).
+// The row also lists the person's own active groups (`memberGroups`), for rules about a group's content
+// read by its members from a people-sized collection (group prayer requests, 1732520000_group_prayer.js):
+// `@request.auth.person.group_access_via_person.memberGroups ~ group` joins the caller's one row.
 
 const has = (permission) => `@request.auth.roles.permissions:each ?= "${permission}"`;
 const timestamps = () => [
@@ -285,6 +288,9 @@ migrate((app) => {
       { name: "groupViewers", type: "text", max: 0 },
       { name: "leaderViewers", type: "text", max: 0 },
       { name: "requestViewers", type: "text", max: 0 },
+      // Viewer side: the active groups the person is an active member of (their group prayer requests,
+      // 1732520000_group_prayer.js).
+      { name: "memberGroups", type: "text", max: 0 },
       ...timestamps(),
     ],
     indexes: ["CREATE UNIQUE INDEX idx_group_access_person ON group_access (person)"],

@@ -78,6 +78,14 @@ const MATRIX = {
     view: insiders,
     change: leaderOrManager,
   },
+  // A group's prayer requests (1732520000_group_prayer.js): its active members only; a member of
+  // another group (otherLeader), staff without prayer rights and groups.manage do not read them.
+  prayer_requests: {
+    readGroupRequest: chatMembers,
+    readGroupRequestRealtime: chatMembers,
+    askGroup: chatMembers,
+    prayForGroupRequest: chatMembers,
+  },
   // The contact rows and people that a shared group opens (the people authorization table's group
   // cells; the manager has no people rights, so only the group opens anything to them).
   people_via_groups: {
@@ -423,6 +431,62 @@ const CHECKS: { [C in keyof typeof MATRIX]: { [O in keyof (typeof MATRIX)[C]]: C
       await got(expected)(() => rest(persona).collection("group_addresses").update(row.id, { address: "14 Elm Street" }));
     },
   },
+  prayer_requests: {
+    async readGroupRequest(persona, expected) {
+      const w = await makeGroup();
+      const request = await groupPrayer(w);
+      await got(expected)(() => rest(persona).collection("prayer_requests").getOne(request.id));
+      const listed = await rest(persona).collection("prayer_requests").getFullList({ filter: `group = "${w.group.id}"` });
+      expect(listed.length).toBe(expected === "allow" ? 1 : 0);
+      const one = await gql(persona).request<{ prayerRequest: { id: string; groupId: string } | null }>(`query($id: ID!) { prayerRequest(id: $id) { id groupId } }`, { id: request.id });
+      expect(one.data?.prayerRequest?.groupId ?? null).toBe(expected === "allow" ? w.group.id : null);
+      const page = await gql(persona).request<{ group: { prayerRequests: { edges: { node: { id: string } }[] } } | null }>(
+        `query($s: String!) { group(slug: $s) { prayerRequests { edges { node { id } } } } }`, { s: w.group.slug },
+      );
+      expect((page.data?.group?.prayerRequests.edges ?? []).map((e) => e.node.id)).toEqual(expected === "allow" ? [request.id] : []);
+      // Never on the church's wall, not even for the group's members.
+      const wall = await gql(persona).request<{ prayerWall: { edges: { node: { id: string } }[] } }>(`{ prayerWall(first: 100) { edges { node { id } } } }`);
+      expect(wall.data!.prayerWall.edges.some((e) => e.node.id === request.id)).toBe(false);
+    },
+    async readGroupRequestRealtime(persona, expected) {
+      const w = await makeGroup();
+      const pb = rest(persona);
+      const seen: string[] = [];
+      await pb.collection("prayer_requests").subscribe("*", (e) => seen.push(e.record.id));
+      try {
+        const request = await groupPrayer(w);
+        // The sentinel (a public request everyone may read, PocketBase's event order) as in readRealtime.
+        const sentinel = await su.collection("prayer_requests").create({
+          body: "A sentinel request for everyone.", visibility: "public", anonymous: true, authorName: "", status: "approved", prayedCount: 0, flagCount: 0,
+        });
+        await expect.poll(() => seen.includes(sentinel.id), { timeout: 5000 }).toBe(true);
+        expect(seen.includes(request.id)).toBe(expected === "allow");
+      } finally {
+        await pb.realtime.unsubscribe();
+      }
+    },
+    async askGroup(persona, expected) {
+      const w = await makeGroup();
+      await got(expected)(() =>
+        rest(persona).collection("prayer_requests").create({
+          body: "Please pray for our group's retreat.", visibility: "members", anonymous: true, authorName: "", status: "pending", prayedCount: 0, flagCount: 0, group: w.group.id,
+        }),
+      );
+      const asked = await gql(persona).request<{ submitPrayerRequest: { id: string; groupId: string } }>(
+        `mutation($g: ID!) { submitPrayerRequest(input: { body: "Please pray for our group's retreat.", visibility: PUBLIC, anonymous: false, groupId: $g, email: "x@example.com", name: "Visitor" }) { id groupId } }`,
+        { g: w.group.id },
+      );
+      if (expected === "allow") expect(asked.data!.submitPrayerRequest.groupId).toBe(w.group.id);
+      else expect(asked.data?.submitPrayerRequest ?? null).toBeNull();
+    },
+    async prayForGroupRequest(persona, expected) {
+      const w = await makeGroup();
+      const request = await groupPrayer(w);
+      const prayed = await gql(persona).request<{ prayFor: { prayedCount: number } }>(`mutation($id: ID!) { prayFor(id: $id) { prayedCount } }`, { id: request.id });
+      if (expected === "allow") expect(prayed.data!.prayFor.prayedCount).toBe(1);
+      else expect(["NOT_FOUND", "UNAUTHENTICATED", "FORBIDDEN"], JSON.stringify(prayed.errors)).toContain(errorCode(prayed));
+    },
+  },
   people_via_groups: {
     async fellowGroupsPhone(persona, expected) {
       const w = await makeGroup();
@@ -479,6 +543,11 @@ const CHECKS: { [C in keyof typeof MATRIX]: { [O in keyof (typeof MATRIX)[C]]: C
 
 
 const phone = () => uniquePhone();
+/** An approved prayer request asked of the group by its fellow member. */
+const groupPrayer = (world: World) =>
+  su.collection("prayer_requests").create({
+    body: "Pray for my mother's surgery on Friday.", visibility: "members", anonymous: false, authorName: "Fellow", status: "approved", prayedCount: 0, flagCount: 0, group: world.group.id,
+  });
 
 const ROWS = Object.entries(MATRIX).flatMap(([collection, operations]) =>
   Object.entries(operations).flatMap(([operation, byPersona]) =>

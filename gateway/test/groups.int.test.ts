@@ -6,10 +6,12 @@
  */
 import { randomUUID } from "node:crypto";
 import type PocketBase from "pocketbase";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Gateway } from "../src/index.ts";
 import type { NotificationRecord } from "../src/pocketbase/records.ts";
 import { countPocketBaseCalls, createUser, errorCode, GqlClient, pbAs, system, testGateway, type TestUser } from "./helpers.ts";
+import { waitForMail } from "../../scripts/lib/smtp-catcher.ts";
+import { sitemap } from "../src/http/feeds.ts";
 
 let gateway: Gateway;
 let su: PocketBase;
@@ -72,6 +74,15 @@ describe("the finder", () => {
     expect(await find({ search: run, meetingDay: "TUESDAY" })).toEqual([expect.objectContaining({ id: tuesday.id, type: "SMALL_GROUP", leaderNames: [`Lena Group ${run}`], area: `Northside ${run}`, address: null })]);
     expect((await find({ search: run, type: "CLASS" })).map((g) => g.type)).toEqual(["CLASS"]);
     expect(await find({ area: `Northside ${run}` })).toEqual([expect.objectContaining({ id: tuesday.id })]);
+  });
+
+  it("the sitemap lists active public groups only", async () => {
+    const open = await makeGroup();
+    const [membersOnly, hidden, archived] = [await makeGroup({ visibility: "members" }), await makeGroup({ visibility: "hidden" }), await makeGroup({ status: "archived" })];
+    const map = await sitemap(pbAs(null), "https://church.example");
+    expect(map).toContain("<loc>https://church.example/groups</loc>");
+    expect(map).toContain(`<loc>https://church.example/groups/${open.slug}</loc>`);
+    for (const g of [membersOnly, hidden, archived]) expect(map).not.toContain(`/groups/${g.slug}<`);
   });
 
   it("P2: a page of 24 groups costs the same PocketBase calls as a page of 2", async () => {
@@ -210,6 +221,93 @@ describe("who sees whom through groups", () => {
     expect(await sees(ben, ann)).toEqual(none);
     expect(await sees(ann, ben)).toEqual(none);
     expect(await sees(lea, ann)).toEqual(none);
+  });
+});
+
+describe("a group's prayer requests", () => {
+  it("members ask the group and read its requests; who may read them follows the membership (group_access.memberGroups)", async () => {
+    const [insider, outsider] = await Promise.all([createUser(), createUser()]);
+    const group = await su.collection("groups").create({
+      name: `Prayer ${run}`, slug: slug("prayer"), type: "team", locationDisplay: "hidden", visibility: "hidden", joinPolicy: "closed", rosterVisibility: "leaders", status: "active",
+    });
+    // Alone in a group whose roster is closed: nobody sees the insider through it, yet the row lists the group.
+    const membership = await su.collection("group_members").create({ group: group.id, person: insider.personId, role: "member", status: "active" });
+    const access = await su.collection("group_access").getFirstListItem(su.filter("person = {:p}", { p: insider.personId }));
+    expect(access).toMatchObject({ memberGroups: group.id, groupViewers: "", rosterViewers: "", leaderViewers: "" });
+
+    const ASK = `mutation($g: ID!, $b: String!) { submitPrayerRequest(input: { body: $b, visibility: PUBLIC, anonymous: false, groupId: $g }) { id groupId visibility status } }`;
+    const asked = await gql(insider).request<{ submitPrayerRequest: { id: string; groupId: string; visibility: string; status: string } }>(ASK, { g: group.id, b: "Pray for our team's week of service." });
+    expect(asked.errors).toBeUndefined();
+    // Asked of the group: members-only, whatever visibility was sent.
+    expect(asked.data!.submitPrayerRequest).toMatchObject({ groupId: group.id, visibility: "MEMBERS" });
+    const id = asked.data!.submitPrayerRequest.id;
+    // A moderator approves it; the requester is told it is shared with their group (not the wall).
+    const moderator = await createUser({ roles: ["Care Team"] });
+    expect((await gql(moderator).request(`mutation($id: ID!) { approvePrayerRequest(id: $id) { id } }`, { id })).errors).toBeUndefined();
+    const approvedMail = await waitForMail(inject("catcherUrl"), insider.email, /./);
+    expect(approvedMail.text).toContain("shared with your group");
+    const later = await su.collection("prayer_requests").create({
+      body: "A later request of the group.", visibility: "members", anonymous: true, authorName: "", status: "answered", prayedCount: 0, flagCount: 0, group: group.id,
+    });
+    expect((await gql(outsider).request(ASK, { g: group.id, b: "Not my group, but still asking." })).errors).toBeDefined();
+
+    const GROUP_WALL = `query($id: ID!) { prayerRequest(id: $id) { id } groups: myGroups { id prayerRequests { edges { node { id body } } totalCount } } }`;
+    const wallOf = async (user: TestUser) => {
+      const result = await gql(user).request<{ prayerRequest: { id: string } | null; groups: { id: string; prayerRequests: { edges: { node: { id: string } }[]; totalCount: number } }[] }>(GROUP_WALL, { id });
+      return { one: result.data!.prayerRequest?.id ?? null, list: result.data!.groups.find((g) => g.id === group.id)?.prayerRequests.edges.map((e) => e.node.id) ?? null };
+    };
+    const seen = await wallOf(insider);
+    expect(seen.one).toBe(id);
+    expect(seen.list).toEqual([later.id, id]); // newest first
+    expect(await wallOf(outsider)).toEqual({ one: null, list: null });
+    // Members flag the group's requests; others cannot reach them.
+    const FLAG = `mutation($id: ID!) { flagPrayerRequest(id: $id, reason: "Too personal") { id } }`;
+    expect(errorCode(await gql(outsider).request(FLAG, { id: later.id }))).toBe("NOT_FOUND");
+    expect((await gql(insider).request(FLAG, { id: later.id })).errors).toBeUndefined();
+    expect((await su.collection("prayer_requests").getOne(later.id)).flagCount).toBe(1);
+
+    // Leaving (inactive) takes the group off the row: the group's requests are gone for them (but the one
+    // they asked themselves, which a requester always reads).
+    await su.collection("group_members").update(membership.id, { status: "inactive" });
+    const reads = (requestId: string) => pbAs(insider).collection("prayer_requests").getOne(requestId).then(() => true, () => false);
+    expect(await reads(later.id)).toBe(false);
+    expect(await reads(id)).toBe(true);
+    await su.collection("group_members").update(membership.id, { status: "active" });
+    expect(await reads(later.id)).toBe(true);
+    // An archived group's requests are read by nobody through membership.
+    await su.collection("groups").update(group.id, { status: "archived" });
+    expect(await reads(later.id)).toBe(false);
+  });
+});
+
+describe("leaders' tools", () => {
+  it("emailGroup mails every active member through the church's mail", async () => {
+    const group = await makeGroup();
+    const subject = `Picnic ${randomUUID().slice(0, 6)}`;
+    const sent = await gql(leader).request<{ emailGroup: number }>(
+      `mutation($g: ID!, $s: String!, $b: String!) { emailGroup(groupId: $g, subject: $s, body: $b) }`, { g: group.id, s: subject, b: "Bring a salad.\n\nSee you Saturday!" },
+    );
+    expect(sent.errors).toBeUndefined();
+    expect(sent.data!.emailGroup).toBe(2);
+    const mail = await waitForMail(inject("catcherUrl"), member.email, new RegExp(subject));
+    expect(mail.subject).toContain(subject);
+    expect(mail.text).toContain("Bring a salad.");
+    expect(mail.text).toContain(`/groups/${group.slug}`);
+    await waitForMail(inject("catcherUrl"), leader.email, new RegExp(subject));
+    // A member is not a leader: no mail to the group.
+    expect(errorCode(await gql(member).request(`mutation($g: ID!) { emailGroup(groupId: $g, subject: "Hi", body: "Hello") }`, { g: group.id }))).toBe("FORBIDDEN");
+  });
+
+  it("a leader renamed is renamed in the leaderNames of the groups they lead", async () => {
+    const lead = await createUser();
+    const group = await su.collection("groups").create({
+      name: `Rename ${run}`, slug: slug("rename"), type: "team", locationDisplay: "hidden", visibility: "public", joinPolicy: "closed", rosterVisibility: "leaders", status: "active",
+    });
+    await su.collection("people").update(lead.personId!, { firstName: "Rosa", lastName: `Before ${run}` });
+    await su.collection("group_members").create({ group: group.id, person: lead.personId, role: "leader", status: "active" });
+    expect((await su.collection("groups").getOne(group.id)).leaderNames).toEqual([`Rosa Before ${run}`]);
+    await su.collection("people").update(lead.personId!, { preferredName: "Rosie", lastName: `After ${run}` });
+    expect((await su.collection("groups").getOne(group.id)).leaderNames).toEqual([`Rosie After ${run}`]);
   });
 });
 

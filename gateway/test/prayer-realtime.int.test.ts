@@ -152,6 +152,33 @@ beforeAll(async () => {
 afterAll(() => gateway.close());
 
 describe("the live wall", () => {
+  it("a group's prayer request reaches no wall: not its members', not a non-member's, not a moderator's", async () => {
+    const run = randomUUID().slice(0, 6);
+    const group = await su.collection("groups").create({
+      name: `Prayer group ${run}`, slug: `prayer-group-${run}`, type: "small_group", locationDisplay: "hidden", visibility: "public", joinPolicy: "open", rosterVisibility: "members", status: "active",
+    });
+    const insider = await createUser({ name: "Group Insider" });
+    await su.collection("group_members").create({ group: group.id, person: insider.personId, role: "member", status: "active" });
+    const asInsider = await new WallSubscriber("group member", insider.token).open();
+    const asMember = await new WallSubscriber("member", member.token).open();
+    const asModerator = await new WallSubscriber("moderator", moderator.token).open();
+    const all = [asInsider, asMember, asModerator];
+    try {
+      await untilListening(all);
+      const secret = body("our group's secret");
+      const request = await createRequest({ visibility: "members", group: group.id, body: secret });
+      await su.collection("prayer_marks").create({ request: request.id, user: insider.id, day: todayIn("UTC") });
+      await untilSettled(all);
+      for (const s of all) expect(s.kindsAbout(request.id), s.name).not.toContain("ADDED");
+      for (const s of [asInsider, asMember]) expect(s.kindsAbout(request.id), s.name).not.toContain("UPDATED");
+      // The non-member's stream never carried it at all.
+      expect(asMember.raw).not.toContain(secret);
+      expect(asMember.raw).not.toContain(request.id);
+    } finally {
+      await Promise.all(all.map((s) => s.close()));
+    }
+  });
+
   it("each subscriber receives what its rules allow, and anonymous requests never name their requester", async () => {
     const requester = await createUser({ name: `Ysolde Anon ${randomUUID().slice(0, 6)}` });
     const requesterName = (await su.collection("users").getOne(requester.id)).name as string;

@@ -145,6 +145,25 @@ describe("webhooks", () => {
     }
   });
 
+  it("never tell an integration about a group's prayer request", async () => {
+    const created = await createWebhook({ url: receiver.url, events: ["PRAYER_APPROVED"], allowPrivateHost: true });
+    const { webhook } = created.data!.createWebhook;
+    try {
+      const group = await su.collection("groups").create({
+        name: `Hooks ${run}`, slug: `hooks-${run}`, type: "team", locationDisplay: "hidden", visibility: "public", joinPolicy: "closed", rosterVisibility: "leaders", status: "active",
+      });
+      const request = (fields: Record<string, unknown>) =>
+        su.collection("prayer_requests").create({ body: "Please pray for the week ahead.", visibility: "members", anonymous: true, authorName: "", status: "pending", prayedCount: 0, flagCount: 0, ...fields });
+      const [onWall, forGroup] = [await request({}), await request({ group: group.id })];
+      // The delivery rows are written inside the approving save.
+      for (const r of [onWall, forGroup]) await su.collection("prayer_requests").update(r.id, { status: "approved" });
+      const rows = await su.collection("webhook_deliveries").getFullList<{ payload: { id: string } }>({ filter: su.filter("webhook = {:w}", { w: webhook.id }) });
+      expect(rows.map((row) => row.payload.id)).toEqual([onWall.id]);
+    } finally {
+      await new GqlClient(gateway, { token: admin.token }).request(`mutation { deleteWebhook(id: "${webhook.id}") }`);
+    }
+  });
+
   it("retry while the receiver is down, and a gateway restart in between loses nothing", async () => {
     const created = await createWebhook({ url: receiver.url, events: ["PAGE_PUBLISHED"], allowPrivateHost: true });
     const { secret, webhook } = created.data!.createWebhook;

@@ -36,6 +36,16 @@ function recount(app, groupId) {
   app.saveNoValidate(group);
 }
 
+/** Recount every group the person leads (their name is in its leaderNames). */
+function recountLedBy(app, personId) {
+  const rows = arrayOf(new DynamicModel({ group: "" }));
+  app.db()
+    .newQuery("SELECT `group` FROM group_members WHERE person = {:p} AND status = 'active' AND role = 'leader'")
+    .bind({ p: personId })
+    .all(rows);
+  for (const r of rows) recount(app, r.group);
+}
+
 /** The active leaders' display names (preferred or first name, and last name), by name. */
 function leaderNames(app, groupId) {
   const rows = arrayOf(new DynamicModel({ name: "" }));
@@ -61,11 +71,16 @@ const VIEWERS = {
   requestViewers:
     "SELECT DISTINCT m.person AS id FROM group_join_requests r JOIN group_members m ON m.`group` = r.`group` " +
     "WHERE r.person = {:p} AND r.status = 'pending' AND m.status = 'active' AND m.role = 'leader' AND m.person != {:p} ORDER BY 1",
+  // Not viewers but the person's own active groups (active memberships): group prayer requests are
+  // read by `@request.auth.person.group_access_via_person.memberGroups ~ group`.
+  memberGroups:
+    "SELECT m.`group` AS id FROM group_members m JOIN groups g ON g.id = m.`group` " +
+    "WHERE m.person = {:p} AND m.status = 'active' AND g.status = 'active' ORDER BY 1",
 };
 
 /**
  * Rewrite a person's group_access row (who may see them through groups) from the memberships and join
- * requests as they are now. A person nobody sees through groups has no row.
+ * requests as they are now. A person nobody sees through groups and in no active group has no row.
  */
 function refreshAccess(app, personId) {
   if (!personId) return;
@@ -118,4 +133,4 @@ function afterJoinRequestWrite(e) {
   });
 }
 
-module.exports = { admit, recount, activeMembers, leaderNames, refreshAccess, refreshGroupAccess, afterJoinRequestWrite };
+module.exports = { admit, recount, recountLedBy, activeMembers, leaderNames, refreshAccess, refreshGroupAccess, afterJoinRequestWrite };

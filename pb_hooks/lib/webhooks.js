@@ -36,6 +36,8 @@ function eventsOf(collection, before, after) {
       return [{ type: "event.published", data }];
     }
     case "prayer_requests": {
+      // A group's request is for its members only: no integration hears of it.
+      if (after.getString("group")) return [];
       // No text and no name: prayer requests are personal; the receiver reads what its scopes allow.
       const data = { id: after.id, visibility: after.getString("visibility"), path: "/prayer/" + after.id };
       if (status === "approved" && was !== "approved" && was !== "answered") return [{ type: "prayer.approved", data }];

@@ -110,4 +110,12 @@ export async function seedGroups(system: PocketBase): Promise<void> {
     startsAt: start.toISOString().replace("T", " "), endsAt: new Date(start.getTime() + 3 * 3_600_000).toISOString().replace("T", " "),
     registrationMode: "none", ownerGroup: study.id, locationName: "Washington Park",
   });
+  // A prayer request asked of the study (its members only, never on the wall).
+  const asked = new Date(now - 26 * 3_600_000);
+  const request = await system.collection("prayer_requests").create({
+    body: "Please pray for my brother, who starts chemotherapy next week. Thank you all for being such good friends.",
+    visibility: "members", anonymous: false, authorName: "Chidi Okafor", status: "approved", prayedCount: 0, flagCount: 0,
+    approvedAt: asked.toISOString().replace("T", " "), expiresAt: new Date(now + 60 * 86_400_000).toISOString().replace("T", " "), group: study.id,
+  });
+  await system.collection("prayer_request_private").create({ request: request.id, person: personId("Chidi Okafor"), submitterName: "Chidi Okafor" });
 }

@@ -231,6 +231,8 @@ export interface PrayerRequestRecord extends BaseRecord {
   approvedAt: string;
   answeredAt: string;
   expiresAt: string;
+  /** A group's request: only the group's active members (and moderators) see it; "" for the wall. */
+  group: string;
 }
 
 /** Who asked: readable only by pastoral staff and the requester (pb_migrations/1732300000_prayer.js). */
@@ -540,6 +542,7 @@ export interface GroupAccessRecord extends BaseRecord {
   groupViewers: string;
   leaderViewers: string;
   requestViewers: string;
+  memberGroups: string;
 }
 
 export interface Collections {

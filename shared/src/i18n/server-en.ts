@@ -95,6 +95,7 @@ export const serverEn = {
   "prayer.approved.title": "Your prayer request was approved",
   "prayer.approved.subject": "Your prayer request at {church} was approved",
   "prayer.approved.wall": "Your prayer request is now on the prayer wall, and people can pray for it:",
+  "prayer.approved.group": "Your prayer request was approved and shared with your group:",
   "prayer.approved.pastoral": "Your prayer request was approved and shared with the pastoral team:",
   "prayer.rejected.title": "Your prayer request was not approved",
   "prayer.answered.title": "Your prayer request was marked answered",

@@ -83,6 +83,7 @@ export const serverEs: Record<ServerMessageKey, string> = {
   "prayer.approved.title": "Tu petición de oración fue aprobada",
   "prayer.approved.subject": "Tu petición de oración en {church} fue aprobada",
   "prayer.approved.wall": "Tu petición de oración ya está en el muro de oración, y otros pueden orar por ella:",
+  "prayer.approved.group": "Tu petición de oración fue aprobada y compartida con tu grupo:",
   "prayer.approved.pastoral": "Tu petición de oración fue aprobada y compartida con el equipo pastoral:",
   "prayer.rejected.title": "Tu petición de oración no fue aprobada",
   "prayer.answered.title": "Tu petición de oración se marcó como respondida",

@@ -615,6 +615,8 @@ export type PrayerRequestInput = {
   body: string;
   /** Visitors: where to send updates (required for visitors). */
   email?: string | null | undefined;
+  /** Ask one group instead of the wall (active members of the group only): visibility is then MEMBERS, and only the group's members (and moderators) read it. */
+  groupId?: string | number | null | undefined;
   /** Visitors: the name to show (unless anonymous). */
   name?: string | null | undefined;
   /** Who may read it once approved (visitors may ask for MEMBERS too). */

@@ -526,6 +526,8 @@ export type Group = {
   pendingRequests: Array<GroupJoinRequest>;
   /** Its photo (through /files), or null. */
   photoUrl?: Maybe<Scalars['String']['output']>;
+  /** The group's prayer requests on its wall (approved or answered), newest first: empty for those who are not active members (moderators excepted). */
+  prayerRequests: PrayerRequestConnection;
   /** The members the viewer may see (null when the roster is not open to the viewer). */
   roster?: Maybe<Array<GroupMember>>;
   /** Who sees the member list. */
@@ -547,6 +549,13 @@ export type Group = {
 
 /** A small group, class, ministry or team. */
 export type GroupEventsArgs = {
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** A small group, class, ministry or team. */
+export type GroupPrayerRequestsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
@@ -2748,6 +2757,8 @@ export type PrayerRequest = {
   flagCount: Scalars['Int']['output'];
   /** The caller flagged it. */
   flaggedByMe: Scalars['Boolean']['output'];
+  /** The group it was asked of (then never on the wall, Group.prayerRequests), or null. */
+  groupId?: Maybe<Scalars['ID']['output']>;
   /** The prayer request's id (a PocketBase record id). */
   id: Scalars['ID']['output'];
   /** The caller asked for this request (may mark it answered). */
@@ -2801,6 +2812,8 @@ export type PrayerRequestInput = {
   body: Scalars['String']['input'];
   /** Visitors: where to send updates (required for visitors). */
   email?: InputMaybe<Scalars['String']['input']>;
+  /** Ask one group instead of the wall (active members of the group only): visibility is then MEMBERS, and only the group's members (and moderators) read it. */
+  groupId?: InputMaybe<Scalars['ID']['input']>;
   /** Visitors: the name to show (unless anonymous). */
   name?: InputMaybe<Scalars['String']['input']>;
   /** Who may read it once approved (visitors may ask for MEMBERS too). */
@@ -4999,6 +5012,7 @@ export type GroupResolvers<ContextType = GatewayContext, ParentType extends Reso
   path?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   pendingRequests?: Resolver<Array<ResolversTypes['GroupJoinRequest']>, ParentType, ContextType>;
   photoUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  prayerRequests?: Resolver<ResolversTypes['PrayerRequestConnection'], ParentType, ContextType, RequireFields<GroupPrayerRequestsArgs, 'first'>>;
   roster?: Resolver<Maybe<Array<ResolversTypes['GroupMember']>>, ParentType, ContextType>;
   rosterVisibility?: Resolver<ResolversTypes['RosterVisibility'], ParentType, ContextType>;
   schedule?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -5498,6 +5512,7 @@ export type PrayerRequestResolvers<ContextType = GatewayContext, ParentType exte
   expiresAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   flagCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   flaggedByMe?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  groupId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   isMine?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   prayedCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;

@@ -11,14 +11,14 @@ import { requireAbility, requireViewer } from "../../access/guards.ts";
 import { can } from "../../access/abilities.ts";
 import { fromPocketBaseDate, fromPocketBaseDateOrNull, pocketBaseNow, toPocketBaseDate } from "../../pocketbase/dates.ts";
 import type {
-  EventRecord, GroupJoinRequestRecord, GroupMemberRecord, GroupMessageRecord, GroupRecord, GroupAddressRecord, PersonRecord, UserRecord,
+  EventRecord, GroupJoinRequestRecord, GroupMemberRecord, GroupMessageRecord, GroupRecord, GroupAddressRecord, PersonRecord, PrayerRequestRecord, UserRecord,
 } from "../../pocketbase/records.ts";
 import { renderChat } from "../../markdown/chat.ts";
 import { notify } from "../../system/notifier.ts";
 import { composeMail, sendNotice } from "../../mail/notice.ts";
 import { displayName } from "../people/mappers.ts";
 import { renderBody } from "../content/shared.ts";
-import { decodeCursor, encodeCursor, keysetFilter, pageArgs } from "../pagination.ts";
+import { connection, decodeCursor, encodeCursor, keysetFilter, pageArgs } from "../pagination.ts";
 import type { GroupDetailsInput, GroupInput, Resolvers } from "../__generated__/types.ts";
 import { subscribeToGroupChat } from "./chat-events.ts";
 
@@ -593,6 +593,16 @@ export const groupsResolvers: Resolvers = {
       return page.items;
     },
     unreadCount: (g, _, ctx) => unreadCount(ctx, g),
+    // The rules decide: the group's active members, moderators (and the requester) read its requests.
+    async prayerRequests(g, { first, after }, ctx) {
+      const { size, cursor } = pageArgs(first, after, 20);
+      const wall = ctx.pb.filter("group = {:g} && (status = 'approved' || status = 'answered')", { g: g.id });
+      const page = [wall, cursor ? keysetFilter(ctx.pb, "created", cursor) : ""].filter(Boolean).join(" && ");
+      const rows = await pbCall(() => ctx.pb.collection("prayer_requests").getList<PrayerRequestRecord>(1, size + 1, { filter: page, sort: "-created,-id", skipTotal: true }));
+      return connection(rows.items, size, (r) => r.created, async () =>
+        (await pbCall(() => ctx.pb.collection("prayer_requests").getList(1, 1, { filter: wall, fields: "id" }))).totalItems,
+      );
+    },
   },
 
   GroupMember: {

@@ -19,7 +19,7 @@ import { requireAbility, requireViewer } from "../../access/guards.ts";
 import { can, mayModeratePrayer } from "../../access/abilities.ts";
 import { deviceKey } from "./device.ts";
 import { prayerLoadersOf } from "./loaders.ts";
-import { isOnWall, subscribeToWall, wallLeftSomeonesView } from "./wall-events.ts";
+import { isOnGroupWall, isOnWall, subscribeToWall, wallLeftSomeonesView } from "./wall-events.ts";
 
 /**
  * The prayer wall (PRODUCT.md §4, §5, §9). Every read and write runs with the caller's token, so
@@ -188,7 +188,7 @@ export const prayerResolvers: Resolvers = {
       const { size, cursor } = pageArgs(first, after, 20);
       // The rules decide public vs members; the wall shows only what is approved (or answered) and never pastoral requests.
       const statusFilter = filter === "ANSWERED" ? 'status = "answered"' : '(status = "approved" || status = "answered")';
-      const wall = `${statusFilter} && visibility != "pastoral"`;
+      const wall = `${statusFilter} && visibility != "pastoral" && group = ""`;
       const page = [wall, cursor ? keysetFilter(ctx.pb, "created", cursor) : ""].filter(Boolean).join(" && ");
       const rows = await pbCall(() => ctx.pb.collection("prayer_requests").getList<PrayerRequestRecord>(1, size + 1, { filter: page, sort: "-created,-id", skipTotal: true }));
       return connection(rows.items, size, (r) => r.created, async () =>
@@ -246,7 +246,10 @@ export const prayerResolvers: Resolvers = {
   Mutation: {
     async submitPrayerRequest(_, { input }, ctx) {
       const viewer = await ctx.viewer();
-      const visibility = input.visibility;
+      // A group's request: members only (the rules check the membership), never the wall.
+      const group = input.groupId ?? "";
+      if (group && !viewer) throw forbidden();
+      const visibility = group ? "members" : input.visibility;
       const anonymous = input.anonymous;
       // Spam traps fill the field people never see: answer as if it worked (a pending request that
       // nobody can find), store nothing.
@@ -255,7 +258,7 @@ export const prayerResolvers: Resolvers = {
         return {
           id: newRecordId(), collectionId: "", collectionName: "prayer_requests", created: now, updated: now,
           body: input.body.trim(), visibility, anonymous, authorName: anonymous ? "" : (input.name?.trim() ?? ""), status: "pending",
-          prayedCount: 0, flagCount: 0, answerNote: "", rejectReason: "", approvedAt: "", answeredAt: "", expiresAt: "",
+          prayedCount: 0, flagCount: 0, answerNote: "", rejectReason: "", approvedAt: "", answeredAt: "", expiresAt: "", group,
         } satisfies PrayerRequestRecord;
       }
       const v = new Validator();
@@ -291,6 +294,7 @@ export const prayerResolvers: Resolvers = {
         approvedAt: approved ? toPocketBaseDate(now) : "",
         answeredAt: "",
         expiresAt: approved ? expiryFrom(settings, now) : "",
+        group,
       } as const;
       const created = await pbCall(() => ctx.pb.collection("prayer_requests").create<PrayerRequestRecord>(data));
 
@@ -320,7 +324,7 @@ export const prayerResolvers: Resolvers = {
     async prayFor(_, { id }, ctx) {
       const viewer = await ctx.viewer();
       const request = await requireRequest(ctx, id);
-      if (!isOnWall(request) && !(request.visibility === "pastoral" && (request.status === "approved" || request.status === "answered"))) {
+      if (!isOnWall(request) && !isOnGroupWall(request) && !(request.visibility === "pastoral" && (request.status === "approved" || request.status === "answered"))) {
         throw conflict("Only requests on the prayer wall can be prayed for.", "not_on_wall");
       }
       const throttle = viewer ? null : visitorPrayerThrottle(ctx, id);
@@ -360,7 +364,8 @@ export const prayerResolvers: Resolvers = {
       const why = v.text("reason", reason, { max: LIMITS.prayerFlagReasonMax });
       v.done();
       const request = await requireRequest(ctx, id);
-      if (!isOnWall(request)) throw conflict("Only requests on the prayer wall can be flagged.", "not_on_wall");
+      // A group's members may flag its requests too (the flag rule keeps them to the group).
+      if (!isOnWall(request) && !isOnGroupWall(request)) throw conflict("Only requests on the prayer wall can be flagged.", "not_on_wall");
       try {
         await ctx.pb.collection("prayer_flags").create({ request: id, user: viewer.id, reason: why }, { fields: "id" });
       } catch (error) {
@@ -369,7 +374,7 @@ export const prayerResolvers: Resolvers = {
       }
       prayerLoadersOf(ctx).flagged.prime(id, true);
       const fresh = await findById<PrayerRequestRecord>(ctx.pb, "prayer_requests", id);
-      if (fresh && isOnWall(fresh)) return fresh;
+      if (fresh && (isOnWall(fresh) || isOnGroupWall(fresh))) return fresh;
       // The third flag sent it back to moderation (pb_hooks/prayer.pb.js): members' PocketBase
       // connections no longer hear about it, so every open wall is told to refetch.
       wallLeftSomeonesView(ctx.realtime);
@@ -402,7 +407,7 @@ export const prayerResolvers: Resolvers = {
           body: excerpt(approved.body),
           email: (t) => ({
             subject: t("prayer.approved.subject", { church: settings.churchName }),
-            text: `${t(isOnWall(approved) ? "prayer.approved.wall" : "prayer.approved.pastoral")}\n\n${excerpt(approved.body, 500)}`,
+            text: `${t(isOnWall(approved) ? "prayer.approved.wall" : isOnGroupWall(approved) ? "prayer.approved.group" : "prayer.approved.pastoral")}\n\n${excerpt(approved.body, 500)}`,
           }),
         });
       }
@@ -487,6 +492,7 @@ export const prayerResolvers: Resolvers = {
     },
     expiresAt: (r) => (r.expiresAt ? fromPocketBaseDate(r.expiresAt) : null),
     created: (r) => fromPocketBaseDate(r.created),
+    groupId: (r) => r.group || null,
     isMine: (r, _, ctx) => isMine(ctx, r),
     flaggedByMe: (r, _, ctx) => prayerLoadersOf(ctx).flagged.load(r.id),
     async requester(r, _, ctx) {

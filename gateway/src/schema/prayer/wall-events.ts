@@ -5,9 +5,15 @@ import type { RealtimeBridge } from "../../realtime/bridge.ts";
 import type { PrayerWallEvent, WallEventKind } from "../__generated__/types.ts";
 import { forgetPrayerLoaders } from "./loaders.ts";
 
-/** On the wall: approved or answered, and not pastoral (pastoral requests never are, PrayerVisibility). */
-export const isOnWall = (r: Pick<PrayerRequestRecord, "status" | "visibility">) =>
-  (r.status === "approved" || r.status === "answered") && r.visibility !== "pastoral";
+/**
+ * On the wall: approved or answered, not pastoral (pastoral requests never are, PrayerVisibility) and
+ * not a group's (those are on their group's page only, even for moderators, who may read them).
+ */
+export const isOnWall = (r: Pick<PrayerRequestRecord, "status" | "visibility" | "group">) =>
+  (r.status === "approved" || r.status === "answered") && r.visibility !== "pastoral" && !r.group;
+
+/** On a group's wall (Group.prayerRequests): a group's request, approved or answered. */
+export const isOnGroupWall = (r: Pick<PrayerRequestRecord, "status" | "group">) => (r.status === "approved" || r.status === "answered") && !!r.group;
 
 type WallEvent = Omit<PrayerWallEvent, "request"> & { request: PrayerRequestRecord | null };
 

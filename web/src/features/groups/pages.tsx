@@ -5,15 +5,16 @@ import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { Loading } from "../../components/Loading.tsx";
 import { Alert } from "../../components/Alert.tsx";
 import { RichText } from "../../components/RichText.tsx";
-import { SelectField, TextAreaField, TextField } from "../../components/Field.tsx";
+import { CheckboxField, SelectField, TextAreaField, TextField } from "../../components/Field.tsx";
 import { handleError, type UiError } from "../../lib/handleError.ts";
 import { usePageTitle } from "../../lib/usePageTitle.ts";
 import { NotFoundPage } from "../errors/NotFoundPage.tsx";
 import { useAppShell } from "../../gql/AppShell.generated.ts";
 import type { GroupType, Weekday } from "../../gql/types.ts";
 import {
-  useDecideJoinRequest, useEmailGroup, useGroupFinder, useUpdateGroupDetails, useGroupPage, useJoinGroup, useLeaveGroup, useRemoveGroupMember, useSetGroupMemberRole,
-  type GroupCardFragment, type GroupPageQuery,
+  useAddGroupMember, useAskGroupToPray, useDecideJoinRequest, useEmailGroup, useGroupFinder, useGroupMemberCandidates, useUpdateGroupDetails, useGroupPage, useJoinGroup,
+  useLeaveGroup, usePrayForGroupRequest, useRemoveGroupMember, useSetGroupMemberRole,
+  type GroupCardFragment, type GroupPageQuery, type GroupPrayerFragment,
 } from "./groups.generated.ts";
 import { GroupChat } from "./GroupChat.tsx";
 import "./groups.css";
@@ -252,6 +253,7 @@ function LeaderTools({ group, refetch }: { group: Group; refetch: () => Promise<
           ))}
         </ul>
       )}
+      <AddMember group={group} refetch={refetch} onAdded={setNotice} />
       <details className="group-mail">
         <summary>{t("groups.editDetails")}</summary>
         <form onSubmit={(e) => void details(e)}>
@@ -272,6 +274,160 @@ function LeaderTools({ group, refetch }: { group: Group; refetch: () => Promise<
           </button>
         </form>
       </details>
+    </section>
+  );
+}
+
+/**
+ * Leaders: add a member. The candidates are the people the leader may find in the directory (the
+ * gateway answers with what the leader's rules allow); one click adds them.
+ */
+function AddMember({ group, refetch, onAdded }: { group: Group; refetch: () => Promise<unknown>; onAdded(message: string): void }) {
+  const i18n = useI18n();
+  const { t } = i18n;
+  const [search, setSearch] = useState("");
+  const [submitted, setSubmitted] = useState("");
+  const [problem, setProblem] = useState<string | null>(null);
+  const candidates = useGroupMemberCandidates({ variables: { search: submitted }, skip: submitted.length < 2, fetchPolicy: "network-only" });
+  const [add, adding] = useAddGroupMember();
+  const inGroup = new Set((group.roster ?? []).map((m) => m.person?.id).filter(Boolean));
+  const people = (candidates.data?.directory.edges ?? []).flatMap((e) => e.node.members);
+  async function addPerson(personId: string, name: string) {
+    setProblem(null);
+    try {
+      await add({ variables: { groupId: group.id, personId } });
+      onAdded(t("groups.memberAdded", { name }));
+      await refetch();
+    } catch (error) {
+      setProblem(handleError(error, i18n).message);
+    }
+  }
+  return (
+    <details className="group-mail">
+      <summary>{t("groups.addMember")}</summary>
+      <form
+        role="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setSubmitted(search.trim());
+        }}
+      >
+        <TextField label={t("groups.addMemberSearch")} hint={t("groups.addMemberHint")} value={search} maxLength={LIMITS.searchMax} onChange={(e) => setSearch(e.target.value)} />
+        <button type="submit" className="button button--ghost">
+          {t("groups.addMemberFind")}
+        </button>
+      </form>
+      {problem && <Alert kind="error">{problem}</Alert>}
+      {submitted.length >= 2 && !candidates.loading && people.length === 0 && <p>{t("groups.addMemberNone")}</p>}
+      {people.length > 0 && (
+        <ul className="group-requests">
+          {people.map((p) => (
+            <li key={p.id} className="group-request">
+              <strong>{p.displayName}</strong>{" "}
+              {inGroup.has(p.id) ? (
+                <span>{t("groups.addMemberAlready")}</span>
+              ) : (
+                <button type="button" className="button button--small" disabled={adding.loading} onClick={() => void addPerson(p.id, p.displayName)}>
+                  {t("groups.addMemberButton", { name: p.displayName })}
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </details>
+  );
+}
+
+/** One of the group's prayer requests, with "I prayed". */
+function GroupPrayerItem({ request }: { request: GroupPrayerFragment }) {
+  const i18n = useI18n();
+  const { t, locale } = i18n;
+  const [prayFor, praying] = usePrayForGroupRequest();
+  const [problem, setProblem] = useState<string | null>(null);
+  const when = new Intl.DateTimeFormat(locale, { dateStyle: "medium" });
+  return (
+    <li className="group-request">
+      <strong>{request.authorName ?? t("prayer.anonymous")}</strong> <time dateTime={request.created}>{when.format(new Date(request.created))}</time>
+      <p>{request.body}</p>
+      {request.status === "ANSWERED" && request.answerNote && (
+        <p>
+          <strong>{t("prayer.praiseReport")}</strong> {request.answerNote}
+        </p>
+      )}
+      {problem && <Alert kind="error">{problem}</Alert>}
+      <button
+        type="button"
+        className="button button--small button--ghost"
+        disabled={request.prayedToday || praying.loading}
+        onClick={() =>
+          void prayFor({ variables: { id: request.id } }).catch((error: unknown) => setProblem(handleError(error, i18n).message))
+        }
+      >
+        {request.prayedToday ? t("groups.prayedToday") : t("groups.iPrayed")}
+      </button>{" "}
+      <span>{t("groups.prayedCount", { count: request.prayedCount })}</span>
+    </li>
+  );
+}
+
+/** The group's prayer requests (its members only) and "Ask the group to pray". */
+function GroupPrayer({ group, refetch }: { group: Group; refetch: () => Promise<unknown> }) {
+  const i18n = useI18n();
+  const { t } = i18n;
+  const [ask, asking] = useAskGroupToPray();
+  const [body, setBody] = useState("");
+  const [anonymous, setAnonymous] = useState(false);
+  const [problem, setProblem] = useState<UiError | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const requests = group.prayerRequests.edges.map((e) => e.node);
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setProblem(null);
+    setNotice(null);
+    try {
+      const result = await ask({ variables: { groupId: group.id, body, anonymous } });
+      setBody("");
+      setNotice(result.data?.submitPrayerRequest.status === "PENDING" ? t("groups.prayerPending") : t("groups.prayerShared"));
+      await refetch();
+    } catch (error) {
+      setProblem(handleError(error, i18n));
+    }
+  }
+  return (
+    <section className="group-section" aria-labelledby="group-prayer">
+      <h2 id="group-prayer">{t("groups.prayer")}</h2>
+      {requests.length === 0 ? (
+        <p>{t("groups.prayerNone")}</p>
+      ) : (
+        <ul className="group-requests">
+          {requests.map((r) => (
+            <GroupPrayerItem key={r.id} request={r} />
+          ))}
+        </ul>
+      )}
+      {group.myMembership && (
+        <details className="group-mail">
+          <summary>{t("groups.askToPray")}</summary>
+          <form onSubmit={(e) => void submit(e)}>
+            {notice && <Alert kind="success">{notice}</Alert>}
+            {problem && !Object.keys(problem.fieldErrors).length && <Alert kind="error">{problem.message}</Alert>}
+            <TextAreaField
+              label={t("groups.prayerBody")}
+              value={body}
+              minLength={LIMITS.prayerBodyMin}
+              maxLength={LIMITS.prayerBodyMax}
+              required
+              error={problem?.fieldErrors.body}
+              onChange={(e) => setBody(e.target.value)}
+            />
+            <CheckboxField label={t("groups.prayerAnonymous")} checked={anonymous} onChange={(e) => setAnonymous(e.target.checked)} />
+            <button type="submit" className="button" disabled={asking.loading}>
+              {t("groups.prayerSubmit")}
+            </button>
+          </form>
+        </details>
+      )}
     </section>
   );
 }
@@ -402,6 +558,7 @@ export function GroupPage() {
       )}
       {group.canManage && <LeaderTools group={group} refetch={refetch} />}
       {(group.myMembership || group.canManage) && <Roster group={group} refetch={refetch} />}
+      {(group.myMembership || group.prayerRequests.edges.length > 0) && <GroupPrayer group={group} refetch={refetch} />}
       {group.myMembership && group.chatEnabled && <GroupChat groupId={group.id} unread={group.unreadCount} />}
     </div>
   );

@@ -10,6 +10,7 @@ import { TextField } from "../../components/Field.tsx";
 import { useForm } from "../../lib/useForm.ts";
 import { usePageTitle } from "../../lib/usePageTitle.ts";
 import { MyEventsCard } from "./MyEventsCard.tsx";
+import { MyGroupsCard } from "./MyGroupsCard.tsx";
 
 /** The member's own page: what needs attention, then the sections of the account. */
 export function MePage() {
@@ -43,6 +44,7 @@ export function MePage() {
       </ul>
       <div className="cards">
         <MyEventsCard />
+        {viewer.person && <MyGroupsCard />}
         <ChangePasswordForm />
       </div>
     </>
