@@ -217,6 +217,7 @@ migrate((app) => {
       // One pending request per person and group.
       "CREATE UNIQUE INDEX idx_group_join_requests_pending ON group_join_requests (`group`, person) WHERE status = 'pending'",
       "CREATE INDEX idx_group_join_requests_group ON group_join_requests (`group`, status, created)",
+      "CREATE INDEX idx_group_join_requests_person ON group_join_requests (person, status)",
     ],
   });
   app.save(requests);
