@@ -62,27 +62,30 @@ function leaderNames(app, groupId) {
 // Who may see a person through groups ({:p}): see the groups migration. Fellow members are active
 // members of an active group the person is an active member of.
 //
-// The indexes are named (INDEXED BY): SQLite plans from the statistics in sqlite_stat1, which can date
-// from when these tables were nearly empty (seen in CI), and with them it scanned every membership for each group
-// of the person (a leader of 335 groups: 200 ms per query, seconds per join). With the indexes a
-// refresh reads only the person's memberships and those groups' members.
+// The plans are spelled out: CROSS JOIN fixes the join order (the person's memberships first) and
+// INDEXED BY the indexes. SQLite plans from the statistics in sqlite_stat1, which can date from when these
+// tables were nearly empty (seen in CI); with them it scanned every group, or every membership, for each
+// row (a leader of 370 groups: 20–200 ms per query, up to seconds per membership write). Spelled out, a
+// refresh reads only the person's memberships and those groups' members (0.3–3 ms).
 const MEMBERSHIPS = "group_members m1 INDEXED BY idx_group_members_person";
 const GROUP = "groups g INDEXED BY sqlite_autoindex_groups_1"; // the primary key's index (id TEXT PRIMARY KEY)
 const FELLOWS =
-  `SELECT DISTINCT m2.person AS id FROM ${MEMBERSHIPS} JOIN ${GROUP} ON g.id = m1.\`group\` ` +
-  "JOIN group_members m2 INDEXED BY idx_group_members_unique ON m2.`group` = g.id " +
-  "WHERE m1.person = {:p} AND m1.status = 'active' AND g.status = 'active' AND m2.status = 'active' AND m2.person != {:p}";
+  `SELECT DISTINCT m2.person AS id FROM ${MEMBERSHIPS} CROSS JOIN ${GROUP} CROSS JOIN group_members m2 INDEXED BY idx_group_members_unique ` +
+  "WHERE g.id = m1.`group` AND m2.`group` = g.id AND m1.person = {:p} AND m1.status = 'active' AND g.status = 'active' " +
+  "AND m2.status = 'active' AND m2.person != {:p}";
 const VIEWERS = {
   rosterViewers: `${FELLOWS} AND g.rosterVisibility = 'members' ORDER BY 1`,
   groupViewers: `${FELLOWS} ORDER BY 1`,
   leaderViewers: `${FELLOWS} AND m2.role = 'leader' ORDER BY 1`,
   requestViewers:
     "SELECT DISTINCT m.person AS id FROM group_join_requests r INDEXED BY idx_group_join_requests_person " +
-    "JOIN group_members m INDEXED BY idx_group_members_unique ON m.`group` = r.`group` " +
-    "WHERE r.person = {:p} AND r.status = 'pending' AND m.status = 'active' AND m.role = 'leader' AND m.person != {:p} ORDER BY 1",
+    "CROSS JOIN group_members m INDEXED BY idx_group_members_unique WHERE m.`group` = r.`group` " +
+    "AND r.person = {:p} AND r.status = 'pending' AND m.status = 'active' AND m.role = 'leader' AND m.person != {:p} ORDER BY 1",
   // Not viewers but the person's own active groups (active memberships): group prayer requests are
   // read by `@request.auth.person.group_access_via_person.memberGroups ~ group`.
-  memberGroups: `SELECT m1.\`group\` AS id FROM ${MEMBERSHIPS} JOIN ${GROUP} ON g.id = m1.\`group\` WHERE m1.person = {:p} AND m1.status = 'active' AND g.status = 'active' ORDER BY 1`,
+  memberGroups:
+    `SELECT m1.\`group\` AS id FROM ${MEMBERSHIPS} CROSS JOIN ${GROUP} ` +
+    "WHERE g.id = m1.`group` AND m1.person = {:p} AND m1.status = 'active' AND g.status = 'active' ORDER BY 1",
 };
 
 /**
