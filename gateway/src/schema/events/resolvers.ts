@@ -338,53 +338,50 @@ async function mailContext(ctx: GatewayContext, userId?: string | null): Promise
   return { churchName: settings.churchName, locale, t: translator(locale) };
 }
 
+type MailText = Awaited<ReturnType<typeof mailContext>>;
+
+/** Write one event mail in its reader's language (`userId`: the sign-up's account, if any) and send it. */
+async function sendEventMail(
+  ctx: GatewayContext,
+  userId: string | null | undefined,
+  write: (text: MailText) => { to: string; subject: string; paragraphs: string[]; link: { url: string; label: string } },
+): Promise<void> {
+  const text = await mailContext(ctx, userId);
+  await sendNotice(ctx.mailer, composeMail({ ...write(text), churchName: text.churchName, locale: text.locale }), text.churchName);
+}
+
 async function mailRegistration(ctx: GatewayContext, o: OccurrenceModel, parts: RegistrationRecord[], token: string) {
   const first = parts[0]!;
-  const { churchName, locale, t } = await mailContext(ctx, first.user);
   const confirmed = parts.filter((p) => p.status === "confirmed").reduce((n, p) => n + p.attendees, 0);
   const waitlisted = parts.filter((p) => p.status === "waitlisted").reduce((n, p) => n + p.attendees, 0);
-  const lines = [
-    t("mail.hello", { name: first.name }),
-    t("event.registered.when", { event: o.event.title, when: eventWhen(o, locale), hasPlace: o.event.locationName ? "yes" : "no", place: o.event.locationName ?? "" }),
-    confirmed ? t("event.registered.confirmed", { count: confirmed }) : "",
-    waitlisted ? t("event.registered.waitlisted", { count: waitlisted }) : "",
-    t("event.registered.code", { code: first.confirmationCode }),
-    t("event.registered.cancelHint"),
-  ].filter(Boolean);
-  await sendNotice(
-    ctx.mailer,
-    composeMail({
-      to: first.email,
-      subject: t("event.registered.subject", { confirmed, event: o.event.title }),
-      paragraphs: lines,
-      link: { url: `${ctx.config.publicUrl}/events/registration/${encodeURIComponent(token)}`, label: t("event.registered.button") },
-      churchName,
-      locale,
-    }),
-    churchName,
-  );
+  await sendEventMail(ctx, first.user, ({ t, locale }) => ({
+    to: first.email,
+    subject: t("event.registered.subject", { confirmed, event: o.event.title }),
+    paragraphs: [
+      t("mail.hello", { name: first.name }),
+      t("event.registered.when", { event: o.event.title, when: eventWhen(o, locale), hasPlace: o.event.locationName ? "yes" : "no", place: o.event.locationName ?? "" }),
+      confirmed ? t("event.registered.confirmed", { count: confirmed }) : "",
+      waitlisted ? t("event.registered.waitlisted", { count: waitlisted }) : "",
+      t("event.registered.code", { code: first.confirmationCode }),
+      t("event.registered.cancelHint"),
+    ].filter(Boolean),
+    link: { url: `${ctx.config.publicUrl}/events/registration/${encodeURIComponent(token)}`, label: t("event.registered.button") },
+  }));
 }
 
 /** A visitor's RSVP (name and email, no account) is confirmed by mail, with the event's address. */
 async function mailRsvp(ctx: GatewayContext, o: OccurrenceModel, rsvp: RsvpRecord) {
-  const { churchName, locale, t } = await mailContext(ctx, rsvp.user);
   const response = rsvp.response;
-  await sendNotice(
-    ctx.mailer,
-    composeMail({
-      to: rsvp.email,
-      subject: t("event.rsvp.subject", { event: o.event.title, response }),
-      paragraphs: [
-        t("mail.hello", { name: rsvp.name }),
-        t("event.rsvp.body", { event: o.event.title, when: eventWhen(o, locale), hasPlace: o.event.locationName ? "yes" : "no", place: o.event.locationName ?? "", response, guests: rsvp.guests ?? 0 }),
-        t("event.rsvp.change"),
-      ],
-      link: { url: `${ctx.config.publicUrl}/events/${o.event.slug}?date=${dateKeyOf(o)}`, label: t("event.rsvp.button") },
-      churchName,
-      locale,
-    }),
-    churchName,
-  );
+  await sendEventMail(ctx, rsvp.user, ({ t, locale }) => ({
+    to: rsvp.email,
+    subject: t("event.rsvp.subject", { event: o.event.title, response }),
+    paragraphs: [
+      t("mail.hello", { name: rsvp.name }),
+      t("event.rsvp.body", { event: o.event.title, when: eventWhen(o, locale), hasPlace: o.event.locationName ? "yes" : "no", place: o.event.locationName ?? "", response, guests: rsvp.guests ?? 0 }),
+      t("event.rsvp.change"),
+    ],
+    link: { url: `${ctx.config.publicUrl}/events/${o.event.slug}?date=${dateKeyOf(o)}`, label: t("event.rsvp.button") },
+  }));
 }
 
 /**
@@ -395,23 +392,16 @@ async function mailRsvp(ctx: GatewayContext, o: OccurrenceModel, rsvp: RsvpRecor
 async function mailMoved(ctx: GatewayContext, o: OccurrenceModel, id: string): Promise<void> {
   const system = await ctx.system.get();
   const r = await system.collection("registrations").getOne<RegistrationRecord>(id);
-  const { churchName, locale, t } = await mailContext(ctx, r.user);
-  await sendNotice(
-    ctx.mailer,
-    composeMail({
-      to: r.email,
-      subject: t("event.moved.subject", { event: o.event.title }),
-      paragraphs: [
-        t("mail.hello", { name: r.name }),
-        t("event.moved.body", { event: o.event.title, when: eventWhen(o, locale), status: r.status, count: r.attendees, position: r.waitlistPosition ?? 0 }),
-        t("event.registered.code", { code: r.confirmationCode }),
-      ],
-      link: { url: `${ctx.config.publicUrl}/events/registration/${encodeURIComponent(r.cancelToken)}`, label: t("event.registered.button") },
-      churchName,
-      locale,
-    }),
-    churchName,
-  );
+  await sendEventMail(ctx, r.user, ({ t, locale }) => ({
+    to: r.email,
+    subject: t("event.moved.subject", { event: o.event.title }),
+    paragraphs: [
+      t("mail.hello", { name: r.name }),
+      t("event.moved.body", { event: o.event.title, when: eventWhen(o, locale), status: r.status, count: r.attendees, position: r.waitlistPosition ?? 0 }),
+      t("event.registered.code", { code: r.confirmationCode }),
+    ],
+    link: { url: `${ctx.config.publicUrl}/events/registration/${encodeURIComponent(r.cancelToken)}`, label: t("event.registered.button") },
+  }));
 }
 
 /**
@@ -437,24 +427,17 @@ async function mailCancelled(ctx: GatewayContext, event: EventRecord, only: Temp
     const key = `${row.email.toLowerCase()}|${row.occurrenceStart}`;
     if (sent.has(key)) continue; // a party split into parts, or the same person both registered and answered
     sent.add(key);
-    const { churchName, locale, t } = await mailContext(ctx, row.user);
     const start = instantOf(row.occurrenceStart).toZonedDateTimeISO(event.timezone);
-    await sendNotice(
-      ctx.mailer,
-      composeMail({
-        to: row.email,
-        subject: t("event.cancelled.subject", { event: event.title }),
-        paragraphs: [
-          t("mail.hello", { name: row.name }),
-          t("event.cancelled.body", { event: event.title, when: eventWhen({ start }, locale), hasNote: note ? "yes" : "no", note }),
-          t("event.cancelled.signUp", { kind }),
-        ],
-        link: { url: `${ctx.config.publicUrl}/events`, label: t("event.cancelled.button") },
-        churchName,
-        locale,
-      }),
-      churchName,
-    );
+    await sendEventMail(ctx, row.user, ({ t, locale }) => ({
+      to: row.email,
+      subject: t("event.cancelled.subject", { event: event.title }),
+      paragraphs: [
+        t("mail.hello", { name: row.name }),
+        t("event.cancelled.body", { event: event.title, when: eventWhen({ start }, locale), hasNote: note ? "yes" : "no", note }),
+        t("event.cancelled.signUp", { kind }),
+      ],
+      link: { url: `${ctx.config.publicUrl}/events`, label: t("event.cancelled.button") },
+    }));
   }
 }
 
@@ -464,20 +447,13 @@ async function mailCancelledByStaff(ctx: GatewayContext, id: string): Promise<vo
   const r = await system.collection("registrations").getOne<RegistrationRecord>(id, { expand: "event" });
   const event = r.expand?.event;
   if (!event) return;
-  const { churchName, locale, t } = await mailContext(ctx, r.user);
   const start = instantOf(r.occurrenceStart).toZonedDateTimeISO(event.timezone);
-  await sendNotice(
-    ctx.mailer,
-    composeMail({
-      to: r.email,
-      subject: t("event.cancelledByStaff.subject", { event: event.title }),
-      paragraphs: [t("mail.hello", { name: r.name }), t("event.cancelledByStaff.body", { event: event.title, when: eventWhen({ start }, locale), church: churchName })],
-      link: { url: `${ctx.config.publicUrl}${event.slug ? `/events/${event.slug}` : "/events"}`, label: t("event.cancelled.button") },
-      churchName,
-      locale,
-    }),
-    churchName,
-  );
+  await sendEventMail(ctx, r.user, ({ t, locale, churchName }) => ({
+    to: r.email,
+    subject: t("event.cancelledByStaff.subject", { event: event.title }),
+    paragraphs: [t("mail.hello", { name: r.name }), t("event.cancelledByStaff.body", { event: event.title, when: eventWhen({ start }, locale), church: churchName })],
+    link: { url: `${ctx.config.publicUrl}${event.slug ? `/events/${event.slug}` : "/events"}`, label: t("event.cancelled.button") },
+  }));
 }
 
 /**
@@ -493,25 +469,18 @@ export async function mailPromotions(ctx: GatewayContext, eventId: string): Prom
   for (const r of rows) {
     const event = r.expand?.event;
     if (!event) continue;
-    const { churchName, locale, t } = await mailContext(ctx, r.user);
     const start = instantOf(r.occurrenceStart).toZonedDateTimeISO(event.timezone);
     await system.collection("registrations").update(r.id, { promotionMailedAt: pbDateOf(Temporal.Now.instant()) });
-    await sendNotice(
-      ctx.mailer,
-      composeMail({
-        to: r.email,
-        subject: t("event.promoted.subject", { event: event.title }),
-        paragraphs: [
-          t("mail.hello", { name: r.name }),
-          t("event.promoted.body", { event: event.title, when: eventWhen({ start }, locale), count: r.attendees }),
-          t("event.registered.code", { code: r.confirmationCode }),
-        ],
-        link: { url: `${ctx.config.publicUrl}/events/registration/${encodeURIComponent(r.cancelToken)}`, label: t("event.registered.button") },
-        churchName,
-        locale,
-      }),
-      churchName,
-    );
+    await sendEventMail(ctx, r.user, ({ t, locale }) => ({
+      to: r.email,
+      subject: t("event.promoted.subject", { event: event.title }),
+      paragraphs: [
+        t("mail.hello", { name: r.name }),
+        t("event.promoted.body", { event: event.title, when: eventWhen({ start }, locale), count: r.attendees }),
+        t("event.registered.code", { code: r.confirmationCode }),
+      ],
+      link: { url: `${ctx.config.publicUrl}/events/registration/${encodeURIComponent(r.cancelToken)}`, label: t("event.registered.button") },
+    }));
   }
 }
 
