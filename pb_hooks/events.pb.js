@@ -7,7 +7,7 @@ onRecordCreate((e) => {
   const lib = require(`${__hooks}/lib/events.js`);
   // The create API does not run model hooks in a transaction of its own: open one here and let the
   // save join it, so the seat count read and the insert are one serialized write.
-  lib.inTransaction(e, (app) => {
+  require(`${__hooks}/lib/transaction.js`).inTransaction(e, (app) => {
     const rest = lib.admit(app, e.record);
     e.next();
     if (rest > 0) lib.splitPart(app, e.record, rest, lib.nextWaitlistPosition(app, e.record.getString("event"), e.record.getString("occurrenceStart")));
@@ -17,7 +17,7 @@ onRecordCreate((e) => {
 
 onRecordUpdate((e) => {
   const lib = require(`${__hooks}/lib/events.js`);
-  lib.inTransaction(e, (app) => {
+  require(`${__hooks}/lib/transaction.js`).inTransaction(e, (app) => {
     const before = e.record.original();
     const cancelling = before.getString("status") !== "cancelled" && e.record.getString("status") === "cancelled";
     if (cancelling && e.record.getDateTime("cancelledAt").isZero()) e.record.set("cancelledAt", new DateTime());
@@ -37,7 +37,7 @@ onRecordUpdate((e) => {
 
 onRecordDelete((e) => {
   const lib = require(`${__hooks}/lib/events.js`);
-  lib.inTransaction(e, (app) => {
+  require(`${__hooks}/lib/transaction.js`).inTransaction(e, (app) => {
     e.next();
     try {
       app.findRecordById("events", e.record.getString("event"));

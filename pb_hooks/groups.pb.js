@@ -5,7 +5,7 @@
 
 onRecordCreate((e) => {
   const lib = require(`${__hooks}/lib/groups.js`);
-  require(`${__hooks}/lib/events.js`).inTransaction(e, (app) => {
+  require(`${__hooks}/lib/transaction.js`).inTransaction(e, (app) => {
     lib.admit(app, e.record);
     e.next();
     lib.recount(app, e.record.getString("group"));
@@ -15,7 +15,7 @@ onRecordCreate((e) => {
 
 onRecordUpdate((e) => {
   const lib = require(`${__hooks}/lib/groups.js`);
-  require(`${__hooks}/lib/events.js`).inTransaction(e, (app) => {
+  require(`${__hooks}/lib/transaction.js`).inTransaction(e, (app) => {
     const before = e.record.original();
     if (before.getString("status") !== "active") lib.admit(app, e.record);
     e.next();
@@ -32,7 +32,7 @@ onRecordUpdate((e) => {
 
 onRecordDelete((e) => {
   const lib = require(`${__hooks}/lib/groups.js`);
-  require(`${__hooks}/lib/events.js`).inTransaction(e, (app) => {
+  require(`${__hooks}/lib/transaction.js`).inTransaction(e, (app) => {
     e.next();
     lib.recount(app, e.record.getString("group"));
     lib.refreshGroupAccess(app, e.record.getString("group"));
@@ -54,7 +54,7 @@ onRecordCreate((e) => {
 
 onRecordUpdate((e) => {
   const lib = require(`${__hooks}/lib/groups.js`);
-  require(`${__hooks}/lib/events.js`).inTransaction(e, (app) => {
+  require(`${__hooks}/lib/transaction.js`).inTransaction(e, (app) => {
     const before = e.record.original();
     e.record.set("memberCount", lib.activeMembers(app, e.record.id));
     e.record.set("leaderNames", lib.leaderNames(app, e.record.id));
@@ -73,7 +73,7 @@ onRecordUpdate((e) => {
     e.next();
     return;
   }
-  require(`${__hooks}/lib/events.js`).inTransaction(e, (app) => {
+  require(`${__hooks}/lib/transaction.js`).inTransaction(e, (app) => {
     e.next();
     require(`${__hooks}/lib/groups.js`).recountLedBy(app, e.record.id);
   });

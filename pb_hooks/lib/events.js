@@ -173,25 +173,4 @@ function cancelParts(app, record) {
   }
 }
 
-/**
- * Run `work(app)` inside one write transaction, with the hook's own save (e.next()) joining it: the
- * event's app is swapped for the transaction's while `work` runs. Writes through PocketBase use one
- * connection, so two transactions never interleave: the seat count each one reads is final.
- */
-function inTransaction(e, work) {
-  if (e.app.isTransactional()) {
-    work(e.app);
-    return;
-  }
-  const outer = e.app;
-  try {
-    outer.runInTransaction((txApp) => {
-      e.app = txApp;
-      work(txApp);
-    });
-  } finally {
-    e.app = outer;
-  }
-}
-
-module.exports = { admit, readmit, splitPart, promote, recount, cancelParts, nextWaitlistPosition, inTransaction };
+module.exports = { admit, readmit, splitPart, promote, recount, cancelParts, nextWaitlistPosition };

@@ -137,7 +137,7 @@ function refreshGroupAccess(app, groupId) {
 
 /** A join request's write, then its person's group_access (and a former person's, should it move). */
 function afterJoinRequestWrite(e) {
-  require(`${__hooks}/lib/events.js`).inTransaction(e, (app) => {
+  require(`${__hooks}/lib/transaction.js`).inTransaction(e, (app) => {
     e.next();
     const person = e.record.getString("person");
     refreshAccess(app, person);
