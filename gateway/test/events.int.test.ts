@@ -366,6 +366,12 @@ describe("RSVP", () => {
     expect(yes.data!.rsvp.token).toBeNull();
     const changed = await asMember.request<{ rsvp: { rsvp: { id: string; response: string } } }>(RSVP, { input: { eventId: event.id, originalStart: occurrence!.originalStart, response: "MAYBE" } });
     expect(changed.data!.rsvp.rsvp).toMatchObject({ id: yes.data!.rsvp.rsvp.id, response: "MAYBE" });
+    // A member's answer, and each change of it, is confirmed by mail too.
+    const memberMail = await waitForMail(inject("catcherUrl"), member.email, /Your answer for Picnic: going/);
+    expect(memberMail.text).toContain("with 2 guests");
+    expect(memberMail.text).toContain("while signed in");
+    expect(linkFrom(memberMail, `/events/${event.slug}?date=`)).toContain(`date=${occurrence!.date}`);
+    await waitForMail(inject("catcherUrl"), member.email, /Your answer for Picnic: maybe/);
 
     const guest = visitor();
     const visitorEmail = uniqueEmail("rsvp");

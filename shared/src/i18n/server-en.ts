@@ -84,6 +84,7 @@ export const serverEn = {
   "event.rsvp.subject": "Your answer for {event}: {response, select, yes {going} no {not going} other {maybe}}",
   "event.rsvp.body": "Thank you for answering for {event} — {when}{hasPlace, select, yes {, {place}} other {}}. Your answer: {response, select, yes {going} no {not going} other {maybe}}{guests, plural, =0 {} one { with # guest} other { with # guests}}.",
   "event.rsvp.change": "To change your answer, open the event page in the same browser you answered from.",
+  "event.rsvp.changeSignedIn": "To change your answer, open the event page while signed in.",
   "event.rsvp.button": "Open the event",
 
   // Prayer: the requester hears what happened to their request.

@@ -73,6 +73,7 @@ export const serverEs: Record<ServerMessageKey, string> = {
   "event.rsvp.subject": "Tu respuesta para {event}: {response, select, yes {asistiré} no {no asistiré} other {quizás}}",
   "event.rsvp.body": "Gracias por responder para {event} — {when}{hasPlace, select, yes {, {place}} other {}}. Tu respuesta: {response, select, yes {asistiré} no {no asistiré} other {quizás}}{guests, plural, =0 {} one { con # invitado} other { con # invitados}}.",
   "event.rsvp.change": "Para cambiar tu respuesta, abre la página del evento en el mismo navegador desde el que respondiste.",
+  "event.rsvp.changeSignedIn": "Para cambiar tu respuesta, abre la página del evento con tu sesión iniciada.",
   "event.rsvp.button": "Abrir el evento",
 
   "prayer.prayed.title": "Alguien oró por tu petición",

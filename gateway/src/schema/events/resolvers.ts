@@ -369,7 +369,10 @@ async function mailRegistration(ctx: GatewayContext, o: OccurrenceModel, parts: 
   }));
 }
 
-/** A visitor's RSVP (name and email, no account) is confirmed by mail, with the event's address. */
+/**
+ * An RSVP, and each change of answer, is confirmed by mail with the event's date and address: a
+ * visitor's (name and email, no account) and a signed-in member's alike.
+ */
 async function mailRsvp(ctx: GatewayContext, o: OccurrenceModel, rsvp: RsvpRecord) {
   const response = rsvp.response;
   await sendEventMail(ctx, rsvp.user, ({ t, locale }) => ({
@@ -378,7 +381,7 @@ async function mailRsvp(ctx: GatewayContext, o: OccurrenceModel, rsvp: RsvpRecor
     paragraphs: [
       t("mail.hello", { name: rsvp.name }),
       t("event.rsvp.body", { event: o.event.title, when: eventWhen(o, locale), hasPlace: o.event.locationName ? "yes" : "no", place: o.event.locationName ?? "", response, guests: rsvp.guests ?? 0 }),
-      t("event.rsvp.change"),
+      t(rsvp.user ? "event.rsvp.changeSignedIn" : "event.rsvp.change"),
     ],
     link: { url: `${ctx.config.publicUrl}/events/${o.event.slug}?date=${dateKeyOf(o)}`, label: t("event.rsvp.button") },
   }));
@@ -747,6 +750,7 @@ export const eventsResolvers: Resolvers = {
         const rsvp = existing
           ? await writeAsCaller(() => ctx.pb.collection("rsvps").update<RsvpRecord>(existing.id, { response, guests }))
           : await writeAsCaller(() => ctx.pb.collection("rsvps").create<RsvpRecord>({ ...key, user: viewer.id, person: viewer.person || "", name, email, response, guests }));
+        if (!existing || existing.response !== rsvp.response || (existing.guests ?? 0) !== (rsvp.guests ?? 0)) ctx.afterResponse(() => void mailRsvp(ctx, o, rsvp));
         return { rsvp, token: null };
       }
       if (input.website?.trim()) throw badUserInput({ website: { code: "invalid", message: "Leave this field empty." } });
