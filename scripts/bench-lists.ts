@@ -97,8 +97,9 @@ async function listReads(url: string, pbUrl: string, token: string | null): Prom
 
   const news: Reads = {
     name: "news list",
+    // In the news list's own order (the gateway's POSTS_NEWEST), so both sides ask PocketBase the same.
     direct: async () =>
-      (await restJson(pbUrl, `/api/collections/posts/records?${q({ page: 1, perPage: 11, skipTotal: 1, filter: 'status = "published"', sort: "-publishedAt,-id", expand: "cover" })}`, token)).ok,
+      (await restJson(pbUrl, `/api/collections/posts/records?${q({ page: 1, perPage: 11, skipTotal: 1, filter: 'status = "published"', sort: "-publishedAt,-created,-id", expand: "cover" })}`, token)).ok,
     gateway: gql("NewsPage", {}),
   };
   const wall: Reads = {
