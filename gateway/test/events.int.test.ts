@@ -538,6 +538,77 @@ describe("personal calendar feed", () => {
   });
 });
 
+describe("a signed-in member's mail links", () => {
+  it("open, answer and cancel the party of that link, not the member's other registrations", async () => {
+    const me = await createUser();
+    const asMe = new GqlClient(gateway, { token: me.token, ip: ip() });
+    const registerFor = async (title: string, day: string) => {
+      const event = await publishedEvent({ title, registrationMode: "REGISTRATION", capacity: 10, startsAt: `${nextYear}-01-${day}T18:00`, endsAt: `${nextYear}-01-${day}T20:00` });
+      const [date] = await occurrencesOf(event.id, `${nextYear}-01-01T00:00:00Z`, `${nextYear}-02-01T00:00:00Z`);
+      const result = await asMe.request<{ register: { confirmationCode: string; parts: { id: string }[] } }>(REGISTER, { input: { eventId: event.id, originalStart: date!.originalStart, name: "Me", email: me.email, attendees: 2 } });
+      expect(result.errors).toBeUndefined();
+      return result.data!.register;
+    };
+    const first = await registerFor("First class", "12");
+    const second = await registerFor("Second class", "13");
+    // The answer to the second registration is the second's party (it used to be the member's first).
+    expect(second.parts.map((p) => p.id)).not.toContain(first.parts[0]!.id);
+    const su = await system();
+    const secondRow = await su.collection("registrations").getOne(second.parts[0]!.id);
+    expect(secondRow.confirmationCode).toBe(second.confirmationCode);
+    const token = secondRow.cancelToken as string;
+    const BY_TOKEN = `query($t: String!) { registrationByToken(token: $t) { id confirmationCode } }`;
+    const opened = await asMe.request<{ registrationByToken: { id: string; confirmationCode: string } }>(BY_TOKEN, { t: token });
+    expect(opened.data!.registrationByToken).toEqual({ id: second.parts[0]!.id, confirmationCode: second.confirmationCode });
+    const cancelled = await asMe.request<{ cancelRegistration: { id: string; status: string } }>(`mutation($t: String) { cancelRegistration(token: $t) { id status } }`, { t: token });
+    expect(cancelled.data!.cancelRegistration).toEqual({ id: second.parts[0]!.id, status: "CANCELLED" });
+    expect((await su.collection("registrations").getOne(first.parts[0]!.id)).status).toBe("confirmed");
+    // The mail of the second registration speaks of the second class.
+    const mail = await waitForMail(inject("catcherUrl"), me.email, /Second class/);
+    expect(mail.text).toContain(second.confirmationCode);
+    expect(mail.text).not.toContain(first.confirmationCode);
+  });
+});
+
+describe("my upcoming events", () => {
+  it("the caller's own future sign-ups in date order: no cancelled registration, no 'no', no past date, never someone else's (event staff included)", async () => {
+    const me = await createUser();
+    const asMe = new GqlClient(gateway, { token: me.token, ip: ip() });
+    const RSVP = `mutation($input: RsvpInput!) { rsvp(input: $input) { rsvp { id } } }`;
+    const weekly = await publishedEvent({ title: "Weekly supper", registrationMode: "RSVP", rrule: "FREQ=WEEKLY;COUNT=3" });
+    const [first, second, third] = await occurrencesOf(weekly.id, `${nextYear}-01-01T00:00:00Z`, `${nextYear}-02-01T00:00:00Z`);
+    const answer = async (client: GqlClient, o: Occ, response: string) =>
+      expect((await client.request(RSVP, { input: { eventId: weekly.id, originalStart: o.originalStart, response } })).errors).toBeUndefined();
+    await answer(asMe, third!, "YES");
+    await answer(asMe, first!, "MAYBE");
+    await answer(asMe, second!, "NO");
+    const course = await publishedEvent({ title: "Membership class", registrationMode: "REGISTRATION", capacity: 10, startsAt: `${nextYear}-01-06T18:00`, endsAt: `${nextYear}-01-06T20:00` });
+    const [lesson] = await occurrencesOf(course.id, `${nextYear}-01-01T00:00:00Z`, `${nextYear}-02-01T00:00:00Z`);
+    const registered = await asMe.request<{ register: { parts: { id: string }[] } }>(REGISTER, { input: { eventId: course.id, originalStart: lesson!.originalStart, name: "Me", email: me.email, attendees: 1 } });
+    expect(registered.errors).toBeUndefined();
+    const dropped = await publishedEvent({ title: "Dropped class", registrationMode: "REGISTRATION", capacity: 10, startsAt: `${nextYear}-01-07T18:00`, endsAt: `${nextYear}-01-07T20:00` });
+    const [droppedDate] = await occurrencesOf(dropped.id, `${nextYear}-01-01T00:00:00Z`, `${nextYear}-02-01T00:00:00Z`);
+    const droppedReg = await asMe.request<{ register: { parts: { id: string }[] } }>(REGISTER, { input: { eventId: dropped.id, originalStart: droppedDate!.originalStart, name: "Me", email: me.email, attendees: 1 } });
+    expect((await asMe.request(`mutation($id: ID) { cancelRegistration(id: $id) { id } }`, { id: droppedReg.data!.register.parts[0]!.id })).errors).toBeUndefined();
+    // An answer for a date already past (written directly: the API refuses answers for past dates).
+    const su = await system();
+    await su.collection("rsvps").create({ event: weekly.id, occurrenceStart: "2020-01-02 15:00:00.000Z", user: me.id, name: "Me", email: me.email, response: "yes", guests: 0 });
+    // Event staff answer too; they read everyone's sign-ups, yet their own list is their own.
+    await answer(staff(), second!, "YES");
+
+    const MINE = `{ myUpcomingEvents { event { title } date } }`;
+    const mine = await asMe.request<{ myUpcomingEvents: { event: { title: string }; date: string }[] }>(MINE);
+    expect(mine.errors).toBeUndefined();
+    expect(mine.data!.myUpcomingEvents.map((o) => `${o.event.title} ${o.date}`)).toEqual([
+      `Weekly supper ${first!.date}`,
+      `Membership class ${lesson!.date}`,
+      `Weekly supper ${third!.date}`,
+    ]);
+    const theirs = await staff().request<{ myUpcomingEvents: { event: { title: string }; date: string }[] }>(MINE);
+    expect(theirs.data!.myUpcomingEvents.filter((o) => o.event.title === "Weekly supper").map((o) => o.date)).toEqual([second!.date]);
+  });
+});
+
 describe("event pages for crawlers and link previews", () => {
   it("a public event's HTML carries a schema.org Event; drafts and members-only events answer 404; the sitemap lists it", async () => {
     const webDist = await mkdtemp(join(tmpdir(), "flock-web-"));

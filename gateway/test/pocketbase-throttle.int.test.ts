@@ -4,7 +4,7 @@
  * collection within 3 s (`randomizedThrottle` in its apis/record_crud.go). A church on Sunday morning
  * is one IP (its Wi-Fi), so the per-viewer lookups of every signed-in page must never be shaped that
  * way. The gateway counts such reads (pocketBaseStats.emptyFilteredLists); these tests hold them at 0
- * for a member who has nothing yet (no notifications, no marks, no flags, no requests of their own).
+ * for a member who has nothing yet (no notifications, marks, flags, requests of their own, sign-ups or groups).
  * Also: PocketBase sees the caller's IP, not the gateway's.
  */
 import { randomUUID } from "node:crypto";
@@ -14,7 +14,7 @@ import type { Gateway } from "../src/index.ts";
 import { createUserClient } from "../src/pocketbase/client.ts";
 import { pocketBaseStats } from "../src/pocketbase/http-fetch.ts";
 import { createUser, GqlClient, system, testGateway, type TestUser } from "./helpers.ts";
-import { ThrottleBellDocument, ThrottleMineDocument, ThrottlePrayDocument, ThrottleWallDocument } from "./__generated__/operations.ts";
+import { ThrottleBellDocument, ThrottleMineDocument, ThrottleMyEventsDocument, ThrottleMyGroupsDocument, ThrottlePrayDocument, ThrottleWallDocument } from "./__generated__/operations.ts";
 import type { DocumentNode } from "graphql";
 import { toPocketBaseDate } from "../src/pocketbase/dates.ts";
 
@@ -69,6 +69,13 @@ describe("per-viewer lookups are never empty filtered lists (PocketBase's per-IP
     expect(empty.count, `last one: ${empty.last}`).toBe(0);
     const bell = await client.execute(BELL);
     expect(bell.data!.notifications).toMatchObject({ totalCount: 0, unreadCount: 0 });
+  });
+
+  it("the member's page: their upcoming events and their groups, for a member signed up for nothing", async () => {
+    const client = new GqlClient(gateway, { token: member.token, ip: "198.51.100.42" });
+    const empty = await emptyFilteredReads(client, [ThrottleMyEventsDocument, ThrottleMyGroupsDocument]);
+    expect(empty.count, `last one: ${empty.last}`).toBe(0);
+    expect((await client.execute(ThrottleMyEventsDocument)).data!.myUpcomingEvents).toEqual([]);
   });
 
   it("still answers the member's own state: prayed today, flagged, unread (also past one page of unread)", async () => {
