@@ -3,8 +3,10 @@
 // 200 signed-in members and 50 guests, all from ONE client IP (a church's Wi-Fi behind NAT), browse
 // the way the web app does: each page view sends the app's own GraphQL operations (the shell and the
 // notification bell on a fresh load, then the page's query), then the person reads for about 5 s
-// (uniform 2.5–7.5 s) before the next view. Mix for members: home 25 %, news 20 %, a post 10 %,
-// prayer wall 20 %, directory 15 %, notifications 10 %; guests: home, news, a post, the wall.
+// (uniform 2.5–7.5 s) before the next view. Mix for members: home 20 % (its news, the next events,
+// the latest sermon), news 15 %, a post 10 %, prayer wall 15 %, directory 10 %, notifications 10 %,
+// the events calendar 8 %, the group finder 5 %, sermons 4 %, their groups and events on /me 3 %;
+// guests: home, news, a post, the wall, the calendar, sermons.
 // Data: the demo church plus scripts/lib/seed-scale.ts's "sunday" shape (150 households, 420 people,
 // 200 member logins, 60 posts, 80 prayer requests).
 //
@@ -167,19 +169,32 @@ export async function runSunday(options: SundayOptions): Promise<{ targetsMet: b
     return { name, query, variables };
   };
   const slug = () => seeded.postSlugs[Math.floor(Math.random() * seeded.postSlugs.length)]!;
+  // The month on the calendar page (the web app asks for the weeks the month view shows; a month is close).
+  const month = () => {
+    const now = new Date();
+    return { from: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString(), to: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString() };
+  };
+  // Each view makes the calls its page makes (the home page: its news, the next events, the latest sermon).
+  const home = () => [op("HomeNews"), op("UpcomingEvents"), op("LatestSermon")];
   const memberViews: View[] = [
-    { name: "home", weight: 25, calls: () => [op("HomeNews")] },
-    { name: "news", weight: 20, calls: () => [op("NewsPage")] },
+    { name: "home", weight: 20, calls: home },
+    { name: "news", weight: 15, calls: () => [op("NewsPage")] },
     { name: "post", weight: 10, calls: () => [op("PostPage", { slug: slug() })] },
-    { name: "prayer", weight: 20, calls: () => [op("PrayerWall", { first: 20, filter: "ALL" }), op("MyPrayerRequests", { first: 5 })] },
-    { name: "directory", weight: 15, calls: () => [op("DirectoryPage", { first: 20, search: null })] },
+    { name: "prayer", weight: 15, calls: () => [op("PrayerWall", { first: 20, filter: "ALL" }), op("MyPrayerRequests", { first: 5 })] },
+    { name: "directory", weight: 10, calls: () => [op("DirectoryPage", { first: 20, search: null })] },
     { name: "notifications", weight: 10, calls: () => [op("Notifications", { first: 20 })] },
+    { name: "events", weight: 8, calls: () => [op("EventsCalendar", month())] },
+    { name: "groups", weight: 5, calls: () => [op("GroupFinder", {})] },
+    { name: "sermons", weight: 4, calls: () => [op("SermonsPage", {})] },
+    { name: "me", weight: 3, calls: () => [op("MyGroups"), op("MyUpcomingEvents")] },
   ];
   const guestViews: View[] = [
-    { name: "home", weight: 40, calls: () => [op("HomeNews")] },
-    { name: "news", weight: 30, calls: () => [op("NewsPage")] },
+    { name: "home", weight: 35, calls: home },
+    { name: "news", weight: 25, calls: () => [op("NewsPage")] },
     { name: "post", weight: 15, calls: () => [op("PostPage", { slug: slug() })] },
-    { name: "prayer", weight: 15, calls: () => [op("PrayerWall", { first: 20, filter: "ALL" })] },
+    { name: "prayer", weight: 10, calls: () => [op("PrayerWall", { first: 20, filter: "ALL" })] },
+    { name: "events", weight: 10, calls: () => [op("EventsCalendar", month())] },
+    { name: "sermons", weight: 5, calls: () => [op("SermonsPage", {})] },
   ];
   // A fresh load (first visit, a link opened from elsewhere: one view in five) also loads the shell,
   // and for members the bell.
