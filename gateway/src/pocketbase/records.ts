@@ -192,6 +192,8 @@ export interface RevisionRecord extends BaseRecord {
   fields: Record<string, unknown> | null;
   revision: number;
   editedBy: string;
+  /** The API client that saved this version (content.write), instead of a person. */
+  editedByClient: string;
   editorName: string;
   expand?: { cover?: MediaRecord };
 }
@@ -210,9 +212,13 @@ export interface PostRecord extends BaseRecord {
   pinned: boolean;
   audience: "public" | "members";
   author: string;
+  /** The API client that wrote the post (content.write), instead of a person. */
+  authorClient: string;
   authorName: string;
   revision: number;
   updatedBy: string;
+  /** The API client that saved the post last (staff saving it clear it). */
+  updatedByClient: string;
   expand?: { cover?: MediaRecord };
   /** @gateway Attached by the gateway: the working copy (null: none), when it has been read. */
   working?: RevisionRecord | null;
@@ -417,7 +423,7 @@ export interface OccurrenceCountsRecord extends BaseRecord {
 }
 
 /** What an API token may read beyond the public site (pb_migrations/1732496000_api_clients.js). */
-export type ApiScope = "content.members" | "prayer.members" | "people.directory";
+export type ApiScope = "content.members" | "prayer.members" | "people.directory" | "content.write";
 
 /** An API token's machine identity (an auth record: PocketBase's rules read its scopes). */
 export interface ApiClientRecord extends BaseRecord {
