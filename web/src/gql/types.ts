@@ -36,10 +36,12 @@ export type AlertDelivery =
   /** Nothing. */
   | 'OFF';
 
-/** What an API token may read beyond what the public site shows (which every valid token may read). */
+/** What an API token may read beyond what the public site shows (which every valid token may read), and what it may write. */
 export type ApiScope =
   /** Members-only posts and events, as an active member reads them. */
   | 'CONTENT_MEMBERS'
+  /** Write news: create draft posts and edit the drafts this token created (never publish, schedule, delete, pages, or anyone else's post). Staff review and publish them; the byline and history name the token. */
+  | 'CONTENT_WRITE'
   /** The member directory, as an active member reads it: listed households and people (never children), and only their contact details and addresses shared with members. */
   | 'PEOPLE_DIRECTORY'
   /** Members-only prayer requests on the wall, as an active member reads them. */

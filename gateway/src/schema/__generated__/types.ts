@@ -82,10 +82,12 @@ export type AlertDelivery =
   /** Nothing. */
   | 'off';
 
-/** What an API token may read beyond what the public site shows (which every valid token may read). */
+/** What an API token may read beyond what the public site shows (which every valid token may read), and what it may write. */
 export type ApiScope =
   /** Members-only posts and events, as an active member reads them. */
   | 'content.members'
+  /** Write news: create draft posts and edit the drafts this token created (never publish, schedule, delete, pages, or anyone else's post). Staff review and publish them; the byline and history name the token. */
+  | 'content.write'
   /** The member directory, as an active member reads it: listed households and people (never children), and only their contact details and addresses shared with members. */
   | 'people.directory'
   /** Members-only prayer requests on the wall, as an active member reads them. */
@@ -1097,7 +1099,7 @@ export type Mutation = {
    * names default to the visit's name split at its last space. CONFLICT when the visit already has a person.
    */
   createPersonFromVisit: VisitRequest;
-  /** Create a draft post. */
+  /** Create a draft post (staff with content.edit, or an API token with CONTENT_WRITE). */
   createPost: Post;
   /** Create a draft sermon. */
   createSermon: Sermon;
@@ -1314,7 +1316,7 @@ export type Mutation = {
   updatePerson: Person;
   /** Change a phone row the caller may edit. */
   updatePhone: PersonPhone;
-  /** Save a post (a published post: its working copy); refused with CONFLICT when someone saved a newer revision since expectedRevision. */
+  /** Save a post (a published post: its working copy); refused with CONFLICT when someone saved a newer revision since expectedRevision. An API token with CONTENT_WRITE saves only drafts it created. */
   updatePost: Post;
   /** Change a sermon (sermons.manage). */
   updateSermon: Sermon;
@@ -2633,10 +2635,12 @@ export type Post = {
   __typename?: 'Post';
   /** Who may read it once published. */
   audience: Audience;
-  /** The author's display name. */
+  /** The author's display name (an API token's name when a token wrote it). */
   authorName: Scalars['String']['output'];
   /** The Markdown source. */
   body: Scalars['String']['output'];
+  /** Written by an API token with CONTENT_WRITE (authorName is the token's name), not by a person. */
+  byApiToken: Scalars['Boolean']['output'];
   /** What the caller may do with this post. */
   can: ContentCan;
   /** The cover image, or null for none. */
@@ -3571,7 +3575,9 @@ export type Revision = {
   __typename?: 'Revision';
   /** The Markdown source in this version. */
   body: Scalars['String']['output'];
-  /** Who saved it (display name). */
+  /** Saved by an API token with CONTENT_WRITE, not by a person. */
+  byApiToken: Scalars['Boolean']['output'];
+  /** Who saved it (display name; an API token's name when a token saved it). */
   editorName: Scalars['String']['output'];
   /** The revision's id (a PocketBase record id). */
   id: Scalars['ID']['output'];
@@ -4874,7 +4880,7 @@ export type AgeGroupResolvers = { ADULT: 'adult', CHILD: 'child', YOUTH: 'youth'
 
 export type AlertDeliveryResolvers = { DAILY_DIGEST: 'digest', IMMEDIATE: 'immediate', OFF: 'off' };
 
-export type ApiScopeResolvers = { CONTENT_MEMBERS: 'content.members', PEOPLE_DIRECTORY: 'people.directory', PRAYER_MEMBERS: 'prayer.members' };
+export type ApiScopeResolvers = { CONTENT_MEMBERS: 'content.members', CONTENT_WRITE: 'content.write', PEOPLE_DIRECTORY: 'people.directory', PRAYER_MEMBERS: 'prayer.members' };
 
 export type ApiTokenResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ApiToken'] = ResolversParentTypes['ApiToken']> = {
   created?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -5468,6 +5474,7 @@ export type PostResolvers<ContextType = GatewayContext, ParentType extends Resol
   audience?: Resolver<ResolversTypes['Audience'], ParentType, ContextType>;
   authorName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   body?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  byApiToken?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   can?: Resolver<ResolversTypes['ContentCan'], ParentType, ContextType>;
   cover?: Resolver<Maybe<ResolversTypes['Media']>, ParentType, ContextType>;
   created?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -5647,6 +5654,7 @@ export type RegistrationResultResolvers<ContextType = GatewayContext, ParentType
 
 export type RevisionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Revision'] = ResolversParentTypes['Revision']> = {
   body?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  byApiToken?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   editorName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   published?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;

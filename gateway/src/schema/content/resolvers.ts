@@ -1,13 +1,14 @@
 import type { GatewayContext } from "../../context.ts";
-import { badUserInput, pbCall } from "../../errors.ts";
-import type { PageRecord, PostRecord, RevisionRecord, UserRecord } from "../../pocketbase/records.ts";
+import { badUserInput, forbidden, pbCall } from "../../errors.ts";
+import type { PageRecord, PostRecord, RevisionRecord } from "../../pocketbase/records.ts";
 import { LIMITS } from "@flock/shared/limits";
 import { Validator } from "../../validation/validate.ts";
 import type { PageInput, PostInput, Resolvers } from "../__generated__/types.ts";
 import { keyedConnection, keyedPageArgs, keysetAfter, sortOf, type SortKey } from "../pagination.ts";
 import { requireAbility, requireViewer } from "../../access/guards.ts";
-import { chooseSlug, mediaByIds, renderBody, requireAltText, staleRevision, writeAsCaller } from "./shared.ts";
-import { deleteWorkingCopy, readHistory, readHistoryEntry, readWorkingCopy, recordHistory, saveWorkingCopy, workingOf, type RevisionContent } from "./revisions.ts";
+import type { GraphQLError } from "graphql";
+import { chooseSlug, mediaByIds, renderBody, requireAltText, slugTaken, staleRevision, writeAsCaller } from "./shared.ts";
+import { deleteWorkingCopy, readHistory, readHistoryEntry, readWorkingCopy, recordHistory, saveWorkingCopy, userWriter, workingOf, type RevisionContent, type Writer } from "./revisions.ts";
 import { fromPocketBaseDate, fromPocketBaseDateOrNull } from "../../pocketbase/dates.ts";
 import { pocketBaseNow, toPocketBaseDate } from "../../pocketbase/dates.ts";
 import { contentAbilities } from "../../access/abilities.ts";
@@ -84,13 +85,45 @@ const pageFields = (p: PageRecord) => ({ slug: p.slug, seoDescription: p.seoDesc
 const contentOf = (record: { title: string; body: string }, fields: Record<string, unknown>): RevisionContent => ({ title: record.title, body: record.body ?? "", fields });
 
 /**
+ * A person's content operation. An API token is a valid identity but not a person: whatever it may
+ * not do here answers FORBIDDEN (not UNAUTHENTICATED, which would tell it to sign in).
+ */
+async function requirePerson(ctx: GatewayContext) {
+  if (ctx.apiClient) throw forbidden();
+  return requireViewer(ctx);
+}
+
+/**
+ * Who writes a post: a signed-in person, or an API token with the content.write scope (drafts it
+ * creates and its own drafts only — PocketBase's rules hold it to that; see
+ * pb_migrations/1732540000_content_write_scope.js). A token without the scope: FORBIDDEN.
+ */
+async function requirePostWriter(ctx: GatewayContext): Promise<Writer> {
+  if (ctx.apiClient) {
+    const { client } = ctx.apiClient;
+    if (!client.scopes.includes("content.write")) throw forbidden();
+    return { kind: "client", id: client.id, name: client.name };
+  }
+  return userWriter(await requireViewer(ctx));
+}
+
+/** A post's attribution when it is created. */
+const createdBy = (writer: Writer) =>
+  writer.kind === "client"
+    ? { authorClient: writer.id, authorName: writer.name, updatedByClient: writer.id }
+    : { author: writer.id, authorName: writer.name, updatedBy: writer.id };
+/** Who saved a post or page last (posts name a client or a person; pages only people). */
+const savedBy = (kind: "post" | "page", writer: Writer) =>
+  writer.kind === "client" ? { updatedByClient: writer.id, updatedBy: "" } : kind === "post" ? { updatedBy: writer.id, updatedByClient: "" } : { updatedBy: writer.id };
+
+/**
  * Save a post or page as its editor sees it: a published one into its working copy (the site is
  * unchanged until "Update"), any other into the record. Missing alt text never blocks a save (only
  * publishing). Returns the record with its working copy attached.
  */
 async function saveDocument<R extends PostRecord | PageRecord>(
   ctx: GatewayContext,
-  viewer: UserRecord,
+  writer: Writer,
   kind: "post" | "page",
   current: R,
   expectedRevision: number,
@@ -106,30 +139,30 @@ async function saveDocument<R extends PostRecord | PageRecord>(
     change.slugInput === undefined || change.slugInput === before.slug ? before.slug : await chooseSlug(ctx.pb, collection, change.slugInput, change.title, current.id);
   const content: RevisionContent = { title: change.title, body: change.body ?? effective.body ?? "", fields: { ...before, ...defined(change.fields), slug } };
   if (working || current.status === "published") {
-    const saved = await saveWorkingCopy(ctx, kind, current.id, working, content, expectedRevision + 1, viewer);
-    await recordHistory(ctx, kind, current.id, content, viewer, false);
+    const saved = await saveWorkingCopy(ctx, kind, current.id, working, content, expectedRevision + 1, writer);
+    await recordHistory(ctx, kind, current.id, content, writer, false);
     return { ...current, working: saved };
   }
   await writeAsCaller(() =>
-    ctx.pb.collection(collection).update(current.id, { title: content.title, body: content.body, ...content.fields, revision: current.revision + 1, updatedBy: viewer.id }),
+    ctx.pb.collection(collection).update(current.id, { title: content.title, body: content.body, ...content.fields, revision: current.revision + 1, ...savedBy(kind, writer) }),
   );
-  await recordHistory(ctx, kind, current.id, content, viewer, false);
+  await recordHistory(ctx, kind, current.id, content, writer, false);
   const fresh = await requireRecord<R>(ctx, collection, current.id, kind === "post" ? "cover" : undefined);
   return { ...fresh, working: null };
 }
 
 /** "Update": the working copy goes live (alt text required), and is kept in the history. */
-async function publishChanges<R extends PostRecord | PageRecord>(ctx: GatewayContext, viewer: UserRecord, kind: "post" | "page", current: R): Promise<R> {
+async function publishChanges<R extends PostRecord | PageRecord>(ctx: GatewayContext, writer: Writer, kind: "post" | "page", current: R): Promise<R> {
   const collection = kind === "post" ? "posts" : "pages";
   const working = await readWorkingCopy(ctx, kind, current.id);
   if (!working) return { ...current, working: null };
   await requireAltText(ctx.pb, working.body);
   const fields = { ...(kind === "post" ? postFields(current as PostRecord) : pageFields(current as PageRecord)), ...(working.fields ?? {}) };
   await writeAsCaller(() =>
-    ctx.pb.collection(collection).update(current.id, { title: working.title, body: working.body, ...fields, revision: working.revision + 1, updatedBy: viewer.id }),
+    ctx.pb.collection(collection).update(current.id, { title: working.title, body: working.body, ...fields, revision: working.revision + 1, ...savedBy(kind, writer) }),
   );
   await deleteWorkingCopy(ctx, working);
-  await recordHistory(ctx, kind, current.id, contentOf(working, fields), viewer, true);
+  await recordHistory(ctx, kind, current.id, contentOf(working, fields), writer, true);
   const fresh = await requireRecord<R>(ctx, collection, current.id, kind === "post" ? "cover" : undefined);
   return { ...fresh, working: null };
 }
@@ -221,7 +254,7 @@ export const contentResolvers: Resolvers = {
 
   Mutation: {
     async createPage(_, { input }, ctx) {
-      const viewer = await requireViewer(ctx);
+      const viewer = await requirePerson(ctx);
       const data = validatePage(input);
       const slug = await chooseSlug(ctx.pb, "pages", input.slug, data.title);
       return writeAsCaller(() =>
@@ -229,51 +262,53 @@ export const contentResolvers: Resolvers = {
       );
     },
     async updatePage(_, { id, input, expectedRevision }, ctx) {
-      const viewer = await requireViewer(ctx);
+      const viewer = await requirePerson(ctx);
       const data = validatePage(input);
       const current = await requireRecord<PageRecord>(ctx, "pages", id);
       const { title, body, ...fields } = data;
-      return saveDocument(ctx, viewer, "page", current, expectedRevision, { title, body, slugInput: input.slug, fields });
+      return saveDocument(ctx, userWriter(viewer), "page", current, expectedRevision, { title, body, slugInput: input.slug, fields });
     },
     async publishPageChanges(_, { id }, ctx) {
       // Putting changes live needs content.publish (the pages rules say the same when there are changes).
+      await requirePerson(ctx);
       const viewer = await requireAbility(ctx, "publishContent");
-      return publishChanges(ctx, viewer, "page", await requireRecord<PageRecord>(ctx, "pages", id));
+      return publishChanges(ctx, userWriter(viewer), "page", await requireRecord<PageRecord>(ctx, "pages", id));
     },
     async discardPageChanges(_, { id }, ctx) {
+      await requirePerson(ctx);
       await requireAbility(ctx, "editContent");
       return discardChanges(ctx, "page", await requireRecord<PageRecord>(ctx, "pages", id));
     },
     async restorePageRevision(_, { id, revisionId, expectedRevision }, ctx) {
-      const viewer = await requireViewer(ctx);
+      const viewer = await requirePerson(ctx);
       const current = await requireRecord<PageRecord>(ctx, "pages", id);
       const entry = await readHistoryEntry(ctx, "page", id, revisionId);
-      return saveDocument(ctx, viewer, "page", current, expectedRevision, changeFrom(entry));
+      return saveDocument(ctx, userWriter(viewer), "page", current, expectedRevision, changeFrom(entry));
     },
     async publishPage(_, { id }, ctx) {
-      await requireViewer(ctx);
+      const viewer = await requirePerson(ctx);
       const current = await requireRecord<PageRecord>(ctx, "pages", id);
       await requireAltText(ctx.pb, current.body);
       const published = await writeAsCaller(() =>
         ctx.pb.collection("pages").update<PageRecord>(id, { status: "published", publishedAt: current.publishedAt || pocketBaseNow(), revision: current.revision + 1 }),
       );
-      await recordHistory(ctx, "page", id, contentOf(current, pageFields(current)), await requireViewer(ctx), true);
+      await recordHistory(ctx, "page", id, contentOf(current, pageFields(current)), userWriter(viewer), true);
       return published;
     },
     async unpublishPage(_, { id }, ctx) {
-      await requireViewer(ctx);
+      await requirePerson(ctx);
       const current = await requireRecord<PageRecord>(ctx, "pages", id);
       await takeOffSite(ctx, "page", current, { status: "draft" });
       return { ...(await requireRecord<PageRecord>(ctx, "pages", id)), working: null };
     },
     async deletePage(_, { id }, ctx) {
-      await requireViewer(ctx);
+      await requirePerson(ctx);
       await requireRecord<PageRecord>(ctx, "pages", id);
       await writeAsCaller(() => ctx.pb.collection("pages").delete(id));
       return true;
     },
     async reorderNavigation(_, { pageIds }, ctx) {
-      await requireViewer(ctx);
+      await requirePerson(ctx);
       if (pageIds.length > LIMITS.pageSizeMax) throw badUserInput({ pageIds: { code: "too_many", message: `At most ${LIMITS.pageSizeMax} pages.` } });
       for (const [index, id] of pageIds.entries()) {
         await writeAsCaller(() => ctx.pb.collection("pages").update(id, { navOrder: (index + 1) * 10 }));
@@ -282,40 +317,54 @@ export const contentResolvers: Resolvers = {
     },
 
     async createPost(_, { input }, ctx) {
-      const viewer = await requireViewer(ctx);
+      const writer = await requirePostWriter(ctx);
       const data = validatePost(input);
+      const create = (slug: string) =>
+        writeAsCaller(() =>
+          ctx.pb.collection("posts").create<PostRecord>(
+            defined({ ...data, body: data.body ?? "", audience: data.audience ?? "public", slug, status: "draft", revision: 1, ...createdBy(writer) }),
+          ),
+        );
       const slug = await chooseSlug(ctx.pb, "posts", input.slug, data.title);
-      const created = await writeAsCaller(() =>
-        ctx.pb.collection("posts").create<PostRecord>(
-          defined({ ...data, body: data.body ?? "", audience: data.audience ?? "public", slug, status: "draft", author: viewer.id, authorName: viewer.name, revision: 1, updatedBy: viewer.id }),
-        ),
-      );
+      let created: PostRecord;
+      try {
+        created = await create(slug);
+      } catch (error) {
+        // An API client does not see others' drafts, so a generated slug may be taken by one it
+        // cannot see: it gets a random ending instead (its own choice of slug stays a CONFLICT).
+        if (writer.kind !== "client" || input.slug?.trim() || !isSlugTaken(error)) throw error;
+        created = await create(`${slug.slice(0, 110)}-${Math.random().toString(36).slice(2, 8)}`);
+      }
       return requireRecord<PostRecord>(ctx, "posts", created.id, "cover");
     },
     async updatePost(_, { id, input, expectedRevision }, ctx) {
-      const viewer = await requireViewer(ctx);
+      const writer = await requirePostWriter(ctx);
       const data = validatePost(input);
       const current = await requireRecord<PostRecord>(ctx, "posts", id, "cover");
+      // A client edits drafts only (the rules refuse the rest; a published post's working copy too).
+      if (writer.kind === "client" && current.status !== "draft") throw forbidden();
       const { title, body, ...fields } = data;
-      return saveDocument(ctx, viewer, "post", current, expectedRevision, { title, body, slugInput: input.slug, fields });
+      return saveDocument(ctx, writer, "post", current, expectedRevision, { title, body, slugInput: input.slug, fields });
     },
     async publishPostChanges(_, { id }, ctx) {
       // Putting changes live needs content.publish (the posts rules say the same when there are changes).
+      await requirePerson(ctx);
       const viewer = await requireAbility(ctx, "publishContent");
-      return publishChanges(ctx, viewer, "post", await requireRecord<PostRecord>(ctx, "posts", id, "cover"));
+      return publishChanges(ctx, userWriter(viewer), "post", await requireRecord<PostRecord>(ctx, "posts", id, "cover"));
     },
     async discardPostChanges(_, { id }, ctx) {
+      await requirePerson(ctx);
       await requireAbility(ctx, "editContent");
       return discardChanges(ctx, "post", await requireRecord<PostRecord>(ctx, "posts", id, "cover"));
     },
     async restorePostRevision(_, { id, revisionId, expectedRevision }, ctx) {
-      const viewer = await requireViewer(ctx);
+      const viewer = await requirePerson(ctx);
       const current = await requireRecord<PostRecord>(ctx, "posts", id, "cover");
       const entry = await readHistoryEntry(ctx, "post", id, revisionId);
-      return saveDocument(ctx, viewer, "post", current, expectedRevision, changeFrom(entry));
+      return saveDocument(ctx, userWriter(viewer), "post", current, expectedRevision, changeFrom(entry));
     },
     async publishPost(_, { id, publishAt }, ctx) {
-      await requireViewer(ctx);
+      const viewer = await requirePerson(ctx);
       const when = validatePublishAt(publishAt);
       const current = await requireRecord<PostRecord>(ctx, "posts", id);
       await requireAltText(ctx.pb, current.body);
@@ -324,17 +373,17 @@ export const contentResolvers: Resolvers = {
         ? { status: "scheduled", publishAt: toPocketBaseDate(when) }
         : { status: "published", publishedAt: current.publishedAt || pocketBaseNow(), publishAt: "" };
       await writeAsCaller(() => ctx.pb.collection("posts").update(id, { ...change, revision: current.revision + 1 }));
-      if (!scheduled) await recordHistory(ctx, "post", id, contentOf(current, postFields(current)), await requireViewer(ctx), true);
+      if (!scheduled) await recordHistory(ctx, "post", id, contentOf(current, postFields(current)), userWriter(viewer), true);
       return requireRecord<PostRecord>(ctx, "posts", id, "cover");
     },
     async unpublishPost(_, { id }, ctx) {
-      await requireViewer(ctx);
+      await requirePerson(ctx);
       const current = await requireRecord<PostRecord>(ctx, "posts", id);
       await takeOffSite(ctx, "post", current, { status: "draft", publishAt: "" });
       return { ...(await requireRecord<PostRecord>(ctx, "posts", id, "cover")), working: null };
     },
     async archivePosts(_, { ids }, ctx) {
-      await requireViewer(ctx);
+      await requirePerson(ctx);
       if (ids.length > LIMITS.pageSizeMax) throw badUserInput({ ids: { code: "too_many", message: `At most ${LIMITS.pageSizeMax} posts at once.` } });
       const archived: PostRecord[] = [];
       for (const id of ids) {
@@ -345,7 +394,7 @@ export const contentResolvers: Resolvers = {
       return archived;
     },
     async deletePost(_, { id }, ctx) {
-      await requireViewer(ctx);
+      await requirePerson(ctx);
       await requireRecord<PostRecord>(ctx, "posts", id);
       await writeAsCaller(() => ctx.pb.collection("posts").delete(id));
       return true;
@@ -380,6 +429,7 @@ export const contentResolvers: Resolvers = {
     pinned: (p) => !!p.pinned,
     audience: (p) => (p.audience === "members" ? "members" : "public"),
     authorName: (p) => p.authorName ?? "",
+    byApiToken: (p) => !!p.authorClient,
     revision: async (p, _, ctx) => (await workingOf(ctx, "post", p))?.revision ?? p.revision ?? 0,
     created: (p) => fromPocketBaseDate(p.created),
     updated: (p) => fromPocketBaseDate(p.updated),
@@ -404,10 +454,17 @@ export const contentResolvers: Resolvers = {
   },
   Revision: {
     published: (r) => !!r.published,
+    byApiToken: (r) => !!r.editedByClient,
     saved: (r) => fromPocketBaseDate(r.updated),
     editorName: (r) => r.editorName ?? "",
   },
 };
+
+/** The CONFLICT a taken slug answers (shared.ts: slugTaken). */
+function isSlugTaken(error: unknown): boolean {
+  const extensions = (error as GraphQLError | undefined)?.extensions as { code?: string; fieldErrorCodes?: Record<string, string> } | undefined;
+  return extensions?.code === slugTaken().extensions.code && extensions?.fieldErrorCodes?.slug === "taken";
+}
 
 /** A short non-cryptographic hash for cache keys (FNV-1a). */
 function hash(text: string): string {

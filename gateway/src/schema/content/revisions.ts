@@ -18,6 +18,18 @@ export type DocumentKind = "post" | "page";
 export const HISTORY_MAX = 20;
 const SESSION_MS = 10 * 60_000;
 
+/**
+ * Who saves a version: a person (staff), or an API client with the content.write scope, which saves
+ * only its own drafts (pb_migrations/1732540000_content_write_scope.js). Revisions and posts name the
+ * one or the other (editedBy / editedByClient); the display name is kept beside it.
+ */
+export type Writer = { kind: "user" | "client"; id: string; name: string };
+export const userWriter = (user: UserRecord): Writer => ({ kind: "user", id: user.id, name: user.name });
+/** A revision's attribution fields for a writer (the rules check them against the caller). */
+const editedBy = (writer: Writer) =>
+  writer.kind === "client" ? { editedByClient: writer.id, editorName: writer.name } : { editedBy: writer.id, editorName: writer.name };
+const isEditor = (entry: RevisionRecord, writer: Writer) => (writer.kind === "client" ? entry.editedByClient === writer.id : entry.editedBy === writer.id);
+
 /** What a revision holds: the title, the body and the document's other form fields. */
 export interface RevisionContent {
   title: string;
@@ -78,9 +90,9 @@ export async function saveWorkingCopy(
   existing: RevisionRecord | null,
   content: RevisionContent,
   revision: number,
-  viewer: UserRecord,
+  writer: Writer,
 ): Promise<RevisionRecord> {
-  const data = { ...content, revision, editedBy: viewer.id, editorName: viewer.name };
+  const data = { ...content, revision, ...editedBy(writer) };
   return writeAsCaller(() =>
     existing
       ? ctx.pb.collection("revisions").update<RevisionRecord>(existing.id, data)
@@ -98,13 +110,13 @@ export async function deleteWorkingCopy(ctx: GatewayContext, working: RevisionRe
  * latest entry of the same editing session (by the same person, within SESSION_MS), or starts one.
  * Older entries beyond HISTORY_MAX are removed.
  */
-export async function recordHistory(ctx: GatewayContext, kind: DocumentKind, id: string, content: RevisionContent, viewer: UserRecord, published: boolean): Promise<void> {
+export async function recordHistory(ctx: GatewayContext, kind: DocumentKind, id: string, content: RevisionContent, writer: Writer, published: boolean): Promise<void> {
   const entries = ctx.pb.collection("revisions");
   const filter = ctx.pb.filter(`${kind} = {:id} && working = false`, { id });
   const latest = (await pbCall(() => entries.getList<RevisionRecord>(1, 1, { filter, sort: "-created,-id", skipTotal: true }))).items[0];
-  const data = { ...content, editedBy: viewer.id, editorName: viewer.name };
+  const data = { ...content, ...editedBy(writer) };
   const sameSession =
-    !published && latest && !latest.published && latest.editedBy === viewer.id && Date.now() - parsePocketBaseDate(latest.created).getTime() < SESSION_MS;
+    !published && latest && !latest.published && isEditor(latest, writer) && Date.now() - parsePocketBaseDate(latest.created).getTime() < SESSION_MS;
   if (sameSession) {
     await writeAsCaller(() => entries.update(latest.id, data));
     return;
@@ -112,6 +124,7 @@ export async function recordHistory(ctx: GatewayContext, kind: DocumentKind, id:
   await writeAsCaller(() => entries.create({ ...data, [kind]: id, working: false, published, revision: 0 }));
   const old = await pbCall(() => entries.getList<RevisionRecord>(1, 50, { filter, sort: "-created,-id", fields: "id", skipTotal: true }));
   for (const entry of old.items.slice(HISTORY_MAX)) {
+    // 404: gone already, or (an API client) an entry the client did not write, which it may not remove.
     await entries.delete(entry.id).catch((error: unknown) => {
       if (!(error instanceof ClientResponseError && error.status === 404)) throw error;
     });

@@ -22,7 +22,9 @@ import "../../../styles/staff.css";
 import { NewSecret } from "./NewSecret.tsx";
 import { WebhooksSection } from "./Webhooks.tsx";
 
-const SCOPES: ApiScope[] = ["CONTENT_MEMBERS", "PRAYER_MEMBERS", "PEOPLE_DIRECTORY"];
+const SCOPES: ApiScope[] = ["CONTENT_MEMBERS", "PRAYER_MEMBERS", "PEOPLE_DIRECTORY", "CONTENT_WRITE"];
+/** Scopes that need a word more than their label (what they may and may not do). */
+const SCOPE_HINTS: Partial<Record<ApiScope, "admin.integrations.scopeHint.CONTENT_WRITE">> = { CONTENT_WRITE: "admin.integrations.scopeHint.CONTENT_WRITE" };
 const STATUS_BADGE = { ACTIVE: "badge--ok", EXPIRED: "badge--muted", REVOKED: "badge--danger" } as const;
 
 /** /admin/integrations: API tokens for the church's integrations (a lobby screen, a widget, a script). */
@@ -109,8 +111,18 @@ function CreateTokenForm({ onCreated }: { onCreated(name: string, secret: string
         <p className="field__hint">{t("admin.integrations.scopesHint")}</p>
         {SCOPES.map((scope) => (
           <label key={scope} className="field--checkbox">
-            <input type="checkbox" checked={scopes.includes(scope)} onChange={(e) => setScopes((s) => (e.target.checked ? [...s, scope] : s.filter((x) => x !== scope)))} />
+            <input
+              type="checkbox"
+              checked={scopes.includes(scope)}
+              aria-describedby={SCOPE_HINTS[scope] ? `scope-hint-${scope}` : undefined}
+              onChange={(e) => setScopes((s) => (e.target.checked ? [...s, scope] : s.filter((x) => x !== scope)))}
+            />
             <span>{t(`admin.integrations.scope.${scope}`)}</span>
+            {SCOPE_HINTS[scope] && (
+              <span id={`scope-hint-${scope}`} className="field__hint">
+                {t(SCOPE_HINTS[scope])}
+              </span>
+            )}
           </label>
         ))}
       </fieldset>
