@@ -9,6 +9,10 @@
  * member reads through the directory branches only — listed people and households, and their rows
  * marked "members"; never children, opted-out or unlisted people, "private"/"groups"/"leaders" rows or
  * person_private. Subscriptions: the prayer wall over SSE, per persona.
+ *
+ * The second table is the one write scope, CONTENT_WRITE (pb_migrations/1732540000_content_write_scope.js):
+ * its token creates draft posts and edits the drafts it created, and nothing else; every other persona
+ * writes nothing. REST as the client's identity, GraphQL with the bearer token.
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,10 +21,10 @@ import type { Gateway } from "../src/index.ts";
 import { errorCode, GqlClient, restStatus, system, testGateway, type GqlResult } from "./helpers.ts";
 import { GraphQLSseClient } from "../../scripts/lib/sse-client.ts";
 import { WALL_SUBSCRIPTION, type WallEvent } from "./realtime-support.ts";
-import { A, D, columns, describeAuthorizationTable, type Cells as CellsOf } from "./authorization-table.ts";
+import { A, D, columns, describeAuthorizationTable, expectGql, expectRest, type Cells as CellsOf, type Check } from "./authorization-table.ts";
 import { buildPeopleWorld, type CONTACT_ROWS, type PeopleWorld } from "./people-fixtures.ts";
 
-const PERSONAS = ["noScope", "contentMembers", "prayerMembers", "peopleDirectory"] as const;
+const PERSONAS = ["noScope", "contentMembers", "prayerMembers", "peopleDirectory", "contentWrite"] as const;
 type Persona = (typeof PERSONAS)[number];
 type Cells = CellsOf<Persona>;
 const SCOPES: Record<Persona, string[]> = {
@@ -28,12 +32,15 @@ const SCOPES: Record<Persona, string[]> = {
   contentMembers: ["CONTENT_MEMBERS"],
   prayerMembers: ["PRAYER_MEMBERS"],
   peopleDirectory: ["PEOPLE_DIRECTORY"],
+  contentWrite: ["CONTENT_WRITE"],
 };
-/** Columns: noScope, contentMembers, prayerMembers, peopleDirectory. */
+/** Columns: noScope, contentMembers, prayerMembers, peopleDirectory, contentWrite. */
 const { cells, everyone } = columns(PERSONAS);
-const CONTENT = cells(D, A, D, D);
-const PRAYER = cells(D, D, A, D);
-const DIRECTORY = cells(D, D, D, A);
+const CONTENT = cells(D, A, D, D, D);
+const PRAYER = cells(D, D, A, D, D);
+const DIRECTORY = cells(D, D, D, A, D);
+/** Only the CONTENT_WRITE token (its writes are in the second table, below). */
+const WRITER = cells(D, D, D, D, A);
 const NOBODY = everyone(D);
 const ALL = everyone(A);
 
@@ -268,7 +275,7 @@ describeAuthorizationTable({
 
 describe("the directory for API tokens", () => {
   it("answers FORBIDDEN to a token without PEOPLE_DIRECTORY (never an empty directory), and lists only listed members to one with it", async () => {
-    for (const persona of ["noScope", "contentMembers", "prayerMembers"] as const) expect(errorCode(await directoryOf(persona)), persona).toBe("FORBIDDEN");
+    for (const persona of ["noScope", "contentMembers", "prayerMembers", "contentWrite"] as const) expect(errorCode(await directoryOf(persona)), persona).toBe("FORBIDDEN");
     const { households, members } = await directorySeen("peopleDirectory");
     const names = Object.fromEntries(Object.entries(world.household).map(([key, id]) => [id, key]));
     expect(households.map((h) => names[h.id]).sort()).toEqual(["A", "B", "Vgroups", "Vleaders", "Vmembers", "Vprivate"]);
@@ -291,7 +298,7 @@ describe("subscriptions for API tokens", () => {
       const open = await su.collection("prayer_requests").create({ body: `Live public prayer ${run}`, visibility: "public", anonymous: true, authorName: "", status: "approved" });
       const got = (persona: Persona, id: string) => streams[persona].events.some((e) => e.data.data?.prayerWall.id === id);
       await streams.prayerMembers.waitFor(() => got("prayerMembers", members.id) && got("prayerMembers", open.id), 10_000, "both requests");
-      for (const persona of ["noScope", "contentMembers", "peopleDirectory"] as const) {
+      for (const persona of ["noScope", "contentMembers", "peopleDirectory", "contentWrite"] as const) {
         // The public request was created after the members' one: once it arrived, the other never will.
         await streams[persona].waitFor(() => got(persona, open.id), 10_000, `the public request (${persona})`);
         expect(got(persona, members.id), persona).toBe(false);
@@ -300,4 +307,250 @@ describe("subscriptions for API tokens", () => {
       for (const stream of Object.values(streams)) stream.close();
     }
   });
+});
+
+// ─── Writes: CONTENT_WRITE creates drafts and edits its own drafts, nothing more ─────────────────
+/**
+ * Targets are fresh records made by the system account for each cell: drafts written by the
+ * contentWrite client ("own"), by another CONTENT_WRITE client, by staff; posts of the contentWrite
+ * client that staff published. Only that column creates a draft and reads and edits its own drafts
+ * (and their history); nobody — that token included — publishes, schedules, sets publishAt,
+ * unpublishes, deletes, rewrites its byline, reads or edits anyone else's post, or writes pages.
+ */
+const WRITES = {
+  posts: {
+    createDraft: WRITER,
+    createPublished: NOBODY,
+    createScheduled: NOBODY,
+    createDraftWithPublishAt: NOBODY,
+    createAsAnotherClient: NOBODY,
+    createAsPerson: NOBODY,
+    readOwnDraft: WRITER,
+    readOtherClientDraft: NOBODY,
+    readStaffDraft: NOBODY,
+    updateOwnDraft: WRITER,
+    updateOtherClientDraft: NOBODY,
+    updateStaffDraft: NOBODY,
+    updateOwnPublished: NOBODY,
+    updateStaffPublished: NOBODY,
+    publishOwnDraft: NOBODY,
+    scheduleOwnDraft: NOBODY,
+    setPublishAtOnOwnDraft: NOBODY,
+    renameOwnByline: NOBODY,
+    unpublishOwnPublished: NOBODY,
+    deleteOwnDraft: NOBODY,
+  },
+  // History entries (GraphQL: Post.history, written by updatePost).
+  revisions: {
+    readOwnDraftHistory: WRITER,
+    readStaffDraftHistory: NOBODY,
+    createOnOwnDraft: WRITER,
+    createOnStaffDraft: NOBODY,
+    createWorkingCopyOfOwnPublished: NOBODY,
+  },
+  pages: { create: NOBODY, updateDraft: NOBODY },
+} satisfies Record<string, Record<string, Cells>>;
+type Writes = typeof WRITES;
+
+let otherWriterId = "";
+beforeAll(async () => {
+  const admin = world.users.admin!;
+  const other = await new GqlClient(gateway, { token: admin.token }).request<{ createApiToken: { token: { id: string } } }>(
+    `mutation ($input: CreateApiTokenInput!) { createApiToken(input: $input) { token { id } } }`,
+    { input: { name: `Other writer ${run}`, scopes: ["CONTENT_WRITE"] } },
+  );
+  expect(other.errors).toBeUndefined();
+  otherWriterId = other.data!.createApiToken.token.id;
+}, 60_000);
+
+const clientName = (persona: Persona) => `${persona} ${run}`;
+let written = 0;
+const writeSlug = (label: string) => `w-${label.toLowerCase()}-${run}-${written++}`;
+const soon = () => new Date(Date.now() + 7 * 86_400_000).toISOString().replace("T", " ");
+const now = () => new Date().toISOString().replace("T", " ");
+/** A post of the contentWrite client (a draft unless told). */
+const ownPost = (fields: Record<string, unknown> = {}) =>
+  su.collection("posts").create({
+    title: `Own post ${run}`, slug: writeSlug("own"), status: "draft", audience: "public", revision: 1,
+    authorClient: tokens.contentWrite.id, updatedByClient: tokens.contentWrite.id, authorName: clientName("contentWrite"), ...fields,
+  });
+const otherClientPost = () =>
+  su.collection("posts").create({ title: `Other client ${run}`, slug: writeSlug("other"), status: "draft", audience: "public", revision: 1, authorClient: otherWriterId, authorName: "Other writer" });
+const staffPost = (fields: Record<string, unknown> = {}) =>
+  su.collection("posts").create({ title: `Staff post ${run}`, slug: writeSlug("staff"), status: "draft", audience: "public", revision: 1, author: world.users.admin!.id, authorName: "Admin", ...fields });
+const historyOf = (postId: string, by: Record<string, string>) =>
+  su.collection("revisions").create({ post: postId, title: "Saved", body: "An earlier text", fields: {}, working: false, published: false, revision: 0, ...by });
+/** What a persona's client sends to create a draft of its own. */
+const draftBody = (persona: Persona, fields: Record<string, unknown> = {}) => ({
+  title: "From a script", slug: writeSlug("new"), status: "draft", audience: "public", revision: 1,
+  authorClient: tokens[persona].id, updatedByClient: tokens[persona].id, authorName: clientName(persona), ...fields,
+});
+const restUpdate = async (persona: Persona, id: string, data: Record<string, unknown>) =>
+  restStatus(async () => (await restAs(persona)).collection("posts").update(id, { updatedByClient: tokens[persona].id, ...data }));
+
+const WRITES_REST: { [C in keyof Writes]: { [O in keyof Writes[C]]: Check<Persona> } } = {
+  posts: {
+    createDraft: async (p, e) => expectRest(e, await restStatus(async () => (await restAs(p)).collection("posts").create(draftBody(p)))),
+    createPublished: async (p, e) => expectRest(e, await restStatus(async () => (await restAs(p)).collection("posts").create(draftBody(p, { status: "published", publishedAt: now() })))),
+    createScheduled: async (p, e) => expectRest(e, await restStatus(async () => (await restAs(p)).collection("posts").create(draftBody(p, { status: "scheduled", publishAt: soon() })))),
+    createDraftWithPublishAt: async (p, e) => expectRest(e, await restStatus(async () => (await restAs(p)).collection("posts").create(draftBody(p, { publishAt: soon() })))),
+    createAsAnotherClient: async (p, e) =>
+      expectRest(e, await restStatus(async () => (await restAs(p)).collection("posts").create(draftBody(p, { authorClient: otherWriterId, updatedByClient: otherWriterId })))),
+    createAsPerson: async (p, e) => expectRest(e, await restStatus(async () => (await restAs(p)).collection("posts").create(draftBody(p, { author: world.users.admin!.id })))),
+    readOwnDraft: async (p, e) => restRead2("posts", (await ownPost()).id, p, e),
+    readOtherClientDraft: async (p, e) => restRead2("posts", (await otherClientPost()).id, p, e),
+    readStaffDraft: async (p, e) => restRead2("posts", (await staffPost()).id, p, e),
+    updateOwnDraft: async (p, e) => expectRest(e, await restUpdate(p, (await ownPost()).id, { title: "Changed", revision: 2 })),
+    updateOtherClientDraft: async (p, e) => expectRest(e, await restUpdate(p, (await otherClientPost()).id, { title: "Changed" })),
+    updateStaffDraft: async (p, e) => expectRest(e, await restUpdate(p, (await staffPost()).id, { title: "Changed" })),
+    updateOwnPublished: async (p, e) => expectRest(e, await restUpdate(p, (await ownPost({ status: "published", publishedAt: now() })).id, { title: "Changed" })),
+    updateStaffPublished: async (p, e) => expectRest(e, await restUpdate(p, (await staffPost({ status: "published", publishedAt: now() })).id, { title: "Changed" })),
+    publishOwnDraft: async (p, e) => expectRest(e, await restUpdate(p, (await ownPost()).id, { status: "published", publishedAt: now() })),
+    scheduleOwnDraft: async (p, e) => expectRest(e, await restUpdate(p, (await ownPost()).id, { status: "scheduled", publishAt: soon() })),
+    setPublishAtOnOwnDraft: async (p, e) => expectRest(e, await restUpdate(p, (await ownPost()).id, { publishAt: soon() })),
+    renameOwnByline: async (p, e) => expectRest(e, await restUpdate(p, (await ownPost()).id, { authorName: "The Pastor" })),
+    unpublishOwnPublished: async (p, e) => expectRest(e, await restUpdate(p, (await ownPost({ status: "published", publishedAt: now() })).id, { status: "draft" })),
+    async deleteOwnDraft(p, e) {
+      const target = await ownPost();
+      expectRest(e, await restStatus(async () => (await restAs(p)).collection("posts").delete(target.id)));
+      if (e === D) await expect(su.collection("posts").getOne(target.id)).resolves.toBeTruthy();
+    },
+  },
+  revisions: {
+    async readOwnDraftHistory(p, e) {
+      const post = await ownPost();
+      await restRead2("revisions", (await historyOf(post.id, { editedByClient: tokens.contentWrite.id, editorName: clientName("contentWrite") })).id, p, e);
+    },
+    async readStaffDraftHistory(p, e) {
+      const post = await staffPost();
+      await restRead2("revisions", (await historyOf(post.id, { editedBy: world.users.admin!.id, editorName: "Admin" })).id, p, e);
+    },
+    async createOnOwnDraft(p, e) {
+      const post = await ownPost();
+      const entry = { post: post.id, title: "Saved", body: "Text", fields: {}, working: false, published: false, revision: 0, editedByClient: tokens[p].id, editorName: clientName(p) };
+      expectRest(e, await restStatus(async () => (await restAs(p)).collection("revisions").create(entry)));
+    },
+    async createOnStaffDraft(p, e) {
+      const post = await staffPost();
+      const entry = { post: post.id, title: "Saved", body: "Text", fields: {}, working: false, published: false, revision: 0, editedByClient: tokens[p].id, editorName: clientName(p) };
+      expectRest(e, await restStatus(async () => (await restAs(p)).collection("revisions").create(entry)));
+    },
+    async createWorkingCopyOfOwnPublished(p, e) {
+      const post = await ownPost({ status: "published", publishedAt: now() });
+      const entry = { post: post.id, title: "Saved", body: "Text", fields: {}, working: true, published: false, revision: 2, editedByClient: tokens[p].id, editorName: clientName(p) };
+      expectRest(e, await restStatus(async () => (await restAs(p)).collection("revisions").create(entry)));
+    },
+  },
+  pages: {
+    create: async (p, e) => expectRest(e, await restStatus(async () => (await restAs(p)).collection("pages").create({ title: "A page", slug: writeSlug("page"), status: "draft" }))),
+    async updateDraft(p, e) {
+      const target = await su.collection("pages").create({ title: "A page", slug: writeSlug("page"), status: "draft", revision: 1 });
+      expectRest(e, await restStatus(async () => (await restAs(p)).collection("pages").update(target.id, { title: "Changed" })));
+    },
+  },
+};
+
+/** Read by id and in the filtered list — or neither. */
+async function restRead2(collection: "posts" | "revisions", id: string, persona: Persona, expected: "allow" | "deny") {
+  const pb = await restAs(persona);
+  const listed = await pb.collection(collection).getList(1, 1, { filter: su.filter("id = {:id}", { id }), fields: "id" });
+  expect(listed.items.length).toBe(expected === A ? 1 : 0);
+  expectRest(expected, await restStatus(() => pb.collection(collection).getOne(id)));
+}
+
+/** A token may be refused before the post is read (FORBIDDEN) or not find a post it may not read (NOT_FOUND, as members). */
+const REFUSED = ["FORBIDDEN", "NOT_FOUND"] as const;
+const UPDATE_POST = `mutation ($id: ID!, $title: String!) { updatePost(id: $id, input: { title: $title }, expectedRevision: 1) { id title authorName byApiToken history { editorName byApiToken } } }`;
+type UpdateAnswer = { updatePost: { id: string; title: string; authorName: string; byApiToken: boolean; history: Array<{ editorName: string; byApiToken: boolean }> } };
+const gqlUpdate = (persona: Persona, id: string) => gqlAs(persona).request<UpdateAnswer>(UPDATE_POST, { id, title: `Changed by ${persona}` });
+const POST_BY_ID = `query ($id: ID!) { postById(id: $id) { id history { id editorName byApiToken } } }`;
+type PostByIdAnswer = { postById: { id: string; history: Array<{ id: string; editorName: string; byApiToken: boolean }> } | null };
+async function gqlRead(persona: Persona, id: string, expected: "allow" | "deny") {
+  const answer = await gqlAs(persona).request<PostByIdAnswer>(POST_BY_ID, { id });
+  expect(answer.errors, JSON.stringify(answer.errors)).toBeUndefined();
+  expect(answer.data!.postById?.id ?? null).toBe(expected === A ? id : null);
+  return answer.data!.postById;
+}
+
+const WRITES_GRAPHQL: { [C in keyof Writes]?: { [O in keyof Writes[C]]?: Check<Persona> } } = {
+  posts: {
+    async createDraft(p, e) {
+      const answer = await gqlAs(p).request<{ createPost: { status: string; authorName: string; byApiToken: boolean } }>(
+        `mutation { createPost(input: { title: "Via a token ${run}", audience: MEMBERS }) { status authorName byApiToken } }`,
+      );
+      expectGql(e, p, answer);
+      if (e === A) expect(answer.data!.createPost).toEqual({ status: "DRAFT", authorName: clientName(p), byApiToken: true });
+    },
+    readOwnDraft: async (p, e) => void (await gqlRead(p, (await ownPost()).id, e)),
+    readOtherClientDraft: async (p, e) => void (await gqlRead(p, (await otherClientPost()).id, e)),
+    readStaffDraft: async (p, e) => void (await gqlRead(p, (await staffPost()).id, e)),
+    async updateOwnDraft(p, e) {
+      const target = await ownPost();
+      const answer = await gqlUpdate(p, target.id);
+      expectGql(e, p, answer, REFUSED);
+      if (e === A) expect(answer.data!.updatePost).toMatchObject({ title: `Changed by ${p}`, authorName: clientName(p), byApiToken: true });
+    },
+    updateOtherClientDraft: async (p, e) => expectGql(e, p, await gqlUpdate(p, (await otherClientPost()).id), REFUSED),
+    updateStaffDraft: async (p, e) => expectGql(e, p, await gqlUpdate(p, (await staffPost()).id), REFUSED),
+    updateOwnPublished: async (p, e) => expectGql(e, p, await gqlUpdate(p, (await ownPost({ status: "published", publishedAt: now() })).id)),
+    updateStaffPublished: async (p, e) => expectGql(e, p, await gqlUpdate(p, (await staffPost({ status: "published", publishedAt: now() })).id)),
+    publishOwnDraft: async (p, e) => expectGql(e, p, await gqlAs(p).request(`mutation ($id: ID!) { publishPost(id: $id) { id } }`, { id: (await ownPost()).id })),
+    scheduleOwnDraft: async (p, e) =>
+      expectGql(e, p, await gqlAs(p).request(`mutation ($id: ID!, $at: DateTime) { publishPost(id: $id, publishAt: $at) { id } }`, { id: (await ownPost()).id, at: new Date(Date.now() + 7 * 86_400_000).toISOString() })),
+    unpublishOwnPublished: async (p, e) =>
+      expectGql(e, p, await gqlAs(p).request(`mutation ($id: ID!) { unpublishPost(id: $id) { id } }`, { id: (await ownPost({ status: "published", publishedAt: now() })).id })),
+    async deleteOwnDraft(p, e) {
+      const target = await ownPost();
+      expectGql(e, p, await gqlAs(p).request(`mutation ($id: ID!) { deletePost(id: $id) }`, { id: target.id }));
+      await expect(su.collection("posts").getOne(target.id)).resolves.toBeTruthy();
+    },
+  },
+  revisions: {
+    async readOwnDraftHistory(p, e) {
+      const post = await ownPost();
+      const entry = await historyOf(post.id, { editedByClient: tokens.contentWrite.id, editorName: clientName("contentWrite") });
+      const read = await gqlRead(p, post.id, e);
+      if (e === A) expect(read!.history).toEqual([{ id: entry.id, editorName: clientName("contentWrite"), byApiToken: true }]);
+    },
+    async readStaffDraftHistory(p, e) {
+      const post = await staffPost();
+      await historyOf(post.id, { editedBy: world.users.admin!.id, editorName: "Admin" });
+      await gqlRead(p, post.id, e);
+    },
+    async createOnOwnDraft(p, e) {
+      const answer = await gqlUpdate(p, (await ownPost()).id);
+      expectGql(e, p, answer, REFUSED);
+      if (e === A) expect(answer.data!.updatePost.history).toEqual([{ editorName: clientName(p), byApiToken: true }]);
+    },
+    createOnStaffDraft: async (p, e) => expectGql(e, p, await gqlUpdate(p, (await staffPost()).id), REFUSED),
+    createWorkingCopyOfOwnPublished: async (p, e) => expectGql(e, p, await gqlUpdate(p, (await ownPost({ status: "published", publishedAt: now() })).id)),
+  },
+  pages: {
+    create: async (p, e) => expectGql(e, p, await gqlAs(p).request(`mutation { createPage(input: { title: "A page" }) { id } }`)),
+    async updateDraft(p, e) {
+      const target = await su.collection("pages").create({ title: "A page", slug: writeSlug("page"), status: "draft", revision: 1 });
+      expectGql(e, p, await gqlAs(p).request(`mutation ($id: ID!) { updatePage(id: $id, input: { title: "Changed" }, expectedRevision: 1) { id } }`, { id: target.id }));
+    },
+  },
+};
+
+describeAuthorizationTable({
+  title: "CONTENT_WRITE",
+  personas: PERSONAS,
+  table: WRITES,
+  rest: WRITES_REST,
+  graphql: WRITES_GRAPHQL,
+  gaps: {
+    graphql: {
+      posts: {
+        createPublished: "createPost always writes a draft (PostInput has no status): publishOwnDraft is GraphQL's way to publish",
+        createScheduled: "createPost always writes a draft (PostInput has no status or publishAt): scheduleOwnDraft is GraphQL's way to schedule",
+        createDraftWithPublishAt: "PostInput has no publishAt: only publishPost sets it (scheduleOwnDraft)",
+        createAsAnotherClient: "the gateway writes the caller's own attribution; no input names an author",
+        createAsPerson: "the gateway writes the caller's own attribution; no input names an author",
+        setPublishAtOnOwnDraft: "PostInput has no publishAt: only publishPost sets it (scheduleOwnDraft)",
+        renameOwnByline: "PostInput has no byline: the gateway writes the writer's name",
+      },
+    },
+  },
 });
