@@ -132,6 +132,7 @@ export function AdminNewsPage() {
                     {post.title}
                   </Link>
                   {post.pinned && <span className="badge badge--info">{t("admin.content.news.pinned")}</span>}
+                  {post.byApiToken && <span className="badge">{t("admin.content.news.byApiToken", { name: post.authorName })}</span>}
                   <span className="block muted small">{post.path}</span>
                 </td>
                 <td data-label={t("admin.content.column.status")}>

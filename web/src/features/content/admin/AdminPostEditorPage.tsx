@@ -80,6 +80,7 @@ const POST: DocumentKind<Post> = {
     pinned: false,
     audience: "PUBLIC",
     authorName: "",
+    byApiToken: false,
     revision: 0,
     updated: "",
     working: null,

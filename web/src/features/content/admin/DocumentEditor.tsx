@@ -39,6 +39,9 @@ export interface EditorDocument {
   path: string;
   publishAt?: string | null;
   publishedAt?: string | null;
+  /** Posts: the byline, and whether an API token (CONTENT_WRITE) wrote it. */
+  authorName?: string;
+  byApiToken?: boolean;
   revision: number;
   /** What the viewer may do with it (the server's word; PocketBase's rules decide). */
   can: { edit: boolean; publish: boolean; delete: boolean };
@@ -286,6 +289,7 @@ export function DocumentEditorScreen<D extends EditorDocument, F extends BaseFor
               {document.status === "SCHEDULED" && document.publishAt && <span>{t("admin.content.post.scheduledFor", { time: format(document.publishAt) })}</span>}
               {document.status === "PUBLISHED" && document.publishedAt && <span>{t("admin.content.publishedOn", { time: format(document.publishedAt) })}</span>}
             </p>
+            {document.byApiToken && <p className="small">{t("admin.content.post.byApiToken", { name: document.authorName ?? "" })}</p>}
             {doc.notice && <Alert kind="success">{doc.notice}</Alert>}
             {doc.actionError && <Alert kind="error">{doc.actionError.message}</Alert>}
             {!canPublish ? (

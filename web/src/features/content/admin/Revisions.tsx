@@ -11,6 +11,8 @@ export interface HistoryEntry {
   published: boolean;
   saved: string;
   editorName: string;
+  /** Saved by an API token (posts' history), not by a person. */
+  byApiToken?: boolean;
 }
 
 /**
@@ -54,6 +56,7 @@ export function HistoryPanel({ entries, busy, readOnly, onRestore }: { entries: 
             <li key={entry.id} className="history__item">
               <p className="small">
                 <time dateTime={entry.saved}>{format(entry.saved)}</time> · {entry.editorName || "—"}{" "}
+                {entry.byApiToken && <span className="badge">{t("admin.content.history.apiToken")}</span>}{" "}
                 {entry.published && <span className="badge">{t("admin.content.history.published")}</span>}
               </p>
               <details>
