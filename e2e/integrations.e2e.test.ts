@@ -129,4 +129,72 @@ describe("integrations in a real browser", () => {
       receiver.close();
     }
   });
+
+  it("an administrator creates a CONTENT_WRITE token, a script writes a draft with it, staff see it as the token's and publish it; the token cannot", async () => {
+    const SLOW = { timeout: 20_000 };
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    try {
+      await signIn(page, "admin@grace.example", DEMO_PASSWORD);
+      await page.goto("/admin/integrations");
+      await page.getByRole("heading", { name: "New API token" }).waitFor();
+      const name = `Website form ${Date.now()}`;
+      await page.getByLabel("Name").fill(name);
+      await page.getByLabel("Write news drafts").check();
+      expect(await page.getByText("Creates draft posts and edits the drafts it created.", { exact: false }).isVisible()).toBe(true);
+      await page.getByRole("button", { name: "Create token" }).click();
+      const secretField = page.getByLabel("API token", { exact: true });
+      await secretField.waitFor();
+      const token = await secretField.inputValue();
+      await page.getByRole("button", { name: "I have stored it" }).click();
+      await page.getByRole("row", { name: new RegExp(name) }).getByText("Write news drafts").waitFor();
+
+      // The script: a draft, then an edit of it (the edit is in the history, under the token's name).
+      const call = async <T>(query: string, variables: Record<string, unknown>) => {
+        const response = await fetch(`${baseUrl()}/graphql`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          body: JSON.stringify({ query, variables }),
+        });
+        return (await response.json()) as { data?: T; errors?: Array<{ extensions?: { code?: string } }> };
+      };
+      const title = `Bake sale ${Date.now()}`;
+      const created = await call<{ createPost: { id: string; status: string; authorName: string } }>(
+        `mutation ($input: PostInput!) { createPost(input: $input) { id status authorName } }`,
+        { input: { title, summary: "Cakes after the service", body: "Bring a cake, take a cake." } },
+      );
+      expect(created.errors).toBeUndefined();
+      expect(created.data!.createPost).toMatchObject({ status: "DRAFT", authorName: name });
+      const id = created.data!.createPost.id;
+      const edited = await call<{ updatePost: { revision: number } }>(`mutation ($id: ID!) { updatePost(id: $id, input: { title: "${title}", body: "Bring a cake, take two." }, expectedRevision: 1) { revision } }`, { id });
+      expect(edited.errors).toBeUndefined();
+      const publish = `mutation ($id: ID!) { publishPost(id: $id) { id } }`;
+      expect((await call(publish, { id })).errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+
+      // Staff: the list marks it as the token's; the editor says so, and its history names the token.
+      await page.goto("/admin/news");
+      const row = page.getByRole("row", { name: new RegExp(title) });
+      await expect.poll(() => row.getByText(`API token: ${name}`).isVisible(), SLOW).toBe(true);
+      await expectAccessible(page);
+      await row.getByRole("link", { name: title }).click();
+      await expect.poll(() => page.getByText(`Written by the API token “${name}”.`, { exact: false }).isVisible(), SLOW).toBe(true);
+      const history = page.getByRole("region", { name: "History" });
+      await expect.poll(() => history.getByText(name, { exact: false }).first().isVisible(), SLOW).toBe(true);
+      await expectAccessible(page);
+
+      // Staff publish it through the checklist, as any draft.
+      await page.getByRole("button", { name: "Publish now" }).click();
+      const checklist = page.getByRole("dialog", { name: "Ready to go live?" });
+      await checklist.getByRole("button", { name: "Publish now" }).click();
+      await expect.poll(() => page.getByText("Published.", { exact: true }).isVisible(), SLOW).toBe(true);
+
+      // Live now: no longer the token's to change.
+      const late = await call(`mutation ($id: ID!) { updatePost(id: $id, input: { title: "Changed after" }, expectedRevision: 3) { id } }`, { id });
+      expect(late.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });

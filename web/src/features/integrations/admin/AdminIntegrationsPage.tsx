@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { Fragment, useState } from "react";
 import { useApolloClient } from "@apollo/client/react";
 import {
   AdminIntegrationsPageDocument,
@@ -109,22 +109,27 @@ function CreateTokenForm({ onCreated }: { onCreated(name: string, secret: string
       <fieldset className="field">
         <legend>{t("admin.integrations.scopes")}</legend>
         <p className="field__hint">{t("admin.integrations.scopesHint")}</p>
-        {SCOPES.map((scope) => (
-          <label key={scope} className="field--checkbox">
-            <input
-              type="checkbox"
-              checked={scopes.includes(scope)}
-              aria-describedby={SCOPE_HINTS[scope] ? `scope-hint-${scope}` : undefined}
-              onChange={(e) => setScopes((s) => (e.target.checked ? [...s, scope] : s.filter((x) => x !== scope)))}
-            />
-            <span>{t(`admin.integrations.scope.${scope}`)}</span>
-            {SCOPE_HINTS[scope] && (
-              <span id={`scope-hint-${scope}`} className="field__hint">
-                {t(SCOPE_HINTS[scope])}
-              </span>
-            )}
-          </label>
-        ))}
+        {SCOPES.map((scope) => {
+          const hint = SCOPE_HINTS[scope];
+          return (
+            <Fragment key={scope}>
+              <label className="field--checkbox">
+                <input
+                  type="checkbox"
+                  checked={scopes.includes(scope)}
+                  aria-describedby={hint ? `scope-hint-${scope}` : undefined}
+                  onChange={(e) => setScopes((s) => (e.target.checked ? [...s, scope] : s.filter((x) => x !== scope)))}
+                />
+                <span>{t(`admin.integrations.scope.${scope}`)}</span>
+              </label>
+              {hint && (
+                <p id={`scope-hint-${scope}`} className="field__hint">
+                  {t(hint)}
+                </p>
+              )}
+            </Fragment>
+          );
+        })}
       </fieldset>
       <TextField label={t("admin.integrations.expires")} optionalText={t("common.optional")} hint={t("admin.integrations.expiresHint")} type="date" min={today} {...form.bind("expires")} error={form.fieldError("expiresAt")} />
       {form.error && !Object.keys(form.error.fieldErrors).length && <Alert kind="error">{form.error.message}</Alert>}
