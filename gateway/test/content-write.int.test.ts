@@ -70,7 +70,8 @@ describe("a CONTENT_WRITE token", () => {
     const created = await token.request<{ createPost: PostAnswer }>(CREATE, { input: { title: `Youth retreat ${run}`, summary: "Sign-ups open", body: "Bring a sleeping bag.", audience: "MEMBERS" } });
     expect(created.errors, JSON.stringify(created.errors)).toBeUndefined();
     const post = created.data!.createPost;
-    expect(post).toMatchObject({ status: "DRAFT", authorName: writer.name, byApiToken: true, revision: 1, can: { edit: false, publish: false, delete: false } });
+    // `can`: the token may edit its draft, never publish or delete it.
+    expect(post).toMatchObject({ status: "DRAFT", authorName: writer.name, byApiToken: true, revision: 1, can: { edit: true, publish: false, delete: false } });
     const stored = await su.collection("posts").getOne(post.id);
     expect(stored).toMatchObject({ authorClient: writer.id, updatedByClient: writer.id, author: "", updatedBy: "", publishAt: "", status: "draft" });
 

@@ -65,6 +65,15 @@ export function contentAbilities(user: UserRecord | null, status: string | undef
   return { edit: publisher || (can(user, "editContent") && status === "draft"), publish: publisher, delete: publisher };
 }
 
+/**
+ * What an API client may do with one post: with the content.write scope, edit the drafts it wrote
+ * (pb_migrations/1732540000_content_write_scope.js); never publish or delete.
+ */
+export function clientPostAbilities(client: { id: string; scopes: readonly string[] }, post: { status: string; authorClient?: string }) {
+  const edit = client.scopes.includes("content.write") && post.status === "draft" && !!post.authorClient && post.authorClient === client.id;
+  return { edit, publish: false, delete: false };
+}
+
 /** Whether the viewer may moderate one prayer request: pastoral ones need viewPastoralPrayer (1732300000_prayer.js). */
 export function mayModeratePrayer(user: UserRecord | null, visibility: string | undefined): boolean {
   return visibility === "pastoral" ? can(user, "viewPastoralPrayer") : can(user, "moderatePrayer");

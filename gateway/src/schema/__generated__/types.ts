@@ -224,7 +224,7 @@ export type ContentCan = {
   __typename?: 'ContentCan';
   /** Delete it. */
   delete: Scalars['Boolean']['output'];
-  /** Change it: drafts for writers (content.edit), anything for publishers. */
+  /** Change it: drafts for writers (content.edit), anything for publishers; for an API token with CONTENT_WRITE, the drafts it wrote (posts). */
   edit: Scalars['Boolean']['output'];
   /** Publish, schedule, update what is live, unpublish, archive. */
   publish: Scalars['Boolean']['output'];

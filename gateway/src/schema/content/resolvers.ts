@@ -11,7 +11,7 @@ import { chooseSlug, mediaByIds, renderBody, requireAltText, slugTaken, staleRev
 import { deleteWorkingCopy, readHistory, readHistoryEntry, readWorkingCopy, recordHistory, saveWorkingCopy, userWriter, workingOf, type RevisionContent, type Writer } from "./revisions.ts";
 import { fromPocketBaseDate, fromPocketBaseDateOrNull } from "../../pocketbase/dates.ts";
 import { pocketBaseNow, toPocketBaseDate } from "../../pocketbase/dates.ts";
-import { contentAbilities } from "../../access/abilities.ts";
+import { clientPostAbilities, contentAbilities } from "../../access/abilities.ts";
 import { publishedRangeFilter } from "../published-range.ts";
 
 
@@ -435,7 +435,7 @@ export const contentResolvers: Resolvers = {
     updated: (p) => fromPocketBaseDate(p.updated),
     working: (p, _, ctx) => workingOf(ctx, "post", p),
     history: (p, _, ctx) => readHistory(ctx, "post", p.id),
-    can: async (p, _, ctx) => contentAbilities(await ctx.viewer(), p.status),
+    can: async (p, _, ctx) => (ctx.apiClient ? clientPostAbilities(ctx.apiClient.client, p) : contentAbilities(await ctx.viewer(), p.status)),
   },
   WorkingCopy: {
     slug: (w) => String(workingField(w, "slug") ?? ""),
