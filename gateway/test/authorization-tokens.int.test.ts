@@ -1,6 +1,7 @@
 /**
  * QUALITY.md S1 for API tokens (issue 16): one persona per scope — a token with no scope, one with
- * CONTENT_MEMBERS, one with PRAYER_MEMBERS, one with PEOPLE_DIRECTORY — each reading exactly its scope
+ * CONTENT_MEMBERS, one with PRAYER_MEMBERS, one with PEOPLE_DIRECTORY, one with CONTENT_WRITE (which reads
+ * nothing beyond the public site but its own drafts) — each reading exactly its scope
  * of posts, events, prayer requests and the people of the member directory. Every cell is checked
  * through PocketBase's REST API as the client's own identity (the target is in its filtered list and
  * getOne answers 200, or neither) and through GraphQL with the bearer token (the target shows in the
