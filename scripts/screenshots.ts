@@ -59,6 +59,7 @@ try {
     await page.getByRole("button", { name: "Create token" }).click();
     await page.getByLabel("API token", { exact: true }).waitFor();
     await page.screenshot({ path: join(out, `admin-integrations-created-${name}.png`), fullPage: true });
+    await shot("/admin/news", "admin-news");
     await shot("/admin/news/new", "admin-post-new");
     await shot("/admin/sermons", "admin-sermons");
     await page.getByRole("link", { name: "Living Water" }).click();
