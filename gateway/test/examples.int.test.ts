@@ -4,6 +4,9 @@
  * webhooks.int.test.ts, beside the delivery job.
  */
 import { randomUUID } from "node:crypto";
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type PocketBase from "pocketbase";
 import { createGateway, prepareGateway, type Gateway } from "../src/index.ts";
@@ -52,6 +55,25 @@ describe("the integrators' examples", () => {
     const publicOnly = await runExample("news-this-week.mjs", { FLOCK_URL: url, FLOCK_TOKEN: await token([]) }, (out) => out.includes("requests left this minute"));
     expect(publicOnly).toContain(`Examples public ${run}`);
     expect(publicOnly).not.toContain(`Examples members ${run}`);
+  });
+
+  it("news-draft.mjs writes a draft and a new version of it with a CONTENT_WRITE token; without the scope it is refused", async () => {
+    const writer = await token(["CONTENT_WRITE"]);
+    const dir = await mkdtemp(join(tmpdir(), "flock-draft-"));
+    const file = join(dir, "text.md");
+    await writeFile(file, `Six more volunteers for Saturday ${run}.`);
+    const created = await runExample("news-draft.mjs", { FLOCK_URL: url, FLOCK_TOKEN: writer }, (out) => out.includes("Staff review"), [`Pantry volunteers ${run}`, file]);
+    const id = /id (\w{15})/.exec(created)?.[1];
+    expect(created).toContain(`Draft saved: "Pantry volunteers ${run}" (revision 1, by Examples ${run})`);
+    expect(created).toContain(`${url}/admin/news/${id}`);
+    await writeFile(file, `Eight more volunteers for Saturday ${run}.`);
+    const edited = await runExample("news-draft.mjs", { FLOCK_URL: url, FLOCK_TOKEN: writer, FLOCK_POST_ID: id! }, (out) => out.includes("Staff review"), [`Pantry volunteers needed ${run}`, file]);
+    expect(edited).toContain(`Draft saved: "Pantry volunteers needed ${run}" (revision 2`);
+    const row = await su.collection("posts").getOne(id!);
+    expect(row).toMatchObject({ status: "draft", title: `Pantry volunteers needed ${run}`, body: `Eight more volunteers for Saturday ${run}.`, author: "" });
+    expect(row.authorClient).not.toBe("");
+    // A token without the scope: the script stops with the API's FORBIDDEN.
+    await expect(runExample("news-draft.mjs", { FLOCK_URL: url, FLOCK_TOKEN: await token([]) }, () => false, ["Nope", file])).rejects.toThrow(/FORBIDDEN/);
   });
 
   it("prayer-live.mjs prints a request the moment it reaches the wall", async () => {
