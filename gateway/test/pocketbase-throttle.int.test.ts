@@ -14,7 +14,7 @@ import type { Gateway } from "../src/index.ts";
 import { createUserClient } from "../src/pocketbase/client.ts";
 import { pocketBaseStats } from "../src/pocketbase/http-fetch.ts";
 import { createUser, GqlClient, system, testGateway, type TestUser } from "./helpers.ts";
-import { ThrottleBellDocument, ThrottleMineDocument, ThrottleMyEventsDocument, ThrottleMyGroupsDocument, ThrottlePrayDocument, ThrottleWallDocument } from "./__generated__/operations.ts";
+import { ThrottleBellDocument, ThrottleMineDocument, ThrottleMyEventsDocument, ThrottleMyGroupsDocument, ThrottlePrayDocument, ThrottleShellDocument, ThrottleWallDocument } from "./__generated__/operations.ts";
 import type { DocumentNode } from "graphql";
 import { toPocketBaseDate } from "../src/pocketbase/dates.ts";
 
@@ -76,6 +76,32 @@ describe("per-viewer lookups are never empty filtered lists (PocketBase's per-IP
     const empty = await emptyFilteredReads(client, [ThrottleMyEventsDocument, ThrottleMyGroupsDocument]);
     expect(empty.count, `last one: ${empty.last}`).toBe(0);
     expect((await client.execute(ThrottleMyEventsDocument)).data!.myUpcomingEvents).toEqual([]);
+  });
+
+  it("the shell's navigation and the home page's latest sermon read no filtered list for visitors and members (a church may have none)", async () => {
+    const editor = await createUser({ roles: ["Editor"] });
+    const read = async (client: GqlClient) => {
+      const before = { ...pocketBaseStats.filteredLists };
+      const result = await client.execute(ThrottleShellDocument);
+      expect(result.errors).toBeUndefined();
+      const filtered = (c: string) => (pocketBaseStats.filteredLists[c] ?? 0) - (before[c] ?? 0);
+      return { pages: filtered("pages"), sermons: filtered("sermons"), data: result.data! };
+    };
+    // The menu still holds published menu pages only: not a draft, not a page left out of the menu.
+    const tag = randomUUID().slice(0, 8);
+    const page = (title: string, status: string, showInNav: boolean) =>
+      su.collection("pages").create({ title, slug: `${title.toLowerCase().replace(/ /g, "-")}-${tag}`, status, showInNav, body: "", revision: 1, navOrder: 5000 });
+    await page(`Menu page ${tag}`, "published", true);
+    await page(`Draft menu page ${tag}`, "draft", true);
+    await page(`Hidden page ${tag}`, "published", false);
+    const asVisitor = await read(new GqlClient(gateway, { ip: "198.51.100.43" }));
+    const asMember = await read(new GqlClient(gateway, { token: member.token, ip: "198.51.100.44" }));
+    const asEditor = await read(new GqlClient(gateway, { token: editor.token, ip: "198.51.100.45" }));
+    expect([asVisitor.pages, asVisitor.sermons, asMember.pages, asMember.sermons]).toEqual([0, 0, 0, 0]);
+    expect(asEditor.pages).toBe(1); // editors also read drafts: theirs is filtered
+    for (const { data } of [asVisitor, asMember, asEditor]) {
+      expect(data.navigation.map((item) => item.title).filter((title) => title.endsWith(tag))).toEqual([`Menu page ${tag}`]);
+    }
   });
 
   it("still answers the member's own state: prayed today, flagged, unread (also past one page of unread)", async () => {

@@ -3,12 +3,13 @@ import { Agent, request, type IncomingHttpHeaders } from "node:http";
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 
 /**
- * Requests this process has sent to PocketBase (tests use it to prove a request made no call), and
- * list reads that carried a `filter` and came back empty: PocketBase answers those, past 3 per 3 s
- * from one IP and collection, after a random 0–500 ms sleep (`randomizedThrottle` in its
- * apis/record_crud.go). Per-viewer lookups must not be shaped that way (tests count them).
+ * Requests this process has sent to PocketBase (tests use it to prove a request made no call), list
+ * reads that carried a `filter` (per collection), and those that came back empty: PocketBase answers
+ * those, past 3 per 3 s from one IP and collection, after a random 0–500 ms sleep
+ * (`randomizedThrottle` in its apis/record_crud.go). Per-viewer lookups, and the reads of every page
+ * that can be empty for a whole church, must not be shaped that way (tests count them).
  */
-export const pocketBaseStats = { requests: 0, emptyFilteredLists: 0, lastEmptyFilteredList: "" };
+export const pocketBaseStats = { requests: 0, emptyFilteredLists: 0, lastEmptyFilteredList: "", filteredLists: {} as Record<string, number> };
 const TIMEOUT_MS = 30_000;
 
 /**
@@ -51,11 +52,15 @@ class Reply implements PocketBaseReply {
   }
 }
 
-const LIST_PATH = /\/api\/collections\/[^/?]+\/records\?/;
+const LIST_PATH = /\/api\/collections\/([^/?]+)\/records\?/;
 
-/** Counts an empty list read that had a filter (see pocketBaseStats). A cheap test on the text. */
-function noteEmptyFilteredList(url: string, status: number, body: string): void {
-  if (status !== 200 || !LIST_PATH.test(url) || !/[?&]filter=[^&]/.test(url) || !body.includes('"items":[]')) return;
+/** Counts a list read that had a filter, and whether it came back empty (see pocketBaseStats). */
+function noteFilteredList(url: string, status: number, body: string): void {
+  if (status !== 200) return;
+  const collection = LIST_PATH.exec(url)?.[1];
+  if (!collection || !/[?&]filter=[^&]/.test(url)) return;
+  pocketBaseStats.filteredLists[collection] = (pocketBaseStats.filteredLists[collection] ?? 0) + 1;
+  if (!body.includes('"items":[]')) return;
   pocketBaseStats.emptyFilteredLists++;
   pocketBaseStats.lastEmptyFilteredList = url;
 }
@@ -95,7 +100,7 @@ export async function pocketBaseFetch(url: string, init: RequestInit = {}): Prom
       res.on("error", reject);
       res.on("end", () => {
         const status = res.statusCode ?? 500;
-        noteEmptyFilteredList(url, status, text);
+        noteFilteredList(url, status, text);
         resolve(new Reply(status, url, res.headers, text));
       });
     });

@@ -11,7 +11,7 @@ import { chooseSlug, mediaByIds, renderBody, requireAltText, slugTaken, staleRev
 import { deleteWorkingCopy, readHistory, readHistoryEntry, readWorkingCopy, recordHistory, saveWorkingCopy, userWriter, workingOf, type RevisionContent, type Writer } from "./revisions.ts";
 import { fromPocketBaseDate, fromPocketBaseDateOrNull } from "../../pocketbase/dates.ts";
 import { pocketBaseNow, toPocketBaseDate } from "../../pocketbase/dates.ts";
-import { clientPostAbilities, contentAbilities } from "../../access/abilities.ts";
+import { can, clientPostAbilities, contentAbilities } from "../../access/abilities.ts";
 import { publishedRangeFilter } from "../published-range.ts";
 
 
@@ -32,12 +32,18 @@ const POSTS_LAST_EDITED: SortKey<PostRecord>[] = [
   { field: "id", descending: true, value: (p) => p.id },
 ];
 
-/** Published pages shown in the navigation, in the editors' order. */
+/**
+ * Published pages shown in the navigation, in the editors' order. Every page view reads it, so for
+ * everyone but editors it is the rule's own list (published pages) read without a filter: a filtered
+ * list that comes back empty (a church with no menu pages yet) is answered after PocketBase's per-IP
+ * random delay on a busy Sunday. Editors, who also read drafts, filter (they are few).
+ */
 async function navigation(ctx: GatewayContext) {
+  const editor = can(await ctx.viewer(), "editContent");
   const pages = await pbCall(() =>
-    ctx.pb.collection("pages").getFullList<PageRecord>({ filter: 'status = "published" && showInNav = true', sort: "navOrder,title", fields: "title,slug" }),
+    ctx.pb.collection("pages").getFullList<PageRecord>({ filter: editor ? 'status = "published" && showInNav = true' : "", sort: "navOrder,title", fields: "title,slug,showInNav" }),
   );
-  return pages.map((p) => ({ title: p.title, path: `/p/${p.slug}` }));
+  return pages.filter((p) => p.showInNav).map((p) => ({ title: p.title, path: `/p/${p.slug}` }));
 }
 
 /** Read one record as the caller; null when it does not exist or the rules hide it. */
