@@ -280,6 +280,36 @@ describe("a group's prayer requests", () => {
   });
 });
 
+describe("the moderation queue names the group a request was asked of", () => {
+  it("when the moderator may see the group (the groups rules decide); the group's members read the name too", async () => {
+    const open = await makeGroup({ name: `Open circle ${run}`, visibility: "members" });
+    const hidden = await makeGroup({ name: `Quiet circle ${run}`, visibility: "hidden" });
+    const ASK = `mutation($g: ID!, $b: String!) { submitPrayerRequest(input: { body: $b, visibility: MEMBERS, anonymous: false, groupId: $g }) { id } }`;
+    const ids: Record<string, string> = {};
+    for (const [key, group] of [["open", open], ["hidden", hidden]] as const) {
+      const asked = await gql(member).request<{ submitPrayerRequest: { id: string } }>(ASK, { g: group.id, b: `Pray for our circle, ${key} ${run}.` });
+      expect(asked.errors).toBeUndefined();
+      ids[key] = asked.data!.submitPrayerRequest.id;
+    }
+    const QUEUE = `{ prayerQueue(first: 100) { edges { node { id groupId groupName } } } }`;
+    const queueOf = async (user: TestUser) => {
+      const result = await gql(user).request<{ prayerQueue: { edges: { node: { id: string; groupId: string | null; groupName: string | null } }[] } }>(QUEUE);
+      expect(result.errors).toBeUndefined();
+      return Object.fromEntries(result.data!.prayerQueue.edges.filter((e) => Object.values(ids).includes(e.node.id)).map((e) => [e.node.id, e.node]));
+    };
+    // A care-team moderator (an active member): the members' group by name; the hidden one only as "a group".
+    const careTeam = await queueOf(await createUser({ roles: ["Care Team"] }));
+    expect(careTeam[ids.open!]).toMatchObject({ groupId: open.id, groupName: `Open circle ${run}` });
+    expect(careTeam[ids.hidden!]).toMatchObject({ groupId: hidden.id, groupName: null });
+    // Staff who manage groups (and moderate) see every group's name.
+    const pastor = await queueOf(await createUser({ roles: ["Pastor"] }));
+    expect(pastor[ids.hidden!]).toMatchObject({ groupName: `Quiet circle ${run}` });
+    // Read one by one (no expand): the requester, a member of the group, gets the name as well.
+    const one = await gql(member).request<{ prayerRequest: { groupName: string | null } }>(`query($id: ID!) { prayerRequest(id: $id) { groupName } }`, { id: ids.hidden });
+    expect(one.data!.prayerRequest.groupName).toBe(`Quiet circle ${run}`);
+  });
+});
+
 describe("leaders' tools", () => {
   it("emailGroup mails every active member through the church's mail", async () => {
     const group = await makeGroup();

@@ -239,6 +239,8 @@ export interface PrayerRequestRecord extends BaseRecord {
   expiresAt: string;
   /** A group's request: only the group's active members (and moderators) see it; "" for the wall. */
   group: string;
+  /** The group, when the read expanded it and the caller may see it. */
+  expand?: { group?: GroupRecord };
 }
 
 /** Who asked: readable only by pastoral staff and the requester (pb_migrations/1732300000_prayer.js). */

@@ -1179,6 +1179,7 @@ export const en = {
   "prayer.admin.empty.ARCHIVED": "No archived requests.",
   "prayer.admin.flags": "{count, plural, one {Flagged # time} other {Flagged # times}}",
   "prayer.admin.group": "For a group only",
+  "prayer.admin.groupNamed": "For the group {name} only",
   "prayer.admin.anonymous": "Anonymous",
   "prayer.admin.requester": "Asked by",
   "prayer.admin.edit": "Fix typos",

@@ -1181,6 +1181,7 @@ export const es: Record<MessageKey, string> = {
   "prayer.admin.empty.ARCHIVED": "No hay peticiones archivadas.",
   "prayer.admin.flags": "{count, plural, one {Reportada # vez} other {Reportada # veces}}",
   "prayer.admin.group": "Solo para un grupo",
+  "prayer.admin.groupNamed": "Solo para el grupo {name}",
   "prayer.admin.anonymous": "Anónima",
   "prayer.admin.requester": "Pedida por",
   "prayer.admin.edit": "Corregir erratas",

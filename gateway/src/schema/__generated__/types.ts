@@ -2763,6 +2763,8 @@ export type PrayerRequest = {
   flaggedByMe: Scalars['Boolean']['output'];
   /** The group it was asked of (then never on the wall, Group.prayerRequests), or null. */
   groupId?: Maybe<Scalars['ID']['output']>;
+  /** The name of the group it was asked of, when the caller may see that group (null otherwise, and for the wall's requests). */
+  groupName?: Maybe<Scalars['String']['output']>;
   /** The prayer request's id (a PocketBase record id). */
   id: Scalars['ID']['output'];
   /** The caller asked for this request (may mark it answered). */
@@ -5520,6 +5522,7 @@ export type PrayerRequestResolvers<ContextType = GatewayContext, ParentType exte
   flagCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   flaggedByMe?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   groupId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  groupName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   isMine?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   prayedCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;

@@ -21,6 +21,8 @@ export interface PrayerLoaders {
   prayedToday: DataLoader<string, boolean>;
   /** The caller flagged the request. */
   flagged: DataLoader<string, boolean>;
+  /** A group's name by its id, as the caller may read the group (null when they may not). */
+  groupName: DataLoader<string, string | null>;
 }
 
 /** PocketBase's largest page: every chain's rows come back in one call. */
@@ -104,6 +106,18 @@ function createLoaders(ctx: GatewayContext): PrayerLoaders {
       }
       const marked = new Set(rows.map((row) => row.request));
       return ids.map((id) => marked.has(id));
+    }),
+
+    groupName: new DataLoader(async (ids) => {
+      // Only where a read did not expand the group (the moderation queue does): one call for the page.
+      const clauses = ids.map((id) => ctx.pb.filter("id = {:id}", { id }));
+      const groups = (
+        await Promise.all(
+          orChains(clauses, 3_200).map((chain) => pbCall(() => ctx.pb.collection("groups").getFullList<{ id: string; name: string }>({ batch: PAGE, filter: chain, fields: "id,name" }))),
+        )
+      ).flat();
+      const names = new Map(groups.map((group) => [group.id, group.name]));
+      return ids.map((id) => names.get(id) ?? null);
     }),
 
     flagged: new DataLoader(async (ids) => {

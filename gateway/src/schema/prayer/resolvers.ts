@@ -204,7 +204,8 @@ export const prayerResolvers: Resolvers = {
       // Moderators without prayer.view_pastoral do not get pastoral requests: the rules leave them out.
       const statusFilter = ctx.pb.filter("status = {:s}", { s: status ?? "pending" });
       const page = [statusFilter, cursor ? keysetAfter(ctx, "created", cursor) : ""].filter(Boolean).join(" && ");
-      const rows = await pbCall(() => ctx.pb.collection("prayer_requests").getList<PrayerRequestRecord>(1, size + 1, { filter: page, sort: "created,id", skipTotal: true }));
+      // The group's name comes with the row (the groups rules decide whether the moderator sees it).
+      const rows = await pbCall(() => ctx.pb.collection("prayer_requests").getList<PrayerRequestRecord>(1, size + 1, { filter: page, sort: "created,id", skipTotal: true, expand: "group" }));
       return connection(rows.items, size, (r) => r.created, async () =>
         (await pbCall(() => ctx.pb.collection("prayer_requests").getList(1, 1, { filter: statusFilter, fields: "id" }))).totalItems,
       );
@@ -493,6 +494,11 @@ export const prayerResolvers: Resolvers = {
     expiresAt: (r) => (r.expiresAt ? fromPocketBaseDate(r.expiresAt) : null),
     created: (r) => fromPocketBaseDate(r.created),
     groupId: (r) => r.group || null,
+    async groupName(r, _, ctx) {
+      if (!r.group) return null;
+      if (r.expand?.group) return r.expand.group.name;
+      return prayerLoadersOf(ctx).groupName.load(r.group);
+    },
     isMine: (r, _, ctx) => isMine(ctx, r),
     flaggedByMe: (r, _, ctx) => prayerLoadersOf(ctx).flagged.load(r.id),
     async requester(r, _, ctx) {

@@ -154,7 +154,7 @@ function QueueItem({ item, onSettled }: { item: AdminPrayerItemFragment; onSettl
             <span className="visually-hidden">{t("prayer.form.visibility")}: </span>
             {t(`prayer.visibility.${item.visibility}`)}
           </span>
-          {item.groupId && <span className="badge badge--neutral">{t("prayer.admin.group")}</span>}
+          {item.groupId && <span className="badge badge--neutral">{item.groupName ? t("prayer.admin.groupNamed", { name: item.groupName }) : t("prayer.admin.group")}</span>}
           {item.anonymous && <span className="badge badge--neutral">{t("prayer.admin.anonymous")}</span>}
           {item.flagCount > 0 && <span className="badge badge--danger">{t("prayer.admin.flags", { count: item.flagCount })}</span>}
           {item.status !== "PENDING" && <span className="badge badge--muted">{t("prayer.prayedCount", { count: item.prayedCount })}</span>}
