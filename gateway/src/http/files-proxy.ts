@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { pocketBaseFetch } from "../pocketbase/http-fetch.ts";
 import { readCookie } from "../session/cookie.ts";
 import { SESSION } from "@flock/shared/limits";
@@ -95,11 +96,14 @@ export async function proxyFile(req: IncomingMessage, res: ServerResponse, url: 
     if (fileToken) allowedQuery.set("token", fileToken);
   }
   const query = allowedQuery.toString();
+  // A reader who leaves (a closed tab, a skipped podcast) stops the transfer from PocketBase too.
+  const upstreamRequest = new AbortController();
+  res.on("close", () => upstreamRequest.abort());
   let upstream: Response;
   try {
-    upstream = await fetch(`${pbUrl}/api${url.pathname}${query ? `?${query}` : ""}`, { method: req.method, headers });
+    upstream = await fetch(`${pbUrl}/api${url.pathname}${query ? `?${query}` : ""}`, { method: req.method, headers, signal: upstreamRequest.signal });
   } catch {
-    res.writeHead(503, { "content-type": "text/plain; charset=utf-8", "retry-after": "5" }).end("Service unavailable");
+    if (!res.headersSent && !res.destroyed) res.writeHead(503, { "content-type": "text/plain; charset=utf-8", "retry-after": "5" }).end("Service unavailable");
     return;
   }
   const out: Record<string, string> = {};
@@ -115,5 +119,11 @@ export async function proxyFile(req: IncomingMessage, res: ServerResponse, url: 
     res.end();
     return;
   }
-  Readable.fromWeb(upstream.body as never).pipe(res);
+  // pipeline, not pipe: when PocketBase drops the connection mid-file the reader's response is ended
+  // (not left hanging), and the stream's error has a listener (an unheard 'error' exits the process).
+  try {
+    await pipeline(Readable.fromWeb(upstream.body as never), res);
+  } catch {
+    // The transfer broke (PocketBase went away, or the reader did): pipeline has closed both ends.
+  }
 }
