@@ -153,6 +153,8 @@ describe("events", () => {
     // Registration closes at noon, 60 days on, in the event's own zone.
     const closeDay = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
     await page.getByLabel("Closes").fill(`${closeDay}T12:00`);
+    // The Young Adults' event: listed on their page.
+    await page.getByLabel("Group (optional)").selectOption({ label: "Young Adults" });
     await page.getByRole("button", { name: "Create event" }).click();
     await expect.poll(() => page.getByRole("button", { name: "Publish" }).isVisible(), SLOW).toBe(true);
     const eventUrl = page.url();
@@ -178,6 +180,8 @@ describe("events", () => {
     await visitor.getByLabel("Email").fill(uniqueEmail("cook"));
     await visitor.getByRole("button", { name: "Register" }).click();
     await expect.poll(() => visitor.getByText("Confirmed: 1.").isVisible(), SLOW).toBe(true);
+    await visitor.goto("/groups/young-adults");
+    await expect.poll(() => visitor.getByRole("link", { name: title }).isVisible(), SLOW).toBe(true);
 
     // Cancel the second date with a note; move the third one an hour later.
     const dates = page.locator(".event-date");

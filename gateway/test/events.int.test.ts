@@ -609,6 +609,56 @@ describe("my upcoming events", () => {
   });
 });
 
+describe("group events", () => {
+  it("staff give an event to a group they may see; the group's page lists it and its members' personal feeds carry the series", async () => {
+    const su = await system();
+    const tag = uniqueSlug("circle");
+    const group = await su.collection("groups").create({
+      name: `Circle ${tag}`, slug: tag, type: "small_group", locationDisplay: "hidden", visibility: "public", joinPolicy: "open", rosterVisibility: "leaders", status: "active",
+    });
+    const hidden = await su.collection("groups").create({
+      name: `Hidden ${tag}`, slug: `${tag}-h`, type: "team", locationDisplay: "hidden", visibility: "hidden", joinPolicy: "closed", rosterVisibility: "leaders", status: "active",
+    });
+    const me = await createUser();
+    const membership = await su.collection("group_members").create({ group: group.id, person: me.personId, role: "member", status: "active" });
+    // A group the caller cannot see, or no group at all, is a field error.
+    const base = { title: `Circle supper ${tag}`, timezone: "America/Chicago", startsAt: `${nextYear}-02-03T18:00`, endsAt: `${nextYear}-02-03T20:00`, rrule: "FREQ=WEEKLY;BYDAY=WE;COUNT=6", slug: uniqueSlug("supper") };
+    for (const ownerGroupId of [hidden.id, "nosuchgroup0000", "bad id"]) {
+      const refused = await staff().request(CREATE, { input: { ...base, ownerGroupId } });
+      expect(errorCode(refused)).toBe("BAD_USER_INPUT");
+      expect(refused.errors![0]!.extensions!.fieldErrorCodes).toMatchObject({ ownerGroupId: "unknown_group" });
+    }
+    const event = await publishedEvent({ ...base, ownerGroupId: group.id });
+    const draft = await staff().request<{ createEvent: { id: string } }>(CREATE, { input: { ...base, title: `Draft supper ${tag}`, slug: uniqueSlug("draft"), ownerGroupId: group.id } });
+    expect(draft.errors).toBeUndefined();
+    // Renaming keeps the group (omitted); the page lists the event.
+    const renamed = await staff().request<{ updateEvent: { ownerGroupId: string } }>(`mutation($id: ID!, $input: EventInput!) { updateEvent(id: $id, input: $input) { ownerGroupId } }`, {
+      id: event.id, input: { ...base, title: `Circle supper ${tag}`, slug: event.slug },
+    });
+    expect(renamed.data!.updateEvent.ownerGroupId).toBe(group.id);
+    const page = await visitor().request<{ group: { events: { id: string }[] } }>(`query($s: String!) { group(slug: $s) { events(first: 10) { id } } }`, { s: tag });
+    expect(page.data!.group.events.map((e) => e.id)).toEqual([event.id]);
+
+    const asMe = new GqlClient(gateway, { token: me.token, ip: ip() });
+    const feedUrl = new URL((await asMe.request<{ resetCalendarToken: string }>(`mutation { resetCalendarToken }`)).data!.resetCalendarToken);
+    const base2 = await baseUrl();
+    const feed = async () => (await fetch(`${base2}${feedUrl.pathname}`)).text();
+    const text = await feed();
+    expect(text).toContain(`SUMMARY:Circle supper ${tag}`);
+    expect(text).toContain("RRULE:FREQ=WEEKLY;COUNT=6;BYDAY=WE");
+    expect(text).not.toContain(`Draft supper ${tag}`);
+    // An answer for one of its dates does not repeat that date beside the series.
+    const [first] = await occurrencesOf(event.id, `${nextYear}-02-01T00:00:00Z`, `${nextYear}-03-01T00:00:00Z`);
+    await su.collection("rsvps").create({ event: event.id, occurrenceStart: first!.originalStart.replace("T", " "), user: me.id, name: "Me", email: me.email, response: "yes", guests: 0 });
+    expect((await feed()).split(`SUMMARY:Circle supper ${tag}`).length - 1).toBe(1);
+    // Leaving the group takes the series out (the RSVP'd date stays, as a sign-up).
+    await su.collection("group_members").update(membership.id, { status: "inactive" });
+    const after = await feed();
+    expect(after.split(`SUMMARY:Circle supper ${tag}`).length - 1).toBe(1);
+    expect(after).not.toContain("RRULE:FREQ=WEEKLY;COUNT=6;BYDAY=WE");
+  });
+});
+
 describe("event pages for crawlers and link previews", () => {
   it("a public event's HTML carries a schema.org Event; drafts and members-only events answer 404; the sitemap lists it", async () => {
     const webDist = await mkdtemp(join(tmpdir(), "flock-web-"));

@@ -45,6 +45,27 @@ async function withExceptions(pb: PocketBase, events: EventRecord[]) {
   return events.map((event) => ({ event, exceptions: exceptions.filter((x) => x.event === event.id), categoryName: event.expand?.category?.name ?? null }));
 }
 
+/**
+ * Published (or cancelled) events owned by the person's active groups that have not ended before
+ * `since`, read as the person: their own memberships (the person with its back-relation expanded,
+ * as the groups screens read them), then the events the events rules let them see.
+ */
+async function eventsOfMyGroups(asUser: PocketBase, personId: string, since: string): Promise<EventRecord[]> {
+  type Membership = { group: string; status: string };
+  const person = await asUser
+    .collection("people")
+    .getOne<{ expand?: { group_members_via_person?: Membership[] } }>(personId, { expand: "group_members_via_person", fields: "id,expand.group_members_via_person.group,expand.group_members_via_person.status" })
+    .catch(() => null);
+  const groups = [...new Set((person?.expand?.group_members_via_person ?? []).filter((m) => m.status === "active").map((m) => m.group))].slice(0, 100);
+  if (!groups.length) return [];
+  const owned = groups.map((g) => asUser.filter("ownerGroup = {:g}", { g })).join(" || ");
+  return asUser.collection("events").getFullList<EventRecord>({
+    filter: `(${owned}) && ${asUser.filter('status != "draft" && (rrule != "" || endsAt >= {:since})', { since })}`,
+    sort: "startsAt,id",
+    expand: "category",
+  });
+}
+
 /** The feed's text, or null when there is nothing by that name (404). */
 export async function eventFeed(route: EventFeedRoute, guest: PocketBase, system: SystemClient, settings: SettingsRecord, origin: string): Promise<string | null> {
   if (route.kind === "all" || route.kind === "category") {
@@ -73,9 +94,10 @@ export async function eventFeed(route: EventFeedRoute, guest: PocketBase, system
   // Personal: the token names the user (a system look-up of a hidden field); their events are then
   // read as that user (an impersonation token), so the rules decide exactly as in the app.
   const su = await system.get();
-  const users = await su.collection("users").getList(1, 1, { filter: su.filter("calendarToken = {:t}", { t: route.token }), fields: "id", skipTotal: true });
+  const users = await su.collection("users").getList<{ id: string; person: string }>(1, 1, { filter: su.filter("calendarToken = {:t}", { t: route.token }), fields: "id,person", skipTotal: true });
   const userId = users.items[0]?.id;
   if (!userId) return null;
+  const personId = users.items[0]!.person;
   const asUser = await su.collection("users").impersonate(userId, 120);
   asUser.autoCancellation(false);
   const since = new Date(Date.now() - 31 * 86_400_000).toISOString().replace("T", " ");
@@ -84,11 +106,15 @@ export async function eventFeed(route: EventFeedRoute, guest: PocketBase, system
     asUser.collection("registrations").getFullList<RegistrationRecord>({ filter: `${mine} && status != "cancelled"`, expand: "event" }),
     asUser.collection("rsvps").getFullList<RsvpRecord & { expand?: { event?: EventRecord } }>({ filter: `${mine} && response != "no"`, expand: "event" }),
   ]);
+  // The events of the groups they belong to, whole series as the group's page lists them (PRODUCT §3).
+  const groupEvents = personId ? await eventsOfMyGroups(asUser, personId, since) : [];
+  const inGroupSeries = new Set(groupEvents.map((e) => e.id));
   const chosen = new Map<string, { event: EventRecord; start: string }>();
   for (const row of [...registrations, ...rsvps]) {
-    if (row.expand?.event) chosen.set(`${row.event}|${row.occurrenceStart}`, { event: row.expand.event, start: row.occurrenceStart });
+    // A date of a group series is already in it.
+    if (row.expand?.event && !inGroupSeries.has(row.event)) chosen.set(`${row.event}|${row.occurrenceStart}`, { event: row.expand.event, start: row.occurrenceStart });
   }
-  const events: { event: EventRecord; exceptions: EventExceptionRecord[]; categoryName: string | null }[] = [];
+  const events: { event: EventRecord; exceptions: EventExceptionRecord[]; categoryName: string | null }[] = await withExceptions(asUser, groupEvents);
   for (const { event, start } of chosen.values()) {
     const [withX] = await withExceptions(asUser, [event]);
     const original = instantOf(start);

@@ -160,6 +160,8 @@ export type EventInput = {
   locationAddress?: string | null | undefined;
   /** Where it takes place (at most 200 characters). */
   locationName?: string | null | undefined;
+  /** The id of a group the caller may see, whose event this is (its page lists it; its members' personal calendars carry it); null or empty for none (on update, omitting it keeps the group). */
+  ownerGroupId?: string | number | null | undefined;
   /** When they close (after registrationOpensAt); null clears it. */
   registrationClosesAt?: string | null | undefined;
   /** How people sign up (new events: NONE). */

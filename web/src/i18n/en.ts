@@ -1420,6 +1420,9 @@ export const en = {
   "admin.events.description": "Description",
   "admin.events.markdownHint": "Markdown: **bold**, lists, links.",
   "admin.events.noCategory": "No category",
+  "admin.events.group": "Group",
+  "admin.events.groupHint": "The group's page lists the event, and its members get it in their personal calendar feed.",
+  "admin.events.noGroup": "No group",
   "admin.events.locationName": "Place",
   "admin.events.locationAddress": "Address",
   "admin.events.startsAt": "Starts (local time)",
@@ -1519,7 +1522,7 @@ export const en = {
   "events.noneComingUp": "Nothing yet: RSVP or register for an event and it shows here.",
   "events.myFeed": "Your personal calendar (keep it private):",
   "events.newFeed": "Get my calendar address",
-  "events.newFeedHint": "Subscribe to it in your calendar app; getting a new address stops the old one.",
+  "events.newFeedHint": "Subscribe to it in your calendar app: the dates you signed up for and your groups' events. Getting a new address stops the old one.",
   "nav.events": "Events",
   // --- end events ---
   // --- groups ---

@@ -1422,6 +1422,9 @@ export const es: Record<MessageKey, string> = {
   "admin.events.description": "Descripción",
   "admin.events.markdownHint": "Markdown: **negrita**, listas, enlaces.",
   "admin.events.noCategory": "Sin categoría",
+  "admin.events.group": "Grupo",
+  "admin.events.groupHint": "La página del grupo muestra el evento, y sus miembros lo reciben en su calendario personal.",
+  "admin.events.noGroup": "Sin grupo",
   "admin.events.locationName": "Lugar",
   "admin.events.locationAddress": "Dirección",
   "admin.events.startsAt": "Empieza (hora local)",
@@ -1521,7 +1524,7 @@ export const es: Record<MessageKey, string> = {
   "events.noneComingUp": "Nada todavía: confirma tu asistencia o inscríbete en un evento y aparecerá aquí.",
   "events.myFeed": "Tu calendario personal (no lo compartas):",
   "events.newFeed": "Obtener la dirección de mi calendario",
-  "events.newFeedHint": "Suscríbete desde tu aplicación de calendario; pedir una dirección nueva desactiva la anterior.",
+  "events.newFeedHint": "Suscríbete desde tu aplicación de calendario: las fechas en las que te inscribiste y los eventos de tus grupos. Pedir una dirección nueva desactiva la anterior.",
   "nav.events": "Eventos",
   // --- end events ---
   // --- groups ---

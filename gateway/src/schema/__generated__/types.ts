@@ -322,6 +322,8 @@ export type Event = {
   mapUrl?: Maybe<Scalars['String']['output']>;
   /** The occurrences that have not ended yet, within the next 18 months, soonest first, cancelled ones included with their status. */
   nextOccurrences: Array<Occurrence>;
+  /** The id of the group it belongs to (listed on the group's page, and in its members' personal calendar feeds), or null. */
+  ownerGroupId?: Maybe<Scalars['ID']['output']>;
   /** Path of the event on the site, e.g. /events/sunday-worship. */
   path: Scalars['String']['output'];
   /** The rule in words, e.g. "Every 2nd Sunday at 10:00, until 31 Dec 2027" (local time); null for a one-off event or a rule that cannot be read. */
@@ -437,6 +439,8 @@ export type EventInput = {
   locationAddress?: InputMaybe<Scalars['String']['input']>;
   /** Where it takes place (at most 200 characters). */
   locationName?: InputMaybe<Scalars['String']['input']>;
+  /** The id of a group the caller may see, whose event this is (its page lists it; its members' personal calendars carry it); null or empty for none (on update, omitting it keeps the group). */
+  ownerGroupId?: InputMaybe<Scalars['ID']['input']>;
   /** When they close (after registrationOpensAt); null clears it. */
   registrationClosesAt?: InputMaybe<Scalars['DateTime']['input']>;
   /** How people sign up (new events: NONE). */
@@ -4960,6 +4964,7 @@ export type EventResolvers<ContextType = GatewayContext, ParentType extends Reso
   locationName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   mapUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   nextOccurrences?: Resolver<Array<ResolversTypes['Occurrence']>, ParentType, ContextType, RequireFields<EventNextOccurrencesArgs, 'first'>>;
+  ownerGroupId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   path?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   recurrenceText?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType, RequireFields<EventRecurrenceTextArgs, 'locale'>>;
   registrationClosesAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;

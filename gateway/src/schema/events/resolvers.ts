@@ -236,6 +236,20 @@ function validateEvent(input: EventInput) {
   });
 }
 
+/**
+ * The `ownerGroup` to write for EventInput.ownerGroupId: nothing when omitted (kept), "" to clear, or a
+ * group the caller may read (the groups rules decide; an unknown or hidden one is a field error).
+ */
+async function ownerGroupOf(ctx: GatewayContext, id: string | null | undefined): Promise<{ ownerGroup?: string }> {
+  if (id === undefined) return {};
+  if (!id) return { ownerGroup: "" };
+  const found = /^[a-z0-9]{15}$/.test(id)
+    ? (await pbCall(() => ctx.pb.collection("groups").getList(1, 1, { filter: ctx.pb.filter("id = {:id}", { id }), fields: "id", skipTotal: true }))).items.length > 0
+    : false;
+  if (!found) throw badUserInput({ ownerGroupId: { code: "unknown_group", message: "Choose a group from the list." } });
+  return { ownerGroup: id };
+}
+
 async function exceptionFor(ctx: GatewayContext, eventId: string, original: Temporal.Instant): Promise<EventExceptionRecord | null> {
   const rows = await pbCall(() =>
     ctx.pb.collection("event_exceptions").getList<EventExceptionRecord>(1, 1, { filter: ctx.pb.filter("event = {:e} && originalStart = {:o}", { e: eventId, o: pbDateOf(original) }), skipTotal: true }),
@@ -633,10 +647,11 @@ export const eventsResolvers: Resolvers = {
     async createEvent(_, { input }, ctx) {
       const viewer = await requireViewer(ctx);
       const data = validateEvent(input);
+      const owner = await ownerGroupOf(ctx, input.ownerGroupId);
       const slug = await chooseSlug(ctx.pb, "events", input.slug, String(data.title));
       return writeAsCaller(() =>
         ctx.pb.collection("events").create<EventRecord>(
-          { summary: "", description: "", visibility: "public", registrationMode: "none", ...data, slug, status: "draft", updatedBy: viewer.id },
+          { summary: "", description: "", visibility: "public", registrationMode: "none", ...data, ...owner, slug, status: "draft", updatedBy: viewer.id },
           { expand: EXPAND },
         ),
       );
@@ -650,9 +665,10 @@ export const eventsResolvers: Resolvers = {
         rrule: input.rrule === undefined ? current.rrule : input.rrule,
         capacity: input.capacity === undefined ? current.capacity : input.capacity,
       });
+      const owner = await ownerGroupOf(ctx, input.ownerGroupId);
       const slug = !input.slug || input.slug === current.slug ? current.slug : await chooseSlug(ctx.pb, "events", input.slug, String(data.title), id);
       // Exceptions are kept: they are keyed by original start, which the same rule still generates.
-      return writeAsCaller(() => ctx.pb.collection("events").update<EventRecord>(id, { ...data, slug, updatedBy: viewer.id }, { expand: EXPAND }));
+      return writeAsCaller(() => ctx.pb.collection("events").update<EventRecord>(id, { ...data, ...owner, slug, updatedBy: viewer.id }, { expand: EXPAND }));
     },
     async setEventImage(_, { id, file }, ctx) {
       await requireViewer(ctx);
@@ -722,11 +738,13 @@ export const eventsResolvers: Resolvers = {
       if (!current.rrule) throw badUserInput({ originalStart: { code: "not_recurring", message: "Only a repeating event can be split." } });
       const o = await requireOccurrence(ctx, id, originalStart);
       const data = validateEvent(input);
+      // The new series stays the group's unless the input says otherwise.
+      const owner = input.ownerGroupId === undefined ? { ownerGroup: current.ownerGroup ?? "" } : await ownerGroupOf(ctx, input.ownerGroupId);
       const { head } = splitSeries(seriesOf(current), o.originalStart);
       const slug = await chooseSlug(ctx.pb, "events", input.slug && input.slug !== current.slug ? input.slug : null, String(data.title));
       const created = await writeAsCaller(() =>
         ctx.pb.collection("events").create<EventRecord>(
-          { summary: "", description: "", visibility: current.visibility, registrationMode: current.registrationMode, ...data, slug, status: current.status, splitFrom: current.id, updatedBy: viewer.id },
+          { summary: "", description: "", visibility: current.visibility, registrationMode: current.registrationMode, ...data, ...owner, slug, status: current.status, splitFrom: current.id, updatedBy: viewer.id },
           { expand: EXPAND },
         ),
       );
@@ -908,6 +926,7 @@ export const eventsResolvers: Resolvers = {
     descriptionHtml: (e, _, ctx) => (e.description ? renderBody(ctx, `event:${e.id}:${e.updated}`, e.description) : ""),
     imageUrl: (e) => (e.image ? `/files/events/${e.id}/${encodeURIComponent(e.image)}?thumb=1200x630` : null),
     category: (e) => e.expand?.category ?? null,
+    ownerGroupId: (e) => e.ownerGroup || null,
     locationName: (e) => e.locationName ?? "",
     locationAddress: (e) => e.locationAddress ?? "",
     mapUrl: (e) => (e.locationAddress ? `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(e.locationAddress)}` : null),

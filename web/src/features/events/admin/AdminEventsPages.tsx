@@ -14,7 +14,7 @@ import type { EventInput, EventVisibility, RegistrationMode } from "../../../gql
 import { uploadWithProgress } from "../../../lib/upload.ts";
 import { IMAGE_TYPES } from "../../../lib/media.ts";
 import {
-  SetEventImageDocument, useAdminEventCategories, useAdminEventEditor, useAdminEventsList, useCancelOccurrence, useCreateEvent, useCreateEventCategory, useEventAttendees,
+  SetEventImageDocument, useAdminEventCategories, useAdminEventEditor, useAdminEventGroups, useAdminEventsList, useCancelOccurrence, useCreateEvent, useCreateEventCategory, useEventAttendees,
   useMoveOccurrence, useMoveRegistration, usePublishEvent, useRegistrationMoveTargets, useRecurrencePreview, useRestoreOccurrence, useSetEventImage, useSplitEvent, useStaffCancelRegistration, useUpdateEvent,
   type AdminEventFieldsFragment, type SetEventImageMutation,
 } from "./AdminEvents.generated.ts";
@@ -76,6 +76,8 @@ interface Draft {
   summary: string;
   description: string;
   categoryId: string;
+  /** The group the event belongs to, or empty. */
+  ownerGroupId: string;
   locationName: string;
   locationAddress: string;
   startsAt: string;
@@ -96,12 +98,12 @@ function draftOf(e: AdminEventFieldsFragment | null | undefined, zone: string): 
   if (!e) {
     const day = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
     return {
-      title: "", summary: "", description: "", categoryId: "", locationName: "", locationAddress: "", startsAt: `${day}T10:00`, endsAt: `${day}T11:00`, timezone: zone,
+      title: "", summary: "", description: "", categoryId: "", ownerGroupId: "", locationName: "", locationAddress: "", startsAt: `${day}T10:00`, endsAt: `${day}T11:00`, timezone: zone,
       visibility: "PUBLIC", registrationMode: "NONE", capacity: "", waitlistEnabled: true, allDay: false, opensAt: "", closesAt: "", repeat: NO_REPEAT,
     };
   }
   return {
-    title: e.title, summary: e.summary, description: e.description, categoryId: e.category?.id ?? "", locationName: e.locationName, locationAddress: e.locationAddress,
+    title: e.title, summary: e.summary, description: e.description, categoryId: e.category?.id ?? "", ownerGroupId: e.ownerGroupId ?? "", locationName: e.locationName, locationAddress: e.locationAddress,
     startsAt: localInput(e.startsAt, e.timezone), endsAt: localInput(e.endsAt, e.timezone), timezone: e.timezone, visibility: e.visibility,
     registrationMode: e.registrationMode, capacity: e.capacity ? String(e.capacity) : "", waitlistEnabled: e.waitlistEnabled, allDay: e.allDay,
     opensAt: e.registrationOpensAt ? localInput(e.registrationOpensAt, e.timezone) : "", closesAt: e.registrationClosesAt ? localInput(e.registrationClosesAt, e.timezone) : "",
@@ -210,6 +212,7 @@ function EventEditor({ id }: { id: string }) {
   const zone = useAppShell().data?.settings.timezone ?? "UTC";
   const { data, loading, refetch } = useAdminEventEditor({ variables: { id }, skip: isNew });
   const categories = useAdminEventCategories();
+  const groups = useAdminEventGroups();
   const event = data?.eventById;
   const [draft, setDraft] = useState<Draft | null>(isNew ? draftOf(null, zone) : null);
   useEffect(() => {
@@ -232,7 +235,7 @@ function EventEditor({ id }: { id: string }) {
   };
   const windowIso = (local: string) => (local ? (zonedToIso(local, draft.timezone) ?? local) : null);
   const input = (): EventInput => ({
-    title: draft.title, summary: draft.summary, description: draft.description, categoryId: draft.categoryId || null, locationName: draft.locationName, locationAddress: draft.locationAddress,
+    title: draft.title, summary: draft.summary, description: draft.description, categoryId: draft.categoryId || null, ownerGroupId: draft.ownerGroupId || null, locationName: draft.locationName, locationAddress: draft.locationAddress,
     // An all-day event covers its days from midnight to the last minute, in its zone.
     startsAt: draft.allDay ? `${draft.startsAt.slice(0, 10)}T00:00` : draft.startsAt,
     endsAt: draft.allDay ? `${draft.endsAt.slice(0, 10)}T23:59` : draft.endsAt,
@@ -273,6 +276,7 @@ function EventEditor({ id }: { id: string }) {
     if (event) setDraft(draftOf(event, zone));
   };
   const categoryList = categories.data?.eventCategories ?? [];
+  const groupList = groups.data?.groups.edges.map((e) => e.node) ?? [];
   const fe = problem?.fieldErrors ?? {};
   return (
     <div className="event-editor">
@@ -323,6 +327,14 @@ function EventEditor({ id }: { id: string }) {
           ))}
         </SelectField>
         <NewCategory onCreated={(categoryId) => void categories.refetch().then(() => set({ categoryId }))} />
+        <SelectField label={t("admin.events.group")} value={draft.ownerGroupId} onChange={(e) => set({ ownerGroupId: e.target.value })} error={fe.ownerGroupId} hint={t("admin.events.groupHint")} optionalText={t("common.optional")}>
+          <option value="">{t("admin.events.noGroup")}</option>
+          {groupList.map((g) => (
+            <option key={g.id} value={g.id}>
+              {g.name}
+            </option>
+          ))}
+        </SelectField>
         <TextField label={t("admin.events.locationName")} value={draft.locationName} onChange={(e) => set({ locationName: e.target.value })} error={fe.locationName} maxLength={LIMITS.nameMax} />
         <TextField label={t("admin.events.locationAddress")} value={draft.locationAddress} onChange={(e) => set({ locationAddress: e.target.value })} error={fe.locationAddress} maxLength={LIMITS.addressMax} />
         <CheckboxField label={t("admin.events.allDay")} checked={draft.allDay} onChange={(e) => set({ allDay: e.target.checked })} />
