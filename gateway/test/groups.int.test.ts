@@ -59,6 +59,47 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => gateway.server.close());
 
+/**
+ * A subscription over SSE through the gateway, as `user`: the events of `field` and any errors, as they
+ * arrive, until close().
+ */
+async function subscribe<E>(user: TestUser, query: string, variables: Record<string, unknown>, field: string) {
+  const abort = new AbortController();
+  const response = await gateway.yoga.fetch(
+    "http://flock.test/graphql",
+    { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream", authorization: `Bearer ${user.token}` }, body: JSON.stringify({ query, variables }), signal: abort.signal },
+    { clientIp: "203.0.113.90" },
+  );
+  const events: E[] = [];
+  const errors: unknown[] = [];
+  const reader = response.body!.getReader();
+  const pump = (async () => {
+    const decoder = new TextDecoder();
+    let buffer = "";
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        buffer += decoder.decode(value, { stream: true });
+        let end: number;
+        while ((end = buffer.indexOf("\n\n")) !== -1) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          for (const line of block.split("\n")) {
+            if (!line.startsWith("data:")) continue;
+            const payload = JSON.parse(line.slice(5).trim()) as { data?: Record<string, E>; errors?: unknown[] };
+            if (payload.errors) errors.push(...payload.errors);
+            if (payload.data) events.push(payload.data[field]!);
+          }
+        }
+      }
+    } catch {
+      /* closed */
+    }
+  })();
+  return { events, errors, close: async () => { abort.abort(); await reader.cancel().catch(() => undefined); await pump; } };
+}
+
 describe("the finder", () => {
   it("filters by type, day and area; hidden and archived groups never appear; leaders' names show", async () => {
     const tuesday = await makeGroup();
@@ -310,6 +351,36 @@ describe("the moderation queue names the group a request was asked of", () => {
   });
 });
 
+describe("a group's prayer requests, live", () => {
+  it("its active members hear a request the moment a moderator approves it, and its answer; others hear nothing", async () => {
+    const group = await makeGroup({ visibility: "members" });
+    const query = `subscription($g: ID!) { groupPrayer(groupId: $g) { kind id request { body } } }`;
+    type Event = { kind: string; id: string | null; request: { body: string } | null };
+    const memberTab = await subscribe<Event>(member, query, { g: group.id }, "groupPrayer");
+    const outsiderTab = await subscribe<Event>(newcomer, query, { g: group.id }, "groupPrayer");
+    try {
+      const ASK = `mutation($g: ID!, $b: String!) { submitPrayerRequest(input: { body: $b, visibility: MEMBERS, anonymous: false, groupId: $g }) { id status } }`;
+      const asked = await gql(leader).request<{ submitPrayerRequest: { id: string; status: string } }>(ASK, { g: group.id, b: `Live group prayer ${run}` });
+      expect(asked.errors).toBeUndefined();
+      const id = asked.data!.submitPrayerRequest.id;
+      const moderator = await createUser({ roles: ["Care Team"] });
+      if (asked.data!.submitPrayerRequest.status === "PENDING") {
+        expect((await gql(moderator).request(`mutation($id: ID!) { approvePrayerRequest(id: $id) { id } }`, { id })).errors).toBeUndefined();
+      }
+      await until(async () => memberTab.events.find((e) => e.id === id && (e.kind === "ADDED" || e.kind === "UPDATED")), "the approved request for the member");
+      expect(memberTab.events.find((e) => e.id === id)!.request).toEqual({ body: `Live group prayer ${run}` });
+      // The requester marks it answered: an update, heard live too.
+      const answered = await gql(leader).request(`mutation($id: ID!) { markPrayerAnswered(id: $id, note: "Thank you all") { id } }`, { id });
+      expect(answered.errors).toBeUndefined();
+      await until(async () => memberTab.events.find((e) => e.id === id && e.kind === "UPDATED"), "the answered request for the member");
+      expect(outsiderTab.events.filter((e) => e.id === id)).toEqual([]);
+    } finally {
+      await memberTab.close();
+      await outsiderTab.close();
+    }
+  });
+});
+
 describe("leaders' tools", () => {
   it("emailGroup mails every active member through the church's mail", async () => {
     const group = await makeGroup();
@@ -402,42 +473,7 @@ describe("chat", () => {
   it("live: members receive ADDED and REMOVED through the bridge; a non-member may not subscribe", async () => {
     const group = await makeGroup();
     const query = `subscription($g: ID!) { groupMessages(groupId: $g) { kind id message { body authorName } } }`;
-    const open = async (user: TestUser) => {
-      const abort = new AbortController();
-      const response = await gateway.yoga.fetch(
-        "http://flock.test/graphql",
-        { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream", authorization: `Bearer ${user.token}` }, body: JSON.stringify({ query, variables: { g: group.id } }), signal: abort.signal },
-        { clientIp: "203.0.113.90" },
-      );
-      const events: { kind: string; id: string | null; message: { body: string } | null }[] = [];
-      const errors: unknown[] = [];
-      const reader = response.body!.getReader();
-      const pump = (async () => {
-        const decoder = new TextDecoder();
-        let buffer = "";
-        try {
-          for (;;) {
-            const { value, done } = await reader.read();
-            if (done) return;
-            buffer += decoder.decode(value, { stream: true });
-            let end: number;
-            while ((end = buffer.indexOf("\n\n")) !== -1) {
-              const block = buffer.slice(0, end);
-              buffer = buffer.slice(end + 2);
-              for (const line of block.split("\n")) {
-                if (!line.startsWith("data:")) continue;
-                const payload = JSON.parse(line.slice(5).trim()) as { data?: { groupMessages: (typeof events)[number] }; errors?: unknown[] };
-                if (payload.errors) errors.push(...payload.errors);
-                if (payload.data) events.push(payload.data.groupMessages);
-              }
-            }
-          }
-        } catch {
-          /* closed */
-        }
-      })();
-      return { events, errors, close: async () => { abort.abort(); await reader.cancel().catch(() => undefined); await pump; } };
-    };
+    const open = (user: TestUser) => subscribe<{ kind: string; id: string | null; message: { body: string } | null }>(user, query, { g: group.id }, "groupMessages");
     const leaderTab = await open(leader);
     const outsiderTab = await open(newcomer);
     try {

@@ -4053,6 +4053,8 @@ export type Subscription = {
   __typename?: 'Subscription';
   /** Live changes of a group's chat (members only). */
   groupMessages: GroupMessageEvent;
+  /** Live changes of a group's prayer requests (approved or answered, Group.prayerRequests) as the subscriber may see them: the group's active members and moderators hear them, anyone else nothing. Signed-in callers only. */
+  groupPrayer: PrayerWallEvent;
   /** The viewer's notifications as they arrive (and the unread count). */
   myNotifications: NotificationEvent;
   /**
@@ -4070,6 +4072,12 @@ export type Subscription = {
 
 /** The root of live updates, delivered over Server-Sent Events (docs/API.md, "Subscriptions"). */
 export type SubscriptionGroupMessagesArgs = {
+  groupId: Scalars['ID']['input'];
+};
+
+
+/** The root of live updates, delivered over Server-Sent Events (docs/API.md, "Subscriptions"). */
+export type SubscriptionGroupPrayerArgs = {
   groupId: Scalars['ID']['input'];
 };
 
@@ -5824,6 +5832,7 @@ export type StaffAlertTopicResolvers = { PRAYER_MODERATION: 'prayer', SIGNUPS: '
 
 export type SubscriptionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
   groupMessages?: SubscriptionResolver<ResolversTypes['GroupMessageEvent'], "groupMessages", ParentType, ContextType, RequireFields<SubscriptionGroupMessagesArgs, 'groupId'>>;
+  groupPrayer?: SubscriptionResolver<ResolversTypes['PrayerWallEvent'], "groupPrayer", ParentType, ContextType, RequireFields<SubscriptionGroupPrayerArgs, 'groupId'>>;
   myNotifications?: SubscriptionResolver<ResolversTypes['NotificationEvent'], "myNotifications", ParentType, ContextType>;
   occurrenceSeats?: SubscriptionResolver<ResolversTypes['OccurrenceSeats'], "occurrenceSeats", ParentType, ContextType, RequireFields<SubscriptionOccurrenceSeatsArgs, 'eventId' | 'originalStart'>>;
   prayerWall?: SubscriptionResolver<ResolversTypes['PrayerWallEvent'], "prayerWall", ParentType, ContextType>;

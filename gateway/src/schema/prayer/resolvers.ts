@@ -472,6 +472,15 @@ export const prayerResolvers: Resolvers = {
       subscribe: (_, __, ctx) => subscribeToWall(ctx) as never,
       resolve: (event: unknown) => event as never,
     },
+    groupPrayer: {
+      // PocketBase sends each subscriber only the requests its rules let them read (the group's active
+      // members, moderators); the gateway keeps those of this group on its wall.
+      subscribe: async (_, { groupId }, ctx) => {
+        await requireViewer(ctx);
+        return subscribeToWall(ctx, (r) => isOnGroupWall(r) && r.group === groupId) as never;
+      },
+      resolve: (event: unknown) => event as never,
+    },
   },
 
   PrayerRequest: {

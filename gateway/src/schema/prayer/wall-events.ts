@@ -33,9 +33,10 @@ export function wallLeftSomeonesView(realtime: RealtimeBridge): void {
 /**
  * The subscriber's wall: PocketBase's changes of prayer_requests as this viewer's rules allow them,
  * mapped to ADDED / UPDATED / REMOVED / RESYNC. The gateway filters by status too, so a pending request
- * is never ADDED to a wall even for moderators (who may read it).
+ * is never ADDED to a wall even for moderators (who may read it). `onThisWall` says which requests the
+ * wall shows: the prayer wall's by default, or one group's (Subscription.groupPrayer).
  */
-export async function subscribeToWall(ctx: GatewayContext): Promise<AsyncIterableIterator<WallEvent>> {
+export async function subscribeToWall(ctx: GatewayContext, onThisWall: (r: PrayerRequestRecord) => boolean = isOnWall): Promise<AsyncIterableIterator<WallEvent>> {
   const queue = ctx.realtime.subscribe<PrayerRequestRecord>(await ctx.realtimeIdentity(), "prayer_requests", "*");
   // The stream opens once PocketBase confirmed the topic: the client may then query without a gap.
   await queue.ready;
@@ -53,8 +54,8 @@ export async function subscribeToWall(ctx: GatewayContext): Promise<AsyncIterabl
     const record = event.record;
     const removed: WallEvent = { kind: "REMOVED", id: record.id, request: null };
     if (event.action === "delete") return removed;
-    if (event.action === "create") return isOnWall(record) ? { kind: "ADDED", id: record.id, request: record } : null;
-    return isOnWall(record) ? { kind: "UPDATED" as WallEventKind, id: record.id, request: record } : removed;
+    if (event.action === "create") return onThisWall(record) ? { kind: "ADDED", id: record.id, request: record } : null;
+    return onThisWall(record) ? { kind: "UPDATED" as WallEventKind, id: record.id, request: record } : removed;
   };
 
   const iterator: AsyncIterableIterator<WallEvent> = {

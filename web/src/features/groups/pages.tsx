@@ -13,7 +13,7 @@ import { useAppShell } from "../../gql/AppShell.generated.ts";
 import type { GroupType, Weekday } from "../../gql/types.ts";
 import {
   useAddGroupMember, useAskGroupToPray, useDecideJoinRequest, useEmailGroup, useGroupFinder, useGroupMemberCandidates, useUpdateGroupDetails, useGroupPage, useJoinGroup,
-  useLeaveGroup, usePrayForGroupRequest, useRemoveGroupMember, useSetGroupMemberRole,
+  useGroupPrayerEvents, useLeaveGroup, usePrayForGroupRequest, useRemoveGroupMember, useSetGroupMemberRole,
   type GroupCardFragment, type GroupPageQuery, type GroupPrayerFragment,
 } from "./groups.generated.ts";
 import { GroupChat } from "./GroupChat.tsx";
@@ -381,6 +381,8 @@ function GroupPrayer({ group, refetch }: { group: Group; refetch: () => Promise<
   const [problem, setProblem] = useState<UiError | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const requests = group.prayerRequests.edges.map((e) => e.node);
+  // Requests approved, answered or removed while the page is open show without a reload (members).
+  useGroupPrayerEvents({ variables: { groupId: group.id }, skip: !group.myMembership, onData: () => void refetch() });
   async function submit(event: FormEvent) {
     event.preventDefault();
     setProblem(null);
