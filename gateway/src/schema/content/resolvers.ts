@@ -32,18 +32,26 @@ const POSTS_LAST_EDITED: SortKey<PostRecord>[] = [
   { field: "id", descending: true, value: (p) => p.id },
 ];
 
+/** The most pages a menu shows. */
+const NAV_MAX = 50;
+
 /**
  * Published pages shown in the navigation, in the editors' order. Every page view reads it, so for
- * everyone but editors it is the rule's own list (published pages) read without a filter: a filtered
- * list that comes back empty (a church with no menu pages yet) is answered after PocketBase's per-IP
- * random delay on a busy Sunday. Editors, who also read drafts, filter (they are few).
+ * everyone but editors it is the rule's own list (published pages) read without a filter, menu pages
+ * first: a filtered list that comes back empty (a church with no menu pages yet) is answered after
+ * PocketBase's per-IP random delay on a busy Sunday. Editors, who also read drafts, filter (they are few).
  */
 async function navigation(ctx: GatewayContext) {
   const editor = can(await ctx.viewer(), "editContent");
   const pages = await pbCall(() =>
-    ctx.pb.collection("pages").getFullList<PageRecord>({ filter: editor ? 'status = "published" && showInNav = true' : "", sort: "navOrder,title", fields: "title,slug,showInNav" }),
+    ctx.pb.collection("pages").getList<PageRecord>(1, NAV_MAX, {
+      filter: editor ? 'status = "published" && showInNav = true' : "",
+      sort: "-showInNav,navOrder,title",
+      fields: "title,slug,showInNav",
+      skipTotal: true,
+    }),
   );
-  return pages.filter((p) => p.showInNav).map((p) => ({ title: p.title, path: `/p/${p.slug}` }));
+  return pages.items.filter((p) => p.showInNav).map((p) => ({ title: p.title, path: `/p/${p.slug}` }));
 }
 
 /** Read one record as the caller; null when it does not exist or the rules hide it. */
