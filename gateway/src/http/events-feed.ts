@@ -1,9 +1,11 @@
 import type PocketBase from "pocketbase";
+import { ClientResponseError } from "pocketbase";
 import { Temporal } from "temporal-polyfill";
 import type { SettingsRecord } from "../pocketbase/records.ts";
 import type { SystemClient } from "../pocketbase/client.ts";
 import { calendar, occurrenceCalendar, type FeedOptions } from "../schema/events/ics.ts";
 import { instantOf, occurrenceAt, occurrencesOf } from "../schema/events/occurrences.ts";
+import { ownGroupRows } from "../schema/groups/own-rows.ts";
 import type { EventExceptionRecord, EventRecord, RegistrationRecord, RsvpRecord } from "../pocketbase/records.ts";
 
 /**
@@ -47,16 +49,15 @@ async function withExceptions(pb: PocketBase, events: EventRecord[]) {
 
 /**
  * Published (or cancelled) events owned by the person's active groups that have not ended before
- * `since`, read as the person: their own memberships (the person with its back-relation expanded,
- * as the groups screens read them), then the events the events rules let them see.
+ * `since`, read as the person: their own memberships (as the groups screens read them), then the
+ * events the events rules let them see.
  */
 async function eventsOfMyGroups(asUser: PocketBase, personId: string, since: string): Promise<EventRecord[]> {
-  type Membership = { group: string; status: string };
-  const person = await asUser
-    .collection("people")
-    .getOne<{ expand?: { group_members_via_person?: Membership[] } }>(personId, { expand: "group_members_via_person", fields: "id,expand.group_members_via_person.group,expand.group_members_via_person.status" })
-    .catch(() => null);
-  const groups = [...new Set((person?.expand?.group_members_via_person ?? []).filter((m) => m.status === "active").map((m) => m.group))].slice(0, 100);
+  const { memberships } = await ownGroupRows(asUser, personId).catch((error: unknown) => {
+    if (error instanceof ClientResponseError && error.status === 404) return { memberships: [] }; // an archived or merged person
+    throw error;
+  });
+  const groups = [...new Set(memberships.filter((m) => m.status === "active").map((m) => m.group))].slice(0, 100);
   if (!groups.length) return [];
   const owned = groups.map((g) => asUser.filter("ownerGroup = {:g}", { g })).join(" || ");
   return asUser.collection("events").getFullList<EventRecord>({

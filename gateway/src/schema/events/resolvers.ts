@@ -338,10 +338,6 @@ const eventWhen = (o: { start: Temporal.ZonedDateTime }, locale: string) =>
 
 
 /**
- * Event mails go to visitors as much as to members: a sign-up with an account (`userId`) is written in
- * its owner's language, others in the church's (system job: the superuser reads the account's choice).
- */
-/**
  * The rows of one mail link's party (a registration and its waitlisted part, or an RSVP). The token
  * in the query opens the rule's token branch; the filter keeps the list to that party, since a
  * signed-in caller also reads all their own sign-ups through the rule's owner branch (without it, a
@@ -352,6 +348,13 @@ const tokenParty = (ctx: GatewayContext, token: string) => ({ query: { token }, 
 /** The caller's own sign-ups read for "my upcoming events", newest date first (future ones lead). */
 const MY_EVENTS_SCAN = 200;
 
+/** Whether an RSVP's answer (or its number of guests) differs from before: worth a confirmation mail. */
+const answerChanged = (before: RsvpRecord | undefined, after: RsvpRecord) => !before || before.response !== after.response || (before.guests ?? 0) !== (after.guests ?? 0);
+
+/**
+ * Event mails go to visitors as much as to members: a sign-up with an account (`userId`) is written in
+ * its owner's language, others in the church's (system job: the superuser reads the account's choice).
+ */
 async function mailContext(ctx: GatewayContext, userId?: string | null): Promise<{ churchName: string; locale: Locale; t: ReturnType<typeof translator> }> {
   const settings = await ctx.publicSettings.get();
   let locale = churchLocale(settings);
@@ -792,7 +795,7 @@ export const eventsResolvers: Resolvers = {
         const rsvp = existing
           ? await writeAsCaller(() => ctx.pb.collection("rsvps").update<RsvpRecord>(existing.id, { response, guests }))
           : await writeAsCaller(() => ctx.pb.collection("rsvps").create<RsvpRecord>({ ...key, user: viewer.id, person: viewer.person || "", name, email, response, guests }));
-        if (!existing || existing.response !== rsvp.response || (existing.guests ?? 0) !== (rsvp.guests ?? 0)) ctx.afterResponse(() => void mailRsvp(ctx, o, rsvp));
+        if (answerChanged(existing, rsvp)) ctx.afterResponse(() => void mailRsvp(ctx, o, rsvp));
         return { rsvp, token: null };
       }
       if (input.website?.trim()) throw badUserInput({ website: { code: "invalid", message: "Leave this field empty." } });
@@ -801,7 +804,7 @@ export const eventsResolvers: Resolvers = {
         const existing = found.items[0];
         if (existing && existing.event === key.event && existing.occurrenceStart === key.occurrenceStart) {
           const rsvp = await writeAsCaller(() => ctx.pb.collection("rsvps").update<RsvpRecord>(existing.id, { response, guests, name, email }, { query: { token: input.token! } }));
-          if (existing.response !== rsvp.response || (existing.guests ?? 0) !== (rsvp.guests ?? 0)) ctx.afterResponse(() => void mailRsvp(ctx, o, rsvp));
+          if (answerChanged(existing, rsvp)) ctx.afterResponse(() => void mailRsvp(ctx, o, rsvp));
           return { rsvp, token: input.token };
         }
       }

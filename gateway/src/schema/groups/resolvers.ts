@@ -21,6 +21,7 @@ import { renderBody } from "../content/shared.ts";
 import { connection, decodeCursor, encodeCursor, keysetFilter, pageArgs } from "../pagination.ts";
 import type { GroupDetailsInput, GroupInput, Resolvers } from "../__generated__/types.ts";
 import { subscribeToGroupChat } from "./chat-events.ts";
+import { ownGroupRows } from "./own-rows.ts";
 
 /**
  * Groups (issue 15). Every read and write runs with the caller's token: PocketBase's rules
@@ -61,24 +62,13 @@ function loadersOf(ctx: GatewayContext): GroupLoaders {
   return l;
 }
 
-/**
- * The viewer's own membership and request rows, in one call: their person with both back-relations
- * expanded (the rules let a person read their own rows). Not a filtered list: PocketBase answers an
- * empty filtered list after a random delay when many come from one IP (a church on Sunday), and
- * most viewers belong to no group (ARCHITECTURE.md, "Per-viewer lookups").
- */
+/** The viewer's own membership and request rows (ownGroupRows), once per request. */
 function mine(ctx: GatewayContext) {
   const l = loadersOf(ctx);
   l.mine ??= (async () => {
     const viewer = await ctx.viewer();
     if (!viewer?.person) return { memberships: [], requests: [] };
-    const person = await pbCall(() =>
-      ctx.pb.collection("people").getOne<PersonRecord & { expand?: { group_members_via_person?: GroupMemberRecord[]; group_join_requests_via_person?: GroupJoinRequestRecord[] } }>(
-        viewer.person,
-        { expand: "group_members_via_person,group_join_requests_via_person", fields: "id,expand.group_members_via_person,expand.group_join_requests_via_person" },
-      ),
-    );
-    return { memberships: person.expand?.group_members_via_person ?? [], requests: person.expand?.group_join_requests_via_person ?? [] };
+    return pbCall(() => ownGroupRows(ctx.pb, viewer.person));
   })();
   return l.mine;
 }
