@@ -34,35 +34,40 @@ module.exports = {
     {
       name: "no-circular",
       severity: "error",
-      comment: "Import circles make load order matter and hide which module owns what; break the circle by moving the shared part down.",
+      comment:
+        "Import circles make load order matter and hide which module owns what; break the circle by moving the shared part down.",
       from: { pathNot: KNOWN_CIRCLES },
       to: { circular: true },
     },
     {
       name: "shared-layers-not-upward",
       severity: "error",
-      comment: "components/, lib/, i18n/, gql/ and editor/ are used by every feature: they never import app/ or features/ (move the needed part down, or the importer up).",
+      comment:
+        "components/, lib/, i18n/, gql/ and editor/ are used by every feature: they never import app/ or features/ (move the needed part down, or the importer up).",
       from: { path: "^web/src/(components|lib|i18n|gql|editor)/" },
       to: { path: "^web/src/(app|features)/|^web/src/main\\.tsx$" },
     },
     {
       name: "features-not-app",
       severity: "error",
-      comment: "app/ composes the features (routes, guards, layout); a feature never imports app/ or main.tsx.",
+      comment:
+        "app/ composes the features (routes, guards, layout); a feature never imports app/ or main.tsx.",
       from: { path: "^web/src/features/" },
       to: { path: "^web/src/app/|^web/src/main\\.tsx$" },
     },
     {
       name: "feature-isolation",
       severity: "error",
-      comment: "A feature imports another feature only through the paths in ALLOWED_CROSS_FEATURE (.dependency-cruiser.cjs); move shared code down to components/, lib/ or i18n/.",
+      comment:
+        "A feature imports another feature only through the paths in ALLOWED_CROSS_FEATURE (.dependency-cruiser.cjs); move shared code down to components/, lib/ or i18n/.",
       from: { path: "^web/src/features/([^/]+)/", pathNot: "^web/src/features/home/" },
       to: { path: "^web/src/features/", pathNot: ["^web/src/features/$1/", ...ALLOWED_CROSS_FEATURE] },
     },
     {
       name: "public-not-admin",
       severity: "error",
-      comment: "Staff screens (features/<f>/admin/) ship in their own lazy chunks: a public or member screen (home included) never imports them, so visitors never download staff code.",
+      comment:
+        "Staff screens (features/<f>/admin/) ship in their own lazy chunks: a public or member screen (home included) never imports them, so visitors never download staff code.",
       from: { path: "^web/src/features/[^/]+/[^/]+$" },
       to: { path: "^web/src/features/[^/]+/admin/" },
     },

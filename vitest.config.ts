@@ -8,7 +8,13 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["gateway/src/**/*.test.ts", "web/src/**/*.test.{ts,tsx}", "web/*.test.ts", "scripts/**/*.test.ts", "shared/src/**/*.test.ts"],
+          include: [
+            "gateway/src/**/*.test.ts",
+            "web/src/**/*.test.{ts,tsx}",
+            "web/*.test.ts",
+            "scripts/**/*.test.ts",
+            "shared/src/**/*.test.ts",
+          ],
           environment: "node",
         },
       },

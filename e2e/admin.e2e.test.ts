@@ -38,7 +38,9 @@ describe("administration in a real browser", () => {
     await expect.poll(() => page.getByText("Settings saved.").isVisible()).toBe(true);
     await expect.poll(() => page.locator(".brand__name").textContent()).toBe("Grace Fellowship Springfield");
     await expect.poll(() => page.title()).toContain("Grace Fellowship Springfield");
-    await expect.poll(() => visitor.locator(".brand__name").textContent(), { timeout: 10_000 }).toBe("Grace Fellowship Springfield");
+    await expect
+      .poll(() => visitor.locator(".brand__name").textContent(), { timeout: 10_000 })
+      .toBe("Grace Fellowship Springfield");
 
     // A fresh load gets the new name from the server-rendered HTML too (no JavaScript needed).
     const html = await (await page.request.get("/")).text();
@@ -77,12 +79,16 @@ describe("administration in a real browser", () => {
     const page = await context.newPage();
     await page.goto("/");
     await page.getByLabel("Language").selectOption("es");
-    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Bienvenido a Grace Community Church");
+    await expect
+      .poll(() => page.getByRole("heading", { level: 1 }).textContent())
+      .toBe("Bienvenido a Grace Community Church");
     expect(await page.evaluate(() => document.documentElement.lang)).toBe("es");
     await expect.poll(() => page.getByText("Domingo", { exact: false }).first().isVisible()).toBe(true);
     await expectAccessible(page);
     await page.reload();
-    await expect.poll(() => page.getByRole("link", { name: "Iniciar sesión", exact: true }).isVisible()).toBe(true);
+    await expect
+      .poll(() => page.getByRole("link", { name: "Iniciar sesión", exact: true }).isVisible())
+      .toBe(true);
     await context.close();
   });
 

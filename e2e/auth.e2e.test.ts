@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { launchChromium } from "./support/browser.ts";
-import { catcherUrl, expectAccessible, linkFrom, newContext, uniqueEmail, waitForMail, watchErrors } from "./support/app.ts";
+import {
+  catcherUrl,
+  expectAccessible,
+  linkFrom,
+  newContext,
+  uniqueEmail,
+  waitForMail,
+  watchErrors,
+} from "./support/app.ts";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -43,7 +51,9 @@ describe("accounts in a real browser", () => {
     const mail = await waitForMail(catcherUrl(), email, /Confirm your email for Grace Community Church/);
     const link = new URL(linkFrom(mail, "/verify-email"));
     await page.goto(link.pathname + link.search);
-    await expect.poll(() => page.getByText("Thank you, your email address is confirmed.").isVisible()).toBe(true);
+    await expect
+      .poll(() => page.getByText("Thank you, your email address is confirmed.").isVisible())
+      .toBe(true);
     await expectAccessible(page);
     // Continuing leads to sign-in, since sign-up signed nobody in.
     await page.getByRole("link", { name: "Continue" }).click();
@@ -52,7 +62,9 @@ describe("accounts in a real browser", () => {
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password", { exact: true }).fill("wrong password 99");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect.poll(() => page.getByRole("alert").textContent()).toContain("The email or password is incorrect.");
+    await expect
+      .poll(() => page.getByRole("alert").textContent())
+      .toContain("The email or password is incorrect.");
     await expectAccessible(page);
     await page.getByLabel("Password", { exact: true }).fill(password);
     await page.getByRole("button", { name: "Sign in" }).click();
@@ -118,7 +130,9 @@ describe("accounts in a real browser", () => {
     await page.getByLabel("New password").fill("password123");
     await page.getByLabel("Confirm password").fill("password123");
     await page.getByRole("button", { name: "Save new password" }).click();
-    await expect.poll(() => page.getByText("This password is too easy to guess. Choose another.").isVisible()).toBe(true);
+    await expect
+      .poll(() => page.getByText("This password is too easy to guess. Choose another.").isVisible())
+      .toBe(true);
     await page.getByLabel("New password").fill("second secret phrase");
     await page.getByLabel("Confirm password").fill("second secret phrase");
     await page.getByRole("button", { name: "Save new password" }).click();

@@ -22,7 +22,8 @@ import { expectAccessible, watchErrors } from "./support/app.ts";
 
 const FIXTURES = join(ROOT, "e2e", "fixtures", "markdown");
 /** A 1×1 PNG. */
-const PNG_BASE64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+const PNG_BASE64 =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 
 /**
  * Fixtures the editor writes back differently, and why (web/src/editor/NORMALISATION.md). For
@@ -35,8 +36,10 @@ const NORMALISED: Record<string, string> = {
   "normalise-trailing-space-breaks.md": "hard breaks made of two trailing spaces are written as a backslash",
   "normalise-reference-links.md": "reference links are inlined and their definitions dropped",
   "normalise-code-fences.md": "~~~ fences and indented code are written as ``` fences",
-  "normalise-ordered-markers.md": "`1)` is written as `1.`; `1. 1. 1.` is renumbered `1. 2. 3.` (an adjacent list keeps a different delimiter)",
-  "normalise-rules-and-autolinks.md": "`***` and `___` rules become `---`, <url> autolinks become bare URLs, tables are padded",
+  "normalise-ordered-markers.md":
+    "`1)` is written as `1.`; `1. 1. 1.` is renumbered `1. 2. 3.` (an adjacent list keeps a different delimiter)",
+  "normalise-rules-and-autolinks.md":
+    "`***` and `___` rules become `---`, <url> autolinks become bare URLs, tables are padded",
 };
 
 /** What readers see: the Markdown as HTML (GFM, raw HTML kept so it is compared too). */
@@ -77,19 +80,18 @@ afterAll(async () => {
 // Page helpers (everything runs in the page through window.flockEditor).
 
 async function load(markdown: string, options: { readOnly?: boolean } = {}): Promise<void> {
-  await page.evaluate(
-    ([md, opts]) => window.flockEditor.load(md, opts),
-    [markdown, options] as const,
-  );
+  await page.evaluate(([md, opts]) => window.flockEditor.load(md, opts), [markdown, options] as const);
 }
 
 const getMarkdown = () => page.evaluate(() => window.flockEditor.getMarkdown());
 const lastChange = () => page.evaluate(() => window.flockEditor.changes.at(-1) ?? null);
 const pendingUploads = () => page.evaluate(() => window.flockEditor.uploads.length);
 const stepUpload = () => page.evaluate(() => window.flockEditor.uploads[0]?.step());
-const failUpload = (uiMessage?: string) => page.evaluate((message) => window.flockEditor.uploads[0]?.fail(message), uiMessage);
+const failUpload = (uiMessage?: string) =>
+  page.evaluate((message) => window.flockEditor.uploads[0]?.fail(message), uiMessage);
 const editable = () => page.getByRole("textbox", { name: "Body" });
-const progressValue = () => page.getByRole("progressbar", { name: "Uploading image" }).getAttribute("aria-valuenow");
+const progressValue = () =>
+  page.getByRole("progressbar", { name: "Uploading image" }).getAttribute("aria-valuenow");
 
 /** A paste or drop of a PNG file, as the browser dispatches it, on the editing area. */
 async function sendImage(kind: "paste" | "drop", name = "photo.png"): Promise<void> {
@@ -103,7 +105,13 @@ async function sendImage(kind: "paste" | "drop", name = "photo.png"): Promise<vo
       const event =
         how === "paste"
           ? new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true })
-          : new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true, clientX: box.left + 80, clientY: box.bottom - 16 });
+          : new DragEvent("drop", {
+              dataTransfer: data,
+              bubbles: true,
+              cancelable: true,
+              clientX: box.left + 80,
+              clientY: box.bottom - 16,
+            });
       target.dispatchEvent(event);
     },
     [PNG_BASE64, kind, name] as const,
@@ -137,23 +145,28 @@ describe("Markdown round trip: load → edit nothing → save", () => {
 
   for (const name of names) {
     const reason = NORMALISED[name];
-    it(reason ? `${name} normalises (${reason}), renders the same and is stable` : `${name} comes back byte for byte`, async () => {
-      const original = await readFile(join(FIXTURES, name), "utf8");
-      await load(original);
-      const saved = await getMarkdown();
-      expect(saved).not.toMatch(/blob:/);
-      if (!reason) {
-        expect(saved).toBe(original);
-        return;
-      }
-      // Listed as normalising: it must really change (or the entry is stale)…
-      expect(saved).not.toBe(original);
-      // …mean the same to readers…
-      expect(rendered(saved)).toBe(rendered(original));
-      // …and be a fixed point: loading the saved text gives it back unchanged.
-      await load(saved);
-      expect(await getMarkdown()).toBe(saved);
-    });
+    it(
+      reason
+        ? `${name} normalises (${reason}), renders the same and is stable`
+        : `${name} comes back byte for byte`,
+      async () => {
+        const original = await readFile(join(FIXTURES, name), "utf8");
+        await load(original);
+        const saved = await getMarkdown();
+        expect(saved).not.toMatch(/blob:/);
+        if (!reason) {
+          expect(saved).toBe(original);
+          return;
+        }
+        // Listed as normalising: it must really change (or the entry is stale)…
+        expect(saved).not.toBe(original);
+        // …mean the same to readers…
+        expect(rendered(saved)).toBe(rendered(original));
+        // …and be a fixed point: loading the saved text gives it back unchanged.
+        await load(saved);
+        expect(await getMarkdown()).toBe(saved);
+      },
+    );
   }
 
   it("loading (even a normalising document, or one the editor pads with a trailing paragraph) reports no change", async () => {
@@ -193,7 +206,8 @@ describe("editing", () => {
     await url.fill("https://grace.example/visit");
     await url.press("Enter");
 
-    const expected = "## Service times\n\n- Sunday 10:30\n- Wednesday 19:00\n\n[Plan your visit](https://grace.example/visit)\n";
+    const expected =
+      "## Service times\n\n- Sunday 10:30\n- Wednesday 19:00\n\n[Plan your visit](https://grace.example/visit)\n";
     await expect.poll(getMarkdown).toBe(expected);
     await expect.poll(lastChange).toBe(expected);
     await expectAccessible(page);
@@ -222,9 +236,13 @@ describe("editing", () => {
     await page.evaluate(() => {
       const data = new DataTransfer();
       data.setData("text/plain", "https://www.youtube.com/watch?v=dQw4w9WgXcQ");
-      document.querySelector('[role="textbox"]')!.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+      document
+        .querySelector('[role="textbox"]')!
+        .dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
     });
-    await expect.poll(getMarkdown).toBe("Last Sunday's sermon:\n\nhttps://www.youtube.com/watch?v=dQw4w9WgXcQ\n");
+    await expect
+      .poll(getMarkdown)
+      .toBe("Last Sunday's sermon:\n\nhttps://www.youtube.com/watch?v=dQw4w9WgXcQ\n");
   });
 
   it("read-only: the text cannot be edited and says so", async () => {
@@ -266,7 +284,9 @@ describe("images go through uploadImage", () => {
     await editable().click();
     await page.keyboard.type("/", { delay: 25 });
     await page.locator(".milkdown-slash-menu li", { hasText: "Image" }).click();
-    await page.locator('.milkdown-image-block input[type="file"]').setInputFiles({ name: "photo.png", mimeType: "image/png", buffer: Buffer.from(PNG_BASE64, "base64") });
+    await page
+      .locator('.milkdown-image-block input[type="file"]')
+      .setInputFiles({ name: "photo.png", mimeType: "image/png", buffer: Buffer.from(PNG_BASE64, "base64") });
     await completeUpload();
     await expect.poll(getMarkdown).toBe(`![](${UPLOADED_URL})\n`);
   });
@@ -279,7 +299,9 @@ describe("images go through uploadImage", () => {
     await expect.poll(pendingUploads).toBe(1);
     await stepUpload();
     await failUpload();
-    await expect.poll(() => page.getByRole("alert").textContent()).toContain("The image could not be uploaded");
+    await expect
+      .poll(() => page.getByRole("alert").textContent())
+      .toContain("The image could not be uploaded");
     await expect.poll(() => page.getByRole("progressbar").count()).toBe(0);
     expect(await page.locator(".markdown-editor__upload-widget").count()).toBe(0);
     expect(await getMarkdown()).toBe("Before.\n");

@@ -39,21 +39,36 @@ const SHIFT_TAB = { key: "Shift+Tab" };
 
 /** A church notice written straight through: Markdown shortcuts, nested lists, Enter twice to leave a list. */
 const KEYS: Key[] = [
-  "# Harvest supper", ENTER,
-  "Everyone is welcome on Saturday at 6 pm.", ENTER,
-  "## What to bring", ENTER,
-  "- Lanterns for children", ENTER,
-  "Food to share", ENTER,
-  TAB, "Bread", ENTER,
-  "Soup", ENTER,
-  SHIFT_TAB, "Three chairs", ENTER,
+  "# Harvest supper",
   ENTER,
-  "After the list we pray together.", ENTER,
-  "> Give thanks to the Lord, for he is good.", ENTER,
+  "Everyone is welcome on Saturday at 6 pm.",
   ENTER,
-  "1. Arrive", ENTER,
-  "Share", ENTER,
-  "Tidy up", ENTER,
+  "## What to bring",
+  ENTER,
+  "- Lanterns for children",
+  ENTER,
+  "Food to share",
+  ENTER,
+  TAB,
+  "Bread",
+  ENTER,
+  "Soup",
+  ENTER,
+  SHIFT_TAB,
+  "Three chairs",
+  ENTER,
+  ENTER,
+  "After the list we pray together.",
+  ENTER,
+  "> Give thanks to the Lord, for he is good.",
+  ENTER,
+  ENTER,
+  "1. Arrive",
+  ENTER,
+  "Share",
+  ENTER,
+  "Tidy up",
+  ENTER,
   ENTER,
   "Details are on our website.",
 ];
@@ -91,7 +106,10 @@ function keyEvents(key: string | { key: string }): Array<Record<string, unknown>
       { type: "keyUp", key },
     ];
   }
-  const named: Record<string, { key: string; code: string; windowsVirtualKeyCode: number; text?: string; modifiers?: number }> = {
+  const named: Record<
+    string,
+    { key: string; code: string; windowsVirtualKeyCode: number; text?: string; modifiers?: number }
+  > = {
     Enter: { key: "Enter", code: "Enter", windowsVirtualKeyCode: 13, text: "\r" },
     Tab: { key: "Tab", code: "Tab", windowsVirtualKeyCode: 9 },
     "Shift+Tab": { key: "Tab", code: "Tab", windowsVirtualKeyCode: 9, modifiers: 8 },
@@ -127,16 +145,21 @@ const RUNS = Math.max(1, Number(process.env.EDITOR_TYPING_RUNS ?? 1) || 1);
 
 describe("burst typing", () => {
   for (const delay of [40, 10]) {
-    it.each(Array.from({ length: RUNS }, (_, i) => i + 1))(`a document typed at ${delay} ms per key is saved exactly as typed (run %i)`, async () => {
-      await page.evaluate(() => window.flockEditor.load(""));
-      const box = page.getByRole("textbox", { name: "Body" });
-      await box.click();
-      await typeDocument(delay);
-      // What the page would save: onChange's last report (sent on blur at the latest).
-      await box.blur();
-      await expect.poll(() => page.evaluate(() => window.flockEditor.changes.at(-1) ?? null)).toBe(EXPECTED);
-      expect(await page.evaluate(() => window.flockEditor.getMarkdown())).toBe(EXPECTED);
-      expect(errors).toEqual([]);
-    });
+    it.each(Array.from({ length: RUNS }, (_, i) => i + 1))(
+      `a document typed at ${delay} ms per key is saved exactly as typed (run %i)`,
+      async () => {
+        await page.evaluate(() => window.flockEditor.load(""));
+        const box = page.getByRole("textbox", { name: "Body" });
+        await box.click();
+        await typeDocument(delay);
+        // What the page would save: onChange's last report (sent on blur at the latest).
+        await box.blur();
+        await expect
+          .poll(() => page.evaluate(() => window.flockEditor.changes.at(-1) ?? null))
+          .toBe(EXPECTED);
+        expect(await page.evaluate(() => window.flockEditor.getMarkdown())).toBe(EXPECTED);
+        expect(errors).toEqual([]);
+      },
+    );
   }
 });

@@ -2,7 +2,17 @@ import { crc32, deflateSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { launchChromium } from "./support/browser.ts";
-import { catcherUrl, DEMO_PASSWORD, expectAccessible, linkFrom, newContext, signIn, uniqueEmail, waitForMail, watchErrors } from "./support/app.ts";
+import {
+  catcherUrl,
+  DEMO_PASSWORD,
+  expectAccessible,
+  linkFrom,
+  newContext,
+  signIn,
+  uniqueEmail,
+  waitForMail,
+  watchErrors,
+} from "./support/app.ts";
 
 // Events in a real browser, on the demo church (the retreat has 12 seats, 10 taken): a visitor
 // registers a party of 3 → 2 confirmed, 1 waitlisted, and the mail arrives; a signed-in member's page
@@ -35,7 +45,12 @@ function png(width: number, height: number): Buffer {
   header.set([8, 2, 0, 0, 0], 8);
   const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3, 0x5a)]);
   const pixels = deflateSync(Buffer.concat(Array.from({ length: height }, () => row)));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", header), chunk("IDAT", pixels), chunk("IEND", Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", pixels),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
 }
 
 describe("events", () => {
@@ -44,8 +59,12 @@ describe("events", () => {
     const page = await context.newPage();
     const errors = watchErrors(page);
     await page.goto("/events");
-    await expect.poll(() => page.getByRole("heading", { level: 1, name: "Events" }).isVisible(), SLOW).toBe(true);
-    await expect.poll(() => page.getByRole("link", { name: "Sunday Worship" }).first().isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(() => page.getByRole("heading", { level: 1, name: "Events" }).isVisible(), SLOW)
+      .toBe(true);
+    await expect
+      .poll(() => page.getByRole("link", { name: "Sunday Worship" }).first().isVisible(), SLOW)
+      .toBe(true);
     await expectAccessible(page);
     await page.getByRole("button", { name: "Month", exact: true }).click();
     await expect.poll(() => page.getByRole("table").isVisible(), SLOW).toBe(true);
@@ -57,7 +76,16 @@ describe("events", () => {
     const phoneContext = await newContext(browser, "phone");
     const phone = await phoneContext.newPage();
     await phone.goto("/events?view=month");
-    await expect.poll(() => phone.getByRole("link", { name: /Sunday Worship/ }).first().isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(
+        () =>
+          phone
+            .getByRole("link", { name: /Sunday Worship/ })
+            .first()
+            .isVisible(),
+        SLOW,
+      )
+      .toBe(true);
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     expect(await phone.locator(".event-grid thead").isVisible()).toBe(false);
     await expectAccessible(phone);
@@ -72,7 +100,9 @@ describe("events", () => {
     await page.getByLabel("On", { exact: true }).selectOption("2");
     await page.getByLabel("Ends", { exact: true }).selectOption("until");
     await page.getByLabel("Last date").fill("2027-12-31");
-    await expect.poll(() => page.getByTestId("recurrence-preview").textContent(), SLOW).toContain("Every 2nd Sunday at 10:00, until 31 Dec 2027");
+    await expect
+      .poll(() => page.getByTestId("recurrence-preview").textContent(), SLOW)
+      .toContain("Every 2nd Sunday at 10:00, until 31 Dec 2027");
     await expectAccessible(page);
     expect(errors).toEqual([]);
     await context.close();
@@ -93,7 +123,9 @@ describe("events", () => {
     const visitor = await visitorContext.newPage();
     const errors = watchErrors(visitor);
     await visitor.goto("/events/marriage-retreat");
-    await expect.poll(() => visitor.getByRole("heading", { level: 1, name: "Marriage Retreat Day" }).isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(() => visitor.getByRole("heading", { level: 1, name: "Marriage Retreat Day" }).isVisible(), SLOW)
+      .toBe(true);
     await expectAccessible(visitor);
     const email = uniqueEmail("party");
     await visitor.getByLabel("Name").fill("The Morgans");
@@ -125,14 +157,23 @@ describe("events", () => {
     const cancelContext = await newContext(browser);
     const cancelPage = await cancelContext.newPage();
     await cancelPage.goto(new URL(link).pathname);
-    await expect.poll(() => cancelPage.getByTestId("registration-status").textContent(), SLOW).toBe("Confirmed for 2.");
+    await expect
+      .poll(() => cancelPage.getByTestId("registration-status").textContent(), SLOW)
+      .toBe("Confirmed for 2.");
     await expectAccessible(cancelPage);
     await cancelPage.getByRole("button", { name: "Cancel registration" }).click();
-    await expect.poll(() => cancelPage.getByTestId("registration-status").textContent(), SLOW).toBe("Cancelled.");
+    await expect
+      .poll(() => cancelPage.getByTestId("registration-status").textContent(), SLOW)
+      .toBe("Cancelled.");
     await waitForMail(catcherUrl(), secondEmail, /A seat is yours: Marriage Retreat Day/);
     await expect.poll(() => seats.textContent(), SLOW).toBe("Seats left: 1");
     expect(errors).toEqual([]);
-    await Promise.all([memberContext.close(), visitorContext.close(), secondContext.close(), cancelContext.close()]);
+    await Promise.all([
+      memberContext.close(),
+      visitorContext.close(),
+      secondContext.close(),
+      cancelContext.close(),
+    ]);
   });
 
   it("staff add a cover image, cancel and move single dates, move a registration, and change this and following", async () => {
@@ -141,7 +182,9 @@ describe("events", () => {
     const errors = watchErrors(page);
     await signIn(page, "editor@grace.example", DEMO_PASSWORD);
     await page.goto("/admin/events/new");
-    await expect.poll(() => page.getByRole("heading", { level: 1, name: "New event" }).isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(() => page.getByRole("heading", { level: 1, name: "New event" }).isVisible(), SLOW)
+      .toBe(true);
     const day = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
     const title = `Cooking class ${uniqueEmail("c").slice(2, 8)}`;
     await page.getByLabel("Title", { exact: true }).fill(title);
@@ -159,23 +202,37 @@ describe("events", () => {
     await expect.poll(() => page.getByRole("button", { name: "Publish" }).isVisible(), SLOW).toBe(true);
     const eventUrl = page.url();
     await page.getByRole("button", { name: "Publish" }).click();
-    await expect.poll(() => page.getByRole("link", { name: "View on the site" }).isVisible(), SLOW).toBe(true);
-    const slug = (await page.getByRole("link", { name: "View on the site" }).getAttribute("href"))!.split("/").pop()!;
+    await expect
+      .poll(() => page.getByRole("link", { name: "View on the site" }).isVisible(), SLOW)
+      .toBe(true);
+    const slug = (await page.getByRole("link", { name: "View on the site" }).getAttribute("href"))!
+      .split("/")
+      .pop()!;
 
     // The cover image.
-    await page.getByLabel("Cover image").setInputFiles({ name: "kitchen.png", mimeType: "image/png", buffer: png(1200, 630) });
+    await page
+      .getByLabel("Cover image")
+      .setInputFiles({ name: "kitchen.png", mimeType: "image/png", buffer: png(1200, 630) });
     await expect.poll(() => page.getByText("Image saved.").isVisible(), SLOW).toBe(true);
-    await expect.poll(() => page.locator(".event-cover__img").getAttribute("src"), SLOW).toMatch(/^\/files\/events\/\w+\/kitchen_\w+\.png/);
+    await expect
+      .poll(() => page.locator(".event-cover__img").getAttribute("src"), SLOW)
+      .toMatch(/^\/files\/events\/\w+\/kitchen_\w+\.png/);
     await expectAccessible(page);
 
     // A visitor registers for the first date (the only seat).
     const visitorContext = await newContext(browser);
     const visitor = await visitorContext.newPage();
     await visitor.goto(`/events/${slug}`);
-    await expect.poll(() => visitor.getByRole("heading", { level: 1, name: title }).isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(() => visitor.getByRole("heading", { level: 1, name: title }).isVisible(), SLOW)
+      .toBe(true);
     expect(await visitor.locator(".event-cover-hero").getAttribute("src")).toMatch(/^\/files\/events\//);
-    const closing = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" }).format(new Date(`${closeDay}T12:00:00Z`));
-    expect(await visitor.getByTestId("registration-window").textContent()).toBe(`Open until ${closing}, 12:00 PM`);
+    const closing = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" }).format(
+      new Date(`${closeDay}T12:00:00Z`),
+    );
+    expect(await visitor.getByTestId("registration-window").textContent()).toBe(
+      `Open until ${closing}, 12:00 PM`,
+    );
     await visitor.getByLabel("Name").fill("Chris Cook");
     await visitor.getByLabel("Email").fill(uniqueEmail("cook"));
     await visitor.getByRole("button", { name: "Register" }).click();
@@ -202,31 +259,43 @@ describe("events", () => {
     expect(third).toContain("6:00");
 
     // The visitor's page for the cancelled date says so.
-    const cancelledDate = (await page.evaluate(() => document.querySelectorAll(".event-date")[1]?.getAttribute("data-date"))) ?? "";
+    const cancelledDate =
+      (await page.evaluate(() => document.querySelectorAll(".event-date")[1]?.getAttribute("data-date"))) ??
+      "";
     expect(cancelledDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     await visitor.goto(`/events/${slug}?date=${cancelledDate}`);
     await expect.poll(() => visitor.getByText(/The kitchen is being painted/).isVisible(), SLOW).toBe(true);
 
     // Move the registration from the first date to the fourth.
     await dates.nth(0).getByRole("button", { name: "Attendees" }).click();
-    await expect.poll(() => page.getByRole("cell", { name: "Chris Cook", exact: true }).isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(() => page.getByRole("cell", { name: "Chris Cook", exact: true }).isVisible(), SLOW)
+      .toBe(true);
     await expectAccessible(page);
     const fourth = (await dates.nth(3).getAttribute("data-original-start"))!;
     const eventId = new URL(eventUrl).pathname.split("/").pop()!;
     await page.getByLabel("Move Chris Cook to another date").selectOption(`${eventId}|${fourth}`);
     await expect.poll(() => page.getByText(/Chris Cook moved to/).isVisible(), SLOW).toBe(true);
-    await expect.poll(() => page.getByRole("cell", { name: "Chris Cook", exact: true }).count(), SLOW).toBe(0);
+    await expect
+      .poll(() => page.getByRole("cell", { name: "Chris Cook", exact: true }).count(), SLOW)
+      .toBe(0);
     await expect.poll(() => dates.nth(3).textContent(), SLOW).toContain("Seats left: 0");
 
     // This and following, from the fifth date: the series is split into a new event.
     const fifthDate = (await dates.nth(4).getAttribute("data-date"))!;
     await dates.nth(4).getByRole("button", { name: "Change this and following" }).click();
-    await expect.poll(() => page.getByText(/You are changing this date and the following ones/).isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(() => page.getByText(/You are changing this date and the following ones/).isVisible(), SLOW)
+      .toBe(true);
     await page.getByLabel("Title", { exact: true }).fill(`${title} (new kitchen)`);
     await page.getByRole("button", { name: "Save this and following dates" }).click();
     await expect.poll(() => page.url(), SLOW).not.toBe(eventUrl);
-    await expect.poll(() => page.getByRole("heading", { level: 1, name: `${title} (new kitchen)` }).isVisible(), SLOW).toBe(true);
-    await expect.poll(() => page.locator(".event-date").first().getAttribute("data-date"), SLOW).toBe(fifthDate);
+    await expect
+      .poll(() => page.getByRole("heading", { level: 1, name: `${title} (new kitchen)` }).isVisible(), SLOW)
+      .toBe(true);
+    await expect
+      .poll(() => page.locator(".event-date").first().getAttribute("data-date"), SLOW)
+      .toBe(fifthDate);
     // The old series ends before the fifth date.
     await page.goto(new URL(eventUrl).pathname);
     await expect.poll(() => page.locator(".event-date").count(), SLOW).toBe(4);

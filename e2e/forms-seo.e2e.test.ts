@@ -56,13 +56,16 @@ describe("forms", () => {
     const message = page.getByLabel("Anything we should know?");
     await message.fill(long);
     expect((await message.inputValue()).length).toBe(2001); // nothing cut
-    await expect.poll(() => page.getByText("This is 2,001 characters long. Use at most 2,000.").isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(() => page.getByText("This is 2,001 characters long. Use at most 2,000.").isVisible(), SLOW)
+      .toBe(true);
     expect(await message.getAttribute("aria-invalid")).toBe("true");
     await page.getByLabel("Your name").fill("Nina Newcomer");
     await page.getByLabel("Email").fill("nina@e2e.example");
     let sent = false;
     page.on("request", (request) => {
-      if (request.url().endsWith("/graphql") && (request.postData() ?? "").includes("submitVisitRequest")) sent = true;
+      if (request.url().endsWith("/graphql") && (request.postData() ?? "").includes("submitVisitRequest"))
+        sent = true;
     });
     await page.getByRole("button", { name: "Plan my visit" }).click();
     await expect.poll(() => focused(page), SLOW).toMatch(/^Anything we should know\?/);
@@ -73,7 +76,9 @@ describe("forms", () => {
     const first = page.getByLabel("First name");
     await first.fill("A".repeat(51));
     expect((await first.inputValue()).length).toBe(51);
-    await expect.poll(() => page.getByText("This is 51 characters long. Use at most 50.").isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(() => page.getByText("This is 51 characters long. Use at most 50.").isVisible(), SLOW)
+      .toBe(true);
     await context.close();
   });
 });
@@ -86,11 +91,17 @@ describe("the page shell", () => {
     const button = page.getByRole("button", { name: "Menu" });
     await button.click();
     await expect.poll(() => button.getAttribute("aria-expanded")).toBe("true");
-    await expect.poll(() => page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "News" }).isVisible()).toBe(true);
+    await expect
+      .poll(() =>
+        page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "News" }).isVisible(),
+      )
+      .toBe(true);
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "News" }).focus();
     await page.keyboard.press("Escape");
     await expect.poll(() => button.getAttribute("aria-expanded")).toBe("false");
-    expect(await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "News" }).isVisible()).toBe(false);
+    expect(
+      await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "News" }).isVisible(),
+    ).toBe(false);
     expect(await focused(page)).toMatch(/^button: .*Menu/);
     await context.close();
   });
@@ -102,8 +113,22 @@ describe("the page shell", () => {
     await expect.poll(() => page.getByRole("heading", { name: "Latest news" }).isVisible(), SLOW).toBe(true);
     await expectAccessible(page); // loads axe
     const violations = await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run: (ctx: Document, opts: unknown) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
-      const result = await axe.run(document, { runOnly: { type: "rule", values: ["landmark-unique", "landmark-no-duplicate-contentinfo", "landmark-one-main"] } });
+      const axe = (
+        window as unknown as {
+          axe: {
+            run: (
+              ctx: Document,
+              opts: unknown,
+            ) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: string[] }> }> }>;
+          };
+        }
+      ).axe;
+      const result = await axe.run(document, {
+        runOnly: {
+          type: "rule",
+          values: ["landmark-unique", "landmark-no-duplicate-contentinfo", "landmark-one-main"],
+        },
+      });
       return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
     });
     expect(violations).toEqual([]);
@@ -143,10 +168,14 @@ describe("for crawlers without JavaScript", () => {
     const path = (await link.getAttribute("href"))!;
 
     const raw = await (await fetch(`${baseUrl()}${path}`)).text();
-    expect(raw).toMatch(/<div id="root"><main class="prerendered"><article><h1>Food bank: winter appeal<\/h1>/);
+    expect(raw).toMatch(
+      /<div id="root"><main class="prerendered"><article><h1>Food bank: winter appeal<\/h1>/,
+    );
 
     await page.goto(path);
-    await expect.poll(() => page.getByRole("heading", { level: 1, name: "Food bank: winter appeal" }).isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(() => page.getByRole("heading", { level: 1, name: "Food bank: winter appeal" }).isVisible(), SLOW)
+      .toBe(true);
     // React rendered into the root: its header is there, and the server's copy is gone.
     await expect.poll(() => page.getByRole("banner").count(), SLOW).toBe(1);
     expect(await page.locator("main").count()).toBe(1);
@@ -168,8 +197,12 @@ describe("the Contact relay", () => {
     await expect.poll(() => page.getByText(/households? match(es)? “Pastor”/).isVisible(), SLOW).toBe(true);
     await page.getByRole("link", { name: "Paul Pastor" }).click();
     await page.waitForURL(/\/directory\/[a-z0-9]{15}$/);
-    await expect.poll(() => page.getByRole("heading", { level: 1, name: "Paul Pastor" }).isVisible(), SLOW).toBe(true);
-    await expect.poll(() => page.getByRole("link", { name: "paul@grace.example" }).isVisible(), SLOW).toBe(true); // shared with members
+    await expect
+      .poll(() => page.getByRole("heading", { level: 1, name: "Paul Pastor" }).isVisible(), SLOW)
+      .toBe(true);
+    await expect
+      .poll(() => page.getByRole("link", { name: "paul@grace.example" }).isVisible(), SLOW)
+      .toBe(true); // shared with members
     await page.getByRole("button", { name: "Contact Paul Pastor" }).click();
     const dialog = page.getByRole("dialog", { name: "Write to Paul Pastor" });
     await expect.poll(() => dialog.isVisible(), SLOW).toBe(true);

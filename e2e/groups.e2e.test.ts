@@ -21,7 +21,8 @@ afterAll(async () => {
 const SLOW = { timeout: 20_000 };
 const SHOTS = process.env.SHOTS_DIR;
 /** The page has its data (the group pages mark their root once the query has answered). */
-const ready = (page: Page, selector = '[data-ready="true"]') => page.locator(selector).first().waitFor({ timeout: 20_000 });
+const ready = (page: Page, selector = '[data-ready="true"]') =>
+  page.locator(selector).first().waitFor({ timeout: 20_000 });
 async function shot(page: Page, name: string) {
   if (!SHOTS) return;
   mkdirSync(SHOTS, { recursive: true });
@@ -37,7 +38,9 @@ describe("groups", () => {
     await signIn(member, "member@grace.example", DEMO_PASSWORD);
     await member.goto("/groups");
     await ready(member, ".group-grid");
-    await expect.poll(() => member.getByRole("link", { name: "Tuesday Night Bible Study" }).isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(() => member.getByRole("link", { name: "Tuesday Night Bible Study" }).isVisible(), SLOW)
+      .toBe(true);
     // Hidden groups are never in the finder, even for their members.
     expect(await member.getByRole("link", { name: "Elders and Deacons" }).count()).toBe(0);
     await expectAccessible(member);
@@ -46,7 +49,9 @@ describe("groups", () => {
     await ready(member);
     await member.getByLabel("A message for the leaders").fill("Could I join on Tuesdays?");
     await member.getByRole("button", { name: "Ask to join" }).click();
-    await expect.poll(() => member.getByText("Your request was sent to the leaders.").isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(() => member.getByText("Your request was sent to the leaders.").isVisible(), SLOW)
+      .toBe(true);
 
     const leaderContext = await newContext(browser);
     const leader = await leaderContext.newPage();
@@ -59,7 +64,9 @@ describe("groups", () => {
     await expect.poll(() => request.getByText("Could I join on Tuesdays?").isVisible(), SLOW).toBe(true);
     await expectAccessible(leader);
     await request.getByRole("button", { name: "Approve" }).click();
-    await expect.poll(() => leader.getByText("Approved: they are now a member.").isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(() => leader.getByText("Approved: they are now a member.").isVisible(), SLOW)
+      .toBe(true);
     await ready(leader, '.chat-messages[data-ready="true"]');
 
     await member.reload();
@@ -85,7 +92,9 @@ describe("groups", () => {
     await memberContext.setOffline(true);
     await member.getByLabel("Message", { exact: true }).fill(offlineText);
     await member.getByRole("button", { name: "Send", exact: true }).click();
-    await expect.poll(() => chatMessage(member, offlineText).getByText("Not sent.").isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(() => chatMessage(member, offlineText).getByText("Not sent.").isVisible(), SLOW)
+      .toBe(true);
     await memberContext.setOffline(false);
     await expect.poll(() => chatMessage(leader, offlineText).count(), SLOW).toBe(1);
     await expect.poll(() => chatMessage(member, offlineText).getByText("Not sent.").count(), SLOW).toBe(0);
@@ -98,7 +107,9 @@ describe("groups", () => {
     await expect.poll(() => leader.getByText("Saved.").isVisible(), SLOW).toBe(true);
     await member.reload();
     await ready(member);
-    await expect.poll(() => member.locator(".group-facts").textContent(), SLOW).toContain("Tuesdays at 7:30 pm");
+    await expect
+      .poll(() => member.locator(".group-facts").textContent(), SLOW)
+      .toContain("Tuesdays at 7:30 pm");
 
     // The leader looks for someone to add: a current member is marked as such.
     await leader.getByText("Add a member", { exact: true }).click();
@@ -111,14 +122,20 @@ describe("groups", () => {
     await member.getByText("Ask the group to pray", { exact: true }).click();
     await member.getByLabel("Your request").fill("Please pray for my job interview on Friday.");
     await member.getByRole("button", { name: "Share with the group" }).click();
-    await expect.poll(() => member.getByText(/Your request appears here once a moderator/).isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(() => member.getByText(/Your request appears here once a moderator/).isVisible(), SLOW)
+      .toBe(true);
     await expectAccessible(member);
 
     // "My groups" on /me links to the group.
     await member.goto("/me");
-    await expect.poll(() => member.getByRole("link", { name: "Tuesday Night Bible Study" }).isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(() => member.getByRole("link", { name: "Tuesday Night Bible Study" }).isVisible(), SLOW)
+      .toBe(true);
 
-    expect(memberErrors.filter((e) => !/ERR_INTERNET_DISCONNECTED|Failed to fetch|network/i.test(e))).toEqual([]);
+    expect(memberErrors.filter((e) => !/ERR_INTERNET_DISCONNECTED|Failed to fetch|network/i.test(e))).toEqual(
+      [],
+    );
     expect(leaderErrors).toEqual([]);
     await memberContext.close();
     await leaderContext.close();

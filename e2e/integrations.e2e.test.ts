@@ -20,8 +20,15 @@ async function script(token: string) {
     headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
     body: JSON.stringify({ query: "{ posts(first: 50) { edges { node { title audience } } } }" }),
   });
-  const body = (await response.json()) as { data?: { posts: { edges: Array<{ node: { title: string; audience: string } }> } }; errors?: Array<{ extensions?: { code?: string } }> };
-  return { status: response.status, audiences: new Set(body.data?.posts.edges.map((e) => e.node.audience)), code: body.errors?.[0]?.extensions?.code };
+  const body = (await response.json()) as {
+    data?: { posts: { edges: Array<{ node: { title: string; audience: string } }> } };
+    errors?: Array<{ extensions?: { code?: string } }>;
+  };
+  return {
+    status: response.status,
+    audiences: new Set(body.data?.posts.edges.map((e) => e.node.audience)),
+    code: body.errors?.[0]?.extensions?.code,
+  };
 }
 
 describe("integrations in a real browser", () => {
@@ -42,7 +49,10 @@ describe("integrations in a real browser", () => {
     await secretField.waitFor();
     const token = await secretField.inputValue();
     expect(token).toMatch(/^flock_[a-z0-9]{15}_[A-Za-z0-9_-]{43}$/);
-    await page.getByRole("row", { name: new RegExp(name) }).getByText("Active").waitFor();
+    await page
+      .getByRole("row", { name: new RegExp(name) })
+      .getByText("Active")
+      .waitFor();
     await expectAccessible(page);
 
     // The script: members-only news comes back with the token (a guest gets public posts only).
@@ -58,7 +68,10 @@ describe("integrations in a real browser", () => {
     page.once("dialog", (dialog) => void dialog.accept());
     await page.getByRole("button", { name: `Revoke “${name}”` }).click();
     await page.getByText(`“${name}” is revoked.`).waitFor();
-    await page.getByRole("row", { name: new RegExp(name) }).getByText("Revoked").waitFor();
+    await page
+      .getByRole("row", { name: new RegExp(name) })
+      .getByText("Revoked")
+      .waitFor();
 
     const refused = await script(token);
     expect(refused).toMatchObject({ status: 401, code: "UNAUTHENTICATED" });
@@ -108,9 +121,19 @@ describe("integrations in a real browser", () => {
       const title = `Webhook page ${Date.now()}`;
       const publish = await page.evaluate(async (title) => {
         const call = async (query: string, variables: Record<string, unknown>) =>
-          (await fetch("/graphql", { method: "POST", headers: { "content-type": "application/json", "x-graphql-yoga-csrf": "1" }, body: JSON.stringify({ query, variables }) })).json() as Promise<{ data: Record<"createPage" | "publishPage", { id: string }> }>;
-        const created = await call("mutation ($input: PageInput!) { createPage(input: $input) { id } }", { input: { title, slug: "", body: "Hello", showInNav: false, seoDescription: "" } });
-        return call("mutation ($id: ID!) { publishPage(id: $id) { id } }", { id: created.data.createPage!.id });
+          (
+            await fetch("/graphql", {
+              method: "POST",
+              headers: { "content-type": "application/json", "x-graphql-yoga-csrf": "1" },
+              body: JSON.stringify({ query, variables }),
+            })
+          ).json() as Promise<{ data: Record<"createPage" | "publishPage", { id: string }> }>;
+        const created = await call("mutation ($input: PageInput!) { createPage(input: $input) { id } }", {
+          input: { title, slug: "", body: "Hello", showInNav: false, seoDescription: "" },
+        });
+        return call("mutation ($id: ID!) { publishPage(id: $id) { id } }", {
+          id: created.data.createPage!.id,
+        });
       }, title);
       expect(publish.data.publishPage?.id).toBeTruthy();
       await delivery(title);
@@ -142,13 +165,20 @@ describe("integrations in a real browser", () => {
       const name = `Website form ${Date.now()}`;
       await page.getByLabel("Name").fill(name);
       await page.getByLabel("Write news drafts").check();
-      expect(await page.getByText("Creates draft posts and edits the drafts it created.", { exact: false }).isVisible()).toBe(true);
+      expect(
+        await page
+          .getByText("Creates draft posts and edits the drafts it created.", { exact: false })
+          .isVisible(),
+      ).toBe(true);
       await page.getByRole("button", { name: "Create token" }).click();
       const secretField = page.getByLabel("API token", { exact: true });
       await secretField.waitFor();
       const token = await secretField.inputValue();
       await page.getByRole("button", { name: "I have stored it" }).click();
-      await page.getByRole("row", { name: new RegExp(name) }).getByText("Write news drafts").waitFor();
+      await page
+        .getByRole("row", { name: new RegExp(name) })
+        .getByText("Write news drafts")
+        .waitFor();
 
       // The script: a draft, then an edit of it (the edit is in the history, under the token's name).
       const call = async <T>(query: string, variables: Record<string, unknown>) => {
@@ -167,7 +197,10 @@ describe("integrations in a real browser", () => {
       expect(created.errors).toBeUndefined();
       expect(created.data!.createPost).toMatchObject({ status: "DRAFT", authorName: name });
       const id = created.data!.createPost.id;
-      const edited = await call<{ updatePost: { revision: number } }>(`mutation ($id: ID!) { updatePost(id: $id, input: { title: "${title}", body: "Bring a cake, take two." }, expectedRevision: 1) { revision } }`, { id });
+      const edited = await call<{ updatePost: { revision: number } }>(
+        `mutation ($id: ID!) { updatePost(id: $id, input: { title: "${title}", body: "Bring a cake, take two." }, expectedRevision: 1) { revision } }`,
+        { id },
+      );
       expect(edited.errors).toBeUndefined();
       const publish = `mutation ($id: ID!) { publishPost(id: $id) { id } }`;
       expect((await call(publish, { id })).errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
@@ -178,7 +211,9 @@ describe("integrations in a real browser", () => {
       await expect.poll(() => row.getByText(`API token: ${name}`).isVisible(), SLOW).toBe(true);
       await expectAccessible(page);
       await row.getByRole("link", { name: title }).click();
-      await expect.poll(() => page.getByText(`Written by the API token “${name}”.`, { exact: false }).isVisible(), SLOW).toBe(true);
+      await expect
+        .poll(() => page.getByText(`Written by the API token “${name}”.`, { exact: false }).isVisible(), SLOW)
+        .toBe(true);
       const history = page.getByRole("region", { name: "History" });
       await expect.poll(() => history.getByText(name, { exact: false }).first().isVisible(), SLOW).toBe(true);
       await expectAccessible(page);
@@ -190,7 +225,10 @@ describe("integrations in a real browser", () => {
       await expect.poll(() => page.getByText("Published.", { exact: true }).isVisible(), SLOW).toBe(true);
 
       // Live now: no longer the token's to change.
-      const late = await call(`mutation ($id: ID!) { updatePost(id: $id, input: { title: "Changed after" }, expectedRevision: 3) { id } }`, { id });
+      const late = await call(
+        `mutation ($id: ID!) { updatePost(id: $id, input: { title: "Changed after" }, expectedRevision: 3) { id } }`,
+        { id },
+      );
       expect(late.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
       expect(errors).toEqual([]);
     } finally {

@@ -33,7 +33,9 @@ describe("public news and pages in a real browser", () => {
 
     await page.getByRole("link", { name: PUBLIC_POST }).click();
     await page.waitForURL(/\/news\/food-bank-winter-appeal$/);
-    await expect.poll(() => page.getByRole("heading", { name: "What helps most right now" }).isVisible()).toBe(true);
+    await expect
+      .poll(() => page.getByRole("heading", { name: "What helps most right now" }).isVisible())
+      .toBe(true);
     expect(await page.title()).toContain(PUBLIC_POST);
     await expectAccessible(page);
 
@@ -42,11 +44,15 @@ describe("public news and pages in a real browser", () => {
     // Asserted once the app has finished loading (its chunks and queries), not while it boots.
     const madeUp = await page.goto("/news/no-such-post-here", { waitUntil: "networkidle" });
     expect(madeUp?.status()).toBe(404);
-    await expect.poll(() => page.getByRole("heading", { name: "Sign in to read this" }).isVisible()).toBe(true);
+    await expect
+      .poll(() => page.getByRole("heading", { name: "Sign in to read this" }).isVisible())
+      .toBe(true);
     const madeUpText = (await page.locator("main").innerText()).replaceAll("no-such-post-here", "");
     const hidden = await page.goto("/news/choir-wednesdays", { waitUntil: "networkidle" });
     expect(hidden?.status()).toBe(404);
-    await expect.poll(() => page.getByRole("heading", { name: "Sign in to read this" }).isVisible()).toBe(true);
+    await expect
+      .poll(() => page.getByRole("heading", { name: "Sign in to read this" }).isVisible())
+      .toBe(true);
     expect((await page.locator("main").innerText()).replaceAll("choir-wednesdays", "")).toBe(madeUpText);
     expect(await page.getByText(MEMBERS_POST).count()).toBe(0);
     expect(await page.title()).not.toContain(MEMBERS_POST);
@@ -57,7 +63,9 @@ describe("public news and pages in a real browser", () => {
     await page.getByLabel("Password").fill(DEMO_PASSWORD);
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.waitForURL(/\/news\/choir-wednesdays$/);
-    await expect.poll(() => page.getByRole("heading", { level: 1, name: MEMBERS_POST }).isVisible()).toBe(true);
+    await expect
+      .poll(() => page.getByRole("heading", { level: 1, name: MEMBERS_POST }).isVisible())
+      .toBe(true);
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -95,17 +103,30 @@ describe("public news and pages in a real browser", () => {
       if (/youtube|ytimg|vimeo/.test(request.url())) videoRequests.push(request.url());
     });
     // The network here is closed: answer the player's request locally so the frame can load.
-    await page.route(/youtube-nocookie\.com/, (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<title>player</title>" }));
+    await page.route(/youtube-nocookie\.com/, (route) =>
+      route.fulfill({ status: 200, contentType: "text/html", body: "<title>player</title>" }),
+    );
     // The demo content has no video (no made-up church recording): an editor posts one (a test
     // fixture's address) through the API, as the editor screen would.
     await signIn(page, "editor@grace.example", DEMO_PASSWORD);
     const slug = await page.evaluate(async () => {
       const gql = async (query: string, variables: Record<string, unknown>) => {
-        const response = await fetch("/graphql", { method: "POST", headers: { "content-type": "application/json", "x-graphql-yoga-csrf": "1" }, body: JSON.stringify({ query, variables }) });
+        const response = await fetch("/graphql", {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-graphql-yoga-csrf": "1" },
+          body: JSON.stringify({ query, variables }),
+        });
         return ((await response.json()) as { data: Record<string, { id: string; slug: string }> }).data;
       };
-      const created = await gql(`mutation($i: PostInput!) { createPost(input: $i) { id } }`, { i: { title: `Video ${Date.now()}`, body: "Last Sunday:\n\nhttps://www.youtube.com/watch?v=dQw4w9WgXcQ" } });
-      return (await gql(`mutation($id: ID!) { publishPost(id: $id) { slug } }`, { id: created.createPost!.id })).publishPost!.slug;
+      const created = await gql(`mutation($i: PostInput!) { createPost(input: $i) { id } }`, {
+        i: {
+          title: `Video ${Date.now()}`,
+          body: "Last Sunday:\n\nhttps://www.youtube.com/watch?v=dQw4w9WgXcQ",
+        },
+      });
+      return (
+        await gql(`mutation($id: ID!) { publishPost(id: $id) { slug } }`, { id: created.createPost!.id })
+      ).publishPost!.slug;
     });
     await context.clearCookies();
     await page.goto(`/news/${slug}`);
@@ -115,7 +136,9 @@ describe("public news and pages in a real browser", () => {
     expect(videoRequests).toEqual([]);
     await expectAccessible(page);
     await play.click();
-    await expect.poll(() => page.locator("iframe").getAttribute("src")).toMatch(/^https:\/\/www\.youtube-nocookie\.com\/embed\/dQw4w9WgXcQ/);
+    await expect
+      .poll(() => page.locator("iframe").getAttribute("src"))
+      .toMatch(/^https:\/\/www\.youtube-nocookie\.com\/embed\/dQw4w9WgXcQ/);
     await context.close();
   });
 

@@ -70,7 +70,9 @@ describe("people and the directory in a real browser", () => {
     const verification = await waitForMail(catcherUrl(), email, /Confirm your email for/);
     const verifyLink = new URL(linkFrom(verification, "/verify-email"));
     await newcomer.goto(verifyLink.pathname + verifyLink.search);
-    await expect.poll(() => visible(newcomer, "Thank you, your email address is confirmed."), SLOW).toBe(true);
+    await expect
+      .poll(() => visible(newcomer, "Thank you, your email address is confirmed."), SLOW)
+      .toBe(true);
     await expectAccessible(newcomer);
     // Sign-up signs nobody in (its answer is the same for a taken address): sign in now.
     await newcomer.goto("/login");
@@ -91,7 +93,9 @@ describe("people and the directory in a real browser", () => {
     const pastorErrors = watchErrors(pastor);
     await signIn(pastor, PASTOR, DEMO_PASSWORD);
     await pastor.goto("/admin/people");
-    await expect.poll(() => pastor.getByRole("heading", { level: 1, name: "People" }).isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(() => pastor.getByRole("heading", { level: 1, name: "People" }).isVisible(), SLOW)
+      .toBe(true);
     await expect.poll(() => visible(pastor, /sign-ups? (is|are) waiting for approval\./), SLOW).toBe(true);
     await expectAccessible(pastor);
     await pastor.getByRole("button", { name: /^Pending sign-ups/ }).click();
@@ -108,8 +112,15 @@ describe("people and the directory in a real browser", () => {
     await expect.poll(() => panel.isVisible(), SLOW).toBe(true);
     expect(await panel.textContent()).toContain(email);
     // The suggestions load separately; a brand-new name and address match nobody the church knows.
-    await expect.poll(() => panel.getByText("No existing person has the same email, phone or a similar name.").isVisible(), SLOW).toBe(true);
-    expect(await panel.getByRole("radio", { name: `A new household named after them (${last})` }).isChecked()).toBe(true);
+    await expect
+      .poll(
+        () => panel.getByText("No existing person has the same email, phone or a similar name.").isVisible(),
+        SLOW,
+      )
+      .toBe(true);
+    expect(
+      await panel.getByRole("radio", { name: `A new household named after them (${last})` }).isChecked(),
+    ).toBe(true);
     // A sign-up is a visitor (not listed in the directory) until staff decide otherwise; this pastor does.
     expect(await panel.getByLabel("Membership status").inputValue()).toBe("VISITOR");
     await panel.getByLabel("Membership status").selectOption("MEMBER");
@@ -117,7 +128,16 @@ describe("people and the directory in a real browser", () => {
     await panel.getByRole("button", { name: "Approve as a new person" }).click();
     await expect.poll(() => visible(pastor, `${displayName} is approved.`), SLOW).toBe(true);
     await expect.poll(() => panel.count(), SLOW).toBe(0);
-    await expect.poll(() => pastor.getByRole("link", { name: `${last} household` }).first().isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(
+        () =>
+          pastor
+            .getByRole("link", { name: `${last} household` })
+            .first()
+            .isVisible(),
+        SLOW,
+      )
+      .toBe(true);
     await expectAccessible(pastor);
 
     const approval = await waitForMail(catcherUrl(), email, /Your membership is approved/);
@@ -126,7 +146,9 @@ describe("people and the directory in a real browser", () => {
 
     // 3. The new member (now approved) adds a phone on their profile, then chooses who sees what.
     await newcomer.reload();
-    await expect.poll(() => newcomer.getByRole("searchbox", { name: "Search by name" }).isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(() => newcomer.getByRole("searchbox", { name: "Search by name" }).isVisible(), SLOW)
+      .toBe(true);
     await expectAccessible(newcomer);
 
     await newcomer.goto("/me/profile");
@@ -137,7 +159,9 @@ describe("people and the directory in a real browser", () => {
     await phones.getByRole("button", { name: "Add", exact: true }).click();
     await expect.poll(() => phones.getByText("Phone number added.").isVisible(), SLOW).toBe(true);
     // Typed the local way, stored and shown in the international form.
-    expect(await phones.getByRole("link", { name: formattedPhone }).getAttribute("href")).toBe("tel:+12175550177");
+    expect(await phones.getByRole("link", { name: formattedPhone }).getAttribute("href")).toBe(
+      "tel:+12175550177",
+    );
     await expectAccessible(newcomer);
 
     await newcomer.goto("/me/privacy");
@@ -183,14 +207,25 @@ describe("people and the directory in a real browser", () => {
     await signIn(member, MEMBER, DEMO_PASSWORD);
     await member.goto("/directory");
     const search = member.getByRole("searchbox", { name: "Search by name" });
-    await expect.poll(() => member.getByRole("status").filter({ hasText: /households$/ }).isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(
+        () =>
+          member
+            .getByRole("status")
+            .filter({ hasText: /households$/ })
+            .isVisible(),
+        SLOW,
+      )
+      .toBe(true);
     await expectAccessible(member);
     await search.fill(last);
     await expect.poll(() => visible(member, `1 household matches “${last}”`), SLOW).toBe(true);
     await member.waitForURL((url) => url.searchParams.get("q") === last);
     const card = member.getByRole("article", { name: `${last} household` });
     await expect.poll(() => card.isVisible(), SLOW).toBe(true);
-    expect(await card.getByRole("link", { name: formattedPhone }).getAttribute("href")).toBe("tel:+12175550177");
+    expect(await card.getByRole("link", { name: formattedPhone }).getAttribute("href")).toBe(
+      "tel:+12175550177",
+    );
     expect(await member.getByRole("article").count()).toBe(1);
     expect((await member.content()).toLowerCase()).not.toContain(email);
     await expectAccessible(member);
@@ -198,7 +233,9 @@ describe("people and the directory in a real browser", () => {
     // 5. Their directory page, and a message through the Contact button.
     await card.getByRole("link", { name: `${last} household` }).click();
     await member.waitForURL(/\/directory\/[a-z0-9]{15}$/);
-    await expect.poll(() => member.getByRole("heading", { level: 1, name: displayName }).isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(() => member.getByRole("heading", { level: 1, name: displayName }).isVisible(), SLOW)
+      .toBe(true);
     expect(await member.getByRole("link", { name: formattedPhone }).isVisible()).toBe(true);
     expect((await member.content()).toLowerCase()).not.toContain(email);
     await expectAccessible(member);
@@ -247,7 +284,9 @@ describe("people and the directory in a real browser", () => {
     const name = `Cornelius ${uniqueLetters()}`;
 
     await page.goto("/visit");
-    await expect.poll(() => page.getByRole("heading", { level: 1, name: "Plan a visit" }).isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(() => page.getByRole("heading", { level: 1, name: "Plan a visit" }).isVisible(), SLOW)
+      .toBe(true);
     await expectAccessible(page);
     await page.getByLabel("Your name").fill(name);
     await page.getByLabel("Email").fill(email);
@@ -261,7 +300,9 @@ describe("people and the directory in a real browser", () => {
     await expect.poll(() => thanks.isVisible(), SLOW).toBe(true);
     // Focus moves to the thank-you so a screen reader announces it.
     await expect.poll(() => page.evaluate(() => document.activeElement?.tagName), SLOW).toBe("H1");
-    expect(await page.getByRole("alert").or(page.getByRole("status")).filter({ hasText: email }).count()).toBeGreaterThan(0);
+    expect(
+      await page.getByRole("alert").or(page.getByRole("status")).filter({ hasText: email }).count(),
+    ).toBeGreaterThan(0);
     await expectAccessible(page);
 
     const confirmation = await waitForMail(catcherUrl(), email, /Your visit to/);
@@ -278,9 +319,19 @@ describe("people and the directory in a real browser", () => {
     const errors = watchErrors(page);
     await signIn(page, MEMBER, DEMO_PASSWORD);
     await page.goto("/directory");
-    await expect.poll(() => page.getByRole("status").filter({ hasText: /households$/ }).isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(
+        () =>
+          page
+            .getByRole("status")
+            .filter({ hasText: /households$/ })
+            .isVisible(),
+        SLOW,
+      )
+      .toBe(true);
     await expect.poll(() => page.getByRole("article").count(), SLOW).toBeGreaterThan(1);
-    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = () =>
+      page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(await overflow()).toBe(0);
     await expectAccessible(page);
 
@@ -288,11 +339,15 @@ describe("people and the directory in a real browser", () => {
     await expect.poll(() => visible(page, /households? match(es)? “Pastor”/), SLOW).toBe(true);
     await page.getByRole("link", { name: "Paul Pastor" }).click();
     await page.waitForURL(/\/directory\/[a-z0-9]{15}$/);
-    await expect.poll(() => page.getByRole("heading", { level: 1, name: "Paul Pastor" }).isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(() => page.getByRole("heading", { level: 1, name: "Paul Pastor" }).isVisible(), SLOW)
+      .toBe(true);
     expect(await overflow()).toBe(0);
     await expectAccessible(page);
     await page.getByRole("button", { name: "Contact Paul Pastor" }).click();
-    await expect.poll(() => page.getByRole("dialog", { name: "Write to Paul Pastor" }).isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(() => page.getByRole("dialog", { name: "Write to Paul Pastor" }).isVisible(), SLOW)
+      .toBe(true);
     await expectAccessible(page);
     expect(errors).toEqual([]);
     await context.close();

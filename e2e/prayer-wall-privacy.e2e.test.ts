@@ -7,7 +7,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { launchChromium } from "./support/browser.ts";
-import { DEMO_PASSWORD, expectAccessible, newContext, recordGraphqlResponses, signIn, watchErrors } from "./support/app.ts";
+import {
+  DEMO_PASSWORD,
+  expectAccessible,
+  newContext,
+  recordGraphqlResponses,
+  signIn,
+  watchErrors,
+} from "./support/app.ts";
 
 const ADMIN = "admin@grace.example";
 const SLOW = { timeout: 15_000 };
@@ -49,8 +56,12 @@ describe("the public prayer wall", () => {
       const errors = watchErrors(page);
       const responses = await recordGraphqlResponses(page);
       await page.goto("/prayer");
-      await expect.poll(() => page.getByRole("heading", { name: "Prayer requests are for members" }).isVisible(), SLOW).toBe(true);
-      expect(await page.getByRole("link", { name: "Sign in to see the prayer wall" }).getAttribute("href")).toBe("/login?next=%2Fprayer");
+      await expect
+        .poll(() => page.getByRole("heading", { name: "Prayer requests are for members" }).isVisible(), SLOW)
+        .toBe(true);
+      expect(
+        await page.getByRole("link", { name: "Sign in to see the prayer wall" }).getAttribute("href"),
+      ).toBe("/login?next=%2Fprayer");
       expect(await page.getByRole("article").count()).toBe(0);
       // The form offers members-only and pastoral requests, not "Everyone".
       expect(await page.getByRole("radio", { name: /Members only/ }).isChecked()).toBe(true);
@@ -85,12 +96,16 @@ describe("staff alerts", () => {
     const visits = page.getByLabel("New visit requests");
     await expect.poll(() => visits.isVisible(), SLOW).toBe(true);
     await visits.selectOption("DAILY_DIGEST");
-    await expect.poll(() => page.getByRole("status").filter({ hasText: "Saved." }).isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(() => page.getByRole("status").filter({ hasText: "Saved." }).isVisible(), SLOW)
+      .toBe(true);
     await expectAccessible(page);
     await page.reload();
     await expect.poll(() => page.getByLabel("New visit requests").inputValue(), SLOW).toBe("DAILY_DIGEST");
     await page.getByLabel("New visit requests").selectOption("IMMEDIATE");
-    await expect.poll(() => page.getByRole("status").filter({ hasText: "Saved." }).isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(() => page.getByRole("status").filter({ hasText: "Saved." }).isVisible(), SLOW)
+      .toBe(true);
     await context.close();
   });
 });

@@ -2,7 +2,17 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { launchChromium } from "./support/browser.ts";
-import { catcherUrl, DEMO_PASSWORD, expectAccessible, newContext, recordGraphqlResponses, signIn, uniqueEmail, waitForMail, watchErrors } from "./support/app.ts";
+import {
+  catcherUrl,
+  DEMO_PASSWORD,
+  expectAccessible,
+  newContext,
+  recordGraphqlResponses,
+  signIn,
+  uniqueEmail,
+  waitForMail,
+  watchErrors,
+} from "./support/app.ts";
 
 // The prayer wall in real browsers (issue 5, "Done when"): a visitor asks for prayer, a moderator
 // approves it, it appears live on a member's open wall, the member prays, the count moves live in the
@@ -47,12 +57,15 @@ async function markDocument(page: Page): Promise<void> {
     (window as unknown as { __sameDocument?: boolean }).__sameDocument = true;
   });
 }
-const isSameDocument = (page: Page) => page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument === true);
+const isSameDocument = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument === true);
 
 /** /prayer with its wall loaded (the filter buttons and at least one request from the demo church). */
 async function openWall(page: Page): Promise<void> {
   await page.goto("/prayer");
-  await expect.poll(() => page.getByRole("heading", { level: 1, name: "Prayer wall" }).isVisible(), SLOW).toBe(true);
+  await expect
+    .poll(() => page.getByRole("heading", { level: 1, name: "Prayer wall" }).isVisible(), SLOW)
+    .toBe(true);
   await expect.poll(() => page.getByRole("article").count(), SLOW).toBeGreaterThan(0);
 }
 
@@ -61,19 +74,29 @@ async function openWall(page: Page): Promise<void> {
  * axe would measure the contrast of half-transparent text. Endless ones (a spinner) are not waited for.
  */
 async function accessible(page: Page): Promise<void> {
-  await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== "running" || animation.effect?.getTiming().iterations === Infinity));
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (animation) =>
+          animation.playState !== "running" || animation.effect?.getTiming().iterations === Infinity,
+      ),
+  );
   await expectAccessible(page);
 }
 
 const card = (page: Page, body: string): Locator => page.getByRole("article").filter({ hasText: body });
 
 /** The wall's polite live region (not the bell's): what a screen reader hears without asking. */
-const wallAnnouncement = (page: Page) => page.locator(".prayer > p[role=status][aria-live=polite]").textContent();
+const wallAnnouncement = (page: Page) =>
+  page.locator(".prayer > p[role=status][aria-live=polite]").textContent();
 
 /** The pastor's queue item for a request, on the "To review" tab. */
 async function findInQueue(pastor: Page, body: string): Promise<Locator> {
   await pastor.goto("/admin/prayer");
-  await expect.poll(() => pastor.getByRole("heading", { level: 1, name: "Prayer requests" }).isVisible(), SLOW).toBe(true);
+  await expect
+    .poll(() => pastor.getByRole("heading", { level: 1, name: "Prayer requests" }).isVisible(), SLOW)
+    .toBe(true);
   expect(await pastor.getByRole("button", { name: "To review" }).getAttribute("aria-pressed")).toBe("true");
   const item = pastor.getByRole("article").filter({ hasText: body });
   await expect.poll(() => item.isVisible(), SLOW).toBe(true);
@@ -82,7 +105,9 @@ async function findInQueue(pastor: Page, body: string): Promise<Locator> {
 
 async function approve(pastor: Page, item: Locator): Promise<void> {
   await item.getByRole("button", { name: "Approve" }).click();
-  await expect.poll(() => pastor.getByRole("status").filter({ hasText: "Approved." }).isVisible(), SLOW).toBe(true);
+  await expect
+    .poll(() => pastor.getByRole("status").filter({ hasText: "Approved." }).isVisible(), SLOW)
+    .toBe(true);
   await expect.poll(() => item.count(), SLOW).toBe(0);
 }
 
@@ -100,14 +125,17 @@ interface RecordedStream {
  * searched too, a dropped stream is seen, and the test can drop them the way a lost network does (the
  * app reads a network error; the browser closes the connection). Installed before the first navigation.
  */
-async function recordEventStreams(page: Page): Promise<{ texts(): Promise<string[]>; openCount(): Promise<number>; drop(): Promise<void> }> {
+async function recordEventStreams(
+  page: Page,
+): Promise<{ texts(): Promise<string[]>; openCount(): Promise<number>; drop(): Promise<void> }> {
   await page.addInitScript(() => {
     const store: RecordedStream[] = [];
     (window as unknown as { __eventStreams?: RecordedStream[] }).__eventStreams = store;
     const original = window.fetch.bind(window);
     window.fetch = async (...args: Parameters<typeof fetch>) => {
       const response = await original(...args);
-      if (!(response.headers.get("content-type") ?? "").includes("text/event-stream") || !response.body) return response;
+      if (!(response.headers.get("content-type") ?? "").includes("text/event-stream") || !response.body)
+        return response;
       const source = response.body.getReader();
       const decoder = new TextDecoder();
       let relay!: ReadableStreamDefaultController<Uint8Array>;
@@ -145,14 +173,28 @@ async function recordEventStreams(page: Page): Promise<{ texts(): Promise<string
           return source.cancel(reason);
         },
       });
-      return new Response(relayed, { status: response.status, statusText: response.statusText, headers: response.headers });
+      return new Response(relayed, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
     };
   });
-  const streams = () => page.evaluate(() => ((window as unknown as { __eventStreams?: RecordedStream[] }).__eventStreams ?? []).map(({ text, open }) => ({ text, open })));
+  const streams = () =>
+    page.evaluate(() =>
+      ((window as unknown as { __eventStreams?: RecordedStream[] }).__eventStreams ?? []).map(
+        ({ text, open }) => ({ text, open }),
+      ),
+    );
   return {
     texts: async () => (await streams()).map((stream) => stream.text),
     openCount: async () => (await streams()).filter((stream) => stream.open).length,
-    drop: () => page.evaluate(() => ((window as unknown as { __eventStreams?: RecordedStream[] }).__eventStreams ?? []).forEach((stream) => stream.drop())),
+    drop: () =>
+      page.evaluate(() =>
+        ((window as unknown as { __eventStreams?: RecordedStream[] }).__eventStreams ?? []).forEach(
+          (stream) => stream.drop(),
+        ),
+      ),
   };
 }
 
@@ -160,7 +202,9 @@ describe("the prayer wall in real browsers", () => {
   it("a visitor asks → the pastor approves → it appears live on a member's open wall → the member prays → the count moves live for the visitor, who gets the approval by email", async () => {
     const name = `Lydia ${randomUUID().slice(0, 4)}`;
     const email = uniqueEmail("lydia");
-    const body = uniqueBody("Please pray for my sister's new job in Thyatira, that she finds good friends there");
+    const body = uniqueBody(
+      "Please pray for my sister's new job in Thyatira, that she finds good friends there",
+    );
 
     // 1. A member already has the wall open (and keeps it open: no reload from here on).
     const member = await open();
@@ -179,7 +223,9 @@ describe("the prayer wall in real browsers", () => {
     await form.getByLabel("Your name").fill(name);
     await form.getByLabel("Email").fill(email);
     await form.getByRole("button", { name: "Send request" }).click();
-    await expect.poll(() => form.getByText("Please correct the highlighted fields.").isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(() => form.getByText("Please correct the highlighted fields.").isVisible(), SLOW)
+      .toBe(true);
     expect(await form.getByText("Write at least 10 characters.").isVisible()).toBe(true);
     expect(await form.getByLabel("Your request").getAttribute("aria-invalid")).toBe("true");
     expect(await form.getByLabel("Your request").inputValue()).toBe("Pray");
@@ -191,9 +237,15 @@ describe("the prayer wall in real browsers", () => {
     await form.getByRole("button", { name: "Send request" }).click();
     const thanks = visitor.page.getByRole("heading", { level: 2, name: "Thank you" });
     await expect.poll(() => thanks.isVisible(), SLOW).toBe(true);
-    expect(await visitor.page.getByText("Thank you — a moderator will review it before it appears on the wall.").isVisible()).toBe(true);
+    expect(
+      await visitor.page
+        .getByText("Thank you — a moderator will review it before it appears on the wall.")
+        .isVisible(),
+    ).toBe(true);
     // Focus moves to the thank-you so a screen reader announces it.
-    await expect.poll(() => visitor.page.evaluate(() => document.activeElement?.textContent), SLOW).toBe("Thank you");
+    await expect
+      .poll(() => visitor.page.evaluate(() => document.activeElement?.textContent), SLOW)
+      .toBe("Thank you");
     // Waiting for review: on nobody's wall yet.
     expect(await card(visitor.page, body).count()).toBe(0);
     await accessible(visitor.page);
@@ -226,8 +278,12 @@ describe("the prayer wall in real browsers", () => {
     // 5. The member prays; the count moves in their page and, live, in the visitor's.
     await onMemberWall.getByRole("button", { name: "I prayed" }).click();
     await expect.poll(() => onMemberWall.getByText("1 person prayed").isVisible(), SLOW).toBe(true);
-    await expect.poll(() => onMemberWall.getByRole("button", { name: "You prayed today" }).isVisible(), SLOW).toBe(true);
-    await expect.poll(() => wallAnnouncement(member.page), SLOW).toBe("Thank you for praying. 1 person prayed");
+    await expect
+      .poll(() => onMemberWall.getByRole("button", { name: "You prayed today" }).isVisible(), SLOW)
+      .toBe(true);
+    await expect
+      .poll(() => wallAnnouncement(member.page), SLOW)
+      .toBe("Thank you for praying. 1 person prayed");
     await accessible(member.page);
 
     await expect.poll(() => onVisitorWall.getByText("1 person prayed").isVisible(), SLOW).toBe(true);
@@ -253,7 +309,9 @@ describe("the prayer wall in real browsers", () => {
   });
 
   it("a member's request: approved, someone prays → the bell's unread count moves live, the menu lists both, and Mark all read clears it", async () => {
-    const body = uniqueBody("Please pray for our church's food pantry as winter comes and more families visit");
+    const body = uniqueBody(
+      "Please pray for our church's food pantry as winter comes and more families visit",
+    );
 
     const requester = await open();
     await signIn(requester.page, MEMBER, DEMO_PASSWORD);
@@ -276,9 +334,17 @@ describe("the prayer wall in real browsers", () => {
     expect(await form.getByLabel("Email").count()).toBe(0);
     await form.getByLabel("Your request").fill(body);
     await form.getByRole("button", { name: "Send request" }).click();
-    await expect.poll(() => requester.page.getByRole("heading", { level: 2, name: "Thank you" }).isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(() => requester.page.getByRole("heading", { level: 2, name: "Thank you" }).isVisible(), SLOW)
+      .toBe(true);
     const mine = requester.page.getByRole("region", { name: "My requests" });
-    await expect.poll(() => mine.getByRole("listitem").filter({ hasText: body }).getByText("Waiting for review").isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(
+        () =>
+          mine.getByRole("listitem").filter({ hasText: body }).getByText("Waiting for review").isVisible(),
+        SLOW,
+      )
+      .toBe(true);
     await accessible(requester.page);
     await markDocument(requester.page);
 
@@ -292,7 +358,16 @@ describe("the prayer wall in real browsers", () => {
 
     await expect.poll(() => button.getAttribute("aria-label"), SLOW).toBe("Notifications, 1 unread");
     expect(await button.getByText("1", { exact: true }).isVisible()).toBe(true);
-    await expect.poll(() => requester.page.getByRole("status").filter({ hasText: "New notification: Your prayer request was approved" }).count(), SLOW).toBe(1);
+    await expect
+      .poll(
+        () =>
+          requester.page
+            .getByRole("status")
+            .filter({ hasText: "New notification: Your prayer request was approved" })
+            .count(),
+        SLOW,
+      )
+      .toBe(1);
     // Their own request appears on their wall too, and its state in "My requests" follows.
     await expect.poll(() => card(requester.page, body).isVisible(), SLOW).toBe(true);
     await accessible(requester.page);
@@ -311,7 +386,9 @@ describe("the prayer wall in real browsers", () => {
     await expect.poll(() => theirCard.getByText("1 person prayed").isVisible(), SLOW).toBe(true);
 
     await expect.poll(() => button.getAttribute("aria-label"), SLOW).toBe("Notifications, 2 unread");
-    await expect.poll(() => card(requester.page, body).getByText("1 person prayed").isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(() => card(requester.page, body).getByText("1 person prayed").isVisible(), SLOW)
+      .toBe(true);
     expect(await isSameDocument(requester.page)).toBe(true);
 
     // 4. The menu lists both, newest first, as unread.
@@ -325,7 +402,9 @@ describe("the prayer wall in real browsers", () => {
     expect(await entries.nth(1).textContent()).toContain("Unread: Your prayer request was approved");
     // Both point at the request on the wall.
     expect(await entries.nth(0).getByRole("link").getAttribute("href")).toMatch(/^\/prayer\/[a-z0-9]{15}$/);
-    expect(await entries.nth(1).getByRole("link").getAttribute("href")).toBe(await entries.nth(0).getByRole("link").getAttribute("href"));
+    expect(await entries.nth(1).getByRole("link").getAttribute("href")).toBe(
+      await entries.nth(0).getByRole("link").getAttribute("href"),
+    );
     await accessible(requester.page);
 
     // 5. Mark all read: the badge goes, the button's name says nothing is unread.
@@ -335,8 +414,18 @@ describe("the prayer wall in real browsers", () => {
     expect(await menu.getByRole("button", { name: "Mark all read" }).count()).toBe(0);
     expect(await entries.nth(0).textContent()).not.toContain("Unread:");
     // The focused button is gone: focus stays in the menu (on its title), and the change is spoken.
-    await expect.poll(() => menu.getByRole("heading", { name: "Notifications" }).evaluate((element) => element === document.activeElement), SLOW).toBe(true);
-    await expect.poll(() => requester.page.getByRole("status").filter({ hasText: "All read." }).count(), SLOW).toBe(1);
+    await expect
+      .poll(
+        () =>
+          menu
+            .getByRole("heading", { name: "Notifications" })
+            .evaluate((element) => element === document.activeElement),
+        SLOW,
+      )
+      .toBe(true);
+    await expect
+      .poll(() => requester.page.getByRole("status").filter({ hasText: "All read." }).count(), SLOW)
+      .toBe(1);
     await accessible(requester.page);
     // Escape closes the menu and puts focus back on the bell.
     await requester.page.keyboard.press("Escape");
@@ -378,10 +467,16 @@ describe("the prayer wall in real browsers", () => {
     const form = requester.page.getByRole("form", { name: "Ask for prayer" });
     await form.getByLabel("Your request").fill(body);
     await form.getByLabel("Don't show my name").check();
-    expect(await form.getByText(`Shown as “Anonymous” instead of ${requesterName}. Only the pastors know who asked.`).isVisible()).toBe(true);
+    expect(
+      await form
+        .getByText(`Shown as “Anonymous” instead of ${requesterName}. Only the pastors know who asked.`)
+        .isVisible(),
+    ).toBe(true);
     await accessible(requester.page);
     await form.getByRole("button", { name: "Send request" }).click();
-    await expect.poll(() => requester.page.getByRole("heading", { level: 2, name: "Thank you" }).isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(() => requester.page.getByRole("heading", { level: 2, name: "Thank you" }).isVisible(), SLOW)
+      .toBe(true);
     await accessible(requester.page);
 
     // 2. The pastor sees who asked (pastoral staff may), marked anonymous, and approves it.
@@ -415,7 +510,9 @@ describe("the prayer wall in real browsers", () => {
     await expect.poll(() => card(member.page, body).isVisible(), SLOW).toBe(true);
     await accessible(member.page);
     await card(member.page, body).getByRole("heading", { name: "Anonymous" }).waitFor();
-    const requestLink = requester.page.getByRole("region", { name: "My requests" }).getByRole("link", { name: body });
+    const requestLink = requester.page
+      .getByRole("region", { name: "My requests" })
+      .getByRole("link", { name: body });
     await expect.poll(() => requestLink.isVisible(), SLOW).toBe(true);
     const requestId = (await requestLink.getAttribute("href"))?.replace(/^\/prayer\//, "");
     expect(requestId).toMatch(/^[a-z0-9]{15}$/);
@@ -447,7 +544,9 @@ describe("the prayer wall in real browsers", () => {
   });
 
   it("a member's wall loses its live stream while the pastor approves a request → once it may connect again it reconnects, refetches, and the request appears without a reload", async () => {
-    const body = uniqueBody("Please pray for our youth retreat in the mountains next month, for safe roads and open hearts");
+    const body = uniqueBody(
+      "Please pray for our youth retreat in the mountains next month, for safe roads and open hearts",
+    );
 
     // The member's wall is open and live, recording its event streams (to see the drop and what they carried).
     const member = await open();
@@ -466,7 +565,9 @@ describe("the prayer wall in real browsers", () => {
     const form = requester.page.getByRole("form", { name: "Ask for prayer" });
     await form.getByLabel("Your request").fill(body);
     await form.getByRole("button", { name: "Send request" }).click();
-    await expect.poll(() => requester.page.getByRole("heading", { level: 2, name: "Thank you" }).isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(() => requester.page.getByRole("heading", { level: 2, name: "Thank you" }).isVisible(), SLOW)
+      .toBe(true);
     const pastor = await open();
     await signIn(pastor.page, PASTOR, DEMO_PASSWORD);
     const item = await findInQueue(pastor.page, body);

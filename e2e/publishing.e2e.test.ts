@@ -56,14 +56,23 @@ function png(width: number, height: number): Buffer {
       rows[o + 2] = 40;
     }
   }
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", header), chunk("IDAT", deflateSync(rows)), chunk("IEND", Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk("IHDR", header),
+    chunk("IDAT", deflateSync(rows)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
 }
 
 /** A GraphQL call from the page, with its session cookie (what the app itself would send). */
 async function gql<T>(page: Page, query: string, variables: Record<string, unknown> = {}): Promise<T> {
   const result = await page.evaluate(
     async ({ query, variables }) => {
-      const response = await fetch("/graphql", { method: "POST", headers: { "content-type": "application/json", "x-graphql-yoga-csrf": "1" }, body: JSON.stringify({ query, variables }) });
+      const response = await fetch("/graphql", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-graphql-yoga-csrf": "1" },
+        body: JSON.stringify({ query, variables }),
+      });
       return (await response.json()) as { data?: unknown; errors?: unknown[] };
     },
     { query, variables },
@@ -73,18 +82,26 @@ async function gql<T>(page: Page, query: string, variables: Record<string, unkno
 }
 
 const serverPost = (page: Page, id: string) =>
-  gql<{ postById: { title: string; body: string; status: string; revision: number } }>(page, "query ($id: ID!) { postById(id: $id) { title body status revision } }", { id }).then((d) => d.postById);
+  gql<{ postById: { title: string; body: string; status: string; revision: number } }>(
+    page,
+    "query ($id: ID!) { postById(id: $id) { title body status revision } }",
+    { id },
+  ).then((d) => d.postById);
 
 /** Paste an image file into the editor the way the browser does for a screenshot on the clipboard. */
 async function pasteImage(page: Page, name: string, bytes: Buffer): Promise<void> {
   await page.evaluate(
     ({ name, data }) => {
-      const file = new File([Uint8Array.from(atob(data), (c) => c.charCodeAt(0))], name, { type: "image/png" });
+      const file = new File([Uint8Array.from(atob(data), (c) => c.charCodeAt(0))], name, {
+        type: "image/png",
+      });
       const transfer = new DataTransfer();
       transfer.items.add(file);
       const target = document.querySelector('[role="textbox"][aria-label="Text"]');
       if (!target) throw new Error("no editor");
-      target.dispatchEvent(new ClipboardEvent("paste", { clipboardData: transfer, bubbles: true, cancelable: true }));
+      target.dispatchEvent(
+        new ClipboardEvent("paste", { clipboardData: transfer, bubbles: true, cancelable: true }),
+      );
     },
     { name, data: bytes.toString("base64") },
   );
@@ -97,7 +114,9 @@ async function pasteImage(page: Page, name: string, bytes: Buffer): Promise<void
  */
 async function newBlock(page: Page, keys: () => Promise<void>): Promise<void> {
   await keys();
-  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+  await page.evaluate(
+    () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+  );
 }
 
 const saveStatus = (page: Page) => page.locator(".save-status").textContent();
@@ -110,7 +129,11 @@ async function openPost(page: Page, id: string): Promise<void> {
 
 /** A draft made through the API (for the tests that are not about creating one). */
 async function createDraft(page: Page, title: string, markdown: string): Promise<string> {
-  const data = await gql<{ createPost: { id: string } }>(page, "mutation ($input: PostInput!) { createPost(input: $input) { id } }", { input: { title, body: markdown } });
+  const data = await gql<{ createPost: { id: string } }>(
+    page,
+    "mutation ($input: PostInput!) { createPost(input: $input) { id } }",
+    { input: { title, body: markdown } },
+  );
   return data.createPost.id;
 }
 
@@ -123,19 +146,30 @@ describe("publishing in a real browser", () => {
     await signIn(page, EDITOR, DEMO_PASSWORD);
 
     await page.goto("/admin/news");
-    await expect.poll(() => page.getByRole("heading", { level: 1, name: "News" }).isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(() => page.getByRole("heading", { level: 1, name: "News" }).isVisible(), SLOW)
+      .toBe(true);
     await expectAccessible(page);
 
     // "New post" opens an empty editor and stores nothing: leaving it leaves no empty draft behind.
     const drafts = async () =>
-      (await gql<{ posts: { totalCount: number } }>(page, "{ posts(first: 1, status: DRAFT) { totalCount } }")).posts.totalCount;
+      (
+        await gql<{ posts: { totalCount: number } }>(
+          page,
+          "{ posts(first: 1, status: DRAFT) { totalCount } }",
+        )
+      ).posts.totalCount;
     const draftsBefore = await drafts();
     await page.getByRole("link", { name: "New post" }).click();
     await page.waitForURL(/\/admin\/news\/new$/);
     await body(page).waitFor();
     await expectAccessible(page);
     // The title is the document's heading: focused, empty, its label for screen readers only.
-    expect(await page.evaluate(() => (document.activeElement as HTMLTextAreaElement | null)?.getAttribute("placeholder"))).toBe("Title");
+    expect(
+      await page.evaluate(() =>
+        (document.activeElement as HTMLTextAreaElement | null)?.getAttribute("placeholder"),
+      ),
+    ).toBe("Title");
     await page.getByRole("link", { name: "All news" }).click();
     await page.waitForURL(/\/admin\/news$/);
     expect(await drafts()).toBe(draftsBefore);
@@ -169,7 +203,11 @@ describe("publishing in a real browser", () => {
     for (let i = 0; i < " for everyone.".length; i++) await page.keyboard.press("ArrowLeft");
     for (let i = 0; i < "the map".length; i++) await page.keyboard.press("Shift+ArrowLeft");
     await page.getByRole("button", { name: "Link", exact: true }).click();
-    await page.waitForFunction(() => document.activeElement instanceof HTMLInputElement && !!document.activeElement.closest(".markdown-editor"));
+    await page.waitForFunction(
+      () =>
+        document.activeElement instanceof HTMLInputElement &&
+        !!document.activeElement.closest(".markdown-editor"),
+    );
     await page.keyboard.type("https://example.org/map");
     await page.keyboard.press("Enter");
     await body(page).locator('a[href="https://example.org/map"]').waitFor();
@@ -190,7 +228,9 @@ describe("publishing in a real browser", () => {
     await expect.poll(() => altDialog.isVisible(), SLOW).toBe(true);
     await page.unroute("**/graphql");
     await expectAccessible(page);
-    await altDialog.getByRole("textbox", { name: "Alt text" }).fill("Long tables set for supper in the fellowship hall");
+    await altDialog
+      .getByRole("textbox", { name: "Alt text" })
+      .fill("Long tables set for supper in the fellowship hall");
     await altDialog.getByRole("button", { name: "Save alt text" }).click();
     await expect.poll(() => altDialog.isVisible(), SLOW).toBe(false);
 
@@ -208,11 +248,17 @@ describe("publishing in a real browser", () => {
     await body(page).waitFor();
     expect(await page.getByLabel("Title").inputValue()).toBe(title);
     await expect.poll(() => body(page).locator("h2").textContent(), SLOW).toBe("What to bring");
-    expect(await body(page).locator("li").evaluateAll((items) => items.map((li) => (li as HTMLElement).innerText.trim()))).toEqual(["Soup", "Bread"]);
+    expect(
+      await body(page)
+        .locator("li")
+        .evaluateAll((items) => items.map((li) => (li as HTMLElement).innerText.trim())),
+    ).toEqual(["Soup", "Bread"]);
     expect(await body(page).locator('a[href="https://example.org/map"]').textContent()).toBe("the map");
     expect(await body(page).locator('img[src^="/files/media/"]').count()).toBe(1);
     expect(await page.getByRole("heading", { name: "Restore your unsaved changes?" }).count()).toBe(0);
-    await expect.poll(() => page.getByText("Long tables set for supper in the fellowship hall").isVisible(), SLOW).toBe(true); // "Images in this text"
+    await expect
+      .poll(() => page.getByText("Long tables set for supper in the fellowship hall").isVisible(), SLOW)
+      .toBe(true); // "Images in this text"
 
     // The preview renders what the public page will show.
     await page.getByRole("button", { name: "Preview" }).click();
@@ -225,8 +271,20 @@ describe("publishing in a real browser", () => {
     await page.getByRole("button", { name: "Publish now" }).click();
     const checklist = page.getByRole("dialog", { name: "Ready to go live?" });
     await expect.poll(() => checklist.getByText(`Title: ${title}`).isVisible(), SLOW).toBe(true);
-    await expect.poll(() => checklist.getByText("Image harvest-table.png, described as “Long tables set for supper in the fellowship hall”").isVisible(), SLOW).toBe(true);
-    expect(await checklist.getByText(/^Summary \(from the text\): Join us on Saturday\./).isVisible()).toBe(true);
+    await expect
+      .poll(
+        () =>
+          checklist
+            .getByText(
+              "Image harvest-table.png, described as “Long tables set for supper in the fellowship hall”",
+            )
+            .isVisible(),
+        SLOW,
+      )
+      .toBe(true);
+    expect(await checklist.getByText(/^Summary \(from the text\): Join us on Saturday\./).isVisible()).toBe(
+      true,
+    );
     await expectAccessible(page);
     await checklist.getByRole("button", { name: "Publish now" }).click();
     await expect.poll(() => page.getByText("Published.", { exact: true }).isVisible(), SLOW).toBe(true);
@@ -237,7 +295,9 @@ describe("publishing in a real browser", () => {
     await page.goto("/admin/media");
     const card = page.locator(".media-card", { hasText: "harvest-table" }).first();
     await expect.poll(() => card.getByRole("link", { name: title }).isVisible(), SLOW).toBe(true);
-    expect(await card.getByRole("textbox", { name: "Alt text" }).inputValue()).toBe("Long tables set for supper in the fellowship hall");
+    expect(await card.getByRole("textbox", { name: "Alt text" }).inputValue()).toBe(
+      "Long tables set for supper in the fellowship hall",
+    );
     await expectAccessible(page);
     await card.getByRole("button", { name: /^Delete / }).click();
     await expect.poll(() => card.getByText("can't be deleted while it is used").isVisible(), SLOW).toBe(true);
@@ -247,18 +307,32 @@ describe("publishing in a real browser", () => {
     const visitor = await visitorContext.newPage();
     const visitorErrors = watchErrors(visitor);
     await visitor.goto("/news");
-    const published = await gql<{ posts: { edges: Array<{ node: { title: string } }> } }>(visitor, "query { posts(first: 20, status: PUBLISHED) { edges { node { title } } } }");
+    const published = await gql<{ posts: { edges: Array<{ node: { title: string } }> } }>(
+      visitor,
+      "query { posts(first: 20, status: PUBLISHED) { edges { node { title } } } }",
+    );
     expect(published.posts.edges.map((e) => e.node.title)).toContain(title);
     await expect.poll(() => visitor.getByRole("link", { name: title }).first().isVisible(), SLOW).toBe(true);
     await expectAccessible(visitor);
     await visitor.getByRole("link", { name: title }).first().click();
     await expect.poll(() => visitor.getByRole("heading", { level: 1 }).textContent(), SLOW).toBe(title);
-    await expect.poll(() => visitor.getByRole("img", { name: "Long tables set for supper in the fellowship hall" }).count(), SLOW).toBeGreaterThan(0);
+    await expect
+      .poll(
+        () => visitor.getByRole("img", { name: "Long tables set for supper in the fellowship hall" }).count(),
+        SLOW,
+      )
+      .toBeGreaterThan(0);
     expect(await visitor.getByRole("heading", { name: "What to bring" }).isVisible()).toBe(true);
     await expectAccessible(visitor);
     // …and on the home page, among the latest news.
     await visitor.goto("/");
-    await expect.poll(() => visitor.getByRole("region", { name: "Latest news" }).getByRole("link", { name: title }).isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(
+        () =>
+          visitor.getByRole("region", { name: "Latest news" }).getByRole("link", { name: title }).isVisible(),
+        SLOW,
+      )
+      .toBe(true);
 
     expect(errors).toEqual([]);
     expect(visitorErrors).toEqual([]);
@@ -316,7 +390,9 @@ describe("publishing in a real browser", () => {
     await body(tabA).click();
     await tabA.keyboard.press("End");
     await tabA.keyboard.type(" More from A.");
-    await expect.poll(() => tabA.getByRole("heading", { name: "Someone else saved a newer version" }).isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(() => tabA.getByRole("heading", { name: "Someone else saved a newer version" }).isVisible(), SLOW)
+      .toBe(true);
     await tabA.getByRole("button", { name: "Keep theirs" }).click();
     await expect.poll(() => body(tabA).textContent(), SLOW).toContain("Typed in tab B.");
     expect(await body(tabA).textContent()).not.toContain("More from A.");
@@ -358,7 +434,9 @@ describe("publishing in a real browser", () => {
     await context.setOffline(true);
     await page.keyboard.type(" And on the bus.");
     await expect.poll(() => saveStatus(page), SLOW).toBe("Offline – changes kept on this device");
-    const asked = new Promise<string>((resolve) => page.once("dialog", (dialog) => void dialog.dismiss().then(() => resolve(dialog.type()))));
+    const asked = new Promise<string>((resolve) =>
+      page.once("dialog", (dialog) => void dialog.dismiss().then(() => resolve(dialog.type()))),
+    );
     await page.close({ runBeforeUnload: true });
     expect(await asked).toBe("beforeunload");
     await page.close();
@@ -367,11 +445,15 @@ describe("publishing in a real browser", () => {
     const again = await context.newPage();
     const againErrors = watchErrors(again);
     await again.goto(`/admin/news/${id}`);
-    await expect.poll(() => again.getByRole("heading", { name: "Restore your unsaved changes?" }).isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(() => again.getByRole("heading", { name: "Restore your unsaved changes?" }).isVisible(), SLOW)
+      .toBe(true);
     // The editor stays in view, and the offer shows what would be restored.
     await body(again).waitFor();
     await again.getByText("Compare with the text below").click();
-    expect((await again.locator(".restore-offer__diff ins").allTextContents()).join("")).toContain("And on the bus.");
+    expect((await again.locator(".restore-offer__diff ins").allTextContents()).join("")).toContain(
+      "And on the bus.",
+    );
     await expectAccessible(again);
     await again.getByRole("button", { name: "Restore your unsaved changes" }).click();
     await expect.poll(() => body(again).textContent(), SLOW).toContain("And on the bus.");
@@ -403,7 +485,8 @@ describe("publishing in a real browser", () => {
     const keptAtClose = await page.evaluate(
       (storageKey) =>
         new Promise<string | null>((resolve) => {
-          const image = () => document.querySelector('[role="textbox"][aria-label="Text"] img[src^="/files/media/"]');
+          const image = () =>
+            document.querySelector('[role="textbox"][aria-label="Text"] img[src^="/files/media/"]');
           const close = () => {
             window.dispatchEvent(new PageTransitionEvent("pagehide"));
             resolve(localStorage.getItem(storageKey));
@@ -425,7 +508,9 @@ describe("publishing in a real browser", () => {
 
     const again = await context.newPage();
     await again.goto(`/admin/news/${id}`);
-    await expect.poll(() => again.getByRole("heading", { name: "Restore your unsaved changes?" }).isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(() => again.getByRole("heading", { name: "Restore your unsaved changes?" }).isVisible(), SLOW)
+      .toBe(true);
     const local = await again.evaluate((key) => localStorage.getItem(key), `flock.draft.post.${id}`);
     expect(local).toMatch(/!\[[^\]]*\]\(\/files\/media\/[a-z0-9]{15}\/[^)]+\)/);
     await context.close();
@@ -433,7 +518,12 @@ describe("publishing in a real browser", () => {
 
   it("images need alt text before publishing, and a schedule is read in the church's time zone", async () => {
     // The editor's computer is in Tokyo; the church (settings.timezone) is in Chicago.
-    const context = await browser.newContext({ baseURL: baseUrl(), viewport: { width: 1280, height: 900 }, locale: "en-US", timezoneId: "Asia/Tokyo" });
+    const context = await browser.newContext({
+      baseURL: baseUrl(),
+      viewport: { width: 1280, height: 900 },
+      locale: "en-US",
+      timezoneId: "Asia/Tokyo",
+    });
     context.setDefaultTimeout(15_000);
     const page = await context.newPage();
     const errors = watchErrors(page);
@@ -453,7 +543,9 @@ describe("publishing in a real browser", () => {
     await expect.poll(() => saveStatus(page), SLOW).toBe("Saved");
     await page.getByRole("button", { name: "Publish now" }).click();
     const checklist = page.getByRole("dialog", { name: "Ready to go live?" });
-    await expect.poll(() => checklist.getByText("Image pizza.png has no alt text.").isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(() => checklist.getByText("Image pizza.png has no alt text.").isVisible(), SLOW)
+      .toBe(true);
     expect(await checklist.getByRole("button", { name: "Publish now" }).isDisabled()).toBe(true);
     expect((await serverPost(page, id)).status).toBe("DRAFT");
     await expectAccessible(page);
@@ -472,8 +564,14 @@ describe("publishing in a real browser", () => {
     expect(await page.getByText("The church's time: Central").isVisible()).toBe(true);
     await expectAccessible(page);
     await page.getByRole("button", { name: "Schedule", exact: true }).click();
-    await expect.poll(() => page.getByText(/^Scheduled for Jun 1, 2030, 10:00 AM/).isVisible(), SLOW).toBe(true);
-    const scheduled = await gql<{ postById: { status: string; publishAt: string } }>(page, "query ($id: ID!) { postById(id: $id) { status publishAt } }", { id });
+    await expect
+      .poll(() => page.getByText(/^Scheduled for Jun 1, 2030, 10:00 AM/).isVisible(), SLOW)
+      .toBe(true);
+    const scheduled = await gql<{ postById: { status: string; publishAt: string } }>(
+      page,
+      "query ($id: ID!) { postById(id: $id) { status publishAt } }",
+      { id },
+    );
     expect(scheduled.postById).toEqual({ status: "SCHEDULED", publishAt: "2030-06-01T15:00:00.000Z" });
 
     // A scheduled post can go back to being a draft.
@@ -492,7 +590,11 @@ describe("publishing in a real browser", () => {
     await signIn(page, EDITOR, DEMO_PASSWORD);
     const title = `Carol service ${unique()}`;
     const id = await createDraft(page, title, "Candles at six.");
-    const live = await gql<{ publishPost: { slug: string } }>(page, "mutation ($id: ID!) { publishPost(id: $id) { slug } }", { id });
+    const live = await gql<{ publishPost: { slug: string } }>(
+      page,
+      "mutation ($id: ID!) { publishPost(id: $id) { slug } }",
+      { id },
+    );
     const publicText = async () => {
       await visitor.goto(`/news/${live.publishPost.slug}`);
       await visitor.getByRole("heading", { level: 1, name: title }).waitFor();
@@ -521,9 +623,13 @@ describe("publishing in a real browser", () => {
     expect(await page.getByText("Couldn't save").count()).toBe(0);
     await page.getByRole("button", { name: "Update", exact: true }).click();
     const checklist = page.getByRole("dialog", { name: "Ready to go live?" });
-    await expect.poll(() => checklist.getByText("Image candles.png has no alt text.").isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(() => checklist.getByText("Image candles.png has no alt text.").isVisible(), SLOW)
+      .toBe(true);
     expect(await checklist.getByRole("button", { name: "Update" }).isDisabled()).toBe(true);
-    await page.screenshot({ path: "/work/wt/shots/editor/checklist-blocked-1280.png" }).catch(() => undefined);
+    await page
+      .screenshot({ path: "/work/wt/shots/editor/checklist-blocked-1280.png" })
+      .catch(() => undefined);
     await checklist.getByRole("button", { name: "Add alt text for candles.png" }).click();
     await altDialog.getByRole("textbox", { name: "Alt text" }).fill("Candles lit in the dark church");
     await altDialog.getByRole("button", { name: "Save alt text" }).click();
@@ -532,7 +638,13 @@ describe("publishing in a real browser", () => {
 
     // Update: the change is public.
     await page.getByRole("button", { name: "Update", exact: true }).click();
-    await expect.poll(() => checklist.getByText("Image candles.png, described as “Candles lit in the dark church”").isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(
+        () =>
+          checklist.getByText("Image candles.png, described as “Candles lit in the dark church”").isVisible(),
+        SLOW,
+      )
+      .toBe(true);
     await checklist.getByRole("button", { name: "Update" }).click();
     await expect.poll(() => page.getByText("Updated: your changes are live.").isVisible(), SLOW).toBe(true);
     await expect.poll(publicText, SLOW).toContain("Carols at seven.");
@@ -568,13 +680,16 @@ describe("publishing in a real browser", () => {
     const order = page.locator(".nav-order__title");
     await expect.poll(() => order.count(), SLOW).toBeGreaterThan(1);
     await expectAccessible(page);
-    const titleOf = async (i: number) => (await order.nth(i).evaluate((el) => el.firstChild?.textContent ?? "")).trim();
+    const titleOf = async (i: number) =>
+      (await order.nth(i).evaluate((el) => el.firstChild?.textContent ?? "")).trim();
     const [first, second] = [await titleOf(0), await titleOf(1)];
 
     await page.getByRole("button", { name: `Move “${first}” down` }).focus();
     await page.keyboard.press("Enter");
     await expect.poll(() => page.getByText(`“${first}” is now number 2`).count(), SLOW).toBe(1);
-    expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(`Move “${first}” down`);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(
+      `Move “${first}” down`,
+    );
     await page.reload();
     await expect.poll(() => titleOf(0), SLOW).toBe(second);
     expect(await titleOf(1)).toBe(first);
@@ -588,4 +703,3 @@ describe("publishing in a real browser", () => {
     await context.close();
   });
 });
-

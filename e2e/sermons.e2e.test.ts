@@ -24,7 +24,12 @@ const EDITOR = "editor@grace.example";
 async function throttleUploads(page: Page, bytesPerSecond: number): Promise<void> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Network.enable");
-  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: bytesPerSecond });
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: 20,
+    downloadThroughput: -1,
+    uploadThroughput: bytesPerSecond,
+  });
 }
 
 describe("sermons", () => {
@@ -33,7 +38,9 @@ describe("sermons", () => {
     const title = `Songs in the Night ${word.slice(-6)}`;
     // ~3 MB of real MP3 (a short tone repeated): long enough to seek within and to watch uploading.
     const tone = toneMp3(10, { seed: 3 });
-    const audio = Buffer.concat(Array.from({ length: Math.ceil((3 * 1024 * 1024) / tone.length) }, () => tone));
+    const audio = Buffer.concat(
+      Array.from({ length: Math.ceil((3 * 1024 * 1024) / tone.length) }, () => tone),
+    );
 
     const editorContext = await newContext(browser);
     const page = await editorContext.newPage();
@@ -41,7 +48,9 @@ describe("sermons", () => {
     page.on("dialog", (dialog) => void dialog.accept());
     await signIn(page, EDITOR, DEMO_PASSWORD);
     await page.goto("/admin/sermons");
-    await expect.poll(() => page.getByRole("heading", { level: 1, name: "Sermons" }).isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(() => page.getByRole("heading", { level: 1, name: "Sermons" }).isVisible(), SLOW)
+      .toBe(true);
     await expectAccessible(page);
 
     await page.getByRole("button", { name: "New sermon" }).click();
@@ -58,10 +67,14 @@ describe("sermons", () => {
 
     // Audio: a resumable upload whose progress bar is seen between 0 and 100 %.
     await throttleUploads(page, 1024 * 1024);
-    await page.getByLabel("Upload audio").setInputFiles({ name: "songs-in-the-night.mp3", mimeType: "audio/mpeg", buffer: audio });
+    await page
+      .getByLabel("Upload audio")
+      .setInputFiles({ name: "songs-in-the-night.mp3", mimeType: "audio/mpeg", buffer: audio });
     const progress = page.getByRole("progressbar", { name: "Uploading songs-in-the-night.mp3" });
     await progress.waitFor(SLOW);
-    await expect.poll(async () => Number(await progress.getAttribute("value").catch(() => "0")), SLOW).toBeGreaterThan(0);
+    await expect
+      .poll(async () => Number(await progress.getAttribute("value").catch(() => "0")), SLOW)
+      .toBeGreaterThan(0);
     await expect.poll(() => page.getByText("Uploaded.").isVisible(), { timeout: 60_000 }).toBe(true);
     await expect.poll(() => page.getByText(/audio\/mpeg · \d+:\d\d/).isVisible(), SLOW).toBe(true);
 
@@ -78,7 +91,9 @@ describe("sermons", () => {
     const visitor = await visitorContext.newPage();
     const visitorErrors = watchErrors(visitor);
     await visitor.goto("/sermons");
-    await expect.poll(() => visitor.getByRole("heading", { level: 1, name: "Sermons" }).isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(() => visitor.getByRole("heading", { level: 1, name: "Sermons" }).isVisible(), SLOW)
+      .toBe(true);
     await expectAccessible(visitor);
     await visitor.getByLabel("Search sermons").fill(word);
     await expect.poll(() => visitor.getByRole("link", { name: title }).isVisible(), SLOW).toBe(true);
@@ -100,38 +115,78 @@ describe("sermons", () => {
     const ranges: Array<{ status: number; range: string; contentRange: string }> = [];
     visitor.on("response", (response) => {
       if (response.url().includes("/files/sermons/")) {
-        ranges.push({ status: response.status(), range: response.request().headers()["range"] ?? "", contentRange: response.headers()["content-range"] ?? "" });
+        ranges.push({
+          status: response.status(),
+          range: response.request().headers()["range"] ?? "",
+          contentRange: response.headers()["content-range"] ?? "",
+        });
       }
     });
     await player.getByRole("button", { name: "Play" }).click();
-    await expect.poll(() => visitor.evaluate(() => (document.querySelector("audio") as HTMLAudioElement).currentTime), SLOW).toBeGreaterThan(0);
+    await expect
+      .poll(
+        () => visitor.evaluate(() => (document.querySelector("audio") as HTMLAudioElement).currentTime),
+        SLOW,
+      )
+      .toBeGreaterThan(0);
     await expect.poll(() => player.getByRole("button", { name: "Pause" }).isVisible(), SLOW).toBe(true);
 
     // Seek to the middle with the slider.
-    const duration = await visitor.evaluate(() => (document.querySelector("audio") as HTMLAudioElement).duration);
+    const duration = await visitor.evaluate(
+      () => (document.querySelector("audio") as HTMLAudioElement).duration,
+    );
     expect(duration).toBeGreaterThan(60);
     const middle = Math.floor(duration / 2);
     await player.getByRole("slider", { name: "Position" }).fill(String(middle));
-    await expect.poll(() => visitor.evaluate(() => (document.querySelector("audio") as HTMLAudioElement).currentTime), SLOW).toBeGreaterThanOrEqual(middle);
+    await expect
+      .poll(
+        () => visitor.evaluate(() => (document.querySelector("audio") as HTMLAudioElement).currentTime),
+        SLOW,
+      )
+      .toBeGreaterThanOrEqual(middle);
     // Chromium fetched the middle of the file with a Range request, answered 206 with the right Content-Range.
     await expect
-      .poll(() => ranges.some((r) => r.status === 206 && /^bytes=[1-9]\d*-/.test(r.range) && Number(/bytes=(\d+)-/.exec(r.range)![1]) > audio.length / 4), SLOW)
+      .poll(
+        () =>
+          ranges.some(
+            (r) =>
+              r.status === 206 &&
+              /^bytes=[1-9]\d*-/.test(r.range) &&
+              Number(/bytes=(\d+)-/.exec(r.range)![1]) > audio.length / 4,
+          ),
+        SLOW,
+      )
       .toBe(true);
-    const middleResponse = ranges.find((r) => r.status === 206 && Number(/bytes=(\d+)-/.exec(r.range)?.[1] ?? 0) > audio.length / 4)!;
-    expect(middleResponse.contentRange).toMatch(new RegExp(`^bytes ${/bytes=(\d+)-/.exec(middleResponse.range)![1]}-\\d+/${audio.length}$`));
+    const middleResponse = ranges.find(
+      (r) => r.status === 206 && Number(/bytes=(\d+)-/.exec(r.range)?.[1] ?? 0) > audio.length / 4,
+    )!;
+    expect(middleResponse.contentRange).toMatch(
+      new RegExp(`^bytes ${/bytes=(\d+)-/.exec(middleResponse.range)![1]}-\\d+/${audio.length}$`),
+    );
     await player.getByRole("button", { name: "Pause" }).click();
-    const stoppedAt = await visitor.evaluate(() => (document.querySelector("audio") as HTMLAudioElement).currentTime);
+    const stoppedAt = await visitor.evaluate(
+      () => (document.querySelector("audio") as HTMLAudioElement).currentTime,
+    );
 
     // The position is remembered on this device: a new visit starts where the visitor stopped.
     await visitor.reload();
     await player.waitFor();
-    await expect.poll(async () => Number(await player.getByRole("slider", { name: "Position" }).inputValue()), SLOW).toBeGreaterThanOrEqual(Math.floor(stoppedAt) - 1);
-    await expect.poll(() => visitor.evaluate(() => (document.querySelector("audio") as HTMLAudioElement).currentTime), SLOW).toBeGreaterThanOrEqual(Math.floor(stoppedAt) - 1);
+    await expect
+      .poll(async () => Number(await player.getByRole("slider", { name: "Position" }).inputValue()), SLOW)
+      .toBeGreaterThanOrEqual(Math.floor(stoppedAt) - 1);
+    await expect
+      .poll(
+        () => visitor.evaluate(() => (document.querySelector("audio") as HTMLAudioElement).currentTime),
+        SLOW,
+      )
+      .toBeGreaterThanOrEqual(Math.floor(stoppedAt) - 1);
 
     // A shared link (?t=) starts elsewhere: 0:30 here.
     await visitor.goto(`${new URL(visitor.url()).pathname}?t=30`);
     await player.waitFor();
-    await expect.poll(() => player.getByRole("slider", { name: "Position" }).getAttribute("aria-valuetext"), SLOW).toMatch(/^0:30 of /);
+    await expect
+      .poll(() => player.getByRole("slider", { name: "Position" }).getAttribute("aria-valuetext"), SLOW)
+      .toMatch(/^0:30 of /);
     expect(visitorErrors).toEqual([]);
     await visitorContext.close();
   });
@@ -142,34 +197,58 @@ describe("sermons", () => {
     const errors = watchErrors(page);
     await signIn(page, EDITOR, DEMO_PASSWORD);
     await page.goto("/admin/sermons");
-    await expect.poll(() => page.getByRole("heading", { level: 1, name: "Sermons" }).isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(() => page.getByRole("heading", { level: 1, name: "Sermons" }).isVisible(), SLOW)
+      .toBe(true);
     const name = `Evening Prayer ${randomUUID().slice(0, 6)}`;
     const tone = toneMp3(6, { seed: 4 });
     // 20 MB: three 8 MB chunks, so the drop lands after the first one.
-    const audio = Buffer.concat(Array.from({ length: Math.ceil((20 * 1024 * 1024) / tone.length) }, () => tone));
+    const audio = Buffer.concat(
+      Array.from({ length: Math.ceil((20 * 1024 * 1024) / tone.length) }, () => tone),
+    );
     // What the browser sent to the tus endpoint, in order.
     const events: string[] = [];
     page.on("request", (request) => {
-      if (request.url().includes("/uploads/audio")) events.push(`${request.method()} ${request.headers()["upload-offset"] ?? ""}`.trim());
+      if (request.url().includes("/uploads/audio"))
+        events.push(`${request.method()} ${request.headers()["upload-offset"] ?? ""}`.trim());
     });
     page.on("requestfailed", (request) => {
       if (request.url().includes("/uploads/audio")) events.push(`failed ${request.method()}`);
     });
     const cdp = await context.newCDPSession(page);
     await cdp.send("Network.enable");
-    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 4 * 1024 * 1024 });
+    await cdp.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: 20,
+      downloadThroughput: -1,
+      uploadThroughput: 4 * 1024 * 1024,
+    });
 
     const bulk = page.locator("details.sermon-bulk");
     await bulk.locator("summary").click();
     await expect.poll(() => bulk.getAttribute("open"), SLOW).toBe("");
-    await bulk.getByLabel("Audio files", { exact: true }).setInputFiles({ name: `${name}.mp3`, mimeType: "audio/mpeg", buffer: audio });
+    await bulk
+      .getByLabel("Audio files", { exact: true })
+      .setInputFiles({ name: `${name}.mp3`, mimeType: "audio/mpeg", buffer: audio });
     const progress = page.getByRole("progressbar", { name: `Uploading ${name}.mp3` });
     // The Wi-Fi drops once the first chunk is in…
-    await expect.poll(async () => Number(await progress.getAttribute("value").catch(() => "0")), SLOW).toBeGreaterThanOrEqual(40);
-    await cdp.send("Network.emulateNetworkConditions", { offline: true, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await expect
+      .poll(async () => Number(await progress.getAttribute("value").catch(() => "0")), SLOW)
+      .toBeGreaterThanOrEqual(40);
+    await cdp.send("Network.emulateNetworkConditions", {
+      offline: true,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
     await page.waitForTimeout(1500);
     // …and comes back: tus-js-client asks the server for its offset and sends only the rest.
-    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: -1 });
+    await cdp.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: 20,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
     await expect.poll(() => page.getByText("Uploaded.").isVisible(), { timeout: 30_000 }).toBe(true);
     // A chunk failed when the connection dropped; the client then asked for the offset (HEAD) and
     // went on from there, never from 0 again.

@@ -21,15 +21,27 @@ const RECORDER = `
 `;
 
 /** GraphQL as the demo editor (cookie session from signIn). */
-async function editorSession(): Promise<(query: string, variables?: Record<string, unknown>) => Promise<Record<string, unknown>>> {
+async function editorSession(): Promise<
+  (query: string, variables?: Record<string, unknown>) => Promise<Record<string, unknown>>
+> {
   const signIn = await fetch(`${baseUrl()}/graphql`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ query: "mutation($i: SignInInput!) { signIn(input: $i) { user { id } } }", variables: { i: { email: "editor@grace.example", password: DEMO_PASSWORD } } }),
+    body: JSON.stringify({
+      query: "mutation($i: SignInInput!) { signIn(input: $i) { user { id } } }",
+      variables: { i: { email: "editor@grace.example", password: DEMO_PASSWORD } },
+    }),
   });
-  const cookie = signIn.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const cookie = signIn.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   return async (query, variables = {}) => {
-    const response = await fetch(`${baseUrl()}/graphql`, { method: "POST", headers: { "content-type": "application/json", cookie }, body: JSON.stringify({ query, variables }) });
+    const response = await fetch(`${baseUrl()}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie },
+      body: JSON.stringify({ query, variables }),
+    });
     const body = (await response.json()) as { data?: Record<string, unknown>; errors?: unknown[] };
     if (body.errors) throw new Error(JSON.stringify(body.errors));
     return body.data!;
@@ -47,7 +59,9 @@ beforeAll(async () => {
   await Promise.all(
     Array.from({ length: 6 }, async () => {
       for (let vector = queue.shift(); vector; vector = queue.shift()) {
-        const { createPage } = (await gql(`mutation($i: PageInput!) { createPage(input: $i) { id slug } }`, { i: { title: `XSS vector ${vector.id}`, body: vector.markdown } })) as {
+        const { createPage } = (await gql(`mutation($i: PageInput!) { createPage(input: $i) { id slug } }`, {
+          i: { title: `XSS vector ${vector.id}`, body: vector.markdown },
+        })) as {
           createPage: { id: string; slug: string };
         };
         await gql(`mutation($id: ID!) { publishPage(id: $id) { id } }`, { id: createPage.id });
@@ -68,7 +82,11 @@ afterAll(async () => {
  * following a link does: much faster than reloading the app 600 times) and poke every element of
  * its body.
  */
-async function probe(page: Page, vectorId: number, slug: string): Promise<{ calls: string[]; dialogs: string[]; url: string }> {
+async function probe(
+  page: Page,
+  vectorId: number,
+  slug: string,
+): Promise<{ calls: string[]; dialogs: string[]; url: string }> {
   const dialogs: string[] = [];
   const onDialog = (dialog: { message(): string; dismiss(): Promise<void> }) => {
     dialogs.push(dialog.message());
@@ -80,18 +98,39 @@ async function probe(page: Page, vectorId: number, slug: string): Promise<{ call
     dispatchEvent(new PopStateEvent("popstate"));
   }, `/p/${slug}`);
   const rendered = await page
-    .waitForFunction((title) => document.querySelector("h1")?.textContent === title && !!document.querySelector(".prose"), `XSS vector ${vectorId}`, { timeout: 10_000 })
-    .then(() => true, () => false);
+    .waitForFunction(
+      (title) => document.querySelector("h1")?.textContent === title && !!document.querySelector(".prose"),
+      `XSS vector ${vectorId}`,
+      { timeout: 10_000 },
+    )
+    .then(
+      () => true,
+      () => false,
+    );
   if (!rendered) {
     // Say what the reader saw instead (a failure names the vector and the screen, not just a timeout).
-    const seen = await page.evaluate(() => `${location.pathname}: h1 "${document.querySelector("h1")?.textContent ?? ""}", main "${(document.querySelector("main")?.textContent ?? "").slice(0, 200)}"`);
+    const seen = await page.evaluate(
+      () =>
+        `${location.pathname}: h1 "${document.querySelector("h1")?.textContent ?? ""}", main "${(document.querySelector("main")?.textContent ?? "").slice(0, 200)}"`,
+    );
     page.off("dialog", onDialog);
     return { calls: [`page did not render within 10 s (${seen})`], dialogs, url: page.url() };
   }
   // Events a payload's handlers would need, on every element the body rendered (not the app's own chrome).
   await page.evaluate(() => {
     for (const element of document.querySelectorAll<HTMLElement>(".prose *")) {
-      for (const type of ["mouseover", "mouseenter", "focus", "focusin", "click", "animationstart", "transitionend", "toggle", "load", "error"]) {
+      for (const type of [
+        "mouseover",
+        "mouseenter",
+        "focus",
+        "focusin",
+        "click",
+        "animationstart",
+        "transitionend",
+        "toggle",
+        "load",
+        "error",
+      ]) {
         element.dispatchEvent(new Event(type, { bubbles: true }));
       }
       // A real click on (or inside) a link would leave the page; links' URLs are checked below.
@@ -114,7 +153,9 @@ describe(`${XSS_VECTORS.length} XSS vectors stored as pages and opened at /p/:sl
         // A reader follows links once the app has rendered (its first frame renders as a transition).
         // main#main is the app's own; the served HTML's copy for crawlers (main.prerendered) has an h1
         // too, and a navigation started before the router listens would be lost.
-        await page.waitForFunction(() => !!document.querySelector("main#main h1"), undefined, { timeout: 30_000 });
+        await page.waitForFunction(() => !!document.querySelector("main#main h1"), undefined, {
+          timeout: 30_000,
+        });
         return page;
       }),
     );
@@ -125,13 +166,30 @@ describe(`${XSS_VECTORS.length} XSS vectors stored as pages and opened at /p/:sl
         for (let vector = queue.shift(); vector; vector = queue.shift()) {
           const slug = slugs.get(vector.id)!;
           const result = await probe(page, vector.id, slug);
-          if (result.calls.length || result.dialogs.length) failures.push(`vector ${vector.id}: ${[...result.calls, ...result.dialogs].join(" ")}`);
-          if (!result.url.endsWith(`/p/${slug}`)) failures.push(`vector ${vector.id}: navigated to ${result.url}`);
+          if (result.calls.length || result.dialogs.length)
+            failures.push(`vector ${vector.id}: ${[...result.calls, ...result.dialogs].join(" ")}`);
+          if (!result.url.endsWith(`/p/${slug}`))
+            failures.push(`vector ${vector.id}: navigated to ${result.url}`);
           const badLinks = await page.evaluate(() =>
-            [...document.querySelectorAll<HTMLElement>(".prose [href], .prose [src], .prose [action], .prose [formaction]")]
-              .map((el) => el.getAttribute("href") ?? el.getAttribute("src") ?? el.getAttribute("action") ?? el.getAttribute("formaction") ?? "")
+            [
+              ...document.querySelectorAll<HTMLElement>(
+                ".prose [href], .prose [src], .prose [action], .prose [formaction]",
+              ),
+            ]
+              .map(
+                (el) =>
+                  el.getAttribute("href") ??
+                  el.getAttribute("src") ??
+                  el.getAttribute("action") ??
+                  el.getAttribute("formaction") ??
+                  "",
+              )
               // Browsers ignore control characters and spaces inside a scheme: strip them before looking.
-              .filter((value) => /^(javascript|vbscript|data):/i.test([...value].filter((c) => c.charCodeAt(0) > 0x20).join(""))),
+              .filter((value) =>
+                /^(javascript|vbscript|data):/i.test(
+                  [...value].filter((c) => c.charCodeAt(0) > 0x20).join(""),
+                ),
+              ),
           );
           if (badLinks.length) failures.push(`vector ${vector.id}: script URL ${badLinks.join(" ")}`);
         }

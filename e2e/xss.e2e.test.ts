@@ -31,7 +31,9 @@ const BATCH_SIZE = 50;
  * serve the same renderer's output inside the app's shell.
  */
 export function renderVectorsPage(rendered: ReadonlyArray<{ id: number; html: string }>): string {
-  const articles = rendered.map(({ id, html }) => `<article data-vector="${id}">\n${html}\n</article>`).join("\n");
+  const articles = rendered
+    .map(({ id, html }) => `<article data-vector="${id}">\n${html}\n</article>`)
+    .join("\n");
   return `<!doctype html>\n<html lang="en">\n<head><meta charset="utf-8"><title>XSS vectors</title></head>\n<body><main>\n${articles}\n</main></body>\n</html>\n`;
 }
 
@@ -54,7 +56,13 @@ class LocalPages {
         response.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not found");
         return;
       }
-      response.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", ...(page.csp ? securityHeaders(false) : {}) }).end(page.html);
+      response
+        .writeHead(200, {
+          "content-type": "text/html; charset=utf-8",
+          "cache-control": "no-store",
+          ...(page.csp ? securityHeaders(false) : {}),
+        })
+        .end(page.html);
     });
     server.listen(0, "127.0.0.1");
     await once(server, "listening");
@@ -76,7 +84,12 @@ class LocalPages {
 let local: LocalPages;
 
 const localTarget: VectorTarget = async (vectors, { csp }) => {
-  const rendered = await Promise.all(vectors.map(async (vector) => ({ id: vector.id, html: await renderMarkdown(vector.markdown, { siteOrigin: local.origin }) })));
+  const rendered = await Promise.all(
+    vectors.map(async (vector) => ({
+      id: vector.id,
+      html: await renderMarkdown(vector.markdown, { siteOrigin: local.origin }),
+    })),
+  );
   return local.serve(renderVectorsPage(rendered), csp);
 };
 
@@ -133,7 +146,9 @@ async function watch(context: BrowserContext, page: Page, observations: Observat
   });
   await context.addInitScript({ content: RECORDERS });
   // A closed network: only the page's own server answers.
-  await context.route("**/*", (route) => (route.request().url().startsWith(local.origin) ? route.continue() : route.abort()));
+  await context.route("**/*", (route) =>
+    route.request().url().startsWith(local.origin) ? route.continue() : route.abort(),
+  );
   context.on("page", (popup) => {
     observations.calls.push(`popup(${popup.url()})`);
     popup.close().catch(() => undefined);
@@ -144,7 +159,8 @@ async function watch(context: BrowserContext, page: Page, observations: Observat
   });
   page.on("pageerror", (error) => observations.errors.push(error.message));
   page.on("console", (message) => {
-    if (/Content[- ]Security[- ]Policy/i.test(message.text())) observations.violations.push(`console: ${message.text()}`);
+    if (/Content[- ]Security[- ]Policy/i.test(message.text()))
+      observations.violations.push(`console: ${message.text()}`);
   });
 }
 
@@ -159,27 +175,73 @@ async function interact(page: Page): Promise<void> {
       const box = element.getBoundingClientRect();
       const link = element.closest("a[href], area[href]") as HTMLAnchorElement | null;
       // A click on a link that is not cancelled queues a navigation; the next click would cancel it.
-      const navigates = link !== null && !/^(https?|mailto|tel):$/.test(new URL(link.href, location.href).protocol);
-      return box.width > 0 && box.height > 0 ? { x: box.x + box.width / 2, y: box.y + box.height / 2, navigates } : null;
+      const navigates =
+        link !== null && !/^(https?|mailto|tel):$/.test(new URL(link.href, location.href).protocol);
+      return box.width > 0 && box.height > 0
+        ? { x: box.x + box.width / 2, y: box.y + box.height / 2, navigates }
+        : null;
     }, index);
     if (!point) continue;
     await page.mouse.move(point.x, point.y);
     await page.mouse.click(point.x, point.y);
     if (point.navigates) await page.waitForTimeout(100);
   }
-  const focusable = await page.evaluate(() => document.querySelectorAll("a[href], input, button, select, textarea, [tabindex], [contenteditable]").length);
+  const focusable = await page.evaluate(
+    () =>
+      document.querySelectorAll("a[href], input, button, select, textarea, [tabindex], [contenteditable]")
+        .length,
+  );
   for (let i = 0; i <= focusable; i++) await page.keyboard.press("Tab");
 
   await page.evaluate(() => {
     const types = [
-      "mouseover", "mouseenter", "mousemove", "mousedown", "mouseup", "click", "dblclick", "contextmenu", "auxclick", "mouseout", "mouseleave",
-      "pointerover", "pointerenter", "pointerdown", "pointerup", "focus", "focusin", "blur", "focusout", "keydown", "keypress", "keyup",
-      "input", "change", "toggle", "load", "error", "animationstart", "animationend", "transitionend", "dragstart", "drag", "drop",
-      "copy", "paste", "wheel", "scroll", "touchstart", "submit", "begin", "start", "pageshow",
+      "mouseover",
+      "mouseenter",
+      "mousemove",
+      "mousedown",
+      "mouseup",
+      "click",
+      "dblclick",
+      "contextmenu",
+      "auxclick",
+      "mouseout",
+      "mouseleave",
+      "pointerover",
+      "pointerenter",
+      "pointerdown",
+      "pointerup",
+      "focus",
+      "focusin",
+      "blur",
+      "focusout",
+      "keydown",
+      "keypress",
+      "keyup",
+      "input",
+      "change",
+      "toggle",
+      "load",
+      "error",
+      "animationstart",
+      "animationend",
+      "transitionend",
+      "dragstart",
+      "drag",
+      "drop",
+      "copy",
+      "paste",
+      "wheel",
+      "scroll",
+      "touchstart",
+      "submit",
+      "begin",
+      "start",
+      "pageshow",
     ];
     for (const element of document.querySelectorAll("*")) {
       // Whatever handler attribute an element carries gets exactly the event it waits for.
-      for (const name of element.getAttributeNames()) if (name.startsWith("on")) element.dispatchEvent(new Event(name.slice(2)));
+      for (const name of element.getAttributeNames())
+        if (name.startsWith("on")) element.dispatchEvent(new Event(name.slice(2)));
       for (const type of types) element.dispatchEvent(new Event(type, { bubbles: false, cancelable: true }));
       if (element instanceof HTMLElement && element.closest("main")) {
         element.focus();
@@ -197,7 +259,25 @@ async function dangerousMarkup(page: Page): Promise<string[]> {
     const found: string[] = [];
     for (const element of document.querySelectorAll("main *")) {
       const tag = element.tagName.toLowerCase();
-      if (["script", "iframe", "frame", "object", "embed", "svg", "math", "style", "base", "meta", "link", "form", "template", "noscript"].includes(tag)) found.push(`<${tag}>`);
+      if (
+        [
+          "script",
+          "iframe",
+          "frame",
+          "object",
+          "embed",
+          "svg",
+          "math",
+          "style",
+          "base",
+          "meta",
+          "link",
+          "form",
+          "template",
+          "noscript",
+        ].includes(tag)
+      )
+        found.push(`<${tag}>`);
       for (const name of element.getAttributeNames()) {
         const value = element.getAttribute(name) ?? "";
         if (name.startsWith("on")) found.push(`<${tag} ${name}="${value}">`);
@@ -216,7 +296,10 @@ async function dangerousMarkup(page: Page): Promise<string[]> {
   });
 }
 
-async function visit(browser: Browser, url: string): Promise<Observations & { vectorsOnPage: number[]; markup: string[]; finalUrl: string }> {
+async function visit(
+  browser: Browser,
+  url: string,
+): Promise<Observations & { vectorsOnPage: number[]; markup: string[]; finalUrl: string }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   context.setDefaultTimeout(15_000);
   try {
@@ -229,7 +312,11 @@ async function visit(browser: Browser, url: string): Promise<Observations & { ve
     });
     await page.goto(url, { waitUntil: "load" });
     loaded = true;
-    const rendered = await page.evaluate(() => Array.from(document.querySelectorAll("article[data-vector]"), (article) => Number(article.getAttribute("data-vector"))));
+    const rendered = await page.evaluate(() =>
+      Array.from(document.querySelectorAll("article[data-vector]"), (article) =>
+        Number(article.getAttribute("data-vector")),
+      ),
+    );
     let markup: string[] = [];
     try {
       await interact(page);
@@ -247,7 +334,9 @@ async function visit(browser: Browser, url: string): Promise<Observations & { ve
 /** Failure text that names the vectors whose ids appear in the recorded calls. */
 function describeCalls(calls: string[]): string {
   const ids = new Set(calls.flatMap((call) => [...call.matchAll(/\d+/g)].map((m) => Number(m[0]))));
-  const suspects = XSS_VECTORS.filter((vector) => ids.has(vector.id)).map((vector) => `#${vector.id} (${vector.family}): ${JSON.stringify(vector.markdown)}`);
+  const suspects = XSS_VECTORS.filter((vector) => ids.has(vector.id)).map(
+    (vector) => `#${vector.id} (${vector.family}): ${JSON.stringify(vector.markdown)}`,
+  );
   return `${calls.join("\n")}\n\nVectors:\n${suspects.join("\n")}`;
 }
 
@@ -264,21 +353,29 @@ afterAll(async () => {
 });
 
 const batches: XssVector[][] = [];
-for (let start = 0; start < XSS_VECTORS.length; start += BATCH_SIZE) batches.push(XSS_VECTORS.slice(start, start + BATCH_SIZE));
+for (let start = 0; start < XSS_VECTORS.length; start += BATCH_SIZE)
+  batches.push(XSS_VECTORS.slice(start, start + BATCH_SIZE));
 const batchCases = batches.map((batch) => [`#${batch[0]!.id}–#${batch.at(-1)!.id}`, batch] as const);
 
 describe("the recorders catch a script that runs (control, not rendered by the sanitizer)", () => {
-  const control = '<img src="/missing.png" onerror="alert(1)"><a href="javascript:__xss(2)">link</a><svg onload="__xss(3)"></svg>';
+  const control =
+    '<img src="/missing.png" onerror="alert(1)"><a href="javascript:__xss(2)">link</a><svg onload="__xss(3)"></svg>';
 
   it("without CSP: the calls are recorded", async () => {
-    const url = local.serve(`<!doctype html><html lang="en"><head><title>control</title></head><body><main>${control}</main></body></html>`, false);
+    const url = local.serve(
+      `<!doctype html><html lang="en"><head><title>control</title></head><body><main>${control}</main></body></html>`,
+      false,
+    );
     const result = await visit(browser, url);
     expect(result.calls).toEqual(expect.arrayContaining(["alert(1)", "__xss(2)", "__xss(3)"]));
     expect(result.markup.length).toBeGreaterThan(0);
   });
 
   it("with the app's CSP: nothing runs and the violations are recorded", async () => {
-    const url = local.serve(`<!doctype html><html lang="en"><head><title>control</title></head><body><main>${control}</main></body></html>`, true);
+    const url = local.serve(
+      `<!doctype html><html lang="en"><head><title>control</title></head><body><main>${control}</main></body></html>`,
+      true,
+    );
     const result = await visit(browser, url);
     expect(result.calls).toEqual([]);
     expect(result.violations.some((violation) => violation.startsWith("csp(script-src"))).toBe(true);

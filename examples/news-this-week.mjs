@@ -14,11 +14,15 @@ const response = await fetch(`${url}/graphql`, {
   }),
 });
 if (response.status === 401) throw new Error("The token was refused (unknown, revoked or expired).");
-if (response.status === 429) throw new Error(`Rate limited; try again in ${response.headers.get("retry-after")} s.`);
+if (response.status === 429)
+  throw new Error(`Rate limited; try again in ${response.headers.get("retry-after")} s.`);
 const { data, errors } = await response.json();
 if (errors) throw new Error(errors.map((e) => `${e.extensions?.code}: ${e.message}`).join("\n"));
 
 const posts = data.posts.edges.map((edge) => edge.node);
 console.log(posts.length ? `${posts.length} post(s) this week:` : "No news this week.");
-for (const post of posts) console.log(`- ${post.publishedAt.slice(0, 10)}  ${post.title}${post.audience === "MEMBERS" ? " (members)" : ""}  ${post.url}`);
+for (const post of posts)
+  console.log(
+    `- ${post.publishedAt.slice(0, 10)}  ${post.title}${post.audience === "MEMBERS" ? " (members)" : ""}  ${post.url}`,
+  );
 console.log(`(${response.headers.get("ratelimit-remaining")} requests left this minute)`);

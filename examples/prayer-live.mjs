@@ -8,7 +8,11 @@ const max = Number(process.env.MAX_EVENTS ?? Infinity);
 
 const response = await fetch(`${url}/graphql`, {
   method: "POST",
-  headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "text/event-stream" },
+  headers: {
+    authorization: `Bearer ${token}`,
+    "content-type": "application/json",
+    accept: "text/event-stream",
+  },
   body: JSON.stringify({ query: "subscription { prayerWall { kind id request { body authorName } } }" }),
 });
 if (!response.ok) throw new Error(`The subscription was refused: HTTP ${response.status}`);
@@ -23,12 +27,19 @@ for await (const chunk of response.body) {
   while ((end = buffer.indexOf("\n\n")) !== -1) {
     const block = buffer.slice(0, end);
     buffer = buffer.slice(end + 2);
-    const data = block.split("\n").filter((line) => line.startsWith("data:")).map((line) => line.slice(5).trim()).join("\n");
+    const data = block
+      .split("\n")
+      .filter((line) => line.startsWith("data:"))
+      .map((line) => line.slice(5).trim())
+      .join("\n");
     if (!block.includes("event: next") || !data) continue;
     const { kind, id, request } = JSON.parse(data).data.prayerWall;
     // RESYNC: events may have been missed (query the wall again); ADDED/UPDATED: on the wall now.
     if (kind === "RESYNC") console.log("resync: refetch the wall");
-    else if (request) console.log(`${kind.toLowerCase()} ${id}: ${request.body}${request.authorName ? ` (${request.authorName})` : ""}`);
+    else if (request)
+      console.log(
+        `${kind.toLowerCase()} ${id}: ${request.body}${request.authorName ? ` (${request.authorName})` : ""}`,
+      );
     else console.log(`${kind.toLowerCase()} ${id}`);
     if (++count >= max) process.exit(0);
   }

@@ -4,7 +4,8 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer } from "node:http";
 
 const secret = process.env.FLOCK_WEBHOOK_SECRET;
-if (!secret?.startsWith("whsec_")) throw new Error("Set FLOCK_WEBHOOK_SECRET to the webhook's signing secret (whsec_…).");
+if (!secret?.startsWith("whsec_"))
+  throw new Error("Set FLOCK_WEBHOOK_SECRET to the webhook's signing secret (whsec_…).");
 const key = Buffer.from(secret.slice("whsec_".length), "base64");
 /** Requests older (or newer) than this are refused: a replayed request carries an old timestamp. */
 const TOLERANCE_SECONDS = 5 * 60;
@@ -15,8 +16,11 @@ export function verify(headers, body) {
   const id = headers["webhook-id"];
   const timestamp = Number(headers["webhook-timestamp"]);
   const signatures = String(headers["webhook-signature"] ?? "").split(" ");
-  if (!id || !Number.isFinite(timestamp) || Math.abs(Date.now() / 1000 - timestamp) > TOLERANCE_SECONDS) return false;
-  const expected = Buffer.from(createHmac("sha256", key).update(`${id}.${timestamp}.${body}`).digest("base64"));
+  if (!id || !Number.isFinite(timestamp) || Math.abs(Date.now() / 1000 - timestamp) > TOLERANCE_SECONDS)
+    return false;
+  const expected = Buffer.from(
+    createHmac("sha256", key).update(`${id}.${timestamp}.${body}`).digest("base64"),
+  );
   return signatures.some((entry) => {
     const [version, signature] = entry.split(",");
     const given = Buffer.from(signature ?? "");
@@ -42,4 +46,6 @@ const server = createServer((req, res) => {
     res.writeHead(204).end(); // answer quickly; do slow work afterwards
   });
 });
-server.listen(Number(process.env.PORT ?? 8787), "127.0.0.1", () => console.log(`listening on http://127.0.0.1:${server.address().port}/`));
+server.listen(Number(process.env.PORT ?? 8787), "127.0.0.1", () =>
+  console.log(`listening on http://127.0.0.1:${server.address().port}/`),
+);

@@ -10,7 +10,13 @@ onRecordCreate((e) => {
   require(`${__hooks}/lib/transaction.js`).inTransaction(e, (app) => {
     const rest = lib.admit(app, e.record);
     e.next();
-    if (rest > 0) lib.splitPart(app, e.record, rest, lib.nextWaitlistPosition(app, e.record.getString("event"), e.record.getString("occurrenceStart")));
+    if (rest > 0)
+      lib.splitPart(
+        app,
+        e.record,
+        rest,
+        lib.nextWaitlistPosition(app, e.record.getString("event"), e.record.getString("occurrenceStart")),
+      );
     lib.recount(app, e.record.getString("event"), e.record.getString("occurrenceStart"));
   });
 }, "registrations");
@@ -19,16 +25,23 @@ onRecordUpdate((e) => {
   const lib = require(`${__hooks}/lib/events.js`);
   require(`${__hooks}/lib/transaction.js`).inTransaction(e, (app) => {
     const before = e.record.original();
-    const cancelling = before.getString("status") !== "cancelled" && e.record.getString("status") === "cancelled";
-    if (cancelling && e.record.getDateTime("cancelledAt").isZero()) e.record.set("cancelledAt", new DateTime());
-    const moved = before.getString("event") !== e.record.getString("event") || before.getString("occurrenceStart") !== e.record.getString("occurrenceStart");
+    const cancelling =
+      before.getString("status") !== "cancelled" && e.record.getString("status") === "cancelled";
+    if (cancelling && e.record.getDateTime("cancelledAt").isZero())
+      e.record.set("cancelledAt", new DateTime());
+    const moved =
+      before.getString("event") !== e.record.getString("event") ||
+      before.getString("occurrenceStart") !== e.record.getString("occurrenceStart");
     // A moved party must fit where it goes: the seats there decide, as for a new registration.
     if (moved && e.record.getString("status") !== "cancelled") lib.readmit(app, e.record);
     e.next();
     if (cancelling) lib.cancelParts(app, e.record);
     // Seats free up when a confirmed party leaves, shrinks or moves (a promotion itself frees none).
-    const frees = before.getString("status") === "confirmed" &&
-      (e.record.getString("status") !== "confirmed" || e.record.getInt("attendees") < before.getInt("attendees") || moved);
+    const frees =
+      before.getString("status") === "confirmed" &&
+      (e.record.getString("status") !== "confirmed" ||
+        e.record.getInt("attendees") < before.getInt("attendees") ||
+        moved);
     if (frees) lib.promote(app, before.getString("event"), before.getString("occurrenceStart"));
     lib.recount(app, before.getString("event"), before.getString("occurrenceStart"));
     if (moved) lib.recount(app, e.record.getString("event"), e.record.getString("occurrenceStart"));
@@ -51,12 +64,20 @@ onRecordDelete((e) => {
 
 onRecordCreate((e) => {
   e.next();
-  require(`${__hooks}/lib/events.js`).recount(e.app, e.record.getString("event"), e.record.getString("occurrenceStart"));
+  require(`${__hooks}/lib/events.js`).recount(
+    e.app,
+    e.record.getString("event"),
+    e.record.getString("occurrenceStart"),
+  );
 }, "rsvps");
 
 onRecordUpdate((e) => {
   e.next();
-  require(`${__hooks}/lib/events.js`).recount(e.app, e.record.getString("event"), e.record.getString("occurrenceStart"));
+  require(`${__hooks}/lib/events.js`).recount(
+    e.app,
+    e.record.getString("event"),
+    e.record.getString("occurrenceStart"),
+  );
 }, "rsvps");
 
 onRecordDelete((e) => {
@@ -66,5 +87,9 @@ onRecordDelete((e) => {
   } catch (_) {
     return;
   }
-  require(`${__hooks}/lib/events.js`).recount(e.app, e.record.getString("event"), e.record.getString("occurrenceStart"));
+  require(`${__hooks}/lib/events.js`).recount(
+    e.app,
+    e.record.getString("event"),
+    e.record.getString("occurrenceStart"),
+  );
 }, "rsvps");

@@ -20,12 +20,19 @@ onRecordUpdate((e) => {
     if (before.getString("status") !== "active") lib.admit(app, e.record);
     e.next();
     lib.recount(app, e.record.getString("group"));
-    if (before.getString("group") !== e.record.getString("group")) lib.recount(app, before.getString("group"));
+    if (before.getString("group") !== e.record.getString("group"))
+      lib.recount(app, before.getString("group"));
     // Who sees whom changes with status, role, group or person (not with a read marker).
-    if (["status", "role", "group", "person"].some((field) => before.getString(field) !== e.record.getString(field))) {
+    if (
+      ["status", "role", "group", "person"].some(
+        (field) => before.getString(field) !== e.record.getString(field),
+      )
+    ) {
       lib.refreshGroupAccess(app, e.record.getString("group"));
-      if (before.getString("group") !== e.record.getString("group")) lib.refreshGroupAccess(app, before.getString("group"));
-      if (before.getString("person") !== e.record.getString("person")) lib.refreshAccess(app, before.getString("person"));
+      if (before.getString("group") !== e.record.getString("group"))
+        lib.refreshGroupAccess(app, before.getString("group"));
+      if (before.getString("person") !== e.record.getString("person"))
+        lib.refreshAccess(app, before.getString("person"));
     }
   });
 }, "group_members");
@@ -60,7 +67,10 @@ onRecordUpdate((e) => {
     e.record.set("leaderNames", lib.leaderNames(app, e.record.id));
     e.next();
     // Archiving a group, or opening or closing its roster, changes who sees its members.
-    if (before.getString("status") !== e.record.getString("status") || before.getString("rosterVisibility") !== e.record.getString("rosterVisibility")) {
+    if (
+      before.getString("status") !== e.record.getString("status") ||
+      before.getString("rosterVisibility") !== e.record.getString("rosterVisibility")
+    ) {
       lib.refreshGroupAccess(app, e.record.id);
     }
   });
@@ -69,7 +79,11 @@ onRecordUpdate((e) => {
 // groups.leaderNames copies the leaders' names: a leader renamed is renamed on every group they lead.
 onRecordUpdate((e) => {
   const before = e.record.original();
-  if (!["firstName", "preferredName", "lastName"].some((field) => before.getString(field) !== e.record.getString(field))) {
+  if (
+    !["firstName", "preferredName", "lastName"].some(
+      (field) => before.getString(field) !== e.record.getString(field),
+    )
+  ) {
     e.next();
     return;
   }

@@ -16,7 +16,8 @@ onRecordUpdate((e) => {
   lib.derivePerson(e.app, e.record);
   e.next();
   lib.refreshHousehold(e.app, householdBefore);
-  if (e.record.getString("household") !== householdBefore) lib.refreshHousehold(e.app, e.record.getString("household"));
+  if (e.record.getString("household") !== householdBefore)
+    lib.refreshHousehold(e.app, e.record.getString("household"));
 }, "people");
 
 onRecordCreate((e) => {

@@ -18,7 +18,8 @@ onRecordCreate((e) => {
   const request = e.app.findRecordById("prayer_requests", requestId);
   const flags = e.app.countRecords("prayer_flags", $dbx.hashExp({ request: requestId }));
   request.set("flagCount", flags);
-  if (flags >= FLAGS_TO_MODERATION && request.getString("status") === "approved") request.set("status", "pending");
+  if (flags >= FLAGS_TO_MODERATION && request.getString("status") === "approved")
+    request.set("status", "pending");
   e.app.save(request);
 }, "prayer_flags");
 

@@ -52,19 +52,22 @@ function apply(app, r) {
   app.save(marks);
 }
 
-migrate((app) => {
-  const settings = app.findCollectionByNameOrId("settings");
-  settings.fields.add(new BoolField({ name: "prayerPublicWall" }));
-  app.save(settings);
-  for (const record of app.findAllRecords("settings")) {
-    record.set("prayerPublicWall", true);
-    app.save(record);
-  }
-  // Public requests: everyone while the public wall is on; otherwise active members only.
-  apply(app, rules(`(${PUBLIC_WALL_ON} || ${ACTIVE})`, true));
-}, (app) => {
-  apply(app, rules("true", false));
-  const settings = app.findCollectionByNameOrId("settings");
-  settings.fields.removeByName("prayerPublicWall");
-  app.save(settings);
-});
+migrate(
+  (app) => {
+    const settings = app.findCollectionByNameOrId("settings");
+    settings.fields.add(new BoolField({ name: "prayerPublicWall" }));
+    app.save(settings);
+    for (const record of app.findAllRecords("settings")) {
+      record.set("prayerPublicWall", true);
+      app.save(record);
+    }
+    // Public requests: everyone while the public wall is on; otherwise active members only.
+    apply(app, rules(`(${PUBLIC_WALL_ON} || ${ACTIVE})`, true));
+  },
+  (app) => {
+    apply(app, rules("true", false));
+    const settings = app.findCollectionByNameOrId("settings");
+    settings.fields.removeByName("prayerPublicWall");
+    app.save(settings);
+  },
+);

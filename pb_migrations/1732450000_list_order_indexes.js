@@ -29,18 +29,21 @@ const INDEXES = {
 
 const nameOf = (sql) => sql.split(" ON ")[0].split(" ").pop();
 
-migrate((app) => {
-  for (const [collectionName, indexes] of Object.entries(INDEXES)) {
-    const collection = app.findCollectionByNameOrId(collectionName);
-    const names = indexes.map(nameOf);
-    collection.indexes = [...collection.indexes.filter((sql) => !names.includes(nameOf(sql))), ...indexes];
-    app.save(collection);
-  }
-}, (app) => {
-  for (const [collectionName, indexes] of Object.entries(INDEXES)) {
-    const collection = app.findCollectionByNameOrId(collectionName);
-    const names = indexes.map(nameOf);
-    collection.indexes = collection.indexes.filter((sql) => !names.includes(nameOf(sql)));
-    app.save(collection);
-  }
-});
+migrate(
+  (app) => {
+    for (const [collectionName, indexes] of Object.entries(INDEXES)) {
+      const collection = app.findCollectionByNameOrId(collectionName);
+      const names = indexes.map(nameOf);
+      collection.indexes = [...collection.indexes.filter((sql) => !names.includes(nameOf(sql))), ...indexes];
+      app.save(collection);
+    }
+  },
+  (app) => {
+    for (const [collectionName, indexes] of Object.entries(INDEXES)) {
+      const collection = app.findCollectionByNameOrId(collectionName);
+      const names = indexes.map(nameOf);
+      collection.indexes = collection.indexes.filter((sql) => !names.includes(nameOf(sql)));
+      app.save(collection);
+    }
+  },
+);

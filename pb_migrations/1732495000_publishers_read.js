@@ -18,14 +18,26 @@ const RULES = {
     viewRule: [`status = "published" || ${editor}`, `status = "published" || ${staff}`],
   },
   posts: {
-    listRule: [`(status = "published" && (audience = "public" || ${activeMember})) || ${editor}`, `(status = "published" && (audience = "public" || ${activeMember})) || ${staff}`],
-    viewRule: [`(status = "published" && (audience = "public" || ${activeMember})) || ${editor}`, `(status = "published" && (audience = "public" || ${activeMember})) || ${staff}`],
+    listRule: [
+      `(status = "published" && (audience = "public" || ${activeMember})) || ${editor}`,
+      `(status = "published" && (audience = "public" || ${activeMember})) || ${staff}`,
+    ],
+    viewRule: [
+      `(status = "published" && (audience = "public" || ${activeMember})) || ${editor}`,
+      `(status = "published" && (audience = "public" || ${activeMember})) || ${staff}`,
+    ],
   },
   revisions: {
     listRule: [editor, staff],
     viewRule: [editor, staff],
-    createRule: [`${editor} && @request.body.editedBy = @request.auth.id`, `${staff} && @request.body.editedBy = @request.auth.id`],
-    updateRule: [`${editor} && @request.body.editedBy = @request.auth.id`, `${staff} && @request.body.editedBy = @request.auth.id`],
+    createRule: [
+      `${editor} && @request.body.editedBy = @request.auth.id`,
+      `${staff} && @request.body.editedBy = @request.auth.id`,
+    ],
+    updateRule: [
+      `${editor} && @request.body.editedBy = @request.auth.id`,
+      `${staff} && @request.body.editedBy = @request.auth.id`,
+    ],
     deleteRule: [editor, staff],
   },
 };

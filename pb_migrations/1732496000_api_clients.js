@@ -94,7 +94,14 @@ migrate(
       updateRule: null,
       deleteRule: null,
       fields: [
-        { name: "client", type: "relation", collectionId: clients.id, maxSelect: 1, required: true, cascadeDelete: true },
+        {
+          name: "client",
+          type: "relation",
+          collectionId: clients.id,
+          maxSelect: 1,
+          required: true,
+          cascadeDelete: true,
+        },
         { name: "lastUsedAt", type: "date" },
         { name: "lastUsedIp", type: "text", max: 64 },
         { name: "created", type: "autodate", onCreate: true, onUpdate: false },

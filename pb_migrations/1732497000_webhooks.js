@@ -10,8 +10,15 @@
 const has = (permission) => `@request.auth.roles.permissions:each ?= "${permission}"`;
 const MANAGER = has("api.manage");
 const EVENTS = [
-  "post.published", "post.updated", "page.published", "sermon.published", "event.published",
-  "prayer.approved", "prayer.answered", "person.created", "visit.created",
+  "post.published",
+  "post.updated",
+  "page.published",
+  "sermon.published",
+  "event.published",
+  "prayer.approved",
+  "prayer.answered",
+  "person.created",
+  "visit.created",
 ];
 
 migrate(
@@ -55,11 +62,24 @@ migrate(
       updateRule: `${MANAGER} && @request.body.status = "pending" && @request.body.webhook:isset = false && @request.body.type:isset = false && @request.body.payload:isset = false`,
       deleteRule: null,
       fields: [
-        { name: "webhook", type: "relation", collectionId: webhooks.id, maxSelect: 1, required: true, cascadeDelete: true },
+        {
+          name: "webhook",
+          type: "relation",
+          collectionId: webhooks.id,
+          maxSelect: 1,
+          required: true,
+          cascadeDelete: true,
+        },
         { name: "type", type: "select", required: true, maxSelect: 1, values: EVENTS },
         // The event's data (ids, titles and site paths; nothing private): what every attempt sends.
         { name: "payload", type: "json", maxSize: 20000 },
-        { name: "status", type: "select", required: true, maxSelect: 1, values: ["pending", "succeeded", "failed"] },
+        {
+          name: "status",
+          type: "select",
+          required: true,
+          maxSelect: 1,
+          values: ["pending", "succeeded", "failed"],
+        },
         { name: "attempts", type: "number", onlyInt: true, min: 0 },
         { name: "nextAttemptAt", type: "date" },
         { name: "lastAttemptAt", type: "date" },

@@ -6,12 +6,15 @@
 
 const INDEX = "CREATE INDEX idx_people_sort ON people (lastName, firstName, id)";
 
-migrate((app) => {
-  const people = app.findCollectionByNameOrId("people");
-  people.indexes = [...people.indexes.filter((sql) => !sql.includes("idx_people_sort ")), INDEX];
-  app.save(people);
-}, (app) => {
-  const people = app.findCollectionByNameOrId("people");
-  people.indexes = people.indexes.filter((sql) => !sql.includes("idx_people_sort "));
-  app.save(people);
-});
+migrate(
+  (app) => {
+    const people = app.findCollectionByNameOrId("people");
+    people.indexes = [...people.indexes.filter((sql) => !sql.includes("idx_people_sort ")), INDEX];
+    app.save(people);
+  },
+  (app) => {
+    const people = app.findCollectionByNameOrId("people");
+    people.indexes = people.indexes.filter((sql) => !sql.includes("idx_people_sort "));
+    app.save(people);
+  },
+);

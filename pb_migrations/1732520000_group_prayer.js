@@ -18,7 +18,8 @@ const MODERATE = has("prayer.moderate");
 const PASTORAL = has("prayer.view_pastoral");
 const IS_REQUESTER = "prayer_request_private_via_request.user ?= @request.auth.id";
 /** The caller is an active member of the (active) group at `field`. */
-const inMyGroups = (field) => `(${field} != "" && @request.auth.person != "" && @request.auth.person.group_access_via_person.memberGroups ~ ${field})`;
+const inMyGroups = (field) =>
+  `(${field} != "" && @request.auth.person != "" && @request.auth.person.group_access_via_person.memberGroups ~ ${field})`;
 
 const NARROWING = {
   prayer_requests: {
@@ -35,35 +36,44 @@ const NARROWING = {
   },
 };
 
-migrate((app) => {
-  const requests = app.findCollectionByNameOrId("prayer_requests");
-  const groups = app.findCollectionByNameOrId("groups");
-  // Deleting a group deletes its requests (nobody else could read them).
-  requests.fields.add(new RelationField({ name: "group", collectionId: groups.id, maxSelect: 1, cascadeDelete: true }));
-  requests.indexes = [...requests.indexes, "CREATE INDEX idx_prayer_requests_group ON prayer_requests (`group`, created)"];
-  app.save(requests);
-  for (const [name, rules] of Object.entries(NARROWING)) {
-    const collection = app.findCollectionByNameOrId(name);
-    for (const [rule, narrowing] of Object.entries(rules)) {
-      // Rules are Go *string values here: String() gives the text (null: locked, and stays locked).
-      if (collection[rule] == null) continue;
-      collection[rule] = `(${String(collection[rule])}) && ${narrowing}`;
+migrate(
+  (app) => {
+    const requests = app.findCollectionByNameOrId("prayer_requests");
+    const groups = app.findCollectionByNameOrId("groups");
+    // Deleting a group deletes its requests (nobody else could read them).
+    requests.fields.add(
+      new RelationField({ name: "group", collectionId: groups.id, maxSelect: 1, cascadeDelete: true }),
+    );
+    requests.indexes = [
+      ...requests.indexes,
+      "CREATE INDEX idx_prayer_requests_group ON prayer_requests (`group`, created)",
+    ];
+    app.save(requests);
+    for (const [name, rules] of Object.entries(NARROWING)) {
+      const collection = app.findCollectionByNameOrId(name);
+      for (const [rule, narrowing] of Object.entries(rules)) {
+        // Rules are Go *string values here: String() gives the text (null: locked, and stays locked).
+        if (collection[rule] == null) continue;
+        collection[rule] = `(${String(collection[rule])}) && ${narrowing}`;
+      }
+      app.save(collection);
     }
-    app.save(collection);
-  }
-}, (app) => {
-  for (const [name, rules] of Object.entries(NARROWING)) {
-    const collection = app.findCollectionByNameOrId(name);
-    for (const [rule, narrowing] of Object.entries(rules)) {
-      if (collection[rule] == null) continue;
-      const current = String(collection[rule]);
-      const suffix = `) && ${narrowing}`;
-      if (current.startsWith("(") && current.endsWith(suffix)) collection[rule] = current.slice(1, -suffix.length);
+  },
+  (app) => {
+    for (const [name, rules] of Object.entries(NARROWING)) {
+      const collection = app.findCollectionByNameOrId(name);
+      for (const [rule, narrowing] of Object.entries(rules)) {
+        if (collection[rule] == null) continue;
+        const current = String(collection[rule]);
+        const suffix = `) && ${narrowing}`;
+        if (current.startsWith("(") && current.endsWith(suffix))
+          collection[rule] = current.slice(1, -suffix.length);
+      }
+      app.save(collection);
     }
-    app.save(collection);
-  }
-  const requests = app.findCollectionByNameOrId("prayer_requests");
-  requests.indexes = requests.indexes.filter((sql) => !sql.includes("idx_prayer_requests_group "));
-  requests.fields.removeByName("group");
-  app.save(requests);
-});
+    const requests = app.findCollectionByNameOrId("prayer_requests");
+    requests.indexes = requests.indexes.filter((sql) => !sql.includes("idx_prayer_requests_group "));
+    requests.fields.removeByName("group");
+    app.save(requests);
+  },
+);

@@ -17,7 +17,14 @@ const SCOPE = "people.directory";
 const ACTIVE = '@request.auth.person.recordStatus = "active"';
 const LISTED = `inDirectory = true && ${ACTIVE}`;
 const GRANTED = `inDirectory = true && (${ACTIVE} || @request.auth.scopes:each ?= "${SCOPE}")`;
-const COLLECTIONS = ["households", "people", "person_emails", "person_phones", "person_birthdays", "addresses"];
+const COLLECTIONS = [
+  "households",
+  "people",
+  "person_emails",
+  "person_phones",
+  "person_birthdays",
+  "addresses",
+];
 
 const setScopeValue = (app, on) => {
   const clients = app.findCollectionByNameOrId("api_clients");
@@ -37,7 +44,8 @@ const grant = (app, on) => {
       const current = String(collection[rule]);
       const next = on ? current.replaceAll(LISTED, GRANTED) : current.replaceAll(GRANTED, LISTED);
       // Every one of these rules has exactly one directory branch; anything else means the rules moved.
-      if (on && next.split(GRANTED).length !== 2) throw new Error(`${name}.${rule}: expected one directory branch`);
+      if (on && next.split(GRANTED).length !== 2)
+        throw new Error(`${name}.${rule}: expected one directory branch`);
       collection[rule] = next;
     }
     app.save(collection);
@@ -53,7 +61,10 @@ migrate(
     grant(app, false);
     // Clients issued with the scope keep the others.
     for (const client of app.findRecordsByFilter("api_clients", `scopes ~ "${SCOPE}"`, "", 0, 0)) {
-      client.set("scopes", client.get("scopes").filter((value) => value !== SCOPE));
+      client.set(
+        "scopes",
+        client.get("scopes").filter((value) => value !== SCOPE),
+      );
       app.save(client);
     }
     setScopeValue(app, false);

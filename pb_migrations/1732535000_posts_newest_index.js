@@ -8,12 +8,15 @@
 
 const INDEX = "CREATE INDEX idx_posts_newest ON posts (status, publishedAt, created, id)";
 
-migrate((app) => {
-  const posts = app.findCollectionByNameOrId("posts");
-  posts.indexes = [...posts.indexes.filter((sql) => !sql.includes("idx_posts_newest ")), INDEX];
-  app.save(posts);
-}, (app) => {
-  const posts = app.findCollectionByNameOrId("posts");
-  posts.indexes = posts.indexes.filter((sql) => !sql.includes("idx_posts_newest "));
-  app.save(posts);
-});
+migrate(
+  (app) => {
+    const posts = app.findCollectionByNameOrId("posts");
+    posts.indexes = [...posts.indexes.filter((sql) => !sql.includes("idx_posts_newest ")), INDEX];
+    app.save(posts);
+  },
+  (app) => {
+    const posts = app.findCollectionByNameOrId("posts");
+    posts.indexes = posts.indexes.filter((sql) => !sql.includes("idx_posts_newest "));
+    app.save(posts);
+  },
+);

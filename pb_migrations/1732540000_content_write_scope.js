@@ -62,14 +62,26 @@ const RULES = {
   posts: {
     listRule: [POSTS_READ, `${POSTS_READ} || ${CLIENT_READS_POST}`],
     viewRule: [POSTS_READ, `${POSTS_READ} || ${CLIENT_READS_POST}`],
-    createRule: [POSTS_CREATE, `(${POSTS_CREATE} && ${unsetOrEmpty("authorClient")}) || ${CLIENT_CREATES_POST}`],
-    updateRule: [POSTS_UPDATE, `@request.body.authorClient:changed = false && @request.body.author:changed = false && ((${POSTS_UPDATE}) || ${CLIENT_UPDATES_POST})`],
+    createRule: [
+      POSTS_CREATE,
+      `(${POSTS_CREATE} && ${unsetOrEmpty("authorClient")}) || ${CLIENT_CREATES_POST}`,
+    ],
+    updateRule: [
+      POSTS_UPDATE,
+      `@request.body.authorClient:changed = false && @request.body.author:changed = false && ((${POSTS_UPDATE}) || ${CLIENT_UPDATES_POST})`,
+    ],
   },
   revisions: {
     listRule: [staff, `${staff} || ${CLIENT_READS_REVISIONS}`],
     viewRule: [staff, `${staff} || ${CLIENT_READS_REVISIONS}`],
-    createRule: [REVISIONS_WRITE, `(${REVISIONS_WRITE} && ${unsetOrEmpty("editedByClient")}) || ${CLIENT_CREATES_REVISION}`],
-    updateRule: [REVISIONS_WRITE, `(${REVISIONS_WRITE} && ${unsetOrEmpty("editedByClient")}) || ${CLIENT_UPDATES_REVISION}`],
+    createRule: [
+      REVISIONS_WRITE,
+      `(${REVISIONS_WRITE} && ${unsetOrEmpty("editedByClient")}) || ${CLIENT_CREATES_REVISION}`,
+    ],
+    updateRule: [
+      REVISIONS_WRITE,
+      `(${REVISIONS_WRITE} && ${unsetOrEmpty("editedByClient")}) || ${CLIENT_UPDATES_REVISION}`,
+    ],
     // Trimming the history: a client removes only its own unpublished entries of its own drafts.
     deleteRule: [staff, `${staff} || (${CLIENT_OWN_ENTRY})`],
   },
@@ -92,7 +104,8 @@ const applyRules = (app, index) => {
     const collection = app.findCollectionByNameOrId(name);
     for (const [rule, values] of Object.entries(rules)) {
       const current = collection[rule] == null ? null : String(collection[rule]);
-      if (current !== values[1 - index]) throw new Error(`${name}.${rule} is not what this migration expects: ${current}`);
+      if (current !== values[1 - index])
+        throw new Error(`${name}.${rule} is not what this migration expects: ${current}`);
       collection[rule] = values[index];
     }
     app.save(collection);
@@ -105,7 +118,8 @@ migrate(
     const clients = app.findCollectionByNameOrId("api_clients");
     for (const [name, fields] of Object.entries(FIELDS)) {
       const collection = app.findCollectionByNameOrId(name);
-      for (const field of fields) collection.fields.add(new RelationField({ name: field, collectionId: clients.id, maxSelect: 1 }));
+      for (const field of fields)
+        collection.fields.add(new RelationField({ name: field, collectionId: clients.id, maxSelect: 1 }));
       app.save(collection);
     }
     applyRules(app, 1);
@@ -118,7 +132,10 @@ migrate(
       app.save(collection);
     }
     for (const client of app.findRecordsByFilter("api_clients", 'scopes ~ "content.write"', "", 0, 0)) {
-      client.set("scopes", client.get("scopes").filter((value) => value !== "content.write"));
+      client.set(
+        "scopes",
+        client.get("scopes").filter((value) => value !== "content.write"),
+      );
       app.save(client);
     }
     setScopeValue(app, false);

@@ -42,12 +42,15 @@ function treeOfArchitecture(): string {
   const doc = readFileSync(join(root, "docs/ARCHITECTURE.md"), "utf8");
   const section = doc.slice(doc.indexOf("## The trees"));
   const match = /```\n([\s\S]*?)\n```/.exec(section);
-  if (!match) throw new Error("docs/ARCHITECTURE.md: no code block under \"## The trees\"");
+  if (!match) throw new Error('docs/ARCHITECTURE.md: no code block under "## The trees"');
   return match[1]!;
 }
 
 const entries = (dir: string) => readdirSync(join(root, dir), { withFileTypes: true });
-const folders = (dir: string) => entries(dir).filter((e) => e.isDirectory()).map((e) => `${dir}/${e.name}/`);
+const folders = (dir: string) =>
+  entries(dir)
+    .filter((e) => e.isDirectory())
+    .map((e) => `${dir}/${e.name}/`);
 
 /** What the tree must name, from the working tree. */
 function required(): string[] {
@@ -74,7 +77,9 @@ describe("docs/ARCHITECTURE.md tree", () => {
   });
 
   it("names nothing under web/src/features that does not exist", () => {
-    const named = [...namedPaths(treeOfArchitecture())].filter((p) => p.startsWith("web/src/features/") && p.endsWith("/") && p !== "web/src/features/");
+    const named = [...namedPaths(treeOfArchitecture())].filter(
+      (p) => p.startsWith("web/src/features/") && p.endsWith("/") && p !== "web/src/features/",
+    );
     const existing = new Set(required());
     expect(named.filter((p) => !existing.has(p))).toEqual([]);
   });

@@ -24,9 +24,13 @@ interface ChatPayload {
 }
 
 const MARK = "P5 chat bench";
-const QUERY = "subscription($g: ID!) { groupMessages(groupId: $g) { kind id message { id body authorName created } } }";
+const QUERY =
+  "subscription($g: ID!) { groupMessages(groupId: $g) { kind id message { id body authorName created } } }";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const percentile = (sorted: number[], q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]! : Number.NaN);
+const percentile = (sorted: number[], q: number) =>
+  sorted.length
+    ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!
+    : Number.NaN;
 
 export async function runChatP5(options: ChatBenchOptions): Promise<{ targetsMet: boolean }> {
   const count = options.members ?? 200;
@@ -34,38 +38,77 @@ export async function runChatP5(options: ChatBenchOptions): Promise<{ targetsMet
   const paceMs = options.paceMs ?? 250;
   const system = new PocketBase(options.pbUrl);
   system.autoCancellation(false);
-  await system.collection("_superusers").authWithPassword(options.superuser.email, options.superuser.password);
+  await system
+    .collection("_superusers")
+    .authWithPassword(options.superuser.email, options.superuser.password);
   const run = randomUUID().slice(0, 6);
   const group = await system.collection("groups").create({
-    name: `Chat bench ${run}`, slug: `chat-bench-${run}`, type: "team", locationDisplay: "hidden", visibility: "hidden", joinPolicy: "closed",
-    rosterVisibility: "leaders", chatEnabled: true, status: "active",
+    name: `Chat bench ${run}`,
+    slug: `chat-bench-${run}`,
+    type: "team",
+    locationDisplay: "hidden",
+    visibility: "hidden",
+    joinPolicy: "closed",
+    rosterVisibility: "leaders",
+    chatEnabled: true,
+    status: "active",
   });
   // Members with logins; tokens by impersonation (no password hashing for 200 accounts).
   const tokens: string[] = [];
   let author = "";
   for (let i = 0; i < count; i++) {
-    const person = await system.collection("people").create({ firstName: "Bench", lastName: `Member ${i}`, recordStatus: "active" });
+    const person = await system
+      .collection("people")
+      .create({ firstName: "Bench", lastName: `Member ${i}`, recordStatus: "active" });
     if (i === 0) author = person.id;
     const user = await system.collection("users").create({
-      email: `chat-bench-${run}-${i}@bench.example`, password: `bench-password-${run}`, passwordConfirm: `bench-password-${run}`, verified: true, person: person.id, status: "active",
+      email: `chat-bench-${run}-${i}@bench.example`,
+      password: `bench-password-${run}`,
+      passwordConfirm: `bench-password-${run}`,
+      verified: true,
+      person: person.id,
+      status: "active",
     });
-    await system.collection("group_members").create({ group: group.id, person: person.id, role: i === 0 ? "leader" : "member", status: "active" });
+    await system
+      .collection("group_members")
+      .create({ group: group.id, person: person.id, role: i === 0 ? "leader" : "member", status: "active" });
     tokens.push((await system.collection("users").impersonate(user.id, 3600)).authStore.token);
   }
   const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
-  const clients = tokens.map((token) => new GraphQLSseClient<ChatPayload>({ url: options.url, query: QUERY, variables: { g: group.id }, token, agent }));
+  const clients = tokens.map(
+    (token) =>
+      new GraphQLSseClient<ChatPayload>({
+        url: options.url,
+        query: QUERY,
+        variables: { g: group.id },
+        token,
+        agent,
+      }),
+  );
   try {
     const openStarted = Date.now();
-    for (let i = 0; i < clients.length; i += 25) await Promise.all(clients.slice(i, i + 25).map((c) => c.open()));
+    for (let i = 0; i < clients.length; i += 25)
+      await Promise.all(clients.slice(i, i + 25).map((c) => c.open()));
     const openSeconds = (Date.now() - openStarted) / 1000;
     await sleep(500);
     for (let n = 0; n < changes; n++) {
       const sentAt = Date.now();
-      await system.collection("group_messages").create({ group: group.id, author, authorName: "Bench", body: `${MARK} #${n} sent=${sentAt}`, clientKey: randomUUID() });
+      await system.collection("group_messages").create({
+        group: group.id,
+        author,
+        authorName: "Bench",
+        body: `${MARK} #${n} sent=${sentAt}`,
+        clientKey: randomUUID(),
+      });
       await sleep(paceMs);
     }
     const expected = clients.length * changes;
-    const received = () => clients.reduce((n, c) => n + c.events.filter((e) => e.data.data?.groupMessages.message?.body.startsWith(MARK)).length, 0);
+    const received = () =>
+      clients.reduce(
+        (n, c) =>
+          n + c.events.filter((e) => e.data.data?.groupMessages.message?.body.startsWith(MARK)).length,
+        0,
+      );
     const deadline = Date.now() + 5000;
     while (received() < expected && Date.now() < deadline) await sleep(100);
     const latencies: number[] = [];

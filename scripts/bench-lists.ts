@@ -66,7 +66,11 @@ async function loop(read: Read, connections: number, seconds: number): Promise<L
 const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
 const median = (values: number[]) => percentile(sorted(values), 0.5);
 
-async function restJson(pbUrl: string, path: string, token: string | null): Promise<{ ok: boolean; json: { items?: Array<Record<string, unknown>> } }> {
+async function restJson(
+  pbUrl: string,
+  path: string,
+  token: string | null,
+): Promise<{ ok: boolean; json: { items?: Array<Record<string, unknown>> } }> {
   const response = await fetch(`${pbUrl}${path}`, { headers: token ? { authorization: token } : {} });
   const json = (await response.json()) as { items?: Array<Record<string, unknown>> };
   return { ok: response.ok && Array.isArray(json.items), json };
@@ -92,7 +96,11 @@ async function memberSession(system: PocketBase, pbUrl: string, email: string): 
 }
 
 /** The three member lists, direct and through the gateway, for `token` (null: a guest, news and wall only). */
-async function listReads(url: string, pbUrl: string, token: string | null): Promise<[Reads, Reads & { listOnly: Read }, ...Reads[]]> {
+async function listReads(
+  url: string,
+  pbUrl: string,
+  token: string | null,
+): Promise<[Reads, Reads & { listOnly: Read }, ...Reads[]]> {
   const ops = await webOperations();
   const gql = (name: string, variables: Record<string, unknown>) => async () =>
     (await graphqlRequest(url, token, { name, query: ops.get(name)!, variables })).ok;
@@ -101,11 +109,21 @@ async function listReads(url: string, pbUrl: string, token: string | null): Prom
     name: "news list",
     // In the news list's own order (the gateway's POSTS_NEWEST), so both sides ask PocketBase the same.
     direct: async () =>
-      (await restJson(pbUrl, `/api/collections/posts/records?${q({ page: 1, perPage: 11, skipTotal: 1, filter: 'status = "published"', sort: "-publishedAt,-created,-id", expand: "cover" })}`, token)).ok,
+      (
+        await restJson(
+          pbUrl,
+          `/api/collections/posts/records?${q({ page: 1, perPage: 11, skipTotal: 1, filter: 'status = "published"', sort: "-publishedAt,-created,-id", expand: "cover" })}`,
+          token,
+        )
+      ).ok,
     gateway: gql("NewsPage", {}),
   };
   const wallList = () =>
-    restJson(pbUrl, `/api/collections/prayer_requests/records?${q({ page: 1, perPage: 21, skipTotal: 1, filter: '(status = "approved" || status = "answered") && visibility != "pastoral"', sort: "-created,-id" })}`, token);
+    restJson(
+      pbUrl,
+      `/api/collections/prayer_requests/records?${q({ page: 1, perPage: 21, skipTotal: 1, filter: '(status = "approved" || status = "answered") && visibility != "pastoral"', sort: "-created,-id" })}`,
+      token,
+    );
   const wall: Reads & { listOnly: Read } = {
     name: "prayer wall",
     // The wall's list alone: what its rule costs this caller (the scale scenario compares it).
@@ -114,7 +132,13 @@ async function listReads(url: string, pbUrl: string, token: string | null): Prom
       const list = wallList();
       // The caller's own state (prayed today, flagged, mine): rule-scoped lists, as the gateway reads them.
       const own = token
-        ? ["prayer_marks", "prayer_flags", "prayer_request_private"].map((c) => restJson(pbUrl, `/api/collections/${c}/records?${q({ page: 1, perPage: 200, skipTotal: 1, sort: "-created" })}`, token))
+        ? ["prayer_marks", "prayer_flags", "prayer_request_private"].map((c) =>
+            restJson(
+              pbUrl,
+              `/api/collections/${c}/records?${q({ page: 1, perPage: 200, skipTotal: 1, sort: "-created" })}`,
+              token,
+            ),
+          )
         : [];
       const results = await Promise.all([list, ...own]);
       return results.every((r) => r.ok);
@@ -125,18 +149,40 @@ async function listReads(url: string, pbUrl: string, token: string | null): Prom
     name: "directory",
     direct: async () => {
       const [households] = await Promise.all([
-        restJson(pbUrl, `/api/collections/households/records?${q({ page: 1, perPage: 21, skipTotal: 1, filter: "(inDirectory = true)", sort: "name,id" })}`, token),
-        restJson(pbUrl, `/api/collections/households/records?${q({ page: 1, perPage: 1, filter: "(inDirectory = true)", fields: "id" })}`, token),
+        restJson(
+          pbUrl,
+          `/api/collections/households/records?${q({ page: 1, perPage: 21, skipTotal: 1, filter: "(inDirectory = true)", sort: "name,id" })}`,
+          token,
+        ),
+        restJson(
+          pbUrl,
+          `/api/collections/households/records?${q({ page: 1, perPage: 1, filter: "(inDirectory = true)", fields: "id" })}`,
+          token,
+        ),
       ]);
       const hIds = (households.json.items ?? []).slice(0, 20).map((h) => h.id as string);
       if (!hIds.length) return false;
       const [people, addresses] = await Promise.all([
-        restJson(pbUrl, `/api/collections/people/records?${q({ page: 1, perPage: 1000, skipTotal: 1, filter: orIds("household", hIds) })}`, token),
-        restJson(pbUrl, `/api/collections/addresses/records?${q({ page: 1, perPage: 1000, skipTotal: 1, filter: orIds("household", hIds) })}`, token),
+        restJson(
+          pbUrl,
+          `/api/collections/people/records?${q({ page: 1, perPage: 1000, skipTotal: 1, filter: orIds("household", hIds) })}`,
+          token,
+        ),
+        restJson(
+          pbUrl,
+          `/api/collections/addresses/records?${q({ page: 1, perPage: 1000, skipTotal: 1, filter: orIds("household", hIds) })}`,
+          token,
+        ),
       ]);
       const pIds = (people.json.items ?? []).filter((p) => p.inDirectory).map((p) => p.id as string);
       const rows = await Promise.all(
-        ["person_emails", "person_phones", "person_birthdays"].map((c) => restJson(pbUrl, `/api/collections/${c}/records?${q({ page: 1, perPage: 1000, skipTotal: 1, filter: orIds("person", pIds) })}`, token)),
+        ["person_emails", "person_phones", "person_birthdays"].map((c) =>
+          restJson(
+            pbUrl,
+            `/api/collections/${c}/records?${q({ page: 1, perPage: 1000, skipTotal: 1, filter: orIds("person", pIds) })}`,
+            token,
+          ),
+        ),
       );
       return people.ok && addresses.ok && rows.every((r) => r.ok);
     },
@@ -149,8 +195,11 @@ const f = (n: number, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : "-");
 
 function printTable(rows: string[][]): void {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  const line = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
-  console.log([line(rows[0]!), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(line)].join("\n"));
+  const line = (r: string[]) =>
+    r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
+  console.log(
+    [line(rows[0]!), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(line)].join("\n"),
+  );
 }
 
 async function writeJson(path: string, report: unknown): Promise<void> {
@@ -163,14 +212,17 @@ async function writeJson(path: string, report: unknown): Promise<void> {
 export async function runLists(options: ListsOptions): Promise<{ targetsMet: boolean; correct: boolean }> {
   const system = new PocketBase(options.pbUrl);
   system.autoCancellation(false);
-  await system.collection("_superusers").authWithPassword(options.superuser.email, options.superuser.password);
+  await system
+    .collection("_superusers")
+    .authWithPassword(options.superuser.email, options.superuser.password);
   process.stdout.write("Seeding full pages (the Sunday church)… ");
   const seeded = await seedScale(system, { ...SCALE_SHAPES.sunday, members: 2 }, DEMO_PASSWORD);
   console.log(`${f(seeded.seconds, 0)} s`);
   const token = await memberSession(system, options.pbUrl, seeded.memberEmails[0]!);
   const reads = await listReads(options.url, options.pbUrl, token);
   for (const read of reads) {
-    if (!(await read.direct()) || !(await read.gateway())) throw new Error(`${read.name}: a warm-up read failed.`);
+    if (!(await read.direct()) || !(await read.gateway()))
+      throw new Error(`${read.name}: a warm-up read failed.`);
     await loop(read.direct, 10, 1);
     await loop(read.gateway, 10, 1);
   }
@@ -181,16 +233,32 @@ export async function runLists(options: ListsOptions): Promise<{ targetsMet: boo
   for (let rep = 0; rep < REPETITIONS; rep++) {
     for (const read of reads) {
       process.stdout.write(`Repetition ${rep + 1}/${REPETITIONS}: ${read.name}…\n`);
-      const order: Array<"direct" | "gateway"> = rep % 2 === 0 ? ["direct", "gateway"] : ["gateway", "direct"];
+      const order: Array<"direct" | "gateway"> =
+        rep % 2 === 0 ? ["direct", "gateway"] : ["gateway", "direct"];
       const got: Partial<Record<"direct" | "gateway", LoopResult>> = {};
       for (const side of order) got[side] = await loop(read[side], 10, options.seconds);
       const r = results[read.name]!;
       r.direct.push(got.direct!);
       r.gateway.push(got.gateway!);
-      r.ratios.push(got.gateway!.latencies.length / got.gateway!.seconds / (got.direct!.latencies.length / got.direct!.seconds));
+      r.ratios.push(
+        got.gateway!.latencies.length /
+          got.gateway!.seconds /
+          (got.direct!.latencies.length / got.direct!.seconds),
+      );
     }
   }
-  const rows = [["read (member, c=10)", "direct req/s", "gateway req/s", "ratio (median of 3)", "direct p95", "gateway p95", "target", "result"]];
+  const rows = [
+    [
+      "read (member, c=10)",
+      "direct req/s",
+      "gateway req/s",
+      "ratio (median of 3)",
+      "direct p95",
+      "gateway p95",
+      "target",
+      "result",
+    ],
+  ];
   let targetsMet = true;
   let failures = 0;
   const summary: Record<string, unknown> = {};
@@ -202,18 +270,46 @@ export async function runLists(options: ListsOptions): Promise<{ targetsMet: boo
     const ok = ratio >= 0.6;
     if (!ok) targetsMet = false;
     failures += [...r.direct, ...r.gateway].reduce((n, l) => n + l.failures, 0);
-    rows.push([read.name, f(rps(r.direct)), f(rps(r.gateway)), `${f(ratio, 2)}× (${r.ratios.map((x) => f(x, 2)).join(", ")})`, `${f(p95(r.direct))} ms`, `${f(p95(r.gateway))} ms`, "≥ 0.60×", ok ? "PASS" : "FAIL"]);
-    summary[read.name] = { ratios: r.ratios, medianRatio: ratio, directRps: rps(r.direct), gatewayRps: rps(r.gateway), directP95: p95(r.direct), gatewayP95: p95(r.gateway) };
+    rows.push([
+      read.name,
+      f(rps(r.direct)),
+      f(rps(r.gateway)),
+      `${f(ratio, 2)}× (${r.ratios.map((x) => f(x, 2)).join(", ")})`,
+      `${f(p95(r.direct))} ms`,
+      `${f(p95(r.gateway))} ms`,
+      "≥ 0.60×",
+      ok ? "PASS" : "FAIL",
+    ]);
+    summary[read.name] = {
+      ratios: r.ratios,
+      medianRatio: ratio,
+      directRps: rps(r.direct),
+      gatewayRps: rps(r.gateway),
+      directP95: p95(r.direct),
+      gatewayP95: p95(r.gateway),
+    };
   }
   console.log("\nP1 for the member lists (gateway vs direct PocketBase, concurrency 10, interleaved)\n");
   printTable(rows);
   console.log(`Failed reads: ${failures}`);
-  await writeJson(options.jsonPath, { scenario: "lists", date: new Date().toISOString(), machine: machine(), secondsPerSlice: options.seconds, repetitions: REPETITIONS, reads: summary, failures, targetsMet });
+  await writeJson(options.jsonPath, {
+    scenario: "lists",
+    date: new Date().toISOString(),
+    machine: machine(),
+    secondsPerSlice: options.seconds,
+    repetitions: REPETITIONS,
+    reads: summary,
+    failures,
+    targetsMet,
+  });
   return { targetsMet, correct: failures === 0 };
 }
 
 /** p50 of `read` at concurrency 1 for `seconds`, interleaved with the other reads of the same round. */
-async function p50s(reads: Array<[string, Read]>, seconds: number): Promise<Record<string, { p50: number; failures: number }>> {
+async function p50s(
+  reads: Array<[string, Read]>,
+  seconds: number,
+): Promise<Record<string, { p50: number; failures: number }>> {
   const latencies: Record<string, number[]> = {};
   const failures: Record<string, number> = {};
   for (const [name] of reads) {
@@ -229,17 +325,24 @@ async function p50s(reads: Array<[string, Read]>, seconds: number): Promise<Reco
       failures[name]! += r.failures;
     }
   }
-  return Object.fromEntries(reads.map(([name]) => [name, { p50: median(latencies[name]!), failures: failures[name]! }]));
+  return Object.fromEntries(
+    reads.map(([name]) => [name, { p50: median(latencies[name]!), failures: failures[name]! }]),
+  );
 }
 
 /** F4: member vs guest at scale, and the growth of each list's p50. */
 export async function runScale(options: ListsOptions): Promise<{ targetsMet: boolean; correct: boolean }> {
   const system = new PocketBase(options.pbUrl);
   system.autoCancellation(false);
-  await system.collection("_superusers").authWithPassword(options.superuser.email, options.superuser.password);
+  await system
+    .collection("_superusers")
+    .authWithPassword(options.superuser.email, options.superuser.password);
   const member = await memberSession(system, options.pbUrl, "member@grace.example");
   const measure = async () => {
-    const [m, g] = await Promise.all([listReads(options.url, options.pbUrl, member), listReads(options.url, options.pbUrl, null)]);
+    const [m, g] = await Promise.all([
+      listReads(options.url, options.pbUrl, member),
+      listReads(options.url, options.pbUrl, null),
+    ]);
     const reads: Array<[string, Read]> = [
       ["news list, guest, direct", g[0]!.direct],
       ["news list, member, direct", m[0]!.direct],
@@ -257,23 +360,34 @@ export async function runScale(options: ListsOptions): Promise<{ targetsMet: boo
   console.log("Scale: measuring on the demo church…");
   const before = await measure();
   const shape = SCALE_SHAPES.scale;
-  process.stdout.write(`Seeding ${shape.people} people / ${shape.households} households, ${shape.posts} posts, ${shape.prayerRequests} prayer requests… `);
+  process.stdout.write(
+    `Seeding ${shape.people} people / ${shape.households} households, ${shape.posts} posts, ${shape.prayerRequests} prayer requests… `,
+  );
   const seeded = await seedScale(system, shape, DEMO_PASSWORD);
   console.log(`${f(seeded.seconds, 0)} s`);
   console.log("Scale: measuring at scale…");
   const after = await measure();
 
   const rows = [["read (c=1)", "p50 demo", "p50 at scale", "growth"]];
-  for (const name of Object.keys(after)) rows.push([name, `${f(before[name]!.p50, 2)} ms`, `${f(after[name]!.p50, 2)} ms`, `${f(after[name]!.p50 / before[name]!.p50, 2)}×`]);
+  for (const name of Object.keys(after))
+    rows.push([
+      name,
+      `${f(before[name]!.p50, 2)} ms`,
+      `${f(after[name]!.p50, 2)} ms`,
+      `${f(after[name]!.p50 / before[name]!.p50, 2)}×`,
+    ]);
   console.log("\nF4: lists at scale (QUALITY.md)\n");
   printTable(rows);
   const ratio = (list: string) => ({
-    direct: after[`${list}, member, direct`] ? after[`${list}, member, direct`]!.p50 / after[`${list}, guest, direct`]!.p50 : Number.NaN,
+    direct: after[`${list}, member, direct`]
+      ? after[`${list}, member, direct`]!.p50 / after[`${list}, guest, direct`]!.p50
+      : Number.NaN,
     gateway: after[`${list}, member, gateway`]!.p50 / after[`${list}, guest, gateway`]!.p50,
   });
   const news = ratio("news list");
   const wall = ratio("prayer wall");
-  const wallList = after["prayer wall list, member, direct"]!.p50 / after["prayer wall list, guest, direct"]!.p50;
+  const wallList =
+    after["prayer wall list, member, direct"]!.p50 / after["prayer wall list, guest, direct"]!.p50;
   // The target is what the rules cost a member (F4: "members pay what guests pay"): the news list
   // both ways, and the wall's list. The member's whole wall also reads their own state (prayed today,
   // flagged, their requests: three more PocketBase reads a guest has none of), so it is reported.
@@ -282,8 +396,12 @@ export async function runScale(options: ListsOptions): Promise<{ targetsMet: boo
     `\nMember ÷ guest at scale (target ≤ 1.5×): news list ${f(news.direct, 2)}× direct, ${f(news.gateway, 2)}× through the gateway; ` +
       `prayer wall list ${f(wallList, 2)}× direct: ${targetsMet ? "PASS" : "FAIL"}`,
   );
-  console.log(`Reported: the member's whole wall (the list and their own state) ÷ the guest's, through the gateway: ${f(wall.gateway, 2)}×`);
-  const failures = Object.values(before).concat(Object.values(after)).reduce((n, r) => n + r.failures, 0);
+  console.log(
+    `Reported: the member's whole wall (the list and their own state) ÷ the guest's, through the gateway: ${f(wall.gateway, 2)}×`,
+  );
+  const failures = Object.values(before)
+    .concat(Object.values(after))
+    .reduce((n, r) => n + r.failures, 0);
   console.log(`Failed reads: ${failures}`);
   await writeJson(options.jsonPath, {
     scenario: "scale",
@@ -293,7 +411,12 @@ export async function runScale(options: ListsOptions): Promise<{ targetsMet: boo
     seedSeconds: seeded.seconds,
     p50Demo: before,
     p50Scale: after,
-    memberOverGuest: { newsDirect: news.direct, newsGateway: news.gateway, wallListDirect: wallList, wallGateway: wall.gateway },
+    memberOverGuest: {
+      newsDirect: news.direct,
+      newsGateway: news.gateway,
+      wallListDirect: wallList,
+      wallGateway: wall.gateway,
+    },
     targetsMet,
     failures,
   });

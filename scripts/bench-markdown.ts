@@ -31,13 +31,26 @@ interface Ready {
 }
 
 async function serve(dataDir: string): Promise<void> {
-  const stack = await startStack({ dataDir, port: 0, pbPort: 0, webDist: null, demo: false, quiet: true, production: true });
+  const stack = await startStack({
+    dataDir,
+    port: 0,
+    pbPort: 0,
+    webDist: null,
+    demo: false,
+    quiet: true,
+    production: true,
+  });
   const stop = () => void stack.stop().finally(() => process.exit(0));
   process.on("message", (message) => message === "stop" && stop());
   process.on("disconnect", stop);
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
-  process.send!({ type: "ready", url: stack.url, pbUrl: stack.pbUrl, superuser: stack.superuser } satisfies Ready);
+  process.send!({
+    type: "ready",
+    url: stack.url,
+    pbUrl: stack.pbUrl,
+    superuser: stack.superuser,
+  } satisfies Ready);
 }
 
 /** The long, realistic body of the R4 integration test (every block type, many images). */
@@ -50,7 +63,9 @@ function longBody(chars: number): string {
 }
 
 function percentile(sorted: number[], q: number): number {
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]! : Number.NaN;
+  return sorted.length
+    ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!
+    : Number.NaN;
 }
 
 const graphql = (url: string, query: string, variables: Record<string, unknown> = {}) =>
@@ -58,10 +73,19 @@ const graphql = (url: string, query: string, variables: Record<string, unknown> 
     method: "POST",
     headers: { "content-type": "application/json", "x-graphql-yoga-csrf": "1" },
     body: JSON.stringify({ query, variables }),
-  }).then(async (r) => ({ status: r.status, body: (await r.json()) as { data?: Record<string, unknown>; errors?: Array<{ extensions?: { reason?: string } }> } }));
+  }).then(async (r) => ({
+    status: r.status,
+    body: (await r.json()) as {
+      data?: Record<string, unknown>;
+      errors?: Array<{ extensions?: { reason?: string } }>;
+    },
+  }));
 
 /** Small requests, CONCURRENCY at a time, until `until()`; their latencies in ms. */
-async function smallRequests(url: string, until: () => boolean): Promise<{ latencies: number[]; errors: number }> {
+async function smallRequests(
+  url: string,
+  until: () => boolean,
+): Promise<{ latencies: number[]; errors: number }> {
   const latencies: number[] = [];
   let errors = 0;
   await Promise.all(
@@ -81,7 +105,10 @@ async function main(): Promise<void> {
   const seconds = Number(option("duration") ?? 10);
   const dataDir = await mkdtemp(join(tmpdir(), "flock-bench-markdown-"));
   // NODE_ENV=production as in the image (also: the Markdown workers' lowered priority).
-  const child = fork(fileURLToPath(import.meta.url), ["--serve", dataDir], { stdio: ["ignore", "ignore", "inherit", "ipc"], env: { ...process.env, NODE_ENV: "production" } });
+  const child = fork(fileURLToPath(import.meta.url), ["--serve", dataDir], {
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+    env: { ...process.env, NODE_ENV: "production" },
+  });
   try {
     const ready = await new Promise<Ready>((resolve, reject) => {
       child.once("message", (message) => resolve(message as Ready));
@@ -90,12 +117,32 @@ async function main(): Promise<void> {
     const system = new PocketBase(ready.pbUrl);
     system.autoCancellation(false);
     await system.collection("_superusers").authWithPassword(ready.superuser.email, ready.superuser.password);
-    const author = await system.collection("users").create({ email: "author@bench.test", password: "bench-author-2026", passwordConfirm: "bench-author-2026", verified: true, name: "Bench Author" });
+    const author = await system.collection("users").create({
+      email: "author@bench.test",
+      password: "bench-author-2026",
+      passwordConfirm: "bench-author-2026",
+      verified: true,
+      name: "Bench Author",
+    });
     const body = longBody(200_000);
-    const post = await system.collection("posts").create({ title: "A very long letter", slug: "long-letter", body, status: "published", audience: "public", author: author.id, revision: 1 });
+    const post = await system.collection("posts").create({
+      title: "A very long letter",
+      slug: "long-letter",
+      body,
+      status: "published",
+      audience: "public",
+      author: author.id,
+      revision: 1,
+    });
 
     // Warm up (workers started, connections open, caches filled).
-    await smallRequests(ready.url, ((end) => () => Date.now() > end)(Date.now() + 1_000));
+    await smallRequests(
+      ready.url,
+      (
+        (end) => () =>
+          Date.now() > end
+      )(Date.now() + 1_000),
+    );
 
     const quietEnd = Date.now() + seconds * 1_000;
     const quiet = await smallRequests(ready.url, () => Date.now() > quietEnd);
@@ -105,9 +152,13 @@ async function main(): Promise<void> {
     const hostile = (async () => {
       for (let edit = 0; hostileOn; edit++) {
         // A new version each time: the per-version cache cannot answer.
-        await system.collection("posts").update(post.id, { body: `${body.slice(0, -8)}${String(edit).padStart(8, " ")}` });
+        await system
+          .collection("posts")
+          .update(post.id, { body: `${body.slice(0, -8)}${String(edit).padStart(8, " ")}` });
         const start = performance.now();
-        const result = await graphql(ready.url, 'query { post(slug: "long-letter") { html } }').catch(() => null);
+        const result = await graphql(ready.url, 'query { post(slug: "long-letter") { html } }').catch(
+          () => null,
+        );
         renders.ms.push(performance.now() - start);
         if (result?.body.data?.post) renders.html++;
         else if (result?.body.errors?.[0]?.extensions?.reason === "render_timeout") renders.timedOut++;
@@ -123,7 +174,9 @@ async function main(): Promise<void> {
     const row = (name: string, m: { latencies: number[]; errors: number }) =>
       `${name.padEnd(8)} ${String(m.latencies.length).padStart(6)} ${String(m.errors).padStart(6)} ${percentile(m.latencies, 0.5).toFixed(1).padStart(8)} ${percentile(m.latencies, 0.95).toFixed(1).padStart(8)} ${percentile(m.latencies, 0.99).toFixed(1).padStart(8)}`;
     console.log(`R4: { settings { churchName } } × ${CONCURRENCY} connections, ${seconds} s per phase`);
-    console.log(`phase    ${"reqs".padStart(6)} ${"errors".padStart(6)} ${"p50 ms".padStart(8)} ${"p95 ms".padStart(8)} ${"p99 ms".padStart(8)}`);
+    console.log(
+      `phase    ${"reqs".padStart(6)} ${"errors".padStart(6)} ${"p50 ms".padStart(8)} ${"p95 ms".padStart(8)} ${"p99 ms".padStart(8)}`,
+    );
     console.log(row("quiet", quiet));
     console.log(row("hostile", during));
     console.log(
@@ -132,7 +185,9 @@ async function main(): Promise<void> {
     );
     const p99 = percentile(during.latencies, 0.99);
     const ok = p99 <= P99_TARGET_MS && during.errors === 0 && renders.failed === 0;
-    console.log(`${ok ? "PASS" : "MISS"}: p99 while rendering ${p99.toFixed(1)} ms (target ≤ ${P99_TARGET_MS} ms), ${during.errors} errors`);
+    console.log(
+      `${ok ? "PASS" : "MISS"}: p99 while rendering ${p99.toFixed(1)} ms (target ≤ ${P99_TARGET_MS} ms), ${during.errors} errors`,
+    );
     // The machine's own noise, for reading the figure: the same requests without the long renders.
     console.log(`p99 hostile / quiet: ${(p99 / percentile(quiet.latencies, 0.99)).toFixed(2)}`);
     if (during.errors || renders.failed || (!ok && args.includes("--strict"))) process.exitCode = 1;

@@ -62,15 +62,22 @@ export async function runP5(options: P5Options): Promise<P5Result> {
   const changes = options.changes ?? 20;
   const paceMs = options.paceMs ?? 250;
   const memberCount = options.members.reduce((n, m) => n + m.subscriptions, 0);
-  const tokens: (string | null)[] = [...options.members.flatMap((m) => Array<string>(m.subscriptions).fill(m.token)), ...Array<null>(Math.max(0, total - memberCount)).fill(null)];
+  const tokens: (string | null)[] = [
+    ...options.members.flatMap((m) => Array<string>(m.subscriptions).fill(m.token)),
+    ...Array<null>(Math.max(0, total - memberCount)).fill(null),
+  ];
 
   // Two sockets per subscriber (this end and the gateway's) in this machine's file-descriptor table.
   const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
   const query = options.selection === "lean" ? LEAN_SELECTION : CARD_SELECTION;
-  const clients = tokens.map((token) => new GraphQLSseClient<WallPayload>({ url: options.url, query, token, agent }));
+  const clients = tokens.map(
+    (token) => new GraphQLSseClient<WallPayload>({ url: options.url, query, token, agent }),
+  );
   const system = new PocketBase(options.pbUrl);
   system.autoCancellation(false);
-  await system.collection("_superusers").authWithPassword(options.superuser.email, options.superuser.password);
+  await system
+    .collection("_superusers")
+    .authWithPassword(options.superuser.email, options.superuser.password);
 
   try {
     const openStarted = Date.now();
@@ -79,7 +86,9 @@ export async function runP5(options: P5Options): Promise<P5Result> {
         await Promise.all(clients.slice(i, i + 50).map((c) => c.open()));
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === "EMFILE") {
-          throw new Error(`Out of file descriptors opening ${total} subscriptions: raise the limit (ulimit -n 4096) and run again.`);
+          throw new Error(
+            `Out of file descriptors opening ${total} subscriptions: raise the limit (ulimit -n 4096) and run again.`,
+          );
         }
         throw error;
       }
@@ -103,7 +112,11 @@ export async function runP5(options: P5Options): Promise<P5Result> {
     }
     // Stragglers: wait until everything arrived or five quiet seconds passed.
     const expected = clients.length * changes;
-    const countReceived = () => clients.reduce((n, c) => n + c.events.filter((e) => e.data.data?.prayerWall.request?.body.startsWith(MARK)).length, 0);
+    const countReceived = () =>
+      clients.reduce(
+        (n, c) => n + c.events.filter((e) => e.data.data?.prayerWall.request?.body.startsWith(MARK)).length,
+        0,
+      );
     const deadline = Date.now() + 5000;
     while (countReceived() < expected && Date.now() < deadline) await sleep(100);
 
@@ -113,7 +126,8 @@ export async function runP5(options: P5Options): Promise<P5Result> {
       for (const event of client.events) {
         if (event.data.errors) errors += 1;
         const match = /sent=(\d+)/.exec(event.data.data?.prayerWall.request?.body ?? "");
-        if (match && event.data.data!.prayerWall.request!.body.startsWith(MARK)) latencies.push(event.receivedAt - Number(match[1]));
+        if (match && event.data.data!.prayerWall.request!.body.startsWith(MARK))
+          latencies.push(event.receivedAt - Number(match[1]));
       }
     }
     latencies.sort((a, b) => a - b);
@@ -148,7 +162,10 @@ export async function runP5(options: P5Options): Promise<P5Result> {
         "",
       ].join("\n"),
     );
-    if (errors) throw new Error(`${errors} subscription events carried GraphQL errors: the figures measure the wrong thing.`);
+    if (errors)
+      throw new Error(
+        `${errors} subscription events carried GraphQL errors: the figures measure the wrong thing.`,
+      );
     return result;
   } finally {
     for (const client of clients) client.close();

@@ -12,11 +12,41 @@ import { booksField, parseScripture } from "../gateway/src/schema/sermons/script
 
 const count = Number(process.argv.find((a) => a.startsWith("--count="))?.slice(8) ?? 2000);
 const ROUNDS = 200;
-const REFERENCES = ["John 3:16-21", "Rom 8", "Psalm 23", "Matt 5:1-12", "Gen 1", "Isa 40:28-31", "Luke 15:11-32", "Eph 2:1-10", "Hab 3:17-19", "Phil 4:4-9"];
-const WORDS = ["grace", "hope", "bread", "light", "shepherd", "mercy", "river", "kingdom", "peace", "harvest"];
+const REFERENCES = [
+  "John 3:16-21",
+  "Rom 8",
+  "Psalm 23",
+  "Matt 5:1-12",
+  "Gen 1",
+  "Isa 40:28-31",
+  "Luke 15:11-32",
+  "Eph 2:1-10",
+  "Hab 3:17-19",
+  "Phil 4:4-9",
+];
+const WORDS = [
+  "grace",
+  "hope",
+  "bread",
+  "light",
+  "shepherd",
+  "mercy",
+  "river",
+  "kingdom",
+  "peace",
+  "harvest",
+];
 
 const dataDir = await mkdtemp(join(tmpdir(), "flock-bench-sermons-"));
-const stack = await startStack({ dataDir, port: 0, pbPort: 0, webDist: null, demo: true, quiet: true, production: true });
+const stack = await startStack({
+  dataDir,
+  port: 0,
+  pbPort: 0,
+  webDist: null,
+  demo: true,
+  quiet: true,
+  production: true,
+});
 try {
   const su = new PocketBase(stack.pbUrl);
   su.autoCancellation(false);
@@ -45,7 +75,8 @@ try {
   }
   console.log(`[bench-sermons] ${count} sermons added in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
-  const CARD = "edges { node { id title path preachedOn scriptureText series { title artworkUrl } speakers { name } audio { durationSeconds } } } pageInfo { hasNextPage endCursor }";
+  const CARD =
+    "edges { node { id title path preachedOn scriptureText series { title artworkUrl } speakers { name } audio { durationSeconds } } } pageInfo { hasNextPage endCursor }";
   const queries: Record<string, string> = {
     "first page": `{ sermons(first: 12) { ${CARD} } }`,
     "search a word of the notes": `{ sermons(first: 12, search: "marker1234") { ${CARD} } }`,
@@ -54,20 +85,28 @@ try {
     "filter by year": `{ sermons(first: 12, year: 2020) { ${CARD} } }`,
     "search by speaker": `{ sermons(first: 12, search: "Naomi") { ${CARD} } }`,
   };
-  const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+  const percentile = (sorted: number[], p: number) =>
+    sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
   console.log("query                          p50 ms   p95 ms   (sequential, visitor, through /graphql)");
   for (const [name, query] of Object.entries(queries)) {
     const times: number[] = [];
     for (let round = 0; round < ROUNDS + 10; round++) {
       const t0 = performance.now();
-      const response = await fetch(`${stack.url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query }) });
+      const response = await fetch(`${stack.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query }),
+      });
       const body = (await response.json()) as { data?: { sermons: { edges: unknown[] } }; errors?: unknown };
       const elapsed = performance.now() - t0;
-      if (!response.ok || body.errors || !body.data?.sermons.edges.length) throw new Error(`${name}: wrong answer ${JSON.stringify(body).slice(0, 300)}`);
+      if (!response.ok || body.errors || !body.data?.sermons.edges.length)
+        throw new Error(`${name}: wrong answer ${JSON.stringify(body).slice(0, 300)}`);
       if (round >= 10) times.push(elapsed); // the first ten warm up
     }
     times.sort((a, b) => a - b);
-    console.log(`${name.padEnd(30)} ${percentile(times, 50).toFixed(1).padStart(6)}   ${percentile(times, 95).toFixed(1).padStart(6)}`);
+    console.log(
+      `${name.padEnd(30)} ${percentile(times, 50).toFixed(1).padStart(6)}   ${percentile(times, 95).toFixed(1).padStart(6)}`,
+    );
   }
 } finally {
   await stack.stop();

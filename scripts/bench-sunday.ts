@@ -52,7 +52,14 @@ export function percentile(sorted: number[], q: number): number {
 
 export function stats(latencies: number[], errors = 0): LatencyStats {
   const sorted = [...latencies].sort((a, b) => a - b);
-  return { count: sorted.length, errors, p50: percentile(sorted, 0.5), p95: percentile(sorted, 0.95), p99: percentile(sorted, 0.99), max: sorted[sorted.length - 1] ?? Number.NaN };
+  return {
+    count: sorted.length,
+    errors,
+    p50: percentile(sorted, 0.5),
+    p95: percentile(sorted, 0.95),
+    p99: percentile(sorted, 0.99),
+    max: sorted[sorted.length - 1] ?? Number.NaN,
+  };
 }
 
 /** Resident memory of a process in MB (Linux /proc), or NaN. */
@@ -79,7 +86,12 @@ export async function cpuSeconds(pid: number): Promise<number> {
 }
 
 export function machine() {
-  return { cpus: availableParallelism(), model: cpus()[0]?.model ?? "unknown", loadavg: loadavg().map((n) => Number(n.toFixed(2))), node: process.version };
+  return {
+    cpus: availableParallelism(),
+    model: cpus()[0]?.model ?? "unknown",
+    loadavg: loadavg().map((n) => Number(n.toFixed(2))),
+    node: process.version,
+  };
 }
 
 const agent = new Agent({ keepAlive: true, maxSockets: 1024 });
@@ -91,8 +103,16 @@ export interface GraphqlCall {
 }
 
 /** One POST /graphql; resolves with the time to the last byte and whether the answer is data without errors. */
-export function graphqlRequest(url: string, token: string | null, call: GraphqlCall): Promise<{ ms: number; ok: boolean; detail: string }> {
-  const body = JSON.stringify({ query: call.query, variables: call.variables ?? {}, operationName: call.name });
+export function graphqlRequest(
+  url: string,
+  token: string | null,
+  call: GraphqlCall,
+): Promise<{ ms: number; ok: boolean; detail: string }> {
+  const body = JSON.stringify({
+    query: call.query,
+    variables: call.variables ?? {},
+    operationName: call.name,
+  });
   const started = performance.now();
   const attempt = (retry: boolean): Promise<{ ms: number; ok: boolean; detail: string }> =>
     new Promise((resolve) => {
@@ -115,9 +135,15 @@ export function graphqlRequest(url: string, token: string | null, call: GraphqlC
           res.on("data", (chunk: string) => (text += chunk));
           res.on("end", () => {
             const ok = res.statusCode === 200 && text.startsWith('{"data":') && !text.includes('"errors"');
-            resolve({ ms: performance.now() - started, ok, detail: ok ? "" : `${res.statusCode} ${text.slice(0, 200)}` });
+            resolve({
+              ms: performance.now() - started,
+              ok,
+              detail: ok ? "" : `${res.statusCode} ${text.slice(0, 200)}`,
+            });
           });
-          res.on("error", (error) => resolve({ ms: performance.now() - started, ok: false, detail: String(error) }));
+          res.on("error", (error) =>
+            resolve({ ms: performance.now() - started, ok: false, detail: String(error) }),
+          );
         },
       );
       req.on("timeout", () => req.destroy(new Error("timeout")));
@@ -153,14 +179,22 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function runSunday(options: SundayOptions): Promise<{ targetsMet: boolean; correct: boolean }> {
   const system = new PocketBase(options.pbUrl);
   system.autoCancellation(false);
-  await system.collection("_superusers").authWithPassword(options.superuser.email, options.superuser.password);
+  await system
+    .collection("_superusers")
+    .authWithPassword(options.superuser.email, options.superuser.password);
 
-  process.stdout.write(`Seeding the Sunday church (${SCALE_SHAPES.sunday.households} households, ${SCALE_SHAPES.sunday.people} people, ${options.members} member logins)… `);
+  process.stdout.write(
+    `Seeding the Sunday church (${SCALE_SHAPES.sunday.households} households, ${SCALE_SHAPES.sunday.people} people, ${options.members} member logins)… `,
+  );
   const seeded = await seedScale(system, { ...SCALE_SHAPES.sunday, members: options.members }, DEMO_PASSWORD);
   console.log(`${seeded.seconds.toFixed(0)} s`);
   // Member sessions: tokens from PocketBase's impersonation (no password hashing for 200 sign-ins;
   // sign-in bursts are P4's subject). The gateway treats them like any member token.
-  const tokens = await pool(seeded.memberIds, 8, async (id) => (await system.collection("users").impersonate(id, 3600)).authStore.token);
+  const tokens = await pool(
+    seeded.memberIds,
+    8,
+    async (id) => (await system.collection("users").impersonate(id, 3600)).authStore.token,
+  );
 
   const ops = await webOperations();
   const op = (name: string, variables?: Record<string, unknown>): GraphqlCall => {
@@ -172,7 +206,10 @@ export async function runSunday(options: SundayOptions): Promise<{ targetsMet: b
   // The month on the calendar page (the web app asks for the weeks the month view shows; a month is close).
   const month = () => {
     const now = new Date();
-    return { from: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString(), to: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString() };
+    return {
+      from: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString(),
+      to: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString(),
+    };
   };
   // Each view makes the calls its page makes (the home page: its news, the next events, the latest sermon).
   const home = () => [op("HomeNews"), op("UpcomingEvents"), op("LatestSermon")];
@@ -180,7 +217,11 @@ export async function runSunday(options: SundayOptions): Promise<{ targetsMet: b
     { name: "home", weight: 20, calls: home },
     { name: "news", weight: 15, calls: () => [op("NewsPage")] },
     { name: "post", weight: 10, calls: () => [op("PostPage", { slug: slug() })] },
-    { name: "prayer", weight: 15, calls: () => [op("PrayerWall", { first: 20, filter: "ALL" }), op("MyPrayerRequests", { first: 5 })] },
+    {
+      name: "prayer",
+      weight: 15,
+      calls: () => [op("PrayerWall", { first: 20, filter: "ALL" }), op("MyPrayerRequests", { first: 5 })],
+    },
     { name: "directory", weight: 10, calls: () => [op("DirectoryPage", { first: 20, search: null })] },
     { name: "notifications", weight: 10, calls: () => [op("Notifications", { first: 20 })] },
     { name: "events", weight: 8, calls: () => [op("EventsCalendar", month())] },
@@ -198,7 +239,8 @@ export async function runSunday(options: SundayOptions): Promise<{ targetsMet: b
   ];
   // A fresh load (first visit, a link opened from elsewhere: one view in five) also loads the shell,
   // and for members the bell.
-  const shell = (member: boolean) => (member ? [op("AppShell"), op("Notifications", { first: 20 })] : [op("AppShell")]);
+  const shell = (member: boolean) =>
+    member ? [op("AppShell"), op("Notifications", { first: 20 })] : [op("AppShell")];
 
   const latencies = new Map<string, number[]>();
   const errors = new Map<string, number>();
@@ -218,7 +260,9 @@ export async function runSunday(options: SundayOptions): Promise<{ targetsMet: b
       const calls = [...(fresh || !member ? shell(member) : []), ...view.calls()];
       fresh = Math.random() < 0.2;
       const began = performance.now();
-      const results = await Promise.all(calls.map((call) => graphqlRequest(options.url, token, call).then((r) => ({ call, ...r }))));
+      const results = await Promise.all(
+        calls.map((call) => graphqlRequest(options.url, token, call).then((r) => ({ call, ...r }))),
+      );
       if (measuring()) {
         viewTimes.push(performance.now() - began);
         for (const r of results) {
@@ -237,15 +281,24 @@ export async function runSunday(options: SundayOptions): Promise<{ targetsMet: b
 
   const rss = { gateway: [] as number[], pocketbase: [] as number[] };
   // CPU used by each process over the measured window: where the time goes, whatever the load.
-  const cpuAt = async () => ({ gateway: await cpuSeconds(options.gatewayPid), pocketbase: await cpuSeconds(options.pbPid), generator: process.cpuUsage() });
+  const cpuAt = async () => ({
+    gateway: await cpuSeconds(options.gatewayPid),
+    pocketbase: await cpuSeconds(options.pbPid),
+    generator: process.cpuUsage(),
+  });
   let cpuStart: Awaited<ReturnType<typeof cpuAt>> | null = null;
   const cpuTimer = setTimeout(() => void cpuAt().then((c) => (cpuStart = c)), rampMs);
   const sampler = setInterval(() => {
     void rssMb(options.gatewayPid).then((mb) => rss.gateway.push(mb));
     void rssMb(options.pbPid).then((mb) => rss.pocketbase.push(mb));
   }, 1000);
-  console.log(`Sunday: ${tokens.length} members + ${options.guests} guests from one IP, ${options.thinkMs / 1000} s think time, ${rampMs / 1000} s ramp + ${options.seconds} s measured…`);
-  await Promise.all([...tokens.map((t) => visitor(t)), ...Array.from({ length: options.guests }, () => visitor(null))]);
+  console.log(
+    `Sunday: ${tokens.length} members + ${options.guests} guests from one IP, ${options.thinkMs / 1000} s think time, ${rampMs / 1000} s ramp + ${options.seconds} s measured…`,
+  );
+  await Promise.all([
+    ...tokens.map((t) => visitor(t)),
+    ...Array.from({ length: options.guests }, () => visitor(null)),
+  ]);
   clearInterval(sampler);
   clearTimeout(cpuTimer);
   const cpuEnd = await cpuAt();
@@ -266,11 +319,14 @@ export async function runSunday(options: SundayOptions): Promise<{ targetsMet: b
     ? {
         gatewaySeconds: cpuEnd.gateway - began.gateway,
         pocketbaseSeconds: cpuEnd.pocketbase - began.pocketbase,
-        generatorSeconds: (cpuEnd.generator.user + cpuEnd.generator.system - began.generator.user - began.generator.system) / 1e6,
+        generatorSeconds:
+          (cpuEnd.generator.user + cpuEnd.generator.system - began.generator.user - began.generator.system) /
+          1e6,
         measuredSeconds,
       }
     : null;
-  const perRequest = (seconds: number) => (cpu && overall.count ? (seconds * 1000) / overall.count : Number.NaN);
+  const perRequest = (seconds: number) =>
+    cpu && overall.count ? (seconds * 1000) / overall.count : Number.NaN;
   const pageViews = stats(viewTimes);
   const peak = (values: number[]) => Math.max(...values.filter((v) => !Number.isNaN(v)));
   const memory = {
@@ -281,13 +337,35 @@ export async function runSunday(options: SundayOptions): Promise<{ targetsMet: b
   };
   const f = (n: number, digits = 1) => (Number.isNaN(n) ? "-" : n.toFixed(digits));
   const rows = [["operation", "requests", "p50 ms", "p95 ms", "p99 ms", "max ms", "errors"]];
-  for (const [name, s] of Object.entries(operations)) rows.push([name, String(s.count), f(s.p50), f(s.p95), f(s.p99), f(s.max), String(s.errors)]);
-  rows.push(["overall", String(overall.count), f(overall.p50), f(overall.p95), f(overall.p99), f(overall.max), String(overall.errors)]);
-  rows.push(["(page views)", String(pageViews.count), f(pageViews.p50), f(pageViews.p95), f(pageViews.p99), f(pageViews.max), ""]);
+  for (const [name, s] of Object.entries(operations))
+    rows.push([name, String(s.count), f(s.p50), f(s.p95), f(s.p99), f(s.max), String(s.errors)]);
+  rows.push([
+    "overall",
+    String(overall.count),
+    f(overall.p50),
+    f(overall.p95),
+    f(overall.p99),
+    f(overall.max),
+    String(overall.errors),
+  ]);
+  rows.push([
+    "(page views)",
+    String(pageViews.count),
+    f(pageViews.p50),
+    f(pageViews.p95),
+    f(pageViews.p99),
+    f(pageViews.max),
+    "",
+  ]);
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  const line = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
-  console.log(`\nP3: Sunday morning (QUALITY.md)\n\n${[line(rows[0]!), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(line)].join("\n")}\n`);
-  console.log(`Throughput ${(overall.count / measuredSeconds).toFixed(1)} req/s; memory: gateway ${f(memory.gatewayPeakMb)} MB peak (${f(memory.gatewayEndMb)} at end), PocketBase ${f(memory.pocketbasePeakMb)} MB peak (${f(memory.pocketbaseEndMb)} at end).`);
+  const line = (r: string[]) =>
+    r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
+  console.log(
+    `\nP3: Sunday morning (QUALITY.md)\n\n${[line(rows[0]!), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(line)].join("\n")}\n`,
+  );
+  console.log(
+    `Throughput ${(overall.count / measuredSeconds).toFixed(1)} req/s; memory: gateway ${f(memory.gatewayPeakMb)} MB peak (${f(memory.gatewayEndMb)} at end), PocketBase ${f(memory.pocketbasePeakMb)} MB peak (${f(memory.pocketbaseEndMb)} at end).`,
+  );
   if (cpu) {
     console.log(
       `CPU over ${f(cpu.measuredSeconds)} s: gateway ${f(cpu.gatewaySeconds)} s (${f(perRequest(cpu.gatewaySeconds), 2)} ms per request), ` +
@@ -296,19 +374,35 @@ export async function runSunday(options: SundayOptions): Promise<{ targetsMet: b
   }
   if (errorSamples.length) console.log(`Errors, first ones:\n  ${errorSamples.join("\n  ")}`);
   const targetsMet = overall.p95 <= 150 && overall.p99 <= 300 && errorCount === 0;
-  console.log(`Target p95 ≤ 150 ms, p99 ≤ 300 ms, 0 errors: ${targetsMet ? "PASS" : "FAIL"} (p95 ${f(overall.p95)}, p99 ${f(overall.p99)}, errors ${errorCount}).`);
+  console.log(
+    `Target p95 ≤ 150 ms, p99 ≤ 300 ms, 0 errors: ${targetsMet ? "PASS" : "FAIL"} (p95 ${f(overall.p95)}, p99 ${f(overall.p99)}, errors ${errorCount}).`,
+  );
 
   const report = {
     scenario: "sunday",
     date: new Date().toISOString(),
     machine: machine(),
-    config: { members: tokens.length, guests: options.guests, seconds: options.seconds, thinkMs: options.thinkMs, oneClientIp: true, data: SCALE_SHAPES.sunday, seedSeconds: seeded.seconds },
+    config: {
+      members: tokens.length,
+      guests: options.guests,
+      seconds: options.seconds,
+      thinkMs: options.thinkMs,
+      oneClientIp: true,
+      data: SCALE_SHAPES.sunday,
+      seedSeconds: seeded.seconds,
+    },
     operations,
     overall,
     pageViews,
     throughputPerSecond: overall.count / measuredSeconds,
     memory,
-    cpu: cpu ? { ...cpu, gatewayMsPerRequest: perRequest(cpu.gatewaySeconds), pocketbaseMsPerRequest: perRequest(cpu.pocketbaseSeconds) } : null,
+    cpu: cpu
+      ? {
+          ...cpu,
+          gatewayMsPerRequest: perRequest(cpu.gatewaySeconds),
+          pocketbaseMsPerRequest: perRequest(cpu.pocketbaseSeconds),
+        }
+      : null,
     errorSamples,
     targets: { p95Ms: 150, p99Ms: 300, errors: 0, met: targetsMet },
   };

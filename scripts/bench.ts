@@ -66,7 +66,15 @@ interface ReadyMessage {
 // ---------------------------------------------------------------------------------------------
 
 async function serve(dataDir: string): Promise<void> {
-  const stack = await startStack({ dataDir, port: 0, pbPort: 0, webDist: null, demo: true, quiet: true, production: true });
+  const stack = await startStack({
+    dataDir,
+    port: 0,
+    pbPort: 0,
+    webDist: null,
+    demo: true,
+    quiet: true,
+    production: true,
+  });
   let stopping = false;
   const stop = () => {
     if (stopping) return;
@@ -78,7 +86,12 @@ async function serve(dataDir: string): Promise<void> {
   process.on("disconnect", stop); // the parent died: do not leave PocketBase running
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop); // Ctrl-C reaches the whole process group
-  process.send!({ type: "ready", url: stack.url, pbUrl: stack.pbUrl, pbPid: stack.pocketbase.process.pid ?? 0 } satisfies ReadyMessage);
+  process.send!({
+    type: "ready",
+    url: stack.url,
+    pbUrl: stack.pbUrl,
+    pbPid: stack.pocketbase.process.pid ?? 0,
+  } satisfies ReadyMessage);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -151,7 +164,13 @@ class Sample {
 function run(target: Target, connections: number, seconds: number, into: Sample): Promise<void> {
   return new Promise((resolve, reject) => {
     const instance = autocannon(
-      { ...target.request, connections, duration: seconds, timeout: 10, verifyBody: (body) => target.looksRight(body) },
+      {
+        ...target.request,
+        connections,
+        duration: seconds,
+        timeout: 10,
+        verifyBody: (body) => target.looksRight(body),
+      },
       (error, result) => {
         if (error) return reject(error);
         into.seconds += result.duration;
@@ -172,7 +191,11 @@ function run(target: Target, connections: number, seconds: number, into: Sample)
  * than one block each: a shared machine's load drifts over seconds, and interleaving gives both
  * paths the same share of the good and the bad moments, which keeps their ratio honest.
  */
-async function compare(read: Read, connections: number, seconds: number): Promise<{ direct: Measurement; gateway: Measurement }> {
+async function compare(
+  read: Read,
+  connections: number,
+  seconds: number,
+): Promise<{ direct: Measurement; gateway: Measurement }> {
   const direct = new Sample();
   const gateway = new Sample();
   for (let slice = 0; slice < seconds; slice++) {
@@ -190,8 +213,10 @@ async function json(target: Target): Promise<unknown> {
   const { url, method, headers, body } = target.request;
   const response = await fetch(url, { method, headers, body });
   const text = await response.text();
-  if (!response.ok) throw new Error(`${method ?? "GET"} ${url} answered ${response.status}: ${text.slice(0, 300)}`);
-  if (!target.looksRight(text)) throw new Error(`${method ?? "GET"} ${url} answered an unexpected body: ${text.slice(0, 300)}`);
+  if (!response.ok)
+    throw new Error(`${method ?? "GET"} ${url} answered ${response.status}: ${text.slice(0, 300)}`);
+  if (!target.looksRight(text))
+    throw new Error(`${method ?? "GET"} ${url} answered an unexpected body: ${text.slice(0, 300)}`);
   return JSON.parse(text);
 }
 
@@ -199,14 +224,19 @@ function graphql(url: string, query: string, token: string | null): Target["requ
   return {
     url: `${url}/graphql`,
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json",
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
     body: JSON.stringify({ query }),
   };
 }
 
 // A GraphQL answer is right when it has data and no "errors" key; the cheap string test runs on
 // every response, the full comparison once per read (see verifyData).
-const graphqlOk = (field: string) => (body: string) => body.startsWith(`{"data":{"${field}":`) && !body.includes(`"errors"`);
+const graphqlOk = (field: string) => (body: string) =>
+  body.startsWith(`{"data":{"${field}":`) && !body.includes(`"errors"`);
 const restListOk = (body: string) => body.startsWith("{") && body.includes(`"items":[{`);
 
 type Json = Record<string, unknown>;
@@ -231,7 +261,11 @@ function reads(url: string, pbUrl: string, memberToken: string, adminToken: stri
         normalize: (json) => {
           const s = items(json)[0]!;
           const times = s.serviceTimes as { day: string; time: string; label: string }[];
-          return { churchName: s.churchName, tagline: s.tagline, serviceTimes: times.map((t) => ({ day: t.day.toUpperCase(), time: t.time, label: t.label })) };
+          return {
+            churchName: s.churchName,
+            tagline: s.tagline,
+            serviceTimes: times.map((t) => ({ day: t.day.toUpperCase(), time: t.time, label: t.label })),
+          };
         },
       },
       gateway: {
@@ -240,7 +274,11 @@ function reads(url: string, pbUrl: string, memberToken: string, adminToken: stri
         normalize: (json) => {
           const s = data(json, "settings") as Json;
           const times = s.serviceTimes as { day: string; time: string; label: string }[];
-          return { churchName: s.churchName, tagline: s.tagline, serviceTimes: times.map((t) => ({ day: t.day, time: t.time, label: t.label })) };
+          return {
+            churchName: s.churchName,
+            tagline: s.tagline,
+            serviceTimes: times.map((t) => ({ day: t.day, time: t.time, label: t.label })),
+          };
         },
       },
     },
@@ -250,19 +288,32 @@ function reads(url: string, pbUrl: string, memberToken: string, adminToken: stri
       direct: {
         request: pbGet("/api/collections/roles/records?sort=name", memberToken),
         looksRight: restListOk,
-        normalize: (json) => items(json).map((r) => ({ id: r.id, name: r.name, permissions: (r.permissions as string[]).length })),
+        normalize: (json) =>
+          items(json).map((r) => ({
+            id: r.id,
+            name: r.name,
+            permissions: (r.permissions as string[]).length,
+          })),
       },
       gateway: {
         request: graphql(url, "{ roles { id name permissions } }", memberToken),
         looksRight: graphqlOk("roles"),
-        normalize: (json) => (data(json, "roles") as Json[]).map((r) => ({ id: r.id, name: r.name, permissions: (r.permissions as string[]).length })),
+        normalize: (json) =>
+          (data(json, "roles") as Json[]).map((r) => ({
+            id: r.id,
+            name: r.name,
+            permissions: (r.permissions as string[]).length,
+          })),
       },
     },
     {
       name: "users",
       description: "users, 20, with roles (admin)",
       direct: {
-        request: pbGet("/api/collections/users/records?perPage=20&expand=roles&skipTotal=1&sort=-created", adminToken),
+        request: pbGet(
+          "/api/collections/users/records?perPage=20&expand=roles&skipTotal=1&sort=-created",
+          adminToken,
+        ),
         looksRight: restListOk,
         normalize: (json) =>
           items(json).map((u) => ({
@@ -272,7 +323,11 @@ function reads(url: string, pbUrl: string, memberToken: string, adminToken: stri
           })),
       },
       gateway: {
-        request: graphql(url, "{ users(first: 20) { edges { node { id email name roles { name } } } } }", adminToken),
+        request: graphql(
+          url,
+          "{ users(first: 20) { edges { node { id email name roles { name } } } } }",
+          adminToken,
+        ),
         looksRight: graphqlOk("users"),
         normalize: (json) =>
           ((data(json, "users") as { edges: { node: Json }[] }).edges ?? []).map(({ node }) => ({
@@ -290,11 +345,15 @@ async function verifyData(read: Read): Promise<void> {
   const [direct, gateway] = await Promise.all([json(read.direct), json(read.gateway)]);
   const a = JSON.stringify(read.direct.normalize(direct));
   const b = JSON.stringify(read.gateway.normalize(gateway));
-  if (a !== b) throw new Error(`"${read.name}": the gateway and PocketBase disagree.\n  direct:  ${a}\n  gateway: ${b}`);
+  if (a !== b)
+    throw new Error(`"${read.name}": the gateway and PocketBase disagree.\n  direct:  ${a}\n  gateway: ${b}`);
   if (a === "[]" || a === "{}") throw new Error(`"${read.name}": empty data; is the demo church seeded?`);
 }
 
-async function startChild(dataDir: string, cpuProf: boolean): Promise<{ child: ChildProcess; ready: ReadyMessage }> {
+async function startChild(
+  dataDir: string,
+  cpuProf: boolean,
+): Promise<{ child: ChildProcess; ready: ReadyMessage }> {
   // The child inherits this process's exec arguments, which carry tsx's loader.
   const execArgv = [...process.execArgv, ...(cpuProf ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : [])];
   const child = fork(fileURLToPath(import.meta.url), ["--serve", dataDir], {
@@ -305,7 +364,9 @@ async function startChild(dataDir: string, cpuProf: boolean): Promise<{ child: C
   });
   const ready = await new Promise<ReadyMessage>((resolve, reject) => {
     child.once("message", (message) => resolve(message as ReadyMessage));
-    child.once("exit", (code) => reject(new Error(`The benchmark stack exited during start-up (code ${code}).`)));
+    child.once("exit", (code) =>
+      reject(new Error(`The benchmark stack exited during start-up (code ${code}).`)),
+    );
   });
   return { child, ready };
 }
@@ -332,7 +393,8 @@ const fixed = (n: number, digits = 0) => n.toFixed(digits);
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  const line = (r: string[]) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ");
+  const line = (r: string[]) =>
+    r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ");
   const [head, ...body] = rows;
   return [line(head!), widths.map((w) => "-".repeat(w)).join("  "), ...body.map(line)].join("\n");
 }
@@ -356,15 +418,41 @@ function report(outcomes: Outcome[]): { targetsMet: boolean; correct: boolean } 
     const rpsRatio = c10.gateway.rps / c10.direct.rps;
     const p95Ratio = c10.gateway.p95 / c10.direct.p95;
     rows.push(
-      [read.description, "c=1 p50", ms(c1.direct.p50), ms(c1.gateway.p50), `${delta >= 0 ? "+" : "−"}${ms(Math.abs(delta))}`, "≤ +3 ms", verdict(delta <= 3)],
-      ["", "c=10 req/s", fixed(c10.direct.rps), fixed(c10.gateway.rps), `${fixed(rpsRatio, 2)}×`, "≥ 0.60×", verdict(rpsRatio >= 0.6)],
-      ["", "c=10 p95", ms(c10.direct.p95), ms(c10.gateway.p95), `${fixed(p95Ratio, 2)}×`, "≤ 2.00×", verdict(p95Ratio <= 2)],
+      [
+        read.description,
+        "c=1 p50",
+        ms(c1.direct.p50),
+        ms(c1.gateway.p50),
+        `${delta >= 0 ? "+" : "−"}${ms(Math.abs(delta))}`,
+        "≤ +3 ms",
+        verdict(delta <= 3),
+      ],
+      [
+        "",
+        "c=10 req/s",
+        fixed(c10.direct.rps),
+        fixed(c10.gateway.rps),
+        `${fixed(rpsRatio, 2)}×`,
+        "≥ 0.60×",
+        verdict(rpsRatio >= 0.6),
+      ],
+      [
+        "",
+        "c=10 p95",
+        ms(c10.direct.p95),
+        ms(c10.gateway.p95),
+        `${fixed(p95Ratio, 2)}×`,
+        "≤ 2.00×",
+        verdict(p95Ratio <= 2),
+      ],
     );
   }
   console.log(`\nP1: gateway overhead on simple reads (QUALITY.md)\n\n${table(rows)}\n`);
 
   // Supporting figures and the correctness counters of every run.
-  const detail: string[][] = [["read", "run", "requests", "req/s", "p50", "p95", "p99", "non-2xx", "errors", "bad bodies"]];
+  const detail: string[][] = [
+    ["read", "run", "requests", "req/s", "p50", "p95", "p99", "non-2xx", "errors", "bad bodies"],
+  ];
   for (const { read, c1, c10 } of outcomes) {
     for (const [run, m] of [
       ["direct  c=1", c1.direct],
@@ -373,7 +461,18 @@ function report(outcomes: Outcome[]): { targetsMet: boolean; correct: boolean } 
       ["gateway c=10", c10.gateway],
     ] as const) {
       if (m.non2xx || m.errors || m.badBodies || m.requests === 0) correct = false;
-      detail.push([read.name, run, String(m.requests), fixed(m.rps), ms(m.p50), ms(m.p95), ms(m.p99), String(m.non2xx), String(m.errors), String(m.badBodies)]);
+      detail.push([
+        read.name,
+        run,
+        String(m.requests),
+        fixed(m.rps),
+        ms(m.p50),
+        ms(m.p95),
+        ms(m.p99),
+        String(m.non2xx),
+        String(m.errors),
+        String(m.badBodies),
+      ]);
     }
   }
   console.log(`${table(detail)}\n`);
@@ -420,9 +519,22 @@ async function main(): Promise<number> {
     const { url, pbUrl } = stack.ready;
 
     if (scenario === "chat") {
-      const chat = await runChatP5({ url, pbUrl, superuser: await superuserCredentials(dataDir), members: Number(option("members") ?? 200) });
-      console.log(`Total time ${fixed((Date.now() - started) / 1000)} s on ${availableParallelism()} CPU(s); load generator, gateway and PocketBase share them.`);
-      console.log(chat.targetsMet ? "P5 (chat) targets met." : flag("strict") ? "P5 (chat) targets missed (--strict): failing." : "P5 (chat) targets missed (report only; pass --strict to fail).");
+      const chat = await runChatP5({
+        url,
+        pbUrl,
+        superuser: await superuserCredentials(dataDir),
+        members: Number(option("members") ?? 200),
+      });
+      console.log(
+        `Total time ${fixed((Date.now() - started) / 1000)} s on ${availableParallelism()} CPU(s); load generator, gateway and PocketBase share them.`,
+      );
+      console.log(
+        chat.targetsMet
+          ? "P5 (chat) targets met."
+          : flag("strict")
+            ? "P5 (chat) targets missed (--strict): failing."
+            : "P5 (chat) targets missed (report only; pass --strict to fail).",
+      );
       return !chat.targetsMet && flag("strict") ? 1 : 0;
     }
     if (scenario === "sunday" || scenario === "lists" || scenario === "scale") {
@@ -442,13 +554,26 @@ async function main(): Promise<number> {
               thinkMs: Number(option("think-ms") ?? 5000),
               jsonPath,
             })
-          : await (scenario === "lists" ? runLists : runScale)({ url, pbUrl, superuser, jsonPath, seconds: Number(option("duration") ?? (scenario === "lists" ? 3 : 4)) });
-      console.log(`Total time ${fixed((Date.now() - started) / 1000)} s on ${availableParallelism()} CPU(s); load generator, gateway and PocketBase share them.`);
+          : await (scenario === "lists" ? runLists : runScale)({
+              url,
+              pbUrl,
+              superuser,
+              jsonPath,
+              seconds: Number(option("duration") ?? (scenario === "lists" ? 3 : 4)),
+            });
+      console.log(
+        `Total time ${fixed((Date.now() - started) / 1000)} s on ${availableParallelism()} CPU(s); load generator, gateway and PocketBase share them.`,
+      );
       if (!outcome.correct) {
         console.error("FAIL: some reads did not answer 200 with data (see above).");
         return 1;
       }
-      if (!outcome.targetsMet) console.log(flag("strict") ? "Targets missed (--strict): failing." : "Targets missed (report only; pass --strict to fail).");
+      if (!outcome.targetsMet)
+        console.log(
+          flag("strict")
+            ? "Targets missed (--strict): failing."
+            : "Targets missed (report only; pass --strict to fail).",
+        );
       return !outcome.targetsMet && flag("strict") ? 1 : 0;
     }
 
@@ -478,8 +603,15 @@ async function main(): Promise<number> {
     };
     if (scenario === "p5") {
       await measureP5();
-      console.log(`Total time ${fixed((Date.now() - started) / 1000)} s on ${availableParallelism()} CPU(s); load generator, gateway and PocketBase share them.`);
-      if (!p5Met) console.log(flag("strict") ? "P5 targets missed (--strict): failing." : "P5 targets missed (report only; pass --strict to fail).");
+      console.log(
+        `Total time ${fixed((Date.now() - started) / 1000)} s on ${availableParallelism()} CPU(s); load generator, gateway and PocketBase share them.`,
+      );
+      if (!p5Met)
+        console.log(
+          flag("strict")
+            ? "P5 targets missed (--strict): failing."
+            : "P5 targets missed (report only; pass --strict to fail).",
+        );
       else console.log("P5 targets met.");
       return !p5Met && flag("strict") ? 1 : 0;
     }
@@ -501,21 +633,33 @@ async function main(): Promise<number> {
     const { targetsMet, correct } = report(outcomes);
     // After P1, so that 500 streams being torn down do not weigh on P1's figures.
     if (scenario !== "p1") await measureP5();
-    console.log(`Total time ${fixed((Date.now() - started) / 1000)} s on ${availableParallelism()} CPU(s); load generator, gateway and PocketBase share them.`);
+    console.log(
+      `Total time ${fixed((Date.now() - started) / 1000)} s on ${availableParallelism()} CPU(s); load generator, gateway and PocketBase share them.`,
+    );
     if (!correct) {
       console.error("FAIL: some responses were not 200 with the expected data (see the counters above).");
       return 1;
     }
-    if (!p5Met) console.log(flag("strict") ? "P5 targets missed (--strict): failing." : "P5 targets missed (report only; pass --strict to fail).");
+    if (!p5Met)
+      console.log(
+        flag("strict")
+          ? "P5 targets missed (--strict): failing."
+          : "P5 targets missed (report only; pass --strict to fail).",
+      );
     if (!targetsMet) {
-      console.log(flag("strict") ? "P1 targets missed (--strict): failing." : "P1 targets missed (report only; pass --strict to fail).");
+      console.log(
+        flag("strict")
+          ? "P1 targets missed (--strict): failing."
+          : "P1 targets missed (report only; pass --strict to fail).",
+      );
     } else {
       console.log("P1 targets met.");
     }
     return (!targetsMet || !p5Met) && flag("strict") ? 1 : 0;
   } finally {
     if (child) await stopChild(child);
-    if (flag("keep-data")) console.log(`Data directory kept: ${dataDir} (PocketBase's request log is in auxiliary.db)`);
+    if (flag("keep-data"))
+      console.log(`Data directory kept: ${dataDir} (PocketBase's request log is in auxiliary.db)`);
     else await rm(dataDir, { recursive: true, force: true });
     if (flag("cpu-prof")) console.log(`CPU profile of the gateway written to ${PROFILE_DIR}/`);
   }

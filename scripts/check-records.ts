@@ -12,7 +12,10 @@ import { freePort } from "./lib/stack.ts";
 export const RECORDS_FILE = join(ROOT, "gateway/src/pocketbase/records.ts");
 
 /** The collections of a running PocketBase, read as its superuser. */
-export async function liveCollections(pbUrl: string, superuser: { email: string; password: string }): Promise<LiveCollection[]> {
+export async function liveCollections(
+  pbUrl: string,
+  superuser: { email: string; password: string },
+): Promise<LiveCollection[]> {
   const pb = new PocketBase(pbUrl);
   await pb.collection("_superusers").authWithPassword(superuser.email, superuser.password);
   return pb.collections.getFullList<LiveCollection>({ batch: 200 });
@@ -21,7 +24,10 @@ export async function liveCollections(pbUrl: string, superuser: { email: string;
 /** The collections `pb_migrations` produce, from a PocketBase started for the purpose. */
 export async function migratedCollections(): Promise<LiveCollection[]> {
   const dataDir = await mkdtemp(join(tmpdir(), "flock-records-"));
-  const superuser = { email: "records-check@flock.local", password: `check-${Math.random().toString(36).slice(2)}-records` };
+  const superuser = {
+    email: "records-check@flock.local",
+    password: `check-${Math.random().toString(36).slice(2)}-records`,
+  };
   try {
     const bin = resolvePocketBaseBinary();
     await upsertSuperuser(bin, dataDir, superuser.email, superuser.password);
@@ -39,7 +45,9 @@ export async function migratedCollections(): Promise<LiveCollection[]> {
 async function main(): Promise<void> {
   const problems = compareRecords(await migratedCollections(), readRecordTypes(RECORDS_FILE));
   if (problems.length) {
-    console.error(`records.ts disagrees with the migrated collections (${problems.length}):\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    console.error(
+      `records.ts disagrees with the migrated collections (${problems.length}):\n${problems.map((p) => `  - ${p}`).join("\n")}`,
+    );
     process.exitCode = 1;
     return;
   }

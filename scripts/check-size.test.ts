@@ -14,7 +14,12 @@ const manifest: Manifest = {
     dynamicImports: ["src/features/editor/EditorPage.tsx", "src/features/admin/pages.tsx"],
     css: ["assets/index-c3.css"],
   },
-  "_vendor-b2.js": { file: "assets/vendor-b2.js", name: "vendor", imports: ["_runtime-d4.js"], css: ["assets/vendor-e5.css"] },
+  "_vendor-b2.js": {
+    file: "assets/vendor-b2.js",
+    name: "vendor",
+    imports: ["_runtime-d4.js"],
+    css: ["assets/vendor-e5.css"],
+  },
   "_runtime-d4.js": { file: "assets/runtime-d4.js", name: "runtime" },
   "src/features/admin/pages.tsx": {
     file: "assets/pages-f6.js",
@@ -70,17 +75,30 @@ describe("first-load size check (QUALITY.md F1)", () => {
 
   it("counts the entry's JS and the CSS its chunks reference, and lists the rest as lazy", () => {
     const report = firstLoad(manifest, read);
-    expect(report.js.map((f) => f.file)).toEqual(["assets/index-a1.js", "assets/vendor-b2.js", "assets/runtime-d4.js"]);
+    expect(report.js.map((f) => f.file)).toEqual([
+      "assets/index-a1.js",
+      "assets/vendor-b2.js",
+      "assets/runtime-d4.js",
+    ]);
     expect(report.css.map((f) => f.file)).toEqual(["assets/index-c3.css", "assets/vendor-e5.css"]);
-    expect(report.lazyJs.map((f) => f.file).sort()).toEqual(["assets/EditorPage-g7.js", "assets/crepe-h8.js", "assets/pages-f6.js"]);
-    expect(report.lazyCss.map((f) => f.file).sort()).toEqual(["assets/EditorPage-i9.css", "assets/crepe-j0.css"]);
+    expect(report.lazyJs.map((f) => f.file).sort()).toEqual([
+      "assets/EditorPage-g7.js",
+      "assets/crepe-h8.js",
+      "assets/pages-f6.js",
+    ]);
+    expect(report.lazyCss.map((f) => f.file).sort()).toEqual([
+      "assets/EditorPage-i9.css",
+      "assets/crepe-j0.css",
+    ]);
 
     const index = report.js[0]!;
     expect(index.raw).toBe(files["assets/index-a1.js"]!.length);
     expect(index.gzip).toBeGreaterThan(0);
     expect(index.gzip).toBeLessThan(index.raw / 10); // gzip, not raw, is what is budgeted
     expect(report.totals.jsGzip).toBe(report.js.reduce((sum, f) => sum + f.gzip, 0));
-    expect(report.totals.cssRaw).toBe(files["assets/index-c3.css"]!.length + files["assets/vendor-e5.css"]!.length);
+    expect(report.totals.cssRaw).toBe(
+      files["assets/index-c3.css"]!.length + files["assets/vendor-e5.css"]!.length,
+    );
 
     // The lazy editor does not count and does not fail the check.
     expect(report.editorHits).toEqual([]);
@@ -99,19 +117,32 @@ describe("first-load size check (QUALITY.md F1)", () => {
   });
 
   it("flags the editor when it is bundled into a first-load chunk (by content)", () => {
-    const bundled: Record<string, string> = { ...files, "assets/vendor-b2.js": "const v=document.createElement('div');v.className='ProseMirror-hideselection';" };
+    const bundled: Record<string, string> = {
+      ...files,
+      "assets/vendor-b2.js": "const v=document.createElement('div');v.className='ProseMirror-hideselection';",
+    };
     const report = firstLoad(manifest, (file) => bundled[file]!);
-    expect(report.editorHits).toEqual(['assets/vendor-b2.js: contains "ProseMirror-h" (editor code or styles)']);
+    expect(report.editorHits).toEqual([
+      'assets/vendor-b2.js: contains "ProseMirror-h" (editor code or styles)',
+    ]);
   });
 
   it("flags an editor source module in the first load by its src path", () => {
     const leaky: Manifest = {
       ...manifest,
-      "index.html": { ...manifest["index.html"]!, imports: ["_vendor-b2.js", "../node_modules/@milkdown/crepe/lib/index.js"] },
-      "../node_modules/@milkdown/crepe/lib/index.js": { file: "assets/index-k1.js", src: "../node_modules/@milkdown/crepe/lib/index.js" },
+      "index.html": {
+        ...manifest["index.html"]!,
+        imports: ["_vendor-b2.js", "../node_modules/@milkdown/crepe/lib/index.js"],
+      },
+      "../node_modules/@milkdown/crepe/lib/index.js": {
+        file: "assets/index-k1.js",
+        src: "../node_modules/@milkdown/crepe/lib/index.js",
+      },
     };
     const report = firstLoad(leaky, (file) => (file === "assets/index-k1.js" ? "export {}" : read(file)));
-    expect(report.editorHits.some((hit) => hit.includes("src") && hit.includes("@milkdown/crepe"))).toBe(true);
+    expect(report.editorHits.some((hit) => hit.includes("src") && hit.includes("@milkdown/crepe"))).toBe(
+      true,
+    );
   });
 
   it("reports a budget overrun on gzip size", () => {
@@ -127,7 +158,9 @@ describe("first-load size check (QUALITY.md F1)", () => {
   });
 
   it("explains a manifest that points to a missing chunk", () => {
-    const broken: Manifest = { "index.html": { file: "assets/index.js", isEntry: true, imports: ["_gone.js"] } };
+    const broken: Manifest = {
+      "index.html": { file: "assets/index.js", isEntry: true, imports: ["_gone.js"] },
+    };
     expect(() => firstLoad(broken, () => "")).toThrow(/"_gone.js"/);
   });
 });
@@ -137,7 +170,12 @@ describe("routeLoads (every public route opened first)", () => {
     const { routeLoads } = await import("./check-size.ts");
     const bytes = (n: number) => Buffer.alloc(n, 0x61);
     const small: Manifest = {
-      "index.html": { file: "a/index.js", src: "index.html", isEntry: true, dynamicImports: ["src/a.tsx", "src/b.tsx"] },
+      "index.html": {
+        file: "a/index.js",
+        src: "index.html",
+        isEntry: true,
+        dynamicImports: ["src/a.tsx", "src/b.tsx"],
+      },
       "src/a.tsx": { file: "a/a.js", src: "src/a.tsx", isDynamicEntry: true },
       "src/b.tsx": { file: "a/b.js", src: "src/b.tsx", isDynamicEntry: true },
     };

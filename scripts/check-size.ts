@@ -182,7 +182,12 @@ export function firstLoad(
   }
 
   const sum = (files: FileSize[], field: "raw" | "gzip") => files.reduce((total, f) => total + f[field], 0);
-  const totals = { jsRaw: sum(js, "raw"), jsGzip: sum(js, "gzip"), cssRaw: sum(css, "raw"), cssGzip: sum(css, "gzip") };
+  const totals = {
+    jsRaw: sum(js, "raw"),
+    jsGzip: sum(js, "gzip"),
+    cssRaw: sum(css, "raw"),
+    cssGzip: sum(css, "gzip"),
+  };
   return {
     entryKey,
     js,
@@ -205,7 +210,8 @@ const kb = (bytes: number) => (bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).t
 /** A plain-text table: the first `textColumns` columns left-aligned, the figures right-aligned. */
 function table(rows: string[][], textColumns = 1): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  const line = (r: string[]) => r.map((cell, i) => (i < textColumns ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ");
+  const line = (r: string[]) =>
+    r.map((cell, i) => (i < textColumns ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ");
   const [head, ...body] = rows;
   return [line(head!), widths.map((w) => "-".repeat(w)).join("  "), ...body.map(line)].join("\n");
 }
@@ -215,13 +221,7 @@ function print(report: SizeReport): void {
   const verdict = (over: boolean) => (over ? "FAIL" : "PASS");
   const files = (list: FileSize[]) => list.map((f) => [f.file, f.key, kb(f.raw), kb(f.gzip)]);
   console.log(`\nF1: first load = ${report.entryKey} + its static imports (gzip -9)\n`);
-  console.log(
-    table([
-      ["file", "manifest key", "raw", "gzip"],
-      ...files(report.js),
-      ...files(report.css),
-    ], 2),
-  );
+  console.log(table([["file", "manifest key", "raw", "gzip"], ...files(report.js), ...files(report.css)], 2));
   console.log(
     `\n${table([
       ["total", "raw", "gzip", "budget", "result"],
@@ -235,11 +235,20 @@ function print(report: SizeReport): void {
       : "\nEditor in the first load: none (PASS)",
   );
   const lazy = [...report.lazyJs, ...report.lazyCss];
-  console.log(lazy.length ? `\nLazy chunks (loaded on demand, not budgeted)\n\n${table([["file", "manifest key", "raw", "gzip"], ...files(lazy)], 2)}\n` : "\nNo lazy chunks.\n");
+  console.log(
+    lazy.length
+      ? `\nLazy chunks (loaded on demand, not budgeted)\n\n${table([["file", "manifest key", "raw", "gzip"], ...files(lazy)], 2)}\n`
+      : "\nNo lazy chunks.\n",
+  );
 }
 
 /** First load of each route opened first: the entry (and `include`) plus that route's static graph. */
-export function routeLoads(manifest: Manifest, read: (file: string) => Buffer, routes: string[], include: string[] = []): Array<{ route: string; report: SizeReport }> {
+export function routeLoads(
+  manifest: Manifest,
+  read: (file: string) => Buffer,
+  routes: string[],
+  include: string[] = [],
+): Array<{ route: string; report: SizeReport }> {
   return routes.map((route) => {
     if (!manifest[route]) throw new Error(`The build has no chunk for route ${route}.`);
     return { route, report: firstLoad(manifest, read, { include: [...include, route] }) };
@@ -282,7 +291,14 @@ function main(): number {
     for (const { route, report: r } of perRoute) {
       const bad = r.jsOverBudget || r.cssOverBudget || r.editorHits.length > 0;
       if (bad) failed = true;
-      rows.push([route, kb(r.totals.jsGzip), `${((100 * r.totals.jsGzip) / BUDGET.jsGzip).toFixed(1)} %`, kb(r.totals.cssGzip), r.editorHits.length ? "yes" : "no", bad ? "FAIL" : "PASS"]);
+      rows.push([
+        route,
+        kb(r.totals.jsGzip),
+        `${((100 * r.totals.jsGzip) / BUDGET.jsGzip).toFixed(1)} %`,
+        kb(r.totals.cssGzip),
+        r.editorHits.length ? "yes" : "no",
+        bad ? "FAIL" : "PASS",
+      ]);
     }
     console.log(`Every public route, opened first (entry + its chunk)\n\n${table(rows)}\n`);
   }

@@ -13,7 +13,12 @@ const dataDir = process.env.PB_DATA_DIR ?? join(ROOT, "pb_data");
 const bin = resolvePocketBaseBinary();
 const superuser = await superuserCredentials(dataDir);
 await upsertSuperuser(bin, dataDir, superuser.email, superuser.password);
-const pocketbase = await startPocketBase({ bin, dataDir, port: await freePort(Number(process.env.PB_PORT ?? 8090)), quiet: true });
+const pocketbase = await startPocketBase({
+  bin,
+  dataDir,
+  port: await freePort(Number(process.env.PB_PORT ?? 8090)),
+  quiet: true,
+});
 const catcher = await new SmtpCatcher().start();
 const system = new PocketBase(pocketbase.url);
 await system.collection("_superusers").authWithPassword(superuser.email, superuser.password);
@@ -48,7 +53,14 @@ const run = (cwd: string, tool: string, args: string[]) => {
 const children: ChildProcess[] = [
   run(ROOT, "tsx", ["watch", "--clear-screen=false", "gateway/src/main.ts"]),
   run(join(ROOT, "web"), "vite", ["--host", "127.0.0.1", "--strictPort"]),
-  run(ROOT, "graphql-codegen", ["--config", "codegen.ts", "--watch", "gateway/src/schema/**/*.graphql", "--watch", "web/src/**/*.graphql"]),
+  run(ROOT, "graphql-codegen", [
+    "--config",
+    "codegen.ts",
+    "--watch",
+    "gateway/src/schema/**/*.graphql",
+    "--watch",
+    "web/src/**/*.graphql",
+  ]),
 ];
 
 console.log(

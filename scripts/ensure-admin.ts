@@ -32,7 +32,9 @@ async function main(): Promise<number> {
   const email = env.FLOCK_ADMIN_EMAIL?.trim().toLowerCase() ?? "";
   const password = env.FLOCK_ADMIN_PASSWORD ?? "";
   if (!email && !password) {
-    console.log("[ensure-admin] FLOCK_ADMIN_EMAIL and FLOCK_ADMIN_PASSWORD are not set: no administrator to create.");
+    console.log(
+      "[ensure-admin] FLOCK_ADMIN_EMAIL and FLOCK_ADMIN_PASSWORD are not set: no administrator to create.",
+    );
     return 0;
   }
   if (!email || !password) {

@@ -22,7 +22,10 @@ const FIXTURE: Record<string, string[]> = {
   "web/src/components/Shell.ts": ["../app/guards.ts"],
   "web/src/app/guards.ts": [],
   // app composes features: allowed
-  "web/src/app/routes.ts": ["../features/prayer/PrayerPage.ts", "../features/prayer/admin/AdminPrayerPage.ts"],
+  "web/src/app/routes.ts": [
+    "../features/prayer/PrayerPage.ts",
+    "../features/prayer/admin/AdminPrayerPage.ts",
+  ],
   // a circle inside one feature
   "web/src/features/prayer/PrayerPage.ts": ["./PrayerCard.ts", "../../lib/ok.ts"],
   "web/src/features/prayer/PrayerCard.ts": ["./PrayerPage.ts"],
@@ -32,7 +35,11 @@ const FIXTURE: Record<string, string[]> = {
   "web/src/features/prayer/MyRequests.ts": ["./admin/AdminPrayerPage.ts"],
   // another feature: its operations and the error screens are allowed, its internals are not
   "web/src/features/errors/NotFoundPage.ts": [],
-  "web/src/features/notifications/Bell.ts": ["../prayer/prayer.generated.ts", "../errors/NotFoundPage.ts", "../prayer/PrayerCard.ts"],
+  "web/src/features/notifications/Bell.ts": [
+    "../prayer/prayer.generated.ts",
+    "../errors/NotFoundPage.ts",
+    "../prayer/PrayerCard.ts",
+  ],
   // the front page shows other features' public screens, never their staff screens
   "web/src/features/home/HomePage.ts": ["../prayer/PrayerCard.ts", "../prayer/admin/AdminPrayerPage.ts"],
   // gateway layers
@@ -50,18 +57,27 @@ let report: Report;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "flock-import-rules-"));
-  await writeFile(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { allowImportingTsExtensions: true, noEmit: true } }));
+  await writeFile(
+    join(dir, "tsconfig.json"),
+    JSON.stringify({ compilerOptions: { allowImportingTsExtensions: true, noEmit: true } }),
+  );
   for (const [file, imports] of Object.entries(FIXTURE)) {
     await mkdir(dirname(join(dir, file)), { recursive: true });
-    await writeFile(join(dir, file), imports.map((spec, i) => `import * as m${i} from "${spec}";\nconsole.log(m${i});\n`).join("") + "export const here = 1;\n");
+    await writeFile(
+      join(dir, file),
+      imports.map((spec, i) => `import * as m${i} from "${spec}";\nconsole.log(m${i});\n`).join("") +
+        "export const here = 1;\n",
+    );
   }
   // Exit code 1 means "violations found", which is what this fixture is for.
-  const run = await promisify(execFile)(process.execPath, [bin, "web/src", "gateway/src", "shared/src", "--config", config, "--output-type", "json"], { cwd: dir, maxBuffer: 16 * 1024 * 1024 }).catch(
-    (failed: { stdout?: string; code?: number }) => {
-      if (failed.code !== 1 && failed.code !== 2 && !failed.stdout) throw failed;
-      return { stdout: failed.stdout ?? "" };
-    },
-  );
+  const run = await promisify(execFile)(
+    process.execPath,
+    [bin, "web/src", "gateway/src", "shared/src", "--config", config, "--output-type", "json"],
+    { cwd: dir, maxBuffer: 16 * 1024 * 1024 },
+  ).catch((failed: { stdout?: string; code?: number }) => {
+    if (failed.code !== 1 && failed.code !== 2 && !failed.stdout) throw failed;
+    return { stdout: failed.stdout ?? "" };
+  });
   report = JSON.parse(run.stdout) as Report;
 }, 60_000);
 
@@ -69,10 +85,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-const found = () =>
-  report.summary.violations
-    .map((v) => `${v.rule.name}: ${v.from} → ${v.to}`)
-    .sort();
+const found = () => report.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`).sort();
 
 describe("import rules (.dependency-cruiser.cjs)", () => {
   it("reports exactly the imports that break a rule", () => {
@@ -96,7 +109,9 @@ describe("import rules (.dependency-cruiser.cjs)", () => {
 
   it("allows what the architecture allows", () => {
     const fromAllowed = report.summary.violations.filter((v) =>
-      ["web/src/lib/ok.ts", "web/src/app/routes.ts", "web/src/features/prayer/prayer.generated.ts"].includes(v.from),
+      ["web/src/lib/ok.ts", "web/src/app/routes.ts", "web/src/features/prayer/prayer.generated.ts"].includes(
+        v.from,
+      ),
     );
     expect(fromAllowed).toEqual([]);
     const targets = report.summary.violations.map((v) => v.to);

@@ -38,7 +38,15 @@ interface Run {
 }
 
 async function serve(dataDir: string): Promise<void> {
-  const stack = await startStack({ dataDir, port: 0, pbPort: 0, webDist: join(ROOT, "web", "dist"), demo: true, quiet: true, production: true });
+  const stack = await startStack({
+    dataDir,
+    port: 0,
+    pbPort: 0,
+    webDist: join(ROOT, "web", "dist"),
+    demo: true,
+    quiet: true,
+    production: true,
+  });
   const stop = () => void stack.stop().finally(() => process.exit(0));
   process.on("message", (m) => m === "stop" && stop());
   process.on("disconnect", stop);
@@ -71,16 +79,29 @@ async function auditOnce(url: string, port: number, cookie: string | null): Prom
   const reportDir = option("reports");
   if (reportDir) {
     await mkdir(reportDir, { recursive: true });
-    await writeFile(join(reportDir, `${new URL(url).pathname.replace(/\W+/g, "_") || "_"}-${Date.now()}.json`), JSON.stringify(lhr));
+    await writeFile(
+      join(reportDir, `${new URL(url).pathname.replace(/\W+/g, "_") || "_"}-${Date.now()}.json`),
+      JSON.stringify(lhr),
+    );
   }
-  const scores = Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)])) as Record<Category, number>;
+  const scores = Object.fromEntries(
+    CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)]),
+  ) as Record<Category, number>;
   const value = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
   const failing = CATEGORIES.filter((c) => c !== "performance").flatMap((c) =>
-    (lhr.categories[c]?.auditRefs ?? []).filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1).map((ref) => `${c}: ${ref.id}`),
+    (lhr.categories[c]?.auditRefs ?? [])
+      .filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1)
+      .map((ref) => `${c}: ${ref.id}`),
   );
   return {
     scores,
-    metrics: { fcp: value("first-contentful-paint"), lcp: value("largest-contentful-paint"), tbt: value("total-blocking-time"), cls: value("cumulative-layout-shift"), si: value("speed-index") },
+    metrics: {
+      fcp: value("first-contentful-paint"),
+      lcp: value("largest-contentful-paint"),
+      tbt: value("total-blocking-time"),
+      cls: value("cumulative-layout-shift"),
+      si: value("speed-index"),
+    },
     failing,
   };
 }
@@ -89,7 +110,12 @@ async function main(): Promise<number> {
   const runs = Number(option("runs") ?? 3);
   const jsonPath = option("json") ?? join(tmpdir(), "flock-bench", "lighthouse.json");
   const dataDir = await mkdtemp(join(tmpdir(), "flock-lighthouse-"));
-  const child = fork(fileURLToPath(import.meta.url), ["--serve", dataDir], { cwd: ROOT, execArgv: process.execArgv, env: { ...process.env, NODE_ENV: "production" }, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child = fork(fileURLToPath(import.meta.url), ["--serve", dataDir], {
+    cwd: ROOT,
+    execArgv: process.execArgv,
+    env: { ...process.env, NODE_ENV: "production" },
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
   let chrome: chromeLauncher.LaunchedChrome | null = null;
   try {
     console.log("Starting PocketBase and the gateway (demo church, production build)…");
@@ -99,7 +125,11 @@ async function main(): Promise<number> {
     });
     const pb = new PocketBase(pbUrl);
     const member = await pb.collection("users").authWithPassword("member@grace.example", DEMO_PASSWORD);
-    const post = (await pb.collection("posts").getList(1, 1, { filter: 'status = "published" && audience = "public"', sort: "-publishedAt" })).items[0];
+    const post = (
+      await pb
+        .collection("posts")
+        .getList(1, 1, { filter: 'status = "published" && audience = "public"', sort: "-publishedAt" })
+    ).items[0];
     const cookie = `flock_session=${member.token}`;
     const pages: Array<{ path: string; cookie: string | null }> = [
       { path: "/", cookie: null },
@@ -111,18 +141,31 @@ async function main(): Promise<number> {
 
     chrome = await chromeLauncher.launch({
       chromePath: await chromiumPath(),
-      chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+      chromeFlags: [
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
     });
     // One run to warm the gateway (first renders, caches) and Chromium.
     await audit(`${url}/`, chrome.port, null);
 
-    const rows = [["page", "perf", "a11y", "best pr.", "SEO", "FCP ms", "LCP ms", "TBT ms", "CLS", "runs (perf)"]];
+    const rows = [
+      ["page", "perf", "a11y", "best pr.", "SEO", "FCP ms", "LCP ms", "TBT ms", "CLS", "runs (perf)"],
+    ];
     const report: Record<string, { median: Run; runs: Run[] }> = {};
     let met = true;
     for (const page of pages) {
       const results: Run[] = [];
-      for (let i = 0; i < runs; i++) results.push(await audit(`${url}${page.path}`, chrome.port, page.cookie));
-      const median = [...results].sort((a, b) => a.scores.performance - b.scores.performance)[Math.floor(results.length / 2)]!;
+      for (let i = 0; i < runs; i++)
+        results.push(await audit(`${url}${page.path}`, chrome.port, page.cookie));
+      const median = [...results].sort((a, b) => a.scores.performance - b.scores.performance)[
+        Math.floor(results.length / 2)
+      ]!;
       report[page.path] = { median, runs: results };
       for (const c of CATEGORIES) if (median.scores[c] < TARGETS[c]) met = false;
       const m = median.metrics;
@@ -138,15 +181,30 @@ async function main(): Promise<number> {
         m.cls.toFixed(3),
         results.map((r) => r.scores.performance).join(", "),
       ]);
-      console.log(`${page.path}: performance ${results.map((r) => r.scores.performance).join(", ")}; CLS ${results.map((r) => r.metrics.cls.toFixed(3)).join(", ")}; TBT ${results.map((r) => r.metrics.tbt.toFixed(0)).join(", ")} ms`);
+      console.log(
+        `${page.path}: performance ${results.map((r) => r.scores.performance).join(", ")}; CLS ${results.map((r) => r.metrics.cls.toFixed(3)).join(", ")}; TBT ${results.map((r) => r.metrics.tbt.toFixed(0)).join(", ")} ms`,
+      );
     }
     const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-    const line = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
-    console.log(`\nF2: Lighthouse mobile preset, median of ${runs} (QUALITY.md)\n\n${[line(rows[0]!), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(line)].join("\n")}\n`);
-    for (const [path, { median }] of Object.entries(report)) if (median.failing.length) console.log(`${path} fails: ${median.failing.join(", ")}`);
-    console.log(`Targets (performance ≥ 90, accessibility 100, best practices ≥ 95, SEO ≥ 90): ${met ? "met" : "missed"}.`);
+    const line = (r: string[]) =>
+      r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
+    console.log(
+      `\nF2: Lighthouse mobile preset, median of ${runs} (QUALITY.md)\n\n${[line(rows[0]!), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(line)].join("\n")}\n`,
+    );
+    for (const [path, { median }] of Object.entries(report))
+      if (median.failing.length) console.log(`${path} fails: ${median.failing.join(", ")}`);
+    console.log(
+      `Targets (performance ≥ 90, accessibility 100, best practices ≥ 95, SEO ≥ 90): ${met ? "met" : "missed"}.`,
+    );
     await mkdir(dirname(jsonPath), { recursive: true });
-    await writeFile(jsonPath, JSON.stringify({ date: new Date().toISOString(), machine: machine(), runs, targets: TARGETS, pages: report, met }, null, 2));
+    await writeFile(
+      jsonPath,
+      JSON.stringify(
+        { date: new Date().toISOString(), machine: machine(), runs, targets: TARGETS, pages: report, met },
+        null,
+        2,
+      ),
+    );
     console.log(`JSON written to ${jsonPath}`);
     return !met && args.includes("--strict") ? 1 : 0;
   } finally {

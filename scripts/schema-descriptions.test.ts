@@ -1,4 +1,13 @@
-import { buildSchema, isEnumType, isInputObjectType, isInterfaceType, isObjectType, isSpecifiedScalarType, isIntrospectionType, type GraphQLNamedType } from "graphql";
+import {
+  buildSchema,
+  isEnumType,
+  isInputObjectType,
+  isInterfaceType,
+  isObjectType,
+  isSpecifiedScalarType,
+  isIntrospectionType,
+  type GraphQLNamedType,
+} from "graphql";
 import { describe, expect, it } from "vitest";
 import { typeDefs } from "../gateway/src/schema/__generated__/typeDefs.ts";
 
@@ -25,7 +34,9 @@ const described = (description: string | null | undefined) => !!description?.tri
 export function undescribed(sdl: string): string[] {
   const schema = buildSchema(sdl);
   const missing: string[] = [];
-  const types = Object.values(schema.getTypeMap()).filter((type: GraphQLNamedType) => !isIntrospectionType(type) && !isSpecifiedScalarType(type));
+  const types = Object.values(schema.getTypeMap()).filter(
+    (type: GraphQLNamedType) => !isIntrospectionType(type) && !isSpecifiedScalarType(type),
+  );
   for (const type of types) {
     if (UNDESCRIBED_TYPES.has(type.name)) continue;
     if (!described(type.description)) missing.push(type.name);
@@ -34,12 +45,15 @@ export function undescribed(sdl: string): string[] {
         const coordinate = `${type.name}.${field.name}`;
         if (UNDESCRIBED_ROOT_FIELDS.has(coordinate)) continue;
         if (!described(field.description)) missing.push(coordinate);
-        for (const arg of field.args) if (!described(arg.description)) missing.push(`${coordinate}(${arg.name}:)`);
+        for (const arg of field.args)
+          if (!described(arg.description)) missing.push(`${coordinate}(${arg.name}:)`);
       }
     } else if (isInputObjectType(type)) {
-      for (const field of Object.values(type.getFields())) if (!described(field.description)) missing.push(`${type.name}.${field.name}`);
+      for (const field of Object.values(type.getFields()))
+        if (!described(field.description)) missing.push(`${type.name}.${field.name}`);
     } else if (isEnumType(type)) {
-      for (const value of type.getValues()) if (!described(value.description)) missing.push(`${type.name}.${value.name}`);
+      for (const value of type.getValues())
+        if (!described(value.description)) missing.push(`${type.name}.${value.name}`);
     }
   }
   return missing;
@@ -47,14 +61,19 @@ export function undescribed(sdl: string): string[] {
 
 describe("the GraphQL contract", () => {
   it("describes every type, field, argument, input field and enum value", () => {
-    expect(undescribed(typeDefs), "add a description in gateway/src/schema/<feature>/schema.graphql, then npm run codegen").toEqual([]);
+    expect(
+      undescribed(typeDefs),
+      "add a description in gateway/src/schema/<feature>/schema.graphql, then npm run codegen",
+    ).toEqual([]);
   });
 
   it("the allow-lists name only what exists (an entry left behind is removed)", () => {
     const schema = buildSchema(typeDefs);
     expect([...UNDESCRIBED_TYPES].filter((name) => !schema.getType(name))).toEqual([]);
     const roots = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()];
-    const fields = new Set(roots.flatMap((root) => Object.keys(root?.getFields() ?? {}).map((field) => `${root!.name}.${field}`)));
+    const fields = new Set(
+      roots.flatMap((root) => Object.keys(root?.getFields() ?? {}).map((field) => `${root!.name}.${field}`)),
+    );
     expect([...UNDESCRIBED_ROOT_FIELDS].filter((coordinate) => !fields.has(coordinate))).toEqual([]);
   });
 

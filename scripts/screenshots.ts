@@ -25,7 +25,9 @@ try {
         }
         window.scrollTo(0, 0);
       });
-      await page.waitForFunction(() => [...document.images].every((img) => img.complete), undefined, { timeout: 10_000 });
+      await page.waitForFunction(() => [...document.images].every((img) => img.complete), undefined, {
+        timeout: 10_000,
+      });
       await page.waitForTimeout(200);
       await page.screenshot({ path: join(out, `${file}-${name}.png`), fullPage: true });
     };

@@ -29,7 +29,9 @@ const lines = [
         "",
       ]
     : []),
-  ...(stack.catcher ? [`  Mail catcher (every email the app sends): http://127.0.0.1:${stack.catcher.httpPort}`, ""] : []),
+  ...(stack.catcher
+    ? [`  Mail catcher (every email the app sends): http://127.0.0.1:${stack.catcher.httpPort}`, ""]
+    : []),
   "  Press Ctrl-C to stop.",
   "",
 ];

@@ -15,7 +15,11 @@ import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const WEB = join(import.meta.dirname, "..", "web", "src");
-const permissions = [...readFileSync(join(WEB, "gql", "types.ts"), "utf8").matchAll(/^export type Permission =([\s\S]*?'[A-Z_]+');$/gm)]
+const permissions = [
+  ...readFileSync(join(WEB, "gql", "types.ts"), "utf8").matchAll(
+    /^export type Permission =([\s\S]*?'[A-Z_]+');$/gm,
+  ),
+]
   // The union ends at its last `'NAME';`, one `| 'NAME'` per line: the doc comments between them may
   // hold apostrophes and semicolons ("the church's settings", "groups.manage; not built yet").
   .flatMap((m) => [...m[1]!.matchAll(/^\s*\| '([A-Z_]+)'$/gm)].map((p) => p[1]!));
@@ -35,7 +39,11 @@ describe("web permission names", () => {
   });
 
   it("no web source names a permission (only generated types and translations do)", () => {
-    const allowed = new Set([join(WEB, "gql", "types.ts"), join(WEB, "i18n", "en.ts"), join(WEB, "i18n", "es.ts")]);
+    const allowed = new Set([
+      join(WEB, "gql", "types.ts"),
+      join(WEB, "i18n", "en.ts"),
+      join(WEB, "i18n", "es.ts"),
+    ]);
     const found: string[] = [];
     const pattern = new RegExp(`\\b(${permissions.join("|")})\\b`);
     for (const file of sources(WEB)) {
@@ -57,7 +65,8 @@ describe("web form limits", () => {
       readFileSync(file, "utf8")
         .split("\n")
         .forEach((line, index) => {
-          if (/maxLength=\{\s*\d/.test(line)) found.push(`${relative(WEB, file)}:${index + 1}: ${line.trim()}`);
+          if (/maxLength=\{\s*\d/.test(line))
+            found.push(`${relative(WEB, file)}:${index + 1}: ${line.trim()}`);
         });
     }
     expect(found).toEqual([]);

@@ -8,10 +8,16 @@ const ES = fileURLToPath(new URL("./src/i18n/es.ts", import.meta.url));
 /** What the plugin makes of a module id, evaluated as the browser would. */
 async function built(id: string): Promise<Record<string, Record<string, unknown>>> {
   const plugin = icuCatalogs();
-  const load = plugin.load as unknown as (this: { addWatchFile(file: string): void }, id: string) => Promise<string | null>;
+  const load = plugin.load as unknown as (
+    this: { addWatchFile(file: string): void },
+    id: string,
+  ) => Promise<string | null>;
   const code = await load.call({ addWatchFile: () => undefined }, id);
   expect(code).toBeTypeOf("string");
-  return (await import(`data:text/javascript;base64,${Buffer.from(code!).toString("base64")}`)) as Record<string, Record<string, unknown>>;
+  return (await import(`data:text/javascript;base64,${Buffer.from(code!).toString("base64")}`)) as Record<
+    string,
+    Record<string, unknown>
+  >;
 }
 
 describe("the message catalogs' build step", () => {

@@ -24,13 +24,16 @@ export const isStaffKey = (key: string): boolean => key.startsWith("admin.");
 export async function readCatalog(file: string): Promise<{ name: string; messages: Record<string, string> }> {
   const source = await readFile(file, "utf8");
   const { code } = await transformWithOxc(source, file, { lang: "ts" });
-  const module = (await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`)) as Record<string, unknown>;
+  const module = (await import(
+    `data:text/javascript;base64,${Buffer.from(code).toString("base64")}`
+  )) as Record<string, unknown>;
   const found = Object.entries(module).find(([, value]) => value && typeof value === "object");
   if (!found) throw new Error(`${file} exports no message catalog`);
   return { name: found[0], messages: found[1] as Record<string, string> };
 }
 
-const exported = (name: string, value: unknown) => `export const ${name} = JSON.parse(${JSON.stringify(JSON.stringify(value))});\n`;
+const exported = (name: string, value: unknown) =>
+  `export const ${name} = JSON.parse(${JSON.stringify(JSON.stringify(value))});\n`;
 
 export function icuCatalogs(): Plugin {
   let root = process.cwd();
@@ -55,9 +58,13 @@ export function icuCatalogs(): Plugin {
       const { name, messages } = await readCatalog(file);
       const compiled = compileCatalog(messages);
       const entries = Object.entries(compiled);
-      if (staff) return exported(`${name}Staff`, Object.fromEntries(entries.filter(([key]) => isStaffKey(key))));
+      if (staff)
+        return exported(`${name}Staff`, Object.fromEntries(entries.filter(([key]) => isStaffKey(key))));
       // Spanish is a lazy chunk already: whole. English: the staff screens' messages apart.
-      return exported(name, match[1] === "en" ? Object.fromEntries(entries.filter(([key]) => !isStaffKey(key))) : compiled);
+      return exported(
+        name,
+        match[1] === "en" ? Object.fromEntries(entries.filter(([key]) => !isStaffKey(key))) : compiled,
+      );
     },
   };
 }

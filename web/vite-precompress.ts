@@ -11,7 +11,18 @@ import type { Plugin } from "vite";
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
-export const COMPRESSIBLE = new Set([".html", ".js", ".mjs", ".css", ".svg", ".json", ".txt", ".xml", ".webmanifest", ".map"]);
+export const COMPRESSIBLE = new Set([
+  ".html",
+  ".js",
+  ".mjs",
+  ".css",
+  ".svg",
+  ".json",
+  ".txt",
+  ".xml",
+  ".webmanifest",
+  ".map",
+]);
 /** Below this, the headers cost more than compression saves. */
 export const MIN_BYTES = 512;
 
@@ -34,7 +45,12 @@ export async function precompressDir(dir: string): Promise<number> {
       const body = await readFile(path);
       if (body.length < MIN_BYTES) return;
       const [br, gz] = await Promise.all([
-        brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+        brotli(body, {
+          params: {
+            [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+            [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+          },
+        }),
         gzipAsync(body, { level: constants.Z_BEST_COMPRESSION }),
       ]);
       if (br.length < body.length) await writeFile(`${path}.br`, br);

@@ -13,7 +13,12 @@ export default defineConfig({
   plugins: [react(), icuCatalogs(), precompress()],
   resolve: {
     // Messages arrive precompiled (vite-icu.ts): intl-messageformat's runtime without its parser.
-    alias: [{ find: /^@formatjs\/icu-messageformat-parser$/, replacement: "@formatjs/icu-messageformat-parser/no-parser.js" }],
+    alias: [
+      {
+        find: /^@formatjs\/icu-messageformat-parser$/,
+        replacement: "@formatjs/icu-messageformat-parser/no-parser.js",
+      },
+    ],
   },
   build: {
     manifest: true,

@@ -13,10 +13,21 @@ export { DEMO_PASSWORD };
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
-export const VIEWPORTS = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } } as const;
+export const VIEWPORTS = {
+  desktop: { width: 1280, height: 900 },
+  phone: { width: 390, height: 844 },
+} as const;
 
-export async function newContext(browser: Browser, viewport: keyof typeof VIEWPORTS = "desktop"): Promise<BrowserContext> {
-  const context = await browser.newContext({ baseURL: baseUrl(), viewport: VIEWPORTS[viewport], locale: "en-US", timezoneId: "America/Chicago" });
+export async function newContext(
+  browser: Browser,
+  viewport: keyof typeof VIEWPORTS = "desktop",
+): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    baseURL: baseUrl(),
+    viewport: VIEWPORTS[viewport],
+    locale: "en-US",
+    timezoneId: "America/Chicago",
+  });
   context.setDefaultTimeout(15_000);
   return context;
 }
@@ -36,11 +47,36 @@ export async function expectAccessible(page: Page): Promise<void> {
   await page.waitForSelector("main", { state: "attached" });
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: unknown) => Promise<{ violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] } });
-    return result.violations.map((v) => `${v.id} (${v.impact}): ${v.help} → ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            ctx: Document,
+            opts: unknown,
+          ) => Promise<{
+            violations: Array<{
+              id: string;
+              impact: string;
+              help: string;
+              nodes: Array<{ target: string[] }>;
+            }>;
+          }>;
+        };
+      }
+    ).axe;
+    const result = await axe.run(document, {
+      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] },
+    });
+    return result.violations.map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} → ${v.nodes
+          .map((n) => n.target.join(" "))
+          .slice(0, 3)
+          .join(", ")}`,
+    );
   });
-  if (violations.length) throw new Error(`Accessibility violations on ${page.url()}:\n${violations.join("\n")}`);
+  if (violations.length)
+    throw new Error(`Accessibility violations on ${page.url()}:\n${violations.join("\n")}`);
 }
 
 export async function signIn(page: Page, email: string, password: string): Promise<void> {

@@ -2,7 +2,15 @@ import { existsSync } from "node:fs";
 import { chromium, type Browser } from "playwright-core";
 
 /** Flags for a closed network and a root user (see STACK.md "Tests and browsers"). */
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
 
 /**
  * Chromium, found as $CHROME_PATH, else Debian's /usr/bin/chromium, else the headless Chromium
@@ -15,7 +23,9 @@ export async function chromiumPath(): Promise<string> {
     const sparticuz = (await import("@sparticuz/chromium")).default as { executablePath(): Promise<string> };
     return await sparticuz.executablePath();
   } catch (error) {
-    throw new Error(`No Chromium found: set CHROME_PATH, install Debian's chromium, or run npm install (@sparticuz/chromium). ${String(error)}`);
+    throw new Error(
+      `No Chromium found: set CHROME_PATH, install Debian's chromium, or run npm install (@sparticuz/chromium). ${String(error)}`,
+    );
   }
 }
 

@@ -26,14 +26,20 @@ function serve(dir: string): Promise<{ server: Server; url: string }> {
       return;
     }
     readFile(file).then(
-      (body) => response.writeHead(200, { "content-type": CONTENT_TYPES[extname(file)] ?? "application/octet-stream" }).end(body),
+      (body) =>
+        response
+          .writeHead(200, { "content-type": CONTENT_TYPES[extname(file)] ?? "application/octet-stream" })
+          .end(body),
       () => response.writeHead(404).end(),
     );
   });
   return new Promise((resolve) => {
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
-      resolve({ server, url: `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/` });
+      resolve({
+        server,
+        url: `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/`,
+      });
     });
   });
 }
@@ -49,7 +55,17 @@ export async function startEditorHarness(): Promise<EditorHarnessServer> {
   const web = join(ROOT, "web");
   await promisify(execFile)(
     process.execPath,
-    [join(web, "node_modules", "vite", "bin", "vite.js"), "build", "--config", "src/editor/harness.vite.config.ts", "--outDir", outDir, "--emptyOutDir", "--logLevel", "error"],
+    [
+      join(web, "node_modules", "vite", "bin", "vite.js"),
+      "build",
+      "--config",
+      "src/editor/harness.vite.config.ts",
+      "--outDir",
+      outDir,
+      "--emptyOutDir",
+      "--logLevel",
+      "error",
+    ],
     { cwd: web },
   );
   const { server, url } = await serve(outDir);

@@ -13,7 +13,14 @@ export interface GatewayConfig {
   /** Folder of the built web app (web/dist), or null to serve no app. */
   webDist: string | null;
   superuser: { email: string; password: string };
-  smtp: { host: string; port: number; username: string; password: string; tls: boolean; senderAddress: string } | null;
+  smtp: {
+    host: string;
+    port: number;
+    username: string;
+    password: string;
+    tls: boolean;
+    senderAddress: string;
+  } | null;
   /** Trust X-Forwarded-For from a reverse proxy in front of the gateway. */
   trustProxy: boolean;
   /** Where resumable audio uploads are staged on disk (default: <tmp>/flock-uploads). */
@@ -39,7 +46,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     pbUrl: env.PB_URL ?? "http://127.0.0.1:8090",
     publicUrl,
     production: env.NODE_ENV === "production",
-    corsOrigins: (env.CORS_ORIGINS ?? "").split(",").map((s) => s.trim()).filter(Boolean),
+    corsOrigins: (env.CORS_ORIGINS ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
     webDist: env.WEB_DIST ?? null,
     superuser: { email: required("PB_SUPERUSER_EMAIL"), password: required("PB_SUPERUSER_PASSWORD") },
     smtp: env.SMTP_HOST

@@ -98,14 +98,19 @@ export const sessionOf = (request: Request) => sessions.get(request);
 
 /** The API client a request's token was checked to be (set by the api-token plugin in yoga.ts). */
 const apiIdentities = new WeakMap<Request, ApiIdentity>();
-export const setApiIdentity = (request: Request, identity: ApiIdentity) => apiIdentities.set(request, identity);
+export const setApiIdentity = (request: Request, identity: ApiIdentity) =>
+  apiIdentities.set(request, identity);
 export const apiIdentityOf = (request: Request) => apiIdentities.get(request);
 
 export function createContextFactory(services: GatewayServices) {
   return (initial: YogaInitialContext & ServerContext): GatewayContext => {
     const { request } = initial;
     const apiClient = apiIdentityOf(request);
-    const bearer = request.headers.get("authorization")?.replace(/^Bearer\s+/i, "").trim() || null;
+    const bearer =
+      request.headers
+        .get("authorization")
+        ?.replace(/^Bearer\s+/i, "")
+        .trim() || null;
     const cookieToken = readCookie(request.headers.get("cookie"), SESSION.cookieName);
     // An API token acts as its client's PocketBase identity; cookies are ignored on such requests.
     const session = apiClient
@@ -170,7 +175,8 @@ async function resolveViewer(context: GatewayContext): Promise<UserRecord | null
         context.pb.authStore.clear();
         return null;
       }
-      if (error instanceof ClientResponseError && (error.status === 0 || error.status >= 502)) throw serviceUnavailable();
+      if (error instanceof ClientResponseError && (error.status === 0 || error.status >= 502))
+        throw serviceUnavailable();
       throw error;
     }
   }

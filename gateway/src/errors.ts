@@ -22,7 +22,11 @@ export interface FieldError {
 }
 export type FieldErrors = Record<string, FieldError>;
 
-function flockError(code: ErrorCode, message: string, extensions: Record<string, unknown> = {}): GraphQLError {
+function flockError(
+  code: ErrorCode,
+  message: string,
+  extensions: Record<string, unknown> = {},
+): GraphQLError {
   // `code` last: extensions borrowed from another error (badUserInput's) must not override it.
   return new GraphQLError(message, { extensions: { ...extensions, code } });
 }
@@ -43,18 +47,34 @@ export const conflict = (message: string, reason?: Reason, details: Record<strin
   flockError(ErrorCode.CONFLICT, message, { ...(reason ? { reason } : {}), ...details });
 /** A value already used where it must be unique: CONFLICT, with the field to show `fieldMessage` next to. */
 export const fieldTaken = (field: string, message: string, fieldMessage = message) =>
-  flockError(ErrorCode.CONFLICT, message, { fieldErrors: { [field]: fieldMessage }, fieldErrorCodes: { [field]: "taken" } });
+  flockError(ErrorCode.CONFLICT, message, {
+    fieldErrors: { [field]: fieldMessage },
+    fieldErrorCodes: { [field]: "taken" },
+  });
 export const rateLimited = (retryAfterSeconds: number) =>
   flockError(ErrorCode.RATE_LIMITED, "Too many attempts. Try again later.", { retryAfterSeconds });
-export const serviceUnavailable = (message = "We can't reach the server right now. Please try again.", reason?: Reason) =>
-  flockError(ErrorCode.SERVICE_UNAVAILABLE, message, reason ? { reason } : {});
+export const serviceUnavailable = (
+  message = "We can't reach the server right now. Please try again.",
+  reason?: Reason,
+) => flockError(ErrorCode.SERVICE_UNAVAILABLE, message, reason ? { reason } : {});
 export const payloadTooLarge = (maxBytes: number) =>
-  flockError(ErrorCode.PAYLOAD_TOO_LARGE, `The file is too large (limit ${Math.round(maxBytes / 1024 / 1024)} MB).`, { maxBytes });
+  flockError(
+    ErrorCode.PAYLOAD_TOO_LARGE,
+    `The file is too large (limit ${Math.round(maxBytes / 1024 / 1024)} MB).`,
+    { maxBytes },
+  );
 export const unsupportedFileType = (allowed: readonly string[]) =>
-  flockError(ErrorCode.UNSUPPORTED_FILE_TYPE, `This file type is not allowed. Allowed: ${allowed.join(", ")}.`, { allowed });
+  flockError(
+    ErrorCode.UNSUPPORTED_FILE_TYPE,
+    `This file type is not allowed. Allowed: ${allowed.join(", ")}.`,
+    { allowed },
+  );
 
 /** Validation failure: `fieldErrors` is {field: message}; `fieldErrorCodes` is {field: code} for translation. */
-export function badUserInput(fieldErrors: FieldErrors, message = "Please correct the highlighted fields."): GraphQLError {
+export function badUserInput(
+  fieldErrors: FieldErrors,
+  message = "Please correct the highlighted fields.",
+): GraphQLError {
   return flockError(ErrorCode.BAD_USER_INPUT, message, {
     fieldErrors: Object.fromEntries(Object.entries(fieldErrors).map(([k, v]) => [k, v.message])),
     fieldErrorCodes: Object.fromEntries(Object.entries(fieldErrors).map(([k, v]) => [k, v.code])),
@@ -96,12 +116,20 @@ export function fromPocketBase(error: unknown, fieldAliases: Record<string, stri
         fieldErrors[fieldAliases[field] ?? field] = { code, message: detail.message ?? "Invalid value." };
       }
       if (Object.values(fieldErrors).some((e) => e.code === "file_too_large")) {
-        throw flockError(ErrorCode.PAYLOAD_TOO_LARGE, "The file is too large.", badUserInput(fieldErrors).extensions);
+        throw flockError(
+          ErrorCode.PAYLOAD_TOO_LARGE,
+          "The file is too large.",
+          badUserInput(fieldErrors).extensions,
+        );
       }
       // PocketBase sniffs the content: a file whose declared type passed the gateway's check but whose
       // bytes are something else (an SVG or HTML labelled image/png) is an upload-type problem too (§8).
       if (Object.values(fieldErrors).some((e) => e.code === "unsupported_file_type")) {
-        throw flockError(ErrorCode.UNSUPPORTED_FILE_TYPE, "This file type is not allowed.", badUserInput(fieldErrors).extensions);
+        throw flockError(
+          ErrorCode.UNSUPPORTED_FILE_TYPE,
+          "This file type is not allowed.",
+          badUserInput(fieldErrors).extensions,
+        );
       }
       throw badUserInput(fieldErrors);
     }

@@ -87,12 +87,25 @@ function bodySizeAcceptable(req: IncomingMessage, res: ServerResponse): boolean 
   const multipart = String(req.headers["content-type"] ?? "").startsWith("multipart/form-data");
   const limit = multipart ? MAX_UPLOAD_REQUEST_BYTES : MAX_JSON_REQUEST_BYTES;
   if (!req.headers["content-length"] || !Number.isFinite(length)) {
-    res.writeHead(411, { "content-type": "application/json" }).end(JSON.stringify({ errors: [{ message: "Content-Length required.", extensions: { code: "BAD_REQUEST" } }] }));
+    res.writeHead(411, { "content-type": "application/json" }).end(
+      JSON.stringify({
+        errors: [{ message: "Content-Length required.", extensions: { code: "BAD_REQUEST" } }],
+      }),
+    );
     return false;
   }
   if (length > limit) {
     res.writeHead(413, { "content-type": "application/json", connection: "close" });
-    res.end(JSON.stringify({ errors: [{ message: "The request is too large.", extensions: { code: "PAYLOAD_TOO_LARGE", maxBytes: limit } }] }));
+    res.end(
+      JSON.stringify({
+        errors: [
+          {
+            message: "The request is too large.",
+            extensions: { code: "PAYLOAD_TOO_LARGE", maxBytes: limit },
+          },
+        ],
+      }),
+    );
     return false;
   }
   return true;
@@ -125,15 +138,27 @@ export function createGateway(config: GatewayConfig): Gateway {
 
   /** Feeds, sitemap and robots.txt: generated per request from what a guest may read; 304 when unchanged. */
   const documentValidators = new DocumentValidators();
-  async function serveDocument(req: IncomingMessage, res: ServerResponse, path: string, type: string, body: Promise<string>): Promise<void> {
+  async function serveDocument(
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    type: string,
+    body: Promise<string>,
+  ): Promise<void> {
     const text = await body;
     const { etag, lastModified } = documentValidators.validators(path, text);
-    const validators = { etag, "last-modified": lastModified.toUTCString(), "cache-control": "public, max-age=300" };
+    const validators = {
+      etag,
+      "last-modified": lastModified.toUTCString(),
+      "cache-control": "public, max-age=300",
+    };
     if (notModified(req, etag, lastModified)) {
       res.writeHead(304, { ...headers, ...validators }).end();
       return;
     }
-    res.writeHead(200, { ...headers, ...validators, "content-type": type }).end(req.method === "HEAD" ? undefined : text);
+    res
+      .writeHead(200, { ...headers, ...validators, "content-type": type })
+      .end(req.method === "HEAD" ? undefined : text);
   }
   const staticFiles = config.webDist ? new StaticFiles(config.webDist) : null;
 
@@ -154,12 +179,24 @@ export function createGateway(config: GatewayConfig): Gateway {
     // Single-page app fallback: the built index.html with this page's title and meta tags.
     const settings = await services.publicSettings.get();
     const meta = await metaForPath(url.pathname, { settings, guest: guest(), origin: publicOrigin });
-    const html = renderAppHtml(await staticFiles.template(), meta, settings, new URL(url.pathname, config.publicUrl));
-    res.writeHead(meta.found ? 200 : 404, { ...headers, "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" });
+    const html = renderAppHtml(
+      await staticFiles.template(),
+      meta,
+      settings,
+      new URL(url.pathname, config.publicUrl),
+    );
+    res.writeHead(meta.found ? 200 : 404, {
+      ...headers,
+      "content-type": "text/html; charset=utf-8",
+      "cache-control": "no-cache",
+    });
     res.end(req.method === "HEAD" ? undefined : html);
   }
 
-  const exact = (...paths: string[]) => (url: URL) => paths.includes(url.pathname);
+  const exact =
+    (...paths: string[]) =>
+    (url: URL) =>
+      paths.includes(url.pathname);
 
   /** Every path the gateway answers, in the order they are tried: the first match handles the request. */
   const routes: Route[] = [
@@ -168,7 +205,11 @@ export function createGateway(config: GatewayConfig): Gateway {
       async handle(req, res) {
         if (!bodySizeAcceptable(req, res)) return;
         // The listener passes extra arguments on as the server context (its typings omit that).
-        const listener = yoga.requestListener as unknown as (req: IncomingMessage, res: ServerResponse, context: ServerContext) => Promise<void>;
+        const listener = yoga.requestListener as unknown as (
+          req: IncomingMessage,
+          res: ServerResponse,
+          context: ServerContext,
+        ) => Promise<void>;
         const later: Array<() => void> = [];
         let ran = false;
         const runLater = () => {
@@ -178,7 +219,10 @@ export function createGateway(config: GatewayConfig): Gateway {
         };
         // "close" follows "finish", and also comes when the client goes away: the work runs either way.
         res.once("close", runLater);
-        await listener(req, res, { clientIp: clientIp(req, config.trustProxy), afterResponse: (run) => (ran ? setImmediate(run) : later.push(run)) });
+        await listener(req, res, {
+          clientIp: clientIp(req, config.trustProxy),
+          afterResponse: (run) => (ran ? setImmediate(run) : later.push(run)),
+        });
       },
     },
     {
@@ -202,28 +246,52 @@ export function createGateway(config: GatewayConfig): Gateway {
       match: exact("/readyz"),
       async handle(_req, res) {
         const ready = await pocketBaseReady(config.pbUrl);
-        res.writeHead(ready ? 200 : 503, { "content-type": "application/json" }).end(JSON.stringify({ status: ready ? "ready" : "unavailable" }));
+        res
+          .writeHead(ready ? 200 : 503, { "content-type": "application/json" })
+          .end(JSON.stringify({ status: ready ? "ready" : "unavailable" }));
       },
     },
     {
       match: exact("/feeds/news.xml"),
       async handle(req, res, url) {
         const pb = guest();
-        const render = (post: PostRecord) => renderBody({ pb, config }, `posts:${post.id}:${post.updated}`, post.body ?? "");
-        await serveDocument(req, res, url.pathname, "application/rss+xml; charset=utf-8", services.publicSettings.get().then((settings) => newsFeed(pb, settings, publicOrigin, render)));
+        const render = (post: PostRecord) =>
+          renderBody({ pb, config }, `posts:${post.id}:${post.updated}`, post.body ?? "");
+        await serveDocument(
+          req,
+          res,
+          url.pathname,
+          "application/rss+xml; charset=utf-8",
+          services.publicSettings.get().then((settings) => newsFeed(pb, settings, publicOrigin, render)),
+        );
       },
     },
     {
       match: exact("/sitemap.xml"),
-      handle: (req, res, url) => serveDocument(req, res, url.pathname, "application/xml; charset=utf-8", sitemap(guest(), publicOrigin)),
+      handle: (req, res, url) =>
+        serveDocument(
+          req,
+          res,
+          url.pathname,
+          "application/xml; charset=utf-8",
+          sitemap(guest(), publicOrigin),
+        ),
     },
     {
       match: exact("/robots.txt"),
-      handle: (req, res, url) => serveDocument(req, res, url.pathname, "text/plain; charset=utf-8", Promise.resolve(robotsTxt(publicOrigin))),
+      handle: (req, res, url) =>
+        serveDocument(
+          req,
+          res,
+          url.pathname,
+          "text/plain; charset=utf-8",
+          Promise.resolve(robotsTxt(publicOrigin)),
+        ),
     },
     {
       match: exact(DATA_EXPORT_PATH),
-      handle: (req, res) => serveDataExport(req, res, { pbUrl: config.pbUrl, publicSettings: services.publicSettings, headers }),
+      handle: (req, res) =>
+        serveDataExport(req, res, { pbUrl: config.pbUrl, publicSettings: services.publicSettings, headers }),
     },
     // Sermons: resumable audio uploads (tus), podcast feeds and their artwork.
     {
@@ -234,12 +302,20 @@ export function createGateway(config: GatewayConfig): Gateway {
       match: (url) => url.pathname === "/feeds/sermons.xml" || !!seriesFeedSlug(url.pathname),
       async handle(req, res, url) {
         const slug = seriesFeedSlug(url.pathname);
-        const feed = await services.publicSettings.get().then((settings) => sermonsFeed(guest(), settings, publicOrigin, slug));
+        const feed = await services.publicSettings
+          .get()
+          .then((settings) => sermonsFeed(guest(), settings, publicOrigin, slug));
         if (feed === null) {
           res.writeHead(404, { ...headers, "content-type": "text/plain; charset=utf-8" }).end("Not found");
           return;
         }
-        await serveDocument(req, res, url.pathname, "application/rss+xml; charset=utf-8", Promise.resolve(feed));
+        await serveDocument(
+          req,
+          res,
+          url.pathname,
+          "application/rss+xml; charset=utf-8",
+          Promise.resolve(feed),
+        );
       },
     },
     {
@@ -247,7 +323,12 @@ export function createGateway(config: GatewayConfig): Gateway {
       async handle(req, res) {
         const settings = await services.publicSettings.get();
         const png = await podcastArtwork(guest(), settings);
-        res.writeHead(200, { ...headers, "content-type": "image/png", "content-length": png.length, "cache-control": "public, max-age=3600" });
+        res.writeHead(200, {
+          ...headers,
+          "content-type": "image/png",
+          "content-length": png.length,
+          "cache-control": "public, max-age=3600",
+        });
         res.end(req.method === "HEAD" ? undefined : png);
       },
     },
@@ -264,16 +345,24 @@ export function createGateway(config: GatewayConfig): Gateway {
         }
         if (feedRoute.kind === "personal") {
           // A personal calendar is private: never cached by shared caches.
-          res.writeHead(200, { ...headers, "content-type": "text/calendar; charset=utf-8", "cache-control": "private, no-store" }).end(req.method === "HEAD" ? undefined : feed);
+          res
+            .writeHead(200, {
+              ...headers,
+              "content-type": "text/calendar; charset=utf-8",
+              "cache-control": "private, no-store",
+            })
+            .end(req.method === "HEAD" ? undefined : feed);
           return;
         }
         if (feedRoute.kind === "occurrence") {
-          res.writeHead(200, {
-            ...headers,
-            "content-type": "text/calendar; charset=utf-8",
-            "content-disposition": `attachment; filename="${feedRoute.slug}-${feedRoute.date}.ics"`,
-            "cache-control": "public, max-age=300",
-          }).end(req.method === "HEAD" ? undefined : feed);
+          res
+            .writeHead(200, {
+              ...headers,
+              "content-type": "text/calendar; charset=utf-8",
+              "content-disposition": `attachment; filename="${feedRoute.slug}-${feedRoute.date}.ics"`,
+              "cache-control": "public, max-age=300",
+            })
+            .end(req.method === "HEAD" ? undefined : feed);
           return;
         }
         await serveDocument(req, res, url.pathname, "text/calendar; charset=utf-8", Promise.resolve(feed));
@@ -294,7 +383,13 @@ export function createGateway(config: GatewayConfig): Gateway {
         const canonical = withoutTrailingSlash(url.pathname);
         if (canonical !== url.pathname) {
           // "/news/" and "/p/about/" are the same pages as "/news" and "/p/about": one URL each for search engines.
-          res.writeHead(301, { ...headers, location: canonical + url.search, "cache-control": "public, max-age=3600" }).end();
+          res
+            .writeHead(301, {
+              ...headers,
+              location: canonical + url.search,
+              "cache-control": "public, max-age=3600",
+            })
+            .end();
           return;
         }
         await serveApp(req, res, url);
@@ -335,7 +430,8 @@ export function createGateway(config: GatewayConfig): Gateway {
           stopScheduler = startScheduledPublishing(services.system);
           stopPrayerExpiry = startPrayerExpiry(services.system);
           stopStaffDigest = startStaffDigest(services);
-          if (config.webhookDelivery !== false) stopWebhooks = startWebhookDelivery(services, config.webhookDelivery);
+          if (config.webhookDelivery !== false)
+            stopWebhooks = startWebhookDelivery(services, config.webhookDelivery);
           services.audioUploads.start();
           const address = server.address();
           const port = typeof address === "object" && address ? address.port : config.port;

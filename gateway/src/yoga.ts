@@ -9,7 +9,14 @@ import { useDisableIntrospection } from "@graphql-yoga/plugin-disable-introspect
 import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
 import { maxAliasesPlugin } from "@escape.tech/graphql-armor-max-aliases";
 import { maxTokensPlugin } from "@escape.tech/graphql-armor-max-tokens";
-import { apiIdentityOf, createContextFactory, sessionOf, setApiIdentity, type GatewayServices, type ServerContext } from "./context.ts";
+import {
+  apiIdentityOf,
+  createContextFactory,
+  sessionOf,
+  setApiIdentity,
+  type GatewayServices,
+  type ServerContext,
+} from "./context.ts";
 import { API_TOKEN_RATE, isApiToken } from "./access/api-tokens.ts";
 import { ErrorCode, payloadTooLarge, serviceUnavailable } from "./errors.ts";
 import { typeDefs } from "./schema/__generated__/typeDefs.ts";
@@ -46,7 +53,8 @@ const useRateLimitResponses = (): Plugin => ({
     const waits = (result.errors ?? [])
       .filter((error) => error.extensions?.code === ErrorCode.RATE_LIMITED)
       .map((error) => Number(error.extensions?.retryAfterSeconds) || 60);
-    if (waits.length) rateLimits.set(request, { retryAfterSeconds: Math.max(...waits), dataIsNull: result.data == null });
+    if (waits.length)
+      rateLimits.set(request, { retryAfterSeconds: Math.max(...waits), dataIsNull: result.data == null });
   },
   onResponse({ request, response, setResponse }) {
     const limited = rateLimits.get(request);
@@ -54,7 +62,13 @@ const useRateLimitResponses = (): Plugin => ({
     response.headers.set("retry-after", String(Math.max(1, Math.ceil(limited.retryAfterSeconds))));
     const json = response.headers.get("content-type")?.startsWith("application/json");
     if (request.method === "POST" && json && limited.dataIsNull && response.status === 200) {
-      setResponse(new Response(response.body, { status: 429, statusText: "Too Many Requests", headers: response.headers }));
+      setResponse(
+        new Response(response.body, {
+          status: 429,
+          statusText: "Too Many Requests",
+          headers: response.headers,
+        }),
+      );
     }
   },
 });
@@ -78,17 +92,26 @@ const useEventStreamHeaders = (): Plugin => ({
  */
 const useStreamCsrfPrevention = (): Plugin => ({
   onRequest({ request, endResponse }) {
-    if (!new URL(request.url).pathname.endsWith(GRAPHQL_SSE_ENDPOINT) || request.headers.has(CSRF_HEADER)) return;
+    if (!new URL(request.url).pathname.endsWith(GRAPHQL_SSE_ENDPOINT) || request.headers.has(CSRF_HEADER))
+      return;
     endResponse(
       Response.json(
-        { errors: [{ message: "This request is missing its CSRF header.", extensions: { code: "BAD_REQUEST" } }] },
+        {
+          errors: [
+            { message: "This request is missing its CSRF header.", extensions: { code: "BAD_REQUEST" } },
+          ],
+        },
         { status: 403 },
       ),
     );
   },
 });
 
-const bearerOf = (request: Request) => request.headers.get("authorization")?.replace(/^Bearer\s+/i, "").trim() || null;
+const bearerOf = (request: Request) =>
+  request.headers
+    .get("authorization")
+    ?.replace(/^Bearer\s+/i, "")
+    .trim() || null;
 
 const tokenError = (status: number, message: string, code: string, headers: Record<string, string>) =>
   Response.json({ errors: [{ message, extensions: { code } }] }, { status, headers });
@@ -117,29 +140,52 @@ const useApiTokens = (services: GatewayServices): Plugin<ServerContext> => {
     onResponse({ request, response }) {
       const used = apiIdentityOf(request) && usage.get(request);
       if (!used) return;
-      for (const [name, value] of Object.entries(rateHeaders(used.remaining, used.resetSeconds))) response.headers.set(name, value);
+      for (const [name, value] of Object.entries(rateHeaders(used.remaining, used.resetSeconds)))
+        response.headers.set(name, value);
     },
   };
 
   /** Refuses an unknown, revoked or expired token (401) or a used-up allowance (429); else the request acts as its client. */
-  async function checkToken(bearer: string, request: Request, endResponse: (response: Response) => void, serverContext: unknown): Promise<void> {
+  async function checkToken(
+    bearer: string,
+    request: Request,
+    endResponse: (response: Response) => void,
+    serverContext: unknown,
+  ): Promise<void> {
     const identity = await services.apiTokens.authenticate(bearer);
     if (typeof identity === "string") {
-      endResponse(tokenError(401, "This API token is not valid: it is unknown, revoked or expired.", ErrorCode.UNAUTHENTICATED, { "www-authenticate": 'Bearer error="invalid_token"', "cache-control": "no-store" }));
+      endResponse(
+        tokenError(
+          401,
+          "This API token is not valid: it is unknown, revoked or expired.",
+          ErrorCode.UNAUTHENTICATED,
+          { "www-authenticate": 'Bearer error="invalid_token"', "cache-control": "no-store" },
+        ),
+      );
       return;
     }
     const key = `api-token:${identity.client.id}`;
     const { limiter } = services;
     const wait = limiter.retryAfter(key, API_TOKEN_RATE.limit, API_TOKEN_RATE.windowMs);
     if (wait > 0) {
-      endResponse(tokenError(429, "Too many requests with this API token. Try again later.", ErrorCode.RATE_LIMITED, { "retry-after": String(wait), ...rateHeaders(0, wait) }));
+      endResponse(
+        tokenError(429, "Too many requests with this API token. Try again later.", ErrorCode.RATE_LIMITED, {
+          "retry-after": String(wait),
+          ...rateHeaders(0, wait),
+        }),
+      );
       return;
     }
     limiter.hit(key, API_TOKEN_RATE.windowMs);
-    usage.set(request, { remaining: limiter.remaining(key, API_TOKEN_RATE.limit, API_TOKEN_RATE.windowMs), resetSeconds: Math.ceil(API_TOKEN_RATE.windowMs / 1000) });
+    usage.set(request, {
+      remaining: limiter.remaining(key, API_TOKEN_RATE.limit, API_TOKEN_RATE.windowMs),
+      resetSeconds: Math.ceil(API_TOKEN_RATE.windowMs / 1000),
+    });
     setApiIdentity(request, identity);
     const ip = (serverContext as ServerContext | undefined)?.clientIp ?? "unknown";
-    void services.apiTokens.touch(identity.client, ip).catch((error: unknown) => console.error("[api-tokens] could not record last use:", error));
+    void services.apiTokens
+      .touch(identity.client, ip)
+      .catch((error: unknown) => console.error("[api-tokens] could not record last use:", error));
   }
 };
 
@@ -167,7 +213,9 @@ const usePayloadTooLarge = (): Plugin => ({
       } catch (error) {
         if (isGraphQLError(error) && error.extensions?.code === "REQUEST_ENTITY_TOO_LARGE") {
           const tooLarge = payloadTooLarge(LIMITS.imageMaxBytes);
-          throw new GraphQLError(tooLarge.message, { extensions: { ...tooLarge.extensions, http: { status: 413 } } });
+          throw new GraphQLError(tooLarge.message, {
+            extensions: { ...tooLarge.extensions, http: { status: 413 } },
+          });
         }
         throw error;
       }
@@ -181,7 +229,12 @@ const SUGGESTION = /\s*Did you mean [^]*\?$/;
 function withoutSuggestion(error: GraphQLError): GraphQLError {
   if (!SUGGESTION.test(error.message)) return error;
   return new GraphQLError(error.message.replace(SUGGESTION, ""), {
-    nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, originalError: error.originalError, extensions: error.extensions,
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions: error.extensions,
   });
 }
 
@@ -193,7 +246,8 @@ function withoutSuggestion(error: GraphQLError): GraphQLError {
 const useNoFieldSuggestions = (): Plugin => ({
   onValidate() {
     return ({ valid, result, setResult }) => {
-      if (!valid) setResult(result.map((error) => (isGraphQLError(error) ? withoutSuggestion(error) : error)));
+      if (!valid)
+        setResult(result.map((error) => (isGraphQLError(error) ? withoutSuggestion(error) : error)));
     };
   },
 });
@@ -212,11 +266,18 @@ function maskUnexpected(error: unknown): GraphQLError {
   const graphQLError = isGraphQLError(error) ? error : null;
   const original: unknown = graphQLError?.originalError ?? error;
   if (isGraphQLError(original) && typeof original.extensions?.code === "string") {
-    return new GraphQLError(original.message, { nodes: graphQLError?.nodes, path: graphQLError?.path, extensions: original.extensions });
+    return new GraphQLError(original.message, {
+      nodes: graphQLError?.nodes,
+      path: graphQLError?.path,
+      extensions: original.extensions,
+    });
   }
   if (original instanceof ClientResponseError && (original.status === 0 || original.status >= 502)) {
     const unavailable = serviceUnavailable();
-    return new GraphQLError(unavailable.message, { path: graphQLError?.path, extensions: unavailable.extensions });
+    return new GraphQLError(unavailable.message, {
+      path: graphQLError?.path,
+      extensions: unavailable.extensions,
+    });
   }
   if (graphQLError && !graphQLError.originalError) return graphQLError; // parse/validation errors: safe to show
   const requestId = randomUUID();
@@ -228,7 +289,10 @@ function maskUnexpected(error: unknown): GraphQLError {
 }
 
 function isGraphQLError(value: unknown): value is GraphQLError {
-  return value instanceof GraphQLError || (value instanceof Error && value.name === "GraphQLError" && "extensions" in value);
+  return (
+    value instanceof GraphQLError ||
+    (value instanceof Error && value.name === "GraphQLError" && "extensions" in value)
+  );
 }
 
 export function createGatewayYoga(services: GatewayServices) {
@@ -238,7 +302,10 @@ export function createGatewayYoga(services: GatewayServices) {
     schema: createSchema({ typeDefs, resolvers: resolvers as never }),
     context: createContextFactory(services) as never,
     graphqlEndpoint: "/graphql",
-    graphiql: !config.production && { title: "Flock GraphQL", headers: JSON.stringify({ [CSRF_HEADER]: "1" }) },
+    graphiql: !config.production && {
+      title: "Flock GraphQL",
+      headers: JSON.stringify({ [CSRF_HEADER]: "1" }),
+    },
     landingPage: false,
     // Unexpected errors are logged with their request id in maskError; expected ones are not noise.
     logging: false,
@@ -250,7 +317,12 @@ export function createGatewayYoga(services: GatewayServices) {
     cors: (request) => {
       const origin = request.headers.get("origin");
       return origin && allowedOrigins.has(origin)
-        ? { origin: [origin], credentials: true, methods: ["GET", "POST"], allowedHeaders: ["content-type", CSRF_HEADER, "authorization"] }
+        ? {
+            origin: [origin],
+            credentials: true,
+            methods: ["GET", "POST"],
+            allowedHeaders: ["content-type", CSRF_HEADER, "authorization"],
+          }
         : false;
     },
     multipart: true,
@@ -291,4 +363,3 @@ const FORM_DATA_LIMITS = {
   fieldSize: 1_000_000,
   headerSize: 10_000,
 };
-

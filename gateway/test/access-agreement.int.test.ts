@@ -11,7 +11,17 @@ import type PocketBase from "pocketbase";
 import type { Gateway } from "../src/index.ts";
 import { ABILITIES, type Abilities, type Ability } from "../src/access/abilities.ts";
 import type { PermissionName } from "../src/pocketbase/records.ts";
-import { createUser, fileOf, GqlClient, pbAs, pngBytes, restStatus, system, testGateway, type TestUser } from "./helpers.ts";
+import {
+  createUser,
+  fileOf,
+  GqlClient,
+  pbAs,
+  pngBytes,
+  restStatus,
+  system,
+  testGateway,
+  type TestUser,
+} from "./helpers.ts";
 
 /** Personas: the seeded roles, single-permission roles, and people without any. */
 const CUSTOM_ROLES: Record<string, PermissionName[]> = {
@@ -41,40 +51,79 @@ let settingsTagline = "";
 const allowed = async (run: () => Promise<unknown>) => (await restStatus(run)) === 200;
 
 /** A record the system makes for one probe, removed afterwards whatever happened. */
-async function withRecord<T extends { id: string }>(collection: string, make: () => Promise<T>, probe: (record: T) => Promise<boolean>): Promise<boolean> {
+async function withRecord<T extends { id: string }>(
+  collection: string,
+  make: () => Promise<T>,
+  probe: (record: T) => Promise<boolean>,
+): Promise<boolean> {
   const record = await make();
   try {
     return await probe(record);
   } finally {
-    await su.collection(collection).delete(record.id).catch(() => undefined);
+    await su
+      .collection(collection)
+      .delete(record.id)
+      .catch(() => undefined);
   }
 }
 
 /** Each ability, done for real as the persona through PocketBase's REST API. */
 const PROBES: Record<Ability, (pb: PocketBase, user: TestUser | null) => Promise<boolean>> = {
   async editContent(pb) {
-    const created = await pb.collection("pages").create({ title: "Probe", slug: slug("edit"), status: "draft", revision: 1 }).catch(() => null);
+    const created = await pb
+      .collection("pages")
+      .create({ title: "Probe", slug: slug("edit"), status: "draft", revision: 1 })
+      .catch(() => null);
     if (created) await su.collection("pages").delete(created.id);
     return !!created;
   },
   async publishContent(pb) {
-    return withRecord("pages", () => su.collection("pages").create({ title: "Probe", slug: slug("publish"), status: "draft", revision: 1 }), (page) =>
-      allowed(() => pb.collection("pages").update(page.id, { status: "published", publishedAt: new Date().toISOString() })),
+    return withRecord(
+      "pages",
+      () =>
+        su
+          .collection("pages")
+          .create({ title: "Probe", slug: slug("publish"), status: "draft", revision: 1 }),
+      (page) =>
+        allowed(() =>
+          pb
+            .collection("pages")
+            .update(page.id, { status: "published", publishedAt: new Date().toISOString() }),
+        ),
     );
   },
   async useMediaLibrary(pb, user) {
     if (!user) return false;
-    const created = await pb.collection("media").create({ file: fileOf(pngBytes(), "probe.png", "image/png"), kind: "image", filename: "probe.png", uploadedBy: user.id }).catch(() => null);
+    const created = await pb
+      .collection("media")
+      .create({
+        file: fileOf(pngBytes(), "probe.png", "image/png"),
+        kind: "image",
+        filename: "probe.png",
+        uploadedBy: user.id,
+      })
+      .catch(() => null);
     if (created) await su.collection("media").delete(created.id);
     return !!created;
   },
   async manageMedia(pb) {
-    return withRecord("media", () => su.collection("media").create({ file: fileOf(pngBytes(), "other.png", "image/png"), kind: "image", filename: "other.png", uploadedBy: otherUploader.id }), (media) =>
-      allowed(() => pb.collection("media").delete(media.id)),
+    return withRecord(
+      "media",
+      () =>
+        su.collection("media").create({
+          file: fileOf(pngBytes(), "other.png", "image/png"),
+          kind: "image",
+          filename: "other.png",
+          uploadedBy: otherUploader.id,
+        }),
+      (media) => allowed(() => pb.collection("media").delete(media.id)),
     );
   },
   async manageSermons(pb) {
-    const created = await pb.collection("sermon_series").create({ title: "Probe", slug: slug("series") }).catch(() => null);
+    const created = await pb
+      .collection("sermon_series")
+      .create({ title: "Probe", slug: slug("series") })
+      .catch(() => null);
     if (created) await su.collection("sermon_series").delete(created.id);
     return !!created;
   },
@@ -89,32 +138,63 @@ const PROBES: Record<Ability, (pb: PocketBase, user: TestUser | null) => Promise
   async manageGroups(pb) {
     const created = await pb
       .collection("groups")
-      .create({ name: "Probe", slug: slug("group"), type: "small_group", locationDisplay: "hidden", visibility: "hidden", joinPolicy: "closed", rosterVisibility: "leaders", status: "active" })
+      .create({
+        name: "Probe",
+        slug: slug("group"),
+        type: "small_group",
+        locationDisplay: "hidden",
+        visibility: "hidden",
+        joinPolicy: "closed",
+        rosterVisibility: "leaders",
+        status: "active",
+      })
       .catch(() => null);
     if (created) await su.collection("groups").delete(created.id);
     return !!created;
   },
   async viewPeople(pb) {
-    return withRecord("people", () => su.collection("people").create({ firstName: "Someone", lastName: `Else ${run}`, recordStatus: "active" }), (person) =>
-      allowed(() => pb.collection("people").getOne(person.id)),
+    return withRecord(
+      "people",
+      () =>
+        su
+          .collection("people")
+          .create({ firstName: "Someone", lastName: `Else ${run}`, recordStatus: "active" }),
+      (person) => allowed(() => pb.collection("people").getOne(person.id)),
     );
   },
   async managePeople(pb) {
-    const created = await pb.collection("people").create({ firstName: "Probe", lastName: `Person ${run}`, recordStatus: "pending" }).catch(() => null);
+    const created = await pb
+      .collection("people")
+      .create({ firstName: "Probe", lastName: `Person ${run}`, recordStatus: "pending" })
+      .catch(() => null);
     if (created) await su.collection("people").delete(created.id);
     return !!created;
   },
   async moderatePrayer(pb) {
     return withRecord(
       "prayer_requests",
-      () => su.collection("prayer_requests").create({ body: `Probe request ${run}`, visibility: "public", anonymous: true, authorName: "", status: "pending" }),
+      () =>
+        su.collection("prayer_requests").create({
+          body: `Probe request ${run}`,
+          visibility: "public",
+          anonymous: true,
+          authorName: "",
+          status: "pending",
+        }),
       (request) => allowed(() => pb.collection("prayer_requests").update(request.id, { status: "approved" })),
     );
   },
   async viewPastoralPrayer(pb) {
     return withRecord(
       "prayer_requests",
-      () => su.collection("prayer_requests").create({ body: `Pastoral probe ${run}`, visibility: "pastoral", anonymous: true, authorName: "", status: "pending" }),
+      () =>
+        su.collection("prayer_requests").create({
+          body: `Pastoral probe ${run}`,
+          visibility: "pastoral",
+          anonymous: true,
+          authorName: "",
+          status: "pending",
+        }),
       (request) => allowed(() => pb.collection("prayer_requests").getOne(request.id)),
     );
   },
@@ -126,13 +206,23 @@ const PROBES: Record<Ability, (pb: PocketBase, user: TestUser | null) => Promise
     const secret = "probe-password-" + run;
     const created = await pb
       .collection("api_clients")
-      .create({ name: "Probe", scopes: [], createdBy: user.id, email: `${slug("probe")}@api-clients.invalid`, password: secret, passwordConfirm: secret })
+      .create({
+        name: "Probe",
+        scopes: [],
+        createdBy: user.id,
+        email: `${slug("probe")}@api-clients.invalid`,
+        password: secret,
+        passwordConfirm: secret,
+      })
       .catch(() => null);
     if (created) await su.collection("api_clients").delete(created.id);
     return !!created;
   },
   async manageRoles(pb) {
-    const created = await pb.collection("roles").create({ name: `Probe role ${slug("r")}`, permissions: [] }).catch(() => null);
+    const created = await pb
+      .collection("roles")
+      .create({ name: `Probe role ${slug("r")}`, permissions: [] })
+      .catch(() => null);
     if (created) await su.collection("roles").delete(created.id);
     return !!created;
   },
@@ -148,7 +238,8 @@ beforeAll(async () => {
   personas.set("anonymous", null);
   personas.set("pending", await createUser({ person: "pending" }));
   personas.set("member", await createUser());
-  for (const role of ["Administrator", "Pastor", "Editor", "Care Team"] as const) personas.set(role, await createUser({ roles: [role] }));
+  for (const role of ["Administrator", "Pastor", "Editor", "Care Team"] as const)
+    personas.set(role, await createUser({ roles: [role] }));
   for (const [name, permissions] of Object.entries(CUSTOM_ROLES)) {
     const role = await su.collection("roles").create({ name: `${name} ${run}`, permissions });
     const user = await createUser();
@@ -169,7 +260,9 @@ describe("what GraphQL says each persona may do agrees with what PocketBase allo
     const table: string[] = [];
     for (const [name, user] of personas) {
       const client = new GqlClient(gateway, user ? { token: user.token } : {});
-      const result = await client.request<{ viewer: { can: Abilities } | null }>(`{ viewer { can { useAdmin ${ABILITY_NAMES.join(" ")} } } }`);
+      const result = await client.request<{ viewer: { can: Abilities } | null }>(
+        `{ viewer { can { useAdmin ${ABILITY_NAMES.join(" ")} } } }`,
+      );
       expect(result.errors, name).toBeUndefined();
       const says = result.data?.viewer?.can ?? null;
       if (!user) expect(says, "a visitor has no viewer").toBeNull();
@@ -179,16 +272,25 @@ describe("what GraphQL says each persona may do agrees with what PocketBase allo
         const actual = await PROBES[ability](pb, user);
         const claimed = says?.[ability] ?? false;
         row.push(`${ability}=${actual ? "Y" : "n"}`);
-        if (claimed !== actual) disagreements.push(`${name}: GraphQL says ${ability} = ${claimed}, PocketBase ${actual ? "allows" : "refuses"} it`);
+        if (claimed !== actual)
+          disagreements.push(
+            `${name}: GraphQL says ${ability} = ${claimed}, PocketBase ${actual ? "allows" : "refuses"} it`,
+          );
       }
-      if (says) expect(says.useAdmin, `${name}: useAdmin is any ability`).toBe(ABILITY_NAMES.some((ability) => says[ability]));
+      if (says)
+        expect(says.useAdmin, `${name}: useAdmin is any ability`).toBe(
+          ABILITY_NAMES.some((ability) => says[ability]),
+        );
       table.push(`${name.padEnd(14)} ${row.join(" ")}`);
     }
     expect(disagreements, table.join("\n")).toEqual([]);
     // The probes must tell personas apart, or they would agree with anything.
     for (const ability of ABILITY_NAMES) {
       const column = table.map((line) => line.includes(`${ability}=Y`));
-      expect(column.some(Boolean) && !column.every(Boolean), `${ability}: some personas may, some may not`).toBe(true);
+      expect(
+        column.some(Boolean) && !column.every(Boolean),
+        `${ability}: some personas may, some may not`,
+      ).toBe(true);
     }
   }, 120_000);
 });
@@ -197,29 +299,75 @@ describe("what GraphQL says each persona may do agrees with what PocketBase allo
  * The same agreement for what a viewer may do with one record (`Page.can`, `Post.can`,
  * `PrayerRequest.can`): each claim is checked by doing it through REST on a fresh record.
  */
-type RecordProbe = { collection: string; make(): Promise<{ id: string }>; query: string; field: string; act(pb: PocketBase, id: string): Promise<unknown> };
+type RecordProbe = {
+  collection: string;
+  make(): Promise<{ id: string }>;
+  query: string;
+  field: string;
+  act(pb: PocketBase, id: string): Promise<unknown>;
+};
 
 const pageOf = (status: "draft" | "published") => () =>
-  su.collection("pages").create({ title: "Probe", slug: slug(`page-${status}`), status, revision: 1, ...(status === "published" ? { publishedAt: new Date().toISOString() } : {}) });
+  su.collection("pages").create({
+    title: "Probe",
+    slug: slug(`page-${status}`),
+    status,
+    revision: 1,
+    ...(status === "published" ? { publishedAt: new Date().toISOString() } : {}),
+  });
 const postOf = (status: "draft" | "published") => () =>
-  su.collection("posts").create({ title: "Probe", slug: slug(`post-${status}`), status, audience: "public", author: otherUploader.id, revision: 1, ...(status === "published" ? { publishedAt: new Date().toISOString() } : {}) });
+  su.collection("posts").create({
+    title: "Probe",
+    slug: slug(`post-${status}`),
+    status,
+    audience: "public",
+    author: otherUploader.id,
+    revision: 1,
+    ...(status === "published" ? { publishedAt: new Date().toISOString() } : {}),
+  });
 const requestOf = (visibility: "public" | "pastoral") => () =>
-  su.collection("prayer_requests").create({ body: `Record probe ${run}`, visibility, anonymous: true, authorName: "", status: "pending" });
+  su
+    .collection("prayer_requests")
+    .create({ body: `Record probe ${run}`, visibility, anonymous: true, authorName: "", status: "pending" });
 
-const contentProbes = (kind: "page" | "post", status: "draft" | "published", make: () => Promise<{ id: string }>): Record<string, RecordProbe> => {
+const contentProbes = (
+  kind: "page" | "post",
+  status: "draft" | "published",
+  make: () => Promise<{ id: string }>,
+): Record<string, RecordProbe> => {
   const collection = `${kind}s`;
   const query = `${kind}ById`;
   return {
-    [`${kind} ${status}: edit`]: { collection, make, query, field: "edit", act: (pb, id) => pb.collection(collection).update(id, { title: "Probe, edited" }) },
+    [`${kind} ${status}: edit`]: {
+      collection,
+      make,
+      query,
+      field: "edit",
+      act: (pb, id) => pb.collection(collection).update(id, { title: "Probe, edited" }),
+    },
     [`${kind} ${status}: publish`]: {
       collection,
       make,
       query,
       field: "publish",
       // Publishing a draft; taking a published one down.
-      act: (pb, id) => pb.collection(collection).update(id, status === "draft" ? { status: "published", publishedAt: new Date().toISOString() } : { status: "draft" }),
+      act: (pb, id) =>
+        pb
+          .collection(collection)
+          .update(
+            id,
+            status === "draft"
+              ? { status: "published", publishedAt: new Date().toISOString() }
+              : { status: "draft" },
+          ),
     },
-    [`${kind} ${status}: delete`]: { collection, make, query, field: "delete", act: (pb, id) => pb.collection(collection).delete(id) },
+    [`${kind} ${status}: delete`]: {
+      collection,
+      make,
+      query,
+      field: "delete",
+      act: (pb, id) => pb.collection(collection).delete(id),
+    },
   };
 };
 
@@ -231,7 +379,14 @@ const RECORD_PROBES: Record<string, RecordProbe> = {
   ...Object.fromEntries(
     (["public", "pastoral"] as const).map((visibility) => [
       `prayer request ${visibility}: moderate`,
-      { collection: "prayer_requests", make: requestOf(visibility), query: "prayerRequest", field: "moderate", act: (pb: PocketBase, id: string) => pb.collection("prayer_requests").update(id, { status: "approved" }) },
+      {
+        collection: "prayer_requests",
+        make: requestOf(visibility),
+        query: "prayerRequest",
+        field: "moderate",
+        act: (pb: PocketBase, id: string) =>
+          pb.collection("prayer_requests").update(id, { status: "approved" }),
+      },
     ]),
   ),
 };
@@ -246,13 +401,19 @@ describe("what GraphQL says each persona may do with a record agrees with what P
       const row: string[] = [];
       for (const [label, probe] of Object.entries(RECORD_PROBES)) {
         await withRecord(probe.collection, probe.make, async (record) => {
-          const result = await client.request<Record<string, { can: Record<string, boolean> } | null>>(`query ($id: ID!) { record: ${probe.query}(id: $id) { can { ${probe.field} } } }`, { id: record.id });
+          const result = await client.request<Record<string, { can: Record<string, boolean> } | null>>(
+            `query ($id: ID!) { record: ${probe.query}(id: $id) { can { ${probe.field} } } }`,
+            { id: record.id },
+          );
           expect(result.errors, `${name}: ${label}`).toBeUndefined();
           // A record the viewer cannot see: they may do nothing with it.
           const claimed = result.data?.record?.can[probe.field] ?? false;
           const actual = await allowed(() => probe.act(pb, record.id));
           row.push(`${actual ? "Y" : "n"}`);
-          if (claimed !== actual) disagreements.push(`${name}: GraphQL says ${label} = ${claimed}, PocketBase ${actual ? "allows" : "refuses"} it`);
+          if (claimed !== actual)
+            disagreements.push(
+              `${name}: GraphQL says ${label} = ${claimed}, PocketBase ${actual ? "allows" : "refuses"} it`,
+            );
           return actual;
         });
       }
@@ -262,7 +423,10 @@ describe("what GraphQL says each persona may do with a record agrees with what P
     // Every probe tells personas apart, or it would agree with anything.
     for (const [index, label] of Object.keys(RECORD_PROBES).entries()) {
       const column = table.map((line) => line.split(" ").pop()![index] === "Y");
-      expect(column.some(Boolean) && !column.every(Boolean), `${label}: some personas may, some may not`).toBe(true);
+      expect(
+        column.some(Boolean) && !column.every(Boolean),
+        `${label}: some personas may, some may not`,
+      ).toBe(true);
     }
   }, 180_000);
 });

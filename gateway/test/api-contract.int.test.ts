@@ -12,7 +12,9 @@ import { errorCode, GqlClient, system, testGateway } from "./helpers.ts";
 
 // The printer of the graphql instance Yoga built the schema with (its CommonJS build; a schema from
 // one build is not a schema to the other's printer).
-const { printSchema: printExecutable } = createRequire(import.meta.url)("graphql") as { printSchema: (schema: GraphQLSchema) => string };
+const { printSchema: printExecutable } = createRequire(import.meta.url)("graphql") as {
+  printSchema: (schema: GraphQLSchema) => string;
+};
 const root = resolve(import.meta.dirname, "../..");
 let gateway: Gateway;
 let production: Gateway;
@@ -22,7 +24,10 @@ let visitor: GqlClient;
 const run = Date.now().toString(36);
 
 beforeAll(async () => {
-  [gateway, production] = await Promise.all([testGateway({ publicUrl: "https://church.example/" }), testGateway({ production: true })]);
+  [gateway, production] = await Promise.all([
+    testGateway({ publicUrl: "https://church.example/" }),
+    testGateway({ production: true }),
+  ]);
   [url, productionUrl] = await Promise.all([gateway.listen(), production.listen()]);
   visitor = new GqlClient(gateway);
 });
@@ -47,7 +52,9 @@ describe("GET /graphql/schema.graphql", () => {
     const first = await fetch(`${url}/graphql/schema.graphql`);
     const etag = first.headers.get("etag")!;
     expect(etag).toBeTruthy();
-    expect((await fetch(`${url}/graphql/schema.graphql`, { headers: { "if-none-match": etag } })).status).toBe(304);
+    expect(
+      (await fetch(`${url}/graphql/schema.graphql`, { headers: { "if-none-match": etag } })).status,
+    ).toBe(304);
     const head = await fetch(`${url}/graphql/schema.graphql`, { method: "HEAD" });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe("");
@@ -66,18 +73,41 @@ describe("GET /graphql/schema.graphql", () => {
 describe("absolute URLs on content", () => {
   it("Post.url, Page.url and Sermon.url are the public origin plus the path", async () => {
     const su = await system();
-    const post = await su.collection("posts").create({ title: "Url post", slug: `url-post-${run}`, status: "published", audience: "public", publishedAt: new Date().toISOString(), revision: 1 });
-    const page = await su.collection("pages").create({ title: "Url page", slug: `url-page-${run}`, status: "published", revision: 1 });
-    const sermon = await su.collection("sermons").create({ title: "Url sermon", slug: `url-sermon-${run}`, status: "published", publishedAt: new Date().toISOString() });
+    const post = await su.collection("posts").create({
+      title: "Url post",
+      slug: `url-post-${run}`,
+      status: "published",
+      audience: "public",
+      publishedAt: new Date().toISOString(),
+      revision: 1,
+    });
+    const page = await su
+      .collection("pages")
+      .create({ title: "Url page", slug: `url-page-${run}`, status: "published", revision: 1 });
+    const sermon = await su.collection("sermons").create({
+      title: "Url sermon",
+      slug: `url-sermon-${run}`,
+      status: "published",
+      publishedAt: new Date().toISOString(),
+    });
     const result = await visitor.request<Record<string, { path: string; url: string }>>(
       `query($p: String!, $g: String!, $s: String!) { post(slug: $p) { path url } page(slug: $g) { path url } sermon(slug: $s) { path url } }`,
       { p: post.slug, g: page.slug, s: sermon.slug },
     );
     expect(result.errors).toBeUndefined();
     // PUBLIC_URL "https://church.example/": its origin, as the feeds and the sitemap use it.
-    expect(result.data!.post).toEqual({ path: `/news/${post.slug}`, url: `https://church.example/news/${post.slug}` });
-    expect(result.data!.page).toEqual({ path: `/p/${page.slug}`, url: `https://church.example/p/${page.slug}` });
-    expect(result.data!.sermon).toEqual({ path: `/sermons/${sermon.slug}`, url: `https://church.example/sermons/${sermon.slug}` });
+    expect(result.data!.post).toEqual({
+      path: `/news/${post.slug}`,
+      url: `https://church.example/news/${post.slug}`,
+    });
+    expect(result.data!.page).toEqual({
+      path: `/p/${page.slug}`,
+      url: `https://church.example/p/${page.slug}`,
+    });
+    expect(result.data!.sermon).toEqual({
+      path: `/sermons/${sermon.slug}`,
+      url: `https://church.example/sermons/${sermon.slug}`,
+    });
   });
 });
 
@@ -88,10 +118,29 @@ describe("publishedAfter / publishedBefore", () => {
   beforeAll(async () => {
     const su = await system();
     for (const day of [1, 10, 20]) {
-      await su.collection("posts").create({ title: `${word} post ${day}`, slug: `${word}-post-${day}`, status: "published", audience: "public", publishedAt: at(day), revision: 1 });
-      await su.collection("sermons").create({ title: `${word} sermon ${day}`, slug: `${word}-sermon-${day}`, status: "published", publishedAt: at(day), preachedOn: at(day) });
+      await su.collection("posts").create({
+        title: `${word} post ${day}`,
+        slug: `${word}-post-${day}`,
+        status: "published",
+        audience: "public",
+        publishedAt: at(day),
+        revision: 1,
+      });
+      await su.collection("sermons").create({
+        title: `${word} sermon ${day}`,
+        slug: `${word}-sermon-${day}`,
+        status: "published",
+        publishedAt: at(day),
+        preachedOn: at(day),
+      });
     }
-    await su.collection("posts").create({ title: `${word} draft`, slug: `${word}-draft`, status: "draft", audience: "public", revision: 1 });
+    await su.collection("posts").create({
+      title: `${word} draft`,
+      slug: `${word}-draft`,
+      status: "draft",
+      audience: "public",
+      revision: 1,
+    });
   });
 
   const posts = (args: Record<string, unknown>) =>
@@ -136,7 +185,10 @@ describe("publishedAfter / publishedBefore", () => {
     ] as const) {
       for (const result of [await posts(args), await sermons(args)]) {
         expect(errorCode(result), JSON.stringify(result.errors)).toBe("BAD_USER_INPUT");
-        const { fieldErrors, fieldErrorCodes } = result.errors![0]!.extensions as { fieldErrors: Record<string, string>; fieldErrorCodes: Record<string, string> };
+        const { fieldErrors, fieldErrorCodes } = result.errors![0]!.extensions as {
+          fieldErrors: Record<string, string>;
+          fieldErrorCodes: Record<string, string>;
+        };
         expect(fieldErrorCodes[field]).toBe(code);
         expect(fieldErrors[field]).toMatch(/publishedAfter|ISO 8601/);
       }

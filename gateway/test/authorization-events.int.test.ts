@@ -8,12 +8,43 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type PocketBase from "pocketbase";
 import type { Gateway } from "../src/index.ts";
-import { createUser, errorCode, GqlClient, pbAs, restStatus, system, testGateway, type TestUser } from "./helpers.ts";
-import { AuthzAttendeesDocument, AuthzEventBySlugDocument, AuthzEventSearchDocument } from "./__generated__/operations.ts";
+import {
+  createUser,
+  errorCode,
+  GqlClient,
+  pbAs,
+  restStatus,
+  system,
+  testGateway,
+  type TestUser,
+} from "./helpers.ts";
+import {
+  AuthzAttendeesDocument,
+  AuthzEventBySlugDocument,
+  AuthzEventSearchDocument,
+} from "./__generated__/operations.ts";
 import { createEvent, registrationBody, secretToken, uniqueSlug } from "./event-support.ts";
-import { A, D, columns, describeAuthorizationTable, expectGql, expectRest, type Check, type Verdict } from "./authorization-table.ts";
+import {
+  A,
+  D,
+  columns,
+  describeAuthorizationTable,
+  expectGql,
+  expectRest,
+  type Check,
+  type Verdict,
+} from "./authorization-table.ts";
 
-const PERSONAS = ["anonymous", "pending", "member", "writer", "editor", "pastor", "careTeam", "admin"] as const;
+const PERSONAS = [
+  "anonymous",
+  "pending",
+  "member",
+  "writer",
+  "editor",
+  "pastor",
+  "careTeam",
+  "admin",
+] as const;
 type Persona = (typeof PERSONAS)[number];
 const { cells } = columns(PERSONAS);
 const everyone = cells(A, A, A, A, A, A, A, A);
@@ -72,7 +103,9 @@ const ip = () => `192.0.2.${(n++ % 250) + 1}`;
 beforeAll(async () => {
   gateway = await testGateway();
   su = await system();
-  const writerRole = await su.collection("roles").create({ name: `Writer ${uniqueSlug("w")}`, permissions: ["content.edit"] });
+  const writerRole = await su
+    .collection("roles")
+    .create({ name: `Writer ${uniqueSlug("w")}`, permissions: ["content.edit"] });
   users.anonymous = null;
   users.pending = await createUser({ person: "pending" });
   users.member = await createUser();
@@ -88,14 +121,28 @@ afterAll(() => gateway.server.close());
 const rest = (persona: Persona) => pbAs(users[persona]);
 const gql = (persona: Persona) => new GqlClient(gateway, { token: users[persona]?.token, ip: ip() });
 
-const expectGqlWrite = (expected: Verdict, persona: Persona, result: Parameters<typeof expectGql>[2], deniedAs: string[] = ["FORBIDDEN", "NOT_FOUND"]) =>
-  expectGql(expected, persona, result, deniedAs);
+const expectGqlWrite = (
+  expected: Verdict,
+  persona: Persona,
+  result: Parameters<typeof expectGql>[2],
+  deniedAs: string[] = ["FORBIDDEN", "NOT_FOUND"],
+) => expectGql(expected, persona, result, deniedAs);
 const VIEW = AuthzEventBySlugDocument; // ./operations/authorization.graphql
-const viewedViaGql = async (persona: Persona, slug: string) => !!(await gql(persona).execute(VIEW, { s: slug })).data?.event;
-const eventInput = (title: string) => ({ title, timezone: "America/New_York", startsAt: "2030-01-06T10:00", endsAt: "2030-01-06T11:00" });
-const registrationEvent = (fields: Record<string, unknown> = {}) => createEvent({ registrationMode: "registration", capacity: 50, waitlistEnabled: true, ...fields });
-const ownBody = (persona: Persona, event: { id: string; startsAt: string }, fields: Record<string, unknown> = {}) =>
-  registrationBody(event, { user: users[persona]?.id ?? "", ...fields });
+const viewedViaGql = async (persona: Persona, slug: string) =>
+  !!(await gql(persona).execute(VIEW, { s: slug })).data?.event;
+const eventInput = (title: string) => ({
+  title,
+  timezone: "America/New_York",
+  startsAt: "2030-01-06T10:00",
+  endsAt: "2030-01-06T11:00",
+});
+const registrationEvent = (fields: Record<string, unknown> = {}) =>
+  createEvent({ registrationMode: "registration", capacity: 50, waitlistEnabled: true, ...fields });
+const ownBody = (
+  persona: Persona,
+  event: { id: string; startsAt: string },
+  fields: Record<string, unknown> = {},
+) => registrationBody(event, { user: users[persona]?.id ?? "", ...fields });
 
 type Table = typeof MATRIX;
 const REST: { [C in keyof Table]: { [O in keyof Table[C]]?: Check<Persona> } } = {
@@ -113,16 +160,39 @@ const REST: { [C in keyof Table]: { [O in keyof Table[C]]?: Check<Persona> } } =
       expectRest(expected, await restStatus(() => rest(persona).collection("events").getOne(target.id)));
     },
     async listDrafts(persona, expected) {
-      const target = await createEvent({ status: "draft", title: uniqueSlug("draft") }) as { id: string; title?: string };
-      const listed = await rest(persona).collection("events").getList(1, 1, { filter: `id = "${target.id}"` });
+      const target = (await createEvent({ status: "draft", title: uniqueSlug("draft") })) as {
+        id: string;
+        title?: string;
+      };
+      const listed = await rest(persona)
+        .collection("events")
+        .getList(1, 1, { filter: `id = "${target.id}"` });
       expect(listed.items.length).toBe(expected === "allow" ? 1 : 0);
     },
     async create(persona, expected) {
-      expectRest(expected, await restStatus(() => rest(persona).collection("events").create({ ...eventInput("New"), slug: uniqueSlug("new"), startsAt: "2030-01-06 15:00:00Z", endsAt: "2030-01-06 16:00:00Z", visibility: "public", status: "draft", registrationMode: "none" })));
+      expectRest(
+        expected,
+        await restStatus(() =>
+          rest(persona)
+            .collection("events")
+            .create({
+              ...eventInput("New"),
+              slug: uniqueSlug("new"),
+              startsAt: "2030-01-06 15:00:00Z",
+              endsAt: "2030-01-06 16:00:00Z",
+              visibility: "public",
+              status: "draft",
+              registrationMode: "none",
+            }),
+        ),
+      );
     },
     async update(persona, expected) {
       const target = await createEvent();
-      expectRest(expected, await restStatus(() => rest(persona).collection("events").update(target.id, { title: "Changed" })));
+      expectRest(
+        expected,
+        await restStatus(() => rest(persona).collection("events").update(target.id, { title: "Changed" })),
+      );
     },
     async delete(persona, expected) {
       const target = await createEvent();
@@ -132,69 +202,136 @@ const REST: { [C in keyof Table]: { [O in keyof Table[C]]?: Check<Persona> } } =
   event_exceptions: {
     async viewOfPublicEvent(persona, expected) {
       const event = await createEvent();
-      const x = await su.collection("event_exceptions").create({ event: event.id, originalStart: event.startsAt, status: "cancelled" });
+      const x = await su
+        .collection("event_exceptions")
+        .create({ event: event.id, originalStart: event.startsAt, status: "cancelled" });
       expectRest(expected, await restStatus(() => rest(persona).collection("event_exceptions").getOne(x.id)));
     },
     async viewOfMembersOnlyEvent(persona, expected) {
       const event = await createEvent({ visibility: "members" });
-      const x = await su.collection("event_exceptions").create({ event: event.id, originalStart: event.startsAt, status: "cancelled" });
+      const x = await su
+        .collection("event_exceptions")
+        .create({ event: event.id, originalStart: event.startsAt, status: "cancelled" });
       expectRest(expected, await restStatus(() => rest(persona).collection("event_exceptions").getOne(x.id)));
     },
     async viewOfDraft(persona, expected) {
       const event = await createEvent({ status: "draft" });
-      const x = await su.collection("event_exceptions").create({ event: event.id, originalStart: event.startsAt, status: "cancelled" });
+      const x = await su
+        .collection("event_exceptions")
+        .create({ event: event.id, originalStart: event.startsAt, status: "cancelled" });
       expectRest(expected, await restStatus(() => rest(persona).collection("event_exceptions").getOne(x.id)));
     },
     async create(persona, expected) {
       const event = await createEvent({ rrule: "FREQ=WEEKLY" });
-      expectRest(expected, await restStatus(() => rest(persona).collection("event_exceptions").create({ event: event.id, originalStart: event.startsAt, status: "cancelled" })));
+      expectRest(
+        expected,
+        await restStatus(() =>
+          rest(persona)
+            .collection("event_exceptions")
+            .create({ event: event.id, originalStart: event.startsAt, status: "cancelled" }),
+        ),
+      );
     },
   },
   event_categories: {
     async view(persona, expected) {
-      const target = await su.collection("event_categories").create({ name: "Worship", slug: uniqueSlug("cat") });
-      expectRest(expected, await restStatus(() => rest(persona).collection("event_categories").getOne(target.id)));
+      const target = await su
+        .collection("event_categories")
+        .create({ name: "Worship", slug: uniqueSlug("cat") });
+      expectRest(
+        expected,
+        await restStatus(() => rest(persona).collection("event_categories").getOne(target.id)),
+      );
     },
     async create(persona, expected) {
-      expectRest(expected, await restStatus(() => rest(persona).collection("event_categories").create({ name: "New", slug: uniqueSlug("cat") })));
+      expectRest(
+        expected,
+        await restStatus(() =>
+          rest(persona)
+            .collection("event_categories")
+            .create({ name: "New", slug: uniqueSlug("cat") }),
+        ),
+      );
     },
   },
   registrations: {
     async registerForPublicEvent(persona, expected) {
       const event = await registrationEvent();
-      expectRest(expected, await restStatus(() => rest(persona).collection("registrations").create(ownBody(persona, event))));
+      expectRest(
+        expected,
+        await restStatus(() => rest(persona).collection("registrations").create(ownBody(persona, event))),
+      );
     },
     async registerForMembersOnlyEvent(persona, expected) {
       const event = await registrationEvent({ visibility: "members" });
-      expectRest(expected, await restStatus(() => rest(persona).collection("registrations").create(ownBody(persona, event))));
+      expectRest(
+        expected,
+        await restStatus(() => rest(persona).collection("registrations").create(ownBody(persona, event))),
+      );
     },
     async registerAsConfirmedDirectly(persona, expected) {
       const event = await registrationEvent();
-      expectRest(expected, await restStatus(() => rest(persona).collection("registrations").create(ownBody(persona, event, { status: "confirmed" }))));
+      expectRest(
+        expected,
+        await restStatus(() =>
+          rest(persona)
+            .collection("registrations")
+            .create(ownBody(persona, event, { status: "confirmed" })),
+        ),
+      );
     },
     async viewSomeoneElses(persona, expected) {
       const event = await registrationEvent();
       const target = await su.collection("registrations").create(registrationBody(event));
-      expectRest(expected, await restStatus(() => rest(persona).collection("registrations").getOne(target.id)));
+      expectRest(
+        expected,
+        await restStatus(() => rest(persona).collection("registrations").getOne(target.id)),
+      );
     },
     async cancelSomeoneElses(persona, expected) {
       const event = await registrationEvent();
       const target = await su.collection("registrations").create(registrationBody(event));
-      expectRest(expected, await restStatus(() => rest(persona).collection("registrations").update(target.id, { status: "cancelled" })));
+      expectRest(
+        expected,
+        await restStatus(() =>
+          rest(persona).collection("registrations").update(target.id, { status: "cancelled" }),
+        ),
+      );
       // A wrong token opens nothing.
       const third = await su.collection("registrations").create(registrationBody(event));
-      if (expected === "deny") expectRest("deny", await restStatus(() => rest(persona).collection("registrations").update(third.id, { status: "cancelled" }, { query: { token: secretToken() } })));
+      if (expected === "deny")
+        expectRest(
+          "deny",
+          await restStatus(() =>
+            rest(persona)
+              .collection("registrations")
+              .update(third.id, { status: "cancelled" }, { query: { token: secretToken() } }),
+          ),
+        );
     },
   },
   rsvps: {
     async answerPublicEvent(persona, expected) {
       const event = await createEvent({ registrationMode: "rsvp" });
-      const body = { event: event.id, occurrenceStart: event.startsAt, user: users[persona]?.id ?? "", name: "Someone", response: "yes", guests: 0 };
+      const body = {
+        event: event.id,
+        occurrenceStart: event.startsAt,
+        user: users[persona]?.id ?? "",
+        name: "Someone",
+        response: "yes",
+        guests: 0,
+      };
       expectRest(expected, await restStatus(() => rest(persona).collection("rsvps").create(body)));
     },
     async viewSomeoneElses(persona, expected) {
       const event = await createEvent({ registrationMode: "rsvp" });
-      const target = await su.collection("rsvps").create({ event: event.id, occurrenceStart: event.startsAt, user: users.member!.id, name: "Other", response: "yes" });
+      const target = await su.collection("rsvps").create({
+        event: event.id,
+        occurrenceStart: event.startsAt,
+        user: users.member!.id,
+        name: "Other",
+        response: "yes",
+      });
       // The member is the owner here: check them on another member's answer.
       const owner = persona === "member" ? users.writer!.id : users.member!.id;
       await su.collection("rsvps").update(target.id, { user: owner });
@@ -203,20 +340,41 @@ const REST: { [C in keyof Table]: { [O in keyof Table[C]]?: Check<Persona> } } =
     async changeSomeoneElses(persona, expected) {
       const event = await createEvent({ registrationMode: "rsvp" });
       const owner = persona === "member" ? users.writer!.id : users.member!.id;
-      const target = await su.collection("rsvps").create({ event: event.id, occurrenceStart: event.startsAt, user: owner, name: "Other", response: "yes" });
-      expectRest(expected, await restStatus(() => rest(persona).collection("rsvps").update(target.id, { response: "no" })));
+      const target = await su.collection("rsvps").create({
+        event: event.id,
+        occurrenceStart: event.startsAt,
+        user: owner,
+        name: "Other",
+        response: "yes",
+      });
+      expectRest(
+        expected,
+        await restStatus(() => rest(persona).collection("rsvps").update(target.id, { response: "no" })),
+      );
     },
   },
   occurrence_counts: {
     async viewOfPublicEvent(persona, expected) {
       const event = await registrationEvent();
       await su.collection("registrations").create(registrationBody(event));
-      const counts = await su.collection("occurrence_counts").getFirstListItem(su.filter("event = {:e}", { e: event.id }));
-      expectRest(expected, await restStatus(() => rest(persona).collection("occurrence_counts").getOne(counts.id)));
+      const counts = await su
+        .collection("occurrence_counts")
+        .getFirstListItem(su.filter("event = {:e}", { e: event.id }));
+      expectRest(
+        expected,
+        await restStatus(() => rest(persona).collection("occurrence_counts").getOne(counts.id)),
+      );
     },
     async writeDirectly(persona, expected) {
       const event = await registrationEvent();
-      expectRest(expected, await restStatus(() => rest(persona).collection("occurrence_counts").create({ event: event.id, occurrenceStart: event.startsAt, confirmed: 0 })));
+      expectRest(
+        expected,
+        await restStatus(() =>
+          rest(persona)
+            .collection("occurrence_counts")
+            .create({ event: event.id, occurrenceStart: event.startsAt, confirmed: 0 }),
+        ),
+      );
     },
   },
 };
@@ -236,53 +394,112 @@ const GRAPHQL: { [C in keyof Table]?: { [O in keyof Table[C]]?: Check<Persona> }
       expect(await viewedViaGql(persona, target.slug)).toBe(expected === "allow");
     },
     async listDrafts(persona, expected) {
-      const target = await createEvent({ status: "draft", title: uniqueSlug("draft") }) as { id: string; title?: string };
+      const target = (await createEvent({ status: "draft", title: uniqueSlug("draft") })) as {
+        id: string;
+        title?: string;
+      };
       const viaGql = await gql(persona).execute(AuthzEventSearchDocument, { q: target.title as string });
       expect((viaGql.data?.events ?? []).some((e) => e.id === target.id)).toBe(expected === "allow");
     },
     async create(persona, expected) {
-      expectGqlWrite(expected, persona, await gql(persona).request(`mutation($i: EventInput!) { createEvent(input: $i) { id } }`, { i: eventInput("Via GraphQL") }), ["FORBIDDEN"]);
+      expectGqlWrite(
+        expected,
+        persona,
+        await gql(persona).request(`mutation($i: EventInput!) { createEvent(input: $i) { id } }`, {
+          i: eventInput("Via GraphQL"),
+        }),
+        ["FORBIDDEN"],
+      );
     },
     async update(persona, expected) {
       const other = await createEvent();
-      expectGqlWrite(expected, persona, await gql(persona).request(`mutation($id: ID!, $i: EventInput!) { updateEvent(id: $id, input: $i) { id } }`, { id: other.id, i: eventInput("Changed") }));
+      expectGqlWrite(
+        expected,
+        persona,
+        await gql(persona).request(
+          `mutation($id: ID!, $i: EventInput!) { updateEvent(id: $id, input: $i) { id } }`,
+          { id: other.id, i: eventInput("Changed") },
+        ),
+      );
     },
     async delete(persona, expected) {
       const other = await createEvent();
-      expectGqlWrite(expected, persona, await gql(persona).request(`mutation($id: ID!) { deleteEvent(id: $id) }`, { id: other.id }));
+      expectGqlWrite(
+        expected,
+        persona,
+        await gql(persona).request(`mutation($id: ID!) { deleteEvent(id: $id) }`, { id: other.id }),
+      );
     },
   },
   event_exceptions: {
     async create(persona, expected) {
       const other = await createEvent({ rrule: "FREQ=WEEKLY" });
-      expectGqlWrite(expected, persona, await gql(persona).request(`mutation($e: ID!, $o: DateTime!) { cancelOccurrence(eventId: $e, originalStart: $o) { id } }`, { e: other.id, o: other.startsAt.replace(" ", "T") }), ["FORBIDDEN"]);
+      expectGqlWrite(
+        expected,
+        persona,
+        await gql(persona).request(
+          `mutation($e: ID!, $o: DateTime!) { cancelOccurrence(eventId: $e, originalStart: $o) { id } }`,
+          { e: other.id, o: other.startsAt.replace(" ", "T") },
+        ),
+        ["FORBIDDEN"],
+      );
     },
   },
   event_categories: {
     async create(persona, expected) {
-      expectGqlWrite(expected, persona, await gql(persona).request(`mutation { createEventCategory(input: { name: "Via GraphQL" }) { id } }`), ["FORBIDDEN"]);
+      expectGqlWrite(
+        expected,
+        persona,
+        await gql(persona).request(`mutation { createEventCategory(input: { name: "Via GraphQL" }) { id } }`),
+        ["FORBIDDEN"],
+      );
     },
   },
   registrations: {
     async registerForPublicEvent(persona, expected) {
       const event = await registrationEvent();
-      const result = await gql(persona).request(`mutation($i: RegistrationInput!) { register(input: $i) { confirmed } }`, {
-        i: { eventId: event.id, originalStart: event.startsAt.replace(" ", "T"), name: "Someone", email: `gql-${uniqueSlug("r")}@test.example`, attendees: 1 },
-      });
+      const result = await gql(persona).request(
+        `mutation($i: RegistrationInput!) { register(input: $i) { confirmed } }`,
+        {
+          i: {
+            eventId: event.id,
+            originalStart: event.startsAt.replace(" ", "T"),
+            name: "Someone",
+            email: `gql-${uniqueSlug("r")}@test.example`,
+            attendees: 1,
+          },
+        },
+      );
       if (expected === "allow") expect(result.errors).toBeUndefined();
     },
     async registerForMembersOnlyEvent(persona, expected) {
       const event = await registrationEvent({ visibility: "members" });
-      const result = await gql(persona).request(`mutation($i: RegistrationInput!) { register(input: $i) { confirmed } }`, {
-        i: { eventId: event.id, originalStart: event.startsAt.replace(" ", "T"), name: "Someone", email: `gql-${uniqueSlug("r")}@test.example`, attendees: 1 },
-      });
+      const result = await gql(persona).request(
+        `mutation($i: RegistrationInput!) { register(input: $i) { confirmed } }`,
+        {
+          i: {
+            eventId: event.id,
+            originalStart: event.startsAt.replace(" ", "T"),
+            name: "Someone",
+            email: `gql-${uniqueSlug("r")}@test.example`,
+            attendees: 1,
+          },
+        },
+      );
       if (expected === "allow") expect(result.errors).toBeUndefined();
       else expect(errorCode(result)).toBe("NOT_FOUND");
     },
     async cancelSomeoneElses(persona, expected) {
       const event = await registrationEvent();
       const other = await su.collection("registrations").create(registrationBody(event));
-      expectGqlWrite(expected, persona, await gql(persona).request(`mutation($id: ID!) { cancelRegistration(id: $id) { id } }`, { id: other.id }), ["NOT_FOUND"]);
+      expectGqlWrite(
+        expected,
+        persona,
+        await gql(persona).request(`mutation($id: ID!) { cancelRegistration(id: $id) { id } }`, {
+          id: other.id,
+        }),
+        ["NOT_FOUND"],
+      );
     },
     async attendeeList(persona, expected) {
       const event = await registrationEvent();
@@ -304,7 +521,9 @@ describeAuthorizationTable({
   rest: REST,
   graphql: GRAPHQL,
   gaps: {
-    rest: { registrations: { attendeeList: "the gateway's staff query (registrations rows: viewSomeoneElses)" } },
+    rest: {
+      registrations: { attendeeList: "the gateway's staff query (registrations rows: viewSomeoneElses)" },
+    },
     graphql: {
       event_exceptions: {
         viewOfPublicEvent: "exceptions are read as the event's occurrences, not as rows",
@@ -313,7 +532,8 @@ describeAuthorizationTable({
       },
       event_categories: { view: NOT_YET },
       registrations: {
-        registerAsConfirmedDirectly: "register decides the status itself (capacity, waitlist): no input sets it",
+        registerAsConfirmedDirectly:
+          "register decides the status itself (capacity, waitlist): no input sets it",
         viewSomeoneElses: "the gateway reads others' registrations only as the attendee list (attendeeList)",
       },
       rsvps: { answerPublicEvent: NOT_YET, viewSomeoneElses: NOT_YET, changeSomeoneElses: NOT_YET },
@@ -329,11 +549,25 @@ describe("registration owners and mail tokens", () => {
   it("a registration's owner and its mail token may cancel it; nobody else", async () => {
     const event = await registrationEvent();
     const token = secretToken();
-    const own = await rest("member").collection("registrations").create(registrationBody(event, { user: users.member!.id, cancelToken: token }));
+    const own = await rest("member")
+      .collection("registrations")
+      .create(registrationBody(event, { user: users.member!.id, cancelToken: token }));
     expect(await restStatus(() => rest("member").collection("registrations").getOne(own.id))).toBe(200);
-    expect(await restStatus(() => rest("anonymous").collection("registrations").getOne(own.id, { query: { token } }))).toBe(200);
+    expect(
+      await restStatus(() =>
+        rest("anonymous").collection("registrations").getOne(own.id, { query: { token } }),
+      ),
+    ).toBe(200);
     // The owner may cancel, never confirm themselves past the waitlist or change the party.
-    expect(await restStatus(() => rest("member").collection("registrations").update(own.id, { attendees: 5 }))).not.toBe(200);
-    expect(await restStatus(() => rest("anonymous").collection("registrations").update(own.id, { status: "cancelled" }, { query: { token } }))).toBe(200);
+    expect(
+      await restStatus(() => rest("member").collection("registrations").update(own.id, { attendees: 5 })),
+    ).not.toBe(200);
+    expect(
+      await restStatus(() =>
+        rest("anonymous")
+          .collection("registrations")
+          .update(own.id, { status: "cancelled" }, { query: { token } }),
+      ),
+    ).toBe(200);
   });
 });

@@ -54,7 +54,9 @@ export type Cells<P extends string, E extends string = Verdict> = Record<P, E>;
 export type Table<P extends string, E extends string = Verdict> = Record<string, Record<string, Cells<P, E>>>;
 /** Checks one cell: `persona` (or what `as` made of it) attempts the operation, `expected` is the cell's value. */
 export type Check<X, E extends string = Verdict> = (persona: X, expected: E) => Promise<void>;
-export type Checks<T, X, E extends string = Verdict> = { [C in keyof T]?: { [O in keyof T[C]]?: Check<X, E> } };
+export type Checks<T, X, E extends string = Verdict> = {
+  [C in keyof T]?: { [O in keyof T[C]]?: Check<X, E> };
+};
 /** Why a channel cannot check a cell: per cell, one reason for a collection, or one for the whole channel. */
 export type Gaps<T> = string | { [C in keyof T]?: string | { [O in keyof T[C]]?: string } };
 export type Channel = "rest" | "graphql";
@@ -66,8 +68,12 @@ export function columns<const P extends readonly string[]>(personas: P) {
   type Persona = P[number];
   return {
     cells: <E extends string = Verdict>(...values: Tuple<E, P["length"]>): Cells<Persona, E> =>
-      Object.fromEntries(personas.map((persona, i) => [persona, (values as readonly E[])[i]])) as Cells<Persona, E>,
-    everyone: <E extends string>(value: E): Cells<Persona, E> => Object.fromEntries(personas.map((persona) => [persona, value])) as Cells<Persona, E>,
+      Object.fromEntries(personas.map((persona, i) => [persona, (values as readonly E[])[i]])) as Cells<
+        Persona,
+        E
+      >,
+    everyone: <E extends string>(value: E): Cells<Persona, E> =>
+      Object.fromEntries(personas.map((persona) => [persona, value])) as Cells<Persona, E>,
   };
 }
 
@@ -79,9 +85,14 @@ export interface Cell<P extends string, E extends string = Verdict> {
 }
 
 /** Every cell of a table, collection by collection, operation by operation, persona by persona. */
-export function tableCells<P extends string, E extends string>(personas: readonly P[], table: Table<P, E>): Array<Cell<P, E>> {
+export function tableCells<P extends string, E extends string>(
+  personas: readonly P[],
+  table: Table<P, E>,
+): Array<Cell<P, E>> {
   return Object.entries(table).flatMap(([collection, operations]) =>
-    Object.entries(operations).flatMap(([operation, byPersona]) => personas.map((persona) => ({ collection, operation, persona, expected: byPersona[persona] }))),
+    Object.entries(operations).flatMap(([operation, byPersona]) =>
+      personas.map((persona) => ({ collection, operation, persona, expected: byPersona[persona] })),
+    ),
   );
 }
 
@@ -95,24 +106,42 @@ export function expectRest(expected: Verdict, status: number): void {
  * The gateway's refusal: UNAUTHENTICATED for the "anonymous" persona (a visitor), otherwise one of
  * `refusedAs` (FORBIDDEN unless told).
  */
-export function expectGqlRefused(persona: string, result: Pick<GqlResult<unknown>, "errors">, refusedAs: string | readonly string[] = "FORBIDDEN"): void {
-  const codes = persona === "anonymous" ? ["UNAUTHENTICATED"] : typeof refusedAs === "string" ? [refusedAs] : refusedAs;
+export function expectGqlRefused(
+  persona: string,
+  result: Pick<GqlResult<unknown>, "errors">,
+  refusedAs: string | readonly string[] = "FORBIDDEN",
+): void {
+  const codes =
+    persona === "anonymous" ? ["UNAUTHENTICATED"] : typeof refusedAs === "string" ? [refusedAs] : refusedAs;
   expect(codes, JSON.stringify(result.errors)).toContain(errorCode(result));
 }
 /** The gateway's answer to a write: allowed → no error; refused → as expectGqlRefused. */
-export function expectGql(expected: Verdict, persona: string, result: Pick<GqlResult<unknown>, "errors">, refusedAs: string | readonly string[] = "FORBIDDEN"): void {
+export function expectGql(
+  expected: Verdict,
+  persona: string,
+  result: Pick<GqlResult<unknown>, "errors">,
+  refusedAs: string | readonly string[] = "FORBIDDEN",
+): void {
   if (expected === A) expect(result.errors, JSON.stringify(result.errors)).toBeUndefined();
   else expectGqlRefused(persona, result, refusedAs);
 }
 
-const CHANNEL_TITLE: Record<Channel, string> = { rest: "through PocketBase's REST API", graphql: "through GraphQL" };
+const CHANNEL_TITLE: Record<Channel, string> = {
+  rest: "through PocketBase's REST API",
+  graphql: "through GraphQL",
+};
 
 /**
  * Declares the table's tests (see the top of this file): per channel, one describe per collection and
  * one test per cell; and a test that every cell has a value per persona and, in each channel, a check
  * or a reason.
  */
-export function describeAuthorizationTable<P extends string, E extends string = Verdict, T extends Table<P, E> = Table<P, E>, X = P>(spec: {
+export function describeAuthorizationTable<
+  P extends string,
+  E extends string = Verdict,
+  T extends Table<P, E> = Table<P, E>,
+  X = P,
+>(spec: {
   personas: readonly P[];
   table: T;
   rest?: Checks<T, X, E>;
@@ -125,11 +154,15 @@ export function describeAuthorizationTable<P extends string, E extends string = 
 }): void {
   const cells = tableCells(spec.personas, spec.table);
   const checkOf = (channel: Channel, collection: string, operation: string) =>
-    (spec[channel] as Record<string, Record<string, Check<X, E> | undefined> | undefined> | undefined)?.[collection]?.[operation];
+    (spec[channel] as Record<string, Record<string, Check<X, E> | undefined> | undefined> | undefined)?.[
+      collection
+    ]?.[operation];
   const gapOf = (channel: Channel, collection: string, operation: string) => {
     const gaps = spec.gaps?.[channel];
     if (typeof gaps === "string") return gaps;
-    const ofCollection = (gaps as Record<string, string | Record<string, string | undefined> | undefined> | undefined)?.[collection];
+    const ofCollection = (
+      gaps as Record<string, string | Record<string, string | undefined> | undefined> | undefined
+    )?.[collection];
     return typeof ofCollection === "string" ? ofCollection : ofCollection?.[operation];
   };
   const suffix = spec.title ? ` (${spec.title})` : "";
@@ -138,7 +171,9 @@ export function describeAuthorizationTable<P extends string, E extends string = 
     it("covers every persona of every operation", () => {
       for (const [collection, operations] of Object.entries(spec.table)) {
         for (const [operation, byPersona] of Object.entries(operations)) {
-          expect(Object.keys(byPersona).sort(), `${collection} ${operation}`).toEqual([...spec.personas].sort());
+          expect(Object.keys(byPersona).sort(), `${collection} ${operation}`).toEqual(
+            [...spec.personas].sort(),
+          );
           for (const channel of ["rest", "graphql"] as const) {
             const check = !!checkOf(channel, collection, operation);
             const gap = !!gapOf(channel, collection, operation);
@@ -148,18 +183,28 @@ export function describeAuthorizationTable<P extends string, E extends string = 
       }
       // No check for a cell the table does not have (a renamed row would otherwise go unchecked).
       for (const channel of ["rest", "graphql"] as const) {
-        for (const [collection, operations] of Object.entries((spec[channel] ?? {}) as Record<string, Record<string, unknown>>)) {
-          for (const operation of Object.keys(operations)) expect(spec.table[collection]?.[operation], `${channel} check ${collection} ${operation}`).toBeDefined();
+        for (const [collection, operations] of Object.entries(
+          (spec[channel] ?? {}) as Record<string, Record<string, unknown>>,
+        )) {
+          for (const operation of Object.keys(operations))
+            expect(
+              spec.table[collection]?.[operation],
+              `${channel} check ${collection} ${operation}`,
+            ).toBeDefined();
         }
       }
     });
   });
 
   for (const channel of ["rest", "graphql"] as const) {
-    const collections = Object.keys(spec.table).filter((collection) => cells.some((cell) => cell.collection === collection && checkOf(channel, collection, cell.operation)));
+    const collections = Object.keys(spec.table).filter((collection) =>
+      cells.some((cell) => cell.collection === collection && checkOf(channel, collection, cell.operation)),
+    );
     if (!collections.length) continue;
     describe.each(collections)(`%s ${CHANNEL_TITLE[channel]}${suffix}`, (collection) => {
-      const rows = cells.filter((cell) => cell.collection === collection && checkOf(channel, collection, cell.operation));
+      const rows = cells.filter(
+        (cell) => cell.collection === collection && checkOf(channel, collection, cell.operation),
+      );
       it.each(rows)("$operation as $persona → $expected", async ({ operation, persona, expected }) => {
         const actor = spec.as ? spec.as(persona, channel) : (persona as unknown as X);
         await checkOf(channel, collection, operation)!(actor, expected);

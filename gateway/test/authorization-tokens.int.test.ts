@@ -22,7 +22,16 @@ import type { Gateway } from "../src/index.ts";
 import { errorCode, GqlClient, restStatus, system, testGateway, type GqlResult } from "./helpers.ts";
 import { GraphQLSseClient } from "../../scripts/lib/sse-client.ts";
 import { WALL_SUBSCRIPTION, type WallEvent } from "./realtime-support.ts";
-import { A, D, columns, describeAuthorizationTable, expectGql, expectRest, type Cells as CellsOf, type Check } from "./authorization-table.ts";
+import {
+  A,
+  D,
+  columns,
+  describeAuthorizationTable,
+  expectGql,
+  expectRest,
+  type Cells as CellsOf,
+  type Check,
+} from "./authorization-table.ts";
 import { buildPeopleWorld, type CONTACT_ROWS, type PeopleWorld } from "./people-fixtures.ts";
 
 const PERSONAS = ["noScope", "contentMembers", "prayerMembers", "peopleDirectory", "contentWrite"] as const;
@@ -64,12 +73,26 @@ const TABLE = {
   events: { public: ALL, members: CONTENT },
   prayer_requests: { approvedPublic: ALL, approvedMembers: PRAYER, pendingMembers: NOBODY },
   households: {
-    A: DIRECTORY, B: DIRECTORY, E: NOBODY /* opted out */, X: NOBODY /* nobody listed */,
-    Vprivate: DIRECTORY, Vleaders: DIRECTORY, Vgroups: DIRECTORY, Vmembers: DIRECTORY,
+    A: DIRECTORY,
+    B: DIRECTORY,
+    E: NOBODY /* opted out */,
+    X: NOBODY /* nobody listed */,
+    Vprivate: DIRECTORY,
+    Vleaders: DIRECTORY,
+    Vgroups: DIRECTORY,
+    Vmembers: DIRECTORY,
   },
   people: {
-    member: DIRECTORY, otherMember: DIRECTORY, listedPrivate: DIRECTORY, listedMembers: DIRECTORY,
-    spouse: NOBODY, ownChild: NOBODY, otherChild: NOBODY, pending: NOBODY, editor: NOBODY, archived: NOBODY,
+    member: DIRECTORY,
+    otherMember: DIRECTORY,
+    listedPrivate: DIRECTORY,
+    listedMembers: DIRECTORY,
+    spouse: NOBODY,
+    ownChild: NOBODY,
+    otherChild: NOBODY,
+    pending: NOBODY,
+    editor: NOBODY,
+    archived: NOBODY,
   },
   person_emails: CONTACT_READ,
   person_phones: CONTACT_READ,
@@ -86,9 +109,23 @@ const TABLE = {
     listedGroups: NOBODY,
     listedMembers: DIRECTORY,
   },
-  addresses: { A: NOBODY /* private */, E: NOBODY, X: NOBODY, Vprivate: NOBODY, Vleaders: NOBODY, Vgroups: NOBODY, Vmembers: DIRECTORY },
+  addresses: {
+    A: NOBODY /* private */,
+    E: NOBODY,
+    X: NOBODY,
+    Vprivate: NOBODY,
+    Vleaders: NOBODY,
+    Vgroups: NOBODY,
+    Vmembers: DIRECTORY,
+  },
   // The full birth date is staff's and the household's only.
-  person_private: { member: NOBODY, otherMember: NOBODY, otherChild: NOBODY, pending: NOBODY, listedMembers: NOBODY },
+  person_private: {
+    member: NOBODY,
+    otherMember: NOBODY,
+    otherChild: NOBODY,
+    pending: NOBODY,
+    listedMembers: NOBODY,
+  },
 } satisfies Record<string, Record<string, Cells>>;
 type Collection = keyof typeof TABLE;
 
@@ -97,7 +134,11 @@ let su: PocketBase;
 let world: PeopleWorld;
 const run = `t${randomUUID().slice(0, 8)}`;
 const tokens = {} as Record<Persona, { id: string; secret: string }>;
-const content = { posts: {} as Record<string, string>, events: {} as Record<string, string>, prayer_requests: {} as Record<string, string> };
+const content = {
+  posts: {} as Record<string, string>,
+  events: {} as Record<string, string>,
+  prayer_requests: {} as Record<string, string>,
+};
 
 function targetId(collection: Collection, key: string): string {
   const ids: Record<Collection, Record<string, string | undefined>> = {
@@ -114,7 +155,8 @@ function targetId(collection: Collection, key: string): string {
   if (!id) throw new Error(`no fixture ${collection}/${key}`);
   return id;
 }
-const targetsOf = (collection: Collection) => Object.keys(TABLE[collection]).map((key) => targetId(collection, key));
+const targetsOf = (collection: Collection) =>
+  Object.keys(TABLE[collection]).map((key) => targetId(collection, key));
 
 beforeAll(async () => {
   gateway = await testGateway();
@@ -122,12 +164,16 @@ beforeAll(async () => {
   world = await buildPeopleWorld();
   const admin = world.users.admin!;
   for (const persona of PERSONAS) {
-    const result = await new GqlClient(gateway, { token: admin.token }).request<{ createApiToken: { secret: string; token: { id: string } } }>(
-      `mutation ($input: CreateApiTokenInput!) { createApiToken(input: $input) { secret token { id } } }`,
-      { input: { name: `${persona} ${run}`, scopes: SCOPES[persona] } },
-    );
+    const result = await new GqlClient(gateway, { token: admin.token }).request<{
+      createApiToken: { secret: string; token: { id: string } };
+    }>(`mutation ($input: CreateApiTokenInput!) { createApiToken(input: $input) { secret token { id } } }`, {
+      input: { name: `${persona} ${run}`, scopes: SCOPES[persona] },
+    });
     expect(result.errors).toBeUndefined();
-    tokens[persona] = { id: result.data!.createApiToken.token.id, secret: result.data!.createApiToken.secret };
+    tokens[persona] = {
+      id: result.data!.createApiToken.token.id,
+      secret: result.data!.createApiToken.secret,
+    };
   }
   const now = new Date().toISOString();
   for (const [key, status, audience] of [
@@ -136,14 +182,28 @@ beforeAll(async () => {
     ["draftMembers", "draft", "members"],
   ] as const) {
     content.posts[key] = (
-      await su.collection("posts").create({ title: `${key} ${run}`, slug: `${key.toLowerCase()}-${run}`, status, audience, author: admin.id, revision: 1, publishedAt: status === "published" ? now : "" })
+      await su.collection("posts").create({
+        title: `${key} ${run}`,
+        slug: `${key.toLowerCase()}-${run}`,
+        status,
+        audience,
+        author: admin.id,
+        revision: 1,
+        publishedAt: status === "published" ? now : "",
+      })
     ).id;
   }
   for (const visibility of ["public", "members"] as const) {
     content.events[visibility] = (
       await su.collection("events").create({
-        title: `${visibility} event ${run}`, slug: `${visibility}-event-${run}`, startsAt: "2027-03-07 15:00:00.000Z", endsAt: "2027-03-07 16:00:00.000Z",
-        timezone: "America/Chicago", visibility, status: "published", registrationMode: "none",
+        title: `${visibility} event ${run}`,
+        slug: `${visibility}-event-${run}`,
+        startsAt: "2027-03-07 15:00:00.000Z",
+        endsAt: "2027-03-07 16:00:00.000Z",
+        timezone: "America/Chicago",
+        visibility,
+        status: "published",
+        registrationMode: "none",
       })
     ).id;
   }
@@ -152,7 +212,11 @@ beforeAll(async () => {
     ["approvedMembers", "approved", "members"],
     ["pendingMembers", "pending", "members"],
   ] as const) {
-    content.prayer_requests[key] = (await su.collection("prayer_requests").create({ body: `${key} prayer ${run}`, visibility, anonymous: true, authorName: "", status })).id;
+    content.prayer_requests[key] = (
+      await su
+        .collection("prayer_requests")
+        .create({ body: `${key} prayer ${run}`, visibility, anonymous: true, authorName: "", status })
+    ).id;
   }
 }, 120_000);
 
@@ -163,7 +227,8 @@ afterAll(async () => {
 // ─── REST: the client's own PocketBase identity (impersonated by the system, as the gateway does) ──
 const restClients = new Map<Persona, Promise<PocketBase>>();
 const restAs = (persona: Persona) => {
-  if (!restClients.has(persona)) restClients.set(persona, su.collection("api_clients").impersonate(tokens[persona].id, 600));
+  if (!restClients.has(persona))
+    restClients.set(persona, su.collection("api_clients").impersonate(tokens[persona].id, 600));
   return restClients.get(persona)!;
 };
 
@@ -171,7 +236,9 @@ const restAs = (persona: Persona) => {
 async function restRead(collection: Collection, key: string, persona: Persona, expected: "allow" | "deny") {
   const pb = await restAs(persona);
   const id = targetId(collection, key);
-  const filter = targetsOf(collection).map((target) => su.filter("id = {:id}", { id: target })).join(" || ");
+  const filter = targetsOf(collection)
+    .map((target) => su.filter("id = {:id}", { id: target }))
+    .join(" || ");
   const listed = (await pb.collection(collection).getFullList({ filter, fields: "id" })).map((row) => row.id);
   expect(listed.includes(id), `${collection} ${key} listed`).toBe(expected === A);
   const status = await restStatus(() => pb.collection(collection).getOne(id));
@@ -180,22 +247,45 @@ async function restRead(collection: Collection, key: string, persona: Persona, e
 }
 
 // ─── GraphQL: what the persona's token reads, one request per persona and area ────────────────────
-const gqlAs = (persona: Persona) => new GqlClient(gateway, { token: tokens[persona].secret, ip: `198.51.100.${40 + PERSONAS.indexOf(persona)}` });
+const gqlAs = (persona: Persona) =>
+  new GqlClient(gateway, {
+    token: tokens[persona].secret,
+    ip: `198.51.100.${40 + PERSONAS.indexOf(persona)}`,
+  });
 
-type ContentAnswer = { posts: { edges: Array<{ node: { id: string } }> }; events: Array<{ id: string }>; prayerWall: { edges: Array<{ node: { id: string } }> } };
+type ContentAnswer = {
+  posts: { edges: Array<{ node: { id: string } }> };
+  events: Array<{ id: string }>;
+  prayerWall: { edges: Array<{ node: { id: string } }> };
+};
 const contentAnswers = new Map<Persona, Promise<GqlResult<ContentAnswer>>>();
 function contentOf(persona: Persona) {
   if (!contentAnswers.has(persona)) {
     contentAnswers.set(
       persona,
-      gqlAs(persona).request<ContentAnswer>(`query ($q: String) { posts(first: 50, search: $q) { edges { node { id } } } events(first: 50, search: $q) { id } prayerWall(first: 100) { edges { node { id } } } }`, { q: run }),
+      gqlAs(persona).request<ContentAnswer>(
+        `query ($q: String) { posts(first: 50, search: $q) { edges { node { id } } } events(first: 50, search: $q) { id } prayerWall(first: 100) { edges { node { id } } } }`,
+        { q: run },
+      ),
     );
   }
   return contentAnswers.get(persona)!;
 }
 
-type DirectoryMember = { id: string; birthDate: string | null; birthday: { month: number } | null; emails: Array<{ email: string }>; phones: Array<{ number: string }> };
-type DirectoryAnswer = { directory: { edges: Array<{ node: { id: string; address: { city: string | null } | null; members: DirectoryMember[] } }> } };
+type DirectoryMember = {
+  id: string;
+  birthDate: string | null;
+  birthday: { month: number } | null;
+  emails: Array<{ email: string }>;
+  phones: Array<{ number: string }>;
+};
+type DirectoryAnswer = {
+  directory: {
+    edges: Array<{
+      node: { id: string; address: { city: string | null } | null; members: DirectoryMember[] };
+    }>;
+  };
+};
 const directoryAnswers = new Map<Persona, Promise<GqlResult<DirectoryAnswer>>>();
 function directoryOf(persona: Persona) {
   if (!directoryAnswers.has(persona)) {
@@ -213,14 +303,20 @@ function directoryOf(persona: Persona) {
 /** What the persona sees of the directory: refused (FORBIDDEN) unless the token has the scope. */
 async function directorySeen(persona: Persona) {
   const answer = await directoryOf(persona);
-  if (SCOPES[persona].includes("PEOPLE_DIRECTORY")) expect(answer.errors, JSON.stringify(answer.errors)).toBeUndefined();
+  if (SCOPES[persona].includes("PEOPLE_DIRECTORY"))
+    expect(answer.errors, JSON.stringify(answer.errors)).toBeUndefined();
   else expect(errorCode(answer)).toBe("FORBIDDEN");
   const households = answer.data?.directory.edges.map((e) => e.node) ?? [];
   const members = households.flatMap((h) => h.members);
   return { households, members };
 }
 
-async function gqlContent(collection: "posts" | "events" | "prayer_requests", key: string, persona: Persona, expected: "allow" | "deny") {
+async function gqlContent(
+  collection: "posts" | "events" | "prayer_requests",
+  key: string,
+  persona: Persona,
+  expected: "allow" | "deny",
+) {
   const answer = await contentOf(persona);
   expect(answer.errors, JSON.stringify(answer.errors)).toBeUndefined();
   const ids = {
@@ -232,10 +328,17 @@ async function gqlContent(collection: "posts" | "events" | "prayer_requests", ke
 }
 
 /** Whether a people-side target shows through GraphQL (the directory is where a token reads people). */
-async function gqlPeopleSees(collection: Exclude<Collection, "posts" | "events" | "prayer_requests">, key: string, persona: Persona): Promise<boolean> {
+async function gqlPeopleSees(
+  collection: Exclude<Collection, "posts" | "events" | "prayer_requests">,
+  key: string,
+  persona: Persona,
+): Promise<boolean> {
   const { households, members } = await directorySeen(persona);
   const id = targetId(collection, key);
-  const row = collection === "households" || collection === "people" ? null : await su.collection(collection).getOne(id);
+  const row =
+    collection === "households" || collection === "people"
+      ? null
+      : await su.collection(collection).getOne(id);
   switch (collection) {
     case "households":
       return households.some((h) => h.id === id);
@@ -254,20 +357,34 @@ async function gqlPeopleSees(collection: Exclude<Collection, "posts" | "events" 
   }
 }
 
-const byTarget = <C extends Collection>(collection: C, check: (key: string, persona: Persona, expected: "allow" | "deny") => Promise<void>) =>
-  Object.fromEntries(Object.keys(TABLE[collection]).map((key) => [key, (persona: Persona, expected: "allow" | "deny") => check(key, persona, expected)]));
+const byTarget = <C extends Collection>(
+  collection: C,
+  check: (key: string, persona: Persona, expected: "allow" | "deny") => Promise<void>,
+) =>
+  Object.fromEntries(
+    Object.keys(TABLE[collection]).map((key) => [
+      key,
+      (persona: Persona, expected: "allow" | "deny") => check(key, persona, expected),
+    ]),
+  );
 
 const COLLECTIONS = Object.keys(TABLE) as Collection[];
 
 describeAuthorizationTable({
   personas: PERSONAS,
   table: TABLE,
-  rest: Object.fromEntries(COLLECTIONS.map((collection) => [collection, byTarget(collection, (key, persona, expected) => restRead(collection, key, persona, expected))])),
+  rest: Object.fromEntries(
+    COLLECTIONS.map((collection) => [
+      collection,
+      byTarget(collection, (key, persona, expected) => restRead(collection, key, persona, expected)),
+    ]),
+  ),
   graphql: Object.fromEntries(
     COLLECTIONS.map((collection) => [
       collection,
       byTarget(collection, async (key, persona, expected) => {
-        if (collection === "posts" || collection === "events" || collection === "prayer_requests") return gqlContent(collection, key, persona, expected);
+        if (collection === "posts" || collection === "events" || collection === "prayer_requests")
+          return gqlContent(collection, key, persona, expected);
         expect(await gqlPeopleSees(collection, key, persona)).toBe(expected === A);
       }),
     ]),
@@ -276,32 +393,70 @@ describeAuthorizationTable({
 
 describe("the directory for API tokens", () => {
   it("answers FORBIDDEN to a token without PEOPLE_DIRECTORY (never an empty directory), and lists only listed members to one with it", async () => {
-    for (const persona of ["noScope", "contentMembers", "prayerMembers", "contentWrite"] as const) expect(errorCode(await directoryOf(persona)), persona).toBe("FORBIDDEN");
+    for (const persona of ["noScope", "contentMembers", "prayerMembers", "contentWrite"] as const)
+      expect(errorCode(await directoryOf(persona)), persona).toBe("FORBIDDEN");
     const { households, members } = await directorySeen("peopleDirectory");
     const names = Object.fromEntries(Object.entries(world.household).map(([key, id]) => [id, key]));
-    expect(households.map((h) => names[h.id]).sort()).toEqual(["A", "B", "Vgroups", "Vleaders", "Vmembers", "Vprivate"]);
+    expect(households.map((h) => names[h.id]).sort()).toEqual([
+      "A",
+      "B",
+      "Vgroups",
+      "Vleaders",
+      "Vmembers",
+      "Vprivate",
+    ]);
     // Children never appear on a card, nor anyone opted out.
     const people = Object.fromEntries(Object.entries(world.person).map(([key, id]) => [id, key]));
-    expect(members.map((m) => people[m.id]).sort()).toEqual(["listedGroups", "listedLeaders", "listedMembers", "listedPrivate", "member", "otherMember"]);
+    expect(members.map((m) => people[m.id]).sort()).toEqual([
+      "listedGroups",
+      "listedLeaders",
+      "listedMembers",
+      "listedPrivate",
+      "member",
+      "otherMember",
+    ]);
   });
 });
 
 describe("subscriptions for API tokens", () => {
   it("the prayer wall goes live with members' requests to the PRAYER_MEMBERS token only; every token gets the public ones", async () => {
     const url = await gateway.listen();
-    const streams = Object.fromEntries(PERSONAS.map((persona) => [persona, new GraphQLSseClient<WallEvent>({ url, query: WALL_SUBSCRIPTION, token: tokens[persona].secret })])) as Record<
-      Persona,
-      GraphQLSseClient<WallEvent>
-    >;
+    const streams = Object.fromEntries(
+      PERSONAS.map((persona) => [
+        persona,
+        new GraphQLSseClient<WallEvent>({ url, query: WALL_SUBSCRIPTION, token: tokens[persona].secret }),
+      ]),
+    ) as Record<Persona, GraphQLSseClient<WallEvent>>;
     try {
       await Promise.all(Object.values(streams).map((stream) => stream.open()));
-      const members = await su.collection("prayer_requests").create({ body: `Live members prayer ${run}`, visibility: "members", anonymous: true, authorName: "", status: "approved" });
-      const open = await su.collection("prayer_requests").create({ body: `Live public prayer ${run}`, visibility: "public", anonymous: true, authorName: "", status: "approved" });
-      const got = (persona: Persona, id: string) => streams[persona].events.some((e) => e.data.data?.prayerWall.id === id);
-      await streams.prayerMembers.waitFor(() => got("prayerMembers", members.id) && got("prayerMembers", open.id), 10_000, "both requests");
+      const members = await su.collection("prayer_requests").create({
+        body: `Live members prayer ${run}`,
+        visibility: "members",
+        anonymous: true,
+        authorName: "",
+        status: "approved",
+      });
+      const open = await su.collection("prayer_requests").create({
+        body: `Live public prayer ${run}`,
+        visibility: "public",
+        anonymous: true,
+        authorName: "",
+        status: "approved",
+      });
+      const got = (persona: Persona, id: string) =>
+        streams[persona].events.some((e) => e.data.data?.prayerWall.id === id);
+      await streams.prayerMembers.waitFor(
+        () => got("prayerMembers", members.id) && got("prayerMembers", open.id),
+        10_000,
+        "both requests",
+      );
       for (const persona of ["noScope", "contentMembers", "peopleDirectory", "contentWrite"] as const) {
         // The public request was created after the members' one: once it arrived, the other never will.
-        await streams[persona].waitFor(() => got(persona, open.id), 10_000, `the public request (${persona})`);
+        await streams[persona].waitFor(
+          () => got(persona, open.id),
+          10_000,
+          `the public request (${persona})`,
+        );
         expect(got(persona, members.id), persona).toBe(false);
       }
     } finally {
@@ -356,10 +511,11 @@ type Writes = typeof WRITES;
 let otherWriterId = "";
 beforeAll(async () => {
   const admin = world.users.admin!;
-  const other = await new GqlClient(gateway, { token: admin.token }).request<{ createApiToken: { token: { id: string } } }>(
-    `mutation ($input: CreateApiTokenInput!) { createApiToken(input: $input) { token { id } } }`,
-    { input: { name: `Other writer ${run}`, scopes: ["CONTENT_WRITE"] } },
-  );
+  const other = await new GqlClient(gateway, { token: admin.token }).request<{
+    createApiToken: { token: { id: string } };
+  }>(`mutation ($input: CreateApiTokenInput!) { createApiToken(input: $input) { token { id } } }`, {
+    input: { name: `Other writer ${run}`, scopes: ["CONTENT_WRITE"] },
+  });
   expect(other.errors).toBeUndefined();
   otherWriterId = other.data!.createApiToken.token.id;
 }, 60_000);
@@ -372,45 +528,148 @@ const now = () => new Date().toISOString().replace("T", " ");
 /** A post of the contentWrite client (a draft unless told). */
 const ownPost = (fields: Record<string, unknown> = {}) =>
   su.collection("posts").create({
-    title: `Own post ${run}`, slug: writeSlug("own"), status: "draft", audience: "public", revision: 1,
-    authorClient: tokens.contentWrite.id, updatedByClient: tokens.contentWrite.id, authorName: clientName("contentWrite"), ...fields,
+    title: `Own post ${run}`,
+    slug: writeSlug("own"),
+    status: "draft",
+    audience: "public",
+    revision: 1,
+    authorClient: tokens.contentWrite.id,
+    updatedByClient: tokens.contentWrite.id,
+    authorName: clientName("contentWrite"),
+    ...fields,
   });
 const otherClientPost = () =>
-  su.collection("posts").create({ title: `Other client ${run}`, slug: writeSlug("other"), status: "draft", audience: "public", revision: 1, authorClient: otherWriterId, authorName: "Other writer" });
+  su.collection("posts").create({
+    title: `Other client ${run}`,
+    slug: writeSlug("other"),
+    status: "draft",
+    audience: "public",
+    revision: 1,
+    authorClient: otherWriterId,
+    authorName: "Other writer",
+  });
 const staffPost = (fields: Record<string, unknown> = {}) =>
-  su.collection("posts").create({ title: `Staff post ${run}`, slug: writeSlug("staff"), status: "draft", audience: "public", revision: 1, author: world.users.admin!.id, authorName: "Admin", ...fields });
+  su.collection("posts").create({
+    title: `Staff post ${run}`,
+    slug: writeSlug("staff"),
+    status: "draft",
+    audience: "public",
+    revision: 1,
+    author: world.users.admin!.id,
+    authorName: "Admin",
+    ...fields,
+  });
 const historyOf = (postId: string, by: Record<string, string>) =>
-  su.collection("revisions").create({ post: postId, title: "Saved", body: "An earlier text", fields: {}, working: false, published: false, revision: 0, ...by });
+  su.collection("revisions").create({
+    post: postId,
+    title: "Saved",
+    body: "An earlier text",
+    fields: {},
+    working: false,
+    published: false,
+    revision: 0,
+    ...by,
+  });
 /** What a persona's client sends to create a draft of its own. */
 const draftBody = (persona: Persona, fields: Record<string, unknown> = {}) => ({
-  title: "From a script", slug: writeSlug("new"), status: "draft", audience: "public", revision: 1,
-  authorClient: tokens[persona].id, updatedByClient: tokens[persona].id, authorName: clientName(persona), ...fields,
+  title: "From a script",
+  slug: writeSlug("new"),
+  status: "draft",
+  audience: "public",
+  revision: 1,
+  authorClient: tokens[persona].id,
+  updatedByClient: tokens[persona].id,
+  authorName: clientName(persona),
+  ...fields,
 });
 const restUpdate = async (persona: Persona, id: string, data: Record<string, unknown>) =>
-  restStatus(async () => (await restAs(persona)).collection("posts").update(id, { updatedByClient: tokens[persona].id, ...data }));
+  restStatus(async () =>
+    (await restAs(persona)).collection("posts").update(id, { updatedByClient: tokens[persona].id, ...data }),
+  );
 
 const WRITES_REST: { [C in keyof Writes]: { [O in keyof Writes[C]]: Check<Persona> } } = {
   posts: {
-    createDraft: async (p, e) => expectRest(e, await restStatus(async () => (await restAs(p)).collection("posts").create(draftBody(p)))),
-    createPublished: async (p, e) => expectRest(e, await restStatus(async () => (await restAs(p)).collection("posts").create(draftBody(p, { status: "published", publishedAt: now() })))),
-    createScheduled: async (p, e) => expectRest(e, await restStatus(async () => (await restAs(p)).collection("posts").create(draftBody(p, { status: "scheduled", publishAt: soon() })))),
-    createDraftWithPublishAt: async (p, e) => expectRest(e, await restStatus(async () => (await restAs(p)).collection("posts").create(draftBody(p, { publishAt: soon() })))),
+    createDraft: async (p, e) =>
+      expectRest(e, await restStatus(async () => (await restAs(p)).collection("posts").create(draftBody(p)))),
+    createPublished: async (p, e) =>
+      expectRest(
+        e,
+        await restStatus(async () =>
+          (await restAs(p))
+            .collection("posts")
+            .create(draftBody(p, { status: "published", publishedAt: now() })),
+        ),
+      ),
+    createScheduled: async (p, e) =>
+      expectRest(
+        e,
+        await restStatus(async () =>
+          (await restAs(p))
+            .collection("posts")
+            .create(draftBody(p, { status: "scheduled", publishAt: soon() })),
+        ),
+      ),
+    createDraftWithPublishAt: async (p, e) =>
+      expectRest(
+        e,
+        await restStatus(async () =>
+          (await restAs(p)).collection("posts").create(draftBody(p, { publishAt: soon() })),
+        ),
+      ),
     createAsAnotherClient: async (p, e) =>
-      expectRest(e, await restStatus(async () => (await restAs(p)).collection("posts").create(draftBody(p, { authorClient: otherWriterId, updatedByClient: otherWriterId })))),
-    createAsPerson: async (p, e) => expectRest(e, await restStatus(async () => (await restAs(p)).collection("posts").create(draftBody(p, { author: world.users.admin!.id })))),
+      expectRest(
+        e,
+        await restStatus(async () =>
+          (await restAs(p))
+            .collection("posts")
+            .create(draftBody(p, { authorClient: otherWriterId, updatedByClient: otherWriterId })),
+        ),
+      ),
+    createAsPerson: async (p, e) =>
+      expectRest(
+        e,
+        await restStatus(async () =>
+          (await restAs(p)).collection("posts").create(draftBody(p, { author: world.users.admin!.id })),
+        ),
+      ),
     readOwnDraft: async (p, e) => restRead2("posts", (await ownPost()).id, p, e),
     readOtherClientDraft: async (p, e) => restRead2("posts", (await otherClientPost()).id, p, e),
     readStaffDraft: async (p, e) => restRead2("posts", (await staffPost()).id, p, e),
-    updateOwnDraft: async (p, e) => expectRest(e, await restUpdate(p, (await ownPost()).id, { title: "Changed", revision: 2 })),
-    updateOtherClientDraft: async (p, e) => expectRest(e, await restUpdate(p, (await otherClientPost()).id, { title: "Changed" })),
-    updateStaffDraft: async (p, e) => expectRest(e, await restUpdate(p, (await staffPost()).id, { title: "Changed" })),
-    updateOwnPublished: async (p, e) => expectRest(e, await restUpdate(p, (await ownPost({ status: "published", publishedAt: now() })).id, { title: "Changed" })),
-    updateStaffPublished: async (p, e) => expectRest(e, await restUpdate(p, (await staffPost({ status: "published", publishedAt: now() })).id, { title: "Changed" })),
-    publishOwnDraft: async (p, e) => expectRest(e, await restUpdate(p, (await ownPost()).id, { status: "published", publishedAt: now() })),
-    scheduleOwnDraft: async (p, e) => expectRest(e, await restUpdate(p, (await ownPost()).id, { status: "scheduled", publishAt: soon() })),
-    setPublishAtOnOwnDraft: async (p, e) => expectRest(e, await restUpdate(p, (await ownPost()).id, { publishAt: soon() })),
-    renameOwnByline: async (p, e) => expectRest(e, await restUpdate(p, (await ownPost()).id, { authorName: "The Pastor" })),
-    unpublishOwnPublished: async (p, e) => expectRest(e, await restUpdate(p, (await ownPost({ status: "published", publishedAt: now() })).id, { status: "draft" })),
+    updateOwnDraft: async (p, e) =>
+      expectRest(e, await restUpdate(p, (await ownPost()).id, { title: "Changed", revision: 2 })),
+    updateOtherClientDraft: async (p, e) =>
+      expectRest(e, await restUpdate(p, (await otherClientPost()).id, { title: "Changed" })),
+    updateStaffDraft: async (p, e) =>
+      expectRest(e, await restUpdate(p, (await staffPost()).id, { title: "Changed" })),
+    updateOwnPublished: async (p, e) =>
+      expectRest(
+        e,
+        await restUpdate(p, (await ownPost({ status: "published", publishedAt: now() })).id, {
+          title: "Changed",
+        }),
+      ),
+    updateStaffPublished: async (p, e) =>
+      expectRest(
+        e,
+        await restUpdate(p, (await staffPost({ status: "published", publishedAt: now() })).id, {
+          title: "Changed",
+        }),
+      ),
+    publishOwnDraft: async (p, e) =>
+      expectRest(e, await restUpdate(p, (await ownPost()).id, { status: "published", publishedAt: now() })),
+    scheduleOwnDraft: async (p, e) =>
+      expectRest(e, await restUpdate(p, (await ownPost()).id, { status: "scheduled", publishAt: soon() })),
+    setPublishAtOnOwnDraft: async (p, e) =>
+      expectRest(e, await restUpdate(p, (await ownPost()).id, { publishAt: soon() })),
+    renameOwnByline: async (p, e) =>
+      expectRest(e, await restUpdate(p, (await ownPost()).id, { authorName: "The Pastor" })),
+    unpublishOwnPublished: async (p, e) =>
+      expectRest(
+        e,
+        await restUpdate(p, (await ownPost({ status: "published", publishedAt: now() })).id, {
+          status: "draft",
+        }),
+      ),
     async deleteOwnDraft(p, e) {
       const target = await ownPost();
       expectRest(e, await restStatus(async () => (await restAs(p)).collection("posts").delete(target.id)));
@@ -420,41 +679,108 @@ const WRITES_REST: { [C in keyof Writes]: { [O in keyof Writes[C]]: Check<Person
   revisions: {
     async readOwnDraftHistory(p, e) {
       const post = await ownPost();
-      await restRead2("revisions", (await historyOf(post.id, { editedByClient: tokens.contentWrite.id, editorName: clientName("contentWrite") })).id, p, e);
+      await restRead2(
+        "revisions",
+        (
+          await historyOf(post.id, {
+            editedByClient: tokens.contentWrite.id,
+            editorName: clientName("contentWrite"),
+          })
+        ).id,
+        p,
+        e,
+      );
     },
     async readStaffDraftHistory(p, e) {
       const post = await staffPost();
-      await restRead2("revisions", (await historyOf(post.id, { editedBy: world.users.admin!.id, editorName: "Admin" })).id, p, e);
+      await restRead2(
+        "revisions",
+        (await historyOf(post.id, { editedBy: world.users.admin!.id, editorName: "Admin" })).id,
+        p,
+        e,
+      );
     },
     async createOnOwnDraft(p, e) {
       const post = await ownPost();
-      const entry = { post: post.id, title: "Saved", body: "Text", fields: {}, working: false, published: false, revision: 0, editedByClient: tokens[p].id, editorName: clientName(p) };
+      const entry = {
+        post: post.id,
+        title: "Saved",
+        body: "Text",
+        fields: {},
+        working: false,
+        published: false,
+        revision: 0,
+        editedByClient: tokens[p].id,
+        editorName: clientName(p),
+      };
       expectRest(e, await restStatus(async () => (await restAs(p)).collection("revisions").create(entry)));
     },
     async createOnStaffDraft(p, e) {
       const post = await staffPost();
-      const entry = { post: post.id, title: "Saved", body: "Text", fields: {}, working: false, published: false, revision: 0, editedByClient: tokens[p].id, editorName: clientName(p) };
+      const entry = {
+        post: post.id,
+        title: "Saved",
+        body: "Text",
+        fields: {},
+        working: false,
+        published: false,
+        revision: 0,
+        editedByClient: tokens[p].id,
+        editorName: clientName(p),
+      };
       expectRest(e, await restStatus(async () => (await restAs(p)).collection("revisions").create(entry)));
     },
     async createWorkingCopyOfOwnPublished(p, e) {
       const post = await ownPost({ status: "published", publishedAt: now() });
-      const entry = { post: post.id, title: "Saved", body: "Text", fields: {}, working: true, published: false, revision: 2, editedByClient: tokens[p].id, editorName: clientName(p) };
+      const entry = {
+        post: post.id,
+        title: "Saved",
+        body: "Text",
+        fields: {},
+        working: true,
+        published: false,
+        revision: 2,
+        editedByClient: tokens[p].id,
+        editorName: clientName(p),
+      };
       expectRest(e, await restStatus(async () => (await restAs(p)).collection("revisions").create(entry)));
     },
   },
   pages: {
-    create: async (p, e) => expectRest(e, await restStatus(async () => (await restAs(p)).collection("pages").create({ title: "A page", slug: writeSlug("page"), status: "draft" }))),
+    create: async (p, e) =>
+      expectRest(
+        e,
+        await restStatus(async () =>
+          (await restAs(p))
+            .collection("pages")
+            .create({ title: "A page", slug: writeSlug("page"), status: "draft" }),
+        ),
+      ),
     async updateDraft(p, e) {
-      const target = await su.collection("pages").create({ title: "A page", slug: writeSlug("page"), status: "draft", revision: 1 });
-      expectRest(e, await restStatus(async () => (await restAs(p)).collection("pages").update(target.id, { title: "Changed" })));
+      const target = await su
+        .collection("pages")
+        .create({ title: "A page", slug: writeSlug("page"), status: "draft", revision: 1 });
+      expectRest(
+        e,
+        await restStatus(async () =>
+          (await restAs(p)).collection("pages").update(target.id, { title: "Changed" }),
+        ),
+      );
     },
   },
 };
 
 /** Read by id and in the filtered list — or neither. */
-async function restRead2(collection: "posts" | "revisions", id: string, persona: Persona, expected: "allow" | "deny") {
+async function restRead2(
+  collection: "posts" | "revisions",
+  id: string,
+  persona: Persona,
+  expected: "allow" | "deny",
+) {
   const pb = await restAs(persona);
-  const listed = await pb.collection(collection).getList(1, 1, { filter: su.filter("id = {:id}", { id }), fields: "id" });
+  const listed = await pb
+    .collection(collection)
+    .getList(1, 1, { filter: su.filter("id = {:id}", { id }), fields: "id" });
   expect(listed.items.length).toBe(expected === A ? 1 : 0);
   expectRest(expected, await restStatus(() => pb.collection(collection).getOne(id)));
 }
@@ -462,10 +788,21 @@ async function restRead2(collection: "posts" | "revisions", id: string, persona:
 /** A token may be refused before the post is read (FORBIDDEN) or not find a post it may not read (NOT_FOUND, as members). */
 const REFUSED = ["FORBIDDEN", "NOT_FOUND"] as const;
 const UPDATE_POST = `mutation ($id: ID!, $title: String!) { updatePost(id: $id, input: { title: $title }, expectedRevision: 1) { id title authorName byApiToken history { editorName byApiToken } } }`;
-type UpdateAnswer = { updatePost: { id: string; title: string; authorName: string; byApiToken: boolean; history: Array<{ editorName: string; byApiToken: boolean }> } };
-const gqlUpdate = (persona: Persona, id: string) => gqlAs(persona).request<UpdateAnswer>(UPDATE_POST, { id, title: `Changed by ${persona}` });
+type UpdateAnswer = {
+  updatePost: {
+    id: string;
+    title: string;
+    authorName: string;
+    byApiToken: boolean;
+    history: Array<{ editorName: string; byApiToken: boolean }>;
+  };
+};
+const gqlUpdate = (persona: Persona, id: string) =>
+  gqlAs(persona).request<UpdateAnswer>(UPDATE_POST, { id, title: `Changed by ${persona}` });
 const POST_BY_ID = `query ($id: ID!) { postById(id: $id) { id history { id editorName byApiToken } } }`;
-type PostByIdAnswer = { postById: { id: string; history: Array<{ id: string; editorName: string; byApiToken: boolean }> } | null };
+type PostByIdAnswer = {
+  postById: { id: string; history: Array<{ id: string; editorName: string; byApiToken: boolean }> } | null;
+};
 async function gqlRead(persona: Persona, id: string, expected: "allow" | "deny") {
   const answer = await gqlAs(persona).request<PostByIdAnswer>(POST_BY_ID, { id });
   expect(answer.errors, JSON.stringify(answer.errors)).toBeUndefined();
@@ -476,11 +813,18 @@ async function gqlRead(persona: Persona, id: string, expected: "allow" | "deny")
 const WRITES_GRAPHQL: { [C in keyof Writes]?: { [O in keyof Writes[C]]?: Check<Persona> } } = {
   posts: {
     async createDraft(p, e) {
-      const answer = await gqlAs(p).request<{ createPost: { status: string; authorName: string; byApiToken: boolean } }>(
+      const answer = await gqlAs(p).request<{
+        createPost: { status: string; authorName: string; byApiToken: boolean };
+      }>(
         `mutation { createPost(input: { title: "Via a token ${run}", audience: MEMBERS }) { status authorName byApiToken } }`,
       );
       expectGql(e, p, answer);
-      if (e === A) expect(answer.data!.createPost).toEqual({ status: "DRAFT", authorName: clientName(p), byApiToken: true });
+      if (e === A)
+        expect(answer.data!.createPost).toEqual({
+          status: "DRAFT",
+          authorName: clientName(p),
+          byApiToken: true,
+        });
     },
     readOwnDraft: async (p, e) => void (await gqlRead(p, (await ownPost()).id, e)),
     readOtherClientDraft: async (p, e) => void (await gqlRead(p, (await otherClientPost()).id, e)),
@@ -489,29 +833,67 @@ const WRITES_GRAPHQL: { [C in keyof Writes]?: { [O in keyof Writes[C]]?: Check<P
       const target = await ownPost();
       const answer = await gqlUpdate(p, target.id);
       expectGql(e, p, answer, REFUSED);
-      if (e === A) expect(answer.data!.updatePost).toMatchObject({ title: `Changed by ${p}`, authorName: clientName(p), byApiToken: true });
+      if (e === A)
+        expect(answer.data!.updatePost).toMatchObject({
+          title: `Changed by ${p}`,
+          authorName: clientName(p),
+          byApiToken: true,
+        });
     },
-    updateOtherClientDraft: async (p, e) => expectGql(e, p, await gqlUpdate(p, (await otherClientPost()).id), REFUSED),
+    updateOtherClientDraft: async (p, e) =>
+      expectGql(e, p, await gqlUpdate(p, (await otherClientPost()).id), REFUSED),
     updateStaffDraft: async (p, e) => expectGql(e, p, await gqlUpdate(p, (await staffPost()).id), REFUSED),
-    updateOwnPublished: async (p, e) => expectGql(e, p, await gqlUpdate(p, (await ownPost({ status: "published", publishedAt: now() })).id)),
-    updateStaffPublished: async (p, e) => expectGql(e, p, await gqlUpdate(p, (await staffPost({ status: "published", publishedAt: now() })).id)),
-    publishOwnDraft: async (p, e) => expectGql(e, p, await gqlAs(p).request(`mutation ($id: ID!) { publishPost(id: $id) { id } }`, { id: (await ownPost()).id })),
+    updateOwnPublished: async (p, e) =>
+      expectGql(e, p, await gqlUpdate(p, (await ownPost({ status: "published", publishedAt: now() })).id)),
+    updateStaffPublished: async (p, e) =>
+      expectGql(e, p, await gqlUpdate(p, (await staffPost({ status: "published", publishedAt: now() })).id)),
+    publishOwnDraft: async (p, e) =>
+      expectGql(
+        e,
+        p,
+        await gqlAs(p).request(`mutation ($id: ID!) { publishPost(id: $id) { id } }`, {
+          id: (await ownPost()).id,
+        }),
+      ),
     scheduleOwnDraft: async (p, e) =>
-      expectGql(e, p, await gqlAs(p).request(`mutation ($id: ID!, $at: DateTime) { publishPost(id: $id, publishAt: $at) { id } }`, { id: (await ownPost()).id, at: new Date(Date.now() + 7 * 86_400_000).toISOString() })),
+      expectGql(
+        e,
+        p,
+        await gqlAs(p).request(
+          `mutation ($id: ID!, $at: DateTime) { publishPost(id: $id, publishAt: $at) { id } }`,
+          { id: (await ownPost()).id, at: new Date(Date.now() + 7 * 86_400_000).toISOString() },
+        ),
+      ),
     unpublishOwnPublished: async (p, e) =>
-      expectGql(e, p, await gqlAs(p).request(`mutation ($id: ID!) { unpublishPost(id: $id) { id } }`, { id: (await ownPost({ status: "published", publishedAt: now() })).id })),
+      expectGql(
+        e,
+        p,
+        await gqlAs(p).request(`mutation ($id: ID!) { unpublishPost(id: $id) { id } }`, {
+          id: (await ownPost({ status: "published", publishedAt: now() })).id,
+        }),
+      ),
     async deleteOwnDraft(p, e) {
       const target = await ownPost();
-      expectGql(e, p, await gqlAs(p).request(`mutation ($id: ID!) { deletePost(id: $id) }`, { id: target.id }));
+      expectGql(
+        e,
+        p,
+        await gqlAs(p).request(`mutation ($id: ID!) { deletePost(id: $id) }`, { id: target.id }),
+      );
       await expect(su.collection("posts").getOne(target.id)).resolves.toBeTruthy();
     },
   },
   revisions: {
     async readOwnDraftHistory(p, e) {
       const post = await ownPost();
-      const entry = await historyOf(post.id, { editedByClient: tokens.contentWrite.id, editorName: clientName("contentWrite") });
+      const entry = await historyOf(post.id, {
+        editedByClient: tokens.contentWrite.id,
+        editorName: clientName("contentWrite"),
+      });
       const read = await gqlRead(p, post.id, e);
-      if (e === A) expect(read!.history).toEqual([{ id: entry.id, editorName: clientName("contentWrite"), byApiToken: true }]);
+      if (e === A)
+        expect(read!.history).toEqual([
+          { id: entry.id, editorName: clientName("contentWrite"), byApiToken: true },
+        ]);
     },
     async readStaffDraftHistory(p, e) {
       const post = await staffPost();
@@ -521,16 +903,28 @@ const WRITES_GRAPHQL: { [C in keyof Writes]?: { [O in keyof Writes[C]]?: Check<P
     async createOnOwnDraft(p, e) {
       const answer = await gqlUpdate(p, (await ownPost()).id);
       expectGql(e, p, answer, REFUSED);
-      if (e === A) expect(answer.data!.updatePost.history).toEqual([{ editorName: clientName(p), byApiToken: true }]);
+      if (e === A)
+        expect(answer.data!.updatePost.history).toEqual([{ editorName: clientName(p), byApiToken: true }]);
     },
     createOnStaffDraft: async (p, e) => expectGql(e, p, await gqlUpdate(p, (await staffPost()).id), REFUSED),
-    createWorkingCopyOfOwnPublished: async (p, e) => expectGql(e, p, await gqlUpdate(p, (await ownPost({ status: "published", publishedAt: now() })).id)),
+    createWorkingCopyOfOwnPublished: async (p, e) =>
+      expectGql(e, p, await gqlUpdate(p, (await ownPost({ status: "published", publishedAt: now() })).id)),
   },
   pages: {
-    create: async (p, e) => expectGql(e, p, await gqlAs(p).request(`mutation { createPage(input: { title: "A page" }) { id } }`)),
+    create: async (p, e) =>
+      expectGql(e, p, await gqlAs(p).request(`mutation { createPage(input: { title: "A page" }) { id } }`)),
     async updateDraft(p, e) {
-      const target = await su.collection("pages").create({ title: "A page", slug: writeSlug("page"), status: "draft", revision: 1 });
-      expectGql(e, p, await gqlAs(p).request(`mutation ($id: ID!) { updatePage(id: $id, input: { title: "Changed" }, expectedRevision: 1) { id } }`, { id: target.id }));
+      const target = await su
+        .collection("pages")
+        .create({ title: "A page", slug: writeSlug("page"), status: "draft", revision: 1 });
+      expectGql(
+        e,
+        p,
+        await gqlAs(p).request(
+          `mutation ($id: ID!) { updatePage(id: $id, input: { title: "Changed" }, expectedRevision: 1) { id } }`,
+          { id: target.id },
+        ),
+      );
     },
   },
 };
@@ -544,8 +938,10 @@ describeAuthorizationTable({
   gaps: {
     graphql: {
       posts: {
-        createPublished: "createPost always writes a draft (PostInput has no status): publishOwnDraft is GraphQL's way to publish",
-        createScheduled: "createPost always writes a draft (PostInput has no status or publishAt): scheduleOwnDraft is GraphQL's way to schedule",
+        createPublished:
+          "createPost always writes a draft (PostInput has no status): publishOwnDraft is GraphQL's way to publish",
+        createScheduled:
+          "createPost always writes a draft (PostInput has no status or publishAt): scheduleOwnDraft is GraphQL's way to schedule",
         createDraftWithPublishAt: "PostInput has no publishAt: only publishPost sets it (scheduleOwnDraft)",
         createAsAnotherClient: "the gateway writes the caller's own attribution; no input names an author",
         createAsPerson: "the gateway writes the caller's own attribution; no input names an author",

@@ -14,16 +14,47 @@ import { EventSource } from "eventsource";
 import type { Gateway } from "../src/index.ts";
 import { signUpsSettled } from "../src/schema/auth/resolvers.ts";
 import {
-  createUser, errorCode, fileOf, GqlClient, PASSWORD, pbAs, pngBytes, restStatus, ROLE_NAMES, system, testGateway, uniqueEmail,
-  type GqlResult, type TestUser,
+  createUser,
+  errorCode,
+  fileOf,
+  GqlClient,
+  PASSWORD,
+  pbAs,
+  pngBytes,
+  restStatus,
+  ROLE_NAMES,
+  system,
+  testGateway,
+  uniqueEmail,
+  type GqlResult,
+  type TestUser,
 } from "./helpers.ts";
-import { AuthzRolesDocument, AuthzSettingsLogoDocument, AuthzUsersDocument } from "./__generated__/operations.ts";
-import { columns, describeAuthorizationTable, tableCells, type Cells as CellsOf, type Check as CheckOf } from "./authorization-table.ts";
+import {
+  AuthzRolesDocument,
+  AuthzSettingsLogoDocument,
+  AuthzUsersDocument,
+} from "./__generated__/operations.ts";
+import {
+  columns,
+  describeAuthorizationTable,
+  tableCells,
+  type Cells as CellsOf,
+  type Check as CheckOf,
+} from "./authorization-table.ts";
 
 // The PocketBase SDK's realtime needs an EventSource (Node 20 has none).
 (globalThis as { EventSource?: unknown }).EventSource ??= EventSource;
 
-const PERSONAS = ["anonymous", "pending", "member", "otherMember", "editor", "pastor", "careTeam", "admin"] as const;
+const PERSONAS = [
+  "anonymous",
+  "pending",
+  "member",
+  "otherMember",
+  "editor",
+  "pastor",
+  "careTeam",
+  "admin",
+] as const;
 type Persona = (typeof PERSONAS)[number];
 /**
  * allow/deny for single records; for lists: every row, only the persona's own row, or nothing.
@@ -103,12 +134,22 @@ let settingsRecord: RecordModel;
 
 const actor = (persona: Persona, ipSuffix = 1): Actor => {
   const user = users[persona];
-  return { persona, user, pb: pbAs(user), gql: new GqlClient(gateway, { token: user?.token, ip: `203.0.113.${PERSONAS.indexOf(persona) * 10 + ipSuffix}` }) };
+  return {
+    persona,
+    user,
+    pb: pbAs(user),
+    gql: new GqlClient(gateway, {
+      token: user?.token,
+      ip: `203.0.113.${PERSONAS.indexOf(persona) * 10 + ipSuffix}`,
+    }),
+  };
 };
 const totalOf = async (collection: string) => (await su.collection(collection).getList(1, 1)).totalItems;
-const denyOrAllow = (expected: Expected, allowed: number, denied: number) => (expected === "allow" ? allowed : denied);
+const denyOrAllow = (expected: Expected, allowed: number, denied: number) =>
+  expected === "allow" ? allowed : denied;
 /** A role no persona holds, for update/delete attempts. */
-const throwawayRole = () => su.collection("roles").create({ name: `Throwaway ${uniqueEmail("role")}`, permissions: ["content.edit"] });
+const throwawayRole = () =>
+  su.collection("roles").create({ name: `Throwaway ${uniqueEmail("role")}`, permissions: ["content.edit"] });
 
 /** GraphQL: anonymous callers are told to sign in, signed-in callers without the permission are refused. */
 function expectRefused(result: GqlResult, persona: Persona) {
@@ -124,58 +165,95 @@ const REST: Record<Collection, Record<string, Check>> = {
       if (expected === "self") expect(page.items.map((u) => u.id)).toEqual([user!.id]);
       if (expected === "staff") {
         expect(page.totalItems).toBe(await totalOf("users"));
-        const other = await pb.collection("users").getFirstListItem(pb.filter("id = {:id}", { id: subject.id }));
+        const other = await pb
+          .collection("users")
+          .getFirstListItem(pb.filter("id = {:id}", { id: subject.id }));
         expect(other.email).toBeUndefined();
       }
       if (expected === "all") {
         expect(page.totalItems).toBe(await totalOf("users"));
         // Account managers see other people's email addresses (PocketBase hides them from everyone else).
-        const other = await pb.collection("users").getFirstListItem(pb.filter("id = {:id}", { id: subject.id }));
+        const other = await pb
+          .collection("users")
+          .getFirstListItem(pb.filter("id = {:id}", { id: subject.id }));
         expect(other.email).toBe(subject.email);
       }
     },
     async view({ pb }, expected) {
-      if (expected === "allow") expect((await pb.collection("users").getOne(subject.id)).email).toBe(subject.email);
-      else if (expected === "staff") expect((await pb.collection("users").getOne(subject.id)).email).toBeUndefined();
+      if (expected === "allow")
+        expect((await pb.collection("users").getOne(subject.id)).email).toBe(subject.email);
+      else if (expected === "staff")
+        expect((await pb.collection("users").getOne(subject.id)).email).toBeUndefined();
       else expect(await restStatus(() => pb.collection("users").getOne(subject.id))).toBe(404);
     },
     async create({ pb }, expected) {
       const email = uniqueEmail("rest-signup");
-      const status = await restStatus(() => pb.collection("users").create({ email, password: PASSWORD, passwordConfirm: PASSWORD }));
+      const status = await restStatus(() =>
+        pb.collection("users").create({ email, password: PASSWORD, passwordConfirm: PASSWORD }),
+      );
       expect(status).toBe(denyOrAllow(expected, 200, 400));
     },
     async createPrivileged({ pb }) {
-      const privileged = [{ roles: [adminRole.id] }, { "roles+": [adminRole.id] }, { person: users.otherMember!.personId }, { status: "active" }];
+      const privileged = [
+        { roles: [adminRole.id] },
+        { "roles+": [adminRole.id] },
+        { person: users.otherMember!.personId },
+        { status: "active" },
+      ];
       for (const extra of privileged) {
         const email = uniqueEmail("rest-escalate");
-        const status = await restStatus(() => pb.collection("users").create({ email, password: PASSWORD, passwordConfirm: PASSWORD, ...extra }));
+        const status = await restStatus(() =>
+          pb.collection("users").create({ email, password: PASSWORD, passwordConfirm: PASSWORD, ...extra }),
+        );
         expect(status, JSON.stringify(extra)).toBe(400);
-        expect(await restStatus(() => su.collection("users").getFirstListItem(su.filter("email = {:email}", { email })))).toBe(404);
+        expect(
+          await restStatus(() =>
+            su.collection("users").getFirstListItem(su.filter("email = {:email}", { email })),
+          ),
+        ).toBe(404);
       }
     },
     async update({ pb }, expected) {
-      const status = await restStatus(() => pb.collection("users").update(subject.id, { name: "Test Person" }));
+      const status = await restStatus(() =>
+        pb.collection("users").update(subject.id, { name: "Test Person" }),
+      );
       expect(status).toBe(denyOrAllow(expected, 200, 404));
     },
     async updatePrivileged({ pb }, expected) {
       if (expected === "allow") {
         // Rewrites the subject's current values: nothing changes for the other rows.
-        const status = await restStatus(() => pb.collection("users").update(subject.id, { roles: [], person: subject.personId, status: "active" }));
+        const status = await restStatus(() =>
+          pb
+            .collection("users")
+            .update(subject.id, { roles: [], person: subject.personId, status: "active" }),
+        );
         expect(status).toBe(200);
         return;
       }
       if (expected === "staff") {
-        expect(await restStatus(() => pb.collection("users").update(subject.id, { person: subject.personId }))).toBe(200);
+        expect(
+          await restStatus(() => pb.collection("users").update(subject.id, { person: subject.personId })),
+        ).toBe(200);
       }
       const attempts = [
-        { roles: [adminRole.id] }, { "roles+": [adminRole.id] }, { "+roles": [adminRole.id] }, { status: "suspended" },
+        { roles: [adminRole.id] },
+        { "roles+": [adminRole.id] },
+        { "+roles": [adminRole.id] },
+        { status: "suspended" },
         ...(expected === "staff" ? [] : [{ person: users.otherMember!.personId }]),
       ];
       for (const attempt of attempts) {
-        expect(await restStatus(() => pb.collection("users").update(subject.id, attempt)), JSON.stringify(attempt)).toBe(404);
+        expect(
+          await restStatus(() => pb.collection("users").update(subject.id, attempt)),
+          JSON.stringify(attempt),
+        ).toBe(404);
       }
       const after = await su.collection("users").getOne(subject.id);
-      expect({ roles: after.roles, person: after.person, status: after.status }).toEqual({ roles: [], person: subject.personId, status: "active" });
+      expect({ roles: after.roles, person: after.person, status: after.status }).toEqual({
+        roles: [],
+        person: subject.personId,
+        status: "active",
+      });
     },
     async delete({ pb }) {
       // 403 where the rule refuses everyone, 404 where the rule hides this record from the caller.
@@ -192,7 +270,10 @@ const REST: Record<Collection, Record<string, Check>> = {
         const ids = page.items.map((p) => p.id);
         expect(ids).toContain(user!.personId);
         const others = page.items.filter((p) => p.id !== user!.personId);
-        expect(others.every((p) => p.inDirectory === true), "only directory-listed people besides themselves").toBe(true);
+        expect(
+          others.every((p) => p.inDirectory === true),
+          "only directory-listed people besides themselves",
+        ).toBe(true);
         // A pending sign-up has no member areas: nobody but themselves.
         if (persona === "pending") expect(ids).toEqual([user!.personId]);
       }
@@ -203,16 +284,24 @@ const REST: Record<Collection, Record<string, Check>> = {
       expect(status).toBe(denyOrAllow(expected, 200, 404));
     },
     async create({ pb }, expected) {
-      const status = await restStatus(() => pb.collection("people").create({ firstName: "New", lastName: "Person", recordStatus: "pending" }));
+      const status = await restStatus(() =>
+        pb.collection("people").create({ firstName: "New", lastName: "Person", recordStatus: "pending" }),
+      );
       expect(status).toBe(denyOrAllow(expected, 200, 400));
     },
     async update({ pb }, expected) {
-      const status = await restStatus(() => pb.collection("people").update(subject.personId!, { firstName: "Test" }));
+      const status = await restStatus(() =>
+        pb.collection("people").update(subject.personId!, { firstName: "Test" }),
+      );
       expect(status).toBe(denyOrAllow(expected, 200, 404));
     },
     async updateStatus({ pb }, expected) {
       // Allowed callers write the current value; refused ones try to archive the member.
-      const status = await restStatus(() => pb.collection("people").update(subject.personId!, { recordStatus: expected === "allow" ? "active" : "archived" }));
+      const status = await restStatus(() =>
+        pb
+          .collection("people")
+          .update(subject.personId!, { recordStatus: expected === "allow" ? "active" : "archived" }),
+      );
       expect(status).toBe(denyOrAllow(expected, 200, 404));
       expect((await su.collection("people").getOne(subject.personId!)).recordStatus).toBe("active");
     },
@@ -230,27 +319,41 @@ const REST: Record<Collection, Record<string, Check>> = {
       }
     },
     async view({ pb }, expected) {
-      expect(await restStatus(() => pb.collection("roles").getOne(adminRole.id))).toBe(denyOrAllow(expected, 200, 404));
+      expect(await restStatus(() => pb.collection("roles").getOne(adminRole.id))).toBe(
+        denyOrAllow(expected, 200, 404),
+      );
     },
     async create({ pb }, expected) {
       const name = `Created ${uniqueEmail("role")}`;
-      const status = await restStatus(() => pb.collection("roles").create({ name, permissions: ["settings.manage"] }));
+      const status = await restStatus(() =>
+        pb.collection("roles").create({ name, permissions: ["settings.manage"] }),
+      );
       expect(status).toBe(denyOrAllow(expected, 200, 400));
-      const created = await su.collection("roles").getFullList({ filter: su.filter("name = {:name}", { name }) });
+      const created = await su
+        .collection("roles")
+        .getFullList({ filter: su.filter("name = {:name}", { name }) });
       expect(created.length).toBe(expected === "allow" ? 1 : 0);
       for (const role of created) await su.collection("roles").delete(role.id);
     },
     async update({ pb }, expected) {
       const role = await throwawayRole();
-      const status = await restStatus(() => pb.collection("roles").update(role.id, { permissions: ["settings.manage", "roles.manage"] }));
+      const status = await restStatus(() =>
+        pb.collection("roles").update(role.id, { permissions: ["settings.manage", "roles.manage"] }),
+      );
       expect(status).toBe(denyOrAllow(expected, 200, 404));
-      expect((await su.collection("roles").getOne(role.id)).permissions).toEqual(expected === "allow" ? ["settings.manage", "roles.manage"] : ["content.edit"]);
+      expect((await su.collection("roles").getOne(role.id)).permissions).toEqual(
+        expected === "allow" ? ["settings.manage", "roles.manage"] : ["content.edit"],
+      );
       await su.collection("roles").delete(role.id);
     },
     async delete({ pb }, expected) {
       const role = await throwawayRole();
-      expect(await restStatus(() => pb.collection("roles").delete(role.id))).toBe(denyOrAllow(expected, 200, 404));
-      expect(await restStatus(() => su.collection("roles").getOne(role.id))).toBe(denyOrAllow(expected, 404, 200));
+      expect(await restStatus(() => pb.collection("roles").delete(role.id))).toBe(
+        denyOrAllow(expected, 200, 404),
+      );
+      expect(await restStatus(() => su.collection("roles").getOne(role.id))).toBe(
+        denyOrAllow(expected, 404, 200),
+      );
       if (expected === "deny") await su.collection("roles").delete(role.id);
     },
   },
@@ -259,21 +362,29 @@ const REST: Record<Collection, Record<string, Check>> = {
       expect((await pb.collection("settings").getFullList()).map((s) => s.id)).toEqual([settingsRecord.id]);
     },
     async view({ pb }) {
-      expect((await pb.collection("settings").getOne(settingsRecord.id)).churchName).toBe(settingsRecord.churchName);
+      expect((await pb.collection("settings").getOne(settingsRecord.id)).churchName).toBe(
+        settingsRecord.churchName,
+      );
     },
     async create({ pb }) {
-      expect(await restStatus(() => pb.collection("settings").create({ churchName: "Second", timezone: "UTC" }))).toBe(403);
+      expect(
+        await restStatus(() => pb.collection("settings").create({ churchName: "Second", timezone: "UTC" })),
+      ).toBe(403);
     },
     async update({ pb }, expected) {
       // Writes the current tagline back, so allowed updates change nothing other tests see.
-      const status = await restStatus(() => pb.collection("settings").update(settingsRecord.id, { tagline: settingsRecord.tagline }));
+      const status = await restStatus(() =>
+        pb.collection("settings").update(settingsRecord.id, { tagline: settingsRecord.tagline }),
+      );
       expect(status).toBe(denyOrAllow(expected, 200, 404));
     },
     async delete({ pb }) {
       expect(await restStatus(() => pb.collection("settings").delete(settingsRecord.id))).toBe(403);
     },
     async download({ pb, user }) {
-      const response = await fetch(pb.files.getURL(settingsRecord, settingsRecord.logo), { headers: user ? { authorization: user.token } : {} });
+      const response = await fetch(pb.files.getURL(settingsRecord, settingsRecord.logo), {
+        headers: user ? { authorization: user.token } : {},
+      });
       expect(response.status).toBe(200);
       expect(response.headers.get("content-type")).toBe("image/png");
       expect(Buffer.from(await response.arrayBuffer()).equals(pngBytes())).toBe(true);
@@ -291,11 +402,17 @@ const GRAPHQL: Partial<Record<Collection, Record<string, Check>>> = {
       if (expected === "none") return expect(errorCode(result)).toBe("UNAUTHENTICATED");
       expect(result.errors, persona).toBeUndefined();
       if (expected === "self") {
-        expect(result.data?.users).toEqual({ totalCount: 1, edges: [{ node: { id: user!.id, email: user!.email } }] });
+        expect(result.data?.users).toEqual({
+          totalCount: 1,
+          edges: [{ node: { id: user!.id, email: user!.email } }],
+        });
       } else if (expected === "staff") {
         // The account list is for account managers: people staff see only their own account there
         // (they see a person's login, without its email, on the person's page).
-        expect(result.data?.users).toEqual({ totalCount: 1, edges: [{ node: { id: user!.id, email: user!.email } }] });
+        expect(result.data?.users).toEqual({
+          totalCount: 1,
+          edges: [{ node: { id: user!.id, email: user!.email } }],
+        });
       } else {
         expect(result.data?.users.totalCount).toBe(await totalOf("users"));
       }
@@ -311,23 +428,40 @@ const GRAPHQL: Partial<Record<Collection, Record<string, Check>>> = {
         search: expected === "allow" ? subject.email : null,
       });
       if (persona === "anonymous") return expect(errorCode(result)).toBe("UNAUTHENTICATED");
-      if (expected === "allow") expect(result.data?.users.edges).toEqual([{ node: { id: subject.id, email: subject.email } }]);
+      if (expected === "allow")
+        expect(result.data?.users.edges).toEqual([{ node: { id: subject.id, email: subject.email } }]);
       else expect(result.data?.users.edges.map((e) => e.node.id)).not.toContain(subject.id);
     },
     async create({ gql }) {
       const email = uniqueEmail("gql-signup");
       const result = await gql.request(`mutation($input: SignUpInput!) { signUp(input: $input) }`, {
-        input: { firstName: "New", lastName: "Member", email, password: "a long enough secret", passwordConfirm: "a long enough secret" },
+        input: {
+          firstName: "New",
+          lastName: "Member",
+          email,
+          password: "a long enough secret",
+          passwordConfirm: "a long enough secret",
+        },
       });
       expect(result.errors).toBeUndefined();
       expect(result.data).toEqual({ signUp: true });
       await signUpsSettled();
-      const person = (await su.collection("users").getFirstListItem(su.filter("email = {:email}", { email }), { expand: "person" })).expand?.person;
+      const person = (
+        await su
+          .collection("users")
+          .getFirstListItem(su.filter("email = {:email}", { email }), { expand: "person" })
+      ).expand?.person;
       expect(person).toMatchObject({ recordStatus: "pending" });
     },
     async updatePrivileged({ gql, persona }, expected) {
-      const roles = await gql.request(`mutation($id: ID!) { setUserRoles(userId: $id, roleIds: []) { id roles { id } } }`, { id: subject.id });
-      const status = await gql.request(`mutation($id: ID!) { setUserStatus(userId: $id, status: ACTIVE) { id status } }`, { id: subject.id });
+      const roles = await gql.request(
+        `mutation($id: ID!) { setUserRoles(userId: $id, roleIds: []) { id roles { id } } }`,
+        { id: subject.id },
+      );
+      const status = await gql.request(
+        `mutation($id: ID!) { setUserStatus(userId: $id, status: ACTIVE) { id status } }`,
+        { id: subject.id },
+      );
       if (expected === "allow") {
         expect(roles.data).toEqual({ setUserRoles: { id: subject.id, roles: [] } });
         expect(status.data).toEqual({ setUserStatus: { id: subject.id, status: "ACTIVE" } });
@@ -350,15 +484,21 @@ const GRAPHQL: Partial<Record<Collection, Record<string, Check>>> = {
       expect(result.data).toEqual({ settings: { churchName: settingsRecord.churchName } });
     },
     async update({ gql, persona }, expected) {
-      const result = await gql.request(`mutation($input: UpdateSettingsInput!) { updateSettings(input: $input) { tagline } }`, {
-        input: { tagline: settingsRecord.tagline },
-      });
-      if (expected === "allow") expect(result.data).toEqual({ updateSettings: { tagline: settingsRecord.tagline } });
+      const result = await gql.request(
+        `mutation($input: UpdateSettingsInput!) { updateSettings(input: $input) { tagline } }`,
+        {
+          input: { tagline: settingsRecord.tagline },
+        },
+      );
+      if (expected === "allow")
+        expect(result.data).toEqual({ updateSettings: { tagline: settingsRecord.tagline } });
       else expectRefused(result, persona);
     },
     async download({ gql }) {
       const result = await gql.execute(AuthzSettingsLogoDocument);
-      expect(result.data?.settings.logoUrl).toBe(`http://flock.test/files/${settingsRecord.collectionId}/${settingsRecord.id}/${settingsRecord.logo}`);
+      expect(result.data?.settings.logoUrl).toBe(
+        `http://flock.test/files/${settingsRecord.collectionId}/${settingsRecord.id}/${settingsRecord.logo}`,
+      );
     },
   },
 };
@@ -380,7 +520,9 @@ beforeAll(async () => {
   adminRole = await su.collection("roles").getFirstListItem('name = "Administrator"');
   // A logo to download (removed again in afterAll).
   const current = (await su.collection("settings").getFullList())[0]!;
-  settingsRecord = await su.collection("settings").update(current.id, { logo: fileOf(pngBytes(), "logo.png", "image/png") });
+  settingsRecord = await su
+    .collection("settings")
+    .update(current.id, { logo: fileOf(pngBytes(), "logo.png", "image/png") });
 });
 
 afterAll(async () => {
@@ -400,7 +542,12 @@ describeAuthorizationTable<Persona, Expected, typeof MATRIX, Actor>({
   // Each check gets the persona's REST client and GraphQL client (its own IP per channel: separate rate limits).
   as: (persona, channel) => actor(persona, channel === "rest" ? 1 : 2),
   gaps: {
-    rest: { users: { realtime: REALTIME }, people: { realtime: REALTIME }, roles: { realtime: REALTIME }, settings: { realtime: REALTIME } },
+    rest: {
+      users: { realtime: REALTIME },
+      people: { realtime: REALTIME },
+      roles: { realtime: REALTIME },
+      settings: { realtime: REALTIME },
+    },
     graphql: {
       users: {
         createPrivileged: "signUp takes no roles, person or status",
@@ -409,8 +556,19 @@ describeAuthorizationTable<Persona, Expected, typeof MATRIX, Actor>({
         realtime: REALTIME,
       },
       people: "people through GraphQL: authorization-people.int.test.ts",
-      roles: { view: NO_OPERATION, create: NO_OPERATION, update: NO_OPERATION, delete: NO_OPERATION, realtime: REALTIME },
-      settings: { list: "a singleton: the view row", create: NO_OPERATION, delete: NO_OPERATION, realtime: REALTIME },
+      roles: {
+        view: NO_OPERATION,
+        create: NO_OPERATION,
+        update: NO_OPERATION,
+        delete: NO_OPERATION,
+        realtime: REALTIME,
+      },
+      settings: {
+        list: "a singleton: the view row",
+        create: NO_OPERATION,
+        delete: NO_OPERATION,
+        realtime: REALTIME,
+      },
     },
   },
 });
@@ -439,7 +597,10 @@ describe("realtime: PocketBase delivers a change only to those who may see the r
     // Wait for every delivery that should happen, then a little longer for any that should not.
     const allowed = ROWS.filter((r) => r.operation === "realtime" && r.expected === "allow");
     const deadline = Date.now() + 5000;
-    while (Date.now() < deadline && !allowed.every((r) => received.get(`${r.persona}/${r.collection}`)!.has(targets[r.collection]))) {
+    while (
+      Date.now() < deadline &&
+      !allowed.every((r) => received.get(`${r.persona}/${r.collection}`)!.has(targets[r.collection]))
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -450,42 +611,70 @@ describe("realtime: PocketBase delivers a change only to those who may see the r
     for (const pb of clients) await pb.realtime.unsubscribe();
   });
 
-  it.each(ROWS.filter((row) => row.operation === "realtime").map((row) => [`${row.collection}: ${describeRow(row)}`, row] as const))("%s", (_, row) => {
-    expect(received.get(`${row.persona}/${row.collection}`)!.has(targets[row.collection])).toBe(row.expected === "allow");
+  it.each(
+    ROWS.filter((row) => row.operation === "realtime").map(
+      (row) => [`${row.collection}: ${describeRow(row)}`, row] as const,
+    ),
+  )("%s", (_, row) => {
+    expect(received.get(`${row.persona}/${row.collection}`)!.has(targets[row.collection])).toBe(
+      row.expected === "allow",
+    );
   });
 });
 
 describe("privilege escalation attempts", () => {
   it("a pending member cannot approve their own person", async () => {
     const pending = await createUser({ person: "pending" });
-    expect(await restStatus(() => pbAs(pending).collection("people").update(pending.personId!, { recordStatus: "active" }))).toBe(404);
+    expect(
+      await restStatus(() =>
+        pbAs(pending).collection("people").update(pending.personId!, { recordStatus: "active" }),
+      ),
+    ).toBe(404);
     expect((await su.collection("people").getOne(pending.personId!)).recordStatus).toBe("pending");
     // …while editing their own name is fine.
-    expect(await restStatus(() => pbAs(pending).collection("people").update(pending.personId!, { firstName: "Renamed" }))).toBe(200);
+    expect(
+      await restStatus(() =>
+        pbAs(pending).collection("people").update(pending.personId!, { firstName: "Renamed" }),
+      ),
+    ).toBe(200);
   });
 
   it("a member cannot verify their own email or change it without confirmation", async () => {
     const unverified = await createUser({ verified: false });
     const pb = pbAs(unverified);
-    expect(await restStatus(() => pb.collection("users").update(unverified.id, { verified: true }))).toBe(400);
-    expect(await restStatus(() => pb.collection("users").update(unverified.id, { email: uniqueEmail("changed") }))).toBe(400);
-    expect(await su.collection("users").getOne(unverified.id)).toMatchObject({ verified: false, email: unverified.email });
+    expect(await restStatus(() => pb.collection("users").update(unverified.id, { verified: true }))).toBe(
+      400,
+    );
+    expect(
+      await restStatus(() => pb.collection("users").update(unverified.id, { email: uniqueEmail("changed") })),
+    ).toBe(400);
+    expect(await su.collection("users").getOne(unverified.id)).toMatchObject({
+      verified: false,
+      email: unverified.email,
+    });
   });
 
   it("an editor cannot widen their own role", async () => {
     const editor = await createUser({ roles: ["Editor"] });
     const editorRole = await su.collection("roles").getFirstListItem('name = "Editor"');
-    const status = await restStatus(() => pbAs(editor).collection("roles").update(editorRole.id, { "permissions+": ["settings.manage"] }));
+    const status = await restStatus(() =>
+      pbAs(editor)
+        .collection("roles")
+        .update(editorRole.id, { "permissions+": ["settings.manage"] }),
+    );
     expect(status).toBe(404);
     expect((await su.collection("roles").getOne(editorRole.id)).permissions).not.toContain("settings.manage");
   });
 
   it("a member cannot give themselves roles through GraphQL either", async () => {
     const member = await createUser();
-    const result = await new GqlClient(gateway, { token: member.token }).request(`mutation($id: ID!, $roles: [ID!]!) { setUserRoles(userId: $id, roleIds: $roles) { id } }`, {
-      id: member.id,
-      roles: [adminRole.id],
-    });
+    const result = await new GqlClient(gateway, { token: member.token }).request(
+      `mutation($id: ID!, $roles: [ID!]!) { setUserRoles(userId: $id, roleIds: $roles) { id } }`,
+      {
+        id: member.id,
+        roles: [adminRole.id],
+      },
+    );
     expect(errorCode(result)).toBe("FORBIDDEN");
     expect((await su.collection("users").getOne(member.id)).roles).toEqual([]);
   });
@@ -494,13 +683,25 @@ describe("privilege escalation attempts", () => {
     const member = await createUser();
     const svg = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>`);
     const pb = pbAs(member);
-    expect(await restStatus(() => pb.collection("users").update(member.id, { avatar: fileOf(svg, "me.svg", "image/svg+xml") }))).toBe(400);
-    expect(await restStatus(() => pb.collection("users").update(member.id, { avatar: fileOf(pngBytes(), "me.png", "image/png") }))).toBe(200);
+    expect(
+      await restStatus(() =>
+        pb.collection("users").update(member.id, { avatar: fileOf(svg, "me.svg", "image/svg+xml") }),
+      ),
+    ).toBe(400);
+    expect(
+      await restStatus(() =>
+        pb.collection("users").update(member.id, { avatar: fileOf(pngBytes(), "me.png", "image/png") }),
+      ),
+    ).toBe(200);
   });
 
   it("a suspended account cannot sign in through PocketBase directly", async () => {
     const suspended = await createUser({ status: "suspended" });
-    expect(await restStatus(() => pbAs(null).collection("users").authWithPassword(suspended.email, suspended.password))).toBe(403);
+    expect(
+      await restStatus(() =>
+        pbAs(null).collection("users").authWithPassword(suspended.email, suspended.password),
+      ),
+    ).toBe(403);
   });
 });
 
@@ -518,18 +719,39 @@ describe.sequential("sign-up closed (changes the shared settings; restored after
   it("PocketBase refuses a sign-up, anonymous or not", async () => {
     for (const persona of ["anonymous", "member"] as const) {
       const email = uniqueEmail("closed");
-      const status = await restStatus(() => actor(persona).pb.collection("users").create({ email, password: PASSWORD, passwordConfirm: PASSWORD }));
+      const status = await restStatus(() =>
+        actor(persona)
+          .pb.collection("users")
+          .create({ email, password: PASSWORD, passwordConfirm: PASSWORD }),
+      );
       expect(status, persona).toBe(400);
-      expect(await restStatus(() => su.collection("users").getFirstListItem(su.filter("email = {:email}", { email })))).toBe(404);
+      expect(
+        await restStatus(() =>
+          su.collection("users").getFirstListItem(su.filter("email = {:email}", { email })),
+        ),
+      ).toBe(404);
     }
   });
 
   it("GraphQL signUp answers FORBIDDEN and creates nothing", async () => {
     const email = uniqueEmail("closed");
-    const result = await new GqlClient(gateway, { ip: "203.0.113.250" }).request(`mutation($input: SignUpInput!) { signUp(input: $input) }`, {
-      input: { firstName: "Closed", lastName: "Door", email, password: "a long enough secret", passwordConfirm: "a long enough secret" },
-    });
+    const result = await new GqlClient(gateway, { ip: "203.0.113.250" }).request(
+      `mutation($input: SignUpInput!) { signUp(input: $input) }`,
+      {
+        input: {
+          firstName: "Closed",
+          lastName: "Door",
+          email,
+          password: "a long enough secret",
+          passwordConfirm: "a long enough secret",
+        },
+      },
+    );
     expect(errorCode(result)).toBe("FORBIDDEN");
-    expect(await restStatus(() => su.collection("users").getFirstListItem(su.filter("email = {:email}", { email })))).toBe(404);
+    expect(
+      await restStatus(() =>
+        su.collection("users").getFirstListItem(su.filter("email = {:email}", { email })),
+      ),
+    ).toBe(404);
   });
 });

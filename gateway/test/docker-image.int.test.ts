@@ -9,7 +9,14 @@ import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { assembleImage, linkNodeModules, parseDockerfile, productionClosure, stubWebDist, type AssembledImage } from "../../scripts/lib/docker-image.ts";
+import {
+  assembleImage,
+  linkNodeModules,
+  parseDockerfile,
+  productionClosure,
+  stubWebDist,
+  type AssembledImage,
+} from "../../scripts/lib/docker-image.ts";
 import { resolvePocketBaseBinary, startPocketBase, upsertSuperuser } from "../../scripts/lib/pocketbase.ts";
 import { freePort } from "../../scripts/lib/stack.ts";
 import { CSRF_HEADER } from "../src/yoga.ts";
@@ -38,9 +45,11 @@ afterAll(async () => {
 
 /** The stages before the last one, as the local equivalents of what they produce. */
 const stageOutputs = () => ({
-  "deps:/app/node_modules": (target: string) => linkNodeModules(ROOT, lock, productionClosure(lock, "gateway"), target),
+  "deps:/app/node_modules": (target: string) =>
+    linkNodeModules(ROOT, lock, productionClosure(lock, "gateway"), target),
   // A version a workspace needs that differs from the root's sits in that workspace's own node_modules.
-  "deps:/app/shared/node_modules": (target: string) => linkNodeModules(ROOT, lock, productionClosure(lock, "gateway"), target, "shared/node_modules/"),
+  "deps:/app/shared/node_modules": (target: string) =>
+    linkNodeModules(ROOT, lock, productionClosure(lock, "gateway"), target, "shared/node_modules/"),
   "web:/app/web/dist": async (target: string) => {
     if (existsSync(join(ROOT, "web/dist/index.html"))) await symlink(join(ROOT, "web/dist"), target);
     else await stubWebDist(target);
@@ -50,7 +59,10 @@ const stageOutputs = () => ({
 async function assemble(dockerfile = DOCKERFILE): Promise<AssembledImage & { root: string }> {
   const root = await mkdtemp(join(tmpdir(), "flock-image-"));
   dirs.push(root);
-  return { root, ...(await assembleImage({ context: ROOT, dockerfile, root, stageOutputs: stageOutputs() })) };
+  return {
+    root,
+    ...(await assembleImage({ context: ROOT, dockerfile, root, stageOutputs: stageOutputs() })),
+  };
 }
 
 interface Run {
@@ -64,7 +76,8 @@ interface Run {
 async function runEntrypoint(image: AssembledImage, port: number): Promise<Run> {
   const entrypoint = image.stage.entrypoint!;
   const env: Record<string, string> = { PATH: process.env.PATH!, HOME: tmpdir() };
-  for (const [key, value] of Object.entries(image.stage.env)) env[key] = value.startsWith("/") ? image.hostPath(value) : value;
+  for (const [key, value] of Object.entries(image.stage.env))
+    env[key] = value.startsWith("/") ? image.hostPath(value) : value;
   Object.assign(env, {
     HOST: "127.0.0.1",
     PORT: String(port),
@@ -79,7 +92,10 @@ async function runEntrypoint(image: AssembledImage, port: number): Promise<Run> 
     FLOCK_ADMIN_PASSWORD: admin.password,
   });
   // The entrypoint is a shell script (the Dockerfile makes it executable; run it with sh here).
-  const child = spawn("sh", [image.hostPath(entrypoint[0]!), ...entrypoint.slice(1)], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn("sh", [image.hostPath(entrypoint[0]!), ...entrypoint.slice(1)], {
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   let onListening: () => void = () => {};
   const listening = new Promise<void>((resolveListening) => (onListening = resolveListening));
@@ -94,7 +110,10 @@ async function runEntrypoint(image: AssembledImage, port: number): Promise<Run> 
   return {
     exit,
     output: () => output,
-    listening: Promise.race([listening, exit.then((code) => Promise.reject(new Error(`the entrypoint exited (${code}):\n${output}`)))]),
+    listening: Promise.race([
+      listening,
+      exit.then((code) => Promise.reject(new Error(`the entrypoint exited (${code}):\n${output}`))),
+    ]),
     stop: async () => {
       if (child.exitCode === null) child.kill("SIGTERM");
       return exit;
@@ -127,17 +146,28 @@ describe("the gateway image (docker/gateway.Dockerfile), without Docker", () => 
       const signIn = await fetch(`${url}/graphql`, {
         method: "POST",
         headers: { "content-type": "application/json", [CSRF_HEADER]: "1" },
-        body: JSON.stringify({ query: "mutation($i: SignInInput!) { signIn(input: $i) { roles { name } } }", variables: { i: admin } }),
+        body: JSON.stringify({
+          query: "mutation($i: SignInInput!) { signIn(input: $i) { roles { name } } }",
+          variables: { i: admin },
+        }),
       });
       expect(await signIn.json()).toEqual({ data: { signIn: { roles: [{ name: "Administrator" }] } } });
       // Markdown renders in worker threads (gateway/src/markdown/worker-entry.mjs): they start from the image's files too.
-      const cookie = signIn.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+      const cookie = signIn.headers
+        .getSetCookie()
+        .map((c) => c.split(";")[0])
+        .join("; ");
       const preview = await fetch(`${url}/graphql`, {
         method: "POST",
         headers: { "content-type": "application/json", [CSRF_HEADER]: "1", cookie },
-        body: JSON.stringify({ query: "query($m: String!) { previewMarkdown(markdown: $m) }", variables: { m: "# Welcome *home*" } }),
+        body: JSON.stringify({
+          query: "query($m: String!) { previewMarkdown(markdown: $m) }",
+          variables: { m: "# Welcome *home*" },
+        }),
       });
-      expect(await preview.json()).toEqual({ data: { previewMarkdown: '<h2 id="welcome-home">Welcome <em>home</em></h2>' } });
+      expect(await preview.json()).toEqual({
+        data: { previewMarkdown: '<h2 id="welcome-home">Welcome <em>home</em></h2>' },
+      });
     } finally {
       exitCode = await run.stop();
     }
@@ -164,16 +194,28 @@ describe("the gateway image (docker/gateway.Dockerfile), without Docker", () => 
     const dir = await mkdtemp(join(tmpdir(), "flock-dockerfile-"));
     dirs.push(dir);
     const base = "FROM node:24-slim\nWORKDIR /app\n";
-    await writeFile(join(dir, "missing.Dockerfile"), `${base}COPY scripts/lib/no-such-file.ts ./scripts/lib/\n`);
-    await expect(assemble(join(dir, "missing.Dockerfile"))).rejects.toThrow(/COPY scripts\/lib\/no-such-file\.ts: not in the build context/);
+    await writeFile(
+      join(dir, "missing.Dockerfile"),
+      `${base}COPY scripts/lib/no-such-file.ts ./scripts/lib/\n`,
+    );
+    await expect(assemble(join(dir, "missing.Dockerfile"))).rejects.toThrow(
+      /COPY scripts\/lib\/no-such-file\.ts: not in the build context/,
+    );
     await writeFile(join(dir, "ignored.Dockerfile"), `${base}COPY gateway/test ./gateway/test\n`);
     await expect(assemble(join(dir, "ignored.Dockerfile"))).rejects.toThrow(/excluded by \.dockerignore/);
-    await writeFile(join(dir, "stage.Dockerfile"), `FROM node:24-slim AS other\nFROM node:24-slim\nCOPY --from=other /somewhere /app/x\n`);
-    await expect(assemble(join(dir, "stage.Dockerfile"))).rejects.toThrow(/does not know what that stage produces/);
+    await writeFile(
+      join(dir, "stage.Dockerfile"),
+      `FROM node:24-slim AS other\nFROM node:24-slim\nCOPY --from=other /somewhere /app/x\n`,
+    );
+    await expect(assemble(join(dir, "stage.Dockerfile"))).rejects.toThrow(
+      /does not know what that stage produces/,
+    );
   });
 
   it("reads the Dockerfile's stages, continuations, ENV and ENTRYPOINT", () => {
-    const stages = parseDockerfile('ARG IMG=node\nFROM ${IMG} AS deps\nRUN a \\\n  && b\nFROM x\nWORKDIR /app\nENV A=1 \\\n    B=/app/b\nCOPY --from=deps /app/n ./n\nCOPY a.ts b.ts ./s/\nENTRYPOINT ["/app/e.sh"]\n');
+    const stages = parseDockerfile(
+      'ARG IMG=node\nFROM ${IMG} AS deps\nRUN a \\\n  && b\nFROM x\nWORKDIR /app\nENV A=1 \\\n    B=/app/b\nCOPY --from=deps /app/n ./n\nCOPY a.ts b.ts ./s/\nENTRYPOINT ["/app/e.sh"]\n',
+    );
     expect(stages.map((s) => s.name)).toEqual(["deps", null]);
     expect(stages[1]).toEqual({
       name: null,

@@ -10,11 +10,21 @@ import { countsOf, createEvent, registrationBody } from "./event-support.ts";
 describe("registration capacity in the PocketBase hook", () => {
   it("50 parallel registrations for 10 seats: exactly 10 confirmed, 40 waitlisted in order", async () => {
     const su = await system();
-    const event = await createEvent({ registrationMode: "registration", capacity: 10, waitlistEnabled: true });
+    const event = await createEvent({
+      registrationMode: "registration",
+      capacity: 10,
+      waitlistEnabled: true,
+    });
     const guest = pbAs(null);
-    const made = await Promise.all(Array.from({ length: 50 }, (_, i) => guest.collection("registrations").create(registrationBody(event, { name: `Visitor ${i}` }))));
+    const made = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        guest.collection("registrations").create(registrationBody(event, { name: `Visitor ${i}` })),
+      ),
+    );
     expect(made).toHaveLength(50);
-    const all = await su.collection("registrations").getFullList({ filter: su.filter("event = {:e}", { e: event.id }), sort: "waitlistPosition" });
+    const all = await su
+      .collection("registrations")
+      .getFullList({ filter: su.filter("event = {:e}", { e: event.id }), sort: "waitlistPosition" });
     expect(all.filter((r) => r.status === "confirmed")).toHaveLength(10);
     const waitlisted = all.filter((r) => r.status === "waitlisted");
     expect(waitlisted).toHaveLength(40);
@@ -24,10 +34,14 @@ describe("registration capacity in the PocketBase hook", () => {
     // Two cancellations by the visitors' own links promote the first two on the waitlist, in order.
     const confirmed = all.filter((r) => r.status === "confirmed");
     for (const r of confirmed.slice(0, 2)) {
-      const token = made.find((m) => m.id === r.id) ? (await su.collection("registrations").getOne(r.id, { fields: "cancelToken" })).cancelToken : "";
+      const token = made.find((m) => m.id === r.id)
+        ? (await su.collection("registrations").getOne(r.id, { fields: "cancelToken" })).cancelToken
+        : "";
       await guest.collection("registrations").update(r.id, { status: "cancelled" }, { query: { token } });
     }
-    const after = await su.collection("registrations").getFullList({ filter: su.filter("event = {:e} && status = 'confirmed'", { e: event.id }) });
+    const after = await su
+      .collection("registrations")
+      .getFullList({ filter: su.filter("event = {:e} && status = 'confirmed'", { e: event.id }) });
     expect(after).toHaveLength(10);
     const promoted = after.filter((r) => r.promotedAt);
     expect(promoted.map((r) => r.waitlistPosition).sort((a, b) => a - b)).toEqual([1, 2]);
@@ -39,9 +53,16 @@ describe("registration capacity in the PocketBase hook", () => {
     const event = await createEvent({ registrationMode: "registration", capacity: 4, waitlistEnabled: true });
     const guest = pbAs(null);
     await guest.collection("registrations").create(registrationBody(event, { attendees: 2 }));
-    const party = await guest.collection("registrations").create(registrationBody(event, { attendees: 3, name: "Party of three" }));
-    const parts = await su.collection("registrations").getFullList({ filter: su.filter("id = {:id} || partOf = {:id}", { id: party.id }), sort: "created" });
-    expect(parts.map((p) => [p.status, p.attendees])).toEqual([["confirmed", 2], ["waitlisted", 1]]);
+    const party = await guest
+      .collection("registrations")
+      .create(registrationBody(event, { attendees: 3, name: "Party of three" }));
+    const parts = await su
+      .collection("registrations")
+      .getFullList({ filter: su.filter("id = {:id} || partOf = {:id}", { id: party.id }), sort: "created" });
+    expect(parts.map((p) => [p.status, p.attendees])).toEqual([
+      ["confirmed", 2],
+      ["waitlisted", 1],
+    ]);
     expect(await countsOf(su, event.id)).toMatchObject({ confirmed: 4, waitlisted: 1 });
   });
 
@@ -49,11 +70,21 @@ describe("registration capacity in the PocketBase hook", () => {
     const guest = pbAs(null);
     const event = await createEvent({ registrationMode: "registration", capacity: 5 });
     await guest.collection("registrations").create(registrationBody(event, { email: "same@test.example" }));
-    await expect(guest.collection("registrations").create(registrationBody(event, { email: "SAME@test.example" }))).rejects.toMatchObject({ status: 400 });
-    const closed = await createEvent({ registrationMode: "registration", capacity: 5, registrationClosesAt: new Date(Date.now() - 60_000).toISOString() });
-    await expect(guest.collection("registrations").create(registrationBody(closed))).rejects.toMatchObject({ status: 400 });
+    await expect(
+      guest.collection("registrations").create(registrationBody(event, { email: "SAME@test.example" })),
+    ).rejects.toMatchObject({ status: 400 });
+    const closed = await createEvent({
+      registrationMode: "registration",
+      capacity: 5,
+      registrationClosesAt: new Date(Date.now() - 60_000).toISOString(),
+    });
+    await expect(guest.collection("registrations").create(registrationBody(closed))).rejects.toMatchObject({
+      status: 400,
+    });
     const full = await createEvent({ registrationMode: "registration", capacity: 1, waitlistEnabled: false });
     await guest.collection("registrations").create(registrationBody(full));
-    await expect(guest.collection("registrations").create(registrationBody(full))).rejects.toMatchObject({ status: 400 });
+    await expect(guest.collection("registrations").create(registrationBody(full))).rejects.toMatchObject({
+      status: 400,
+    });
   });
 });

@@ -14,7 +14,8 @@ afterAll(async () => {
   await gateway.close();
 });
 
-const call = (path: string, init: RequestInit) => gateway.yoga.fetch(`http://flock.test${path}`, init, { clientIp: "203.0.113.9" });
+const call = (path: string, init: RequestInit) =>
+  gateway.yoga.fetch(`http://flock.test${path}`, init, { clientIp: "203.0.113.9" });
 
 describe("event streams", () => {
   it("a subscription over /graphql is an event stream that nginx must not buffer", async () => {
@@ -35,7 +36,10 @@ describe("event streams", () => {
     const reserved = await call(GRAPHQL_SSE_ENDPOINT, { method: "PUT", headers: { [CSRF_HEADER]: "1" } });
     expect(reserved.status).toBe(201);
     const token = await reserved.text();
-    const stream = await call(GRAPHQL_SSE_ENDPOINT, { method: "GET", headers: { accept: "text/event-stream", "x-graphql-event-stream-token": token, [CSRF_HEADER]: "1" } });
+    const stream = await call(GRAPHQL_SSE_ENDPOINT, {
+      method: "GET",
+      headers: { accept: "text/event-stream", "x-graphql-event-stream-token": token, [CSRF_HEADER]: "1" },
+    });
     expect(stream.status).toBe(200);
     expect(stream.headers.get("content-type")).toMatch(/^text\/event-stream/);
     expect(stream.headers.get("x-accel-buffering")).toBe("no");

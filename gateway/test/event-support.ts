@@ -30,7 +30,10 @@ export const secretToken = () => randomBytes(24).toString("hex");
 export const confirmationCode = () => randomBytes(5).toString("hex").toUpperCase();
 
 /** A registration as a visitor's request would carry it (status and waitlist are the hook's). */
-export function registrationBody(event: { id: string; startsAt: string }, fields: Record<string, unknown> = {}) {
+export function registrationBody(
+  event: { id: string; startsAt: string },
+  fields: Record<string, unknown> = {},
+) {
   return {
     event: event.id,
     occurrenceStart: event.startsAt,

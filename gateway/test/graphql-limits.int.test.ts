@@ -7,13 +7,28 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Lexer, Source, TokenKind } from "graphql";
 import type { Gateway } from "../src/index.ts";
 import { GRAPHQL_LIMITS } from "@flock/shared/limits";
-import { countPocketBaseCalls, createUser, CSRF_HEADER, errorCode, fileOf, GqlClient, multipartBody, pngBytes, testGateway, type TestUser } from "./helpers.ts";
+import {
+  countPocketBaseCalls,
+  createUser,
+  CSRF_HEADER,
+  errorCode,
+  fileOf,
+  GqlClient,
+  multipartBody,
+  pngBytes,
+  testGateway,
+  type TestUser,
+} from "./helpers.ts";
 
 let gateway: Gateway;
 let production: Gateway;
 let admin: TestUser;
 beforeAll(async () => {
-  [gateway, production, admin] = await Promise.all([testGateway(), testGateway({ production: true }), createUser({ roles: ["Administrator"] })]);
+  [gateway, production, admin] = await Promise.all([
+    testGateway(),
+    testGateway({ production: true }),
+    createUser({ roles: ["Administrator"] }),
+  ]);
 });
 afterAll(async () => {
   await gateway.close();
@@ -51,7 +66,19 @@ function countTokens(query: string): number {
   return count;
 }
 
-const SETTINGS_FIELDS = ["churchName", "tagline", "brandColor", "timezone", "locale", "address", "phone", "email", "allowSignup", "prayerExpiryDays", "updated"];
+const SETTINGS_FIELDS = [
+  "churchName",
+  "tagline",
+  "brandColor",
+  "timezone",
+  "locale",
+  "address",
+  "phone",
+  "email",
+  "allowSignup",
+  "prayerExpiryDays",
+  "updated",
+];
 
 /**
  * `{ settings { churchName tagline … } }` with exactly `tokens` tokens. The fields cycle through
@@ -67,7 +94,9 @@ function queryWithTokens(tokens: number): string {
 
 /** Sends `query` as the admin and counts the PocketBase calls it caused. */
 async function send(query: string, target = gateway) {
-  const { result, calls } = await countPocketBaseCalls(() => new GqlClient(target, { token: admin.token }).request(query));
+  const { result, calls } = await countPocketBaseCalls(() =>
+    new GqlClient(target, { token: admin.token }).request(query),
+  );
   return { ...result, calls };
 }
 
@@ -108,7 +137,9 @@ describe("limits (PRODUCT.md §9): at the limit passes, one past it is refused w
   it(`tokens ${GRAPHQL_LIMITS.maxTokens} / ${GRAPHQL_LIMITS.maxTokens + 1}`, async () => {
     const atLimit = await send(queryWithTokens(GRAPHQL_LIMITS.maxTokens));
     expect(atLimit.errors).toBeUndefined();
-    expect(atLimit.data).toMatchObject({ settings: { churchName: expect.any(String), timezone: expect.any(String) } });
+    expect(atLimit.data).toMatchObject({
+      settings: { churchName: expect.any(String), timezone: expect.any(String) },
+    });
     expect(atLimit.calls).toBeGreaterThan(0);
 
     const past = await send(queryWithTokens(GRAPHQL_LIMITS.maxTokens + 1));
@@ -179,18 +210,23 @@ describe("field suggestions (issue 10: they map the schema while introspection i
     expect(result.errors?.map((e) => e.message).join(" ")).toMatch(/Did you mean/);
   });
 
-  it.each(typos)("in production a mistyped %s is refused without suggesting names", async (_, query, hidden) => {
-    const result = await new GqlClient(production, { token: admin.token }).request(query);
-    expect(result.errors?.length).toBeGreaterThan(0);
-    const messages = result.errors!.map((e) => e.message).join(" ");
-    expect(messages).not.toMatch(/did you mean/i);
-    expect(messages).not.toMatch(hidden);
-  });
+  it.each(typos)(
+    "in production a mistyped %s is refused without suggesting names",
+    async (_, query, hidden) => {
+      const result = await new GqlClient(production, { token: admin.token }).request(query);
+      expect(result.errors?.length).toBeGreaterThan(0);
+      const messages = result.errors!.map((e) => e.message).join(" ");
+      expect(messages).not.toMatch(/did you mean/i);
+      expect(messages).not.toMatch(hidden);
+    },
+  );
 });
 
 describe("CSRF prevention", () => {
   const get = (headers: Record<string, string>) =>
-    gateway.yoga.fetch(`http://flock.test/graphql?query=${encodeURIComponent("{ ping }")}`, { headers: { accept: "application/json", ...headers } });
+    gateway.yoga.fetch(`http://flock.test/graphql?query=${encodeURIComponent("{ ping }")}`, {
+      headers: { accept: "application/json", ...headers },
+    });
 
   it("refuses a GET without the CSRF header and answers one with it", async () => {
     const without = await get({});
@@ -205,7 +241,12 @@ describe("CSRF prevention", () => {
     const { calls, result } = await countPocketBaseCalls(async () => {
       const multipart = await gateway.yoga.fetch("http://flock.test/graphql", {
         method: "POST",
-        body: multipartBody(`mutation($file: File!) { uploadLogo(file: $file) { logoUrl } }`, "file", fileOf(pngBytes(), "logo.png", "image/png"), "logo.png"),
+        body: multipartBody(
+          `mutation($file: File!) { uploadLogo(file: $file) { logoUrl } }`,
+          "file",
+          fileOf(pngBytes(), "logo.png", "image/png"),
+          "logo.png",
+        ),
         headers: { authorization: `Bearer ${admin.token}` },
       });
       const plain = await gateway.yoga.fetch("http://flock.test/graphql", {
@@ -233,7 +274,11 @@ describe("CORS allow-list", () => {
   const preflight = (target: Gateway, origin: string) =>
     target.yoga.fetch("http://flock.test/graphql", {
       method: "OPTIONS",
-      headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": `content-type,${CSRF_HEADER}` },
+      headers: {
+        origin,
+        "access-control-request-method": "POST",
+        "access-control-request-headers": `content-type,${CSRF_HEADER}`,
+      },
     });
 
   it("does not allow a foreign origin", async () => {
@@ -258,8 +303,16 @@ describe("CORS allow-list", () => {
   it("allows configured integrator origins only", async () => {
     const withIntegrator = await testGateway({ corsOrigins: ["https://screen.example"] });
     try {
-      expect((await preflight(withIntegrator, "https://screen.example")).headers.get("access-control-allow-origin")).toBe("https://screen.example");
-      expect((await preflight(withIntegrator, "https://screen.example.evil.example")).headers.get("access-control-allow-origin")).toBeNull();
+      expect(
+        (await preflight(withIntegrator, "https://screen.example")).headers.get(
+          "access-control-allow-origin",
+        ),
+      ).toBe("https://screen.example");
+      expect(
+        (await preflight(withIntegrator, "https://screen.example.evil.example")).headers.get(
+          "access-control-allow-origin",
+        ),
+      ).toBeNull();
     } finally {
       await withIntegrator.close();
     }

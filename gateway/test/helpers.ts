@@ -26,7 +26,14 @@ export function testConfig(overrides: Partial<GatewayConfig> = {}): GatewayConfi
     corsOrigins: [],
     webDist: null,
     superuser: inject("superuser"),
-    smtp: { host: "127.0.0.1", port: inject("smtpPort"), username: "", password: "", tls: false, senderAddress: "no-reply@flock.test" },
+    smtp: {
+      host: "127.0.0.1",
+      port: inject("smtpPort"),
+      username: "",
+      password: "",
+      tls: false,
+      senderAddress: "no-reply@flock.test",
+    },
     trustProxy: false,
     // Test files share one PocketBase: only the webhook tests deliver webhooks, on their own schedule.
     webhookDelivery: false,
@@ -66,13 +73,19 @@ export class GqlClient {
    */
   execute<TResult, TVariables extends Record<string, unknown>>(
     document: TypedDocumentNode<TResult, TVariables>,
-    ...[variables, init]: Record<string, never> extends TVariables ? [variables?: TVariables, init?: RequestInit] : [variables: TVariables, init?: RequestInit]
+    ...[variables, init]: Record<string, never> extends TVariables
+      ? [variables?: TVariables, init?: RequestInit]
+      : [variables: TVariables, init?: RequestInit]
   ): Promise<GqlResult<TResult>> {
     return this.request<TResult>(document, variables, init);
   }
 
   /** Any operation (a string or a document), with hand-typed results: for deliberately wrong variables, raw bodies. */
-  async request<T = Record<string, unknown>>(operation: string | DocumentNode, variables: Record<string, unknown> = {}, init: RequestInit = {}): Promise<GqlResult<T>> {
+  async request<T = Record<string, unknown>>(
+    operation: string | DocumentNode,
+    variables: Record<string, unknown> = {},
+    init: RequestInit = {},
+  ): Promise<GqlResult<T>> {
     const query = typeof operation === "string" ? operation : print(operation);
     const headers = new Headers(init.headers);
     if (!init.body) headers.set("content-type", "application/json");
@@ -94,11 +107,17 @@ export class GqlClient {
       if (trusted) this.trustedDevice = trusted[1] || null;
     }
     const body = (await response.json()) as { data?: T; errors?: GqlResult["errors"] };
-    return { status: response.status, data: body.data ?? null, errors: body.errors, headers: response.headers };
+    return {
+      status: response.status,
+      data: body.data ?? null,
+      errors: body.errors,
+      headers: response.headers,
+    };
   }
 }
 
-export const errorCode = (result: Pick<GqlResult, "errors">) => result.errors?.[0]?.extensions?.code as string | undefined;
+export const errorCode = (result: Pick<GqlResult, "errors">) =>
+  result.errors?.[0]?.extensions?.code as string | undefined;
 
 /**
  * A RATE_LIMITED answer as every limiter gives it (issue 10): the wait in `Retry-After` and in the
@@ -119,7 +138,12 @@ export interface SignedUp {
   /** A client signed in as the new account. */
   client: GqlClient;
   user: { id: string; email: string; verified: boolean };
-  person: { id: string; recordStatus: string; householdRole: string | null; household: { id: string; name: string } | null };
+  person: {
+    id: string;
+    recordStatus: string;
+    householdRole: string | null;
+    household: { id: string; name: string } | null;
+  };
 }
 
 /**
@@ -133,7 +157,9 @@ export async function signUpAndSignIn(
 ): Promise<SignedUp> {
   const password = input.password ?? PASSWORD;
   const client = new GqlClient(gateway, { ip });
-  const answer = await client.request(`mutation($input: SignUpInput!) { signUp(input: $input) }`, { input: { ...input, password, passwordConfirm: password } });
+  const answer = await client.request(`mutation($input: SignUpInput!) { signUp(input: $input) }`, {
+    input: { ...input, password, passwordConfirm: password },
+  });
   expect(answer.errors).toBeUndefined();
   expect(answer.data).toEqual({ signUp: true });
   await signUpsSettled();
@@ -170,13 +196,29 @@ export interface TestUser {
 
 /** Factory: a verified user with an optional person and roles (defaults: active person, no roles). */
 export async function createUser(
-  options: { roles?: RoleName[]; person?: "active" | "pending" | "none"; verified?: boolean; status?: "active" | "suspended"; email?: string; name?: string } = {},
+  options: {
+    roles?: RoleName[];
+    person?: "active" | "pending" | "none";
+    verified?: boolean;
+    status?: "active" | "suspended";
+    email?: string;
+    name?: string;
+  } = {},
 ): Promise<TestUser> {
   const su = await system();
   const email = options.email ?? uniqueEmail(options.roles?.[0]?.toLowerCase().replace(" ", "-") ?? "member");
-  const roles = options.roles?.length ? await su.collection("roles").getFullList({ filter: options.roles.map((r) => su.filter("name = {:n}", { n: r })).join(" || ") }) : [];
+  const roles = options.roles?.length
+    ? await su
+        .collection("roles")
+        .getFullList({ filter: options.roles.map((r) => su.filter("name = {:n}", { n: r })).join(" || ") })
+    : [];
   const personStatus = options.person ?? "active";
-  const person = personStatus === "none" ? null : await su.collection("people").create({ firstName: "Test", lastName: "Person", recordStatus: personStatus });
+  const person =
+    personStatus === "none"
+      ? null
+      : await su
+          .collection("people")
+          .create({ firstName: "Test", lastName: "Person", recordStatus: personStatus });
   const user = await su.collection("users").create({
     email,
     password: PASSWORD,
@@ -248,17 +290,29 @@ export function pngBytes(width = 4, height = 4, rgb: [number, number, number] = 
   header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB, no interlace
   const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => rgb).flat())]);
   const pixels = deflateSync(Buffer.concat(Array.from({ length: height }, () => row)));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", header), chunk("IDAT", pixels), chunk("IEND", Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", pixels),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
 }
 
 /** A file body (copied into a plain ArrayBuffer, as the DOM typings of Blob and File want). */
-export const fileOf = (bytes: Uint8Array, name: string, type: string) => new File([new Uint8Array(bytes)], name, { type });
+export const fileOf = (bytes: Uint8Array, name: string, type: string) =>
+  new File([new Uint8Array(bytes)], name, { type });
 
 /**
  * A GraphQL multipart request (https://github.com/jaydenseric/graphql-multipart-request-spec) with
  * one file bound to `variables.<fileVariable>`, as the web app's upload link sends it.
  */
-export function multipartBody(query: string, fileVariable: string, file: Blob, fileName: string, variables: Record<string, unknown> = {}): FormData {
+export function multipartBody(
+  query: string,
+  fileVariable: string,
+  file: Blob,
+  fileName: string,
+  variables: Record<string, unknown> = {},
+): FormData {
   const form = new FormData();
   form.set("operations", JSON.stringify({ query, variables: { ...variables, [fileVariable]: null } }));
   form.set("map", JSON.stringify({ 0: [`variables.${fileVariable}`] }));

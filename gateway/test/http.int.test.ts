@@ -10,7 +10,16 @@ import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { RecordModel } from "pocketbase";
 import { createGateway, type Gateway } from "../src/index.ts";
-import { createUser, errorCode, fileOf, GqlClient, pngBytes, system, testConfig, testGateway } from "./helpers.ts";
+import {
+  createUser,
+  errorCode,
+  fileOf,
+  GqlClient,
+  pngBytes,
+  system,
+  testConfig,
+  testGateway,
+} from "./helpers.ts";
 
 const DEAD_PB = "http://127.0.0.1:1";
 const NO_STACK = /at \w+ \(|\.ts:\d+|node_modules|ECONNREFUSED/;
@@ -93,7 +102,11 @@ describe("PocketBase unreachable (QUALITY.md R1)", () => {
   it.each([
     ["a public read", `{ settings { churchName } }`, {}],
     ["a signed-in read", `{ viewer { user { id } } }`, { token: "some.session.token" }],
-    ["a sign-in", `mutation { signIn(input: { email: "a@b.example", password: "whatever-password" }) { user { id } } }`, {}],
+    [
+      "a sign-in",
+      `mutation { signIn(input: { email: "a@b.example", password: "whatever-password" }) { user { id } } }`,
+      {},
+    ],
   ])("GraphQL answers SERVICE_UNAVAILABLE without a stack trace: %s", async (_, query, options) => {
     const result = await new GqlClient(dead, options).request(query);
     expect(errorCode(result)).toBe("SERVICE_UNAVAILABLE");
@@ -124,7 +137,13 @@ describe("unexpected errors are masked", () => {
   beforeAll(async () => {
     // A "PocketBase" that fails with an internal error and leaks details in its message.
     fake = createServer((_req, res) => {
-      res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ status: 500, message: "sqlite: database is locked at /srv/pb/secret.go:42", data: {} }));
+      res.writeHead(500, { "content-type": "application/json" }).end(
+        JSON.stringify({
+          status: 500,
+          message: "sqlite: database is locked at /srv/pb/secret.go:42",
+          data: {},
+        }),
+      );
     });
     await new Promise<void>((resolve) => fake.listen(0, "127.0.0.1", resolve));
   });
@@ -139,10 +158,15 @@ describe("unexpected errors are masked", () => {
       expect(result.errors).toHaveLength(1);
       const [error] = result.errors!;
       expect(error!.message).toBe("Something went wrong.");
-      expect(error!.extensions).toEqual({ code: "INTERNAL_SERVER_ERROR", requestId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+      expect(error!.extensions).toEqual({
+        code: "INTERNAL_SERVER_ERROR",
+        requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      });
       expect(JSON.stringify(result)).not.toMatch(/sqlite|secret|database is locked/);
       expect(JSON.stringify(result)).not.toMatch(NO_STACK);
-      expect(logged.mock.calls.some((args) => String(args[0]).includes(error!.extensions!.requestId as string))).toBe(true);
+      expect(
+        logged.mock.calls.some((args) => String(args[0]).includes(error!.extensions!.requestId as string)),
+      ).toBe(true);
     } finally {
       logged.mockRestore();
       await broken.close();
@@ -154,7 +178,11 @@ describe("/files proxy", () => {
   let record: RecordModel;
   const png = pngBytes(64, 64);
   beforeAll(async () => {
-    record = await (await system()).collection("settings").update(settings.id, { logo: fileOf(png, "logo.png", "image/png") });
+    record = await (
+      await system()
+    )
+      .collection("settings")
+      .update(settings.id, { logo: fileOf(png, "logo.png", "image/png") });
   });
   afterAll(async () => {
     await (await system()).collection("settings").update(settings.id, { logo: null });
@@ -209,14 +237,21 @@ describe("the web app", () => {
     expect(html).toContain(`<html lang="${settings.locale || "en"}"`);
     expect(html).not.toContain("<!--flock:head-->");
     // The home page's text for readers without JavaScript, inside the root the app replaces.
-    expect(html).toContain(`<div id="root"><main class="prerendered"><article><h1>${settings.churchName}</h1>`);
+    expect(html).toContain(
+      `<div id="root"><main class="prerendered"><article><h1>${settings.churchName}</h1>`,
+    );
   });
 
   it("known routes answer 200 with their own title; unknown ones 404 with the app's HTML", async () => {
     const login = await fetch(`${url}/login`);
     expect(login.status).toBe(200);
     expect(await login.text()).toContain(`<title>Sign in · ${settings.churchName}</title>`);
-    for (const [path, title] of [["/visit", "Plan a visit"], ["/prayer", "Prayer wall"], ["/directory", "Directory"], ["/prayer/abc123", "Prayer request"]]) {
+    for (const [path, title] of [
+      ["/visit", "Plan a visit"],
+      ["/prayer", "Prayer wall"],
+      ["/directory", "Directory"],
+      ["/prayer/abc123", "Prayer request"],
+    ]) {
       const page = await fetch(`${url}${path}`);
       expect(page.status, path).toBe(200);
       expect(await page.text()).toContain(`<title>${title} · ${settings.churchName}</title>`);
@@ -253,11 +288,21 @@ describe("the web app", () => {
 
     const body = await new Promise<Buffer>((resolve, reject) => {
       const target = new URL(`${url}/assets/app-abc.js`);
-      httpRequest({ host: target.hostname, port: target.port, path: target.pathname, headers: { "accept-encoding": "gzip" } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve(Buffer.concat(chunks)));
-      }).on("error", reject).end();
+      httpRequest(
+        {
+          host: target.hostname,
+          port: target.port,
+          path: target.pathname,
+          headers: { "accept-encoding": "gzip" },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => resolve(Buffer.concat(chunks)));
+        },
+      )
+        .on("error", reject)
+        .end();
     });
     expect(gunzipSync(body).toString()).toBe(APP_JS);
 
@@ -315,14 +360,19 @@ describe("GraphQL over HTTP", () => {
     const response = await fetch(`${url}/graphql`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ query: `mutation($i: SignInInput!) { signIn(input: $i) { user { id } } }`, variables: { i: { email: user.email, password: user.password } } }),
+      body: JSON.stringify({
+        query: `mutation($i: SignInInput!) { signIn(input: $i) { user { id } } }`,
+        variables: { i: { email: user.email, password: user.password } },
+      }),
     });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ data: { signIn: { user: { id: user.id } } } });
     const [session, trusted, ...more] = response.headers.getSetCookie();
     expect(session).toMatch(/^flock_session=[^;]+; Max-Age=604800; Path=\/; HttpOnly; SameSite=Lax$/);
     // The browser is trusted for this account from now on (issue 10: no targeted lock-out).
-    expect(trusted).toMatch(/^flock_trusted=[^;]+; Max-Age=15552000; Path=\/graphql; HttpOnly; SameSite=Lax$/);
+    expect(trusted).toMatch(
+      /^flock_trusted=[^;]+; Max-Age=15552000; Path=\/graphql; HttpOnly; SameSite=Lax$/,
+    );
     expect(more).toEqual([]);
   });
 });

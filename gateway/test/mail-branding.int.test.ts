@@ -8,7 +8,17 @@ import { Window } from "happy-dom";
 import type PocketBase from "pocketbase";
 import type { Gateway } from "../src/index.ts";
 import { waitForMail, type CaughtMail } from "../../scripts/lib/smtp-catcher.ts";
-import { createUser, CSRF_HEADER, fileOf, GqlClient, multipartBody, pngBytes, system, testGateway, uniqueEmail } from "./helpers.ts";
+import {
+  createUser,
+  CSRF_HEADER,
+  fileOf,
+  GqlClient,
+  multipartBody,
+  pngBytes,
+  system,
+  testGateway,
+  uniqueEmail,
+} from "./helpers.ts";
 import { accessibleColor } from "../src/mail/brand.ts";
 
 let gateway: Gateway;
@@ -29,15 +39,38 @@ beforeAll(async () => {
   su = await system();
   const settings = (await su.collection("settings").getFullList())[0]!;
   settingsId = settings.id;
-  original = { brandColor: settings.brandColor, serviceTimes: settings.serviceTimes, address: settings.address, locale: settings.locale };
+  original = {
+    brandColor: settings.brandColor,
+    serviceTimes: settings.serviceTimes,
+    address: settings.address,
+    locale: settings.locale,
+  };
   // Through the gateway, as an administrator would: the branded PocketBase templates follow.
   const asAdmin = await admin();
-  const updated = await asAdmin.request(`mutation($input: UpdateSettingsInput!) { updateSettings(input: $input) { brandColor } }`, {
-    input: { brandColor: BRAND, address: "1 Chapel Road, Springfield", locale: "en", serviceTimes: [{ day: "SUNDAY", time: "09:00", label: "Worship" }, { day: "WEDNESDAY", time: "18:30", label: "" }] },
-  });
+  const updated = await asAdmin.request(
+    `mutation($input: UpdateSettingsInput!) { updateSettings(input: $input) { brandColor } }`,
+    {
+      input: {
+        brandColor: BRAND,
+        address: "1 Chapel Road, Springfield",
+        locale: "en",
+        serviceTimes: [
+          { day: "SUNDAY", time: "09:00", label: "Worship" },
+          { day: "WEDNESDAY", time: "18:30", label: "" },
+        ],
+      },
+    },
+  );
   expect(updated.errors).toBeUndefined();
   const UPLOAD = "mutation($file: File!) { uploadLogo(file: $file) { logoUrl } }";
-  const logo = await asAdmin.request(UPLOAD, {}, { body: multipartBody(UPLOAD, "file", fileOf(PNG, "logo.png", "image/png"), "logo.png"), headers: { [CSRF_HEADER]: "1" } });
+  const logo = await asAdmin.request(
+    UPLOAD,
+    {},
+    {
+      body: multipartBody(UPLOAD, "file", fileOf(PNG, "logo.png", "image/png"), "logo.png"),
+      headers: { [CSRF_HEADER]: "1" },
+    },
+  );
   expect(logo.errors).toBeUndefined();
 });
 
@@ -58,7 +91,9 @@ async function expectBranded(mail: CaughtMail) {
   const doc = parse(mail);
   const logo = doc.querySelector("img");
   expect(logo?.getAttribute("alt")).toBe(settings.churchName);
-  expect(logo?.getAttribute("src")).toMatch(new RegExp(`^http://flock\\.test/files/.+/${settingsId}/logo.*\\.png\\?thumb=0x96$`));
+  expect(logo?.getAttribute("src")).toMatch(
+    new RegExp(`^http://flock\\.test/files/.+/${settingsId}/logo.*\\.png\\?thumb=0x96$`),
+  );
   expect(mail.html).toContain(`background:${accessibleColor(BRAND)}`);
   expect(accessibleColor(BRAND)).not.toBe(BRAND);
   expect(doc.body.textContent).toContain("1 Chapel Road, Springfield");
@@ -81,7 +116,15 @@ describe("PocketBase's own auth mails", () => {
     const email = uniqueEmail("verify");
     const result = await new GqlClient(gateway, { ip: "198.51.100.71" }).request(
       `mutation($input: SignUpInput!) { signUp(input: $input) }`,
-      { input: { firstName: "Vera", lastName: "Fy", email, password: "correct-horse-battery-2", passwordConfirm: "correct-horse-battery-2" } },
+      {
+        input: {
+          firstName: "Vera",
+          lastName: "Fy",
+          email,
+          password: "correct-horse-battery-2",
+          passwordConfirm: "correct-horse-battery-2",
+        },
+      },
     );
     expect(result.errors).toBeUndefined();
     const mail = await waitForMail(inject("catcherUrl"), email, /Confirm your email/);
@@ -96,7 +139,10 @@ describe("PocketBase's own auth mails", () => {
 
   it("the password-reset mail is branded the same way", async () => {
     const user = await createUser();
-    const result = await new GqlClient(gateway, { ip: "198.51.100.72" }).request(`mutation($e: String!) { requestPasswordReset(email: $e) }`, { e: user.email });
+    const result = await new GqlClient(gateway, { ip: "198.51.100.72" }).request(
+      `mutation($e: String!) { requestPasswordReset(email: $e) }`,
+      { e: user.email },
+    );
     expect(result.errors).toBeUndefined();
     const mail = await waitForMail(inject("catcherUrl"), user.email, /Reset your/);
     const doc = await expectBranded(mail);
@@ -124,9 +170,12 @@ describe("PocketBase's own auth mails", () => {
 describe("the gateway's own mails", () => {
   it("the visit confirmation is branded and shows service times as the site does (9:00 AM)", async () => {
     const email = uniqueEmail("visit-brand");
-    const result = await new GqlClient(gateway, { ip: "198.51.100.73" }).request(`mutation($input: VisitRequestInput!) { submitVisitRequest(input: $input) }`, {
-      input: { name: "Bea Branded", email },
-    });
+    const result = await new GqlClient(gateway, { ip: "198.51.100.73" }).request(
+      `mutation($input: VisitRequestInput!) { submitVisitRequest(input: $input) }`,
+      {
+        input: { name: "Bea Branded", email },
+      },
+    );
     expect(result.errors).toBeUndefined();
     const mail = await waitForMail(inject("catcherUrl"), email, /Your visit to/);
     await expectBranded(mail);

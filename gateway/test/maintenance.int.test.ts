@@ -9,7 +9,9 @@ describe("database upkeep", () => {
   it("registers an hourly PRAGMA optimize that runs", async () => {
     const su = await system();
     const jobs = await su.crons.getFullList();
-    expect(jobs).toContainEqual(expect.objectContaining({ id: "flock_sqlite_optimize", expression: "17 * * * *" }));
+    expect(jobs).toContainEqual(
+      expect.objectContaining({ id: "flock_sqlite_optimize", expression: "17 * * * *" }),
+    );
     await expect(su.crons.run("flock_sqlite_optimize")).resolves.toBe(true);
   });
 });

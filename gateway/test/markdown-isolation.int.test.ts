@@ -45,7 +45,13 @@ const graphql = (query: string, variables: Record<string, unknown> = {}) =>
     method: "POST",
     headers: { "content-type": "application/json", [CSRF_HEADER]: "1" },
     body: JSON.stringify({ query, variables }),
-  }).then((r) => r.json() as Promise<{ data?: Record<string, unknown> | null; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> }>);
+  }).then(
+    (r) =>
+      r.json() as Promise<{
+        data?: Record<string, unknown> | null;
+        errors?: Array<{ message: string; extensions?: Record<string, unknown> }>;
+      }>,
+  );
 
 describe("a long Markdown render (QUALITY.md R4)", () => {
   it("does not hold up other requests: they are all answered while it renders", async () => {
@@ -59,7 +65,10 @@ describe("a long Markdown render (QUALITY.md R4)", () => {
     const answeredWhileRendering: boolean[] = [];
     for (let i = 0; i < 20; i++) {
       if (i % 2 === 0) expect((await fetch(`${url}/healthz`)).status).toBe(200);
-      else expect(await graphql("{ settings { churchName } }")).toMatchObject({ data: { settings: { churchName: expect.any(String) } } });
+      else
+        expect(await graphql("{ settings { churchName } }")).toMatchObject({
+          data: { settings: { churchName: expect.any(String) } },
+        });
       answeredWhileRendering.push(!longDone);
     }
     expect(answeredWhileRendering).toEqual(Array(20).fill(true));
@@ -68,7 +77,9 @@ describe("a long Markdown render (QUALITY.md R4)", () => {
     // the time limit — with the clear error of that limit (never a hang, never a masked error).
     const result = await long;
     if (result.errors) {
-      expect(result.errors[0]).toMatchObject({ extensions: { code: "SERVICE_UNAVAILABLE", reason: "render_timeout" } });
+      expect(result.errors[0]).toMatchObject({
+        extensions: { code: "SERVICE_UNAVAILABLE", reason: "render_timeout" },
+      });
     } else {
       const html = (result.data?.post as { html: string }).html;
       expect(html.length).toBeGreaterThan(200_000);

@@ -11,8 +11,21 @@ import type { Gateway } from "../src/index.ts";
 import type { NotificationRecord, PrayerRequestRecord } from "../src/pocketbase/records.ts";
 import { deliverNotification, notify, type NotificationInput } from "../src/system/notifier.ts";
 import { archiveExpiredPrayerRequests } from "../src/system/prayer-expiry.ts";
-import { createUser, errorCode, GqlClient, signUpAndSignIn, system, testGateway, uniqueEmail, type TestUser } from "./helpers.ts";
-import { NotificationsListDocument, NotificationsMarkAllReadDocument, NotificationsMarkReadDocument } from "./__generated__/operations.ts";
+import {
+  createUser,
+  errorCode,
+  GqlClient,
+  signUpAndSignIn,
+  system,
+  testGateway,
+  uniqueEmail,
+  type TestUser,
+} from "./helpers.ts";
+import {
+  NotificationsListDocument,
+  NotificationsMarkAllReadDocument,
+  NotificationsMarkReadDocument,
+} from "./__generated__/operations.ts";
 
 let gateway: Gateway;
 let su: PocketBase;
@@ -22,8 +35,12 @@ let pastor: TestUser;
 
 const HOUR = 60 * 60 * 1000;
 const tag = () => randomUUID().replace(/-/g, "").slice(0, 8);
-const asUser = (user: TestUser | null) => new GqlClient(gateway, { token: user?.token, ip: `198.51.100.${Math.floor(Math.random() * 250) + 1}` });
-const notificationsOf = (user: TestUser) => su.collection("notifications").getFullList<NotificationRecord>({ filter: su.filter("user = {:u}", { u: user.id }), sort: "-created" });
+const asUser = (user: TestUser | null) =>
+  new GqlClient(gateway, { token: user?.token, ip: `198.51.100.${Math.floor(Math.random() * 250) + 1}` });
+const notificationsOf = (user: TestUser) =>
+  su
+    .collection("notifications")
+    .getFullList<NotificationRecord>({ filter: su.filter("user = {:u}", { u: user.id }), sort: "-created" });
 const prayed = (user: TestUser, requestId: string): NotificationInput => ({
   userId: user.id,
   kind: "prayer_prayed",
@@ -40,17 +57,36 @@ const MARK_ALL = NotificationsMarkAllReadDocument;
 beforeAll(async () => {
   gateway = await testGateway();
   su = await system();
-  [member, otherMember, pastor] = await Promise.all([createUser(), createUser(), createUser({ roles: ["Pastor"] })]);
+  [member, otherMember, pastor] = await Promise.all([
+    createUser(),
+    createUser(),
+    createUser({ roles: ["Pastor"] }),
+  ]);
 });
 afterAll(() => gateway.close());
 
 describe("the notifier (system job)", () => {
   it("creates an unread notification with count 1", async () => {
     const user = await createUser();
-    const outcome = await deliverNotification(gateway.services, { userId: user.id, kind: "prayer_approved", title: "Your request is on the wall", body: "Thank you", link: "/prayer/x" });
+    const outcome = await deliverNotification(gateway.services, {
+      userId: user.id,
+      kind: "prayer_approved",
+      title: "Your request is on the wall",
+      body: "Thank you",
+      link: "/prayer/x",
+    });
     expect(outcome).toMatchObject({ action: "created", mailed: false });
     const [row] = await notificationsOf(user);
-    expect(row).toMatchObject({ id: outcome.id, kind: "prayer_approved", title: "Your request is on the wall", body: "Thank you", link: "/prayer/x", count: 1, readAt: "", groupKey: "" });
+    expect(row).toMatchObject({
+      id: outcome.id,
+      kind: "prayer_approved",
+      title: "Your request is on the wall",
+      body: "Thank you",
+      link: "/prayer/x",
+      count: 1,
+      readAt: "",
+      groupKey: "",
+    });
   });
 
   it("batches: two prayers within the hour are one notification with count 2, unread again", async () => {
@@ -59,23 +95,36 @@ describe("the notifier (system job)", () => {
     const first = await deliverNotification(gateway.services, prayed(user, requestId));
     // The owner reads it; the next prayer makes it unread again.
     await su.collection("notifications").update(first.id, { readAt: new Date().toISOString() });
-    const second = await deliverNotification(gateway.services, { ...prayed(user, requestId), body: "2 people prayed" });
+    const second = await deliverNotification(gateway.services, {
+      ...prayed(user, requestId),
+      body: "2 people prayed",
+    });
     expect(second).toMatchObject({ action: "batched", id: first.id });
     const rows = await notificationsOf(user);
-    expect(rows.map((n) => [n.id, n.count, n.readAt, n.body])).toEqual([[first.id, 2, "", "2 people prayed"]]);
+    expect(rows.map((n) => [n.id, n.count, n.readAt, n.body])).toEqual([
+      [first.id, 2, "", "2 people prayed"],
+    ]);
   });
 
   it("through the wall: two people praying within the hour give the requester one notification, count 2", async () => {
     const requester = await createUser();
     const request = await su.collection("prayer_requests").create<PrayerRequestRecord>({
-      body: `Please pray for my exams ${tag()}`, visibility: "public", anonymous: true, authorName: "", status: "approved",
+      body: `Please pray for my exams ${tag()}`,
+      visibility: "public",
+      anonymous: true,
+      authorName: "",
+      status: "approved",
     });
-    await su.collection("prayer_request_private").create({ request: request.id, user: requester.id, person: requester.personId, submitterName: "Req" });
+    await su
+      .collection("prayer_request_private")
+      .create({ request: request.id, user: requester.id, person: requester.personId, submitterName: "Req" });
     const PRAY = `mutation($id: ID!) { prayFor(id: $id) { prayedCount } }`;
     expect((await asUser(member).request(PRAY, { id: request.id })).errors).toBeUndefined();
     expect((await asUser(otherMember).request(PRAY, { id: request.id })).errors).toBeUndefined();
     const rows = await notificationsOf(requester);
-    expect(rows.map((n) => [n.kind, n.count, n.groupKey])).toEqual([["prayer_prayed", 2, `prayed:${request.id}`]]);
+    expect(rows.map((n) => [n.kind, n.count, n.groupKey])).toEqual([
+      ["prayer_prayed", 2, `prayed:${request.id}`],
+    ]);
   });
 
   it("batches concurrent notifies of one key into one notification", async () => {
@@ -91,13 +140,19 @@ describe("the notifier (system job)", () => {
     const requestId = tag();
     const first = await deliverNotification(gateway.services, prayed(user, requestId));
     // Two hours later (as the job would see it): the hour-old notification is outside the window.
-    const later = await deliverNotification(gateway.services, prayed(user, requestId), new Date(Date.now() + 2 * HOUR));
+    const later = await deliverNotification(
+      gateway.services,
+      prayed(user, requestId),
+      new Date(Date.now() + 2 * HOUR),
+    );
     expect(later.action).toBe("created");
     expect(later.id).not.toBe(first.id);
     const otherKey = await deliverNotification(gateway.services, prayed(user, tag()));
     expect(otherKey.action).toBe("created");
     const otherUser = await createUser();
-    expect((await deliverNotification(gateway.services, prayed(otherUser, requestId))).action).toBe("created");
+    expect((await deliverNotification(gateway.services, prayed(otherUser, requestId))).action).toBe(
+      "created",
+    );
     expect((await notificationsOf(user)).map((n) => n.count)).toEqual([1, 1, 1]);
   });
 
@@ -105,7 +160,10 @@ describe("the notifier (system job)", () => {
     const user = await createUser({ email: uniqueEmail("notified") });
     const subject = `Your prayer request was answered ${tag()}`;
     const outcome = await deliverNotification(gateway.services, {
-      userId: user.id, kind: "prayer_answered", title: "Answered", email: { subject, text: "Praise report: thank you for praying." },
+      userId: user.id,
+      kind: "prayer_answered",
+      title: "Answered",
+      email: { subject, text: "Praise report: thank you for praying." },
     });
     expect(outcome.mailed).toBe(true);
     const mail = await waitForMail(inject("catcherUrl"), user.email, new RegExp(subject));
@@ -115,35 +173,59 @@ describe("the notifier (system job)", () => {
   });
 
   it("never throws to the caller (an unknown user is logged, not raised)", async () => {
-    await expect(notify(gateway.services, { userId: "nosuchuser0000", kind: "prayer_approved", title: "x" })).resolves.toBeUndefined();
-    await expect(deliverNotification(gateway.services, { userId: "nosuchuser0000", kind: "prayer_approved", title: "x" })).rejects.toThrow();
+    await expect(
+      notify(gateway.services, { userId: "nosuchuser0000", kind: "prayer_approved", title: "x" }),
+    ).resolves.toBeUndefined();
+    await expect(
+      deliverNotification(gateway.services, {
+        userId: "nosuchuser0000",
+        kind: "prayer_approved",
+        title: "x",
+      }),
+    ).rejects.toThrow();
   });
 });
 
 describe("notifications through GraphQL", () => {
   it("lists the viewer's own notifications, newest first, with counts and pages", async () => {
     const user = await createUser();
-    for (const title of ["one", "two", "three"]) await deliverNotification(gateway.services, { userId: user.id, kind: "prayer_approved", title });
-    await deliverNotification(gateway.services, { userId: otherMember.id, kind: "prayer_approved", title: "not yours" });
+    for (const title of ["one", "two", "three"])
+      await deliverNotification(gateway.services, { userId: user.id, kind: "prayer_approved", title });
+    await deliverNotification(gateway.services, {
+      userId: otherMember.id,
+      kind: "prayer_approved",
+      title: "not yours",
+    });
     const firstPage = await asUser(user).execute(LIST, { first: 2 });
     expect(firstPage.errors).toBeUndefined();
     const page = firstPage.data!.notifications;
     expect(page.edges.map((e) => e.node.title)).toEqual(["three", "two"]);
     expect(page).toMatchObject({ totalCount: 3, unreadCount: 3, pageInfo: { hasNextPage: true } });
-    expect(page.edges[0]!.node).toMatchObject({ kind: "PRAYER_APPROVED", body: "", link: null, count: 1, readAt: null });
+    expect(page.edges[0]!.node).toMatchObject({
+      kind: "PRAYER_APPROVED",
+      body: "",
+      link: null,
+      count: 1,
+      readAt: null,
+    });
     const next = await asUser(user).execute(LIST, { first: 2, after: page.pageInfo.endCursor });
     expect(next.data!.notifications.edges.map((e) => e.node.title)).toEqual(["one"]);
     expect(next.data!.notifications.pageInfo.hasNextPage).toBe(false);
   });
 
   it("refuses visitors", async () => {
-    for (const query of [LIST, MARK_ALL]) expect(errorCode(await asUser(null).request(query, { id: "x" }))).toBe("UNAUTHENTICATED");
+    for (const query of [LIST, MARK_ALL])
+      expect(errorCode(await asUser(null).request(query, { id: "x" }))).toBe("UNAUTHENTICATED");
     expect(errorCode(await asUser(null).request(MARK, { id: "x" }))).toBe("UNAUTHENTICATED");
   });
 
   it("marks one read (keeping the first read time), and the unread count follows", async () => {
     const user = await createUser();
-    const a = await deliverNotification(gateway.services, { userId: user.id, kind: "prayer_approved", title: "a" });
+    const a = await deliverNotification(gateway.services, {
+      userId: user.id,
+      kind: "prayer_approved",
+      title: "a",
+    });
     await deliverNotification(gateway.services, { userId: user.id, kind: "prayer_approved", title: "b" });
     const marked = await asUser(user).execute(MARK, { id: a.id });
     expect(marked.errors).toBeUndefined();
@@ -154,15 +236,24 @@ describe("notifications through GraphQL", () => {
   });
 
   it("a member cannot mark another user's notification read (NOT_FOUND, nothing changes)", async () => {
-    const theirs = await deliverNotification(gateway.services, { userId: otherMember.id, kind: "prayer_approved", title: "theirs" });
+    const theirs = await deliverNotification(gateway.services, {
+      userId: otherMember.id,
+      kind: "prayer_approved",
+      title: "theirs",
+    });
     expect(errorCode(await asUser(member).request(MARK, { id: theirs.id }))).toBe("NOT_FOUND");
     expect((await su.collection("notifications").getOne<NotificationRecord>(theirs.id)).readAt).toBe("");
   });
 
   it("marks all read: answers how many changed, touches only the viewer's", async () => {
     const user = await createUser();
-    for (const title of ["a", "b", "c"]) await deliverNotification(gateway.services, { userId: user.id, kind: "prayer_approved", title });
-    const theirs = await deliverNotification(gateway.services, { userId: otherMember.id, kind: "prayer_approved", title: "theirs" });
+    for (const title of ["a", "b", "c"])
+      await deliverNotification(gateway.services, { userId: user.id, kind: "prayer_approved", title });
+    const theirs = await deliverNotification(gateway.services, {
+      userId: otherMember.id,
+      kind: "prayer_approved",
+      title: "theirs",
+    });
     const result = await asUser(user).execute(MARK_ALL);
     expect(result.data).toEqual({ markAllNotificationsRead: 3 });
     expect((await notificationsOf(user)).every((n) => n.readAt !== "")).toBe(true);
@@ -182,7 +273,11 @@ class SseSubscription<T> {
     const subscription = new SseSubscription<T>();
     const response = await gateway.yoga.fetch("http://flock.test/graphql", {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "text/event-stream", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      headers: {
+        "content-type": "application/json",
+        accept: "text/event-stream",
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
       body: JSON.stringify({ query }),
       signal: subscription.abort.signal,
     });
@@ -196,7 +291,8 @@ class SseSubscription<T> {
     for (;;) {
       const found = this.events.find(wanted);
       if (found) return found;
-      if (Date.now() > deadline) throw new Error(`No matching event within ${timeoutMs} ms; got ${JSON.stringify(this.events)}`);
+      if (Date.now() > deadline)
+        throw new Error(`No matching event within ${timeoutMs} ms; got ${JSON.stringify(this.events)}`);
       const read = await Promise.race([
         this.reader!.read(),
         new Promise<null>((resolve) => setTimeout(() => resolve(null), Math.max(0, deadline - Date.now()))),
@@ -208,7 +304,11 @@ class SseSubscription<T> {
       while ((end = this.buffer.indexOf("\n\n")) >= 0) {
         const chunk = this.buffer.slice(0, end);
         this.buffer = this.buffer.slice(end + 2);
-        const data = chunk.split("\n").filter((line) => line.startsWith("data: ")).map((line) => line.slice(6)).join("\n");
+        const data = chunk
+          .split("\n")
+          .filter((line) => line.startsWith("data: "))
+          .map((line) => line.slice(6))
+          .join("\n");
         if (data) this.events.push(JSON.parse(data) as T);
       }
     }
@@ -221,7 +321,13 @@ class SseSubscription<T> {
 }
 
 type NotificationEventPayload = {
-  data?: { myNotifications: { kind: string; unreadCount: number; notification: { id: string; title: string; count: number } | null } };
+  data?: {
+    myNotifications: {
+      kind: string;
+      unreadCount: number;
+      notification: { id: string; title: string; count: number } | null;
+    };
+  };
   errors?: Array<{ extensions?: { code?: string } }>;
 };
 const SUBSCRIBE = "subscription { myNotifications { kind unreadCount notification { id title count } } }";
@@ -233,7 +339,10 @@ describe("live notifications (subscription myNotifications)", () => {
     try {
       // PocketBase's subscription opens asynchronously: notify until the first one arrives.
       const warmup = `warm-up ${tag()}`;
-      const keepNotifying = setInterval(() => void notify(gateway.services, { userId: user.id, kind: "prayer_approved", title: warmup }), 300);
+      const keepNotifying = setInterval(
+        () => void notify(gateway.services, { userId: user.id, kind: "prayer_approved", title: warmup }),
+        300,
+      );
       try {
         await stream.until((e) => e.data?.myNotifications.notification?.title === warmup);
       } finally {
@@ -241,9 +350,17 @@ describe("live notifications (subscription myNotifications)", () => {
       }
       // Another user's notification, then a marker of the viewer's: PocketBase sends one connection its
       // events in order, so once the marker is here, the other one would have been too.
-      const theirs = await deliverNotification(gateway.services, { userId: otherMember.id, kind: "prayer_approved", title: `theirs ${tag()}` });
+      const theirs = await deliverNotification(gateway.services, {
+        userId: otherMember.id,
+        kind: "prayer_approved",
+        title: `theirs ${tag()}`,
+      });
       const marker = `marker ${tag()}`;
-      const mine = await deliverNotification(gateway.services, { userId: user.id, kind: "prayer_approved", title: marker });
+      const mine = await deliverNotification(gateway.services, {
+        userId: user.id,
+        kind: "prayer_approved",
+        title: marker,
+      });
       const added = await stream.until((e) => e.data?.myNotifications.notification?.id === mine.id);
       const unread = (await notificationsOf(user)).filter((n) => !n.readAt).length;
       expect(added.data!.myNotifications).toMatchObject({ kind: "ADDED", unreadCount: unread });
@@ -251,7 +368,10 @@ describe("live notifications (subscription myNotifications)", () => {
 
       // Marking read is an UPDATED event with the lower count.
       await asUser(user).request(MARK, { id: mine.id });
-      const updated = await stream.until((e) => e.data?.myNotifications.kind === "UPDATED" && e.data.myNotifications.notification?.id === mine.id);
+      const updated = await stream.until(
+        (e) =>
+          e.data?.myNotifications.kind === "UPDATED" && e.data.myNotifications.notification?.id === mine.id,
+      );
       expect(updated.data!.myNotifications.unreadCount).toBe(unread - 1);
     } finally {
       await stream.close();
@@ -277,9 +397,14 @@ describe("sign-up approval notifies in the app", () => {
       { firstName: "Nora", lastName: `Notified${tag()}`, email },
       `198.51.100.${Math.floor(Math.random() * 250) + 1}`,
     );
-    const approved = await asUser(pastor).request(`mutation($id: ID!) { approveSignUp(personId: $id, input: {}) { id } }`, { id: person.id });
+    const approved = await asUser(pastor).request(
+      `mutation($id: ID!) { approveSignUp(personId: $id, input: {}) { id } }`,
+      { id: person.id },
+    );
     expect(approved.errors).toBeUndefined();
-    const rows = await su.collection("notifications").getFullList<NotificationRecord>({ filter: su.filter("user = {:u}", { u: user.id }) });
+    const rows = await su
+      .collection("notifications")
+      .getFullList<NotificationRecord>({ filter: su.filter("user = {:u}", { u: user.id }) });
     expect(rows.map((n) => [n.kind, n.link, n.count, n.readAt])).toEqual([["signup_approved", "/me", 1, ""]]);
     // The new member reads it with their own session.
     const list = await client.execute(LIST);
@@ -290,7 +415,12 @@ describe("sign-up approval notifies in the app", () => {
 describe("prayer expiry (system job)", () => {
   const request = (status: PrayerRequestRecord["status"], expiresAt: string) =>
     su.collection("prayer_requests").create<PrayerRequestRecord>({
-      body: `An expiring request ${tag()}`, visibility: "public", anonymous: false, authorName: "Expiry Test", status, expiresAt,
+      body: `An expiring request ${tag()}`,
+      visibility: "public",
+      anonymous: false,
+      authorName: "Expiry Test",
+      status,
+      expiresAt,
     });
 
   it("archives approved and answered requests whose expiresAt has passed, and nothing else", async () => {
@@ -305,10 +435,13 @@ describe("prayer expiry (system job)", () => {
 
     const archived = await archiveExpiredPrayerRequests(gateway.services.system);
     expect(archived).toEqual(expect.arrayContaining([expiredApproved.id, expiredAnswered.id]));
-    const statusOf = async (r: PrayerRequestRecord) => (await su.collection("prayer_requests").getOne<PrayerRequestRecord>(r.id)).status;
-    expect(await Promise.all([expiredApproved, expiredAnswered, notYet, pending, rejected, noDeadline].map(statusOf))).toEqual([
-      "archived", "archived", "approved", "pending", "rejected", "approved",
-    ]);
+    const statusOf = async (r: PrayerRequestRecord) =>
+      (await su.collection("prayer_requests").getOne<PrayerRequestRecord>(r.id)).status;
+    expect(
+      await Promise.all(
+        [expiredApproved, expiredAnswered, notYet, pending, rejected, noDeadline].map(statusOf),
+      ),
+    ).toEqual(["archived", "archived", "approved", "pending", "rejected", "approved"]);
     // Run again: nothing left to do for these.
     const again = await archiveExpiredPrayerRequests(gateway.services.system);
     expect(again).not.toContain(expiredApproved.id);

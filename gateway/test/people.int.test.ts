@@ -10,10 +10,38 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Gateway } from "../src/index.ts";
 import { SESSION, THROTTLE } from "@flock/shared/limits";
 import { linkFrom, waitForMail, type CaughtMail } from "../../scripts/lib/smtp-catcher.ts";
-import { createUser, CSRF_HEADER, errorCode, expectRateLimited, signUpAndSignIn, fileOf, GqlClient, multipartBody, pngBytes, system, testGateway, uniqueEmail, type GqlResult, type RoleName, type TestUser } from "./helpers.ts";
 import {
-  PeopleAddEmailDocument, PeopleAddPhoneDocument, PeopleCanEditDocument, PeopleContactDocument, PeopleCreatePersonDocument, PeopleCsvDocument, PeopleEmailsDocument,
-  PeopleInviteDocument, PeopleListDocument, PeoplePersonDocument, PeopleRevokeInvitationDocument, PeopleSetAddressDocument, PeopleSignUpDocument, PeopleUpdatePersonDocument,
+  createUser,
+  CSRF_HEADER,
+  errorCode,
+  expectRateLimited,
+  signUpAndSignIn,
+  fileOf,
+  GqlClient,
+  multipartBody,
+  pngBytes,
+  system,
+  testGateway,
+  uniqueEmail,
+  type GqlResult,
+  type RoleName,
+  type TestUser,
+} from "./helpers.ts";
+import {
+  PeopleAddEmailDocument,
+  PeopleAddPhoneDocument,
+  PeopleCanEditDocument,
+  PeopleContactDocument,
+  PeopleCreatePersonDocument,
+  PeopleCsvDocument,
+  PeopleEmailsDocument,
+  PeopleInviteDocument,
+  PeopleListDocument,
+  PeoplePersonDocument,
+  PeopleRevokeInvitationDocument,
+  PeopleSetAddressDocument,
+  PeopleSignUpDocument,
+  PeopleUpdatePersonDocument,
 } from "./__generated__/operations.ts";
 
 let gateway: Gateway;
@@ -23,20 +51,41 @@ let su: PocketBase;
 const tag = () => randomUUID().replace(/-/g, "").slice(0, 8);
 let ipCounter = 0;
 /** Each client its own IP, so the per-IP form throttles of one test do not reach another. */
-const as = (user: TestUser | null) => new GqlClient(gateway, { token: user?.token, ip: `198.51.100.${++ipCounter % 250}` });
+const as = (user: TestUser | null) =>
+  new GqlClient(gateway, { token: user?.token, ip: `198.51.100.${++ipCounter % 250}` });
 const catcher = () => inject("catcherUrl");
 
 /** Arrange (system client, test data only): households and their people. */
-const newHousehold = async (name = `Household ${tag()}`) => (await su.collection("households").create({ name })).id;
+const newHousehold = async (name = `Household ${tag()}`) =>
+  (await su.collection("households").create({ name })).id;
 
-async function memberOf(household: string, fields: Record<string, unknown> = {}, options: { person?: "active" | "pending"; roles?: RoleName[] } = {}) {
+async function memberOf(
+  household: string,
+  fields: Record<string, unknown> = {},
+  options: { person?: "active" | "pending"; roles?: RoleName[] } = {},
+) {
   const user = await createUser({ person: options.person ?? "active", roles: options.roles });
-  await su.collection("people").update(user.personId!, { firstName: "Test", lastName: `Member${tag()}`, membershipStatus: "member", household, householdRole: "head", ...fields });
+  await su.collection("people").update(user.personId!, {
+    firstName: "Test",
+    lastName: `Member${tag()}`,
+    membershipStatus: "member",
+    household,
+    householdRole: "head",
+    ...fields,
+  });
   return user as TestUser & { personId: string };
 }
 
 const childOf = (household: string, fields: Record<string, unknown> = {}) =>
-  su.collection("people").create({ firstName: "Kid", lastName: `Child${tag()}`, recordStatus: "active", membershipStatus: "member", household, householdRole: "child", ...fields });
+  su.collection("people").create({
+    firstName: "Kid",
+    lastName: `Child${tag()}`,
+    recordStatus: "active",
+    membershipStatus: "member",
+    household,
+    householdRole: "child",
+    ...fields,
+  });
 
 // The operations are in ./operations/people.graphql (typed by npm run codegen); the uploads stay strings
 // (multipartBody sends them as written).
@@ -53,7 +102,8 @@ const CONTACT = PeopleContactDocument;
 const SET_PERSON_PHOTO = `mutation($id: ID!, $file: File) { setPersonPhoto(id: $id, file: $file) { card: photoUrl thumb: photoUrl(size: THUMB) original: photoUrl(size: ORIGINAL) } }`;
 const SET_HOUSEHOLD_PHOTO = `mutation($id: ID!, $file: File) { setHouseholdPhoto(id: $id, file: $file) { card: photoUrl thumb: photoUrl(size: THUMB) } }`;
 
-const fieldErrors = (result: Pick<GqlResult, "errors">) => result.errors?.[0]?.extensions?.fieldErrors as Record<string, string> | undefined;
+const fieldErrors = (result: Pick<GqlResult, "errors">) =>
+  result.errors?.[0]?.extensions?.fieldErrors as Record<string, string> | undefined;
 
 beforeAll(async () => {
   gateway = await testGateway();
@@ -71,24 +121,66 @@ describe("my profile", () => {
 
     const updated = await me.request(UPDATE_PERSON, {
       id: anna.personId,
-      input: { firstName: "  Annabel ", lastName: "Smith-Jones", preferredName: "Bel", birthDate: "1985-04-12", birthdayVisibility: "MEMBERS" },
+      input: {
+        firstName: "  Annabel ",
+        lastName: "Smith-Jones",
+        preferredName: "Bel",
+        birthDate: "1985-04-12",
+        birthdayVisibility: "MEMBERS",
+      },
     });
     expect(updated.errors).toBeUndefined();
     expect(updated.data).toEqual({
       updatePerson: {
-        firstName: "Annabel", lastName: "Smith-Jones", preferredName: "Bel", displayName: "Bel Smith-Jones", birthDate: "1985-04-12", ageGroup: "ADULT",
-        birthday: { month: 4, day: 12, visibility: "MEMBERS" }, canEdit: true,
+        firstName: "Annabel",
+        lastName: "Smith-Jones",
+        preferredName: "Bel",
+        displayName: "Bel Smith-Jones",
+        birthDate: "1985-04-12",
+        ageGroup: "ADULT",
+        birthday: { month: 4, day: 12, visibility: "MEMBERS" },
+        canEdit: true,
       },
     });
 
-    const email = await me.request(ADD_EMAIL, { p: anna.personId, input: { email: " Bel@Example.TEST ", visibility: "PRIVATE" } });
-    expect(email.data).toMatchObject({ addEmail: { email: "bel@example.test", isPrimary: true, visibility: "PRIVATE" } });
-    const second = await me.request(ADD_EMAIL, { p: anna.personId, input: { email: "work@example.test", visibility: "MEMBERS" } });
+    const email = await me.request(ADD_EMAIL, {
+      p: anna.personId,
+      input: { email: " Bel@Example.TEST ", visibility: "PRIVATE" },
+    });
+    expect(email.data).toMatchObject({
+      addEmail: { email: "bel@example.test", isPrimary: true, visibility: "PRIVATE" },
+    });
+    const second = await me.request(ADD_EMAIL, {
+      p: anna.personId,
+      input: { email: "work@example.test", visibility: "MEMBERS" },
+    });
     expect(second.data).toMatchObject({ addEmail: { isPrimary: false, visibility: "MEMBERS" } });
-    const phone = await me.request(ADD_PHONE, { p: anna.personId, input: { number: "(202) 555-0143", kind: "MOBILE", visibility: "MEMBERS" } });
-    expect(phone.data).toMatchObject({ addPhone: { number: "+12025550143", formatted: "+1 202 555 0143", kind: "MOBILE", isPrimary: true, visibility: "MEMBERS" } });
-    const address = await me.request(SET_ADDRESS, { h: household, input: { street1: "1 Main St", city: "Springfield", country: " us ", visibility: "MEMBERS" } });
-    expect(address.data).toEqual({ setAddress: { street1: "1 Main St", street2: null, city: "Springfield", country: "US", visibility: "MEMBERS" } });
+    const phone = await me.request(ADD_PHONE, {
+      p: anna.personId,
+      input: { number: "(202) 555-0143", kind: "MOBILE", visibility: "MEMBERS" },
+    });
+    expect(phone.data).toMatchObject({
+      addPhone: {
+        number: "+12025550143",
+        formatted: "+1 202 555 0143",
+        kind: "MOBILE",
+        isPrimary: true,
+        visibility: "MEMBERS",
+      },
+    });
+    const address = await me.request(SET_ADDRESS, {
+      h: household,
+      input: { street1: "1 Main St", city: "Springfield", country: " us ", visibility: "MEMBERS" },
+    });
+    expect(address.data).toEqual({
+      setAddress: {
+        street1: "1 Main St",
+        street2: null,
+        city: "Springfield",
+        country: "US",
+        visibility: "MEMBERS",
+      },
+    });
 
     const own = (await me.execute(PERSON, { id: anna.personId })).data!.person;
     expect(own).toMatchObject({
@@ -121,10 +213,16 @@ describe("my profile", () => {
     expect(cleared.data).toMatchObject({ updatePerson: { birthDate: null, birthday: null } });
 
     // Someone else's profile: refused, and nothing changed.
-    const refused = await as(neighbour).request(UPDATE_PERSON, { id: anna.personId, input: { firstName: "Hacked" } });
+    const refused = await as(neighbour).request(UPDATE_PERSON, {
+      id: anna.personId,
+      input: { firstName: "Hacked" },
+    });
     expect(errorCode(refused)).toBe("FORBIDDEN");
     // A member cannot give themselves staff fields: the rules refuse.
-    const staffField = await me.request(UPDATE_PERSON, { id: anna.personId, input: { membershipStatus: "VISITOR" } });
+    const staffField = await me.request(UPDATE_PERSON, {
+      id: anna.personId,
+      input: { membershipStatus: "VISITOR" },
+    });
     expect(errorCode(staffField)).toBe("FORBIDDEN");
     expect((await su.collection("people").getOne(anna.personId)).firstName).toBe("Annabel");
   });
@@ -134,14 +232,31 @@ describe("my profile", () => {
     const parent = await memberOf(household, { firstName: "Hannah" });
     const spouse = await memberOf(household, { firstName: "Elkanah", householdRole: "spouse" });
     const child = await childOf(household, { firstName: "Samuel" });
-    const canEdit = async (id: string) => (await as(parent).execute(PeopleCanEditDocument, { id })).data!.person!.canEdit;
-    expect([await canEdit(parent.personId), await canEdit(spouse.personId), await canEdit(child.id)]).toEqual([true, false, true]);
+    const canEdit = async (id: string) =>
+      (await as(parent).execute(PeopleCanEditDocument, { id })).data!.person!.canEdit;
+    expect([await canEdit(parent.personId), await canEdit(spouse.personId), await canEdit(child.id)]).toEqual(
+      [true, false, true],
+    );
 
-    const childEmail = await as(parent).request(ADD_EMAIL, { p: child.id, input: { email: uniqueEmail("samuel") } });
+    const childEmail = await as(parent).request(ADD_EMAIL, {
+      p: child.id,
+      input: { email: uniqueEmail("samuel") },
+    });
     expect(childEmail.errors).toBeUndefined();
-    expect(errorCode(await as(parent).request(ADD_PHONE, { p: spouse.personId, input: { number: "+12025550150" } }))).toBe("FORBIDDEN");
-    expect(errorCode(await as(parent).request(UPDATE_PERSON, { id: spouse.personId, input: { directoryOptOut: false } }))).toBe("FORBIDDEN");
-    const renamed = await as(parent).request(`mutation($id: ID!) { updateHousehold(id: $id, input: { name: "The Ramah household" }) { name canEdit } }`, { id: household });
+    expect(
+      errorCode(
+        await as(parent).request(ADD_PHONE, { p: spouse.personId, input: { number: "+12025550150" } }),
+      ),
+    ).toBe("FORBIDDEN");
+    expect(
+      errorCode(
+        await as(parent).request(UPDATE_PERSON, { id: spouse.personId, input: { directoryOptOut: false } }),
+      ),
+    ).toBe("FORBIDDEN");
+    const renamed = await as(parent).request(
+      `mutation($id: ID!) { updateHousehold(id: $id, input: { name: "The Ramah household" }) { name canEdit } }`,
+      { id: household },
+    );
     expect(renamed.data).toEqual({ updateHousehold: { name: "The Ramah household", canEdit: true } });
   });
 
@@ -152,11 +267,21 @@ describe("my profile", () => {
       input: { firstName: "Tim", lastName: "Small", birthDate: `${new Date().getUTCFullYear() - 6}-01-15` },
     });
     expect(created.errors).toBeUndefined();
-    expect(created.data!.createPerson).toMatchObject({ ageGroup: "CHILD", householdRole: "CHILD", household: { id: household } });
+    expect(created.data!.createPerson).toMatchObject({
+      ageGroup: "CHILD",
+      householdRole: "CHILD",
+      household: { id: household },
+    });
     const child = await su.collection("people").getOne(created.data!.createPerson.id);
     expect(child).toMatchObject({ recordStatus: "active", inDirectory: false, membershipStatus: "" });
     // Members add children only.
-    expect(errorCode(await as(parent).request(CREATE_PERSON, { input: { firstName: "Adult", lastName: "Friend", householdRole: "SPOUSE" } }))).toBe("FORBIDDEN");
+    expect(
+      errorCode(
+        await as(parent).request(CREATE_PERSON, {
+          input: { firstName: "Adult", lastName: "Friend", householdRole: "SPOUSE" },
+        }),
+      ),
+    ).toBe("FORBIDDEN");
   });
 });
 
@@ -169,7 +294,12 @@ describe("bad input comes back as field errors (PRODUCT.md §6)", () => {
 
   beforeAll(async () => {
     anna = await memberOf(await newHousehold());
-    await su.collection("person_emails").create({ person: anna.personId, email: uniqueEmail("primary"), isPrimary: true, visibility: "private" });
+    await su.collection("person_emails").create({
+      person: anna.personId,
+      email: uniqueEmail("primary"),
+      isPrimary: true,
+      visibility: "private",
+    });
     pastor = await createUser({ roles: ["Pastor"] });
     emptyHousehold = await newHousehold();
     soloHousehold = await newHousehold();
@@ -179,18 +309,43 @@ describe("bad input comes back as field errors (PRODUCT.md §6)", () => {
 
   const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
   const cases: Array<[string, () => Promise<GqlResult>, string]> = [
-    ["an invalid email", () => as(anna).request(ADD_EMAIL, { p: anna.personId, input: { email: "not-an-email" } }), "email"],
-    ["an invalid phone", () => as(anna).request(ADD_PHONE, { p: anna.personId, input: { number: "12345" } }), "number"],
-    ["a birth date in the future", () => as(anna).request(UPDATE_PERSON, { id: anna.personId, input: { birthDate: tomorrow() } }), "birthDate"],
-    ["an impossible birth date", () => as(anna).request(UPDATE_PERSON, { id: anna.personId, input: { birthDate: "1990-02-30" } }), "birthDate"],
+    [
+      "an invalid email",
+      () => as(anna).request(ADD_EMAIL, { p: anna.personId, input: { email: "not-an-email" } }),
+      "email",
+    ],
+    [
+      "an invalid phone",
+      () => as(anna).request(ADD_PHONE, { p: anna.personId, input: { number: "12345" } }),
+      "number",
+    ],
+    [
+      "a birth date in the future",
+      () => as(anna).request(UPDATE_PERSON, { id: anna.personId, input: { birthDate: tomorrow() } }),
+      "birthDate",
+    ],
+    [
+      "an impossible birth date",
+      () => as(anna).request(UPDATE_PERSON, { id: anna.personId, input: { birthDate: "1990-02-30" } }),
+      "birthDate",
+    ],
     [
       "a household without an adult (a child as its first person)",
-      () => as(pastor).request(CREATE_PERSON, { input: { firstName: "Lonely", lastName: "Child", householdId: emptyHousehold, householdRole: "CHILD" } }),
+      () =>
+        as(pastor).request(CREATE_PERSON, {
+          input: {
+            firstName: "Lonely",
+            lastName: "Child",
+            householdId: emptyHousehold,
+            householdRole: "CHILD",
+          },
+        }),
       "householdId",
     ],
     [
       "a household without an adult (its only adult moves out)",
-      () => as(pastor).request(UPDATE_PERSON, { id: soloAdult.personId, input: { householdId: emptyHousehold } }),
+      () =>
+        as(pastor).request(UPDATE_PERSON, { id: soloAdult.personId, input: { householdId: emptyHousehold } }),
       "householdId",
     ],
     [
@@ -198,9 +353,29 @@ describe("bad input comes back as field errors (PRODUCT.md §6)", () => {
       () => as(pastor).request(UPDATE_PERSON, { id: soloAdult.personId, input: { householdRole: "CHILD" } }),
       "householdRole",
     ],
-    ["a second primary email", () => as(anna).request(ADD_EMAIL, { p: anna.personId, input: { email: uniqueEmail("second"), isPrimary: true } }), "isPrimary"],
-    ["an empty first name", () => as(anna).request(UPDATE_PERSON, { id: anna.personId, input: { firstName: "   " } }), "firstName"],
-    ["a country that is not a code", () => as(anna).request(SET_ADDRESS, { h: soloHousehold, input: { street1: "x", city: "y", country: "USA" } }), "country"],
+    [
+      "a second primary email",
+      () =>
+        as(anna).request(ADD_EMAIL, {
+          p: anna.personId,
+          input: { email: uniqueEmail("second"), isPrimary: true },
+        }),
+      "isPrimary",
+    ],
+    [
+      "an empty first name",
+      () => as(anna).request(UPDATE_PERSON, { id: anna.personId, input: { firstName: "   " } }),
+      "firstName",
+    ],
+    [
+      "a country that is not a code",
+      () =>
+        as(anna).request(SET_ADDRESS, {
+          h: soloHousehold,
+          input: { street1: "x", city: "y", country: "USA" },
+        }),
+      "country",
+    ],
   ];
 
   it.each(cases)("%s", async (_, run, field) => {
@@ -210,26 +385,49 @@ describe("bad input comes back as field errors (PRODUCT.md §6)", () => {
   });
 
   it("wrote nothing for the refused input", async () => {
-    expect(await su.collection("person_emails").getFullList({ filter: su.filter("person = {:p}", { p: anna.personId }) })).toHaveLength(1);
-    expect(await su.collection("person_phones").getFullList({ filter: su.filter("person = {:p}", { p: anna.personId }) })).toHaveLength(0);
-    expect(await su.collection("people").getFullList({ filter: su.filter("household = {:h}", { h: emptyHousehold }) })).toHaveLength(0);
+    expect(
+      await su
+        .collection("person_emails")
+        .getFullList({ filter: su.filter("person = {:p}", { p: anna.personId }) }),
+    ).toHaveLength(1);
+    expect(
+      await su
+        .collection("person_phones")
+        .getFullList({ filter: su.filter("person = {:p}", { p: anna.personId }) }),
+    ).toHaveLength(0);
+    expect(
+      await su
+        .collection("people")
+        .getFullList({ filter: su.filter("household = {:h}", { h: emptyHousehold }) }),
+    ).toHaveLength(0);
     expect((await su.collection("people").getOne(soloAdult.personId)).household).toBe(soloHousehold);
   });
 
   it("the same email twice on one person is a conflict on the email field", async () => {
     const email = uniqueEmail("twice");
     await as(anna).request(ADD_EMAIL, { p: anna.personId, input: { email } });
-    const again = await as(anna).request(ADD_EMAIL, { p: anna.personId, input: { email: email.toUpperCase() } });
+    const again = await as(anna).request(ADD_EMAIL, {
+      p: anna.personId,
+      input: { email: email.toUpperCase() },
+    });
     expect(errorCode(again)).toBe("CONFLICT");
     expect(fieldErrors(again)).toHaveProperty("email");
   });
 });
 
 describe("household invitations", () => {
-  const tokenFrom = (mail: CaughtMail) => new URL(linkFrom(mail, "/signup?invite=")).searchParams.get("invite")!;
+  const tokenFrom = (mail: CaughtMail) =>
+    new URL(linkFrom(mail, "/signup?invite=")).searchParams.get("invite")!;
   const signUp = (email: string, inviteToken?: string) =>
     as(null).execute(SIGN_UP, {
-      input: { firstName: "Ruth", lastName: "Moab", email, password: "a long enough secret", passwordConfirm: "a long enough secret", inviteToken },
+      input: {
+        firstName: "Ruth",
+        lastName: "Moab",
+        email,
+        password: "a long enough secret",
+        passwordConfirm: "a long enough secret",
+        inviteToken,
+      },
     });
 
   it("mails a sign-up link; signing up with it joins the household as a pending spouse", async () => {
@@ -239,12 +437,17 @@ describe("household invitations", () => {
 
     const invited = await as(inviter).execute(INVITE, { h: household, email, name: "Ruth" });
     expect(invited.data).toMatchObject({ inviteToHousehold: { email, name: "Ruth", status: "PENDING" } });
-    const listed = await as(inviter).request(`query($h: ID!) { household(id: $h) { invitations { email status } } }`, { h: household });
+    const listed = await as(inviter).request(
+      `query($h: ID!) { household(id: $h) { invitations { email status } } }`,
+      { h: household },
+    );
     expect(listed.data).toEqual({ household: { invitations: [{ email, status: "PENDING" }] } });
 
     const mail = await waitForMail(catcher(), email, /invited you to join/);
     expect(mail.text).toContain("Naomi Bethlehem");
-    expect(linkFrom(mail, "/signup?invite=")).toMatch(/^http:\/\/flock\.test\/signup\?invite=[A-Za-z0-9_-]{43}$/);
+    expect(linkFrom(mail, "/signup?invite=")).toMatch(
+      /^http:\/\/flock\.test\/signup\?invite=[A-Za-z0-9_-]{43}$/,
+    );
     const token = tokenFrom(mail);
     // Only the token's hash is stored.
     const stored = await su.collection("household_invitations").getOne(invited.data!.inviteToHousehold.id);
@@ -254,13 +457,28 @@ describe("household invitations", () => {
     expect(errorCode(wrong)).toBe("BAD_USER_INPUT");
     expect(Object.keys(fieldErrors(wrong) ?? {})).toEqual(["inviteToken"]);
 
-    const joined = await signUpAndSignIn(gateway, { firstName: "Ruth", lastName: "Moab", email, inviteToken: token });
+    const joined = await signUpAndSignIn(gateway, {
+      firstName: "Ruth",
+      lastName: "Moab",
+      email,
+      inviteToken: token,
+    });
     // Household access opens with staff approval: until then the pending person sees only themselves.
-    expect(joined.person).toMatchObject({ recordStatus: "PENDING", householdRole: "SPOUSE", household: null });
-    expect(await su.collection("people").getOne(joined.person.id)).toMatchObject({ household, householdRole: "spouse", recordStatus: "pending" });
+    expect(joined.person).toMatchObject({
+      recordStatus: "PENDING",
+      householdRole: "SPOUSE",
+      household: null,
+    });
+    expect(await su.collection("people").getOne(joined.person.id)).toMatchObject({
+      household,
+      householdRole: "spouse",
+      recordStatus: "pending",
+    });
     expect((await su.collection("household_invitations").getOne(stored.id)).status).toBe("accepted");
     // The sign-up email became the person's primary, private email row.
-    const rows = await su.collection("person_emails").getFullList({ filter: su.filter("person = {:p}", { p: joined.person.id }) });
+    const rows = await su
+      .collection("person_emails")
+      .getFullList({ filter: su.filter("person = {:p}", { p: joined.person.id }) });
     expect(rows.map((r) => [r.email, r.isPrimary, r.visibility])).toEqual([[email, true, "private"]]);
 
     // A token works once.
@@ -276,8 +494,12 @@ describe("household invitations", () => {
     const invited = await as(inviter).execute(INVITE, { h: household, email, name: "Orpah" });
     const token = tokenFrom(await waitForMail(catcher(), email, /invited you to join/));
 
-    expect(errorCode(await as(stranger).request(REVOKE, { id: invited.data!.inviteToHousehold.id }))).toBe("NOT_FOUND");
-    expect(errorCode(await as(stranger).request(INVITE, { h: household, email: uniqueEmail(), name: "X" }))).toBe("FORBIDDEN");
+    expect(errorCode(await as(stranger).request(REVOKE, { id: invited.data!.inviteToHousehold.id }))).toBe(
+      "NOT_FOUND",
+    );
+    expect(
+      errorCode(await as(stranger).request(INVITE, { h: household, email: uniqueEmail(), name: "X" })),
+    ).toBe("FORBIDDEN");
     const revoked = await as(inviter).request(REVOKE, { id: invited.data!.inviteToHousehold.id });
     expect(revoked.data).toMatchObject({ revokeHouseholdInvitation: { status: "REVOKED" } });
     expect(Object.keys(fieldErrors(await signUp(email, token)) ?? {})).toEqual(["inviteToken"]);
@@ -295,7 +517,9 @@ describe("contact a member through the directory", () => {
   async function listedRecipient(firstName: string) {
     const recipient = await memberOf(await newHousehold(), { firstName, lastName: "Recipient" });
     const address = uniqueEmail(firstName.toLowerCase());
-    await su.collection("person_emails").create({ person: recipient.personId, email: address, isPrimary: true, visibility: "private" });
+    await su
+      .collection("person_emails")
+      .create({ person: recipient.personId, email: address, isPrimary: true, visibility: "private" });
     return { recipient, address };
   }
 
@@ -317,7 +541,9 @@ describe("contact a member through the directory", () => {
     const responses = [
       sent,
       await as(sender).request(PERSON, { id: recipient.personId }),
-      await as(sender).request(`{ directory(first: 100) { edges { node { members { emails { email } user { email } } } } } }`),
+      await as(sender).request(
+        `{ directory(first: 100) { edges { node { members { emails { email } user { email } } } } } }`,
+      ),
     ];
     for (const response of responses) expect(JSON.stringify(response)).not.toContain(address);
   });
@@ -325,19 +551,25 @@ describe("contact a member through the directory", () => {
   it("tells the recipient what is true for their choices: whether the sender can see the address the message came to", async () => {
     const sender = await memberOf(await newHousehold(), { firstName: "Sam", lastName: "Sender" });
     const { recipient: hidden, address: hiddenAddress } = await listedRecipient("Hilda");
-    expect((await as(sender).request(CONTACT, { id: hidden.personId, message: "Hello Hilda" })).errors).toBeUndefined();
+    expect(
+      (await as(sender).request(CONTACT, { id: hidden.personId, message: "Hello Hilda" })).errors,
+    ).toBeUndefined();
     const hiddenMail = await waitForMail(catcher(), hiddenAddress, /sent you a message/);
     expect(hiddenMail.text).toContain("This email address was not shown to them.");
     expect(hiddenMail.text).not.toContain("can see this email address");
 
     const shared = await memberOf(await newHousehold(), { firstName: "Sheila", lastName: "Shared" });
     const sharedAddress = uniqueEmail("sheila");
-    await su.collection("person_emails").create({ person: shared.personId, email: sharedAddress, isPrimary: true, visibility: "members" });
+    await su
+      .collection("person_emails")
+      .create({ person: shared.personId, email: sharedAddress, isPrimary: true, visibility: "members" });
     // The sender really sees it on the card…
     const card = await as(sender).execute(PeopleEmailsDocument, { id: shared.personId });
     expect(card.data!.person!.emails.map((e) => e.email)).toEqual([sharedAddress]);
     // …so the mail must not claim otherwise.
-    expect((await as(sender).request(CONTACT, { id: shared.personId, message: "Hello Sheila" })).errors).toBeUndefined();
+    expect(
+      (await as(sender).request(CONTACT, { id: shared.personId, message: "Hello Sheila" })).errors,
+    ).toBeUndefined();
     const sharedMail = await waitForMail(catcher(), sharedAddress, /sent you a message/);
     expect(sharedMail.text).not.toContain("not shown");
     expect(sharedMail.text).toContain("They can see this email address on your directory card");
@@ -353,10 +585,16 @@ describe("contact a member through the directory", () => {
     const ownHousehold = (await su.collection("people").getOne(sender.personId)).household as string;
     const ownChild = await childOf(ownHousehold);
 
-    expect(errorCode(await as(pending).request(CONTACT, { id: recipient.personId, message: "hi" }))).toBe("FORBIDDEN");
-    expect(errorCode(await as(null).request(CONTACT, { id: recipient.personId, message: "hi" }))).toBe("UNAUTHENTICATED");
+    expect(errorCode(await as(pending).request(CONTACT, { id: recipient.personId, message: "hi" }))).toBe(
+      "FORBIDDEN",
+    );
+    expect(errorCode(await as(null).request(CONTACT, { id: recipient.personId, message: "hi" }))).toBe(
+      "UNAUTHENTICATED",
+    );
     expect(errorCode(await as(sender).request(CONTACT, { id: child.id, message: "hi" }))).toBe("NOT_FOUND");
-    expect(errorCode(await as(sender).request(CONTACT, { id: ownChild.id, message: "hi" }))).toBe("FORBIDDEN");
+    expect(errorCode(await as(sender).request(CONTACT, { id: ownChild.id, message: "hi" }))).toBe(
+      "FORBIDDEN",
+    );
     const empty = await as(sender).request(CONTACT, { id: recipient.personId, message: "  " });
     expect(Object.keys(fieldErrors(empty) ?? {})).toEqual(["message"]);
   });
@@ -365,16 +603,24 @@ describe("contact a member through the directory", () => {
     const sender = await memberOf(await newHousehold());
     const { recipient, address } = await listedRecipient("Ruby");
     for (let i = 1; i <= THROTTLE.contactPerSenderPerHour; i++) {
-      expect((await as(sender).request(CONTACT, { id: recipient.personId, message: `Message ${i}` })).data).toEqual({ contactPerson: true });
+      expect(
+        (await as(sender).request(CONTACT, { id: recipient.personId, message: `Message ${i}` })).data,
+      ).toEqual({ contactPerson: true });
     }
     const limited = await as(sender).request(CONTACT, { id: recipient.personId, message: "One too many" });
     expectRateLimited(limited);
     // Delivery is synchronous with the mutation: every accepted message is caught already.
-    const caught = (await (await fetch(`${catcher()}/messages?to=${encodeURIComponent(address)}`)).json()) as CaughtMail[];
-    expect(caught.filter((m) => m.replyTo.includes(sender.email))).toHaveLength(THROTTLE.contactPerSenderPerHour);
+    const caught = (await (
+      await fetch(`${catcher()}/messages?to=${encodeURIComponent(address)}`)
+    ).json()) as CaughtMail[];
+    expect(caught.filter((m) => m.replyTo.includes(sender.email))).toHaveLength(
+      THROTTLE.contactPerSenderPerHour,
+    );
     // Another sender is not affected.
     const other = await memberOf(await newHousehold());
-    expect((await as(other).request(CONTACT, { id: recipient.personId, message: "Hello" })).data).toEqual({ contactPerson: true });
+    expect((await as(other).request(CONTACT, { id: recipient.personId, message: "Hello" })).data).toEqual({
+      contactPerson: true,
+    });
   });
 });
 
@@ -382,13 +628,21 @@ describe("protected photos through /files", () => {
   let parent: TestUser & { personId: string };
   let neighbour: TestUser & { personId: string };
   let childId: string;
-  let urls: { parent: { card: string; thumb: string; original: string }; child: { card: string }; household: { card: string; thumb: string } };
+  let urls: {
+    parent: { card: string; thumb: string; original: string };
+    child: { card: string };
+    household: { card: string; thumb: string };
+  };
 
   const upload = (user: TestUser, query: string, id: string) =>
-    as(user).request<Record<string, Record<string, string>>>(query, {}, {
-      body: multipartBody(query, "file", fileOf(pngBytes(8, 8), "me.png", "image/png"), "me.png", { id }),
-      headers: { [CSRF_HEADER]: "1" },
-    });
+    as(user).request<Record<string, Record<string, string>>>(
+      query,
+      {},
+      {
+        body: multipartBody(query, "file", fileOf(pngBytes(8, 8), "me.png", "image/png"), "me.png", { id }),
+        headers: { [CSRF_HEADER]: "1" },
+      },
+    );
   const get = (path: string, headers: Record<string, string> = {}) => fetch(`${baseUrl}${path}`, { headers });
   const cookie = (user: TestUser) => ({ cookie: `${SESSION.cookieName}=${encodeURIComponent(user.token)}` });
 
@@ -401,7 +655,11 @@ describe("protected photos through /files", () => {
     const child = await upload(parent, SET_PERSON_PHOTO, childId);
     const home = await upload(parent, SET_HOUSEHOLD_PHOTO, household);
     expect([own.errors, child.errors, home.errors]).toEqual([undefined, undefined, undefined]);
-    urls = { parent: own.data!.setPersonPhoto! as never, child: child.data!.setPersonPhoto! as never, household: home.data!.setHouseholdPhoto! as never };
+    urls = {
+      parent: own.data!.setPersonPhoto! as never,
+      child: child.data!.setPersonPhoto! as never,
+      household: home.data!.setHouseholdPhoto! as never,
+    };
   });
 
   it("builds /files URLs with the declared thumbnails", () => {
@@ -434,10 +692,20 @@ describe("protected photos through /files", () => {
   });
 
   it("removes a photo with null, and refuses what is not an image", async () => {
-    const notImage = await as(parent).request(SET_PERSON_PHOTO, {}, {
-      body: multipartBody(SET_PERSON_PHOTO, "file", fileOf(new TextEncoder().encode("<svg/>"), "x.svg", "image/svg+xml"), "x.svg", { id: parent.personId }),
-      headers: { [CSRF_HEADER]: "1" },
-    });
+    const notImage = await as(parent).request(
+      SET_PERSON_PHOTO,
+      {},
+      {
+        body: multipartBody(
+          SET_PERSON_PHOTO,
+          "file",
+          fileOf(new TextEncoder().encode("<svg/>"), "x.svg", "image/svg+xml"),
+          "x.svg",
+          { id: parent.personId },
+        ),
+        headers: { [CSRF_HEADER]: "1" },
+      },
+    );
     expect(errorCode(notImage)).toBe("UNSUPPORTED_FILE_TYPE");
     const removed = await as(parent).request(SET_PERSON_PHOTO, { id: parent.personId, file: null });
     expect(removed.data).toEqual({ setPersonPhoto: { card: null, thumb: null, original: null } });
@@ -451,13 +719,36 @@ describe("staff list and CSV export", () => {
     const t = tag();
     const household = await newHousehold();
     const people = [
-      await su.collection("people").create({ firstName: "Zed", lastName: `Alpha${t}`, recordStatus: "active", membershipStatus: "member", household, householdRole: "head" }),
-      await su.collection("people").create({ firstName: "=HYPERLINK(\"x\")", lastName: `Beta${t}`, recordStatus: "active", membershipStatus: "visitor", household }),
-      await su.collection("people").create({ firstName: "Amy", lastName: `Beta${t}`, recordStatus: "archived", membershipStatus: "member", household }),
+      await su.collection("people").create({
+        firstName: "Zed",
+        lastName: `Alpha${t}`,
+        recordStatus: "active",
+        membershipStatus: "member",
+        household,
+        householdRole: "head",
+      }),
+      await su.collection("people").create({
+        firstName: '=HYPERLINK("x")',
+        lastName: `Beta${t}`,
+        recordStatus: "active",
+        membershipStatus: "visitor",
+        household,
+      }),
+      await su.collection("people").create({
+        firstName: "Amy",
+        lastName: `Beta${t}`,
+        recordStatus: "archived",
+        membershipStatus: "member",
+        household,
+      }),
     ];
     const email = uniqueEmail(`csv${t}`);
-    await su.collection("person_emails").create({ person: people[0]!.id, email, isPrimary: true, visibility: "private" });
-    await su.collection("person_phones").create({ person: people[0]!.id, number: "+12025550199", isPrimary: true, visibility: "private" });
+    await su
+      .collection("person_emails")
+      .create({ person: people[0]!.id, email, isPrimary: true, visibility: "private" });
+    await su
+      .collection("person_phones")
+      .create({ person: people[0]!.id, number: "+12025550199", isPrimary: true, visibility: "private" });
     await su.collection("person_private").create({ person: people[0]!.id, birthDate: "1970-01-02" });
     const careTeam = await createUser({ roles: ["Care Team"] });
     const staff = as(careTeam);
@@ -467,7 +758,7 @@ describe("staff list and CSV export", () => {
       filter: { search: t },
     });
     expect(first.data!.people.totalCount).toBe(3);
-    expect(first.data!.people.edges.map((e) => e.node.firstName)).toEqual(["Zed", "=HYPERLINK(\"x\")"]);
+    expect(first.data!.people.edges.map((e) => e.node.firstName)).toEqual(["Zed", '=HYPERLINK("x")']);
     const next = await staff.execute(PEOPLE, {
       first: 2,
       after: first.data!.people.pageInfo.endCursor,
@@ -485,10 +776,14 @@ describe("staff list and CSV export", () => {
 
     const csv = (await staff.execute(PeopleCsvDocument, { f: { search: t } })).data!.peopleCsv;
     const lines = csv.trimEnd().split("\r\n");
-    expect(lines[0]).toBe("id,firstName,lastName,preferredName,membershipStatus,recordStatus,ageGroup,household,email,phone,birthDate");
+    expect(lines[0]).toBe(
+      "id,firstName,lastName,preferredName,membershipStatus,recordStatus,ageGroup,household,email,phone,birthDate",
+    );
     expect(lines).toHaveLength(4);
     const householdName = (await su.collection("households").getOne(household)).name;
-    expect(lines[1]).toBe(`${people[0]!.id},Zed,Alpha${t},,member,active,adult,${householdName},${email},'+12025550199,1970-01-02`);
+    expect(lines[1]).toBe(
+      `${people[0]!.id},Zed,Alpha${t},,member,active,adult,${householdName},${email},'+12025550199,1970-01-02`,
+    );
     expect(lines[2]).toContain(`"'=HYPERLINK(""x"")"`);
 
     const member = await memberOf(await newHousehold());

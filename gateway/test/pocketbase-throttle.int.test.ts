@@ -14,7 +14,15 @@ import type { Gateway } from "../src/index.ts";
 import { createUserClient } from "../src/pocketbase/client.ts";
 import { pocketBaseStats } from "../src/pocketbase/http-fetch.ts";
 import { createUser, GqlClient, system, testGateway, type TestUser } from "./helpers.ts";
-import { ThrottleBellDocument, ThrottleMineDocument, ThrottleMyEventsDocument, ThrottleMyGroupsDocument, ThrottlePrayDocument, ThrottleShellDocument, ThrottleWallDocument } from "./__generated__/operations.ts";
+import {
+  ThrottleBellDocument,
+  ThrottleMineDocument,
+  ThrottleMyEventsDocument,
+  ThrottleMyGroupsDocument,
+  ThrottlePrayDocument,
+  ThrottleShellDocument,
+  ThrottleWallDocument,
+} from "./__generated__/operations.ts";
 import type { DocumentNode } from "graphql";
 import { toPocketBaseDate } from "../src/pocketbase/dates.ts";
 
@@ -28,7 +36,6 @@ const WALL = ThrottleWallDocument;
 const MINE = ThrottleMineDocument;
 const PRAY = ThrottlePrayDocument;
 const FLAG = `mutation($id: ID!) { flagPrayerRequest(id: $id, reason: "test") { id flaggedByMe } }`;
-
 
 async function wallRequest(): Promise<string> {
   const request = await su.collection("prayer_requests").create({
@@ -45,7 +52,11 @@ async function wallRequest(): Promise<string> {
 }
 
 /** Runs `reads` as `client` several times (as page views do) and returns the empty filtered reads they made. */
-async function emptyFilteredReads(client: GqlClient, reads: DocumentNode[], times = 4): Promise<{ count: number; last: string }> {
+async function emptyFilteredReads(
+  client: GqlClient,
+  reads: DocumentNode[],
+  times = 4,
+): Promise<{ count: number; last: string }> {
   const before = pocketBaseStats.emptyFilteredLists;
   for (let i = 0; i < times; i++) {
     const results = await Promise.all(reads.map((query) => client.request(query)));
@@ -90,7 +101,15 @@ describe("per-viewer lookups are never empty filtered lists (PocketBase's per-IP
     // The menu still holds published menu pages only: not a draft, not a page left out of the menu.
     const tag = randomUUID().slice(0, 8);
     const page = (title: string, status: string, showInNav: boolean) =>
-      su.collection("pages").create({ title, slug: `${title.toLowerCase().replace(/ /g, "-")}-${tag}`, status, showInNav, body: "", revision: 1, navOrder: 5000 });
+      su.collection("pages").create({
+        title,
+        slug: `${title.toLowerCase().replace(/ /g, "-")}-${tag}`,
+        status,
+        showInNav,
+        body: "",
+        revision: 1,
+        navOrder: 5000,
+      });
     await page(`Menu page ${tag}`, "published", true);
     await page(`Draft menu page ${tag}`, "draft", true);
     await page(`Hidden page ${tag}`, "published", false);
@@ -100,7 +119,9 @@ describe("per-viewer lookups are never empty filtered lists (PocketBase's per-IP
     expect([asVisitor.pages, asVisitor.sermons, asMember.pages, asMember.sermons]).toEqual([0, 0, 0, 0]);
     expect(asEditor.pages).toBe(1); // editors also read drafts: theirs is filtered
     for (const { data } of [asVisitor, asMember, asEditor]) {
-      expect(data.navigation.map((item) => item.title).filter((title) => title.endsWith(tag))).toEqual([`Menu page ${tag}`]);
+      expect(data.navigation.map((item) => item.title).filter((title) => title.endsWith(tag))).toEqual([
+        `Menu page ${tag}`,
+      ]);
     }
   });
 
@@ -117,7 +138,13 @@ describe("per-viewer lookups are never empty filtered lists (PocketBase's per-IP
     expect(node(flagged)).toMatchObject({ prayedToday: false, flaggedByMe: true });
 
     // 101 unread and one read: more than the one page the count reads without a filter.
-    const rows = Array.from({ length: 102 }, (_, i) => ({ user: user.id, kind: "prayer_approved", title: `Note ${i}`, count: 1, readAt: i === 0 ? toPocketBaseDate(new Date()) : "" }));
+    const rows = Array.from({ length: 102 }, (_, i) => ({
+      user: user.id,
+      kind: "prayer_approved",
+      title: `Note ${i}`,
+      count: 1,
+      readAt: i === 0 ? toPocketBaseDate(new Date()) : "",
+    }));
     for (const row of rows) await su.collection("notifications").create(row);
     const bell = await client.execute(BELL);
     expect(bell.data!.notifications).toMatchObject({ totalCount: 102, unreadCount: 101 });
@@ -131,6 +158,8 @@ describe("the caller's IP reaches PocketBase", () => {
     const health = await pb.send<{ data: { realIP?: string } }>("/api/health", {});
     expect(health.data.realIP).toBe("198.51.100.77");
     const withoutIp = createUserClient(inject("pbUrl"), su.authStore.token);
-    expect((await withoutIp.send<{ data: { realIP?: string } }>("/api/health", {})).data.realIP).toBe("127.0.0.1");
+    expect((await withoutIp.send<{ data: { realIP?: string } }>("/api/health", {})).data.realIP).toBe(
+      "127.0.0.1",
+    );
   });
 });

@@ -22,7 +22,14 @@ const REJECT = `mutation($id: ID!, $reason: String!) { rejectPrayerRequest(id: $
 interface WallEvent {
   kind: "ADDED" | "UPDATED" | "REMOVED" | "RESYNC";
   id: string | null;
-  request: { id: string; status: string; visibility: string; prayedCount: number; authorName: string | null; requester: unknown } | null;
+  request: {
+    id: string;
+    status: string;
+    visibility: string;
+    prayedCount: number;
+    authorName: string | null;
+    requester: unknown;
+  } | null;
 }
 
 let gateway: Gateway;
@@ -49,14 +56,22 @@ class WallSubscriber {
   private reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
   private done: Promise<void> = Promise.resolve();
 
-  constructor(readonly name: string, private readonly token: string | null) {}
+  constructor(
+    readonly name: string,
+    private readonly token: string | null,
+  ) {}
 
   async open(): Promise<this> {
     const headers = new Headers({ "content-type": "application/json", accept: "text/event-stream" });
     if (this.token) headers.set("authorization", `Bearer ${this.token}`);
     const response = await gateway.yoga.fetch(
       "http://flock.test/graphql",
-      { method: "POST", headers, body: JSON.stringify({ query: WALL_SUBSCRIPTION }), signal: this.abort.signal },
+      {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ query: WALL_SUBSCRIPTION }),
+        signal: this.abort.signal,
+      },
       { clientIp: "203.0.113.77" },
     );
     expect(response.headers.get("content-type")).toMatch(/text\/event-stream/);
@@ -81,7 +96,10 @@ class WallSubscriber {
           buffer = buffer.slice(end + 2);
           for (const line of block.split("\n")) {
             if (!line.startsWith("data:")) continue;
-            const payload = JSON.parse(line.slice(5).trim()) as { data?: { prayerWall: WallEvent }; errors?: unknown };
+            const payload = JSON.parse(line.slice(5).trim()) as {
+              data?: { prayerWall: WallEvent };
+              errors?: unknown;
+            };
             if (payload.errors) throw new Error(`${this.name}: ${JSON.stringify(payload.errors)}`);
             if (payload.data) this.events.push(payload.data.prayerWall);
           }
@@ -147,7 +165,11 @@ async function untilSettled(subscribers: WallSubscriber[]): Promise<void> {
 beforeAll(async () => {
   gateway = await testGateway();
   su = await system();
-  [member, pastor, moderator] = await Promise.all([createUser({ name: "Wall Member" }), createUser({ roles: ["Pastor"] }), createUser({ roles: ["Care Team"] })]);
+  [member, pastor, moderator] = await Promise.all([
+    createUser({ name: "Wall Member" }),
+    createUser({ roles: ["Pastor"] }),
+    createUser({ roles: ["Care Team"] }),
+  ]);
 });
 afterAll(() => gateway.close());
 
@@ -155,10 +177,19 @@ describe("the live wall", () => {
   it("a group's prayer request reaches no wall: not its members', not a non-member's, not a moderator's", async () => {
     const run = randomUUID().slice(0, 6);
     const group = await su.collection("groups").create({
-      name: `Prayer group ${run}`, slug: `prayer-group-${run}`, type: "small_group", locationDisplay: "hidden", visibility: "public", joinPolicy: "open", rosterVisibility: "members", status: "active",
+      name: `Prayer group ${run}`,
+      slug: `prayer-group-${run}`,
+      type: "small_group",
+      locationDisplay: "hidden",
+      visibility: "public",
+      joinPolicy: "open",
+      rosterVisibility: "members",
+      status: "active",
     });
     const insider = await createUser({ name: "Group Insider" });
-    await su.collection("group_members").create({ group: group.id, person: insider.personId, role: "member", status: "active" });
+    await su
+      .collection("group_members")
+      .create({ group: group.id, person: insider.personId, role: "member", status: "active" });
     const asInsider = await new WallSubscriber("group member", insider.token).open();
     const asMember = await new WallSubscriber("member", member.token).open();
     const asModerator = await new WallSubscriber("moderator", moderator.token).open();
@@ -167,10 +198,13 @@ describe("the live wall", () => {
       await untilListening(all);
       const secret = body("our group's secret");
       const request = await createRequest({ visibility: "members", group: group.id, body: secret });
-      await su.collection("prayer_marks").create({ request: request.id, user: insider.id, day: todayIn("UTC") });
+      await su
+        .collection("prayer_marks")
+        .create({ request: request.id, user: insider.id, day: todayIn("UTC") });
       await untilSettled(all);
       for (const s of all) expect(s.kindsAbout(request.id), s.name).not.toContain("ADDED");
-      for (const s of [asInsider, asMember]) expect(s.kindsAbout(request.id), s.name).not.toContain("UPDATED");
+      for (const s of [asInsider, asMember])
+        expect(s.kindsAbout(request.id), s.name).not.toContain("UPDATED");
       // The non-member's stream never carried it at all.
       expect(asMember.raw).not.toContain(secret);
       expect(asMember.raw).not.toContain(request.id);
@@ -197,11 +231,21 @@ describe("the live wall", () => {
       const publicPending = await createRequest({ visibility: "public", status: "pending" });
       const membersPending = await createRequest({ visibility: "members", status: "pending" });
       const anonymous = await createRequest({ visibility: "public", anonymous: true, authorName: "" });
-      await su.collection("prayer_request_private").create({ request: anonymous.id, user: requester.id, person: requester.personId, submitterName: requesterName, submitterEmail: requester.email });
+      await su.collection("prayer_request_private").create({
+        request: anonymous.id,
+        user: requester.id,
+        person: requester.personId,
+        submitterName: requesterName,
+        submitterEmail: requester.email,
+      });
       // A count that moves on a members-only request ("I prayed").
-      await su.collection("prayer_marks").create({ request: membersApproved.id, user: member.id, day: todayIn("UTC") });
+      await su
+        .collection("prayer_marks")
+        .create({ request: membersApproved.id, user: member.id, day: todayIn("UTC") });
       // And the anonymous request changes after its private row exists (a payload that could now carry the requester).
-      await su.collection("prayer_marks").create({ request: anonymous.id, user: member.id, day: todayIn("UTC") });
+      await su
+        .collection("prayer_marks")
+        .create({ request: anonymous.id, user: member.id, day: todayIn("UTC") });
       await untilSettled(all);
 
       expect(visitor.kindsAbout(publicApproved.id)).toEqual(["ADDED"]);
@@ -222,15 +266,24 @@ describe("the live wall", () => {
         expect(s.about(anonymous.id).every((e) => e.request!.requester === null)).toBe(true);
       }
       // Pastoral staff see who asked, through the same PrayerRequest fields.
-      expect(asPastor.about(anonymous.id)[1]!.request!.requester).toMatchObject({ name: requesterName, email: requester.email, person: { id: requester.personId } });
+      expect(asPastor.about(anonymous.id)[1]!.request!.requester).toMatchObject({
+        name: requesterName,
+        email: requester.email,
+        person: { id: requester.personId },
+      });
 
       // A moderator rejects a request that was on the wall: the pastor (who may still read it) gets it
       // REMOVED; the others' PocketBase connections say nothing, so every wall is told to refetch.
       const before = all.map((s) => s.events.filter((e) => e.kind === "RESYNC").length);
-      const rejected = await new GqlClient(gateway, { token: moderator.token }).request(REJECT, { id: publicApproved.id, reason: "Duplicate request." });
+      const rejected = await new GqlClient(gateway, { token: moderator.token }).request(REJECT, {
+        id: publicApproved.id,
+        reason: "Duplicate request.",
+      });
       expect(rejected.errors).toBeUndefined();
       await untilSettled(all);
-      all.forEach((s, i) => expect(s.events.filter((e) => e.kind === "RESYNC").length, s.name).toBeGreaterThan(before[i]!));
+      all.forEach((s, i) =>
+        expect(s.events.filter((e) => e.kind === "RESYNC").length, s.name).toBeGreaterThan(before[i]!),
+      );
       expect(asPastor.kindsAbout(publicApproved.id)).toEqual(["ADDED", "REMOVED"]);
       expect(visitor.kindsAbout(publicApproved.id)).toEqual(["ADDED"]);
 

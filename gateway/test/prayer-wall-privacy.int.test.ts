@@ -11,7 +11,16 @@ import type PocketBase from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/index.ts";
 import { createUser, GqlClient, pbAs, system, testGateway, uniqueEmail, type TestUser } from "./helpers.ts";
-import { WallPrivacyOneDocument, WallPrivacyPrayDocument, WallPrivacyPublicWallDocument, WallPrivacySettingsDocument, WallPrivacySubmitDocument, WallPrivacyWallDocument, type PrayerRequestInput, type WallPrivacyFieldsFragment } from "./__generated__/operations.ts";
+import {
+  WallPrivacyOneDocument,
+  WallPrivacyPrayDocument,
+  WallPrivacyPublicWallDocument,
+  WallPrivacySettingsDocument,
+  WallPrivacySubmitDocument,
+  WallPrivacyWallDocument,
+  type PrayerRequestInput,
+  type WallPrivacyFieldsFragment,
+} from "./__generated__/operations.ts";
 
 // The operations are in ./operations/prayer-wall-privacy.graphql (typed by npm run codegen).
 const SUBMIT = WallPrivacySubmitDocument;
@@ -35,16 +44,23 @@ const visitor = () => new GqlClient(gateway, { ip: `203.0.113.${++ip}` });
 const as = (user: TestUser) => new GqlClient(gateway, { token: user.token });
 const text = (label: string) => `Please pray for my surgery next week ${label} ${randomUUID().slice(0, 8)}`;
 
-async function ask(client: GqlClient, input: Omit<PrayerRequestInput, "visibility" | "anonymous"> & Partial<PrayerRequestInput>): Promise<Node> {
-  const result = await client.execute(SUBMIT, { input: { visibility: "PUBLIC", anonymous: false, ...input } });
+async function ask(
+  client: GqlClient,
+  input: Omit<PrayerRequestInput, "visibility" | "anonymous"> & Partial<PrayerRequestInput>,
+): Promise<Node> {
+  const result = await client.execute(SUBMIT, {
+    input: { visibility: "PUBLIC", anonymous: false, ...input },
+  });
   expect(result.errors).toBeUndefined();
   const id = result.data!.submitPrayerRequest.id;
   expect((await as(pastor).request(APPROVE, { id })).errors).toBeUndefined();
   return result.data!.submitPrayerRequest;
 }
 
-const viewAs = async (client: GqlClient, id: string) => (await client.execute(ONE, { id })).data!.prayerRequest;
-const wallAs = async (client: GqlClient) => (await client.execute(WALL)).data!.prayerWall.edges.map((e) => e.node);
+const viewAs = async (client: GqlClient, id: string) =>
+  (await client.execute(ONE, { id })).data!.prayerRequest;
+const wallAs = async (client: GqlClient) =>
+  (await client.execute(WALL)).data!.prayerWall.edges.map((e) => e.node);
 
 async function setPublicWall(on: boolean) {
   const result = await as(admin).execute(SETTINGS, { input: { prayerPublicWall: on } });
@@ -74,7 +90,9 @@ describe("names on the public wall", () => {
     const request = await ask(as(member), { body: text("member") });
     for (const client of [visitor(), as(pending)]) {
       expect(await viewAs(client, request.id)).toMatchObject({ authorName: "Margaret" });
-      expect((await wallAs(client)).find((n) => n.id === request.id)).toMatchObject({ authorName: "Margaret" });
+      expect((await wallAs(client)).find((n) => n.id === request.id)).toMatchObject({
+        authorName: "Margaret",
+      });
     }
     for (const user of [member, otherMember, pastor]) {
       expect(await viewAs(as(user), request.id)).toMatchObject({ authorName: "Margaret Anne Whitfield" });
@@ -85,22 +103,40 @@ describe("names on the public wall", () => {
   });
 
   it("a visitor's own name is shortened for other visitors too; the stored name stays whole for the pastors", async () => {
-    const request = await ask(visitor(), { body: text("visitor"), name: "Victor Hugo Visitor", email: uniqueEmail("victor") });
+    const request = await ask(visitor(), {
+      body: text("visitor"),
+      name: "Victor Hugo Visitor",
+      email: uniqueEmail("victor"),
+    });
     expect(await viewAs(visitor(), request.id)).toMatchObject({ authorName: "Victor" });
     expect(await viewAs(as(otherMember), request.id)).toMatchObject({ authorName: "Victor Hugo Visitor" });
-    const row = await su.collection("prayer_request_private").getFirstListItem(su.filter("request = {:id}", { id: request.id }));
+    const row = await su
+      .collection("prayer_request_private")
+      .getFirstListItem(su.filter("request = {:id}", { id: request.id }));
     expect(row.submitterName).toBe("Victor Hugo Visitor");
   });
 });
 
 describe("members-only requests from visitors", () => {
   it("a visitor may ask for a members-only request: members see it, visitors never do", async () => {
-    const request = await ask(visitor(), { body: text("members"), visibility: "MEMBERS", name: "Mia Visitor", email: uniqueEmail("mia") });
+    const request = await ask(visitor(), {
+      body: text("members"),
+      visibility: "MEMBERS",
+      name: "Mia Visitor",
+      email: uniqueEmail("mia"),
+    });
     expect(request.visibility).toBe("MEMBERS");
     expect(await viewAs(visitor(), request.id)).toBeNull();
     expect((await wallAs(visitor())).some((n) => n.id === request.id)).toBe(false);
-    expect(await viewAs(as(otherMember), request.id)).toMatchObject({ id: request.id, authorName: "Mia Visitor" });
-    expect(await pbAs(null).collection("prayer_requests").getList(1, 1, { filter: `id = "${request.id}"` })).toMatchObject({ totalItems: 0 });
+    expect(await viewAs(as(otherMember), request.id)).toMatchObject({
+      id: request.id,
+      authorName: "Mia Visitor",
+    });
+    expect(
+      await pbAs(null)
+        .collection("prayer_requests")
+        .getList(1, 1, { filter: `id = "${request.id}"` }),
+    ).toMatchObject({ totalItems: 0 });
   });
 });
 
@@ -114,15 +150,22 @@ describe("turning the public wall off", () => {
       expect(guestWall.filter((n) => n.visibility === "PUBLIC")).toEqual([]);
       expect(await viewAs(visitor(), request.id)).toBeNull();
       expect(await viewAs(as(pending), request.id)).toBeNull();
-      expect((await pbAs(null).collection("prayer_requests").getList(1, 50, { filter: 'visibility = "public"' })).items).toEqual([]);
-      const pray = await visitor().request(`mutation($id: ID!) { prayFor(id: $id) { id } }`, { id: request.id });
+      expect(
+        (await pbAs(null).collection("prayer_requests").getList(1, 50, { filter: 'visibility = "public"' }))
+          .items,
+      ).toEqual([]);
+      const pray = await visitor().request(`mutation($id: ID!) { prayFor(id: $id) { id } }`, {
+        id: request.id,
+      });
       expect(pray.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
 
       expect((await wallAs(as(otherMember))).some((n) => n.id === request.id)).toBe(true);
       const memberPray = await as(otherMember).execute(WallPrivacyPrayDocument, { id: request.id });
       expect(memberPray.errors).toBeUndefined();
       // The shell tells the web app to invite visitors to sign in instead.
-      expect((await visitor().execute(WallPrivacyPublicWallDocument)).data!.settings.prayerPublicWall).toBe(false);
+      expect((await visitor().execute(WallPrivacyPublicWallDocument)).data!.settings.prayerPublicWall).toBe(
+        false,
+      );
     } finally {
       await setPublicWall(true);
     }

@@ -14,10 +14,32 @@ import type { Gateway } from "../src/index.ts";
 import { THROTTLE } from "@flock/shared/limits";
 import { DEVICE_COOKIE } from "../src/schema/prayer/device.ts";
 import { waitForMail } from "../../scripts/lib/smtp-catcher.ts";
-import { createUser, errorCode, expectRateLimited, GqlClient, system, testGateway, uniqueEmail, type GqlResult, type TestUser } from "./helpers.ts";
 import {
-  PrayerAnsweredDocument, PrayerApproveDocument, PrayerEditDocument, PrayerFlagDocument, PrayerMineDocument, PrayerOneDocument, PrayerPrayDocument,
-  PrayerQueueDocument, PrayerRejectDocument, PrayerSubmitDocument, PrayerWallDocument, type PrayerFieldsFragment, type PrayerRequestInput, type PrayerWallFilter,
+  createUser,
+  errorCode,
+  expectRateLimited,
+  GqlClient,
+  system,
+  testGateway,
+  uniqueEmail,
+  type GqlResult,
+  type TestUser,
+} from "./helpers.ts";
+import {
+  PrayerAnsweredDocument,
+  PrayerApproveDocument,
+  PrayerEditDocument,
+  PrayerFlagDocument,
+  PrayerMineDocument,
+  PrayerOneDocument,
+  PrayerPrayDocument,
+  PrayerQueueDocument,
+  PrayerRejectDocument,
+  PrayerSubmitDocument,
+  PrayerWallDocument,
+  type PrayerFieldsFragment,
+  type PrayerRequestInput,
+  type PrayerWallFilter,
 } from "./__generated__/operations.ts";
 
 // The operations are in ./operations/prayer.graphql (typed by npm run codegen).
@@ -48,8 +70,13 @@ const visitor = () => new GqlClient(gateway, { ip: `198.51.100.${++ipCounter}` }
 const asUser = (user: TestUser) => new GqlClient(gateway, { token: user.token });
 const body = (label = "") => `Please pray for my family this week ${label} ${randomUUID().slice(0, 8)}`;
 
-async function submit(client: GqlClient, input: Omit<PrayerRequestInput, "visibility" | "anonymous"> & Partial<PrayerRequestInput>): Promise<PrayerNode> {
-  const result = await client.execute(SUBMIT, { input: { visibility: "PUBLIC", anonymous: false, ...input } });
+async function submit(
+  client: GqlClient,
+  input: Omit<PrayerRequestInput, "visibility" | "anonymous"> & Partial<PrayerRequestInput>,
+): Promise<PrayerNode> {
+  const result = await client.execute(SUBMIT, {
+    input: { visibility: "PUBLIC", anonymous: false, ...input },
+  });
   expect(result.errors).toBeUndefined();
   return result.data!.submitPrayerRequest;
 }
@@ -67,25 +94,48 @@ async function wallIds(client: GqlClient, filter: PrayerWallFilter = "ALL"): Pro
 }
 
 /** A visitor's GraphQL call with (or without) a device cookie; returns the cookie the gateway set, if any. */
-async function asDevice<T, V>(document: TypedDocumentNode<T, V>, variables: V, device: string | null, ip = "198.51.100.250") {
+async function asDevice<T, V>(
+  document: TypedDocumentNode<T, V>,
+  variables: V,
+  device: string | null,
+  ip = "198.51.100.250",
+) {
   const query = print(document);
   const headers = new Headers({ "content-type": "application/json" });
   if (device) headers.set("cookie", `${DEVICE_COOKIE}=${device}`);
-  const response = await gateway.yoga.fetch("http://flock.test/graphql", { method: "POST", headers, body: JSON.stringify({ query, variables }) }, { clientIp: ip });
+  const response = await gateway.yoga.fetch(
+    "http://flock.test/graphql",
+    { method: "POST", headers, body: JSON.stringify({ query, variables }) },
+    { clientIp: ip },
+  );
   const setCookie = response.headers.getSetCookie().find((c) => c.startsWith(`${DEVICE_COOKIE}=`)) ?? null;
   const json = (await response.json()) as { data: T; errors?: GqlResult["errors"] };
-  const result: GqlResult<T> = { status: response.status, data: json.data ?? null, errors: json.errors, headers: response.headers };
-  return { json, result, setCookie, device: setCookie ? decodeURIComponent(/^[^=]+=([^;]*)/.exec(setCookie)![1]!) : device };
+  const result: GqlResult<T> = {
+    status: response.status,
+    data: json.data ?? null,
+    errors: json.errors,
+    headers: response.headers,
+  };
+  return {
+    json,
+    result,
+    setCookie,
+    device: setCookie ? decodeURIComponent(/^[^=]+=([^;]*)/.exec(setCookie)![1]!) : device,
+  };
 }
 
 const notificationsOf = (userId: string, kind: string) =>
-  su.collection("notifications").getFullList({ filter: su.filter("user = {:u} && kind = {:k}", { u: userId, k: kind }) });
+  su
+    .collection("notifications")
+    .getFullList({ filter: su.filter("user = {:u} && kind = {:k}", { u: userId, k: kind }) });
 
 beforeAll(async () => {
   gateway = await testGateway();
   su = await system();
   // A moderator without pastoral rights: the seeded Care Team and Pastor roles have both.
-  const role = await su.collection("roles").create({ name: `Prayer moderators ${randomUUID().slice(0, 6)}`, permissions: ["prayer.moderate"] });
+  const role = await su
+    .collection("roles")
+    .create({ name: `Prayer moderators ${randomUUID().slice(0, 6)}`, permissions: ["prayer.moderate"] });
   [pastor, moderator, editor, member, otherMember] = await Promise.all([
     createUser({ roles: ["Pastor"] }),
     createUser({ name: "Mo Derator" }),
@@ -100,10 +150,27 @@ afterAll(() => gateway.close());
 describe("submitting", () => {
   it("a member's request waits for moderation under their name; they see it as theirs", async () => {
     const request = await submit(asUser(member), { body: body("member") });
-    expect(request).toMatchObject({ status: "PENDING", authorName: "Mary Member", anonymous: false, isMine: true, prayedCount: 0 });
-    expect(request.requester).toMatchObject({ name: "Mary Member", email: member.email, person: { id: member.personId } });
-    const stored = await su.collection("prayer_request_private").getFirstListItem(su.filter("request = {:id}", { id: request.id }));
-    expect(stored).toMatchObject({ user: member.id, person: member.personId, submitterName: "Mary Member", submitterEmail: member.email });
+    expect(request).toMatchObject({
+      status: "PENDING",
+      authorName: "Mary Member",
+      anonymous: false,
+      isMine: true,
+      prayedCount: 0,
+    });
+    expect(request.requester).toMatchObject({
+      name: "Mary Member",
+      email: member.email,
+      person: { id: member.personId },
+    });
+    const stored = await su
+      .collection("prayer_request_private")
+      .getFirstListItem(su.filter("request = {:id}", { id: request.id }));
+    expect(stored).toMatchObject({
+      user: member.id,
+      person: member.personId,
+      submitterName: "Mary Member",
+      submitterEmail: member.email,
+    });
     // Not on the wall yet, for anyone.
     expect(await wallIds(asUser(otherMember))).not.toContain(request.id);
     expect((await asUser(otherMember).execute(ONE, { id: request.id })).data!.prayerRequest).toBeNull();
@@ -116,43 +183,84 @@ describe("submitting", () => {
     const named = await submit(visitor(), { body: body("visitor"), name: "Vera Visitor", email });
     // A visitor's answer shows the first name only, as the public wall does (issue 10); the stored name is whole.
     expect(named).toMatchObject({ status: "PENDING", authorName: "Vera", isMine: false, requester: null });
-    const anonymous = await submit(visitor(), { body: body("anon visitor"), anonymous: true, email: uniqueEmail("anon") });
-    expect(anonymous).toMatchObject({ status: "PENDING", authorName: null, anonymous: true, requester: null });
-    const row = await su.collection("prayer_request_private").getFirstListItem(su.filter("request = {:id}", { id: named.id }));
+    const anonymous = await submit(visitor(), {
+      body: body("anon visitor"),
+      anonymous: true,
+      email: uniqueEmail("anon"),
+    });
+    expect(anonymous).toMatchObject({
+      status: "PENDING",
+      authorName: null,
+      anonymous: true,
+      requester: null,
+    });
+    const row = await su
+      .collection("prayer_request_private")
+      .getFirstListItem(su.filter("request = {:id}", { id: named.id }));
     expect(row).toMatchObject({ user: "", submitterName: "Vera Visitor", submitterEmail: email });
     // The moderator sees the visitor's name on the request, never who asked the anonymous one.
     const queue = await asUser(moderator).execute(QUEUE, { first: 100 });
     const nodes = queue.data!.prayerQueue.edges.map((e) => e.node);
-    expect(nodes.find((n) => n.id === named.id)).toMatchObject({ authorName: "Vera Visitor", requester: null });
+    expect(nodes.find((n) => n.id === named.id)).toMatchObject({
+      authorName: "Vera Visitor",
+      requester: null,
+    });
     expect(nodes.find((n) => n.id === anonymous.id)).toMatchObject({ authorName: null, requester: null });
   });
 
   it("validates the body and a visitor's name and email", async () => {
-    const tooShort = await asUser(member).request(SUBMIT, { input: { body: "short", visibility: "PUBLIC", anonymous: false } });
+    const tooShort = await asUser(member).request(SUBMIT, {
+      input: { body: "short", visibility: "PUBLIC", anonymous: false },
+    });
     expect(errorCode(tooShort)).toBe("BAD_USER_INPUT");
     expect(tooShort.errors![0]!.extensions!.fieldErrors).toHaveProperty("body");
-    const tooLong = await asUser(member).request(SUBMIT, { input: { body: "x".repeat(2001), visibility: "PUBLIC", anonymous: false } });
+    const tooLong = await asUser(member).request(SUBMIT, {
+      input: { body: "x".repeat(2001), visibility: "PUBLIC", anonymous: false },
+    });
     expect(tooLong.errors![0]!.extensions!.fieldErrorCodes).toMatchObject({ body: "too_long" });
 
-    const noNameNoEmail = await visitor().request(SUBMIT, { input: { body: body(), visibility: "PUBLIC", anonymous: false } });
-    expect(noNameNoEmail.errors![0]!.extensions!.fieldErrorCodes).toMatchObject({ name: "required", email: "required" });
-    const badEmail = await visitor().request(SUBMIT, { input: { body: body(), visibility: "PUBLIC", anonymous: true, email: "not-an-email" } });
+    const noNameNoEmail = await visitor().request(SUBMIT, {
+      input: { body: body(), visibility: "PUBLIC", anonymous: false },
+    });
+    expect(noNameNoEmail.errors![0]!.extensions!.fieldErrorCodes).toMatchObject({
+      name: "required",
+      email: "required",
+    });
+    const badEmail = await visitor().request(SUBMIT, {
+      input: { body: body(), visibility: "PUBLIC", anonymous: true, email: "not-an-email" },
+    });
     expect(badEmail.errors![0]!.extensions!.fieldErrorCodes).toEqual({ email: "invalid_email" });
   });
 
   it("a filled honeypot answers like a success and stores nothing", async () => {
     const email = uniqueEmail("bot");
-    const fake = await submit(visitor(), { body: body("spam"), name: "Bot", email, website: "http://spam.example" });
+    const fake = await submit(visitor(), {
+      body: body("spam"),
+      name: "Bot",
+      email,
+      website: "http://spam.example",
+    });
     expect(fake).toMatchObject({ status: "PENDING" });
     expect(fake.id).toMatch(/^[a-z0-9]{15}$/);
-    expect(await su.collection("prayer_requests").getList(1, 1, { filter: su.filter("id = {:id}", { id: fake.id }) })).toMatchObject({ totalItems: 0 });
-    expect(await su.collection("prayer_request_private").getList(1, 1, { filter: su.filter("submitterEmail = {:e}", { e: email }) })).toMatchObject({ totalItems: 0 });
+    expect(
+      await su
+        .collection("prayer_requests")
+        .getList(1, 1, { filter: su.filter("id = {:id}", { id: fake.id }) }),
+    ).toMatchObject({ totalItems: 0 });
+    expect(
+      await su
+        .collection("prayer_request_private")
+        .getList(1, 1, { filter: su.filter("submitterEmail = {:e}", { e: email }) }),
+    ).toMatchObject({ totalItems: 0 });
   });
 
   it(`throttles visitors to ${THROTTLE.visitorFormsPerIp} requests per IP per hour`, async () => {
     const client = visitor();
-    for (let i = 0; i < THROTTLE.visitorFormsPerIp; i++) await submit(client, { body: body(`throttle ${i}`), anonymous: true, email: uniqueEmail() });
-    const sixth = await client.request(SUBMIT, { input: { body: body("one too many"), visibility: "PUBLIC", anonymous: true, email: uniqueEmail() } });
+    for (let i = 0; i < THROTTLE.visitorFormsPerIp; i++)
+      await submit(client, { body: body(`throttle ${i}`), anonymous: true, email: uniqueEmail() });
+    const sixth = await client.request(SUBMIT, {
+      input: { body: body("one too many"), visibility: "PUBLIC", anonymous: true, email: uniqueEmail() },
+    });
     expectRateLimited(sixth);
     // Members are not throttled by the visitor limit.
     await submit(asUser(member), { body: body("member after throttle") });
@@ -169,10 +277,14 @@ describe("moderation", () => {
     expect(errorCode(await asUser(editor).request(QUEUE, {}))).toBe("FORBIDDEN");
     expect(errorCode(await visitor().request(QUEUE, {}))).toBe("UNAUTHENTICATED");
 
-    const moderatorQueue = (await asUser(moderator).execute(QUEUE, { first: 100 })).data!.prayerQueue.edges.map((e) => e.node.id);
+    const moderatorQueue = (
+      await asUser(moderator).execute(QUEUE, { first: 100 })
+    ).data!.prayerQueue.edges.map((e) => e.node.id);
     expect(moderatorQueue.indexOf(pub.id)).toBeLessThan(moderatorQueue.indexOf(membersOnly.id));
     expect(moderatorQueue).not.toContain(pastoral.id);
-    const pastorQueue = (await asUser(pastor).execute(QUEUE, { first: 100 })).data!.prayerQueue.edges.map((e) => e.node.id);
+    const pastorQueue = (await asUser(pastor).execute(QUEUE, { first: 100 })).data!.prayerQueue.edges.map(
+      (e) => e.node.id,
+    );
     expect(pastorQueue).toEqual(expect.arrayContaining([pub.id, membersOnly.id, pastoral.id]));
     // The moderator cannot approve what they cannot see.
     expect(errorCode(await asUser(moderator).request(APPROVE, { id: pastoral.id }))).toBe("NOT_FOUND");
@@ -180,7 +292,9 @@ describe("moderation", () => {
 
     const approved = await approve(pub.id);
     expect(approved).toMatchObject({ status: "APPROVED" });
-    expect(new Date((approved as unknown as { expiresAt: string }).expiresAt).getTime()).toBeGreaterThan(Date.now() + 59 * 24 * 3600 * 1000);
+    expect(new Date((approved as unknown as { expiresAt: string }).expiresAt).getTime()).toBeGreaterThan(
+      Date.now() + 59 * 24 * 3600 * 1000,
+    );
     await approve(membersOnly.id);
     await approve(pastoral.id, pastor);
 
@@ -208,28 +322,50 @@ describe("moderation", () => {
     const first = (await visitor().execute(WALL, { first: 1 })).data!.prayerWall;
     expect(first.edges.map((e) => e.node.id)).toEqual([newer.id]);
     expect(first.pageInfo.hasNextPage).toBe(true);
-    const second = (await visitor().execute(WALL, { first: 1, after: first.pageInfo.endCursor })).data!.prayerWall;
+    const second = (await visitor().execute(WALL, { first: 1, after: first.pageInfo.endCursor })).data!
+      .prayerWall;
     expect(second.edges.map((e) => e.node.id)).toEqual([older.id]);
     expect(first.totalCount).toBeGreaterThanOrEqual(2);
   });
 
   it("rejecting needs a reason the requester (and moderators) see; nobody else sees the request", async () => {
     const request = await submit(asUser(member), { body: body("to reject") });
-    expect(errorCode(await asUser(moderator).request(REJECT, { id: request.id, reason: "  " }))).toBe("BAD_USER_INPUT");
-    const rejected = await asUser(moderator).execute(REJECT, { id: request.id, reason: "Please share fewer details." });
-    expect(rejected.data!.rejectPrayerRequest).toMatchObject({ status: "REJECTED", rejectReason: "Please share fewer details." });
+    expect(errorCode(await asUser(moderator).request(REJECT, { id: request.id, reason: "  " }))).toBe(
+      "BAD_USER_INPUT",
+    );
+    const rejected = await asUser(moderator).execute(REJECT, {
+      id: request.id,
+      reason: "Please share fewer details.",
+    });
+    expect(rejected.data!.rejectPrayerRequest).toMatchObject({
+      status: "REJECTED",
+      rejectReason: "Please share fewer details.",
+    });
     const mine = (await asUser(member).execute(MINE)).data!.myPrayerRequests.edges.map((e) => e.node);
-    expect(mine.find((n) => n.id === request.id)).toMatchObject({ status: "REJECTED", rejectReason: "Please share fewer details." });
+    expect(mine.find((n) => n.id === request.id)).toMatchObject({
+      status: "REJECTED",
+      rejectReason: "Please share fewer details.",
+    });
     expect((await asUser(otherMember).execute(ONE, { id: request.id })).data!.prayerRequest).toBeNull();
-    expect((await notificationsOf(member.id, "prayer_rejected")).some((n) => n.body === "Please share fewer details.")).toBe(true);
+    expect(
+      (await notificationsOf(member.id, "prayer_rejected")).some(
+        (n) => n.body === "Please share fewer details.",
+      ),
+    ).toBe(true);
   });
 
   it("moderators fix typos; the body is validated", async () => {
     const request = await submit(asUser(member), { body: body("typo teh") });
     const fixed = `${body("fixed")} the`;
-    expect((await asUser(moderator).execute(EDIT, { id: request.id, body: fixed })).data!.editPrayerRequest.body).toBe(fixed);
-    expect(errorCode(await asUser(moderator).request(EDIT, { id: request.id, body: "tiny" }))).toBe("BAD_USER_INPUT");
-    expect(errorCode(await asUser(otherMember).request(EDIT, { id: request.id, body: fixed }))).toBe("FORBIDDEN");
+    expect(
+      (await asUser(moderator).execute(EDIT, { id: request.id, body: fixed })).data!.editPrayerRequest.body,
+    ).toBe(fixed);
+    expect(errorCode(await asUser(moderator).request(EDIT, { id: request.id, body: "tiny" }))).toBe(
+      "BAD_USER_INPUT",
+    );
+    expect(errorCode(await asUser(otherMember).request(EDIT, { id: request.id, body: fixed }))).toBe(
+      "FORBIDDEN",
+    );
   });
 
   it("three flags from members send a request back to moderation; approving again starts the count over", async () => {
@@ -237,7 +373,11 @@ describe("moderation", () => {
     await approve(request.id);
     const flaggers = await Promise.all([createUser(), createUser(), createUser()]);
     const first = await asUser(flaggers[0]!).execute(FLAG, { id: request.id, reason: "spam" });
-    expect(first.data!.flagPrayerRequest).toMatchObject({ status: "APPROVED", flaggedByMe: true, flagCount: 0 });
+    expect(first.data!.flagPrayerRequest).toMatchObject({
+      status: "APPROVED",
+      flaggedByMe: true,
+      flagCount: 0,
+    });
     // Flagging twice counts once.
     await asUser(flaggers[0]!).request(FLAG, { id: request.id });
     expect((await asUser(moderator).execute(ONE, { id: request.id })).data!.prayerRequest!.flagCount).toBe(1);
@@ -251,14 +391,22 @@ describe("moderation", () => {
     expect(third.errors).toBeUndefined();
     expect(third.data!.flagPrayerRequest.status).toBe("PENDING");
     expect(await wallIds(visitor())).not.toContain(request.id);
-    const queued = (await asUser(moderator).execute(QUEUE, { first: 100 })).data!.prayerQueue.edges.map((e) => e.node);
+    const queued = (await asUser(moderator).execute(QUEUE, { first: 100 })).data!.prayerQueue.edges.map(
+      (e) => e.node,
+    );
     expect(queued.find((n) => n.id === request.id)).toMatchObject({ flagCount: 3 });
 
     const again = await approve(request.id);
     expect(again).toMatchObject({ status: "APPROVED", flagCount: 0 });
-    expect(await su.collection("prayer_flags").getList(1, 1, { filter: su.filter("request = {:id}", { id: request.id }) })).toMatchObject({ totalItems: 0 });
+    expect(
+      await su
+        .collection("prayer_flags")
+        .getList(1, 1, { filter: su.filter("request = {:id}", { id: request.id }) }),
+    ).toMatchObject({ totalItems: 0 });
     // A re-approval is not news to the requester.
-    expect((await notificationsOf(member.id, "prayer_approved")).filter((n) => n.link === `/prayer/${request.id}`)).toHaveLength(1);
+    expect(
+      (await notificationsOf(member.id, "prayer_approved")).filter((n) => n.link === `/prayer/${request.id}`),
+    ).toHaveLength(1);
   });
 });
 
@@ -275,11 +423,17 @@ describe("I prayed", () => {
     // The requester praying for their own request is not news to them.
     expect((await asUser(member).execute(PRAY, { id: request.id })).data!.prayFor.prayedCount).toBe(3);
 
-    const wallNode = (await asUser(otherMember).execute(WALL, { first: 100 })).data!.prayerWall.edges.find((e) => e.node.id === request.id)!.node;
+    const wallNode = (await asUser(otherMember).execute(WALL, { first: 100 })).data!.prayerWall.edges.find(
+      (e) => e.node.id === request.id,
+    )!.node;
     expect(wallNode.prayedToday).toBe(true);
-    expect((await asUser(moderator).execute(ONE, { id: request.id })).data!.prayerRequest!.prayedToday).toBe(false);
+    expect((await asUser(moderator).execute(ONE, { id: request.id })).data!.prayerRequest!.prayedToday).toBe(
+      false,
+    );
 
-    const prayed = await su.collection("notifications").getFullList({ filter: su.filter("user = {:u} && groupKey = {:g}", { u: member.id, g: `prayed:${request.id}` }) });
+    const prayed = await su.collection("notifications").getFullList({
+      filter: su.filter("user = {:u} && groupKey = {:g}", { u: member.id, g: `prayed:${request.id}` }),
+    });
     expect(prayed).toHaveLength(1);
     expect(prayed[0]).toMatchObject({ kind: "prayer_prayed", count: 2, link: `/prayer/${request.id}` });
   });
@@ -299,7 +453,9 @@ describe("I prayed", () => {
     expect(again.json.data.prayFor).toMatchObject({ prayedCount: 1, prayedToday: true });
     // The same browser sees "prayed today" on the wall; another device has not prayed yet.
     const wall = await asDevice(WALL, { first: 100 }, first.device);
-    expect(wall.json.data.prayerWall.edges.find((e) => e.node.id === request.id)!.node.prayedToday).toBe(true);
+    expect(wall.json.data.prayerWall.edges.find((e) => e.node.id === request.id)!.node.prayedToday).toBe(
+      true,
+    );
     const otherDevice = await asDevice(ONE, { id: request.id }, null);
     expect(otherDevice.json.data.prayerRequest!.prayedToday).toBe(false);
     expect(otherDevice.setCookie).toBeNull();
@@ -307,7 +463,9 @@ describe("I prayed", () => {
     const second = await asDevice(PRAY, { id: request.id }, null);
     expect(second.json.data.prayFor.prayedCount).toBe(2);
     // Only the key's hash is stored, never the cookie.
-    const marks = await su.collection("prayer_marks").getFullList({ filter: su.filter("request = {:id}", { id: request.id }) });
+    const marks = await su
+      .collection("prayer_marks")
+      .getFullList({ filter: su.filter("request = {:id}", { id: request.id }) });
     expect(marks.map((m) => m.deviceKey as string)).not.toContain(first.device);
     expect(marks.every((m) => /^[0-9a-f]{64}$/.test(m.deviceKey as string))).toBe(true);
   });
@@ -325,11 +483,17 @@ describe("I prayed", () => {
     expect(refused.setCookie).toBeNull();
     const stored = await su.collection("prayer_requests").getOne(request.id);
     expect(stored.prayedCount).toBe(THROTTLE.visitorPrayersPerIpPerRequest);
-    const prayed = await su.collection("notifications").getFullList({ filter: su.filter("user = {:u} && groupKey = {:g}", { u: member.id, g: `prayed:${request.id}` }) });
+    const prayed = await su.collection("notifications").getFullList({
+      filter: su.filter("user = {:u} && groupKey = {:g}", { u: member.id, g: `prayed:${request.id}` }),
+    });
     expect(prayed.map((n) => n.count as number)).toEqual([THROTTLE.visitorPrayersPerIpPerRequest]);
     // Another IP, and members, still count.
-    expect((await asDevice(PRAY, { id: request.id }, null, "198.51.100.222")).json.data.prayFor.prayedCount).toBe(THROTTLE.visitorPrayersPerIpPerRequest + 1);
-    expect((await asUser(otherMember).execute(PRAY, { id: request.id })).data!.prayFor.prayedCount).toBe(THROTTLE.visitorPrayersPerIpPerRequest + 2);
+    expect(
+      (await asDevice(PRAY, { id: request.id }, null, "198.51.100.222")).json.data.prayFor.prayedCount,
+    ).toBe(THROTTLE.visitorPrayersPerIpPerRequest + 1);
+    expect((await asUser(otherMember).execute(PRAY, { id: request.id })).data!.prayFor.prayedCount).toBe(
+      THROTTLE.visitorPrayersPerIpPerRequest + 2,
+    );
   });
 
   it(`a visitor counts at most ${THROTTLE.visitorPrayersPerIp} times per IP per hour across requests`, async () => {
@@ -362,12 +526,21 @@ describe("I prayed", () => {
 describe("answered", () => {
   it("the requester marks their approved request answered, with a note; other members cannot", async () => {
     const request = await submit(asUser(member), { body: body("answer me") });
-    expect(errorCode(await asUser(member).request(ANSWERED, { id: request.id, note: "Thank you all!" }))).toBe("CONFLICT");
+    expect(
+      errorCode(await asUser(member).request(ANSWERED, { id: request.id, note: "Thank you all!" })),
+    ).toBe("CONFLICT");
     await approve(request.id);
-    expect(errorCode(await asUser(otherMember).request(ANSWERED, { id: request.id, note: "Not mine" }))).toBe("FORBIDDEN");
-    expect(errorCode(await asUser(member).request(ANSWERED, { id: request.id, note: " " }))).toBe("BAD_USER_INPUT");
+    expect(errorCode(await asUser(otherMember).request(ANSWERED, { id: request.id, note: "Not mine" }))).toBe(
+      "FORBIDDEN",
+    );
+    expect(errorCode(await asUser(member).request(ANSWERED, { id: request.id, note: " " }))).toBe(
+      "BAD_USER_INPUT",
+    );
     const answered = await asUser(member).execute(ANSWERED, { id: request.id, note: "Thank you all!" });
-    expect(answered.data!.markPrayerAnswered).toMatchObject({ status: "ANSWERED", answerNote: "Thank you all!" });
+    expect(answered.data!.markPrayerAnswered).toMatchObject({
+      status: "ANSWERED",
+      answerNote: "Thank you all!",
+    });
     expect(await wallIds(visitor(), "ANSWERED")).toContain(request.id);
     expect(await wallIds(visitor(), "ALL")).toContain(request.id);
   });
@@ -375,9 +548,14 @@ describe("answered", () => {
   it("a moderator passes on a praise report: the requester is notified and emailed", async () => {
     const request = await submit(asUser(member), { body: body("answered through the office") });
     await approve(request.id);
-    const answered = await asUser(moderator).execute(ANSWERED, { id: request.id, note: "She called the office: all is well." });
+    const answered = await asUser(moderator).execute(ANSWERED, {
+      id: request.id,
+      note: "She called the office: all is well.",
+    });
     expect(answered.data!.markPrayerAnswered).toMatchObject({ status: "ANSWERED" });
-    const notes = await su.collection("notifications").getFullList({ filter: su.filter("user = {:u} && kind = 'prayer_answered'", { u: member.id }) });
+    const notes = await su
+      .collection("notifications")
+      .getFullList({ filter: su.filter("user = {:u} && kind = 'prayer_answered'", { u: member.id }) });
     expect(notes.map((n) => n.body)).toContain("She called the office: all is well.");
     const mail = await waitForMail(inject("catcherUrl"), member.email, /was marked answered/);
     expect(mail.text).toContain("She called the office: all is well.");
@@ -386,18 +564,30 @@ describe("answered", () => {
 
 describe("anonymity", () => {
   it("who asked for an anonymous request appears in no response, except to pastoral staff", async () => {
-    const requester = await createUser({ name: `Zebulon Quill ${randomUUID().slice(0, 6)}`, email: uniqueEmail("zebulon") });
+    const requester = await createUser({
+      name: `Zebulon Quill ${randomUUID().slice(0, 6)}`,
+      email: uniqueEmail("zebulon"),
+    });
     const requesterName = (await su.collection("users").getOne(requester.id)).name as string;
     const secrets = [requesterName, requester.email, requester.id, requester.personId!];
     const pub = await submit(asUser(requester), { body: body("anonymous public"), anonymous: true });
-    const members = await submit(asUser(requester), { body: body("anonymous members"), anonymous: true, visibility: "MEMBERS" });
+    const members = await submit(asUser(requester), {
+      body: body("anonymous members"),
+      anonymous: true,
+      visibility: "MEMBERS",
+    });
     const pending = await submit(asUser(requester), { body: body("anonymous pending"), anonymous: true });
     expect(pub.authorName).toBeNull();
     await approve(pub.id);
     await approve(members.id);
 
     const responses: Array<{ who: string; body: string }> = [];
-    const record = async (who: string, client: GqlClient, query: DocumentNode, variables: Record<string, unknown> = {}) => {
+    const record = async (
+      who: string,
+      client: GqlClient,
+      query: DocumentNode,
+      variables: Record<string, unknown> = {},
+    ) => {
       const result = await client.request(query, variables);
       responses.push({ who, body: JSON.stringify(result) });
       return result;
@@ -421,18 +611,25 @@ describe("anonymity", () => {
     // What moderators do to a request answers with the request too.
     await record("moderator", asUser(moderator), EDIT, { id: pending.id, body: pending.body });
     await record("moderator", asUser(moderator), APPROVE, { id: pending.id });
-    await record("moderator", asUser(moderator), REJECT, { id: pending.id, reason: "Checking the reject path." });
+    await record("moderator", asUser(moderator), REJECT, {
+      id: pending.id,
+      reason: "Checking the reject path.",
+    });
     // The moderator really did read these requests (the test would pass vacuously otherwise).
     expect(responses.some((r) => r.who.startsWith("moderator") && r.body.includes(pending.id))).toBe(true);
     expect(responses.filter((r) => r.who === "visitor").some((r) => r.body.includes(pub.id))).toBe(true);
 
     for (const response of responses) {
-      for (const secret of secrets) expect(response.body, `${response.who} saw ${secret}`).not.toContain(secret);
+      for (const secret of secrets)
+        expect(response.body, `${response.who} saw ${secret}`).not.toContain(secret);
     }
 
     // Pastoral staff see who asked; the requester sees it is theirs.
     const asPastor = (await asUser(pastor).execute(ONE, { id: pub.id })).data!.prayerRequest;
-    expect(asPastor).toMatchObject({ authorName: null, requester: { name: requesterName, email: requester.email, person: { id: requester.personId } } });
+    expect(asPastor).toMatchObject({
+      authorName: null,
+      requester: { name: requesterName, email: requester.email, person: { id: requester.personId } },
+    });
     const asRequester = (await asUser(requester).execute(ONE, { id: pub.id })).data!.prayerRequest;
     expect(asRequester).toMatchObject({ isMine: true, requester: { name: requesterName } });
   });
@@ -442,14 +639,26 @@ describe("people processes", () => {
   it("merging moves who asked to the kept person; anonymising blanks the name and address given", async () => {
     const duplicate = await createUser({ name: "Dora Duplicate" });
     const request = await submit(asUser(duplicate), { body: body("merge me") });
-    const anonymousRequest = await submit(asUser(duplicate), { body: body("merge me anonymously"), anonymous: true });
-    const keep = await su.collection("people").create({ firstName: "Dora", lastName: "Kept", recordStatus: "active" });
-    const merged = await asUser(pastor).request(`mutation($k: ID!, $m: ID!) { mergePeople(keepId: $k, mergeId: $m) { id } }`, { k: keep.id, m: duplicate.personId });
+    const anonymousRequest = await submit(asUser(duplicate), {
+      body: body("merge me anonymously"),
+      anonymous: true,
+    });
+    const keep = await su
+      .collection("people")
+      .create({ firstName: "Dora", lastName: "Kept", recordStatus: "active" });
+    const merged = await asUser(pastor).request(
+      `mutation($k: ID!, $m: ID!) { mergePeople(keepId: $k, mergeId: $m) { id } }`,
+      { k: keep.id, m: duplicate.personId },
+    );
     expect(merged.errors).toBeUndefined();
-    const rowOf = (id: string) => su.collection("prayer_request_private").getFirstListItem(su.filter("request = {:id}", { id }));
+    const rowOf = (id: string) =>
+      su.collection("prayer_request_private").getFirstListItem(su.filter("request = {:id}", { id }));
     expect(await rowOf(request.id)).toMatchObject({ person: keep.id });
 
-    const anonymised = await asUser(pastor).request(`mutation($id: ID!) { anonymizePerson(id: $id) { id } }`, { id: keep.id });
+    const anonymised = await asUser(pastor).request(
+      `mutation($id: ID!) { anonymizePerson(id: $id) { id } }`,
+      { id: keep.id },
+    );
     expect(anonymised.errors).toBeUndefined();
     expect(await rowOf(request.id)).toMatchObject({ person: keep.id, submitterName: "", submitterEmail: "" });
     expect(await rowOf(anonymousRequest.id)).toMatchObject({ submitterName: "", submitterEmail: "" });

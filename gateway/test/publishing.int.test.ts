@@ -6,12 +6,31 @@ import Parser from "rss-parser";
 import type { Gateway } from "../src/index.ts";
 import { publishDuePosts } from "../src/system/scheduled-publishing.ts";
 import {
-  createUser, CSRF_HEADER, errorCode, fileOf, GqlClient, multipartBody, pbAs, pngBytes, restStatus, system,
-  testGateway, type TestUser,
+  createUser,
+  CSRF_HEADER,
+  errorCode,
+  fileOf,
+  GqlClient,
+  multipartBody,
+  pbAs,
+  pngBytes,
+  restStatus,
+  system,
+  testGateway,
+  type TestUser,
 } from "./helpers.ts";
 import {
-  PublishingArchivePostsDocument, PublishingCreatePageDocument, PublishingCreatePageIdSlugDocument, PublishingCreatePostDocument, PublishingMediaUsageDocument, PublishingNavigationDocument,
-  PublishingPostBySlugDocument, PublishingPublishedPostsDocument, PublishingPublishPostDocument, PublishingRenamePostDocument, PublishingUpdatePostBodyDocument,
+  PublishingArchivePostsDocument,
+  PublishingCreatePageDocument,
+  PublishingCreatePageIdSlugDocument,
+  PublishingCreatePostDocument,
+  PublishingMediaUsageDocument,
+  PublishingNavigationDocument,
+  PublishingPostBySlugDocument,
+  PublishingPublishedPostsDocument,
+  PublishingPublishPostDocument,
+  PublishingRenamePostDocument,
+  PublishingUpdatePostBodyDocument,
   type PostInput,
 } from "./__generated__/operations.ts";
 
@@ -26,7 +45,10 @@ beforeAll(async () => {
   gateway = await testGateway({ publicUrl: "http://flock.test" });
   // The HTML, feed and sitemap routes are plain HTTP: listen on a port for them, with an app shell.
   const webDist = await mkdtemp(join(tmpdir(), "flock-web-"));
-  await writeFile(join(webDist, "index.html"), '<!doctype html><html lang="en"><head><title>x</title><!--flock:head--></head><body><div id="root"></div></body></html>');
+  await writeFile(
+    join(webDist, "index.html"),
+    '<!doctype html><html lang="en"><head><title>x</title><!--flock:head--></head><body><div id="root"></div></body></html>',
+  );
   const http = await testGateway({ port: 0, webDist });
   url = await http.listen();
   afterAll(() => http.close());
@@ -42,15 +64,29 @@ async function createPost(client: GqlClient, input: PostInput) {
   return result.data!.createPost;
 }
 // Without `html`: the first render of a post should be the reader's (rendered HTML is cached).
-const publish = (client: GqlClient, id: string, publishAt?: string) => client.execute(PublishingPublishPostDocument, { id, at: publishAt ?? null });
-const postBySlug = (client: GqlClient, slug: string) => client.execute(PublishingPostBySlugDocument, { s: slug });
+const publish = (client: GqlClient, id: string, publishAt?: string) =>
+  client.execute(PublishingPublishPostDocument, { id, at: publishAt ?? null });
+const postBySlug = (client: GqlClient, slug: string) =>
+  client.execute(PublishingPostBySlugDocument, { s: slug });
 
 async function uploadImage(client: GqlClient, alt: string | null, [width, height] = [12, 8]) {
-  const form = multipartBody(`mutation($f: File!, $alt: String) { uploadMedia(file: $f, alt: $alt) { id url width height kind alt } }`, "f", fileOf(pngBytes(width, height), "choir.png", "image/png"), "choir.png", { alt });
-  const result = await client.request<{ uploadMedia: { id: string; url: string; width: number; height: number; kind: string; alt: string } }>("", {}, {
-    body: form,
-    headers: { [CSRF_HEADER]: "1" },
-  });
+  const form = multipartBody(
+    `mutation($f: File!, $alt: String) { uploadMedia(file: $f, alt: $alt) { id url width height kind alt } }`,
+    "f",
+    fileOf(pngBytes(width, height), "choir.png", "image/png"),
+    "choir.png",
+    { alt },
+  );
+  const result = await client.request<{
+    uploadMedia: { id: string; url: string; width: number; height: number; kind: string; alt: string };
+  }>(
+    "",
+    {},
+    {
+      body: form,
+      headers: { [CSRF_HEADER]: "1" },
+    },
+  );
   expect(result.errors).toBeUndefined();
   return result.data!.uploadMedia;
 }
@@ -67,7 +103,13 @@ describe("posts: draft → published, rendered, visible to the right people", ()
     const visitor = new GqlClient(gateway);
     expect((await postBySlug(visitor, post.slug)).data).toEqual({ post: null });
     expect(await restStatus(() => pbAs(null).collection("posts").getOne(post.id))).toBe(404);
-    expect((await pbAs(null).collection("posts").getList(1, 50, { filter: `id = "${post.id}"` })).items).toEqual([]);
+    expect(
+      (
+        await pbAs(null)
+          .collection("posts")
+          .getList(1, 50, { filter: `id = "${post.id}"` })
+      ).items,
+    ).toEqual([]);
 
     const published = await publish(editorClient, post.id);
     expect(published.data?.publishPost).toMatchObject({ status: "PUBLISHED", authorName: "Erin Editor" });
@@ -81,16 +123,29 @@ describe("posts: draft → published, rendered, visible to the right people", ()
   });
 
   it("shows members-only posts to active members only (GraphQL and REST)", async () => {
-    const post = await createPost(editorClient, { title: unique("Members meeting"), audience: "MEMBERS", body: "Agenda inside." });
+    const post = await createPost(editorClient, {
+      title: unique("Members meeting"),
+      audience: "MEMBERS",
+      body: "Agenda inside.",
+    });
     await publish(editorClient, post.id);
     const member = await createUser();
     const pending = await createUser({ person: "pending" });
-    for (const [who, user, visible] of [["visitor", null, false], ["pending member", pending, false], ["member", member, true]] as const) {
+    for (const [who, user, visible] of [
+      ["visitor", null, false],
+      ["pending member", pending, false],
+      ["member", member, true],
+    ] as const) {
       const client = user ? new GqlClient(gateway, { token: user.token }) : new GqlClient(gateway);
       expect((await postBySlug(client, post.slug)).data?.post !== null, who).toBe(visible);
-      expect(await restStatus(() => pbAs(user).collection("posts").getOne(post.id)), who).toBe(visible ? 200 : 404);
+      expect(await restStatus(() => pbAs(user).collection("posts").getOne(post.id)), who).toBe(
+        visible ? 200 : 404,
+      );
       const list = await client.execute(PublishingPublishedPostsDocument);
-      expect(list.data!.posts.edges.some((e) => e.node.id === post.id), who).toBe(visible);
+      expect(
+        list.data!.posts.edges.some((e) => e.node.id === post.id),
+        who,
+      ).toBe(visible);
     }
   });
 
@@ -99,24 +154,33 @@ describe("posts: draft → published, rendered, visible to the right people", ()
     const a = await createPost(editorClient, { title });
     const b = await createPost(editorClient, { title });
     expect(b.slug).toBe(`${a.slug}-2`);
-    const taken = await editorClient.request(`mutation($i: PostInput!) { createPost(input: $i) { id } }`, { i: { title: "Other", slug: a.slug } });
+    const taken = await editorClient.request(`mutation($i: PostInput!) { createPost(input: $i) { id } }`, {
+      i: { title: "Other", slug: a.slug },
+    });
     expect(errorCode(taken)).toBe("CONFLICT");
-    const bad = await editorClient.request(`mutation($i: PostInput!) { createPost(input: $i) { id } }`, { i: { title: "Other", slug: "Not A Slug!" } });
+    const bad = await editorClient.request(`mutation($i: PostInput!) { createPost(input: $i) { id } }`, {
+      i: { title: "Other", slug: "Not A Slug!" },
+    });
     expect(bad.errors?.[0]?.extensions?.fieldErrorCodes).toEqual({ slug: "invalid_slug" });
   });
 
   it("refuses a save over a newer revision with CONFLICT and hands back the newer text", async () => {
     const post = await createPost(editorClient, { title: unique("Rota"), body: "first" });
     const update = (body: string, expectedRevision: number) =>
-      editorClient.execute(
-        PublishingUpdatePostBodyDocument,
-        { id: post.id, i: { title: "Rota", body }, r: expectedRevision },
-      );
+      editorClient.execute(PublishingUpdatePostBodyDocument, {
+        id: post.id,
+        i: { title: "Rota", body },
+        r: expectedRevision,
+      });
     const tabA = await update("tab A's text", post.revision);
     expect(tabA.data?.updatePost).toEqual({ revision: post.revision + 1, body: "tab A's text" });
     const tabB = await update("tab B's text", post.revision);
     expect(errorCode(tabB)).toBe("CONFLICT");
-    expect(tabB.errors?.[0]?.extensions).toMatchObject({ reason: "stale_revision", currentRevision: post.revision + 1, currentBody: "tab A's text" });
+    expect(tabB.errors?.[0]?.extensions).toMatchObject({
+      reason: "stale_revision",
+      currentRevision: post.revision + 1,
+      currentBody: "tab A's text",
+    });
     const keepMine = await update("tab B's text", post.revision + 1);
     expect(keepMine.data?.updatePost.body).toBe("tab B's text");
   });
@@ -137,15 +201,33 @@ describe("posts: draft → published, rendered, visible to the right people", ()
 
   it("lets a content.edit-only role write drafts but not publish (FORBIDDEN, REST 404)", async () => {
     const su = await system();
-    const role = await su.collection("roles").create({ name: unique("Writer"), permissions: ["content.edit"] });
+    const role = await su
+      .collection("roles")
+      .create({ name: unique("Writer"), permissions: ["content.edit"] });
     const writer = await createUser();
     await su.collection("users").update(writer.id, { roles: [role.id] });
     const client = new GqlClient(gateway, { token: writer.token });
     const post = await createPost(client, { title: unique("Draft by writer") });
     expect(errorCode(await publish(client, post.id))).toBe("FORBIDDEN");
-    expect(await restStatus(() => pbAs(writer).collection("posts").update(post.id, { status: "published" }))).toBe(404);
-    expect(await restStatus(() => pbAs(writer).collection("posts").create({ title: "x", slug: unique("x").replace(/\W+/g, "-").toLowerCase(), status: "published", audience: "public", author: writer.id }))).toBe(400);
-    expect(await restStatus(() => pbAs(writer).collection("posts").update(post.id, { title: "still a draft" }))).toBe(200);
+    expect(
+      await restStatus(() => pbAs(writer).collection("posts").update(post.id, { status: "published" })),
+    ).toBe(404);
+    expect(
+      await restStatus(() =>
+        pbAs(writer)
+          .collection("posts")
+          .create({
+            title: "x",
+            slug: unique("x").replace(/\W+/g, "-").toLowerCase(),
+            status: "published",
+            audience: "public",
+            author: writer.id,
+          }),
+      ),
+    ).toBe(400);
+    expect(
+      await restStatus(() => pbAs(writer).collection("posts").update(post.id, { title: "still a draft" })),
+    ).toBe(200);
   });
 
   it("archives in bulk and keeps archived posts from visitors", async () => {
@@ -166,10 +248,16 @@ describe("media library", () => {
     expect(image.url).toBe(`/files/media/${image.id}/${image.url.split("/").pop()}`);
     expect((await fetch(`${url}${image.url}`)).status).toBe(200);
 
-    const post = await createPost(editorClient, { title: unique("Choir"), body: `![](${image.url})\n\nOur choir.` });
+    const post = await createPost(editorClient, {
+      title: unique("Choir"),
+      body: `![](${image.url})\n\nOur choir.`,
+    });
     const refused = await publish(editorClient, post.id);
     expect(refused.errors?.[0]?.extensions?.fieldErrorCodes).toEqual({ body: "image_alt_missing" });
-    await editorClient.request(`mutation($id: ID!) { updateMedia(id: $id, input: { alt: "The choir singing" }) { alt } }`, { id: image.id });
+    await editorClient.request(
+      `mutation($id: ID!) { updateMedia(id: $id, input: { alt: "The choir singing" }) { alt } }`,
+      { id: image.id },
+    );
     const published = await publish(editorClient, post.id);
     expect(published.errors).toBeUndefined();
     // Rendered for a visitor, who may view media items but not list the library.
@@ -182,20 +270,47 @@ describe("media library", () => {
     // In use: the library says where, and refuses to delete it.
     const usage = await editorClient.execute(PublishingMediaUsageDocument, { id: image.id });
     expect(usage.data?.media!.usedIn).toEqual([expect.objectContaining({ kind: "POST", id: post.id })]);
-    expect(errorCode(await editorClient.request(`mutation($id: ID!) { deleteMedia(id: $id) }`, { id: image.id }))).toBe("CONFLICT");
+    expect(
+      errorCode(await editorClient.request(`mutation($id: ID!) { deleteMedia(id: $id) }`, { id: image.id })),
+    ).toBe("CONFLICT");
   });
 
   it("refuses files that are not allowed, and keeps the library from visitors and members", async () => {
-    const form = multipartBody(`mutation($f: File!) { uploadMedia(file: $f) { id } }`, "f", fileOf(Buffer.from("<svg onload=alert(1)>"), "x.svg", "image/svg+xml"), "x.svg");
+    const form = multipartBody(
+      `mutation($f: File!) { uploadMedia(file: $f) { id } }`,
+      "f",
+      fileOf(Buffer.from("<svg onload=alert(1)>"), "x.svg", "image/svg+xml"),
+      "x.svg",
+    );
     const svg = await editorClient.request("", {}, { body: form, headers: { [CSRF_HEADER]: "1" } });
     expect(errorCode(svg)).toBe("UNSUPPORTED_FILE_TYPE");
-    const fake = multipartBody(`mutation($f: File!) { uploadMedia(file: $f) { id } }`, "f", fileOf(Buffer.from("not a png at all"), "x.png", "image/png"), "x.png");
-    expect(errorCode(await editorClient.request("", {}, { body: fake, headers: { [CSRF_HEADER]: "1" } }))).toBe("UNSUPPORTED_FILE_TYPE");
+    const fake = multipartBody(
+      `mutation($f: File!) { uploadMedia(file: $f) { id } }`,
+      "f",
+      fileOf(Buffer.from("not a png at all"), "x.png", "image/png"),
+      "x.png",
+    );
+    expect(
+      errorCode(await editorClient.request("", {}, { body: fake, headers: { [CSRF_HEADER]: "1" } })),
+    ).toBe("UNSUPPORTED_FILE_TYPE");
     const member = await createUser();
     expect((await pbAs(member).collection("media").getList(1, 10)).items).toEqual([]);
     expect((await pbAs(null).collection("media").getList(1, 10)).items).toEqual([]);
-    expect(await restStatus(() => pbAs(member).collection("media").create({ kind: "image", uploadedBy: member.id, file: fileOf(pngBytes(), "a.png", "image/png") }))).toBe(400);
-    expect(errorCode(await new GqlClient(gateway, { token: member.token }).request(`mutation($id: ID!) { deleteMedia(id: $id) }`, { id: "abcdefghijklmno" }))).toBeDefined();
+    expect(
+      await restStatus(() =>
+        pbAs(member)
+          .collection("media")
+          .create({ kind: "image", uploadedBy: member.id, file: fileOf(pngBytes(), "a.png", "image/png") }),
+      ),
+    ).toBe(400);
+    expect(
+      errorCode(
+        await new GqlClient(gateway, { token: member.token }).request(
+          `mutation($id: ID!) { deleteMedia(id: $id) }`,
+          { id: "abcdefghijklmno" },
+        ),
+      ),
+    ).toBeDefined();
   });
 });
 
@@ -208,19 +323,30 @@ describe("pages", () => {
     const a = (await create(unique("Beliefs"))).data!.createPage;
     const b = (await create(unique("Staff"))).data!.createPage;
     const visitor = new GqlClient(gateway);
-    expect((await visitor.request(`query($s: String!) { page(slug: $s) { id } }`, { s: a.slug })).data).toEqual({ page: null });
-    for (const page of [a, b]) await editorClient.request(`mutation($id: ID!) { publishPage(id: $id) { status } }`, { id: page.id });
-    await editorClient.request(`mutation($ids: [ID!]!) { reorderNavigation(pageIds: $ids) { path } }`, { ids: [b.id, a.id] });
+    expect(
+      (await visitor.request(`query($s: String!) { page(slug: $s) { id } }`, { s: a.slug })).data,
+    ).toEqual({ page: null });
+    for (const page of [a, b])
+      await editorClient.request(`mutation($id: ID!) { publishPage(id: $id) { status } }`, { id: page.id });
+    await editorClient.request(`mutation($ids: [ID!]!) { reorderNavigation(pageIds: $ids) { path } }`, {
+      ids: [b.id, a.id],
+    });
     const nav = (await visitor.execute(PublishingNavigationDocument)).data!.navigation.map((l) => l.path);
     expect(nav.indexOf(`/p/${b.slug}`)).toBeLessThan(nav.indexOf(`/p/${a.slug}`));
-    expect((await visitor.request(`query($s: String!) { page(slug: $s) { html } }`, { s: a.slug })).data).toEqual({ page: { html: expect.stringContaining("About") } });
+    expect(
+      (await visitor.request(`query($s: String!) { page(slug: $s) { html } }`, { s: a.slug })).data,
+    ).toEqual({ page: { html: expect.stringContaining("About") } });
   });
 });
 
 describe("for integrators and link previews", () => {
   it("serves Open Graph, Twitter and JSON-LD meta for a post in the raw HTML, and 404 for unknown or hidden ones", async () => {
     const image = await uploadImage(editorClient, "Families at the picnic");
-    const post = await createPost(editorClient, { title: unique("Picnic"), summary: "Sunday after church.", coverId: image.id });
+    const post = await createPost(editorClient, {
+      title: unique("Picnic"),
+      summary: "Sunday after church.",
+      coverId: image.id,
+    });
     expect((await fetch(`${url}/news/${post.slug}`)).status).toBe(404); // a draft: nothing to preview
     await publish(editorClient, post.id);
     const response = await fetch(`${url}/news/${post.slug}`);
@@ -233,12 +359,19 @@ describe("for integrators and link previews", () => {
     expect(html).toMatch(/<meta property="og:image" content="http:\/\/flock\.test\/files\/media\//);
     expect(html).toContain('<meta name="twitter:card" content="summary_large_image">');
     const jsonLd = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/.exec(html)![1]!);
-    expect(jsonLd).toMatchObject({ "@type": "NewsArticle", headline: expect.stringContaining("Picnic"), url: `http://flock.test/news/${post.slug}` });
+    expect(jsonLd).toMatchObject({
+      "@type": "NewsArticle",
+      headline: expect.stringContaining("Picnic"),
+      url: `http://flock.test/news/${post.slug}`,
+    });
     expect((await fetch(`${url}/news/no-such-post`)).status).toBe(404);
   });
 
   it("publishes a valid RSS feed with absolute URLs and no members-only posts, a sitemap and robots.txt", async () => {
-    const open = await createPost(editorClient, { title: unique("Open house"), summary: "Everyone welcome." });
+    const open = await createPost(editorClient, {
+      title: unique("Open house"),
+      summary: "Everyone welcome.",
+    });
     const closed = await createPost(editorClient, { title: unique("Members vote"), audience: "MEMBERS" });
     await publish(editorClient, open.id);
     await publish(editorClient, closed.id);
@@ -267,7 +400,9 @@ describe("for integrators and link previews", () => {
     expect(html.match(/<!doctype html>/g)).toHaveLength(1);
     const escapedTitle = title.replace(/'/g, "&#39;");
     expect(html).toContain(`<title>${escapedTitle} · `);
-    expect(html).toContain(`<meta property="og:description" content="Tickets $&quot;free&quot; $&amp; more">`);
+    expect(html).toContain(
+      `<meta property="og:description" content="Tickets $&quot;free&quot; $&amp; more">`,
+    );
     expect(html).toContain(`<meta name="description" content="Tickets $&quot;free&quot; $&amp; more">`);
   });
 
@@ -275,7 +410,10 @@ describe("for integrators and link previews", () => {
     const pngWidth = (bytes: Buffer) => bytes.readUInt32BE(16); // IHDR width
     const small = await uploadImage(editorClient, "Choir", [1200, 4]);
     const wide = await uploadImage(editorClient, "Hall", [1700, 4]);
-    for (const [cover, expectedWidth, thumb] of [[small, 1200, false], [wide, 1600, true]] as const) {
+    for (const [cover, expectedWidth, thumb] of [
+      [small, 1200, false],
+      [wide, 1600, true],
+    ] as const) {
       const post = await createPost(editorClient, { title: unique("Cover"), coverId: cover.id });
       await publish(editorClient, post.id);
       const html = await (await fetch(`${url}/news/${post.slug}`)).text();
@@ -307,19 +445,27 @@ describe("for integrators and link previews", () => {
       i: { title: unique("Our beliefs"), body: "We believe in **grace**." },
     });
     const page = created.data!.createPage;
-    expect(new RegExp(`<div id="root"></div>`).test(await (await fetch(`${url}/p/${page.slug}`)).text())).toBe(true); // a draft: nothing
+    expect(
+      new RegExp(`<div id="root"></div>`).test(await (await fetch(`${url}/p/${page.slug}`)).text()),
+    ).toBe(true); // a draft: nothing
     await editorClient.request(`mutation($id: ID!) { publishPage(id: $id) { status } }`, { id: page.id });
     const pageHtml = await (await fetch(`${url}/p/${page.slug}`)).text();
-    expect(pageHtml).toMatch(/<div id="root"><main class="prerendered"><article><h1>Our beliefs [^<]*<\/h1><p>We believe in <strong>grace<\/strong>.<\/p>/);
+    expect(pageHtml).toMatch(
+      /<div id="root"><main class="prerendered"><article><h1>Our beliefs [^<]*<\/h1><p>We believe in <strong>grace<\/strong>.<\/p>/,
+    );
 
     const home = await (await fetch(`${url}/`)).text();
     const settings = (await (await system()).collection("settings").getFullList())[0]!;
-    expect(home).toContain(`<div id="root"><main class="prerendered"><article><h1>${settings.churchName}</h1>`);
+    expect(home).toContain(
+      `<div id="root"><main class="prerendered"><article><h1>${settings.churchName}</h1>`,
+    );
     expect(home).toContain(`<a href="/news/${post.slug}">`);
   });
 
   it("redirects trailing-slash URLs to the one canonical URL (301), never to another host", async () => {
-    const page = (await editorClient.execute(PublishingCreatePageIdSlugDocument, { i: { title: unique("About") } })).data!.createPage;
+    const page = (
+      await editorClient.execute(PublishingCreatePageIdSlugDocument, { i: { title: unique("About") } })
+    ).data!.createPage;
     await editorClient.request(`mutation($id: ID!) { publishPage(id: $id) { status } }`, { id: page.id });
     for (const [path, location] of [
       ["/news/", "/news"],
@@ -343,7 +489,11 @@ describe("for integrators and link previews", () => {
   });
 
   it("RSS: full HTML in content:encoded, a guid from the post's id that survives a new slug, ETag/Last-Modified and 304", async () => {
-    const post = await createPost(editorClient, { title: unique("Feed body"), summary: "Short.", body: "Full **text** ]]> here.\n\n<script>x</script>" });
+    const post = await createPost(editorClient, {
+      title: unique("Feed body"),
+      summary: "Short.",
+      body: "Full **text** ]]> here.\n\n<script>x</script>",
+    });
     await publish(editorClient, post.id);
     const first = await fetch(`${url}/feeds/news.xml`);
     const xml = await first.text();
@@ -360,18 +510,27 @@ describe("for integrators and link previews", () => {
     const unchanged = await fetch(`${url}/feeds/news.xml`, { headers: { "if-none-match": etag! } });
     expect(unchanged.status).toBe(304);
     expect(await unchanged.text()).toBe("");
-    expect((await fetch(`${url}/feeds/news.xml`, { headers: { "if-modified-since": lastModified! } })).status).toBe(304);
+    expect(
+      (await fetch(`${url}/feeds/news.xml`, { headers: { "if-modified-since": lastModified! } })).status,
+    ).toBe(304);
 
     // A new slug: same guid, a new ETag, a full answer to the old validator.
     const current = (await postBySlug(editorClient, post.slug)).data!.post! as { revision: number };
-    const renamed = await editorClient.execute(
-      PublishingRenamePostDocument,
-      { id: post.id, i: { title: `${post.title} (updated)`, slug: `${post.slug}-x` }, r: current.revision },
-    );
+    const renamed = await editorClient.execute(PublishingRenamePostDocument, {
+      id: post.id,
+      i: { title: `${post.title} (updated)`, slug: `${post.slug}-x` },
+      r: current.revision,
+    });
     expect(renamed.errors).toBeUndefined();
     // The edit of a live post is its working copy until "Update": the feed has not changed yet.
     expect((await fetch(`${url}/feeds/news.xml`, { headers: { "if-none-match": etag! } })).status).toBe(304);
-    expect((await editorClient.request(`mutation($id: ID!) { publishPostChanges(id: $id) { id } }`, { id: post.id })).errors).toBeUndefined();
+    expect(
+      (
+        await editorClient.request(`mutation($id: ID!) { publishPostChanges(id: $id) { id } }`, {
+          id: post.id,
+        })
+      ).errors,
+    ).toBeUndefined();
     const changed = await fetch(`${url}/feeds/news.xml`, { headers: { "if-none-match": etag! } });
     expect(changed.status).toBe(200);
     const changedXml = await changed.text();

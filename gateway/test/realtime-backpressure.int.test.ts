@@ -69,59 +69,87 @@ async function flood(count: number, onProgress: () => void): Promise<number> {
 }
 
 describe("a subscriber that stops reading", () => {
-  it("costs the gateway a bounded queue, not memory per change, and gets a RESYNC when it reads again", { timeout: 180_000 }, async () => {
-    const slow = new GraphQLSseClient<WallEvent>({ url, query: HEAVY_WALL, agent });
-    // The healthy reader asks for ids only: its received events live in this (the gateway's) heap.
-    const reader = new GraphQLSseClient<WallEvent>({ url, query: "subscription { prayerWall { kind id } }", agent });
-    await Promise.all([slow.open(), reader.open()]);
-    await expect.poll(() => gateway.services.realtime.stats().subscribers).toBe(2);
+  it(
+    "costs the gateway a bounded queue, not memory per change, and gets a RESYNC when it reads again",
+    { timeout: 180_000 },
+    async () => {
+      const slow = new GraphQLSseClient<WallEvent>({ url, query: HEAVY_WALL, agent });
+      // The healthy reader asks for ids only: its received events live in this (the gateway's) heap.
+      const reader = new GraphQLSseClient<WallEvent>({
+        url,
+        query: "subscription { prayerWall { kind id } }",
+        agent,
+      });
+      await Promise.all([slow.open(), reader.open()]);
+      await expect.poll(() => gateway.services.realtime.stats().subscribers).toBe(2);
 
-    slow.pause();
-    const heapBefore = liveHeap();
-    let maxQueued = 0;
-    let samples = 0;
-    const sample = () => {
+      slow.pause();
+      const heapBefore = liveHeap();
+      let maxQueued = 0;
+      let samples = 0;
+      const sample = () => {
+        const stats = gateway.services.realtime.stats();
+        maxQueued = Math.max(maxQueued, stats.queued);
+        samples += 1;
+      };
+      const bodyBytes = await flood(CHANGES, sample);
+      /** What an unbounded pipeline would have had to keep for the paused client. */
+      const bytes = bodyBytes * 10;
+      // Everything went through the bridge: the healthy reader on the same guest connection got all of it.
+      await reader.waitFor(
+        (events) => events.filter((e) => kindOf(e) === "ADDED").length === CHANGES,
+        30_000,
+        `${CHANGES} ADDED events`,
+      );
+      sample();
+      const heapAfter = liveHeap();
       const stats = gateway.services.realtime.stats();
-      maxQueued = Math.max(maxQueued, stats.queued);
-      samples += 1;
-    };
-    const bodyBytes = await flood(CHANGES, sample);
-    /** What an unbounded pipeline would have had to keep for the paused client. */
-    const bytes = bodyBytes * 10;
-    // Everything went through the bridge: the healthy reader on the same guest connection got all of it.
-    await reader.waitFor((events) => events.filter((e) => kindOf(e) === "ADDED").length === CHANGES, 30_000, `${CHANGES} ADDED events`);
-    sample();
-    const heapAfter = liveHeap();
-    const stats = gateway.services.realtime.stats();
 
-    // Memory: the gateway kept a small fraction of what was sent (bounded queue + socket buffers), where
-    // an unbounded pipeline would keep everything the paused socket could not take.
-    const growth = heapAfter - heapBefore;
-    const ratio = growth / bytes;
-    console.log(
-      `[backpressure] ${CHANGES} changes (${(bytes / 1e6).toFixed(1)} MB for the paused client): max queued ${maxQueued} (limit ${DEFAULT_QUEUE_LIMIT} per subscriber), ` +
-        `overflows ${stats.overflows}, ` +
-        `heap growth ${(growth / 1e6).toFixed(2)} MB = ${ratio.toFixed(3)} × those bytes`,
-    );
-    // Bounded: no queue ever held more than the limit (the sum over both subscribers is checked), and
-    // the slow one overflowed into a RESYNC instead of growing.
-    expect(samples).toBeGreaterThan(CHANGES);
-    expect(maxQueued).toBeLessThanOrEqual(DEFAULT_QUEUE_LIMIT * 2);
-    expect(stats.overflows).toBeGreaterThan(0);
-    expect(ratio).toBeLessThan(0.25);
+      // Memory: the gateway kept a small fraction of what was sent (bounded queue + socket buffers), where
+      // an unbounded pipeline would keep everything the paused socket could not take.
+      const growth = heapAfter - heapBefore;
+      const ratio = growth / bytes;
+      console.log(
+        `[backpressure] ${CHANGES} changes (${(bytes / 1e6).toFixed(1)} MB for the paused client): max queued ${maxQueued} (limit ${DEFAULT_QUEUE_LIMIT} per subscriber), ` +
+          `overflows ${stats.overflows}, ` +
+          `heap growth ${(growth / 1e6).toFixed(2)} MB = ${ratio.toFixed(3)} × those bytes`,
+      );
+      // Bounded: no queue ever held more than the limit (the sum over both subscribers is checked), and
+      // the slow one overflowed into a RESYNC instead of growing.
+      expect(samples).toBeGreaterThan(CHANGES);
+      expect(maxQueued).toBeLessThanOrEqual(DEFAULT_QUEUE_LIMIT * 2);
+      expect(stats.overflows).toBeGreaterThan(0);
+      expect(ratio).toBeLessThan(0.25);
 
-    // Reading again: what was already in the socket buffers, then RESYNC (refetch), then live changes.
-    const seen = slow.events.length;
-    slow.resume();
-    await slow.waitFor((events) => events.slice(seen).some((e) => kindOf(e) === "RESYNC"), 30_000, "a RESYNC after resuming");
-    const afterResync = await approvedPublicRequest(system, "After the backlog: live again for the slow client.");
-    await slow.waitFor((events) => events.some((e) => e.data.data?.prayerWall.id === afterResync.id), 10_000, "the next change");
-    const addedBeforeResync = slow.events.slice(0, slow.events.findIndex((e) => kindOf(e) === "RESYNC")).length;
-    expect(addedBeforeResync).toBeLessThan(CHANGES);
+      // Reading again: what was already in the socket buffers, then RESYNC (refetch), then live changes.
+      const seen = slow.events.length;
+      slow.resume();
+      await slow.waitFor(
+        (events) => events.slice(seen).some((e) => kindOf(e) === "RESYNC"),
+        30_000,
+        "a RESYNC after resuming",
+      );
+      const afterResync = await approvedPublicRequest(
+        system,
+        "After the backlog: live again for the slow client.",
+      );
+      await slow.waitFor(
+        (events) => events.some((e) => e.data.data?.prayerWall.id === afterResync.id),
+        10_000,
+        "the next change",
+      );
+      const addedBeforeResync = slow.events.slice(
+        0,
+        slow.events.findIndex((e) => kindOf(e) === "RESYNC"),
+      ).length;
+      expect(addedBeforeResync).toBeLessThan(CHANGES);
 
-    // Disconnecting releases the subscriptions and, with the last one, the PocketBase connection.
-    slow.close();
-    reader.close();
-    await expect.poll(() => gateway.services.realtime.stats()).toMatchObject({ connections: 0, subscribers: 0, queued: 0 });
-  });
+      // Disconnecting releases the subscriptions and, with the last one, the PocketBase connection.
+      slow.close();
+      reader.close();
+      await expect
+        .poll(() => gateway.services.realtime.stats())
+        .toMatchObject({ connections: 0, subscribers: 0, queued: 0 });
+    },
+  );
 });

@@ -38,7 +38,8 @@ export async function recordRealtime<P extends string, C extends string>(options
   const settings = (await options.su.collection("settings").getFullList())[0]!;
   await options.su.collection("settings").update(settings.id, {});
   const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline && options.personas.some((p) => sentinel.get(p)! < 1)) await new Promise((resolve) => setTimeout(resolve, 25));
+  while (Date.now() < deadline && options.personas.some((p) => sentinel.get(p)! < 1))
+    await new Promise((resolve) => setTimeout(resolve, 25));
   expect(Object.fromEntries(sentinel)).toEqual(Object.fromEntries(options.personas.map((p) => [p, 1])));
   return {
     received: (persona, collection) => received.get(`${persona}/${collection}`)!,
@@ -76,7 +77,8 @@ export function describeRealtimeColumn<P extends string, C extends string>(table
         // Every target changes, the denied ones included.
         touchAll: async () => {
           for (const collection of table.collections) {
-            for (const key of table.targetKeys(collection)) await su.collection(collection).update(table.targetId(collection, key), {});
+            for (const key of table.targetKeys(collection))
+              await su.collection(collection).update(table.targetId(collection, key), {});
           }
         },
       });
@@ -84,10 +86,17 @@ export function describeRealtimeColumn<P extends string, C extends string>(table
 
     afterAll(() => realtime.close());
 
-    const rows = table.collections.flatMap((collection) => table.personas.map((persona) => ({ collection, persona })));
+    const rows = table.collections.flatMap((collection) =>
+      table.personas.map((persona) => ({ collection, persona })),
+    );
     it.each(rows)("$collection as $persona", ({ collection, persona }) => {
-      const keyOf = new Map(table.targetKeys(collection).map((key) => [table.targetId(collection, key), key]));
-      const got = [...realtime.received(persona, collection)].filter((id) => keyOf.has(id)).map((id) => keyOf.get(id)!).sort();
+      const keyOf = new Map(
+        table.targetKeys(collection).map((key) => [table.targetId(collection, key), key]),
+      );
+      const got = [...realtime.received(persona, collection)]
+        .filter((id) => keyOf.has(id))
+        .map((id) => keyOf.get(id)!)
+        .sort();
       expect(got).toEqual(table.allowedTargets(collection, persona));
     });
   });

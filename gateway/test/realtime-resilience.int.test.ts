@@ -7,7 +7,13 @@ import { Agent } from "node:http";
 import type PocketBase from "pocketbase";
 import { GraphQLSseClient } from "../../scripts/lib/sse-client.ts";
 import type { Gateway } from "../src/index.ts";
-import { approvedPublicRequest, DedicatedPocketBase, kindOf, WALL_SUBSCRIPTION, type WallEvent } from "./realtime-support.ts";
+import {
+  approvedPublicRequest,
+  DedicatedPocketBase,
+  kindOf,
+  WALL_SUBSCRIPTION,
+  type WallEvent,
+} from "./realtime-support.ts";
 
 const GUESTS = 14;
 const PER_MEMBER = 3;
@@ -45,23 +51,41 @@ const graphql = async (query: string, token?: string) => {
     headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: JSON.stringify({ query }),
   });
-  return { status: response.status, body: (await response.json()) as { data?: unknown; errors?: Array<{ message: string; extensions?: { code?: string } }> } };
+  return {
+    status: response.status,
+    body: (await response.json()) as {
+      data?: unknown;
+      errors?: Array<{ message: string; extensions?: { code?: string } }>;
+    },
+  };
 };
 
-const received = (client: GraphQLSseClient<WallEvent>, id: string) => client.events.some((e) => e.data.data?.prayerWall.id === id && kindOf(e) === "ADDED");
+const received = (client: GraphQLSseClient<WallEvent>, id: string) =>
+  client.events.some((e) => e.data.data?.prayerWall.id === id && kindOf(e) === "ADDED");
 
 describe("the realtime bridge when PocketBase crashes and comes back", () => {
   it("keeps the gateway answering, then every subscriber resyncs and receives new requests within 10 s", async () => {
     const [alice, bob] = await Promise.all([pocketbase.member("alice"), pocketbase.member("bob")]);
-    const tokens = [...Array<null>(GUESTS).fill(null), ...Array<string>(PER_MEMBER).fill(alice.token), ...Array<string>(PER_MEMBER).fill(bob.token)];
-    for (const token of tokens) clients.push(new GraphQLSseClient<WallEvent>({ url, query: WALL_SUBSCRIPTION, token, agent }));
+    const tokens = [
+      ...Array<null>(GUESTS).fill(null),
+      ...Array<string>(PER_MEMBER).fill(alice.token),
+      ...Array<string>(PER_MEMBER).fill(bob.token),
+    ];
+    for (const token of tokens)
+      clients.push(new GraphQLSseClient<WallEvent>({ url, query: WALL_SUBSCRIPTION, token, agent }));
     await Promise.all(clients.map((c) => c.open()));
     // One PocketBase connection per viewer: the guests share one, alice and bob have one each.
-    await expect.poll(() => gateway.services.realtime.stats()).toMatchObject({ connections: 3, subscribers: clients.length });
+    await expect
+      .poll(() => gateway.services.realtime.stats())
+      .toMatchObject({ connections: 3, subscribers: clients.length });
 
     // Every subscriber receives a change before the crash (the subscriptions really are live).
     const before = await approvedPublicRequest(system, "Before the crash: please pray for our youth camp.");
-    await Promise.all(clients.map((c) => c.waitFor(() => received(c, before.id), 5000, "the request created before the crash")));
+    await Promise.all(
+      clients.map((c) =>
+        c.waitFor(() => received(c, before.id), 5000, "the request created before the crash"),
+      ),
+    );
 
     await pocketbase.kill();
 
@@ -93,11 +117,29 @@ describe("the realtime bridge when PocketBase crashes and comes back", () => {
     const healthyAt = Date.now();
     // P6: each subscriber is told to refetch, which the bridge does only once its connection has
     // resubscribed; a change made after that reaches everyone.
-    await Promise.all(clients.map((c, i) => c.waitFor((events) => events.slice(resyncs[i]).some((e) => kindOf(e) === "RESYNC"), RECOVERY_BUDGET_MS - (Date.now() - restartedAt), "a RESYNC")));
+    await Promise.all(
+      clients.map((c, i) =>
+        c.waitFor(
+          (events) => events.slice(resyncs[i]).some((e) => kindOf(e) === "RESYNC"),
+          RECOVERY_BUDGET_MS - (Date.now() - restartedAt),
+          "a RESYNC",
+        ),
+      ),
+    );
     const resyncedAt = Date.now();
     const after = await approvedPublicRequest(system, "After the restart: thank you for praying with us.");
-    await Promise.all(clients.map((c) => c.waitFor(() => received(c, after.id), Math.max(1, RECOVERY_BUDGET_MS - (Date.now() - restartedAt)), "the request created after the restart")));
-    const deliveredAt = Math.max(...clients.map((c) => c.events.find((e) => e.data.data?.prayerWall.id === after.id)!.receivedAt));
+    await Promise.all(
+      clients.map((c) =>
+        c.waitFor(
+          () => received(c, after.id),
+          Math.max(1, RECOVERY_BUDGET_MS - (Date.now() - restartedAt)),
+          "the request created after the restart",
+        ),
+      ),
+    );
+    const deliveredAt = Math.max(
+      ...clients.map((c) => c.events.find((e) => e.data.data?.prayerWall.id === after.id)!.receivedAt),
+    );
 
     for (const [i, client] of clients.entries()) {
       const sinceRestart = client.events.slice(resyncs[i]).map(kindOf);
@@ -107,8 +149,16 @@ describe("the realtime bridge when PocketBase crashes and comes back", () => {
       expect(client.ended).toBeNull();
     }
     expect(deliveredAt - restartedAt).toBeLessThanOrEqual(RECOVERY_BUDGET_MS);
-    expect(gateway.services.realtime.stats()).toMatchObject({ connections: 3, subscribers: clients.length - 1, reconnects: 3 });
-    expect(lateGateway.services.realtime.stats()).toMatchObject({ connections: 1, subscribers: 1, reconnects: 1 });
+    expect(gateway.services.realtime.stats()).toMatchObject({
+      connections: 3,
+      subscribers: clients.length - 1,
+      reconnects: 3,
+    });
+    expect(lateGateway.services.realtime.stats()).toMatchObject({
+      connections: 1,
+      subscribers: 1,
+      reconnects: 1,
+    });
     await expect.poll(async () => (await fetch(`${url}/readyz`)).status).toBe(200);
 
     console.log(

@@ -5,7 +5,12 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import PocketBase from "pocketbase";
-import { resolvePocketBaseBinary, startPocketBase, upsertSuperuser, type PocketBaseProcess } from "../../scripts/lib/pocketbase.ts";
+import {
+  resolvePocketBaseBinary,
+  startPocketBase,
+  upsertSuperuser,
+  type PocketBaseProcess,
+} from "../../scripts/lib/pocketbase.ts";
 import { freePort } from "../../scripts/lib/stack.ts";
 import { createGateway, prepareGateway, type Gateway } from "../src/index.ts";
 import type { PrayerRequestRecord } from "../src/pocketbase/records.ts";
@@ -14,7 +19,13 @@ import { PASSWORD, testConfig } from "./helpers.ts";
 export const WALL_SUBSCRIPTION = "subscription { prayerWall { kind id request { id body } } }";
 
 export interface WallEvent {
-  data?: { prayerWall: { kind: "ADDED" | "UPDATED" | "REMOVED" | "RESYNC"; id: string | null; request: { id: string; body: string } | null } };
+  data?: {
+    prayerWall: {
+      kind: "ADDED" | "UPDATED" | "REMOVED" | "RESYNC";
+      id: string | null;
+      request: { id: string; body: string } | null;
+    };
+  };
   errors?: unknown[];
 }
 
@@ -40,7 +51,12 @@ export class DedicatedPocketBase {
 
   /** Start (again) on the same port and data directory, as a supervisor restarts a crashed PocketBase. */
   async restart(): Promise<void> {
-    this.process = await startPocketBase({ bin: this.bin, dataDir: this.dataDir, port: this.port, quiet: true });
+    this.process = await startPocketBase({
+      bin: this.bin,
+      dataDir: this.dataDir,
+      port: this.port,
+      quiet: true,
+    });
   }
 
   /** A crash: SIGKILL, no clean shutdown, every open connection cut. */
@@ -77,7 +93,9 @@ export class DedicatedPocketBase {
   /** A verified user with an active person; returns its PocketBase token. */
   async member(label: string): Promise<{ id: string; token: string }> {
     const su = await this.system();
-    const person = await su.collection("people").create({ firstName: label, lastName: "Realtime", recordStatus: "active" });
+    const person = await su
+      .collection("people")
+      .create({ firstName: label, lastName: "Realtime", recordStatus: "active" });
     const email = `${label}-${Date.now()}@realtime.test`;
     const user = await su.collection("users").create({
       email,

@@ -24,7 +24,10 @@ describe("records.ts against the migrated collections", () => {
     const edits: Array<[string, string]> = [
       ["  prayerExpiryDays: number;\n", "  prayerExpiryDays: string;\n"],
       ["  pinned: boolean;\n", ""],
-      ['  status: "draft" | "scheduled" | "published" | "archived";', '  status: "draft" | "scheduled" | "published" | "archived" | "deleted";'],
+      [
+        '  status: "draft" | "scheduled" | "published" | "archived";',
+        '  status: "draft" | "scheduled" | "published" | "archived" | "deleted";',
+      ],
     ];
     let wrong = source;
     for (const [from, to] of edits) {

@@ -11,7 +11,12 @@ import { join, relative, resolve } from "node:path";
 import { promisify } from "node:util";
 import PocketBase, { type RecordModel } from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resolvePocketBaseBinary, startPocketBase, upsertSuperuser, type PocketBaseProcess } from "../../scripts/lib/pocketbase.ts";
+import {
+  resolvePocketBaseBinary,
+  startPocketBase,
+  upsertSuperuser,
+  type PocketBaseProcess,
+} from "../../scripts/lib/pocketbase.ts";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from "../../scripts/lib/seed.ts";
 import { freePort } from "../../scripts/lib/stack.ts";
 import { fileOf, pngBytes } from "./helpers.ts";
@@ -75,14 +80,19 @@ async function snapshot(pb: PocketBase): Promise<Snapshot> {
     const rows = await pb.collection(collection.name).getFullList({ sort: "id" });
     // PocketBase touches the superuser's sign-in origin each time the drill itself signs in (after
     // the restart too): that timestamp is the drill's own footprint, not the church's data.
-    records[collection.name] = collection.name === "_authOrigins" ? rows.map(({ updated: _, ...row }) => row as RecordModel) : rows;
+    records[collection.name] =
+      collection.name === "_authOrigins" ? rows.map(({ updated: _, ...row }) => row as RecordModel) : rows;
     const fileFields = collection.fields.filter((field) => field.type === "file").map((field) => field.name);
     for (const row of rows) {
       for (const field of fileFields) {
-        for (const name of ([] as string[]).concat((row[field] as string | string[] | undefined) ?? []).filter(Boolean)) {
+        for (const name of ([] as string[])
+          .concat((row[field] as string | string[] | undefined) ?? [])
+          .filter(Boolean)) {
           const response = await fetch(pb.files.getURL(row, name, { token }));
           expect(response.status, `${collection.name}/${row.id}/${name}`).toBe(200);
-          files[`${collection.name}/${row.id}/${field}/${name}`] = sha256(new Uint8Array(await response.arrayBuffer()));
+          files[`${collection.name}/${row.id}/${field}/${name}`] = sha256(
+            new Uint8Array(await response.arrayBuffer()),
+          );
         }
       }
     }
@@ -109,10 +119,13 @@ describe("backup and restore (QUALITY.md R2)", () => {
     await pb.collection("_superusers").authWithPassword(superuser.email, superuser.password);
     const before = await snapshot(pb);
     // The drill covers real content: people with photos, media files, posts, prayer, accounts.
-    for (const name of ["users", "people", "media", "posts", "pages", "prayer_requests", "settings"]) expect(before.records[name]!.length, name).toBeGreaterThan(0);
+    for (const name of ["users", "people", "media", "posts", "pages", "prayer_requests", "settings"])
+      expect(before.records[name]!.length, name).toBeGreaterThan(0);
     expect(Object.keys(before.files).length).toBeGreaterThan(5);
     // On disk: each file and PocketBase's metadata next to it (<name>.attrs).
-    expect(Object.keys(before.storage).filter((path) => !path.endsWith(".attrs")).length).toBe(Object.keys(before.files).length);
+    expect(Object.keys(before.storage).filter((path) => !path.endsWith(".attrs")).length).toBe(
+      Object.keys(before.files).length,
+    );
 
     // Back up as docker/backup.sh does: PocketBase writes the zip, which is then copied off the data
     // folder (there: `docker compose cp`) and removed from it.
@@ -128,14 +141,21 @@ describe("backup and restore (QUALITY.md R2)", () => {
     const [firstPost, secondPost] = before.records.posts!;
     await pb.collection("posts").delete(firstPost!.id);
     await pb.collection("posts").update(secondPost!.id, { title: "Edited after the backup" });
-    await pb.collection("pages").create({ title: "New page", slug: "new-after-backup", status: "draft", revision: 1 });
+    await pb
+      .collection("pages")
+      .create({ title: "New page", slug: "new-after-backup", status: "draft", revision: 1 });
     const media = before.records.media![0]!;
     await pb.collection("media").update(media.id, { file: fileOf(pngBytes(), "replaced.png", "image/png") });
     // Another stored file (a photo or avatar) removed.
-    const [collection, id, field] = Object.keys(before.files).find((key) => !key.startsWith("media/"))!.split("/");
+    const [collection, id, field] = Object.keys(before.files)
+      .find((key) => !key.startsWith("media/"))!
+      .split("/");
     await pb.collection(collection!).update(id!, { [field!]: null });
     const memberUser = before.records.users!.find((user) => user.email === member.email)!;
-    await pb.collection("users").update(memberUser.id, { password: "changed-after-backup-1", passwordConfirm: "changed-after-backup-1" });
+    await pb.collection("users").update(memberUser.id, {
+      password: "changed-after-backup-1",
+      passwordConfirm: "changed-after-backup-1",
+    });
     const changed = await snapshot(pb);
     expect(changed.records).not.toEqual(before.records);
     expect(changed.files).not.toEqual(before.files);
@@ -159,7 +179,9 @@ describe("backup and restore (QUALITY.md R2)", () => {
     const bogus = join(hostBackups, "not-a-backup.zip");
     await writeFile(bogus, "not a zip");
     const storageBefore = await storageFiles(join(dataDir, "storage"));
-    await expect(promisify(execFile)("sh", [join(ROOT, "docker/restore-data.sh"), dataDir, bogus])).rejects.toThrow(/not a readable zip file/);
+    await expect(
+      promisify(execFile)("sh", [join(ROOT, "docker/restore-data.sh"), dataDir, bogus]),
+    ).rejects.toThrow(/not a readable zip file/);
     expect(await storageFiles(join(dataDir, "storage"))).toEqual(storageBefore);
   });
 });

@@ -9,9 +9,17 @@ const running: ChildProcess[] = [];
  * Starts `file` with `env` (and command-line `args`); resolves with its output so far once `done(output)` holds, or rejects
  * when it exits before. `done` sees every later output too (tests keep the latest through it).
  */
-export function runExample(file: string, env: Record<string, string>, done: (output: string) => boolean, args: string[] = []): Promise<string> {
+export function runExample(
+  file: string,
+  env: Record<string, string>,
+  done: (output: string) => boolean,
+  args: string[] = [],
+): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(EXAMPLES, file), ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [join(EXAMPLES, file), ...args], {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     running.push(child);
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => {

@@ -22,7 +22,23 @@ const field = (collection: string, name: string): Field => {
 let gateway: Gateway;
 beforeAll(async () => {
   const su = await system();
-  for (const name of ["users", "people", "roles", "settings", "sermons", "sermon_series", "speakers", "api_clients", "webhooks", "registrations", "groups", "group_messages", "group_join_requests", "group_addresses"]) collections[name] = await su.collections.getOne(name);
+  for (const name of [
+    "users",
+    "people",
+    "roles",
+    "settings",
+    "sermons",
+    "sermon_series",
+    "speakers",
+    "api_clients",
+    "webhooks",
+    "registrations",
+    "groups",
+    "group_messages",
+    "group_join_requests",
+    "group_addresses",
+  ])
+    collections[name] = await su.collections.getOne(name);
   gateway = await testGateway();
 });
 afterAll(() => gateway.close());
@@ -53,17 +69,31 @@ describe("the live PocketBase schema agrees with limits.ts", () => {
   });
 
   it("a group's capacity is 0 (no limit) to the same maximum on both sides", () => {
-    expect(field("groups", "capacity")).toMatchObject({ type: "number", min: 0, max: LIMITS.groupCapacityMax, onlyInt: true });
+    expect(field("groups", "capacity")).toMatchObject({
+      type: "number",
+      min: 0,
+      max: LIMITS.groupCapacityMax,
+      onlyInt: true,
+    });
   });
 
   it("required text fields are required on both sides", () => {
-    for (const [collection, name] of [["people", "firstName"], ["people", "lastName"], ["settings", "churchName"], ["roles", "name"]] as const) {
+    for (const [collection, name] of [
+      ["people", "firstName"],
+      ["people", "lastName"],
+      ["settings", "churchName"],
+      ["roles", "name"],
+    ] as const) {
       expect(field(collection, name).required, `${collection}.${name}`).toBe(true);
     }
   });
 
   it(`passwords are ${LIMITS.passwordMinChars}–${LIMITS.passwordMaxBytes}`, () => {
-    expect(field("users", "password")).toMatchObject({ type: "password", min: LIMITS.passwordMinChars, max: LIMITS.passwordMaxBytes });
+    expect(field("users", "password")).toMatchObject({
+      type: "password",
+      min: LIMITS.passwordMinChars,
+      max: LIMITS.passwordMaxBytes,
+    });
   });
 
   it("the logo is one image of at most 10 MB, of the allowed types, with the thumbnails the API offers", () => {
@@ -74,13 +104,21 @@ describe("the live PocketBase schema agrees with limits.ts", () => {
       protected: false, // public: shown on the public site
       thumbs: ["0x96", "192x192"], // Settings.logoUrl(size: HEADER | SQUARE)
     });
-    expect([...(field("settings", "logo").mimeTypes as string[])].sort()).toEqual([...LIMITS.imageMimeTypes].sort());
+    expect([...(field("settings", "logo").mimeTypes as string[])].sort()).toEqual(
+      [...LIMITS.imageMimeTypes].sort(),
+    );
     expect(LIMITS.imageMaxBytes).toBe(10 * 1024 * 1024);
   });
 
   it("avatars are images of the allowed types, at most 10 MB (no SVG: it can carry script)", () => {
-    expect(field("users", "avatar")).toMatchObject({ type: "file", maxSelect: 1, maxSize: LIMITS.imageMaxBytes });
-    expect([...(field("users", "avatar").mimeTypes as string[])].sort()).toEqual([...LIMITS.imageMimeTypes].sort());
+    expect(field("users", "avatar")).toMatchObject({
+      type: "file",
+      maxSelect: 1,
+      maxSize: LIMITS.imageMaxBytes,
+    });
+    expect([...(field("users", "avatar").mimeTypes as string[])].sort()).toEqual(
+      [...LIMITS.imageMimeTypes].sort(),
+    );
   });
 
   it("brand colours use the same pattern as the gateway's check", () => {
@@ -88,27 +126,58 @@ describe("the live PocketBase schema agrees with limits.ts", () => {
   });
 
   it("prayer expiry days are 1–3650, as the gateway checks", () => {
-    expect(field("settings", "prayerExpiryDays")).toMatchObject({ type: "number", min: 1, max: 3650, onlyInt: true });
+    expect(field("settings", "prayerExpiryDays")).toMatchObject({
+      type: "number",
+      min: 1,
+      max: 3650,
+      onlyInt: true,
+    });
   });
 
   it("sessions last 7 days in PocketBase's tokens and in the cookie", () => {
-    expect((collections.users as unknown as { authToken: { duration: number } }).authToken.duration).toBe(SESSION.maxAgeSeconds);
+    expect((collections.users as unknown as { authToken: { duration: number } }).authToken.duration).toBe(
+      SESSION.maxAgeSeconds,
+    );
     expect(SESSION.maxAgeSeconds).toBe(7 * 24 * 60 * 60);
   });
 
   it("sermon audio: at most 300 MB, the audio types the gateway sniffs, protected (drafts' files follow the view rule)", () => {
-    expect(field("sermons", "audio")).toMatchObject({ type: "file", maxSelect: 1, maxSize: LIMITS.audioMaxBytes, protected: true });
-    expect([...(field("sermons", "audio").mimeTypes as string[])].sort()).toEqual([...LIMITS.audioMimeTypes].sort());
-    expect(field("sermons", "attachments")).toMatchObject({ type: "file", maxSelect: LIMITS.sermonAttachmentsMax, maxSize: LIMITS.documentMaxBytes, protected: true });
+    expect(field("sermons", "audio")).toMatchObject({
+      type: "file",
+      maxSelect: 1,
+      maxSize: LIMITS.audioMaxBytes,
+      protected: true,
+    });
+    expect([...(field("sermons", "audio").mimeTypes as string[])].sort()).toEqual(
+      [...LIMITS.audioMimeTypes].sort(),
+    );
+    expect(field("sermons", "attachments")).toMatchObject({
+      type: "file",
+      maxSelect: LIMITS.sermonAttachmentsMax,
+      maxSize: LIMITS.documentMaxBytes,
+      protected: true,
+    });
     expect(field("sermons", "scripture")).toMatchObject({ type: "text", max: LIMITS.scriptureMax });
     expect(field("sermons", "notes")).toMatchObject({ type: "text", max: LIMITS.markdownMax });
     expect(field("sermons", "summary")).toMatchObject({ type: "text", max: LIMITS.summaryMax });
     expect(field("sermons", "videoUrl")).toMatchObject({ type: "text", max: LIMITS.videoUrlMax });
-    expect(field("sermon_series", "description")).toMatchObject({ type: "text", max: LIMITS.seriesDescriptionMax });
+    expect(field("sermon_series", "description")).toMatchObject({
+      type: "text",
+      max: LIMITS.seriesDescriptionMax,
+    });
     expect(field("speakers", "bio")).toMatchObject({ type: "text", max: LIMITS.speakerBioMax });
-    for (const [collection, name] of [["sermon_series", "artwork"], ["speakers", "photo"]] as const) {
-      expect(field(collection, name)).toMatchObject({ type: "file", maxSelect: 1, maxSize: LIMITS.imageMaxBytes });
-      expect([...(field(collection, name).mimeTypes as string[])].sort()).toEqual([...LIMITS.imageMimeTypes].sort());
+    for (const [collection, name] of [
+      ["sermon_series", "artwork"],
+      ["speakers", "photo"],
+    ] as const) {
+      expect(field(collection, name)).toMatchObject({
+        type: "file",
+        maxSelect: 1,
+        maxSize: LIMITS.imageMaxBytes,
+      });
+      expect([...(field(collection, name).mimeTypes as string[])].sort()).toEqual(
+        [...LIMITS.imageMimeTypes].sort(),
+      );
     }
   });
 
@@ -130,7 +199,9 @@ describe("the live schema agrees with the GraphQL enums", () => {
   /** A stored value → its GraphQL name, by the schema's own mapping (enum-values.ts); an unmapped enum stores its names. */
   const toGraphQL = (graphqlEnum: string) => (value: string) => {
     const mapping = (ENUM_VALUES as Record<string, Record<string, string>>)[graphqlEnum];
-    return mapping ? (Object.entries(mapping).find(([, stored]) => stored === value)?.[0] ?? `(unmapped ${value})`) : value;
+    return mapping
+      ? (Object.entries(mapping).find(([, stored]) => stored === value)?.[0] ?? `(unmapped ${value})`)
+      : value;
   };
 
   it.each([
@@ -139,7 +210,12 @@ describe("the live schema agrees with the GraphQL enums", () => {
     ["users.status ⇄ UserStatus", "users", "status", "UserStatus"],
     ["users.locale ⇄ Locale", "users", "locale", "Locale"],
     ["settings.locale ⇄ Locale", "settings", "locale", "Locale"],
-    ["settings.directoryDefaultVisibility ⇄ ContactVisibility", "settings", "directoryDefaultVisibility", "ContactVisibility"],
+    [
+      "settings.directoryDefaultVisibility ⇄ ContactVisibility",
+      "settings",
+      "directoryDefaultVisibility",
+      "ContactVisibility",
+    ],
     ["sermons.status ⇄ SermonStatus", "sermons", "status", "SermonStatus"],
   ])("%s", async (_, collection, name, graphqlEnum) => {
     const values = field(collection, name).values as string[];

@@ -8,19 +8,29 @@ export class TusClient {
   ) {}
 
   private headers(extra: Record<string, string> = {}): Record<string, string> {
-    return { "tus-resumable": TUS_VERSION, ...(this.token ? { authorization: `Bearer ${this.token}` } : {}), ...extra };
+    return {
+      "tus-resumable": TUS_VERSION,
+      ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
+      ...extra,
+    };
   }
 
   /** POST: announce an upload; returns the response (Location holds its URL). */
   create(size: number, filename: string, filetype: string): Promise<Response> {
     const metadata = `filename ${Buffer.from(filename).toString("base64")},filetype ${Buffer.from(filetype).toString("base64")}`;
-    return fetch(`${this.base}/uploads/audio`, { method: "POST", headers: this.headers({ "upload-length": String(size), "upload-metadata": metadata }) });
+    return fetch(`${this.base}/uploads/audio`, {
+      method: "POST",
+      headers: this.headers({ "upload-length": String(size), "upload-metadata": metadata }),
+    });
   }
 
   patch(location: string, offset: number, bytes: Uint8Array): Promise<Response> {
     return fetch(new URL(location, this.base), {
       method: "PATCH",
-      headers: this.headers({ "upload-offset": String(offset), "content-type": "application/offset+octet-stream" }),
+      headers: this.headers({
+        "upload-offset": String(offset),
+        "content-type": "application/offset+octet-stream",
+      }),
       body: new Uint8Array(bytes),
     });
   }
@@ -30,7 +40,12 @@ export class TusClient {
   }
 
   /** Create and send a whole file; returns the upload id. */
-  async upload(bytes: Uint8Array, filename: string, filetype: string, chunk = 5 * 1024 * 1024): Promise<string> {
+  async upload(
+    bytes: Uint8Array,
+    filename: string,
+    filetype: string,
+    chunk = 5 * 1024 * 1024,
+  ): Promise<string> {
     const created = await this.create(bytes.length, filename, filetype);
     if (created.status !== 201) throw new Error(`tus create: ${created.status} ${await created.text()}`);
     const location = created.headers.get("location")!;

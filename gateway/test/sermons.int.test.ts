@@ -11,10 +11,26 @@ import Parser from "rss-parser";
 import type PocketBase from "pocketbase";
 import type { Gateway } from "../src/index.ts";
 import { toneMp3 } from "../../scripts/lib/mp3.ts";
-import { countPocketBaseCalls, createUser, errorCode, GqlClient, system, testGateway, type TestUser } from "./helpers.ts";
 import {
-  SermonsAttachAudioDocument, SermonsCreateDocument, SermonsCreateFromUploadsDocument, SermonsListDocument, SermonsNeighboursDocument, SermonsPageDocument,
-  SermonsRetitleDocument, SermonsScriptureDocument, type SermonInput, type SermonsListQueryVariables,
+  countPocketBaseCalls,
+  createUser,
+  errorCode,
+  GqlClient,
+  system,
+  testGateway,
+  type TestUser,
+} from "./helpers.ts";
+import {
+  SermonsAttachAudioDocument,
+  SermonsCreateDocument,
+  SermonsCreateFromUploadsDocument,
+  SermonsListDocument,
+  SermonsNeighboursDocument,
+  SermonsPageDocument,
+  SermonsRetitleDocument,
+  SermonsScriptureDocument,
+  type SermonInput,
+  type SermonsListQueryVariables,
 } from "./__generated__/operations.ts";
 import { TusClient } from "./sermon-support.ts";
 
@@ -70,20 +86,28 @@ describe("sermon audio upload (tus, staged on disk)", () => {
     expect(audio.durationSeconds).toBeGreaterThan(7.5);
     expect(audio.durationSeconds).toBeLessThan(8.6);
     // The stored file is byte for byte what was sent.
-    const stored = await fetch(`${base}${audio.url}`, { headers: { authorization: `Bearer ${editor.token}` } });
+    const stored = await fetch(`${base}${audio.url}`, {
+      headers: { authorization: `Bearer ${editor.token}` },
+    });
     expect(stored.status).toBe(200);
     expect(Buffer.from(await stored.arrayBuffer()).equals(mp3)).toBe(true);
   });
 
   it("refuses to start an upload for people without sermons.manage, and for visitors", async () => {
-    expect((await new TusClient(base, member.token).create(mp3.length, "a.mp3", "audio/mpeg")).status).toBe(403);
+    expect((await new TusClient(base, member.token).create(mp3.length, "a.mp3", "audio/mpeg")).status).toBe(
+      403,
+    );
     expect((await new TusClient(base, null).create(mp3.length, "a.mp3", "audio/mpeg")).status).toBe(401);
   });
 
   it("grants no other site CORS access to the upload endpoint", async () => {
     const preflight = await fetch(`${base}/uploads/audio`, {
       method: "OPTIONS",
-      headers: { origin: "https://evil.example", "access-control-request-method": "POST", "access-control-request-headers": "tus-resumable,upload-length" },
+      headers: {
+        origin: "https://evil.example",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "tus-resumable,upload-length",
+      },
     });
     expect(preflight.headers.get("access-control-allow-origin")).toBeNull();
     const created = await new TusClient(base, editor.token).create(mp3.length, "a.mp3", "audio/mpeg");
@@ -91,7 +115,11 @@ describe("sermon audio upload (tus, staged on disk)", () => {
   });
 
   it("refuses a file over 300 MB before any byte is sent", async () => {
-    const response = await new TusClient(base, editor.token).create(300 * 1024 * 1024 + 1, "long.mp3", "audio/mpeg");
+    const response = await new TusClient(base, editor.token).create(
+      300 * 1024 * 1024 + 1,
+      "long.mp3",
+      "audio/mpeg",
+    );
     expect(response.status).toBe(413);
   });
 
@@ -109,9 +137,18 @@ describe("sermon audio upload (tus, staged on disk)", () => {
     expect(errorCode(claimed)).toBe("BAD_USER_INPUT");
   });
 
-  const html = Buffer.from("<!doctype html><html><body><script>alert(document.cookie)</script></body></html>".padEnd(2048, " "));
-  const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'.padEnd(2048, " "));
-  const wav = Buffer.concat([Buffer.from("RIFF"), Buffer.alloc(4), Buffer.from("WAVEfmt "), Buffer.alloc(2036)]);
+  const html = Buffer.from(
+    "<!doctype html><html><body><script>alert(document.cookie)</script></body></html>".padEnd(2048, " "),
+  );
+  const svg = Buffer.from(
+    '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'.padEnd(2048, " "),
+  );
+  const wav = Buffer.concat([
+    Buffer.from("RIFF"),
+    Buffer.alloc(4),
+    Buffer.from("WAVEfmt "),
+    Buffer.alloc(2036),
+  ]);
   it.each([
     ["HTML with script renamed .mp3", html, "sermon.mp3", "audio/mpeg"],
     ["SVG with script renamed .mp3", svg, "sermon.mp3", "audio/mpeg"],
@@ -131,7 +168,10 @@ describe("sermon audio upload (tus, staged on disk)", () => {
 
   it("bulk upload creates one draft per file, titled after the file name", async () => {
     const tus = new TusClient(base, editor.token);
-    const ids = [await tus.upload(toneMp3(2, { seed: 1 }), `Advent_Hope_${tag}.mp3`, "audio/mpeg"), await tus.upload(toneMp3(2, { seed: 2 }), `Advent-Peace-${tag}.mp3`, "audio/mpeg")];
+    const ids = [
+      await tus.upload(toneMp3(2, { seed: 1 }), `Advent_Hope_${tag}.mp3`, "audio/mpeg"),
+      await tus.upload(toneMp3(2, { seed: 2 }), `Advent-Peace-${tag}.mp3`, "audio/mpeg"),
+    ];
     const result = await gql(editor).execute(SermonsCreateFromUploadsDocument, { ids });
     expect(result.errors).toBeUndefined();
     expect(result.data!.createSermonsFromUploads.map((s) => [s.title, s.status])).toEqual([
@@ -145,7 +185,12 @@ describe("sermon files through /files", () => {
   it("serves a large published sermon's audio by Range from the middle (206, correct Content-Range), streamed", async () => {
     // ~40 MB of real MP3 frames: a long file without generating 40 MB of tone.
     const big = Buffer.concat(Array.from({ length: Math.ceil((40 * 1024 * 1024) / mp3.length) }, () => mp3));
-    const uploadId = await new TusClient(base, editor.token).upload(big, "long-sermon.mp3", "audio/mpeg", 8 * 1024 * 1024);
+    const uploadId = await new TusClient(base, editor.token).upload(
+      big,
+      "long-sermon.mp3",
+      "audio/mpeg",
+      8 * 1024 * 1024,
+    );
     const sermon = await createSermon(editor, { title: `Long ${tag}` });
     // (How much memory the hand-over holds is measured in gateway/src/pocketbase/stream-upload.test.ts.)
     const attached = await attach(editor, sermon.id, uploadId);
@@ -159,7 +204,9 @@ describe("sermon files through /files", () => {
     expect(Buffer.from(await response.arrayBuffer()).equals(big.subarray(middle, middle + 1024))).toBe(true);
     const open = await fetch(url, { headers: { range: `bytes=${big.length - 100}-` } });
     expect(open.status).toBe(206);
-    expect(open.headers.get("content-range")).toBe(`bytes ${big.length - 100}-${big.length - 1}/${big.length}`);
+    expect(open.headers.get("content-range")).toBe(
+      `bytes ${big.length - 100}-${big.length - 1}/${big.length}`,
+    );
     await open.arrayBuffer();
     // A whole read is streamed: the first bytes arrive and the body can be cancelled without reading it all.
     const whole = await fetch(url);
@@ -188,37 +235,64 @@ describe("browsing sermons", () => {
   const word = `zebulon${tag}`;
 
   beforeAll(async () => {
-    seriesId = (await su.collection("sermon_series").create({ title: `Series ${tag}`, slug: `series-${tag}` })).id;
-    speakerId = (await su.collection("speakers").create({ name: `Ruth Ellis ${tag}`, slug: `ruth-${tag}` })).id;
-    const other = (await su.collection("speakers").create({ name: `Sam Okafor ${tag}`, slug: `sam-${tag}` })).id;
+    seriesId = (
+      await su.collection("sermon_series").create({ title: `Series ${tag}`, slug: `series-${tag}` })
+    ).id;
+    speakerId = (await su.collection("speakers").create({ name: `Ruth Ellis ${tag}`, slug: `ruth-${tag}` }))
+      .id;
+    const other = (await su.collection("speakers").create({ name: `Sam Okafor ${tag}`, slug: `sam-${tag}` }))
+      .id;
     const make = (n: number, fields: Record<string, unknown>) =>
       su.collection("sermons").create({
-        title: `Sermon ${n} ${tag}`, slug: `sermon-${n}-${tag}`, status: "published", series: seriesId, speakers: [n % 2 ? speakerId : other],
-        preachedOn: `2025-0${(n % 9) + 1}-0${(n % 7) + 1} 00:00:00.000Z`, ...fields,
+        title: `Sermon ${n} ${tag}`,
+        slug: `sermon-${n}-${tag}`,
+        status: "published",
+        series: seriesId,
+        speakers: [n % 2 ? speakerId : other],
+        preachedOn: `2025-0${(n % 9) + 1}-0${(n % 7) + 1} 00:00:00.000Z`,
+        ...fields,
       });
-    await make(1, { notes: `We met ${word} in the notes.`, scripture: "Rom 8", scriptureOsis: "Rom.8", scriptureBooks: "|Rom|" });
+    await make(1, {
+      notes: `We met ${word} in the notes.`,
+      scripture: "Rom 8",
+      scriptureOsis: "Rom.8",
+      scriptureBooks: "|Rom|",
+    });
     await make(2, { scripture: "John 3:16", scriptureOsis: "John.3.16", scriptureBooks: "|John|" });
-    await make(3, { scripture: "Jn 1", scriptureOsis: "John.1", scriptureBooks: "|John|", preachedOn: "2024-05-05 00:00:00.000Z" });
+    await make(3, {
+      scripture: "Jn 1",
+      scriptureOsis: "John.1",
+      scriptureBooks: "|John|",
+      preachedOn: "2024-05-05 00:00:00.000Z",
+    });
     await make(4, { status: "draft", notes: `A draft about ${word}.` });
     for (let n = 10; n < 70; n++) await make(n, {});
   });
 
-  const list = (user: TestUser | null, filter: SermonsListQueryVariables) => gql(user).execute(SermonsListDocument, filter);
+  const list = (user: TestUser | null, filter: SermonsListQueryVariables) =>
+    gql(user).execute(SermonsListDocument, filter);
 
   it("finds a published sermon by a word of its notes; drafts only for sermon managers", async () => {
     const titles = (await list(null, { search: word })).data!.sermons.edges.map((e) => e.node.title);
     expect(titles).toEqual([`Sermon 1 ${tag}`]);
-    const staff = (await list(editor, { search: word, status: "DRAFT" })).data!.sermons.edges.map((e) => e.node.title);
+    const staff = (await list(editor, { search: word, status: "DRAFT" })).data!.sermons.edges.map(
+      (e) => e.node.title,
+    );
     expect(staff).toEqual([`Sermon 4 ${tag}`]);
     expect((await list(member, { search: word, status: "DRAFT" })).data!.sermons.edges).toEqual([]);
     // Staff lists with every status; for anyone else the rules still hide drafts.
-    const all = (await list(editor, { search: word, includeDrafts: true })).data!.sermons.edges.map((e) => e.node.title).sort();
+    const all = (await list(editor, { search: word, includeDrafts: true }))
+      .data!.sermons.edges.map((e) => e.node.title)
+      .sort();
     expect(all).toEqual([`Sermon 1 ${tag}`, `Sermon 4 ${tag}`]);
-    expect((await list(null, { search: word, includeDrafts: true })).data!.sermons.edges.map((e) => e.node.title)).toEqual([`Sermon 1 ${tag}`]);
+    expect(
+      (await list(null, { search: word, includeDrafts: true })).data!.sermons.edges.map((e) => e.node.title),
+    ).toEqual([`Sermon 1 ${tag}`]);
   });
 
   it("searches speakers' names and scripture, and filters by book, series, speaker and year", async () => {
-    const titles = async (filter: SermonsListQueryVariables) => (await list(null, { first: 100, ...filter })).data!.sermons.edges.map((e) => e.node.title).sort();
+    const titles = async (filter: SermonsListQueryVariables) =>
+      (await list(null, { first: 100, ...filter })).data!.sermons.edges.map((e) => e.node.title).sort();
     expect(await titles({ book: "John", seriesId })).toEqual([`Sermon 2 ${tag}`, `Sermon 3 ${tag}`]);
     expect(await titles({ search: "Juan", seriesId })).toEqual([`Sermon 2 ${tag}`, `Sermon 3 ${tag}`]);
     expect(await titles({ search: `Ruth Ellis ${tag}`, book: "John" })).toEqual([`Sermon 3 ${tag}`]);
@@ -228,7 +302,11 @@ describe("browsing sermons", () => {
 
   it("pages with cursors", async () => {
     const first = await gql(null).execute(SermonsPageDocument, { first: 5, seriesId });
-    const next = await gql(null).execute(SermonsPageDocument, { first: 5, a: first.data!.sermons.pageInfo.endCursor, seriesId });
+    const next = await gql(null).execute(SermonsPageDocument, {
+      first: 5,
+      a: first.data!.sermons.pageInfo.endCursor,
+      seriesId,
+    });
     expect(first.data!.sermons.pageInfo.hasNextPage).toBe(true);
     const ids = [...first.data!.sermons.edges, ...next.data!.sermons.edges].map((e) => e.node.id);
     expect(new Set(ids).size).toBe(10);
@@ -242,7 +320,9 @@ describe("browsing sermons", () => {
     const fifty = await run(50);
     expect(five.result.data!.sermons.edges).toHaveLength(5);
     expect(fifty.result.data!.sermons.edges).toHaveLength(50);
-    expect(fifty.result.data!.sermons.edges.every((e) => e.node.series?.title && e.node.speakers.length === 1)).toBe(true);
+    expect(
+      fifty.result.data!.sermons.edges.every((e) => e.node.series?.title && e.node.speakers.length === 1),
+    ).toBe(true);
     expect(fifty.calls).toBe(five.calls);
     expect(five.calls).toBeLessThanOrEqual(3);
   });
@@ -253,15 +333,22 @@ describe("browsing sermons", () => {
     expect(read.data!.sermonById!.scriptureText).toBe("John 3:16–21; Romans 8");
     expect(read.data!.sermonById!.es).toBe("Juan 3:16–21; Romanos 8");
     expect(read.data!.sermonById!.passages.map((p) => p.book)).toEqual(["John", "Rom"]);
-    const bad = await gql(editor).request(`mutation { createSermon(input: { title: "Bad", scripture: "hello there" }) { id } }`);
+    const bad = await gql(editor).request(
+      `mutation { createSermon(input: { title: "Bad", scripture: "hello there" }) { id } }`,
+    );
     expect(errorCode(bad)).toBe("BAD_USER_INPUT");
-    const video = await gql(editor).request(`mutation { createSermon(input: { title: "Bad", videoUrl: "https://evil.example/x" }) { id } }`);
+    const video = await gql(editor).request(
+      `mutation { createSermon(input: { title: "Bad", videoUrl: "https://evil.example/x" }) { id } }`,
+    );
     expect(errorCode(video)).toBe("BAD_USER_INPUT");
   });
 
   it("a draft's address follows its title until one is chosen; a published address stays", async () => {
     const sermon = await createSermon(editor, { title: `Untitled ${tag}` });
-    const renamed = await gql(editor).execute(SermonsRetitleDocument, { id: sermon.id, title: `Renamed ${tag}` });
+    const renamed = await gql(editor).execute(SermonsRetitleDocument, {
+      id: sermon.id,
+      title: `Renamed ${tag}`,
+    });
     expect(renamed.data!.updateSermon.slug).toBe(`renamed-${tag}`);
     await gql(editor).request(`mutation($id: ID!) { publishSermon(id: $id) { id } }`, { id: sermon.id });
     const live = await gql(editor).execute(SermonsRetitleDocument, { id: sermon.id, title: `Live ${tag}` });
@@ -277,12 +364,25 @@ describe("browsing sermons", () => {
 
 describe("podcast feed", () => {
   it("is valid for an independent parser, with every required tag and real enclosure sizes", async () => {
-    const series = await su.collection("sermon_series").create({ title: `Podcast ${tag}`, slug: `podcast-${tag}`, description: "A series for the feed test." });
+    const series = await su.collection("sermon_series").create({
+      title: `Podcast ${tag}`,
+      slug: `podcast-${tag}`,
+      description: "A series for the feed test.",
+    });
     const sizes = new Map<string, number>();
     for (const n of [1, 2]) {
       const bytes = toneMp3(3 + n, { seed: n });
-      const uploadId = await new TusClient(base, editor.token).upload(bytes, `episode-${n}.mp3`, "audio/mpeg");
-      const sermon = await createSermon(editor, { title: `Episode ${n} ${tag}`, seriesId: series.id, summary: `Episode ${n} summary`, preachedOn: `2026-0${n}-0${n}` });
+      const uploadId = await new TusClient(base, editor.token).upload(
+        bytes,
+        `episode-${n}.mp3`,
+        "audio/mpeg",
+      );
+      const sermon = await createSermon(editor, {
+        title: `Episode ${n} ${tag}`,
+        seriesId: series.id,
+        summary: `Episode ${n} summary`,
+        preachedOn: `2026-0${n}-0${n}`,
+      });
       await attach(editor, sermon.id, uploadId);
       await gql(editor).request(`mutation($id: ID!) { publishSermon(id: $id) { id } }`, { id: sermon.id });
       sizes.set(`Episode ${n} ${tag}`, bytes.length);
@@ -293,11 +393,21 @@ describe("podcast feed", () => {
     const xml = await response.text();
     const parser = new Parser({
       customFields: {
-        feed: ["itunes:image", "itunes:category", "itunes:explicit", "itunes:author", "podcast:guid", "language"] as never[],
+        feed: [
+          "itunes:image",
+          "itunes:category",
+          "itunes:explicit",
+          "itunes:author",
+          "podcast:guid",
+          "language",
+        ] as never[],
         item: ["itunes:duration", "guid"] as never[],
       },
     });
-    const feed = (await parser.parseString(xml)) as unknown as Record<string, unknown> & { items: Array<Record<string, unknown>>; itunes: Record<string, unknown> };
+    const feed = (await parser.parseString(xml)) as unknown as Record<string, unknown> & {
+      items: Array<Record<string, unknown>>;
+      itunes: Record<string, unknown>;
+    };
     expect(feed.title).toContain(`Podcast ${tag}`);
     expect(feed.description).toBe("A series for the feed test.");
     expect(feed.link).toBe(`http://flock.test/series/podcast-${tag}`);
@@ -306,7 +416,9 @@ describe("podcast feed", () => {
     expect(feed.itunes.explicit).toBe("false");
     expect(feed.itunes.author).toBeTruthy();
     expect(feed.itunes.categories).toContain("Religion & Spirituality");
-    expect(String(feed["podcast:guid"])).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(String(feed["podcast:guid"])).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
     expect(feed.items).toHaveLength(2);
     for (const item of feed.items) {
       const enclosure = item.enclosure as { url: string; length: string; type: string };
@@ -343,7 +455,10 @@ describe("podcast feed", () => {
 describe("sermon pages for crawlers and link previews", () => {
   it("a published sermon's HTML carries OG audio and a PodcastEpisode; a draft answers 404", async () => {
     const webDist = await mkdtemp(join(tmpdir(), "flock-web-"));
-    await writeFile(join(webDist, "index.html"), '<!doctype html><html lang="en"><head><title>Flock</title><!--flock:head--></head><body><div id="root"></div></body></html>');
+    await writeFile(
+      join(webDist, "index.html"),
+      '<!doctype html><html lang="en"><head><title>Flock</title><!--flock:head--></head><body><div id="root"></div></body></html>',
+    );
     const withApp = await testGateway({ webDist });
     const appUrl = await withApp.listen();
     try {
@@ -355,12 +470,20 @@ describe("sermon pages for crawlers and link previews", () => {
       const response = await fetch(`${appUrl}/sermons/${sermon.slug}`);
       expect(response.status).toBe(200);
       const html = await response.text();
-      expect(html).toMatch(new RegExp(`<meta property="og:audio" content="http://flock.test/files/sermons/${sermon.id}/[^"]+\\.mp3">`));
+      expect(html).toMatch(
+        new RegExp(
+          `<meta property="og:audio" content="http://flock.test/files/sermons/${sermon.id}/[^"]+\\.mp3">`,
+        ),
+      );
       expect(html).toContain('<meta property="og:audio:type" content="audio/mpeg">');
-      const jsonLd = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/.exec(html)![1]!) as Record<string, unknown>;
+      const jsonLd = JSON.parse(
+        /<script type="application\/ld\+json">(.*?)<\/script>/.exec(html)![1]!,
+      ) as Record<string, unknown>;
       expect(jsonLd["@type"]).toBe("PodcastEpisode");
       expect(jsonLd.description).toBe("Shown in link previews.");
-      expect((jsonLd.associatedMedia as { contentUrl: string }).contentUrl).toMatch(/^http:\/\/flock\.test\/files\/sermons\//);
+      expect((jsonLd.associatedMedia as { contentUrl: string }).contentUrl).toMatch(
+        /^http:\/\/flock\.test\/files\/sermons\//,
+      );
       expect((jsonLd.partOfSeries as { "@type": string })["@type"]).toBe("PodcastSeries");
       expect((await fetch(`${appUrl}/sermons`)).status).toBe(200);
       expect((await fetch(`${appUrl}/series/no-such-series`)).status).toBe(404);

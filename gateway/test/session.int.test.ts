@@ -29,7 +29,8 @@ function clockAhead(seconds: number) {
   vi.setSystemTime(now + seconds * 1000);
 }
 
-const expClaim = (token: string) => (JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()) as { exp: number }).exp;
+const expClaim = (token: string) =>
+  (JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()) as { exp: number }).exp;
 
 async function signedInBrowser(user: TestUser): Promise<GqlClient> {
   const browser = new GqlClient(gateway);
@@ -84,7 +85,9 @@ describe("sliding refresh", () => {
     browser.cookie = "eyJhbGciOiJIUzI1NiJ9.eyJpZCI6Im5vYm9keSJ9.forged";
     const result = await browser.request(VIEWER);
     expect(result.data).toEqual({ viewer: null });
-    expect(result.headers.get("set-cookie")).toBe("flock_session=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax");
+    expect(result.headers.get("set-cookie")).toBe(
+      "flock_session=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax",
+    );
     expect(browser.cookie).toBeNull();
   });
 
@@ -92,7 +95,9 @@ describe("sliding refresh", () => {
     const production = await testGateway({ production: true });
     try {
       const user = await createUser();
-      const result = await new GqlClient(production).request(SIGN_IN, { input: { email: user.email, password: PASSWORD } });
+      const result = await new GqlClient(production).request(SIGN_IN, {
+        input: { email: user.email, password: PASSWORD },
+      });
       expect(result.headers.get("set-cookie")).toMatch(/; HttpOnly; SameSite=Lax; Secure$/);
     } finally {
       await production.close();

@@ -9,7 +9,19 @@ import type { RecordModel } from "pocketbase";
 import { prepareGateway, type Gateway } from "../src/index.ts";
 import { LIMITS } from "@flock/shared/limits";
 import { waitForMail } from "../../scripts/lib/smtp-catcher.ts";
-import { countPocketBaseCalls, createUser, CSRF_HEADER, errorCode, fileOf, GqlClient, multipartBody, pngBytes, system, testGateway, type TestUser } from "./helpers.ts";
+import {
+  countPocketBaseCalls,
+  createUser,
+  CSRF_HEADER,
+  errorCode,
+  fileOf,
+  GqlClient,
+  multipartBody,
+  pngBytes,
+  system,
+  testGateway,
+  type TestUser,
+} from "./helpers.ts";
 
 const SETTINGS_FIELDS = `churchName tagline brandColor timezone locale address phone email allowSignup directoryDefaultVisibility
   prayerRequiresApproval prayerExpiryDays serviceTimes { day time label } socialLinks { facebook instagram youtube website }`;
@@ -21,14 +33,25 @@ let admin: TestUser;
 let original: RecordModel;
 
 const asAdmin = () => new GqlClient(gateway, { token: admin.token });
-const readSettings = async () => (await new GqlClient(gateway).request<{ settings: Record<string, unknown> }>(`{ settings { ${SETTINGS_FIELDS} logoUrl } }`)).data!.settings;
+const readSettings = async () =>
+  (
+    await new GqlClient(gateway).request<{ settings: Record<string, unknown> }>(
+      `{ settings { ${SETTINGS_FIELDS} logoUrl } }`,
+    )
+  ).data!.settings;
 const settingsRecord = async () => (await (await system()).collection("settings").getFullList())[0]!;
 
 function upload(client: GqlClient, bytes: Uint8Array, type: string, name: string) {
-  return client.request<{ uploadLogo: { logo: string | null; header: string | null; square: string | null } }>(UPLOAD, {}, {
-    body: multipartBody(UPLOAD, "file", fileOf(bytes, name, type), name),
-    headers: { [CSRF_HEADER]: "1" },
-  });
+  return client.request<{
+    uploadLogo: { logo: string | null; header: string | null; square: string | null };
+  }>(
+    UPLOAD,
+    {},
+    {
+      body: multipartBody(UPLOAD, "file", fileOf(bytes, name, type), name),
+      headers: { [CSRF_HEADER]: "1" },
+    },
+  );
 }
 
 beforeAll(async () => {
@@ -39,11 +62,38 @@ beforeAll(async () => {
 
 afterAll(async () => {
   const su = await system();
-  const { churchName, tagline, brandColor, timezone, locale, address, phone, email, serviceTimes, socialLinks, allowSignup,
-    directoryDefaultVisibility, prayerRequiresApproval, prayerExpiryDays } = original;
+  const {
+    churchName,
+    tagline,
+    brandColor,
+    timezone,
+    locale,
+    address,
+    phone,
+    email,
+    serviceTimes,
+    socialLinks,
+    allowSignup,
+    directoryDefaultVisibility,
+    prayerRequiresApproval,
+    prayerExpiryDays,
+  } = original;
   await su.collection("settings").update(original.id, {
-    churchName, tagline, brandColor, timezone, locale, address, phone, email, serviceTimes, socialLinks, allowSignup,
-    directoryDefaultVisibility, prayerRequiresApproval, prayerExpiryDays, logo: null,
+    churchName,
+    tagline,
+    brandColor,
+    timezone,
+    locale,
+    address,
+    phone,
+    email,
+    serviceTimes,
+    socialLinks,
+    allowSignup,
+    directoryDefaultVisibility,
+    prayerRequiresApproval,
+    prayerExpiryDays,
+    logo: null,
   });
   await prepareGateway(gateway); // PocketBase's mail settings follow the restored name again
   await gateway.close();
@@ -60,7 +110,10 @@ describe("updating settings", () => {
       address: "1 Church Street\nSpringfield",
       phone: "+34 600 000 000",
       email: "Office@Grace.example",
-      serviceTimes: [{ day: "SUNDAY", time: "10:30", label: "Worship" }, { day: "WEDNESDAY", time: "19:00", label: "Prayer" }],
+      serviceTimes: [
+        { day: "SUNDAY", time: "10:30", label: "Worship" },
+        { day: "WEDNESDAY", time: "19:00", label: "Prayer" },
+      ],
       socialLinks: { facebook: "https://facebook.com/grace", youtube: "https://youtube.com/@grace" },
       directoryDefaultVisibility: "LEADERS",
       prayerRequiresApproval: false,
@@ -73,37 +126,82 @@ describe("updating settings", () => {
       churchName: "Grace Test Church", // trimmed
       brandColor: "#1f6feb", // stored lower-case
       email: "office@grace.example",
-      socialLinks: { facebook: "https://facebook.com/grace", instagram: null, youtube: "https://youtube.com/@grace", website: null },
+      socialLinks: {
+        facebook: "https://facebook.com/grace",
+        instagram: null,
+        youtube: "https://youtube.com/@grace",
+        website: null,
+      },
       allowSignup: original.allowSignup,
     };
     expect(result.data).toEqual({ updateSettings: expected });
     expect(await readSettings()).toEqual({ ...expected, logoUrl: null });
     // Stored in PocketBase as the schema expects (lower-case enums).
-    expect(await settingsRecord()).toMatchObject({ directoryDefaultVisibility: "leaders", serviceTimes: [{ day: "sunday", time: "10:30", label: "Worship" }, { day: "wednesday", time: "19:00", label: "Prayer" }] });
+    expect(await settingsRecord()).toMatchObject({
+      directoryDefaultVisibility: "leaders",
+      serviceTimes: [
+        { day: "sunday", time: "10:30", label: "Worship" },
+        { day: "wednesday", time: "19:00", label: "Prayer" },
+      ],
+    });
   });
 
   it("leaves fields that are not sent as they are", async () => {
     const before = await readSettings();
     const result = await asAdmin().request(UPDATE, { input: { tagline: "Only the tagline" } });
-    expect(result.data).toEqual({ updateSettings: { ...before, logoUrl: undefined, tagline: "Only the tagline" } });
+    expect(result.data).toEqual({
+      updateSettings: { ...before, logoUrl: undefined, tagline: "Only the tagline" },
+    });
   });
 
   it.each([
     ["an empty church name", { churchName: "   " }, "churchName", "required"],
-    ["a church name over 200 characters", { churchName: "x".repeat(LIMITS.nameMax + 1) }, "churchName", "too_long"],
+    [
+      "a church name over 200 characters",
+      { churchName: "x".repeat(LIMITS.nameMax + 1) },
+      "churchName",
+      "too_long",
+    ],
     ["a tagline over 200 characters", { tagline: "x".repeat(LIMITS.taglineMax + 1) }, "tagline", "too_long"],
     ["a colour that is not #rrggbb", { brandColor: "#12345" }, "brandColor", "invalid_color"],
     ["a colour name", { brandColor: "red" }, "brandColor", "invalid_color"],
     ["an unknown time zone", { timezone: "Mars/Olympus_Mons" }, "timezone", "invalid_timezone"],
-    ["a service at 25:00", { serviceTimes: [{ day: "SUNDAY", time: "25:00", label: "Late" }] }, "serviceTimes.0.time", "invalid_time"],
-    ["a service at 9:30 (not HH:MM)", { serviceTimes: [{ day: "SUNDAY", time: "10:00", label: "" }, { day: "MONDAY", time: "9:30", label: "" }] }, "serviceTimes.1.time", "invalid_time"],
-    ["more than 20 service times", { serviceTimes: Array.from({ length: 21 }, () => ({ day: "SUNDAY", time: "10:00", label: "" })) }, "serviceTimes", "too_many"],
+    [
+      "a service at 25:00",
+      { serviceTimes: [{ day: "SUNDAY", time: "25:00", label: "Late" }] },
+      "serviceTimes.0.time",
+      "invalid_time",
+    ],
+    [
+      "a service at 9:30 (not HH:MM)",
+      {
+        serviceTimes: [
+          { day: "SUNDAY", time: "10:00", label: "" },
+          { day: "MONDAY", time: "9:30", label: "" },
+        ],
+      },
+      "serviceTimes.1.time",
+      "invalid_time",
+    ],
+    [
+      "more than 20 service times",
+      { serviceTimes: Array.from({ length: 21 }, () => ({ day: "SUNDAY", time: "10:00", label: "" })) },
+      "serviceTimes",
+      "too_many",
+    ],
     ["a bad email", { email: "office@" }, "email", "invalid_email"],
-    ["a social link that is not https", { socialLinks: { website: "http://grace.example" } }, "socialLinks.website", "invalid_url"],
+    [
+      "a social link that is not https",
+      { socialLinks: { website: "http://grace.example" } },
+      "socialLinks.website",
+      "invalid_url",
+    ],
     ["zero prayer expiry days", { prayerExpiryDays: 0 }, "prayerExpiryDays", "out_of_range"],
   ])("refuses %s with a field error, before calling PocketBase", async (_, input, field, code) => {
     const before = await settingsRecord();
-    const { result, calls } = await countPocketBaseCalls(() => asAdmin().request(UPDATE, { input: { tagline: "should not be saved", ...input } }));
+    const { result, calls } = await countPocketBaseCalls(() =>
+      asAdmin().request(UPDATE, { input: { tagline: "should not be saved", ...input } }),
+    );
     expect(errorCode(result)).toBe("BAD_USER_INPUT");
     expect(result.errors?.[0]?.extensions?.fieldErrorCodes).toEqual({ [field]: code });
     expect(result.errors?.[0]?.extensions?.fieldErrors).toEqual({ [field]: expect.any(String) });
@@ -112,14 +210,27 @@ describe("updating settings", () => {
   });
 
   it("reports every bad field at once", async () => {
-    const result = await asAdmin().request(UPDATE, { input: { churchName: "", brandColor: "blue", timezone: "Nowhere", email: "x" } });
-    expect(result.errors?.[0]?.extensions?.fieldErrorCodes).toEqual({ churchName: "required", brandColor: "invalid_color", timezone: "invalid_timezone", email: "invalid_email" });
+    const result = await asAdmin().request(UPDATE, {
+      input: { churchName: "", brandColor: "blue", timezone: "Nowhere", email: "x" },
+    });
+    expect(result.errors?.[0]?.extensions?.fieldErrorCodes).toEqual({
+      churchName: "required",
+      brandColor: "invalid_color",
+      timezone: "invalid_timezone",
+      email: "invalid_email",
+    });
   });
 
   it("is for administrators only", async () => {
     const editor = await createUser({ roles: ["Editor"] });
-    expect(errorCode(await new GqlClient(gateway, { token: editor.token }).request(UPDATE, { input: { tagline: "x" } }))).toBe("FORBIDDEN");
-    expect(errorCode(await new GqlClient(gateway).request(UPDATE, { input: { tagline: "x" } }))).toBe("UNAUTHENTICATED");
+    expect(
+      errorCode(
+        await new GqlClient(gateway, { token: editor.token }).request(UPDATE, { input: { tagline: "x" } }),
+      ),
+    ).toBe("FORBIDDEN");
+    expect(errorCode(await new GqlClient(gateway).request(UPDATE, { input: { tagline: "x" } }))).toBe(
+      "UNAUTHENTICATED",
+    );
   });
 });
 
@@ -131,13 +242,21 @@ describe("the logo", () => {
     const record = await settingsRecord();
     expect(record.logo).toMatch(/^logo_\w+\.png$/);
     const base = `http://flock.test/files/${record.collectionId}/${record.id}/${record.logo}`;
-    expect(result.data?.uploadLogo).toEqual({ logo: base, header: `${base}?thumb=0x96`, square: `${base}?thumb=192x192` });
+    expect(result.data?.uploadLogo).toEqual({
+      logo: base,
+      header: `${base}?thumb=0x96`,
+      square: `${base}?thumb=192x192`,
+    });
 
     // The file really arrived (the SDK silently drops a File it does not recognise).
-    const stored = await fetch(`${inject("pbUrl")}/api/files/${record.collectionId}/${record.id}/${record.logo}`);
+    const stored = await fetch(
+      `${inject("pbUrl")}/api/files/${record.collectionId}/${record.id}/${record.logo}`,
+    );
     expect(stored.status).toBe(200);
     expect(Buffer.from(await stored.arrayBuffer()).equals(png)).toBe(true);
-    const thumb = await fetch(`${inject("pbUrl")}/api/files/${record.collectionId}/${record.id}/${record.logo}?thumb=0x96`);
+    const thumb = await fetch(
+      `${inject("pbUrl")}/api/files/${record.collectionId}/${record.id}/${record.logo}?thumb=0x96`,
+    );
     expect(thumb.status).toBe(200);
     expect(thumb.headers.get("content-type")).toBe("image/png");
   });
@@ -154,7 +273,12 @@ describe("the logo", () => {
 
   it.each([
     ["plain text", "text/plain", "logo.txt", Buffer.from("not an image")],
-    ["SVG (it can carry script)", "image/svg+xml", "logo.svg", Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>`)],
+    [
+      "SVG (it can carry script)",
+      "image/svg+xml",
+      "logo.svg",
+      Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>`),
+    ],
     ["HTML", "text/html", "logo.html", Buffer.from("<script>alert(1)</script>")],
   ])("refuses %s with UNSUPPORTED_FILE_TYPE", async (_, type, name, bytes) => {
     const before = (await settingsRecord()).logo;
@@ -166,7 +290,12 @@ describe("the logo", () => {
 
   it("refuses a file that claims to be a PNG but is not (PocketBase sniffs the content)", async () => {
     const before = (await settingsRecord()).logo;
-    const result = await upload(asAdmin(), Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>`), "image/png", "logo.png");
+    const result = await upload(
+      asAdmin(),
+      Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>`),
+      "image/png",
+      "logo.png",
+    );
     expect(errorCode(result)).toBe("UNSUPPORTED_FILE_TYPE");
     expect(result.errors?.[0]?.extensions?.fieldErrorCodes).toEqual({ logo: "unsupported_file_type" });
     expect((await settingsRecord()).logo).toBe(before);
@@ -174,7 +303,12 @@ describe("the logo", () => {
 
   it("is for administrators only", async () => {
     const member = await createUser();
-    const result = await upload(new GqlClient(gateway, { token: member.token }), pngBytes(), "image/png", "logo.png");
+    const result = await upload(
+      new GqlClient(gateway, { token: member.token }),
+      pngBytes(),
+      "image/png",
+      "logo.png",
+    );
     expect(errorCode(result)).toBe("FORBIDDEN");
   });
 
@@ -185,7 +319,9 @@ describe("the logo", () => {
     const result = await asAdmin().request(`mutation { removeLogo { logoUrl } }`);
     expect(result.data).toEqual({ removeLogo: { logoUrl: null } });
     expect((await settingsRecord()).logo).toBe("");
-    expect((await fetch(`${inject("pbUrl")}/api/files/${record.collectionId}/${record.id}/${record.logo}`)).status).toBe(404);
+    expect(
+      (await fetch(`${inject("pbUrl")}/api/files/${record.collectionId}/${record.id}/${record.logo}`)).status,
+    ).toBe(404);
   });
 });
 
@@ -275,7 +411,9 @@ describe("browsers' event stream (graphql-sse, single connection mode)", () => {
     expect(response.status).toBe(403);
     // Nor may anything else reach the stream endpoint without it (reservations, event streams).
     for (const method of ["PUT", "GET"]) {
-      expect((await gateway.yoga.fetch("http://flock.test/graphql/stream", { method })).status, method).toBe(403);
+      expect((await gateway.yoga.fetch("http://flock.test/graphql/stream", { method })).status, method).toBe(
+        403,
+      );
     }
   });
 });
@@ -284,10 +422,15 @@ describe("the church's name in PocketBase's emails", () => {
   it("a renamed church sends verification and reset emails under its new name", async () => {
     const name = `St Test ${Date.now()}`;
     // In English: PocketBase's mails follow the church's language, which an earlier test set to Spanish.
-    expect((await asAdmin().request(UPDATE, { input: { churchName: name, locale: "en" } })).errors).toBeUndefined();
+    expect(
+      (await asAdmin().request(UPDATE, { input: { churchName: name, locale: "en" } })).errors,
+    ).toBeUndefined();
 
     const member = await createUser();
-    await new GqlClient(gateway, { ip: "198.51.100.90" }).request(`mutation($e: String!) { requestPasswordReset(email: $e) }`, { e: member.email });
+    await new GqlClient(gateway, { ip: "198.51.100.90" }).request(
+      `mutation($e: String!) { requestPasswordReset(email: $e) }`,
+      { e: member.email },
+    );
     const reset = await waitForMail(inject("catcherUrl"), member.email, /^Reset your/);
     expect(reset.subject).toBe(`Reset your ${name} password`);
     expect(reset.from).toContain(name);

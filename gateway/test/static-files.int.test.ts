@@ -20,13 +20,18 @@ let gateway: Gateway;
 let url: string;
 
 /** A GET that returns the raw bytes (fetch would decode them) and the headers. */
-function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function get(
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
     httpRequest({ host: target.hostname, port: target.port, path, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on("end", () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+      );
     })
       .on("error", reject)
       .end();
@@ -64,12 +69,17 @@ describe("the built app's files", () => {
     expect(gunzipSync(gzip.body).toString()).toBe(APP_JS);
 
     for (const acceptEncoding of [undefined, "identity", "br;q=0, gzip;q=0"]) {
-      const plain = await get("/assets/index-Bx12ab.js", acceptEncoding ? { "accept-encoding": acceptEncoding } : {});
+      const plain = await get(
+        "/assets/index-Bx12ab.js",
+        acceptEncoding ? { "accept-encoding": acceptEncoding } : {},
+      );
       expect(plain.headers["content-encoding"], acceptEncoding).toBeUndefined();
       expect(plain.body.toString()).toBe(APP_JS);
     }
     // Too small to be worth compressing: always as it is.
-    expect((await get("/favicon.svg", { "accept-encoding": "br, gzip" })).headers["content-encoding"]).toBeUndefined();
+    expect(
+      (await get("/favicon.svg", { "accept-encoding": "br, gzip" })).headers["content-encoding"],
+    ).toBeUndefined();
   });
 
   it("carry an ETag per encoding and a Last-Modified, and answer 304 when the browser's copy is current", async () => {
@@ -80,21 +90,36 @@ describe("the built app's files", () => {
     const identityEtag = (await get("/assets/index-Cd34ef.css")).headers.etag;
     expect(identityEtag).not.toBe(etag);
 
-    const revalidated = await get("/assets/index-Cd34ef.css", { "accept-encoding": "br", "if-none-match": etag });
+    const revalidated = await get("/assets/index-Cd34ef.css", {
+      "accept-encoding": "br",
+      "if-none-match": etag,
+    });
     expect(revalidated.status).toBe(304);
     expect(revalidated.body.length).toBe(0);
     expect(revalidated.headers.etag).toBe(etag);
     expect(revalidated.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
 
     // A list, a weak form, and the other encoding's tag all name this content.
-    expect((await get("/assets/index-Cd34ef.css", { "if-none-match": `"other", W/${etag}` })).status).toBe(304);
+    expect((await get("/assets/index-Cd34ef.css", { "if-none-match": `"other", W/${etag}` })).status).toBe(
+      304,
+    );
     expect((await get("/assets/index-Cd34ef.css", { "if-none-match": '"something-else"' })).status).toBe(200);
-    expect((await get("/favicon.svg", { "if-modified-since": (await get("/favicon.svg")).headers["last-modified"] as string })).status).toBe(304);
-    expect((await get("/favicon.svg", { "if-modified-since": "Thu, 01 Jan 2015 00:00:00 GMT" })).status).toBe(200);
+    expect(
+      (
+        await get("/favicon.svg", {
+          "if-modified-since": (await get("/favicon.svg")).headers["last-modified"] as string,
+        })
+      ).status,
+    ).toBe(304);
+    expect((await get("/favicon.svg", { "if-modified-since": "Thu, 01 Jan 2015 00:00:00 GMT" })).status).toBe(
+      200,
+    );
   });
 
   it("hashed assets are cached for a year as immutable; other files and the HTML are revalidated", async () => {
-    expect((await get("/assets/index-Bx12ab.js")).headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    expect((await get("/assets/index-Bx12ab.js")).headers["cache-control"]).toBe(
+      "public, max-age=31536000, immutable",
+    );
     expect((await get("/favicon.svg")).headers["cache-control"]).toBe("public, max-age=300");
     for (const path of ["/", "/news"]) {
       const html = await get(path);
@@ -102,7 +127,8 @@ describe("the built app's files", () => {
       expect(html.headers["cache-control"]).toBe("no-cache");
     }
     // The raw template and the compressed siblings are not files of the site.
-    for (const path of ["/index.html", "/index.html.gz", "/assets/index-Bx12ab.js.br"]) expect((await get(path)).status, path).toBe(404);
+    for (const path of ["/index.html", "/index.html.gz", "/assets/index-Bx12ab.js.br"])
+      expect((await get(path)).status, path).toBe(404);
   });
 
   it("unknown paths are answered without being remembered", async () => {

@@ -7,7 +7,12 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Gateway } from "../src/index.ts";
 import { waitForMail } from "../../scripts/lib/smtp-catcher.ts";
 import { createUser, errorCode, GqlClient, PASSWORD, system, testGateway, type TestUser } from "./helpers.ts";
-import { UsersAdminListDocument, UsersAdminViewerDocument, type UsersAdminListQuery, type UsersAdminListQueryVariables } from "./__generated__/operations.ts";
+import {
+  UsersAdminListDocument,
+  UsersAdminViewerDocument,
+  type UsersAdminListQuery,
+  type UsersAdminListQueryVariables,
+} from "./__generated__/operations.ts";
 
 const USERS = UsersAdminListDocument; // ./operations/users-admin.graphql
 const SET_ROLES = `mutation($id: ID!, $roles: [ID!]!) { setUserRoles(userId: $id, roleIds: $roles) { id roles { name } } }`;
@@ -28,7 +33,8 @@ const listUsers = (variables: UsersAdminListQueryVariables) => asAdmin().execute
 async function taggedUsers(count: number): Promise<{ tag: string; users: TestUser[] }> {
   const tag = `tag${randomUUID().slice(0, 8)}`;
   const users: TestUser[] = [];
-  for (let i = 0; i < count; i++) users.push(await createUser({ email: `${tag}-${i}@test.example`, name: `Person ${i}` }));
+  for (let i = 0; i < count; i++)
+    users.push(await createUser({ email: `${tag}-${i}@test.example`, name: `Person ${i}` }));
   return { tag, users };
 }
 
@@ -47,7 +53,12 @@ describe("listing and searching accounts", () => {
     expect(result.errors).toBeUndefined();
     expect(result.data?.users.totalCount).toBe(3);
     expect(result.data?.users.edges.map((e) => e.node.email)).toEqual(users.map((u) => u.email).reverse());
-    expect(result.data?.users.edges[0]?.node).toMatchObject({ verified: true, status: "ACTIVE", roles: [], person: { id: users[2]!.personId, recordStatus: "ACTIVE" } });
+    expect(result.data?.users.edges[0]?.node).toMatchObject({
+      verified: true,
+      status: "ACTIVE",
+      roles: [],
+      person: { id: users[2]!.personId, recordStatus: "ACTIVE" },
+    });
   });
 
   it("finds accounts by name", async () => {
@@ -122,20 +133,38 @@ describe("roles", () => {
   it("gives and takes roles, and the user's permissions follow", async () => {
     const member = await createUser();
     const asMember = new GqlClient(gateway, { token: member.token });
-    const given = await asAdmin().request(SET_ROLES, { id: member.id, roles: [roleIds.Editor, roleIds["Care Team"]] });
-    expect(given.data).toEqual({ setUserRoles: { id: member.id, roles: expect.arrayContaining([{ name: "Editor" }, { name: "Care Team" }]) } });
+    const given = await asAdmin().request(SET_ROLES, {
+      id: member.id,
+      roles: [roleIds.Editor, roleIds["Care Team"]],
+    });
+    expect(given.data).toEqual({
+      setUserRoles: {
+        id: member.id,
+        roles: expect.arrayContaining([{ name: "Editor" }, { name: "Care Team" }]),
+      },
+    });
     const permissions = (await asMember.execute(VIEWER)).data?.viewer!.permissions;
-    expect(permissions).toEqual(expect.arrayContaining(["CONTENT_EDIT", "MEDIA_MANAGE", "PRAYER_VIEW_PASTORAL"]));
+    expect(permissions).toEqual(
+      expect.arrayContaining(["CONTENT_EDIT", "MEDIA_MANAGE", "PRAYER_VIEW_PASTORAL"]),
+    );
     expect(permissions).not.toContain("SETTINGS_MANAGE");
 
-    expect((await asAdmin().request(SET_ROLES, { id: member.id, roles: [] })).data).toEqual({ setUserRoles: { id: member.id, roles: [] } });
-    expect((await asMember.request(VIEWER)).data).toEqual({ viewer: { user: { id: member.id }, permissions: [] } });
+    expect((await asAdmin().request(SET_ROLES, { id: member.id, roles: [] })).data).toEqual({
+      setUserRoles: { id: member.id, roles: [] },
+    });
+    expect((await asMember.request(VIEWER)).data).toEqual({
+      viewer: { user: { id: member.id }, permissions: [] },
+    });
   });
 
   it("refuses an unknown role and an unknown user", async () => {
     const member = await createUser();
-    expect(errorCode(await asAdmin().request(SET_ROLES, { id: member.id, roles: ["nosuchrole00000"] }))).toBe("BAD_USER_INPUT");
-    expect(errorCode(await asAdmin().request(SET_ROLES, { id: "nosuchuser00000", roles: [] }))).toBe("NOT_FOUND");
+    expect(errorCode(await asAdmin().request(SET_ROLES, { id: member.id, roles: ["nosuchrole00000"] }))).toBe(
+      "BAD_USER_INPUT",
+    );
+    expect(errorCode(await asAdmin().request(SET_ROLES, { id: "nosuchuser00000", roles: [] }))).toBe(
+      "NOT_FOUND",
+    );
   });
 
   it("an administrator cannot remove their own roles.manage, but may change their other roles", async () => {
@@ -145,8 +174,13 @@ describe("roles", () => {
       const result = await client.request(SET_ROLES, { id: self.id, roles });
       expect(errorCode(result)).toBe("CONFLICT");
     }
-    expect((await (await system()).collection("users").getOne(self.id)).roles).toEqual([roleIds.Administrator]);
-    const kept = await client.request(SET_ROLES, { id: self.id, roles: [roleIds.Administrator, roleIds.Editor] });
+    expect((await (await system()).collection("users").getOne(self.id)).roles).toEqual([
+      roleIds.Administrator,
+    ]);
+    const kept = await client.request(SET_ROLES, {
+      id: self.id,
+      roles: [roleIds.Administrator, roleIds.Editor],
+    });
     expect(kept.errors).toBeUndefined();
   });
 });
@@ -160,18 +194,26 @@ describe("suspending", () => {
     expect((await browser.request(VIEWER)).data).toMatchObject({ viewer: { user: { id: user.id } } });
     expect((await integrator.request(VIEWER)).data).toMatchObject({ viewer: { user: { id: user.id } } });
 
-    expect((await asAdmin().request(SET_STATUS, { id: user.id, status: "SUSPENDED" })).data).toEqual({ setUserStatus: { id: user.id, status: "SUSPENDED" } });
+    expect((await asAdmin().request(SET_STATUS, { id: user.id, status: "SUSPENDED" })).data).toEqual({
+      setUserStatus: { id: user.id, status: "SUSPENDED" },
+    });
     const afterSuspension = await browser.request(VIEWER);
     expect(afterSuspension.data).toEqual({ viewer: null });
     expect(browser.cookie).toBeNull(); // the dead session's cookie is cleared
     expect((await integrator.request(VIEWER)).data).toEqual({ viewer: null });
-    const refused = await new GqlClient(gateway).request(SIGN_IN, { input: { email: user.email, password: PASSWORD } });
+    const refused = await new GqlClient(gateway).request(SIGN_IN, {
+      input: { email: user.email, password: PASSWORD },
+    });
     expect(errorCode(refused)).toBe("FORBIDDEN");
     expect(refused.errors?.[0]?.extensions?.reason).toBe("suspended");
 
-    expect((await asAdmin().request(SET_STATUS, { id: user.id, status: "ACTIVE" })).data).toEqual({ setUserStatus: { id: user.id, status: "ACTIVE" } });
+    expect((await asAdmin().request(SET_STATUS, { id: user.id, status: "ACTIVE" })).data).toEqual({
+      setUserStatus: { id: user.id, status: "ACTIVE" },
+    });
     const again = new GqlClient(gateway);
-    expect((await again.request(SIGN_IN, { input: { email: user.email, password: PASSWORD } })).errors).toBeUndefined();
+    expect(
+      (await again.request(SIGN_IN, { input: { email: user.email, password: PASSWORD } })).errors,
+    ).toBeUndefined();
     expect((await again.request(VIEWER)).data).toMatchObject({ viewer: { user: { id: user.id } } });
   });
 
@@ -185,7 +227,9 @@ describe("suspending", () => {
 describe("resending the verification email", () => {
   it("mails an unverified user a new link", async () => {
     const unverified = await createUser({ verified: false });
-    expect((await asAdmin().request(RESEND, { id: unverified.id })).data).toEqual({ resendVerification: true });
+    expect((await asAdmin().request(RESEND, { id: unverified.id })).data).toEqual({
+      resendVerification: true,
+    });
     const mail = await waitForMail(inject("catcherUrl"), unverified.email, /Confirm your email/);
     expect(mail.html).toContain("http://flock.test/verify-email?token=");
   });
@@ -200,20 +244,32 @@ describe("resending the verification email", () => {
 describe("only account managers", () => {
   const callers: Array<[string, TestUser]> = [];
   beforeAll(async () => {
-    for (const role of [undefined, "Editor", "Pastor", "Care Team"] as const) callers.push([role ?? "member", await createUser(role ? { roles: [role] } : {})]);
+    for (const role of [undefined, "Editor", "Pastor", "Care Team"] as const)
+      callers.push([role ?? "member", await createUser(role ? { roles: [role] } : {})]);
   });
 
   it.each([
     ["setUserRoles", SET_ROLES, (id: string) => ({ id, roles: [roleIds.Administrator] })],
     ["setUserStatus", SET_STATUS, (id: string) => ({ id, status: "SUSPENDED" })],
     ["resendVerification", RESEND, (id: string) => ({ id })],
-  ])("%s: FORBIDDEN for staff without roles.manage, UNAUTHENTICATED for visitors", async (_, mutation, variables) => {
-    const target = await createUser({ verified: false });
-    for (const [who, caller] of callers) {
-      const result = await new GqlClient(gateway, { token: caller.token }).request(mutation, variables(target.id));
-      expect(errorCode(result), who).toBe("FORBIDDEN");
-    }
-    expect(errorCode(await new GqlClient(gateway).request(mutation, variables(target.id)))).toBe("UNAUTHENTICATED");
-    expect(await (await system()).collection("users").getOne(target.id)).toMatchObject({ roles: [], status: "active" });
-  });
+  ])(
+    "%s: FORBIDDEN for staff without roles.manage, UNAUTHENTICATED for visitors",
+    async (_, mutation, variables) => {
+      const target = await createUser({ verified: false });
+      for (const [who, caller] of callers) {
+        const result = await new GqlClient(gateway, { token: caller.token }).request(
+          mutation,
+          variables(target.id),
+        );
+        expect(errorCode(result), who).toBe("FORBIDDEN");
+      }
+      expect(errorCode(await new GqlClient(gateway).request(mutation, variables(target.id)))).toBe(
+        "UNAUTHENTICATED",
+      );
+      expect(await (await system()).collection("users").getOne(target.id)).toMatchObject({
+        roles: [],
+        status: "active",
+      });
+    },
+  );
 });

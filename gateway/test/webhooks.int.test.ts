@@ -63,12 +63,23 @@ async function startGateway(webhookDelivery: typeof FAST | false = FAST): Promis
 
 const CREATE = `mutation ($input: WebhookInput!) { createWebhook(input: $input) { secret webhook { id url events enabled allowPrivateHost } } }`;
 async function createWebhook(input: Record<string, unknown>) {
-  return new GqlClient(gateway, { token: admin.token }).request<{ createWebhook: { secret: string; webhook: { id: string; enabled: boolean } } }>(CREATE, { input });
+  return new GqlClient(gateway, { token: admin.token }).request<{
+    createWebhook: { secret: string; webhook: { id: string; enabled: boolean } };
+  }>(CREATE, { input });
 }
 
 async function publishPost(title: string, audience: "public" | "members" = "public") {
-  const post = await su.collection("posts").create({ title, slug: `${title.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`, status: "draft", audience, author: admin.id, revision: 1 });
-  await su.collection("posts").update(post.id, { status: "published", publishedAt: new Date().toISOString() });
+  const post = await su.collection("posts").create({
+    title,
+    slug: `${title.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`,
+    status: "draft",
+    audience,
+    author: admin.id,
+    revision: 1,
+  });
+  await su
+    .collection("posts")
+    .update(post.id, { status: "published", publishedAt: new Date().toISOString() });
   return post;
 }
 
@@ -87,89 +98,188 @@ afterAll(async () => {
 
 describe("webhooks", () => {
   it("refuse private and local addresses unless an administrator allows the host", async () => {
-    for (const url of ["http://127.0.0.1:9/x", "http://localhost:9/x", "http://10.1.2.3/x", "http://169.254.169.254/latest/meta-data", "http://[::1]:9/x", "http://192.168.0.10/x", "ftp://example.org/x"]) {
+    for (const url of [
+      "http://127.0.0.1:9/x",
+      "http://localhost:9/x",
+      "http://10.1.2.3/x",
+      "http://169.254.169.254/latest/meta-data",
+      "http://[::1]:9/x",
+      "http://192.168.0.10/x",
+      "ftp://example.org/x",
+    ]) {
       const refused = await createWebhook({ url, events: ["POST_PUBLISHED"] });
-      expect(refused.errors?.[0]?.extensions, url).toMatchObject({ code: "BAD_USER_INPUT", fieldErrorCodes: { url: url.startsWith("ftp:") ? "unsupported_scheme" : "private_address" } });
+      expect(refused.errors?.[0]?.extensions, url).toMatchObject({
+        code: "BAD_USER_INPUT",
+        fieldErrorCodes: { url: url.startsWith("ftp:") ? "unsupported_scheme" : "private_address" },
+      });
     }
-    const allowed = await createWebhook({ url: receiver.url, events: ["POST_PUBLISHED"], allowPrivateHost: true });
+    const allowed = await createWebhook({
+      url: receiver.url,
+      events: ["POST_PUBLISHED"],
+      allowPrivateHost: true,
+    });
     expect(allowed.errors).toBeUndefined();
     expect(allowed.data!.createWebhook.webhook).toMatchObject({ enabled: true, allowPrivateHost: true });
     expect(allowed.data!.createWebhook.secret).toMatch(/^whsec_[A-Za-z0-9+/=]{32}$/);
-    await new GqlClient(gateway, { token: admin.token }).request(`mutation { deleteWebhook(id: "${allowed.data!.createWebhook.webhook.id}") }`);
+    await new GqlClient(gateway, { token: admin.token }).request(
+      `mutation { deleteWebhook(id: "${allowed.data!.createWebhook.webhook.id}") }`,
+    );
   });
 
   it("are managed only with api.manage (GraphQL and REST), and never show their secret again", async () => {
     const member = await createUser();
     const client = new GqlClient(gateway, { token: member.token });
     expect(errorCode(await client.request("{ webhooks { id } }"))).toBe("FORBIDDEN");
-    expect(errorCode(await client.request(CREATE, { input: { url: "https://example.org/hook", events: ["POST_PUBLISHED"] } }))).toBe("FORBIDDEN");
-    const created = await createWebhook({ url: receiver.url, events: ["PAGE_PUBLISHED"], allowPrivateHost: true });
+    expect(
+      errorCode(
+        await client.request(CREATE, {
+          input: { url: "https://example.org/hook", events: ["POST_PUBLISHED"] },
+        }),
+      ),
+    ).toBe("FORBIDDEN");
+    const created = await createWebhook({
+      url: receiver.url,
+      events: ["PAGE_PUBLISHED"],
+      allowPrivateHost: true,
+    });
     const { id } = created.data!.createWebhook.webhook;
     const asMember = pbAs(member);
     await expect(asMember.collection("webhooks").getFullList()).resolves.toEqual([]);
     const asAdmin = pbAs(admin);
     const record = await asAdmin.collection("webhooks").getOne(id);
     expect(record.secret).toBeUndefined();
-    expect(JSON.stringify(await new GqlClient(gateway, { token: admin.token }).request("{ webhooks { id url events } }"))).not.toContain(created.data!.createWebhook.secret);
+    expect(
+      JSON.stringify(
+        await new GqlClient(gateway, { token: admin.token }).request("{ webhooks { id url events } }"),
+      ),
+    ).not.toContain(created.data!.createWebhook.secret);
     await new GqlClient(gateway, { token: admin.token }).request(`mutation { deleteWebhook(id: "${id}") }`);
   });
 
   it("deliver a signed event that the Standard Webhooks library verifies, with the post's absolute URL", async () => {
-    const created = await createWebhook({ url: receiver.url, events: ["POST_PUBLISHED", "POST_UPDATED"], allowPrivateHost: true });
+    const created = await createWebhook({
+      url: receiver.url,
+      events: ["POST_PUBLISHED", "POST_UPDATED"],
+      allowPrivateHost: true,
+    });
     const { secret, webhook } = created.data!.createWebhook;
     try {
       const post = await publishPost(`Signed news ${run}`);
       await expect.poll(() => receiver.about(post.id).length, { timeout: 5000 }).toBe(1);
       const [request] = receiver.about(post.id);
-      const verified = new StandardWebhook(secret).verify(request!.body, request!.headers as Record<string, string>) as { type: string; timestamp: string; data: Record<string, unknown> };
-      expect(verified).toMatchObject({ type: "post.published", data: { id: post.id, title: `Signed news ${run}`, audience: "public", url: `http://flock.test/news/signed-news-${run}` } });
+      const verified = new StandardWebhook(secret).verify(
+        request!.body,
+        request!.headers as Record<string, string>,
+      ) as { type: string; timestamp: string; data: Record<string, unknown> };
+      expect(verified).toMatchObject({
+        type: "post.published",
+        data: {
+          id: post.id,
+          title: `Signed news ${run}`,
+          audience: "public",
+          url: `http://flock.test/news/signed-news-${run}`,
+        },
+      });
       expect(Date.parse(verified.timestamp)).toBeGreaterThan(Date.now() - 60_000);
       // A tampered body or another secret fails verification (the check is real).
-      expect(() => new StandardWebhook(secret).verify(request!.body.replace("Signed", "Forged"), request!.headers as Record<string, string>)).toThrow();
-      expect(() => new StandardWebhook(`whsec_${Buffer.from("another secret, 24 bytes!").toString("base64")}`).verify(request!.body, request!.headers as Record<string, string>)).toThrow();
+      expect(() =>
+        new StandardWebhook(secret).verify(
+          request!.body.replace("Signed", "Forged"),
+          request!.headers as Record<string, string>,
+        ),
+      ).toThrow();
+      expect(() =>
+        new StandardWebhook(`whsec_${Buffer.from("another secret, 24 bytes!").toString("base64")}`).verify(
+          request!.body,
+          request!.headers as Record<string, string>,
+        ),
+      ).toThrow();
       // A members-only post's event names no title.
       const members = await publishPost(`Members news ${run}`, "members");
       await expect.poll(() => receiver.about(members.id).length, { timeout: 5000 }).toBe(1);
-      const data = (JSON.parse(receiver.about(members.id)[0]!.body) as { data: Record<string, unknown> }).data;
+      const data = (JSON.parse(receiver.about(members.id)[0]!.body) as { data: Record<string, unknown> })
+        .data;
       expect(data).toMatchObject({ id: members.id, audience: "members" });
       expect(data.title).toBeUndefined();
       // The delivery log shows it.
-      const log = await new GqlClient(gateway, { token: admin.token }).request<{ webhooks: Array<{ id: string; deliveries: Array<{ event: string; status: string; attempts: number; responseStatus: number }> }> }>(
-        "{ webhooks { id deliveries { event status attempts responseStatus } } }",
-      );
+      const log = await new GqlClient(gateway, { token: admin.token }).request<{
+        webhooks: Array<{
+          id: string;
+          deliveries: Array<{ event: string; status: string; attempts: number; responseStatus: number }>;
+        }>;
+      }>("{ webhooks { id deliveries { event status attempts responseStatus } } }");
       expect(log.data!.webhooks.find((w) => w.id === webhook.id)!.deliveries).toEqual(
-        expect.arrayContaining([{ event: "POST_PUBLISHED", status: "SUCCEEDED", attempts: 1, responseStatus: 204 }]),
+        expect.arrayContaining([
+          { event: "POST_PUBLISHED", status: "SUCCEEDED", attempts: 1, responseStatus: 204 },
+        ]),
       );
     } finally {
-      await new GqlClient(gateway, { token: admin.token }).request(`mutation { deleteWebhook(id: "${webhook.id}") }`);
+      await new GqlClient(gateway, { token: admin.token }).request(
+        `mutation { deleteWebhook(id: "${webhook.id}") }`,
+      );
     }
   });
 
   it("never tell an integration about a group's prayer request", async () => {
-    const created = await createWebhook({ url: receiver.url, events: ["PRAYER_APPROVED"], allowPrivateHost: true });
+    const created = await createWebhook({
+      url: receiver.url,
+      events: ["PRAYER_APPROVED"],
+      allowPrivateHost: true,
+    });
     const { webhook } = created.data!.createWebhook;
     try {
       const group = await su.collection("groups").create({
-        name: `Hooks ${run}`, slug: `hooks-${run}`, type: "team", locationDisplay: "hidden", visibility: "public", joinPolicy: "closed", rosterVisibility: "leaders", status: "active",
+        name: `Hooks ${run}`,
+        slug: `hooks-${run}`,
+        type: "team",
+        locationDisplay: "hidden",
+        visibility: "public",
+        joinPolicy: "closed",
+        rosterVisibility: "leaders",
+        status: "active",
       });
       const request = (fields: Record<string, unknown>) =>
-        su.collection("prayer_requests").create({ body: "Please pray for the week ahead.", visibility: "members", anonymous: true, authorName: "", status: "pending", prayedCount: 0, flagCount: 0, ...fields });
+        su.collection("prayer_requests").create({
+          body: "Please pray for the week ahead.",
+          visibility: "members",
+          anonymous: true,
+          authorName: "",
+          status: "pending",
+          prayedCount: 0,
+          flagCount: 0,
+          ...fields,
+        });
       const [onWall, forGroup] = [await request({}), await request({ group: group.id })];
       // The delivery rows are written inside the approving save.
-      for (const r of [onWall, forGroup]) await su.collection("prayer_requests").update(r.id, { status: "approved" });
-      const rows = await su.collection("webhook_deliveries").getFullList<{ payload: { id: string } }>({ filter: su.filter("webhook = {:w}", { w: webhook.id }) });
+      for (const r of [onWall, forGroup])
+        await su.collection("prayer_requests").update(r.id, { status: "approved" });
+      const rows = await su
+        .collection("webhook_deliveries")
+        .getFullList<{ payload: { id: string } }>({ filter: su.filter("webhook = {:w}", { w: webhook.id }) });
       expect(rows.map((row) => row.payload.id)).toEqual([onWall.id]);
     } finally {
-      await new GqlClient(gateway, { token: admin.token }).request(`mutation { deleteWebhook(id: "${webhook.id}") }`);
+      await new GqlClient(gateway, { token: admin.token }).request(
+        `mutation { deleteWebhook(id: "${webhook.id}") }`,
+      );
     }
   });
 
   it("retry while the receiver is down, and a gateway restart in between loses nothing", async () => {
-    const created = await createWebhook({ url: receiver.url, events: ["PAGE_PUBLISHED"], allowPrivateHost: true });
+    const created = await createWebhook({
+      url: receiver.url,
+      events: ["PAGE_PUBLISHED"],
+      allowPrivateHost: true,
+    });
     const { secret, webhook } = created.data!.createWebhook;
     try {
       receiver.answer = 503;
-      const page = await su.collection("pages").create({ title: `Restart page ${run}`, slug: `restart-page-${run}`, status: "published", revision: 1, publishedAt: new Date().toISOString() });
+      const page = await su.collection("pages").create({
+        title: `Restart page ${run}`,
+        slug: `restart-page-${run}`,
+        status: "published",
+        revision: 1,
+        publishedAt: new Date().toISOString(),
+      });
       // At least one attempt fails while the receiver is down…
       await expect.poll(() => receiver.about(page.id).length, { timeout: 5000 }).toBeGreaterThanOrEqual(1);
       // …then the gateway goes away (its queue is the database) and the receiver comes back.
@@ -182,76 +292,140 @@ describe("webhooks", () => {
       // Every attempt is the same message: the same webhook-id (receivers dedupe by it) and body.
       expect(new Set(attempts.map((a) => a.headers["webhook-id"])).size).toBe(1);
       expect(new Set(attempts.map((a) => a.body)).size).toBe(1);
-      expect(new StandardWebhook(secret).verify(attempts.at(-1)!.body, attempts.at(-1)!.headers as Record<string, string>)).toMatchObject({ type: "page.published" });
-      const row = await su.collection("webhook_deliveries").getFirstListItem(su.filter("webhook = {:w}", { w: webhook.id }));
+      expect(
+        new StandardWebhook(secret).verify(
+          attempts.at(-1)!.body,
+          attempts.at(-1)!.headers as Record<string, string>,
+        ),
+      ).toMatchObject({ type: "page.published" });
+      const row = await su
+        .collection("webhook_deliveries")
+        .getFirstListItem(su.filter("webhook = {:w}", { w: webhook.id }));
       expect(row).toMatchObject({ status: "succeeded", attempts: failedAttempts + 1, responseStatus: 200 });
     } finally {
       receiver.answer = 204;
-      await new GqlClient(gateway, { token: admin.token }).request(`mutation { deleteWebhook(id: "${webhook.id}") }`);
+      await new GqlClient(gateway, { token: admin.token }).request(
+        `mutation { deleteWebhook(id: "${webhook.id}") }`,
+      );
     }
   });
 
   it("disable a webhook after 3 deliveries in a row fail for good, tell its managers, and redeliver on request", async () => {
-    const created = await createWebhook({ url: receiver.url, events: ["SERMON_PUBLISHED"], allowPrivateHost: true });
+    const created = await createWebhook({
+      url: receiver.url,
+      events: ["SERMON_PUBLISHED"],
+      allowPrivateHost: true,
+    });
     const { webhook } = created.data!.createWebhook;
     try {
       receiver.answer = 500;
       const sermons = [];
       for (let i = 0; i < 3; i++) {
-        sermons.push(await su.collection("sermons").create({ title: `Failing sermon ${i} ${run}`, slug: `failing-sermon-${i}-${run}`, status: "published", publishedAt: new Date().toISOString() }));
+        sermons.push(
+          await su.collection("sermons").create({
+            title: `Failing sermon ${i} ${run}`,
+            slug: `failing-sermon-${i}-${run}`,
+            status: "published",
+            publishedAt: new Date().toISOString(),
+          }),
+        );
       }
-      const rowsOf = () => su.collection("webhook_deliveries").getFullList({ filter: su.filter("webhook = {:w}", { w: webhook.id }) });
+      const rowsOf = () =>
+        su
+          .collection("webhook_deliveries")
+          .getFullList({ filter: su.filter("webhook = {:w}", { w: webhook.id }) });
       // Each delivery: 1 attempt + 4 retries, then it fails; the third failure disables the webhook.
-      await expect.poll(async () => (await rowsOf()).filter((r) => r.status === "failed").length, { timeout: 15_000 }).toBe(3);
+      await expect
+        .poll(async () => (await rowsOf()).filter((r) => r.status === "failed").length, { timeout: 15_000 })
+        .toBe(3);
       expect((await rowsOf()).every((r) => r.attempts === 5)).toBe(true);
       const after = await su.collection("webhooks").getOne(webhook.id);
       expect(after).toMatchObject({ enabled: false, consecutiveFailures: 3 });
       expect(after.disabledReason).toMatch(/3 deliveries failed in a row/);
       // Every manager is told (the test database holds many administrators: this one is among them).
       await expect
-        .poll(async () => (await su.collection("notifications").getFullList({ filter: su.filter("user = {:u} && kind = 'webhook_disabled'", { u: admin.id }) })).length, { timeout: 5000 })
+        .poll(
+          async () =>
+            (
+              await su.collection("notifications").getFullList({
+                filter: su.filter("user = {:u} && kind = 'webhook_disabled'", { u: admin.id }),
+              })
+            ).length,
+          { timeout: 5000 },
+        )
         .toBeGreaterThanOrEqual(1);
 
       // While disabled nothing is queued; back on, a failed delivery can be sent again.
       receiver.answer = 204;
       const admin$ = new GqlClient(gateway, { token: admin.token });
-      const on = await admin$.request<{ setWebhookEnabled: { enabled: boolean; consecutiveFailures: number } }>(`mutation { setWebhookEnabled(id: "${webhook.id}", enabled: true) { enabled consecutiveFailures } }`);
+      const on = await admin$.request<{
+        setWebhookEnabled: { enabled: boolean; consecutiveFailures: number };
+      }>(
+        `mutation { setWebhookEnabled(id: "${webhook.id}", enabled: true) { enabled consecutiveFailures } }`,
+      );
       expect(on.data?.setWebhookEnabled).toEqual({ enabled: true, consecutiveFailures: 0 });
       const failed = (await rowsOf())[0]!;
-      const redeliver = await admin$.request<{ redeliverWebhook: { status: string } }>(`mutation { redeliverWebhook(deliveryId: "${failed.id}") { status } }`);
+      const redeliver = await admin$.request<{ redeliverWebhook: { status: string } }>(
+        `mutation { redeliverWebhook(deliveryId: "${failed.id}") { status } }`,
+      );
       expect(redeliver.data?.redeliverWebhook.status).toBe("PENDING");
-      await expect.poll(async () => (await su.collection("webhook_deliveries").getOne(failed.id)).status, { timeout: 5000 }).toBe("succeeded");
+      await expect
+        .poll(async () => (await su.collection("webhook_deliveries").getOne(failed.id)).status, {
+          timeout: 5000,
+        })
+        .toBe("succeeded");
       const sent = receiver.requests.filter((r) => r.headers["webhook-id"] === failed.id);
       expect(sent.at(-1)!.headers["webhook-id"]).toBe(failed.id);
     } finally {
       receiver.answer = 204;
-      await new GqlClient(gateway, { token: admin.token }).request(`mutation { deleteWebhook(id: "${webhook.id}") }`);
+      await new GqlClient(gateway, { token: admin.token }).request(
+        `mutation { deleteWebhook(id: "${webhook.id}") }`,
+      );
     }
   });
   it("examples/webhook-receiver.mjs verifies a real delivery and refuses a forged one", async () => {
     const port = await freePort();
-    const created = await new GqlClient(gateway, { token: admin.token }).request<{ createWebhook: { secret: string; webhook: { id: string } } }>(
-      `mutation ($input: WebhookInput!) { createWebhook(input: $input) { secret webhook { id } } }`,
-      { input: { url: `http://127.0.0.1:${port}/`, events: ["PAGE_PUBLISHED"], allowPrivateHost: true } },
-    );
+    const created = await new GqlClient(gateway, { token: admin.token }).request<{
+      createWebhook: { secret: string; webhook: { id: string } };
+    }>(`mutation ($input: WebhookInput!) { createWebhook(input: $input) { secret webhook { id } } }`, {
+      input: { url: `http://127.0.0.1:${port}/`, events: ["PAGE_PUBLISHED"], allowPrivateHost: true },
+    });
     const { secret, webhook } = created.data!.createWebhook;
     try {
       let output = "";
-      const receiving = runExample("webhook-receiver.mjs", { FLOCK_WEBHOOK_SECRET: secret, PORT: String(port) }, (out) => ((output = out), out.includes("listening")));
+      const receiving = runExample(
+        "webhook-receiver.mjs",
+        { FLOCK_WEBHOOK_SECRET: secret, PORT: String(port) },
+        (out) => ((output = out), out.includes("listening")),
+      );
       await receiving;
-      const page = await su.collection("pages").create({ title: `Examples page ${run}`, slug: `examples-page-${run}`, status: "published", revision: 1, publishedAt: new Date().toISOString() });
-      await expect.poll(() => output, { timeout: 5000 }).toContain(`verified page.published {"id":"${page.id}"`);
+      const page = await su.collection("pages").create({
+        title: `Examples page ${run}`,
+        slug: `examples-page-${run}`,
+        status: "published",
+        revision: 1,
+        publishedAt: new Date().toISOString(),
+      });
+      await expect
+        .poll(() => output, { timeout: 5000 })
+        .toContain(`verified page.published {"id":"${page.id}"`);
       expect(output).toContain(`"url":"http://flock.test/p/examples-page-${run}"`);
       // A request without a valid signature is refused with 401.
       const forged = await fetch(`http://127.0.0.1:${port}/`, {
         method: "POST",
-        headers: { "webhook-id": "msg_forged", "webhook-timestamp": String(Math.floor(Date.now() / 1000)), "webhook-signature": "v1,AAAA" },
+        headers: {
+          "webhook-id": "msg_forged",
+          "webhook-timestamp": String(Math.floor(Date.now() / 1000)),
+          "webhook-signature": "v1,AAAA",
+        },
         body: "{}",
       });
       expect(forged.status).toBe(401);
       await expect.poll(() => output).toContain("refused: bad or missing signature");
     } finally {
-      await new GqlClient(gateway, { token: admin.token }).request(`mutation { deleteWebhook(id: "${webhook.id}") }`);
+      await new GqlClient(gateway, { token: admin.token }).request(
+        `mutation { deleteWebhook(id: "${webhook.id}") }`,
+      );
     }
   });
 });

@@ -6,8 +6,11 @@
 /** Seats confirmed for one occurrence (the sum of the confirmed parties). */
 function seatsTaken(app, eventId, occurrenceStart) {
   const row = new DynamicModel({ n: 0 });
-  app.db()
-    .newQuery("SELECT COALESCE(SUM(attendees), 0) AS n FROM registrations WHERE event = {:e} AND occurrenceStart = {:o} AND status = 'confirmed'")
+  app
+    .db()
+    .newQuery(
+      "SELECT COALESCE(SUM(attendees), 0) AS n FROM registrations WHERE event = {:e} AND occurrenceStart = {:o} AND status = 'confirmed'",
+    )
     .bind({ e: eventId, o: occurrenceStart })
     .one(row);
   return row.n;
@@ -15,8 +18,11 @@ function seatsTaken(app, eventId, occurrenceStart) {
 
 function nextWaitlistPosition(app, eventId, occurrenceStart) {
   const row = new DynamicModel({ n: 0 });
-  app.db()
-    .newQuery("SELECT COALESCE(MAX(waitlistPosition), 0) AS n FROM registrations WHERE event = {:e} AND occurrenceStart = {:o}")
+  app
+    .db()
+    .newQuery(
+      "SELECT COALESCE(MAX(waitlistPosition), 0) AS n FROM registrations WHERE event = {:e} AND occurrenceStart = {:o}",
+    )
     .bind({ e: eventId, o: occurrenceStart })
     .one(row);
   return row.n + 1;
@@ -41,12 +47,17 @@ function admit(app, record) {
   const now = new Date();
   const opens = event.getDateTime("registrationOpensAt");
   const closes = event.getDateTime("registrationClosesAt");
-  if (!opens.isZero() && now < new Date(opens.string().replace(" ", "T"))) fail("registration_closed", "event");
-  if (!closes.isZero() && now > new Date(closes.string().replace(" ", "T"))) fail("registration_closed", "event");
+  if (!opens.isZero() && now < new Date(opens.string().replace(" ", "T")))
+    fail("registration_closed", "event");
+  if (!closes.isZero() && now > new Date(closes.string().replace(" ", "T")))
+    fail("registration_closed", "event");
   if (new Date(occurrence.replace(" ", "T")) < now) fail("registration_closed", "occurrenceStart");
 
-  const duplicate = app.db()
-    .newQuery("SELECT COUNT(*) AS n FROM registrations WHERE event = {:e} AND occurrenceStart = {:o} AND lower(email) = lower({:m}) AND status != 'cancelled' AND partOf = ''")
+  const duplicate = app
+    .db()
+    .newQuery(
+      "SELECT COUNT(*) AS n FROM registrations WHERE event = {:e} AND occurrenceStart = {:o} AND lower(email) = lower({:m}) AND status != 'cancelled' AND partOf = ''",
+    )
     .bind({ e: eventId, o: occurrence, m: record.getString("email") });
   const row = new DynamicModel({ n: 0 });
   duplicate.one(row);
@@ -98,7 +109,8 @@ function readmit(app, record) {
 /** The waitlisted remainder of a split party, as its own record pointing at the confirmed part. */
 function splitPart(app, confirmed, attendees, position) {
   const part = new Record(app.findCollectionByNameOrId("registrations"));
-  for (const field of ["event", "occurrenceStart", "user", "name", "email", "phone", "attendeeNames"]) part.set(field, confirmed.get(field));
+  for (const field of ["event", "occurrenceStart", "user", "name", "email", "phone", "attendeeNames"])
+    part.set(field, confirmed.get(field));
   part.set("attendees", attendees);
   part.set("status", "waitlisted");
   part.set("waitlistPosition", position);
@@ -115,12 +127,18 @@ function promote(app, eventId, occurrenceStart) {
   const capacity = event.getInt("capacity");
   for (let guard = 0; guard < 1000; guard++) {
     const next = app.findRecordsByFilter(
-      "registrations", "event = {:e} && occurrenceStart = {:o} && status = 'waitlisted'", "waitlistPosition,created", 1, 0,
+      "registrations",
+      "event = {:e} && occurrenceStart = {:o} && status = 'waitlisted'",
+      "waitlistPosition,created",
+      1,
+      0,
       { e: eventId, o: occurrenceStart },
     );
     if (!next.length) return;
     const waiting = next[0];
-    const left = capacity ? capacity - seatsTaken(app, eventId, occurrenceStart) : waiting.getInt("attendees");
+    const left = capacity
+      ? capacity - seatsTaken(app, eventId, occurrenceStart)
+      : waiting.getInt("attendees");
     if (left <= 0) return;
     const party = waiting.getInt("attendees");
     if (party > left) {
@@ -137,7 +155,10 @@ function promote(app, eventId, occurrenceStart) {
 function recount(app, eventId, occurrenceStart) {
   let counts;
   try {
-    counts = app.findFirstRecordByFilter("occurrence_counts", "event = {:e} && occurrenceStart = {:o}", { e: eventId, o: occurrenceStart });
+    counts = app.findFirstRecordByFilter("occurrence_counts", "event = {:e} && occurrenceStart = {:o}", {
+      e: eventId,
+      o: occurrenceStart,
+    });
   } catch (_) {
     counts = new Record(app.findCollectionByNameOrId("occurrence_counts"));
     counts.set("event", eventId);
@@ -149,11 +170,23 @@ function recount(app, eventId, occurrenceStart) {
     return row.n;
   };
   const confirmed = seatsTaken(app, eventId, occurrenceStart);
-  const waitlisted = sum("SELECT COALESCE(SUM(attendees), 0) AS n FROM registrations WHERE event = {:e} AND occurrenceStart = {:o} AND status = 'waitlisted'");
-  const going = sum("SELECT COALESCE(SUM(1 + guests), 0) AS n FROM rsvps WHERE event = {:e} AND occurrenceStart = {:o} AND response = 'yes'");
-  const maybe = sum("SELECT COALESCE(SUM(1 + guests), 0) AS n FROM rsvps WHERE event = {:e} AND occurrenceStart = {:o} AND response = 'maybe'");
-  if (!counts.isNew() && counts.getInt("confirmed") === confirmed && counts.getInt("waitlisted") === waitlisted &&
-      counts.getInt("going") === going && counts.getInt("maybe") === maybe) return;
+  const waitlisted = sum(
+    "SELECT COALESCE(SUM(attendees), 0) AS n FROM registrations WHERE event = {:e} AND occurrenceStart = {:o} AND status = 'waitlisted'",
+  );
+  const going = sum(
+    "SELECT COALESCE(SUM(1 + guests), 0) AS n FROM rsvps WHERE event = {:e} AND occurrenceStart = {:o} AND response = 'yes'",
+  );
+  const maybe = sum(
+    "SELECT COALESCE(SUM(1 + guests), 0) AS n FROM rsvps WHERE event = {:e} AND occurrenceStart = {:o} AND response = 'maybe'",
+  );
+  if (
+    !counts.isNew() &&
+    counts.getInt("confirmed") === confirmed &&
+    counts.getInt("waitlisted") === waitlisted &&
+    counts.getInt("going") === going &&
+    counts.getInt("maybe") === maybe
+  )
+    return;
   counts.set("confirmed", confirmed);
   counts.set("waitlisted", waitlisted);
   counts.set("going", going);
@@ -164,7 +197,14 @@ function recount(app, eventId, occurrenceStart) {
 /** Cancel the other parts of a split party when one is cancelled. */
 function cancelParts(app, record) {
   const root = record.getString("partOf") || record.id;
-  const parts = app.findRecordsByFilter("registrations", "(partOf = {:r} || id = {:r}) && status != 'cancelled'", "", 0, 0, { r: root });
+  const parts = app.findRecordsByFilter(
+    "registrations",
+    "(partOf = {:r} || id = {:r}) && status != 'cancelled'",
+    "",
+    0,
+    0,
+    { r: root },
+  );
   for (const part of parts) {
     if (part.id === record.id) continue;
     part.set("status", "cancelled");

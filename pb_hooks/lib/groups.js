@@ -4,7 +4,8 @@
 
 function activeMembers(app, groupId) {
   const row = new DynamicModel({ n: 0 });
-  app.db()
+  app
+    .db()
     .newQuery("SELECT COUNT(*) AS n FROM group_members WHERE `group` = {:g} AND status = 'active'")
     .bind({ g: groupId })
     .one(row);
@@ -17,7 +18,9 @@ function admit(app, record) {
   const group = app.findRecordById("groups", record.getString("group"));
   const capacity = group.getInt("capacity");
   if (capacity > 0 && activeMembers(app, group.id) >= capacity) {
-    throw new BadRequestError("group_full", { group: new ValidationError("validation_group_full", "group_full") });
+    throw new BadRequestError("group_full", {
+      group: new ValidationError("validation_group_full", "group_full"),
+    });
   }
 }
 
@@ -39,8 +42,11 @@ function recount(app, groupId) {
 /** Recount every group the person leads (their name is in its leaderNames). */
 function recountLedBy(app, personId) {
   const rows = arrayOf(new DynamicModel({ group: "" }));
-  app.db()
-    .newQuery("SELECT `group` FROM group_members WHERE person = {:p} AND status = 'active' AND role = 'leader'")
+  app
+    .db()
+    .newQuery(
+      "SELECT `group` FROM group_members WHERE person = {:p} AND status = 'active' AND role = 'leader'",
+    )
     .bind({ p: personId })
     .all(rows);
   for (const r of rows) recount(app, r.group);
@@ -49,7 +55,8 @@ function recountLedBy(app, personId) {
 /** The active leaders' display names (preferred or first name, and last name), by name. */
 function leaderNames(app, groupId) {
   const rows = arrayOf(new DynamicModel({ name: "" }));
-  app.db()
+  app
+    .db()
     .newQuery(
       "SELECT TRIM(COALESCE(NULLIF(p.preferredName, ''), p.firstName) || ' ' || p.lastName) AS name FROM group_members m " +
         "JOIN people p ON p.id = m.person WHERE m.`group` = {:g} AND m.status = 'active' AND m.role = 'leader' ORDER BY p.lastName, p.firstName",
@@ -125,7 +132,8 @@ function refreshAccess(app, personId) {
  */
 function refreshGroupAccess(app, groupId) {
   const rows = arrayOf(new DynamicModel({ person: "" }));
-  app.db()
+  app
+    .db()
     .newQuery(
       "SELECT person FROM group_members INDEXED BY idx_group_members_unique WHERE `group` = {:g} " +
         "UNION SELECT person FROM group_join_requests INDEXED BY idx_group_join_requests_pending WHERE `group` = {:g} AND status = 'pending'",
@@ -146,4 +154,13 @@ function afterJoinRequestWrite(e) {
   });
 }
 
-module.exports = { admit, recount, recountLedBy, activeMembers, leaderNames, refreshAccess, refreshGroupAccess, afterJoinRequestWrite };
+module.exports = {
+  admit,
+  recount,
+  recountLedBy,
+  activeMembers,
+  leaderNames,
+  refreshAccess,
+  refreshGroupAccess,
+  afterJoinRequestWrite,
+};

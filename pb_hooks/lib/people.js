@@ -17,7 +17,8 @@ function ageOn(birthDate, today) {
   if (!m) return null;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
   let age = today.getUTCFullYear() - y;
-  const beforeBirthday = today.getUTCMonth() + 1 < mo || (today.getUTCMonth() + 1 === mo && today.getUTCDate() < d);
+  const beforeBirthday =
+    today.getUTCMonth() + 1 < mo || (today.getUTCMonth() + 1 === mo && today.getUTCDate() < d);
   if (beforeBirthday) age -= 1;
   return age;
 }
@@ -66,7 +67,9 @@ function derivePerson(app, person) {
 
 function householdInDirectory(app, household) {
   if (household.getBool("directoryOptOut") || !household.id) return false;
-  const listed = app.findRecordsByFilter("people", "household = {:h} && inDirectory = true", "", 1, 0, { h: household.id });
+  const listed = app.findRecordsByFilter("people", "household = {:h} && inDirectory = true", "", 1, 0, {
+    h: household.id,
+  });
   return listed.length > 0;
 }
 
@@ -87,7 +90,8 @@ function resavePerson(app, personId) {
   if (!person) return;
   const before = [person.getString("ageGroup"), person.getBool("inDirectory")];
   derivePerson(app, person);
-  if (before[0] !== person.getString("ageGroup") || before[1] !== person.getBool("inDirectory")) app.save(person);
+  if (before[0] !== person.getString("ageGroup") || before[1] !== person.getBool("inDirectory"))
+    app.save(person);
 }
 
 /** Keeps person_birthdays (month and day, with its own visibility) in step with the birth date. */
@@ -116,4 +120,13 @@ function refreshAgeGroups(app) {
   for (const row of rows) resavePerson(app, row.getString("person"));
 }
 
-module.exports = { ageOn, ageGroupOf, derivePerson, refreshHousehold, resavePerson, syncBirthday, refreshAgeGroups, householdInDirectory };
+module.exports = {
+  ageOn,
+  ageGroupOf,
+  derivePerson,
+  refreshHousehold,
+  resavePerson,
+  syncBirthday,
+  refreshAgeGroups,
+  householdInDirectory,
+};

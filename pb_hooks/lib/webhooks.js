@@ -20,14 +20,22 @@ function eventsOf(collection, before, after) {
       const data = { id: after.id, path, audience: members ? "members" : "public" };
       if (!members) data.title = after.getString("title");
       if (becamePublished) return [{ type: "post.published", data }];
-      const changed = before && ["title", "summary", "body", "slug", "cover", "audience"].some((f) => String(before.get(f)) !== String(after.get(f)));
+      const changed =
+        before &&
+        ["title", "summary", "body", "slug", "cover", "audience"].some(
+          (f) => String(before.get(f)) !== String(after.get(f)),
+        );
       if (status === "published" && was === "published" && changed) return [{ type: "post.updated", data }];
       return [];
     }
     case "pages":
-      return becamePublished ? [{ type: "page.published", data: { id: after.id, title: after.getString("title"), path } }] : [];
+      return becamePublished
+        ? [{ type: "page.published", data: { id: after.id, title: after.getString("title"), path } }]
+        : [];
     case "sermons":
-      return becamePublished ? [{ type: "sermon.published", data: { id: after.id, title: after.getString("title"), path } }] : [];
+      return becamePublished
+        ? [{ type: "sermon.published", data: { id: after.id, title: after.getString("title"), path } }]
+        : [];
     case "events": {
       if (!becamePublished) return [];
       const members = after.getString("visibility") === "members";
@@ -40,7 +48,8 @@ function eventsOf(collection, before, after) {
       if (after.getString("group")) return [];
       // No text and no name: prayer requests are personal; the receiver reads what its scopes allow.
       const data = { id: after.id, visibility: after.getString("visibility"), path: "/prayer/" + after.id };
-      if (status === "approved" && was !== "approved" && was !== "answered") return [{ type: "prayer.approved", data }];
+      if (status === "approved" && was !== "approved" && was !== "answered")
+        return [{ type: "prayer.approved", data }];
       if (status === "answered" && was !== "answered") return [{ type: "prayer.answered", data }];
       return [];
     }
@@ -58,7 +67,9 @@ function enqueue(app, events) {
   const deliveries = app.findCollectionByNameOrId("webhook_deliveries");
   const now = new DateTime();
   for (const event of events) {
-    const hooks = app.findRecordsByFilter("webhooks", "enabled = true && events ~ {:type}", "", 0, 0, { type: `"${event.type}"` });
+    const hooks = app.findRecordsByFilter("webhooks", "enabled = true && events ~ {:type}", "", 0, 0, {
+      type: `"${event.type}"`,
+    });
     for (const hook of hooks) {
       const row = new Record(deliveries);
       row.set("webhook", hook.id);

@@ -12,7 +12,8 @@ module.exports = {
         const name = def.name.value;
         const hook = hooks[def.operation];
         used.add(hook);
-        const suffix = def.operation === "query" ? "Query" : def.operation === "mutation" ? "Mutation" : "Subscription";
+        const suffix =
+          def.operation === "query" ? "Query" : def.operation === "mutation" ? "Mutation" : "Subscription";
         const types = `${name}${suffix}, ${name}${suffix}Variables`;
         // Queries: we use neither @defer nor returnPartialData, so `data` is complete or absent;
         // saying so here spares every component Apollo's DeepPartial union.

@@ -28,7 +28,9 @@ export async function createAccount(
   password: string,
   roles: Map<string, string>,
 ): Promise<void> {
-  const person = await system.collection("people").create({ firstName: account.firstName, lastName: account.lastName, recordStatus: "active" });
+  const person = await system
+    .collection("people")
+    .create({ firstName: account.firstName, lastName: account.lastName, recordStatus: "active" });
   await system.collection("users").create({
     email: account.email,
     password,
@@ -45,9 +47,18 @@ export async function createAccount(
  * Production: make sure the first administrator from the environment exists. An existing account with
  * that email is left exactly as it is (no password reset, no role change).
  */
-export async function ensureAdministrator(system: PocketBase, email: string, password: string): Promise<"created" | "exists"> {
+export async function ensureAdministrator(
+  system: PocketBase,
+  email: string,
+  password: string,
+): Promise<"created" | "exists"> {
   if (await findUser(system, email)) return "exists";
   const roles = await roleIds(system);
-  await createAccount(system, { email, firstName: "Church", lastName: "Administrator", role: "Administrator" }, password, roles);
+  await createAccount(
+    system,
+    { email, firstName: "Church", lastName: "Administrator", role: "Administrator" },
+    password,
+    roles,
+  );
   return "created";
 }

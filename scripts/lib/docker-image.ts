@@ -55,10 +55,13 @@ function words(text: string): string[] {
 }
 
 function substitute(value: string, args: Record<string, string>): string {
-  return value.replace(/\$\{(\w+)(?::-([^}]*))?\}|\$(\w+)/g, (_, a: string | undefined, fallback: string | undefined, b: string | undefined) => {
-    const name = (a ?? b)!;
-    return args[name] ?? fallback ?? "";
-  });
+  return value.replace(
+    /\$\{(\w+)(?::-([^}]*))?\}|\$(\w+)/g,
+    (_, a: string | undefined, fallback: string | undefined, b: string | undefined) => {
+      const name = (a ?? b)!;
+      return args[name] ?? fallback ?? "";
+    },
+  );
 }
 
 /** The stages of a Dockerfile, with the instructions this check needs. */
@@ -81,7 +84,8 @@ export function parseDockerfile(text: string): DockerStage[] {
       continue;
     }
     if (!stage) throw new Error(`Dockerfile: ${upper} before FROM`);
-    if (upper === "WORKDIR") stage.workdir = posix.resolve(stage.workdir, substitute(rest, { ...globalArgs, ...stage.env }));
+    if (upper === "WORKDIR")
+      stage.workdir = posix.resolve(stage.workdir, substitute(rest, { ...globalArgs, ...stage.env }));
     else if (upper === "ENV") {
       for (const word of words(rest)) {
         const eq = word.indexOf("=");
@@ -98,7 +102,13 @@ export function parseDockerfile(text: string): DockerStage[] {
       }
       if (parts.length < 2) throw new Error(`Dockerfile: COPY needs a source and a destination (${line})`);
       const dest = parts.pop()!;
-      stage.copies.push({ from, sources: parts, dest: dest.endsWith("/") ? `${posix.resolve(stage.workdir, dest)}/` : posix.resolve(stage.workdir, dest) });
+      stage.copies.push({
+        from,
+        sources: parts,
+        dest: dest.endsWith("/")
+          ? `${posix.resolve(stage.workdir, dest)}/`
+          : posix.resolve(stage.workdir, dest),
+      });
     } else if (upper === "ENTRYPOINT") {
       stage.entrypoint = rest.startsWith("[") ? (JSON.parse(rest) as string[]) : ["/bin/sh", "-c", rest];
     }
@@ -141,7 +151,17 @@ export function dockerignore(text: string): (path: string) => boolean {
 }
 
 interface Lockfile {
-  packages: Record<string, { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string>; peerDependencies?: Record<string, string>; peerDependenciesMeta?: Record<string, { optional?: boolean }>; link?: boolean; resolved?: string }>;
+  packages: Record<
+    string,
+    {
+      dependencies?: Record<string, string>;
+      optionalDependencies?: Record<string, string>;
+      peerDependencies?: Record<string, string>;
+      peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+      link?: boolean;
+      resolved?: string;
+    }
+  >;
 }
 
 /**
@@ -157,7 +177,12 @@ export function productionClosure(lock: Lockfile, workspace: string): Set<string
       if (lock.packages[candidate]) return candidate;
       if (!base) return null;
       const cut = base.lastIndexOf("/node_modules/");
-      base = cut >= 0 ? base.slice(0, cut) : base.startsWith("node_modules/") || !base.includes("/") ? "" : dirname(base);
+      base =
+        cut >= 0
+          ? base.slice(0, cut)
+          : base.startsWith("node_modules/") || !base.includes("/")
+            ? ""
+            : dirname(base);
     }
   };
   const queue = [workspace];
@@ -207,10 +232,17 @@ export interface AssembledImage {
   hostPath(imagePath: string): string;
 }
 
-async function copyFromContext(context: string, source: string, target: string, ignored: (path: string) => boolean): Promise<void> {
+async function copyFromContext(
+  context: string,
+  source: string,
+  target: string,
+  ignored: (path: string) => boolean,
+): Promise<void> {
   const from = join(context, source);
   if (ignored(posix.normalize(source)) || !existsSync(from)) {
-    throw new Error(`COPY ${source}: not in the build context${existsSync(from) ? " (excluded by .dockerignore)" : ""}`);
+    throw new Error(
+      `COPY ${source}: not in the build context${existsSync(from) ? " (excluded by .dockerignore)" : ""}`,
+    );
   }
   const isDir = (await lstat(from)).isDirectory();
   await mkdir(isDir ? target : dirname(target), { recursive: true });
@@ -237,7 +269,10 @@ export async function assembleImage(options: AssembleOptions): Promise<Assembled
       if (copy.from) {
         const key = `${copy.from}:${posix.resolve("/", source)}`;
         const produce = options.stageOutputs[key];
-        if (!produce) throw new Error(`COPY --from=${copy.from} ${source}: this check does not know what that stage produces (add it to stageOutputs)`);
+        if (!produce)
+          throw new Error(
+            `COPY --from=${copy.from} ${source}: this check does not know what that stage produces (add it to stageOutputs)`,
+          );
         const target = hostPath(intoDir ? posix.join(copy.dest, posix.basename(source)) : copy.dest);
         await mkdir(dirname(target), { recursive: true });
         await produce(target);
@@ -246,7 +281,9 @@ export async function assembleImage(options: AssembleOptions): Promise<Assembled
       const from = join(options.context, source);
       const isDir = existsSync(from) && (await lstat(from)).isDirectory();
       // A folder's contents go into the destination; a file goes into it (…/) or becomes it.
-      const target = isDir ? hostPath(copy.dest) : hostPath(intoDir ? posix.join(copy.dest, basename(source)) : copy.dest);
+      const target = isDir
+        ? hostPath(copy.dest)
+        : hostPath(intoDir ? posix.join(copy.dest, basename(source)) : copy.dest);
       await copyFromContext(options.context, source, target, ignored);
     }
   }
@@ -258,7 +295,13 @@ export async function assembleImage(options: AssembleOptions): Promise<Assembled
  * of `base`: the root's node_modules, or a workspace's own, e.g. "shared/node_modules/"), each a symbolic link to the repository's installed copy; workspace links point
  * where npm points them. Code in the image that imports anything else fails as it would there.
  */
-export async function linkNodeModules(repoRoot: string, lock: Lockfile, closure: Set<string>, target: string, base = "node_modules/"): Promise<void> {
+export async function linkNodeModules(
+  repoRoot: string,
+  lock: Lockfile,
+  closure: Set<string>,
+  target: string,
+  base = "node_modules/",
+): Promise<void> {
   await mkdir(target, { recursive: true });
   for (const path of closure) {
     const name = path.slice(base.length);
@@ -279,5 +322,8 @@ export async function linkNodeModules(repoRoot: string, lock: Lockfile, closure:
 /** Writes a minimal built web app (when the real build is not there): the gateway only needs index.html. */
 export async function stubWebDist(target: string): Promise<void> {
   await mkdir(target, { recursive: true });
-  await writeFile(join(target, "index.html"), "<!doctype html><html lang=\"en\"><head><title>Flock</title></head><body><div id=\"root\"></div></body></html>\n");
+  await writeFile(
+    join(target, "index.html"),
+    '<!doctype html><html lang="en"><head><title>Flock</title></head><body><div id="root"></div></body></html>\n',
+  );
 }

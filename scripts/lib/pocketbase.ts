@@ -17,7 +17,8 @@ export const HOOKS_DIR = join(ROOT, "pb_hooks");
  */
 export function resolvePocketBaseBinary(env: NodeJS.ProcessEnv = process.env): string {
   if (env.POCKETBASE_BIN) {
-    if (!existsSync(env.POCKETBASE_BIN)) throw new Error(`POCKETBASE_BIN points to ${env.POCKETBASE_BIN}, which does not exist.`);
+    if (!existsSync(env.POCKETBASE_BIN))
+      throw new Error(`POCKETBASE_BIN points to ${env.POCKETBASE_BIN}, which does not exist.`);
     return env.POCKETBASE_BIN;
   }
   try {
@@ -49,7 +50,12 @@ export interface PocketBaseProcess {
  * ends the flags: a generated base64url password may start with "-" and would otherwise be parsed as
  * a flag (about one fresh data directory in 64 failed to start).
  */
-export async function upsertSuperuser(bin: string, dataDir: string, email: string, password: string): Promise<void> {
+export async function upsertSuperuser(
+  bin: string,
+  dataDir: string,
+  email: string,
+  password: string,
+): Promise<void> {
   await run(bin, ["superuser", "upsert", "--dir", dataDir, "--", email, password]);
 }
 
@@ -68,11 +74,28 @@ export async function waitForHealth(url: string, timeoutMs = 60_000): Promise<vo
 }
 
 /** `serve` on 127.0.0.1 only (never exposed), applying the committed migrations on start. */
-export async function startPocketBase(options: { bin: string; dataDir: string; port: number; quiet?: boolean }): Promise<PocketBaseProcess> {
+export async function startPocketBase(options: {
+  bin: string;
+  dataDir: string;
+  port: number;
+  quiet?: boolean;
+}): Promise<PocketBaseProcess> {
   const url = `http://127.0.0.1:${options.port}`;
   const child = spawn(
     options.bin,
-    ["serve", "--http", `127.0.0.1:${options.port}`, "--dir", options.dataDir, "--migrationsDir", MIGRATIONS_DIR, "--hooksDir", HOOKS_DIR, "--hooksWatch=false", "--automigrate=false"],
+    [
+      "serve",
+      "--http",
+      `127.0.0.1:${options.port}`,
+      "--dir",
+      options.dataDir,
+      "--migrationsDir",
+      MIGRATIONS_DIR,
+      "--hooksDir",
+      HOOKS_DIR,
+      "--hooksWatch=false",
+      "--automigrate=false",
+    ],
     // stdout is ignored: nobody reads it, and a piped stdout that is never read fills its buffer
     // (PocketBase logs every migration's SQL) and blocks PocketBase before it becomes healthy.
     // stderr is read: its tail explains a failed start.

@@ -93,6 +93,10 @@ export interface Collections { posts: PostRecord; gone: GoneRecord }
   });
 
   it("needs the Collections interface", () => {
-    expect(() => readRecordTypes(recordsFile(`${BASE}\nexport interface PostRecord extends BaseRecord { title: string }\n`))).toThrow(/Collections/);
+    expect(() =>
+      readRecordTypes(
+        recordsFile(`${BASE}\nexport interface PostRecord extends BaseRecord { title: string }\n`),
+      ),
+    ).toThrow(/Collections/);
   });
 });

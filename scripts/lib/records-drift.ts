@@ -42,19 +42,33 @@ const API_PROPERTIES = new Set(["expand", "collectionId", "collectionName"]);
 
 /** The `Collections` interface of `recordsFile`: collection name → its record type's properties. */
 export function readRecordTypes(recordsFile: string): Map<string, RecordType> {
-  const program = ts.createProgram([recordsFile], { strict: true, noEmit: true, allowImportingTsExtensions: true, skipLibCheck: true, types: [] });
+  const program = ts.createProgram([recordsFile], {
+    strict: true,
+    noEmit: true,
+    allowImportingTsExtensions: true,
+    skipLibCheck: true,
+    types: [],
+  });
   const checker = program.getTypeChecker();
   const source = program.getSourceFile(recordsFile);
   if (!source) throw new Error(`Cannot read ${recordsFile}.`);
-  const collections = source.statements.find((s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === "Collections");
-  if (!collections) throw new Error(`${recordsFile} has no "Collections" interface naming each collection's record type.`);
+  const collections = source.statements.find(
+    (s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === "Collections",
+  );
+  if (!collections)
+    throw new Error(`${recordsFile} has no "Collections" interface naming each collection's record type.`);
 
   const kindOf = (type: ts.Type): TsKind => {
-    const parts = (type.isUnion() ? type.types : [type]).filter((t) => !(t.flags & (ts.TypeFlags.Null | ts.TypeFlags.Undefined)));
+    const parts = (type.isUnion() ? type.types : [type]).filter(
+      (t) => !(t.flags & (ts.TypeFlags.Null | ts.TypeFlags.Undefined)),
+    );
     const literals = parts.filter((t): t is ts.StringLiteralType => t.isStringLiteral()).map((t) => t.value);
-    if (parts.length && parts.every((t) => t.flags & ts.TypeFlags.StringLike)) return { kind: "string", literals };
-    if (parts.length && parts.every((t) => t.flags & ts.TypeFlags.BooleanLike)) return { kind: "boolean", literals: [] };
-    if (parts.length && parts.every((t) => t.flags & ts.TypeFlags.NumberLike)) return { kind: "number", literals: [] };
+    if (parts.length && parts.every((t) => t.flags & ts.TypeFlags.StringLike))
+      return { kind: "string", literals };
+    if (parts.length && parts.every((t) => t.flags & ts.TypeFlags.BooleanLike))
+      return { kind: "boolean", literals: [] };
+    if (parts.length && parts.every((t) => t.flags & ts.TypeFlags.NumberLike))
+      return { kind: "number", literals: [] };
     if (parts.length === 1 && checker.isArrayType(parts[0]!)) {
       const element = kindOf(checker.getTypeArguments(parts[0] as ts.TypeReference)[0]!);
       if (element.kind === "string") return { kind: "string[]", literals: element.literals };
@@ -107,7 +121,9 @@ export function compareRecords(live: LiveCollection[], types: Map<string, Record
     liveNames.add(collection.name);
     const record = types.get(collection.name);
     if (!record) {
-      problems.push(`${collection.name}: a collection with no record type in records.ts (add it to Collections)`);
+      problems.push(
+        `${collection.name}: a collection with no record type in records.ts (add it to Collections)`,
+      );
       continue;
     }
     const fieldNames = new Set<string>();
@@ -117,11 +133,16 @@ export function compareRecords(live: LiveCollection[], types: Map<string, Record
       const expected = expectedKind(field);
       if (!property) {
         // Hidden fields (password, tokenKey) never reach the gateway; nothing to declare.
-        if (!field.hidden) problems.push(`${collection.name}.${field.name}: a ${describe(field)} field, missing from ${record.typeName}`);
+        if (!field.hidden)
+          problems.push(
+            `${collection.name}.${field.name}: a ${describe(field)} field, missing from ${record.typeName}`,
+          );
         continue;
       }
       if (expected !== "any" && property.kind !== expected) {
-        problems.push(`${collection.name}.${field.name}: a ${describe(field)} field, but ${record.typeName} declares ${property.kind === "other" ? "another type" : property.kind}`);
+        problems.push(
+          `${collection.name}.${field.name}: a ${describe(field)} field, but ${record.typeName} declares ${property.kind === "other" ? "another type" : property.kind}`,
+        );
         continue;
       }
       if (field.type === "select" && property.literals.length) {
@@ -132,23 +153,32 @@ export function compareRecords(live: LiveCollection[], types: Map<string, Record
         if (extra.length || missing.length) {
           problems.push(
             `${collection.name}.${field.name}: select values ${[...stored].join(", ")}; ${record.typeName} ` +
-              [missing.length ? `lacks ${missing.join(", ")}` : "", extra.length ? `adds ${extra.join(", ")}` : ""].filter(Boolean).join(" and "),
+              [
+                missing.length ? `lacks ${missing.join(", ")}` : "",
+                extra.length ? `adds ${extra.join(", ")}` : "",
+              ]
+                .filter(Boolean)
+                .join(" and "),
           );
         }
       }
     }
     for (const property of record.properties.values()) {
       if (fieldNames.has(property.name) || API_PROPERTIES.has(property.name) || property.gateway) continue;
-      problems.push(`${collection.name}.${property.name}: declared by ${record.typeName}, not a field of the collection`);
+      problems.push(
+        `${collection.name}.${property.name}: declared by ${record.typeName}, not a field of the collection`,
+      );
     }
   }
   for (const [name, record] of types) {
-    if (!liveNames.has(name)) problems.push(`${name}: named in Collections (${record.typeName}) but no such collection`);
+    if (!liveNames.has(name))
+      problems.push(`${name}: named in Collections (${record.typeName}) but no such collection`);
   }
   return problems;
 }
 
 function describe(field: LiveField): string {
-  if (field.type === "select" || field.type === "relation" || field.type === "file") return `${field.type} (${(field.maxSelect ?? 1) > 1 ? "multiple" : "single"})`;
+  if (field.type === "select" || field.type === "relation" || field.type === "file")
+    return `${field.type} (${(field.maxSelect ?? 1) > 1 ? "multiple" : "single"})`;
   return field.type;
 }

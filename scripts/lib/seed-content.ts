@@ -9,7 +9,8 @@ const PAGES = [
   {
     title: "About us",
     slug: "about",
-    seoDescription: "Grace Community Church is a family of faith in Springfield: who we are, what a Sunday looks like and how to get involved.",
+    seoDescription:
+      "Grace Community Church is a family of faith in Springfield: who we are, what a Sunday looks like and how to get involved.",
     body: `Grace Community Church has gathered on Maple Avenue since 1954. Today we are about three hundred people of every age and background, learning together what it means to follow Jesus in Springfield.
 
 ## What to expect on a Sunday
@@ -150,7 +151,8 @@ New voices are always welcome, no audition needed.`,
     slug: "harvest-supper-thank-you",
     image: "harvest-supper",
     alt: "Warm autumn colours with round shapes like fruit on a table",
-    summary: "Over 150 people shared a meal at this year's harvest supper, and we raised $2,400 for the food bank.",
+    summary:
+      "Over 150 people shared a meal at this year's harvest supper, and we raised $2,400 for the food bank.",
     pinned: false,
     audience: "public",
     daysAgo: 30,
@@ -162,14 +164,21 @@ Thank you to everyone who cooked, set up, served and washed up.`,
   },
 ];
 
-
 /**
  * Pages, media and news for the demo church (system job, part of the one-time demo seed): the
  * About/Beliefs/Staff/Contact pages in the navigation and six published posts with cover images.
  */
 export async function seedContent(system: PocketBase, authorId: string, authorName: string): Promise<void> {
   for (const [index, page] of PAGES.entries()) {
-    await system.collection("pages").create({ ...page, status: "published", showInNav: true, navOrder: (index + 1) * 10, publishedAt: toPocketBaseDate(new Date()), revision: 1, updatedBy: authorId });
+    await system.collection("pages").create({
+      ...page,
+      status: "published",
+      showInNav: true,
+      navOrder: (index + 1) * 10,
+      publishedAt: toPocketBaseDate(new Date()),
+      revision: 1,
+      updatedBy: authorId,
+    });
   }
   for (const post of POSTS) {
     const bytes = await readFile(join(ROOT, "scripts", "seed-assets", `${post.image}.jpg`));

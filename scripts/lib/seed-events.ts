@@ -15,18 +15,30 @@ const CATEGORIES = [
   { key: "retreats", name: "Retreats", slug: "retreats", color: "#bf5700" },
 ];
 
-const at = (date: Temporal.PlainDate, time: string) => date.toPlainDateTime(Temporal.PlainTime.from(time)).toZonedDateTime(ZONE);
+const at = (date: Temporal.PlainDate, time: string) =>
+  date.toPlainDateTime(Temporal.PlainTime.from(time)).toZonedDateTime(ZONE);
 const pb = (z: Temporal.ZonedDateTime) => new Date(z.epochMilliseconds).toISOString().replace("T", " ");
 
 /** The next date on or after `from` with ISO weekday `day` (Monday 1 … Sunday 7). */
-const nextWeekday = (from: Temporal.PlainDate, day: number) => from.add({ days: (day - from.dayOfWeek + 7) % 7 });
+const nextWeekday = (from: Temporal.PlainDate, day: number) =>
+  from.add({ days: (day - from.dayOfWeek + 7) % 7 });
 
 export async function seedEvents(system: PocketBase): Promise<void> {
   const categories = new Map<string, string>();
-  for (const c of CATEGORIES) categories.set(c.key, (await system.collection("event_categories").create({ name: c.name, slug: c.slug, color: c.color })).id);
+  for (const c of CATEGORIES)
+    categories.set(
+      c.key,
+      (await system.collection("event_categories").create({ name: c.name, slug: c.slug, color: c.color })).id,
+    );
   const today = Temporal.Now.plainDateISO(ZONE);
   const firstOfYear = today.with({ month: 1, day: 1 });
-  const common = { timezone: ZONE, visibility: "public", status: "published", locationName: "Grace Community Church", locationAddress: "1200 Maple Avenue, Springfield, IL 62704" };
+  const common = {
+    timezone: ZONE,
+    visibility: "public",
+    status: "published",
+    locationName: "Grace Community Church",
+    locationAddress: "1200 Maple Avenue, Springfield, IL 62704",
+  };
 
   const sunday = nextWeekday(firstOfYear, 7);
   await system.collection("events").create({
@@ -34,7 +46,8 @@ export async function seedEvents(system: PocketBase): Promise<void> {
     title: "Sunday Worship",
     slug: "sunday-worship",
     summary: "Traditional worship at 9:00 and contemporary at 11:00 — everyone is welcome.",
-    description: "Join us for **worship, prayer and teaching** from the Bible. Children's church runs during the 11:00 service.\n\nCoffee and pastries in the foyer afterwards.",
+    description:
+      "Join us for **worship, prayer and teaching** from the Bible. Children's church runs during the 11:00 service.\n\nCoffee and pastries in the foyer afterwards.",
     category: categories.get("worship"),
     startsAt: pb(at(sunday, "09:00")),
     endsAt: pb(at(sunday, "10:15")),
@@ -79,7 +92,12 @@ export async function seedEvents(system: PocketBase): Promise<void> {
     if (Temporal.PlainDate.compare(candidate, today) > 0) next = candidate;
   }
   if (next) {
-    await system.collection("event_exceptions").create({ event: potluck.id, originalStart: pb(at(next, "12:30")), status: "cancelled", note: "Cancelled this month for the building work." });
+    await system.collection("event_exceptions").create({
+      event: potluck.id,
+      originalStart: pb(at(next, "12:30")),
+      status: "cancelled",
+      note: "Cancelled this month for the building work.",
+    });
   }
 
   // A registration event with a small capacity, three weeks away, already nearly full.
@@ -89,7 +107,8 @@ export async function seedEvents(system: PocketBase): Promise<void> {
     title: "Marriage Retreat Day",
     slug: "marriage-retreat",
     summary: "A day away for couples: talks, time together and a good lunch. 12 places.",
-    description: "A relaxed day for married and engaged couples, with short talks, time to talk together and lunch.\n\nChildcare is available on request.",
+    description:
+      "A relaxed day for married and engaged couples, with short talks, time to talk together and lunch.\n\nChildcare is available on request.",
     category: categories.get("retreats"),
     locationName: "Lakeside Retreat Center",
     locationAddress: "45 Shore Road, Springfield, IL 62711",

@@ -32,12 +32,83 @@ export interface ScaleSeedResult {
   seconds: number;
 }
 
-const FIRST = ["James", "Mary", "John", "Patricia", "Robert", "Jennifer", "Michael", "Linda", "David", "Elizabeth", "William", "Barbara", "Richard", "Susan", "Joseph", "Jessica", "Thomas", "Sarah", "Carlos", "Lucía", "Wei", "Aisha", "Kwame", "Yuki", "Olga", "Rahul", "Fatima", "Noah", "Emma", "Liam"];
-const LAST = ["Smith", "Johnson", "Williams", "Brown", "Jones", "Miller", "Davis", "Martínez", "Hernández", "Lopez", "Wilson", "Anderson", "Thomas", "Taylor", "Moore", "Jackson", "Martin", "Lee", "Thompson", "White", "Harris", "Clark", "Lewis", "Robinson", "Walker", "Young", "Allen", "King", "Wright", "Scott", "Chen", "Kim", "Patel", "Okafor", "Novak"];
+const FIRST = [
+  "James",
+  "Mary",
+  "John",
+  "Patricia",
+  "Robert",
+  "Jennifer",
+  "Michael",
+  "Linda",
+  "David",
+  "Elizabeth",
+  "William",
+  "Barbara",
+  "Richard",
+  "Susan",
+  "Joseph",
+  "Jessica",
+  "Thomas",
+  "Sarah",
+  "Carlos",
+  "Lucía",
+  "Wei",
+  "Aisha",
+  "Kwame",
+  "Yuki",
+  "Olga",
+  "Rahul",
+  "Fatima",
+  "Noah",
+  "Emma",
+  "Liam",
+];
+const LAST = [
+  "Smith",
+  "Johnson",
+  "Williams",
+  "Brown",
+  "Jones",
+  "Miller",
+  "Davis",
+  "Martínez",
+  "Hernández",
+  "Lopez",
+  "Wilson",
+  "Anderson",
+  "Thomas",
+  "Taylor",
+  "Moore",
+  "Jackson",
+  "Martin",
+  "Lee",
+  "Thompson",
+  "White",
+  "Harris",
+  "Clark",
+  "Lewis",
+  "Robinson",
+  "Walker",
+  "Young",
+  "Allen",
+  "King",
+  "Wright",
+  "Scott",
+  "Chen",
+  "Kim",
+  "Patel",
+  "Okafor",
+  "Novak",
+];
 const VIS = ["members", "members", "members", "private"] as const;
 
 /** Runs `work` over `items` with at most `parallel` in flight. */
-export async function pool<T, R>(items: readonly T[], parallel: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function pool<T, R>(
+  items: readonly T[],
+  parallel: number,
+  work: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   await Promise.all(
@@ -51,19 +122,38 @@ export async function pool<T, R>(items: readonly T[], parallel: number, work: (i
   return results;
 }
 
-
-export async function seedScale(system: PocketBase, shape: ScaleShape, password: string, parallel = 6): Promise<ScaleSeedResult> {
+export async function seedScale(
+  system: PocketBase,
+  shape: ScaleShape,
+  password: string,
+  parallel = 6,
+): Promise<ScaleSeedResult> {
   const started = Date.now();
   const tag = Math.random().toString(36).slice(2, 7);
 
   // Households and their people: sizes spread so that the totals come out as asked.
-  const sizes = Array.from({ length: shape.households }, (_, i) => Math.floor(((i + 1) * shape.people) / shape.households) - Math.floor((i * shape.people) / shape.households));
+  const sizes = Array.from(
+    { length: shape.households },
+    (_, i) =>
+      Math.floor(((i + 1) * shape.people) / shape.households) -
+      Math.floor((i * shape.people) / shape.households),
+  );
   const adults: { personId: string; name: string }[] = [];
   await pool(sizes, parallel, async (size, h) => {
     const last = `${LAST[h % LAST.length]}${h >= LAST.length ? ` ${Math.floor(h / LAST.length)}` : ""}`;
-    const household = await system.collection("households").create({ name: `The ${last} household`, directoryOptOut: h % 25 === 24 });
+    const household = await system
+      .collection("households")
+      .create({ name: `The ${last} household`, directoryOptOut: h % 25 === 24 });
     if (h % 10 < 7) {
-      await system.collection("addresses").create({ household: household.id, street1: `${100 + h} Maple Street`, city: "Springfield", region: "IL", postalCode: "62704", country: "US", visibility: VIS[h % VIS.length] });
+      await system.collection("addresses").create({
+        household: household.id,
+        street1: `${100 + h} Maple Street`,
+        city: "Springfield",
+        region: "IL",
+        postalCode: "62704",
+        country: "US",
+        visibility: VIS[h % VIS.length],
+      });
     }
     for (let p = 0; p < size; p++) {
       const child = p >= 2;
@@ -78,9 +168,25 @@ export async function seedScale(system: PocketBase, shape: ScaleShape, password:
       });
       if (child) continue;
       adults.push({ personId: person.id, name: `${first} ${last}` });
-      const slug = `${first}.${last}.${h}.${p}`.toLowerCase().normalize("NFD").replace(/[^a-z0-9.]/g, "");
-      if ((h + p) % 5 !== 4) await system.collection("person_emails").create({ person: person.id, email: `${slug}@example.com`, isPrimary: true, visibility: VIS[(h + p) % VIS.length] });
-      if ((h + p) % 3 !== 2) await system.collection("person_phones").create({ person: person.id, number: `+1217555${String((h * 5 + p) % 10_000).padStart(4, "0")}`, kind: "mobile", isPrimary: true, visibility: VIS[(h + p + 1) % VIS.length] });
+      const slug = `${first}.${last}.${h}.${p}`
+        .toLowerCase()
+        .normalize("NFD")
+        .replace(/[^a-z0-9.]/g, "");
+      if ((h + p) % 5 !== 4)
+        await system.collection("person_emails").create({
+          person: person.id,
+          email: `${slug}@example.com`,
+          isPrimary: true,
+          visibility: VIS[(h + p) % VIS.length],
+        });
+      if ((h + p) % 3 !== 2)
+        await system.collection("person_phones").create({
+          person: person.id,
+          number: `+1217555${String((h * 5 + p) % 10_000).padStart(4, "0")}`,
+          kind: "mobile",
+          isPrimary: true,
+          visibility: VIS[(h + p + 1) % VIS.length],
+        });
     }
   });
 
@@ -89,52 +195,76 @@ export async function seedScale(system: PocketBase, shape: ScaleShape, password:
   const logins = adults.filter((_, i) => i % step === 0).slice(0, shape.members);
   const members = await pool(logins, parallel, async (adult, i) => {
     const email = `member${i}.${tag}@scale.example`;
-    const user = await system.collection("users").create({ email, password, passwordConfirm: password, name: adult.name, verified: true, person: adult.personId, roles: [], status: "active" });
+    const user = await system.collection("users").create({
+      email,
+      password,
+      passwordConfirm: password,
+      name: adult.name,
+      verified: true,
+      person: adult.personId,
+      roles: [],
+      status: "active",
+    });
     return { email, id: user.id };
   });
   const memberEmails = members.map((m) => m.email);
   const memberIds = members.map((m) => m.id);
 
   // Published posts: four in five public, the rest for members; a few drafts for the editors.
-  const author = (await system.collection("users").getList(1, 1, { filter: 'email = "editor@grace.example"' })).items[0];
+  const author = (
+    await system.collection("users").getList(1, 1, { filter: 'email = "editor@grace.example"' })
+  ).items[0];
   const postSlugs: string[] = [];
-  await pool(Array.from({ length: shape.posts }, (_, i) => i), parallel, async (i) => {
-    const slug = `scale-${tag}-${i}`;
-    const status = i % 50 === 49 ? "draft" : "published";
-    const audience = i % 5 === 4 ? "members" : "public";
-    await system.collection("posts").create({
-      title: `Parish notice ${i}: ${FIRST[i % FIRST.length]}'s update`,
-      slug,
-      summary: "News from the life of the church this week.",
-      body: `## Notice ${i}\n\nThis week we gathered, prayed and shared a meal. **Everyone** is welcome.\n\n- Sunday service\n- Midweek prayer\n`,
-      status,
-      publishedAt: status === "published" ? toPocketBaseDate(new Date(Date.now() - (i + 10) * 3_600_000)) : "",
-      pinned: false,
-      audience,
-      author: author?.id ?? "",
-      authorName: "Erin Editor",
-      revision: 1,
-      updatedBy: author?.id ?? "",
-    });
-    if (status === "published" && audience === "public") postSlugs.push(slug);
-  });
+  await pool(
+    Array.from({ length: shape.posts }, (_, i) => i),
+    parallel,
+    async (i) => {
+      const slug = `scale-${tag}-${i}`;
+      const status = i % 50 === 49 ? "draft" : "published";
+      const audience = i % 5 === 4 ? "members" : "public";
+      await system.collection("posts").create({
+        title: `Parish notice ${i}: ${FIRST[i % FIRST.length]}'s update`,
+        slug,
+        summary: "News from the life of the church this week.",
+        body: `## Notice ${i}\n\nThis week we gathered, prayed and shared a meal. **Everyone** is welcome.\n\n- Sunday service\n- Midweek prayer\n`,
+        status,
+        publishedAt:
+          status === "published" ? toPocketBaseDate(new Date(Date.now() - (i + 10) * 3_600_000)) : "",
+        pinned: false,
+        audience,
+        author: author?.id ?? "",
+        authorName: "Erin Editor",
+        revision: 1,
+        updatedBy: author?.id ?? "",
+      });
+      if (status === "published" && audience === "public") postSlugs.push(slug);
+    },
+  );
 
   // Prayer requests on the wall, with who asked kept in the private row.
-  await pool(Array.from({ length: shape.prayerRequests }, (_, i) => i), parallel, async (i) => {
-    const created = new Date(Date.now() - (i + 1) * 1_800_000);
-    const request = await system.collection("prayer_requests").create({
-      body: `Please pray for our family this week (request ${i}); we are grateful for this church.`,
-      visibility: i % 4 === 3 ? "members" : "public",
-      anonymous: i % 6 === 5,
-      authorName: i % 6 === 5 ? "" : adults[i % adults.length]!.name,
-      status: "approved",
-      prayedCount: 0,
-      flagCount: 0,
-      approvedAt: toPocketBaseDate(created),
-      expiresAt: toPocketBaseDate(new Date(created.getTime() + 60 * 24 * 3_600_000)),
-    });
-    await system.collection("prayer_request_private").create({ request: request.id, person: adults[i % adults.length]!.personId, submitterName: adults[i % adults.length]!.name });
-  });
+  await pool(
+    Array.from({ length: shape.prayerRequests }, (_, i) => i),
+    parallel,
+    async (i) => {
+      const created = new Date(Date.now() - (i + 1) * 1_800_000);
+      const request = await system.collection("prayer_requests").create({
+        body: `Please pray for our family this week (request ${i}); we are grateful for this church.`,
+        visibility: i % 4 === 3 ? "members" : "public",
+        anonymous: i % 6 === 5,
+        authorName: i % 6 === 5 ? "" : adults[i % adults.length]!.name,
+        status: "approved",
+        prayedCount: 0,
+        flagCount: 0,
+        approvedAt: toPocketBaseDate(created),
+        expiresAt: toPocketBaseDate(new Date(created.getTime() + 60 * 24 * 3_600_000)),
+      });
+      await system.collection("prayer_request_private").create({
+        request: request.id,
+        person: adults[i % adults.length]!.personId,
+        submitterName: adults[i % adults.length]!.name,
+      });
+    },
+  );
 
   return { memberEmails, memberIds, postSlugs, seconds: (Date.now() - started) / 1000 };
 }

@@ -8,10 +8,28 @@ export { ensureAdministrator } from "./accounts.ts";
 
 export const DEMO_PASSWORD = "grace-demo-2026";
 export const DEMO_ACCOUNTS = [
-  { email: "admin@grace.example", firstName: "Alice", lastName: "Admin", role: "Administrator", what: "settings, users and roles" },
-  { email: "pastor@grace.example", firstName: "Paul", lastName: "Pastor", role: "Pastor", what: "pastoral staff" },
+  {
+    email: "admin@grace.example",
+    firstName: "Alice",
+    lastName: "Admin",
+    role: "Administrator",
+    what: "settings, users and roles",
+  },
+  {
+    email: "pastor@grace.example",
+    firstName: "Paul",
+    lastName: "Pastor",
+    role: "Pastor",
+    what: "pastoral staff",
+  },
   { email: "editor@grace.example", firstName: "Erin", lastName: "Editor", role: "Editor", what: "content" },
-  { email: "member@grace.example", firstName: "Mark", lastName: "Member", role: null, what: "an active member" },
+  {
+    email: "member@grace.example",
+    firstName: "Mark",
+    lastName: "Member",
+    role: null,
+    what: "an active member",
+  },
 ] as const;
 
 /**
@@ -35,7 +53,10 @@ export async function seedDemo(system: PocketBase): Promise<"seeded" | "already-
       { day: "sunday", time: "11:00", label: "Contemporary worship" },
       { day: "wednesday", time: "18:30", label: "Midweek prayer" },
     ],
-    socialLinks: { facebook: "https://facebook.com/gracecommunity", youtube: "https://youtube.com/@gracecommunity" },
+    socialLinks: {
+      facebook: "https://facebook.com/gracecommunity",
+      youtube: "https://youtube.com/@gracecommunity",
+    },
     allowSignup: true,
   });
   const roles = await roleIds(system);

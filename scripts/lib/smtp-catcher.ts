@@ -54,7 +54,8 @@ export class SmtpCatcher {
     // surfaces here as ECONNRESET. Without a listener the emitter would throw and end the whole test
     // run; a catcher only needs to go on catching.
     this.smtp.on("error", (error: NodeJS.ErrnoException) => {
-      if (error.code !== "ECONNRESET" && error.code !== "EPIPE") console.error(`[smtp-catcher] ${error.message}`);
+      if (error.code !== "ECONNRESET" && error.code !== "EPIPE")
+        console.error(`[smtp-catcher] ${error.message}`);
     });
     await new Promise<void>((resolve) => this.smtp!.listen(smtpPort, "127.0.0.1", resolve));
     this.smtpPort = (this.smtp.server.address() as { port: number }).port;
@@ -70,7 +71,13 @@ export class SmtpCatcher {
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
       res.end(
         `<!doctype html><title>Caught mail</title><h1>Caught mail (${this.messages.length})</h1>` +
-          [...this.messages].reverse().map((m) => `<article><h2>${escape(m.subject)}</h2><p>To ${escape(m.to.join(", "))} · ${m.receivedAt}</p><pre>${escape(m.text)}</pre></article>`).join("<hr>"),
+          [...this.messages]
+            .reverse()
+            .map(
+              (m) =>
+                `<article><h2>${escape(m.subject)}</h2><p>To ${escape(m.to.join(", "))} · ${m.receivedAt}</p><pre>${escape(m.text)}</pre></article>`,
+            )
+            .join("<hr>"),
       );
     });
     await new Promise<void>((resolve) => this.http!.listen(httpPort, "127.0.0.1", resolve));
@@ -88,10 +95,17 @@ export class SmtpCatcher {
 const escape = (s: string) => s.replace(/[&<>]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;" })[c]!);
 
 /** Wait for a message to `to` whose subject matches, polling a catcher's HTTP API. */
-export async function waitForMail(catcherUrl: string, to: string, subject: RegExp, timeoutMs = 10_000): Promise<CaughtMail> {
+export async function waitForMail(
+  catcherUrl: string,
+  to: string,
+  subject: RegExp,
+  timeoutMs = 10_000,
+): Promise<CaughtMail> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const list = (await (await fetch(`${catcherUrl}/messages?to=${encodeURIComponent(to)}`)).json()) as CaughtMail[];
+    const list = (await (
+      await fetch(`${catcherUrl}/messages?to=${encodeURIComponent(to)}`)
+    ).json()) as CaughtMail[];
     const found = [...list].reverse().find((m) => subject.test(m.subject));
     if (found) return found;
     await new Promise((r) => setTimeout(r, 100));

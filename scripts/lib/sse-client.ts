@@ -54,11 +54,16 @@ export class GraphQLSseClient<T = unknown> {
         },
         (res) => {
           this.res = res;
-          if (res.statusCode !== 200 || !String(res.headers["content-type"]).startsWith("text/event-stream")) {
+          if (
+            res.statusCode !== 200 ||
+            !String(res.headers["content-type"]).startsWith("text/event-stream")
+          ) {
             let text = "";
             res.setEncoding("utf8");
             res.on("data", (chunk: string) => (text += chunk));
-            res.on("end", () => reject(new Error(`The subscription was refused (${res.statusCode}): ${text.slice(0, 300)}`)));
+            res.on("end", () =>
+              reject(new Error(`The subscription was refused (${res.statusCode}): ${text.slice(0, 300)}`)),
+            );
             return;
           }
           res.setEncoding("utf8");
@@ -92,7 +97,11 @@ export class GraphQLSseClient<T = unknown> {
   }
 
   /** Resolves when `predicate` holds for the events received so far (checked on every event). */
-  waitFor(predicate: (events: SseEvent<T>[]) => boolean, timeoutMs: number, what = "the expected events"): Promise<void> {
+  waitFor(
+    predicate: (events: SseEvent<T>[]) => boolean,
+    timeoutMs: number,
+    what = "the expected events",
+  ): Promise<void> {
     if (predicate(this.events)) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const check = () => {
@@ -106,7 +115,11 @@ export class GraphQLSseClient<T = unknown> {
       };
       const timer = setTimeout(() => {
         cleanup();
-        reject(new Error(`Timed out after ${timeoutMs} ms waiting for ${what} (${this.events.length} events received).`));
+        reject(
+          new Error(
+            `Timed out after ${timeoutMs} ms waiting for ${what} (${this.events.length} events received).`,
+          ),
+        );
       }, timeoutMs);
       const cleanup = () => {
         clearTimeout(timer);

@@ -4,7 +4,12 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import PocketBase from "pocketbase";
 import { createGateway, prepareGateway, type Gateway, type GatewayConfig } from "../../gateway/src/index.ts";
-import { resolvePocketBaseBinary, startPocketBase, upsertSuperuser, type PocketBaseProcess } from "./pocketbase.ts";
+import {
+  resolvePocketBaseBinary,
+  startPocketBase,
+  upsertSuperuser,
+  type PocketBaseProcess,
+} from "./pocketbase.ts";
 import { SmtpCatcher } from "./smtp-catcher.ts";
 import { markdownPool } from "../../gateway/src/markdown/pool.ts";
 import { ensureAdministrator, seedDemo } from "./seed.ts";
@@ -57,7 +62,10 @@ export async function freePort(preferred = 0): Promise<number> {
  * The system superuser: generated on first run and kept inside the data directory (mode 600), so
  * nothing secret is committed or printed. Production passes it in the environment instead.
  */
-export async function superuserCredentials(dataDir: string, env = process.env): Promise<{ email: string; password: string }> {
+export async function superuserCredentials(
+  dataDir: string,
+  env = process.env,
+): Promise<{ email: string; password: string }> {
   if (env.PB_SUPERUSER_EMAIL && env.PB_SUPERUSER_PASSWORD) {
     return { email: env.PB_SUPERUSER_EMAIL, password: env.PB_SUPERUSER_PASSWORD };
   }
@@ -79,7 +87,12 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const bin = resolvePocketBaseBinary();
   const superuser = await superuserCredentials(options.dataDir);
   await upsertSuperuser(bin, options.dataDir, superuser.email, superuser.password);
-  const pocketbase = await startPocketBase({ bin, dataDir: options.dataDir, port: await freePort(options.pbPort), quiet: options.quiet });
+  const pocketbase = await startPocketBase({
+    bin,
+    dataDir: options.dataDir,
+    port: await freePort(options.pbPort),
+    quiet: options.quiet,
+  });
 
   let catcher: SmtpCatcher | null = null;
   try {
@@ -97,7 +110,14 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       corsOrigins: [],
       webDist: options.webDist,
       superuser,
-      smtp: options.smtp ?? { host: "127.0.0.1", port: catcher!.smtpPort, username: "", password: "", tls: false, senderAddress: "no-reply@flock.local" },
+      smtp: options.smtp ?? {
+        host: "127.0.0.1",
+        port: catcher!.smtpPort,
+        username: "",
+        password: "",
+        tls: false,
+        senderAddress: "no-reply@flock.local",
+      },
       trustProxy: false,
     };
     const system = new PocketBase(pocketbase.url);

@@ -1,6 +1,14 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { Kind, parse, print, visit, type DefinitionNode, type FragmentDefinitionNode, type OperationDefinitionNode } from "graphql";
+import {
+  Kind,
+  parse,
+  print,
+  visit,
+  type DefinitionNode,
+  type FragmentDefinitionNode,
+  type OperationDefinitionNode,
+} from "graphql";
 import { ROOT } from "./pocketbase.ts";
 
 /**
@@ -38,7 +46,10 @@ export async function webOperations(): Promise<Map<string, string>> {
   const result = new Map<string, string>();
   for (const operation of operations) {
     const names = [...used(operation, new Set())];
-    result.set(operation.name!.value, [operation, ...names.map((n) => fragments.get(n)!)].map((d) => print(d)).join("\n\n"));
+    result.set(
+      operation.name!.value,
+      [operation, ...names.map((n) => fragments.get(n)!)].map((d) => print(d)).join("\n\n"),
+    );
   }
   return result;
 }

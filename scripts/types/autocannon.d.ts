@@ -52,12 +52,18 @@ declare module "autocannon" {
     interface Instance extends EventEmitter {
       stop(): void;
       /** (client, statusCode, bytes, responseTimeMs) for every response. */
-      on(event: "response", listener: (client: unknown, statusCode: number, bytes: number, responseTime: number) => void): this;
+      on(
+        event: "response",
+        listener: (client: unknown, statusCode: number, bytes: number, responseTime: number) => void,
+      ): this;
       on(event: string, listener: (...args: unknown[]) => void): this;
     }
   }
 
-  function autocannon(options: autocannon.Options, callback?: (error: Error | null, result: autocannon.Result) => void): autocannon.Instance;
+  function autocannon(
+    options: autocannon.Options,
+    callback?: (error: Error | null, result: autocannon.Result) => void,
+  ): autocannon.Instance;
 
   export default autocannon;
 }

@@ -56,7 +56,16 @@ export const LIMITS = {
   prayerFlagReasonMax: 500,
   /** Sermons (PRODUCT.md §6): audio up to 300 MB, PDF attachments, scripture and bios. */
   audioMaxBytes: 300 * 1024 * 1024,
-  audioMimeTypes: ["audio/mpeg", "audio/mp4", "audio/x-m4a", "audio/aac", "audio/ogg", "audio/wav", "audio/x-wav", "audio/wave"],
+  audioMimeTypes: [
+    "audio/mpeg",
+    "audio/mp4",
+    "audio/x-m4a",
+    "audio/aac",
+    "audio/ogg",
+    "audio/wav",
+    "audio/x-wav",
+    "audio/wave",
+  ],
   scriptureMax: 500,
   seriesDescriptionMax: 5000,
   speakerBioMax: 5000,

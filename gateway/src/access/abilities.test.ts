@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { PermissionName, UserRecord } from "../pocketbase/records.ts";
 import { ABILITIES, abilitiesOf, can, clientPostAbilities } from "./abilities.ts";
 
-const userWith = (...permissions: PermissionName[]) => ({ expand: { roles: [{ permissions }] } }) as unknown as UserRecord;
+const userWith = (...permissions: PermissionName[]) =>
+  ({ expand: { roles: [{ permissions }] } }) as unknown as UserRecord;
 
 describe("abilities", () => {
   it("a visitor and a member without roles may do nothing a staff screen needs", () => {
@@ -15,23 +16,52 @@ describe("abilities", () => {
     const all = [...new Set(Object.values(ABILITIES).flat())];
     for (const [ability, permissions] of Object.entries(ABILITIES)) {
       for (const permission of all) {
-        expect(can(userWith(permission), ability as keyof typeof ABILITIES), `${ability} by ${permission}`).toBe((permissions as readonly string[]).includes(permission));
+        expect(
+          can(userWith(permission), ability as keyof typeof ABILITIES),
+          `${ability} by ${permission}`,
+        ).toBe((permissions as readonly string[]).includes(permission));
       }
     }
   });
 
   it("useAdmin: any staff ability; permissions from several roles add up", () => {
     expect(abilitiesOf(userWith("media.manage")).useAdmin).toBe(true);
-    const twoRoles = { expand: { roles: [{ permissions: ["content.edit"] }, { permissions: ["content.publish"] }] } } as unknown as UserRecord;
-    expect(abilitiesOf(twoRoles)).toMatchObject({ editContent: true, publishContent: true, manageMedia: false, useMediaLibrary: true, useAdmin: true });
+    const twoRoles = {
+      expand: { roles: [{ permissions: ["content.edit"] }, { permissions: ["content.publish"] }] },
+    } as unknown as UserRecord;
+    expect(abilitiesOf(twoRoles)).toMatchObject({
+      editContent: true,
+      publishContent: true,
+      manageMedia: false,
+      useMediaLibrary: true,
+      useAdmin: true,
+    });
   });
 
   it("an API client edits only the drafts it wrote, with content.write; it never publishes or deletes", () => {
     const writer = { id: "client000000001", scopes: ["content.write"] };
-    expect(clientPostAbilities(writer, { status: "draft", authorClient: writer.id })).toEqual({ edit: true, publish: false, delete: false });
-    for (const post of [{ status: "published", authorClient: writer.id }, { status: "draft", authorClient: "client000000002" }, { status: "draft", authorClient: "" }, { status: "draft" }]) {
-      expect(clientPostAbilities(writer, post), JSON.stringify(post)).toEqual({ edit: false, publish: false, delete: false });
+    expect(clientPostAbilities(writer, { status: "draft", authorClient: writer.id })).toEqual({
+      edit: true,
+      publish: false,
+      delete: false,
+    });
+    for (const post of [
+      { status: "published", authorClient: writer.id },
+      { status: "draft", authorClient: "client000000002" },
+      { status: "draft", authorClient: "" },
+      { status: "draft" },
+    ]) {
+      expect(clientPostAbilities(writer, post), JSON.stringify(post)).toEqual({
+        edit: false,
+        publish: false,
+        delete: false,
+      });
     }
-    expect(clientPostAbilities({ id: writer.id, scopes: ["content.members"] }, { status: "draft", authorClient: writer.id }).edit).toBe(false);
+    expect(
+      clientPostAbilities(
+        { id: writer.id, scopes: ["content.members"] },
+        { status: "draft", authorClient: writer.id },
+      ).edit,
+    ).toBe(false);
   });
 });

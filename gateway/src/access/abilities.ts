@@ -54,23 +54,39 @@ export function can(user: UserRecord | null, ability: Ability): boolean {
 
 /** All abilities of a user (none for a visitor); `useAdmin`: any staff screen at all. */
 export function abilitiesOf(user: UserRecord | null): Abilities {
-  const result = Object.fromEntries((Object.keys(ABILITIES) as Ability[]).map((ability) => [ability, can(user, ability)])) as Abilities;
+  const result = Object.fromEntries(
+    (Object.keys(ABILITIES) as Ability[]).map((ability) => [ability, can(user, ability)]),
+  ) as Abilities;
   result.useAdmin = (Object.keys(ABILITIES) as Ability[]).some((ability) => result[ability]);
   return result;
 }
 
 /** What the viewer may do with one post or page: the posts and pages rules of 1732100000_publishing.js. */
-export function contentAbilities(user: UserRecord | null, status: string | undefined): { edit: boolean; publish: boolean; delete: boolean } {
+export function contentAbilities(
+  user: UserRecord | null,
+  status: string | undefined,
+): { edit: boolean; publish: boolean; delete: boolean } {
   const publisher = can(user, "publishContent");
-  return { edit: publisher || (can(user, "editContent") && status === "draft"), publish: publisher, delete: publisher };
+  return {
+    edit: publisher || (can(user, "editContent") && status === "draft"),
+    publish: publisher,
+    delete: publisher,
+  };
 }
 
 /**
  * What an API client may do with one post: with the content.write scope, edit the drafts it wrote
  * (pb_migrations/1732540000_content_write_scope.js); never publish or delete.
  */
-export function clientPostAbilities(client: { id: string; scopes: readonly string[] }, post: { status: string; authorClient?: string }) {
-  const edit = client.scopes.includes("content.write") && post.status === "draft" && !!post.authorClient && post.authorClient === client.id;
+export function clientPostAbilities(
+  client: { id: string; scopes: readonly string[] },
+  post: { status: string; authorClient?: string },
+) {
+  const edit =
+    client.scopes.includes("content.write") &&
+    post.status === "draft" &&
+    !!post.authorClient &&
+    post.authorClient === client.id;
   return { edit, publish: false, delete: false };
 }
 

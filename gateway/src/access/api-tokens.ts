@@ -29,7 +29,8 @@ export function newSecret(): { secret: string; secretHash: string } {
   return { secret, secretHash: hashSecret(secret) };
 }
 
-export const formatApiToken = (clientId: string, secret: string) => `${API_TOKEN_PREFIX}${clientId}_${secret}`;
+export const formatApiToken = (clientId: string, secret: string) =>
+  `${API_TOKEN_PREFIX}${clientId}_${secret}`;
 
 /** Whether a bearer credential is one of ours (well-formed or not): such requests are never guests. */
 export const isApiToken = (bearer: string | null): bearer is string => !!bearer?.startsWith(API_TOKEN_PREFIX);
@@ -69,7 +70,9 @@ export class ApiTokens {
     let client: ApiClientRecord;
     try {
       // secretHash is hidden from the API; superusers see it only when asked for by name.
-      client = await pb.collection("api_clients").getOne<ApiClientRecord>(parsed.clientId, { fields: "*,secretHash" });
+      client = await pb
+        .collection("api_clients")
+        .getOne<ApiClientRecord>(parsed.clientId, { fields: "*,secretHash" });
     } catch (error) {
       if (error instanceof ClientResponseError && error.status === 404) return "unknown";
       throw error;
@@ -91,8 +94,13 @@ export class ApiTokens {
     if (this.now() - last < LAST_USED_EVERY_MS) return;
     this.lastUsedWritten.set(client.id, this.now());
     const pb = await this.system.get();
-    const usage = { lastUsedAt: toPocketBaseDate(new Date(this.now()).toISOString()), lastUsedIp: ip.slice(0, 64) };
-    const existing = await pb.collection("api_client_usage").getList(1, 1, { filter: pb.filter("client = {:c}", { c: client.id }), fields: "id", skipTotal: true });
+    const usage = {
+      lastUsedAt: toPocketBaseDate(new Date(this.now()).toISOString()),
+      lastUsedIp: ip.slice(0, 64),
+    };
+    const existing = await pb
+      .collection("api_client_usage")
+      .getList(1, 1, { filter: pb.filter("client = {:c}", { c: client.id }), fields: "id", skipTotal: true });
     if (existing.items[0]) await pb.collection("api_client_usage").update(existing.items[0].id, usage);
     else await pb.collection("api_client_usage").create({ client: client.id, ...usage });
   }

@@ -22,7 +22,10 @@ export async function requireAbility(ctx: GatewayContext, ability: Ability): Pro
 }
 
 /** A signed-in user with one exact permission (prefer requireAbility: abilities are what the rules grant). */
-export async function requirePermission(ctx: GatewayContext, permission: PermissionName): Promise<UserRecord> {
+export async function requirePermission(
+  ctx: GatewayContext,
+  permission: PermissionName,
+): Promise<UserRecord> {
   const viewer = await requireViewer(ctx);
   if (!permissionsOf(viewer).includes(permission)) throw forbidden();
   return viewer;

@@ -8,7 +8,12 @@ const settings = { churchName: "Grace", tagline: "", locale: "en", brandColor: "
 const url = new URL("https://grace.example/news/x");
 
 const render = (meta: Partial<PageMeta>, overrides: Partial<SettingsRecord> = {}) =>
-  renderAppHtml(TEMPLATE, { title: "T", description: "D", found: true, ...meta }, { ...settings, ...overrides }, url);
+  renderAppHtml(
+    TEMPLATE,
+    { title: "T", description: "D", found: true, ...meta },
+    { ...settings, ...overrides },
+    url,
+  );
 
 const count = (html: string, needle: string) => html.split(needle).length - 1;
 
@@ -26,7 +31,12 @@ describe("renderAppHtml: editors' text is inserted literally", () => {
     expect(count(html, "<title>")).toBe(1);
     expect(count(html, "<!doctype html>")).toBe(1);
     expect(count(html, "<head>")).toBe(1);
-    const escaped = title.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+    const escaped = title
+      .replace(/&/g, "&amp;")
+      .replace(/</g, "&lt;")
+      .replace(/>/g, "&gt;")
+      .replace(/"/g, "&quot;")
+      .replace(/'/g, "&#39;");
     expect(html).toContain(`<title>${escaped}</title>`);
     expect(html).toContain(`<meta property="og:title" content="${escaped}">`);
     expect(html).toContain(`<meta property="og:description" content="${escaped}">`);
@@ -46,7 +56,14 @@ describe("renderAppHtml: editors' text is inserted literally", () => {
   });
 
   it("puts the page's content inside the root element, escaped, with the sanitized HTML as given", () => {
-    const html = render({ content: { heading: "Harvest $` <supper>", lead: "Bring $' a dish", html: "<p>Soup &amp; bread $&</p>", links: [{ href: "/news/a", text: "A $'" }] } });
+    const html = render({
+      content: {
+        heading: "Harvest $` <supper>",
+        lead: "Bring $' a dish",
+        html: "<p>Soup &amp; bread $&</p>",
+        links: [{ href: "/news/a", text: "A $'" }],
+      },
+    });
     expect(html).toContain(
       `<div id="root"><main class="prerendered"><article><h1>Harvest $\` &lt;supper&gt;</h1><p>Bring $&#39; a dish</p><p>Soup &amp; bread $&</p><ul><li><a href="/news/a">A $&#39;</a></li></ul></article></main></div>`,
     );

@@ -2,7 +2,10 @@ import type { SettingsRecord } from "../pocketbase/records.ts";
 import type { PageMeta } from "./route-meta.ts";
 
 const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+  value.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
+  );
 
 /**
  * Replace the first match of `pattern` with `text`, taken literally. A string replacement would
@@ -27,22 +30,39 @@ export function renderAppHtml(template: string, meta: PageMeta, settings: Settin
     `<meta property="og:description" content="${escapeHtml(meta.description)}">`,
     `<meta property="og:type" content="${meta.type ?? "website"}">`,
     `<meta property="og:url" content="${escapeHtml(canonical)}">`,
-    ...(meta.audio ? [`<meta property="og:audio" content="${escapeHtml(meta.audio.url)}">`, `<meta property="og:audio:type" content="${escapeHtml(meta.audio.type)}">`] : []),
-    ...(meta.image ? [`<meta property="og:image" content="${escapeHtml(meta.image)}">`, `<meta name="twitter:image" content="${escapeHtml(meta.image)}">`] : []),
+    ...(meta.audio
+      ? [
+          `<meta property="og:audio" content="${escapeHtml(meta.audio.url)}">`,
+          `<meta property="og:audio:type" content="${escapeHtml(meta.audio.type)}">`,
+        ]
+      : []),
+    ...(meta.image
+      ? [
+          `<meta property="og:image" content="${escapeHtml(meta.image)}">`,
+          `<meta name="twitter:image" content="${escapeHtml(meta.image)}">`,
+        ]
+      : []),
     `<meta name="twitter:card" content="${meta.image ? "summary_large_image" : "summary"}">`,
     `<meta name="twitter:title" content="${escapeHtml(meta.title)}">`,
     `<meta name="twitter:description" content="${escapeHtml(meta.description)}">`,
     `<link rel="alternate" type="application/rss+xml" title="${escapeHtml(settings.churchName)}" href="${escapeHtml(url.origin)}/feeds/news.xml">`,
     // JSON-LD inside a script element: "<" is escaped so no text can close the element.
-    ...(meta.jsonLd ? [`<script type="application/ld+json">${JSON.stringify(meta.jsonLd).replace(/</g, "\\u003c")}</script>`] : []),
+    ...(meta.jsonLd
+      ? [
+          `<script type="application/ld+json">${JSON.stringify(meta.jsonLd).replace(/</g, "\\u003c")}</script>`,
+        ]
+      : []),
     ...(meta.noindex ? [`<meta name="robots" content="noindex">`] : []),
-    ...(settings.brandColor ? [`<meta name="theme-color" content="${escapeHtml(settings.brandColor)}">`] : []),
+    ...(settings.brandColor
+      ? [`<meta name="theme-color" content="${escapeHtml(settings.brandColor)}">`]
+      : []),
   ].join("\n    ");
   const lang = settings.locale || "en";
   let html = put(template, /<html lang="[^"]*"/, `<html lang="${lang}"`);
   html = put(html, /<title>[^<]*<\/title>/, `<title>${escapeHtml(meta.title)}</title>`);
   html = put(html, "<!--flock:head-->", head);
-  if (meta.content) html = put(html, '<div id="root"></div>', `<div id="root">${renderContent(meta.content)}</div>`);
+  if (meta.content)
+    html = put(html, '<div id="root"></div>', `<div id="root">${renderContent(meta.content)}</div>`);
   return html;
 }
 
@@ -64,7 +84,11 @@ function renderContent(content: PageContent): string {
     `<h1>${escapeHtml(content.heading)}</h1>`,
     ...(content.lead ? [`<p>${escapeHtml(content.lead)}</p>`] : []),
     ...(content.html ? [content.html] : []),
-    ...(content.links?.length ? [`<ul>${content.links.map((l) => `<li><a href="${escapeHtml(l.href)}">${escapeHtml(l.text)}</a></li>`).join("")}</ul>`] : []),
+    ...(content.links?.length
+      ? [
+          `<ul>${content.links.map((l) => `<li><a href="${escapeHtml(l.href)}">${escapeHtml(l.text)}</a></li>`).join("")}</ul>`,
+        ]
+      : []),
     "</article></main>",
   ].join("");
 }

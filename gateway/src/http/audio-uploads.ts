@@ -61,7 +61,8 @@ export class AudioUploads {
           throw { status_code: 403, body: "You don't have access to this.\n" };
         }
         const declared = upload.size ?? 0;
-        if (declared > LIMITS.audioMaxBytes) throw { status_code: 413, body: "The file is larger than 300 MB.\n" };
+        if (declared > LIMITS.audioMaxBytes)
+          throw { status_code: 413, body: "The file is larger than 300 MB.\n" };
         const metadata = upload.metadata ?? {};
         return {
           metadata: {
@@ -77,7 +78,8 @@ export class AudioUploads {
         const user = await this.userOf(req);
         const upload = await this.tus.datastore.getUpload(uploadId).catch(() => null);
         // Someone else's upload looks like no upload at all.
-        if (!user || !upload || upload.metadata?.userId !== user.id) throw { status_code: 404, body: "Not found\n" };
+        if (!user || !upload || upload.metadata?.userId !== user.id)
+          throw { status_code: 404, body: "Not found\n" };
       },
     });
   }
@@ -89,7 +91,10 @@ export class AudioUploads {
 
   /** Delete expired uploads every hour. */
   start(): void {
-    this.cleanup ??= setInterval(() => void this.tus.cleanUpExpiredUploads().catch(() => undefined), 60 * 60 * 1000);
+    this.cleanup ??= setInterval(
+      () => void this.tus.cleanUpExpiredUploads().catch(() => undefined),
+      60 * 60 * 1000,
+    );
     this.cleanup.unref();
   }
 
@@ -107,7 +112,13 @@ export class AudioUploads {
     const path = join(this.directory, uploadId);
     const onDisk = await stat(path).catch(() => null);
     if (!onDisk || onDisk.size !== upload.size) return null;
-    return { id: uploadId, path, size: upload.size, filename: String(upload.metadata.filename ?? "audio"), filetype: String(upload.metadata.filetype ?? "") };
+    return {
+      id: uploadId,
+      path,
+      size: upload.size,
+      filename: String(upload.metadata.filename ?? "audio"),
+      filetype: String(upload.metadata.filetype ?? ""),
+    };
   }
 
   /** Forget a staged upload (after it was attached, or refused). */
@@ -119,13 +130,18 @@ export class AudioUploads {
 
   /** Who sends this tus request: the session cookie or a Bearer token, verified by PocketBase (cached briefly). */
   private async userOf(req: TusRequest): Promise<UserRecord | null> {
-    const bearer = req.headers.get("authorization")?.replace(/^Bearer\s+/i, "").trim();
+    const bearer = req.headers
+      .get("authorization")
+      ?.replace(/^Bearer\s+/i, "")
+      .trim();
     const token = bearer || readCookie(req.headers.get("cookie"), SESSION.cookieName);
     if (!token) return null;
     const cached = this.viewerCache.get(token);
     if (cached) return cached.user;
     try {
-      const auth = await createUserClient(this.pbUrl, token).collection("users").authRefresh<UserRecord>({ expand: "roles,person" });
+      const auth = await createUserClient(this.pbUrl, token)
+        .collection("users")
+        .authRefresh<UserRecord>({ expand: "roles,person" });
       this.viewerCache.set(token, auth.record, auth.token);
       return auth.record;
     } catch {

@@ -30,17 +30,29 @@ const ABOUT = [
   "people you can see and its invitations), invitationsSent, visitRequests linked to you, mediaUploaded",
   "(file details only) and postsAuthored. Dates are ISO-8601 in UTC.",
   "files/: your photo, your household's photo and your account avatar, when there are any.",
-  "To correct something, edit your profile in the app; to have your data deleted, use \"Request deletion\" on the My data page.",
+  'To correct something, edit your profile in the app; to have your data deleted, use "Request deletion" on the My data page.',
 ];
 
 /** Fields that describe storage, not the person; and secrets never exported. */
-const INTERNAL = new Set(["collectionId", "collectionName", "expand", "tokenHash", "tokenKey", "password", "emailVisibility"]);
+const INTERNAL = new Set([
+  "collectionId",
+  "collectionName",
+  "expand",
+  "tokenHash",
+  "tokenKey",
+  "password",
+  "emailVisibility",
+]);
 
 /** A PocketBase date as ISO-8601 ("" stays ""). */
-const iso = (value: string | undefined) => (isPocketBaseDate(value) ? fromPocketBaseDate(value) : (value ?? ""));
+const iso = (value: string | undefined) =>
+  isPocketBaseDate(value) ? fromPocketBaseDate(value) : (value ?? "");
 
 /** A record as plain data: internal fields dropped, PocketBase dates as ISO-8601, empty values kept. */
-function clean<T extends object>(record: T | null | undefined, omit: string[] = []): Record<string, unknown> | null {
+function clean<T extends object>(
+  record: T | null | undefined,
+  omit: string[] = [],
+): Record<string, unknown> | null {
   if (!record) return null;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(record)) {
@@ -60,22 +72,67 @@ export interface ExportArchive {
 }
 
 /** Builds the zip (data.json and files/) for `user`, reading everything through `pb` (the user's client). */
-export async function buildMyDataArchive(pb: PocketBase, user: UserRecord, now = new Date()): Promise<ExportArchive> {
+export async function buildMyDataArchive(
+  pb: PocketBase,
+  user: UserRecord,
+  now = new Date(),
+): Promise<ExportArchive> {
   const person = await findById<PersonRecord>(pb, "people", user.person);
   const household = person ? await findById<HouseholdRecord>(pb, "households", person.household) : null;
   const byUser = (field: string) => pb.filter(`${field} = {:id}`, { id: user.id });
 
-  const [privateRows, emails, phones, birthdays, address, householdPeople, householdInvitations, sentInvitations, visits, media, posts] = await Promise.all([
+  const [
+    privateRows,
+    emails,
+    phones,
+    birthdays,
+    address,
+    householdPeople,
+    householdInvitations,
+    sentInvitations,
+    visits,
+    media,
+    posts,
+  ] = await Promise.all([
     person ? rowsPointingAt(pb, "person_private", "person", person.id) : [],
-    person ? listWhere(pb, "person_emails", pb.filter("person = {:id}", { id: person.id }), "-isPrimary,created") : [],
-    person ? listWhere(pb, "person_phones", pb.filter("person = {:id}", { id: person.id }), "-isPrimary,created") : [],
+    person
+      ? listWhere(pb, "person_emails", pb.filter("person = {:id}", { id: person.id }), "-isPrimary,created")
+      : [],
+    person
+      ? listWhere(pb, "person_phones", pb.filter("person = {:id}", { id: person.id }), "-isPrimary,created")
+      : [],
     person ? rowsPointingAt(pb, "person_birthdays", "person", person.id) : [],
-    household ? rowsPointingAt<AddressRecord>(pb, "addresses", "household", household.id).then((rows) => rows[0] ?? null) : null,
-    household ? listWhere<PersonRecord>(pb, "people", pb.filter("household = {:id}", { id: household.id }), "lastName,firstName") : [],
-    household ? listWhere<HouseholdInvitationRecord>(pb, "household_invitations", pb.filter("household = {:id}", { id: household.id })) : [],
-    person ? listWhere<HouseholdInvitationRecord>(pb, "household_invitations", pb.filter("invitedBy = {:id}", { id: person.id })) : [],
+    household
+      ? rowsPointingAt<AddressRecord>(pb, "addresses", "household", household.id).then(
+          (rows) => rows[0] ?? null,
+        )
+      : null,
+    household
+      ? listWhere<PersonRecord>(
+          pb,
+          "people",
+          pb.filter("household = {:id}", { id: household.id }),
+          "lastName,firstName",
+        )
+      : [],
+    household
+      ? listWhere<HouseholdInvitationRecord>(
+          pb,
+          "household_invitations",
+          pb.filter("household = {:id}", { id: household.id }),
+        )
+      : [],
+    person
+      ? listWhere<HouseholdInvitationRecord>(
+          pb,
+          "household_invitations",
+          pb.filter("invitedBy = {:id}", { id: person.id }),
+        )
+      : [],
     // Readable by staff only: for everyone else PocketBase's rules leave these lists empty.
-    person ? listWhere<VisitRequestRecord>(pb, "visit_requests", pb.filter("person = {:id}", { id: person.id })) : [],
+    person
+      ? listWhere<VisitRequestRecord>(pb, "visit_requests", pb.filter("person = {:id}", { id: person.id }))
+      : [],
     listWhere<MediaRecord>(pb, "media", byUser("uploadedBy")),
     listWhere<PostRecord>(pb, "posts", byUser("author")),
   ]);
@@ -98,7 +155,15 @@ export async function buildMyDataArchive(pb: PocketBase, user: UserRecord, now =
   const data = {
     exportedAt: now.toISOString(),
     about: ABOUT.join(" "),
-    account: { id: user.id, email: user.email, name: user.name, locale: user.locale || null, verified: user.verified, created: iso(user.created), roles: (user.expand?.roles ?? []).map((r) => r.name) },
+    account: {
+      id: user.id,
+      email: user.email,
+      name: user.name,
+      locale: user.locale || null,
+      verified: user.verified,
+      created: iso(user.created),
+      roles: (user.expand?.roles ?? []).map((r) => r.name),
+    },
     person: clean(person, ["photo"]),
     private: clean(privateRows[0], ["person"]),
     emails: emails.map((row) => clean(row as object, ["person"])),
@@ -108,14 +173,35 @@ export async function buildMyDataArchive(pb: PocketBase, user: UserRecord, now =
       ? {
           ...clean(household, ["photo"]),
           address: clean(address, ["household"]),
-          people: householdPeople.map((p) => ({ id: p.id, firstName: p.firstName, lastName: p.lastName, preferredName: p.preferredName, householdRole: p.householdRole })),
+          people: householdPeople.map((p) => ({
+            id: p.id,
+            firstName: p.firstName,
+            lastName: p.lastName,
+            preferredName: p.preferredName,
+            householdRole: p.householdRole,
+          })),
           invitations: householdInvitations.map((row) => clean(row)),
         }
       : null,
     invitationsSent: sentInvitations.map((row) => clean(row)),
     visitRequests: visits.map((row) => clean(row)),
-    mediaUploaded: media.map((m) => ({ id: m.id, filename: m.filename, kind: m.kind, mimeType: m.mimeType, size: m.size, alt: m.alt, caption: m.caption, created: iso(m.created) })),
-    postsAuthored: posts.map((p) => ({ id: p.id, title: p.title, slug: p.slug, status: p.status, publishedAt: iso(p.publishedAt) || null })),
+    mediaUploaded: media.map((m) => ({
+      id: m.id,
+      filename: m.filename,
+      kind: m.kind,
+      mimeType: m.mimeType,
+      size: m.size,
+      alt: m.alt,
+      caption: m.caption,
+      created: iso(m.created),
+    })),
+    postsAuthored: posts.map((p) => ({
+      id: p.id,
+      title: p.title,
+      slug: p.slug,
+      status: p.status,
+      publishedAt: iso(p.publishedAt) || null,
+    })),
     files: fileEntries,
   };
   const entries: Zippable = { "data.json": strToU8(`${JSON.stringify(data, null, 2)}\n`), ...files };

@@ -12,8 +12,16 @@ import { todayIn } from "../pocketbase/dates.ts";
 /** The "Download my data" link of /me/data: a plain GET, so the browser saves the zip itself. */
 export const DATA_EXPORT_PATH = "/me/data/export.zip";
 
-function refuse(res: ServerResponse, status: number, headers: Record<string, string>, code: string, message: string): void {
-  res.writeHead(status, { ...headers, "content-type": "application/json", "cache-control": "no-store" }).end(JSON.stringify({ errors: [{ message, extensions: { code } }] }));
+function refuse(
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  code: string,
+  message: string,
+): void {
+  res
+    .writeHead(status, { ...headers, "content-type": "application/json", "cache-control": "no-store" })
+    .end(JSON.stringify({ errors: [{ message, extensions: { code } }] }));
 }
 
 /**

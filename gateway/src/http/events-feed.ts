@@ -6,7 +6,12 @@ import type { SystemClient } from "../pocketbase/client.ts";
 import { calendar, occurrenceCalendar, type FeedOptions } from "../schema/events/ics.ts";
 import { instantOf, occurrenceAt, occurrencesOf } from "../schema/events/occurrences.ts";
 import { ownGroupRows } from "../schema/groups/own-rows.ts";
-import type { EventExceptionRecord, EventRecord, RegistrationRecord, RsvpRecord } from "../pocketbase/records.ts";
+import type {
+  EventExceptionRecord,
+  EventRecord,
+  RegistrationRecord,
+  RsvpRecord,
+} from "../pocketbase/records.ts";
 
 /**
  * The iCalendar feeds (issue 14): /feeds/events.ics (public events), /feeds/events/<category>.ics,
@@ -41,10 +46,19 @@ const options = (settings: SettingsRecord, origin: string, suffix = ""): FeedOpt
 async function withExceptions(pb: PocketBase, events: EventRecord[]) {
   const exceptions: EventExceptionRecord[] = [];
   for (let i = 0; i < events.length; i += 50) {
-    const filter = events.slice(i, i + 50).map((e) => pb.filter("event = {:id}", { id: e.id })).join(" || ");
-    exceptions.push(...(await pb.collection("event_exceptions").getFullList<EventExceptionRecord>({ filter })));
+    const filter = events
+      .slice(i, i + 50)
+      .map((e) => pb.filter("event = {:id}", { id: e.id }))
+      .join(" || ");
+    exceptions.push(
+      ...(await pb.collection("event_exceptions").getFullList<EventExceptionRecord>({ filter })),
+    );
   }
-  return events.map((event) => ({ event, exceptions: exceptions.filter((x) => x.event === event.id), categoryName: event.expand?.category?.name ?? null }));
+  return events.map((event) => ({
+    event,
+    exceptions: exceptions.filter((x) => x.event === event.id),
+    categoryName: event.expand?.category?.name ?? null,
+  }));
 }
 
 /**
@@ -57,7 +71,10 @@ async function eventsOfMyGroups(asUser: PocketBase, personId: string, since: str
     if (error instanceof ClientResponseError && error.status === 404) return { memberships: [] }; // an archived or merged person
     throw error;
   });
-  const groups = [...new Set(memberships.filter((m) => m.status === "active").map((m) => m.group))].slice(0, 100);
+  const groups = [...new Set(memberships.filter((m) => m.status === "active").map((m) => m.group))].slice(
+    0,
+    100,
+  );
   if (!groups.length) return [];
   const owned = groups.map((g) => asUser.filter("ownerGroup = {:g}", { g })).join(" || ");
   return asUser.collection("events").getFullList<EventRecord>({
@@ -68,34 +85,55 @@ async function eventsOfMyGroups(asUser: PocketBase, personId: string, since: str
 }
 
 /** The feed's text, or null when there is nothing by that name (404). */
-export async function eventFeed(route: EventFeedRoute, guest: PocketBase, system: SystemClient, settings: SettingsRecord, origin: string): Promise<string | null> {
+export async function eventFeed(
+  route: EventFeedRoute,
+  guest: PocketBase,
+  system: SystemClient,
+  settings: SettingsRecord,
+  origin: string,
+): Promise<string | null> {
   if (route.kind === "all" || route.kind === "category") {
     const filters = ['status != "draft"', 'visibility = "public"'];
     let suffix = ": Events";
     if (route.kind === "category") {
-      const category = await guest.collection("event_categories").getList(1, 1, { filter: guest.filter("slug = {:s}", { s: route.slug }), skipTotal: true });
+      const category = await guest
+        .collection("event_categories")
+        .getList(1, 1, { filter: guest.filter("slug = {:s}", { s: route.slug }), skipTotal: true });
       if (!category.items[0]) return null;
       filters.push(guest.filter("category = {:c}", { c: category.items[0].id }));
       suffix = `: ${String(category.items[0].name)}`;
     }
-    const events = await guest.collection("events").getFullList<EventRecord>({ filter: filters.join(" && "), sort: "startsAt,id", expand: "category" });
+    const events = await guest
+      .collection("events")
+      .getFullList<EventRecord>({ filter: filters.join(" && "), sort: "startsAt,id", expand: "category" });
     return calendar(await withExceptions(guest, events), options(settings, origin, suffix));
   }
   if (route.kind === "occurrence") {
-    const rows = await guest.collection("events").getList<EventRecord>(1, 1, { filter: guest.filter("slug = {:s} && status != 'draft'", { s: route.slug }), expand: "category", skipTotal: true });
+    const rows = await guest.collection("events").getList<EventRecord>(1, 1, {
+      filter: guest.filter("slug = {:s} && status != 'draft'", { s: route.slug }),
+      expand: "category",
+      skipTotal: true,
+    });
     const event = rows.items[0];
     if (!event) return null;
     const [withX] = await withExceptions(guest, [event]);
     const day = Temporal.PlainDate.from(route.date).toZonedDateTime({ timeZone: event.timezone });
-    const found = occurrencesOf(event, withX!.exceptions, day.subtract({ days: 400 }).toInstant(), day.add({ days: 400 }).toInstant()).find(
-      (o) => o.originalStart.toPlainDate().toString() === route.date,
-    );
+    const found = occurrencesOf(
+      event,
+      withX!.exceptions,
+      day.subtract({ days: 400 }).toInstant(),
+      day.add({ days: 400 }).toInstant(),
+    ).find((o) => o.originalStart.toPlainDate().toString() === route.date);
     return found ? occurrenceCalendar(found, options(settings, origin)) : null;
   }
   // Personal: the token names the user (a system look-up of a hidden field); their events are then
   // read as that user (an impersonation token), so the rules decide exactly as in the app.
   const su = await system.get();
-  const users = await su.collection("users").getList<{ id: string; person: string }>(1, 1, { filter: su.filter("calendarToken = {:t}", { t: route.token }), fields: "id,person", skipTotal: true });
+  const users = await su.collection("users").getList<{ id: string; person: string }>(1, 1, {
+    filter: su.filter("calendarToken = {:t}", { t: route.token }),
+    fields: "id,person",
+    skipTotal: true,
+  });
   const userId = users.items[0]?.id;
   if (!userId) return null;
   const personId = users.items[0]!.person;
@@ -104,8 +142,13 @@ export async function eventFeed(route: EventFeedRoute, guest: PocketBase, system
   const since = new Date(Date.now() - 31 * 86_400_000).toISOString().replace("T", " ");
   const mine = asUser.filter("user = {:u} && occurrenceStart >= {:since}", { u: userId, since });
   const [registrations, rsvps] = await Promise.all([
-    asUser.collection("registrations").getFullList<RegistrationRecord>({ filter: `${mine} && status != "cancelled"`, expand: "event" }),
-    asUser.collection("rsvps").getFullList<RsvpRecord & { expand?: { event?: EventRecord } }>({ filter: `${mine} && response != "no"`, expand: "event" }),
+    asUser
+      .collection("registrations")
+      .getFullList<RegistrationRecord>({ filter: `${mine} && status != "cancelled"`, expand: "event" }),
+    asUser.collection("rsvps").getFullList<RsvpRecord & { expand?: { event?: EventRecord } }>({
+      filter: `${mine} && response != "no"`,
+      expand: "event",
+    }),
   ]);
   // The events of the groups they belong to, whole series as the group's page lists them (PRODUCT §3).
   const groupEvents = personId ? await eventsOfMyGroups(asUser, personId, since) : [];
@@ -113,16 +156,29 @@ export async function eventFeed(route: EventFeedRoute, guest: PocketBase, system
   const chosen = new Map<string, { event: EventRecord; start: string }>();
   for (const row of [...registrations, ...rsvps]) {
     // A date of a group series is already in it.
-    if (row.expand?.event && !inGroupSeries.has(row.event)) chosen.set(`${row.event}|${row.occurrenceStart}`, { event: row.expand.event, start: row.occurrenceStart });
+    if (row.expand?.event && !inGroupSeries.has(row.event))
+      chosen.set(`${row.event}|${row.occurrenceStart}`, {
+        event: row.expand.event,
+        start: row.occurrenceStart,
+      });
   }
-  const events: { event: EventRecord; exceptions: EventExceptionRecord[]; categoryName: string | null }[] = await withExceptions(asUser, groupEvents);
+  const events: { event: EventRecord; exceptions: EventExceptionRecord[]; categoryName: string | null }[] =
+    await withExceptions(asUser, groupEvents);
   for (const { event, start } of chosen.values()) {
     const [withX] = await withExceptions(asUser, [event]);
     const original = instantOf(start);
     const o = occurrenceAt(event, withX!.exceptions, original);
     if (!o) continue;
     events.push({
-      event: { ...event, id: `${event.id}-${original.epochMilliseconds}`, startsAt: o.start.toInstant().toString(), endsAt: o.end.toInstant().toString(), rrule: "", exdates: "", status: o.status === "CANCELLED" ? "cancelled" : event.status },
+      event: {
+        ...event,
+        id: `${event.id}-${original.epochMilliseconds}`,
+        startsAt: o.start.toInstant().toString(),
+        endsAt: o.end.toInstant().toString(),
+        rrule: "",
+        exdates: "",
+        status: o.status === "CANCELLED" ? "cancelled" : event.status,
+      },
       exceptions: [],
       categoryName: null,
     });

@@ -8,9 +8,15 @@ import { churchLocale, translator } from "../mail/i18n.ts";
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const XML_INVALID = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g;
 const xml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!).replace(XML_INVALID, "");
+  value
+    .replace(
+      /[&<>"']/g,
+      (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!,
+    )
+    .replace(XML_INVALID, "");
 /** HTML inside CDATA: a "]]>" in the text would end the section, so it is split across two. */
-const cdata = (html: string) => `<![CDATA[${html.replace(XML_INVALID, "").replace(/]]>/g, "]]]]><![CDATA[>")}]]>`;
+const cdata = (html: string) =>
+  `<![CDATA[${html.replace(XML_INVALID, "").replace(/]]>/g, "]]]]><![CDATA[>")}]]>`;
 
 /** Sanitized HTML of a post's body, as the site renders it. */
 export type RenderPost = (post: PostRecord) => Promise<string>;
@@ -19,7 +25,12 @@ export type RenderPost = (post: PostRecord) => Promise<string>;
  * RSS 2.0 of the latest published news, read as a guest: only what anyone may read (members-only
  * posts never appear). Absolute URLs throughout, as feed readers need.
  */
-export async function newsFeed(guest: PocketBase, settings: SettingsRecord, origin: string, render: RenderPost): Promise<string> {
+export async function newsFeed(
+  guest: PocketBase,
+  settings: SettingsRecord,
+  origin: string,
+  render: RenderPost,
+): Promise<string> {
   const posts = await guest.collection("posts").getList<PostRecord>(1, 20, {
     filter: 'status = "published" && audience = "public"',
     sort: "-publishedAt,-id",
@@ -27,7 +38,9 @@ export async function newsFeed(guest: PocketBase, settings: SettingsRecord, orig
     expand: "cover",
   });
   // Summaries are parsed by the Markdown workers (a long body takes seconds to parse).
-  const summaries = await Promise.all(posts.items.map((post) => post.summary || markdownPool.plainText(post.body, 400)));
+  const summaries = await Promise.all(
+    posts.items.map((post) => post.summary || markdownPool.plainText(post.body, 400)),
+  );
   const bodies = await Promise.all(posts.items.map(render));
   const items = posts.items.map((post, index) => {
     const url = `${origin}/news/${post.slug}`;
@@ -43,7 +56,9 @@ export async function newsFeed(guest: PocketBase, settings: SettingsRecord, orig
       `      <content:encoded>${cdata(bodies[index]!)}</content:encoded>`,
       ...(post.authorName ? [`      <dc:creator>${xml(post.authorName)}</dc:creator>`] : []),
       ...(cover?.kind === "image"
-        ? [`      <enclosure url="${xml(`${origin}/files/media/${cover.id}/${encodeURIComponent(cover.file)}`)}" length="${cover.size || 0}" type="${xml(cover.mimeType || "image/jpeg")}"/>`]
+        ? [
+            `      <enclosure url="${xml(`${origin}/files/media/${cover.id}/${encodeURIComponent(cover.file)}`)}" length="${cover.size || 0}" type="${xml(cover.mimeType || "image/jpeg")}"/>`,
+          ]
         : []),
       "    </item>",
     ].join("\n");
@@ -59,7 +74,11 @@ export async function newsFeed(guest: PocketBase, settings: SettingsRecord, orig
     `    <description>${xml(settings.tagline || t("feed.news.description", { church: settings.churchName }))}</description>`,
     `    <language>${settings.locale || "en"}</language>`,
     `    <atom:link href="${xml(`${origin}/feeds/news.xml`)}" rel="self" type="application/rss+xml"/>`,
-    ...(newest ? [`    <lastBuildDate>${parsePocketBaseDate(newest.publishedAt || newest.updated).toUTCString()}</lastBuildDate>`] : []),
+    ...(newest
+      ? [
+          `    <lastBuildDate>${parsePocketBaseDate(newest.publishedAt || newest.updated).toUTCString()}</lastBuildDate>`,
+        ]
+      : []),
     ...items,
     "  </channel>",
     "</rss>",
@@ -74,13 +93,41 @@ export async function newsFeed(guest: PocketBase, settings: SettingsRecord, orig
  */
 export async function sitemap(guest: PocketBase, origin: string): Promise<string> {
   const [pages, posts, sermons, series, speakers, events, groups] = await Promise.all([
-    guest.collection("pages").getFullList<PageRecord>({ filter: 'status = "published"', fields: "slug,updated", sort: "navOrder,title" }),
-    guest.collection("posts").getFullList<PostRecord>({ filter: 'status = "published" && audience = "public"', fields: "slug,updated", sort: "-publishedAt", batch: 500 }),
-    guest.collection("sermons").getFullList<{ slug: string; updated: string }>({ filter: 'status = "published"', fields: "slug,updated", sort: "-preachedOn", batch: 500 }),
-    guest.collection("sermon_series").getFullList<{ slug: string; updated: string }>({ fields: "slug,updated", sort: "title", batch: 500 }),
-    guest.collection("speakers").getFullList<{ slug: string; updated: string }>({ fields: "slug,updated", sort: "name", batch: 500 }),
-    guest.collection("events").getFullList<{ slug: string; updated: string }>({ filter: 'status = "published" && visibility = "public"', fields: "slug,updated", sort: "startsAt", batch: 500 }),
-    guest.collection("groups").getFullList<{ slug: string; updated: string }>({ filter: 'status = "active" && visibility = "public"', fields: "slug,updated", sort: "name", batch: 500 }),
+    guest.collection("pages").getFullList<PageRecord>({
+      filter: 'status = "published"',
+      fields: "slug,updated",
+      sort: "navOrder,title",
+    }),
+    guest.collection("posts").getFullList<PostRecord>({
+      filter: 'status = "published" && audience = "public"',
+      fields: "slug,updated",
+      sort: "-publishedAt",
+      batch: 500,
+    }),
+    guest.collection("sermons").getFullList<{ slug: string; updated: string }>({
+      filter: 'status = "published"',
+      fields: "slug,updated",
+      sort: "-preachedOn",
+      batch: 500,
+    }),
+    guest
+      .collection("sermon_series")
+      .getFullList<{ slug: string; updated: string }>({ fields: "slug,updated", sort: "title", batch: 500 }),
+    guest
+      .collection("speakers")
+      .getFullList<{ slug: string; updated: string }>({ fields: "slug,updated", sort: "name", batch: 500 }),
+    guest.collection("events").getFullList<{ slug: string; updated: string }>({
+      filter: 'status = "published" && visibility = "public"',
+      fields: "slug,updated",
+      sort: "startsAt",
+      batch: 500,
+    }),
+    guest.collection("groups").getFullList<{ slug: string; updated: string }>({
+      filter: 'status = "active" && visibility = "public"',
+      fields: "slug,updated",
+      sort: "name",
+      batch: 500,
+    }),
   ]);
   const entry = (path: string, updated?: string) =>
     `  <url><loc>${xml(origin + path)}</loc>${updated ? `<lastmod>${parsePocketBaseDate(updated).toISOString()}</lastmod>` : ""}</url>`;
@@ -107,5 +154,13 @@ export async function sitemap(guest: PocketBase, origin: string): Promise<string
 }
 
 export function robotsTxt(origin: string): string {
-  return ["User-agent: *", "Disallow: /admin", "Disallow: /me", "Disallow: /graphql", "", `Sitemap: ${origin}/sitemap.xml`, ""].join("\n");
+  return [
+    "User-agent: *",
+    "Disallow: /admin",
+    "Disallow: /me",
+    "Disallow: /graphql",
+    "",
+    `Sitemap: ${origin}/sitemap.xml`,
+    "",
+  ].join("\n");
 }

@@ -21,10 +21,14 @@ async function listen(server: Server): Promise<string> {
 }
 
 /** A gateway that only proxies files, to `upstream`. */
-const gatewayTo = (upstream: string) => listen(createServer((req, res) => void proxyFile(req, res, new URL(req.url!, "http://gateway"), upstream)));
+const gatewayTo = (upstream: string) =>
+  listen(createServer((req, res) => void proxyFile(req, res, new URL(req.url!, "http://gateway"), upstream)));
 
 /** GET `url`, resolving with what arrived and how the response ended. */
-function download(url: string, stopAfterBytes = Infinity): Promise<{ status: number; bytes: number; ended: "complete" | "aborted" }> {
+function download(
+  url: string,
+  stopAfterBytes = Infinity,
+): Promise<{ status: number; bytes: number; ended: "complete" | "aborted" }> {
   return new Promise((resolve, reject) => {
     const req = request(url, (res: IncomingMessage) => {
       let bytes = 0;
@@ -34,7 +38,9 @@ function download(url: string, stopAfterBytes = Infinity): Promise<{ status: num
       });
       res.on("end", () => resolve({ status: res.statusCode!, bytes, ended: "complete" }));
       res.on("aborted", () => resolve({ status: res.statusCode!, bytes, ended: "aborted" }));
-      res.on("close", () => resolve({ status: res.statusCode!, bytes, ended: res.complete ? "complete" : "aborted" }));
+      res.on("close", () =>
+        resolve({ status: res.statusCode!, bytes, ended: res.complete ? "complete" : "aborted" }),
+      );
     });
     req.on("error", (error) => (stopAfterBytes < Infinity ? undefined : reject(error)));
     req.end();

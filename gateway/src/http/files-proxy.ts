@@ -5,12 +5,27 @@ import { pocketBaseFetch } from "../pocketbase/http-fetch.ts";
 import { readCookie } from "../session/cookie.ts";
 import { SESSION } from "@flock/shared/limits";
 
-const FORWARDED_REQUEST = ["range", "if-none-match", "if-modified-since", "if-match", "if-unmodified-since", "if-range"];
+const FORWARDED_REQUEST = [
+  "range",
+  "if-none-match",
+  "if-modified-since",
+  "if-match",
+  "if-unmodified-since",
+  "if-range",
+];
 // PocketBase's sandboxing Content-Security-Policy is kept: an uploaded HTML/SVG file cannot run script.
 // So is its nosniff: a browser must not second-guess the stored type into something executable.
 const FORWARDED_RESPONSE = [
-  "content-type", "content-length", "content-range", "accept-ranges", "etag", "last-modified",
-  "content-disposition", "cache-control", "content-security-policy", "x-content-type-options",
+  "content-type",
+  "content-length",
+  "content-range",
+  "accept-ranges",
+  "etag",
+  "last-modified",
+  "content-disposition",
+  "cache-control",
+  "content-security-policy",
+  "x-content-type-options",
 ];
 const FILE_PATH = /^\/files\/([A-Za-z0-9_]+)\/[A-Za-z0-9_]+\/[^/?#]+$/;
 
@@ -41,7 +56,10 @@ function sessionToken(req: IncomingMessage): string | null {
 
 async function requestFileToken(pbUrl: string, sessionTokenValue: string): Promise<string | null> {
   try {
-    const response = await pocketBaseFetch(`${pbUrl}/api/files/token`, { method: "POST", headers: { authorization: sessionTokenValue } });
+    const response = await pocketBaseFetch(`${pbUrl}/api/files/token`, {
+      method: "POST",
+      headers: { authorization: sessionTokenValue },
+    });
     if (!response.ok) return null;
     const body = (await response.json()) as { token?: unknown };
     return typeof body.token === "string" && body.token ? body.token : null;
@@ -51,7 +69,11 @@ async function requestFileToken(pbUrl: string, sessionTokenValue: string): Promi
 }
 
 /** A file token for the caller (cached briefly), or null when PocketBase refuses the session token. */
-export function fileTokenFor(pbUrl: string, sessionTokenValue: string, now = Date.now()): Promise<string | null> {
+export function fileTokenFor(
+  pbUrl: string,
+  sessionTokenValue: string,
+  now = Date.now(),
+): Promise<string | null> {
   const cached = fileTokens.get(sessionTokenValue);
   if (cached && cached.expiresAt > now) return cached.token;
   if (fileTokens.size >= FILE_TOKEN_CACHE_MAX) {
@@ -63,7 +85,8 @@ export function fileTokenFor(pbUrl: string, sessionTokenValue: string, now = Dat
   fileTokens.set(sessionTokenValue, { token, expiresAt: now + FILE_TOKEN_TTL_MS });
   // A refused token is not remembered: the next request asks again.
   void token.then((value) => {
-    if (value === null && fileTokens.get(sessionTokenValue)?.token === token) fileTokens.delete(sessionTokenValue);
+    if (value === null && fileTokens.get(sessionTokenValue)?.token === token)
+      fileTokens.delete(sessionTokenValue);
   });
   return token;
 }
@@ -73,7 +96,12 @@ export function fileTokenFor(pbUrl: string, sessionTokenValue: string, now = Dat
  * For protected collections the caller's session gets a file token, so PocketBase applies the record's
  * view rule to the file; without a session PocketBase refuses, and that answer is passed on.
  */
-export async function proxyFile(req: IncomingMessage, res: ServerResponse, url: URL, pbUrl: string): Promise<void> {
+export async function proxyFile(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  pbUrl: string,
+): Promise<void> {
   const match = FILE_PATH.exec(url.pathname);
   if ((req.method !== "GET" && req.method !== "HEAD") || !match) {
     res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not found");
@@ -101,9 +129,16 @@ export async function proxyFile(req: IncomingMessage, res: ServerResponse, url: 
   res.on("close", () => upstreamRequest.abort());
   let upstream: Response;
   try {
-    upstream = await fetch(`${pbUrl}/api${url.pathname}${query ? `?${query}` : ""}`, { method: req.method, headers, signal: upstreamRequest.signal });
+    upstream = await fetch(`${pbUrl}/api${url.pathname}${query ? `?${query}` : ""}`, {
+      method: req.method,
+      headers,
+      signal: upstreamRequest.signal,
+    });
   } catch {
-    if (!res.headersSent && !res.destroyed) res.writeHead(503, { "content-type": "text/plain; charset=utf-8", "retry-after": "5" }).end("Service unavailable");
+    if (!res.headersSent && !res.destroyed)
+      res
+        .writeHead(503, { "content-type": "text/plain; charset=utf-8", "retry-after": "5" })
+        .end("Service unavailable");
     return;
   }
   const out: Record<string, string> = {};

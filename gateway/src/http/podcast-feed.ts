@@ -16,7 +16,12 @@ import { churchLocale, translator } from "../mail/i18n.ts";
 // eslint-disable-next-line no-control-regex -- XML 1.0 cannot carry these characters at all
 const XML_INVALID = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g;
 const xml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!).replace(XML_INVALID, "");
+  value
+    .replace(
+      /[&<>"']/g,
+      (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!,
+    )
+    .replace(XML_INVALID, "");
 
 const SERIES_FEED = /^\/feeds\/series\/([a-z0-9]+(?:-[a-z0-9]+)*)\.xml$/;
 export const PODCAST_ARTWORK_PATH = "/feeds/podcast-artwork.png";
@@ -47,27 +52,50 @@ export function itunesDuration(seconds: number): string {
 }
 
 /** The feed, or null when the series does not exist. */
-export async function sermonsFeed(guest: PocketBase, settings: SettingsRecord, origin: string, seriesSlug: string | null): Promise<string | null> {
+export async function sermonsFeed(
+  guest: PocketBase,
+  settings: SettingsRecord,
+  origin: string,
+  seriesSlug: string | null,
+): Promise<string | null> {
   let series: SermonSeriesRecord | null = null;
   if (seriesSlug) {
-    const rows = await guest.collection("sermon_series").getList<SermonSeriesRecord>(1, 1, { filter: guest.filter("slug = {:slug}", { slug: seriesSlug }), skipTotal: true });
+    const rows = await guest.collection("sermon_series").getList<SermonSeriesRecord>(1, 1, {
+      filter: guest.filter("slug = {:slug}", { slug: seriesSlug }),
+      skipTotal: true,
+    });
     series = rows.items[0] ?? null;
     if (!series) return null;
   }
-  const filter = series ? guest.filter('status = "published" && audio != "" && series = {:s}', { s: series.id }) : 'status = "published" && audio != ""';
-  const sermons = await guest.collection("sermons").getList<SermonRecord>(1, MAX_ITEMS, { filter, sort: "-preachedOn,-id", skipTotal: true, expand: "series,speakers" });
+  const filter = series
+    ? guest.filter('status = "published" && audio != "" && series = {:s}', { s: series.id })
+    : 'status = "published" && audio != ""';
+  const sermons = await guest.collection("sermons").getList<SermonRecord>(1, MAX_ITEMS, {
+    filter,
+    sort: "-preachedOn,-id",
+    skipTotal: true,
+    expand: "series,speakers",
+  });
   const church = settings.churchName || "Our church";
   const feedUrl = series ? `${origin}/feeds/series/${series.slug}.xml` : `${origin}/feeds/sermons.xml`;
   const link = series ? `${origin}/series/${series.slug}` : `${origin}/sermons`;
   const t = translator(churchLocale(settings));
   const title = series ? `${church}: ${series.title}` : t("feed.sermons.title", { church });
-  const description = (series?.description || settings.tagline || t("feed.sermons.description", { church })).slice(0, 4000);
+  const description = (
+    series?.description ||
+    settings.tagline ||
+    t("feed.sermons.description", { church })
+  ).slice(0, 4000);
   const artwork = (s: SermonSeriesRecord | null | undefined) =>
-    s?.artwork ? `${origin}/files/sermon_series/${s.id}/${encodeURIComponent(s.artwork)}?thumb=1400x1400` : `${origin}${PODCAST_ARTWORK_PATH}`;
+    s?.artwork
+      ? `${origin}/files/sermon_series/${s.id}/${encodeURIComponent(s.artwork)}?thumb=1400x1400`
+      : `${origin}${PODCAST_ARTWORK_PATH}`;
   const language = settings.locale || "en";
 
   // Summaries are parsed by the Markdown workers (a long body takes seconds to parse).
-  const summaries = await Promise.all(sermons.items.map((sermon) => sermon.summary || markdownPool.plainText(sermon.notes ?? "", 600)));
+  const summaries = await Promise.all(
+    sermons.items.map((sermon) => sermon.summary || markdownPool.plainText(sermon.notes ?? "", 600)),
+  );
   const items = sermons.items.map((sermon, index) => {
     const url = `${origin}/sermons/${sermon.slug}`;
     const speakers = (sermon.expand?.speakers ?? []).map((s) => s.name).join(", ");
@@ -108,7 +136,9 @@ export async function sermonsFeed(guest: PocketBase, settings: SettingsRecord, o
     "    <itunes:type>episodic</itunes:type>",
     `    <podcast:guid>${podcastGuid(feedUrl)}</podcast:guid>`,
     "    <podcast:locked>no</podcast:locked>",
-    ...(newest ? [`    <lastBuildDate>${parsePocketBaseDate(newest.updated).toUTCString()}</lastBuildDate>`] : []),
+    ...(newest
+      ? [`    <lastBuildDate>${parsePocketBaseDate(newest.updated).toUTCString()}</lastBuildDate>`]
+      : []),
     ...items,
     "  </channel>",
     "</rss>",
@@ -151,7 +181,10 @@ export async function podcastArtwork(guest: PocketBase, settings: SettingsRecord
     );
     layers.push({ input: mark, gravity: "centre" });
   }
-  const png = await sharp({ create: { width: ARTWORK_SIZE, height: ARTWORK_SIZE, channels: 3, background } }).composite(layers).png().toBuffer();
+  const png = await sharp({ create: { width: ARTWORK_SIZE, height: ARTWORK_SIZE, channels: 3, background } })
+    .composite(layers)
+    .png()
+    .toBuffer();
   artworkCache = { key, png };
   return png;
 }

@@ -1,5 +1,13 @@
 import type PocketBase from "pocketbase";
-import type { PageRecord, PostRecord, SettingsRecord, MediaRecord, SermonRecord, SermonSeriesRecord, SpeakerRecord } from "../pocketbase/records.ts";
+import type {
+  PageRecord,
+  PostRecord,
+  SettingsRecord,
+  MediaRecord,
+  SermonRecord,
+  SermonSeriesRecord,
+  SpeakerRecord,
+} from "../pocketbase/records.ts";
 import { markdownPool } from "../markdown/pool.ts";
 import { renderBody } from "../schema/content/shared.ts";
 import type { PageContent } from "./app-html.ts";
@@ -42,22 +50,34 @@ type MetaResolver = (ctx: MetaContext, params: Record<string, string>) => PageMe
 /** The served page's words are in the church's language (the page's `lang`). */
 const churchT = (settings: SettingsRecord): Translate => translator(churchLocale(settings));
 
-const titled = (page: ServerMessageKey, options: { noindex?: boolean } = {}): MetaResolver => ({ settings }) => ({
-  title: churchT(settings)("page.title", { page: churchT(settings)(page), church: settings.churchName }),
-  description: settings.tagline || settings.churchName,
-  found: true,
-  ...options,
-});
+const titled =
+  (page: ServerMessageKey, options: { noindex?: boolean } = {}): MetaResolver =>
+  ({ settings }) => ({
+    title: churchT(settings)("page.title", { page: churchT(settings)(page), church: settings.churchName }),
+    description: settings.tagline || settings.churchName,
+    found: true,
+    ...options,
+  });
 
 const notFound = (settings: SettingsRecord): PageMeta => ({
-  title: churchT(settings)("page.title", { page: churchT(settings)("page.notFound"), church: settings.churchName }),
+  title: churchT(settings)("page.title", {
+    page: churchT(settings)("page.notFound"),
+    church: settings.churchName,
+  }),
   description: settings.tagline || settings.churchName,
   found: false,
   noindex: true,
 });
 
-async function guestFind<T>(pb: PocketBase, collection: string, filter: string, expand?: string): Promise<T | null> {
-  const page = await pb.collection(collection).getList<T>(1, 1, { filter, skipTotal: true, ...(expand ? { expand } : {}) });
+async function guestFind<T>(
+  pb: PocketBase,
+  collection: string,
+  filter: string,
+  expand?: string,
+): Promise<T | null> {
+  const page = await pb
+    .collection(collection)
+    .getList<T>(1, 1, { filter, skipTotal: true, ...(expand ? { expand } : {}) });
   return page.items[0] ?? null;
 }
 
@@ -74,14 +94,28 @@ export function previewImageOf(origin: string, media: MediaRecord | undefined): 
   return media.width && media.width <= PREVIEW_WIDTH ? original : `${original}?thumb=${PREVIEW_WIDTH}x0`;
 }
 /** The server's render of a body (sanitized, cached per version like the GraphQL `html` field). */
-const renderedBody = (guest: PocketBase, origin: string, collection: string, record: { id: string; updated: string; body: string }) =>
-  renderBody({ pb: guest, config: { publicUrl: origin } }, `${collection}:${record.id}:${record.updated}`, record.body ?? "");
+const renderedBody = (
+  guest: PocketBase,
+  origin: string,
+  collection: string,
+  record: { id: string; updated: string; body: string },
+) =>
+  renderBody(
+    { pb: guest, config: { publicUrl: origin } },
+    `${collection}:${record.id}:${record.updated}`,
+    record.body ?? "",
+  );
 
 /** A published page: its title and SEO description, and an Article for search engines. */
 const contentPage: MetaResolver = async ({ settings, guest, origin }, { slug = "" }) => {
-  const page = await guestFind<PageRecord>(guest, "pages", guest.filter('slug = {:slug} && status = "published"', { slug }));
+  const page = await guestFind<PageRecord>(
+    guest,
+    "pages",
+    guest.filter('slug = {:slug} && status = "published"', { slug }),
+  );
   if (!page) return notFound(settings);
-  const description = page.seoDescription || (await markdownPool.plainText(page.body, 200)) || settings.tagline;
+  const description =
+    page.seoDescription || (await markdownPool.plainText(page.body, 200)) || settings.tagline;
   return {
     title: `${page.title} · ${settings.churchName}`,
     description,
@@ -103,7 +137,12 @@ const contentPage: MetaResolver = async ({ settings, guest, origin }, { slug = "
 
 /** A published public post: Open Graph article with its cover, and a NewsArticle. */
 const newsPost: MetaResolver = async ({ settings, guest, origin }, { slug = "" }) => {
-  const post = await guestFind<PostRecord>(guest, "posts", guest.filter('slug = {:slug} && status = "published"', { slug }), "cover");
+  const post = await guestFind<PostRecord>(
+    guest,
+    "posts",
+    guest.filter('slug = {:slug} && status = "published"', { slug }),
+    "cover",
+  );
   if (!post) return notFound(settings);
   const description = post.summary || (await markdownPool.plainText(post.body, 200)) || settings.tagline;
   const image = previewImageOf(origin, post.expand?.cover);
@@ -112,7 +151,11 @@ const newsPost: MetaResolver = async ({ settings, guest, origin }, { slug = "" }
     description,
     found: true,
     type: "article",
-    content: { heading: post.title, ...(post.summary ? { lead: post.summary } : {}), html: await renderedBody(guest, origin, "posts", post) },
+    content: {
+      heading: post.title,
+      ...(post.summary ? { lead: post.summary } : {}),
+      html: await renderedBody(guest, origin, "posts", post),
+    },
     ...(image ? { image } : {}),
     jsonLd: {
       "@context": "https://schema.org",
@@ -152,13 +195,29 @@ async function homeContent(guest: PocketBase, settings: SettingsRecord): Promise
 
 /** A published sermon: Open Graph audio and a schema.org PodcastEpisode (with its series as the PodcastSeries). */
 const sermonPage: MetaResolver = async ({ settings, guest, origin }, { slug = "" }) => {
-  const sermon = await guestFind<SermonRecord>(guest, "sermons", guest.filter('slug = {:slug} && status = "published"', { slug }), "series,speakers");
+  const sermon = await guestFind<SermonRecord>(
+    guest,
+    "sermons",
+    guest.filter('slug = {:slug} && status = "published"', { slug }),
+    "series,speakers",
+  );
   if (!sermon) return notFound(settings);
-  const description = sermon.summary || (await markdownPool.plainText(sermon.notes ?? "", 200)) || settings.tagline || sermon.title;
+  const description =
+    sermon.summary ||
+    (await markdownPool.plainText(sermon.notes ?? "", 200)) ||
+    settings.tagline ||
+    sermon.title;
   const url = `${origin}/sermons/${sermon.slug}`;
   const series = sermon.expand?.series;
-  const image = series?.artwork ? `${origin}/files/sermon_series/${series.id}/${encodeURIComponent(series.artwork)}?thumb=1400x1400` : undefined;
-  const audio = sermon.audio ? { url: `${origin}/files/sermons/${sermon.id}/${encodeURIComponent(sermon.audio)}`, type: sermon.audioType || "audio/mpeg" } : undefined;
+  const image = series?.artwork
+    ? `${origin}/files/sermon_series/${series.id}/${encodeURIComponent(series.artwork)}?thumb=1400x1400`
+    : undefined;
+  const audio = sermon.audio
+    ? {
+        url: `${origin}/files/sermons/${sermon.id}/${encodeURIComponent(sermon.audio)}`,
+        type: sermon.audioType || "audio/mpeg",
+      }
+    : undefined;
   const duration = sermon.durationSeconds ? `PT${Math.round(sermon.durationSeconds)}S` : undefined;
   return {
     title: `${sermon.title} · ${settings.churchName}`,
@@ -176,11 +235,24 @@ const sermonPage: MetaResolver = async ({ settings, guest, origin }, { slug = ""
       ...(sermon.preachedOn ? { datePublished: sermon.preachedOn.slice(0, 10) } : {}),
       ...(duration ? { timeRequired: duration } : {}),
       ...(image ? { image } : {}),
-      ...(audio ? { associatedMedia: { "@type": "MediaObject", contentUrl: audio.url, encodingFormat: audio.type, ...(duration ? { duration } : {}) } } : {}),
-      ...(sermon.expand?.speakers?.length ? { author: sermon.expand.speakers.map((s) => ({ "@type": "Person", name: s.name })) } : {}),
+      ...(audio
+        ? {
+            associatedMedia: {
+              "@type": "MediaObject",
+              contentUrl: audio.url,
+              encodingFormat: audio.type,
+              ...(duration ? { duration } : {}),
+            },
+          }
+        : {}),
+      ...(sermon.expand?.speakers?.length
+        ? { author: sermon.expand.speakers.map((s) => ({ "@type": "Person", name: s.name })) }
+        : {}),
       partOfSeries: {
         "@type": "PodcastSeries",
-        name: series ? `${settings.churchName}: ${series.title}` : churchT(settings)("feed.sermons.title", { church: settings.churchName }),
+        name: series
+          ? `${settings.churchName}: ${series.title}`
+          : churchT(settings)("feed.sermons.title", { church: settings.churchName }),
         url: series ? `${origin}/series/${series.slug}` : `${origin}/sermons`,
         webFeed: series ? `${origin}/feeds/series/${series.slug}.xml` : `${origin}/feeds/sermons.xml`,
       },
@@ -190,16 +262,33 @@ const sermonPage: MetaResolver = async ({ settings, guest, origin }, { slug = ""
 };
 
 const seriesPage: MetaResolver = async ({ settings, guest, origin }, { slug = "" }) => {
-  const series = await guestFind<SermonSeriesRecord>(guest, "sermon_series", guest.filter("slug = {:slug}", { slug }));
+  const series = await guestFind<SermonSeriesRecord>(
+    guest,
+    "sermon_series",
+    guest.filter("slug = {:slug}", { slug }),
+  );
   if (!series) return notFound(settings);
-  const image = series.artwork ? `${origin}/files/sermon_series/${series.id}/${encodeURIComponent(series.artwork)}?thumb=1400x1400` : undefined;
-  return { title: `${series.title} · ${settings.churchName}`, description: series.description || settings.tagline || series.title, found: true, ...(image ? { image } : {}) };
+  const image = series.artwork
+    ? `${origin}/files/sermon_series/${series.id}/${encodeURIComponent(series.artwork)}?thumb=1400x1400`
+    : undefined;
+  return {
+    title: `${series.title} · ${settings.churchName}`,
+    description: series.description || settings.tagline || series.title,
+    found: true,
+    ...(image ? { image } : {}),
+  };
 };
 
 const speakerPage: MetaResolver = async ({ settings, guest }, { slug = "" }) => {
   const speaker = await guestFind<SpeakerRecord>(guest, "speakers", guest.filter("slug = {:slug}", { slug }));
   if (!speaker) return notFound(settings);
-  return { title: `${speaker.name} · ${settings.churchName}`, description: speaker.bio ? await markdownPool.plainText(speaker.bio, 200) : settings.tagline || speaker.name, found: true };
+  return {
+    title: `${speaker.name} · ${settings.churchName}`,
+    description: speaker.bio
+      ? await markdownPool.plainText(speaker.bio, 200)
+      : settings.tagline || speaker.name,
+    found: true,
+  };
 };
 
 const SERMON_ROUTES: Array<[pattern: RegExp, resolve: MetaResolver]> = [
@@ -213,19 +302,40 @@ const SERMON_ROUTES: Array<[pattern: RegExp, resolve: MetaResolver]> = [
 
 /** A public event: Open Graph and a schema.org Event for its next (or last) occurrence. */
 const eventPage: MetaResolver = async ({ settings, guest, origin }, { slug = "" }) => {
-  const event = await guestFind<EventRecord>(guest, "events", guest.filter("slug = {:slug} && status != 'draft' && visibility = 'public'", { slug }));
+  const event = await guestFind<EventRecord>(
+    guest,
+    "events",
+    guest.filter("slug = {:slug} && status != 'draft' && visibility = 'public'", { slug }),
+  );
   if (!event) return notFound(settings);
-  const description = event.summary || (await markdownPool.plainText(event.description ?? "", 200)) || settings.tagline || event.title;
-  let when: { start: string; end: string; cancelled: boolean } = { start: iso(event.startsAt)!, end: iso(event.endsAt)!, cancelled: event.status === "cancelled" };
+  const description =
+    event.summary ||
+    (await markdownPool.plainText(event.description ?? "", 200)) ||
+    settings.tagline ||
+    event.title;
+  let when: { start: string; end: string; cancelled: boolean } = {
+    start: iso(event.startsAt)!,
+    end: iso(event.endsAt)!,
+    cancelled: event.status === "cancelled",
+  };
   try {
     const now = Temporal.Now.instant();
-    const exceptions = await guest.collection("event_exceptions").getFullList<EventExceptionRecord>({ filter: guest.filter("event = {:e}", { e: event.id }) });
+    const exceptions = await guest
+      .collection("event_exceptions")
+      .getFullList<EventExceptionRecord>({ filter: guest.filter("event = {:e}", { e: event.id }) });
     const next = occurrencesOf(event, exceptions, now, now.add({ hours: 24 * 400 }))[0];
-    if (next) when = { start: next.start.toInstant().toString(), end: next.end.toInstant().toString(), cancelled: next.status === "CANCELLED" };
+    if (next)
+      when = {
+        start: next.start.toInstant().toString(),
+        end: next.end.toInstant().toString(),
+        cancelled: next.status === "CANCELLED",
+      };
   } catch {
     // A rule that does not parse: describe the first occurrence.
   }
-  const image = event.image ? `${origin}/files/events/${event.id}/${encodeURIComponent(event.image)}?thumb=1200x630` : undefined;
+  const image = event.image
+    ? `${origin}/files/events/${event.id}/${encodeURIComponent(event.image)}?thumb=1200x630`
+    : undefined;
   return {
     title: `${event.title} · ${settings.churchName}`,
     description,
@@ -242,7 +352,13 @@ const eventPage: MetaResolver = async ({ settings, guest, origin }, { slug = "" 
       eventStatus: when.cancelled ? "https://schema.org/EventCancelled" : "https://schema.org/EventScheduled",
       eventAttendanceMode: "https://schema.org/OfflineEventAttendanceMode",
       ...(event.locationName || event.locationAddress
-        ? { location: { "@type": "Place", name: event.locationName || settings.churchName, address: event.locationAddress || settings.address?.replace(/\n/g, ", ") || "" } }
+        ? {
+            location: {
+              "@type": "Place",
+              name: event.locationName || settings.churchName,
+              address: event.locationAddress || settings.address?.replace(/\n/g, ", ") || "",
+            },
+          }
         : {}),
       ...(image ? { image } : {}),
       organizer: { "@type": "Organization", name: settings.churchName, url: origin },
@@ -260,9 +376,17 @@ const EVENT_ROUTES: Array<[pattern: RegExp, resolve: MetaResolver]> = [
 
 /** A public group: its name and description (members-only and hidden groups answer 404 here, as to a visitor). */
 const groupPage: MetaResolver = async ({ settings, guest }, { slug = "" }) => {
-  const group = await guestFind<GroupRecord>(guest, "groups", guest.filter("slug = {:slug} && status = 'active' && visibility = 'public'", { slug }));
+  const group = await guestFind<GroupRecord>(
+    guest,
+    "groups",
+    guest.filter("slug = {:slug} && status = 'active' && visibility = 'public'", { slug }),
+  );
   if (!group) return notFound(settings);
-  const description = (await markdownPool.plainText(group.description ?? "", 200)) || group.schedule || settings.tagline || group.name;
+  const description =
+    (await markdownPool.plainText(group.description ?? "", 200)) ||
+    group.schedule ||
+    settings.tagline ||
+    group.name;
   return { title: `${group.name} · ${settings.churchName}`, description, found: true };
 };
 

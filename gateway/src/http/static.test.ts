@@ -43,7 +43,14 @@ describe("StaticFiles", () => {
     expect(await files.size()).toBe(2);
     expect((await files.get("/assets/app-abc.js"))?.immutable).toBe(true);
     expect((await files.get("/robots.txt"))?.immutable).toBe(false);
-    for (const path of ["/index.html", "/.vite/manifest.json", "/assets/app-abc.js.br", "/", "/assets/", "/../index.html"]) {
+    for (const path of [
+      "/index.html",
+      "/.vite/manifest.json",
+      "/assets/app-abc.js.br",
+      "/",
+      "/assets/",
+      "/../index.html",
+    ]) {
       expect(await files.get(path), path).toBeNull();
     }
     expect(await files.template()).toContain("<title>x</title>");

@@ -20,9 +20,20 @@ const TYPES: Record<string, string> = {
   ".xml": "application/xml; charset=utf-8",
   ".webmanifest": "application/manifest+json",
 };
-const COMPRESSIBLE = new Set([".html", ".js", ".mjs", ".css", ".svg", ".json", ".txt", ".xml", ".webmanifest"]);
+const COMPRESSIBLE = new Set([
+  ".html",
+  ".js",
+  ".mjs",
+  ".css",
+  ".svg",
+  ".json",
+  ".txt",
+  ".xml",
+  ".webmanifest",
+]);
 /** Never served as files: the raw template (the app's HTML is rendered per page), build metadata, and the precompressed siblings themselves. */
-const HIDDEN = (path: string) => path === "/index.html" || path.startsWith("/.vite/") || path.endsWith(".br") || path.endsWith(".gz");
+const HIDDEN = (path: string) =>
+  path === "/index.html" || path.startsWith("/.vite/") || path.endsWith(".br") || path.endsWith(".gz");
 
 export type Encoding = "br" | "gzip";
 
@@ -104,7 +115,9 @@ export class StaticFiles {
       const ext = extname(path);
       const [body, info] = await Promise.all([readFile(path), stat(path)]);
       const compressible = COMPRESSIBLE.has(ext) && body.length > 512;
-      const [br, gzip] = compressible ? await Promise.all([readOptional(`${path}.br`), readOptional(`${path}.gz`)]) : [null, null];
+      const [br, gzip] = compressible
+        ? await Promise.all([readOptional(`${path}.br`), readOptional(`${path}.gz`)])
+        : [null, null];
       files.set(urlPath, {
         body,
         br,
@@ -147,7 +160,8 @@ export function chooseEncoding(acceptEncoding: string | undefined, available: En
   return best;
 }
 
-const etagOf = (file: StaticFile, encoding: Encoding | null) => `"${file.hash}${encoding ? `-${encoding}` : ""}"`;
+const etagOf = (file: StaticFile, encoding: Encoding | null) =>
+  `"${file.hash}${encoding ? `-${encoding}` : ""}"`;
 
 /** True when the client's copy is current (If-None-Match first; If-Modified-Since only without it). */
 function notModified(req: IncomingMessage, file: StaticFile): boolean {
@@ -163,8 +177,20 @@ function notModified(req: IncomingMessage, file: StaticFile): boolean {
 }
 
 /** Sends a static file: 304 when the client's copy is current, else the best encoding it accepts. */
-export function sendStaticFile(req: IncomingMessage, res: ServerResponse, file: StaticFile, headers: Record<string, string>): void {
-  const available = ([["br", file.br], ["gzip", file.gzip]] as const).filter(([, body]) => body).map(([encoding]) => encoding);
+export function sendStaticFile(
+  req: IncomingMessage,
+  res: ServerResponse,
+  file: StaticFile,
+  headers: Record<string, string>,
+): void {
+  const available = (
+    [
+      ["br", file.br],
+      ["gzip", file.gzip],
+    ] as const
+  )
+    .filter(([, body]) => body)
+    .map(([encoding]) => encoding);
   const encoding = chooseEncoding(req.headers["accept-encoding"], available);
   const body = encoding === "br" ? file.br! : encoding === "gzip" ? file.gzip! : file.body;
   const common = {

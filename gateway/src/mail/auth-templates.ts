@@ -33,7 +33,10 @@ function template(brand: Brand, subject: string, content: MailContent): AuthTemp
   const html = htmlPart(content, brand, subject);
   return {
     subject,
-    body: html.replace("</body>", `${TEXT_MARKER_START}${encodeForComment(textPart(content, brand))}${TEXT_MARKER_END}</body>`),
+    body: html.replace(
+      "</body>",
+      `${TEXT_MARKER_START}${encodeForComment(textPart(content, brand))}${TEXT_MARKER_END}</body>`,
+    ),
   };
 }
 
@@ -48,7 +51,8 @@ export function authTemplates(brand: Brand): {
   const reset = [t("auth.reset.hello"), t("auth.reset.body", { church })];
   // {ALERT_INFO} is PocketBase's description of the new device or location.
   const alert = [t("auth.reset.hello"), t("auth.alert.body", { church }), "{ALERT_INFO}", t("auth.alert.ok")];
-  const html = (paragraphs: string[]) => paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p)}</p>`).join("\n");
+  const html = (paragraphs: string[]) =>
+    paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p)}</p>`).join("\n");
   return {
     verificationTemplate: template(brand, t("auth.verify.subject", { church }), {
       text: verification.join("\n\n"),

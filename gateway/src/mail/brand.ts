@@ -26,7 +26,10 @@ function luminance(hex: string): number {
 }
 
 const contrastWithWhite = (hex: string) => 1.05 / (luminance(hex) + 0.05);
-const toHex = (n: number) => Math.round(Math.max(0, Math.min(255, n))).toString(16).padStart(2, "0");
+const toHex = (n: number) =>
+  Math.round(Math.max(0, Math.min(255, n)))
+    .toString(16)
+    .padStart(2, "0");
 
 /** The same rule as the web app's accessibleBrandColor (web/src/lib/color.ts). */
 export function accessibleColor(hex: string | undefined): string {
@@ -44,7 +47,9 @@ export function brandFrom(settings: SettingsRecord, publicUrl: string): Brand {
   const siteUrl = publicUrl.replace(/\/+$/, "");
   return {
     churchName: settings.churchName,
-    logoUrl: settings.logo ? `${siteUrl}/files/${settings.collectionId}/${settings.id}/${encodeURIComponent(settings.logo)}?thumb=0x96` : null,
+    logoUrl: settings.logo
+      ? `${siteUrl}/files/${settings.collectionId}/${settings.id}/${encodeURIComponent(settings.logo)}?thumb=0x96`
+      : null,
     color: accessibleColor(settings.brandColor),
     siteUrl,
     address: settings.address ?? "",
@@ -57,12 +62,19 @@ export function brandFrom(settings: SettingsRecord, publicUrl: string): Brand {
 export function formatWallTime(time: string, locale: Brand["locale"]): string {
   const [h, m] = time.split(":").map(Number) as [number, number];
   if (!Number.isFinite(h) || !Number.isFinite(m)) return time;
-  return new Intl.DateTimeFormat(locale, { hour: "numeric", minute: "2-digit", timeZone: "UTC" }).format(Date.UTC(2024, 0, 1, h, m));
+  return new Intl.DateTimeFormat(locale, { hour: "numeric", minute: "2-digit", timeZone: "UTC" }).format(
+    Date.UTC(2024, 0, 1, h, m),
+  );
 }
 
 /** An instant in the church's zone, in the site's format ("Nov 23, 2026, 9:00 AM"). */
 export function formatDateTime(iso: string, brand: Pick<Brand, "locale" | "timezone">): string {
   return new Intl.DateTimeFormat(brand.locale, {
-    year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZone: brand.timezone,
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    timeZone: brand.timezone,
   }).format(new Date(iso));
 }

@@ -7,11 +7,15 @@ import type { SettingsRecord, UserRecord } from "../pocketbase/records.ts";
  * visitor, an invitee) and PocketBase's own templates are written in the church's language.
  * The messages themselves live in @flock/shared/i18n/server-en.ts (and -es.ts).
  */
-export function recipientLocale(user: Pick<UserRecord, "locale"> | null | undefined, settings: Pick<SettingsRecord, "locale">): Locale {
+export function recipientLocale(
+  user: Pick<UserRecord, "locale"> | null | undefined,
+  settings: Pick<SettingsRecord, "locale">,
+): Locale {
   return pickLocale(user?.locale, settings.locale);
 }
 
 /** The church's language (for readers without an account). */
-export const churchLocale = (settings: Pick<SettingsRecord, "locale">): Locale => pickLocale(null, settings.locale);
+export const churchLocale = (settings: Pick<SettingsRecord, "locale">): Locale =>
+  pickLocale(null, settings.locale);
 
 export { translator, type Locale, type Translate };

@@ -6,7 +6,9 @@ import { htmlPart, textPart } from "./layout.ts";
 
 // The hook's library is a CommonJS file for PocketBase's JS engine: loaded here as PocketBase loads it.
 const hookModule = { exports: {} as { useTextPart(message: { html: string; text: string }): void } };
-new Function("module", readFileSync(new URL("../../../pb_hooks/lib/mail-text.js", import.meta.url), "utf8"))(hookModule);
+new Function("module", readFileSync(new URL("../../../pb_hooks/lib/mail-text.js", import.meta.url), "utf8"))(
+  hookModule,
+);
 const { useTextPart } = hookModule.exports;
 
 const brand: Brand = {
@@ -21,14 +23,19 @@ const brand: Brand = {
 
 describe("the branded layout", () => {
   it("escapes every value in the HTML part and keeps the text part plain", () => {
-    const content = { text: "Hello <b>you</b> & welcome", button: { url: "https://church.example/x?a=1&b=2", label: "Go <now>" } };
+    const content = {
+      text: "Hello <b>you</b> & welcome",
+      button: { url: "https://church.example/x?a=1&b=2", label: "Go <now>" },
+    };
     const html = htmlPart(content, brand, "Subject <i>");
     expect(html).not.toContain("<Mark>");
     expect(html).toContain("St. &lt;Mark&gt; &amp; &quot;Paul&#39;s&quot;");
     expect(html).toContain('href="https://church.example/x?a=1&amp;b=2"');
     expect(html).toContain("Hello &lt;b&gt;you&lt;/b&gt;");
     const text = textPart(content, brand);
-    expect(text).toBe(`Hello <b>you</b> & welcome\n\nGo <now>:\nhttps://church.example/x?a=1&b=2\n\n—\n${brand.churchName}\n1 Chapel Road\nSpringfield\nhttps://church.example\n`);
+    expect(text).toBe(
+      `Hello <b>you</b> & welcome\n\nGo <now>:\nhttps://church.example/x?a=1&b=2\n\n—\n${brand.churchName}\n1 Chapel Road\nSpringfield\nhttps://church.example\n`,
+    );
   });
 
   it("uses the darkened brand colour (white text on it reaches 4.5:1), like the site", () => {
@@ -65,7 +72,9 @@ describe("PocketBase's auth mails", () => {
     expect(spanish.verificationTemplate.body).toContain('<html lang="es">');
     expect(spanish.resetPasswordTemplate.subject).toBe("Restablece tu contraseña de Iglesia Gracia");
     expect(spanish.authAlert.emailTemplate.body).toContain("{ALERT_INFO}");
-    expect(authTemplates(brand).verificationTemplate.subject).toBe(`Confirm your email for ${brand.churchName}`);
+    expect(authTemplates(brand).verificationTemplate.subject).toBe(
+      `Confirm your email for ${brand.churchName}`,
+    );
   });
 
   it("the comment encoding never lets '-->' or '--' through", () => {

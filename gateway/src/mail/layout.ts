@@ -1,6 +1,12 @@
 import type { Brand } from "./brand.ts";
 
-const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+const HTML_ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
 
 /** Escapes a value for interpolation into a mail's HTML body. */
 export function escapeHtml(value: string): string {
@@ -61,7 +67,10 @@ export function htmlPart(content: MailContent, brand: Brand, subject: string): s
     ? `<img src="${escapeHtml(brand.logoUrl)}" alt="${escapeHtml(brand.churchName)}" height="48" style="height:48px;max-width:100%;border:0;display:block;margin:0 auto">`
     : `<span style="font-family:Arial,Helvetica,sans-serif;font-size:20px;font-weight:bold;color:#ffffff">${escapeHtml(brand.churchName)}</span>`;
   const body = content.html ?? textToHtml(content.text);
-  const footer = [brand.churchName, brand.address].filter(Boolean).map((line) => escapeHtml(line).replace(/\n/g, "<br>")).join("<br>");
+  const footer = [brand.churchName, brand.address]
+    .filter(Boolean)
+    .map((line) => escapeHtml(line).replace(/\n/g, "<br>"))
+    .join("<br>");
   return (
     `<!doctype html><html lang="${brand.locale}"><head><meta charset="utf-8">` +
     `<meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(subject)}</title></head>` +
@@ -72,7 +81,9 @@ export function htmlPart(content: MailContent, brand: Brand, subject: string): s
     `<tr><td style="padding:28px 24px 8px;font-family:Arial,Helvetica,sans-serif;font-size:16px;line-height:1.5;color:#1f2937">` +
     body +
     (content.button ? buttonHtml(content.button, brand) : "") +
-    (content.footnote ? `<p style="margin:0 0 16px;font-size:14px;color:#4b5563">${escapeHtml(content.footnote)}</p>` : "") +
+    (content.footnote
+      ? `<p style="margin:0 0 16px;font-size:14px;color:#4b5563">${escapeHtml(content.footnote)}</p>`
+      : "") +
     `</td></tr>` +
     `<tr><td style="padding:16px 24px 24px;font-family:Arial,Helvetica,sans-serif;font-size:13px;line-height:1.5;color:#4b5563;border-top:1px solid #e5e7eb">` +
     `${footer}<br><a href="${escapeHtml(brand.siteUrl)}" style="color:${brand.color}">${escapeHtml(brand.siteUrl.replace(/^https?:\/\//, ""))}</a>` +

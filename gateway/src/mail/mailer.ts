@@ -62,9 +62,21 @@ export class Mailer {
     if (!this.transport || !this.config.smtp) throw new Error("Mail is not configured (set SMTP_HOST).");
     const church: Brand = this.brand
       ? await this.brand()
-      : { churchName, logoUrl: null, color: "#2f5d8a", siteUrl: this.config.publicUrl, address: "", locale: "en", timezone: "UTC" };
+      : {
+          churchName,
+          logoUrl: null,
+          color: "#2f5d8a",
+          siteUrl: this.config.publicUrl,
+          address: "",
+          locale: "en",
+          timezone: "UTC",
+        };
     const brand: Brand = message.locale ? { ...church, locale: message.locale } : church;
-    const content = { text: message.text, ...(message.html ? { html: message.html } : {}), ...(message.button ? { button: message.button } : {}) };
+    const content = {
+      text: message.text,
+      ...(message.html ? { html: message.html } : {}),
+      ...(message.button ? { button: message.button } : {}),
+    };
     await this.transport.sendMail({
       from: { name: churchName, address: this.config.smtp.senderAddress },
       to: message.to,

@@ -6,11 +6,27 @@ import { escapeHtml, type Mailer, type MailMessage } from "./mailer.ts";
  * puts in the church's branded layout (the name, address and site are the layout's footer). Every
  * value is escaped for the HTML body; the text part is plain text, never Markdown.
  */
-export function composeMail(options: { to: string; subject: string; paragraphs: string[]; link?: { url: string; label: string }; churchName: string; locale?: Locale }): MailMessage {
+export function composeMail(options: {
+  to: string;
+  subject: string;
+  paragraphs: string[];
+  link?: { url: string; label: string };
+  churchName: string;
+  locale?: Locale;
+}): MailMessage {
   const { paragraphs, link } = options;
   const text = paragraphs.join("\n\n");
-  const html = paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p).replace(/\n/g, "<br>")}</p>`).join("\n");
-  return { to: options.to, subject: options.subject, text, html, ...(link ? { button: link } : {}), ...(options.locale ? { locale: options.locale } : {}) };
+  const html = paragraphs
+    .map((p) => `<p style="margin:0 0 16px">${escapeHtml(p).replace(/\n/g, "<br>")}</p>`)
+    .join("\n");
+  return {
+    to: options.to,
+    subject: options.subject,
+    text,
+    html,
+    ...(link ? { button: link } : {}),
+    ...(options.locale ? { locale: options.locale } : {}),
+  };
 }
 
 /**

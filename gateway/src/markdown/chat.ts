@@ -5,11 +5,18 @@
  * rel="noopener noreferrer nofollow ugc". Short and synchronous: chat needs no worker process.
  */
 
-const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+const ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
 const SAFE_URL = /^(https?:\/\/[^\s<>"']+|mailto:[^\s<>"'@]+@[^\s<>"']+)$/i;
-const anchor = (href: string, label: string) => `<a href="${href}" rel="noopener noreferrer nofollow ugc" target="_blank">${label}</a>`;
+const anchor = (href: string, label: string) =>
+  `<a href="${href}" rel="noopener noreferrer nofollow ugc" target="_blank">${label}</a>`;
 
 /** Render one chat message to sanitized HTML. */
 export function renderChat(body: string): string {

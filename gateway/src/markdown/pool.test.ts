@@ -20,8 +20,10 @@ function longBody(chars: number): string {
 
 describe("MarkdownPool", () => {
   it("gives the same results as rendering in place, with image details from the calling thread", async () => {
-    const markdown = "# Welcome\n\nHello [there](https://example.org) ![a](/files/media/m1/a.jpg)\n\n<script>x</script>";
-    const resolveImages = async (urls: string[]) => new Map(urls.map((url) => [url, { width: 40, height: 30, alt: "A photo" }]));
+    const markdown =
+      "# Welcome\n\nHello [there](https://example.org) ![a](/files/media/m1/a.jpg)\n\n<script>x</script>";
+    const resolveImages = async (urls: string[]) =>
+      new Map(urls.map((url) => [url, { width: 40, height: 30, alt: "A photo" }]));
     const html = await pool.render(markdown, { ...SITE, resolveImages });
     expect(html).toBe(await renderMarkdown(markdown, { ...SITE, resolveImages }));
     expect(html).toContain('width="40" height="30"');
@@ -32,7 +34,10 @@ describe("MarkdownPool", () => {
   it("passes on errors: a failed image lookup, and the renderer's own", async () => {
     const lookupFailed = new Error("PocketBase is down");
     await expect(
-      pool.render("![a](/files/media/m1/a.jpg)", { ...SITE, resolveImages: () => Promise.reject(lookupFailed) }),
+      pool.render("![a](/files/media/m1/a.jpg)", {
+        ...SITE,
+        resolveImages: () => Promise.reject(lookupFailed),
+      }),
     ).rejects.toBe(lookupFailed);
     await expect(pool.render("x", { siteOrigin: "javascript:alert(1)" })).rejects.toThrow(TypeError);
     expect(await pool.render("still *working*", SITE)).toBe("<p>still <em>working</em></p>");
@@ -42,14 +47,22 @@ describe("MarkdownPool", () => {
     const error = await pool.render(longBody(200_000), SITE, 20).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MarkdownTimeoutError);
     expect((error as Error).message).toBe("Rendering this Markdown took longer than 0.02 s and was stopped.");
-    expect(await pool.render("after **the** timeout", SITE)).toBe("<p>after <strong>the</strong> timeout</p>");
+    expect(await pool.render("after **the** timeout", SITE)).toBe(
+      "<p>after <strong>the</strong> timeout</p>",
+    );
     expect(pool.stats().busy).toBe(0);
   });
 
   it("runs jobs side by side up to its size, and queues the rest", async () => {
     const jobs = Array.from({ length: 5 }, (_, i) => pool.plainText(`Paragraph ${i}`));
     expect(pool.stats().workers).toBeLessThanOrEqual(2);
-    expect(await Promise.all(jobs)).toEqual(["Paragraph 0", "Paragraph 1", "Paragraph 2", "Paragraph 3", "Paragraph 4"]);
+    expect(await Promise.all(jobs)).toEqual([
+      "Paragraph 0",
+      "Paragraph 1",
+      "Paragraph 2",
+      "Paragraph 3",
+      "Paragraph 4",
+    ]);
     expect(pool.stats()).toMatchObject({ queued: 0, busy: 0 });
   });
 

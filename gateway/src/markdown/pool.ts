@@ -28,7 +28,11 @@ export type FromWorker =
   | { type: "error"; id: number; name: string; message: string };
 
 type JobMessage = Extract<ToWorker, { type: "job" }>;
-type JobInput = JobMessage extends infer M ? (M extends { id: number } ? Omit<M, "id" | "type"> : never) : never;
+type JobInput = JobMessage extends infer M
+  ? M extends { id: number }
+    ? Omit<M, "id" | "type">
+    : never
+  : never;
 
 /** A render that went past the time limit (its worker was stopped). */
 export class MarkdownTimeoutError extends Error {
@@ -73,7 +77,8 @@ const isLong = (job: Job) => job.message.markdown.length > LONG_JOB_CHARS;
  * shared with many other processes a lowered priority starves the renders (a nice-10 process gets
  * about 1 % of a core at load 20) and every page waits. MARKDOWN_WORKER_NICENESS overrides both.
  */
-const workerNiceness = () => Number(process.env.MARKDOWN_WORKER_NICENESS ?? (process.env.NODE_ENV === "production" ? 10 : 0));
+const workerNiceness = () =>
+  Number(process.env.MARKDOWN_WORKER_NICENESS ?? (process.env.NODE_ENV === "production" ? 10 : 0));
 
 export class MarkdownPool {
   readonly size: number;
@@ -91,7 +96,11 @@ export class MarkdownPool {
 
   /** renderMarkdown in a worker (see render.ts). */
   render(markdown: string, options: RenderOptions, timeoutMs = this.timeoutMs): Promise<string> {
-    return this.submit({ kind: "render", markdown, siteOrigin: options.siteOrigin, resolveImages: !!options.resolveImages }, timeoutMs, options.resolveImages) as Promise<string>;
+    return this.submit(
+      { kind: "render", markdown, siteOrigin: options.siteOrigin, resolveImages: !!options.resolveImages },
+      timeoutMs,
+      options.resolveImages,
+    ) as Promise<string>;
   }
 
   /** plainText in a worker. */
@@ -115,21 +124,38 @@ export class MarkdownPool {
 
   /** Jobs waiting for a worker, and workers busy (for tests and diagnostics). */
   stats(): { queued: number; busy: number; workers: number } {
-    return { queued: this.queue.length, busy: this.slots.filter((s) => s.job).length, workers: this.slots.length };
+    return {
+      queued: this.queue.length,
+      busy: this.slots.filter((s) => s.job).length,
+      workers: this.slots.length,
+    };
   }
 
   async close(): Promise<void> {
     this.closed = true;
     for (const resolve of this.readyWaiters.splice(0)) resolve();
     for (const job of this.queue.splice(0)) job.reject(new Error("The Markdown renderer is shut down."));
-    await Promise.all(this.slots.splice(0).map((slot) => this.stop(slot, new Error("The Markdown renderer is shut down."))));
+    await Promise.all(
+      this.slots.splice(0).map((slot) => this.stop(slot, new Error("The Markdown renderer is shut down."))),
+    );
   }
 
-  private submit(input: JobInput, timeoutMs: number, resolveImages?: RenderOptions["resolveImages"]): Promise<string | string[]> {
+  private submit(
+    input: JobInput,
+    timeoutMs: number,
+    resolveImages?: RenderOptions["resolveImages"],
+  ): Promise<string | string[]> {
     if (this.closed) return Promise.reject(new Error("The Markdown renderer is shut down."));
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
-      this.queue.push({ id, message: { ...input, type: "job", id } as JobMessage, timeoutMs, resolveImages, resolve, reject });
+      this.queue.push({
+        id,
+        message: { ...input, type: "job", id } as JobMessage,
+        timeoutMs,
+        resolveImages,
+        resolve,
+        reject,
+      });
       this.dispatch();
     });
   }
@@ -177,7 +203,8 @@ export class MarkdownPool {
     worker.on("message", (message: FromWorker) => this.onMessage(slot, message));
     worker.on("error", (error) => this.replace(slot, error));
     worker.on("exit", (code, signal) => {
-      if (this.slots.includes(slot)) this.replace(slot, new Error(`The Markdown worker stopped (${signal ?? `exit code ${code}`}).`));
+      if (this.slots.includes(slot))
+        this.replace(slot, new Error(`The Markdown worker stopped (${signal ?? `exit code ${code}`}).`));
     });
     return slot;
   }
@@ -192,12 +219,17 @@ export class MarkdownPool {
     const job = slot.job;
     if (!job || job.id !== message.id) return;
     if (message.type === "images") {
-      const lookup = job.resolveImages ? job.resolveImages(message.urls) : Promise.resolve(new Map<string, ImageInfo>());
+      const lookup = job.resolveImages
+        ? job.resolveImages(message.urls)
+        : Promise.resolve(new Map<string, ImageInfo>());
       lookup.then(
-        (infos) => slot.job === job && slot.worker.send({ type: "images", id: job.id, infos: [...infos] } satisfies ToWorker),
+        (infos) =>
+          slot.job === job &&
+          slot.worker.send({ type: "images", id: job.id, infos: [...infos] } satisfies ToWorker),
         (error: unknown) => {
           job.imageError ??= error;
-          if (slot.job === job) slot.worker.send({ type: "images", id: job.id, infos: null } satisfies ToWorker);
+          if (slot.job === job)
+            slot.worker.send({ type: "images", id: job.id, infos: null } satisfies ToWorker);
         },
       );
       return;
@@ -205,7 +237,13 @@ export class MarkdownPool {
     this.finish(slot);
     if (message.type === "done") job.resolve(message.result);
     else if (job.imageError !== undefined) job.reject(job.imageError);
-    else job.reject(Object.assign(message.name === "TypeError" ? new TypeError(message.message) : new Error(message.message), { name: message.name }));
+    else
+      job.reject(
+        Object.assign(
+          message.name === "TypeError" ? new TypeError(message.message) : new Error(message.message),
+          { name: message.name },
+        ),
+      );
   }
 
   private checkReady(): void {
@@ -223,7 +261,9 @@ export class MarkdownPool {
   /** The job ran out of time: stop its worker (a synchronous parse cannot be interrupted otherwise). */
   private expire(slot: Slot, job: Job): void {
     if (slot.job !== job) return;
-    console.error(`[markdown] a ${job.message.kind} job (${job.message.markdown.length} characters) took over ${job.timeoutMs} ms: stopped its worker`);
+    console.error(
+      `[markdown] a ${job.message.kind} job (${job.message.markdown.length} characters) took over ${job.timeoutMs} ms: stopped its worker`,
+    );
     this.replace(slot, new MarkdownTimeoutError(job.timeoutMs));
   }
 

@@ -1,5 +1,13 @@
 import { describe, expect, it, vi } from "vitest";
-import { capContainerNesting, embedFor, type ImageInfo, imageUrls, plainText, renderMarkdown, slugify } from "./render.ts";
+import {
+  capContainerNesting,
+  embedFor,
+  type ImageInfo,
+  imageUrls,
+  plainText,
+  renderMarkdown,
+  slugify,
+} from "./render.ts";
 
 const SITE = "https://grace.example";
 const render = (markdown: string, resolveImages?: (urls: string[]) => Promise<Map<string, ImageInfo>>) =>
@@ -26,7 +34,9 @@ describe("GFM", () => {
   });
 
   it("renders autolinks (literal, www and angle brackets) and emails", async () => {
-    const html = await render("Visit https://example.org/x, www.example.com or <https://a.example> and office@grace.example");
+    const html = await render(
+      "Visit https://example.org/x, www.example.com or <https://a.example> and office@grace.example",
+    );
     expect(html).toContain(`<a href="https://example.org/x" ${EXTERNAL}>https://example.org/x</a>,`);
     expect(html).toContain(`<a href="http://www.example.com" ${EXTERNAL}>www.example.com</a>`);
     expect(html).toContain(`<a href="https://a.example" ${EXTERNAL}>https://a.example</a>`);
@@ -36,8 +46,12 @@ describe("GFM", () => {
   it("renders task lists as disabled checkboxes", async () => {
     const html = await render("- [x] Set up chairs\n- [ ] Print bulletins");
     expect(html).toContain('<ul class="contains-task-list">');
-    expect(html).toContain('<li class="task-list-item"><input type="checkbox" checked disabled> Set up chairs</li>');
-    expect(html).toContain('<li class="task-list-item"><input type="checkbox" disabled> Print bulletins</li>');
+    expect(html).toContain(
+      '<li class="task-list-item"><input type="checkbox" checked disabled> Set up chairs</li>',
+    );
+    expect(html).toContain(
+      '<li class="task-list-item"><input type="checkbox" disabled> Print bulletins</li>',
+    );
   });
 
   it("keeps ordered list starts, blockquotes, rules and fenced code with its language", async () => {
@@ -45,7 +59,7 @@ describe("GFM", () => {
     expect(html).toContain('<ol start="3">');
     expect(html).toContain("<blockquote>\n<p>quoted</p>\n</blockquote>");
     expect(html).toContain("<hr>");
-    expect(html).toContain('<pre><code class="language-js">const a = \'&#x3C;b>\';\n</code></pre>');
+    expect(html).toContain("<pre><code class=\"language-js\">const a = '&#x3C;b>';\n</code></pre>");
   });
 
   it("drops a fenced code language that is not a plain word", async () => {
@@ -55,7 +69,9 @@ describe("GFM", () => {
 
   it("renders footnotes with working links and the app's visually-hidden label", async () => {
     const html = await render("Grace[^1].\n\n[^1]: Ephesians 2:8.");
-    expect(html).toContain('<a href="#user-content-fn-1" id="user-content-fnref-1" data-footnote-ref aria-describedby="footnote-label">1</a>');
+    expect(html).toContain(
+      '<a href="#user-content-fn-1" id="user-content-fnref-1" data-footnote-ref aria-describedby="footnote-label">1</a>',
+    );
     expect(html).toContain('<h2 class="visually-hidden" id="footnote-label">Footnotes</h2>');
     expect(html).toContain('<li id="user-content-fn-1">');
     expect(html).toContain('href="#user-content-fnref-1"');
@@ -64,9 +80,11 @@ describe("GFM", () => {
 
 describe("raw HTML", () => {
   it("is shown as text, never as markup", async () => {
-    const html = await render('Hello <b onclick="x()">bold</b>\n\n<div class="x">\nblock\n</div>\n\n<script>alert(1)</script>');
-    expect(html).toContain("Hello &#x3C;b onclick=\"x()\">bold&#x3C;/b>");
-    expect(html).toContain("<p>&#x3C;div class=\"x\">\nblock\n&#x3C;/div></p>");
+    const html = await render(
+      'Hello <b onclick="x()">bold</b>\n\n<div class="x">\nblock\n</div>\n\n<script>alert(1)</script>',
+    );
+    expect(html).toContain('Hello &#x3C;b onclick="x()">bold&#x3C;/b>');
+    expect(html).toContain('<p>&#x3C;div class="x">\nblock\n&#x3C;/div></p>');
     expect(html).toContain("<p>&#x3C;script>alert(1)&#x3C;/script></p>");
     expect(html).not.toMatch(/<(b|div|script)[\s>]/);
   });
@@ -79,7 +97,9 @@ describe("raw HTML", () => {
 
 describe("headings", () => {
   it("maps # to h2 (the page title is the h1) and gives every heading a stable, unique id", async () => {
-    const html = await render("# Welcome\n\n## Welcome\n\n### ¿Quiénes somos?\n\n#### `code` and **bold**\n\n## !!!\n\n###### Six");
+    const html = await render(
+      "# Welcome\n\n## Welcome\n\n### ¿Quiénes somos?\n\n#### `code` and **bold**\n\n## !!!\n\n###### Six",
+    );
     expect(html).not.toContain("<h1");
     expect(html).toContain('<h2 id="welcome">Welcome</h2>');
     expect(html).toContain('<h2 id="welcome-1">Welcome</h2>');
@@ -123,7 +143,9 @@ describe("links", () => {
   });
 
   it("keeps only the text of links to other schemes", async () => {
-    const html = await render("[a](javascript:alert(1)) [b](JaVaScRiPt:alert(1)) [c](data:text/html,x) [d](ftp://x.example) [e](vbscript:x) <javascript:alert(1)>");
+    const html = await render(
+      "[a](javascript:alert(1)) [b](JaVaScRiPt:alert(1)) [c](data:text/html,x) [d](ftp://x.example) [e](vbscript:x) <javascript:alert(1)>",
+    );
     expect(html).toBe("<p>a b c d e javascript:alert(1)</p>");
   });
 
@@ -141,35 +163,58 @@ describe("links", () => {
 describe("images", () => {
   const library = new Map<string, ImageInfo>([
     ["/files/media/abc123/choir.jpg", { width: 1200, height: 800, alt: "The choir singing at Easter" }],
-    ["https://grace.example/files/media/def456/hall.png", { width: 640, height: 480, alt: "The church hall" }],
+    [
+      "https://grace.example/files/media/def456/hall.png",
+      { width: 640, height: 480, alt: "The church hall" },
+    ],
   ]);
 
   it("are lazy and async, with dimensions and the media alt when the Markdown has none", async () => {
-    const resolveImages = vi.fn(async (urls: string[]) => new Map(urls.flatMap((url) => (library.has(url) ? [[url, library.get(url)!] as const] : []))));
+    const resolveImages = vi.fn(
+      async (urls: string[]) =>
+        new Map(urls.flatMap((url) => (library.has(url) ? [[url, library.get(url)!] as const] : []))),
+    );
     const html = await render(
-      "![](/files/media/abc123/choir.jpg) ![Our hall](https://grace.example/files/media/def456/hall.png) ![again](/files/media/abc123/choir.jpg) ![unknown](/files/media/zzz/x.png) ![cdn](https://cdn.example/a.png \"Title\")",
+      '![](/files/media/abc123/choir.jpg) ![Our hall](https://grace.example/files/media/def456/hall.png) ![again](/files/media/abc123/choir.jpg) ![unknown](/files/media/zzz/x.png) ![cdn](https://cdn.example/a.png "Title")',
       resolveImages,
     );
-    expect(html).toContain('<img src="/files/media/abc123/choir.jpg" alt="The choir singing at Easter" width="1200" height="800" loading="lazy" decoding="async">');
+    expect(html).toContain(
+      '<img src="/files/media/abc123/choir.jpg" alt="The choir singing at Easter" width="1200" height="800" loading="lazy" decoding="async">',
+    );
     // The Markdown's own alt wins; absolute same-site URLs become paths.
-    expect(html).toContain('<img src="/files/media/def456/hall.png" alt="Our hall" width="640" height="480" loading="lazy" decoding="async">');
-    expect(html).toContain('<img src="/files/media/abc123/choir.jpg" alt="again" width="1200" height="800" loading="lazy" decoding="async">');
-    expect(html).toContain('<img src="/files/media/zzz/x.png" alt="unknown" loading="lazy" decoding="async">');
+    expect(html).toContain(
+      '<img src="/files/media/def456/hall.png" alt="Our hall" width="640" height="480" loading="lazy" decoding="async">',
+    );
+    expect(html).toContain(
+      '<img src="/files/media/abc123/choir.jpg" alt="again" width="1200" height="800" loading="lazy" decoding="async">',
+    );
+    expect(html).toContain(
+      '<img src="/files/media/zzz/x.png" alt="unknown" loading="lazy" decoding="async">',
+    );
     // Images from other sites are not shown (privacy; the CSP would block them): their alt text stays.
     expect(html).not.toContain("cdn.example");
     expect(html).toContain("cdn");
     // One batched call, each distinct library URL once, as written in the Markdown.
     expect(resolveImages).toHaveBeenCalledTimes(1);
-    expect(resolveImages.mock.calls[0]![0]).toEqual(["/files/media/abc123/choir.jpg", "https://grace.example/files/media/def456/hall.png", "/files/media/zzz/x.png"]);
+    expect(resolveImages.mock.calls[0]![0]).toEqual([
+      "/files/media/abc123/choir.jpg",
+      "https://grace.example/files/media/def456/hall.png",
+      "/files/media/zzz/x.png",
+    ]);
   });
 
   it("resolves reference-style images", async () => {
     const html = await render("![][choir]\n\n[choir]: /files/media/abc123/choir.jpg", async () => library);
-    expect(html).toBe('<p><img src="/files/media/abc123/choir.jpg" alt="The choir singing at Easter" width="1200" height="800" loading="lazy" decoding="async"></p>');
+    expect(html).toBe(
+      '<p><img src="/files/media/abc123/choir.jpg" alt="The choir singing at Easter" width="1200" height="800" loading="lazy" decoding="async"></p>',
+    );
   });
 
   it("ignores dimensions that are not sensible numbers", async () => {
-    const html = await render("![x](/files/a/b/c.png)", async () => new Map([["/files/a/b/c.png", { width: Number.NaN, height: -3, alt: "" }]]));
+    const html = await render(
+      "![x](/files/a/b/c.png)",
+      async () => new Map([["/files/a/b/c.png", { width: Number.NaN, height: -3, alt: "" }]]),
+    );
     expect(html).toBe('<p><img src="/files/a/b/c.png" alt="x" loading="lazy" decoding="async"></p>');
   });
 
@@ -180,7 +225,9 @@ describe("images", () => {
   });
 
   it("keeps only the alt text of images from other places (http, other schemes, non-library paths)", async () => {
-    const html = await render("![http](http://cdn.example/a.png) ![js](javascript:alert(1)) ![data](data:image/png;base64,AAAA) ![](ftp://cdn.example/x.png) ![page](/p/about) ![rel](choir.jpg)");
+    const html = await render(
+      "![http](http://cdn.example/a.png) ![js](javascript:alert(1)) ![data](data:image/png;base64,AAAA) ![](ftp://cdn.example/x.png) ![page](/p/about) ![rel](choir.jpg)",
+    );
     expect(html).toBe("<p>http js data  page rel</p>");
   });
 
@@ -208,7 +255,11 @@ describe("embeds", () => {
     expect(await render(markdown)).toBe(youtubeBlock);
   });
 
-  it.each(["https://vimeo.com/76979871", "https://player.vimeo.com/video/76979871", "https://www.vimeo.com/76979871"])("embeds Vimeo (%s)", async (markdown) => {
+  it.each([
+    "https://vimeo.com/76979871",
+    "https://player.vimeo.com/video/76979871",
+    "https://www.vimeo.com/76979871",
+  ])("embeds Vimeo (%s)", async (markdown) => {
     expect(await render(markdown)).toBe(
       `<figure class="embed" data-embed-provider="vimeo" data-embed-src="https://player.vimeo.com/video/76979871"><a class="embed__link" href="https://vimeo.com/76979871" ${EXTERNAL}>Watch on Vimeo</a></figure>`,
     );
@@ -219,7 +270,9 @@ describe("embeds", () => {
       `<figure class="embed" data-embed-provider="youtube" data-embed-src="https://www.youtube-nocookie.com/embed/${YT}"><a class="embed__link" href="https://www.youtube.com/watch?v=${YT}" ${EXTERNAL}>Play: Carols by candlelight 2025 (YouTube)</a><figcaption class="embed__title">Carols by candlelight 2025</figcaption></figure>`,
     );
     // The title is text: raw HTML in it is shown, never run.
-    expect(await render(`[Carols <img src=x onerror=alert(1)>](https://youtu.be/${YT})`)).toContain("<figcaption class=\"embed__title\">Carols &#x3C;img src=x onerror=alert(1)></figcaption>");
+    expect(await render(`[Carols <img src=x onerror=alert(1)>](https://youtu.be/${YT})`)).toContain(
+      '<figcaption class="embed__title">Carols &#x3C;img src=x onerror=alert(1)></figcaption>',
+    );
     // Within a sentence it stays a link.
     expect(await render(`Watch [the carols](https://youtu.be/${YT}) again.`)).not.toContain("embed");
   });
@@ -247,14 +300,25 @@ describe("embeds", () => {
   });
 
   it("rebuilds the embed from the validated id, never from the input", () => {
-    expect(embedFor(`https://www.youtube.com/watch?v=${YT}&autoplay=1&origin=https://evil.example`)).toEqual({ provider: "youtube", id: YT });
+    expect(embedFor(`https://www.youtube.com/watch?v=${YT}&autoplay=1&origin=https://evil.example`)).toEqual({
+      provider: "youtube",
+      id: YT,
+    });
     expect(embedFor(`javascript://youtube.com/watch?v=${YT}`)).toBeNull();
     expect(embedFor(`https://www.youtube.com/watch?v=${YT}"onerror=`)).toBeNull();
   });
 
   it("keeps video links in lists, sentences, quotes and with other text as plain links", async () => {
     const url = `https://youtu.be/${YT}`;
-    for (const markdown of [`- ${url}`, `1. ${url}\n\n2. two`, `Watch ${url} today`, `> ${url}`, `[www.grace.example](${url})`, `${url}.`, `**${url}**`]) {
+    for (const markdown of [
+      `- ${url}`,
+      `1. ${url}\n\n2. two`,
+      `Watch ${url} today`,
+      `> ${url}`,
+      `[www.grace.example](${url})`,
+      `${url}.`,
+      `**${url}**`,
+    ]) {
       const html = await render(markdown);
       expect(html, markdown).not.toContain("<figure");
       expect(html, markdown).toContain(`href="${url}"`);
@@ -265,7 +329,9 @@ describe("embeds", () => {
 describe("imageUrls", () => {
   it("lists every image URL in document order, once, with references resolved", () => {
     expect(
-      imageUrls("![a](/files/m/1/a.png)\n\n- ![b](https://cdn.example/b.png)\n\n![c][ref] ![again](/files/m/1/a.png) [![in a link](/files/m/2/c.png)](/x)\n\n[ref]: /files/m/3/d.png\n\n`![not](/code.png)`"),
+      imageUrls(
+        "![a](/files/m/1/a.png)\n\n- ![b](https://cdn.example/b.png)\n\n![c][ref] ![again](/files/m/1/a.png) [![in a link](/files/m/2/c.png)](/x)\n\n[ref]: /files/m/3/d.png\n\n`![not](/code.png)`",
+      ),
     ).toEqual(["/files/m/1/a.png", "https://cdn.example/b.png", "/files/m/3/d.png", "/files/m/2/c.png"]);
   });
 
@@ -277,7 +343,9 @@ describe("imageUrls", () => {
 describe("plainText", () => {
   it("is the prose without markup, raw HTML, images or link targets", () => {
     expect(
-      plainText("# Welcome\n\nWe are **glad** you're _here_. See [our beliefs](/p/beliefs)!<br>Bye <b>now</b>\n\n![photo](/files/x.png)\n\n- one\n- two\n\n| a | b |\n|-|-|\n| c | d |\n\n`code`"),
+      plainText(
+        "# Welcome\n\nWe are **glad** you're _here_. See [our beliefs](/p/beliefs)!<br>Bye <b>now</b>\n\n![photo](/files/x.png)\n\n- one\n- two\n\n| a | b |\n|-|-|\n| c | d |\n\n`code`",
+      ),
     ).toBe("Welcome We are glad you're here. See our beliefs! Bye now one two a b c d code");
   });
 
@@ -301,7 +369,10 @@ describe("plainText", () => {
     // Long enough that short summaries parse only the first blocks (the first window is 2,000
     // characters), and small enough that the whole-document cases stay cheap: this test once parsed
     // 80,000 characters of Markdown and timed out on a loaded machine.
-    const filler = Array.from({ length: 100 }, (_, i) => `Paragraph ${i} about [our mission][m] and grace[^n].`).join("\n\n");
+    const filler = Array.from(
+      { length: 100 },
+      (_, i) => `Paragraph ${i} about [our mission][m] and grace[^n].`,
+    ).join("\n\n");
     const markdown = `Intro with [a link][m] and \`code\`.\n\n\`\`\`\nunclosed? no, closed\n\n[m]: /fake-inside-code\n\`\`\`\n\n${filler}\n\n[m]: /p/mission "Mission"\n[^n]: A note.\n`;
     expect(markdown.length).toBeGreaterThan(5_000);
     const full = plainText(markdown);
@@ -313,7 +384,9 @@ describe("plainText", () => {
       expect(summary.endsWith("…")).toBe(true);
       expect(full.startsWith(summary.slice(0, -1))).toBe(true);
     }
-    expect(plainText(markdown, 90)).toBe("Intro with a link and code. unclosed? no, closed [m]: /fake-inside-code Paragraph 0 about…");
+    expect(plainText(markdown, 90)).toBe(
+      "Intro with a link and code. unclosed? no, closed [m]: /fake-inside-code Paragraph 0 about…",
+    );
     expect(plainText(markdown, 10 ** 6)).toBe(full);
   });
 
@@ -330,7 +403,10 @@ describe("robustness", () => {
     let markdown = "";
     for (let n = 0; markdown.length < 200_000; n++) markdown += section(n);
     markdown = markdown.slice(0, 200_000);
-    const html = await render(markdown, async (urls) => new Map(urls.map((url) => [url, { width: 4, height: 3, alt: "" }])));
+    const html = await render(
+      markdown,
+      async (urls) => new Map(urls.map((url) => [url, { width: 4, height: 3, alt: "" }])),
+    );
     expect(html.length).toBeGreaterThan(200_000);
     expect(html).toContain('<h2 id="section-0">Section 0</h2>');
     expect(html).toContain('width="4" height="3"');
@@ -344,14 +420,19 @@ describe("robustness", () => {
     ["> ", "> ".repeat(100_000)],
     ["1. ", "1. ".repeat(66_000)],
     ["> - 1. ", "> - 1. ".repeat(28_000)],
-  ])("renders thousands of nested containers on one line (%s…) without overflowing the stack", async (_, markdown) => {
-    const html = await render(markdown);
-    expect(html.length).toBeGreaterThan(0);
-  }, 60_000);
+  ])(
+    "renders thousands of nested containers on one line (%s…) without overflowing the stack",
+    async (_, markdown) => {
+      const html = await render(markdown);
+      expect(html.length).toBeGreaterThan(0);
+    },
+    60_000,
+  );
 
   it("renders stairs of ever more indented nested lists", async () => {
     let markdown = "";
-    for (let i = 0; markdown.length < 200_000; i++) markdown += `${"  ".repeat(i * 32)}${"- ".repeat(32)}item ${i}\n`;
+    for (let i = 0; markdown.length < 200_000; i++)
+      markdown += `${"  ".repeat(i * 32)}${"- ".repeat(32)}item ${i}\n`;
     expect((await render(markdown)).length).toBeGreaterThan(0);
   }, 60_000);
 

@@ -15,7 +15,13 @@
  * numbers from the media library, embed markup rebuilt from a validated video id), so the embed
  * attributes never need to be allowed in the sanitizer's schema.
  */
-import type { Element, ElementContent, Properties, Root as HastRoot, RootContent as HastRootContent } from "hast";
+import type {
+  Element,
+  ElementContent,
+  Properties,
+  Root as HastRoot,
+  RootContent as HastRootContent,
+} from "hast";
 import type { Nodes as MdastNodes, Parent as MdastParent, PhrasingContent, Root as MdastRoot } from "mdast";
 import rehypeSanitize, { defaultSchema, type Options as SanitizeSchema } from "rehype-sanitize";
 import rehypeStringify from "rehype-stringify";
@@ -48,10 +54,35 @@ export interface RenderOptions {
 export const SANITIZE_SCHEMA: SanitizeSchema = {
   ...defaultSchema,
   tagNames: [
-    "h2", "h3", "h4", "h5", "h6", "p", "a", "strong", "em", "del", "code", "pre", "blockquote",
-    "ul", "ol", "li", "input", "table", "thead", "tbody", "tr", "th", "td", "hr", "br", "img",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "p",
+    "a",
+    "strong",
+    "em",
+    "del",
+    "code",
+    "pre",
+    "blockquote",
+    "ul",
+    "ol",
+    "li",
+    "input",
+    "table",
+    "thead",
+    "tbody",
+    "tr",
+    "th",
+    "td",
+    "hr",
+    "br",
+    "img",
     // GFM footnotes: <sup><a …>1</a></sup> and <section class="footnotes">.
-    "sup", "section",
+    "sup",
+    "section",
   ],
   attributes: {
     a: [
@@ -68,12 +99,25 @@ export const SANITIZE_SCHEMA: SanitizeSchema = {
     code: [["className", /^language-[\w.+#-]{1,40}$/]],
     ol: ["start", ["className", "contains-task-list"]],
     ul: [["className", "contains-task-list"]],
-    li: [["className", "task-list-item"], ["id", /^user-content-fn-[\w-]+$/]],
-    input: [["type", "checkbox"], ["disabled", true], ["checked", true]],
+    li: [
+      ["className", "task-list-item"],
+      ["id", /^user-content-fn-[\w-]+$/],
+    ],
+    input: [
+      ["type", "checkbox"],
+      ["disabled", true],
+      ["checked", true],
+    ],
     th: [["align", "left", "center", "right"]],
     td: [["align", "left", "center", "right"]],
-    h2: [["className", "visually-hidden"], ["id", "footnote-label"]],
-    section: [["dataFootnotes", true], ["className", "footnotes"]],
+    h2: [
+      ["className", "visually-hidden"],
+      ["id", "footnote-label"],
+    ],
+    section: [
+      ["dataFootnotes", true],
+      ["className", "footnotes"],
+    ],
   },
   // Ids are only allowed in the already-prefixed footnote shapes above; prefixing again would
   // break the footnote links.
@@ -94,7 +138,23 @@ export const SANITIZE_SCHEMA: SanitizeSchema = {
     li: ["ol", "ul"],
   },
   // Removed with their content (everything else unknown is unwrapped to its children).
-  strip: ["script", "style", "template", "noscript", "iframe", "object", "embed", "textarea", "title", "xmp", "noembed", "noframes", "plaintext", "svg", "math"],
+  strip: [
+    "script",
+    "style",
+    "template",
+    "noscript",
+    "iframe",
+    "object",
+    "embed",
+    "textarea",
+    "title",
+    "xmp",
+    "noembed",
+    "noframes",
+    "plaintext",
+    "svg",
+    "math",
+  ],
   allowComments: false,
   allowDoctypes: false,
 };
@@ -133,7 +193,8 @@ function flatText(node: MdastNodes): string {
   const stack: MdastNodes[] = [node];
   while (stack.length) {
     const current = stack.pop()!;
-    if ("value" in current && typeof current.value === "string" && current.type !== "html") parts.push(current.value);
+    if ("value" in current && typeof current.value === "string" && current.type !== "html")
+      parts.push(current.value);
     else if ("children" in current) {
       parts.push(" ");
       for (let i = current.children.length - 1; i >= 0; i--) stack.push(current.children[i] as MdastNodes);
@@ -178,7 +239,8 @@ function remarkFlock() {
       }
       let replacement: MdastNodes;
       if (BREAK_TAG.test(value) && !FLOW_PARENTS.has(parent.type)) replacement = { type: "break" };
-      else if (FLOW_PARENTS.has(parent.type)) replacement = { type: "paragraph", children: [{ type: "text", value: node.value }] };
+      else if (FLOW_PARENTS.has(parent.type))
+        replacement = { type: "paragraph", children: [{ type: "text", value: node.value }] };
       else replacement = { type: "text", value: node.value };
       (parent.children as MdastNodes[])[index] = replacement;
       return SKIP;
@@ -197,7 +259,8 @@ function rehypeFlock() {
     const state = stateOf(file);
     visit(tree, "element", (node) => {
       // A class the sanitizer emptied (say, a code language it refused) would print as class="".
-      if (Array.isArray(node.properties.className) && node.properties.className.length === 0) delete node.properties.className;
+      if (Array.isArray(node.properties.className) && node.properties.className.length === 0)
+        delete node.properties.className;
     });
     embeds(tree);
     links(tree, state.site);
@@ -253,7 +316,10 @@ function images(tree: HastRoot, state: RenderState): void {
       replaceChild(parent, index, alt ? [{ type: "text", value: alt }] : []);
       return [SKIP, index];
     }
-    const original = node.position?.start.offset !== undefined ? state.imageUrlAt.get(node.position.start.offset) : undefined;
+    const original =
+      node.position?.start.offset !== undefined
+        ? state.imageUrlAt.get(node.position.start.offset)
+        : undefined;
     const info = original !== undefined ? state.images.get(original) : undefined;
     const properties: Properties = { src, alt };
     if (typeof node.properties.title === "string") properties.title = node.properties.title;
@@ -270,7 +336,8 @@ function images(tree: HastRoot, state: RenderState): void {
   });
 }
 
-const isDimension = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value) && value >= 1 && value <= 100_000;
+const isDimension = (value: unknown): value is number =>
+  typeof value === "number" && Number.isFinite(value) && value >= 1 && value <= 100_000;
 
 /**
  * Same-site media-library images only (as a root-relative path); anything else null. Images from
@@ -294,7 +361,8 @@ function libraryPath(value: string, site: URL): string | null {
 
 function textOf(node: HastRoot | ElementContent): string {
   if (node.type === "text") return node.value;
-  if (node.type === "element" || node.type === "root") return node.children.map((child) => textOf(child as ElementContent)).join("");
+  if (node.type === "element" || node.type === "root")
+    return node.children.map((child) => textOf(child as ElementContent)).join("");
   return "";
 }
 
@@ -346,7 +414,8 @@ export function embedFor(value: string): Embed | null {
   } catch {
     return null;
   }
-  if ((url.protocol !== "https:" && url.protocol !== "http:") || url.username || url.password || url.port) return null;
+  if ((url.protocol !== "https:" && url.protocol !== "http:") || url.username || url.password || url.port)
+    return null;
   const path = url.pathname;
   const host = url.hostname;
   const segment = (prefix: string) => (path.startsWith(prefix) ? path.slice(prefix.length) : null);
@@ -373,7 +442,9 @@ export function embedFor(value: string): Embed | null {
  */
 export function embedElement(embed: Embed, title = ""): Element {
   const youtube = embed.provider === "youtube";
-  const src = youtube ? `https://www.youtube-nocookie.com/embed/${embed.id}` : `https://player.vimeo.com/video/${embed.id}`;
+  const src = youtube
+    ? `https://www.youtube-nocookie.com/embed/${embed.id}`
+    : `https://player.vimeo.com/video/${embed.id}`;
   const href = youtube ? `https://www.youtube.com/watch?v=${embed.id}` : `https://vimeo.com/${embed.id}`;
   const site = youtube ? "YouTube" : "Vimeo";
   const children: ElementContent[] = [
@@ -385,8 +456,19 @@ export function embedElement(embed: Embed, title = ""): Element {
     },
   ];
   // The video's title, from the Markdown link text ([Title](video URL) alone on its line): stays under the player.
-  if (title) children.push({ type: "element", tagName: "figcaption", properties: { className: ["embed__title"] }, children: [{ type: "text", value: title }] });
-  return { type: "element", tagName: "figure", properties: { className: ["embed"], dataEmbedProvider: embed.provider, dataEmbedSrc: src }, children };
+  if (title)
+    children.push({
+      type: "element",
+      tagName: "figcaption",
+      properties: { className: ["embed__title"] },
+      children: [{ type: "text", value: title }],
+    });
+  return {
+    type: "element",
+    tagName: "figure",
+    properties: { className: ["embed"], dataEmbedProvider: embed.provider, dataEmbedSrc: src },
+    children,
+  };
 }
 
 const isBlank = (node: ElementContent) => node.type === "text" && !node.value.trim();
@@ -419,7 +501,10 @@ const processor = unified()
   .use(remarkParse)
   .use(remarkGfm)
   .use(remarkFlock)
-  .use(remarkRehype, { allowDangerousHtml: false, footnoteLabelProperties: { className: ["visually-hidden"] } })
+  .use(remarkRehype, {
+    allowDangerousHtml: false,
+    footnoteLabelProperties: { className: ["visually-hidden"] },
+  })
   .use(rehypeSanitize, SANITIZE_SCHEMA)
   .use(rehypeFlock)
   .use(rehypeStringify)
@@ -494,7 +579,8 @@ function imagesIn(tree: MdastRoot): Array<{ offset: number | undefined; url: str
 
 function siteOf(siteOrigin: string): URL {
   const site = new URL(siteOrigin);
-  if (site.protocol !== "https:" && site.protocol !== "http:") throw new TypeError(`siteOrigin must be an http(s) origin: ${siteOrigin}`);
+  if (site.protocol !== "https:" && site.protocol !== "http:")
+    throw new TypeError(`siteOrigin must be an http(s) origin: ${siteOrigin}`);
   return new URL(site.origin);
 }
 
@@ -506,7 +592,9 @@ export async function renderMarkdown(markdown: string, options: RenderOptions): 
   for (const { offset, url } of found) if (offset !== undefined) imageUrlAt.set(offset, url);
 
   const images = new Map<string, ImageInfo | null>();
-  const library = [...new Set(found.map((image) => image.url).filter((url) => libraryPath(url, site) !== null))];
+  const library = [
+    ...new Set(found.map((image) => image.url).filter((url) => libraryPath(url, site) !== null)),
+  ];
   if (library.length && options.resolveImages) {
     const resolved = await options.resolveImages(library);
     for (const url of library) images.set(url, resolved.get(url) ?? null);
@@ -519,13 +607,26 @@ export async function renderMarkdown(markdown: string, options: RenderOptions): 
 
 /** Every image URL the Markdown uses (for "used in" and alt-text checks), in document order, unique. */
 export function imageUrls(markdown: string): string[] {
-  return [...new Set(imagesIn(parse(markdown)).map((image) => image.url).filter((url) => url !== ""))];
+  return [
+    ...new Set(
+      imagesIn(parse(markdown))
+        .map((image) => image.url)
+        .filter((url) => url !== ""),
+    ),
+  ];
 }
 
 // Plain text.
 
 /** Nodes whose text is not part of the prose (raw HTML, link definitions, footnote bodies, images). */
-const NOT_PROSE = new Set(["html", "definition", "footnoteDefinition", "image", "imageReference", "footnoteReference"]);
+const NOT_PROSE = new Set([
+  "html",
+  "definition",
+  "footnoteDefinition",
+  "image",
+  "imageReference",
+  "footnoteReference",
+]);
 
 function collectText(node: MdastNodes, out: string[]): void {
   if (node.type === "html" && BREAK_TAG.test(node.value.trim())) out.push(" ");
@@ -543,7 +644,8 @@ function collectText(node: MdastNodes, out: string[]): void {
     return;
   }
   if ("children" in node) {
-    for (const child of (node as MdastParent).children as Array<MdastNodes | PhrasingContent>) collectText(child, out);
+    for (const child of (node as MdastParent).children as Array<MdastNodes | PhrasingContent>)
+      collectText(child, out);
     // Blocks (and table cells) are separated by a space; inline containers are not.
     if (!INLINE.has(node.type)) out.push(" ");
   }
@@ -561,7 +663,9 @@ export function plainText(markdown: string, max?: number): string {
     const blankLine = /\n[ \t]*\n/g;
     blankLine.lastIndex = size;
     const cut = size < markdown.length ? blankLine.exec(markdown) : null;
-    const text = cut ? proseOf(`${definitionsIn(markdown.slice(cut.index))}\n\n${markdown.slice(0, cut.index)}`) : proseOf(markdown);
+    const text = cut
+      ? proseOf(`${definitionsIn(markdown.slice(cut.index))}\n\n${markdown.slice(0, cut.index)}`)
+      : proseOf(markdown);
     if (!cut || text.length > max) return truncate(text, max);
   }
 }
@@ -573,7 +677,8 @@ function proseOf(markdown: string): string {
 }
 
 /** Complete one-line link definitions only, so none can run into the blocks that follow. */
-const LINK_DEFINITION = /^ {0,3}\[(?:[^\]\\\n]|\\.)+\]:[ \t]*(?:<[^<>\n]*>|[^\s<]\S*)(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*$/gm;
+const LINK_DEFINITION =
+  /^ {0,3}\[(?:[^\]\\\n]|\\.)+\]:[ \t]*(?:<[^<>\n]*>|[^\s<]\S*)(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*$/gm;
 const FOOTNOTE_DEFINITION = /^ {0,3}\[\^(?:[^\]\\\s]|\\.)+\]:/gm;
 
 function definitionsIn(markdown: string): string {

@@ -18,7 +18,9 @@ async function run(message: Extract<ToWorker, { type: "job" }>): Promise<string 
         resolveImages: message.resolveImages
           ? (urls) =>
               new Promise((resolve, reject) => {
-                waitingForImages.set(message.id, (infos) => (infos ? resolve(new Map(infos)) : reject(new Error("image lookup failed"))));
+                waitingForImages.set(message.id, (infos) =>
+                  infos ? resolve(new Map(infos)) : reject(new Error("image lookup failed")),
+                );
                 send({ type: "images", id: message.id, urls });
               })
           : undefined,
@@ -40,7 +42,12 @@ process.on("message", (message: ToWorker) => {
   run(message).then(
     (result) => send({ type: "done", id: message.id, result }),
     (error: unknown) =>
-      send({ type: "error", id: message.id, name: error instanceof Error ? error.name : "Error", message: error instanceof Error ? error.message : String(error) }),
+      send({
+        type: "error",
+        id: message.id,
+        name: error instanceof Error ? error.name : "Error",
+        message: error instanceof Error ? error.message : String(error),
+      }),
   );
 });
 // Loaded: from now on below the gateway's priority (pool.ts says how far).

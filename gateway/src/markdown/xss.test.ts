@@ -19,7 +19,18 @@ const ALLOWED: Record<string, readonly string[]> = {
   h5: ["id"],
   h6: ["id"],
   p: [],
-  a: ["href", "title", "rel", "target", "id", "class", "data-footnote-ref", "data-footnote-backref", "aria-describedby", "aria-label"],
+  a: [
+    "href",
+    "title",
+    "rel",
+    "target",
+    "id",
+    "class",
+    "data-footnote-ref",
+    "data-footnote-backref",
+    "aria-describedby",
+    "aria-label",
+  ],
   strong: [],
   em: [],
   del: [],
@@ -50,7 +61,8 @@ const SAFE_PROTOCOLS: Record<string, ReadonlySet<string>> = {
   src: new Set(["http:", "https:"]),
   "data-embed-src": new Set(["https:"]),
 };
-const EMBED_SRC = /^https:\/\/(www\.youtube-nocookie\.com\/embed\/[A-Za-z0-9_-]{11}|player\.vimeo\.com\/video\/[0-9]+)$/;
+const EMBED_SRC =
+  /^https:\/\/(www\.youtube-nocookie\.com\/embed\/[A-Za-z0-9_-]{11}|player\.vimeo\.com\/video\/[0-9]+)$/;
 
 const window = new Window({
   url: SITE,
@@ -59,7 +71,11 @@ const window = new Window({
     disableJavaScriptFileLoading: true,
     disableCSSFileLoading: true,
     disableIframePageLoading: true,
-    navigation: { disableMainFrameNavigation: true, disableChildFrameNavigation: true, disableChildPageNavigation: true },
+    navigation: {
+      disableMainFrameNavigation: true,
+      disableChildFrameNavigation: true,
+      disableChildPageNavigation: true,
+    },
   },
 });
 afterAll(async () => {
@@ -88,27 +104,40 @@ function problems(html: string): string[] {
         // Stricter than browsers (which skip leading controls and spaces, and tabs/newlines anywhere):
         // every control character and space is removed before the scheme is read.
         const squashed = [...value]
-          .filter((char) => char.charCodeAt(0) > 0x20 && (char.charCodeAt(0) < 0x7f || char.charCodeAt(0) > 0x9f))
+          .filter(
+            (char) => char.charCodeAt(0) > 0x20 && (char.charCodeAt(0) < 0x7f || char.charCodeAt(0) > 0x9f),
+          )
           .join("")
           .toLowerCase();
-        if (/^(javascript|vbscript|data|livescript|mocha):/.test(squashed)) found.push(`<${tag}> ${name} uses a script scheme: ${value}`);
+        if (/^(javascript|vbscript|data|livescript|mocha):/.test(squashed))
+          found.push(`<${tag}> ${name} uses a script scheme: ${value}`);
         let protocol: string | null = null;
         try {
           protocol = new URL(value, SITE).protocol;
         } catch {
           found.push(`<${tag}> ${name} is not a URL: ${value}`);
         }
-        if (protocol && !SAFE_PROTOCOLS[name]!.has(protocol)) found.push(`<${tag}> ${name} has protocol ${protocol}`);
+        if (protocol && !SAFE_PROTOCOLS[name]!.has(protocol))
+          found.push(`<${tag}> ${name} has protocol ${protocol}`);
       }
     }
-    if (tag === "input" && (element.getAttribute("type") !== "checkbox" || !element.hasAttribute("disabled"))) found.push("an input that is not a disabled checkbox");
+    if (tag === "input" && (element.getAttribute("type") !== "checkbox" || !element.hasAttribute("disabled")))
+      found.push("an input that is not a disabled checkbox");
     if (tag === "figure") {
-      if (element.getAttribute("class") !== "embed") found.push(`figure class ${element.getAttribute("class")}`);
-      if (!EMBED_SRC.test(element.getAttribute("data-embed-src") ?? "")) found.push(`figure data-embed-src ${element.getAttribute("data-embed-src")}`);
-      if (!["youtube", "vimeo"].includes(element.getAttribute("data-embed-provider") ?? "")) found.push("figure with an unknown provider");
+      if (element.getAttribute("class") !== "embed")
+        found.push(`figure class ${element.getAttribute("class")}`);
+      if (!EMBED_SRC.test(element.getAttribute("data-embed-src") ?? ""))
+        found.push(`figure data-embed-src ${element.getAttribute("data-embed-src")}`);
+      if (!["youtube", "vimeo"].includes(element.getAttribute("data-embed-provider") ?? ""))
+        found.push("figure with an unknown provider");
     }
     if (element.hasAttribute("data-embed-src") && tag !== "figure") found.push(`data-embed-src on <${tag}>`);
-    if (tag === "a" && element.getAttribute("target") === "_blank" && element.getAttribute("rel") !== "noopener noreferrer") found.push("target=_blank without rel=noopener noreferrer");
+    if (
+      tag === "a" &&
+      element.getAttribute("target") === "_blank" &&
+      element.getAttribute("rel") !== "noopener noreferrer"
+    )
+      found.push("target=_blank without rel=noopener noreferrer");
   }
   return found;
 }
@@ -120,10 +149,16 @@ describe("XSS vectors through renderMarkdown (QUALITY S3)", () => {
   });
 
   it("the checker itself catches what it must", () => {
-    expect(problems('<img src=x onerror="alert(1)">')).toContain('<img> has event handler onerror="alert(1)"');
-    expect(problems('<a href=" java\tscript:alert(1)">x</a>')).toContain("<a> href uses a script scheme:  java\tscript:alert(1)");
+    expect(problems('<img src=x onerror="alert(1)">')).toContain(
+      '<img> has event handler onerror="alert(1)"',
+    );
+    expect(problems('<a href=" java\tscript:alert(1)">x</a>')).toContain(
+      "<a> href uses a script scheme:  java\tscript:alert(1)",
+    );
     expect(problems("<svg><a></a></svg>")).toContain("element <svg>");
-    expect(problems('<figure class="embed" data-embed-provider="youtube" data-embed-src="javascript:x"></figure>')).toContain("figure data-embed-src javascript:x");
+    expect(
+      problems('<figure class="embed" data-embed-provider="youtube" data-embed-src="javascript:x"></figure>'),
+    ).toContain("figure data-embed-src javascript:x");
     expect(problems("<p><strong>fine</strong></p>")).toEqual([]);
   });
 
@@ -132,10 +167,14 @@ describe("XSS vectors through renderMarkdown (QUALITY S3)", () => {
     for (const vector of XSS_VECTORS) {
       const html = await renderMarkdown(vector.markdown, {
         siteOrigin: SITE,
-        resolveImages: async (urls) => new Map(urls.map((url) => [url, { width: 10, height: 10, alt: '" onerror="alert(0)' }])),
+        resolveImages: async (urls) =>
+          new Map(urls.map((url) => [url, { width: 10, height: 10, alt: '" onerror="alert(0)' }])),
       });
       const found = problems(html);
-      if (found.length) failures.push(`#${vector.id} (${vector.family}) ${JSON.stringify(vector.markdown)}\n  → ${html}\n  ✗ ${found.join("\n  ✗ ")}`);
+      if (found.length)
+        failures.push(
+          `#${vector.id} (${vector.family}) ${JSON.stringify(vector.markdown)}\n  → ${html}\n  ✗ ${found.join("\n  ✗ ")}`,
+        );
     }
     expect(failures, failures.join("\n\n")).toEqual([]);
   }, 60_000);

@@ -23,7 +23,10 @@ export function createUserClient(pbUrl: string, token: string | null, clientIp?:
   const forwardIp = clientIp && isIp(clientIp) ? clientIp : null;
   pb.beforeSend = (url, options) => {
     if (forwardIp && !KEEP_GATEWAY_IP.test(url)) {
-      options.headers = { ...(options.headers as Record<string, string> | undefined), "x-forwarded-for": forwardIp };
+      options.headers = {
+        ...(options.headers as Record<string, string> | undefined),
+        "x-forwarded-for": forwardIp,
+      };
     }
     return { url, options: { ...options, fetch: sdkFetch } };
   };

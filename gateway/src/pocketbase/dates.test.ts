@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { fromPocketBaseDate, fromPocketBaseDateOrNull, isPocketBaseDate, parsePocketBaseDate, pocketBaseNow, toPocketBaseDate } from "./dates.ts";
+import {
+  fromPocketBaseDate,
+  fromPocketBaseDateOrNull,
+  isPocketBaseDate,
+  parsePocketBaseDate,
+  pocketBaseNow,
+  toPocketBaseDate,
+} from "./dates.ts";
 
 describe("PocketBase dates", () => {
   it("writes a Date, epoch milliseconds or an ISO string in PocketBase's form", () => {
@@ -16,7 +23,9 @@ describe("PocketBase dates", () => {
 
   it("reads PocketBase's form back as ISO-8601, the same instant", () => {
     expect(fromPocketBaseDate("2026-11-21 19:47:34.510Z")).toBe("2026-11-21T19:47:34.510Z");
-    expect(parsePocketBaseDate("2026-11-21 19:47:34.510Z").getTime()).toBe(Date.parse("2026-11-21T19:47:34.510Z"));
+    expect(parsePocketBaseDate("2026-11-21 19:47:34.510Z").getTime()).toBe(
+      Date.parse("2026-11-21T19:47:34.510Z"),
+    );
     const now = pocketBaseNow();
     expect(Math.abs(parsePocketBaseDate(now).getTime() - Date.now())).toBeLessThan(60_000);
     expect(toPocketBaseDate(fromPocketBaseDate("2026-01-02 03:04:05.006Z"))).toBe("2026-01-02 03:04:05.006Z");

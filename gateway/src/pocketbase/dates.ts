@@ -18,20 +18,26 @@ export const pocketBaseNow = () => toPocketBaseDate(new Date());
 export const fromPocketBaseDate = (pbDate: string): string => pbDate.replace(" ", "T");
 
 /** PocketBase's form, "" or nothing → ISO-8601 or null (an unset date field is ""). */
-export const fromPocketBaseDateOrNull = (pbDate: string | null | undefined): string | null => (pbDate ? fromPocketBaseDate(pbDate) : null);
+export const fromPocketBaseDateOrNull = (pbDate: string | null | undefined): string | null =>
+  pbDate ? fromPocketBaseDate(pbDate) : null;
 
 /** PocketBase's form → a `Date`. */
 export const parsePocketBaseDate = (pbDate: string): Date => new Date(fromPocketBaseDate(pbDate));
 
 /** Whether a value is a PocketBase datetime (records carry them as plain strings). */
-export const isPocketBaseDate = (value: unknown): value is string => typeof value === "string" && PB_DATE.test(value);
+export const isPocketBaseDate = (value: unknown): value is string =>
+  typeof value === "string" && PB_DATE.test(value);
 
 /** Today's date (YYYY-MM-DD, as date-only fields hold it) in the church's time zone. */
 export function todayIn(timeZone: string, now = new Date()): string {
   try {
-    return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+    return new Intl.DateTimeFormat("en-CA", {
+      timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+    }).format(now);
   } catch {
     return now.toISOString().slice(0, 10);
   }
 }
-

@@ -9,7 +9,12 @@ const agent = new Agent({ keepAlive: true, maxSockets: 64 });
  * (`randomizedThrottle` in its apis/record_crud.go). Per-viewer lookups, and the reads of every page
  * that can be empty for a whole church, must not be shaped that way (tests count them).
  */
-export const pocketBaseStats = { requests: 0, emptyFilteredLists: 0, lastEmptyFilteredList: "", filteredLists: {} as Record<string, number> };
+export const pocketBaseStats = {
+  requests: 0,
+  emptyFilteredLists: 0,
+  lastEmptyFilteredList: "",
+  filteredLists: {} as Record<string, number>,
+};
 const TIMEOUT_MS = 30_000;
 
 /**
@@ -93,17 +98,21 @@ export async function pocketBaseFetch(url: string, init: RequestInit = {}): Prom
   const headers = plainHeaders(init);
   if (typeof body === "string") headers["content-length"] = String(Buffer.byteLength(body));
   return new Promise<PocketBaseReply>((resolve, reject) => {
-    const req = request(url, { method: init.method ?? "GET", headers, agent, timeout: TIMEOUT_MS, signal: init.signal ?? undefined }, (res) => {
-      res.setEncoding("utf8");
-      let text = "";
-      res.on("data", (chunk: string) => (text += chunk));
-      res.on("error", reject);
-      res.on("end", () => {
-        const status = res.statusCode ?? 500;
-        noteFilteredList(url, status, text);
-        resolve(new Reply(status, url, res.headers, text));
-      });
-    });
+    const req = request(
+      url,
+      { method: init.method ?? "GET", headers, agent, timeout: TIMEOUT_MS, signal: init.signal ?? undefined },
+      (res) => {
+        res.setEncoding("utf8");
+        let text = "";
+        res.on("data", (chunk: string) => (text += chunk));
+        res.on("error", reject);
+        res.on("end", () => {
+          const status = res.statusCode ?? 500;
+          noteFilteredList(url, status, text);
+          resolve(new Reply(status, url, res.headers, text));
+        });
+      },
+    );
     req.on("timeout", () => req.destroy(new Error(`PocketBase did not answer within ${TIMEOUT_MS / 1000}s`)));
     req.on("error", reject);
     if (typeof body === "string") req.write(body);
@@ -112,4 +121,7 @@ export async function pocketBaseFetch(url: string, init: RequestInit = {}): Prom
 }
 
 /** The SDK's `fetch` option: it reads only what PocketBaseReply has. */
-export const sdkFetch = pocketBaseFetch as unknown as (url: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
+export const sdkFetch = pocketBaseFetch as unknown as (
+  url: RequestInfo | URL,
+  init?: RequestInit,
+) => Promise<Response>;

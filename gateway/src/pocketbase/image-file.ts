@@ -9,7 +9,8 @@ const IMAGE_TYPES_SHOWN = ["JPEG", "PNG", "WebP", "GIF"];
  * size limit, and really an image (its bytes measured), copied into a native File.
  */
 export async function checkedImageFile(file: File, fallbackName: string): Promise<File> {
-  if (!(LIMITS.imageMimeTypes as readonly string[]).includes(file.type)) throw unsupportedFileType(IMAGE_TYPES_SHOWN);
+  if (!(LIMITS.imageMimeTypes as readonly string[]).includes(file.type))
+    throw unsupportedFileType(IMAGE_TYPES_SHOWN);
   if (file.size > LIMITS.imageMaxBytes) throw payloadTooLarge(LIMITS.imageMaxBytes);
   const bytes = new Uint8Array(await file.arrayBuffer());
   try {

@@ -9,8 +9,20 @@ import { pbCall } from "../errors.ts";
  */
 
 /** Every row of `collection` whose `field` points at `id` (all pages). */
-export function rowsPointingAt<T extends RecordModel = RecordModel>(pb: PocketBase, collection: string, field: string, id: string, fields?: string): Promise<T[]> {
-  return pbCall(() => pb.collection(collection).getFullList<T>({ filter: pb.filter(`${field} = {:id}`, { id }), batch: 200, ...(fields ? { fields } : {}) }));
+export function rowsPointingAt<T extends RecordModel = RecordModel>(
+  pb: PocketBase,
+  collection: string,
+  field: string,
+  id: string,
+  fields?: string,
+): Promise<T[]> {
+  return pbCall(() =>
+    pb.collection(collection).getFullList<T>({
+      filter: pb.filter(`${field} = {:id}`, { id }),
+      batch: 200,
+      ...(fields ? { fields } : {}),
+    }),
+  );
 }
 
 /** One record by id as the caller, or null when it is missing or hidden by the rules. */
@@ -30,10 +42,17 @@ export async function findById<T>(pb: PocketBase, collection: string, id: string
  * The bytes of a (protected) file of a record, read with a short-lived file token of the caller;
  * null when the record has no such file or the caller may not read it.
  */
-export async function downloadFile(pb: PocketBase, record: RecordModel, filename: string): Promise<{ bytes: Uint8Array<ArrayBuffer>; type: string } | null> {
+export async function downloadFile(
+  pb: PocketBase,
+  record: RecordModel,
+  filename: string,
+): Promise<{ bytes: Uint8Array<ArrayBuffer>; type: string } | null> {
   if (!filename) return null;
   const token = await pbCall(() => pb.files.getToken());
   const response = await fetch(pb.files.getURL(record, filename, { token }));
   if (!response.ok) return null;
-  return { bytes: new Uint8Array(await response.arrayBuffer()), type: response.headers.get("content-type") ?? "application/octet-stream" };
+  return {
+    bytes: new Uint8Array(await response.arrayBuffer()),
+    type: response.headers.get("content-type") ?? "application/octet-stream",
+  };
 }

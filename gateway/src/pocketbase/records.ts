@@ -9,8 +9,18 @@ export interface BaseRecord {
 }
 
 export type PermissionName =
-  | "settings.manage" | "roles.manage" | "people.view" | "people.manage" | "content.edit" | "content.publish"
-  | "sermons.manage" | "events.manage" | "groups.manage" | "prayer.moderate" | "prayer.view_pastoral" | "media.manage"
+  | "settings.manage"
+  | "roles.manage"
+  | "people.view"
+  | "people.manage"
+  | "content.edit"
+  | "content.publish"
+  | "sermons.manage"
+  | "events.manage"
+  | "groups.manage"
+  | "prayer.moderate"
+  | "prayer.view_pastoral"
+  | "media.manage"
   | "api.manage";
 
 export interface RoleRecord extends BaseRecord {
@@ -269,9 +279,19 @@ export interface PrayerFlagRecord extends BaseRecord {
 export interface NotificationRecord extends BaseRecord {
   user: string;
   kind:
-    | "signup_approved" | "prayer_approved" | "prayer_rejected" | "prayer_answered" | "prayer_prayed"
-    | "visit_request" | "signup_pending" | "prayer_pending" | "staff_digest" | "webhook_disabled"
-    | "group_join_request" | "group_request_decided" | "group_chat";
+    | "signup_approved"
+    | "prayer_approved"
+    | "prayer_rejected"
+    | "prayer_answered"
+    | "prayer_prayed"
+    | "visit_request"
+    | "signup_pending"
+    | "prayer_pending"
+    | "staff_digest"
+    | "webhook_disabled"
+    | "group_join_request"
+    | "group_request_decided"
+    | "group_chat";
   title: string;
   body: string;
   link: string;
@@ -451,8 +471,15 @@ export interface ApiClientUsageRecord extends BaseRecord {
 }
 
 export type WebhookEventType =
-  | "post.published" | "post.updated" | "page.published" | "sermon.published" | "event.published"
-  | "prayer.approved" | "prayer.answered" | "person.created" | "visit.created";
+  | "post.published"
+  | "post.updated"
+  | "page.published"
+  | "sermon.published"
+  | "event.published"
+  | "prayer.approved"
+  | "prayer.answered"
+  | "person.created"
+  | "visit.created";
 
 /** A webhook subscription (pb_migrations/1732497000_webhooks.js). */
 export interface WebhookRecord extends BaseRecord {
@@ -484,7 +511,8 @@ export interface WebhookDeliveryRecord extends BaseRecord {
 
 /** PocketBase rows of the groups collections (pb_migrations/1732500000_groups.js). */
 export type GroupTypeValue = "small_group" | "class" | "ministry" | "team";
-export type GroupWeekdayValue = "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
+export type GroupWeekdayValue =
+  "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
 
 export interface GroupRecord extends BaseRecord {
   name: string;

@@ -15,7 +15,12 @@ const SIZE = 96 * 1024 * 1024;
 let dir: string;
 let server: Server;
 let url: string;
-const received: { bytes: number; head: string; auth: string | undefined; type: string | undefined } = { bytes: 0, head: "", auth: undefined, type: undefined };
+const received: { bytes: number; head: string; auth: string | undefined; type: string | undefined } = {
+  bytes: 0,
+  head: "",
+  auth: undefined,
+  type: undefined,
+};
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "flock-stream-"));
@@ -34,7 +39,9 @@ beforeAll(async () => {
       req.pause();
       setTimeout(() => req.resume(), 2);
     });
-    req.on("end", () => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ id: "abc" })));
+    req.on("end", () =>
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ id: "abc" })),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address();
@@ -55,11 +62,24 @@ describe("streaming a staged file to PocketBase", () => {
       if (++ticks % 5 === 0) gc();
       peak = Math.max(peak, process.memoryUsage().arrayBuffers - base);
     }, 10);
-    const result = await streamRecordUpdate(url, "user-token", "sermons", "rec123", { audioSize: SIZE, audioType: "audio/mpeg" }, {
-      field: "audio", path: join(dir, "big.mp3"), name: "big.mp3", type: "audio/mpeg", size: SIZE,
-    });
+    const result = await streamRecordUpdate(
+      url,
+      "user-token",
+      "sermons",
+      "rec123",
+      { audioSize: SIZE, audioType: "audio/mpeg" },
+      {
+        field: "audio",
+        path: join(dir, "big.mp3"),
+        name: "big.mp3",
+        type: "audio/mpeg",
+        size: SIZE,
+      },
+    );
     clearInterval(probe);
-    console.log(`[stream-upload] ${SIZE / 1048576} MB sent; peak live ArrayBuffers +${(peak / 1048576).toFixed(1)} MB`);
+    console.log(
+      `[stream-upload] ${SIZE / 1048576} MB sent; peak live ArrayBuffers +${(peak / 1048576).toFixed(1)} MB`,
+    );
     expect(result).toEqual({ id: "abc" });
     expect(received.auth).toBe("user-token");
     expect(received.type).toMatch(/^multipart\/form-data; boundary=/);

@@ -35,13 +35,16 @@ export function streamRecordUpdate(
 ): Promise<Record<string, unknown>> {
   const boundary = `----flock${randomBytes(12).toString("hex")}`;
   const textParts = Object.entries(fields).map(
-    ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"\r\n\r\n${String(value)}\r\n`,
+    ([name, value]) =>
+      `--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"\r\n\r\n${String(value)}\r\n`,
   );
   const fileHead = `--${boundary}\r\nContent-Disposition: form-data; name="${quote(file.field)}"; filename="${quote(file.name)}"\r\nContent-Type: ${quote(file.type)}\r\n\r\n`;
   const tail = `\r\n--${boundary}--\r\n`;
   const head = Buffer.from(textParts.join("") + fileHead);
   const end = Buffer.from(tail);
-  const url = new URL(`${pbUrl}/api/collections/${encodeURIComponent(collection)}/records/${encodeURIComponent(id)}`);
+  const url = new URL(
+    `${pbUrl}/api/collections/${encodeURIComponent(collection)}/records/${encodeURIComponent(id)}`,
+  );
   pocketBaseStats.requests++;
   return new Promise((resolve, reject) => {
     const send = url.protocol === "https:" ? httpsRequest : request;
@@ -72,7 +75,9 @@ export function streamRecordUpdate(
         });
       },
     );
-    req.on("error", (error) => reject(new ClientResponseError({ url: url.toString(), status: 0, response: {}, originalError: error })));
+    req.on("error", (error) =>
+      reject(new ClientResponseError({ url: url.toString(), status: 0, response: {}, originalError: error })),
+    );
     req.write(head);
     const stream = createReadStream(file.path);
     stream.on("error", (error) => req.destroy(error));

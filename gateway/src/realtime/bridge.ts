@@ -48,7 +48,9 @@ interface TopicEntry {
 /** Seconds since the epoch at which a JWT expires (0 when unreadable). */
 function tokenExpiry(token: string): number {
   try {
-    const payload = JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString("utf8")) as { exp?: unknown };
+    const payload = JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString("utf8")) as {
+      exp?: unknown;
+    };
     return typeof payload.exp === "number" ? payload.exp : 0;
   } catch {
     return 0;
@@ -128,7 +130,12 @@ class ViewerConnection {
       .subscribe(
         entry.topic,
         (event: RecordSubscription<unknown>) => {
-          for (const q of entry.queues) q.push({ type: "change", action: event.action as "create" | "update" | "delete", record: event.record });
+          for (const q of entry.queues)
+            q.push({
+              type: "change",
+              action: event.action as "create" | "update" | "delete",
+              record: event.record,
+            });
         },
         entry.query ? { query: entry.query } : undefined,
       )
@@ -153,7 +160,13 @@ class ViewerConnection {
     return [...this.topics.values()].flatMap((entry) => [...entry.queues]);
   }
 
-  add(key: string, collection: string, topic: string, options: TopicOptions | undefined, queue: EventQueue<unknown>): void {
+  add(
+    key: string,
+    collection: string,
+    topic: string,
+    options: TopicOptions | undefined,
+    queue: EventQueue<unknown>,
+  ): void {
     const existing = this.topics.get(key);
     if (existing) {
       existing.queues.add(queue);
@@ -163,7 +176,13 @@ class ViewerConnection {
     const query: Record<string, string> = {};
     if (options?.filter) query.filter = options.filter;
     if (options?.expand) query.expand = options.expand;
-    const entry: TopicEntry = { collection, topic, query: Object.keys(query).length ? query : undefined, queues: new Set([queue]), unsubscribe: Promise.resolve(null) };
+    const entry: TopicEntry = {
+      collection,
+      topic,
+      query: Object.keys(query).length ? query : undefined,
+      queues: new Set([queue]),
+      unsubscribe: Promise.resolve(null),
+    };
     this.topics.set(key, entry);
     // While a retry is pending, the next client subscribes every topic (this one included).
     if (!this.retryTimer) this.subscribeTopic(this.pb, entry);
@@ -250,7 +269,8 @@ export class RealtimeBridge {
       subscribers: queues.length,
       queued: queues.reduce((n, q) => n + q.size, 0),
       overflows: this.retiredStats.overflows + queues.reduce((n, q) => n + q.overflows, 0),
-      reconnects: this.retiredStats.reconnects + [...this.connections.values()].reduce((n, c) => n + c.reconnects, 0),
+      reconnects:
+        this.retiredStats.reconnects + [...this.connections.values()].reduce((n, c) => n + c.reconnects, 0),
     };
   }
 

@@ -1,7 +1,6 @@
 /** What a subscriber receives: a change PocketBase allowed it to see, or "refetch, you may have missed some". */
 export type BridgeEvent<T> =
-  | { type: "change"; action: "create" | "update" | "delete"; record: T }
-  | { type: "resync" };
+  { type: "change"; action: "create" | "update" | "delete"; record: T } | { type: "resync" };
 
 /**
  * A bounded queue between the bridge (which pushes as PocketBase sends) and one subscriber's HTTP

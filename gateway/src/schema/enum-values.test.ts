@@ -9,14 +9,17 @@ const schema = createSchema({ typeDefs, resolvers: resolvers as never });
 const mapped = Object.entries(ENUM_VALUES as Record<string, Record<string, string>>);
 
 describe("ENUM_VALUES", () => {
-  it.each(mapped)("%s maps every GraphQL value, and only those, to distinct PocketBase values", (name, mapping) => {
-    const type = schema.getType(name);
-    // (Not instanceof: the schema is built by Yoga's copy of graphql.)
-    expect(type?.astNode?.kind).toBe("EnumTypeDefinition");
-    const graphqlValues = (type as GraphQLEnumType).getValues().map((v) => v.name);
-    expect(Object.keys(mapping).sort()).toEqual([...graphqlValues].sort());
-    expect(new Set(Object.values(mapping)).size).toBe(graphqlValues.length);
-  });
+  it.each(mapped)(
+    "%s maps every GraphQL value, and only those, to distinct PocketBase values",
+    (name, mapping) => {
+      const type = schema.getType(name);
+      // (Not instanceof: the schema is built by Yoga's copy of graphql.)
+      expect(type?.astNode?.kind).toBe("EnumTypeDefinition");
+      const graphqlValues = (type as GraphQLEnumType).getValues().map((v) => v.name);
+      expect(Object.keys(mapping).sort()).toEqual([...graphqlValues].sort());
+      expect(new Set(Object.values(mapping)).size).toBe(graphqlValues.length);
+    },
+  );
 
   it("is what the served schema uses: a GraphQL name stands for its PocketBase value on the way in and out", () => {
     const postStatus = schema.getType("PostStatus") as GraphQLEnumType;

@@ -27,7 +27,12 @@ export const ENUM_VALUES = {
     API_MANAGE: "api.manage",
   },
   UserStatus: lowercase("ACTIVE", "SUSPENDED"),
-  ApiScope: { CONTENT_MEMBERS: "content.members", PRAYER_MEMBERS: "prayer.members", PEOPLE_DIRECTORY: "people.directory", CONTENT_WRITE: "content.write" },
+  ApiScope: {
+    CONTENT_MEMBERS: "content.members",
+    PRAYER_MEMBERS: "prayer.members",
+    PEOPLE_DIRECTORY: "people.directory",
+    CONTENT_WRITE: "content.write",
+  },
   WebhookEvent: {
     POST_PUBLISHED: "post.published",
     POST_UPDATED: "post.updated",

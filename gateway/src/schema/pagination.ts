@@ -11,7 +11,8 @@ export interface Cursor {
   id: string;
 }
 
-export const encodeCursor = (value: string, id: string) => Buffer.from(JSON.stringify([value, id])).toString("base64url");
+export const encodeCursor = (value: string, id: string) =>
+  Buffer.from(JSON.stringify([value, id])).toString("base64url");
 
 export function decodeCursor(cursor: string): Cursor | null {
   try {
@@ -30,10 +31,16 @@ export const keysetFilter = (pb: PocketBase, field: string, cursor: Cursor) =>
   pb.filter(`(${field} < {:v} || (${field} = {:v} && id < {:id}))`, { v: cursor.value, id: cursor.id });
 
 /** Validate `first` (1…100) and `after`; BAD_USER_INPUT before any PocketBase call otherwise. */
-export function pageArgs(first: number | null | undefined, after: string | null | undefined, fallback: number) {
+export function pageArgs(
+  first: number | null | undefined,
+  after: string | null | undefined,
+  fallback: number,
+) {
   const size = first ?? fallback;
   if (!Number.isInteger(size) || size < 1 || size > LIMITS.pageSizeMax) {
-    throw badUserInput({ first: { code: "out_of_range", message: `first must be between 1 and ${LIMITS.pageSizeMax}.` } });
+    throw badUserInput({
+      first: { code: "out_of_range", message: `first must be between 1 and ${LIMITS.pageSizeMax}.` },
+    });
   }
   const cursor = after ? decodeCursor(after) : null;
   if (after && !cursor) throw badUserInput({ after: { code: "invalid", message: "Invalid cursor." } });
@@ -66,13 +73,20 @@ export interface SortKey<T> {
 }
 
 /** PocketBase's sort string for these keys, e.g. "-publishedAt,-created,-id". */
-export const sortOf = <T>(keys: SortKey<T>[]) => keys.map((k) => `${k.descending ? "-" : ""}${k.field}`).join(",");
+export const sortOf = <T>(keys: SortKey<T>[]) =>
+  keys.map((k) => `${k.descending ? "-" : ""}${k.field}`).join(",");
 
 /** A cursor over several keys: base64url of the row's values, in key order. */
-export const encodeKeys = <T>(keys: SortKey<T>[], row: T) => Buffer.from(JSON.stringify(keys.map((k) => k.value(row)))).toString("base64url");
+export const encodeKeys = <T>(keys: SortKey<T>[], row: T) =>
+  Buffer.from(JSON.stringify(keys.map((k) => k.value(row)))).toString("base64url");
 
 /** Validate `first` and an `after` made by encodeKeys for these keys; BAD_USER_INPUT otherwise. */
-export function keyedPageArgs<T>(first: number | null | undefined, after: string | null | undefined, fallback: number, keys: SortKey<T>[]) {
+export function keyedPageArgs<T>(
+  first: number | null | undefined,
+  after: string | null | undefined,
+  fallback: number,
+  keys: SortKey<T>[],
+) {
   const { size } = pageArgs(first, null, fallback);
   if (!after) return { size, after: null };
   let values: unknown;
@@ -81,7 +95,11 @@ export function keyedPageArgs<T>(first: number | null | undefined, after: string
   } catch {
     values = null;
   }
-  if (!Array.isArray(values) || values.length !== keys.length || !values.every((v) => typeof v === "string" || typeof v === "number")) {
+  if (
+    !Array.isArray(values) ||
+    values.length !== keys.length ||
+    !values.every((v) => typeof v === "string" || typeof v === "number")
+  ) {
     throw badUserInput({ after: { code: "invalid", message: "Invalid cursor." } });
   }
   return { size, after: values as Array<string | number> };
@@ -99,6 +117,17 @@ export function keysetAfter<T>(pb: PocketBase, keys: SortKey<T>[], values: Array
 }
 
 /** A connection whose cursors carry every sort key (see keysetAfter). */
-export function keyedConnection<T extends { id: string }>(rows: T[], size: number, keys: SortKey<T>[], totalCount: () => Promise<number>) {
-  return connection(rows, size, () => "", totalCount, (row) => encodeKeys(keys, row));
+export function keyedConnection<T extends { id: string }>(
+  rows: T[],
+  size: number,
+  keys: SortKey<T>[],
+  totalCount: () => Promise<number>,
+) {
+  return connection(
+    rows,
+    size,
+    () => "",
+    totalCount,
+    (row) => encodeKeys(keys, row),
+  );
 }

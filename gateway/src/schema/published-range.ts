@@ -10,15 +10,32 @@ import { toPocketBaseDate } from "../pocketbase/dates.ts";
  * starts, is BAD_USER_INPUT with the field's code. Items never published (drafts) have no publishedAt,
  * so either filter leaves them out.
  */
-export function publishedRangeFilter(pb: PocketBase, publishedAfter?: string | null, publishedBefore?: string | null): string[] {
+export function publishedRangeFilter(
+  pb: PocketBase,
+  publishedAfter?: string | null,
+  publishedBefore?: string | null,
+): string[] {
   const after = publishedAfter == null ? null : instant("publishedAfter", publishedAfter);
   const before = publishedBefore == null ? null : instant("publishedBefore", publishedBefore);
   if (after && before && Temporal.Instant.compare(before, after) <= 0) {
-    throw badUserInput({ publishedBefore: { code: "before_start", message: "publishedBefore must be later than publishedAfter." } });
+    throw badUserInput({
+      publishedBefore: {
+        code: "before_start",
+        message: "publishedBefore must be later than publishedAfter.",
+      },
+    });
   }
   return [
-    after ? pb.filter("publishedAt != '' && publishedAt >= {:after}", { after: toPocketBaseDate(after.epochMilliseconds) }) : "",
-    before ? pb.filter("publishedAt != '' && publishedAt < {:before}", { before: toPocketBaseDate(before.epochMilliseconds) }) : "",
+    after
+      ? pb.filter("publishedAt != '' && publishedAt >= {:after}", {
+          after: toPocketBaseDate(after.epochMilliseconds),
+        })
+      : "",
+    before
+      ? pb.filter("publishedAt != '' && publishedAt < {:before}", {
+          before: toPocketBaseDate(before.epochMilliseconds),
+        })
+      : "",
   ].filter(Boolean);
 }
 
@@ -26,6 +43,11 @@ function instant(field: string, value: string): Temporal.Instant {
   try {
     return Temporal.Instant.from(value);
   } catch {
-    throw badUserInput({ [field]: { code: "invalid_date", message: "Use an ISO 8601 date-time with an offset, e.g. 2026-11-01T00:00:00Z." } });
+    throw badUserInput({
+      [field]: {
+        code: "invalid_date",
+        message: "Use an ISO 8601 date-time with an offset, e.g. 2026-11-01T00:00:00Z.",
+      },
+    });
   }
 }

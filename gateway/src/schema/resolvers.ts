@@ -39,6 +39,7 @@ const modules: Resolvers[] = [
 
 /** Merge the feature modules' resolver maps (each type's fields from every module). */
 export const resolvers = modules.reduce<Record<string, Record<string, unknown>>>((merged, module) => {
-  for (const [type, fields] of Object.entries(module)) merged[type] = { ...merged[type], ...(fields as object) };
+  for (const [type, fields] of Object.entries(module))
+    merged[type] = { ...merged[type], ...(fields as object) };
   return merged;
 }, {}) as Resolvers;

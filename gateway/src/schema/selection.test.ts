@@ -4,9 +4,13 @@ import { selectsField } from "./selection.ts";
 
 function infoFor(query: string) {
   const document = parse(query);
-  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+  const operation = document.definitions.find(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  )!;
   const fragments = Object.fromEntries(
-    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]),
+    document.definitions
+      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+      .map((f) => [f.name.value, f]),
   );
   const field = operation.selectionSet.selections[0]!;
   return { fieldNodes: [field as never], fragments };
@@ -15,11 +19,20 @@ function infoFor(query: string) {
 describe("selectsField", () => {
   it("finds a field directly, in inline fragments and in named fragments", () => {
     expect(selectsField(infoFor("{ users { edges { node { person { id } } } } }"), "person")).toBe(true);
-    expect(selectsField(infoFor("{ users { edges { node { ... on User { person { id } } } } } }"), "person")).toBe(true);
-    expect(selectsField(infoFor("{ users { edges { node { ...U } } } } fragment U on User { person { id } }"), "person")).toBe(true);
+    expect(
+      selectsField(infoFor("{ users { edges { node { ... on User { person { id } } } } } }"), "person"),
+    ).toBe(true);
+    expect(
+      selectsField(
+        infoFor("{ users { edges { node { ...U } } } } fragment U on User { person { id } }"),
+        "person",
+      ),
+    ).toBe(true);
   });
 
   it("is false when the field is not asked for", () => {
-    expect(selectsField(infoFor("{ users { edges { node { id email roles { name } } } } }"), "person")).toBe(false);
+    expect(selectsField(infoFor("{ users { edges { node { id email roles { name } } } } }"), "person")).toBe(
+      false,
+    );
   });
 });

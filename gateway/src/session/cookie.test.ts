@@ -32,16 +32,22 @@ describe("readCookie", () => {
 
 describe("sessionCookie (PRODUCT.md §9)", () => {
   it("is httpOnly, SameSite=Lax, site-wide and lasts 7 days; not Secure outside production", () => {
-    expect(sessionCookie("abc.def.ghi", false)).toBe("flock_session=abc.def.ghi; Max-Age=604800; Path=/; HttpOnly; SameSite=Lax");
+    expect(sessionCookie("abc.def.ghi", false)).toBe(
+      "flock_session=abc.def.ghi; Max-Age=604800; Path=/; HttpOnly; SameSite=Lax",
+    );
   });
 
   it("is Secure in production", () => {
-    expect(sessionCookie("abc.def.ghi", true)).toBe("flock_session=abc.def.ghi; Max-Age=604800; Path=/; HttpOnly; SameSite=Lax; Secure");
+    expect(sessionCookie("abc.def.ghi", true)).toBe(
+      "flock_session=abc.def.ghi; Max-Age=604800; Path=/; HttpOnly; SameSite=Lax; Secure",
+    );
   });
 
   it("clears the cookie on sign-out with the same attributes", () => {
     expect(sessionCookie(null, false)).toBe("flock_session=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax");
-    expect(sessionCookie(null, true)).toBe("flock_session=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax; Secure");
+    expect(sessionCookie(null, true)).toBe(
+      "flock_session=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax; Secure",
+    );
   });
 
   it("encodes the value so that readCookie gets the token back", () => {
@@ -54,7 +60,8 @@ describe("sessionCookie (PRODUCT.md §9)", () => {
 
 describe("tokenAgeSeconds", () => {
   const now = Date.UTC(2026, 10, 22, 12, 0, 0);
-  const issuedAgo = (seconds: number) => token({ id: "u1", exp: now / 1000 - seconds + SESSION.maxAgeSeconds });
+  const issuedAgo = (seconds: number) =>
+    token({ id: "u1", exp: now / 1000 - seconds + SESSION.maxAgeSeconds });
 
   it("derives the age from exp and the 7-day lifetime", () => {
     expect(tokenAgeSeconds(issuedAgo(0), now)).toBe(0);
@@ -63,8 +70,12 @@ describe("tokenAgeSeconds", () => {
   });
 
   it("marks a token for refresh only after an hour", () => {
-    expect(tokenAgeSeconds(issuedAgo(SESSION.refreshAfterSeconds - 1), now)).toBeLessThanOrEqual(SESSION.refreshAfterSeconds);
-    expect(tokenAgeSeconds(issuedAgo(SESSION.refreshAfterSeconds + 1), now)).toBeGreaterThan(SESSION.refreshAfterSeconds);
+    expect(tokenAgeSeconds(issuedAgo(SESSION.refreshAfterSeconds - 1), now)).toBeLessThanOrEqual(
+      SESSION.refreshAfterSeconds,
+    );
+    expect(tokenAgeSeconds(issuedAgo(SESSION.refreshAfterSeconds + 1), now)).toBeGreaterThan(
+      SESSION.refreshAfterSeconds,
+    );
   });
 
   it.each([

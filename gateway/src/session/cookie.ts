@@ -22,13 +22,19 @@ export function readCookie(header: string | null, name: string): string | null {
 export function sessionCookie(token: string | null, secure: boolean): string {
   const attributes = ["Path=/", "HttpOnly", "SameSite=Lax", ...(secure ? ["Secure"] : [])];
   if (!token) return [`${SESSION.cookieName}=`, "Max-Age=0", ...attributes].join("; ");
-  return [`${SESSION.cookieName}=${encodeURIComponent(token)}`, `Max-Age=${SESSION.maxAgeSeconds}`, ...attributes].join("; ");
+  return [
+    `${SESSION.cookieName}=${encodeURIComponent(token)}`,
+    `Max-Age=${SESSION.maxAgeSeconds}`,
+    ...attributes,
+  ].join("; ");
 }
 
 /** Seconds since a PocketBase token was issued, derived from its `exp` claim and the 7-day lifetime. */
 export function tokenAgeSeconds(token: string, nowMs = Date.now()): number {
   try {
-    const payload = JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString("utf8")) as { exp?: number };
+    const payload = JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString("utf8")) as {
+      exp?: number;
+    };
     if (typeof payload.exp !== "number") return Infinity;
     return nowMs / 1000 - (payload.exp - SESSION.maxAgeSeconds);
   } catch {

@@ -14,7 +14,9 @@ describe("TrustedDevices", () => {
   });
 
   it("is httpOnly, SameSite=Lax, sent to /graphql only, and Secure in production", () => {
-    expect(devices.issue(null, "ruth@example.com", false)).toMatch(/^flock_trusted=[^;]+; Max-Age=15552000; Path=\/graphql; HttpOnly; SameSite=Lax$/);
+    expect(devices.issue(null, "ruth@example.com", false)).toMatch(
+      /^flock_trusted=[^;]+; Max-Age=15552000; Path=\/graphql; HttpOnly; SameSite=Lax$/,
+    );
     expect(devices.issue(null, "ruth@example.com", true)).toMatch(/; Secure$/);
   });
 
@@ -36,7 +38,8 @@ describe("TrustedDevices", () => {
     const renewed = devices.deviceFor(cookie, "ruth@example.com");
     expect(renewed).not.toBe(first);
     expect(cookie.split("~")).toHaveLength(2);
-    for (const name of ["a", "b", "c", "d"]) cookie = sentBack(devices.issue(cookie, `${name}@example.com`, false));
+    for (const name of ["a", "b", "c", "d"])
+      cookie = sentBack(devices.issue(cookie, `${name}@example.com`, false));
     expect(cookie.split("~")).toHaveLength(5);
     expect(devices.deviceFor(cookie, "d@example.com")).not.toBeNull();
     expect(devices.deviceFor(cookie, "boaz@example.com")).toBeNull(); // the oldest went first

@@ -24,7 +24,9 @@ export class TrustedDevices {
   private readonly key: Buffer;
 
   constructor(superuser: { email: string; password: string }) {
-    this.key = Buffer.from(hkdfSync("sha256", superuser.password, superuser.email, "flock trusted-device cookie v1", 32));
+    this.key = Buffer.from(
+      hkdfSync("sha256", superuser.password, superuser.email, "flock trusted-device cookie v1", 32),
+    );
   }
 
   private mac(nonce: string, email: string): string {
@@ -63,6 +65,13 @@ export class TrustedDevices {
       .slice(0, MAX_ENTRIES)
       .map((entry) => `${entry.nonce}.${entry.mac}`)
       .join("~");
-    return [`${TRUSTED_DEVICE_COOKIE}=${value}`, `Max-Age=${MAX_AGE_SECONDS}`, "Path=/graphql", "HttpOnly", "SameSite=Lax", ...(secure ? ["Secure"] : [])].join("; ");
+    return [
+      `${TRUSTED_DEVICE_COOKIE}=${value}`,
+      `Max-Age=${MAX_AGE_SECONDS}`,
+      "Path=/graphql",
+      "HttpOnly",
+      "SameSite=Lax",
+      ...(secure ? ["Secure"] : []),
+    ].join("; ");
   }
 }

@@ -24,7 +24,8 @@ export interface NotificationInput {
   email?: Localized<{ subject: string; text: string; button?: { url: string; label: string } }>;
 }
 
-const localized = <T>(value: Localized<T>, t: Translate): T => (typeof value === "function" ? (value as (t: Translate) => T)(t) : value);
+const localized = <T>(value: Localized<T>, t: Translate): T =>
+  typeof value === "function" ? (value as (t: Translate) => T)(t) : value;
 
 /** What notify did; for tests and logs (callers of `notify` never see errors). */
 export type NotifyOutcome = { action: "created" | "batched"; id: string; mailed: boolean };
@@ -60,12 +61,19 @@ function serialized<T>(key: string | null, run: () => Promise<T>): Promise<T> {
  */
 export async function notify(services: GatewayServices, n: NotificationInput): Promise<void> {
   await deliverNotification(services, n).catch((error: unknown) => {
-    console.error(`[notify] could not notify ${n.userId} (${n.kind}):`, error instanceof Error ? error.message : error);
+    console.error(
+      `[notify] could not notify ${n.userId} (${n.kind}):`,
+      error instanceof Error ? error.message : error,
+    );
   });
 }
 
 /** `notify` without the safety net: throws what went wrong (tests and callers that report it). */
-export async function deliverNotification(services: GatewayServices, n: NotificationInput, now = new Date()): Promise<NotifyOutcome> {
+export async function deliverNotification(
+  services: GatewayServices,
+  n: NotificationInput,
+  now = new Date(),
+): Promise<NotifyOutcome> {
   // Written in the recipient's language (their own choice, else the church's).
   const recipient = await recipientOf(services, n.userId);
   const t = translator(recipient.locale);
@@ -120,20 +128,32 @@ interface Recipient {
 async function recipientOf(services: GatewayServices, userId: string): Promise<Recipient> {
   const pb = await services.system.get();
   const [user, settings] = await Promise.all([
-    pb.collection("users").getOne<Pick<UserRecord, "id" | "email" | "locale">>(userId, { fields: "id,email,locale" }),
+    pb
+      .collection("users")
+      .getOne<Pick<UserRecord, "id" | "email" | "locale">>(userId, { fields: "id,email,locale" }),
     services.publicSettings.get(),
   ]);
   return { email: user.email, locale: recipientLocale(user, settings), churchName: settings.churchName };
 }
 
-async function mailRecipient(services: GatewayServices, recipient: Recipient, email: { subject: string; text: string; button?: { url: string; label: string } }): Promise<boolean> {
+async function mailRecipient(
+  services: GatewayServices,
+  recipient: Recipient,
+  email: { subject: string; text: string; button?: { url: string; label: string } },
+): Promise<boolean> {
   if (!services.mailer.enabled) {
     console.warn(`[notify] mail not sent (SMTP is not configured): ${email.subject}`);
     return false;
   }
   if (!recipient.email) return false;
   await services.mailer.send(
-    { to: recipient.email, subject: email.subject, text: email.text, locale: recipient.locale, ...(email.button ? { button: email.button } : {}) },
+    {
+      to: recipient.email,
+      subject: email.subject,
+      text: email.text,
+      locale: recipient.locale,
+      ...(email.button ? { button: email.button } : {}),
+    },
     recipient.churchName,
   );
   return true;

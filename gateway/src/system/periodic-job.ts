@@ -28,7 +28,9 @@ export function startPeriodicJob<T>(job: PeriodicJob<T>): () => void {
         const line = job.report(result);
         if (line) console.log(`[${job.name}] ${line}`);
       })
-      .catch((error: unknown) => console.error(`[${job.name}] ${job.failure}:`, error instanceof Error ? error.message : error))
+      .catch((error: unknown) =>
+        console.error(`[${job.name}] ${job.failure}:`, error instanceof Error ? error.message : error),
+      )
       .finally(() => {
         running = false;
       });

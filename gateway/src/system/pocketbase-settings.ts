@@ -11,7 +11,11 @@ import type { SettingsRecord } from "../pocketbase/records.ts";
  * {APP_URL} is the public URL, and the SMTP server comes from the environment.
  * Also: which header carries the caller's IP (below).
  */
-export async function syncPocketBaseSettings(system: PocketBase, config: GatewayConfig, settings: SettingsRecord): Promise<void> {
+export async function syncPocketBaseSettings(
+  system: PocketBase,
+  config: GatewayConfig,
+  settings: SettingsRecord,
+): Promise<void> {
   const smtp = config.smtp;
   const churchName = settings.churchName;
   await system.settings.update({
@@ -27,7 +31,15 @@ export async function syncPocketBaseSettings(system: PocketBase, config: Gateway
     // rightmost entry is the one the gateway wrote.
     trustedProxy: { headers: ["X-Forwarded-For"], useLeftmostIP: false },
     smtp: smtp
-      ? { enabled: true, host: smtp.host, port: smtp.port, username: smtp.username, password: smtp.password, tls: smtp.tls, authMethod: "PLAIN" }
+      ? {
+          enabled: true,
+          host: smtp.host,
+          port: smtp.port,
+          username: smtp.username,
+          password: smtp.password,
+          tls: smtp.tls,
+          authMethod: "PLAIN",
+        }
       : { enabled: false },
   });
   await system.collections.update("users", authTemplates(brandFrom(settings, config.publicUrl)));
@@ -35,4 +47,8 @@ export async function syncPocketBaseSettings(system: PocketBase, config: Gateway
 
 /** The settings that appear in PocketBase's auth mails: a change to any of them re-syncs. */
 export const brandChanged = (a: SettingsRecord, b: SettingsRecord) =>
-  a.churchName !== b.churchName || a.logo !== b.logo || a.brandColor !== b.brandColor || a.address !== b.address || a.locale !== b.locale;
+  a.churchName !== b.churchName ||
+  a.logo !== b.logo ||
+  a.brandColor !== b.brandColor ||
+  a.address !== b.address ||
+  a.locale !== b.locale;

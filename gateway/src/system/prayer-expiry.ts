@@ -9,12 +9,18 @@ import { startPeriodicJob } from "./periodic-job.ts";
  * database, so a restart loses nothing: the first run after start archives whatever expired while
  * the gateway was down. Saved through PocketBase, so every open wall hears the request leave.
  */
-export async function archiveExpiredPrayerRequests(system: SystemClient, now = new Date()): Promise<string[]> {
+export async function archiveExpiredPrayerRequests(
+  system: SystemClient,
+  now = new Date(),
+): Promise<string[]> {
   const pb = await system.get();
   const expired = await pb.collection("prayer_requests").getFullList<Pick<PrayerRequestRecord, "id">>({
-    filter: pb.filter('(status = "approved" || status = "answered") && expiresAt != "" && expiresAt <= {:now}', {
-      now: toPocketBaseDate(now),
-    }),
+    filter: pb.filter(
+      '(status = "approved" || status = "answered") && expiresAt != "" && expiresAt <= {:now}',
+      {
+        now: toPocketBaseDate(now),
+      },
+    ),
     fields: "id",
     batch: 200,
   });
@@ -25,7 +31,10 @@ export async function archiveExpiredPrayerRequests(system: SystemClient, now = n
       archived.push(request.id);
     } catch (error) {
       // One bad row (deleted meanwhile) must not keep the others on the wall; the next run retries.
-      console.error(`[prayer-expiry] could not archive ${request.id}:`, error instanceof Error ? error.message : error);
+      console.error(
+        `[prayer-expiry] could not archive ${request.id}:`,
+        error instanceof Error ? error.message : error,
+      );
     }
   }
   return archived;

@@ -37,7 +37,9 @@ export class PublicSettings {
 
   private async load(): Promise<SettingsRecord> {
     const pb = createUserClient(this.pbUrl, null);
-    const page = await pbCall(() => pb.collection("settings").getList<SettingsRecord>(1, 1, { skipTotal: true }));
+    const page = await pbCall(() =>
+      pb.collection("settings").getList<SettingsRecord>(1, 1, { skipTotal: true }),
+    );
     const settings = page.items[0];
     if (!settings) throw new Error("The settings record is missing; run the migrations.");
     this.set(settings);

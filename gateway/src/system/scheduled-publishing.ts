@@ -12,11 +12,17 @@ import { startPeriodicJob } from "./periodic-job.ts";
 export async function publishDuePosts(system: SystemClient, now = new Date()): Promise<string[]> {
   const pb = await system.get();
   const due = await pb.collection("posts").getFullList<PostRecord>({
-    filter: pb.filter('status = "scheduled" && publishAt != "" && publishAt <= {:now}', { now: toPocketBaseDate(now) }),
+    filter: pb.filter('status = "scheduled" && publishAt != "" && publishAt <= {:now}', {
+      now: toPocketBaseDate(now),
+    }),
     fields: "id,publishAt,revision",
   });
   for (const post of due) {
-    await pb.collection("posts").update(post.id, { status: "published", publishedAt: post.publishAt, revision: (post.revision ?? 0) + 1 });
+    await pb.collection("posts").update(post.id, {
+      status: "published",
+      publishedAt: post.publishAt,
+      revision: (post.revision ?? 0) + 1,
+    });
   }
   return due.map((p) => p.id);
 }

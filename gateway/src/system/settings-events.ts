@@ -54,7 +54,9 @@ export class SettingsEvents {
     const pending = this.unsubscribe;
     this.unsubscribe = null;
     try {
-      await (await pending)?.();
+      await (
+        await pending
+      )?.();
     } catch {
       /* already gone */
     }

@@ -1,9 +1,19 @@
 import type { GatewayServices } from "../context.ts";
-import type { PersonRecord, PrayerRequestRecord, UserRecord, VisitRequestRecord } from "../pocketbase/records.ts";
+import type {
+  PersonRecord,
+  PrayerRequestRecord,
+  UserRecord,
+  VisitRequestRecord,
+} from "../pocketbase/records.ts";
 import { formatDateTime } from "../mail/brand.ts";
 import { recipientLocale, translator, type Locale, type Translate } from "../mail/i18n.ts";
 import { notify } from "./notifier.ts";
-import { STAFF_TOPICS, TOPIC_PERMISSIONS, type StaffAlertPrefsRecord, type StaffTopic } from "./staff-alerts.ts";
+import {
+  STAFF_TOPICS,
+  TOPIC_PERMISSIONS,
+  type StaffAlertPrefsRecord,
+  type StaffTopic,
+} from "./staff-alerts.ts";
 import { fromPocketBaseDate, parsePocketBaseDate, toPocketBaseDate } from "../pocketbase/dates.ts";
 import { startPeriodicJob } from "./periodic-job.ts";
 
@@ -18,10 +28,17 @@ import { startPeriodicJob } from "./periodic-job.ts";
 const MAX_LINES = 20;
 
 function localDay(date: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(date);
+  return new Intl.DateTimeFormat("en-CA", {
+    timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+  }).format(date);
 }
 function localHour(date: Date, timeZone: string): number {
-  return Number(new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", hourCycle: "h23" }).format(date));
+  return Number(
+    new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", hourCycle: "h23" }).format(date),
+  );
 }
 
 const TOPIC_TITLES: Record<StaffTopic, { heading: (t: Translate) => string; link: string }> = {
@@ -30,23 +47,47 @@ const TOPIC_TITLES: Record<StaffTopic, { heading: (t: Translate) => string; link
   prayer: { heading: (t) => t("digest.heading.prayer"), link: "/admin/prayer" },
 };
 
-const excerpt = (text: string, max = 80) => (text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text);
+const excerpt = (text: string, max = 80) =>
+  text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text;
 
 /** What arrived for one topic since `since`, as lines of the digest (read by the system account). */
-async function itemsFor(services: GatewayServices, topic: StaffTopic, user: UserRecord, since: string, until: string, timeZone: string, locale: Locale): Promise<string[]> {
+async function itemsFor(
+  services: GatewayServices,
+  topic: StaffTopic,
+  user: UserRecord,
+  since: string,
+  until: string,
+  timeZone: string,
+  locale: Locale,
+): Promise<string[]> {
   const t = translator(locale);
   const pb = await services.system.get();
   const window = pb.filter("created > {:since} && created <= {:until}", { since, until });
   const when = (iso: string) => formatDateTime(fromPocketBaseDate(iso), { locale, timezone: timeZone });
   if (topic === "visits") {
-    const rows = await pb.collection("visit_requests").getFullList<VisitRequestRecord>({ filter: window, sort: "created" });
-    return rows.map((r) => t("digest.visitLine", { name: r.name, hasDate: r.plannedDate ? "yes" : "no", date: r.plannedDate.slice(0, 10), when: when(r.created) }));
+    const rows = await pb
+      .collection("visit_requests")
+      .getFullList<VisitRequestRecord>({ filter: window, sort: "created" });
+    return rows.map((r) =>
+      t("digest.visitLine", {
+        name: r.name,
+        hasDate: r.plannedDate ? "yes" : "no",
+        date: r.plannedDate.slice(0, 10),
+        when: when(r.created),
+      }),
+    );
   }
   if (topic === "signups") {
-    const rows = await pb.collection("people").getFullList<PersonRecord>({ filter: `${window} && recordStatus = "pending"`, sort: "created" });
-    return rows.map((p) => `${[p.preferredName || p.firstName, p.lastName].filter(Boolean).join(" ")} (${when(p.created)})`);
+    const rows = await pb
+      .collection("people")
+      .getFullList<PersonRecord>({ filter: `${window} && recordStatus = "pending"`, sort: "created" });
+    return rows.map(
+      (p) => `${[p.preferredName || p.firstName, p.lastName].filter(Boolean).join(" ")} (${when(p.created)})`,
+    );
   }
-  const pastoral = (user.expand?.roles ?? []).some((role) => role.permissions.includes("prayer.view_pastoral"));
+  const pastoral = (user.expand?.roles ?? []).some((role) =>
+    role.permissions.includes("prayer.view_pastoral"),
+  );
   const rows = await pb.collection("prayer_requests").getFullList<PrayerRequestRecord>({
     filter: `${window} && status = "pending"${pastoral ? "" : ' && visibility != "pastoral"'}`,
     sort: "created",
@@ -55,7 +96,11 @@ async function itemsFor(services: GatewayServices, topic: StaffTopic, user: User
 }
 
 /** Sends the digests that are due at `now`; resolves to the ids of the users who got one. */
-export async function runStaffDigest(services: GatewayServices, now = new Date(), options: { hour?: number } = {}): Promise<string[]> {
+export async function runStaffDigest(
+  services: GatewayServices,
+  now = new Date(),
+  options: { hour?: number } = {},
+): Promise<string[]> {
   const hour = options.hour ?? 7;
   const settings = await services.publicSettings.get();
   const timeZone = settings.timezone || "UTC";
@@ -63,7 +108,9 @@ export async function runStaffDigest(services: GatewayServices, now = new Date()
   const today = localDay(now, timeZone);
   const pb = await services.system.get();
   const due = (
-    await pb.collection("staff_alert_prefs").getFullList<StaffAlertPrefsRecord>({ filter: 'visits = "digest" || signups = "digest" || prayer = "digest"' })
+    await pb.collection("staff_alert_prefs").getFullList<StaffAlertPrefsRecord>({
+      filter: 'visits = "digest" || signups = "digest" || prayer = "digest"',
+    })
   ).filter((row) => !row.lastDigestAt || localDay(parsePocketBaseDate(row.lastDigestAt), timeZone) < today);
   const sent: string[] = [];
   for (const row of due) {
@@ -76,7 +123,9 @@ export async function runStaffDigest(services: GatewayServices, now = new Date()
       }
       const user = await pb.collection("users").getOne<UserRecord>(row.user, { expand: "roles" });
       const permissions = new Set((user.expand?.roles ?? []).flatMap((role) => role.permissions));
-      const topics = STAFF_TOPICS.filter((t) => row[t] === "digest" && TOPIC_PERMISSIONS[t].some((p) => permissions.has(p)));
+      const topics = STAFF_TOPICS.filter(
+        (t) => row[t] === "digest" && TOPIC_PERMISSIONS[t].some((p) => permissions.has(p)),
+      );
       const since = row.lastDigestAt;
       const until = toPocketBaseDate(now);
       const sections: Array<{ topic: StaffTopic; lines: string[] }> = [];
@@ -95,7 +144,8 @@ export async function runStaffDigest(services: GatewayServices, now = new Date()
             t("digest.intro", { church: settings.churchName }),
             ...sections.map(({ topic, lines }) => {
               const shown = lines.slice(0, MAX_LINES).map((line) => `• ${line}`);
-              if (lines.length > MAX_LINES) shown.push(`• ${t("digest.more", { count: lines.length - MAX_LINES })}`);
+              if (lines.length > MAX_LINES)
+                shown.push(`• ${t("digest.more", { count: lines.length - MAX_LINES })}`);
               return `${t("digest.section", { heading: TOPIC_TITLES[topic].heading(t), count: lines.length })}\n${shown.join("\n")}\n${services.config.publicUrl}${TOPIC_TITLES[topic].link}`;
             }),
             t("digest.footer"),
@@ -105,12 +155,20 @@ export async function runStaffDigest(services: GatewayServices, now = new Date()
           userId: user.id,
           kind: "staff_digest",
           title: (t) => t("digest.title", { count: total }),
-          body: (t) => sections.map(({ topic, lines }) => t("digest.count", { heading: TOPIC_TITLES[topic].heading(t), count: lines.length })).join(" · "),
+          body: (t) =>
+            sections
+              .map(({ topic, lines }) =>
+                t("digest.count", { heading: TOPIC_TITLES[topic].heading(t), count: lines.length }),
+              )
+              .join(" · "),
           link: TOPIC_TITLES[first].link,
           email: (t) => ({
             subject: t("digest.subject", { church: settings.churchName, count: total }),
             text: text(t),
-            button: { url: `${services.config.publicUrl}${TOPIC_TITLES[first].link}`, label: t("digest.button") },
+            button: {
+              url: `${services.config.publicUrl}${TOPIC_TITLES[first].link}`,
+              label: t("digest.button"),
+            },
           }),
         });
         sent.push(user.id);
@@ -118,7 +176,10 @@ export async function runStaffDigest(services: GatewayServices, now = new Date()
       // The state advances even when there was nothing to tell: tomorrow's digest starts here.
       await pb.collection("staff_alert_prefs").update(row.id, { lastDigestAt: until });
     } catch (error) {
-      console.error(`[staff-digest] could not send the digest of ${row.user}:`, error instanceof Error ? error.message : error);
+      console.error(
+        `[staff-digest] could not send the digest of ${row.user}:`,
+        error instanceof Error ? error.message : error,
+      );
     }
   }
   return sent;

@@ -17,7 +17,15 @@ import { notify } from "./notifier.ts";
  */
 
 /** The waits before the 2nd, 3rd… attempt: 8 attempts over about a day, then the delivery fails. */
-export const RETRY_DELAYS_MS = [10_000, 60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 6 * 3_600_000, 12 * 3_600_000];
+export const RETRY_DELAYS_MS = [
+  10_000,
+  60_000,
+  5 * 60_000,
+  30 * 60_000,
+  2 * 3_600_000,
+  6 * 3_600_000,
+  12 * 3_600_000,
+];
 /** Deliveries in a row that fail for good before the webhook is disabled (and its managers told). */
 export const DISABLE_AFTER_FAILED_DELIVERIES = 3;
 const TIMEOUT_MS = 10_000;
@@ -35,10 +43,28 @@ export function signWebhook(secret: string, id: string, timestampSeconds: number
 /** Addresses a webhook may not reach unless an administrator allowed the host (SSRF). */
 const PRIVATE = new BlockList();
 for (const [net, prefix] of [
-  ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12],
-  ["192.0.0.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["224.0.0.0", 4], ["240.0.0.0", 4],
-] as const) PRIVATE.addSubnet(net, prefix, "ipv4");
-for (const [net, prefix] of [["::", 128], ["::1", 128], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8], ["64:ff9b::", 96]] as const) PRIVATE.addSubnet(net, prefix, "ipv6");
+  ["0.0.0.0", 8],
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10],
+  ["127.0.0.0", 8],
+  ["169.254.0.0", 16],
+  ["172.16.0.0", 12],
+  ["192.0.0.0", 24],
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15],
+  ["224.0.0.0", 4],
+  ["240.0.0.0", 4],
+] as const)
+  PRIVATE.addSubnet(net, prefix, "ipv4");
+for (const [net, prefix] of [
+  ["::", 128],
+  ["::1", 128],
+  ["fc00::", 7],
+  ["fe80::", 10],
+  ["ff00::", 8],
+  ["64:ff9b::", 96],
+] as const)
+  PRIVATE.addSubnet(net, prefix, "ipv6");
 
 export function isPrivateAddress(address: string): boolean {
   const family = isIP(address);
@@ -52,7 +78,8 @@ export function isPrivateAddress(address: string): boolean {
 /** A URL that may not receive webhooks: `code` names why (a field error code), `message` says it. */
 export class TargetRefused extends Error {
   constructor(
-    readonly code: "invalid_url" | "unsupported_scheme" | "credentials_in_url" | "unresolvable_host" | "private_address",
+    readonly code:
+      "invalid_url" | "unsupported_scheme" | "credentials_in_url" | "unresolvable_host" | "private_address",
     message: string,
   ) {
     super(message);
@@ -71,20 +98,30 @@ export async function refuseTarget(url: string, allowPrivateHost: boolean): Prom
 }
 
 /** The address to connect to (resolved once and pinned, so DNS cannot point elsewhere between check and send). */
-async function resolveTarget(url: string, allowPrivateHost: boolean): Promise<{ url: URL; address: string; family: 4 | 6 }> {
+async function resolveTarget(
+  url: string,
+  allowPrivateHost: boolean,
+): Promise<{ url: URL; address: string; family: 4 | 6 }> {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
     throw new TargetRefused("invalid_url", "The address is not a valid URL.");
   }
-  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") throw new TargetRefused("unsupported_scheme", "Use an http or https address.");
-  if (parsed.username || parsed.password) throw new TargetRefused("credentials_in_url", "The address may not contain a user name or password.");
+  if (parsed.protocol !== "https:" && parsed.protocol !== "http:")
+    throw new TargetRefused("unsupported_scheme", "Use an http or https address.");
+  if (parsed.username || parsed.password)
+    throw new TargetRefused("credentials_in_url", "The address may not contain a user name or password.");
   const host = parsed.hostname.replace(/^\[|\]$/g, "");
-  const addresses = isIP(host) ? [{ address: host, family: isIP(host) as 4 | 6 }] : ((await lookup(host, { all: true })) as Array<{ address: string; family: 4 | 6 }>);
+  const addresses = isIP(host)
+    ? [{ address: host, family: isIP(host) as 4 | 6 }]
+    : ((await lookup(host, { all: true })) as Array<{ address: string; family: 4 | 6 }>);
   if (!addresses.length) throw new TargetRefused("unresolvable_host", "The host name does not resolve.");
   if (!allowPrivateHost && addresses.some((a) => isPrivateAddress(a.address))) {
-    throw new TargetRefused("private_address", "The address is private or local; an administrator must allow this host explicitly.");
+    throw new TargetRefused(
+      "private_address",
+      "The address is private or local; an administrator must allow this host explicitly.",
+    );
   }
   return { url: parsed, ...addresses[0]! };
 }
@@ -95,7 +132,12 @@ interface Attempt {
 }
 
 /** One signed POST. Redirects are not followed (a redirect is a failed attempt). */
-async function post(webhook: WebhookRecord, delivery: WebhookDeliveryRecord, body: string, now: Date): Promise<Attempt> {
+async function post(
+  webhook: WebhookRecord,
+  delivery: WebhookDeliveryRecord,
+  body: string,
+  now: Date,
+): Promise<Attempt> {
   let target: Awaited<ReturnType<typeof resolveTarget>>;
   try {
     target = await resolveTarget(webhook.url, webhook.allowPrivateHost);
@@ -112,7 +154,13 @@ async function post(webhook: WebhookRecord, delivery: WebhookDeliveryRecord, bod
         timeout: TIMEOUT_MS,
         // Pinned to the checked address (the TLS name stays the host's own).
         lookup: (_host, options, callback) =>
-          (options as { all?: boolean }).all ? callback(null, [{ address: target.address, family: target.family }] as never, undefined as never) : callback(null, target.address, target.family),
+          (options as { all?: boolean }).all
+            ? callback(
+                null,
+                [{ address: target.address, family: target.family }] as never,
+                undefined as never,
+              )
+            : callback(null, target.address, target.family),
         headers: {
           "content-type": "application/json",
           "user-agent": "Flock-Webhooks/1",
@@ -123,7 +171,12 @@ async function post(webhook: WebhookRecord, delivery: WebhookDeliveryRecord, bod
       },
       (res: IncomingMessage) => {
         res.resume();
-        res.on("end", () => resolve({ status: res.statusCode ?? null, error: res.statusCode && res.statusCode < 300 ? "" : `The receiver answered ${res.statusCode}.` }));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? null,
+            error: res.statusCode && res.statusCode < 300 ? "" : `The receiver answered ${res.statusCode}.`,
+          }),
+        );
         res.on("error", (error) => resolve({ status: res.statusCode ?? null, error: error.message }));
       },
     );
@@ -135,9 +188,16 @@ async function post(webhook: WebhookRecord, delivery: WebhookDeliveryRecord, bod
 
 /** The body every attempt of a delivery sends (Standard Webhooks: type, timestamp, data). */
 export function payloadOf(delivery: WebhookDeliveryRecord, publicUrl: string): string {
-  const { occurredAt, ...data } = (delivery.payload ?? {}) as Record<string, unknown> & { occurredAt?: string; path?: string };
+  const { occurredAt, ...data } = (delivery.payload ?? {}) as Record<string, unknown> & {
+    occurredAt?: string;
+    path?: string;
+  };
   const url = typeof data.path === "string" ? new URL(data.path, publicUrl).href : undefined;
-  return JSON.stringify({ type: delivery.type, timestamp: occurredAt ?? delivery.created.replace(" ", "T"), data: url ? { ...data, url } : data });
+  return JSON.stringify({
+    type: delivery.type,
+    timestamp: occurredAt ?? delivery.created.replace(" ", "T"),
+    data: url ? { ...data, url } : data,
+  });
 }
 
 export interface DeliveryRun {
@@ -147,7 +207,11 @@ export interface DeliveryRun {
 }
 
 /** Sends every due delivery once; returns what happened. */
-export async function deliverDue(services: GatewayServices, retryDelaysMs: readonly number[] = RETRY_DELAYS_MS, now = () => new Date()): Promise<DeliveryRun> {
+export async function deliverDue(
+  services: GatewayServices,
+  retryDelaysMs: readonly number[] = RETRY_DELAYS_MS,
+  now = () => new Date(),
+): Promise<DeliveryRun> {
   const pb = await services.system.get();
   const due = await pb.collection("webhook_deliveries").getList<WebhookDeliveryRecord>(1, BATCH, {
     filter: pb.filter('status = "pending" && nextAttemptAt <= {:now}', { now: toPocketBaseDate(now()) }),
@@ -158,12 +222,20 @@ export async function deliverDue(services: GatewayServices, retryDelaysMs: reado
   const webhooks = new Map<string, WebhookRecord | null>();
   for (const delivery of due.items) {
     if (!webhooks.has(delivery.webhook)) {
-      webhooks.set(delivery.webhook, await pb.collection("webhooks").getOne<WebhookRecord>(delivery.webhook, { fields: "*,secret" }).catch(() => null));
+      webhooks.set(
+        delivery.webhook,
+        await pb
+          .collection("webhooks")
+          .getOne<WebhookRecord>(delivery.webhook, { fields: "*,secret" })
+          .catch(() => null),
+      );
     }
     const webhook = webhooks.get(delivery.webhook);
     const at = now();
     const attempt: Attempt =
-      webhook?.enabled && webhook.secret ? await post(webhook, delivery, payloadOf(delivery, services.config.publicUrl), at) : { status: null, error: "The webhook is disabled." };
+      webhook?.enabled && webhook.secret
+        ? await post(webhook, delivery, payloadOf(delivery, services.config.publicUrl), at)
+        : { status: null, error: "The webhook is disabled." };
     const attempts = (delivery.attempts ?? 0) + 1;
     const ok = attempt.status !== null && attempt.status >= 200 && attempt.status < 300;
     const again = !ok && !!webhook?.enabled && attempts <= retryDelaysMs.length;
@@ -185,8 +257,15 @@ export async function deliverDue(services: GatewayServices, retryDelaysMs: reado
     } else if (!ok && !again) {
       webhook.consecutiveFailures = (webhook.consecutiveFailures ?? 0) + 1;
       const disable = webhook.consecutiveFailures >= DISABLE_AFTER_FAILED_DELIVERIES;
-      const reason = `Disabled after ${webhook.consecutiveFailures} deliveries failed in a row (last: ${attempt.error})`.slice(0, 500);
-      await pb.collection("webhooks").update(webhook.id, { consecutiveFailures: webhook.consecutiveFailures, ...(disable ? { enabled: false, disabledReason: reason } : {}) });
+      const reason =
+        `Disabled after ${webhook.consecutiveFailures} deliveries failed in a row (last: ${attempt.error})`.slice(
+          0,
+          500,
+        );
+      await pb.collection("webhooks").update(webhook.id, {
+        consecutiveFailures: webhook.consecutiveFailures,
+        ...(disable ? { enabled: false, disabledReason: reason } : {}),
+      });
       if (disable) {
         webhook.enabled = false;
         await tellManagers(services, webhook);
@@ -199,30 +278,39 @@ export async function deliverDue(services: GatewayServices, retryDelaysMs: reado
 /** Everyone who manages integrations hears that a webhook was disabled. */
 async function tellManagers(services: GatewayServices, webhook: WebhookRecord): Promise<void> {
   const pb = await services.system.get();
-  const managers = await pb.collection("users").getFullList<UserRecord>({ filter: 'roles.permissions:each ?= "api.manage"', fields: "id" });
+  const managers = await pb
+    .collection("users")
+    .getFullList<UserRecord>({ filter: 'roles.permissions:each ?= "api.manage"', fields: "id" });
   const host = new URL(webhook.url).host;
   // All at once: each notify also mails, and a church may have several managers.
   await Promise.all(
     managers.map((manager) =>
       notify(services, {
-      userId: manager.id,
-      kind: "webhook_disabled",
-      title: (t) => t("notification.webhookDisabled.title", { host }),
-      body: (t) => t("notification.webhookDisabled.body", { failures: webhook.consecutiveFailures }),
-      link: "/admin/integrations",
-      email: (t) => ({ subject: t("notification.webhookDisabled.title", { host }), text: t("notification.webhookDisabled.body", { failures: webhook.consecutiveFailures }) }),
+        userId: manager.id,
+        kind: "webhook_disabled",
+        title: (t) => t("notification.webhookDisabled.title", { host }),
+        body: (t) => t("notification.webhookDisabled.body", { failures: webhook.consecutiveFailures }),
+        link: "/admin/integrations",
+        email: (t) => ({
+          subject: t("notification.webhookDisabled.title", { host }),
+          text: t("notification.webhookDisabled.body", { failures: webhook.consecutiveFailures }),
+        }),
       }),
     ),
   );
 }
 
 /** The delivery job: every `intervalMs` (2 s by default; tests pass a shorter retry schedule). */
-export function startWebhookDelivery(services: GatewayServices, options: { intervalMs?: number; retryDelaysMs?: readonly number[] } = {}): () => void {
+export function startWebhookDelivery(
+  services: GatewayServices,
+  options: { intervalMs?: number; retryDelaysMs?: readonly number[] } = {},
+): () => void {
   return startPeriodicJob({
     name: "webhooks",
     intervalMs: options.intervalMs ?? 2_000,
     run: () => deliverDue(services, options.retryDelaysMs),
-    report: (run) => (run.failed ? `${run.sent} sent, ${run.retrying} to retry, ${run.failed} failed for good` : null),
+    report: (run) =>
+      run.failed ? `${run.sent} sent, ${run.retrying} to retry, ${run.failed} failed for good` : null,
     failure: "could not deliver webhooks",
   });
 }

@@ -36,9 +36,12 @@ describe("checkPassword (PRODUCT.md §6)", () => {
     expect(code(`${"🔑".repeat(18)}`)).toBe("password_too_long"); // only 18 characters, but 72 bytes
   });
 
-  it.each(["password123", "Password123", "HALLELUJAH", "jesuslovesme", "qwertyuiop", "1q2w3e4r5t"])("refuses the common password %s", (password) => {
-    expect(code(password)).toBe("password_common");
-  });
+  it.each(["password123", "Password123", "HALLELUJAH", "jesuslovesme", "qwertyuiop", "1q2w3e4r5t"])(
+    "refuses the common password %s",
+    (password) => {
+      expect(code(password)).toBe("password_common");
+    },
+  );
 
   it.each([
     ["one repeated character", "zzzzzzzzzzzz"],

@@ -4,7 +4,7 @@ import { parsePhoneNumberFromString, type CountryCode } from "libphonenumber-js/
  * Phones are stored as E.164 (PRODUCT.md §6). People type them in any common format; a number
  * without a country code is read in the church's country (FLOCK_DEFAULT_COUNTRY, default US).
  */
-export const DEFAULT_COUNTRY = ((process.env.FLOCK_DEFAULT_COUNTRY ?? "US").toUpperCase() as CountryCode);
+export const DEFAULT_COUNTRY = (process.env.FLOCK_DEFAULT_COUNTRY ?? "US").toUpperCase() as CountryCode;
 
 /** The E.164 form of a typed phone number, or null when it is not a valid number. */
 export function toE164(input: string, country: CountryCode = DEFAULT_COUNTRY): string | null {

@@ -11,19 +11,31 @@ export class Validator {
   }
 
   /** Trim and check a required or optional text field. Returns the trimmed value. */
-  text(field: string, value: string | null | undefined, opts: { required?: boolean; max: number; min?: number }): string {
+  text(
+    field: string,
+    value: string | null | undefined,
+    opts: { required?: boolean; max: number; min?: number },
+  ): string {
     const trimmed = (value ?? "").trim();
     if (!trimmed) {
       if (opts.required) this.add(field, "required", "This field is required.");
       return "";
     }
-    if (opts.min && trimmed.length < opts.min) this.add(field, "too_short", `Use at least ${opts.min} characters.`);
+    if (opts.min && trimmed.length < opts.min)
+      this.add(field, "too_short", `Use at least ${opts.min} characters.`);
     if (trimmed.length > opts.max) this.add(field, "too_long", `Use at most ${opts.max} characters.`);
     return trimmed;
   }
 
-  email(field: string, value: string | null | undefined, opts: { required?: boolean } = { required: true }): string {
-    const email = this.text(field, value, { required: opts.required ?? true, max: LIMITS.emailMax }).toLowerCase();
+  email(
+    field: string,
+    value: string | null | undefined,
+    opts: { required?: boolean } = { required: true },
+  ): string {
+    const email = this.text(field, value, {
+      required: opts.required ?? true,
+      max: LIMITS.emailMax,
+    }).toLowerCase();
     if (email && !isEmail(email)) this.add(field, "invalid_email", "Enter a valid email address.");
     return email;
   }

@@ -32,14 +32,22 @@ describe("the gateway's message catalogs", () => {
     expect(es("digest.title", { count: 12 })).toBe("Resumen diario: 12 elementos nuevos");
     expect(en("invitation.link", { days: 1 })).toContain("(it works for 1 day)");
     expect(es("invitation.link", { days: 14 })).toContain("(funciona durante 14 días)");
-    expect(en("alert.visit.summary", { name: "Ann", hasDate: "yes", date: "2026-05-03", party: 1 })).toBe("Ann plans a visit for 2026-05-03.");
-    expect(en("alert.visit.summary", { name: "Ann", hasDate: "no", date: "", party: 3 })).toBe("Ann plans a visit (a party of 3).");
-    expect(es("alert.visit.summary", { name: "Ana", hasDate: "no", date: "", party: 3 })).toBe("Ana planea una visita (un grupo de 3).");
+    expect(en("alert.visit.summary", { name: "Ann", hasDate: "yes", date: "2026-05-03", party: 1 })).toBe(
+      "Ann plans a visit for 2026-05-03.",
+    );
+    expect(en("alert.visit.summary", { name: "Ann", hasDate: "no", date: "", party: 3 })).toBe(
+      "Ann plans a visit (a party of 3).",
+    );
+    expect(es("alert.visit.summary", { name: "Ana", hasDate: "no", date: "", party: 3 })).toBe(
+      "Ana planea una visita (un grupo de 3).",
+    );
   });
 
   it("keeps apostrophes and quotes as written", () => {
     expect(translator("en")("auth.alert.button")).toBe("It wasn't me: reset my password");
-    expect(translator("en")("invitation.body", { inviter: "Ann", household: "Lee", church: "Grace" })).toBe("Ann invited you to join the household “Lee” in Grace's app.");
+    expect(translator("en")("invitation.body", { inviter: "Ann", household: "Lee", church: "Grace" })).toBe(
+      "Ann invited you to join the household “Lee” in Grace's app.",
+    );
   });
 });
 
@@ -52,12 +60,21 @@ describe("formatting", () => {
   });
 
   it("gives the same text from a message string and from its precompiled form", () => {
-    const messages = ["Welcome to {church}", "{count, plural, one {# person prayed} other {# people prayed}}", "It''s {name}'s turn", "Use '{'braces'}'"];
+    const messages = [
+      "Welcome to {church}",
+      "{count, plural, one {# person prayed} other {# people prayed}}",
+      "It''s {name}'s turn",
+      "Use '{'braces'}'",
+    ];
     for (const message of messages) {
       for (const count of [0, 1, 2, 1234]) {
         const values = { church: "Grace", count, name: "Ann" };
-        expect(formatCompiled(compileMessage(message), "en", values)).toBe(formatMessage(message, "en", values));
-        expect(formatCompiled(compileMessage(message), "es", values)).toBe(formatMessage(message, "es", values));
+        expect(formatCompiled(compileMessage(message), "en", values)).toBe(
+          formatMessage(message, "en", values),
+        );
+        expect(formatCompiled(compileMessage(message), "es", values)).toBe(
+          formatMessage(message, "es", values),
+        );
       }
     }
     expect(compileMessage("Welcome to {church}")).toBe("Welcome to {church}");

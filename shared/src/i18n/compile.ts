@@ -12,7 +12,9 @@ export function parseMessage(message: string, where = ""): MessageAst {
   try {
     return new IntlMessageFormat(message, "en").getAst();
   } catch (error) {
-    throw new Error(`ICU message ${where ? `${where} ` : ""}does not parse (${error instanceof Error ? error.message : String(error)}): ${message}`);
+    throw new Error(
+      `ICU message ${where ? `${where} ` : ""}does not parse (${error instanceof Error ? error.message : String(error)}): ${message}`,
+    );
   }
 }
 
@@ -25,7 +27,9 @@ export function compileMessage(message: string, where = ""): CompiledMessage {
   const ast = parseMessage(message, where);
   const simple = ast.every((el) => el.type === ARGUMENT || (el.type === LITERAL && !/[{}]/.test(el.value)));
   if (simple) {
-    const printed = ast.map((el) => (el.type === ARGUMENT ? `{${el.value}}` : el.type === LITERAL ? el.value : "")).join("");
+    const printed = ast
+      .map((el) => (el.type === ARGUMENT ? `{${el.value}}` : el.type === LITERAL ? el.value : ""))
+      .join("");
     if (printed === message) return message;
   }
   return ast;

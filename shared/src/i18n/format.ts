@@ -37,7 +37,9 @@ export type CompiledMessage = string | MessageAst;
 /** Fill `{name}` placeholders; unknown ones stay as written. (Messages without ICU arguments only.) */
 export function interpolate(template: string, values?: MessageValues): string {
   if (!values) return template;
-  return template.replace(/\{(\w+)\}/g, (match, name: string) => (name in values ? String(values[name]) : match));
+  return template.replace(/\{(\w+)\}/g, (match, name: string) =>
+    name in values ? String(values[name]) : match,
+  );
 }
 
 const parsed = new Map<string, IntlMessageFormat>();

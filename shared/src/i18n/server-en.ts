@@ -16,9 +16,11 @@ export const serverEn = {
   "auth.verify.footnote": "If you did not create an account, you can ignore this message.",
   "auth.reset.subject": "Reset your {church} password",
   "auth.reset.hello": "Hello,",
-  "auth.reset.body": "Someone asked to reset the password of your {church} account. Choose a new one with the button below.",
+  "auth.reset.body":
+    "Someone asked to reset the password of your {church} account. Choose a new one with the button below.",
   "auth.reset.button": "Choose a new password",
-  "auth.reset.footnote": "The link works for 30 minutes. If it was not you, you can ignore this message: your password stays as it is.",
+  "auth.reset.footnote":
+    "The link works for 30 minutes. If it was not you, you can ignore this message: your password stays as it is.",
   "auth.alert.subject": "New sign-in to your {church} account",
   "auth.alert.body": "Someone signed in to your {church} account from a new device or location:",
   "auth.alert.ok": "If this was you, there is nothing to do.",
@@ -26,39 +28,47 @@ export const serverEn = {
 
   // Someone tried to sign up with an address that already has an account.
   "signupAttempt.subject": "Someone tried to sign up at {church} with your address",
-  "signupAttempt.body": "Someone tried to create an account at {church} with this email address. This address already has an account, so nothing was changed.",
-  "signupAttempt.forgot": "If it was you, sign in with your password. If you have forgotten it, reset it here: {url}",
+  "signupAttempt.body":
+    "Someone tried to create an account at {church} with this email address. This address already has an account, so nothing was changed.",
+  "signupAttempt.forgot":
+    "If it was you, sign in with your password. If you have forgotten it, reset it here: {url}",
   "signupAttempt.ignore": "If it wasn't you, you can ignore this email.",
   "signupAttempt.button": "Sign in",
 
   // A sign-up approved (notification and mail).
   "signupApproved.title": "Your membership is approved",
   "signupApproved.body": "The member areas are open to you now.",
-  "signupApproved.welcome": "Welcome to {church}! Your membership is approved: the member areas are open to you now. Complete your profile and choose who may see your contact details.",
+  "signupApproved.welcome":
+    "Welcome to {church}! Your membership is approved: the member areas are open to you now. Complete your profile and choose who may see your contact details.",
   "signupApproved.button": "Open my page",
 
   // Data deletion requested (to the staff who manage people).
   "deletion.subject": "{name} asked for their data to be deleted",
   "deletion.body": "{name} asked {church} to delete the personal data the app holds about them.",
-  "deletion.next": "Review their record, then anonymise it: the personal data, files and login are removed, and records kept for the church's counts stay.",
+  "deletion.next":
+    "Review their record, then anonymise it: the personal data, files and login are removed, and records kept for the church's counts stay.",
   "deletion.button": "Open their record",
 
   // Household invitation.
   "invitation.subject": "{inviter} invited you to join {household} at {church}",
   "invitation.body": "{inviter} invited you to join the household “{household}” in {church}'s app.",
-  "invitation.link": "Create your account with the link below (it works for {days, plural, one {# day} other {# days}}).",
-  "invitation.button.hint": "Create your account with the button below (it works for {days, plural, one {# day} other {# days}}).",
+  "invitation.link":
+    "Create your account with the link below (it works for {days, plural, one {# day} other {# days}}).",
+  "invitation.button.hint":
+    "Create your account with the button below (it works for {days, plural, one {# day} other {# days}}).",
   "invitation.confirm": "The church office confirms new accounts before the member areas open.",
   "invitation.ignore": "If you don't know this person, you can ignore this message.",
   "invitation.button": "Create your account",
 
   // Directory "Contact" relay.
   "contact.subject": "{sender} sent you a message through {church}",
-  "contact.footer": "{sender} wrote to you through {church}'s member directory. {shown, select, yes {They can see this email address on your directory card (your privacy settings decide who can).} other {This email address was not shown to them.}} If you reply, they will see the address you reply from.",
+  "contact.footer":
+    "{sender} wrote to you through {church}'s member directory. {shown, select, yes {They can see this email address on your directory card (your privacy settings decide who can).} other {This email address was not shown to them.}} If you reply, they will see the address you reply from.",
 
   // Plan a visit: the visitor's confirmation.
   "visit.subject": "Your visit to {church}",
-  "visit.thanks": "Thank you for planning a visit to {church}. {hasDate, select, yes {We look forward to seeing you on {date}} other {We look forward to seeing you}}{party, plural, =0 {} =1 {} other { (a party of #)}}. Someone from the church may contact you before then.",
+  "visit.thanks":
+    "Thank you for planning a visit to {church}. {hasDate, select, yes {We look forward to seeing you on {date}} other {We look forward to seeing you}}{party, plural, =0 {} =1 {} other { (a party of #)}}. Someone from the church may contact you before then.",
   "visit.times": "Service times:",
   "visit.where": "Where: {address}",
   "visit.ignore": "If you did not plan a visit, you can ignore this message.",
@@ -67,22 +77,31 @@ export const serverEn = {
   "event.registered.subject": "{confirmed, plural, =0 {Waitlisted} other {Registered}}: {event}",
   "event.registered.when": "{event} — {when}{hasPlace, select, yes {, {place}} other {}}.",
   "event.registered.confirmed": "Confirmed: {count, plural, one {# place} other {# places}}.",
-  "event.registered.waitlisted": "On the waitlist: {count, plural, one {# place} other {# places}}. We will email you if a seat frees up.",
+  "event.registered.waitlisted":
+    "On the waitlist: {count, plural, one {# place} other {# places}}. We will email you if a seat frees up.",
   "event.registered.code": "Your confirmation code: {code}",
-  "event.registered.cancelHint": "If your plans change, cancel with the button below so someone else can come.",
+  "event.registered.cancelHint":
+    "If your plans change, cancel with the button below so someone else can come.",
   "event.registered.button": "View or cancel my registration",
   "event.promoted.subject": "A seat is yours: {event}",
-  "event.promoted.body": "A seat freed up and your registration for {event} — {when} is now confirmed ({count, plural, one {# place} other {# places}}).",
+  "event.promoted.body":
+    "A seat freed up and your registration for {event} — {when} is now confirmed ({count, plural, one {# place} other {# places}}).",
   "event.moved.subject": "New date for your registration: {event}",
-  "event.moved.body": "Your registration for {event} was moved to {when}. {status, select, confirmed {Your {count, plural, one {place is} other {# places are}} confirmed.} other {You are number {position} on the waitlist there; we will email you if a seat frees up.}}",
+  "event.moved.body":
+    "Your registration for {event} was moved to {when}. {status, select, confirmed {Your {count, plural, one {place is} other {# places are}} confirmed.} other {You are number {position} on the waitlist there; we will email you if a seat frees up.}}",
   "event.cancelled.subject": "Cancelled: {event}",
-  "event.cancelled.body": "{event} — {when} has been cancelled.{hasNote, select, yes { {note}} other {}} We are sorry for the change of plans.",
-  "event.cancelled.signUp": "{kind, select, registration {Your registration} other {Your reply}} for that date no longer applies; there is nothing you need to do.",
+  "event.cancelled.body":
+    "{event} — {when} has been cancelled.{hasNote, select, yes { {note}} other {}} We are sorry for the change of plans.",
+  "event.cancelled.signUp":
+    "{kind, select, registration {Your registration} other {Your reply}} for that date no longer applies; there is nothing you need to do.",
   "event.cancelled.button": "See what else is on",
   "event.cancelledByStaff.subject": "Your registration was cancelled: {event}",
-  "event.cancelledByStaff.body": "{church} cancelled your registration for {event} — {when}. If that is a mistake, reply to this email or get in touch with the church.",
-  "event.rsvp.subject": "Your answer for {event}: {response, select, yes {going} no {not going} other {maybe}}",
-  "event.rsvp.body": "Thank you for answering for {event} — {when}{hasPlace, select, yes {, {place}} other {}}. Your answer: {response, select, yes {going} no {not going} other {maybe}}{guests, plural, =0 {} one { with # guest} other { with # guests}}.",
+  "event.cancelledByStaff.body":
+    "{church} cancelled your registration for {event} — {when}. If that is a mistake, reply to this email or get in touch with the church.",
+  "event.rsvp.subject":
+    "Your answer for {event}: {response, select, yes {going} no {not going} other {maybe}}",
+  "event.rsvp.body":
+    "Thank you for answering for {event} — {when}{hasPlace, select, yes {, {place}} other {}}. Your answer: {response, select, yes {going} no {not going} other {maybe}}{guests, plural, =0 {} one { with # guest} other { with # guests}}.",
   "event.rsvp.change": "To change your answer, open the event page in the same browser you answered from.",
   "event.rsvp.changeSignedIn": "To change your answer, open the event page while signed in.",
   "event.rsvp.button": "Open the event",
@@ -106,21 +125,26 @@ export const serverEn = {
 
   // Staff alerts (system/staff-alerts.ts).
   "alert.visit.title": "New visit request from {name}",
-  "alert.visit.summary": "{name} plans a visit{hasDate, select, yes { for {date}} other {}}{party, plural, =0 {} =1 {} other { (a party of #)}}.",
+  "alert.visit.summary":
+    "{name} plans a visit{hasDate, select, yes { for {date}} other {}}{party, plural, =0 {} =1 {} other { (a party of #)}}.",
   "alert.visit.message": "Their message:",
   "alert.visit.next": "Welcome them: contact them, and add them to the people list from the visit.",
   "alert.visit.button": "Open visit requests",
   "alert.signup.title": "{name} signed up and waits for approval",
   "alert.signup.body": "Approve the sign-up, or match it to a person already on the list.",
-  "alert.signup.text": "{name} created an account. The member areas open for them once someone approves the sign-up (or matches it to a person already on the list).",
+  "alert.signup.text":
+    "{name} created an account. The member areas open for them once someone approves the sign-up (or matches it to a person already on the list).",
   "alert.signup.button": "Review the sign-up",
-  "alert.prayer.title": "{pastoral, select, yes {A pastoral prayer request arrived} other {A prayer request waits for moderation}}",
-  "alert.prayer.text": "{pastoral, select, yes {A request for the pastors only} other {A new request for the prayer wall}}:",
+  "alert.prayer.title":
+    "{pastoral, select, yes {A pastoral prayer request arrived} other {A prayer request waits for moderation}}",
+  "alert.prayer.text":
+    "{pastoral, select, yes {A request for the pastors only} other {A new request for the prayer wall}}:",
   "alert.prayer.button": "Open prayer requests",
 
   // The staff's daily digest (system/staff-digest.ts).
   "notification.webhookDisabled.title": "A webhook to {host} was turned off",
-  "notification.webhookDisabled.body": "{failures, plural, one {# delivery} other {# deliveries}} in a row failed after every retry, so it was disabled. Check the receiver, then turn it back on in Integrations.",
+  "notification.webhookDisabled.body":
+    "{failures, plural, one {# delivery} other {# deliveries}} in a row failed after every retry, so it was disabled. Check the receiver, then turn it back on in Integrations.",
   "digest.title": "Daily digest: {count, plural, one {# new item} other {# new items}}",
   "digest.subject": "Daily digest for {church}: {count, plural, one {# new item} other {# new items}}",
   "digest.intro": "Here is what arrived at {church} since your last digest.",

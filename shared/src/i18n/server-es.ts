@@ -11,68 +11,91 @@ export const serverEs: Record<ServerMessageKey, string> = {
   "auth.verify.footnote": "Si no creaste una cuenta, puedes ignorar este mensaje.",
   "auth.reset.subject": "Restablece tu contraseña de {church}",
   "auth.reset.hello": "Hola:",
-  "auth.reset.body": "Alguien pidió restablecer la contraseña de tu cuenta de {church}. Elige una nueva con el botón de abajo.",
+  "auth.reset.body":
+    "Alguien pidió restablecer la contraseña de tu cuenta de {church}. Elige una nueva con el botón de abajo.",
   "auth.reset.button": "Elegir una contraseña nueva",
-  "auth.reset.footnote": "El enlace funciona durante 30 minutos. Si no fuiste tú, puedes ignorar este mensaje: tu contraseña no cambia.",
+  "auth.reset.footnote":
+    "El enlace funciona durante 30 minutos. Si no fuiste tú, puedes ignorar este mensaje: tu contraseña no cambia.",
   "auth.alert.subject": "Nuevo inicio de sesión en tu cuenta de {church}",
   "auth.alert.body": "Alguien inició sesión en tu cuenta de {church} desde un dispositivo o lugar nuevo:",
   "auth.alert.ok": "Si fuiste tú, no tienes que hacer nada.",
   "auth.alert.button": "No fui yo: restablecer mi contraseña",
 
   "signupAttempt.subject": "Alguien intentó registrarse en {church} con tu dirección",
-  "signupAttempt.body": "Alguien intentó crear una cuenta en {church} con esta dirección de correo. Esta dirección ya tiene una cuenta, así que no se cambió nada.",
-  "signupAttempt.forgot": "Si fuiste tú, inicia sesión con tu contraseña. Si la olvidaste, restablécela aquí: {url}",
+  "signupAttempt.body":
+    "Alguien intentó crear una cuenta en {church} con esta dirección de correo. Esta dirección ya tiene una cuenta, así que no se cambió nada.",
+  "signupAttempt.forgot":
+    "Si fuiste tú, inicia sesión con tu contraseña. Si la olvidaste, restablécela aquí: {url}",
   "signupAttempt.ignore": "Si no fuiste tú, puedes ignorar este correo.",
   "signupAttempt.button": "Iniciar sesión",
 
   "signupApproved.title": "Tu membresía está aprobada",
   "signupApproved.body": "Las áreas para miembros ya están abiertas para ti.",
-  "signupApproved.welcome": "¡Te damos la bienvenida a {church}! Tu membresía está aprobada: las áreas para miembros ya están abiertas para ti. Completa tu perfil y elige quién puede ver tus datos de contacto.",
+  "signupApproved.welcome":
+    "¡Te damos la bienvenida a {church}! Tu membresía está aprobada: las áreas para miembros ya están abiertas para ti. Completa tu perfil y elige quién puede ver tus datos de contacto.",
   "signupApproved.button": "Abrir mi página",
 
   "deletion.subject": "{name} pidió que se borren sus datos",
-  "deletion.body": "{name} pidió a {church} que borre los datos personales que la aplicación tiene sobre esa persona.",
-  "deletion.next": "Revisa su ficha y luego anonimízala: se eliminan los datos personales, los archivos y el acceso, y se conservan los registros que la iglesia usa para sus recuentos.",
+  "deletion.body":
+    "{name} pidió a {church} que borre los datos personales que la aplicación tiene sobre esa persona.",
+  "deletion.next":
+    "Revisa su ficha y luego anonimízala: se eliminan los datos personales, los archivos y el acceso, y se conservan los registros que la iglesia usa para sus recuentos.",
   "deletion.button": "Abrir su ficha",
 
   "invitation.subject": "{inviter} te invitó a unirte a {household} en {church}",
   "invitation.body": "{inviter} te invitó a unirte al hogar “{household}” en la aplicación de {church}.",
-  "invitation.link": "Crea tu cuenta con el enlace de abajo (funciona durante {days, plural, one {# día} other {# días}}).",
-  "invitation.button.hint": "Crea tu cuenta con el botón de abajo (funciona durante {days, plural, one {# día} other {# días}}).",
-  "invitation.confirm": "La oficina de la iglesia confirma las cuentas nuevas antes de abrir las áreas para miembros.",
+  "invitation.link":
+    "Crea tu cuenta con el enlace de abajo (funciona durante {days, plural, one {# día} other {# días}}).",
+  "invitation.button.hint":
+    "Crea tu cuenta con el botón de abajo (funciona durante {days, plural, one {# día} other {# días}}).",
+  "invitation.confirm":
+    "La oficina de la iglesia confirma las cuentas nuevas antes de abrir las áreas para miembros.",
   "invitation.ignore": "Si no conoces a esta persona, puedes ignorar este mensaje.",
   "invitation.button": "Crear tu cuenta",
 
   "contact.subject": "{sender} te envió un mensaje a través de {church}",
-  "contact.footer": "{sender} te escribió a través del directorio de miembros de {church}. {shown, select, yes {Puede ver esta dirección de correo en tu ficha del directorio (tu configuración de privacidad decide quién puede verla).} other {Esta dirección de correo no se le mostró.}} Si respondes, verá la dirección desde la que respondas.",
+  "contact.footer":
+    "{sender} te escribió a través del directorio de miembros de {church}. {shown, select, yes {Puede ver esta dirección de correo en tu ficha del directorio (tu configuración de privacidad decide quién puede verla).} other {Esta dirección de correo no se le mostró.}} Si respondes, verá la dirección desde la que respondas.",
 
   "visit.subject": "Tu visita a {church}",
-  "visit.thanks": "Gracias por planificar una visita a {church}. {hasDate, select, yes {Esperamos verte el {date}} other {Esperamos verte}}{party, plural, =0 {} =1 {} other { (un grupo de #)}}. Es posible que alguien de la iglesia se ponga en contacto contigo antes.",
+  "visit.thanks":
+    "Gracias por planificar una visita a {church}. {hasDate, select, yes {Esperamos verte el {date}} other {Esperamos verte}}{party, plural, =0 {} =1 {} other { (un grupo de #)}}. Es posible que alguien de la iglesia se ponga en contacto contigo antes.",
   "visit.times": "Horarios de culto:",
   "visit.where": "Dónde: {address}",
   "visit.ignore": "Si no planificaste una visita, puedes ignorar este mensaje.",
 
   // Eventos: inscripción, plaza liberada y confirmación de asistencia.
-  "event.registered.subject": "{confirmed, plural, =0 {En lista de espera} other {Inscripción confirmada}}: {event}",
+  "event.registered.subject":
+    "{confirmed, plural, =0 {En lista de espera} other {Inscripción confirmada}}: {event}",
   "event.registered.when": "{event} — {when}{hasPlace, select, yes {, {place}} other {}}.",
   "event.registered.confirmed": "Confirmadas: {count, plural, one {# plaza} other {# plazas}}.",
-  "event.registered.waitlisted": "En lista de espera: {count, plural, one {# plaza} other {# plazas}}. Te escribiremos si se libera un lugar.",
+  "event.registered.waitlisted":
+    "En lista de espera: {count, plural, one {# plaza} other {# plazas}}. Te escribiremos si se libera un lugar.",
   "event.registered.code": "Tu código de confirmación: {code}",
-  "event.registered.cancelHint": "Si cambian tus planes, cancela con el botón de abajo para que otra persona pueda venir.",
+  "event.registered.cancelHint":
+    "Si cambian tus planes, cancela con el botón de abajo para que otra persona pueda venir.",
   "event.registered.button": "Ver o cancelar mi inscripción",
   "event.promoted.subject": "Tienes plaza: {event}",
-  "event.promoted.body": "Se liberó un lugar y tu inscripción para {event} — {when} ya está confirmada ({count, plural, one {# plaza} other {# plazas}}).",
+  "event.promoted.body":
+    "Se liberó un lugar y tu inscripción para {event} — {when} ya está confirmada ({count, plural, one {# plaza} other {# plazas}}).",
   "event.moved.subject": "Nueva fecha para tu inscripción: {event}",
-  "event.moved.body": "Tu inscripción para {event} se pasó al {when}. {status, select, confirmed {{count, plural, one {Tu plaza está confirmada.} other {Tus # plazas están confirmadas.}}} other {Estás en el puesto {position} de la lista de espera; te escribiremos si se libera un lugar.}}",
+  "event.moved.body":
+    "Tu inscripción para {event} se pasó al {when}. {status, select, confirmed {{count, plural, one {Tu plaza está confirmada.} other {Tus # plazas están confirmadas.}}} other {Estás en el puesto {position} de la lista de espera; te escribiremos si se libera un lugar.}}",
   "event.cancelled.subject": "Cancelado: {event}",
-  "event.cancelled.body": "{event} — {when} se ha cancelado.{hasNote, select, yes { {note}} other {}} Sentimos el cambio de planes.",
-  "event.cancelled.signUp": "{kind, select, registration {Tu inscripción} other {Tu respuesta}} para esa fecha ya no aplica; no necesitas hacer nada.",
+  "event.cancelled.body":
+    "{event} — {when} se ha cancelado.{hasNote, select, yes { {note}} other {}} Sentimos el cambio de planes.",
+  "event.cancelled.signUp":
+    "{kind, select, registration {Tu inscripción} other {Tu respuesta}} para esa fecha ya no aplica; no necesitas hacer nada.",
   "event.cancelled.button": "Ver otros eventos",
   "event.cancelledByStaff.subject": "Se canceló tu inscripción: {event}",
-  "event.cancelledByStaff.body": "{church} canceló tu inscripción para {event} — {when}. Si es un error, responde a este correo o ponte en contacto con la iglesia.",
-  "event.rsvp.subject": "Tu respuesta para {event}: {response, select, yes {asistiré} no {no asistiré} other {quizás}}",
-  "event.rsvp.body": "Gracias por responder para {event} — {when}{hasPlace, select, yes {, {place}} other {}}. Tu respuesta: {response, select, yes {asistiré} no {no asistiré} other {quizás}}{guests, plural, =0 {} one { con # invitado} other { con # invitados}}.",
-  "event.rsvp.change": "Para cambiar tu respuesta, abre la página del evento en el mismo navegador desde el que respondiste.",
+  "event.cancelledByStaff.body":
+    "{church} canceló tu inscripción para {event} — {when}. Si es un error, responde a este correo o ponte en contacto con la iglesia.",
+  "event.rsvp.subject":
+    "Tu respuesta para {event}: {response, select, yes {asistiré} no {no asistiré} other {quizás}}",
+  "event.rsvp.body":
+    "Gracias por responder para {event} — {when}{hasPlace, select, yes {, {place}} other {}}. Tu respuesta: {response, select, yes {asistiré} no {no asistiré} other {quizás}}{guests, plural, =0 {} one { con # invitado} other { con # invitados}}.",
+  "event.rsvp.change":
+    "Para cambiar tu respuesta, abre la página del evento en el mismo navegador desde el que respondiste.",
   "event.rsvp.changeSignedIn": "Para cambiar tu respuesta, abre la página del evento con tu sesión iniciada.",
   "event.rsvp.button": "Abrir el evento",
 
@@ -83,7 +106,8 @@ export const serverEs: Record<ServerMessageKey, string> = {
   "groups.chat.title": "Mensajes nuevos en {group}",
   "prayer.approved.title": "Tu petición de oración fue aprobada",
   "prayer.approved.subject": "Tu petición de oración en {church} fue aprobada",
-  "prayer.approved.wall": "Tu petición de oración ya está en el muro de oración, y otros pueden orar por ella:",
+  "prayer.approved.wall":
+    "Tu petición de oración ya está en el muro de oración, y otros pueden orar por ella:",
   "prayer.approved.group": "Tu petición de oración fue aprobada y compartida con tu grupo:",
   "prayer.approved.pastoral": "Tu petición de oración fue aprobada y compartida con el equipo pastoral:",
   "prayer.rejected.title": "Tu petición de oración no fue aprobada",
@@ -93,22 +117,29 @@ export const serverEs: Record<ServerMessageKey, string> = {
   "prayer.button.wall": "Verla en el muro de oración",
 
   "alert.visit.title": "Nueva solicitud de visita de {name}",
-  "alert.visit.summary": "{name} planea una visita{hasDate, select, yes { para el {date}} other {}}{party, plural, =0 {} =1 {} other { (un grupo de #)}}.",
+  "alert.visit.summary":
+    "{name} planea una visita{hasDate, select, yes { para el {date}} other {}}{party, plural, =0 {} =1 {} other { (un grupo de #)}}.",
   "alert.visit.message": "Su mensaje:",
-  "alert.visit.next": "Dale la bienvenida: ponte en contacto y añádelo a la lista de personas desde la visita.",
+  "alert.visit.next":
+    "Dale la bienvenida: ponte en contacto y añádelo a la lista de personas desde la visita.",
   "alert.visit.button": "Abrir las solicitudes de visita",
   "alert.signup.title": "{name} se registró y espera aprobación",
   "alert.signup.body": "Aprueba el registro o vincúlalo a una persona que ya está en la lista.",
-  "alert.signup.text": "{name} creó una cuenta. Las áreas para miembros se abrirán cuando alguien apruebe el registro (o lo vincule a una persona que ya está en la lista).",
+  "alert.signup.text":
+    "{name} creó una cuenta. Las áreas para miembros se abrirán cuando alguien apruebe el registro (o lo vincule a una persona que ya está en la lista).",
   "alert.signup.button": "Revisar el registro",
-  "alert.prayer.title": "{pastoral, select, yes {Llegó una petición de oración pastoral} other {Una petición de oración espera moderación}}",
-  "alert.prayer.text": "{pastoral, select, yes {Una petición solo para los pastores} other {Una petición nueva para el muro de oración}}:",
+  "alert.prayer.title":
+    "{pastoral, select, yes {Llegó una petición de oración pastoral} other {Una petición de oración espera moderación}}",
+  "alert.prayer.text":
+    "{pastoral, select, yes {Una petición solo para los pastores} other {Una petición nueva para el muro de oración}}:",
   "alert.prayer.button": "Abrir las peticiones de oración",
 
   "notification.webhookDisabled.title": "Se desactivó un webhook a {host}",
-  "notification.webhookDisabled.body": "{failures, plural, one {# entrega seguida falló} other {# entregas seguidas fallaron}} tras todos los reintentos, así que se desactivó. Revisa el receptor y vuelve a activarlo en Integraciones.",
+  "notification.webhookDisabled.body":
+    "{failures, plural, one {# entrega seguida falló} other {# entregas seguidas fallaron}} tras todos los reintentos, así que se desactivó. Revisa el receptor y vuelve a activarlo en Integraciones.",
   "digest.title": "Resumen diario: {count, plural, one {# elemento nuevo} other {# elementos nuevos}}",
-  "digest.subject": "Resumen diario de {church}: {count, plural, one {# elemento nuevo} other {# elementos nuevos}}",
+  "digest.subject":
+    "Resumen diario de {church}: {count, plural, one {# elemento nuevo} other {# elementos nuevos}}",
   "digest.intro": "Esto es lo que llegó a {church} desde tu último resumen.",
   "digest.heading.visits": "Solicitudes de visita nuevas",
   "digest.heading.signups": "Registros que esperan aprobación",

@@ -5,7 +5,10 @@ import { serverEs } from "./server-es.ts";
 export { pickLocale, type Locale } from "./format.ts";
 export type { ServerMessageKey } from "./server-en.ts";
 
-export const SERVER_MESSAGES: Record<Locale, Record<ServerMessageKey, string>> = { en: serverEn, es: serverEs };
+export const SERVER_MESSAGES: Record<Locale, Record<ServerMessageKey, string>> = {
+  en: serverEn,
+  es: serverEs,
+};
 
 /** Formats one of the gateway's messages in a language. */
 export type Translate = (key: ServerMessageKey, values?: MessageValues) => string;

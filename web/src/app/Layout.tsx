@@ -60,7 +60,8 @@ function useSettledAfterLoad(): boolean {
     let idle: number | undefined;
     const settle = () => {
       timer = setTimeout(() => {
-        if ("requestIdleCallback" in window) idle = window.requestIdleCallback(() => setSettled(true), { timeout: 2000 });
+        if ("requestIdleCallback" in window)
+          idle = window.requestIdleCallback(() => setSettled(true), { timeout: 2000 });
         else setSettled(true);
       }, SETTLE_MS);
     };

@@ -19,18 +19,18 @@ function AdminHome() {
         : can.manageEvents
           ? "events"
           : can.manageGroups
-          ? "groups"
-          : can.useMediaLibrary
-          ? "media"
-          : can.manageRoles
-            ? "users"
-            : can.manageIntegrations
-              ? "integrations"
-            : can.viewPeople
-              ? "people"
-              : can.moderatePrayer
-                ? "prayer"
-                : "settings";
+            ? "groups"
+            : can.useMediaLibrary
+              ? "media"
+              : can.manageRoles
+                ? "users"
+                : can.manageIntegrations
+                  ? "integrations"
+                  : can.viewPeople
+                    ? "people"
+                    : can.moderatePrayer
+                      ? "prayer"
+                      : "settings";
   return <Navigate to={section} replace />;
 }
 
@@ -119,41 +119,197 @@ export function AppRoutes() {
         <Route path="events/:slug" element={lazyPage(events, (m) => m.EventPage)} />
         <Route path="groups" element={lazyPage(groups, (m) => m.GroupsPage)} />
         <Route path="groups/:slug" element={lazyPage(groups, (m) => m.GroupPage)} />
-        <Route path="visit" element={lazyPage(() => import("../features/visits/VisitPage.tsx"), (m) => m.VisitPage)} />
+        <Route
+          path="visit"
+          element={lazyPage(
+            () => import("../features/visits/VisitPage.tsx"),
+            (m) => m.VisitPage,
+          )}
+        />
         <Route path="me" element={<RequireViewer>{lazyPage(me, (m) => m.MeLayout)}</RequireViewer>}>
           <Route index element={lazyPage(me, (m) => m.MePage)} />
           <Route path="profile" element={lazyPage(me, (m) => m.ProfilePage)} />
           <Route path="household" element={lazyPage(me, (m) => m.HouseholdPage)} />
           <Route path="privacy" element={lazyPage(me, (m) => m.PrivacyPage)} />
           <Route path="data" element={lazyPage(me, (m) => m.DataPage)} />
-          <Route path="notifications" element={lazyPage(() => import("../features/notifications/NotificationsPage.tsx"), (m) => m.NotificationsPage)} />
+          <Route
+            path="notifications"
+            element={lazyPage(
+              () => import("../features/notifications/NotificationsPage.tsx"),
+              (m) => m.NotificationsPage,
+            )}
+          />
         </Route>
         {/* Signed-in users only; the pages themselves explain why a pending sign-up can't see it yet. */}
-        <Route path="directory" element={<RequireViewer>{lazyPage(directory, (m) => m.DirectoryPage)}</RequireViewer>} />
-        <Route path="directory/:id" element={<RequireViewer>{lazyPage(directory, (m) => m.DirectoryPersonPage)}</RequireViewer>} />
-        <Route path="admin" element={<RequireAbility ability="useAdmin">{lazyPage(admin, (m) => m.AdminLayout)}</RequireAbility>}>
+        <Route
+          path="directory"
+          element={<RequireViewer>{lazyPage(directory, (m) => m.DirectoryPage)}</RequireViewer>}
+        />
+        <Route
+          path="directory/:id"
+          element={<RequireViewer>{lazyPage(directory, (m) => m.DirectoryPersonPage)}</RequireViewer>}
+        />
+        <Route
+          path="admin"
+          element={
+            <RequireAbility ability="useAdmin">{lazyPage(admin, (m) => m.AdminLayout)}</RequireAbility>
+          }
+        >
           <Route index element={<AdminHome />} />
-          <Route path="settings" element={<RequireAbility ability="manageSettings">{lazyPage(admin, (m) => m.AdminSettingsPage)}</RequireAbility>} />
-          <Route path="users" element={<RequireAbility ability="manageRoles">{lazyPage(admin, (m) => m.AdminUsersPage)}</RequireAbility>} />
-          <Route path="integrations" element={<RequireAbility ability="manageIntegrations">{lazyPage(adminIntegrations, (m) => m.AdminIntegrationsPage)}</RequireAbility>} />
-          <Route path="news" element={<RequireAbility ability="editContent">{lazyPage(adminContent, (m) => m.AdminNewsPage)}</RequireAbility>} />
-          <Route path="news/:id" element={<RequireAbility ability="editContent">{lazyPage(adminContent, (m) => m.AdminPostEditorPage)}</RequireAbility>} />
-          <Route path="pages" element={<RequireAbility ability="editContent">{lazyPage(adminContent, (m) => m.AdminPagesPage)}</RequireAbility>} />
-          <Route path="pages/:id" element={<RequireAbility ability="editContent">{lazyPage(adminContent, (m) => m.AdminPageEditorPage)}</RequireAbility>} />
-          <Route path="media" element={<RequireAbility ability="useMediaLibrary">{lazyPage(adminContent, (m) => m.AdminMediaPage)}</RequireAbility>} />
-          <Route path="people" element={<RequireAbility ability="viewPeople">{lazyPage(adminPeople, (m) => m.AdminPeoplePage)}</RequireAbility>} />
-          <Route path="people/:id" element={<RequireAbility ability="viewPeople">{lazyPage(adminPeople, (m) => m.AdminPersonPage)}</RequireAbility>} />
-          <Route path="households/:id" element={<RequireAbility ability="viewPeople">{lazyPage(adminPeople, (m) => m.AdminHouseholdPage)}</RequireAbility>} />
-          <Route path="visits" element={<RequireAbility ability="viewPeople">{lazyPage(adminVisits, (m) => m.AdminVisitsPage)}</RequireAbility>} />
+          <Route
+            path="settings"
+            element={
+              <RequireAbility ability="manageSettings">
+                {lazyPage(admin, (m) => m.AdminSettingsPage)}
+              </RequireAbility>
+            }
+          />
+          <Route
+            path="users"
+            element={
+              <RequireAbility ability="manageRoles">
+                {lazyPage(admin, (m) => m.AdminUsersPage)}
+              </RequireAbility>
+            }
+          />
+          <Route
+            path="integrations"
+            element={
+              <RequireAbility ability="manageIntegrations">
+                {lazyPage(adminIntegrations, (m) => m.AdminIntegrationsPage)}
+              </RequireAbility>
+            }
+          />
+          <Route
+            path="news"
+            element={
+              <RequireAbility ability="editContent">
+                {lazyPage(adminContent, (m) => m.AdminNewsPage)}
+              </RequireAbility>
+            }
+          />
+          <Route
+            path="news/:id"
+            element={
+              <RequireAbility ability="editContent">
+                {lazyPage(adminContent, (m) => m.AdminPostEditorPage)}
+              </RequireAbility>
+            }
+          />
+          <Route
+            path="pages"
+            element={
+              <RequireAbility ability="editContent">
+                {lazyPage(adminContent, (m) => m.AdminPagesPage)}
+              </RequireAbility>
+            }
+          />
+          <Route
+            path="pages/:id"
+            element={
+              <RequireAbility ability="editContent">
+                {lazyPage(adminContent, (m) => m.AdminPageEditorPage)}
+              </RequireAbility>
+            }
+          />
+          <Route
+            path="media"
+            element={
+              <RequireAbility ability="useMediaLibrary">
+                {lazyPage(adminContent, (m) => m.AdminMediaPage)}
+              </RequireAbility>
+            }
+          />
+          <Route
+            path="people"
+            element={
+              <RequireAbility ability="viewPeople">
+                {lazyPage(adminPeople, (m) => m.AdminPeoplePage)}
+              </RequireAbility>
+            }
+          />
+          <Route
+            path="people/:id"
+            element={
+              <RequireAbility ability="viewPeople">
+                {lazyPage(adminPeople, (m) => m.AdminPersonPage)}
+              </RequireAbility>
+            }
+          />
+          <Route
+            path="households/:id"
+            element={
+              <RequireAbility ability="viewPeople">
+                {lazyPage(adminPeople, (m) => m.AdminHouseholdPage)}
+              </RequireAbility>
+            }
+          />
+          <Route
+            path="visits"
+            element={
+              <RequireAbility ability="viewPeople">
+                {lazyPage(adminVisits, (m) => m.AdminVisitsPage)}
+              </RequireAbility>
+            }
+          />
           {/* Events */}
-          <Route path="events" element={<RequireAbility ability="manageEvents">{lazyPage(adminEvents, (m) => m.AdminEventsPage)}</RequireAbility>} />
-          <Route path="events/:id" element={<RequireAbility ability="manageEvents">{lazyPage(adminEvents, (m) => m.AdminEventEditorPage)}</RequireAbility>} />
-          <Route path="groups" element={<RequireAbility ability="manageGroups">{lazyPage(adminGroups, (m) => m.AdminGroupsPage)}</RequireAbility>} />
+          <Route
+            path="events"
+            element={
+              <RequireAbility ability="manageEvents">
+                {lazyPage(adminEvents, (m) => m.AdminEventsPage)}
+              </RequireAbility>
+            }
+          />
+          <Route
+            path="events/:id"
+            element={
+              <RequireAbility ability="manageEvents">
+                {lazyPage(adminEvents, (m) => m.AdminEventEditorPage)}
+              </RequireAbility>
+            }
+          />
+          <Route
+            path="groups"
+            element={
+              <RequireAbility ability="manageGroups">
+                {lazyPage(adminGroups, (m) => m.AdminGroupsPage)}
+              </RequireAbility>
+            }
+          />
           {/* Sermons */}
-          <Route path="sermons" element={<RequireAbility ability="manageSermons">{lazyPage(adminSermons, (m) => m.AdminSermonsPage)}</RequireAbility>} />
-          <Route path="sermons/library" element={<RequireAbility ability="manageSermons">{lazyPage(adminSermons, (m) => m.AdminSermonLibraryPage)}</RequireAbility>} />
-          <Route path="sermons/:id" element={<RequireAbility ability="manageSermons">{lazyPage(adminSermons, (m) => m.AdminSermonEditorPage)}</RequireAbility>} />
-          <Route path="prayer" element={<RequireAbility ability="moderatePrayer">{lazyPage(adminPrayer, (m) => m.AdminPrayerPage)}</RequireAbility>} />
+          <Route
+            path="sermons"
+            element={
+              <RequireAbility ability="manageSermons">
+                {lazyPage(adminSermons, (m) => m.AdminSermonsPage)}
+              </RequireAbility>
+            }
+          />
+          <Route
+            path="sermons/library"
+            element={
+              <RequireAbility ability="manageSermons">
+                {lazyPage(adminSermons, (m) => m.AdminSermonLibraryPage)}
+              </RequireAbility>
+            }
+          />
+          <Route
+            path="sermons/:id"
+            element={
+              <RequireAbility ability="manageSermons">
+                {lazyPage(adminSermons, (m) => m.AdminSermonEditorPage)}
+              </RequireAbility>
+            }
+          />
+          <Route
+            path="prayer"
+            element={
+              <RequireAbility ability="moderatePrayer">
+                {lazyPage(adminPrayer, (m) => m.AdminPrayerPage)}
+              </RequireAbility>
+            }
+          />
         </Route>
         <Route path="*" element={<NotFoundPage />} />
       </Route>

@@ -4,7 +4,13 @@ import type { ReactNode } from "react";
 export type Notice = { kind: "success" | "error"; text: string };
 
 /** Errors interrupt (role=alert); confirmations are announced politely (role=status). */
-export function Alert({ kind, children }: { kind: "error" | "success" | "info" | "warning"; children: ReactNode }) {
+export function Alert({
+  kind,
+  children,
+}: {
+  kind: "error" | "success" | "info" | "warning";
+  children: ReactNode;
+}) {
   return (
     <div className={`alert alert--${kind}`} role={kind === "error" ? "alert" : "status"}>
       {children}

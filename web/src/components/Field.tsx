@@ -1,4 +1,10 @@
-import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
+import {
+  useId,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from "react";
 import { useI18n } from "../i18n/I18nProvider.tsx";
 
 /**
@@ -51,27 +57,77 @@ function FieldShell({ label, hideLabel, error, hint, optionalText, children }: F
   );
 }
 
-type Common = { label: string; hideLabel?: boolean; error?: string | undefined; hint?: ReactNode; optionalText?: string };
+type Common = {
+  label: string;
+  hideLabel?: boolean;
+  error?: string | undefined;
+  hint?: ReactNode;
+  optionalText?: string;
+};
 
-export function TextField({ label, error, hint, optionalText, maxLength, ...input }: Common & InputHTMLAttributes<HTMLInputElement>) {
+export function TextField({
+  label,
+  error,
+  hint,
+  optionalText,
+  maxLength,
+  ...input
+}: Common & InputHTMLAttributes<HTMLInputElement>) {
   const tooLong = useLengthError(input.value, maxLength);
   return (
     <FieldShell label={label} error={tooLong ?? error} hint={hint} optionalText={optionalText}>
-      {({ id, describedBy, invalid }) => <input id={id} aria-describedby={describedBy} aria-invalid={invalid || undefined} data-too-long={tooLong ? "" : undefined} {...input} />}
+      {({ id, describedBy, invalid }) => (
+        <input
+          id={id}
+          aria-describedby={describedBy}
+          aria-invalid={invalid || undefined}
+          data-too-long={tooLong ? "" : undefined}
+          {...input}
+        />
+      )}
     </FieldShell>
   );
 }
 
-export function TextAreaField({ label, hideLabel, error, hint, optionalText, maxLength, ...input }: Common & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+export function TextAreaField({
+  label,
+  hideLabel,
+  error,
+  hint,
+  optionalText,
+  maxLength,
+  ...input
+}: Common & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   const tooLong = useLengthError(input.value, maxLength);
   return (
-    <FieldShell label={label} hideLabel={hideLabel} error={tooLong ?? error} hint={hint} optionalText={optionalText}>
-      {({ id, describedBy, invalid }) => <textarea id={id} aria-describedby={describedBy} aria-invalid={invalid || undefined} data-too-long={tooLong ? "" : undefined} {...input} />}
+    <FieldShell
+      label={label}
+      hideLabel={hideLabel}
+      error={tooLong ?? error}
+      hint={hint}
+      optionalText={optionalText}
+    >
+      {({ id, describedBy, invalid }) => (
+        <textarea
+          id={id}
+          aria-describedby={describedBy}
+          aria-invalid={invalid || undefined}
+          data-too-long={tooLong ? "" : undefined}
+          {...input}
+        />
+      )}
     </FieldShell>
   );
 }
 
-export function SelectField({ label, error, hint, optionalText, children, ...select }: Common & SelectHTMLAttributes<HTMLSelectElement>) {
+export function SelectField({
+  label,
+  error,
+  hint,
+  optionalText,
+  children,
+  ...select
+}: Common & SelectHTMLAttributes<HTMLSelectElement>) {
   return (
     <FieldShell label={label} error={error} hint={hint} optionalText={optionalText}>
       {({ id, describedBy, invalid }) => (
@@ -83,7 +139,11 @@ export function SelectField({ label, error, hint, optionalText, children, ...sel
   );
 }
 
-export function CheckboxField({ label, hint, ...input }: { label: string; hint?: ReactNode } & InputHTMLAttributes<HTMLInputElement>) {
+export function CheckboxField({
+  label,
+  hint,
+  ...input
+}: { label: string; hint?: ReactNode } & InputHTMLAttributes<HTMLInputElement>) {
   const id = useId();
   return (
     <div className="field field--checkbox">

@@ -7,7 +7,9 @@ const SOCIAL = ["facebook", "instagram", "youtube", "website"] as const;
 
 export function Footer({ settings }: { settings: PublicSettingsFragment }) {
   const { t } = useI18n();
-  const social = SOCIAL.flatMap((name) => (settings.socialLinks[name] ? [[name, settings.socialLinks[name]] as const] : []));
+  const social = SOCIAL.flatMap((name) =>
+    settings.socialLinks[name] ? [[name, settings.socialLinks[name]] as const] : [],
+  );
   return (
     <footer className="footer">
       {/* Plain blocks, not named regions: the footer is the landmark, and regions here repeated the

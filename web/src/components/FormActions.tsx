@@ -30,7 +30,12 @@ export function FormActions({
   const size = small ? " button--small" : "";
   return (
     <div className="actions">
-      <button type={onSubmit ? "button" : "submit"} className={`button${danger ? " button--danger-solid" : ""}${size}`} disabled={busy || disabled} onClick={onSubmit}>
+      <button
+        type={onSubmit ? "button" : "submit"}
+        className={`button${danger ? " button--danger-solid" : ""}${size}`}
+        disabled={busy || disabled}
+        onClick={onSubmit}
+      >
         {busy ? (busyLabel ?? t("common.saving")) : submitLabel}
       </button>
       <button type="button" className={`button button--ghost${size}`} onClick={onCancel}>

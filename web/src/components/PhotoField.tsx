@@ -5,7 +5,6 @@ import { LIMITS } from "@flock/shared/limits";
 import { Alert, type Notice } from "./Alert.tsx";
 import { SavedNotice } from "./SavedNotice.tsx";
 
-
 /**
  * A photo with upload (progress, an instant local preview), replace and remove, for a member's own
  * pages and the staff pages alike. The parent does the sending and draws the photo; this checks the
@@ -45,14 +44,18 @@ export function PhotoField({
   const [removing, setRemoving] = useState(false);
   const tell = onNotice ?? setInlineNotice;
 
-  useEffect(() => () => {
-    if (preview) URL.revokeObjectURL(preview);
-  }, [preview]);
+  useEffect(
+    () => () => {
+      if (preview) URL.revokeObjectURL(preview);
+    },
+    [preview],
+  );
 
   async function upload(file: File) {
     tell(null);
     // Checked here so nobody waits for a large upload to be refused; the gateway checks again.
-    if (!(LIMITS.imageMimeTypes as readonly string[]).includes(file.type)) return tell({ kind: "error", text: t("error.UNSUPPORTED_FILE_TYPE") });
+    if (!(LIMITS.imageMimeTypes as readonly string[]).includes(file.type))
+      return tell({ kind: "error", text: t("error.UNSUPPORTED_FILE_TYPE") });
     if (file.size > LIMITS.imageMaxBytes) return tell({ kind: "error", text: t("error.PAYLOAD_TOO_LARGE") });
     setPreview(URL.createObjectURL(file));
     setProgress(0);
@@ -85,7 +88,9 @@ export function PhotoField({
   const busy = progress !== null || removing;
   return (
     <div className={`photo-field photo-field--${layout}${className ? ` ${className}` : ""}`}>
-      <div className={`photo-field__preview${progress !== null ? " is-uploading" : ""}`}>{renderPhoto(preview ?? src)}</div>
+      <div className={`photo-field__preview${progress !== null ? " is-uploading" : ""}`}>
+        {renderPhoto(preview ?? src)}
+      </div>
       <div className="photo-field__body">
         {inlineNotice?.kind === "error" && <Alert kind="error">{inlineNotice.text}</Alert>}
         {progress !== null && (
@@ -118,7 +123,12 @@ export function PhotoField({
                 />
               </label>
               {src && (
-                <button type="button" className="button button--ghost button--small" disabled={busy} onClick={() => void remove()}>
+                <button
+                  type="button"
+                  className="button button--ghost button--small"
+                  disabled={busy}
+                  onClick={() => void remove()}
+                >
                   {t("photo.remove")}
                 </button>
               )}

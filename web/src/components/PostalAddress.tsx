@@ -1,6 +1,7 @@
 import { useI18n } from "../i18n/I18nProvider.tsx";
 
-const mapLink = (address: string) => `https://www.openstreetmap.org/search?query=${encodeURIComponent(address.replace(/\n/g, ", "))}`;
+const mapLink = (address: string) =>
+  `https://www.openstreetmap.org/search?query=${encodeURIComponent(address.replace(/\n/g, ", "))}`;
 
 /** The church's address, one line per line, with a link that opens it on a map. */
 export function PostalAddress({ address }: { address: string }) {

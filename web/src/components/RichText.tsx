@@ -3,7 +3,8 @@ import { useI18n } from "../i18n/I18nProvider.tsx";
 
 // The gateway renders embeds as a link plus a validated player address; nothing loads from the
 // video site until the reader asks for it (privacy). The address is checked again here.
-const PLAYER = /^https:\/\/(www\.youtube-nocookie\.com\/embed\/[A-Za-z0-9_-]{11}|player\.vimeo\.com\/video\/\d+)$/;
+const PLAYER =
+  /^https:\/\/(www\.youtube-nocookie\.com\/embed\/[A-Za-z0-9_-]{11}|player\.vimeo\.com\/video\/\d+)$/;
 
 /**
  * HTML that the gateway rendered from Markdown and sanitized with an allow-list (PRODUCT §2.4);
@@ -20,7 +21,8 @@ export function RichText({ html }: { html: string }) {
     const frame = document.createElement("iframe");
     // Vimeo: dnt=1 (no tracking); YouTube: the privacy-enhanced host (checked above).
     frame.src = src.startsWith("https://player.vimeo.com/") ? `${src}?autoplay=1&dnt=1` : `${src}?autoplay=1`;
-    frame.title = figure.querySelector(".embed__title")?.textContent || link?.textContent || t("content.video");
+    frame.title =
+      figure.querySelector(".embed__title")?.textContent || link?.textContent || t("content.video");
     frame.allow = "autoplay; fullscreen; picture-in-picture";
     frame.allowFullscreen = true;
     frame.className = "embed__frame";

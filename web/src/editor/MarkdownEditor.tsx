@@ -32,7 +32,6 @@ export interface MarkdownEditorProps {
   onReady?(api: MarkdownEditorApi): void;
 }
 
-
 function uploadErrorMessage(error: unknown, fallback: string): string {
   // A UiError (lib/handleError) is already a translated sentence; raw errors are never shown.
   if (error && typeof error === "object" && "code" in error && "fieldErrors" in error && "message" in error) {
@@ -42,7 +41,14 @@ function uploadErrorMessage(error: unknown, fallback: string): string {
   return fallback;
 }
 
-export default function MarkdownEditor({ initialMarkdown, onChange, uploadImage, label, readOnly = false, onReady }: MarkdownEditorProps) {
+export default function MarkdownEditor({
+  initialMarkdown,
+  onChange,
+  uploadImage,
+  label,
+  readOnly = false,
+  onReady,
+}: MarkdownEditorProps) {
   const hostRef = useRef<HTMLDivElement>(null);
   const crepeRef = useRef<CrepeBuilder | null>(null);
   // The editor is created once per mount; it reads the latest callbacks and props through refs.
@@ -155,7 +161,12 @@ export default function MarkdownEditor({ initialMarkdown, onChange, uploadImage,
       const editor = crepe;
       if (editor && crepeRef.current === editor) crepeRef.current = null;
       // destroy() waits for a creation in progress, so StrictMode's mount–unmount–mount leaves one editor.
-      const destroyed = editor ? editor.destroy().then(() => undefined, () => undefined) : Promise.resolve();
+      const destroyed = editor
+        ? editor.destroy().then(
+            () => undefined,
+            () => undefined,
+          )
+        : Promise.resolve();
       void destroyed.finally(() => root.remove());
     };
   }, [messages, upload]);
@@ -165,7 +176,9 @@ export default function MarkdownEditor({ initialMarkdown, onChange, uploadImage,
   }, [readOnly]);
 
   const uploading = uploads.size > 0;
-  const percent = uploading ? Math.round([...uploads.values()].reduce((sum, p) => sum + p, 0) / uploads.size) : 0;
+  const percent = uploading
+    ? Math.round([...uploads.values()].reduce((sum, p) => sum + p, 0) / uploads.size)
+    : 0;
 
   return (
     <div className="markdown-editor" data-readonly={readOnly || undefined} aria-busy={uploading || undefined}>

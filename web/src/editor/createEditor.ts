@@ -55,7 +55,13 @@ export interface CreateEditorOptions {
  * Crepe with the features Flock uses (no LaTeX, AI, top bar or CodeMirror: code blocks stay plain),
  * configured to write Markdown back as it was read wherever Markdown allows. Not created yet.
  */
-export async function createEditor({ root, markdown, label, messages: m, upload }: CreateEditorOptions): Promise<CrepeBuilder> {
+export async function createEditor({
+  root,
+  markdown,
+  label,
+  messages: m,
+  upload,
+}: CreateEditorOptions): Promise<CrepeBuilder> {
   const crepe = new CrepeBuilder({ root, defaultValue: markdown })
     .addFeature(cursor)
     .addFeature(linkTooltip, { inputPlaceholder: m.linkPlaceholder })
@@ -81,11 +87,28 @@ export async function createEditor({ root, markdown, label, messages: m, upload 
         quote: { label: m.quote },
         divider: { label: m.divider },
       },
-      listGroup: { label: m.groupList, bulletList: { label: m.bulletList }, orderedList: { label: m.orderedList }, taskList: { label: m.taskList } },
-      advancedGroup: { label: m.groupAdvanced, image: { label: m.image }, codeBlock: { label: m.codeBlock }, table: { label: m.table }, math: null },
+      listGroup: {
+        label: m.groupList,
+        bulletList: { label: m.bulletList },
+        orderedList: { label: m.orderedList },
+        taskList: { label: m.taskList },
+      },
+      advancedGroup: {
+        label: m.groupAdvanced,
+        image: { label: m.image },
+        codeBlock: { label: m.codeBlock },
+        table: { label: m.table },
+        math: null,
+      },
     })
     .addFeature(placeholder, { text: m.placeholder, mode: "block" })
-    .addFeature(toolbar, { boldLabel: m.bold, italicLabel: m.italic, strikethroughLabel: m.strikethrough, codeLabel: m.inlineCode, linkLabel: m.link })
+    .addFeature(toolbar, {
+      boldLabel: m.bold,
+      italicLabel: m.italic,
+      strikethroughLabel: m.strikethrough,
+      codeLabel: m.inlineCode,
+      linkLabel: m.link,
+    })
     .addFeature(table);
 
   crepe.editor.config((ctx) => {
@@ -151,7 +174,11 @@ export async function createEditor({ root, markdown, label, messages: m, upload 
         parseMarkdown: {
           match: ({ type }) => type === "image",
           runner: (state, node, type) => {
-            state.addNode(type, { src: String(node.url ?? ""), alt: String(node.alt ?? ""), title: String(node.title ?? "") });
+            state.addNode(type, {
+              src: String(node.url ?? ""),
+              alt: String(node.alt ?? ""),
+              title: String(node.title ?? ""),
+            });
           },
         },
         toMarkdown: {

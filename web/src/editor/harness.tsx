@@ -70,7 +70,11 @@ function uploadImage(file: File, onProgress: (percent: number) => void): Promise
       },
       fail(uiMessage) {
         harness.uploads = harness.uploads.filter((u) => u !== upload);
-        reject(uiMessage === undefined ? new Error("Upload refused by the fake server") : { code: "PAYLOAD_TOO_LARGE", message: uiMessage, fieldErrors: {} });
+        reject(
+          uiMessage === undefined
+            ? new Error("Upload refused by the fake server")
+            : { code: "PAYLOAD_TOO_LARGE", message: uiMessage, fieldErrors: {} },
+        );
       },
     };
     harness.uploads.push(upload);

@@ -10,9 +10,13 @@ import { markdownStyle } from "./markdown-style.ts";
 // The editor's remark-stringify options, checked without a browser: Markdown → mdast → Markdown with
 // them must render the same HTML, and bare links must stay bare only when GFM reads them back the same.
 const rewrite = (markdown: string) =>
-  String(unified().use(remarkParse).use(remarkGfm).use(remarkStringify, markdownStyle({})).processSync(markdown));
+  String(
+    unified().use(remarkParse).use(remarkGfm).use(remarkStringify, markdownStyle({})).processSync(markdown),
+  );
 const html = (markdown: string) =>
-  String(unified().use(remarkParse).use(remarkGfm).use(remarkRehype).use(rehypeStringify).processSync(markdown));
+  String(
+    unified().use(remarkParse).use(remarkGfm).use(remarkRehype).use(rehypeStringify).processSync(markdown),
+  );
 
 describe("markdownStyle", () => {
   it.each([
@@ -52,7 +56,13 @@ describe("markdownStyle", () => {
 
   it("writes - bullets and --- rules, and drops empty paragraphs", () => {
     expect(rewrite("* a\n\n***\n")).toBe("- a\n\n---\n");
-    const tree = { type: "root" as const, children: [{ type: "paragraph" as const, children: [{ type: "text" as const, value: "a" }] }, { type: "paragraph" as const, children: [] }] };
+    const tree = {
+      type: "root" as const,
+      children: [
+        { type: "paragraph" as const, children: [{ type: "text" as const, value: "a" }] },
+        { type: "paragraph" as const, children: [] },
+      ],
+    };
     expect(unified().use(remarkStringify, markdownStyle({})).stringify(tree)).toBe("a\n");
   });
 });

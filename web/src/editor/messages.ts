@@ -113,7 +113,9 @@ const es: EditorMessages = {
 };
 
 /** The messages for the page's language (<html lang>, set by the app's I18nProvider). */
-export function editorMessages(lang = typeof document === "undefined" ? "en" : document.documentElement.lang): EditorMessages {
+export function editorMessages(
+  lang = typeof document === "undefined" ? "en" : document.documentElement.lang,
+): EditorMessages {
   return lang.toLowerCase().startsWith("es") ? es : en;
 }
 

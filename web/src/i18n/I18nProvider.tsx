@@ -1,4 +1,13 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from "react";
 import { formatCompiled, type CompiledMessage } from "@flock/shared/i18n/format";
 import { en, type MessageKey } from "./en.ts";
 import { type Locale, LOCALES } from "./format.ts";
@@ -83,7 +92,13 @@ if (typeof navigator !== "undefined") {
  * The language is: the visitor's own choice on this device, else the browser's language when we
  * have it, else the church's default (passed in once settings load).
  */
-export function I18nProvider({ children, churchDefault }: { children: ReactNode; churchDefault?: Locale | null }) {
+export function I18nProvider({
+  children,
+  churchDefault,
+}: {
+  children: ReactNode;
+  churchDefault?: Locale | null;
+}) {
   const [chosen, setChosen] = useState<Locale | null>(storedLocale);
   const locale: Locale = chosen ?? (navigator.languages.length ? browserLocale() : (churchDefault ?? "en"));
 

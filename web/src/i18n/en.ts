@@ -16,7 +16,8 @@ export const en = {
   "lang.es": "Español",
 
   "home.welcome": "Welcome to {church}",
-  "home.intro": "Whoever you are and wherever you are on your journey, you are welcome here. Join us this week.",
+  "home.intro":
+    "Whoever you are and wherever you are on your journey, you are welcome here. Join us this week.",
   "home.serviceTimes": "Service times",
   "home.noServiceTimes": "Service times will be announced soon.",
   "home.findUs": "Find us",
@@ -54,17 +55,21 @@ export const en = {
   "auth.signIn.forgot": "Forgot your password?",
   "auth.signIn.noAccount": "New here?",
   "auth.signUp.title": "Create your account",
-  "auth.signUp.intro": "Members of {church} can see the directory, groups and members-only news once the church office approves the account.",
+  "auth.signUp.intro":
+    "Members of {church} can see the directory, groups and members-only news once the church office approves the account.",
   "auth.signUp.submit": "Create account",
   "auth.signUp.haveAccount": "Already have an account?",
   "auth.signUp.closed": "Online sign-up is closed. Please contact the church office to get an account.",
   "auth.signUp.checkEmail": "Check your email",
-  "auth.signUp.sent": "We sent a message to {email}. Open the link in it to confirm your address, then sign in.",
-  "auth.signUp.sentNext": "If this address already has an account, the message tells you how to sign in or reset your password instead. Nothing arrived after a few minutes? Look in your spam folder.",
+  "auth.signUp.sent":
+    "We sent a message to {email}. Open the link in it to confirm your address, then sign in.",
+  "auth.signUp.sentNext":
+    "If this address already has an account, the message tells you how to sign in or reset your password instead. Nothing arrived after a few minutes? Look in your spam folder.",
   "auth.forgot.title": "Forgot your password?",
   "auth.forgot.intro": "Enter your email and we'll send you a link to choose a new password.",
   "auth.forgot.submit": "Send reset link",
-  "auth.forgot.sent": "If an account exists for {email}, a reset link is on its way. The link works for 30 minutes.",
+  "auth.forgot.sent":
+    "If an account exists for {email}, a reset link is on its way. The link works for 30 minutes.",
   "auth.reset.title": "Choose a new password",
   "auth.reset.submit": "Save new password",
   "auth.reset.done": "Your password has been changed. Other devices have been signed out.",
@@ -81,11 +86,13 @@ export const en = {
 
   "me.title": "My account",
   "me.hello": "Hello, {name}",
-  "me.pending": "Your account is waiting for the church office to confirm it. Member areas open once it is approved.",
+  "me.pending":
+    "Your account is waiting for the church office to confirm it. Member areas open once it is approved.",
   "me.unverified": "Please confirm your email address: we sent a link to {email}.",
   "me.resendVerification": "Send the link again",
   "me.verificationSent": "A new confirmation link is on its way.",
-  "me.comingSoon": "Your events and groups will appear here. Your notifications are under the bell at the top of every page.",
+  "me.comingSoon":
+    "Your events and groups will appear here. Your notifications are under the bell at the top of every page.",
   "me.changePassword": "Change password",
   "me.currentPassword": "Current password",
   "me.newPassword": "New password",
@@ -96,12 +103,15 @@ export const en = {
   "nav.directory": "Directory",
   "nav.planVisit": "Plan a visit",
   "home.planVisit": "Plan your visit",
-  "auth.signUp.invited": "You're joining a household you were invited to. Create your account below; the church office confirms it.",
-  "auth.signUp.inviteInvalid": "This invitation link is invalid or has expired. Ask the person who invited you for a new one, or",
+  "auth.signUp.invited":
+    "You're joining a household you were invited to. Create your account below; the church office confirms it.",
+  "auth.signUp.inviteInvalid":
+    "This invitation link is invalid or has expired. Ask the person who invited you for a new one, or",
   "auth.signUp.withoutInvite": "create an account without it.",
   "field.date_in_future": "This date can't be in the future.",
   "field.date_in_past": "Choose today or a later date.",
-  "field.invalid_phone": "Enter a phone number, with the country code if it's from another country (like +44 20 7946 0000).",
+  "field.invalid_phone":
+    "Enter a phone number, with the country code if it's from another country (like +44 20 7946 0000).",
   "field.invalid_country": "Choose a country from the list.",
   "field.primary_exists": "There can be only one primary. Make another one primary instead.",
   "field.household_without_adult": "A household needs at least one adult.",
@@ -149,11 +159,15 @@ export const en = {
   "me.profile.privacyLink": "Choose who can see each detail on the Privacy page.",
   "me.profile.nameTitle": "Name and birthday",
   "me.profile.preferredName": "Preferred name",
-  "me.profile.preferredNameHint": "What people call you, if not your first name (for example Bill for William). Shown in the directory.",
-  "me.profile.birthDateHint": "Other members never see the year: at most the month and day, and only if you allow it.",
+  "me.profile.preferredNameHint":
+    "What people call you, if not your first name (for example Bill for William). Shown in the directory.",
+  "me.profile.birthDateHint":
+    "Other members never see the year: at most the month and day, and only if you allow it.",
   "me.photo.title": "Photo",
-  "me.household.photoHint": "A photo of your household for the directory. JPEG, PNG, WebP or GIF, up to 10 MB.",
-  "me.photo.hint": "A clear photo of your face helps others put a name to it. JPEG, PNG, WebP or GIF, up to 10 MB.",
+  "me.household.photoHint":
+    "A photo of your household for the directory. JPEG, PNG, WebP or GIF, up to 10 MB.",
+  "me.photo.hint":
+    "A clear photo of your face helps others put a name to it. JPEG, PNG, WebP or GIF, up to 10 MB.",
   "photo.upload": "Upload a photo",
   "photo.replace": "Replace photo",
   "photo.remove": "Remove photo",
@@ -163,7 +177,8 @@ export const en = {
   "photo.saved": "Photo saved.",
   "photo.removed": "Photo removed.",
   "me.emails.title": "Email addresses",
-  "me.emails.intro": "You sign in with {email}. The addresses here are how the church, and members you allow, can reach you.",
+  "me.emails.intro":
+    "You sign in with {email}. The addresses here are how the church, and members you allow, can reach you.",
   "me.emails.empty": "No email address yet.",
   "me.emails.add": "Add an email address",
   "me.emails.added": "{email} added.",
@@ -192,13 +207,16 @@ export const en = {
   "me.address.confirmRemove": "Remove your household's address?",
   "me.address.removed": "Address removed.",
   "me.privacy.title": "Privacy",
-  "me.privacy.intro": "You decide, detail by detail, who can see how to reach you. Changes apply as soon as you save.",
+  "me.privacy.intro":
+    "You decide, detail by detail, who can see how to reach you. Changes apply as soon as you save.",
   "me.privacy.legendTitle": "Who sees what",
-  "me.privacy.explain.PRIVATE": "Only you, the people in your household and the church staff who look after member records.",
+  "me.privacy.explain.PRIVATE":
+    "Only you, the people in your household and the church staff who look after member records.",
   "me.privacy.explain.LEADERS": "Also the leaders of the groups you belong to.",
   "me.privacy.explain.GROUPS": "Also the people in your groups.",
   "me.privacy.explain.MEMBERS": "Also every approved member, in the directory.",
-  "me.privacy.alwaysSee": "Your household and the church staff who look after member records always see your details. Nobody else ever sees your birth year.",
+  "me.privacy.alwaysSee":
+    "Your household and the church staff who look after member records always see your details. Nobody else ever sees your birth year.",
   "me.privacy.detailsTitle": "Your details",
   "me.privacy.nothingYet": "You haven't added any contact details yet.",
   "me.privacy.addDetails": "Add them on your profile.",
@@ -209,7 +227,8 @@ export const en = {
   "me.privacy.addressAdultsOnly": "Set by the adults of your household.",
   "me.privacy.directoryTitle": "Directory listing",
   "me.privacy.optOut": "Don't list me in the directory",
-  "me.privacy.optOutHint": "Members won't find you or be able to contact you through the directory. Church staff still see your record.",
+  "me.privacy.optOutHint":
+    "Members won't find you or be able to contact you through the directory. Church staff still see your record.",
   "me.privacy.householdOptOut": "Don't list our household",
   "me.privacy.householdOptOutHint": "Nobody from {household} appears in the directory.",
   "me.privacy.childrenNote": "Children under 13 never appear in the directory.",
@@ -219,10 +238,12 @@ export const en = {
   "me.privacy.previewHidden": "You're not listed: members won't find you in the directory.",
   "me.privacy.previewPending": "Once the church office approves your membership, members will see:",
   "me.privacy.previewNameOnly": "Only your name and photo.",
-  "me.privacy.previewNote": "Group leaders and people in your groups may see more, depending on your choices. This preview follows the choices on this page, saved or not.",
+  "me.privacy.previewNote":
+    "Group leaders and people in your groups may see more, depending on your choices. This preview follows the choices on this page, saved or not.",
   "me.household.title": "My household",
   "me.household.none": "You're not part of a household yet. The church office can add you to one.",
-  "me.household.nonePending": "Once the church office approves your account, they'll add you to your household or create one for you.",
+  "me.household.nonePending":
+    "Once the church office approves your account, they'll add you to your household or create one for you.",
   "me.household.detailsTitle": "Name and photo",
   "me.household.name": "Household name",
   "me.household.nameHint": "As it appears in the directory, for example “The Garcia Family”.",
@@ -235,12 +256,14 @@ export const en = {
   "me.household.editProfile": "Edit your profile",
   "me.household.memberSaved": "{name} saved.",
   "me.household.addChild": "Add a child",
-  "me.household.addChildIntro": "Children are never shown in the directory. Only your household and church staff see them.",
+  "me.household.addChildIntro":
+    "Children are never shown in the directory. Only your household and church staff see them.",
   "me.household.addChildSubmit": "Add child",
   "me.household.childBirthDateHint": "Optional. It lets the church know their age group.",
   "me.household.childAdded": "{name} added to your household.",
   "me.household.inviteTitle": "Invite an adult",
-  "me.household.inviteIntro": "Invite your spouse or another adult who lives with you. They get an email with a link to create an account and join {household}; the church office confirms it.",
+  "me.household.inviteIntro":
+    "Invite your spouse or another adult who lives with you. They get an email with a link to create an account and join {household}; the church office confirms it.",
   "me.household.inviteName": "Their name",
   "me.household.inviteSubmit": "Send invitation",
   "me.household.inviting": "Sending…",
@@ -250,7 +273,8 @@ export const en = {
   "me.household.expires": "expires {date}",
   "me.household.revoke": "Revoke",
   "me.household.revokeFor": "Revoke the invitation for {name}",
-  "me.household.confirmRevoke": "Revoke the invitation for {name}? The link in their email will stop working.",
+  "me.household.confirmRevoke":
+    "Revoke the invitation for {name}? The link in their email will stop working.",
   "me.household.revoked": "Invitation for {name} revoked.",
   "me.data.title": "My data",
   "me.data.intro": "Your information belongs to you. Take a copy at any time, or ask for it to be deleted.",
@@ -260,12 +284,14 @@ export const en = {
   "me.data.exportContact": "your email addresses, phone numbers and privacy choices",
   "me.data.exportHousehold": "your household and its address",
   "me.data.exportAccount": "your account: sign-in email and language",
-  "me.data.exportOther": "what is linked to you: invitations you sent, visit requests, files you uploaded and news you wrote",
+  "me.data.exportOther":
+    "what is linked to you: invitations you sent, visit requests, files you uploaded and news you wrote",
   "me.data.exportFiles": "your photos",
   "me.data.download": "Download my data (.zip)",
   "me.data.exportFormat": "A zip file with the data as JSON (readable by other programs) and your files.",
   "me.data.deleteTitle": "Delete my data",
-  "me.data.deleteIntro": "You can ask the church to delete your personal data. An administrator confirms the request before anything is removed.",
+  "me.data.deleteIntro":
+    "You can ask the church to delete your personal data. An administrator confirms the request before anything is removed.",
   "me.data.requestDeletion": "Request deletion…",
   "me.data.confirmTitle": "Ask to delete your data?",
   "me.data.confirmIntro": "The church's administrators will be notified. When they confirm:",
@@ -278,11 +304,13 @@ export const en = {
   "me.data.keep": "Keep my data",
   "me.data.requested": "Your request was sent to the church's administrators.",
   "me.data.requestedOn": "Deletion requested on {date}",
-  "me.data.requestedBody": "An administrator will confirm it. Until then your data is unchanged and you can cancel the request.",
+  "me.data.requestedBody":
+    "An administrator will confirm it. Until then your data is unchanged and you can cancel the request.",
   "me.data.cancelRequest": "Cancel the request",
   "me.data.cancelled": "Request cancelled. Nothing will be deleted.",
   "directory.title": "Directory",
-  "directory.intro": "Members who chose to be listed. Each person decides which of their details are shown here.",
+  "directory.intro":
+    "Members who chose to be listed. Each person decides which of their details are shown here.",
   "directory.myListing": "My listing and privacy",
   "directory.myListingLink": "Choose what others see of you.",
   "directory.search": "Search by name",
@@ -296,16 +324,20 @@ export const en = {
   "directory.mapOf": ": the address of {name}",
   "directory.memberOf": "Household: {name}",
   "directory.householdOf": "Also in {name}",
-  "directory.nothingShared": "No contact details are shared with you. You can still write through the Contact button.",
+  "directory.nothingShared":
+    "No contact details are shared with you. You can still write through the Contact button.",
   "directory.thisIsYou": "This is you.",
   "directory.pendingTitle": "Your membership is waiting for approval",
-  "directory.pendingBody": "The directory opens once the church office confirms your account. You'll get an email when it does.",
+  "directory.pendingBody":
+    "The directory opens once the church office confirms your account. You'll get an email when it does.",
   "directory.membersOnlyTitle": "The directory is for members",
-  "directory.membersOnlyBody": "Only active members of the church can see the directory. Please contact the church office if you think this is a mistake.",
+  "directory.membersOnlyBody":
+    "Only active members of the church can see the directory. Please contact the church office if you think this is a mistake.",
   "directory.backToAccount": "Go to my account",
   "directory.contact.open": "Contact {name}",
   "directory.contact.title": "Write to {name}",
-  "directory.contact.privacy": "{name} gets your message by email, with your name and email address ({email}) so they can reply if they choose. Their address isn't shown to you.",
+  "directory.contact.privacy":
+    "{name} gets your message by email, with your name and email address ({email}) so they can reply if they choose. Their address isn't shown to you.",
   "directory.contact.message": "Message",
   "directory.contact.count": "{count} of {max} characters",
   "directory.contact.empty": "Write a message first.",
@@ -313,9 +345,12 @@ export const en = {
   "directory.contact.sending": "Sending…",
   "directory.contact.sent": "Message sent",
   "directory.contact.sentBody": "If {name} replies, the answer comes to your email.",
-  "directory.contact.note": "Messages go through the church's app: their address stays private; yours is shared with them so they can reply.",
-  "directory.contact.privacyShared": "{name} gets your message by email, with your name and email address ({email}) so they can reply if they choose. {name} shares an email address with you on this page; the message goes to their main address.",
-  "directory.contact.noteShared": "Messages go through the church's app; yours is shared with them so they can reply.",
+  "directory.contact.note":
+    "Messages go through the church's app: their address stays private; yours is shared with them so they can reply.",
+  "directory.contact.privacyShared":
+    "{name} gets your message by email, with your name and email address ({email}) so they can reply if they choose. {name} shares an email address with you on this page; the message goes to their main address.",
+  "directory.contact.noteShared":
+    "Messages go through the church's app; yours is shared with them so they can reply.",
   "directory.notShown": "Not shown to other members",
   "visit.title": "Plan a visit",
   "visit.intro": "We'd love to meet you. Tell us when you're coming and we'll look out for you at {church}.",
@@ -338,7 +373,8 @@ export const en = {
   "visit.thanksTitle": "Thank you, {name}!",
   "visit.thanksDate": "We look forward to seeing you on {date}.",
   "visit.thanksNoDate": "We look forward to seeing you.",
-  "visit.thanksEmail": "A confirmation is on its way to {email}, and someone from the church will be in touch.",
+  "visit.thanksEmail":
+    "A confirmation is on its way to {email}, and someone from the church will be in touch.",
 
   "admin.title": "Administration",
   "admin.nav": "Administration sections",
@@ -356,7 +392,8 @@ export const en = {
   "admin.settings.logoNone": "No logo yet: the church name is shown instead.",
   "admin.settings.uploading": "Uploading… {percent}%",
   "admin.settings.brandColor": "Brand colour",
-  "admin.settings.brandColorHint": "Used for buttons and links; darkened automatically when needed for readability.",
+  "admin.settings.brandColorHint":
+    "Used for buttons and links; darkened automatically when needed for readability.",
   "admin.settings.region": "Language and time",
   "admin.settings.timezone": "Time zone",
   "admin.settings.locale": "Default language",
@@ -376,7 +413,8 @@ export const en = {
   "admin.settings.directoryDefault": "Default visibility of members' contact details",
   "admin.settings.prayerApproval": "Prayer requests wait for a moderator",
   "admin.settings.prayerPublicWall": "Visitors see the public prayer wall",
-  "admin.settings.prayerPublicWallHint": "When off, only signed-in members see prayer requests; visitors can still send one.",
+  "admin.settings.prayerPublicWallHint":
+    "When off, only signed-in members see prayer requests; visitors can still send one.",
   "admin.settings.prayerExpiry": "Archive prayer requests after (days)",
   "admin.settings.save": "Save settings",
   "admin.settings.saved": "Settings saved.",
@@ -388,24 +426,30 @@ export const en = {
 
   "admin.integrations": "Integrations",
   "admin.integrations.title": "Integrations",
-  "admin.integrations.intro": "API tokens let your own software read from this site: a lobby screen, a website widget, a volunteer's script. A token reads what the public site shows, plus what its scopes allow — never more, whoever created it. See the API guide (docs/API.md) for how to use one.",
+  "admin.integrations.intro":
+    "API tokens let your own software read from this site: a lobby screen, a website widget, a volunteer's script. A token reads what the public site shows, plus what its scopes allow — never more, whoever created it. See the API guide (docs/API.md) for how to use one.",
   "admin.integrations.new": "New API token",
   "admin.integrations.name": "Name",
   "admin.integrations.nameHint": "What it is for, for example “Lobby screen”.",
   "admin.integrations.scopes": "Scopes",
-  "admin.integrations.scopesHint": "Every token reads the public site. Choose what else it may read or write.",
+  "admin.integrations.scopesHint":
+    "Every token reads the public site. Choose what else it may read or write.",
   "admin.integrations.scope.CONTENT_MEMBERS": "Members-only news and events",
   "admin.integrations.scope.PRAYER_MEMBERS": "Members-only prayer requests",
-  "admin.integrations.scope.PEOPLE_DIRECTORY": "The member directory (listed households and what they share with members)",
+  "admin.integrations.scope.PEOPLE_DIRECTORY":
+    "The member directory (listed households and what they share with members)",
   "admin.integrations.scope.CONTENT_WRITE": "Write news drafts",
-  "admin.integrations.scopeHint.CONTENT_WRITE": "Creates draft posts and edits the drafts it created. It never publishes or deletes: staff review and publish them, and the byline shows the token's name.",
+  "admin.integrations.scopeHint.CONTENT_WRITE":
+    "Creates draft posts and edits the drafts it created. It never publishes or deletes: staff review and publish them, and the byline shows the token's name.",
   "admin.integrations.publicOnly": "Public site only",
   "admin.integrations.expires": "Expires after",
-  "admin.integrations.expiresHint": "The token stops working after this day. Leave empty for a token that does not expire.",
+  "admin.integrations.expiresHint":
+    "The token stops working after this day. Leave empty for a token that does not expire.",
   "admin.integrations.create": "Create token",
   "admin.integrations.creating": "Creating…",
   "admin.integrations.created": "“{name}” is ready",
-  "admin.integrations.secretOnce": "Copy this token now and keep it somewhere safe. It is shown only this once; if it is lost, revoke it and create a new one.",
+  "admin.integrations.secretOnce":
+    "Copy this token now and keep it somewhere safe. It is shown only this once; if it is lost, revoke it and create a new one.",
   "admin.integrations.secret": "API token",
   "admin.integrations.copy": "Copy token",
   "admin.integrations.copied": "Copied",
@@ -423,13 +467,16 @@ export const en = {
   "admin.integrations.expiresOn": "expires {time}",
   "admin.integrations.revoke": "Revoke",
   "admin.integrations.revokeNamed": "Revoke “{name}”",
-  "admin.integrations.confirmRevoke": "Revoke “{name}”? Everything that uses it stops working at once. This cannot be undone.",
+  "admin.integrations.confirmRevoke":
+    "Revoke “{name}”? Everything that uses it stops working at once. This cannot be undone.",
   "admin.integrations.revoked": "“{name}” is revoked.",
   "admin.webhooks.title": "Webhooks",
-  "admin.webhooks.intro": "A webhook tells your own software the moment something happens here: a post goes live, a prayer request is approved, someone plans a visit. Each event is POSTed to your URL, signed (Standard Webhooks) so the receiver can check it came from here, and retried for about a day if the receiver is down.",
+  "admin.webhooks.intro":
+    "A webhook tells your own software the moment something happens here: a post goes live, a prayer request is approved, someone plans a visit. Each event is POSTed to your URL, signed (Standard Webhooks) so the receiver can check it came from here, and retried for about a day if the receiver is down.",
   "admin.webhooks.new": "New webhook",
   "admin.webhooks.url": "Receiver URL",
-  "admin.webhooks.urlHint": "An https address of your own software. Private and local addresses are refused unless you allow them below.",
+  "admin.webhooks.urlHint":
+    "An https address of your own software. Private and local addresses are refused unless you allow them below.",
   "admin.webhooks.description": "Description",
   "admin.webhooks.events": "Events to send",
   "admin.webhooks.event.POST_PUBLISHED": "A post went live",
@@ -445,7 +492,8 @@ export const en = {
   "admin.webhooks.allowPrivateHint": "Only for a receiver inside your own network that you trust.",
   "admin.webhooks.create": "Create webhook",
   "admin.webhooks.created": "Webhook to {url} is ready",
-  "admin.webhooks.secretOnce": "This is its signing secret: your receiver checks each request's webhook-signature with it. It is shown only this once.",
+  "admin.webhooks.secretOnce":
+    "This is its signing secret: your receiver checks each request's webhook-signature with it. It is shown only this once.",
   "admin.webhooks.secret": "Signing secret",
   "admin.webhooks.empty": "No webhooks yet.",
   "admin.webhooks.on": "On",
@@ -488,7 +536,8 @@ export const en = {
   "admin.users.loadMore": "Show more",
   "admin.users.empty": "No users match your search.",
   "admin.users.count": "{count, plural, one {# user} other {# users}}",
-  "admin.users.confirmSuspend": "Suspend {name}? They will be signed out everywhere and cannot sign in until reactivated.",
+  "admin.users.confirmSuspend":
+    "Suspend {name}? They will be signed out everywhere and cannot sign in until reactivated.",
   "admin.roles.title": "Roles",
   "admin.roles.intro": "Each role grants a set of permissions. A person can have several roles.",
   "permission.SETTINGS_MANAGE": "Manage settings",
@@ -510,7 +559,8 @@ export const en = {
   "error.NOT_FOUND": "We couldn't find that.",
   "error.BAD_USER_INPUT": "Please correct the highlighted fields.",
   "error.CONFLICT": "This conflicts with existing data.",
-  "error.CONFLICT.own_access": "You can't remove your own access to users and roles. Ask another administrator.",
+  "error.CONFLICT.own_access":
+    "You can't remove your own access to users and roles. Ask another administrator.",
   "error.CONFLICT.own_account": "You can't suspend your own account.",
   "error.CONFLICT.already_verified": "This email address is already verified.",
   "error.CONFLICT.invitation_closed": "This invitation was already accepted or revoked.",
@@ -519,10 +569,12 @@ export const en = {
   "error.CONFLICT.keep_merged": "The person to keep was merged into another record; keep that one instead.",
   "error.CONFLICT.anonymised": "Anonymised records can't be merged.",
   "error.CONFLICT.own_record": "You can't anonymise your own record. Ask another administrator.",
-  "error.RATE_LIMITED": "Too many attempts. Try again in {minutes, plural, one {# minute} other {# minutes}}.",
+  "error.RATE_LIMITED":
+    "Too many attempts. Try again in {minutes, plural, one {# minute} other {# minutes}}.",
   "error.PAYLOAD_TOO_LARGE": "The file is too large. The limit is 10 MB.",
   "error.UNSUPPORTED_FILE_TYPE": "This file type isn't allowed. Use JPEG, PNG, WebP or GIF.",
-  "error.SERVICE_UNAVAILABLE": "We can't reach the server right now. Please try again in a moment; what you typed is kept.",
+  "error.SERVICE_UNAVAILABLE":
+    "We can't reach the server right now. Please try again in a moment; what you typed is kept.",
   "error.NETWORK": "You seem to be offline. Check your connection and try again; what you typed is kept.",
   "error.UNKNOWN": "Something went wrong.",
   "error.requestId": "Reference: {id}",
@@ -530,7 +582,8 @@ export const en = {
   "error.suspended": "This account is suspended. Please contact the church office.",
   "error.signupClosed": "Sign-up is closed. Please contact the church office.",
   "error.emailTaken": "An account with this email already exists. Sign in or reset your password.",
-  "field.private_address": "This address is private or local. Allow a private or local address below if the receiver is inside your own network.",
+  "field.private_address":
+    "This address is private or local. Allow a private or local address below if the receiver is inside your own network.",
   "field.unsupported_scheme": "Use an address that starts with https:// (or http://).",
   "field.credentials_in_url": "Leave the user name and password out of the address.",
   "field.unresolvable_host": "This host name cannot be found. Check the address.",
@@ -573,7 +626,8 @@ export const en = {
   "news.older": "Older news",
   "news.pinned": "Pinned",
   "news.invite.title": "Sign in to read this",
-  "news.invite.body": "This news isn't available to everyone. If it is for our members, sign in and you'll come straight back here.",
+  "news.invite.body":
+    "This news isn't available to everyone. If it is for our members, sign in and you'll come straight back here.",
   "news.invite.signIn": "Sign in",
   "news.invite.allNews": "All news",
   "news.membersOnly": "Members only",
@@ -591,7 +645,8 @@ export const en = {
   "admin.news": "News",
   "admin.media": "Media",
   "field.invalid_slug": "Use lowercase letters, digits and single dashes, like harvest-supper.",
-  "field.image_alt_missing": "Some images have no alt text yet. Add a description to each image before publishing.",
+  "field.image_alt_missing":
+    "Some images have no alt text yet. Add a description to each image before publishing.",
   "field.invalid_date": "Use a valid date and time.",
   "admin.content.status.ALL": "All",
   "admin.content.status.DRAFT": "Draft",
@@ -620,7 +675,8 @@ export const en = {
   "admin.content.news.select": "Select “{title}”",
   "admin.content.news.selectAll": "Select all posts shown",
   "admin.content.news.archiveSelected": "Archive selected ({count})",
-  "admin.content.news.confirmArchive": "{count, plural, one {Archive # post? It will no longer be shown on the site.} other {Archive # posts? They will no longer be shown on the site.}}",
+  "admin.content.news.confirmArchive":
+    "{count, plural, one {Archive # post? It will no longer be shown on the site.} other {Archive # posts? They will no longer be shown on the site.}}",
   "admin.content.news.archived": "{count, plural, one {# post archived.} other {# posts archived.}}",
   "admin.content.pages.title": "Pages",
   "admin.content.pages.new": "New page",
@@ -628,7 +684,8 @@ export const en = {
   "admin.content.pages.noMatch": "No pages match.",
   "admin.content.pages.inNav": "In navigation",
   "admin.content.nav.title": "Navigation order",
-  "admin.content.nav.intro": "Published pages marked “Show in the site navigation” appear in the menu in this order. Each move is saved at once.",
+  "admin.content.nav.intro":
+    "Published pages marked “Show in the site navigation” appear in the menu in this order. Each move is saved at once.",
   "admin.content.nav.empty": "No published page is shown in the navigation yet.",
   "admin.content.nav.moveUp": "Move “{title}” up",
   "admin.content.nav.moveDown": "Move “{title}” down",
@@ -636,9 +693,11 @@ export const en = {
   "admin.content.post.untitled": "Untitled post",
   "admin.content.post.edit": "Edit post",
   "admin.content.post.back": "All news",
-  "admin.content.post.confirmDelete": "Delete “{title}” for good? This cannot be undone. (Archiving keeps it.)",
+  "admin.content.post.confirmDelete":
+    "Delete “{title}” for good? This cannot be undone. (Archiving keeps it.)",
   "admin.content.post.scheduledFor": "Publishes {time}",
-  "admin.content.post.byApiToken": "Written by the API token “{name}”. Read it through before you publish it.",
+  "admin.content.post.byApiToken":
+    "Written by the API token “{name}”. Read it through before you publish it.",
   "admin.content.page.untitled": "Untitled page",
   "admin.content.page.edit": "Edit page",
   "admin.content.page.back": "All pages",
@@ -658,22 +717,26 @@ export const en = {
   "admin.content.field.pinned": "Pin to the top of the news",
   "admin.content.field.pinnedHint": "Pinned posts come first on the home page.",
   "admin.content.field.showInNav": "Show in the site navigation",
-  "admin.content.field.showInNavHint": "Once published, the page appears in the menu (order below the list of pages).",
+  "admin.content.field.showInNavHint":
+    "Once published, the page appears in the menu (order below the list of pages).",
   "admin.content.field.seoDescription": "Description for search engines",
-  "admin.content.field.seoDescriptionHint": "Shown by search engines and in link previews; up to 300 characters.",
+  "admin.content.field.seoDescriptionHint":
+    "Shown by search engines and in link previews; up to 300 characters.",
   "admin.content.side": "Publishing and settings",
   "admin.content.publishing": "Publishing",
   "admin.content.settings": "Settings",
   "admin.content.settingsToggle": "Settings",
   "admin.content.field.titlePlaceholder": "Title",
   "admin.content.publishedOn": "since {time}",
-  "admin.content.onlyPublishers": "Only publishers can publish. Your changes are saved as a draft, and a publisher can put them online.",
+  "admin.content.onlyPublishers":
+    "Only publishers can publish. Your changes are saved as a draft, and a publisher can put them online.",
   "admin.content.readOnlyLive": "This is online. Only publishers can change what is already published.",
   // Working copies, history and the publish checklist (issue 12)
   "admin.content.canvas.stats": "Words: {words} · Reading time: about {minutes} min",
   "admin.content.canvas.focus": "Focus mode",
   "admin.content.changes.unpublished": "Unpublished changes",
-  "admin.content.changes.explain": "The site still shows the published version; “Update” puts your changes live.",
+  "admin.content.changes.explain":
+    "The site still shows the published version; “Update” puts your changes live.",
   "admin.content.changes.none": "The site shows this version.",
   "admin.content.action.update": "Update",
   "admin.content.action.discardChanges": "Discard changes",
@@ -712,8 +775,10 @@ export const en = {
   "admin.content.action.delete": "Delete",
   "admin.content.action.view": "View on the site",
   "admin.content.action.resolveConflict": "First choose which version to keep (see above).",
-  "admin.content.action.offline": "Your latest changes aren't saved yet (no connection). Try again when you're back online.",
-  "admin.content.action.fixFirst": "Your latest changes couldn't be saved. Correct the highlighted fields first.",
+  "admin.content.action.offline":
+    "Your latest changes aren't saved yet (no connection). Try again when you're back online.",
+  "admin.content.action.fixFirst":
+    "Your latest changes couldn't be saved. Correct the highlighted fields first.",
   "admin.content.action.notSaved": "Your latest changes aren't saved yet. Please try again.",
   "admin.content.done.published": "Published.",
   "admin.content.done.scheduled": "Scheduled for {time}.",
@@ -739,12 +804,15 @@ export const en = {
   "admin.content.restore.title": "Restore your unsaved changes?",
   "admin.content.restore.body": "This device kept changes from {time} that never reached the server.",
   "admin.content.restore.compare": "Compare with the text below",
-  "admin.content.restore.legend": "Underlined: only in the kept changes. Struck through: only in the text below.",
+  "admin.content.restore.legend":
+    "Underlined: only in the kept changes. Struck through: only in the text below.",
   "admin.content.restore.restore": "Restore your unsaved changes",
   "admin.content.restore.discard": "Discard",
-  "admin.content.restore.confirmDiscard": "Discard the changes kept on this device? They cannot be recovered.",
+  "admin.content.restore.confirmDiscard":
+    "Discard the changes kept on this device? They cannot be recovered.",
   "admin.content.conflict.title": "Someone else saved a newer version",
-  "admin.content.conflict.body": "While you were editing, this was saved elsewhere. Autosave has stopped: choose which version to keep. The other one stays available on this device.",
+  "admin.content.conflict.body":
+    "While you were editing, this was saved elsewhere. Autosave has stopped: choose which version to keep. The other one stays available on this device.",
   "admin.content.conflict.mine": "Your version",
   "admin.content.conflict.theirs": "Their version (saved {time})",
   "admin.content.conflict.theirsShort": "Their version",
@@ -772,7 +840,8 @@ export const en = {
   "admin.content.images.openLibrary": "Open the media library",
   "admin.content.alt.title": "Describe this image",
   "admin.content.alt.label": "Alt text",
-  "admin.content.alt.hint": "What someone who can't see the image needs to know, in a sentence. Required before publishing.",
+  "admin.content.alt.hint":
+    "What someone who can't see the image needs to know, in a sentence. Required before publishing.",
   "admin.content.alt.save": "Save alt text",
   "admin.content.alt.later": "Later",
   "admin.content.picker.title": "Choose an image",
@@ -781,7 +850,8 @@ export const en = {
   "admin.content.picker.choose": "Choose {name}",
   "admin.content.media.title": "Media library",
   "admin.content.media.upload": "Upload files",
-  "admin.content.media.limits": "Images (JPEG, PNG, WebP, GIF) up to 10 MB; PDF documents up to 25 MB. You can choose several files.",
+  "admin.content.media.limits":
+    "Images (JPEG, PNG, WebP, GIF) up to 10 MB; PDF documents up to 25 MB. You can choose several files.",
   "admin.content.media.uploads": "Uploads",
   "admin.content.media.uploadingFile": "Uploading {name}: {percent}%",
   "admin.content.media.unsupported": "This file type isn't allowed. Use JPEG, PNG, WebP, GIF or PDF.",
@@ -794,7 +864,8 @@ export const en = {
   "admin.content.media.kind.AUDIO": "Audio",
   "admin.content.media.kind.VIDEO": "Video",
   "admin.content.media.count": "{count, plural, one {# file} other {# files}}",
-  "admin.content.media.empty": "The media library is empty. Upload images and documents to use them in pages and news.",
+  "admin.content.media.empty":
+    "The media library is empty. Upload images and documents to use them in pages and news.",
   "admin.content.media.noMatch": "No files match.",
   "admin.content.media.alt": "Alt text",
   "admin.content.media.caption": "Caption",
@@ -805,13 +876,15 @@ export const en = {
   "admin.content.media.copied": "Link copied.",
   "admin.content.media.deleteFor": "Delete {name}",
   "admin.content.media.confirmDelete": "Delete {name} for good?",
-  "admin.content.media.inUse": "This file can't be deleted while it is used. Remove it from the pages and posts listed under “Used in” first.",
+  "admin.content.media.inUse":
+    "This file can't be deleted while it is used. Remove it from the pages and posts listed under “Used in” first.",
   "admin.content.media.usedIn": "Used in:",
   "admin.content.media.unused": "nothing yet",
   "admin.content.media.kindPost": "news",
   "admin.content.media.kindPage": "page",
   "admin.content.preview.empty": "Nothing written yet.",
-  "admin.content.media.altNote": "Alt text describes an image for people who cannot see it; content using an image can only be published once it has one.",
+  "admin.content.media.altNote":
+    "Alt text describes an image for people who cannot see it; content using an image can only be published once it has one.",
   // Admin: people, households and visit requests (features/admin/people, features/admin/visits)
   "admin.people": "People",
   "admin.visits": "Visit requests",
@@ -819,7 +892,8 @@ export const en = {
   "admin.people.view": "Which people to show",
   "admin.people.tab.all": "All people",
   "admin.people.tab.pending": "Pending sign-ups",
-  "admin.people.pendingNotice": "{count, plural, one {# sign-up is waiting for approval.} other {# sign-ups are waiting for approval.}}",
+  "admin.people.pendingNotice":
+    "{count, plural, one {# sign-up is waiting for approval.} other {# sign-ups are waiting for approval.}}",
   "admin.people.reviewPending": "Review sign-ups",
   "admin.people.search": "Search by name or email",
   "admin.people.filter.membership": "Membership",
@@ -926,13 +1000,16 @@ export const en = {
   "admin.people.login.title": "Login",
   "admin.people.login.none": "No login: this person cannot sign in.",
   "admin.people.login.has": "Has a login",
-  "admin.people.login.emailHidden": "The login's email address is shown only to staff who manage users and roles.",
+  "admin.people.login.emailHidden":
+    "The login's email address is shown only to staff who manage users and roles.",
   "admin.people.mergedInto": "This record was merged into",
   "admin.people.deletion.title": "Deletion requested",
-  "admin.people.deletion.body": "{name} asked on {time} for their data to be deleted. Anonymising removes their personal data and login and keeps only aggregate records.",
+  "admin.people.deletion.body":
+    "{name} asked on {time} for their data to be deleted. Anonymising removes their personal data and login and keeps only aggregate records.",
   "admin.people.deletion.anonymiseNow": "Anonymise now…",
   "admin.people.contact.title": "Email and phone",
-  "admin.people.contact.intro": "Each detail says who else may see it; staff with people rights see them all.",
+  "admin.people.contact.intro":
+    "Each detail says who else may see it; staff with people rights see them all.",
   "admin.people.contact.emails": "Email addresses",
   "admin.people.contact.phones": "Phone numbers",
   "admin.people.contact.noEmails": "No email address.",
@@ -962,13 +1039,15 @@ export const en = {
   "admin.people.approve.emailed": "Once you approve, the member areas open for them and they get an email.",
   "admin.people.approve.matches": "Is this someone the church already knows?",
   "admin.people.approve.noMatches": "No existing person has the same email, phone or a similar name.",
-  "admin.people.approve.linkExplain": "Linking keeps the existing person's record and history and moves the new login and details to it.",
+  "admin.people.approve.linkExplain":
+    "Linking keeps the existing person's record and history and moves the new login and details to it.",
   "admin.people.approve.why": "Why suggested:",
   "admin.people.approve.hasLogin": "Already has a login ({email}).",
   "admin.people.approve.hasLoginNoEmail": "Already has a login.",
   "admin.people.approve.link": "Link to this person",
   "admin.people.approve.linkNamed": "Link the sign-up to {name}",
-  "admin.people.approve.confirmLink": "Link the sign-up of {pending} to {name}? The new login and details move to {name}'s record, and the sign-up record is archived.",
+  "admin.people.approve.confirmLink":
+    "Link the sign-up of {pending} to {name}? The new login and details move to {name}'s record, and the sign-up record is archived.",
   "admin.people.approve.linked": "The sign-up is linked to {name} and approved.",
   "admin.people.approve.orNew": "Or approve as a new person",
   "admin.people.approve.asNewTitle": "Approve as a new person",
@@ -979,24 +1058,28 @@ export const en = {
   "admin.people.approve.viewOnly": "This sign-up is waiting for someone who may manage people to approve it.",
   "admin.people.merge.open": "Merge duplicate…",
   "admin.people.merge.title": "Merge a duplicate of {name}",
-  "admin.people.merge.explain": "When the same person has two records, merge them into one. Everything attached to the other record (email addresses, phone numbers, birthday, login, group memberships, registrations, prayer requests) moves to the record you keep.",
+  "admin.people.merge.explain":
+    "When the same person has two records, merge them into one. Everything attached to the other record (email addresses, phone numbers, birthday, login, group memberships, registrations, prayer requests) moves to the record you keep.",
   "admin.people.merge.search": "Find the other record",
   "admin.people.merge.keepWhich": "Which record do you keep?",
   "admin.people.merge.thisRecord": "This record",
   "admin.people.merge.otherRecord": "The other record",
   "admin.people.merge.kept": "Kept",
-  "admin.people.merge.consequence": "The names, statuses and household of {kept} are kept. Every related record of {merged} moves to {kept}, and the {merged} record is archived, pointing to {kept}.",
+  "admin.people.merge.consequence":
+    "The names, statuses and household of {kept} are kept. Every related record of {merged} moves to {kept}, and the {merged} record is archived, pointing to {kept}.",
   "admin.people.merge.irreversible": "A merge cannot be undone.",
   "admin.people.merge.submit": "Merge into {name}",
   "admin.people.merge.submitDisabled": "Merge",
   "admin.people.merge.done": "Merged. {name} now holds every related record.",
   "admin.people.archive.archive": "Archive",
-  "admin.people.archive.confirm": "Archive {name}? They leave the directory and lose access to member areas. Everything is kept, and you can restore them.",
+  "admin.people.archive.confirm":
+    "Archive {name}? They leave the directory and lose access to member areas. Everything is kept, and you can restore them.",
   "admin.people.archive.done": "{name} is archived.",
   "admin.people.archive.restore": "Restore",
   "admin.people.archive.restored": "{name} is active again.",
   "admin.people.danger.title": "Danger zone",
-  "admin.people.anonymise.explain": "Anonymising removes this person's personal data for good, for example after they asked for their data to be deleted. Archiving is enough to hide someone.",
+  "admin.people.anonymise.explain":
+    "Anonymising removes this person's personal data for good, for example after they asked for their data to be deleted. Archiving is enough to hide someone.",
   "admin.people.anonymise.open": "Anonymise…",
   "admin.people.anonymise.title": "Anonymise {name}?",
   "admin.people.anonymise.removes": "This removes:",
@@ -1004,11 +1087,13 @@ export const en = {
   "admin.people.anonymise.item.contact": "their email addresses and phone numbers;",
   "admin.people.anonymise.item.photo": "their photo and other files;",
   "admin.people.anonymise.item.login": "their login (they can no longer sign in).",
-  "admin.people.anonymise.keeps": "Records that count things (attendance, registrations, group sizes) are kept without their name.",
+  "admin.people.anonymise.keeps":
+    "Records that count things (attendance, registrations, group sizes) are kept without their name.",
   "admin.people.anonymise.irreversible": "This cannot be undone.",
   "admin.people.anonymise.typeName": "To confirm, type their name: {name}",
   "admin.people.anonymise.submit": "Anonymise for good",
-  "admin.people.anonymisedOn": "This record was anonymised on {time}. Its personal data is gone and it cannot be restored.",
+  "admin.people.anonymisedOn":
+    "This record was anonymised on {time}. Its personal data is gone and it cannot be restored.",
   "admin.people.anonymise.done": "The person was anonymised.",
   "admin.household.title": "Household",
   "admin.household.optedOut": "Opted out of the directory",
@@ -1018,7 +1103,8 @@ export const en = {
   "admin.household.roleOf": "Role of {name}",
   "admin.household.roleSaved": "{name}: {role}. Saved.",
   "admin.household.addTitle": "Add someone",
-  "admin.household.addIntro": "Move a person the church already knows into this household, or add a new person.",
+  "admin.household.addIntro":
+    "Move a person the church already knows into this household, or add a new person.",
   "admin.household.addExisting": "Add an existing person…",
   "admin.household.addExistingTitle": "Add an existing person to {household}",
   "admin.household.findPerson": "Find the person",
@@ -1047,7 +1133,8 @@ export const en = {
   "admin.household.invitation.REVOKED": "Withdrawn",
   "admin.household.expires": "valid until {time}",
   "admin.visits.title": "Visit requests",
-  "admin.visits.intro": "People who used “Plan a visit” on the website. Get in touch, then record what happened.",
+  "admin.visits.intro":
+    "People who used “Plan a visit” on the website. Get in touch, then record what happened.",
   "admin.visits.filter": "Filter by status",
   "admin.visits.all": "All",
   "admin.visits.status.NEW": "New",
@@ -1072,7 +1159,8 @@ export const en = {
   "admin.visits.save": "Save",
   "admin.visits.addPerson": "Add to people",
   "admin.visits.addPersonFor": "Add {name} to people",
-  "admin.visits.addPersonHint": "Creates a person with the status “Visitor”, with this email and phone kept private, linked to this visit.",
+  "admin.visits.addPersonHint":
+    "Creates a person with the status “Visitor”, with this email and phone kept private, linked to this visit.",
   "admin.visits.createPerson": "Create person",
   "admin.visits.openPerson": "Open {name}'s record",
   "admin.visits.followUp": "Follow-up with {name}",
@@ -1085,7 +1173,8 @@ export const en = {
   "admin.prayer": "Prayer requests",
   "me.nav.notifications": "Notifications",
   "prayer.title": "Prayer wall",
-  "prayer.intro": "Bring your requests and pray with {church}. Say “I prayed” to let people know they're not alone.",
+  "prayer.intro":
+    "Bring your requests and pray with {church}. Say “I prayed” to let people know they're not alone.",
   "prayer.ask": "Ask for prayer",
   "prayer.sideLabel": "Ask for prayer",
   "prayer.wallTitle": "Prayer requests",
@@ -1106,7 +1195,8 @@ export const en = {
   "prayer.flag": "Flag",
   "prayer.flagged": "Flagged",
   "prayer.flagTitle": "Flag this request?",
-  "prayer.flagBody": "The moderators will take another look. After three flags it leaves the wall until they do.",
+  "prayer.flagBody":
+    "The moderators will take another look. After three flags it leaves the wall until they do.",
   "prayer.flagReason": "What's wrong with it?",
   "prayer.flagConfirm": "Flag request",
   "prayer.flagDone": "Thank you. The moderators will take a look.",
@@ -1126,9 +1216,11 @@ export const en = {
   "prayer.form.anonymous": "Don't show my name",
   "prayer.form.anonymousHint": "Shown as “Anonymous” instead of {name}. Only the pastors know who asked.",
   "prayer.form.anonymousHintVisitor": "Shown as “Anonymous”. Only the pastors know who asked.",
-  "prayer.form.firstNameOnly": "Visitors to the public wall see only your first name; members see your full name.",
+  "prayer.form.firstNameOnly":
+    "Visitors to the public wall see only your first name; members see your full name.",
   "prayer.membersOnly.title": "Prayer requests are for members",
-  "prayer.membersOnly.body": "Our church shares its prayer requests with signed-in members only. Sign in to read them and pray along. You can still ask for prayer with the form.",
+  "prayer.membersOnly.body":
+    "Our church shares its prayer requests with signed-in members only. Sign in to read them and pray along. You can still ask for prayer with the form.",
   "prayer.membersOnly.signIn": "Sign in to see the prayer wall",
   "prayer.form.name": "Your name",
   "prayer.form.nameRequired": "Enter your name, or choose not to show it.",
@@ -1164,7 +1256,8 @@ export const en = {
   "prayer.requestTitle": "Prayer request",
   "prayer.backToWall": "← All prayer requests",
   "prayer.admin.title": "Prayer requests",
-  "prayer.admin.intro": "Approve requests for the wall, fix typos, or reject with a reason the requester sees. Oldest first.",
+  "prayer.admin.intro":
+    "Approve requests for the wall, fix typos, or reject with a reason the requester sees. Oldest first.",
   "prayer.admin.filter": "Status",
   "prayer.admin.tab.PENDING": "To review",
   "prayer.admin.tab.APPROVED": "Approved",
@@ -1195,7 +1288,8 @@ export const en = {
   "prayer.admin.rejectConfirm": "Reject request",
   "prayer.admin.rejected": "Rejected.",
   "staffAlerts.title": "Staff alerts",
-  "staffAlerts.intro": "How you hear about new activity you handle. “At once” sends a notification here and an email; the daily digest is one email each morning.",
+  "staffAlerts.intro":
+    "How you hear about new activity you handle. “At once” sends a notification here and an email; the daily digest is one email each morning.",
   "staffAlerts.saved": "Saved.",
   "staffAlerts.topic.VISIT_REQUESTS": "New visit requests",
   "staffAlerts.topic.SIGNUPS": "Sign-ups waiting for approval",
@@ -1210,7 +1304,8 @@ export const en = {
   "notifications.markAllRead": "Mark all read",
   "notifications.seeAll": "See all notifications",
   "notifications.empty": "You're all caught up.",
-  "notifications.emptyPage": "No notifications yet. We'll let you know when your requests are approved or someone prays for them.",
+  "notifications.emptyPage":
+    "No notifications yet. We'll let you know when your requests are approved or someone prays for them.",
   "notifications.allRead": "All read.",
   "notifications.showMore": "Show more",
   // --- Sermons (issue 13) ---
@@ -1266,7 +1361,8 @@ export const en = {
   "admin.sermons.empty": "No sermons yet. Create one or upload audio files.",
   "admin.sermons.more": "Show more",
   "admin.sermons.bulk.title": "Bulk upload: one draft per audio file",
-  "admin.sermons.bulk.intro": "Choose several audio files. Each becomes a draft sermon titled after its file name; add the details and publish later.",
+  "admin.sermons.bulk.intro":
+    "Choose several audio files. Each becomes a draft sermon titled after its file name; add the details and publish later.",
   "admin.sermons.bulk.choose": "Audio files",
   "admin.sermons.field.title": "Title",
   "admin.sermons.field.slug": "Address",
@@ -1297,7 +1393,8 @@ export const en = {
   "admin.sermons.audio.current": "Current audio",
   "admin.sermons.audio.choose": "Upload audio",
   "admin.sermons.audio.replace": "Replace audio",
-  "admin.sermons.audio.hint": "MP3, M4A/AAC, OGG or WAV, up to 300 MB. A dropped connection resumes where it stopped.",
+  "admin.sermons.audio.hint":
+    "MP3, M4A/AAC, OGG or WAV, up to 300 MB. A dropped connection resumes where it stopped.",
   "admin.sermons.audio.progress": "{percent}% ({sent} of {total})",
   "admin.sermons.audio.progressLabel": "Uploading {name}",
   "admin.sermons.audio.cancel": "Cancel",
@@ -1326,7 +1423,8 @@ export const en = {
   "admin.sermons.library.description": "Description",
   "admin.sermons.library.bio": "Bio",
   "admin.sermons.library.artwork": "Artwork (square)",
-  "admin.sermons.library.artworkHint": "Square JPEG or PNG, at least 1400 × 1400 px for podcast apps; up to 10 MB.",
+  "admin.sermons.library.artworkHint":
+    "Square JPEG or PNG, at least 1400 × 1400 px for podcast apps; up to 10 MB.",
   "admin.sermons.library.photo": "Photo",
   "admin.sermons.library.photoHint": "JPEG, PNG, WebP or GIF, up to 10 MB.",
   "admin.sermons.library.uploading": "Uploading the image",
@@ -1421,14 +1519,16 @@ export const en = {
   "admin.events.markdownHint": "Markdown: **bold**, lists, links.",
   "admin.events.noCategory": "No category",
   "admin.events.group": "Group",
-  "admin.events.groupHint": "The group's page lists the event, and its members get it in their personal calendar feed.",
+  "admin.events.groupHint":
+    "The group's page lists the event, and its members get it in their personal calendar feed.",
   "admin.events.noGroup": "No group",
   "admin.events.locationName": "Place",
   "admin.events.locationAddress": "Address",
   "admin.events.startsAt": "Starts (local time)",
   "admin.events.endsAt": "Ends (local time)",
   "admin.events.timezone": "Time zone",
-  "admin.events.timezoneHint": "An IANA zone such as America/Chicago; the event repeats at the same local time all year.",
+  "admin.events.timezoneHint":
+    "An IANA zone such as America/Chicago; the event repeats at the same local time all year.",
   "admin.events.repeat": "Repeat",
   "admin.events.frequency": "Repeats",
   "admin.events.freq.none": "Does not repeat",
@@ -1474,18 +1574,21 @@ export const en = {
   "admin.events.reg.confirmed": "Confirmed",
   "admin.events.reg.cancelled": "Cancelled",
   "admin.events.view": "View on the site",
-  "admin.events.splitNotice": "You are changing this date and the following ones, from {date}. Saving ends the series before that date and continues it with these details as a new event; earlier dates stay as they were.",
+  "admin.events.splitNotice":
+    "You are changing this date and the following ones, from {date}. Saving ends the series before that date and continues it with these details as a new event; earlier dates stay as they were.",
   "admin.events.splitLeave": "Edit the whole series instead",
   "admin.events.splitSave": "Save this and following dates",
   "admin.events.allDay": "All day",
   "admin.events.startDate": "Starts on",
   "admin.events.endDate": "Ends on",
   "admin.events.window": "Registration window",
-  "admin.events.windowHint": "Local times in {zone}. Leave empty to take sign-ups from now until each date begins.",
+  "admin.events.windowHint":
+    "Local times in {zone}. Leave empty to take sign-ups from now until each date begins.",
   "admin.events.opensAt": "Opens",
   "admin.events.closesAt": "Closes",
   "admin.events.image": "Cover image",
-  "admin.events.imageHint": "JPEG, PNG, WebP or GIF, up to 10 MB. Shown wide (1200 × 630) on the event page and in link previews.",
+  "admin.events.imageHint":
+    "JPEG, PNG, WebP or GIF, up to 10 MB. Shown wide (1200 × 630) on the event page and in link previews.",
   "admin.events.uploading": "Uploading the image",
   "admin.events.imageSaved": "Image saved.",
   "admin.events.imageRemoved": "Image removed.",
@@ -1497,7 +1600,7 @@ export const en = {
   "admin.events.moveDate": "Move this date",
   "admin.events.editFollowing": "Change this and following",
   "admin.events.note": "Note",
-  "admin.events.noteHint": "Shown with the date, e.g. \"Snow: we meet online\".",
+  "admin.events.noteHint": 'Shown with the date, e.g. "Snow: we meet online".',
   "admin.events.confirmCancel": "Cancel the date",
   "admin.events.confirmMove": "Move the date",
   "admin.events.close": "Close",
@@ -1522,7 +1625,8 @@ export const en = {
   "events.noneComingUp": "Nothing yet: RSVP or register for an event and it shows here.",
   "events.myFeed": "Your personal calendar (keep it private):",
   "events.newFeed": "Get my calendar address",
-  "events.newFeedHint": "Subscribe to it in your calendar app: the dates you signed up for and your groups' events. Getting a new address stops the old one.",
+  "events.newFeedHint":
+    "Subscribe to it in your calendar app: the dates you signed up for and your groups' events. Getting a new address stops the old one.",
   "nav.events": "Events",
   // --- end events ---
   // --- groups ---
@@ -1596,7 +1700,8 @@ export const en = {
   "groups.prayerPending": "Thank you. Your request appears here once a moderator has looked at it.",
   "groups.iPrayed": "I prayed",
   "groups.prayedToday": "You prayed today",
-  "groups.prayedCount": "{count, plural, =0 {No one has prayed yet} one {# person prayed} other {# people prayed}}",
+  "groups.prayedCount":
+    "{count, plural, =0 {No one has prayed yet} one {# person prayed} other {# people prayed}}",
   "groups.roster": "Members",
   "groups.rosterLeadersOnly": "Only the leaders see the member list of this group.",
   "groups.rosterMembersOnly": "The member list is for the group's members.",

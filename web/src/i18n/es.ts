@@ -18,7 +18,8 @@ export const es: Record<MessageKey, string> = {
   "lang.es": "Español",
 
   "home.welcome": "Bienvenido a {church}",
-  "home.intro": "Seas quien seas y estés donde estés en tu camino, aquí eres bienvenido. Acompáñanos esta semana.",
+  "home.intro":
+    "Seas quien seas y estés donde estés en tu camino, aquí eres bienvenido. Acompáñanos esta semana.",
   "home.serviceTimes": "Horarios de culto",
   "home.noServiceTimes": "Pronto anunciaremos los horarios de culto.",
   "home.findUs": "Cómo llegar",
@@ -56,17 +57,22 @@ export const es: Record<MessageKey, string> = {
   "auth.signIn.forgot": "¿Olvidaste tu contraseña?",
   "auth.signIn.noAccount": "¿Eres nuevo?",
   "auth.signUp.title": "Crea tu cuenta",
-  "auth.signUp.intro": "Los miembros de {church} pueden ver el directorio, los grupos y las noticias para miembros cuando la oficina de la iglesia aprueba la cuenta.",
+  "auth.signUp.intro":
+    "Los miembros de {church} pueden ver el directorio, los grupos y las noticias para miembros cuando la oficina de la iglesia aprueba la cuenta.",
   "auth.signUp.submit": "Crear cuenta",
   "auth.signUp.haveAccount": "¿Ya tienes una cuenta?",
-  "auth.signUp.closed": "El registro en línea está cerrado. Comunícate con la oficina de la iglesia para obtener una cuenta.",
+  "auth.signUp.closed":
+    "El registro en línea está cerrado. Comunícate con la oficina de la iglesia para obtener una cuenta.",
   "auth.signUp.checkEmail": "Revisa tu correo",
-  "auth.signUp.sent": "Enviamos un mensaje a {email}. Abre el enlace que contiene para confirmar tu dirección y luego inicia sesión.",
-  "auth.signUp.sentNext": "Si esta dirección ya tiene una cuenta, el mensaje te explica cómo iniciar sesión o restablecer tu contraseña. ¿No llegó nada después de unos minutos? Mira en la carpeta de correo no deseado.",
+  "auth.signUp.sent":
+    "Enviamos un mensaje a {email}. Abre el enlace que contiene para confirmar tu dirección y luego inicia sesión.",
+  "auth.signUp.sentNext":
+    "Si esta dirección ya tiene una cuenta, el mensaje te explica cómo iniciar sesión o restablecer tu contraseña. ¿No llegó nada después de unos minutos? Mira en la carpeta de correo no deseado.",
   "auth.forgot.title": "¿Olvidaste tu contraseña?",
   "auth.forgot.intro": "Escribe tu correo y te enviaremos un enlace para elegir una nueva contraseña.",
   "auth.forgot.submit": "Enviar enlace",
-  "auth.forgot.sent": "Si existe una cuenta para {email}, te llegará un enlace. El enlace funciona durante 30 minutos.",
+  "auth.forgot.sent":
+    "Si existe una cuenta para {email}, te llegará un enlace. El enlace funciona durante 30 minutos.",
   "auth.reset.title": "Elige una nueva contraseña",
   "auth.reset.submit": "Guardar la nueva contraseña",
   "auth.reset.done": "Tu contraseña se cambió. Se cerró la sesión en tus otros dispositivos.",
@@ -83,11 +89,13 @@ export const es: Record<MessageKey, string> = {
 
   "me.title": "Mi cuenta",
   "me.hello": "Hola, {name}",
-  "me.pending": "Tu cuenta está esperando la confirmación de la oficina de la iglesia. Las áreas para miembros se abren cuando se aprueba.",
+  "me.pending":
+    "Tu cuenta está esperando la confirmación de la oficina de la iglesia. Las áreas para miembros se abren cuando se aprueba.",
   "me.unverified": "Confirma tu correo electrónico: enviamos un enlace a {email}.",
   "me.resendVerification": "Enviar el enlace otra vez",
   "me.verificationSent": "Te llegará un enlace de confirmación nuevo.",
-  "me.comingSoon": "Aquí aparecerán tus eventos y grupos. Tus notificaciones están bajo la campana, arriba en cada página.",
+  "me.comingSoon":
+    "Aquí aparecerán tus eventos y grupos. Tus notificaciones están bajo la campana, arriba en cada página.",
   "me.changePassword": "Cambiar contraseña",
   "me.currentPassword": "Contraseña actual",
   "me.newPassword": "Nueva contraseña",
@@ -98,12 +106,15 @@ export const es: Record<MessageKey, string> = {
   "nav.directory": "Directorio",
   "nav.planVisit": "Planea tu visita",
   "home.planVisit": "Planea tu visita",
-  "auth.signUp.invited": "Te unes a un hogar al que te invitaron. Crea tu cuenta aquí abajo; la oficina de la iglesia la confirma.",
-  "auth.signUp.inviteInvalid": "Este enlace de invitación no es válido o ha caducado. Pide uno nuevo a quien te invitó, o",
+  "auth.signUp.invited":
+    "Te unes a un hogar al que te invitaron. Crea tu cuenta aquí abajo; la oficina de la iglesia la confirma.",
+  "auth.signUp.inviteInvalid":
+    "Este enlace de invitación no es válido o ha caducado. Pide uno nuevo a quien te invitó, o",
   "auth.signUp.withoutInvite": "crea una cuenta sin invitación.",
   "field.date_in_future": "Esta fecha no puede estar en el futuro.",
   "field.date_in_past": "Elige hoy o una fecha posterior.",
-  "field.invalid_phone": "Escribe un número de teléfono, con el prefijo del país si es de otro país (como +44 20 7946 0000).",
+  "field.invalid_phone":
+    "Escribe un número de teléfono, con el prefijo del país si es de otro país (como +44 20 7946 0000).",
   "field.invalid_country": "Elige un país de la lista.",
   "field.primary_exists": "Solo puede haber uno principal. Marca otro como principal en su lugar.",
   "field.household_without_adult": "Un hogar necesita al menos un adulto.",
@@ -135,7 +146,8 @@ export const es: Record<MessageKey, string> = {
   "me.card.directory": "Encuentra a otros miembros y ponte en contacto.",
   "me.card.data": "Descarga todo lo que guardamos sobre ti o pide que lo borremos.",
   "me.activityTitle": "Próximamente",
-  "me.noPerson": "Tu cuenta aún no está vinculada a una ficha de miembro. Ponte en contacto con la oficina de la iglesia.",
+  "me.noPerson":
+    "Tu cuenta aún no está vinculada a una ficha de miembro. Ponte en contacto con la oficina de la iglesia.",
   "me.backToOverview": "Volver a mi cuenta",
   "me.saved": "Guardado.",
   "me.add": "Añadir",
@@ -151,11 +163,14 @@ export const es: Record<MessageKey, string> = {
   "me.profile.privacyLink": "Elige quién puede ver cada dato en la página de Privacidad.",
   "me.profile.nameTitle": "Nombre y cumpleaños",
   "me.profile.preferredName": "Nombre preferido",
-  "me.profile.preferredNameHint": "Cómo te llaman, si no es tu nombre de pila (por ejemplo Pepe por José). Se muestra en el directorio.",
-  "me.profile.birthDateHint": "Los demás miembros nunca ven el año: como mucho el día y el mes, y solo si lo permites.",
+  "me.profile.preferredNameHint":
+    "Cómo te llaman, si no es tu nombre de pila (por ejemplo Pepe por José). Se muestra en el directorio.",
+  "me.profile.birthDateHint":
+    "Los demás miembros nunca ven el año: como mucho el día y el mes, y solo si lo permites.",
   "me.photo.title": "Foto",
   "me.household.photoHint": "Una foto de tu hogar para el directorio. JPEG, PNG, WebP o GIF, hasta 10 MB.",
-  "me.photo.hint": "Una foto clara de tu cara ayuda a los demás a reconocerte. JPEG, PNG, WebP o GIF, hasta 10 MB.",
+  "me.photo.hint":
+    "Una foto clara de tu cara ayuda a los demás a reconocerte. JPEG, PNG, WebP o GIF, hasta 10 MB.",
   "photo.upload": "Subir una foto",
   "photo.replace": "Cambiar foto",
   "photo.remove": "Quitar foto",
@@ -165,7 +180,8 @@ export const es: Record<MessageKey, string> = {
   "photo.saved": "Foto guardada.",
   "photo.removed": "Foto quitada.",
   "me.emails.title": "Correos electrónicos",
-  "me.emails.intro": "Inicias sesión con {email}. Las direcciones de aquí son las que usan la iglesia y los miembros a quienes lo permitas para contactarte.",
+  "me.emails.intro":
+    "Inicias sesión con {email}. Las direcciones de aquí son las que usan la iglesia y los miembros a quienes lo permitas para contactarte.",
   "me.emails.empty": "Todavía no hay ningún correo.",
   "me.emails.add": "Añadir un correo",
   "me.emails.added": "{email} añadido.",
@@ -194,13 +210,16 @@ export const es: Record<MessageKey, string> = {
   "me.address.confirmRemove": "¿Quitar la dirección de tu hogar?",
   "me.address.removed": "Dirección quitada.",
   "me.privacy.title": "Privacidad",
-  "me.privacy.intro": "Tú decides, dato por dato, quién puede ver cómo contactarte. Los cambios se aplican en cuanto guardas.",
+  "me.privacy.intro":
+    "Tú decides, dato por dato, quién puede ver cómo contactarte. Los cambios se aplican en cuanto guardas.",
   "me.privacy.legendTitle": "Quién ve qué",
-  "me.privacy.explain.PRIVATE": "Solo tú, las personas de tu hogar y el personal de la iglesia que cuida las fichas de miembros.",
+  "me.privacy.explain.PRIVATE":
+    "Solo tú, las personas de tu hogar y el personal de la iglesia que cuida las fichas de miembros.",
   "me.privacy.explain.LEADERS": "También los líderes de los grupos a los que perteneces.",
   "me.privacy.explain.GROUPS": "También las personas de tus grupos.",
   "me.privacy.explain.MEMBERS": "También todos los miembros aprobados, en el directorio.",
-  "me.privacy.alwaysSee": "Tu hogar y el personal de la iglesia que cuida las fichas de miembros siempre ven tus datos. Nadie más ve nunca el año en que naciste.",
+  "me.privacy.alwaysSee":
+    "Tu hogar y el personal de la iglesia que cuida las fichas de miembros siempre ven tus datos. Nadie más ve nunca el año en que naciste.",
   "me.privacy.detailsTitle": "Tus datos",
   "me.privacy.nothingYet": "Todavía no has añadido datos de contacto.",
   "me.privacy.addDetails": "Añádelos en tu perfil.",
@@ -211,7 +230,8 @@ export const es: Record<MessageKey, string> = {
   "me.privacy.addressAdultsOnly": "La deciden los adultos de tu hogar.",
   "me.privacy.directoryTitle": "Aparecer en el directorio",
   "me.privacy.optOut": "No mostrarme en el directorio",
-  "me.privacy.optOutHint": "Los miembros no te encontrarán ni podrán contactarte a través del directorio. El personal de la iglesia sigue viendo tu ficha.",
+  "me.privacy.optOutHint":
+    "Los miembros no te encontrarán ni podrán contactarte a través del directorio. El personal de la iglesia sigue viendo tu ficha.",
   "me.privacy.householdOptOut": "No mostrar nuestro hogar",
   "me.privacy.householdOptOutHint": "Nadie de {household} aparece en el directorio.",
   "me.privacy.childrenNote": "Los menores de 13 años nunca aparecen en el directorio.",
@@ -221,10 +241,12 @@ export const es: Record<MessageKey, string> = {
   "me.privacy.previewHidden": "No apareces: los miembros no te encontrarán en el directorio.",
   "me.privacy.previewPending": "Cuando la oficina de la iglesia apruebe tu membresía, los miembros verán:",
   "me.privacy.previewNameOnly": "Solo tu nombre y tu foto.",
-  "me.privacy.previewNote": "Los líderes y las personas de tus grupos pueden ver más, según lo que elijas. Esta vista sigue las opciones de esta página, guardadas o no.",
+  "me.privacy.previewNote":
+    "Los líderes y las personas de tus grupos pueden ver más, según lo que elijas. Esta vista sigue las opciones de esta página, guardadas o no.",
   "me.household.title": "Mi hogar",
   "me.household.none": "Todavía no formas parte de un hogar. La oficina de la iglesia puede añadirte a uno.",
-  "me.household.nonePending": "Cuando la oficina de la iglesia apruebe tu cuenta, te añadirá a tu hogar o creará uno para ti.",
+  "me.household.nonePending":
+    "Cuando la oficina de la iglesia apruebe tu cuenta, te añadirá a tu hogar o creará uno para ti.",
   "me.household.detailsTitle": "Nombre y foto",
   "me.household.name": "Nombre del hogar",
   "me.household.nameHint": "Como aparece en el directorio, por ejemplo «Familia García».",
@@ -237,12 +259,14 @@ export const es: Record<MessageKey, string> = {
   "me.household.editProfile": "Editar tu perfil",
   "me.household.memberSaved": "{name}: guardado.",
   "me.household.addChild": "Añadir un hijo o hija",
-  "me.household.addChildIntro": "Los niños nunca aparecen en el directorio. Solo los ven tu hogar y el personal de la iglesia.",
+  "me.household.addChildIntro":
+    "Los niños nunca aparecen en el directorio. Solo los ven tu hogar y el personal de la iglesia.",
   "me.household.addChildSubmit": "Añadir",
   "me.household.childBirthDateHint": "Opcional. Permite a la iglesia saber su grupo de edad.",
   "me.household.childAdded": "{name} se ha añadido a tu hogar.",
   "me.household.inviteTitle": "Invitar a un adulto",
-  "me.household.inviteIntro": "Invita a tu cónyuge o a otro adulto que viva contigo. Recibirá un correo con un enlace para crear su cuenta y unirse a {household}; la oficina de la iglesia lo confirma.",
+  "me.household.inviteIntro":
+    "Invita a tu cónyuge o a otro adulto que viva contigo. Recibirá un correo con un enlace para crear su cuenta y unirse a {household}; la oficina de la iglesia lo confirma.",
   "me.household.inviteName": "Su nombre",
   "me.household.inviteSubmit": "Enviar invitación",
   "me.household.inviting": "Enviando…",
@@ -252,7 +276,8 @@ export const es: Record<MessageKey, string> = {
   "me.household.expires": "caduca el {date}",
   "me.household.revoke": "Retirar",
   "me.household.revokeFor": "Retirar la invitación de {name}",
-  "me.household.confirmRevoke": "¿Retirar la invitación de {name}? El enlace de su correo dejará de funcionar.",
+  "me.household.confirmRevoke":
+    "¿Retirar la invitación de {name}? El enlace de su correo dejará de funcionar.",
   "me.household.revoked": "Invitación de {name} retirada.",
   "me.data.title": "Mis datos",
   "me.data.intro": "Tu información te pertenece. Descarga una copia cuando quieras o pide que se borre.",
@@ -262,29 +287,35 @@ export const es: Record<MessageKey, string> = {
   "me.data.exportContact": "tus correos, teléfonos y opciones de privacidad",
   "me.data.exportHousehold": "tu hogar y su dirección",
   "me.data.exportAccount": "tu cuenta: correo de acceso e idioma",
-  "me.data.exportOther": "lo que está vinculado a ti: invitaciones que enviaste, solicitudes de visita, archivos que subiste y noticias que escribiste",
+  "me.data.exportOther":
+    "lo que está vinculado a ti: invitaciones que enviaste, solicitudes de visita, archivos que subiste y noticias que escribiste",
   "me.data.exportFiles": "tus fotos",
   "me.data.download": "Descargar mis datos (.zip)",
-  "me.data.exportFormat": "Un archivo zip con los datos en JSON (legible por otros programas) y tus archivos.",
+  "me.data.exportFormat":
+    "Un archivo zip con los datos en JSON (legible por otros programas) y tus archivos.",
   "me.data.deleteTitle": "Borrar mis datos",
-  "me.data.deleteIntro": "Puedes pedir a la iglesia que borre tus datos personales. Un administrador confirma la solicitud antes de borrar nada.",
+  "me.data.deleteIntro":
+    "Puedes pedir a la iglesia que borre tus datos personales. Un administrador confirma la solicitud antes de borrar nada.",
   "me.data.requestDeletion": "Solicitar el borrado…",
   "me.data.confirmTitle": "¿Pedir que se borren tus datos?",
   "me.data.confirmIntro": "Se avisará a los administradores de la iglesia. Cuando lo confirmen:",
   "me.data.consequence1": "se borran tu nombre, tus datos de contacto, tu cumpleaños y tus fotos;",
   "me.data.consequence2": "se elimina tu cuenta y ya no podrás iniciar sesión;",
   "me.data.consequence3": "desapareces del directorio y de tu hogar;",
-  "me.data.consequence4": "los registros que la iglesia debe conservar (como recuentos de asistencia) se mantienen, sin tu nombre.",
+  "me.data.consequence4":
+    "los registros que la iglesia debe conservar (como recuentos de asistencia) se mantienen, sin tu nombre.",
   "me.data.confirmCancel": "Hasta que un administrador lo confirme, puedes cancelar la solicitud aquí.",
   "me.data.confirmRequest": "Solicitar el borrado",
   "me.data.keep": "Conservar mis datos",
   "me.data.requested": "Tu solicitud se ha enviado a los administradores de la iglesia.",
   "me.data.requestedOn": "Borrado solicitado el {date}",
-  "me.data.requestedBody": "Un administrador la confirmará. Hasta entonces tus datos no cambian y puedes cancelar la solicitud.",
+  "me.data.requestedBody":
+    "Un administrador la confirmará. Hasta entonces tus datos no cambian y puedes cancelar la solicitud.",
   "me.data.cancelRequest": "Cancelar la solicitud",
   "me.data.cancelled": "Solicitud cancelada. No se borrará nada.",
   "directory.title": "Directorio",
-  "directory.intro": "Los miembros que eligieron aparecer. Cada persona decide cuáles de sus datos se muestran aquí.",
+  "directory.intro":
+    "Los miembros que eligieron aparecer. Cada persona decide cuáles de sus datos se muestran aquí.",
   "directory.myListing": "Mi ficha y privacidad",
   "directory.myListingLink": "Elige qué ven los demás de ti.",
   "directory.search": "Buscar por nombre",
@@ -292,22 +323,27 @@ export const es: Record<MessageKey, string> = {
   "directory.count": "{count, plural, one {# hogar} other {# hogares}}",
   "directory.matches": "{count, plural, one {# hogar coincide} other {# hogares coinciden}} con «{q}»",
   "directory.empty": "Todavía no hay nadie en el directorio.",
-  "directory.noMatch": "Nadie coincide con «{q}». Revisa la ortografía o prueba solo con el nombre o el apellido.",
+  "directory.noMatch":
+    "Nadie coincide con «{q}». Revisa la ortografía o prueba solo con el nombre o el apellido.",
   "directory.clearSearch": "Borrar la búsqueda",
   "directory.showMore": "Mostrar más",
   "directory.mapOf": ": la dirección de {name}",
   "directory.memberOf": "Hogar: {name}",
   "directory.householdOf": "También en {name}",
-  "directory.nothingShared": "No comparte datos de contacto contigo. Aun así puedes escribirle con el botón Contactar.",
+  "directory.nothingShared":
+    "No comparte datos de contacto contigo. Aun así puedes escribirle con el botón Contactar.",
   "directory.thisIsYou": "Eres tú.",
   "directory.pendingTitle": "Tu membresía está pendiente de aprobación",
-  "directory.pendingBody": "El directorio se abre cuando la oficina de la iglesia confirma tu cuenta. Recibirás un correo cuando lo haga.",
+  "directory.pendingBody":
+    "El directorio se abre cuando la oficina de la iglesia confirma tu cuenta. Recibirás un correo cuando lo haga.",
   "directory.membersOnlyTitle": "El directorio es para miembros",
-  "directory.membersOnlyBody": "Solo los miembros activos de la iglesia pueden ver el directorio. Si crees que es un error, ponte en contacto con la oficina de la iglesia.",
+  "directory.membersOnlyBody":
+    "Solo los miembros activos de la iglesia pueden ver el directorio. Si crees que es un error, ponte en contacto con la oficina de la iglesia.",
   "directory.backToAccount": "Ir a mi cuenta",
   "directory.contact.open": "Contactar a {name}",
   "directory.contact.title": "Escribir a {name}",
-  "directory.contact.privacy": "{name} recibirá tu mensaje por correo, con tu nombre y tu correo ({email}) para que pueda responderte si quiere. Su dirección no se te muestra.",
+  "directory.contact.privacy":
+    "{name} recibirá tu mensaje por correo, con tu nombre y tu correo ({email}) para que pueda responderte si quiere. Su dirección no se te muestra.",
   "directory.contact.message": "Mensaje",
   "directory.contact.count": "{count} de {max} caracteres",
   "directory.contact.empty": "Escribe primero un mensaje.",
@@ -315,9 +351,12 @@ export const es: Record<MessageKey, string> = {
   "directory.contact.sending": "Enviando…",
   "directory.contact.sent": "Mensaje enviado",
   "directory.contact.sentBody": "Si {name} responde, la respuesta llegará a tu correo.",
-  "directory.contact.note": "Los mensajes pasan por la aplicación de la iglesia: su dirección sigue siendo privada; la tuya se le envía para que pueda responderte.",
-  "directory.contact.privacyShared": "{name} recibirá tu mensaje por correo, con tu nombre y tu correo ({email}) para que pueda responderte si quiere. {name} comparte contigo una dirección de correo en esta página; el mensaje va a su dirección principal.",
-  "directory.contact.noteShared": "Los mensajes pasan por la aplicación de la iglesia; tu dirección se le envía para que pueda responderte.",
+  "directory.contact.note":
+    "Los mensajes pasan por la aplicación de la iglesia: su dirección sigue siendo privada; la tuya se le envía para que pueda responderte.",
+  "directory.contact.privacyShared":
+    "{name} recibirá tu mensaje por correo, con tu nombre y tu correo ({email}) para que pueda responderte si quiere. {name} comparte contigo una dirección de correo en esta página; el mensaje va a su dirección principal.",
+  "directory.contact.noteShared":
+    "Los mensajes pasan por la aplicación de la iglesia; tu dirección se le envía para que pueda responderte.",
   "directory.notShown": "No visible para otros miembros",
   "visit.title": "Planea tu visita",
   "visit.intro": "Nos encantaría conocerte. Dinos cuándo vienes y te estaremos esperando en {church}.",
@@ -340,7 +379,8 @@ export const es: Record<MessageKey, string> = {
   "visit.thanksTitle": "¡Gracias, {name}!",
   "visit.thanksDate": "Te esperamos el {date}.",
   "visit.thanksNoDate": "Te esperamos con ilusión.",
-  "visit.thanksEmail": "Te hemos enviado una confirmación a {email}, y alguien de la iglesia se pondrá en contacto contigo.",
+  "visit.thanksEmail":
+    "Te hemos enviado una confirmación a {email}, y alguien de la iglesia se pondrá en contacto contigo.",
 
   "admin.title": "Administración",
   "admin.nav": "Secciones de administración",
@@ -358,7 +398,8 @@ export const es: Record<MessageKey, string> = {
   "admin.settings.logoNone": "Aún no hay logotipo: se muestra el nombre de la iglesia.",
   "admin.settings.uploading": "Subiendo… {percent} %",
   "admin.settings.brandColor": "Color de la marca",
-  "admin.settings.brandColorHint": "Se usa en botones y enlaces; se oscurece automáticamente si hace falta para que se lea bien.",
+  "admin.settings.brandColorHint":
+    "Se usa en botones y enlaces; se oscurece automáticamente si hace falta para que se lea bien.",
   "admin.settings.region": "Idioma y hora",
   "admin.settings.timezone": "Zona horaria",
   "admin.settings.locale": "Idioma predeterminado",
@@ -378,7 +419,8 @@ export const es: Record<MessageKey, string> = {
   "admin.settings.directoryDefault": "Visibilidad predeterminada de los datos de contacto de los miembros",
   "admin.settings.prayerApproval": "Las peticiones de oración esperan a un moderador",
   "admin.settings.prayerPublicWall": "Los visitantes ven el muro de oración público",
-  "admin.settings.prayerPublicWallHint": "Si está desactivado, solo los miembros con sesión iniciada ven las peticiones; los visitantes pueden seguir enviando una.",
+  "admin.settings.prayerPublicWallHint":
+    "Si está desactivado, solo los miembros con sesión iniciada ven las peticiones; los visitantes pueden seguir enviando una.",
   "admin.settings.prayerExpiry": "Archivar las peticiones de oración después de (días)",
   "admin.settings.save": "Guardar configuración",
   "admin.settings.saved": "Configuración guardada.",
@@ -390,7 +432,8 @@ export const es: Record<MessageKey, string> = {
 
   "admin.integrations": "Integraciones",
   "admin.integrations.title": "Integraciones",
-  "admin.integrations.intro": "Los tokens de API permiten que tus propios programas lean de este sitio: una pantalla en el vestíbulo, un widget en un sitio web, el script de un voluntario. Un token lee lo que muestra el sitio público y lo que permiten sus permisos, nunca más, sin importar quién lo creó. Consulta la guía de la API (docs/API.md) para usarlo.",
+  "admin.integrations.intro":
+    "Los tokens de API permiten que tus propios programas lean de este sitio: una pantalla en el vestíbulo, un widget en un sitio web, el script de un voluntario. Un token lee lo que muestra el sitio público y lo que permiten sus permisos, nunca más, sin importar quién lo creó. Consulta la guía de la API (docs/API.md) para usarlo.",
   "admin.integrations.new": "Nuevo token de API",
   "admin.integrations.name": "Nombre",
   "admin.integrations.nameHint": "Para qué es, por ejemplo «Pantalla del vestíbulo».",
@@ -398,16 +441,20 @@ export const es: Record<MessageKey, string> = {
   "admin.integrations.scopesHint": "Todo token lee el sitio público. Elige qué más puede leer o escribir.",
   "admin.integrations.scope.CONTENT_MEMBERS": "Noticias y eventos solo para miembros",
   "admin.integrations.scope.PRAYER_MEMBERS": "Peticiones de oración solo para miembros",
-  "admin.integrations.scope.PEOPLE_DIRECTORY": "El directorio de miembros (las familias que aparecen y lo que comparten con los miembros)",
+  "admin.integrations.scope.PEOPLE_DIRECTORY":
+    "El directorio de miembros (las familias que aparecen y lo que comparten con los miembros)",
   "admin.integrations.scope.CONTENT_WRITE": "Escribir borradores de noticias",
-  "admin.integrations.scopeHint.CONTENT_WRITE": "Crea borradores de noticias y edita los borradores que creó. Nunca publica ni borra: el equipo los revisa y los publica, y la firma muestra el nombre del token.",
+  "admin.integrations.scopeHint.CONTENT_WRITE":
+    "Crea borradores de noticias y edita los borradores que creó. Nunca publica ni borra: el equipo los revisa y los publica, y la firma muestra el nombre del token.",
   "admin.integrations.publicOnly": "Solo el sitio público",
   "admin.integrations.expires": "Caduca después del",
-  "admin.integrations.expiresHint": "El token deja de funcionar después de este día. Déjalo vacío para un token que no caduca.",
+  "admin.integrations.expiresHint":
+    "El token deja de funcionar después de este día. Déjalo vacío para un token que no caduca.",
   "admin.integrations.create": "Crear token",
   "admin.integrations.creating": "Creando…",
   "admin.integrations.created": "«{name}» está listo",
-  "admin.integrations.secretOnce": "Copia este token ahora y guárdalo en un lugar seguro. Solo se muestra esta vez; si se pierde, revócalo y crea uno nuevo.",
+  "admin.integrations.secretOnce":
+    "Copia este token ahora y guárdalo en un lugar seguro. Solo se muestra esta vez; si se pierde, revócalo y crea uno nuevo.",
   "admin.integrations.secret": "Token de API",
   "admin.integrations.copy": "Copiar token",
   "admin.integrations.copied": "Copiado",
@@ -425,13 +472,16 @@ export const es: Record<MessageKey, string> = {
   "admin.integrations.expiresOn": "caduca {time}",
   "admin.integrations.revoke": "Revocar",
   "admin.integrations.revokeNamed": "Revocar «{name}»",
-  "admin.integrations.confirmRevoke": "¿Revocar «{name}»? Todo lo que lo usa deja de funcionar al instante. No se puede deshacer.",
+  "admin.integrations.confirmRevoke":
+    "¿Revocar «{name}»? Todo lo que lo usa deja de funcionar al instante. No se puede deshacer.",
   "admin.integrations.revoked": "«{name}» está revocado.",
   "admin.webhooks.title": "Webhooks",
-  "admin.webhooks.intro": "Un webhook avisa a tus propios programas en el momento en que algo pasa aquí: se publica una noticia, se aprueba una petición de oración, alguien planea una visita. Cada evento se envía por POST a tu URL, firmado (Standard Webhooks) para que el receptor compruebe que viene de aquí, y se reintenta durante un día si el receptor no responde.",
+  "admin.webhooks.intro":
+    "Un webhook avisa a tus propios programas en el momento en que algo pasa aquí: se publica una noticia, se aprueba una petición de oración, alguien planea una visita. Cada evento se envía por POST a tu URL, firmado (Standard Webhooks) para que el receptor compruebe que viene de aquí, y se reintenta durante un día si el receptor no responde.",
   "admin.webhooks.new": "Nuevo webhook",
   "admin.webhooks.url": "URL del receptor",
-  "admin.webhooks.urlHint": "Una dirección https de tu propio programa. Las direcciones privadas o locales se rechazan salvo que las permitas abajo.",
+  "admin.webhooks.urlHint":
+    "Una dirección https de tu propio programa. Las direcciones privadas o locales se rechazan salvo que las permitas abajo.",
   "admin.webhooks.description": "Descripción",
   "admin.webhooks.events": "Eventos que enviar",
   "admin.webhooks.event.POST_PUBLISHED": "Se publicó una noticia",
@@ -447,7 +497,8 @@ export const es: Record<MessageKey, string> = {
   "admin.webhooks.allowPrivateHint": "Solo para un receptor de confianza dentro de tu propia red.",
   "admin.webhooks.create": "Crear webhook",
   "admin.webhooks.created": "El webhook a {url} está listo",
-  "admin.webhooks.secretOnce": "Este es su secreto de firma: tu receptor comprueba con él el encabezado webhook-signature de cada petición. Solo se muestra esta vez.",
+  "admin.webhooks.secretOnce":
+    "Este es su secreto de firma: tu receptor comprueba con él el encabezado webhook-signature de cada petición. Solo se muestra esta vez.",
   "admin.webhooks.secret": "Secreto de firma",
   "admin.webhooks.empty": "Todavía no hay webhooks.",
   "admin.webhooks.on": "Activo",
@@ -490,7 +541,8 @@ export const es: Record<MessageKey, string> = {
   "admin.users.loadMore": "Mostrar más",
   "admin.users.empty": "Ningún usuario coincide con tu búsqueda.",
   "admin.users.count": "{count, plural, one {# usuario} other {# usuarios}}",
-  "admin.users.confirmSuspend": "¿Suspender a {name}? Se cerrará su sesión en todas partes y no podrá entrar hasta que se reactive.",
+  "admin.users.confirmSuspend":
+    "¿Suspender a {name}? Se cerrará su sesión en todas partes y no podrá entrar hasta que se reactive.",
   "admin.roles.title": "Roles",
   "admin.roles.intro": "Cada rol concede un conjunto de permisos. Una persona puede tener varios roles.",
   "permission.SETTINGS_MANAGE": "Gestionar la configuración",
@@ -512,27 +564,33 @@ export const es: Record<MessageKey, string> = {
   "error.NOT_FOUND": "No encontramos lo que buscas.",
   "error.BAD_USER_INPUT": "Corrige los campos señalados.",
   "error.CONFLICT": "Esto entra en conflicto con datos existentes.",
-  "error.CONFLICT.own_access": "No puedes quitarte tu propio acceso a usuarios y roles. Pídeselo a otro administrador.",
+  "error.CONFLICT.own_access":
+    "No puedes quitarte tu propio acceso a usuarios y roles. Pídeselo a otro administrador.",
   "error.CONFLICT.own_account": "No puedes suspender tu propia cuenta.",
   "error.CONFLICT.already_verified": "Esta dirección de correo ya está verificada.",
   "error.CONFLICT.invitation_closed": "Esta invitación ya fue aceptada o revocada.",
   "error.CONFLICT.signup_handled": "Este registro ya fue atendido.",
   "error.CONFLICT.already_merged": "Esta persona ya se fusionó con otro registro.",
-  "error.CONFLICT.keep_merged": "La persona que quieres conservar se fusionó con otro registro; conserva ese.",
+  "error.CONFLICT.keep_merged":
+    "La persona que quieres conservar se fusionó con otro registro; conserva ese.",
   "error.CONFLICT.anonymised": "Los registros anonimizados no se pueden fusionar.",
   "error.CONFLICT.own_record": "No puedes anonimizar tu propio registro. Pídeselo a otro administrador.",
-  "error.RATE_LIMITED": "Demasiados intentos. Vuelve a intentarlo en {minutes, plural, one {# minuto} other {# minutos}}.",
+  "error.RATE_LIMITED":
+    "Demasiados intentos. Vuelve a intentarlo en {minutes, plural, one {# minuto} other {# minutos}}.",
   "error.PAYLOAD_TOO_LARGE": "El archivo es demasiado grande. El límite es de 10 MB.",
   "error.UNSUPPORTED_FILE_TYPE": "Este tipo de archivo no está permitido. Usa JPEG, PNG, WebP o GIF.",
-  "error.SERVICE_UNAVAILABLE": "No podemos conectar con el servidor ahora. Vuelve a intentarlo en un momento; lo que escribiste se conserva.",
-  "error.NETWORK": "Parece que no tienes conexión. Revisa tu conexión y vuelve a intentarlo; lo que escribiste se conserva.",
+  "error.SERVICE_UNAVAILABLE":
+    "No podemos conectar con el servidor ahora. Vuelve a intentarlo en un momento; lo que escribiste se conserva.",
+  "error.NETWORK":
+    "Parece que no tienes conexión. Revisa tu conexión y vuelve a intentarlo; lo que escribiste se conserva.",
   "error.UNKNOWN": "Algo salió mal.",
   "error.requestId": "Referencia: {id}",
   "error.invalidCredentials": "El correo o la contraseña no son correctos.",
   "error.suspended": "Esta cuenta está suspendida. Comunícate con la oficina de la iglesia.",
   "error.signupClosed": "El registro está cerrado. Comunícate con la oficina de la iglesia.",
   "error.emailTaken": "Ya existe una cuenta con este correo. Inicia sesión o restablece tu contraseña.",
-  "field.private_address": "Esta dirección es privada o local. Permite una dirección privada o local abajo si el receptor está dentro de tu propia red.",
+  "field.private_address":
+    "Esta dirección es privada o local. Permite una dirección privada o local abajo si el receptor está dentro de tu propia red.",
   "field.unsupported_scheme": "Usa una dirección que empiece por https:// (o http://).",
   "field.credentials_in_url": "Quita el usuario y la contraseña de la dirección.",
   "field.unresolvable_host": "No se encuentra este nombre de host. Revisa la dirección.",
@@ -575,7 +633,8 @@ export const es: Record<MessageKey, string> = {
   "news.older": "Noticias anteriores",
   "news.pinned": "Destacada",
   "news.invite.title": "Inicia sesión para leer esto",
-  "news.invite.body": "Esta noticia no está disponible para todos. Si es para nuestros miembros, inicia sesión y volverás directamente aquí.",
+  "news.invite.body":
+    "Esta noticia no está disponible para todos. Si es para nuestros miembros, inicia sesión y volverás directamente aquí.",
   "news.invite.signIn": "Iniciar sesión",
   "news.invite.allNews": "Todas las noticias",
   "news.membersOnly": "Solo miembros",
@@ -593,7 +652,8 @@ export const es: Record<MessageKey, string> = {
   "admin.news": "Noticias",
   "admin.media": "Multimedia",
   "field.invalid_slug": "Usa minúsculas, números y guiones simples, como cena-de-la-cosecha.",
-  "field.image_alt_missing": "Algunas imágenes aún no tienen texto alternativo. Añade una descripción a cada imagen antes de publicar.",
+  "field.image_alt_missing":
+    "Algunas imágenes aún no tienen texto alternativo. Añade una descripción a cada imagen antes de publicar.",
   "field.invalid_date": "Usa una fecha y hora válidas.",
   "admin.content.status.ALL": "Todas",
   "admin.content.status.DRAFT": "Borrador",
@@ -622,7 +682,8 @@ export const es: Record<MessageKey, string> = {
   "admin.content.news.select": "Seleccionar «{title}»",
   "admin.content.news.selectAll": "Seleccionar todas las noticias mostradas",
   "admin.content.news.archiveSelected": "Archivar seleccionadas ({count})",
-  "admin.content.news.confirmArchive": "{count, plural, one {¿Archivar # noticia? Dejará de mostrarse en el sitio.} other {¿Archivar # noticias? Dejarán de mostrarse en el sitio.}}",
+  "admin.content.news.confirmArchive":
+    "{count, plural, one {¿Archivar # noticia? Dejará de mostrarse en el sitio.} other {¿Archivar # noticias? Dejarán de mostrarse en el sitio.}}",
   "admin.content.news.archived": "{count, plural, one {# noticia archivada.} other {# noticias archivadas.}}",
   "admin.content.pages.title": "Páginas",
   "admin.content.pages.new": "Nueva página",
@@ -630,7 +691,8 @@ export const es: Record<MessageKey, string> = {
   "admin.content.pages.noMatch": "Ninguna página coincide.",
   "admin.content.pages.inNav": "En el menú",
   "admin.content.nav.title": "Orden del menú",
-  "admin.content.nav.intro": "Las páginas publicadas marcadas con «Mostrar en el menú del sitio» aparecen en el menú en este orden. Cada cambio se guarda al momento.",
+  "admin.content.nav.intro":
+    "Las páginas publicadas marcadas con «Mostrar en el menú del sitio» aparecen en el menú en este orden. Cada cambio se guarda al momento.",
   "admin.content.nav.empty": "Todavía no hay ninguna página publicada en el menú.",
   "admin.content.nav.moveUp": "Subir «{title}»",
   "admin.content.nav.moveDown": "Bajar «{title}»",
@@ -638,7 +700,8 @@ export const es: Record<MessageKey, string> = {
   "admin.content.post.untitled": "Noticia sin título",
   "admin.content.post.edit": "Editar noticia",
   "admin.content.post.back": "Todas las noticias",
-  "admin.content.post.confirmDelete": "¿Eliminar «{title}» definitivamente? No se puede deshacer. (Archivarla la conserva.)",
+  "admin.content.post.confirmDelete":
+    "¿Eliminar «{title}» definitivamente? No se puede deshacer. (Archivarla la conserva.)",
   "admin.content.post.scheduledFor": "Se publica el {time}",
   "admin.content.post.byApiToken": "La escribió el token de API «{name}». Revísala antes de publicarla.",
   "admin.content.page.untitled": "Página sin título",
@@ -660,26 +723,32 @@ export const es: Record<MessageKey, string> = {
   "admin.content.field.pinned": "Fijar al principio de las noticias",
   "admin.content.field.pinnedHint": "Las noticias fijadas aparecen primero en la página de inicio.",
   "admin.content.field.showInNav": "Mostrar en el menú del sitio",
-  "admin.content.field.showInNavHint": "Una vez publicada, la página aparece en el menú (el orden se ajusta bajo la lista de páginas).",
+  "admin.content.field.showInNavHint":
+    "Una vez publicada, la página aparece en el menú (el orden se ajusta bajo la lista de páginas).",
   "admin.content.field.seoDescription": "Descripción para buscadores",
-  "admin.content.field.seoDescriptionHint": "La muestran los buscadores y las vistas previas de enlaces; hasta 300 caracteres.",
+  "admin.content.field.seoDescriptionHint":
+    "La muestran los buscadores y las vistas previas de enlaces; hasta 300 caracteres.",
   "admin.content.side": "Publicación y ajustes",
   "admin.content.publishing": "Publicación",
   "admin.content.settings": "Ajustes",
   "admin.content.settingsToggle": "Ajustes",
   "admin.content.field.titlePlaceholder": "Título",
   "admin.content.publishedOn": "desde el {time}",
-  "admin.content.onlyPublishers": "Solo quienes tienen permiso de publicación pueden publicar. Tus cambios se guardan como borrador y una persona con ese permiso puede publicarlos.",
-  "admin.content.readOnlyLive": "Esto ya está publicado. Solo quienes tienen permiso de publicación pueden cambiar lo publicado.",
+  "admin.content.onlyPublishers":
+    "Solo quienes tienen permiso de publicación pueden publicar. Tus cambios se guardan como borrador y una persona con ese permiso puede publicarlos.",
+  "admin.content.readOnlyLive":
+    "Esto ya está publicado. Solo quienes tienen permiso de publicación pueden cambiar lo publicado.",
   // Working copies, history and the publish checklist (issue 12)
   "admin.content.canvas.stats": "Palabras: {words} · Lectura: unos {minutes} min",
   "admin.content.canvas.focus": "Modo concentración",
   "admin.content.changes.unpublished": "Cambios sin publicar",
-  "admin.content.changes.explain": "El sitio sigue mostrando la versión publicada; «Actualizar» publica tus cambios.",
+  "admin.content.changes.explain":
+    "El sitio sigue mostrando la versión publicada; «Actualizar» publica tus cambios.",
   "admin.content.changes.none": "El sitio muestra esta versión.",
   "admin.content.action.update": "Actualizar",
   "admin.content.action.discardChanges": "Descartar cambios",
-  "admin.content.confirmDiscard": "¿Descartar los cambios sin publicar? El sitio conserva la versión publicada.",
+  "admin.content.confirmDiscard":
+    "¿Descartar los cambios sin publicar? El sitio conserva la versión publicada.",
   "admin.content.done.updated": "Actualizado: tus cambios ya están publicados.",
   "admin.content.done.discarded": "Cambios descartados.",
   "admin.content.done.restored": "Versión anterior restaurada.",
@@ -702,7 +771,8 @@ export const es: Record<MessageKey, string> = {
   "admin.content.checklist.imageNoAlt": "La imagen {name} no tiene texto alternativo.",
   "admin.content.checklist.audience": "Público: {audience}",
   "admin.content.checklist.now": "Se publica ahora.",
-  "admin.content.checklist.blocked": "Primero añade el texto alternativo que falta: lo necesitan quienes usan lectores de pantalla.",
+  "admin.content.checklist.blocked":
+    "Primero añade el texto alternativo que falta: lo necesitan quienes usan lectores de pantalla.",
   "admin.content.checklist.ok": "Listo:",
   "admin.content.checklist.missing": "Falta:",
   "admin.content.action.publish": "Publicar ahora",
@@ -714,8 +784,10 @@ export const es: Record<MessageKey, string> = {
   "admin.content.action.delete": "Eliminar",
   "admin.content.action.view": "Ver en el sitio",
   "admin.content.action.resolveConflict": "Primero elige qué versión conservar (ver arriba).",
-  "admin.content.action.offline": "Tus últimos cambios aún no se han guardado (sin conexión). Vuelve a intentarlo cuando tengas conexión.",
-  "admin.content.action.fixFirst": "No se pudieron guardar tus últimos cambios. Corrige primero los campos señalados.",
+  "admin.content.action.offline":
+    "Tus últimos cambios aún no se han guardado (sin conexión). Vuelve a intentarlo cuando tengas conexión.",
+  "admin.content.action.fixFirst":
+    "No se pudieron guardar tus últimos cambios. Corrige primero los campos señalados.",
   "admin.content.action.notSaved": "Tus últimos cambios aún no se han guardado. Inténtalo de nuevo.",
   "admin.content.done.published": "Publicado.",
   "admin.content.done.scheduled": "Programado para el {time}.",
@@ -741,12 +813,15 @@ export const es: Record<MessageKey, string> = {
   "admin.content.restore.title": "¿Recuperar tus cambios sin guardar?",
   "admin.content.restore.body": "Este dispositivo conservó cambios del {time} que no llegaron al servidor.",
   "admin.content.restore.compare": "Comparar con el texto de abajo",
-  "admin.content.restore.legend": "Subrayado: solo en los cambios guardados. Tachado: solo en el texto de abajo.",
+  "admin.content.restore.legend":
+    "Subrayado: solo en los cambios guardados. Tachado: solo en el texto de abajo.",
   "admin.content.restore.restore": "Recuperar tus cambios sin guardar",
   "admin.content.restore.discard": "Descartar",
-  "admin.content.restore.confirmDiscard": "¿Descartar los cambios conservados en este dispositivo? No se podrán recuperar.",
+  "admin.content.restore.confirmDiscard":
+    "¿Descartar los cambios conservados en este dispositivo? No se podrán recuperar.",
   "admin.content.conflict.title": "Otra persona guardó una versión más reciente",
-  "admin.content.conflict.body": "Mientras editabas, se guardó desde otro lugar. El guardado automático se ha detenido: elige qué versión conservar. La otra seguirá disponible en este dispositivo.",
+  "admin.content.conflict.body":
+    "Mientras editabas, se guardó desde otro lugar. El guardado automático se ha detenido: elige qué versión conservar. La otra seguirá disponible en este dispositivo.",
   "admin.content.conflict.mine": "Tu versión",
   "admin.content.conflict.theirs": "Su versión (guardada el {time})",
   "admin.content.conflict.theirsShort": "Su versión",
@@ -762,7 +837,8 @@ export const es: Record<MessageKey, string> = {
   "admin.content.kept.forget": "Olvidarla",
   "admin.content.kept.confirmForget": "¿Olvidar esta versión? No se podrá recuperar.",
   "admin.content.kept.copied": "Copiado al portapapeles.",
-  "admin.content.kept.copyFailed": "No se pudo copiar automáticamente: selecciona el texto de abajo y cópialo.",
+  "admin.content.kept.copyFailed":
+    "No se pudo copiar automáticamente: selecciona el texto de abajo y cópialo.",
   "admin.content.preview.open": "Vista previa",
   "admin.content.preview.title": "Vista previa: así se verá en el sitio",
   "admin.content.images.title": "Imágenes de este texto",
@@ -774,7 +850,8 @@ export const es: Record<MessageKey, string> = {
   "admin.content.images.openLibrary": "Abrir la biblioteca multimedia",
   "admin.content.alt.title": "Describe esta imagen",
   "admin.content.alt.label": "Texto alternativo",
-  "admin.content.alt.hint": "Lo que necesita saber en una frase quien no puede ver la imagen. Obligatorio antes de publicar.",
+  "admin.content.alt.hint":
+    "Lo que necesita saber en una frase quien no puede ver la imagen. Obligatorio antes de publicar.",
   "admin.content.alt.save": "Guardar texto alternativo",
   "admin.content.alt.later": "Más tarde",
   "admin.content.picker.title": "Elige una imagen",
@@ -783,11 +860,14 @@ export const es: Record<MessageKey, string> = {
   "admin.content.picker.choose": "Elegir {name}",
   "admin.content.media.title": "Biblioteca multimedia",
   "admin.content.media.upload": "Subir archivos",
-  "admin.content.media.limits": "Imágenes (JPEG, PNG, WebP, GIF) de hasta 10 MB; documentos PDF de hasta 25 MB. Puedes elegir varios archivos.",
+  "admin.content.media.limits":
+    "Imágenes (JPEG, PNG, WebP, GIF) de hasta 10 MB; documentos PDF de hasta 25 MB. Puedes elegir varios archivos.",
   "admin.content.media.uploads": "Subidas",
   "admin.content.media.uploadingFile": "Subiendo {name}: {percent} %",
-  "admin.content.media.unsupported": "Este tipo de archivo no está permitido. Usa JPEG, PNG, WebP, GIF o PDF.",
-  "admin.content.media.documentTooLarge": "El archivo es demasiado grande. El límite para documentos es de 25 MB.",
+  "admin.content.media.unsupported":
+    "Este tipo de archivo no está permitido. Usa JPEG, PNG, WebP, GIF o PDF.",
+  "admin.content.media.documentTooLarge":
+    "El archivo es demasiado grande. El límite para documentos es de 25 MB.",
   "admin.content.media.search": "Buscar por nombre, texto alternativo o pie de foto",
   "admin.content.media.kind": "Tipo de archivo",
   "admin.content.media.kind.ALL": "Todos los archivos",
@@ -796,7 +876,8 @@ export const es: Record<MessageKey, string> = {
   "admin.content.media.kind.AUDIO": "Audio",
   "admin.content.media.kind.VIDEO": "Vídeo",
   "admin.content.media.count": "{count, plural, one {# archivo} other {# archivos}}",
-  "admin.content.media.empty": "La biblioteca multimedia está vacía. Sube imágenes y documentos para usarlos en páginas y noticias.",
+  "admin.content.media.empty":
+    "La biblioteca multimedia está vacía. Sube imágenes y documentos para usarlos en páginas y noticias.",
   "admin.content.media.noMatch": "Ningún archivo coincide.",
   "admin.content.media.alt": "Texto alternativo",
   "admin.content.media.caption": "Pie de foto",
@@ -807,13 +888,15 @@ export const es: Record<MessageKey, string> = {
   "admin.content.media.copied": "Enlace copiado.",
   "admin.content.media.deleteFor": "Eliminar {name}",
   "admin.content.media.confirmDelete": "¿Eliminar {name} definitivamente?",
-  "admin.content.media.inUse": "No se puede eliminar este archivo mientras se use. Quítalo primero de las páginas y noticias que aparecen en «Se usa en».",
+  "admin.content.media.inUse":
+    "No se puede eliminar este archivo mientras se use. Quítalo primero de las páginas y noticias que aparecen en «Se usa en».",
   "admin.content.media.usedIn": "Se usa en:",
   "admin.content.media.unused": "nada todavía",
   "admin.content.media.kindPost": "noticia",
   "admin.content.media.kindPage": "página",
   "admin.content.preview.empty": "Todavía no hay nada escrito.",
-  "admin.content.media.altNote": "El texto alternativo describe la imagen para quien no puede verla; el contenido que usa una imagen solo se puede publicar cuando la imagen lo tiene.",
+  "admin.content.media.altNote":
+    "El texto alternativo describe la imagen para quien no puede verla; el contenido que usa una imagen solo se puede publicar cuando la imagen lo tiene.",
   // Administración: personas, hogares y solicitudes de visita (features/admin/people, features/admin/visits)
   "admin.people": "Personas",
   "admin.visits": "Solicitudes de visita",
@@ -821,7 +904,8 @@ export const es: Record<MessageKey, string> = {
   "admin.people.view": "Qué personas mostrar",
   "admin.people.tab.all": "Todas las personas",
   "admin.people.tab.pending": "Registros pendientes",
-  "admin.people.pendingNotice": "{count, plural, one {# registro espera aprobación.} other {# registros esperan aprobación.}}",
+  "admin.people.pendingNotice":
+    "{count, plural, one {# registro espera aprobación.} other {# registros esperan aprobación.}}",
   "admin.people.reviewPending": "Revisar registros",
   "admin.people.search": "Buscar por nombre o correo",
   "admin.people.filter.membership": "Membresía",
@@ -878,7 +962,8 @@ export const es: Record<MessageKey, string> = {
   "admin.people.field.firstName": "Nombre",
   "admin.people.field.lastName": "Apellidos",
   "admin.people.field.preferredName": "Nombre preferido",
-  "admin.people.field.preferredNameHint": "El nombre con el que se le conoce; se muestra en lugar del nombre.",
+  "admin.people.field.preferredNameHint":
+    "El nombre con el que se le conoce; se muestra en lugar del nombre.",
   "admin.people.field.birthDate": "Fecha de nacimiento",
   "admin.people.field.birthDateHint": "Determina el grupo de edad. Los demás miembros nunca ven el año.",
   "admin.people.field.birthdayVisibility": "Quién ve el cumpleaños",
@@ -891,7 +976,8 @@ export const es: Record<MessageKey, string> = {
   "admin.people.field.phone": "Teléfono",
   "admin.people.field.phoneHint": "Con el prefijo del país (+34…) salvo que sea un número local.",
   "admin.people.field.directoryOptOut": "No incluir en el directorio de miembros",
-  "admin.people.field.directoryOptOutHint": "Los menores de 13 años nunca aparecen, diga lo que diga esta opción.",
+  "admin.people.field.directoryOptOutHint":
+    "Los menores de 13 años nunca aparecen, diga lo que diga esta opción.",
   "admin.people.add.open": "Añadir persona",
   "admin.people.add.title": "Añadir una persona",
   "admin.people.add.titleIn": "Añadir una persona a {household}",
@@ -928,13 +1014,16 @@ export const es: Record<MessageKey, string> = {
   "admin.people.login.title": "Acceso",
   "admin.people.login.none": "Sin cuenta: esta persona no puede iniciar sesión.",
   "admin.people.login.has": "Tiene una cuenta",
-  "admin.people.login.emailHidden": "El correo de la cuenta solo lo ve el personal que gestiona usuarios y roles.",
+  "admin.people.login.emailHidden":
+    "El correo de la cuenta solo lo ve el personal que gestiona usuarios y roles.",
   "admin.people.mergedInto": "Esta ficha se fusionó con",
   "admin.people.deletion.title": "Pidió borrar sus datos",
-  "admin.people.deletion.body": "{name} pidió el {time} que se borraran sus datos. Anonimizar elimina sus datos personales y su cuenta y conserva solo los registros de conjunto.",
+  "admin.people.deletion.body":
+    "{name} pidió el {time} que se borraran sus datos. Anonimizar elimina sus datos personales y su cuenta y conserva solo los registros de conjunto.",
   "admin.people.deletion.anonymiseNow": "Anonimizar ahora…",
   "admin.people.contact.title": "Correo y teléfono",
-  "admin.people.contact.intro": "Cada dato indica quién más puede verlo; el personal con permisos sobre personas los ve todos.",
+  "admin.people.contact.intro":
+    "Cada dato indica quién más puede verlo; el personal con permisos sobre personas los ve todos.",
   "admin.people.contact.emails": "Correos electrónicos",
   "admin.people.contact.phones": "Teléfonos",
   "admin.people.contact.noEmails": "Sin correo electrónico.",
@@ -961,16 +1050,20 @@ export const es: Record<MessageKey, string> = {
   "admin.people.approve.title": "Aprobar este registro",
   "admin.people.approve.intro": "{name} creó una cuenta con {email} el {time}.",
   "admin.people.approve.introNoEmail": "{name} creó una cuenta el {time}.",
-  "admin.people.approve.emailed": "Cuando lo apruebes, se le abrirán las áreas de miembros y recibirá un correo.",
+  "admin.people.approve.emailed":
+    "Cuando lo apruebes, se le abrirán las áreas de miembros y recibirá un correo.",
   "admin.people.approve.matches": "¿Es alguien a quien la iglesia ya conoce?",
-  "admin.people.approve.noMatches": "Ninguna persona existente tiene el mismo correo, el mismo teléfono o un nombre parecido.",
-  "admin.people.approve.linkExplain": "Al vincular se conserva la ficha de la persona existente con su historial, y la cuenta nueva y sus datos pasan a ella.",
+  "admin.people.approve.noMatches":
+    "Ninguna persona existente tiene el mismo correo, el mismo teléfono o un nombre parecido.",
+  "admin.people.approve.linkExplain":
+    "Al vincular se conserva la ficha de la persona existente con su historial, y la cuenta nueva y sus datos pasan a ella.",
   "admin.people.approve.why": "Motivo de la sugerencia:",
   "admin.people.approve.hasLogin": "Ya tiene una cuenta ({email}).",
   "admin.people.approve.hasLoginNoEmail": "Ya tiene una cuenta.",
   "admin.people.approve.link": "Vincular con esta persona",
   "admin.people.approve.linkNamed": "Vincular el registro con {name}",
-  "admin.people.approve.confirmLink": "¿Vincular el registro de {pending} con {name}? La cuenta nueva y sus datos pasan a la ficha de {name}, y la ficha del registro se archiva.",
+  "admin.people.approve.confirmLink":
+    "¿Vincular el registro de {pending} con {name}? La cuenta nueva y sus datos pasan a la ficha de {name}, y la ficha del registro se archiva.",
   "admin.people.approve.linked": "El registro quedó vinculado con {name} y aprobado.",
   "admin.people.approve.orNew": "O aprobar como persona nueva",
   "admin.people.approve.asNewTitle": "Aprobar como persona nueva",
@@ -978,27 +1071,32 @@ export const es: Record<MessageKey, string> = {
   "admin.people.approve.membershipHint": "Puedes cambiarlo cuando quieras.",
   "admin.people.approve.asNew": "Aprobar como persona nueva",
   "admin.people.approve.approved": "{name} está aprobado.",
-  "admin.people.approve.viewOnly": "Este registro espera a que lo apruebe alguien con permiso para gestionar personas.",
+  "admin.people.approve.viewOnly":
+    "Este registro espera a que lo apruebe alguien con permiso para gestionar personas.",
   "admin.people.merge.open": "Fusionar duplicado…",
   "admin.people.merge.title": "Fusionar un duplicado de {name}",
-  "admin.people.merge.explain": "Cuando una misma persona tiene dos fichas, fusiónalas en una. Todo lo que pertenece a la otra ficha (correos, teléfonos, cumpleaños, cuenta, grupos, inscripciones, peticiones de oración) pasa a la ficha que conserves.",
+  "admin.people.merge.explain":
+    "Cuando una misma persona tiene dos fichas, fusiónalas en una. Todo lo que pertenece a la otra ficha (correos, teléfonos, cumpleaños, cuenta, grupos, inscripciones, peticiones de oración) pasa a la ficha que conserves.",
   "admin.people.merge.search": "Buscar la otra ficha",
   "admin.people.merge.keepWhich": "¿Qué ficha conservas?",
   "admin.people.merge.thisRecord": "Esta ficha",
   "admin.people.merge.otherRecord": "La otra ficha",
   "admin.people.merge.kept": "Se conserva",
-  "admin.people.merge.consequence": "Se conservan los nombres, estados y hogar de {kept}. Todo lo relacionado con {merged} pasa a {kept}, y la ficha de {merged} se archiva con un enlace a {kept}.",
+  "admin.people.merge.consequence":
+    "Se conservan los nombres, estados y hogar de {kept}. Todo lo relacionado con {merged} pasa a {kept}, y la ficha de {merged} se archiva con un enlace a {kept}.",
   "admin.people.merge.irreversible": "Una fusión no se puede deshacer.",
   "admin.people.merge.submit": "Fusionar en {name}",
   "admin.people.merge.submitDisabled": "Fusionar",
   "admin.people.merge.done": "Fusionado. Todo lo relacionado está ahora en la ficha de {name}.",
   "admin.people.archive.archive": "Archivar",
-  "admin.people.archive.confirm": "¿Archivar a {name}? Saldrá del directorio y perderá el acceso a las áreas de miembros. Todo se conserva y podrás restaurarlo.",
+  "admin.people.archive.confirm":
+    "¿Archivar a {name}? Saldrá del directorio y perderá el acceso a las áreas de miembros. Todo se conserva y podrás restaurarlo.",
   "admin.people.archive.done": "{name} está archivado.",
   "admin.people.archive.restore": "Restaurar",
   "admin.people.archive.restored": "{name} vuelve a estar activo.",
   "admin.people.danger.title": "Zona de peligro",
-  "admin.people.anonymise.explain": "Anonimizar elimina para siempre los datos personales de esta persona, por ejemplo cuando ha pedido que se borren. Para ocultar a alguien basta con archivarlo.",
+  "admin.people.anonymise.explain":
+    "Anonimizar elimina para siempre los datos personales de esta persona, por ejemplo cuando ha pedido que se borren. Para ocultar a alguien basta con archivarlo.",
   "admin.people.anonymise.open": "Anonimizar…",
   "admin.people.anonymise.title": "¿Anonimizar a {name}?",
   "admin.people.anonymise.removes": "Se eliminan:",
@@ -1006,11 +1104,13 @@ export const es: Record<MessageKey, string> = {
   "admin.people.anonymise.item.contact": "sus correos y teléfonos;",
   "admin.people.anonymise.item.photo": "su foto y sus demás archivos;",
   "admin.people.anonymise.item.login": "su cuenta (ya no podrá iniciar sesión).",
-  "admin.people.anonymise.keeps": "Los registros que sirven para contar (asistencia, inscripciones, tamaño de los grupos) se conservan sin su nombre.",
+  "admin.people.anonymise.keeps":
+    "Los registros que sirven para contar (asistencia, inscripciones, tamaño de los grupos) se conservan sin su nombre.",
   "admin.people.anonymise.irreversible": "Esto no se puede deshacer.",
   "admin.people.anonymise.typeName": "Para confirmar, escribe su nombre: {name}",
   "admin.people.anonymise.submit": "Anonimizar para siempre",
-  "admin.people.anonymisedOn": "Este registro se anonimizó el {time}. Sus datos personales se eliminaron y no se puede restaurar.",
+  "admin.people.anonymisedOn":
+    "Este registro se anonimizó el {time}. Sus datos personales se eliminaron y no se puede restaurar.",
   "admin.people.anonymise.done": "La persona fue anonimizada.",
   "admin.household.title": "Hogar",
   "admin.household.optedOut": "Fuera del directorio por decisión propia",
@@ -1020,7 +1120,8 @@ export const es: Record<MessageKey, string> = {
   "admin.household.roleOf": "Papel de {name}",
   "admin.household.roleSaved": "{name}: {role}. Guardado.",
   "admin.household.addTitle": "Añadir a alguien",
-  "admin.household.addIntro": "Pasa a este hogar a una persona que la iglesia ya conoce, o añade una persona nueva.",
+  "admin.household.addIntro":
+    "Pasa a este hogar a una persona que la iglesia ya conoce, o añade una persona nueva.",
   "admin.household.addExisting": "Añadir una persona existente…",
   "admin.household.addExistingTitle": "Añadir una persona existente a {household}",
   "admin.household.findPerson": "Buscar a la persona",
@@ -1049,7 +1150,8 @@ export const es: Record<MessageKey, string> = {
   "admin.household.invitation.REVOKED": "Retirada",
   "admin.household.expires": "válida hasta el {time}",
   "admin.visits.title": "Solicitudes de visita",
-  "admin.visits.intro": "Personas que usaron «Planifica tu visita» en el sitio web. Ponte en contacto y anota lo que ocurrió.",
+  "admin.visits.intro":
+    "Personas que usaron «Planifica tu visita» en el sitio web. Ponte en contacto y anota lo que ocurrió.",
   "admin.visits.filter": "Filtrar por estado",
   "admin.visits.all": "Todas",
   "admin.visits.status.NEW": "Nueva",
@@ -1074,7 +1176,8 @@ export const es: Record<MessageKey, string> = {
   "admin.visits.save": "Guardar",
   "admin.visits.addPerson": "Añadir a las personas",
   "admin.visits.addPersonFor": "Añadir a {name} a las personas",
-  "admin.visits.addPersonHint": "Crea una persona con el estado «Visitante», con este correo y teléfono privados, vinculada a esta visita.",
+  "admin.visits.addPersonHint":
+    "Crea una persona con el estado «Visitante», con este correo y teléfono privados, vinculada a esta visita.",
   "admin.visits.createPerson": "Crear persona",
   "admin.visits.openPerson": "Abrir la ficha de {name}",
   "admin.visits.followUp": "Seguimiento de {name}",
@@ -1087,7 +1190,8 @@ export const es: Record<MessageKey, string> = {
   "admin.prayer": "Peticiones de oración",
   "me.nav.notifications": "Notificaciones",
   "prayer.title": "Muro de oración",
-  "prayer.intro": "Comparte tus peticiones y ora con {church}. Pulsa “Oré” para que sepan que no están solos.",
+  "prayer.intro":
+    "Comparte tus peticiones y ora con {church}. Pulsa “Oré” para que sepan que no están solos.",
   "prayer.ask": "Pedir oración",
   "prayer.sideLabel": "Pedir oración",
   "prayer.wallTitle": "Peticiones de oración",
@@ -1108,7 +1212,8 @@ export const es: Record<MessageKey, string> = {
   "prayer.flag": "Reportar",
   "prayer.flagged": "Reportada",
   "prayer.flagTitle": "¿Reportar esta petición?",
-  "prayer.flagBody": "Los moderadores la revisarán de nuevo. Con tres reportes sale del muro hasta que la revisen.",
+  "prayer.flagBody":
+    "Los moderadores la revisarán de nuevo. Con tres reportes sale del muro hasta que la revisen.",
   "prayer.flagReason": "¿Qué problema tiene?",
   "prayer.flagConfirm": "Reportar petición",
   "prayer.flagDone": "Gracias. Los moderadores la revisarán.",
@@ -1126,11 +1231,14 @@ export const es: Record<MessageKey, string> = {
   "prayer.form.bodyTooShort": "Escribe al menos {min} caracteres.",
   "prayer.form.visibility": "Quién puede verla",
   "prayer.form.anonymous": "No mostrar mi nombre",
-  "prayer.form.anonymousHint": "Aparece como “Anónimo” en lugar de {name}. Solo los pastores saben quién la pidió.",
+  "prayer.form.anonymousHint":
+    "Aparece como “Anónimo” en lugar de {name}. Solo los pastores saben quién la pidió.",
   "prayer.form.anonymousHintVisitor": "Aparece como “Anónimo”. Solo los pastores saben quién la pidió.",
-  "prayer.form.firstNameOnly": "Los visitantes del muro público solo ven su nombre de pila; los miembros ven su nombre completo.",
+  "prayer.form.firstNameOnly":
+    "Los visitantes del muro público solo ven su nombre de pila; los miembros ven su nombre completo.",
   "prayer.membersOnly.title": "Las peticiones de oración son para los miembros",
-  "prayer.membersOnly.body": "Nuestra iglesia comparte sus peticiones de oración solo con los miembros con sesión iniciada. Inicie sesión para leerlas y orar. Puede seguir pidiendo oración con el formulario.",
+  "prayer.membersOnly.body":
+    "Nuestra iglesia comparte sus peticiones de oración solo con los miembros con sesión iniciada. Inicie sesión para leerlas y orar. Puede seguir pidiendo oración con el formulario.",
   "prayer.membersOnly.signIn": "Inicie sesión para ver el muro de oración",
   "prayer.form.name": "Tu nombre",
   "prayer.form.nameRequired": "Escribe tu nombre o elige no mostrarlo.",
@@ -1166,7 +1274,8 @@ export const es: Record<MessageKey, string> = {
   "prayer.requestTitle": "Petición de oración",
   "prayer.backToWall": "← Todas las peticiones",
   "prayer.admin.title": "Peticiones de oración",
-  "prayer.admin.intro": "Aprueba peticiones para el muro, corrige erratas o recházalas con un motivo que verá quien la pidió. Las más antiguas primero.",
+  "prayer.admin.intro":
+    "Aprueba peticiones para el muro, corrige erratas o recházalas con un motivo que verá quien la pidió. Las más antiguas primero.",
   "prayer.admin.filter": "Estado",
   "prayer.admin.tab.PENDING": "Por revisar",
   "prayer.admin.tab.APPROVED": "Aprobadas",
@@ -1197,7 +1306,8 @@ export const es: Record<MessageKey, string> = {
   "prayer.admin.rejectConfirm": "Rechazar petición",
   "prayer.admin.rejected": "Rechazada.",
   "staffAlerts.title": "Avisos para el personal",
-  "staffAlerts.intro": "Cómo se entera de la actividad nueva que usted atiende. «Al momento» envía una notificación aquí y un correo; el resumen diario es un correo cada mañana.",
+  "staffAlerts.intro":
+    "Cómo se entera de la actividad nueva que usted atiende. «Al momento» envía una notificación aquí y un correo; el resumen diario es un correo cada mañana.",
   "staffAlerts.saved": "Guardado.",
   "staffAlerts.topic.VISIT_REQUESTS": "Nuevas solicitudes de visita",
   "staffAlerts.topic.SIGNUPS": "Registros pendientes de aprobación",
@@ -1212,7 +1322,8 @@ export const es: Record<MessageKey, string> = {
   "notifications.markAllRead": "Marcar todo como leído",
   "notifications.seeAll": "Ver todas las notificaciones",
   "notifications.empty": "Estás al día.",
-  "notifications.emptyPage": "Aún no hay notificaciones. Te avisaremos cuando aprueben tus peticiones o alguien ore por ellas.",
+  "notifications.emptyPage":
+    "Aún no hay notificaciones. Te avisaremos cuando aprueben tus peticiones o alguien ore por ellas.",
   "notifications.allRead": "Todo leído.",
   "notifications.showMore": "Mostrar más",
   // --- Sermons (issue 13) ---
@@ -1268,7 +1379,8 @@ export const es: Record<MessageKey, string> = {
   "admin.sermons.empty": "Aún no hay predicaciones. Crea una o sube archivos de audio.",
   "admin.sermons.more": "Mostrar más",
   "admin.sermons.bulk.title": "Subida múltiple: un borrador por archivo de audio",
-  "admin.sermons.bulk.intro": "Elige varios archivos de audio. Cada uno se convierte en un borrador con el nombre del archivo como título; completa los datos y publica después.",
+  "admin.sermons.bulk.intro":
+    "Elige varios archivos de audio. Cada uno se convierte en un borrador con el nombre del archivo como título; completa los datos y publica después.",
   "admin.sermons.bulk.choose": "Archivos de audio",
   "admin.sermons.field.title": "Título",
   "admin.sermons.field.slug": "Dirección",
@@ -1283,7 +1395,8 @@ export const es: Record<MessageKey, string> = {
   "admin.sermons.addSpeakersFirst": "Añade predicadores en Series y predicadores.",
   "admin.sermons.scriptureHint": "Por ejemplo Juan 3:16-21; Rom 8 (también en inglés: John 3:16).",
   "admin.sermons.scriptureReads": "Se lee: {text}",
-  "admin.sermons.videoHint": "Un enlace de YouTube o Vimeo. Los lectores lo ven solo después de pulsar reproducir.",
+  "admin.sermons.videoHint":
+    "Un enlace de YouTube o Vimeo. Los lectores lo ven solo después de pulsar reproducir.",
   "admin.sermons.save": "Guardar",
   "admin.sermons.saving": "Guardando…",
   "admin.sermons.saved": "Guardado.",
@@ -1299,7 +1412,8 @@ export const es: Record<MessageKey, string> = {
   "admin.sermons.audio.current": "Audio actual",
   "admin.sermons.audio.choose": "Subir audio",
   "admin.sermons.audio.replace": "Reemplazar audio",
-  "admin.sermons.audio.hint": "MP3, M4A/AAC, OGG o WAV, hasta 300 MB. Si se corta la conexión, continúa donde se quedó.",
+  "admin.sermons.audio.hint":
+    "MP3, M4A/AAC, OGG o WAV, hasta 300 MB. Si se corta la conexión, continúa donde se quedó.",
   "admin.sermons.audio.progress": "{percent} % ({sent} de {total})",
   "admin.sermons.audio.progressLabel": "Subiendo {name}",
   "admin.sermons.audio.cancel": "Cancelar",
@@ -1328,7 +1442,8 @@ export const es: Record<MessageKey, string> = {
   "admin.sermons.library.description": "Descripción",
   "admin.sermons.library.bio": "Biografía",
   "admin.sermons.library.artwork": "Imagen (cuadrada)",
-  "admin.sermons.library.artworkHint": "JPEG o PNG cuadrado, al menos 1400 × 1400 px para las apps de pódcast; hasta 10 MB.",
+  "admin.sermons.library.artworkHint":
+    "JPEG o PNG cuadrado, al menos 1400 × 1400 px para las apps de pódcast; hasta 10 MB.",
   "admin.sermons.library.photo": "Foto",
   "admin.sermons.library.photoHint": "JPEG, PNG, WebP o GIF, hasta 10 MB.",
   "admin.sermons.library.uploading": "Subiendo la imagen",
@@ -1423,14 +1538,16 @@ export const es: Record<MessageKey, string> = {
   "admin.events.markdownHint": "Markdown: **negrita**, listas, enlaces.",
   "admin.events.noCategory": "Sin categoría",
   "admin.events.group": "Grupo",
-  "admin.events.groupHint": "La página del grupo muestra el evento, y sus miembros lo reciben en su calendario personal.",
+  "admin.events.groupHint":
+    "La página del grupo muestra el evento, y sus miembros lo reciben en su calendario personal.",
   "admin.events.noGroup": "Sin grupo",
   "admin.events.locationName": "Lugar",
   "admin.events.locationAddress": "Dirección",
   "admin.events.startsAt": "Empieza (hora local)",
   "admin.events.endsAt": "Termina (hora local)",
   "admin.events.timezone": "Zona horaria",
-  "admin.events.timezoneHint": "Una zona IANA como America/Chicago; el evento se repite a la misma hora local todo el año.",
+  "admin.events.timezoneHint":
+    "Una zona IANA como America/Chicago; el evento se repite a la misma hora local todo el año.",
   "admin.events.repeat": "Repetición",
   "admin.events.frequency": "Se repite",
   "admin.events.freq.none": "No se repite",
@@ -1476,18 +1593,21 @@ export const es: Record<MessageKey, string> = {
   "admin.events.reg.confirmed": "Confirmada",
   "admin.events.reg.cancelled": "Cancelada",
   "admin.events.view": "Ver en el sitio",
-  "admin.events.splitNotice": "Estás cambiando esta fecha y las siguientes, desde el {date}. Al guardar, la serie termina antes de esa fecha y continúa con estos datos como un evento nuevo; las fechas anteriores quedan como estaban.",
+  "admin.events.splitNotice":
+    "Estás cambiando esta fecha y las siguientes, desde el {date}. Al guardar, la serie termina antes de esa fecha y continúa con estos datos como un evento nuevo; las fechas anteriores quedan como estaban.",
   "admin.events.splitLeave": "Editar toda la serie",
   "admin.events.splitSave": "Guardar esta fecha y las siguientes",
   "admin.events.allDay": "Todo el día",
   "admin.events.startDate": "Empieza el",
   "admin.events.endDate": "Termina el",
   "admin.events.window": "Plazo de inscripción",
-  "admin.events.windowHint": "Horas locales en {zone}. Déjalo vacío para aceptar inscripciones desde ahora hasta que empiece cada fecha.",
+  "admin.events.windowHint":
+    "Horas locales en {zone}. Déjalo vacío para aceptar inscripciones desde ahora hasta que empiece cada fecha.",
   "admin.events.opensAt": "Se abre",
   "admin.events.closesAt": "Se cierra",
   "admin.events.image": "Imagen de portada",
-  "admin.events.imageHint": "JPEG, PNG, WebP o GIF, hasta 10 MB. Se muestra ancha (1200 × 630) en la página del evento y al compartir el enlace.",
+  "admin.events.imageHint":
+    "JPEG, PNG, WebP o GIF, hasta 10 MB. Se muestra ancha (1200 × 630) en la página del evento y al compartir el enlace.",
   "admin.events.uploading": "Subiendo la imagen",
   "admin.events.imageSaved": "Imagen guardada.",
   "admin.events.imageRemoved": "Imagen quitada.",
@@ -1499,7 +1619,7 @@ export const es: Record<MessageKey, string> = {
   "admin.events.moveDate": "Mover esta fecha",
   "admin.events.editFollowing": "Cambiar esta y las siguientes",
   "admin.events.note": "Nota",
-  "admin.events.noteHint": "Se muestra con la fecha, p. ej. \"Nieve: nos reunimos en línea\".",
+  "admin.events.noteHint": 'Se muestra con la fecha, p. ej. "Nieve: nos reunimos en línea".',
   "admin.events.confirmCancel": "Cancelar la fecha",
   "admin.events.confirmMove": "Mover la fecha",
   "admin.events.close": "Cerrar",
@@ -1524,7 +1644,8 @@ export const es: Record<MessageKey, string> = {
   "events.noneComingUp": "Nada todavía: confirma tu asistencia o inscríbete en un evento y aparecerá aquí.",
   "events.myFeed": "Tu calendario personal (no lo compartas):",
   "events.newFeed": "Obtener la dirección de mi calendario",
-  "events.newFeedHint": "Suscríbete desde tu aplicación de calendario: las fechas en las que te inscribiste y los eventos de tus grupos. Pedir una dirección nueva desactiva la anterior.",
+  "events.newFeedHint":
+    "Suscríbete desde tu aplicación de calendario: las fechas en las que te inscribiste y los eventos de tus grupos. Pedir una dirección nueva desactiva la anterior.",
   "nav.events": "Eventos",
   // --- end events ---
   // --- groups ---
@@ -1582,7 +1703,8 @@ export const es: Record<MessageKey, string> = {
   "me.groupsUnread": "{count, plural, one {(# mensaje nuevo)} other {(# mensajes nuevos)}}",
   "groups.addMember": "Añadir un miembro",
   "groups.addMemberSearch": "Busca en el directorio",
-  "groups.addMemberHint": "Un nombre, al menos dos letras. Puedes añadir a las personas que ves en el directorio.",
+  "groups.addMemberHint":
+    "Un nombre, al menos dos letras. Puedes añadir a las personas que ves en el directorio.",
   "groups.addMemberFind": "Buscar",
   "groups.addMemberNone": "No se encontró a nadie.",
   "groups.addMemberAlready": "Ya es miembro",
@@ -1598,7 +1720,8 @@ export const es: Record<MessageKey, string> = {
   "groups.prayerPending": "Gracias. Tu petición aparecerá aquí cuando un moderador la haya revisado.",
   "groups.iPrayed": "Oré",
   "groups.prayedToday": "Oraste hoy",
-  "groups.prayedCount": "{count, plural, =0 {Nadie ha orado todavía} one {# persona oró} other {# personas oraron}}",
+  "groups.prayedCount":
+    "{count, plural, =0 {Nadie ha orado todavía} one {# persona oró} other {# personas oraron}}",
   "groups.roster": "Miembros",
   "groups.rosterLeadersOnly": "Solo los líderes ven la lista de miembros de este grupo.",
   "groups.rosterMembersOnly": "La lista de miembros es para los miembros del grupo.",

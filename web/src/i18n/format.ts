@@ -23,11 +23,18 @@ export function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptio
 /** "18:30" → "6:30 PM" / "18:30" in the reader's language (a wall-clock time in the church's zone). */
 export function formatWallTime(time: string, locale: Locale): string {
   const [h, m] = time.split(":").map(Number) as [number, number];
-  return dateTimeFormat(locale, { hour: "numeric", minute: "2-digit", timeZone: "UTC" }).format(Date.UTC(2024, 0, 1, h, m));
+  return dateTimeFormat(locale, { hour: "numeric", minute: "2-digit", timeZone: "UTC" }).format(
+    Date.UTC(2024, 0, 1, h, m),
+  );
 }
 
 /** An instant shown in the church's time zone, with the zone named when it differs from the browser's. */
-export function formatDateTime(iso: string, locale: Locale, timeZone: string, browserZone = browserTimeZone()): string {
+export function formatDateTime(
+  iso: string,
+  locale: Locale,
+  timeZone: string,
+  browserZone = browserTimeZone(),
+): string {
   // Explicit parts rather than dateStyle/timeStyle, which cannot be combined with timeZoneName.
   return dateTimeFormat(locale, {
     year: "numeric",
@@ -42,7 +49,9 @@ export function formatDateTime(iso: string, locale: Locale, timeZone: string, br
 
 /** The long name of a zone ("Central Standard Time"), for notes like "Times are in …". */
 export function timeZoneName(timeZone: string, locale: Locale, at = new Date()): string {
-  const part = dateTimeFormat(locale, { timeZone, timeZoneName: "long" }).formatToParts(at).find((p) => p.type === "timeZoneName");
+  const part = dateTimeFormat(locale, { timeZone, timeZoneName: "long" })
+    .formatToParts(at)
+    .find((p) => p.type === "timeZoneName");
   return part?.value ?? timeZone;
 }
 
@@ -52,7 +61,9 @@ export function browserTimeZone(): string {
 
 /** A calendar date ("November 21, 2026") of an instant, in the church's time zone. */
 export function formatDate(iso: string, locale: Locale, timeZone: string): string {
-  return dateTimeFormat(locale, { year: "numeric", month: "long", day: "numeric", timeZone }).format(new Date(iso));
+  return dateTimeFormat(locale, { year: "numeric", month: "long", day: "numeric", timeZone }).format(
+    new Date(iso),
+  );
 }
 
 /** Today's date (YYYY-MM-DD) in a time zone: the bound for date inputs ("not in the future"). */
@@ -65,11 +76,19 @@ export function todayIn(timeZone: string, now = new Date()): string {
 export function formatCalendarDate(ymd: string, locale: Locale, style: "long" | "full" = "long"): string {
   const [y, m, d] = ymd.split("-").map(Number);
   if (!y || !m || !d) return ymd;
-  const options: Intl.DateTimeFormatOptions = { year: "numeric", month: "long", day: "numeric", timeZone: "UTC", ...(style === "full" ? { weekday: "long" } : {}) };
+  const options: Intl.DateTimeFormatOptions = {
+    year: "numeric",
+    month: "long",
+    day: "numeric",
+    timeZone: "UTC",
+    ...(style === "full" ? { weekday: "long" } : {}),
+  };
   return dateTimeFormat(locale, options).format(Date.UTC(y, m - 1, d));
 }
 
 /** A birthday without its year ("March 14" / "14 de marzo"). */
 export function formatMonthDay(month: number, day: number, locale: Locale): string {
-  return dateTimeFormat(locale, { month: "long", day: "numeric", timeZone: "UTC" }).format(Date.UTC(2000, month - 1, day));
+  return dateTimeFormat(locale, { month: "long", day: "numeric", timeZone: "UTC" }).format(
+    Date.UTC(2000, month - 1, day),
+  );
 }

@@ -62,13 +62,24 @@ class SseLink extends ApolloLink {
     return new Observable<ApolloLink.Result>((sink) => {
       let dispose: (() => void) | null = null;
       let closed = false;
-      void this.getClient().then((client) => {
-        if (closed) return;
-        dispose = client.subscribe(
-          { query: print(operation.query), variables: operation.variables, operationName: operation.operationName ?? undefined },
-          { next: (value) => sink.next(value as ApolloLink.Result), error: (error) => sink.error(error), complete: () => sink.complete() },
-        );
-      }, (error: unknown) => sink.error(error));
+      void this.getClient().then(
+        (client) => {
+          if (closed) return;
+          dispose = client.subscribe(
+            {
+              query: print(operation.query),
+              variables: operation.variables,
+              operationName: operation.operationName ?? undefined,
+            },
+            {
+              next: (value) => sink.next(value as ApolloLink.Result),
+              error: (error) => sink.error(error),
+              complete: () => sink.complete(),
+            },
+          );
+        },
+        (error: unknown) => sink.error(error),
+      );
       return () => {
         closed = true;
         dispose?.();
@@ -79,7 +90,8 @@ class SseLink extends ApolloLink {
 
 export function createApolloClient(): ApolloClient {
   const http = new HttpLink({ uri: "/graphql", credentials: "same-origin", headers: { ...CSRF_HEADERS } });
-  const isSubscription = ({ query }: ApolloLink.Operation) => getOperationAST(query)?.operation === OperationTypeNode.SUBSCRIPTION;
+  const isSubscription = ({ query }: ApolloLink.Operation) =>
+    getOperationAST(query)?.operation === OperationTypeNode.SUBSCRIPTION;
   // Refetch the queries on screen (not the cache's standby ones) once a dropped stream is back.
   const sse = new SseLink(() => void client.refetchObservableQueries().catch(() => undefined));
   const client: ApolloClient = new ApolloClient({

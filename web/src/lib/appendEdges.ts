@@ -3,8 +3,14 @@
  * already shown (the rest of the result, pageInfo included, is the newest page's).
  */
 export function appendEdges<K extends string>(field: K) {
-  return <Q extends { [P in K]: { edges: readonly unknown[] } }>(previous: Q, { fetchMoreResult }: { fetchMoreResult: Q }): Q => ({
+  return <Q extends { [P in K]: { edges: readonly unknown[] } }>(
+    previous: Q,
+    { fetchMoreResult }: { fetchMoreResult: Q },
+  ): Q => ({
     ...fetchMoreResult,
-    [field]: { ...fetchMoreResult[field], edges: [...previous[field].edges, ...fetchMoreResult[field].edges] },
+    [field]: {
+      ...fetchMoreResult[field],
+      edges: [...previous[field].edges, ...fetchMoreResult[field].edges],
+    },
   });
 }

@@ -6,10 +6,13 @@ describe("accessibleBrandColor", () => {
     expect(accessibleBrandColor("#2f5d8a")).toBe("#2f5d8a");
   });
 
-  it.each(["#ffff00", "#7fd1ff", "#ffffff", "#f4a261"])("darkens %s until white text on it reaches AA", (hex) => {
-    const color = accessibleBrandColor(hex);
-    expect(contrastRatio(color, "#ffffff")).toBeGreaterThanOrEqual(4.5);
-  });
+  it.each(["#ffff00", "#7fd1ff", "#ffffff", "#f4a261"])(
+    "darkens %s until white text on it reaches AA",
+    (hex) => {
+      const color = accessibleBrandColor(hex);
+      expect(contrastRatio(color, "#ffffff")).toBeGreaterThanOrEqual(4.5);
+    },
+  );
 
   it("falls back for a malformed colour", () => {
     expect(accessibleBrandColor("red")).toBe("#2f5d8a");

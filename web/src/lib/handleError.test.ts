@@ -14,7 +14,13 @@ const gqlError = (message: string, extensions: Record<string, unknown>) =>
 
 describe("handleError", () => {
   it("translates field error codes and keeps the form-level sentence", () => {
-    const result = handleError(gqlError("Please correct", { code: "BAD_USER_INPUT", fieldErrorCodes: { email: "invalid_email", x: "no_such_code" } }), i18n);
+    const result = handleError(
+      gqlError("Please correct", {
+        code: "BAD_USER_INPUT",
+        fieldErrorCodes: { email: "invalid_email", x: "no_such_code" },
+      }),
+      i18n,
+    );
     expect(result).toEqual({
       code: "BAD_USER_INPUT",
       message: en["error.BAD_USER_INPUT"],
@@ -23,28 +29,44 @@ describe("handleError", () => {
   });
 
   it("says how long to wait when rate-limited", () => {
-    expect(handleError(gqlError("Too many", { code: "RATE_LIMITED", retryAfterSeconds: 600 }), i18n).message).toBe(
-      "Too many attempts. Try again in 10 minutes.",
-    );
-    expect(handleError(gqlError("Too many", { code: "RATE_LIMITED", retryAfterSeconds: 30 }), i18n).message).toBe(
-      "Too many attempts. Try again in 1 minute.",
-    );
+    expect(
+      handleError(gqlError("Too many", { code: "RATE_LIMITED", retryAfterSeconds: 600 }), i18n).message,
+    ).toBe("Too many attempts. Try again in 10 minutes.");
+    expect(
+      handleError(gqlError("Too many", { code: "RATE_LIMITED", retryAfterSeconds: 30 }), i18n).message,
+    ).toBe("Too many attempts. Try again in 1 minute.");
   });
 
   it("never shows raw server text for unknown errors, but gives the request id", () => {
-    const result = handleError(gqlError("TypeError: x is undefined at foo.ts:12", { code: "INTERNAL_SERVER_ERROR", requestId: "abc-123" }), i18n);
+    const result = handleError(
+      gqlError("TypeError: x is undefined at foo.ts:12", {
+        code: "INTERNAL_SERVER_ERROR",
+        requestId: "abc-123",
+      }),
+      i18n,
+    );
     expect(result.message).toBe("Something went wrong. Reference: abc-123");
     expect(result.message).not.toMatch(/foo\.ts/);
   });
 
   it("words a conflict in the reader's language when its reason is known, else keeps the server's sentence", () => {
-    const es = { ...i18n, t: (key: keyof typeof en) => (key === "error.CONFLICT.signup_handled" ? "Este registro ya fue atendido." : en[key]) };
-    expect(handleError(gqlError("This sign-up has already been handled.", { code: "CONFLICT", reason: "signup_handled" }), es).message).toBe(
-      "Este registro ya fue atendido.",
-    );
-    expect(handleError(gqlError("This file is used in: About.", { code: "CONFLICT", reason: "no_such_reason" }), i18n).message).toBe(
-      "This file is used in: About.",
-    );
+    const es = {
+      ...i18n,
+      t: (key: keyof typeof en) =>
+        key === "error.CONFLICT.signup_handled" ? "Este registro ya fue atendido." : en[key],
+    };
+    expect(
+      handleError(
+        gqlError("This sign-up has already been handled.", { code: "CONFLICT", reason: "signup_handled" }),
+        es,
+      ).message,
+    ).toBe("Este registro ya fue atendido.");
+    expect(
+      handleError(
+        gqlError("This file is used in: About.", { code: "CONFLICT", reason: "no_such_reason" }),
+        i18n,
+      ).message,
+    ).toBe("This file is used in: About.");
   });
 
   it("treats a failed fetch as offline", () => {

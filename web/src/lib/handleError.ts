@@ -43,18 +43,30 @@ export function handleError(error: unknown, i18n: Pick<I18n, "t" | "has">): UiEr
 
 function messageFor(
   code: string,
-  extensions: { retryAfterSeconds?: number; requestId?: string; reason?: string; fieldErrorCodes?: Record<string, string> },
+  extensions: {
+    retryAfterSeconds?: number;
+    requestId?: string;
+    reason?: string;
+    fieldErrorCodes?: Record<string, string>;
+  },
   serverMessage: string,
   { t, has }: Pick<I18n, "t" | "has">,
 ): string {
   // Specific cases the server marks, translated here rather than shown in English.
-  if (code === "BAD_USER_INPUT" && !Object.keys(extensions.fieldErrorCodes ?? {}).length && /email or password/i.test(serverMessage)) {
+  if (
+    code === "BAD_USER_INPUT" &&
+    !Object.keys(extensions.fieldErrorCodes ?? {}).length &&
+    /email or password/i.test(serverMessage)
+  ) {
     return t("error.invalidCredentials");
   }
   if (code === "FORBIDDEN" && extensions.reason === "suspended") return t("error.suspended");
   if (code === "FORBIDDEN" && /sign-up is closed/i.test(serverMessage)) return t("error.signupClosed");
   if (code === "CONFLICT" && extensions.fieldErrorCodes?.email === "taken") return t("error.emailTaken");
-  if (code === "RATE_LIMITED") return t("error.RATE_LIMITED", { minutes: Math.max(1, Math.ceil((extensions.retryAfterSeconds ?? 60) / 60)) });
+  if (code === "RATE_LIMITED")
+    return t("error.RATE_LIMITED", {
+      minutes: Math.max(1, Math.ceil((extensions.retryAfterSeconds ?? 60) / 60)),
+    });
   const conflictKey = `error.CONFLICT.${extensions.reason ?? ""}`;
   if (code === "CONFLICT" && extensions.reason && has(conflictKey)) return t(conflictKey);
   if (code === "CONFLICT" && serverMessage) return serverMessage;

@@ -14,16 +14,34 @@ const DOCUMENT_MAX_BYTES = 25 * 1024 * 1024;
  * Upload one file into the media library with progress. Checked here first for a quick answer (the
  * gateway checks again); failures reject with a UiError (a translated sentence).
  */
-export async function uploadMedia(file: File, onProgress: (percent: number) => void, i18n: Pick<I18n, "t" | "has">, allowDocuments = false): Promise<UploadedMedia> {
+export async function uploadMedia(
+  file: File,
+  onProgress: (percent: number) => void,
+  i18n: Pick<I18n, "t" | "has">,
+  allowDocuments = false,
+): Promise<UploadedMedia> {
   const { t } = i18n;
   const isImage = IMAGE_TYPES.includes(file.type);
   const isDocument = allowDocuments && DOCUMENT_TYPES.includes(file.type);
-  if (!isImage && !isDocument) throw uiError("UNSUPPORTED_FILE_TYPE", allowDocuments ? t("admin.content.media.unsupported") : t("error.UNSUPPORTED_FILE_TYPE"));
+  if (!isImage && !isDocument)
+    throw uiError(
+      "UNSUPPORTED_FILE_TYPE",
+      allowDocuments ? t("admin.content.media.unsupported") : t("error.UNSUPPORTED_FILE_TYPE"),
+    );
   if (file.size > (isImage ? IMAGE_MAX_BYTES : DOCUMENT_MAX_BYTES)) {
-    throw uiError("PAYLOAD_TOO_LARGE", isImage ? t("error.PAYLOAD_TOO_LARGE") : t("admin.content.media.documentTooLarge"));
+    throw uiError(
+      "PAYLOAD_TOO_LARGE",
+      isImage ? t("error.PAYLOAD_TOO_LARGE") : t("admin.content.media.documentTooLarge"),
+    );
   }
   try {
-    const data = await uploadWithProgress<UploadMediaMutation>(UploadMediaDocument, {}, "file", file, onProgress);
+    const data = await uploadWithProgress<UploadMediaMutation>(
+      UploadMediaDocument,
+      {},
+      "file",
+      file,
+      onProgress,
+    );
     return data.uploadMedia;
   } catch (caught) {
     throw handleError(caught, i18n);

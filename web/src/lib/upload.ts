@@ -15,7 +15,10 @@ export function uploadWithProgress<TData>(
   onProgress: (percent: number) => void,
 ): Promise<TData> {
   const form = new FormData();
-  form.append("operations", JSON.stringify({ query: print(document), variables: { ...variables, [fileVariable]: null } }));
+  form.append(
+    "operations",
+    JSON.stringify({ query: print(document), variables: { ...variables, [fileVariable]: null } }),
+  );
   form.append("map", JSON.stringify({ 0: [`variables.${fileVariable}`] }));
   form.append("0", file, file.name);
   return new Promise((resolve, reject) => {

@@ -9,7 +9,9 @@ import { handleError, type UiError } from "./handleError.ts";
 export function focusFirstError(form: HTMLFormElement | null): void {
   if (!form?.isConnected) return;
   const field = form.querySelector<HTMLElement>('[aria-invalid="true"]');
-  const alert = form.querySelector<HTMLElement>('[role="alert"]') ?? form.parentElement?.querySelector<HTMLElement>('[role="alert"]');
+  const alert =
+    form.querySelector<HTMLElement>('[role="alert"]') ??
+    form.parentElement?.querySelector<HTMLElement>('[role="alert"]');
   const target = field ?? alert;
   if (!target) return;
   if (target === alert && !target.hasAttribute("tabindex")) target.tabIndex = -1;
@@ -82,5 +84,14 @@ export function useForm<T extends Record<string, string>>(initial: T) {
     [values, i18n],
   );
 
-  return { values, setValues, bind, submit, submitting, error, setError, fieldError: (name: string) => error?.fieldErrors[name] };
+  return {
+    values,
+    setValues,
+    bind,
+    submit,
+    submitting,
+    error,
+    setError,
+    fieldError: (name: string) => error?.fieldErrors[name],
+  };
 }

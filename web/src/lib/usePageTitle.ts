@@ -7,6 +7,10 @@ export function usePageTitle(page: string | null) {
   const church = data?.settings.churchName;
   useEffect(() => {
     if (!church) return;
-    document.title = page ? `${page} · ${church}` : data?.settings.tagline ? `${church} · ${data.settings.tagline}` : church;
+    document.title = page
+      ? `${page} · ${church}`
+      : data?.settings.tagline
+        ? `${church} · ${data.settings.tagline}`
+        : church;
   }, [page, church, data?.settings.tagline]);
 }

@@ -2,7 +2,12 @@ import { ClientResponseError } from "pocketbase";
 import type { GraphQLError } from "graphql";
 import type { GatewayContext } from "../../context.ts";
 import { badUserInput, ErrorCode, forbidden, fromPocketBase, pbCall, rateLimited } from "../../errors.ts";
-import type { HouseholdInvitationRecord, PersonRecord, SettingsRecord, UserRecord } from "../../pocketbase/records.ts";
+import type {
+  HouseholdInvitationRecord,
+  PersonRecord,
+  SettingsRecord,
+  UserRecord,
+} from "../../pocketbase/records.ts";
 import { LIMITS, THROTTLE } from "@flock/shared/limits";
 import { checkPassword } from "../../validation/passwords.ts";
 import { Validator } from "../../validation/validate.ts";
@@ -56,7 +61,8 @@ async function completeSignUp(ctx: GatewayContext, request: SignUpRequest): Prom
       emailVisibility: false,
     });
   } catch (error) {
-    const data = error instanceof ClientResponseError ? (error.response?.data as Record<string, { code?: string }>) : {};
+    const data =
+      error instanceof ClientResponseError ? (error.response?.data as Record<string, { code?: string }>) : {};
     if (data?.email?.code !== "validation_not_unique") throw error;
     await tellOwnerOfSignUpAttempt(ctx, email);
     return;
@@ -74,8 +80,11 @@ async function completeSignUp(ctx: GatewayContext, request: SignUpRequest): Prom
     ...(invitation ? { household: invitation.household, householdRole: "spouse" } : {}),
   });
   await system.collection("users").update(user.id, { person: person.id });
-  await system.collection("person_emails").create({ person: person.id, email, isPrimary: true, visibility: "private" });
-  if (invitation) await system.collection("household_invitations").update(invitation.id, { status: "accepted" });
+  await system
+    .collection("person_emails")
+    .create({ person: person.id, email, isPrimary: true, visibility: "private" });
+  if (invitation)
+    await system.collection("household_invitations").update(invitation.id, { status: "accepted" });
   void alertNewSignUp(ctx, person); // staff who approve sign-ups (system/staff-alerts.ts); not awaited
   await ctx.pb.collection("users").requestVerification(email);
 }
@@ -92,14 +101,20 @@ async function tellOwnerOfSignUpAttempt(ctx: GatewayContext, email: string): Pro
   const system = await ctx.system.get();
   const owner = await system
     .collection("users")
-    .getFirstListItem<Pick<UserRecord, "locale">>(system.filter("email = {:email}", { email }), { fields: "locale" })
+    .getFirstListItem<Pick<UserRecord, "locale">>(system.filter("email = {:email}", { email }), {
+      fields: "locale",
+    })
     .catch(() => null);
   const locale = recipientLocale(owner, settings);
   const t = translator(locale);
   const message = composeMail({
     to: email,
     subject: t("signupAttempt.subject", { church: churchName }),
-    paragraphs: [t("signupAttempt.body", { church: churchName }), t("signupAttempt.forgot", { url: `${site}/forgot-password` }), t("signupAttempt.ignore")],
+    paragraphs: [
+      t("signupAttempt.body", { church: churchName }),
+      t("signupAttempt.forgot", { url: `${site}/forgot-password` }),
+      t("signupAttempt.ignore"),
+    ],
     link: { url: `${site}/login`, label: t("signupAttempt.button") },
     churchName,
     locale,
@@ -115,7 +130,9 @@ function checkNewPassword(v: Validator, password: string, passwordConfirm: strin
 
 /** Sign in with PocketBase and start the browser session. */
 async function startSession(ctx: GatewayContext, email: string, password: string): Promise<UserRecord> {
-  const auth = await ctx.pb.collection("users").authWithPassword<UserRecord>(email, password, { expand: "roles,person" });
+  const auth = await ctx.pb
+    .collection("users")
+    .authWithPassword<UserRecord>(email, password, { expand: "roles,person" });
   ctx.session.signIn(auth.token);
   ctx.actAs(auth.token);
   return auth.record;
@@ -151,7 +168,9 @@ export const authResolvers: Resolvers = {
       v.done();
       throttleAnonymousForm(ctx, "signup");
 
-      const settings = await pbCall(() => ctx.pb.collection("settings").getList<SettingsRecord>(1, 1, { skipTotal: true }));
+      const settings = await pbCall(() =>
+        ctx.pb.collection("settings").getList<SettingsRecord>(1, 1, { skipTotal: true }),
+      );
       if (!settings.items[0]?.allowSignup) {
         throw forbidden("Sign-up is closed. Please contact the church office.");
       }
@@ -160,16 +179,34 @@ export const authResolvers: Resolvers = {
       const inviteToken = input.inviteToken?.trim();
       const invitation = inviteToken ? await findPendingInvitation(system, inviteToken) : null;
       if (inviteToken && !invitation) {
-        throw badUserInput({ inviteToken: { code: "invalid_token", message: "This invitation link is invalid or has expired. Ask for a new one, or sign up without it." } });
+        throw badUserInput({
+          inviteToken: {
+            code: "invalid_token",
+            message:
+              "This invitation link is invalid or has expired. Ask for a new one, or sign up without it.",
+          },
+        });
       }
       // The same answer at the same moment whether or not the address has an account: the work that
       // differs (create the account, or tell its owner) starts once the answer has gone out, so
       // neither its time nor its load shows in the answer (QUALITY S6).
-      const request: SignUpRequest = { firstName, lastName, email, password: input.password, locale: input.locale ?? "", invitation };
+      const request: SignUpRequest = {
+        firstName,
+        lastName,
+        email,
+        password: input.password,
+        locale: input.locale ?? "",
+        invitation,
+      };
       const job = new Promise<void>((resolve) => {
         ctx.afterResponse(() => {
           completeSignUp(ctx, request)
-            .catch((error: unknown) => console.error("[sign-up] could not complete a sign-up:", error instanceof Error ? error.message : error))
+            .catch((error: unknown) =>
+              console.error(
+                "[sign-up] could not complete a sign-up:",
+                error instanceof Error ? error.message : error,
+              ),
+            )
             .finally(resolve);
         });
       });
@@ -191,7 +228,9 @@ export const authResolvers: Resolvers = {
             [`signin:account:${email}`, THROTTLE.signInFailuresPerAccount],
             [`signin:ip:${ctx.clientIp}`, THROTTLE.signInFailuresPerIp],
           ];
-      const wait = Math.max(...limits.map(([key, limit]) => ctx.limiter.retryAfter(key, limit, THROTTLE.signInWindowMs)));
+      const wait = Math.max(
+        ...limits.map(([key, limit]) => ctx.limiter.retryAfter(key, limit, THROTTLE.signInWindowMs)),
+      );
       if (wait > 0) throw rateLimited(wait);
       if (!email || !input.password) throw badUserInput({}, INVALID_CREDENTIALS);
       try {
@@ -227,9 +266,11 @@ export const authResolvers: Resolvers = {
       v.done();
       throttleAnonymousForm(ctx, "reset");
       // The same answer whether or not the address has an account.
-      await pbCall(() => ctx.pb.collection("users").requestPasswordReset(address)).catch((error: GraphQLError) => {
-        if (error.extensions?.code !== ErrorCode.BAD_USER_INPUT) throw error;
-      });
+      await pbCall(() => ctx.pb.collection("users").requestPasswordReset(address)).catch(
+        (error: GraphQLError) => {
+          if (error.extensions?.code !== ErrorCode.BAD_USER_INPUT) throw error;
+        },
+      );
       return true;
     },
 
@@ -238,7 +279,9 @@ export const authResolvers: Resolvers = {
       if (!input.token.trim()) v.add("token", "invalid_token", "This link is invalid or has expired.");
       checkNewPassword(v, input.password, input.passwordConfirm);
       v.done();
-      await pbCall(() => ctx.pb.collection("users").confirmPasswordReset(input.token, input.password, input.passwordConfirm));
+      await pbCall(() =>
+        ctx.pb.collection("users").confirmPasswordReset(input.token, input.password, input.passwordConfirm),
+      );
       return true;
     },
 
@@ -247,14 +290,19 @@ export const authResolvers: Resolvers = {
       const address = v.email("email", email);
       v.done();
       throttleAnonymousForm(ctx, "verify");
-      await pbCall(() => ctx.pb.collection("users").requestVerification(address)).catch((error: GraphQLError) => {
-        if (error.extensions?.code !== ErrorCode.BAD_USER_INPUT) throw error;
-      });
+      await pbCall(() => ctx.pb.collection("users").requestVerification(address)).catch(
+        (error: GraphQLError) => {
+          if (error.extensions?.code !== ErrorCode.BAD_USER_INPUT) throw error;
+        },
+      );
       return true;
     },
 
     async confirmVerification(_, { token }, ctx) {
-      if (!token.trim()) throw badUserInput({ token: { code: "invalid_token", message: "This link is invalid or has expired." } });
+      if (!token.trim())
+        throw badUserInput({
+          token: { code: "invalid_token", message: "This link is invalid or has expired." },
+        });
       await pbCall(() => ctx.pb.collection("users").confirmVerification(token));
       // A signed-in viewer's remembered record is stale now.
       ctx.viewerCache.forgetToken(ctx.session.token);
@@ -292,4 +340,3 @@ export const authResolvers: Resolvers = {
     },
   },
 };
-

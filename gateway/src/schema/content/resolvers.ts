@@ -7,13 +7,31 @@ import type { PageInput, PostInput, Resolvers } from "../__generated__/types.ts"
 import { keyedConnection, keyedPageArgs, keysetAfter, sortOf, type SortKey } from "../pagination.ts";
 import { requireAbility, requireViewer } from "../../access/guards.ts";
 import type { GraphQLError } from "graphql";
-import { chooseSlug, mediaByIds, renderBody, requireAltText, slugTaken, staleRevision, writeAsCaller } from "./shared.ts";
-import { deleteWorkingCopy, readHistory, readHistoryEntry, readWorkingCopy, recordHistory, saveWorkingCopy, userWriter, workingOf, type RevisionContent, type Writer } from "./revisions.ts";
+import {
+  chooseSlug,
+  mediaByIds,
+  renderBody,
+  requireAltText,
+  slugTaken,
+  staleRevision,
+  writeAsCaller,
+} from "./shared.ts";
+import {
+  deleteWorkingCopy,
+  readHistory,
+  readHistoryEntry,
+  readWorkingCopy,
+  recordHistory,
+  saveWorkingCopy,
+  userWriter,
+  workingOf,
+  type RevisionContent,
+  type Writer,
+} from "./revisions.ts";
 import { fromPocketBaseDate, fromPocketBaseDateOrNull } from "../../pocketbase/dates.ts";
 import { pocketBaseNow, toPocketBaseDate } from "../../pocketbase/dates.ts";
 import { can, clientPostAbilities, contentAbilities } from "../../access/abilities.ts";
 import { publishedRangeFilter } from "../published-range.ts";
-
 
 // The orders the SDL promises. A never-published post has an empty publishedAt, which sorts last.
 const PAGE_ORDER: SortKey<PageRecord>[] = [
@@ -55,12 +73,26 @@ async function navigation(ctx: GatewayContext) {
 }
 
 /** Read one record as the caller; null when it does not exist or the rules hide it. */
-async function findOne<T>(ctx: GatewayContext, collection: string, filter: string, expand?: string): Promise<T | null> {
-  const page = await pbCall(() => ctx.pb.collection(collection).getList<T>(1, 1, { filter, skipTotal: true, ...(expand ? { expand } : {}) }));
+async function findOne<T>(
+  ctx: GatewayContext,
+  collection: string,
+  filter: string,
+  expand?: string,
+): Promise<T | null> {
+  const page = await pbCall(() =>
+    ctx.pb
+      .collection(collection)
+      .getList<T>(1, 1, { filter, skipTotal: true, ...(expand ? { expand } : {}) }),
+  );
   return page.items[0] ?? null;
 }
 
-async function requireRecord<T>(ctx: GatewayContext, collection: string, id: string, expand?: string): Promise<T> {
+async function requireRecord<T>(
+  ctx: GatewayContext,
+  collection: string,
+  id: string,
+  expand?: string,
+): Promise<T> {
   return pbCall(() => ctx.pb.collection(collection).getOne<T>(id, expand ? { expand } : {}));
 }
 
@@ -68,8 +100,12 @@ function validatePage(input: PageInput) {
   const v = new Validator();
   const title = v.text("title", input.title, { required: true, max: LIMITS.nameMax });
   const body = input.body ?? undefined;
-  if (body !== undefined && body.length > LIMITS.markdownMax) v.add("body", "too_long", `Use at most ${LIMITS.markdownMax} characters.`);
-  const seoDescription = input.seoDescription == null ? undefined : v.text("seoDescription", input.seoDescription, { max: LIMITS.seoDescriptionMax });
+  if (body !== undefined && body.length > LIMITS.markdownMax)
+    v.add("body", "too_long", `Use at most ${LIMITS.markdownMax} characters.`);
+  const seoDescription =
+    input.seoDescription == null
+      ? undefined
+      : v.text("seoDescription", input.seoDescription, { max: LIMITS.seoDescriptionMax });
   v.done();
   return { title, body, seoDescription, showInNav: input.showInNav ?? undefined };
 }
@@ -78,8 +114,10 @@ function validatePost(input: PostInput) {
   const v = new Validator();
   const title = v.text("title", input.title, { required: true, max: LIMITS.nameMax });
   const body = input.body ?? undefined;
-  if (body !== undefined && body.length > LIMITS.markdownMax) v.add("body", "too_long", `Use at most ${LIMITS.markdownMax} characters.`);
-  const summary = input.summary == null ? undefined : v.text("summary", input.summary, { max: LIMITS.summaryMax });
+  if (body !== undefined && body.length > LIMITS.markdownMax)
+    v.add("body", "too_long", `Use at most ${LIMITS.markdownMax} characters.`);
+  const summary =
+    input.summary == null ? undefined : v.text("summary", input.summary, { max: LIMITS.summaryMax });
   v.done();
   return {
     title,
@@ -91,12 +129,26 @@ function validatePost(input: PostInput) {
   };
 }
 
-const defined = (data: Record<string, unknown>) => Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined));
+const defined = (data: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined));
 
 /** A post's form fields besides title and body, as a revision keeps them. */
-const postFields = (p: PostRecord) => ({ slug: p.slug, summary: p.summary ?? "", cover: p.cover ?? "", pinned: !!p.pinned, audience: p.audience });
-const pageFields = (p: PageRecord) => ({ slug: p.slug, seoDescription: p.seoDescription ?? "", showInNav: !!p.showInNav });
-const contentOf = (record: { title: string; body: string }, fields: Record<string, unknown>): RevisionContent => ({ title: record.title, body: record.body ?? "", fields });
+const postFields = (p: PostRecord) => ({
+  slug: p.slug,
+  summary: p.summary ?? "",
+  cover: p.cover ?? "",
+  pinned: !!p.pinned,
+  audience: p.audience,
+});
+const pageFields = (p: PageRecord) => ({
+  slug: p.slug,
+  seoDescription: p.seoDescription ?? "",
+  showInNav: !!p.showInNav,
+});
+const contentOf = (
+  record: { title: string; body: string },
+  fields: Record<string, unknown>,
+): RevisionContent => ({ title: record.title, body: record.body ?? "", fields });
 
 /**
  * A person's content operation. An API token is a valid identity but not a person: whatever it may
@@ -128,7 +180,11 @@ const createdBy = (writer: Writer) =>
     : { author: writer.id, authorName: writer.name, updatedBy: writer.id };
 /** Who saved a post or page last (posts name a client or a person; pages only people). */
 const savedBy = (kind: "post" | "page", writer: Writer) =>
-  writer.kind === "client" ? { updatedByClient: writer.id, updatedBy: "" } : kind === "post" ? { updatedBy: writer.id, updatedByClient: "" } : { updatedBy: writer.id };
+  writer.kind === "client"
+    ? { updatedByClient: writer.id, updatedBy: "" }
+    : kind === "post"
+      ? { updatedBy: writer.id, updatedByClient: "" }
+      : { updatedBy: writer.id };
 
 /**
  * Save a post or page as its editor sees it: a published one into its working copy (the site is
@@ -141,7 +197,12 @@ async function saveDocument<R extends PostRecord | PageRecord>(
   kind: "post" | "page",
   current: R,
   expectedRevision: number,
-  change: { title: string; body: string | undefined; slugInput: string | null | undefined; fields: Record<string, unknown> },
+  change: {
+    title: string;
+    body: string | undefined;
+    slugInput: string | null | undefined;
+    fields: Record<string, unknown>;
+  },
 ): Promise<R> {
   const collection = kind === "post" ? "posts" : "pages";
   const base = kind === "post" ? postFields(current as PostRecord) : pageFields(current as PageRecord);
@@ -150,15 +211,35 @@ async function saveDocument<R extends PostRecord | PageRecord>(
   if (effective.revision !== expectedRevision) throw staleRevision(effective);
   const before = { ...base, ...(working?.fields ?? {}) } as Record<string, unknown> & { slug: string };
   const slug =
-    change.slugInput === undefined || change.slugInput === before.slug ? before.slug : await chooseSlug(ctx.pb, collection, change.slugInput, change.title, current.id);
-  const content: RevisionContent = { title: change.title, body: change.body ?? effective.body ?? "", fields: { ...before, ...defined(change.fields), slug } };
+    change.slugInput === undefined || change.slugInput === before.slug
+      ? before.slug
+      : await chooseSlug(ctx.pb, collection, change.slugInput, change.title, current.id);
+  const content: RevisionContent = {
+    title: change.title,
+    body: change.body ?? effective.body ?? "",
+    fields: { ...before, ...defined(change.fields), slug },
+  };
   if (working || current.status === "published") {
-    const saved = await saveWorkingCopy(ctx, kind, current.id, working, content, expectedRevision + 1, writer);
+    const saved = await saveWorkingCopy(
+      ctx,
+      kind,
+      current.id,
+      working,
+      content,
+      expectedRevision + 1,
+      writer,
+    );
     await recordHistory(ctx, kind, current.id, content, writer, false);
     return { ...current, working: saved };
   }
   await writeAsCaller(() =>
-    ctx.pb.collection(collection).update(current.id, { title: content.title, body: content.body, ...content.fields, revision: current.revision + 1, ...savedBy(kind, writer) }),
+    ctx.pb.collection(collection).update(current.id, {
+      title: content.title,
+      body: content.body,
+      ...content.fields,
+      revision: current.revision + 1,
+      ...savedBy(kind, writer),
+    }),
   );
   await recordHistory(ctx, kind, current.id, content, writer, false);
   const fresh = await requireRecord<R>(ctx, collection, current.id, kind === "post" ? "cover" : undefined);
@@ -166,14 +247,28 @@ async function saveDocument<R extends PostRecord | PageRecord>(
 }
 
 /** "Update": the working copy goes live (alt text required), and is kept in the history. */
-async function publishChanges<R extends PostRecord | PageRecord>(ctx: GatewayContext, writer: Writer, kind: "post" | "page", current: R): Promise<R> {
+async function publishChanges<R extends PostRecord | PageRecord>(
+  ctx: GatewayContext,
+  writer: Writer,
+  kind: "post" | "page",
+  current: R,
+): Promise<R> {
   const collection = kind === "post" ? "posts" : "pages";
   const working = await readWorkingCopy(ctx, kind, current.id);
   if (!working) return { ...current, working: null };
   await requireAltText(ctx.pb, working.body);
-  const fields = { ...(kind === "post" ? postFields(current as PostRecord) : pageFields(current as PageRecord)), ...(working.fields ?? {}) };
+  const fields = {
+    ...(kind === "post" ? postFields(current as PostRecord) : pageFields(current as PageRecord)),
+    ...(working.fields ?? {}),
+  };
   await writeAsCaller(() =>
-    ctx.pb.collection(collection).update(current.id, { title: working.title, body: working.body, ...fields, revision: working.revision + 1, ...savedBy(kind, writer) }),
+    ctx.pb.collection(collection).update(current.id, {
+      title: working.title,
+      body: working.body,
+      ...fields,
+      revision: working.revision + 1,
+      ...savedBy(kind, writer),
+    }),
   );
   await deleteWorkingCopy(ctx, working);
   await recordHistory(ctx, kind, current.id, contentOf(working, fields), writer, true);
@@ -181,7 +276,11 @@ async function publishChanges<R extends PostRecord | PageRecord>(ctx: GatewayCon
   return { ...fresh, working: null };
 }
 
-async function discardChanges<R extends PostRecord | PageRecord>(ctx: GatewayContext, kind: "post" | "page", current: R): Promise<R> {
+async function discardChanges<R extends PostRecord | PageRecord>(
+  ctx: GatewayContext,
+  kind: "post" | "page",
+  current: R,
+): Promise<R> {
   const working = await readWorkingCopy(ctx, kind, current.id);
   if (working) await deleteWorkingCopy(ctx, working);
   return { ...current, working: null };
@@ -191,11 +290,20 @@ async function discardChanges<R extends PostRecord | PageRecord>(ctx: GatewayCon
  * A published document leaving the site (unpublish, archive): its working copy becomes the
  * record's text (what the editor sees stays what they edit), with the revision after it.
  */
-async function takeOffSite(ctx: GatewayContext, kind: "post" | "page", current: PostRecord | PageRecord, change: Record<string, unknown>): Promise<void> {
+async function takeOffSite(
+  ctx: GatewayContext,
+  kind: "post" | "page",
+  current: PostRecord | PageRecord,
+  change: Record<string, unknown>,
+): Promise<void> {
   const collection = kind === "post" ? "posts" : "pages";
   const working = current.status === "published" ? await readWorkingCopy(ctx, kind, current.id) : null;
   const content = working ? { title: working.title, body: working.body, ...(working.fields ?? {}) } : {};
-  await writeAsCaller(() => ctx.pb.collection(collection).update(current.id, { ...content, ...change, revision: (working?.revision ?? current.revision) + 1 }));
+  await writeAsCaller(() =>
+    ctx.pb
+      .collection(collection)
+      .update(current.id, { ...content, ...change, revision: (working?.revision ?? current.revision) + 1 }),
+  );
   if (working) await deleteWorkingCopy(ctx, working);
 }
 
@@ -213,7 +321,8 @@ const workingField = (w: RevisionRecord, name: string) => (w.fields ?? {})[name]
 function validatePublishAt(publishAt: string | null | undefined): Date | null {
   if (!publishAt) return null;
   const date = new Date(publishAt);
-  if (Number.isNaN(date.getTime())) throw badUserInput({ publishAt: { code: "invalid_date", message: "Use a valid date and time." } });
+  if (Number.isNaN(date.getTime()))
+    throw badUserInput({ publishAt: { code: "invalid_date", message: "Use a valid date and time." } });
   return date;
 }
 
@@ -224,44 +333,89 @@ export const contentResolvers: Resolvers = {
     async pages(_, { first, after, search, status }, ctx) {
       const { size, after: cursor } = keyedPageArgs(first, after, 50, PAGE_ORDER);
       const filters = [
-        search?.trim() ? ctx.pb.filter("(title ~ {:q} || body ~ {:q})", { q: search.trim().slice(0, LIMITS.searchMax) }) : "",
+        search?.trim()
+          ? ctx.pb.filter("(title ~ {:q} || body ~ {:q})", { q: search.trim().slice(0, LIMITS.searchMax) })
+          : "",
         status ? ctx.pb.filter("status = {:s}", { s: status }) : "",
       ].filter(Boolean);
-      const filter = [...filters, cursor ? keysetAfter(ctx.pb, PAGE_ORDER, cursor) : ""].filter(Boolean).join(" && ");
-      const rows = await pbCall(() => ctx.pb.collection("pages").getList<PageRecord>(1, size + 1, { filter, sort: sortOf(PAGE_ORDER), skipTotal: true }));
-      return keyedConnection(rows.items, size, PAGE_ORDER, async () =>
-        (await pbCall(() => ctx.pb.collection("pages").getList(1, 1, { filter: filters.join(" && "), fields: "id" }))).totalItems,
+      const filter = [...filters, cursor ? keysetAfter(ctx.pb, PAGE_ORDER, cursor) : ""]
+        .filter(Boolean)
+        .join(" && ");
+      const rows = await pbCall(() =>
+        ctx.pb
+          .collection("pages")
+          .getList<PageRecord>(1, size + 1, { filter, sort: sortOf(PAGE_ORDER), skipTotal: true }),
+      );
+      return keyedConnection(
+        rows.items,
+        size,
+        PAGE_ORDER,
+        async () =>
+          (
+            await pbCall(() =>
+              ctx.pb.collection("pages").getList(1, 1, { filter: filters.join(" && "), fields: "id" }),
+            )
+          ).totalItems,
       );
     },
     navigation: (_, __, ctx) => navigation(ctx),
-    post: (_, { slug }, ctx) => findOne<PostRecord>(ctx, "posts", ctx.pb.filter("slug = {:slug}", { slug }), "cover"),
-    postById: (_, { id }, ctx) => findOne<PostRecord>(ctx, "posts", ctx.pb.filter("id = {:id}", { id }), "cover"),
+    post: (_, { slug }, ctx) =>
+      findOne<PostRecord>(ctx, "posts", ctx.pb.filter("slug = {:slug}", { slug }), "cover"),
+    postById: (_, { id }, ctx) =>
+      findOne<PostRecord>(ctx, "posts", ctx.pb.filter("id = {:id}", { id }), "cover"),
     async posts(_, { first, after, search, status, orderBy, publishedAfter, publishedBefore }, ctx) {
       const order = orderBy === "LAST_EDITED" ? POSTS_LAST_EDITED : POSTS_NEWEST;
       const { size, after: cursor } = keyedPageArgs(first, after, 10, order);
       const filters = [
-        search?.trim() ? ctx.pb.filter("(title ~ {:q} || summary ~ {:q} || body ~ {:q})", { q: search.trim().slice(0, LIMITS.searchMax) }) : "",
+        search?.trim()
+          ? ctx.pb.filter("(title ~ {:q} || summary ~ {:q} || body ~ {:q})", {
+              q: search.trim().slice(0, LIMITS.searchMax),
+            })
+          : "",
         status ? ctx.pb.filter("status = {:s}", { s: status }) : "",
         ...publishedRangeFilter(ctx.pb, publishedAfter, publishedBefore),
       ].filter(Boolean);
-      const filter = [...filters, cursor ? keysetAfter(ctx.pb, order, cursor) : ""].filter(Boolean).join(" && ");
+      const filter = [...filters, cursor ? keysetAfter(ctx.pb, order, cursor) : ""]
+        .filter(Boolean)
+        .join(" && ");
       const rows = await pbCall(() =>
-        ctx.pb.collection("posts").getList<PostRecord>(1, size + 1, { filter, sort: sortOf(order), skipTotal: true, expand: "cover" }),
+        ctx.pb.collection("posts").getList<PostRecord>(1, size + 1, {
+          filter,
+          sort: sortOf(order),
+          skipTotal: true,
+          expand: "cover",
+        }),
       );
-      return keyedConnection(rows.items, size, order, async () =>
-        (await pbCall(() => ctx.pb.collection("posts").getList(1, 1, { filter: filters.join(" && "), fields: "id" }))).totalItems,
+      return keyedConnection(
+        rows.items,
+        size,
+        order,
+        async () =>
+          (
+            await pbCall(() =>
+              ctx.pb.collection("posts").getList(1, 1, { filter: filters.join(" && "), fields: "id" }),
+            )
+          ).totalItems,
       );
     },
     async homeNews(_, { limit }, ctx) {
       const count = Math.min(Math.max(limit ?? 4, 1), 12);
       const rows = await pbCall(() =>
-        ctx.pb.collection("posts").getList<PostRecord>(1, count, { filter: 'status = "published"', sort: "-pinned,-publishedAt,-id", skipTotal: true, expand: "cover" }),
+        ctx.pb.collection("posts").getList<PostRecord>(1, count, {
+          filter: 'status = "published"',
+          sort: "-pinned,-publishedAt,-id",
+          skipTotal: true,
+          expand: "cover",
+        }),
       );
       return rows.items;
     },
     async previewMarkdown(_, { markdown }, ctx) {
       await requireViewer(ctx);
-      if (markdown.length > LIMITS.markdownMax) throw badUserInput({ markdown: { code: "too_long", message: `Use at most ${LIMITS.markdownMax} characters.` } });
+      if (markdown.length > LIMITS.markdownMax)
+        throw badUserInput({
+          markdown: { code: "too_long", message: `Use at most ${LIMITS.markdownMax} characters.` },
+        });
       return renderBody(ctx, `preview:${markdown.length}:${hash(markdown)}`, markdown);
     },
   },
@@ -272,7 +426,17 @@ export const contentResolvers: Resolvers = {
       const data = validatePage(input);
       const slug = await chooseSlug(ctx.pb, "pages", input.slug, data.title);
       return writeAsCaller(() =>
-        ctx.pb.collection("pages").create<PageRecord>(defined({ ...data, body: data.body ?? "", slug, status: "draft", revision: 1, updatedBy: viewer.id, navOrder: 1000 })),
+        ctx.pb.collection("pages").create<PageRecord>(
+          defined({
+            ...data,
+            body: data.body ?? "",
+            slug,
+            status: "draft",
+            revision: 1,
+            updatedBy: viewer.id,
+            navOrder: 1000,
+          }),
+        ),
       );
     },
     async updatePage(_, { id, input, expectedRevision }, ctx) {
@@ -280,13 +444,23 @@ export const contentResolvers: Resolvers = {
       const data = validatePage(input);
       const current = await requireRecord<PageRecord>(ctx, "pages", id);
       const { title, body, ...fields } = data;
-      return saveDocument(ctx, userWriter(viewer), "page", current, expectedRevision, { title, body, slugInput: input.slug, fields });
+      return saveDocument(ctx, userWriter(viewer), "page", current, expectedRevision, {
+        title,
+        body,
+        slugInput: input.slug,
+        fields,
+      });
     },
     async publishPageChanges(_, { id }, ctx) {
       // Putting changes live needs content.publish (the pages rules say the same when there are changes).
       await requirePerson(ctx);
       const viewer = await requireAbility(ctx, "publishContent");
-      return publishChanges(ctx, userWriter(viewer), "page", await requireRecord<PageRecord>(ctx, "pages", id));
+      return publishChanges(
+        ctx,
+        userWriter(viewer),
+        "page",
+        await requireRecord<PageRecord>(ctx, "pages", id),
+      );
     },
     async discardPageChanges(_, { id }, ctx) {
       await requirePerson(ctx);
@@ -304,7 +478,11 @@ export const contentResolvers: Resolvers = {
       const current = await requireRecord<PageRecord>(ctx, "pages", id);
       await requireAltText(ctx.pb, current.body);
       const published = await writeAsCaller(() =>
-        ctx.pb.collection("pages").update<PageRecord>(id, { status: "published", publishedAt: current.publishedAt || pocketBaseNow(), revision: current.revision + 1 }),
+        ctx.pb.collection("pages").update<PageRecord>(id, {
+          status: "published",
+          publishedAt: current.publishedAt || pocketBaseNow(),
+          revision: current.revision + 1,
+        }),
       );
       await recordHistory(ctx, "page", id, contentOf(current, pageFields(current)), userWriter(viewer), true);
       return published;
@@ -323,7 +501,10 @@ export const contentResolvers: Resolvers = {
     },
     async reorderNavigation(_, { pageIds }, ctx) {
       await requirePerson(ctx);
-      if (pageIds.length > LIMITS.pageSizeMax) throw badUserInput({ pageIds: { code: "too_many", message: `At most ${LIMITS.pageSizeMax} pages.` } });
+      if (pageIds.length > LIMITS.pageSizeMax)
+        throw badUserInput({
+          pageIds: { code: "too_many", message: `At most ${LIMITS.pageSizeMax} pages.` },
+        });
       for (const [index, id] of pageIds.entries()) {
         await writeAsCaller(() => ctx.pb.collection("pages").update(id, { navOrder: (index + 1) * 10 }));
       }
@@ -336,7 +517,15 @@ export const contentResolvers: Resolvers = {
       const create = (slug: string) =>
         writeAsCaller(() =>
           ctx.pb.collection("posts").create<PostRecord>(
-            defined({ ...data, body: data.body ?? "", audience: data.audience ?? "public", slug, status: "draft", revision: 1, ...createdBy(writer) }),
+            defined({
+              ...data,
+              body: data.body ?? "",
+              audience: data.audience ?? "public",
+              slug,
+              status: "draft",
+              revision: 1,
+              ...createdBy(writer),
+            }),
           ),
         );
       const slug = await chooseSlug(ctx.pb, "posts", input.slug, data.title);
@@ -358,13 +547,23 @@ export const contentResolvers: Resolvers = {
       // A client edits drafts only (the rules refuse the rest; a published post's working copy too).
       if (writer.kind === "client" && current.status !== "draft") throw forbidden();
       const { title, body, ...fields } = data;
-      return saveDocument(ctx, writer, "post", current, expectedRevision, { title, body, slugInput: input.slug, fields });
+      return saveDocument(ctx, writer, "post", current, expectedRevision, {
+        title,
+        body,
+        slugInput: input.slug,
+        fields,
+      });
     },
     async publishPostChanges(_, { id }, ctx) {
       // Putting changes live needs content.publish (the posts rules say the same when there are changes).
       await requirePerson(ctx);
       const viewer = await requireAbility(ctx, "publishContent");
-      return publishChanges(ctx, userWriter(viewer), "post", await requireRecord<PostRecord>(ctx, "posts", id, "cover"));
+      return publishChanges(
+        ctx,
+        userWriter(viewer),
+        "post",
+        await requireRecord<PostRecord>(ctx, "posts", id, "cover"),
+      );
     },
     async discardPostChanges(_, { id }, ctx) {
       await requirePerson(ctx);
@@ -386,8 +585,18 @@ export const contentResolvers: Resolvers = {
       const change = scheduled
         ? { status: "scheduled", publishAt: toPocketBaseDate(when) }
         : { status: "published", publishedAt: current.publishedAt || pocketBaseNow(), publishAt: "" };
-      await writeAsCaller(() => ctx.pb.collection("posts").update(id, { ...change, revision: current.revision + 1 }));
-      if (!scheduled) await recordHistory(ctx, "post", id, contentOf(current, postFields(current)), userWriter(viewer), true);
+      await writeAsCaller(() =>
+        ctx.pb.collection("posts").update(id, { ...change, revision: current.revision + 1 }),
+      );
+      if (!scheduled)
+        await recordHistory(
+          ctx,
+          "post",
+          id,
+          contentOf(current, postFields(current)),
+          userWriter(viewer),
+          true,
+        );
       return requireRecord<PostRecord>(ctx, "posts", id, "cover");
     },
     async unpublishPost(_, { id }, ctx) {
@@ -398,7 +607,10 @@ export const contentResolvers: Resolvers = {
     },
     async archivePosts(_, { ids }, ctx) {
       await requirePerson(ctx);
-      if (ids.length > LIMITS.pageSizeMax) throw badUserInput({ ids: { code: "too_many", message: `At most ${LIMITS.pageSizeMax} posts at once.` } });
+      if (ids.length > LIMITS.pageSizeMax)
+        throw badUserInput({
+          ids: { code: "too_many", message: `At most ${LIMITS.pageSizeMax} posts at once.` },
+        });
       const archived: PostRecord[] = [];
       for (const id of ids) {
         const current = await requireRecord<PostRecord>(ctx, "posts", id);
@@ -449,7 +661,10 @@ export const contentResolvers: Resolvers = {
     updated: (p) => fromPocketBaseDate(p.updated),
     working: (p, _, ctx) => workingOf(ctx, "post", p),
     history: (p, _, ctx) => readHistory(ctx, "post", p.id),
-    can: async (p, _, ctx) => (ctx.apiClient ? clientPostAbilities(ctx.apiClient.client, p) : contentAbilities(await ctx.viewer(), p.status)),
+    can: async (p, _, ctx) =>
+      ctx.apiClient
+        ? clientPostAbilities(ctx.apiClient.client, p)
+        : contentAbilities(await ctx.viewer(), p.status),
   },
   WorkingCopy: {
     slug: (w) => String(workingField(w, "slug") ?? ""),
@@ -476,7 +691,8 @@ export const contentResolvers: Resolvers = {
 
 /** The CONFLICT a taken slug answers (shared.ts: slugTaken). */
 function isSlugTaken(error: unknown): boolean {
-  const extensions = (error as GraphQLError | undefined)?.extensions as { code?: string; fieldErrorCodes?: Record<string, string> } | undefined;
+  const extensions = (error as GraphQLError | undefined)?.extensions as
+    { code?: string; fieldErrorCodes?: Record<string, string> } | undefined;
   return extensions?.code === slugTaken().extensions.code && extensions?.fieldErrorCodes?.slug === "taken";
 }
 

@@ -27,8 +27,11 @@ export type Writer = { kind: "user" | "client"; id: string; name: string };
 export const userWriter = (user: UserRecord): Writer => ({ kind: "user", id: user.id, name: user.name });
 /** A revision's attribution fields for a writer (the rules check them against the caller). */
 const editedBy = (writer: Writer) =>
-  writer.kind === "client" ? { editedByClient: writer.id, editorName: writer.name } : { editedBy: writer.id, editorName: writer.name };
-const isEditor = (entry: RevisionRecord, writer: Writer) => (writer.kind === "client" ? entry.editedByClient === writer.id : entry.editedBy === writer.id);
+  writer.kind === "client"
+    ? { editedByClient: writer.id, editorName: writer.name }
+    : { editedBy: writer.id, editorName: writer.name };
+const isEditor = (entry: RevisionRecord, writer: Writer) =>
+  writer.kind === "client" ? entry.editedByClient === writer.id : entry.editedBy === writer.id;
 
 /** What a revision holds: the title, the body and the document's other form fields. */
 export interface RevisionContent {
@@ -38,9 +41,16 @@ export interface RevisionContent {
 }
 
 /** The document's working copy, read as the caller (null for readers: the rules hide them). */
-export async function readWorkingCopy(ctx: GatewayContext, kind: DocumentKind, id: string): Promise<RevisionRecord | null> {
+export async function readWorkingCopy(
+  ctx: GatewayContext,
+  kind: DocumentKind,
+  id: string,
+): Promise<RevisionRecord | null> {
   const rows = await pbCall(() =>
-    ctx.pb.collection("revisions").getList<RevisionRecord>(1, 1, { filter: ctx.pb.filter(`${kind} = {:id} && working = true`, { id }), skipTotal: true}),
+    ctx.pb.collection("revisions").getList<RevisionRecord>(1, 1, {
+      filter: ctx.pb.filter(`${kind} = {:id} && working = true`, { id }),
+      skipTotal: true,
+    }),
   );
   return rows.items[0] ?? null;
 }
@@ -50,7 +60,10 @@ export async function readWorkingCopy(ctx: GatewayContext, kind: DocumentKind, i
  * their working copies in one PocketBase call per ≤100 documents, not one per document). Not cached
  * across the request: a mutation that changed a working copy must read it again.
  */
-const workingLoaders = new WeakMap<GatewayContext, Record<DocumentKind, DataLoader<string, RevisionRecord | null>>>();
+const workingLoaders = new WeakMap<
+  GatewayContext,
+  Record<DocumentKind, DataLoader<string, RevisionRecord | null>>
+>();
 
 function workingLoader(ctx: GatewayContext, kind: DocumentKind): DataLoader<string, RevisionRecord | null> {
   let loaders = workingLoaders.get(ctx);
@@ -61,7 +74,11 @@ function workingLoader(ctx: GatewayContext, kind: DocumentKind): DataLoader<stri
           const clauses = [...new Set(ids)].map((id) => ctx.pb.filter(`${k} = {:id}`, { id }));
           const pages = await Promise.all(
             orChains(clauses, 3_200 - 20).map((chain) =>
-              pbCall(() => ctx.pb.collection("revisions").getFullList<RevisionRecord>({ batch: 1_000, filter: `working = true && (${chain})` })),
+              pbCall(() =>
+                ctx.pb
+                  .collection("revisions")
+                  .getFullList<RevisionRecord>({ batch: 1_000, filter: `working = true && (${chain})` }),
+              ),
             ),
           );
           const byDocument = new Map(pages.flat().map((row) => [row[k], row]));
@@ -76,7 +93,11 @@ function workingLoader(ctx: GatewayContext, kind: DocumentKind): DataLoader<stri
 }
 
 /** The working copy attached to a record (read once per record object, batched across a list). */
-export async function workingOf(ctx: GatewayContext, kind: DocumentKind, record: { id: string; status: string; working?: RevisionRecord | null }): Promise<RevisionRecord | null> {
+export async function workingOf(
+  ctx: GatewayContext,
+  kind: DocumentKind,
+  record: { id: string; status: string; working?: RevisionRecord | null },
+): Promise<RevisionRecord | null> {
   if (record.status !== "published") return null;
   if (record.working === undefined) record.working = await workingLoader(ctx, kind).load(record.id);
   return record.working;
@@ -96,7 +117,9 @@ export async function saveWorkingCopy(
   return writeAsCaller(() =>
     existing
       ? ctx.pb.collection("revisions").update<RevisionRecord>(existing.id, data)
-      : ctx.pb.collection("revisions").create<RevisionRecord>({ ...data, [kind]: id, working: true, published: false }),
+      : ctx.pb
+          .collection("revisions")
+          .create<RevisionRecord>({ ...data, [kind]: id, working: true, published: false }),
   );
 }
 
@@ -110,19 +133,36 @@ export async function deleteWorkingCopy(ctx: GatewayContext, working: RevisionRe
  * latest entry of the same editing session (by the same person, within SESSION_MS), or starts one.
  * Older entries beyond HISTORY_MAX are removed.
  */
-export async function recordHistory(ctx: GatewayContext, kind: DocumentKind, id: string, content: RevisionContent, writer: Writer, published: boolean): Promise<void> {
+export async function recordHistory(
+  ctx: GatewayContext,
+  kind: DocumentKind,
+  id: string,
+  content: RevisionContent,
+  writer: Writer,
+  published: boolean,
+): Promise<void> {
   const entries = ctx.pb.collection("revisions");
   const filter = ctx.pb.filter(`${kind} = {:id} && working = false`, { id });
-  const latest = (await pbCall(() => entries.getList<RevisionRecord>(1, 1, { filter, sort: "-created,-id", skipTotal: true }))).items[0];
+  const latest = (
+    await pbCall(() =>
+      entries.getList<RevisionRecord>(1, 1, { filter, sort: "-created,-id", skipTotal: true }),
+    )
+  ).items[0];
   const data = { ...content, ...editedBy(writer) };
   const sameSession =
-    !published && latest && !latest.published && isEditor(latest, writer) && Date.now() - parsePocketBaseDate(latest.created).getTime() < SESSION_MS;
+    !published &&
+    latest &&
+    !latest.published &&
+    isEditor(latest, writer) &&
+    Date.now() - parsePocketBaseDate(latest.created).getTime() < SESSION_MS;
   if (sameSession) {
     await writeAsCaller(() => entries.update(latest.id, data));
     return;
   }
   await writeAsCaller(() => entries.create({ ...data, [kind]: id, working: false, published, revision: 0 }));
-  const old = await pbCall(() => entries.getList<RevisionRecord>(1, 50, { filter, sort: "-created,-id", fields: "id", skipTotal: true }));
+  const old = await pbCall(() =>
+    entries.getList<RevisionRecord>(1, 50, { filter, sort: "-created,-id", fields: "id", skipTotal: true }),
+  );
   for (const entry of old.items.slice(HISTORY_MAX)) {
     // 404: gone already, or (an API client) an entry the client did not write, which it may not remove.
     await entries.delete(entry.id).catch((error: unknown) => {
@@ -132,15 +172,28 @@ export async function recordHistory(ctx: GatewayContext, kind: DocumentKind, id:
 }
 
 /** The history, newest first (empty for readers). */
-export async function readHistory(ctx: GatewayContext, kind: DocumentKind, id: string): Promise<RevisionRecord[]> {
+export async function readHistory(
+  ctx: GatewayContext,
+  kind: DocumentKind,
+  id: string,
+): Promise<RevisionRecord[]> {
   const rows = await pbCall(() =>
-    ctx.pb.collection("revisions").getList<RevisionRecord>(1, HISTORY_MAX, { filter: ctx.pb.filter(`${kind} = {:id} && working = false`, { id }), sort: "-created,-id", skipTotal: true }),
+    ctx.pb.collection("revisions").getList<RevisionRecord>(1, HISTORY_MAX, {
+      filter: ctx.pb.filter(`${kind} = {:id} && working = false`, { id }),
+      sort: "-created,-id",
+      skipTotal: true,
+    }),
   );
   return rows.items;
 }
 
 /** One history entry of this document, read as the caller. */
-export async function readHistoryEntry(ctx: GatewayContext, kind: DocumentKind, id: string, revisionId: string): Promise<RevisionRecord> {
+export async function readHistoryEntry(
+  ctx: GatewayContext,
+  kind: DocumentKind,
+  id: string,
+  revisionId: string,
+): Promise<RevisionRecord> {
   const entry = await pbCall(() => ctx.pb.collection("revisions").getOne<RevisionRecord>(revisionId));
   if (entry[kind] !== id || entry.working) throw notFound();
   return entry;

@@ -24,7 +24,9 @@ export async function chooseSlug(
     (
       await pbCall(() =>
         pb.collection(collection).getList(1, 1, {
-          filter: excludeId ? pb.filter("slug = {:slug} && id != {:id}", { slug, id: excludeId }) : pb.filter("slug = {:slug}", { slug }),
+          filter: excludeId
+            ? pb.filter("slug = {:slug} && id != {:id}", { slug, id: excludeId })
+            : pb.filter("slug = {:slug}", { slug }),
           fields: "id",
           skipTotal: true,
         }),
@@ -33,7 +35,12 @@ export async function chooseSlug(
   const own = requested?.trim();
   if (own) {
     if (!SLUG_PATTERN.test(own) || own.length > SLUG_MAX) {
-      throw badUserInput({ slug: { code: "invalid_slug", message: "Use lowercase letters, digits and single dashes, like harvest-supper." } });
+      throw badUserInput({
+        slug: {
+          code: "invalid_slug",
+          message: "Use lowercase letters, digits and single dashes, like harvest-supper.",
+        },
+      });
     }
     if (await taken(own)) throw slugTaken();
     return own;
@@ -46,17 +53,31 @@ export async function chooseSlug(
   throw slugTaken();
 }
 
-export const slugTaken = () => fieldTaken("slug", "This address is already used by another item. Choose another.", "This address is already in use.");
+export const slugTaken = () =>
+  fieldTaken(
+    "slug",
+    "This address is already used by another item. Choose another.",
+    "This address is already in use.",
+  );
 
 /** A save that started from an older revision than the stored one: refuse, and send the newer text along. */
-export function staleRevision(current: { revision: number; title: string; body: string; updated: string }): GraphQLError {
+export function staleRevision(current: {
+  revision: number;
+  title: string;
+  body: string;
+  updated: string;
+}): GraphQLError {
   // The web app's autosave matches this reason (web/src/features/admin/content/autosave.ts).
-  return conflict("Someone saved a newer version while you were editing. Choose which text to keep.", "stale_revision", {
-    currentRevision: current.revision,
-    currentTitle: current.title,
-    currentBody: current.body,
-    currentUpdated: fromPocketBaseDate(current.updated),
-  });
+  return conflict(
+    "Someone saved a newer version while you were editing. Choose which text to keep.",
+    "stale_revision",
+    {
+      currentRevision: current.revision,
+      currentTitle: current.title,
+      currentBody: current.body,
+      currentUpdated: fromPocketBaseDate(current.updated),
+    },
+  );
 }
 
 /**
@@ -70,8 +91,17 @@ export async function writeAsCaller<T>(run: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof ClientResponseError && error.status === 404) throw forbidden();
     // A create refused by the rule is a 400 without field errors ("Failed to create record.").
-    if (error instanceof ClientResponseError && error.status === 400 && !Object.keys((error.response?.data as object) ?? {}).length) throw forbidden();
-    if (error instanceof ClientResponseError && error.status === 400 && (error.response?.data as Record<string, { code?: string }>)?.slug?.code === "validation_not_unique") {
+    if (
+      error instanceof ClientResponseError &&
+      error.status === 400 &&
+      !Object.keys((error.response?.data as object) ?? {}).length
+    )
+      throw forbidden();
+    if (
+      error instanceof ClientResponseError &&
+      error.status === 400 &&
+      (error.response?.data as Record<string, { code?: string }>)?.slug?.code === "validation_not_unique"
+    ) {
       throw slugTaken();
     }
     return pbCall(() => Promise.reject(error));
@@ -112,7 +142,12 @@ export async function requireAltText(pb: PocketBase, markdown: string): Promise<
   const missing = [...media.values()].filter((m) => m.kind === "image" && !m.alt.trim());
   if (missing.length) {
     throw badUserInput(
-      { body: { code: "image_alt_missing", message: `Add alt text to these images before publishing: ${missing.map((m) => m.filename || m.id).join(", ")}.` } },
+      {
+        body: {
+          code: "image_alt_missing",
+          message: `Add alt text to these images before publishing: ${missing.map((m) => m.filename || m.id).join(", ")}.`,
+        },
+      },
       "Some images have no alt text yet.",
     );
   }
@@ -132,7 +167,11 @@ const TIMED_OUT_RETRY_MS = 10 * 60_000;
  * the worker pool (markdown/pool.ts), never on the request thread; past its time limit the field
  * fails with SERVICE_UNAVAILABLE (reason render_timeout) and the rest of the answer is unaffected.
  */
-export async function renderBody(ctx: Pick<GatewayContext, "pb"> & { config: Pick<GatewayContext["config"], "publicUrl"> }, key: string, markdown: string): Promise<string> {
+export async function renderBody(
+  ctx: Pick<GatewayContext, "pb"> & { config: Pick<GatewayContext["config"], "publicUrl"> },
+  key: string,
+  markdown: string,
+): Promise<string> {
   const cached = htmlCache.get(key);
   if (cached !== undefined) return cached;
   const failedAt = timedOut.get(key);
@@ -144,10 +183,14 @@ export async function renderBody(ctx: Pick<GatewayContext, "pb"> & { config: Pic
         siteOrigin: new URL(ctx.config.publicUrl).origin,
         resolveImages: async (urls) => {
           const byUrl = new Map<string, ImageInfo>();
-          const media = await mediaByIds(ctx.pb, urls.map(mediaIdFromUrl).filter((id): id is string => !!id));
+          const media = await mediaByIds(
+            ctx.pb,
+            urls.map(mediaIdFromUrl).filter((id): id is string => !!id),
+          );
           for (const url of urls) {
             const item = media.get(mediaIdFromUrl(url) ?? "");
-            if (item?.width && item.height) byUrl.set(url, { width: item.width, height: item.height, alt: item.alt });
+            if (item?.width && item.height)
+              byUrl.set(url, { width: item.width, height: item.height, alt: item.alt });
           }
           return byUrl;
         },
@@ -179,4 +222,3 @@ const renderTimeout = () =>
   );
 
 export { conflict };
-

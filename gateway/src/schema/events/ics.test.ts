@@ -15,7 +15,9 @@ describe("iCalendar writer", () => {
   });
 
   it("escapes backslashes, semicolons, commas and newlines in TEXT", () => {
-    expect(escapeText("Lunch; bring a dish, please\\thanks\nSee you")).toBe("Lunch\\; bring a dish\\, please\\\\thanks\\nSee you");
+    expect(escapeText("Lunch; bring a dish, please\\thanks\nSee you")).toBe(
+      "Lunch\\; bring a dish\\, please\\\\thanks\\nSee you",
+    );
   });
 
   it("ends every line with CRLF", () => {
@@ -26,8 +28,12 @@ describe("iCalendar writer", () => {
     const lines = vtimezone("America/New_York", 2026, 2026);
     expect(lines).toContain("TZID:America/New_York");
     const text = lines.join("\n");
-    expect(text).toContain("BEGIN:DAYLIGHT\nDTSTART:20260308T020000\nTZOFFSETFROM:-0500\nTZOFFSETTO:-0400\nEND:DAYLIGHT");
-    expect(text).toContain("BEGIN:STANDARD\nDTSTART:20261101T020000\nTZOFFSETFROM:-0400\nTZOFFSETTO:-0500\nEND:STANDARD");
+    expect(text).toContain(
+      "BEGIN:DAYLIGHT\nDTSTART:20260308T020000\nTZOFFSETFROM:-0500\nTZOFFSETTO:-0400\nEND:DAYLIGHT",
+    );
+    expect(text).toContain(
+      "BEGIN:STANDARD\nDTSTART:20261101T020000\nTZOFFSETFROM:-0400\nTZOFFSETTO:-0500\nEND:STANDARD",
+    );
   });
 
   it("writes one STANDARD component for a zone without transitions", () => {

@@ -35,13 +35,15 @@ export function foldLine(line: string): string {
 
 /** Escape a TEXT value: backslash, semicolon, comma and newlines (RFC 5545 §3.3.11). */
 export function escapeText(value: string): string {
-  return value
-    .replace(/\\/g, "\\\\")
-    .replace(/;/g, "\\;")
-    .replace(/,/g, "\\,")
-    .replace(/\r\n|\r|\n/g, "\\n")
-    // eslint-disable-next-line no-control-regex -- control characters are not allowed in TEXT
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, "");
+  return (
+    value
+      .replace(/\\/g, "\\\\")
+      .replace(/;/g, "\\;")
+      .replace(/,/g, "\\,")
+      .replace(/\r\n|\r|\n/g, "\\n")
+      // eslint-disable-next-line no-control-regex -- control characters are not allowed in TEXT
+      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, "")
+  );
 }
 
 /** Lines → a document: folded, CRLF-terminated. */
@@ -49,9 +51,11 @@ export const serialize = (lines: string[]) => lines.map(foldLine).join("\r\n") +
 
 const two = (n: number) => String(n).padStart(2, "0");
 /** 20261206T100000 (local, for TZID values). */
-export const localStamp = (d: Temporal.PlainDateTime) => `${d.year}${two(d.month)}${two(d.day)}T${two(d.hour)}${two(d.minute)}${two(d.second)}`;
+export const localStamp = (d: Temporal.PlainDateTime) =>
+  `${d.year}${two(d.month)}${two(d.day)}T${two(d.hour)}${two(d.minute)}${two(d.second)}`;
 /** 20261206T150000Z. */
-export const utcStamp = (i: Temporal.Instant) => `${localStamp(i.toZonedDateTimeISO("UTC").toPlainDateTime())}Z`;
+export const utcStamp = (i: Temporal.Instant) =>
+  `${localStamp(i.toZonedDateTimeISO("UTC").toPlainDateTime())}Z`;
 const dateStamp = (d: Temporal.PlainDate) => `${d.year}${two(d.month)}${two(d.day)}`;
 const offsetText = (ns: number) => {
   const minutes = Math.round(ns / 60_000_000_000);
@@ -68,8 +72,10 @@ export function vtimezone(zone: string, fromYear: number, toYear: number): strin
   const lines = ["BEGIN:VTIMEZONE", `TZID:${zone}`];
   let cursor = Temporal.PlainDateTime.from({ year: fromYear, month: 1, day: 1 }).toZonedDateTime(zone);
   const end = Temporal.PlainDateTime.from({ year: toYear + 1, month: 1, day: 1 }).toZonedDateTime(zone);
-  const janOffset = (year: number) => Temporal.PlainDateTime.from({ year, month: 1, day: 15 }).toZonedDateTime(zone).offsetNanoseconds;
-  const julOffset = (year: number) => Temporal.PlainDateTime.from({ year, month: 7, day: 15 }).toZonedDateTime(zone).offsetNanoseconds;
+  const janOffset = (year: number) =>
+    Temporal.PlainDateTime.from({ year, month: 1, day: 15 }).toZonedDateTime(zone).offsetNanoseconds;
+  const julOffset = (year: number) =>
+    Temporal.PlainDateTime.from({ year, month: 7, day: 15 }).toZonedDateTime(zone).offsetNanoseconds;
   const components: string[] = [];
   for (let guard = 0; guard < 500; guard++) {
     const next = cursor.getTimeZoneTransition("next");
@@ -80,16 +86,39 @@ export function vtimezone(zone: string, fromYear: number, toYear: number): strin
     const kind = after > standard ? "DAYLIGHT" : "STANDARD";
     // DTSTART is the onset in the local time in force before it.
     const onset = next.toInstant().toZonedDateTimeISO("UTC").toPlainDateTime().add({ nanoseconds: before });
-    components.push(`BEGIN:${kind}`, `DTSTART:${localStamp(onset)}`, `TZOFFSETFROM:${offsetText(before)}`, `TZOFFSETTO:${offsetText(after)}`, `END:${kind}`);
+    components.push(
+      `BEGIN:${kind}`,
+      `DTSTART:${localStamp(onset)}`,
+      `TZOFFSETFROM:${offsetText(before)}`,
+      `TZOFFSETTO:${offsetText(after)}`,
+      `END:${kind}`,
+    );
     cursor = next;
   }
   if (!components.length) {
-    const offset = offsetText(Temporal.PlainDateTime.from({ year: fromYear, month: 1, day: 1 }).toZonedDateTime(zone).offsetNanoseconds);
-    components.push("BEGIN:STANDARD", "DTSTART:19700101T000000", `TZOFFSETFROM:${offset}`, `TZOFFSETTO:${offset}`, "END:STANDARD");
+    const offset = offsetText(
+      Temporal.PlainDateTime.from({ year: fromYear, month: 1, day: 1 }).toZonedDateTime(zone)
+        .offsetNanoseconds,
+    );
+    components.push(
+      "BEGIN:STANDARD",
+      "DTSTART:19700101T000000",
+      `TZOFFSETFROM:${offset}`,
+      `TZOFFSETTO:${offset}`,
+      "END:STANDARD",
+    );
   } else {
     // The offset in force at the start of the range, so times before the first listed transition resolve too.
-    const first = Temporal.PlainDateTime.from({ year: fromYear, month: 1, day: 1 }).toZonedDateTime(zone).offsetNanoseconds;
-    components.unshift("BEGIN:STANDARD", `DTSTART:${fromYear}0101T000000`, `TZOFFSETFROM:${offsetText(first)}`, `TZOFFSETTO:${offsetText(first)}`, "END:STANDARD");
+    const first = Temporal.PlainDateTime.from({ year: fromYear, month: 1, day: 1 }).toZonedDateTime(
+      zone,
+    ).offsetNanoseconds;
+    components.unshift(
+      "BEGIN:STANDARD",
+      `DTSTART:${fromYear}0101T000000`,
+      `TZOFFSETFROM:${offsetText(first)}`,
+      `TZOFFSETTO:${offsetText(first)}`,
+      "END:STANDARD",
+    );
   }
   return [...lines, ...components, "END:VTIMEZONE"];
 }
@@ -102,7 +131,12 @@ export interface FeedOptions {
   uidHost: string;
 }
 
-function eventLines(event: EventRecord, exceptions: EventExceptionRecord[], options: FeedOptions, categoryName: string | null): string[] {
+function eventLines(
+  event: EventRecord,
+  exceptions: EventExceptionRecord[],
+  options: FeedOptions,
+  categoryName: string | null,
+): string[] {
   const zone = event.timezone;
   const series = seriesOf(event);
   const uid = `event-${event.id}@${options.uidHost}`;
@@ -110,11 +144,21 @@ function eventLines(event: EventRecord, exceptions: EventExceptionRecord[], opti
   const url = `${options.origin}/events/${event.slug}`;
   const common = (start: Temporal.ZonedDateTime, end: Temporal.ZonedDateTime) => [
     ...(event.allDay
-      ? [`DTSTART;VALUE=DATE:${dateStamp(start.toPlainDate())}`, `DTEND;VALUE=DATE:${dateStamp(end.toPlainDate().add({ days: 1 }))}`]
-      : [`DTSTART;TZID=${zone}:${localStamp(start.toPlainDateTime())}`, `DTEND;TZID=${zone}:${localStamp(end.toPlainDateTime())}`]),
+      ? [
+          `DTSTART;VALUE=DATE:${dateStamp(start.toPlainDate())}`,
+          `DTEND;VALUE=DATE:${dateStamp(end.toPlainDate().add({ days: 1 }))}`,
+        ]
+      : [
+          `DTSTART;TZID=${zone}:${localStamp(start.toPlainDateTime())}`,
+          `DTEND;TZID=${zone}:${localStamp(end.toPlainDateTime())}`,
+        ]),
     `SUMMARY:${escapeText(event.title)}`,
-    ...(event.summary ? [`DESCRIPTION:${escapeText(`${event.summary}\n\n${url}`)}`] : [`DESCRIPTION:${escapeText(url)}`]),
-    ...(event.locationName || event.locationAddress ? [`LOCATION:${escapeText([event.locationName, event.locationAddress].filter(Boolean).join(", "))}`] : []),
+    ...(event.summary
+      ? [`DESCRIPTION:${escapeText(`${event.summary}\n\n${url}`)}`]
+      : [`DESCRIPTION:${escapeText(url)}`]),
+    ...(event.locationName || event.locationAddress
+      ? [`LOCATION:${escapeText([event.locationName, event.locationAddress].filter(Boolean).join(", "))}`]
+      : []),
     `URL:${url}`,
     ...(categoryName ? [`CATEGORIES:${escapeText(categoryName)}`] : []),
     `STATUS:${event.status === "cancelled" ? "CANCELLED" : "CONFIRMED"}`,
@@ -123,7 +167,9 @@ function eventLines(event: EventRecord, exceptions: EventExceptionRecord[], opti
   const lines = ["BEGIN:VEVENT", `UID:${uid}`, `DTSTAMP:${stamp}`, ...common(series.start, series.end)];
   if (series.rule) {
     lines.push(`RRULE:${event.rrule}`);
-    const cancelled = exceptions.filter((x) => x.status === "cancelled").map((x) => instantOf(x.originalStart).toZonedDateTimeISO(zone).toPlainDateTime());
+    const cancelled = exceptions
+      .filter((x) => x.status === "cancelled")
+      .map((x) => instantOf(x.originalStart).toZonedDateTimeISO(zone).toPlainDateTime());
     const exdates = [...(series.exdates ?? []), ...cancelled];
     if (exdates.length) lines.push(`EXDATE;TZID=${zone}:${exdates.map(localStamp).join(",")}`);
   }
@@ -137,7 +183,10 @@ function eventLines(event: EventRecord, exceptions: EventExceptionRecord[], opti
         `UID:${uid}`,
         `DTSTAMP:${utcStamp(instantOf(x.updated))}`,
         `RECURRENCE-ID;TZID=${zone}:${localStamp(original.toPlainDateTime())}`,
-        ...common(instantOf(x.startsAt).toZonedDateTimeISO(zone), instantOf(x.endsAt || x.startsAt).toZonedDateTimeISO(zone)),
+        ...common(
+          instantOf(x.startsAt).toZonedDateTimeISO(zone),
+          instantOf(x.endsAt || x.startsAt).toZonedDateTimeISO(zone),
+        ),
         "END:VEVENT",
       );
     }
@@ -146,7 +195,10 @@ function eventLines(event: EventRecord, exceptions: EventExceptionRecord[], opti
 }
 
 /** A whole calendar of events (their series, exceptions and the zones they use). */
-export function calendar(events: { event: EventRecord; exceptions: EventExceptionRecord[]; categoryName: string | null }[], options: FeedOptions): string {
+export function calendar(
+  events: { event: EventRecord; exceptions: EventExceptionRecord[]; categoryName: string | null }[],
+  options: FeedOptions,
+): string {
   const zones = new Map<string, number>();
   for (const { event } of events) {
     if (event.allDay) continue;
@@ -161,8 +213,12 @@ export function calendar(events: { event: EventRecord; exceptions: EventExceptio
     "CALSCALE:GREGORIAN",
     "METHOD:PUBLISH",
     `X-WR-CALNAME:${escapeText(options.name)}`,
-    ...[...zones].sort(([a], [b]) => a.localeCompare(b)).flatMap(([zone, year]) => vtimezone(zone, year - 1, untilYear)),
-    ...events.flatMap(({ event, exceptions, categoryName }) => eventLines(event, exceptions, options, categoryName)),
+    ...[...zones]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .flatMap(([zone, year]) => vtimezone(zone, year - 1, untilYear)),
+    ...events.flatMap(({ event, exceptions, categoryName }) =>
+      eventLines(event, exceptions, options, categoryName),
+    ),
     "END:VCALENDAR",
   ];
   return serialize(lines);
@@ -179,7 +235,10 @@ export function occurrenceCalendar(o: OccurrenceModel, options: FeedOptions): st
     exdates: "",
     status: o.status === "CANCELLED" ? "cancelled" : o.event.status,
   };
-  return calendar([{ event: single, exceptions: [], categoryName: o.event.expand?.category?.name ?? null }], options);
+  return calendar(
+    [{ event: single, exceptions: [], categoryName: o.event.expand?.category?.name ?? null }],
+    options,
+  );
 }
 
 /** "Add to Google Calendar" for one occurrence. */

@@ -1,5 +1,12 @@
 import { Temporal } from "temporal-polyfill";
-import { expand, parseRRule, WEEKDAYS, type Occurrence, type RecurrenceRule, type Series } from "./recurrence.ts";
+import {
+  expand,
+  parseRRule,
+  WEEKDAYS,
+  type Occurrence,
+  type RecurrenceRule,
+  type Series,
+} from "./recurrence.ts";
 import type { EventExceptionRecord, EventRecord } from "../../pocketbase/records.ts";
 
 /** Longest range one query may expand (PRODUCT.md §9: 18 months). */
@@ -7,7 +14,8 @@ export const MAX_RANGE_DAYS = 18 * 31;
 
 /** PocketBase date text ("2026-12-06 15:00:00.000Z") ⇄ Temporal.Instant. */
 export const instantOf = (pbDate: string) => Temporal.Instant.from(pbDate.replace(" ", "T"));
-export const pbDateOf = (instant: Temporal.Instant) => new Date(instant.epochMilliseconds).toISOString().replace("T", " ");
+export const pbDateOf = (instant: Temporal.Instant) =>
+  new Date(instant.epochMilliseconds).toISOString().replace("T", " ");
 export const isoOf = (instant: Temporal.Instant) => new Date(instant.epochMilliseconds).toISOString();
 
 /** The event's series: DTSTART/DTEND in its zone, its rule and EXDATEs (local times). */
@@ -38,7 +46,12 @@ export interface OccurrenceModel extends Occurrence {
  * CANCELLED) so calendars can say so; a moved one carries its new times and is listed where it now
  * falls, also when its original date lies outside the range.
  */
-export function occurrencesOf(event: EventRecord, exceptions: EventExceptionRecord[], from: Temporal.Instant, to: Temporal.Instant): OccurrenceModel[] {
+export function occurrencesOf(
+  event: EventRecord,
+  exceptions: EventExceptionRecord[],
+  from: Temporal.Instant,
+  to: Temporal.Instant,
+): OccurrenceModel[] {
   const series = seriesOf(event);
   const byOriginal = new Map(exceptions.map((x) => [instantOf(x.originalStart).epochMilliseconds, x]));
   const zone = event.timezone;
@@ -56,9 +69,16 @@ export function occurrencesOf(event: EventRecord, exceptions: EventExceptionReco
         note: exception.note || null,
       };
     }
-    return { event, ...o, status: cancelled || exception?.status === "cancelled" ? "CANCELLED" : "SCHEDULED", note: exception?.note || null };
+    return {
+      event,
+      ...o,
+      status: cancelled || exception?.status === "cancelled" ? "CANCELLED" : "SCHEDULED",
+      note: exception?.note || null,
+    };
   };
-  const inRange = (o: OccurrenceModel) => Temporal.Instant.compare(o.end.toInstant(), from) > 0 && Temporal.Instant.compare(o.start.toInstant(), to) < 0;
+  const inRange = (o: OccurrenceModel) =>
+    Temporal.Instant.compare(o.end.toInstant(), from) > 0 &&
+    Temporal.Instant.compare(o.start.toInstant(), to) < 0;
   for (const o of expand(series, from, to)) {
     const model = apply(o);
     if (inRange(model)) result.push(model);
@@ -77,20 +97,32 @@ export function occurrencesOf(event: EventRecord, exceptions: EventExceptionReco
 }
 
 /** The occurrence whose original start is `original`, or null when the series has none then. */
-export function occurrenceAt(event: EventRecord, exceptions: EventExceptionRecord[], original: Temporal.Instant): OccurrenceModel | null {
+export function occurrenceAt(
+  event: EventRecord,
+  exceptions: EventExceptionRecord[],
+  original: Temporal.Instant,
+): OccurrenceModel | null {
   const series = seriesOf(event);
   const [generated] = expand({ ...series }, original, original.add({ seconds: 1 }), 1);
   if (!generated || !generated.originalStart.toInstant().equals(original)) return null;
   const own = exceptions.filter((x) => instantOf(x.originalStart).equals(original));
   // Expand only around the original start and where an exception moved it (not 1900–9999: that cost
   // ~0.3 s of CPU per registration, RSVP or live subscription of a weekly event).
-  const times = [original, ...own.flatMap((x) => (x.startsAt ? [instantOf(x.startsAt)] : []))].sort(Temporal.Instant.compare);
-  const all = occurrencesOf(event, own, times[0]!.subtract({ hours: 24 }), times[times.length - 1]!.add({ hours: 24 }));
+  const times = [original, ...own.flatMap((x) => (x.startsAt ? [instantOf(x.startsAt)] : []))].sort(
+    Temporal.Instant.compare,
+  );
+  const all = occurrencesOf(
+    event,
+    own,
+    times[0]!.subtract({ hours: 24 }),
+    times[times.length - 1]!.add({ hours: 24 }),
+  );
   return all.find((o) => o.originalStart.toInstant().equals(original)) ?? null;
 }
 
 /** Local date of the original start (the ?date= of an occurrence's page). */
-export const dateKeyOf = (o: Pick<OccurrenceModel, "originalStart">) => o.originalStart.toPlainDate().toString();
+export const dateKeyOf = (o: Pick<OccurrenceModel, "originalStart">) =>
+  o.originalStart.toPlainDate().toString();
 
 // ---------------------------------------------------------------------------------------------------
 // The rule in words (the editor's preview and the event page): "Every 2nd Sunday at 10:00, until 31 Dec 2027".
@@ -105,7 +137,12 @@ const MONTHS: Record<Locale, string[]> = {
   es: ["ene", "feb", "mar", "abr", "may", "jun", "jul", "ago", "sept", "oct", "nov", "dic"],
 };
 const ORDINALS: Record<Locale, (n: number) => string> = {
-  en: (n) => (n === -1 ? "last" : n === -2 ? "second-to-last" : `${n}${n % 10 === 1 && n !== 11 ? "st" : n % 10 === 2 && n !== 12 ? "nd" : n % 10 === 3 && n !== 13 ? "rd" : "th"}`),
+  en: (n) =>
+    n === -1
+      ? "last"
+      : n === -2
+        ? "second-to-last"
+        : `${n}${n % 10 === 1 && n !== 11 ? "st" : n % 10 === 2 && n !== 12 ? "nd" : n % 10 === 3 && n !== 13 ? "rd" : "th"}`,
   es: (n) => (n === -1 ? "último" : n === -2 ? "penúltimo" : `${n}.º`),
 };
 
@@ -115,18 +152,26 @@ const list = (items: string[], locale: Locale) => {
   return `${items.slice(0, -1).join(", ")}${and}${items[items.length - 1]}`;
 };
 
-export const localeOf = (locale: string | null | undefined): Locale => (locale?.toLowerCase().startsWith("es") ? "es" : "en");
+export const localeOf = (locale: string | null | undefined): Locale =>
+  locale?.toLowerCase().startsWith("es") ? "es" : "en";
 
 /** "31 Dec 2027" / "31 dic 2027". */
-export const shortDate = (d: Temporal.PlainDate, locale: Locale) => `${d.day} ${MONTHS[locale][d.month - 1]} ${d.year}`;
+export const shortDate = (d: Temporal.PlainDate, locale: Locale) =>
+  `${d.day} ${MONTHS[locale][d.month - 1]} ${d.year}`;
 
-export function describeRule(rule: RecurrenceRule, start: Temporal.ZonedDateTime, localeName: string | null | undefined): string {
+export function describeRule(
+  rule: RecurrenceRule,
+  start: Temporal.ZonedDateTime,
+  localeName: string | null | undefined,
+): string {
   const locale = localeOf(localeName);
   const es = locale === "es";
   const days = DAY_NAMES[locale];
   const time = start.toPlainTime().toString({ smallestUnit: "minute" });
   const n = rule.interval;
-  const byDays = (rule.byDay ?? []).map((b) => (b.ordinal ? `${ORDINALS[locale](b.ordinal)} ${days[b.day - 1]}` : days[b.day - 1]!));
+  const byDays = (rule.byDay ?? []).map((b) =>
+    b.ordinal ? `${ORDINALS[locale](b.ordinal)} ${days[b.day - 1]}` : days[b.day - 1]!,
+  );
   let what: string;
   switch (rule.freq) {
     case "DAILY":
@@ -135,14 +180,30 @@ export function describeRule(rule: RecurrenceRule, start: Temporal.ZonedDateTime
       break;
     case "WEEKLY": {
       const on = byDays.length ? byDays : [days[start.dayOfWeek - 1]!];
-      what = n === 1 ? (es ? `Cada ${list(on, locale)}` : `Every ${list(on, locale)}`) : es ? `Cada ${n} semanas: ${list(on, locale)}` : `Every ${n} weeks on ${list(on, locale)}`;
+      what =
+        n === 1
+          ? es
+            ? `Cada ${list(on, locale)}`
+            : `Every ${list(on, locale)}`
+          : es
+            ? `Cada ${n} semanas: ${list(on, locale)}`
+            : `Every ${n} weeks on ${list(on, locale)}`;
       break;
     }
     case "MONTHLY": {
-      const every = n === 1 ? (es ? "Cada mes" : "Every month") : es ? `Cada ${n} meses` : `Every ${n} months`;
-      if (byDays.length && byDays.every((_, i) => rule.byDay![i]!.ordinal)) what = n === 1 ? (es ? `Cada ${list(byDays, locale)} del mes` : `Every ${list(byDays, locale)}`) : `${every}, ${list(byDays, locale)}`;
+      const every =
+        n === 1 ? (es ? "Cada mes" : "Every month") : es ? `Cada ${n} meses` : `Every ${n} months`;
+      if (byDays.length && byDays.every((_, i) => rule.byDay![i]!.ordinal))
+        what =
+          n === 1
+            ? es
+              ? `Cada ${list(byDays, locale)} del mes`
+              : `Every ${list(byDays, locale)}`
+            : `${every}, ${list(byDays, locale)}`;
       else if (rule.byMonthDay?.length) {
-        const monthDays = rule.byMonthDay.map((d) => (d === -1 ? (es ? "el último día" : "the last day") : es ? `el día ${d}` : `day ${d}`));
+        const monthDays = rule.byMonthDay.map((d) =>
+          d === -1 ? (es ? "el último día" : "the last day") : es ? `el día ${d}` : `day ${d}`,
+        );
         what = `${every}${es ? ", " : " on "}${list(monthDays, locale)}`;
       } else what = `${every}${es ? `, el día ${start.day}` : ` on day ${start.day}`}`;
       break;
@@ -150,13 +211,16 @@ export function describeRule(rule: RecurrenceRule, start: Temporal.ZonedDateTime
     case "YEARLY": {
       const months = (rule.byMonth?.length ? rule.byMonth : [start.month]).map((m) => MONTHS[locale][m - 1]!);
       const every = n === 1 ? (es ? "Cada año" : "Every year") : es ? `Cada ${n} años` : `Every ${n} years`;
-      what = byDays.length ? `${every}, ${list(byDays, locale)} ${es ? "de" : "of"} ${list(months, locale)}` : `${every}${es ? `, el ${start.day} de ${months[0]}` : ` on ${start.day} ${months[0]}`}`;
+      what = byDays.length
+        ? `${every}, ${list(byDays, locale)} ${es ? "de" : "of"} ${list(months, locale)}`
+        : `${every}${es ? `, el ${start.day} de ${months[0]}` : ` on ${start.day} ${months[0]}`}`;
       break;
     }
   }
   let text = `${what} ${es ? "a las" : "at"} ${time}`;
   if (rule.count) text += es ? `, ${rule.count} veces` : `, ${rule.count} times`;
-  if (rule.until) text += `${es ? ", hasta el" : ", until"} ${shortDate(rule.until.toZonedDateTimeISO(start.timeZoneId).toPlainDate(), locale)}`;
+  if (rule.until)
+    text += `${es ? ", hasta el" : ", until"} ${shortDate(rule.until.toZonedDateTimeISO(start.timeZoneId).toPlainDate(), locale)}`;
   return text;
 }
 

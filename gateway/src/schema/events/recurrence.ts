@@ -67,7 +67,14 @@ export function parseIcalDateTime(value: string, zone: string): Temporal.ZonedDa
   const match = /^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})(Z)?)?$/.exec(value.trim());
   if (!match) throw new RecurrenceError(`bad date "${value}"`, "invalid");
   const [, y, mo, d, h, mi, s, z] = match;
-  const local = new Temporal.PlainDateTime(Number(y), Number(mo), Number(d), Number(h ?? 23), Number(mi ?? 59), Number(s ?? 59));
+  const local = new Temporal.PlainDateTime(
+    Number(y),
+    Number(mo),
+    Number(d),
+    Number(h ?? 23),
+    Number(mi ?? 59),
+    Number(s ?? 59),
+  );
   if (z) return Temporal.Instant.from(`${local.toString()}Z`).toZonedDateTimeISO(zone);
   return local.toZonedDateTime(zone, { disambiguation: "compatible" });
 }
@@ -79,14 +86,27 @@ export function parseRRule(text: string, zone: string): RecurrenceRule {
   const parts = new Map<string, string>();
   for (const part of body.split(";")) {
     const [key, value, ...rest] = part.split("=");
-    if (!key || value === undefined || rest.length || !value) throw new RecurrenceError(`bad part "${part}"`, "invalid");
+    if (!key || value === undefined || rest.length || !value)
+      throw new RecurrenceError(`bad part "${part}"`, "invalid");
     if (parts.has(key.toUpperCase())) throw new RecurrenceError(`repeated ${key}`, "invalid");
     parts.set(key.toUpperCase(), value.toUpperCase());
   }
-  const known = new Set(["FREQ", "INTERVAL", "COUNT", "UNTIL", "BYDAY", "BYMONTHDAY", "BYMONTH", "BYSETPOS", "WKST"]);
-  for (const key of parts.keys()) if (!known.has(key)) throw new RecurrenceError(`${key} is not supported`, "unsupported");
+  const known = new Set([
+    "FREQ",
+    "INTERVAL",
+    "COUNT",
+    "UNTIL",
+    "BYDAY",
+    "BYMONTHDAY",
+    "BYMONTH",
+    "BYSETPOS",
+    "WKST",
+  ]);
+  for (const key of parts.keys())
+    if (!known.has(key)) throw new RecurrenceError(`${key} is not supported`, "unsupported");
   const freq = parts.get("FREQ");
-  if (freq !== "DAILY" && freq !== "WEEKLY" && freq !== "MONTHLY" && freq !== "YEARLY") throw new RecurrenceError("FREQ must be DAILY, WEEKLY, MONTHLY or YEARLY", "unsupported");
+  if (freq !== "DAILY" && freq !== "WEEKLY" && freq !== "MONTHLY" && freq !== "YEARLY")
+    throw new RecurrenceError("FREQ must be DAILY, WEEKLY, MONTHLY or YEARLY", "unsupported");
   const int = (key: string, min: number, max: number) => {
     const raw = parts.get(key);
     if (raw === undefined) return undefined;
@@ -108,28 +128,41 @@ export function parseRRule(text: string, zone: string): RecurrenceRule {
     rule.weekStart = day;
   }
   if (parts.has("BYDAY")) {
-    rule.byDay = parts.get("BYDAY")!.split(",").map((item) => {
-      const m = /^([+-]?\d{1,2})?(MO|TU|WE|TH|FR|SA|SU)$/.exec(item);
-      if (!m) throw new RecurrenceError(`bad BYDAY "${item}"`, "invalid");
-      const ordinal = m[1] === undefined ? undefined : Number(m[1]);
-      if (ordinal !== undefined && (ordinal === 0 || Math.abs(ordinal) > 53)) throw new RecurrenceError(`bad BYDAY "${item}"`, "invalid");
-      if (ordinal !== undefined && freq !== "MONTHLY" && freq !== "YEARLY") throw new RecurrenceError("BYDAY ordinals need FREQ=MONTHLY or YEARLY", "invalid");
-      return { day: isoDay(m[2]!), ordinal };
-    });
+    rule.byDay = parts
+      .get("BYDAY")!
+      .split(",")
+      .map((item) => {
+        const m = /^([+-]?\d{1,2})?(MO|TU|WE|TH|FR|SA|SU)$/.exec(item);
+        if (!m) throw new RecurrenceError(`bad BYDAY "${item}"`, "invalid");
+        const ordinal = m[1] === undefined ? undefined : Number(m[1]);
+        if (ordinal !== undefined && (ordinal === 0 || Math.abs(ordinal) > 53))
+          throw new RecurrenceError(`bad BYDAY "${item}"`, "invalid");
+        if (ordinal !== undefined && freq !== "MONTHLY" && freq !== "YEARLY")
+          throw new RecurrenceError("BYDAY ordinals need FREQ=MONTHLY or YEARLY", "invalid");
+        return { day: isoDay(m[2]!), ordinal };
+      });
   }
   if (parts.has("BYMONTHDAY")) {
-    rule.byMonthDay = parts.get("BYMONTHDAY")!.split(",").map((v) => {
-      const n = Number(v);
-      if (!/^-?\d{1,2}$/.test(v) || n === 0 || Math.abs(n) > 31) throw new RecurrenceError(`bad BYMONTHDAY "${v}"`, "invalid");
-      return n;
-    });
+    rule.byMonthDay = parts
+      .get("BYMONTHDAY")!
+      .split(",")
+      .map((v) => {
+        const n = Number(v);
+        if (!/^-?\d{1,2}$/.test(v) || n === 0 || Math.abs(n) > 31)
+          throw new RecurrenceError(`bad BYMONTHDAY "${v}"`, "invalid");
+        return n;
+      });
   }
   if (parts.has("BYMONTH")) {
-    rule.byMonth = parts.get("BYMONTH")!.split(",").map((v) => {
-      const n = Number(v);
-      if (!/^\d{1,2}$/.test(v) || n < 1 || n > 12) throw new RecurrenceError(`bad BYMONTH "${v}"`, "invalid");
-      return n;
-    });
+    rule.byMonth = parts
+      .get("BYMONTH")!
+      .split(",")
+      .map((v) => {
+        const n = Number(v);
+        if (!/^\d{1,2}$/.test(v) || n < 1 || n > 12)
+          throw new RecurrenceError(`bad BYMONTH "${v}"`, "invalid");
+        return n;
+      });
   }
   rule.bySetPos = int("BYSETPOS", -366, 366);
   if (rule.bySetPos === 0) throw new RecurrenceError("bad BYSETPOS", "invalid");
@@ -141,8 +174,12 @@ export function formatRRule(rule: RecurrenceRule): string {
   const parts = [`FREQ=${rule.freq}`];
   if (rule.interval !== 1) parts.push(`INTERVAL=${rule.interval}`);
   if (rule.count) parts.push(`COUNT=${rule.count}`);
-  if (rule.until) parts.push(`UNTIL=${rule.until.toZonedDateTimeISO("UTC").toPlainDateTime().toString().replace(/[-:]/g, "").slice(0, 15)}Z`);
-  if (rule.byDay?.length) parts.push(`BYDAY=${rule.byDay.map((d) => `${d.ordinal ?? ""}${WEEKDAYS[d.day - 1]}`).join(",")}`);
+  if (rule.until)
+    parts.push(
+      `UNTIL=${rule.until.toZonedDateTimeISO("UTC").toPlainDateTime().toString().replace(/[-:]/g, "").slice(0, 15)}Z`,
+    );
+  if (rule.byDay?.length)
+    parts.push(`BYDAY=${rule.byDay.map((d) => `${d.ordinal ?? ""}${WEEKDAYS[d.day - 1]}`).join(",")}`);
   if (rule.byMonthDay?.length) parts.push(`BYMONTHDAY=${rule.byMonthDay.join(",")}`);
   if (rule.byMonth?.length) parts.push(`BYMONTH=${rule.byMonth.join(",")}`);
   if (rule.bySetPos) parts.push(`BYSETPOS=${rule.bySetPos}`);
@@ -151,7 +188,11 @@ export function formatRRule(rule: RecurrenceRule): string {
 }
 
 /** The days of one month a monthly (or yearly-by-month) rule selects, in order. */
-function daysInMonth(rule: RecurrenceRule, month: Temporal.PlainYearMonth, startDay: number): Temporal.PlainDate[] {
+function daysInMonth(
+  rule: RecurrenceRule,
+  month: Temporal.PlainYearMonth,
+  startDay: number,
+): Temporal.PlainDate[] {
   const length = month.daysInMonth;
   const all = Array.from({ length }, (_, i) => month.toPlainDate({ day: i + 1 }));
   let days: Temporal.PlainDate[];
@@ -176,7 +217,8 @@ function daysInMonth(rule: RecurrenceRule, month: Temporal.PlainYearMonth, start
   return days;
 }
 
-const monthDayMatches = (wanted: number[], day: number, length: number) => wanted.some((w) => (w > 0 ? w === day : length + w + 1 === day));
+const monthDayMatches = (wanted: number[], day: number, length: number) =>
+  wanted.some((w) => (w > 0 ? w === day : length + w + 1 === day));
 
 /** The candidate local dates of the `index`-th period of the rule (before COUNT/UNTIL and the start cut). */
 function periodDates(rule: RecurrenceRule, start: Temporal.PlainDate, index: number): Temporal.PlainDate[] {
@@ -187,14 +229,17 @@ function periodDates(rule: RecurrenceRule, start: Temporal.PlainDate, index: num
       const day = start.add({ days: step });
       dates = [day];
       if (rule.byDay?.length) dates = dates.filter((d) => rule.byDay!.some((b) => b.day === d.dayOfWeek));
-      if (rule.byMonthDay?.length) dates = dates.filter((d) => monthDayMatches(rule.byMonthDay!, d.day, d.daysInMonth));
+      if (rule.byMonthDay?.length)
+        dates = dates.filter((d) => monthDayMatches(rule.byMonthDay!, d.day, d.daysInMonth));
       break;
     }
     case "WEEKLY": {
       const offset = (start.dayOfWeek - rule.weekStart + 7) % 7;
       const weekBegin = start.subtract({ days: offset }).add({ weeks: step });
       const wanted = rule.byDay?.length ? rule.byDay.map((b) => b.day) : [start.dayOfWeek];
-      dates = Array.from({ length: 7 }, (_, i) => weekBegin.add({ days: i })).filter((d) => wanted.includes(d.dayOfWeek));
+      dates = Array.from({ length: 7 }, (_, i) => weekBegin.add({ days: i })).filter((d) =>
+        wanted.includes(d.dayOfWeek),
+      );
       break;
     }
     case "MONTHLY": {
@@ -225,7 +270,8 @@ function periodDates(rule: RecurrenceRule, start: Temporal.PlainDate, index: num
       break;
     }
   }
-  if (rule.byMonth?.length && rule.freq !== "YEARLY") dates = dates.filter((d) => rule.byMonth!.includes(d.month));
+  if (rule.byMonth?.length && rule.freq !== "YEARLY")
+    dates = dates.filter((d) => rule.byMonth!.includes(d.month));
   if (rule.bySetPos && dates.length) {
     const hit = rule.bySetPos > 0 ? dates[rule.bySetPos - 1] : dates[dates.length + rule.bySetPos];
     dates = hit ? [hit] : [];
@@ -269,13 +315,23 @@ function place(date: Temporal.PlainDate, series: Series): Occurrence {
  * `from` and starts before `to`), in order, EXDATEs removed. COUNT counts the series from its start,
  * EXDATEs included, as RFC 5545 does.
  */
-export function expand(series: Series, from: Temporal.Instant, to: Temporal.Instant, limit = 5000): Occurrence[] {
+export function expand(
+  series: Series,
+  from: Temporal.Instant,
+  to: Temporal.Instant,
+  limit = 5000,
+): Occurrence[] {
   const out: Occurrence[] = [];
   // A zero-length occurrence (end = start) at `from` counts as inside the range.
   const overlaps = (o: Occurrence) =>
-    (Temporal.Instant.compare(o.end.toInstant(), from) > 0 || Temporal.Instant.compare(o.start.toInstant(), from) >= 0) && Temporal.Instant.compare(o.start.toInstant(), to) < 0;
+    (Temporal.Instant.compare(o.end.toInstant(), from) > 0 ||
+      Temporal.Instant.compare(o.start.toInstant(), from) >= 0) &&
+    Temporal.Instant.compare(o.start.toInstant(), to) < 0;
   const excluded = new Set((series.exdates ?? []).map((d) => d.toString()));
-  const keep = (o: Occurrence) => overlaps(o) && !excluded.has(o.start.toPlainDateTime().toString()) && !excluded.has(o.originalStart.toPlainDateTime().toString());
+  const keep = (o: Occurrence) =>
+    overlaps(o) &&
+    !excluded.has(o.start.toPlainDateTime().toString()) &&
+    !excluded.has(o.originalStart.toPlainDateTime().toString());
   const rule = series.rule;
   if (!rule) {
     const only: Occurrence = { start: series.start, end: series.end, originalStart: series.start };
@@ -316,7 +372,10 @@ export function firstOccurrence(series: Series): Occurrence | null {
  * "This and following": the series ends before `at` (one of its occurrences' original start) and a
  * new series continues from `at` with the same rule (COUNT shared out, EXDATEs split by date).
  */
-export function splitSeries(series: Series, at: Temporal.ZonedDateTime): { head: Series | null; tail: Series } {
+export function splitSeries(
+  series: Series,
+  at: Temporal.ZonedDateTime,
+): { head: Series | null; tail: Series } {
   const rule = series.rule;
   if (!rule) throw new RecurrenceError("only a recurring event can be split", "invalid");
   const before = expand({ ...series, exdates: [] }, series.start.toInstant(), at.toInstant(), 100_000).length;

@@ -14,12 +14,38 @@ import { requireAbility, requireViewer } from "../../access/guards.ts";
 import { can } from "../../access/abilities.ts";
 import { composeMail, sendNotice } from "../../mail/notice.ts";
 import { churchLocale, recipientLocale, translator, type Locale } from "../../mail/i18n.ts";
-import { firstOccurrence, isTimeZone, parseRRule, RecurrenceError, splitSeries, expand, formatRRule } from "./recurrence.ts";
 import {
-  dateKeyOf, describeRule, instantOf, isoOf, MAX_RANGE_DAYS, occurrenceAt, occurrencesOf, pbDateOf, seriesOf, shortDate, localeOf,
+  firstOccurrence,
+  isTimeZone,
+  parseRRule,
+  RecurrenceError,
+  splitSeries,
+  expand,
+  formatRRule,
+} from "./recurrence.ts";
+import {
+  dateKeyOf,
+  describeRule,
+  instantOf,
+  isoOf,
+  MAX_RANGE_DAYS,
+  occurrenceAt,
+  occurrencesOf,
+  pbDateOf,
+  seriesOf,
+  shortDate,
+  localeOf,
   type OccurrenceModel,
 } from "./occurrences.ts";
-import type { EventCategoryRecord, EventExceptionRecord, EventRecord, OccurrenceCountsRecord, RegistrationRecord, RsvpRecord, UserRecord } from "../../pocketbase/records.ts";
+import type {
+  EventCategoryRecord,
+  EventExceptionRecord,
+  EventRecord,
+  OccurrenceCountsRecord,
+  RegistrationRecord,
+  RsvpRecord,
+  UserRecord,
+} from "../../pocketbase/records.ts";
 import { googleCalendarUrl } from "./ics.ts";
 
 /**
@@ -31,12 +57,15 @@ import { googleCalendarUrl } from "./ics.ts";
 
 const EXPAND = "category";
 const MAX_EVENTS_PER_RANGE = 500;
-const defined = (data: Record<string, unknown>) => Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined));
+const defined = (data: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined));
 const upper = <T extends string>(value: string): T => value.toUpperCase() as T;
 const newToken = () => randomBytes(24).toString("base64url");
 const newCode = () => {
   const alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
-  return Array.from(randomBytes(8), (b) => alphabet[b % alphabet.length]).join("").replace(/^(.{4})/, "$1-");
+  return Array.from(randomBytes(8), (b) => alphabet[b % alphabet.length])
+    .join("")
+    .replace(/^(.{4})/, "$1-");
 };
 
 // ---------------------------------------------------------------------------------------------------
@@ -57,7 +86,9 @@ function loadersOf(ctx: GatewayContext): EventLoaders {
       exceptions: new DataLoader(
         async (ids) => {
           const filter = ids.map((id) => ctx.pb.filter("event = {:id}", { id })).join(" || ");
-          const rows = await pbCall(() => ctx.pb.collection("event_exceptions").getFullList<EventExceptionRecord>({ filter, batch: 500 }));
+          const rows = await pbCall(() =>
+            ctx.pb.collection("event_exceptions").getFullList<EventExceptionRecord>({ filter, batch: 500 }),
+          );
           return ids.map((id) => rows.filter((r) => r.event === id));
         },
         { maxBatchSize: 50 },
@@ -70,7 +101,11 @@ function loadersOf(ctx: GatewayContext): EventLoaders {
               return ctx.pb.filter("(event = {:e} && occurrenceStart = {:s})", { e: event, s: start });
             })
             .join(" || ");
-          const rows = await pbCall(() => ctx.pb.collection("occurrence_counts").getFullList<OccurrenceCountsRecord>({ filter, batch: 500 }));
+          const rows = await pbCall(() =>
+            ctx.pb
+              .collection("occurrence_counts")
+              .getFullList<OccurrenceCountsRecord>({ filter, batch: 500 }),
+          );
           const byKey = new Map(rows.map((r) => [`${r.event}|${pbDateOf(instantOf(r.occurrenceStart))}`, r]));
           return keys.map((k) => byKey.get(k) ?? null);
         },
@@ -79,7 +114,9 @@ function loadersOf(ctx: GatewayContext): EventLoaders {
       event: new DataLoader(
         async (ids) => {
           const filter = ids.map((id) => ctx.pb.filter("id = {:id}", { id })).join(" || ");
-          const rows = await pbCall(() => ctx.pb.collection("events").getFullList<EventRecord>({ filter, expand: EXPAND }));
+          const rows = await pbCall(() =>
+            ctx.pb.collection("events").getFullList<EventRecord>({ filter, expand: EXPAND }),
+          );
           return ids.map((id) => rows.find((r) => r.id === id) ?? null);
         },
         { maxBatchSize: 50 },
@@ -101,26 +138,45 @@ function parseRange(from: string, to: string): { from: Temporal.Instant; to: Tem
   } catch {
     throw badUserInput({ from: { code: "invalid_date", message: "Use ISO date-times with an offset." } });
   }
-  if (Temporal.Instant.compare(end, start) <= 0) throw badUserInput({ to: { code: "before_start", message: "The end must be after the start." } });
+  if (Temporal.Instant.compare(end, start) <= 0)
+    throw badUserInput({ to: { code: "before_start", message: "The end must be after the start." } });
   if (end.epochMilliseconds - start.epochMilliseconds > MAX_RANGE_DAYS * 86_400_000) {
     throw badUserInput({ to: { code: "range_too_long", message: "Ask for at most 18 months at a time." } });
   }
   return { from: start, to: end };
 }
 
-async function eventsOverlapping(ctx: GatewayContext, from: Temporal.Instant, to: Temporal.Instant, categorySlug?: string | null): Promise<EventRecord[]> {
+async function eventsOverlapping(
+  ctx: GatewayContext,
+  from: Temporal.Instant,
+  to: Temporal.Instant,
+  categorySlug?: string | null,
+): Promise<EventRecord[]> {
   const filters = [
     'status != "draft"',
-    ctx.pb.filter("startsAt < {:to} && (rrule != '' || endsAt > {:from})", { from: pbDateOf(from), to: pbDateOf(to) }),
+    ctx.pb.filter("startsAt < {:to} && (rrule != '' || endsAt > {:from})", {
+      from: pbDateOf(from),
+      to: pbDateOf(to),
+    }),
   ];
   if (categorySlug) filters.push(ctx.pb.filter("category.slug = {:c}", { c: categorySlug }));
   const rows = await pbCall(() =>
-    ctx.pb.collection("events").getList<EventRecord>(1, MAX_EVENTS_PER_RANGE, { filter: filters.join(" && "), sort: "startsAt,id", expand: EXPAND, skipTotal: true }),
+    ctx.pb.collection("events").getList<EventRecord>(1, MAX_EVENTS_PER_RANGE, {
+      filter: filters.join(" && "),
+      sort: "startsAt,id",
+      expand: EXPAND,
+      skipTotal: true,
+    }),
   );
   return rows.items;
 }
 
-async function occurrencesIn(ctx: GatewayContext, from: Temporal.Instant, to: Temporal.Instant, categorySlug?: string | null): Promise<OccurrenceModel[]> {
+async function occurrencesIn(
+  ctx: GatewayContext,
+  from: Temporal.Instant,
+  to: Temporal.Instant,
+  categorySlug?: string | null,
+): Promise<OccurrenceModel[]> {
   const events = await eventsOverlapping(ctx, from, to, categorySlug);
   const exceptions = await Promise.all(events.map((e) => loadersOf(ctx).exceptions.load(e.id)));
   const all = events.flatMap((event, i) => {
@@ -130,11 +186,17 @@ async function occurrencesIn(ctx: GatewayContext, from: Temporal.Instant, to: Te
       return []; // a rule written outside the gateway that does not parse shows nothing rather than failing the calendar
     }
   });
-  return all.sort((a, b) => Temporal.Instant.compare(a.start.toInstant(), b.start.toInstant()) || a.event.title.localeCompare(b.event.title));
+  return all.sort(
+    (a, b) =>
+      Temporal.Instant.compare(a.start.toInstant(), b.start.toInstant()) ||
+      a.event.title.localeCompare(b.event.title),
+  );
 }
 
 async function findEvent(ctx: GatewayContext, filter: string): Promise<EventRecord | null> {
-  const rows = await pbCall(() => ctx.pb.collection("events").getList<EventRecord>(1, 1, { filter, expand: EXPAND, skipTotal: true }));
+  const rows = await pbCall(() =>
+    ctx.pb.collection("events").getList<EventRecord>(1, 1, { filter, expand: EXPAND, skipTotal: true }),
+  );
   return rows.items[0] ?? null;
 }
 
@@ -148,16 +210,25 @@ function parseInstant(field: string, value: string): Temporal.Instant {
   try {
     return Temporal.Instant.from(value);
   } catch {
-    throw badUserInput({ [field]: { code: "invalid_date", message: "Use an ISO date-time with an offset." } });
+    throw badUserInput({
+      [field]: { code: "invalid_date", message: "Use an ISO date-time with an offset." },
+    });
   }
 }
 
 /** The occurrence the caller means (by its original start); NOT_FOUND when the series has none then. */
-async function requireOccurrence(ctx: GatewayContext, eventId: string, originalStart: string): Promise<OccurrenceModel> {
+async function requireOccurrence(
+  ctx: GatewayContext,
+  eventId: string,
+  originalStart: string,
+): Promise<OccurrenceModel> {
   const event = await requireEvent(ctx, eventId);
   const original = parseInstant("originalStart", originalStart);
   const occurrence = occurrenceAt(event, await loadersOf(ctx).exceptions.load(event.id), original);
-  if (!occurrence) throw badUserInput({ originalStart: { code: "no_such_occurrence", message: "The event does not take place then." } });
+  if (!occurrence)
+    throw badUserInput({
+      originalStart: { code: "no_such_occurrence", message: "The event does not take place then." },
+    });
   return occurrence;
 }
 
@@ -166,8 +237,10 @@ function registrationOpen(o: OccurrenceModel, now = Temporal.Now.instant()): boo
   const e = o.event;
   if (e.registrationMode === "none" || e.status !== "published" || o.status === "CANCELLED") return false;
   if (Temporal.Instant.compare(o.originalStart.toInstant(), now) < 0) return false;
-  if (e.registrationOpensAt && Temporal.Instant.compare(now, instantOf(e.registrationOpensAt)) < 0) return false;
-  if (e.registrationClosesAt && Temporal.Instant.compare(now, instantOf(e.registrationClosesAt)) > 0) return false;
+  if (e.registrationOpensAt && Temporal.Instant.compare(now, instantOf(e.registrationOpensAt)) < 0)
+    return false;
+  if (e.registrationClosesAt && Temporal.Instant.compare(now, instantOf(e.registrationClosesAt)) > 0)
+    return false;
   return true;
 }
 
@@ -175,7 +248,12 @@ function registrationOpen(o: OccurrenceModel, now = Temporal.Now.instant()): boo
 // Writing events.
 
 /** A local wall-clock time ("2026-12-06T10:00") in `zone` as an instant. */
-function localToInstant(v: Validator, field: string, value: string, zone: string): Temporal.ZonedDateTime | null {
+function localToInstant(
+  v: Validator,
+  field: string,
+  value: string,
+  zone: string,
+): Temporal.ZonedDateTime | null {
   try {
     return Temporal.PlainDateTime.from(value.trim()).toZonedDateTime(zone, { disambiguation: "compatible" });
   } catch {
@@ -187,33 +265,53 @@ function localToInstant(v: Validator, field: string, value: string, zone: string
 function validateEvent(input: EventInput) {
   const v = new Validator();
   const title = v.text("title", input.title, { required: true, max: LIMITS.nameMax });
-  const summary = input.summary == null ? undefined : v.text("summary", input.summary, { max: LIMITS.summaryMax });
+  const summary =
+    input.summary == null ? undefined : v.text("summary", input.summary, { max: LIMITS.summaryMax });
   const description = input.description ?? undefined;
-  if (description !== undefined && description.length > LIMITS.markdownMax) v.add("description", "too_long", `Use at most ${LIMITS.markdownMax} characters.`);
-  const locationName = input.locationName == null ? undefined : v.text("locationName", input.locationName, { max: LIMITS.nameMax });
-  const locationAddress = input.locationAddress == null ? undefined : v.text("locationAddress", input.locationAddress, { max: LIMITS.addressMax });
+  if (description !== undefined && description.length > LIMITS.markdownMax)
+    v.add("description", "too_long", `Use at most ${LIMITS.markdownMax} characters.`);
+  const locationName =
+    input.locationName == null
+      ? undefined
+      : v.text("locationName", input.locationName, { max: LIMITS.nameMax });
+  const locationAddress =
+    input.locationAddress == null
+      ? undefined
+      : v.text("locationAddress", input.locationAddress, { max: LIMITS.addressMax });
   const timezone = input.timezone.trim();
   const zoneOk = isTimeZone(timezone);
   if (!zoneOk) v.add("timezone", "invalid_timezone", "Choose a time zone like America/Chicago.");
   const start = zoneOk ? localToInstant(v, "startsAt", input.startsAt, timezone) : null;
   const end = zoneOk ? localToInstant(v, "endsAt", input.endsAt, timezone) : null;
-  if (start && end && Temporal.ZonedDateTime.compare(end, start) < 0) v.add("endsAt", "before_start", "The end must not be before the start.");
+  if (start && end && Temporal.ZonedDateTime.compare(end, start) < 0)
+    v.add("endsAt", "before_start", "The end must not be before the start.");
   let rrule = "";
   if (input.rrule?.trim() && start && end) {
     try {
       const rule = parseRRule(input.rrule, timezone);
-      if (!firstOccurrence({ start, end, rule })) v.add("rrule", "rule_yields_nothing", "This rule gives no dates: check the days and the end.");
+      if (!firstOccurrence({ start, end, rule }))
+        v.add("rrule", "rule_yields_nothing", "This rule gives no dates: check the days and the end.");
       rrule = formatRRule(rule);
     } catch (error) {
       if (!(error instanceof RecurrenceError)) throw error;
-      v.add("rrule", error.reason === "unsupported" ? "rule_unsupported" : "rule_invalid", "This repeat rule cannot be used.");
+      v.add(
+        "rrule",
+        error.reason === "unsupported" ? "rule_unsupported" : "rule_invalid",
+        "This repeat rule cannot be used.",
+      );
     }
   }
   const capacity = input.capacity ?? 0;
-  if (!Number.isInteger(capacity) || capacity < 0 || capacity > 100_000) v.add("capacity", "out_of_range", "Enter a number of seats from 0 (no limit) to 100000.");
-  const opens = input.registrationOpensAt ? parseInstant("registrationOpensAt", input.registrationOpensAt) : null;
-  const closes = input.registrationClosesAt ? parseInstant("registrationClosesAt", input.registrationClosesAt) : null;
-  if (opens && closes && Temporal.Instant.compare(closes, opens) <= 0) v.add("registrationClosesAt", "before_start", "Registration must close after it opens.");
+  if (!Number.isInteger(capacity) || capacity < 0 || capacity > 100_000)
+    v.add("capacity", "out_of_range", "Enter a number of seats from 0 (no limit) to 100000.");
+  const opens = input.registrationOpensAt
+    ? parseInstant("registrationOpensAt", input.registrationOpensAt)
+    : null;
+  const closes = input.registrationClosesAt
+    ? parseInstant("registrationClosesAt", input.registrationClosesAt)
+    : null;
+  if (opens && closes && Temporal.Instant.compare(closes, opens) <= 0)
+    v.add("registrationClosesAt", "before_start", "Registration must close after it opens.");
   v.done();
   return defined({
     title,
@@ -232,7 +330,8 @@ function validateEvent(input: EventInput) {
     capacity,
     waitlistEnabled: input.waitlistEnabled ?? undefined,
     registrationOpensAt: input.registrationOpensAt === undefined ? undefined : opens ? pbDateOf(opens) : "",
-    registrationClosesAt: input.registrationClosesAt === undefined ? undefined : closes ? pbDateOf(closes) : "",
+    registrationClosesAt:
+      input.registrationClosesAt === undefined ? undefined : closes ? pbDateOf(closes) : "",
   });
 }
 
@@ -240,27 +339,54 @@ function validateEvent(input: EventInput) {
  * The `ownerGroup` to write for EventInput.ownerGroupId: nothing when omitted (kept), "" to clear, or a
  * group the caller may read (the groups rules decide; an unknown or hidden one is a field error).
  */
-async function ownerGroupOf(ctx: GatewayContext, id: string | null | undefined): Promise<{ ownerGroup?: string }> {
+async function ownerGroupOf(
+  ctx: GatewayContext,
+  id: string | null | undefined,
+): Promise<{ ownerGroup?: string }> {
   if (id === undefined) return {};
   if (!id) return { ownerGroup: "" };
   const found = /^[a-z0-9]{15}$/.test(id)
-    ? (await pbCall(() => ctx.pb.collection("groups").getList(1, 1, { filter: ctx.pb.filter("id = {:id}", { id }), fields: "id", skipTotal: true }))).items.length > 0
+    ? (
+        await pbCall(() =>
+          ctx.pb
+            .collection("groups")
+            .getList(1, 1, { filter: ctx.pb.filter("id = {:id}", { id }), fields: "id", skipTotal: true }),
+        )
+      ).items.length > 0
     : false;
-  if (!found) throw badUserInput({ ownerGroupId: { code: "unknown_group", message: "Choose a group from the list." } });
+  if (!found)
+    throw badUserInput({ ownerGroupId: { code: "unknown_group", message: "Choose a group from the list." } });
   return { ownerGroup: id };
 }
 
-async function exceptionFor(ctx: GatewayContext, eventId: string, original: Temporal.Instant): Promise<EventExceptionRecord | null> {
+async function exceptionFor(
+  ctx: GatewayContext,
+  eventId: string,
+  original: Temporal.Instant,
+): Promise<EventExceptionRecord | null> {
   const rows = await pbCall(() =>
-    ctx.pb.collection("event_exceptions").getList<EventExceptionRecord>(1, 1, { filter: ctx.pb.filter("event = {:e} && originalStart = {:o}", { e: eventId, o: pbDateOf(original) }), skipTotal: true }),
+    ctx.pb.collection("event_exceptions").getList<EventExceptionRecord>(1, 1, {
+      filter: ctx.pb.filter("event = {:e} && originalStart = {:o}", { e: eventId, o: pbDateOf(original) }),
+      skipTotal: true,
+    }),
   );
   return rows.items[0] ?? null;
 }
 
-async function saveException(ctx: GatewayContext, eventId: string, original: Temporal.Instant, data: Record<string, unknown>) {
+async function saveException(
+  ctx: GatewayContext,
+  eventId: string,
+  original: Temporal.Instant,
+  data: Record<string, unknown>,
+) {
   const existing = await exceptionFor(ctx, eventId, original);
   if (existing) await writeAsCaller(() => ctx.pb.collection("event_exceptions").update(existing.id, data));
-  else await writeAsCaller(() => ctx.pb.collection("event_exceptions").create({ event: eventId, originalStart: pbDateOf(original), note: "", ...data }));
+  else
+    await writeAsCaller(() =>
+      ctx.pb
+        .collection("event_exceptions")
+        .create({ event: eventId, originalStart: pbDateOf(original), note: "", ...data }),
+    );
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -278,10 +404,22 @@ function throttleVisitorForm(ctx: GatewayContext, kind: string): void {
  * occurrence on the same local date (the usual reason to split is a new time or place). One whose date the
  * new series does not have, or that no longer fits its capacity, stays on the old series for staff to move.
  */
-async function moveSignUpsToSplit(ctx: GatewayContext, old: EventRecord, created: EventRecord, from: Temporal.Instant): Promise<void> {
-  const filter = ctx.pb.filter("event = {:e} && occurrenceStart >= {:from}", { e: old.id, from: pbDateOf(from) });
+async function moveSignUpsToSplit(
+  ctx: GatewayContext,
+  old: EventRecord,
+  created: EventRecord,
+  from: Temporal.Instant,
+): Promise<void> {
+  const filter = ctx.pb.filter("event = {:e} && occurrenceStart >= {:from}", {
+    e: old.id,
+    from: pbDateOf(from),
+  });
   const [rsvps, registrations] = await Promise.all([
-    pbCall(() => ctx.pb.collection("rsvps").getFullList<RsvpRecord>({ filter, sort: "occurrenceStart,created", fields: "id,occurrenceStart" })),
+    pbCall(() =>
+      ctx.pb
+        .collection("rsvps")
+        .getFullList<RsvpRecord>({ filter, sort: "occurrenceStart,created", fields: "id,occurrenceStart" }),
+    ),
     // In the order they came (seats and waitlist places are given again in that order); cancelled ones stay as records of the old date.
     pbCall(() =>
       ctx.pb.collection("registrations").getFullList<RegistrationRecord>({
@@ -291,19 +429,32 @@ async function moveSignUpsToSplit(ctx: GatewayContext, old: EventRecord, created
       }),
     ),
   ]);
-  const rows = [...rsvps.map((r) => ({ collection: "rsvps" as const, ...r })), ...registrations.map((r) => ({ collection: "registrations" as const, ...r }))];
+  const rows = [
+    ...rsvps.map((r) => ({ collection: "rsvps" as const, ...r })),
+    ...registrations.map((r) => ({ collection: "registrations" as const, ...r })),
+  ];
   if (!rows.length) return;
-  const last = instantOf(rows.reduce((max, r) => (r.occurrenceStart > max ? r.occurrenceStart : max), rows[0]!.occurrenceStart));
-  const dateOf = (instant: Temporal.Instant, zone: string) => instant.toZonedDateTimeISO(zone).toPlainDate().toString();
+  const last = instantOf(
+    rows.reduce((max, r) => (r.occurrenceStart > max ? r.occurrenceStart : max), rows[0]!.occurrenceStart),
+  );
+  const dateOf = (instant: Temporal.Instant, zone: string) =>
+    instant.toZonedDateTimeISO(zone).toPlainDate().toString();
   const newStarts = new Map<string, Temporal.Instant>();
   for (const occurrence of expand(seriesOf(created), from.subtract({ hours: 48 }), last.add({ hours: 48 }))) {
-    newStarts.set(dateOf(occurrence.originalStart.toInstant(), created.timezone), occurrence.originalStart.toInstant());
+    newStarts.set(
+      dateOf(occurrence.originalStart.toInstant(), created.timezone),
+      occurrence.originalStart.toInstant(),
+    );
   }
   for (const row of rows) {
     const target = newStarts.get(dateOf(instantOf(row.occurrenceStart), old.timezone));
     if (!target) continue;
     try {
-      await writeAsCaller(() => ctx.pb.collection(row.collection).update(row.id, { event: created.id, occurrenceStart: pbDateOf(target) }));
+      await writeAsCaller(() =>
+        ctx.pb
+          .collection(row.collection)
+          .update(row.id, { event: created.id, occurrenceStart: pbDateOf(target) }),
+      );
     } catch (error) {
       if (!(error instanceof ClientResponseError && error.status === 400)) throw error; // no seats there: stays for staff
     }
@@ -325,7 +476,14 @@ async function hookWrite<T>(run: () => Promise<T>): Promise<T> {
       };
       const fields = Object.entries(data).filter(([, d]) => d.code && known[d.code]);
       if (fields.length) {
-        throw badUserInput(Object.fromEntries(fields.map(([field, d]) => [field === "occurrenceStart" || field === "event" ? "originalStart" : field, { code: d.code!.replace(/^validation_/, ""), message: known[d.code!]! }])));
+        throw badUserInput(
+          Object.fromEntries(
+            fields.map(([field, d]) => [
+              field === "occurrenceStart" || field === "event" ? "originalStart" : field,
+              { code: d.code!.replace(/^validation_/, ""), message: known[d.code!]! },
+            ]),
+          ),
+        );
       }
     }
     return writeAsCaller(() => Promise.reject(error));
@@ -333,9 +491,11 @@ async function hookWrite<T>(run: () => Promise<T>): Promise<T> {
 }
 
 const eventWhen = (o: { start: Temporal.ZonedDateTime }, locale: string) =>
-  new Intl.DateTimeFormat(locale === "es" ? "es" : "en-US", { dateStyle: "full", timeStyle: "short", timeZone: o.start.timeZoneId }).format(new Date(o.start.epochMilliseconds));
-
-
+  new Intl.DateTimeFormat(locale === "es" ? "es" : "en-US", {
+    dateStyle: "full",
+    timeStyle: "short",
+    timeZone: o.start.timeZoneId,
+  }).format(new Date(o.start.epochMilliseconds));
 
 /**
  * The rows of one mail link's party (a registration and its waitlisted part, or an RSVP). The token
@@ -343,24 +503,34 @@ const eventWhen = (o: { start: Temporal.ZonedDateTime }, locale: string) =>
  * signed-in caller also reads all their own sign-ups through the rule's owner branch (without it, a
  * member's second registration answered with, mailed and cancelled their first).
  */
-const tokenParty = (ctx: GatewayContext, token: string) => ({ query: { token }, filter: ctx.pb.filter("cancelToken = {:token}", { token }) });
+const tokenParty = (ctx: GatewayContext, token: string) => ({
+  query: { token },
+  filter: ctx.pb.filter("cancelToken = {:token}", { token }),
+});
 
 /** The caller's own sign-ups read for "my upcoming events", newest date first (future ones lead). */
 const MY_EVENTS_SCAN = 200;
 
 /** Whether an RSVP's answer (or its number of guests) differs from before: worth a confirmation mail. */
-const answerChanged = (before: RsvpRecord | undefined, after: RsvpRecord) => !before || before.response !== after.response || (before.guests ?? 0) !== (after.guests ?? 0);
+const answerChanged = (before: RsvpRecord | undefined, after: RsvpRecord) =>
+  !before || before.response !== after.response || (before.guests ?? 0) !== (after.guests ?? 0);
 
 /**
  * Event mails go to visitors as much as to members: a sign-up with an account (`userId`) is written in
  * its owner's language, others in the church's (system job: the superuser reads the account's choice).
  */
-async function mailContext(ctx: GatewayContext, userId?: string | null): Promise<{ churchName: string; locale: Locale; t: ReturnType<typeof translator> }> {
+async function mailContext(
+  ctx: GatewayContext,
+  userId?: string | null,
+): Promise<{ churchName: string; locale: Locale; t: ReturnType<typeof translator> }> {
   const settings = await ctx.publicSettings.get();
   let locale = churchLocale(settings);
   if (userId) {
     const system = await ctx.system.get();
-    const user = await system.collection("users").getOne<UserRecord>(userId, { fields: "locale" }).catch(() => null);
+    const user = await system
+      .collection("users")
+      .getOne<UserRecord>(userId, { fields: "locale" })
+      .catch(() => null);
     locale = recipientLocale(user, settings);
   }
   return { churchName: settings.churchName, locale, t: translator(locale) };
@@ -372,13 +542,27 @@ type MailText = Awaited<ReturnType<typeof mailContext>>;
 async function sendEventMail(
   ctx: GatewayContext,
   userId: string | null | undefined,
-  write: (text: MailText) => { to: string; subject: string; paragraphs: string[]; link: { url: string; label: string } },
+  write: (text: MailText) => {
+    to: string;
+    subject: string;
+    paragraphs: string[];
+    link: { url: string; label: string };
+  },
 ): Promise<void> {
   const text = await mailContext(ctx, userId);
-  await sendNotice(ctx.mailer, composeMail({ ...write(text), churchName: text.churchName, locale: text.locale }), text.churchName);
+  await sendNotice(
+    ctx.mailer,
+    composeMail({ ...write(text), churchName: text.churchName, locale: text.locale }),
+    text.churchName,
+  );
 }
 
-async function mailRegistration(ctx: GatewayContext, o: OccurrenceModel, parts: RegistrationRecord[], token: string) {
+async function mailRegistration(
+  ctx: GatewayContext,
+  o: OccurrenceModel,
+  parts: RegistrationRecord[],
+  token: string,
+) {
   const first = parts[0]!;
   const confirmed = parts.filter((p) => p.status === "confirmed").reduce((n, p) => n + p.attendees, 0);
   const waitlisted = parts.filter((p) => p.status === "waitlisted").reduce((n, p) => n + p.attendees, 0);
@@ -387,13 +571,21 @@ async function mailRegistration(ctx: GatewayContext, o: OccurrenceModel, parts: 
     subject: t("event.registered.subject", { confirmed, event: o.event.title }),
     paragraphs: [
       t("mail.hello", { name: first.name }),
-      t("event.registered.when", { event: o.event.title, when: eventWhen(o, locale), hasPlace: o.event.locationName ? "yes" : "no", place: o.event.locationName ?? "" }),
+      t("event.registered.when", {
+        event: o.event.title,
+        when: eventWhen(o, locale),
+        hasPlace: o.event.locationName ? "yes" : "no",
+        place: o.event.locationName ?? "",
+      }),
       confirmed ? t("event.registered.confirmed", { count: confirmed }) : "",
       waitlisted ? t("event.registered.waitlisted", { count: waitlisted }) : "",
       t("event.registered.code", { code: first.confirmationCode }),
       t("event.registered.cancelHint"),
     ].filter(Boolean),
-    link: { url: `${ctx.config.publicUrl}/events/registration/${encodeURIComponent(token)}`, label: t("event.registered.button") },
+    link: {
+      url: `${ctx.config.publicUrl}/events/registration/${encodeURIComponent(token)}`,
+      label: t("event.registered.button"),
+    },
   }));
 }
 
@@ -408,10 +600,20 @@ async function mailRsvp(ctx: GatewayContext, o: OccurrenceModel, rsvp: RsvpRecor
     subject: t("event.rsvp.subject", { event: o.event.title, response }),
     paragraphs: [
       t("mail.hello", { name: rsvp.name }),
-      t("event.rsvp.body", { event: o.event.title, when: eventWhen(o, locale), hasPlace: o.event.locationName ? "yes" : "no", place: o.event.locationName ?? "", response, guests: rsvp.guests ?? 0 }),
+      t("event.rsvp.body", {
+        event: o.event.title,
+        when: eventWhen(o, locale),
+        hasPlace: o.event.locationName ? "yes" : "no",
+        place: o.event.locationName ?? "",
+        response,
+        guests: rsvp.guests ?? 0,
+      }),
       t(rsvp.user ? "event.rsvp.changeSignedIn" : "event.rsvp.change"),
     ],
-    link: { url: `${ctx.config.publicUrl}/events/${o.event.slug}?date=${dateKeyOf(o)}`, label: t("event.rsvp.button") },
+    link: {
+      url: `${ctx.config.publicUrl}/events/${o.event.slug}?date=${dateKeyOf(o)}`,
+      label: t("event.rsvp.button"),
+    },
   }));
 }
 
@@ -428,10 +630,19 @@ async function mailMoved(ctx: GatewayContext, o: OccurrenceModel, id: string): P
     subject: t("event.moved.subject", { event: o.event.title }),
     paragraphs: [
       t("mail.hello", { name: r.name }),
-      t("event.moved.body", { event: o.event.title, when: eventWhen(o, locale), status: r.status, count: r.attendees, position: r.waitlistPosition ?? 0 }),
+      t("event.moved.body", {
+        event: o.event.title,
+        when: eventWhen(o, locale),
+        status: r.status,
+        count: r.attendees,
+        position: r.waitlistPosition ?? 0,
+      }),
       t("event.registered.code", { code: r.confirmationCode }),
     ],
-    link: { url: `${ctx.config.publicUrl}/events/registration/${encodeURIComponent(r.cancelToken)}`, label: t("event.registered.button") },
+    link: {
+      url: `${ctx.config.publicUrl}/events/registration/${encodeURIComponent(r.cancelToken)}`,
+      label: t("event.registered.button"),
+    },
   }));
 }
 
@@ -440,21 +651,43 @@ async function mailMoved(ctx: GatewayContext, o: OccurrenceModel, id: string): P
  * maybe) — one date (`only`), or every date not yet begun when the whole event is cancelled. The
  * superuser only reads these rows to address mail.
  */
-async function mailCancelled(ctx: GatewayContext, event: EventRecord, only: Temporal.Instant | null, note = ""): Promise<void> {
+async function mailCancelled(
+  ctx: GatewayContext,
+  event: EventRecord,
+  only: Temporal.Instant | null,
+  note = "",
+): Promise<void> {
   const system = await ctx.system.get();
-  const when = only ? system.filter("occurrenceStart = {:o}", { o: pbDateOf(only) }) : system.filter("occurrenceStart >= {:now}", { now: pbDateOf(Temporal.Now.instant()) });
+  const when = only
+    ? system.filter("occurrenceStart = {:o}", { o: pbDateOf(only) })
+    : system.filter("occurrenceStart >= {:now}", { now: pbDateOf(Temporal.Now.instant()) });
   const filter = `${system.filter("event = {:e}", { e: event.id })} && ${when}`;
   const [registrations, rsvps] = await Promise.all([
-    system.collection("registrations").getFullList<RegistrationRecord>({ filter: `${filter} && status != 'cancelled' && partOf = ''`, fields: "name,email,occurrenceStart,user" }),
-    system.collection("rsvps").getFullList<RsvpRecord>({ filter: `${filter} && response != 'no' && email != ''`, fields: "name,email,occurrenceStart,user" }),
+    system.collection("registrations").getFullList<RegistrationRecord>({
+      filter: `${filter} && status != 'cancelled' && partOf = ''`,
+      fields: "name,email,occurrenceStart,user",
+    }),
+    system.collection("rsvps").getFullList<RsvpRecord>({
+      filter: `${filter} && response != 'no' && email != ''`,
+      fields: "name,email,occurrenceStart,user",
+    }),
   ]);
   // Dates cancelled before were mailed then.
   const sent = new Set<string>();
   if (!only) {
-    const earlier = await system.collection("event_exceptions").getFullList<EventExceptionRecord>({ filter: system.filter("event = {:e} && status = 'cancelled'", { e: event.id }), fields: "originalStart" });
-    for (const x of earlier) for (const row of [...registrations, ...rsvps]) if (row.occurrenceStart === x.originalStart) sent.add(`${row.email.toLowerCase()}|${row.occurrenceStart}`);
+    const earlier = await system.collection("event_exceptions").getFullList<EventExceptionRecord>({
+      filter: system.filter("event = {:e} && status = 'cancelled'", { e: event.id }),
+      fields: "originalStart",
+    });
+    for (const x of earlier)
+      for (const row of [...registrations, ...rsvps])
+        if (row.occurrenceStart === x.originalStart)
+          sent.add(`${row.email.toLowerCase()}|${row.occurrenceStart}`);
   }
-  for (const [kind, row] of [...registrations.map((r) => ["registration", r] as const), ...rsvps.map((r) => ["rsvp", r] as const)]) {
+  for (const [kind, row] of [
+    ...registrations.map((r) => ["registration", r] as const),
+    ...rsvps.map((r) => ["rsvp", r] as const),
+  ]) {
     const key = `${row.email.toLowerCase()}|${row.occurrenceStart}`;
     if (sent.has(key)) continue; // a party split into parts, or the same person both registered and answered
     sent.add(key);
@@ -464,7 +697,12 @@ async function mailCancelled(ctx: GatewayContext, event: EventRecord, only: Temp
       subject: t("event.cancelled.subject", { event: event.title }),
       paragraphs: [
         t("mail.hello", { name: row.name }),
-        t("event.cancelled.body", { event: event.title, when: eventWhen({ start }, locale), hasNote: note ? "yes" : "no", note }),
+        t("event.cancelled.body", {
+          event: event.title,
+          when: eventWhen({ start }, locale),
+          hasNote: note ? "yes" : "no",
+          note,
+        }),
         t("event.cancelled.signUp", { kind }),
       ],
       link: { url: `${ctx.config.publicUrl}/events`, label: t("event.cancelled.button") },
@@ -482,8 +720,18 @@ async function mailCancelledByStaff(ctx: GatewayContext, id: string): Promise<vo
   await sendEventMail(ctx, r.user, ({ t, locale, churchName }) => ({
     to: r.email,
     subject: t("event.cancelledByStaff.subject", { event: event.title }),
-    paragraphs: [t("mail.hello", { name: r.name }), t("event.cancelledByStaff.body", { event: event.title, when: eventWhen({ start }, locale), church: churchName })],
-    link: { url: `${ctx.config.publicUrl}${event.slug ? `/events/${event.slug}` : "/events"}`, label: t("event.cancelled.button") },
+    paragraphs: [
+      t("mail.hello", { name: r.name }),
+      t("event.cancelledByStaff.body", {
+        event: event.title,
+        when: eventWhen({ start }, locale),
+        church: churchName,
+      }),
+    ],
+    link: {
+      url: `${ctx.config.publicUrl}${event.slug ? `/events/${event.slug}` : "/events"}`,
+      label: t("event.cancelled.button"),
+    },
   }));
 }
 
@@ -494,23 +742,35 @@ async function mailCancelledByStaff(ctx: GatewayContext, id: string): Promise<vo
 export async function mailPromotions(ctx: GatewayContext, eventId: string): Promise<void> {
   const system = await ctx.system.get();
   const rows = await system.collection("registrations").getFullList<RegistrationRecord>({
-    filter: system.filter("event = {:e} && promotedAt != '' && promotionMailedAt = '' && status = 'confirmed'", { e: eventId }),
+    filter: system.filter(
+      "event = {:e} && promotedAt != '' && promotionMailedAt = '' && status = 'confirmed'",
+      { e: eventId },
+    ),
     expand: "event",
   });
   for (const r of rows) {
     const event = r.expand?.event;
     if (!event) continue;
     const start = instantOf(r.occurrenceStart).toZonedDateTimeISO(event.timezone);
-    await system.collection("registrations").update(r.id, { promotionMailedAt: pbDateOf(Temporal.Now.instant()) });
+    await system
+      .collection("registrations")
+      .update(r.id, { promotionMailedAt: pbDateOf(Temporal.Now.instant()) });
     await sendEventMail(ctx, r.user, ({ t, locale }) => ({
       to: r.email,
       subject: t("event.promoted.subject", { event: event.title }),
       paragraphs: [
         t("mail.hello", { name: r.name }),
-        t("event.promoted.body", { event: event.title, when: eventWhen({ start }, locale), count: r.attendees }),
+        t("event.promoted.body", {
+          event: event.title,
+          when: eventWhen({ start }, locale),
+          count: r.attendees,
+        }),
         t("event.registered.code", { code: r.confirmationCode }),
       ],
-      link: { url: `${ctx.config.publicUrl}/events/registration/${encodeURIComponent(r.cancelToken)}`, label: t("event.registered.button") },
+      link: {
+        url: `${ctx.config.publicUrl}/events/registration/${encodeURIComponent(r.cancelToken)}`,
+        label: t("event.registered.button"),
+      },
     }));
   }
 }
@@ -545,14 +805,26 @@ export const eventsResolvers: Resolvers = {
       let all: OccurrenceModel[];
       try {
         if (date) {
-          if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) throw badUserInput({ date: { code: "invalid_date", message: "Use a date like 2026-12-06." } });
+          if (!/^\d{4}-\d{2}-\d{2}$/.test(date))
+            throw badUserInput({ date: { code: "invalid_date", message: "Use a date like 2026-12-06." } });
           const day = Temporal.PlainDate.from(date).toZonedDateTime({ timeZone: event.timezone });
           // The occurrence whose original start falls on that local date.
-          all = occurrencesOf(event, exceptions, day.subtract({ days: 400 }).toInstant(), day.add({ days: 400 }).toInstant()).filter((o) => dateKeyOf(o) === date);
+          all = occurrencesOf(
+            event,
+            exceptions,
+            day.subtract({ days: 400 }).toInstant(),
+            day.add({ days: 400 }).toInstant(),
+          ).filter((o) => dateKeyOf(o) === date);
         } else {
           const now = Temporal.Now.instant();
           all = occurrencesOf(event, exceptions, now, now.add({ hours: 24 * MAX_RANGE_DAYS }));
-          if (!all.length) all = occurrencesOf(event, exceptions, instantOf(event.startsAt), instantOf(event.startsAt).add({ hours: 24 * MAX_RANGE_DAYS })).slice(-1);
+          if (!all.length)
+            all = occurrencesOf(
+              event,
+              exceptions,
+              instantOf(event.startsAt),
+              instantOf(event.startsAt).add({ hours: 24 * MAX_RANGE_DAYS }),
+            ).slice(-1);
         }
       } catch (error) {
         if (error instanceof RecurrenceError) return null;
@@ -566,36 +838,92 @@ export const eventsResolvers: Resolvers = {
       const size = Math.min(Math.max(first ?? 50, 1), 100);
       const q = search?.trim().slice(0, LIMITS.searchMax);
       const rows = await pbCall(() =>
-        ctx.pb.collection("events").getList<EventRecord>(1, size, { filter: q ? ctx.pb.filter("title ~ {:q}", { q }) : "", sort: "-startsAt,id", expand: EXPAND, skipTotal: true }),
+        ctx.pb.collection("events").getList<EventRecord>(1, size, {
+          filter: q ? ctx.pb.filter("title ~ {:q}", { q }) : "",
+          sort: "-startsAt,id",
+          expand: EXPAND,
+          skipTotal: true,
+        }),
       );
       return rows.items;
     },
-    eventCategories: async (_, __, ctx) => (await pbCall(() => ctx.pb.collection("event_categories").getList<EventCategoryRecord>(1, 100, { sort: "name", skipTotal: true }))).items,
+    eventCategories: async (_, __, ctx) =>
+      (
+        await pbCall(() =>
+          ctx.pb
+            .collection("event_categories")
+            .getList<EventCategoryRecord>(1, 100, { sort: "name", skipTotal: true }),
+        )
+      ).items,
     async registrationByToken(_, { token }, ctx) {
       if (!token || token.length > 64) return null;
       const rows = await pbCall(() =>
-        ctx.pb.collection("registrations").getList<RegistrationRecord>(1, 10, { ...tokenParty(ctx, token), sort: "created", expand: "event", skipTotal: true }),
+        ctx.pb.collection("registrations").getList<RegistrationRecord>(1, 10, {
+          ...tokenParty(ctx, token),
+          sort: "created",
+          expand: "event",
+          skipTotal: true,
+        }),
       );
       return rows.items.find((r) => !r.partOf) ?? rows.items[0] ?? null;
     },
     async attendees(_, { eventId, originalStart }, ctx) {
       await requireAbility(ctx, "manageEvents");
       const original = parseInstant("originalStart", originalStart);
-      const filter = ctx.pb.filter("event = {:e} && occurrenceStart = {:o}", { e: eventId, o: pbDateOf(original) });
+      const filter = ctx.pb.filter("event = {:e} && occurrenceStart = {:o}", {
+        e: eventId,
+        o: pbDateOf(original),
+      });
       const [registrations, rsvps] = await Promise.all([
-        pbCall(() => ctx.pb.collection("registrations").getFullList<RegistrationRecord>({ filter, sort: "created" })),
+        pbCall(() =>
+          ctx.pb.collection("registrations").getFullList<RegistrationRecord>({ filter, sort: "created" }),
+        ),
         pbCall(() => ctx.pb.collection("rsvps").getFullList<RsvpRecord>({ filter, sort: "created" })),
       ]);
-      const header = ["name", "email", "attendees", "names", "status", "code", "waitlist position", "registered"];
+      const header = [
+        "name",
+        "email",
+        "attendees",
+        "names",
+        "status",
+        "code",
+        "waitlist position",
+        "registered",
+      ];
       const lines = registrations.map((r) =>
-        [r.name, r.email, r.attendees, (r.attendeeNames ?? []).join("; "), r.status, r.confirmationCode, r.status === "waitlisted" ? r.waitlistPosition : "", fromPocketBaseDate(r.created)].map(csvCell).join(","),
+        [
+          r.name,
+          r.email,
+          r.attendees,
+          (r.attendeeNames ?? []).join("; "),
+          r.status,
+          r.confirmationCode,
+          r.status === "waitlisted" ? r.waitlistPosition : "",
+          fromPocketBaseDate(r.created),
+        ]
+          .map(csvCell)
+          .join(","),
       );
-      const rsvpLines = rsvps.map((r) => [r.name, r.email, 1 + (r.guests ?? 0), "", `rsvp ${r.response}`, "", "", fromPocketBaseDate(r.created)].map(csvCell).join(","));
+      const rsvpLines = rsvps.map((r) =>
+        [
+          r.name,
+          r.email,
+          1 + (r.guests ?? 0),
+          "",
+          `rsvp ${r.response}`,
+          "",
+          "",
+          fromPocketBaseDate(r.created),
+        ]
+          .map(csvCell)
+          .join(","),
+      );
       return { registrations, rsvps, csv: [header.join(","), ...lines, ...rsvpLines].join("\r\n") + "\r\n" };
     },
     recurrencePreview(_, { input }) {
       const v = new Validator();
-      if (!isTimeZone(input.timezone)) v.add("timezone", "invalid_timezone", "Choose a time zone like America/Chicago.");
+      if (!isTimeZone(input.timezone))
+        v.add("timezone", "invalid_timezone", "Choose a time zone like America/Chicago.");
       v.done();
       const start = localToInstant(v, "startsAt", input.startsAt, input.timezone);
       v.done();
@@ -606,9 +934,23 @@ export const eventsResolvers: Resolvers = {
         throw badUserInput({ rrule: { code: "rule_invalid", message: "This repeat rule cannot be used." } });
       }
       const count = Math.min(Math.max(input.count ?? 5, 1), 20);
-      const dates = expand({ start: start!, end: start!, rule }, start!.toInstant(), start!.toInstant().add({ hours: 24 * 366 * 5 }), count);
-      if (!dates.length) throw badUserInput({ rrule: { code: "rule_yields_nothing", message: "This rule gives no dates: check the days and the end." } });
-      return { text: describeRule(rule, start!, input.locale), dates: dates.map((o) => isoOf(o.start.toInstant())) };
+      const dates = expand(
+        { start: start!, end: start!, rule },
+        start!.toInstant(),
+        start!.toInstant().add({ hours: 24 * 366 * 5 }),
+        count,
+      );
+      if (!dates.length)
+        throw badUserInput({
+          rrule: {
+            code: "rule_yields_nothing",
+            message: "This rule gives no dates: check the days and the end.",
+          },
+        });
+      return {
+        text: describeRule(rule, start!, input.locale),
+        dates: dates.map((o) => isoOf(o.start.toInstant())),
+      };
     },
     async myUpcomingEvents(_, __, ctx) {
       const viewer = await requireViewer(ctx);
@@ -619,8 +961,15 @@ export const eventsResolvers: Resolvers = {
       // one IP in 3 s (a church's Wi-Fi). Event staff read everyone's, so theirs name the caller.
       const mine = can(viewer, "manageEvents") ? ctx.pb.filter("user = {:u}", { u: viewer.id }) : "";
       const read = <T extends RegistrationRecord | RsvpRecord>(collection: "registrations" | "rsvps") =>
-        pbCall(() => ctx.pb.collection(collection).getList<T>(1, MY_EVENTS_SCAN, { filter: mine, sort: "-occurrenceStart,-id", skipTotal: true }));
-      const [registrations, rsvps] = await Promise.all([read<RegistrationRecord>("registrations"), read<RsvpRecord>("rsvps")]);
+        pbCall(() =>
+          ctx.pb
+            .collection(collection)
+            .getList<T>(1, MY_EVENTS_SCAN, { filter: mine, sort: "-occurrenceStart,-id", skipTotal: true }),
+        );
+      const [registrations, rsvps] = await Promise.all([
+        read<RegistrationRecord>("registrations"),
+        read<RsvpRecord>("rsvps"),
+      ]);
       const upcoming = [
         ...registrations.items.filter((r) => r.status !== "cancelled"),
         ...rsvps.items.filter((r) => r.response !== "no"),
@@ -634,7 +983,9 @@ export const eventsResolvers: Resolvers = {
       });
       // All at once, so the loaders read every event (and its exceptions) in one call each.
       const events = await Promise.all(rows.map((row) => loadersOf(ctx).event.load(row.event)));
-      const exceptions = await Promise.all(events.map((event) => (event ? loadersOf(ctx).exceptions.load(event.id) : null)));
+      const exceptions = await Promise.all(
+        events.map((event) => (event ? loadersOf(ctx).exceptions.load(event.id) : null)),
+      );
       const out: OccurrenceModel[] = [];
       rows.forEach((row, i) => {
         const event = events[i];
@@ -654,7 +1005,17 @@ export const eventsResolvers: Resolvers = {
       const slug = await chooseSlug(ctx.pb, "events", input.slug, String(data.title));
       return writeAsCaller(() =>
         ctx.pb.collection("events").create<EventRecord>(
-          { summary: "", description: "", visibility: "public", registrationMode: "none", ...data, ...owner, slug, status: "draft", updatedBy: viewer.id },
+          {
+            summary: "",
+            description: "",
+            visibility: "public",
+            registrationMode: "none",
+            ...data,
+            ...owner,
+            slug,
+            status: "draft",
+            updatedBy: viewer.id,
+          },
           { expand: EXPAND },
         ),
       );
@@ -669,27 +1030,45 @@ export const eventsResolvers: Resolvers = {
         capacity: input.capacity === undefined ? current.capacity : input.capacity,
       });
       const owner = await ownerGroupOf(ctx, input.ownerGroupId);
-      const slug = !input.slug || input.slug === current.slug ? current.slug : await chooseSlug(ctx.pb, "events", input.slug, String(data.title), id);
+      const slug =
+        !input.slug || input.slug === current.slug
+          ? current.slug
+          : await chooseSlug(ctx.pb, "events", input.slug, String(data.title), id);
       // Exceptions are kept: they are keyed by original start, which the same rule still generates.
-      return writeAsCaller(() => ctx.pb.collection("events").update<EventRecord>(id, { ...data, ...owner, slug, updatedBy: viewer.id }, { expand: EXPAND }));
+      return writeAsCaller(() =>
+        ctx.pb
+          .collection("events")
+          .update<EventRecord>(id, { ...data, ...owner, slug, updatedBy: viewer.id }, { expand: EXPAND }),
+      );
     },
     async setEventImage(_, { id, file }, ctx) {
       await requireViewer(ctx);
       await requireEvent(ctx, id);
       const image = file ? await checkedImageFile(file, "cover") : null;
-      return writeAsCaller(() => ctx.pb.collection("events").update<EventRecord>(id, { image }, { expand: EXPAND }));
+      return writeAsCaller(() =>
+        ctx.pb.collection("events").update<EventRecord>(id, { image }, { expand: EXPAND }),
+      );
     },
     async publishEvent(_, { id }, ctx) {
       await requireViewer(ctx);
       await requireEvent(ctx, id);
-      return writeAsCaller(() => ctx.pb.collection("events").update<EventRecord>(id, { status: "published" }, { expand: EXPAND }));
+      return writeAsCaller(() =>
+        ctx.pb.collection("events").update<EventRecord>(id, { status: "published" }, { expand: EXPAND }),
+      );
     },
     async cancelEvent(_, { id }, ctx) {
       await requireViewer(ctx);
       const current = await requireEvent(ctx, id);
-      const cancelled = await writeAsCaller(() => ctx.pb.collection("events").update<EventRecord>(id, { status: "cancelled" }, { expand: EXPAND }));
+      const cancelled = await writeAsCaller(() =>
+        ctx.pb.collection("events").update<EventRecord>(id, { status: "cancelled" }, { expand: EXPAND }),
+      );
       if (current.status === "published") {
-        ctx.afterResponse(() => void mailCancelled(ctx, cancelled, null).catch((error: unknown) => console.error("[events] cancellation mail failed:", error)));
+        ctx.afterResponse(
+          () =>
+            void mailCancelled(ctx, cancelled, null).catch((error: unknown) =>
+              console.error("[events] cancellation mail failed:", error),
+            ),
+        );
       }
       return cancelled;
     },
@@ -703,9 +1082,19 @@ export const eventsResolvers: Resolvers = {
       await requireViewer(ctx);
       const o = await requireOccurrence(ctx, eventId, originalStart);
       const text = (note ?? "").trim().slice(0, 500);
-      await saveException(ctx, eventId, o.originalStart.toInstant(), { status: "cancelled", startsAt: "", endsAt: "", note: text });
+      await saveException(ctx, eventId, o.originalStart.toInstant(), {
+        status: "cancelled",
+        startsAt: "",
+        endsAt: "",
+        note: text,
+      });
       if (o.status !== "CANCELLED" && o.event.status === "published") {
-        ctx.afterResponse(() => void mailCancelled(ctx, o.event, o.originalStart.toInstant(), text).catch((error: unknown) => console.error("[events] cancellation mail failed:", error)));
+        ctx.afterResponse(
+          () =>
+            void mailCancelled(ctx, o.event, o.originalStart.toInstant(), text).catch((error: unknown) =>
+              console.error("[events] cancellation mail failed:", error),
+            ),
+        );
       }
       loadersOf(ctx).exceptions.clear(eventId); // the answer's occurrences must include the new exception
       return requireEvent(ctx, eventId);
@@ -716,7 +1105,8 @@ export const eventsResolvers: Resolvers = {
       const v = new Validator();
       const start = localToInstant(v, "startsAt", startsAt, o.event.timezone);
       const end = localToInstant(v, "endsAt", endsAt, o.event.timezone);
-      if (start && end && Temporal.ZonedDateTime.compare(end, start) < 0) v.add("endsAt", "before_start", "The end must not be before the start.");
+      if (start && end && Temporal.ZonedDateTime.compare(end, start) < 0)
+        v.add("endsAt", "before_start", "The end must not be before the start.");
       v.done();
       await saveException(ctx, eventId, o.originalStart.toInstant(), {
         status: "moved",
@@ -738,26 +1128,53 @@ export const eventsResolvers: Resolvers = {
     async splitEvent(_, { id, originalStart, input }, ctx) {
       const viewer = await requireViewer(ctx);
       const current = await requireEvent(ctx, id);
-      if (!current.rrule) throw badUserInput({ originalStart: { code: "not_recurring", message: "Only a repeating event can be split." } });
+      if (!current.rrule)
+        throw badUserInput({
+          originalStart: { code: "not_recurring", message: "Only a repeating event can be split." },
+        });
       const o = await requireOccurrence(ctx, id, originalStart);
       const data = validateEvent(input);
       // The new series stays the group's unless the input says otherwise.
-      const owner = input.ownerGroupId === undefined ? { ownerGroup: current.ownerGroup ?? "" } : await ownerGroupOf(ctx, input.ownerGroupId);
+      const owner =
+        input.ownerGroupId === undefined
+          ? { ownerGroup: current.ownerGroup ?? "" }
+          : await ownerGroupOf(ctx, input.ownerGroupId);
       const { head } = splitSeries(seriesOf(current), o.originalStart);
-      const slug = await chooseSlug(ctx.pb, "events", input.slug && input.slug !== current.slug ? input.slug : null, String(data.title));
+      const slug = await chooseSlug(
+        ctx.pb,
+        "events",
+        input.slug && input.slug !== current.slug ? input.slug : null,
+        String(data.title),
+      );
       const created = await writeAsCaller(() =>
         ctx.pb.collection("events").create<EventRecord>(
-          { summary: "", description: "", visibility: current.visibility, registrationMode: current.registrationMode, ...data, ...owner, slug, status: current.status, splitFrom: current.id, updatedBy: viewer.id },
+          {
+            summary: "",
+            description: "",
+            visibility: current.visibility,
+            registrationMode: current.registrationMode,
+            ...data,
+            ...owner,
+            slug,
+            status: current.status,
+            splitFrom: current.id,
+            updatedBy: viewer.id,
+          },
           { expand: EXPAND },
         ),
       );
       // Exceptions from the split on follow the new series; the old one ends before it (or goes, when nothing is left).
-      const later = (await loadersOf(ctx).exceptions.load(id)).filter((x) => Temporal.Instant.compare(instantOf(x.originalStart), o.originalStart.toInstant()) >= 0);
-      for (const x of later) await writeAsCaller(() => ctx.pb.collection("event_exceptions").update(x.id, { event: created.id }));
+      const later = (await loadersOf(ctx).exceptions.load(id)).filter(
+        (x) => Temporal.Instant.compare(instantOf(x.originalStart), o.originalStart.toInstant()) >= 0,
+      );
+      for (const x of later)
+        await writeAsCaller(() => ctx.pb.collection("event_exceptions").update(x.id, { event: created.id }));
       await moveSignUpsToSplit(ctx, current, created, o.originalStart.toInstant());
       if (head) {
         const exdates = (head.exdates ?? []).map((d) => d.toString()).join(",");
-        await writeAsCaller(() => ctx.pb.collection("events").update(id, { rrule: formatRRule(head.rule!), exdates }));
+        await writeAsCaller(() =>
+          ctx.pb.collection("events").update(id, { rrule: formatRRule(head.rule!), exdates }),
+        );
       } else {
         await writeAsCaller(() => ctx.pb.collection("events").update(id, { status: "cancelled" }));
       }
@@ -768,10 +1185,13 @@ export const eventsResolvers: Resolvers = {
       const v = new Validator();
       const name = v.text("name", input.name, { required: true, max: LIMITS.nameMax });
       const color = input.color?.trim() ?? "";
-      if (color && !/^#[0-9a-fA-F]{6}$/.test(color)) v.add("color", "invalid_color", "Use a colour like #1f6feb.");
+      if (color && !/^#[0-9a-fA-F]{6}$/.test(color))
+        v.add("color", "invalid_color", "Use a colour like #1f6feb.");
       v.done();
       const slug = await chooseSlug(ctx.pb, "event_categories", input.slug, name);
-      return writeAsCaller(() => ctx.pb.collection("event_categories").create<EventCategoryRecord>({ name, slug, color }));
+      return writeAsCaller(() =>
+        ctx.pb.collection("event_categories").create<EventCategoryRecord>({ name, slug, color }),
+      );
     },
 
     async rsvp(_, { input }, ctx) {
@@ -779,38 +1199,82 @@ export const eventsResolvers: Resolvers = {
       const o = await requireOccurrence(ctx, input.eventId, input.originalStart);
       const v = new Validator();
       const guests = input.guests ?? 0;
-      if (!Number.isInteger(guests) || guests < 0 || guests > 20) v.add("guests", "out_of_range", "Enter a number of guests from 0 to 20.");
-      const name = viewer ? viewer.name || viewer.email : v.text("name", input.name, { required: true, max: LIMITS.nameMax });
+      if (!Number.isInteger(guests) || guests < 0 || guests > 20)
+        v.add("guests", "out_of_range", "Enter a number of guests from 0 to 20.");
+      const name = viewer
+        ? viewer.name || viewer.email
+        : v.text("name", input.name, { required: true, max: LIMITS.nameMax });
       const email = viewer ? viewer.email : v.email("email", input.email);
-      if (o.event.registrationMode !== "rsvp") v.add("originalStart", "rsvp_not_open", "This event does not take RSVPs.");
-      else if (!registrationOpen(o)) v.add("originalStart", "registration_closed", "RSVPs are closed for this date.");
+      if (o.event.registrationMode !== "rsvp")
+        v.add("originalStart", "rsvp_not_open", "This event does not take RSVPs.");
+      else if (!registrationOpen(o))
+        v.add("originalStart", "registration_closed", "RSVPs are closed for this date.");
       v.done();
       const response = input.response.toLowerCase();
       const key = { event: o.event.id, occurrenceStart: pbDateOf(o.originalStart.toInstant()) };
       if (viewer) {
         const mine = await pbCall(() =>
-          ctx.pb.collection("rsvps").getList<RsvpRecord>(1, 1, { filter: ctx.pb.filter("event = {:e} && occurrenceStart = {:o} && user = {:u}", { e: key.event, o: key.occurrenceStart, u: viewer.id }), skipTotal: true }),
+          ctx.pb.collection("rsvps").getList<RsvpRecord>(1, 1, {
+            filter: ctx.pb.filter("event = {:e} && occurrenceStart = {:o} && user = {:u}", {
+              e: key.event,
+              o: key.occurrenceStart,
+              u: viewer.id,
+            }),
+            skipTotal: true,
+          }),
         );
         const existing = mine.items[0];
         const rsvp = existing
-          ? await writeAsCaller(() => ctx.pb.collection("rsvps").update<RsvpRecord>(existing.id, { response, guests }))
-          : await writeAsCaller(() => ctx.pb.collection("rsvps").create<RsvpRecord>({ ...key, user: viewer.id, person: viewer.person || "", name, email, response, guests }));
+          ? await writeAsCaller(() =>
+              ctx.pb.collection("rsvps").update<RsvpRecord>(existing.id, { response, guests }),
+            )
+          : await writeAsCaller(() =>
+              ctx.pb.collection("rsvps").create<RsvpRecord>({
+                ...key,
+                user: viewer.id,
+                person: viewer.person || "",
+                name,
+                email,
+                response,
+                guests,
+              }),
+            );
         if (answerChanged(existing, rsvp)) ctx.afterResponse(() => void mailRsvp(ctx, o, rsvp));
         return { rsvp, token: null };
       }
-      if (input.website?.trim()) throw badUserInput({ website: { code: "invalid", message: "Leave this field empty." } });
+      if (input.website?.trim())
+        throw badUserInput({ website: { code: "invalid", message: "Leave this field empty." } });
       if (input.token) {
-        const found = await pbCall(() => ctx.pb.collection("rsvps").getList<RsvpRecord>(1, 1, { ...tokenParty(ctx, input.token!), skipTotal: true }));
+        const found = await pbCall(() =>
+          ctx.pb
+            .collection("rsvps")
+            .getList<RsvpRecord>(1, 1, { ...tokenParty(ctx, input.token!), skipTotal: true }),
+        );
         const existing = found.items[0];
         if (existing && existing.event === key.event && existing.occurrenceStart === key.occurrenceStart) {
-          const rsvp = await writeAsCaller(() => ctx.pb.collection("rsvps").update<RsvpRecord>(existing.id, { response, guests, name, email }, { query: { token: input.token! } }));
+          const rsvp = await writeAsCaller(() =>
+            ctx.pb
+              .collection("rsvps")
+              .update<RsvpRecord>(
+                existing.id,
+                { response, guests, name, email },
+                { query: { token: input.token! } },
+              ),
+          );
           if (answerChanged(existing, rsvp)) ctx.afterResponse(() => void mailRsvp(ctx, o, rsvp));
           return { rsvp, token: input.token };
         }
       }
       throttleVisitorForm(ctx, "rsvp");
       const token = newToken();
-      const rsvp = await writeAsCaller(() => ctx.pb.collection("rsvps").create<RsvpRecord>({ ...key, user: "", name, email, response, guests, cancelToken: token }, { query: { token } }));
+      const rsvp = await writeAsCaller(() =>
+        ctx.pb
+          .collection("rsvps")
+          .create<RsvpRecord>(
+            { ...key, user: "", name, email, response, guests, cancelToken: token },
+            { query: { token } },
+          ),
+      );
       ctx.afterResponse(() => void mailRsvp(ctx, o, rsvp));
       return { rsvp, token };
     },
@@ -826,13 +1290,27 @@ export const eventsResolvers: Resolvers = {
       const email = v.email("email", input.email);
       const phone = input.phone == null ? "" : v.text("phone", input.phone, { max: LIMITS.phoneMax });
       const attendees = input.attendees;
-      if (!Number.isInteger(attendees) || attendees < 1 || attendees > 10) v.add("attendees", "out_of_range", "A party is 1 to 10 people.");
-      const attendeeNames = (input.attendeeNames ?? []).map((n) => n.trim().slice(0, LIMITS.nameMax)).filter(Boolean).slice(0, 10);
+      if (!Number.isInteger(attendees) || attendees < 1 || attendees > 10)
+        v.add("attendees", "out_of_range", "A party is 1 to 10 people.");
+      const attendeeNames = (input.attendeeNames ?? [])
+        .map((n) => n.trim().slice(0, LIMITS.nameMax))
+        .filter(Boolean)
+        .slice(0, 10);
       v.done();
-      if (input.website?.trim()) throw badUserInput({ website: { code: "invalid", message: "Leave this field empty." } });
+      if (input.website?.trim())
+        throw badUserInput({ website: { code: "invalid", message: "Leave this field empty." } });
       const o = await requireOccurrence(ctx, input.eventId, input.originalStart);
-      if (o.event.registrationMode !== "registration") throw badUserInput({ originalStart: { code: "registration_not_open", message: "This event does not take registrations." } });
-      if (!registrationOpen(o)) throw badUserInput({ originalStart: { code: "registration_closed", message: "Registration is closed for this date." } });
+      if (o.event.registrationMode !== "registration")
+        throw badUserInput({
+          originalStart: {
+            code: "registration_not_open",
+            message: "This event does not take registrations.",
+          },
+        });
+      if (!registrationOpen(o))
+        throw badUserInput({
+          originalStart: { code: "registration_closed", message: "Registration is closed for this date." },
+        });
       if (!viewer) throttleVisitorForm(ctx, "register");
       const token = newToken();
       const created = await hookWrite(() =>
@@ -853,7 +1331,15 @@ export const eventsResolvers: Resolvers = {
         ),
       );
       // The party's parts (a split adds a waitlisted one with the same token).
-      const parts = (await pbCall(() => ctx.pb.collection("registrations").getList<RegistrationRecord>(1, 10, { ...tokenParty(ctx, token), sort: "created", skipTotal: true }))).items;
+      const parts = (
+        await pbCall(() =>
+          ctx.pb.collection("registrations").getList<RegistrationRecord>(1, 10, {
+            ...tokenParty(ctx, token),
+            sort: "created",
+            skipTotal: true,
+          }),
+        )
+      ).items;
       const all = parts.length ? parts : [created];
       ctx.afterResponse(() => void mailRegistration(ctx, o, all, token));
       return {
@@ -867,41 +1353,73 @@ export const eventsResolvers: Resolvers = {
       let target: RegistrationRecord | undefined;
       const query = token ? { token } : undefined;
       if (token) {
-        const rows = await pbCall(() => ctx.pb.collection("registrations").getList<RegistrationRecord>(1, 10, { ...tokenParty(ctx, token), sort: "created", skipTotal: true }));
-        target = (id ? rows.items.find((r) => r.id === id) : undefined) ?? rows.items.find((r) => !r.partOf) ?? rows.items[0];
+        const rows = await pbCall(() =>
+          ctx.pb.collection("registrations").getList<RegistrationRecord>(1, 10, {
+            ...tokenParty(ctx, token),
+            sort: "created",
+            skipTotal: true,
+          }),
+        );
+        target =
+          (id ? rows.items.find((r) => r.id === id) : undefined) ??
+          rows.items.find((r) => !r.partOf) ??
+          rows.items[0];
         if (!target) throw notFound();
       } else {
-        if (!id) throw badUserInput({ id: { code: "required", message: "Say which registration to cancel." } });
+        if (!id)
+          throw badUserInput({ id: { code: "required", message: "Say which registration to cancel." } });
         if (!(await ctx.viewer())) throw unauthenticated();
         target = await pbCall(() => ctx.pb.collection("registrations").getOne<RegistrationRecord>(id));
       }
       const updated =
         target.status === "cancelled"
           ? target
-          : await writeAsCaller(() => ctx.pb.collection("registrations").update<RegistrationRecord>(target.id, { status: "cancelled" }, query ? { query } : {}));
+          : await writeAsCaller(() =>
+              ctx.pb
+                .collection("registrations")
+                .update<RegistrationRecord>(target.id, { status: "cancelled" }, query ? { query } : {}),
+            );
       const eventId = target.event;
       // Staff cancelling someone else's registration tell them (the owner, or a mail link's holder, knows).
       const viewer = token ? null : await ctx.viewer();
       const byStaff = target.status !== "cancelled" && viewer !== null && target.user !== viewer.id;
       const cancelledId = target.id;
       ctx.afterResponse(() => {
-        void mailPromotions(ctx, eventId).catch((error: unknown) => console.error("[events] promotion mail failed:", error));
-        if (byStaff) void mailCancelledByStaff(ctx, cancelledId).catch((error: unknown) => console.error("[events] cancellation mail failed:", error));
+        void mailPromotions(ctx, eventId).catch((error: unknown) =>
+          console.error("[events] promotion mail failed:", error),
+        );
+        if (byStaff)
+          void mailCancelledByStaff(ctx, cancelledId).catch((error: unknown) =>
+            console.error("[events] cancellation mail failed:", error),
+          );
       });
       return updated;
     },
     async moveRegistration(_, { id, originalStart, eventId }, ctx) {
       await requireAbility(ctx, "manageEvents");
       const current = await pbCall(() => ctx.pb.collection("registrations").getOne<RegistrationRecord>(id));
-      if (current.status === "cancelled") throw badUserInput({ id: { code: "registration_cancelled", message: "A cancelled registration cannot be moved." } });
+      if (current.status === "cancelled")
+        throw badUserInput({
+          id: { code: "registration_cancelled", message: "A cancelled registration cannot be moved." },
+        });
       const o = await requireOccurrence(ctx, eventId ?? current.event, originalStart);
-      if (o.event.registrationMode !== "registration") throw badUserInput({ eventId: { code: "registration_not_open", message: "This event does not take registrations." } });
+      if (o.event.registrationMode !== "registration")
+        throw badUserInput({
+          eventId: { code: "registration_not_open", message: "This event does not take registrations." },
+        });
       const updated = await hookWrite(() =>
-        ctx.pb.collection("registrations").update<RegistrationRecord>(id, { event: o.event.id, occurrenceStart: pbDateOf(o.originalStart.toInstant()) }),
+        ctx.pb.collection("registrations").update<RegistrationRecord>(id, {
+          event: o.event.id,
+          occurrenceStart: pbDateOf(o.originalStart.toInstant()),
+        }),
       );
       ctx.afterResponse(() => {
-        void mailMoved(ctx, o, id).catch((error: unknown) => console.error("[events] moved mail failed:", error));
-        void mailPromotions(ctx, current.event).catch((error: unknown) => console.error("[events] promotion mail failed:", error));
+        void mailMoved(ctx, o, id).catch((error: unknown) =>
+          console.error("[events] moved mail failed:", error),
+        );
+        void mailPromotions(ctx, current.event).catch((error: unknown) =>
+          console.error("[events] promotion mail failed:", error),
+        );
       });
       return updated;
     },
@@ -917,7 +1435,8 @@ export const eventsResolvers: Resolvers = {
 
   Subscription: {
     occurrenceSeats: {
-      subscribe: async (_, { eventId, originalStart }, ctx) => subscribeToSeats(ctx, eventId, originalStart) as never,
+      subscribe: async (_, { eventId, originalStart }, ctx) =>
+        subscribeToSeats(ctx, eventId, originalStart) as never,
       resolve: (value: unknown) => value as never,
     },
   },
@@ -926,13 +1445,17 @@ export const eventsResolvers: Resolvers = {
     path: (e) => `/events/${e.slug}`,
     summary: (e) => e.summary ?? "",
     description: (e) => e.description ?? "",
-    descriptionHtml: (e, _, ctx) => (e.description ? renderBody(ctx, `event:${e.id}:${e.updated}`, e.description) : ""),
+    descriptionHtml: (e, _, ctx) =>
+      e.description ? renderBody(ctx, `event:${e.id}:${e.updated}`, e.description) : "",
     imageUrl: (e) => (e.image ? `/files/events/${e.id}/${encodeURIComponent(e.image)}?thumb=1200x630` : null),
     category: (e) => e.expand?.category ?? null,
     ownerGroupId: (e) => e.ownerGroup || null,
     locationName: (e) => e.locationName ?? "",
     locationAddress: (e) => e.locationAddress ?? "",
-    mapUrl: (e) => (e.locationAddress ? `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(e.locationAddress)}` : null),
+    mapUrl: (e) =>
+      e.locationAddress
+        ? `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(e.locationAddress)}`
+        : null,
     startsAt: (e) => fromPocketBaseDate(e.startsAt),
     endsAt: (e) => fromPocketBaseDate(e.endsAt),
     allDay: (e) => !!e.allDay,
@@ -959,7 +1482,12 @@ export const eventsResolvers: Resolvers = {
       const now = Temporal.Now.instant();
       const size = Math.min(Math.max(first ?? 5, 1), 20);
       try {
-        return occurrencesOf(e, await loadersOf(ctx).exceptions.load(e.id), now, now.add({ hours: 24 * MAX_RANGE_DAYS })).slice(0, size);
+        return occurrencesOf(
+          e,
+          await loadersOf(ctx).exceptions.load(e.id),
+          now,
+          now.add({ hours: 24 * MAX_RANGE_DAYS }),
+        ).slice(0, size);
       } catch {
         return [];
       }
@@ -989,15 +1517,24 @@ export const eventsResolvers: Resolvers = {
       const counts = await loadersOf(ctx).counts.load(countKey(o.event.id, o.originalStart.toInstant()));
       return Math.max(0, o.event.capacity - (counts?.confirmed ?? 0));
     },
-    confirmedCount: async (o, _, ctx) => (await loadersOf(ctx).counts.load(countKey(o.event.id, o.originalStart.toInstant())))?.confirmed ?? 0,
-    waitlistCount: async (o, _, ctx) => (await loadersOf(ctx).counts.load(countKey(o.event.id, o.originalStart.toInstant())))?.waitlisted ?? 0,
-    goingCount: async (o, _, ctx) => (await loadersOf(ctx).counts.load(countKey(o.event.id, o.originalStart.toInstant())))?.going ?? 0,
+    confirmedCount: async (o, _, ctx) =>
+      (await loadersOf(ctx).counts.load(countKey(o.event.id, o.originalStart.toInstant())))?.confirmed ?? 0,
+    waitlistCount: async (o, _, ctx) =>
+      (await loadersOf(ctx).counts.load(countKey(o.event.id, o.originalStart.toInstant())))?.waitlisted ?? 0,
+    goingCount: async (o, _, ctx) =>
+      (await loadersOf(ctx).counts.load(countKey(o.event.id, o.originalStart.toInstant())))?.going ?? 0,
     registrationOpen: (o) => registrationOpen(o),
     async myRsvp(o, _, ctx) {
       const viewer = await ctx.viewer();
       if (!viewer) return null;
       const rows = await pbCall(() =>
-        ctx.pb.collection("rsvps").getList<RsvpRecord>(1, 1, { filter: ctx.pb.filter("event = {:e} && occurrenceStart = {:o}", { e: o.event.id, o: pbDateOf(o.originalStart.toInstant()) }), skipTotal: true }),
+        ctx.pb.collection("rsvps").getList<RsvpRecord>(1, 1, {
+          filter: ctx.pb.filter("event = {:e} && occurrenceStart = {:o}", {
+            e: o.event.id,
+            o: pbDateOf(o.originalStart.toInstant()),
+          }),
+          skipTotal: true,
+        }),
       );
       // Staff read every RSVP: keep the viewer's own.
       return rows.items.find((r) => r.user === viewer.id) ?? null;
@@ -1007,7 +1544,10 @@ export const eventsResolvers: Resolvers = {
       if (!viewer) return [];
       const rows = await pbCall(() =>
         ctx.pb.collection("registrations").getList<RegistrationRecord>(1, 20, {
-          filter: ctx.pb.filter("event = {:e} && occurrenceStart = {:o} && user = {:u} && status != 'cancelled'", { e: o.event.id, o: pbDateOf(o.originalStart.toInstant()), u: viewer.id }),
+          filter: ctx.pb.filter(
+            "event = {:e} && occurrenceStart = {:o} && user = {:u} && status != 'cancelled'",
+            { e: o.event.id, o: pbDateOf(o.originalStart.toInstant()), u: viewer.id },
+          ),
           sort: "created",
           skipTotal: true,
         }),
@@ -1042,9 +1582,14 @@ export const eventsResolvers: Resolvers = {
 async function subscribeToSeats(ctx: GatewayContext, eventId: string, originalStart: string) {
   const o = await requireOccurrence(ctx, eventId, originalStart);
   const occurrenceStart = pbDateOf(o.originalStart.toInstant());
-  const queue = ctx.realtime.subscribe<OccurrenceCountsRecord>(await ctx.realtimeIdentity(), "occurrence_counts", "*", {
-    filter: ctx.pb.filter("event = {:e} && occurrenceStart = {:o}", { e: eventId, o: occurrenceStart }),
-  });
+  const queue = ctx.realtime.subscribe<OccurrenceCountsRecord>(
+    await ctx.realtimeIdentity(),
+    "occurrence_counts",
+    "*",
+    {
+      filter: ctx.pb.filter("event = {:e} && occurrenceStart = {:o}", { e: eventId, o: occurrenceStart }),
+    },
+  );
   await queue.ready;
   const capacity = o.event.registrationMode === "registration" && o.event.capacity ? o.event.capacity : null;
   const seats = (r: OccurrenceCountsRecord) => ({
@@ -1062,9 +1607,20 @@ async function subscribeToSeats(ctx: GatewayContext, eventId: string, originalSt
         const event = result.value;
         if (event.type === "resync") {
           const rows = await pbCall(() =>
-            ctx.pb.collection("occurrence_counts").getList<OccurrenceCountsRecord>(1, 1, { filter: ctx.pb.filter("event = {:e} && occurrenceStart = {:o}", { e: eventId, o: occurrenceStart }), skipTotal: true }),
+            ctx.pb.collection("occurrence_counts").getList<OccurrenceCountsRecord>(1, 1, {
+              filter: ctx.pb.filter("event = {:e} && occurrenceStart = {:o}", {
+                e: eventId,
+                o: occurrenceStart,
+              }),
+              skipTotal: true,
+            }),
           );
-          return { done: false, value: seats(rows.items[0] ?? ({ confirmed: 0, waitlisted: 0, going: 0 } as OccurrenceCountsRecord)) };
+          return {
+            done: false,
+            value: seats(
+              rows.items[0] ?? ({ confirmed: 0, waitlisted: 0, going: 0 } as OccurrenceCountsRecord),
+            ),
+          };
         }
         if (event.action === "delete") continue;
         return { done: false, value: seats(event.record) };

@@ -13,7 +13,10 @@ export interface GroupMessageEventModel {
  * (members only), narrowed to the group by a PocketBase filter on the topic. A message leaving the
  * group (deleted by its author or a leader) is REMOVED; a gap (reconnect, slow client) is RESYNC.
  */
-export async function subscribeToGroupChat(ctx: GatewayContext, groupId: string): Promise<AsyncIterableIterator<GroupMessageEventModel>> {
+export async function subscribeToGroupChat(
+  ctx: GatewayContext,
+  groupId: string,
+): Promise<AsyncIterableIterator<GroupMessageEventModel>> {
   const viewer = await ctx.viewer();
   const queue = ctx.realtime.subscribe<GroupMessageRecord>(
     { userId: viewer?.id ?? null, token: viewer ? ctx.session.token : null },
@@ -28,11 +31,16 @@ export async function subscribeToGroupChat(ctx: GatewayContext, groupId: string)
         const result = await queue.next();
         if (result.done) return { done: true, value: undefined };
         const event = result.value;
-        if (event.type === "resync") return { done: false, value: { kind: "RESYNC", id: null, message: null } };
+        if (event.type === "resync")
+          return { done: false, value: { kind: "RESYNC", id: null, message: null } };
         const record = event.record;
         if (record.group !== groupId) continue;
-        if (event.action === "delete") return { done: false, value: { kind: "REMOVED", id: record.id, message: null } };
-        return { done: false, value: { kind: event.action === "create" ? "ADDED" : "UPDATED", id: record.id, message: record } };
+        if (event.action === "delete")
+          return { done: false, value: { kind: "REMOVED", id: record.id, message: null } };
+        return {
+          done: false,
+          value: { kind: event.action === "create" ? "ADDED" : "UPDATED", id: record.id, message: record },
+        };
       }
     },
     async return() {

@@ -9,9 +9,22 @@ import { badUserInput, conflict, forbidden, notFound, pbCall } from "../../error
 import { Validator } from "../../validation/validate.ts";
 import { requireAbility, requireViewer } from "../../access/guards.ts";
 import { can } from "../../access/abilities.ts";
-import { fromPocketBaseDate, fromPocketBaseDateOrNull, pocketBaseNow, toPocketBaseDate } from "../../pocketbase/dates.ts";
+import {
+  fromPocketBaseDate,
+  fromPocketBaseDateOrNull,
+  pocketBaseNow,
+  toPocketBaseDate,
+} from "../../pocketbase/dates.ts";
 import type {
-  EventRecord, GroupJoinRequestRecord, GroupMemberRecord, GroupMessageRecord, GroupRecord, GroupAddressRecord, PersonRecord, PrayerRequestRecord, UserRecord,
+  EventRecord,
+  GroupJoinRequestRecord,
+  GroupMemberRecord,
+  GroupMessageRecord,
+  GroupRecord,
+  GroupAddressRecord,
+  PersonRecord,
+  PrayerRequestRecord,
+  UserRecord,
 } from "../../pocketbase/records.ts";
 import { renderChat } from "../../markdown/chat.ts";
 import { notify } from "../../system/notifier.ts";
@@ -33,7 +46,8 @@ import { ownGroupRows } from "./own-rows.ts";
 /** At most one chat notification per member and group in this window, while unread. */
 export const CHAT_NOTIFY_WINDOW_MS = 30 * 60 * 1000;
 
-const defined = (data: Record<string, unknown>) => Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined));
+const defined = (data: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined));
 
 // ---------------------------------------------------------------------------------------------------
 // Per-request loaders: the viewer's memberships and requests, each one PocketBase call per request.
@@ -51,7 +65,9 @@ function loadersOf(ctx: GatewayContext): GroupLoaders {
       address: new DataLoader(
         async (ids) => {
           const filter = ids.map((id) => ctx.pb.filter("group = {:id}", { id })).join(" || ");
-          const rows = await pbCall(() => ctx.pb.collection("group_addresses").getFullList<GroupAddressRecord>({ filter }));
+          const rows = await pbCall(() =>
+            ctx.pb.collection("group_addresses").getFullList<GroupAddressRecord>({ filter }),
+          );
           return ids.map((id) => rows.find((r) => r.group === id) ?? null);
         },
         { maxBatchSize: 50 },
@@ -102,12 +118,15 @@ async function groupById(ctx: GatewayContext, id: string): Promise<GroupRecord> 
 /** A person is needed to belong to groups: a signed-in user whose person is active. */
 async function requirePerson(ctx: GatewayContext): Promise<{ viewer: UserRecord; person: string }> {
   const viewer = await requireViewer(ctx);
-  if (!viewer.person || viewer.expand?.person?.recordStatus !== "active") throw forbidden("Your membership has to be approved before you can join groups.", "person_not_active");
+  if (!viewer.person || viewer.expand?.person?.recordStatus !== "active")
+    throw forbidden("Your membership has to be approved before you can join groups.", "person_not_active");
   return { viewer, person: viewer.person };
 }
 
 const isFullError = (error: unknown) =>
-  error instanceof ClientResponseError && error.status === 400 && JSON.stringify(error.response?.data ?? {}).includes("group_full");
+  error instanceof ClientResponseError &&
+  error.status === 400 &&
+  JSON.stringify(error.response?.data ?? {}).includes("group_full");
 const groupFull = () => conflict("This group is full.", "group_full");
 
 // ---------------------------------------------------------------------------------------------------
@@ -124,33 +143,56 @@ function validateGroupInput(input: GroupInput) {
   if (!Number.isInteger(capacity) || capacity < 0 || capacity > LIMITS.groupCapacityMax) {
     v.add("capacity", "out_of_range", `Use a whole number from 0 (no limit) to ${LIMITS.groupCapacityMax}.`);
   }
-  if (input.locationDisplay === "approximate" && !area) v.add("area", "required", "Give the approximate area, or hide the location.");
-  if (input.locationDisplay === "exact" && !address) v.add("address", "required", "Give the address, or show only the area.");
+  if (input.locationDisplay === "approximate" && !area)
+    v.add("area", "required", "Give the approximate area, or hide the location.");
+  if (input.locationDisplay === "exact" && !address)
+    v.add("address", "required", "Give the address, or show only the area.");
   v.done();
   return {
-    name, description, schedule, area, address, capacity,
-    type: input.type, meetingDay: input.meetingDay ?? "", locationDisplay: input.locationDisplay, visibility: input.visibility,
-    joinPolicy: input.joinPolicy, rosterVisibility: input.rosterVisibility, chatEnabled: input.chatEnabled,
+    name,
+    description,
+    schedule,
+    area,
+    address,
+    capacity,
+    type: input.type,
+    meetingDay: input.meetingDay ?? "",
+    locationDisplay: input.locationDisplay,
+    visibility: input.visibility,
+    joinPolicy: input.joinPolicy,
+    rosterVisibility: input.rosterVisibility,
+    chatEnabled: input.chatEnabled,
   };
 }
 
 function validateDetails(input: GroupDetailsInput) {
   const v = new Validator();
   const out = defined({
-    description: input.description == null ? undefined : v.text("description", input.description, { max: LIMITS.markdownMax }),
-    schedule: input.schedule == null ? undefined : v.text("schedule", input.schedule, { max: LIMITS.groupScheduleMax }),
+    description:
+      input.description == null
+        ? undefined
+        : v.text("description", input.description, { max: LIMITS.markdownMax }),
+    schedule:
+      input.schedule == null
+        ? undefined
+        : v.text("schedule", input.schedule, { max: LIMITS.groupScheduleMax }),
     area: input.area == null ? undefined : v.text("area", input.area, { max: LIMITS.groupAreaMax }),
     meetingDay: input.meetingDay === undefined ? undefined : (input.meetingDay ?? ""),
     locationDisplay: input.locationDisplay ?? undefined,
   });
-  const address = input.address == null ? undefined : v.text("address", input.address, { max: LIMITS.groupLocationMax });
+  const address =
+    input.address == null ? undefined : v.text("address", input.address, { max: LIMITS.groupLocationMax });
   v.done();
   return { fields: out, address };
 }
 
 function validateMessage(body: string, field = "body") {
   const v = new Validator();
-  const text = v.text(field, body, { required: true, min: LIMITS.chatMessageMin, max: LIMITS.chatMessageMax });
+  const text = v.text(field, body, {
+    required: true,
+    min: LIMITS.chatMessageMin,
+    max: LIMITS.chatMessageMax,
+  });
   v.done();
   return text;
 }
@@ -172,7 +214,11 @@ async function uniqueSlug(ctx: GatewayContext, name: string): Promise<string> {
     const candidate = i === 0 ? base : `${base}-${i + 1}`;
     // The system client: a hidden group's address is taken even when the caller cannot see it.
     const system = await ctx.system.get();
-    const taken = await system.collection("groups").getList(1, 1, { filter: system.filter("slug = {:s}", { s: candidate }), fields: "id", skipTotal: true });
+    const taken = await system.collection("groups").getList(1, 1, {
+      filter: system.filter("slug = {:s}", { s: candidate }),
+      fields: "id",
+      skipTotal: true,
+    });
     if (taken.items.length === 0) return candidate;
   }
   return `${base}-${randomUUID().slice(0, 6)}`;
@@ -184,7 +230,9 @@ async function uniqueSlug(ctx: GatewayContext, name: string): Promise<string> {
 async function usersOfPeople(system: PocketBase, personIds: string[]): Promise<UserRecord[]> {
   if (personIds.length === 0) return [];
   const filter = personIds.map((p) => system.filter("person = {:p}", { p })).join(" || ");
-  return system.collection("users").getFullList<UserRecord>({ filter, fields: "id,email,person,locale,status" });
+  return system
+    .collection("users")
+    .getFullList<UserRecord>({ filter, fields: "id,email,person,locale,status" });
 }
 
 async function notifyLeadersOfRequest(services: GatewayServices, group: GroupRecord, requester: string) {
@@ -192,7 +240,10 @@ async function notifyLeadersOfRequest(services: GatewayServices, group: GroupRec
   const leaders = await system.collection("group_members").getFullList<GroupMemberRecord>({
     filter: system.filter("group = {:g} && role = 'leader' && status = 'active'", { g: group.id }),
   });
-  for (const user of await usersOfPeople(system, leaders.map((l) => l.person))) {
+  for (const user of await usersOfPeople(
+    system,
+    leaders.map((l) => l.person),
+  )) {
     await notify(services, {
       userId: user.id,
       kind: "group_join_request",
@@ -202,7 +253,12 @@ async function notifyLeadersOfRequest(services: GatewayServices, group: GroupRec
   }
 }
 
-async function notifyRequester(services: GatewayServices, group: GroupRecord, person: string, approved: boolean) {
+async function notifyRequester(
+  services: GatewayServices,
+  group: GroupRecord,
+  person: string,
+  approved: boolean,
+) {
   const system = await services.system.get();
   for (const user of await usersOfPeople(system, [person])) {
     await notify(services, {
@@ -218,18 +274,29 @@ async function notifyRequester(services: GatewayServices, group: GroupRecord, pe
  * New chat message: notify the group's other members who have not read the chat since, at most once
  * per member and group per 30 minutes (`chatNotifiedAt`, written by the system only).
  */
-export async function notifyChat(services: GatewayServices, group: GroupRecord, message: GroupMessageRecord, now = new Date()) {
+export async function notifyChat(
+  services: GatewayServices,
+  group: GroupRecord,
+  message: GroupMessageRecord,
+  now = new Date(),
+) {
   const system = await services.system.get();
   const since = toPocketBaseDate(now.getTime() - CHAT_NOTIFY_WINDOW_MS);
   const due = await system.collection("group_members").getFullList<GroupMemberRecord>({
-    filter: system.filter("group = {:g} && status = 'active' && person != {:a} && (chatNotifiedAt = '' || chatNotifiedAt < {:since})", {
-      g: group.id,
-      a: message.author,
-      since,
-    }),
+    filter: system.filter(
+      "group = {:g} && status = 'active' && person != {:a} && (chatNotifiedAt = '' || chatNotifiedAt < {:since})",
+      {
+        g: group.id,
+        a: message.author,
+        since,
+      },
+    ),
   });
   const unread = due.filter((m) => !m.lastReadAt || m.lastReadAt < message.created);
-  const users = await usersOfPeople(system, unread.map((m) => m.person));
+  const users = await usersOfPeople(
+    system,
+    unread.map((m) => m.person),
+  );
   for (const member of unread) {
     await system.collection("group_members").update(member.id, { chatNotifiedAt: toPocketBaseDate(now) });
     const user = users.find((u) => u.person === member.person);
@@ -251,10 +318,14 @@ export async function notifyChat(services: GatewayServices, group: GroupRecord, 
 
 const messageKey = (m: GroupMessageRecord) => m.created;
 
-async function requireChatMember(ctx: GatewayContext, groupId: string): Promise<{ group: GroupRecord; person: string }> {
+async function requireChatMember(
+  ctx: GatewayContext,
+  groupId: string,
+): Promise<{ group: GroupRecord; person: string }> {
   const { person } = await requirePerson(ctx);
   const group = await groupById(ctx, groupId);
-  if (!(await membershipIn(ctx, groupId))) throw forbidden("Only the group's members can read and write its chat.", "not_a_member");
+  if (!(await membershipIn(ctx, groupId)))
+    throw forbidden("Only the group's members can read and write its chat.", "not_a_member");
   if (!group.chatEnabled) throw forbidden("This group's chat is turned off.", "chat_disabled");
   return { group, person };
 }
@@ -263,9 +334,15 @@ async function unreadCount(ctx: GatewayContext, group: GroupRecord): Promise<num
   const membership = await membershipIn(ctx, group.id);
   if (!membership || !group.chatEnabled) return 0;
   const filter = membership.lastReadAt
-    ? ctx.pb.filter("group = {:g} && created > {:t} && author != {:me}", { g: group.id, t: membership.lastReadAt, me: membership.person })
+    ? ctx.pb.filter("group = {:g} && created > {:t} && author != {:me}", {
+        g: group.id,
+        t: membership.lastReadAt,
+        me: membership.person,
+      })
     : ctx.pb.filter("group = {:g} && author != {:me}", { g: group.id, me: membership.person });
-  const page = await pbCall(() => ctx.pb.collection("group_messages").getList(1, 1, { filter, fields: "id" }));
+  const page = await pbCall(() =>
+    ctx.pb.collection("group_messages").getList(1, 1, { filter, fields: "id" }),
+  );
   return page.totalItems;
 }
 
@@ -286,30 +363,52 @@ export const groupsResolvers: Resolvers = {
       if (filter?.meetingDay) parts.push(ctx.pb.filter("meetingDay = {:d}", { d: filter.meetingDay }));
       if (area) parts.push(ctx.pb.filter("area ~ {:a} && locationDisplay != 'hidden'", { a: area }));
       if (search) parts.push(ctx.pb.filter("(name ~ {:s} || description ~ {:s})", { s: search }));
-      if (cursor) parts.push(ctx.pb.filter("(name > {:v} || (name = {:v} && id > {:id}))", { v: cursor.value, id: cursor.id }));
+      if (cursor)
+        parts.push(
+          ctx.pb.filter("(name > {:v} || (name = {:v} && id > {:id}))", { v: cursor.value, id: cursor.id }),
+        );
       const page = await pbCall(() =>
-        ctx.pb.collection("groups").getList<GroupRecord>(1, size + 1, { filter: parts.join(" && "), sort: "name,id", skipTotal: true }),
+        ctx.pb.collection("groups").getList<GroupRecord>(1, size + 1, {
+          filter: parts.join(" && "),
+          sort: "name,id",
+          skipTotal: true,
+        }),
       );
       const items = page.items.slice(0, size);
       const last = items[items.length - 1];
       return {
         edges: items.map((node) => ({ node, cursor: encodeCursor(node.name, node.id) })),
-        pageInfo: { hasNextPage: page.items.length > size, endCursor: last ? encodeCursor(last.name, last.id) : null },
+        pageInfo: {
+          hasNextPage: page.items.length > size,
+          endCursor: last ? encodeCursor(last.name, last.id) : null,
+        },
       };
     },
     async group(_, { slug }, ctx) {
-      const found = await pbCall(() => ctx.pb.collection("groups").getList<GroupRecord>(1, 1, { filter: ctx.pb.filter("slug = {:s}", { s: slug }), skipTotal: true }));
+      const found = await pbCall(() =>
+        ctx.pb
+          .collection("groups")
+          .getList<GroupRecord>(1, 1, { filter: ctx.pb.filter("slug = {:s}", { s: slug }), skipTotal: true }),
+      );
       return found.items[0] ?? null;
     },
     async myGroups(_, __, ctx) {
       const mine = (await myMemberships(ctx)).filter((m) => m.status === "active");
       if (mine.length === 0) return [];
       const filter = mine.map((m) => ctx.pb.filter("id = {:id}", { id: m.group })).join(" || ");
-      return pbCall(() => ctx.pb.collection("groups").getFullList<GroupRecord>({ filter: `(${filter}) && status = 'active'`, sort: "name" }));
+      return pbCall(() =>
+        ctx.pb
+          .collection("groups")
+          .getFullList<GroupRecord>({ filter: `(${filter}) && status = 'active'`, sort: "name" }),
+      );
     },
     async adminGroups(_, { includeArchived }, ctx) {
       await requireAbility(ctx, "manageGroups");
-      return pbCall(() => ctx.pb.collection("groups").getFullList<GroupRecord>({ filter: includeArchived ? "" : "status = 'active'", sort: "name" }));
+      return pbCall(() =>
+        ctx.pb
+          .collection("groups")
+          .getFullList<GroupRecord>({ filter: includeArchived ? "" : "status = 'active'", sort: "name" }),
+      );
     },
     async groupMessages(_, { groupId, first, before }, ctx) {
       await requireChatMember(ctx, groupId);
@@ -317,13 +416,20 @@ export const groupsResolvers: Resolvers = {
       const parts = [ctx.pb.filter("group = {:g}", { g: groupId })];
       if (cursor) parts.push(keysetFilter(ctx.pb, "created", cursor));
       const page = await pbCall(() =>
-        ctx.pb.collection("group_messages").getList<GroupMessageRecord>(1, size + 1, { filter: parts.join(" && "), sort: "-created,-id", skipTotal: true }),
+        ctx.pb.collection("group_messages").getList<GroupMessageRecord>(1, size + 1, {
+          filter: parts.join(" && "),
+          sort: "-created,-id",
+          skipTotal: true,
+        }),
       );
       const items = page.items.slice(0, size);
       const last = items[items.length - 1];
       return {
         edges: items.map((node) => ({ node, cursor: encodeCursor(messageKey(node), node.id) })),
-        pageInfo: { hasNextPage: page.items.length > size, endCursor: last ? encodeCursor(messageKey(last), last.id) : null },
+        pageInfo: {
+          hasNextPage: page.items.length > size,
+          endCursor: last ? encodeCursor(messageKey(last), last.id) : null,
+        },
       };
     },
   },
@@ -332,11 +438,15 @@ export const groupsResolvers: Resolvers = {
     async joinGroup(_, { groupId, message }, ctx) {
       const { viewer, person } = await requirePerson(ctx);
       const group = await groupById(ctx, groupId);
-      if (await membershipIn(ctx, groupId)) throw conflict("You are already a member of this group.", "already_member");
-      if (group.status !== "active" || group.joinPolicy === "closed") throw forbidden("This group does not take new members here. Ask its leaders.", "closed");
+      if (await membershipIn(ctx, groupId))
+        throw conflict("You are already a member of this group.", "already_member");
+      if (group.status !== "active" || group.joinPolicy === "closed")
+        throw forbidden("This group does not take new members here. Ask its leaders.", "closed");
       if (group.joinPolicy === "open") {
         try {
-          await ctx.pb.collection("group_members").create({ group: group.id, person, role: "member", status: "active" });
+          await ctx.pb
+            .collection("group_members")
+            .create({ group: group.id, person, role: "member", status: "active" });
         } catch (error) {
           if (isFullError(error)) throw groupFull();
           return pbCall(() => Promise.reject(error));
@@ -348,11 +458,21 @@ export const groupsResolvers: Resolvers = {
       const text = v.text("message", message, { max: LIMITS.groupJoinMessageMax });
       v.done();
       if (group.capacity > 0 && group.memberCount >= group.capacity) throw groupFull();
-      if ((await myPendingRequests(ctx)).some((r) => r.group === groupId)) throw conflict("You have already asked to join. The leaders will answer.", "already_requested");
-      await pbCall(() => ctx.pb.collection("group_join_requests").create({ group: group.id, person, message: text, status: "pending" }));
+      if ((await myPendingRequests(ctx)).some((r) => r.group === groupId))
+        throw conflict("You have already asked to join. The leaders will answer.", "already_requested");
+      await pbCall(() =>
+        ctx.pb
+          .collection("group_join_requests")
+          .create({ group: group.id, person, message: text, status: "pending" }),
+      );
       forget(ctx);
       const name = viewer.expand?.person ? displayName(viewer.expand.person) : viewer.name;
-      ctx.afterResponse(() => void notifyLeadersOfRequest(ctx, group, name).catch((e: unknown) => console.error("[groups] notify leaders:", e)));
+      ctx.afterResponse(
+        () =>
+          void notifyLeadersOfRequest(ctx, group, name).catch((e: unknown) =>
+            console.error("[groups] notify leaders:", e),
+          ),
+      );
       return { outcome: "REQUESTED" as const, group };
     },
     async leaveGroup(_, { groupId }, ctx) {
@@ -363,7 +483,10 @@ export const groupsResolvers: Resolvers = {
       await pbCall(() => ctx.pb.collection("group_members").delete(membership.id));
       forget(ctx);
       // A hidden group is gone from view once left: answer with what was read before leaving.
-      return ctx.pb.collection("groups").getOne<GroupRecord>(groupId).catch(() => ({ ...before, memberCount: Math.max(0, before.memberCount - 1) }));
+      return ctx.pb
+        .collection("groups")
+        .getOne<GroupRecord>(groupId)
+        .catch(() => ({ ...before, memberCount: Math.max(0, before.memberCount - 1) }));
     },
     async cancelJoinRequest(_, { id }, ctx) {
       await requirePerson(ctx);
@@ -372,30 +495,50 @@ export const groupsResolvers: Resolvers = {
     },
     async decideJoinRequest(_, { id, approve }, ctx) {
       const { person: me } = await requirePerson(ctx);
-      const request = await pbCall(() => ctx.pb.collection("group_join_requests").getOne<GroupJoinRequestRecord>(id, { expand: "group" }));
+      const request = await pbCall(() =>
+        ctx.pb.collection("group_join_requests").getOne<GroupJoinRequestRecord>(id, { expand: "group" }),
+      );
       const group = request.expand?.group ?? (await groupById(ctx, request.group));
       if (!(await canManage(ctx, group.id))) throw forbidden();
-      if (request.status !== "pending") throw conflict("This request was already decided.", "already_decided");
+      if (request.status !== "pending")
+        throw conflict("This request was already decided.", "already_decided");
       if (approve) {
         try {
-          await ctx.pb.collection("group_members").create({ group: group.id, person: request.person, role: "member", status: "active" });
+          await ctx.pb
+            .collection("group_members")
+            .create({ group: group.id, person: request.person, role: "member", status: "active" });
         } catch (error) {
           if (isFullError(error)) throw groupFull();
           // Already a member (added by hand meanwhile): approving still settles the request.
-          if (!(error instanceof ClientResponseError && error.status === 400)) return pbCall(() => Promise.reject(error));
+          if (!(error instanceof ClientResponseError && error.status === 400))
+            return pbCall(() => Promise.reject(error));
         }
       }
       const decided = await pbCall(() =>
-        ctx.pb.collection("group_join_requests").update<GroupJoinRequestRecord>(id, { status: approve ? "approved" : "declined", decidedBy: me, decidedAt: pocketBaseNow() }),
+        ctx.pb.collection("group_join_requests").update<GroupJoinRequestRecord>(id, {
+          status: approve ? "approved" : "declined",
+          decidedBy: me,
+          decidedAt: pocketBaseNow(),
+        }),
       );
-      ctx.afterResponse(() => void notifyRequester(ctx, group, request.person, approve).catch((e: unknown) => console.error("[groups] notify requester:", e)));
+      ctx.afterResponse(
+        () =>
+          void notifyRequester(ctx, group, request.person, approve).catch((e: unknown) =>
+            console.error("[groups] notify requester:", e),
+          ),
+      );
       return decided;
     },
     async addGroupMember(_, { groupId, personId }, ctx) {
       await requireViewer(ctx);
       if (!(await canManage(ctx, groupId))) throw forbidden();
       try {
-        return await ctx.pb.collection("group_members").create<GroupMemberRecord>({ group: groupId, person: personId, role: "member", status: "active" }, { expand: "person" });
+        return await ctx.pb
+          .collection("group_members")
+          .create<GroupMemberRecord>(
+            { group: groupId, person: personId, role: "member", status: "active" },
+            { expand: "person" },
+          );
       } catch (error) {
         if (isFullError(error)) throw groupFull();
         return pbCall(() => Promise.reject(error), { person: "personId" });
@@ -412,7 +555,11 @@ export const groupsResolvers: Resolvers = {
       await requireViewer(ctx);
       const row = await pbCall(() => ctx.pb.collection("group_members").getOne<GroupMemberRecord>(memberId));
       if (!(await canManage(ctx, row.group))) throw forbidden();
-      return pbCall(() => ctx.pb.collection("group_members").update<GroupMemberRecord>(memberId, { role }, { expand: "person" }));
+      return pbCall(() =>
+        ctx.pb
+          .collection("group_members")
+          .update<GroupMemberRecord>(memberId, { role }, { expand: "person" }),
+      );
     },
     async updateGroupDetails(_, { id, input }, ctx) {
       await requireViewer(ctx);
@@ -421,7 +568,10 @@ export const groupsResolvers: Resolvers = {
       const { fields, address } = validateDetails(input);
       const display = (fields.locationDisplay as string | undefined) ?? group.locationDisplay;
       const area = (fields.area as string | undefined) ?? group.area;
-      if (display === "approximate" && !area) throw badUserInput({ area: { code: "required", message: "Give the approximate area, or hide the location." } });
+      if (display === "approximate" && !area)
+        throw badUserInput({
+          area: { code: "required", message: "Give the approximate area, or hide the location." },
+        });
       if (address !== undefined) await saveAddress(ctx, id, address);
       return pbCall(() => ctx.pb.collection("groups").update<GroupRecord>(id, fields));
     },
@@ -438,7 +588,12 @@ export const groupsResolvers: Resolvers = {
       const members = await system.collection("group_members").getFullList<GroupMemberRecord>({
         filter: system.filter("group = {:g} && status = 'active'", { g: groupId }),
       });
-      const recipients = (await usersOfPeople(system, members.map((m) => m.person))).filter((u) => u.status !== "suspended" && u.email);
+      const recipients = (
+        await usersOfPeople(
+          system,
+          members.map((m) => m.person),
+        )
+      ).filter((u) => u.status !== "suspended" && u.email);
       const settings = await ctx.publicSettings.get();
       const from = viewer.expand?.person ? displayName(viewer.expand.person) : viewer.name;
       let sent = 0;
@@ -462,7 +617,9 @@ export const groupsResolvers: Resolvers = {
       await requireAbility(ctx, "manageGroups");
       const { address, ...fields } = validateGroupInput(input);
       const slug = await uniqueSlug(ctx, fields.name);
-      const created = await pbCall(() => ctx.pb.collection("groups").create<GroupRecord>({ ...fields, slug, status: "active" }));
+      const created = await pbCall(() =>
+        ctx.pb.collection("groups").create<GroupRecord>({ ...fields, slug, status: "active" }),
+      );
       if (address) await saveAddress(ctx, created.id, address);
       return created;
     },
@@ -475,7 +632,9 @@ export const groupsResolvers: Resolvers = {
     },
     async setGroupArchived(_, { id, archived }, ctx) {
       await requireAbility(ctx, "manageGroups");
-      return pbCall(() => ctx.pb.collection("groups").update<GroupRecord>(id, { status: archived ? "archived" : "active" }));
+      return pbCall(() =>
+        ctx.pb.collection("groups").update<GroupRecord>(id, { status: archived ? "archived" : "active" }),
+      );
     },
     async postGroupMessage(_, { groupId, body, clientKey }, ctx) {
       const { group, person } = await requireChatMember(ctx, groupId);
@@ -486,14 +645,21 @@ export const groupsResolvers: Resolvers = {
       const viewer = await ctx.viewer();
       const existing = async () => {
         const found = await pbCall(() =>
-          ctx.pb.collection("group_messages").getList<GroupMessageRecord>(1, 1, { filter: ctx.pb.filter("author = {:a} && clientKey = {:k}", { a: person, k: key }), skipTotal: true }),
+          ctx.pb.collection("group_messages").getList<GroupMessageRecord>(1, 1, {
+            filter: ctx.pb.filter("author = {:a} && clientKey = {:k}", { a: person, k: key }),
+            skipTotal: true,
+          }),
         );
         return found.items[0] ?? null;
       };
       let message: GroupMessageRecord;
       try {
         message = await ctx.pb.collection("group_messages").create<GroupMessageRecord>({
-          group: groupId, author: person, authorName: viewer?.expand?.person ? displayName(viewer.expand.person) : (viewer?.name ?? ""), body: text, clientKey: key,
+          group: groupId,
+          author: person,
+          authorName: viewer?.expand?.person ? displayName(viewer.expand.person) : (viewer?.name ?? ""),
+          body: text,
+          clientKey: key,
         });
       } catch (error) {
         // The same key again (a double click, a resend after a dropped connection): the stored one.
@@ -501,13 +667,22 @@ export const groupsResolvers: Resolvers = {
         if (again) return again;
         return pbCall(() => Promise.reject(error));
       }
-      ctx.afterResponse(() => void notifyChat(ctx, group, message).catch((e: unknown) => console.error("[groups] chat notifications:", e)));
+      ctx.afterResponse(
+        () =>
+          void notifyChat(ctx, group, message).catch((e: unknown) =>
+            console.error("[groups] chat notifications:", e),
+          ),
+      );
       return message;
     },
     async editGroupMessage(_, { id, body }, ctx) {
       await requirePerson(ctx);
       const text = validateMessage(body);
-      return pbCall(() => ctx.pb.collection("group_messages").update<GroupMessageRecord>(id, { body: text, editedAt: pocketBaseNow() }));
+      return pbCall(() =>
+        ctx.pb
+          .collection("group_messages")
+          .update<GroupMessageRecord>(id, { body: text, editedAt: pocketBaseNow() }),
+      );
     },
     async deleteGroupMessage(_, { id }, ctx) {
       await requirePerson(ctx);
@@ -518,7 +693,9 @@ export const groupsResolvers: Resolvers = {
       await requirePerson(ctx);
       const membership = await membershipIn(ctx, groupId);
       if (!membership) throw notFound();
-      await pbCall(() => ctx.pb.collection("group_members").update(membership.id, { lastReadAt: pocketBaseNow() }));
+      await pbCall(() =>
+        ctx.pb.collection("group_members").update(membership.id, { lastReadAt: pocketBaseNow() }),
+      );
       forget(ctx);
       return groupById(ctx, groupId);
     },
@@ -536,7 +713,8 @@ export const groupsResolvers: Resolvers = {
 
   Group: {
     path: (g) => `/groups/${g.slug}`,
-    descriptionHtml: (g, _, ctx) => (g.description ? renderBody(ctx, `group:${g.id}:${g.updated}`, g.description) : ""),
+    descriptionHtml: (g, _, ctx) =>
+      g.description ? renderBody(ctx, `group:${g.id}:${g.updated}`, g.description) : "",
     photoUrl: (g) => (g.photo ? `/files/groups/${g.id}/${encodeURIComponent(g.photo)}?thumb=640x360` : null),
     meetingDay: (g) => (g.meetingDay || null) as never,
     async area(g, _, ctx) {
@@ -553,7 +731,8 @@ export const groupsResolvers: Resolvers = {
     isFull: (g) => g.capacity > 0 && g.memberCount >= g.capacity,
     leaderNames: (g) => g.leaderNames ?? [],
     myMembership: (g, _, ctx) => membershipIn(ctx, g.id),
-    myPendingRequest: async (g, _, ctx) => (await myPendingRequests(ctx)).find((r) => r.group === g.id) ?? null,
+    myPendingRequest: async (g, _, ctx) =>
+      (await myPendingRequests(ctx)).find((r) => r.group === g.id) ?? null,
     canManage: (g, _, ctx) => canManage(ctx, g.id),
     async roster(g, _, ctx) {
       const member = await membershipIn(ctx, g.id);
@@ -561,20 +740,31 @@ export const groupsResolvers: Resolvers = {
       if (!manager && !member) return null;
       if (!manager && member?.role !== "leader" && g.rosterVisibility !== "members") return null;
       return pbCall(() =>
-        ctx.pb.collection("group_members").getFullList<GroupMemberRecord>({ filter: ctx.pb.filter("group = {:g} && status = 'active'", { g: g.id }), expand: "person", sort: "role,created" }),
+        ctx.pb.collection("group_members").getFullList<GroupMemberRecord>({
+          filter: ctx.pb.filter("group = {:g} && status = 'active'", { g: g.id }),
+          expand: "person",
+          sort: "role,created",
+        }),
       );
     },
     async pendingRequests(g, _, ctx) {
       if (!(await canManage(ctx, g.id))) return [];
       return pbCall(() =>
-        ctx.pb.collection("group_join_requests").getFullList<GroupJoinRequestRecord>({ filter: ctx.pb.filter("group = {:g} && status = 'pending'", { g: g.id }), expand: "person", sort: "created" }),
+        ctx.pb.collection("group_join_requests").getFullList<GroupJoinRequestRecord>({
+          filter: ctx.pb.filter("group = {:g} && status = 'pending'", { g: g.id }),
+          expand: "person",
+          sort: "created",
+        }),
       );
     },
     async events(g, { first }, ctx) {
       const size = Math.min(Math.max(first ?? 5, 1), 20);
       const page = await pbCall(() =>
         ctx.pb.collection("events").getList<EventRecord>(1, size, {
-          filter: ctx.pb.filter("ownerGroup = {:g} && status = 'published' && (endsAt >= {:now} || rrule != '')", { g: g.id, now: pocketBaseNow() }),
+          filter: ctx.pb.filter(
+            "ownerGroup = {:g} && status = 'published' && (endsAt >= {:now} || rrule != '')",
+            { g: g.id, now: pocketBaseNow() },
+          ),
           sort: "startsAt",
           expand: "category",
           skipTotal: true,
@@ -588,9 +778,21 @@ export const groupsResolvers: Resolvers = {
       const { size, cursor } = pageArgs(first, after, 20);
       const wall = ctx.pb.filter("group = {:g} && (status = 'approved' || status = 'answered')", { g: g.id });
       const page = [wall, cursor ? keysetFilter(ctx.pb, "created", cursor) : ""].filter(Boolean).join(" && ");
-      const rows = await pbCall(() => ctx.pb.collection("prayer_requests").getList<PrayerRequestRecord>(1, size + 1, { filter: page, sort: "-created,-id", skipTotal: true }));
-      return connection(rows.items, size, (r) => r.created, async () =>
-        (await pbCall(() => ctx.pb.collection("prayer_requests").getList(1, 1, { filter: wall, fields: "id" }))).totalItems,
+      const rows = await pbCall(() =>
+        ctx.pb
+          .collection("prayer_requests")
+          .getList<PrayerRequestRecord>(1, size + 1, { filter: page, sort: "-created,-id", skipTotal: true }),
+      );
+      return connection(
+        rows.items,
+        size,
+        (r) => r.created,
+        async () =>
+          (
+            await pbCall(() =>
+              ctx.pb.collection("prayer_requests").getList(1, 1, { filter: wall, fields: "id" }),
+            )
+          ).totalItems,
       );
     },
   },

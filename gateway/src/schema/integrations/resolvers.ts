@@ -17,14 +17,20 @@ const MAX_EXPIRY_MS = 2 * 366 * 24 * 60 * 60 * 1000;
 const LIST_MAX = 500;
 
 const statusOf = (client: ApiClientRecord, now = Date.now()) =>
-  client.revokedAt ? "REVOKED" : client.expiresAt && Date.parse(fromPocketBaseDate(client.expiresAt)) <= now ? "EXPIRED" : "ACTIVE";
+  client.revokedAt
+    ? "REVOKED"
+    : client.expiresAt && Date.parse(fromPocketBaseDate(client.expiresAt)) <= now
+      ? "EXPIRED"
+      : "ACTIVE";
 
 /** The token's visible beginning: the prefix and the client id, never any of the secret. */
 const hintOf = (client: ApiClientRecord) => formatApiToken(client.id, "").replace(/_$/, "_…");
 
 async function readClient(ctx: GatewayContext, id: string): Promise<ApiClientRecord> {
   try {
-    return await ctx.pb.collection("api_clients").getOne<ApiClientRecord>(id, { expand: "createdBy,api_client_usage_via_client" });
+    return await ctx.pb
+      .collection("api_clients")
+      .getOne<ApiClientRecord>(id, { expand: "createdBy,api_client_usage_via_client" });
   } catch {
     throw notFound();
   }
@@ -42,12 +48,24 @@ export const integrationsResolvers: Resolvers = {
   Query: {
     async webhooks(_, __, ctx) {
       await requireAbility(ctx, "manageIntegrations");
-      const page = await pbCall(() => ctx.pb.collection("webhooks").getList<WebhookRecord>(1, LIST_MAX, { sort: "-created,-id", expand: "createdBy", skipTotal: true }));
+      const page = await pbCall(() =>
+        ctx.pb.collection("webhooks").getList<WebhookRecord>(1, LIST_MAX, {
+          sort: "-created,-id",
+          expand: "createdBy",
+          skipTotal: true,
+        }),
+      );
       return page.items;
     },
     async apiTokens(_, __, ctx) {
       await requireAbility(ctx, "manageIntegrations");
-      const page = await pbCall(() => ctx.pb.collection("api_clients").getList<ApiClientRecord>(1, LIST_MAX, { sort: "-created,-id", expand: "createdBy,api_client_usage_via_client", skipTotal: true }));
+      const page = await pbCall(() =>
+        ctx.pb.collection("api_clients").getList<ApiClientRecord>(1, LIST_MAX, {
+          sort: "-created,-id",
+          expand: "createdBy,api_client_usage_via_client",
+          skipTotal: true,
+        }),
+      );
       return page.items;
     },
   },
@@ -60,7 +78,8 @@ export const integrationsResolvers: Resolvers = {
       if (input.expiresAt) {
         const at = Date.parse(input.expiresAt);
         if (!(at > Date.now())) v.add("expiresAt", "date_in_past", "Choose a date in the future.");
-        else if (at - Date.now() > MAX_EXPIRY_MS) v.add("expiresAt", "date_too_far", "Choose a date at most two years ahead.");
+        else if (at - Date.now() > MAX_EXPIRY_MS)
+          v.add("expiresAt", "date_too_far", "Choose a date at most two years ahead.");
         else expiresAt = toPocketBaseDate(new Date(at));
       }
       v.done();
@@ -102,12 +121,18 @@ export const integrationsResolvers: Resolvers = {
       }
       v.done();
       const created = await writeAsCaller(() =>
-        ctx.pb
-          .collection("webhooks")
-          .create<WebhookRecord>(
-            { url, description, events: [...new Set(input.events)], allowPrivateHost, enabled: true, consecutiveFailures: 0, createdBy: viewer.id },
-            { expand: "createdBy" },
-          ),
+        ctx.pb.collection("webhooks").create<WebhookRecord>(
+          {
+            url,
+            description,
+            events: [...new Set(input.events)],
+            allowPrivateHost,
+            enabled: true,
+            consecutiveFailures: 0,
+            createdBy: viewer.id,
+          },
+          { expand: "createdBy" },
+        ),
       );
       // The secret is a hidden field, which only the system may write (as with API tokens).
       const secret = newWebhookSecret();
@@ -119,7 +144,13 @@ export const integrationsResolvers: Resolvers = {
       await requireAbility(ctx, "manageIntegrations");
       await readWebhook(ctx, id);
       return writeAsCaller(() =>
-        ctx.pb.collection("webhooks").update<WebhookRecord>(id, enabled ? { enabled, disabledReason: "", consecutiveFailures: 0 } : { enabled }, { expand: "createdBy" }),
+        ctx.pb
+          .collection("webhooks")
+          .update<WebhookRecord>(
+            id,
+            enabled ? { enabled, disabledReason: "", consecutiveFailures: 0 } : { enabled },
+            { expand: "createdBy" },
+          ),
       );
     },
     async deleteWebhook(_, { id }, ctx) {
@@ -136,14 +167,27 @@ export const integrationsResolvers: Resolvers = {
         throw notFound();
       }
       return writeAsCaller(() =>
-        ctx.pb.collection("webhook_deliveries").update<WebhookDeliveryRecord>(deliveryId, { status: "pending", attempts: 0, nextAttemptAt: toPocketBaseDate(new Date()), error: "" }),
+        ctx.pb.collection("webhook_deliveries").update<WebhookDeliveryRecord>(deliveryId, {
+          status: "pending",
+          attempts: 0,
+          nextAttemptAt: toPocketBaseDate(new Date()),
+          error: "",
+        }),
       );
     },
     async revokeApiToken(_, { id }, ctx) {
       await requireAbility(ctx, "manageIntegrations");
       const client = await readClient(ctx, id);
       if (client.revokedAt) return client;
-      const revoked = await writeAsCaller(() => ctx.pb.collection("api_clients").update<ApiClientRecord>(id, { revokedAt: toPocketBaseDate(new Date()) }, { expand: "createdBy,api_client_usage_via_client" }));
+      const revoked = await writeAsCaller(() =>
+        ctx.pb
+          .collection("api_clients")
+          .update<ApiClientRecord>(
+            id,
+            { revokedAt: toPocketBaseDate(new Date()) },
+            { expand: "createdBy,api_client_usage_via_client" },
+          ),
+      );
       ctx.apiTokens.forget(id);
       return revoked;
     },
@@ -160,7 +204,11 @@ export const integrationsResolvers: Resolvers = {
     async deliveries(w, { first }, ctx) {
       const size = Math.min(Math.max(first ?? 20, 1), 100);
       const page = await pbCall(() =>
-        ctx.pb.collection("webhook_deliveries").getList<WebhookDeliveryRecord>(1, size, { filter: ctx.pb.filter("webhook = {:w}", { w: w.id }), sort: "-created,-id", skipTotal: true }),
+        ctx.pb.collection("webhook_deliveries").getList<WebhookDeliveryRecord>(1, size, {
+          filter: ctx.pb.filter("webhook = {:w}", { w: w.id }),
+          sort: "-created,-id",
+          skipTotal: true,
+        }),
       );
       return page.items;
     },

@@ -13,12 +13,14 @@ import { fromPocketBaseDate } from "../../pocketbase/dates.ts";
 const THUMBS = { ORIGINAL: "", SMALL: "320x0", MEDIUM: "800x0", LARGE: "1600x0", CARD: "400x300" } as const;
 
 /** The stable URL stored in Markdown: relative, so it survives a change of domain. */
-export const mediaUrl = (m: Pick<MediaRecord, "id" | "file">) => `/files/media/${m.id}/${encodeURIComponent(m.file)}`;
+export const mediaUrl = (m: Pick<MediaRecord, "id" | "file">) =>
+  `/files/media/${m.id}/${encodeURIComponent(m.file)}`;
 
 function validateText(input: { alt?: string | null; caption?: string | null }) {
   const v = new Validator();
   const alt = input.alt == null ? undefined : v.text("alt", input.alt, { max: LIMITS.altMax });
-  const caption = input.caption == null ? undefined : v.text("caption", input.caption, { max: LIMITS.captionMax });
+  const caption =
+    input.caption == null ? undefined : v.text("caption", input.caption, { max: LIMITS.captionMax });
   v.done();
   return { ...(alt !== undefined ? { alt } : {}), ...(caption !== undefined ? { caption } : {}) };
 }
@@ -28,9 +30,17 @@ async function usages(ctx: GatewayContext, id: string) {
   const inBody = ctx.pb.filter("body ~ {:id}", { id: `/${id}/` });
   const [pages, posts] = await Promise.all([
     pbCall(() => ctx.pb.collection("pages").getFullList<PageRecord>({ filter: inBody, fields: "id,title" })),
-    pbCall(() => ctx.pb.collection("posts").getFullList<PostRecord>({ filter: `${inBody} || ${ctx.pb.filter("cover = {:id}", { id })}`, fields: "id,title" })),
+    pbCall(() =>
+      ctx.pb.collection("posts").getFullList<PostRecord>({
+        filter: `${inBody} || ${ctx.pb.filter("cover = {:id}", { id })}`,
+        fields: "id,title",
+      }),
+    ),
   ]);
-  return [...pages.map((p) => ({ kind: "PAGE" as const, id: p.id, title: p.title })), ...posts.map((p) => ({ kind: "POST" as const, id: p.id, title: p.title }))];
+  return [
+    ...pages.map((p) => ({ kind: "PAGE" as const, id: p.id, title: p.title })),
+    ...posts.map((p) => ({ kind: "POST" as const, id: p.id, title: p.title })),
+  ];
 }
 
 export const mediaResolvers: Resolvers = {
@@ -39,17 +49,39 @@ export const mediaResolvers: Resolvers = {
       const { size, cursor } = pageArgs(first, after, 24);
       await requireViewer(ctx);
       const filters = [
-        search?.trim() ? ctx.pb.filter("(filename ~ {:q} || alt ~ {:q} || caption ~ {:q})", { q: search.trim().slice(0, LIMITS.searchMax) }) : "",
+        search?.trim()
+          ? ctx.pb.filter("(filename ~ {:q} || alt ~ {:q} || caption ~ {:q})", {
+              q: search.trim().slice(0, LIMITS.searchMax),
+            })
+          : "",
         kind ? ctx.pb.filter("kind = {:k}", { k: kind }) : "",
       ].filter(Boolean);
-      const filter = [...filters, cursor ? keysetFilter(ctx.pb, "created", cursor) : ""].filter(Boolean).join(" && ");
-      const rows = await pbCall(() => ctx.pb.collection("media").getList<MediaRecord>(1, size + 1, { filter, sort: "-created,-id", skipTotal: true }));
-      return connection(rows.items, size, (m) => m.created, async () =>
-        (await pbCall(() => ctx.pb.collection("media").getList(1, 1, { filter: filters.join(" && "), fields: "id" }))).totalItems,
+      const filter = [...filters, cursor ? keysetFilter(ctx.pb, "created", cursor) : ""]
+        .filter(Boolean)
+        .join(" && ");
+      const rows = await pbCall(() =>
+        ctx.pb
+          .collection("media")
+          .getList<MediaRecord>(1, size + 1, { filter, sort: "-created,-id", skipTotal: true }),
+      );
+      return connection(
+        rows.items,
+        size,
+        (m) => m.created,
+        async () =>
+          (
+            await pbCall(() =>
+              ctx.pb.collection("media").getList(1, 1, { filter: filters.join(" && "), fields: "id" }),
+            )
+          ).totalItems,
       );
     },
     async media(_, { id }, ctx) {
-      const rows = await pbCall(() => ctx.pb.collection("media").getList<MediaRecord>(1, 1, { filter: ctx.pb.filter("id = {:id}", { id }), skipTotal: true }));
+      const rows = await pbCall(() =>
+        ctx.pb
+          .collection("media")
+          .getList<MediaRecord>(1, 1, { filter: ctx.pb.filter("id = {:id}", { id }), skipTotal: true }),
+      );
       return rows.items[0] ?? null;
     },
   },
@@ -97,7 +129,10 @@ export const mediaResolvers: Resolvers = {
     async deleteMedia(_, { id }, ctx) {
       await requireViewer(ctx);
       const used = await usages(ctx, id);
-      if (used.length) throw conflict(`This file is used in: ${used.map((u) => u.title).join(", ")}. Remove it there first.`);
+      if (used.length)
+        throw conflict(
+          `This file is used in: ${used.map((u) => u.title).join(", ")}. Remove it there first.`,
+        );
       await writeAsCaller(() => ctx.pb.collection("media").delete(id));
       return true;
     },
@@ -119,4 +154,3 @@ export const mediaResolvers: Resolvers = {
     usedIn: (m, _, ctx) => usages(ctx, m.id),
   },
 };
-

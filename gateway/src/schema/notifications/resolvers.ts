@@ -17,7 +17,8 @@ import { pocketBaseNow } from "../../pocketbase/dates.ts";
  */
 
 const notificationsOf = (pb: PocketBase) => pb.collection("notifications");
-const unreadOf = (pb: PocketBase, userId: string) => pb.filter('user = {:user} && readAt = ""', { user: userId });
+const unreadOf = (pb: PocketBase, userId: string) =>
+  pb.filter('user = {:user} && readAt = ""', { user: userId });
 /** PocketBase's own date format: what readAt is compared with and stored as. */
 
 // The list rule gives a caller their own notifications only, so reads need no `user = …` filter.
@@ -30,14 +31,26 @@ const UNREAD_SCAN = 100;
 
 /** The caller's unread count. Only a backlog of 100+ asks for a filtered count, which then finds rows. */
 async function unreadCount(pb: PocketBase, userId: string): Promise<number> {
-  const head = await pbCall(() => notificationsOf(pb).getList<Pick<NotificationRecord, "readAt">>(1, UNREAD_SCAN, { sort: "readAt", fields: "readAt", skipTotal: true }));
+  const head = await pbCall(() =>
+    notificationsOf(pb).getList<Pick<NotificationRecord, "readAt">>(1, UNREAD_SCAN, {
+      sort: "readAt",
+      fields: "readAt",
+      skipTotal: true,
+    }),
+  );
   const unread = head.items.filter((n) => !n.readAt).length;
   if (unread < UNREAD_SCAN) return unread;
-  const page = await pbCall(() => notificationsOf(pb).getList(1, 1, { filter: unreadOf(pb, userId), fields: "id", skipTotal: false }));
+  const page = await pbCall(() =>
+    notificationsOf(pb).getList(1, 1, { filter: unreadOf(pb, userId), fields: "id", skipTotal: false }),
+  );
   return page.totalItems;
 }
 
-const EVENT_KIND: Record<"create" | "update" | "delete", WallEventKind> = { create: "ADDED", update: "UPDATED", delete: "REMOVED" };
+const EVENT_KIND: Record<"create" | "update" | "delete", WallEventKind> = {
+  create: "ADDED",
+  update: "UPDATED",
+  delete: "REMOVED",
+};
 
 async function toEvent(event: BridgeEvent<NotificationRecord>, ctx: GatewayContext) {
   // A change may leave the viewer's session meanwhile (sign-out): the count then fails like any read.
@@ -57,9 +70,20 @@ export const notificationsResolvers: Resolvers = {
       const unread = selectsField(info, "unreadCount") ? unreadCount(ctx.pb, viewer.id) : null;
       unread?.catch(() => undefined); // a failure is reported by the field, not as an unhandled rejection
       const filter = cursor ? keysetFilter(ctx.pb, "created", cursor) : "";
-      const rows = await pbCall(() => notificationsOf(ctx.pb).getList<NotificationRecord>(1, size + 1, { filter, sort: "-created,-id", skipTotal: true }));
-      const page = connection(rows.items, size, (n) => n.created, async () =>
-        (await pbCall(() => notificationsOf(ctx.pb).getList(1, 1, { fields: "id", skipTotal: false }))).totalItems,
+      const rows = await pbCall(() =>
+        notificationsOf(ctx.pb).getList<NotificationRecord>(1, size + 1, {
+          filter,
+          sort: "-created,-id",
+          skipTotal: true,
+        }),
+      );
+      const page = connection(
+        rows.items,
+        size,
+        (n) => n.created,
+        async () =>
+          (await pbCall(() => notificationsOf(ctx.pb).getList(1, 1, { fields: "id", skipTotal: false })))
+            .totalItems,
       );
       return { ...page, unreadCount: (() => unread ?? unreadCount(ctx.pb, viewer.id)) as unknown as number };
     },
@@ -70,16 +94,28 @@ export const notificationsResolvers: Resolvers = {
       const current = await pbCall(() => notificationsOf(ctx.pb).getOne<NotificationRecord>(id));
       // Already read: keep when it was first read.
       if (current.readAt) return current;
-      return pbCall(() => notificationsOf(ctx.pb).update<NotificationRecord>(id, { readAt: pocketBaseNow() }));
+      return pbCall(() =>
+        notificationsOf(ctx.pb).update<NotificationRecord>(id, { readAt: pocketBaseNow() }),
+      );
     },
     async markAllNotificationsRead(_, __, ctx) {
       const viewer = await requireViewer(ctx);
-      const unread = await pbCall(() => notificationsOf(ctx.pb).getFullList<Pick<NotificationRecord, "id">>({ filter: unreadOf(ctx.pb, viewer.id), fields: "id", batch: 200 }));
+      const unread = await pbCall(() =>
+        notificationsOf(ctx.pb).getFullList<Pick<NotificationRecord, "id">>({
+          filter: unreadOf(ctx.pb, viewer.id),
+          fields: "id",
+          batch: 200,
+        }),
+      );
       const readAt = pocketBaseNow();
       // A few at a time: a long backlog must not open hundreds of connections to PocketBase at once.
       const PARALLEL = 8;
       for (let i = 0; i < unread.length; i += PARALLEL) {
-        await Promise.all(unread.slice(i, i + PARALLEL).map((n) => pbCall(() => notificationsOf(ctx.pb).update(n.id, { readAt }))));
+        await Promise.all(
+          unread
+            .slice(i, i + PARALLEL)
+            .map((n) => pbCall(() => notificationsOf(ctx.pb).update(n.id, { readAt }))),
+        );
       }
       return unread.length;
     },
@@ -90,12 +126,17 @@ export const notificationsResolvers: Resolvers = {
       // their own notifications.
       async subscribe(_, __, ctx) {
         const viewer = await requireViewer(ctx);
-        const queue = ctx.realtime.subscribe<NotificationRecord>({ userId: viewer.id, token: ctx.session.token }, "notifications", "*");
+        const queue = ctx.realtime.subscribe<NotificationRecord>(
+          { userId: viewer.id, token: ctx.session.token },
+          "notifications",
+          "*",
+        );
         // The stream opens once PocketBase confirmed the topic: the client may then query without a gap.
         await queue.ready;
         return queue;
       },
-      resolve: (event: BridgeEvent<NotificationRecord>, _: unknown, ctx: GatewayContext) => toEvent(event, ctx),
+      resolve: (event: BridgeEvent<NotificationRecord>, _: unknown, ctx: GatewayContext) =>
+        toEvent(event, ctx),
     },
   },
   Notification: {

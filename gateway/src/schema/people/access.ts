@@ -25,14 +25,20 @@ export async function requireHousehold(ctx: GatewayContext, id: string): Promise
  * fails before any look-up that could reveal hidden rows (a second primary email, say); PocketBase's
  * rules still decide the write itself.
  */
-export async function requireEditablePerson(ctx: GatewayContext, id: string): Promise<{ viewer: UserRecord; person: PersonRecord }> {
+export async function requireEditablePerson(
+  ctx: GatewayContext,
+  id: string,
+): Promise<{ viewer: UserRecord; person: PersonRecord }> {
   const viewer = await requireViewer(ctx);
   const person = await requirePerson(ctx, id);
   if (!canEditPerson(viewer, person)) throw forbidden();
   return { viewer, person };
 }
 
-export async function requireEditableHousehold(ctx: GatewayContext, id: string): Promise<{ viewer: UserRecord; household: HouseholdRecord }> {
+export async function requireEditableHousehold(
+  ctx: GatewayContext,
+  id: string,
+): Promise<{ viewer: UserRecord; household: HouseholdRecord }> {
   const viewer = await requireViewer(ctx);
   const household = await requireHousehold(ctx, id);
   if (!canEditHousehold(viewer, household.id)) throw forbidden();
@@ -49,7 +55,12 @@ export async function writeAs<T>(run: () => Promise<T>, fieldAliases?: Record<st
     return await run();
   } catch (error) {
     if (error instanceof ClientResponseError && error.status === 404) throw forbidden();
-    if (error instanceof ClientResponseError && error.status === 400 && !Object.keys((error.response?.data as object) ?? {}).length) throw forbidden();
+    if (
+      error instanceof ClientResponseError &&
+      error.status === 400 &&
+      !Object.keys((error.response?.data as object) ?? {}).length
+    )
+      throw forbidden();
     return pbCall(() => Promise.reject(error), fieldAliases);
   }
 }
@@ -66,7 +77,8 @@ export async function defaultVisibility(ctx: GatewayContext): Promise<Visibility
  * PocketBase sniffs the bytes too, and refuses a file whose content is not what it claims.
  */
 export async function photoUpload(file: File): Promise<File> {
-  if (!(LIMITS.imageMimeTypes as readonly string[]).includes(file.type)) throw unsupportedFileType(["JPEG", "PNG", "WebP", "GIF"]);
+  if (!(LIMITS.imageMimeTypes as readonly string[]).includes(file.type))
+    throw unsupportedFileType(["JPEG", "PNG", "WebP", "GIF"]);
   if (file.size > LIMITS.imageMaxBytes) throw payloadTooLarge(LIMITS.imageMaxBytes);
   return new File([await file.arrayBuffer()], (file.name || "photo").slice(-200), { type: file.type });
 }

@@ -20,7 +20,11 @@ export const ANONYMIZED_HOUSEHOLD_NAME = "Former household";
  *
  * Returns the ids of the deleted logins (the viewer cache forgets them).
  */
-export async function anonymize(pb: PocketBase, person: PersonRecord, system: SystemClient): Promise<string[]> {
+export async function anonymize(
+  pb: PocketBase,
+  person: PersonRecord,
+  system: SystemClient,
+): Promise<string[]> {
   const household = person.household;
   // Archived first: the users delete rule only lets people managers delete the login of an archived person.
   await pbCall(() =>
@@ -62,11 +66,25 @@ export async function anonymize(pb: PocketBase, person: PersonRecord, system: Sy
  */
 async function forgetPrayerRequester(system: SystemClient, personId: string): Promise<void> {
   const su = await system.get();
-  for (const row of await rowsPointingAt<PrayerRequestPrivateRecord>(su, "prayer_request_private", "person", personId, "id,request")) {
-    await pbCall(() => su.collection("prayer_request_private").update(row.id, { submitterName: "", submitterEmail: "" }));
-    const request = await pbCall(() => su.collection("prayer_requests").getOne(row.request, { fields: "id,anonymous" }));
+  for (const row of await rowsPointingAt<PrayerRequestPrivateRecord>(
+    su,
+    "prayer_request_private",
+    "person",
+    personId,
+    "id,request",
+  )) {
+    await pbCall(() =>
+      su.collection("prayer_request_private").update(row.id, { submitterName: "", submitterEmail: "" }),
+    );
+    const request = await pbCall(() =>
+      su.collection("prayer_requests").getOne(row.request, { fields: "id,anonymous" }),
+    );
     if (!request.anonymous) {
-      await pbCall(() => su.collection("prayer_requests").update(row.request, { authorName: `${ANONYMIZED_NAME.firstName} ${ANONYMIZED_NAME.lastName}` }));
+      await pbCall(() =>
+        su
+          .collection("prayer_requests")
+          .update(row.request, { authorName: `${ANONYMIZED_NAME.firstName} ${ANONYMIZED_NAME.lastName}` }),
+      );
     }
   }
 }
@@ -78,19 +96,34 @@ async function forgetPrayerRequester(system: SystemClient, personId: string): Pr
 async function forgetGroupMember(system: SystemClient, personId: string): Promise<void> {
   const su = await system.get();
   for (const collection of ["group_members", "group_join_requests"]) {
-    for (const row of await rowsPointingAt(su, collection, "person", personId, "id")) await pbCall(() => su.collection(collection).delete(row.id));
+    for (const row of await rowsPointingAt(su, collection, "person", personId, "id"))
+      await pbCall(() => su.collection(collection).delete(row.id));
   }
   for (const row of await rowsPointingAt(su, "group_messages", "author", personId, "id")) {
-    await pbCall(() => su.collection("group_messages").update(row.id, { authorName: `${ANONYMIZED_NAME.firstName} ${ANONYMIZED_NAME.lastName}` }));
+    await pbCall(() =>
+      su
+        .collection("group_messages")
+        .update(row.id, { authorName: `${ANONYMIZED_NAME.firstName} ${ANONYMIZED_NAME.lastName}` }),
+    );
   }
 }
 
 /** A household nobody belongs to any more loses its address, photo and name. */
 async function clearEmptyHousehold(pb: PocketBase, householdId: string): Promise<void> {
-  const left = await pbCall(() => pb.collection("people").getList(1, 1, { filter: pb.filter("household = {:h}", { h: householdId }), fields: "id", skipTotal: true }));
+  const left = await pbCall(() =>
+    pb.collection("people").getList(1, 1, {
+      filter: pb.filter("household = {:h}", { h: householdId }),
+      fields: "id",
+      skipTotal: true,
+    }),
+  );
   if (left.items.length) return;
   for (const address of await rowsPointingAt(pb, "addresses", "household", householdId, "id")) {
     await pbCall(() => pb.collection("addresses").delete(address.id));
   }
-  await pbCall(() => pb.collection("households").update(householdId, { photo: null, name: ANONYMIZED_HOUSEHOLD_NAME, directoryOptOut: true }));
+  await pbCall(() =>
+    pb
+      .collection("households")
+      .update(householdId, { photo: null, name: ANONYMIZED_HOUSEHOLD_NAME, directoryOptOut: true }),
+  );
 }

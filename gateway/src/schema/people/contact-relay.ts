@@ -21,7 +21,11 @@ const HOUR_MS = 60 * 60 * 1000;
  * system job read the recipient's address (documented exception, docs/ARCHITECTURE.md) and send the
  * mail. The address is used for sending and never returned.
  */
-export async function contactPerson(ctx: GatewayContext, personId: string, message: string): Promise<boolean> {
+export async function contactPerson(
+  ctx: GatewayContext,
+  personId: string,
+  message: string,
+): Promise<boolean> {
   const viewer = await requireViewer(ctx);
   const sender = viewerPerson(viewer);
   if (sender?.recordStatus !== "active") throw forbidden();
@@ -32,23 +36,38 @@ export async function contactPerson(ctx: GatewayContext, personId: string, messa
   if (wait > 0) throw rateLimited(wait);
 
   const found = await pbCall(() =>
-    ctx.pb.collection("people").getList<PersonRecord>(1, 1, { filter: ctx.pb.filter("id = {:id}", { id: personId }), skipTotal: true }),
+    ctx.pb.collection("people").getList<PersonRecord>(1, 1, {
+      filter: ctx.pb.filter("id = {:id}", { id: personId }),
+      skipTotal: true,
+    }),
   );
   const recipient = found.items[0];
   if (!recipient) throw notFound();
   // Visible but not contactable (a child of the sender's own household, someone who opted out): the
   // sender may see them, so refusing reveals nothing new.
-  if (recipient.ageGroup === "child" || !recipient.inDirectory || recipient.recordStatus !== "active") throw forbidden();
+  if (recipient.ageGroup === "child" || !recipient.inDirectory || recipient.recordStatus !== "active")
+    throw forbidden();
 
   ctx.limiter.hit(limitKey, HOUR_MS);
   const address = await recipientAddress(ctx, recipient.id);
   if (!address) {
-    throw conflict("This person can't receive messages through the app yet. The church office can help.", "no_address");
+    throw conflict(
+      "This person can't receive messages through the app yet. The church office can help.",
+      "no_address",
+    );
   }
   // The footer says what is true for this recipient's choices: whether the sender may already see
   // the address the message went to (a row the recipient shares), asked with the sender's own token.
   const shownToSender = address.rowId !== null && (await readableBy(ctx, address.rowId));
-  await sendContactMail(ctx, { to: address.email, locale: address.locale, shownToSender, recipient, sender: viewer, senderName: displayName(sender), text });
+  await sendContactMail(ctx, {
+    to: address.email,
+    locale: address.locale,
+    shownToSender,
+    recipient,
+    sender: viewer,
+    senderName: displayName(sender),
+    text,
+  });
   return true;
 }
 
@@ -67,10 +86,16 @@ async function readableBy(ctx: GatewayContext, rowId: string): Promise<boolean> 
  * System job: the recipient's primary email (else their oldest email row, else their login's email).
  * The sender's rules would hide a private address, which is the point of the relay.
  */
-async function recipientAddress(ctx: GatewayContext, personId: string): Promise<{ email: string; rowId: string | null; locale: string } | null> {
+async function recipientAddress(
+  ctx: GatewayContext,
+  personId: string,
+): Promise<{ email: string; rowId: string | null; locale: string } | null> {
   const system = await ctx.system.get();
   const users = await pbCall(() =>
-    system.collection("users").getList<UserRecord>(1, 1, { filter: system.filter("person = {:id}", { id: personId }), skipTotal: true }),
+    system.collection("users").getList<UserRecord>(1, 1, {
+      filter: system.filter("person = {:id}", { id: personId }),
+      skipTotal: true,
+    }),
   );
   // The mail is written in the language the recipient chose for their login (else the church's).
   const locale = users.items[0]?.locale ?? "";
@@ -88,7 +113,15 @@ async function recipientAddress(ctx: GatewayContext, personId: string): Promise<
 
 async function sendContactMail(
   ctx: GatewayContext,
-  mail: { to: string; locale: string; shownToSender: boolean; recipient: PersonRecord; sender: UserRecord; senderName: string; text: string },
+  mail: {
+    to: string;
+    locale: string;
+    shownToSender: boolean;
+    recipient: PersonRecord;
+    sender: UserRecord;
+    senderName: string;
+    text: string;
+  },
 ): Promise<void> {
   const settings = await ctx.publicSettings.get();
   const { churchName } = settings;
@@ -96,7 +129,11 @@ async function sendContactMail(
   const t = translator(locale);
   const hello = t("mail.hello", { name: mail.recipient.preferredName || mail.recipient.firstName });
   const subject = t("contact.subject", { sender: mail.senderName, church: churchName });
-  const footer = t("contact.footer", { sender: mail.senderName, church: churchName, shown: mail.shownToSender ? "yes" : "no" });
+  const footer = t("contact.footer", {
+    sender: mail.senderName,
+    church: churchName,
+    shown: mail.shownToSender ? "yes" : "no",
+  });
   try {
     await ctx.mailer.send(
       {

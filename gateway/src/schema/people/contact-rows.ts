@@ -23,12 +23,24 @@ const KIND = {
 
 const valueOf = (row: ContactRow) => ("email" in row ? row.email.toLowerCase() : row.number);
 
-async function rowsOf<T extends ContactRow>(ctx: GatewayContext, collection: RowCollection, personId: string): Promise<T[]> {
-  return pbCall(() => ctx.pb.collection(collection).getFullList<T>({ filter: ctx.pb.filter("person = {:id}", { id: personId }), sort: "created,id" }));
+async function rowsOf<T extends ContactRow>(
+  ctx: GatewayContext,
+  collection: RowCollection,
+  personId: string,
+): Promise<T[]> {
+  return pbCall(() =>
+    ctx.pb
+      .collection(collection)
+      .getFullList<T>({ filter: ctx.pb.filter("person = {:id}", { id: personId }), sort: "created,id" }),
+  );
 }
 
 async function requireRow<T>(ctx: GatewayContext, collection: string, id: string): Promise<T> {
-  const page = await pbCall(() => ctx.pb.collection(collection).getList<T>(1, 1, { filter: ctx.pb.filter("id = {:id}", { id }), skipTotal: true }));
+  const page = await pbCall(() =>
+    ctx.pb
+      .collection(collection)
+      .getList<T>(1, 1, { filter: ctx.pb.filter("id = {:id}", { id }), skipTotal: true }),
+  );
   if (!page.items[0]) throw notFound();
   return page.items[0];
 }
@@ -46,7 +58,10 @@ function checkRows(collection: RowCollection, others: ContactRow[], value: strin
   if (isPrimary && others.some((row) => row.isPrimary)) {
     const { primaryNoun } = KIND[collection];
     throw badUserInput({
-      isPrimary: { code: "primary_exists", message: `This person already has a primary ${primaryNoun}. Make the other one not primary first.` },
+      isPrimary: {
+        code: "primary_exists",
+        message: `This person already has a primary ${primaryNoun}. Make the other one not primary first.`,
+      },
     });
   }
 }
@@ -114,12 +129,20 @@ async function removeRow(ctx: GatewayContext, collection: RowCollection, id: str
 export async function addEmail(ctx: GatewayContext, personId: string, input: EmailInput) {
   const data = validateEmailInput(input);
   const visibility = data.visibility ?? (await defaultVisibility(ctx));
-  return addRow<PersonEmailRecord>(ctx, "person_emails", personId, { value: data.email, isPrimary: data.isPrimary, visibility });
+  return addRow<PersonEmailRecord>(ctx, "person_emails", personId, {
+    value: data.email,
+    isPrimary: data.isPrimary,
+    visibility,
+  });
 }
 
 export async function updateEmail(ctx: GatewayContext, id: string, input: EmailInput) {
   const data = validateEmailInput(input);
-  return updateRow<PersonEmailRecord>(ctx, "person_emails", id, { value: data.email, isPrimary: data.isPrimary, visibility: data.visibility });
+  return updateRow<PersonEmailRecord>(ctx, "person_emails", id, {
+    value: data.email,
+    isPrimary: data.isPrimary,
+    visibility: data.visibility,
+  });
 }
 
 export const removeEmail = (ctx: GatewayContext, id: string) => removeRow(ctx, "person_emails", id);
@@ -127,7 +150,12 @@ export const removeEmail = (ctx: GatewayContext, id: string) => removeRow(ctx, "
 export async function addPhone(ctx: GatewayContext, personId: string, input: PhoneInput) {
   const data = validatePhoneInput(input);
   const visibility = data.visibility ?? (await defaultVisibility(ctx));
-  return addRow<PersonPhoneRecord>(ctx, "person_phones", personId, { value: data.number, isPrimary: data.isPrimary, visibility, extra: { kind: data.kind ?? "" } });
+  return addRow<PersonPhoneRecord>(ctx, "person_phones", personId, {
+    value: data.number,
+    isPrimary: data.isPrimary,
+    visibility,
+    extra: { kind: data.kind ?? "" },
+  });
 }
 
 export async function updatePhone(ctx: GatewayContext, id: string, input: PhoneInput) {
@@ -144,17 +172,27 @@ export const removePhone = (ctx: GatewayContext, id: string) => removeRow(ctx, "
 
 async function addressOf(ctx: GatewayContext, householdId: string): Promise<AddressRecord | null> {
   const page = await pbCall(() =>
-    ctx.pb.collection("addresses").getList<AddressRecord>(1, 1, { filter: ctx.pb.filter("household = {:id}", { id: householdId }), skipTotal: true }),
+    ctx.pb.collection("addresses").getList<AddressRecord>(1, 1, {
+      filter: ctx.pb.filter("household = {:id}", { id: householdId }),
+      skipTotal: true,
+    }),
   );
   return page.items[0] ?? null;
 }
 
 /** Set or replace a household's (one) address. */
-export async function setAddress(ctx: GatewayContext, householdId: string, input: AddressInput): Promise<AddressRecord> {
+export async function setAddress(
+  ctx: GatewayContext,
+  householdId: string,
+  input: AddressInput,
+): Promise<AddressRecord> {
   const { visibility, ...fields } = validateAddressInput(input);
   await requireEditableHousehold(ctx, householdId);
   const existing = await addressOf(ctx, householdId);
-  const data = { ...fields, visibility: visibility ?? existing?.visibility ?? (await defaultVisibility(ctx)) };
+  const data = {
+    ...fields,
+    visibility: visibility ?? existing?.visibility ?? (await defaultVisibility(ctx)),
+  };
   const saved = await writeAs(() =>
     existing
       ? ctx.pb.collection("addresses").update<AddressRecord>(existing.id, data)

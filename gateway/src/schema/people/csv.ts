@@ -11,7 +11,8 @@ export function csvCell(value: string | number | boolean | null | undefined): st
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-export const csvRow = (cells: Array<string | number | boolean | null | undefined>) => cells.map(csvCell).join(",");
+export const csvRow = (cells: Array<string | number | boolean | null | undefined>) =>
+  cells.map(csvCell).join(",");
 
 export const toCsv = (header: string[], rows: Array<Array<string | number | boolean | null | undefined>>) =>
   [csvRow(header), ...rows.map(csvRow)].join("\r\n") + "\r\n";

@@ -16,10 +16,16 @@ export async function createHousehold(ctx: GatewayContext, input: HouseholdInput
   const data = validateHouseholdInput(input, { requireName: true });
   const viewer = await requireViewer(ctx);
   if (!hasPermission(viewer, "people.manage")) throw forbidden();
-  return writeAs(() => ctx.pb.collection("households").create<HouseholdRecord>({ directoryOptOut: false, ...data }));
+  return writeAs(() =>
+    ctx.pb.collection("households").create<HouseholdRecord>({ directoryOptOut: false, ...data }),
+  );
 }
 
-export async function updateHousehold(ctx: GatewayContext, id: string, input: HouseholdInput): Promise<HouseholdRecord> {
+export async function updateHousehold(
+  ctx: GatewayContext,
+  id: string,
+  input: HouseholdInput,
+): Promise<HouseholdRecord> {
   const data = validateHouseholdInput(input, { requireName: false });
   await requireEditableHousehold(ctx, id);
   if (Object.keys(data).length) await writeAs(() => ctx.pb.collection("households").update(id, data));
@@ -27,7 +33,11 @@ export async function updateHousehold(ctx: GatewayContext, id: string, input: Ho
   return requireHousehold(ctx, id);
 }
 
-export async function setHouseholdPhoto(ctx: GatewayContext, id: string, file: File | null | undefined): Promise<HouseholdRecord> {
+export async function setHouseholdPhoto(
+  ctx: GatewayContext,
+  id: string,
+  file: File | null | undefined,
+): Promise<HouseholdRecord> {
   const upload = file ? await photoUpload(file) : null;
   await requireEditableHousehold(ctx, id);
   await writeAs(() => ctx.pb.collection("households").update(id, { photo: upload }));
@@ -40,7 +50,12 @@ export async function setHouseholdPhoto(ctx: GatewayContext, id: string, file: F
  * only) as the caller, and the link goes to the invitee by mail. When the mail cannot be sent, the
  * invitation is revoked again so no unusable invitation lingers.
  */
-export async function inviteToHousehold(ctx: GatewayContext, householdId: string, email: string, name: string): Promise<HouseholdInvitationRecord> {
+export async function inviteToHousehold(
+  ctx: GatewayContext,
+  householdId: string,
+  email: string,
+  name: string,
+): Promise<HouseholdInvitationRecord> {
   const invitee = validateInvitation(email, name);
   const { viewer, household } = await requireEditableHousehold(ctx, householdId);
   const me = viewerPerson(viewer);
@@ -57,26 +72,42 @@ export async function inviteToHousehold(ctx: GatewayContext, householdId: string
     }),
   );
   try {
-    await sendInvitationMail(ctx, invitee, { token, inviterName: me ? displayName(me) : viewer.name || "The church office", householdName: household.name });
+    await sendInvitationMail(ctx, invitee, {
+      token,
+      inviterName: me ? displayName(me) : viewer.name || "The church office",
+      householdName: household.name,
+    });
   } catch (error) {
     console.error("[invitation] sending failed", error);
-    await ctx.pb.collection("household_invitations").update(invitation.id, { status: "revoked" }).catch(() => undefined);
+    await ctx.pb
+      .collection("household_invitations")
+      .update(invitation.id, { status: "revoked" })
+      .catch(() => undefined);
     throw serviceUnavailable("We couldn't send the invitation email. Please try again.");
   }
   loadersOf(ctx).forgetHousehold(household.id);
   return invitation;
 }
 
-export async function revokeHouseholdInvitation(ctx: GatewayContext, id: string): Promise<HouseholdInvitationRecord> {
+export async function revokeHouseholdInvitation(
+  ctx: GatewayContext,
+  id: string,
+): Promise<HouseholdInvitationRecord> {
   const viewer = await requireViewer(ctx);
   const page = await pbCall(() =>
-    ctx.pb.collection("household_invitations").getList<HouseholdInvitationRecord>(1, 1, { filter: ctx.pb.filter("id = {:id}", { id }), skipTotal: true }),
+    ctx.pb.collection("household_invitations").getList<HouseholdInvitationRecord>(1, 1, {
+      filter: ctx.pb.filter("id = {:id}", { id }),
+      skipTotal: true,
+    }),
   );
   const invitation = page.items[0];
   if (!invitation) throw notFound();
   if (!canEditHousehold(viewer, invitation.household)) throw forbidden();
-  if (invitation.status !== "pending") throw conflict("This invitation was already accepted or revoked.", "invitation_closed");
-  const revoked = await writeAs(() => ctx.pb.collection("household_invitations").update<HouseholdInvitationRecord>(id, { status: "revoked" }));
+  if (invitation.status !== "pending")
+    throw conflict("This invitation was already accepted or revoked.", "invitation_closed");
+  const revoked = await writeAs(() =>
+    ctx.pb.collection("household_invitations").update<HouseholdInvitationRecord>(id, { status: "revoked" }),
+  );
   loadersOf(ctx).forgetHousehold(invitation.household);
   return revoked;
 }

@@ -22,20 +22,28 @@ export function newInviteToken(): { token: string; tokenHash: string } {
 }
 
 /** PocketBase's date format, `days` from now. */
-export const expiresInDays = (days: number, now = Date.now()) => toPocketBaseDate(now + days * 24 * 60 * 60 * 1000);
+export const expiresInDays = (days: number, now = Date.now()) =>
+  toPocketBaseDate(now + days * 24 * 60 * 60 * 1000);
 
-export const inviteLink = (publicUrl: string, token: string) => `${publicUrl.replace(/\/+$/, "")}/signup?invite=${encodeURIComponent(token)}`;
+export const inviteLink = (publicUrl: string, token: string) =>
+  `${publicUrl.replace(/\/+$/, "")}/signup?invite=${encodeURIComponent(token)}`;
 
 /**
  * System job (sign-up): the pending, unexpired invitation a token belongs to, or null. The sign-up
  * visitor cannot read invitations (they are their household's), so the lookup by hash uses the
  * system client; nothing of the invitation is returned to the visitor.
  */
-export async function findPendingInvitation(system: PocketBase, token: string): Promise<HouseholdInvitationRecord | null> {
+export async function findPendingInvitation(
+  system: PocketBase,
+  token: string,
+): Promise<HouseholdInvitationRecord | null> {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
   const now = pocketBaseNow();
   const page = await system.collection("household_invitations").getList<HouseholdInvitationRecord>(1, 1, {
-    filter: system.filter('tokenHash = {:hash} && status = "pending" && expiresAt > {:now}', { hash: hashInviteToken(token), now }),
+    filter: system.filter('tokenHash = {:hash} && status = "pending" && expiresAt > {:now}', {
+      hash: hashInviteToken(token),
+      now,
+    }),
     skipTotal: true,
   });
   return page.items[0] ?? null;
@@ -66,5 +74,15 @@ export async function sendInvitationMail(
     `<p>${escapeHtml(t("invitation.body", names))}</p>` +
     `<p>${escapeHtml(t("invitation.button.hint", { days: LIMITS.invitationDays }))}</p>` +
     `<p>${escapeHtml(`${t("invitation.confirm")} ${t("invitation.ignore")}`)}</p>`;
-  await ctx.mailer.send({ to: invitation.email, subject, text, html, button: { url: link, label: t("invitation.button") }, locale }, churchName);
+  await ctx.mailer.send(
+    {
+      to: invitation.email,
+      subject,
+      text,
+      html,
+      button: { url: link, label: t("invitation.button") },
+      locale,
+    },
+    churchName,
+  );
 }

@@ -15,7 +15,10 @@ const MAX_SEARCH_WORDS = 5;
 
 function searchWords(search: string | null | undefined): string[] {
   const q = search?.trim() ?? "";
-  if (q.length > LIMITS.searchMax) throw badUserInput({ search: { code: "too_long", message: `Use at most ${LIMITS.searchMax} characters.` } });
+  if (q.length > LIMITS.searchMax)
+    throw badUserInput({
+      search: { code: "too_long", message: `Use at most ${LIMITS.searchMax} characters.` },
+    });
   return q.split(/\s+/).filter(Boolean).slice(0, MAX_SEARCH_WORDS);
 }
 
@@ -39,7 +42,11 @@ function householdSearch(pb: PocketBase, words: string[]): string {
 const ascendingAfter = (pb: PocketBase, field: string, cursor: Cursor) =>
   pb.filter(`(${field} > {:v} || (${field} = {:v} && id > {:id}))`, { v: cursor.value, id: cursor.id });
 
-const and = (...parts: string[]) => parts.filter(Boolean).map((p) => `(${p})`).join(" && ");
+const and = (...parts: string[]) =>
+  parts
+    .filter(Boolean)
+    .map((p) => `(${p})`)
+    .join(" && ");
 
 /**
  * Households returned as directory cards. Their `members` are the listed people only: children never
@@ -50,15 +57,33 @@ const directoryCards = new WeakSet<HouseholdRecord>();
 export const isDirectoryCard = (household: HouseholdRecord) => directoryCards.has(household);
 
 /** A page of households by name, with a lazy total. */
-async function householdPage(ctx: GatewayContext, filters: string[], size: number, cursor: Cursor | null, asDirectory = false) {
+async function householdPage(
+  ctx: GatewayContext,
+  filters: string[],
+  size: number,
+  cursor: Cursor | null,
+  asDirectory = false,
+) {
   const filter = and(...filters, cursor ? ascendingAfter(ctx.pb, "name", cursor) : "");
-  const rows = await pbCall(() => ctx.pb.collection("households").getList<HouseholdRecord>(1, size + 1, { filter, sort: "name,id", skipTotal: true }));
+  const rows = await pbCall(() =>
+    ctx.pb
+      .collection("households")
+      .getList<HouseholdRecord>(1, size + 1, { filter, sort: "name,id", skipTotal: true }),
+  );
   for (const h of rows.items) {
     if (asDirectory) directoryCards.add(h);
     else loadersOf(ctx).household.prime(h.id, h);
   }
-  return connection(rows.items, size, (h) => h.name, async () =>
-    (await pbCall(() => ctx.pb.collection("households").getList(1, 1, { filter: and(...filters), fields: "id" }))).totalItems,
+  return connection(
+    rows.items,
+    size,
+    (h) => h.name,
+    async () =>
+      (
+        await pbCall(() =>
+          ctx.pb.collection("households").getList(1, 1, { filter: and(...filters), fields: "id" }),
+        )
+      ).totalItems,
   );
 }
 
@@ -66,7 +91,10 @@ async function householdPage(ctx: GatewayContext, filters: string[], size: numbe
  * The member directory: listed households, for active members only (PRODUCT.md §5), and for API
  * tokens with the people.directory scope (which PocketBase's rules grant the same listed rows).
  */
-export async function directory(ctx: GatewayContext, args: { first?: number | null; after?: string | null; search?: string | null }) {
+export async function directory(
+  ctx: GatewayContext,
+  args: { first?: number | null; after?: string | null; search?: string | null },
+) {
   const { size, cursor } = pageArgs(args.first, args.after, 20);
   const words = searchWords(args.search);
   if (ctx.apiClient) {
@@ -81,7 +109,10 @@ export async function directory(ctx: GatewayContext, args: { first?: number | nu
 }
 
 /** Staff: every household the rules let them see, by name. */
-export async function households(ctx: GatewayContext, args: { first?: number | null; after?: string | null; search?: string | null }) {
+export async function households(
+  ctx: GatewayContext,
+  args: { first?: number | null; after?: string | null; search?: string | null },
+) {
   const { size, cursor } = pageArgs(args.first, args.after, 50);
   const words = searchWords(args.search);
   await requireAbility(ctx, "viewPeople");
@@ -93,9 +124,17 @@ function peopleFilter(pb: PocketBase, filter: PeopleFilter | null | undefined): 
   const anyOf = (field: string, values: readonly string[] | null | undefined) =>
     values?.length ? values.map((value) => pb.filter(`${field} = {:value}`, { value })).join(" || ") : "";
   const words = searchWords(filter?.search).map((w) =>
-    pb.filter("(firstName ~ {:w} || lastName ~ {:w} || preferredName ~ {:w} || person_emails_via_person.email ?~ {:w})", { w }),
+    pb.filter(
+      "(firstName ~ {:w} || lastName ~ {:w} || preferredName ~ {:w} || person_emails_via_person.email ?~ {:w})",
+      { w },
+    ),
   );
-  return and(...words, anyOf("membershipStatus", filter?.membershipStatus), anyOf("recordStatus", filter?.recordStatus), anyOf("ageGroup", filter?.ageGroup));
+  return and(
+    ...words,
+    anyOf("membershipStatus", filter?.membershipStatus),
+    anyOf("recordStatus", filter?.recordStatus),
+    anyOf("ageGroup", filter?.ageGroup),
+  );
 }
 
 /** People sort by (lastName, firstName, id); the cursor value carries both names. */
@@ -112,10 +151,18 @@ function peopleAfter(pb: PocketBase, cursor: Cursor): string {
     throw badUserInput({ after: { code: "invalid", message: "Invalid cursor." } });
   }
   const [l, f] = names as [string, string];
-  return pb.filter("(lastName > {:l} || (lastName = {:l} && (firstName > {:f} || (firstName = {:f} && id > {:id}))))", { l, f, id: cursor.id });
+  return pb.filter(
+    "(lastName > {:l} || (lastName = {:l} && (firstName > {:f} || (firstName = {:f} && id > {:id}))))",
+    { l, f, id: cursor.id },
+  );
 }
 
-async function peopleRows(ctx: GatewayContext, filter: string, size: number, cursor: Cursor | null): Promise<PersonRecord[]> {
+async function peopleRows(
+  ctx: GatewayContext,
+  filter: string,
+  size: number,
+  cursor: Cursor | null,
+): Promise<PersonRecord[]> {
   const rows = await pbCall(() =>
     ctx.pb.collection("people").getList<PersonRecord>(1, size, {
       filter: and(filter, cursor ? peopleAfter(ctx.pb, cursor) : ""),
@@ -129,25 +176,54 @@ async function peopleRows(ctx: GatewayContext, filter: string, size: number, cur
 }
 
 /** Staff: people with filters, by last and first name. */
-export async function people(ctx: GatewayContext, args: { first?: number | null; after?: string | null; filter?: PeopleFilter | null }) {
+export async function people(
+  ctx: GatewayContext,
+  args: { first?: number | null; after?: string | null; filter?: PeopleFilter | null },
+) {
   const { size, cursor } = pageArgs(args.first, args.after, 50);
   const filter = peopleFilter(ctx.pb, args.filter);
   await requireAbility(ctx, "viewPeople");
   const rows = await peopleRows(ctx, filter, size + 1, cursor);
-  return connection(rows, size, nameKey, async () => (await pbCall(() => ctx.pb.collection("people").getList(1, 1, { filter, fields: "id" }))).totalItems);
+  return connection(
+    rows,
+    size,
+    nameKey,
+    async () =>
+      (await pbCall(() => ctx.pb.collection("people").getList(1, 1, { filter, fields: "id" }))).totalItems,
+  );
 }
 
 const CSV_PAGE = 500;
-const CSV_HEADER = ["id", "firstName", "lastName", "preferredName", "membershipStatus", "recordStatus", "ageGroup", "household", "email", "phone", "birthDate"];
+const CSV_HEADER = [
+  "id",
+  "firstName",
+  "lastName",
+  "preferredName",
+  "membershipStatus",
+  "recordStatus",
+  "ageGroup",
+  "household",
+  "email",
+  "phone",
+  "birthDate",
+];
 
 /** Staff: the filtered list as CSV (every matching row up to LIMITS.peopleCsvMaxRows), read as the caller. */
-export async function peopleCsv(ctx: GatewayContext, args: { filter?: PeopleFilter | null }): Promise<string> {
+export async function peopleCsv(
+  ctx: GatewayContext,
+  args: { filter?: PeopleFilter | null },
+): Promise<string> {
   const filter = peopleFilter(ctx.pb, args.filter);
   await requireAbility(ctx, "viewPeople");
   const all: PersonRecord[] = [];
   let cursor: Cursor | null = null;
   while (all.length < LIMITS.peopleCsvMaxRows) {
-    const page = await peopleRows(ctx, filter, Math.min(CSV_PAGE, LIMITS.peopleCsvMaxRows - all.length), cursor);
+    const page = await peopleRows(
+      ctx,
+      filter,
+      Math.min(CSV_PAGE, LIMITS.peopleCsvMaxRows - all.length),
+      cursor,
+    );
     all.push(...page);
     const last = page[page.length - 1];
     if (!last || page.length < CSV_PAGE) break;
@@ -164,7 +240,19 @@ export async function peopleCsv(ctx: GatewayContext, args: { filter?: PeopleFilt
       ]);
       const email = emails.find((e) => e.isPrimary) ?? emails[0];
       const phone = phones.find((n) => n.isPrimary) ?? phones[0];
-      return [p.id, p.firstName, p.lastName, p.preferredName, p.membershipStatus, p.recordStatus, p.ageGroup, household?.name ?? "", email?.email ?? "", phone?.number ?? "", dateOnly(priv?.birthDate) ?? ""];
+      return [
+        p.id,
+        p.firstName,
+        p.lastName,
+        p.preferredName,
+        p.membershipStatus,
+        p.recordStatus,
+        p.ageGroup,
+        household?.name ?? "",
+        email?.email ?? "",
+        phone?.number ?? "",
+        dateOnly(priv?.birthDate) ?? "",
+      ];
     }),
   );
   return toCsv(CSV_HEADER, rows);

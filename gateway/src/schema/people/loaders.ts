@@ -29,7 +29,11 @@ const FILTER_CHARS = 3_200;
 const PAGE = 1_000;
 
 /** Pack `clauses` into OR-chains that PocketBase accepts. */
-export function orChains(clauses: string[], maxChars = FILTER_CHARS, maxClauses = MAX_IDS_PER_CHAIN): string[] {
+export function orChains(
+  clauses: string[],
+  maxChars = FILTER_CHARS,
+  maxClauses = MAX_IDS_PER_CHAIN,
+): string[] {
   const chains: string[] = [];
   let current: string[] = [];
   let length = 0;
@@ -47,7 +51,12 @@ export function orChains(clauses: string[], maxChars = FILTER_CHARS, maxClauses 
 }
 
 /** Every row matching any clause (plus an optional fixed condition), one call per chain, read as the caller. */
-async function listWhere<T>(pb: PocketBase, collection: string, clauses: string[], options: { where?: string; sort?: string; expand?: string } = {}): Promise<T[]> {
+async function listWhere<T>(
+  pb: PocketBase,
+  collection: string,
+  clauses: string[],
+  options: { where?: string; sort?: string; expand?: string } = {},
+): Promise<T[]> {
   const chains = orChains(clauses, FILTER_CHARS - (options.where?.length ?? 0));
   const pages = await Promise.all(
     chains.map((chain) =>
@@ -64,7 +73,8 @@ async function listWhere<T>(pb: PocketBase, collection: string, clauses: string[
   return pages.flat();
 }
 
-const idClauses = (pb: PocketBase, field: string, ids: readonly string[]) => [...new Set(ids)].map((id) => pb.filter(`${field} = {:id}`, { id }));
+const idClauses = (pb: PocketBase, field: string, ids: readonly string[]) =>
+  [...new Set(ids)].map((id) => pb.filter(`${field} = {:id}`, { id }));
 
 function groupBy<T>(rows: T[], keyOf: (row: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
@@ -143,7 +153,9 @@ function createLoaders(ctx: GatewayContext): PeopleLoaders {
   }
 
   function single<T>(many: DataLoader<string, T[]>) {
-    return new DataLoader<string, T | null>(async (ids) => (await many.loadMany(ids)).map((rows) => (rows instanceof Error ? rows : (rows[0] ?? null))));
+    return new DataLoader<string, T | null>(async (ids) =>
+      (await many.loadMany(ids)).map((rows) => (rows instanceof Error ? rows : (rows[0] ?? null))),
+    );
   }
 
   const emails = personRows<PersonEmailRecord>("person_emails", primaryFirst);
@@ -152,14 +164,18 @@ function createLoaders(ctx: GatewayContext): PeopleLoaders {
   const privateRows = personRows<PersonPrivateRecord>("person_private");
 
   const users = new DataLoader<string, UserRecord[]>(async (personIds) => {
-    const rows = await listWhere<UserRecord>(pb(), "users", idClauses(pb(), "person", personIds), { expand: "roles" });
+    const rows = await listWhere<UserRecord>(pb(), "users", idClauses(pb(), "person", personIds), {
+      expand: "roles",
+    });
     const groups = groupBy(rows, (u) => u.person);
     return personIds.map((id) => groups.get(id) ?? []);
   });
 
   const loaders: PeopleLoaders = {
     person: new DataLoader(async (ids) => {
-      const rows = loaders.remember(await listWhere<PersonRecord>(pb(), "people", idClauses(pb(), "id", ids)));
+      const rows = loaders.remember(
+        await listWhere<PersonRecord>(pb(), "people", idClauses(pb(), "id", ids)),
+      );
       const byId = new Map(rows.map((p) => [p.id, p]));
       return ids.map((id) => byId.get(id) ?? null);
     }),
@@ -169,21 +185,32 @@ function createLoaders(ctx: GatewayContext): PeopleLoaders {
       return ids.map((id) => byId.get(id) ?? null);
     }),
     members: new DataLoader(async (householdIds) => {
-      const rows = loaders.remember(await listWhere<PersonRecord>(pb(), "people", idClauses(pb(), "household", householdIds)));
+      const rows = loaders.remember(
+        await listWhere<PersonRecord>(pb(), "people", idClauses(pb(), "household", householdIds)),
+      );
       const groups = groupBy(rows, (p) => p.household);
       for (const person of rows) loaders.person.prime(person.id, person);
       return householdIds.map((id) => [...(groups.get(id) ?? [])].sort(byAgeThenFirstName));
     }),
     address: new DataLoader(async (householdIds) => {
-      const rows = await listWhere<AddressRecord>(pb(), "addresses", idClauses(pb(), "household", householdIds));
+      const rows = await listWhere<AddressRecord>(
+        pb(),
+        "addresses",
+        idClauses(pb(), "household", householdIds),
+      );
       const byHousehold = new Map(rows.map((a) => [a.household, a]));
       return householdIds.map((id) => byHousehold.get(id) ?? null);
     }),
     invitations: new DataLoader(async (householdIds) => {
-      const rows = await listWhere<HouseholdInvitationRecord>(pb(), "household_invitations", idClauses(pb(), "household", householdIds), {
-        where: 'status = "pending"',
-        sort: "-created",
-      });
+      const rows = await listWhere<HouseholdInvitationRecord>(
+        pb(),
+        "household_invitations",
+        idClauses(pb(), "household", householdIds),
+        {
+          where: 'status = "pending"',
+          sort: "-created",
+        },
+      );
       const groups = groupBy(rows, (i) => i.household);
       return householdIds.map((id) => groups.get(id) ?? []);
     }),
@@ -197,13 +224,24 @@ function createLoaders(ctx: GatewayContext): PeopleLoaders {
       return people;
     },
     forgetPerson(id) {
-      for (const loader of [loaders.person, emails, phones, birthdays, privateRows, users, loaders.birthday, loaders.privateRow, loaders.user]) {
+      for (const loader of [
+        loaders.person,
+        emails,
+        phones,
+        birthdays,
+        privateRows,
+        users,
+        loaders.birthday,
+        loaders.privateRow,
+        loaders.user,
+      ]) {
         (loader as DataLoader<string, unknown>).clear(id);
       }
       householdOf.delete(id);
     },
     forgetHousehold(id) {
-      for (const loader of [loaders.household, loaders.members, loaders.address, loaders.invitations]) (loader as DataLoader<string, unknown>).clear(id);
+      for (const loader of [loaders.household, loaders.members, loaders.address, loaders.invitations])
+        (loader as DataLoader<string, unknown>).clear(id);
     },
   };
   return loaders;

@@ -21,21 +21,34 @@ const PERSON_THUMBS: Record<PhotoSize, string> = { THUMB: "96x96", CARD: "400x40
 const HOUSEHOLD_THUMBS: Record<PhotoSize, string> = { THUMB: "96x96", CARD: "400x300", ORIGINAL: "" };
 
 /** A photo through the gateway's /files proxy, which adds the caller's file token (protected files). */
-function photoUrl(collection: "people" | "households", id: string, file: string, thumb: string): string | null {
+function photoUrl(
+  collection: "people" | "households",
+  id: string,
+  file: string,
+  thumb: string,
+): string | null {
   if (!file) return null;
   return `/files/${collection}/${id}/${encodeURIComponent(file)}${thumb ? `?thumb=${thumb}` : ""}`;
 }
-export const personPhotoUrl = (p: Pick<PersonRecord, "id" | "photo">, size: PhotoSize = "CARD") => photoUrl("people", p.id, p.photo, PERSON_THUMBS[size]);
+export const personPhotoUrl = (p: Pick<PersonRecord, "id" | "photo">, size: PhotoSize = "CARD") =>
+  photoUrl("people", p.id, p.photo, PERSON_THUMBS[size]);
 export const householdPhotoUrl = (h: Pick<HouseholdRecord, "id" | "photo">, size: PhotoSize = "CARD") =>
   photoUrl("households", h.id, h.photo, HOUSEHOLD_THUMBS[size]);
 
 /** The viewer's own person record (expanded on the viewer), if any. */
-export const viewerPerson = (viewer: UserRecord | null): PersonRecord | null => viewer?.expand?.person ?? null;
+export const viewerPerson = (viewer: UserRecord | null): PersonRecord | null =>
+  viewer?.expand?.person ?? null;
 
 /** An active adult of the household (rules: household access needs an active person). */
 const isActiveAdultOf = (viewer: UserRecord | null, householdId: string) => {
   const me = viewerPerson(viewer);
-  return !!me && !!householdId && me.recordStatus === "active" && me.household === householdId && me.ageGroup === "adult";
+  return (
+    !!me &&
+    !!householdId &&
+    me.recordStatus === "active" &&
+    me.household === householdId &&
+    me.ageGroup === "adult"
+  );
 };
 
 /**
@@ -44,10 +57,16 @@ const isActiveAdultOf = (viewer: UserRecord | null, householdId: string) => {
  * people.manage. It mirrors people.updateRule so the UI can hide what would be refused; the rule
  * still decides every write.
  */
-export function canEditPerson(viewer: UserRecord | null, person: Pick<PersonRecord, "id" | "household" | "ageGroup">): boolean {
+export function canEditPerson(
+  viewer: UserRecord | null,
+  person: Pick<PersonRecord, "id" | "household" | "ageGroup">,
+): boolean {
   if (!viewer) return false;
   if (hasPermission(viewer, "people.manage")) return true;
-  return viewer.person === person.id || (isActiveAdultOf(viewer, person.household) && (person.ageGroup || "adult") !== "adult");
+  return (
+    viewer.person === person.id ||
+    (isActiveAdultOf(viewer, person.household) && (person.ageGroup || "adult") !== "adult")
+  );
 }
 
 /** An active adult of the household, or people.manage (mirrors households.updateRule). */
@@ -62,11 +81,16 @@ const AGE_ORDER: Record<string, number> = { adult: 0, youth: 1, child: 2 };
 export function byAgeThenFirstName(a: PersonRecord, b: PersonRecord): number {
   const age = (AGE_ORDER[a.ageGroup || "adult"] ?? 0) - (AGE_ORDER[b.ageGroup || "adult"] ?? 0);
   if (age !== 0) return age;
-  return (a.preferredName || a.firstName).localeCompare(b.preferredName || b.firstName) || a.id.localeCompare(b.id);
+  return (
+    (a.preferredName || a.firstName).localeCompare(b.preferredName || b.firstName) || a.id.localeCompare(b.id)
+  );
 }
 
 /** Primary first, then oldest first (the order a person added them). */
-export function primaryFirst<T extends { isPrimary: boolean; created: string; id: string }>(a: T, b: T): number {
+export function primaryFirst<T extends { isPrimary: boolean; created: string; id: string }>(
+  a: T,
+  b: T,
+): number {
   if (a.isPrimary !== b.isPrimary) return a.isPrimary ? -1 : 1;
   return a.created.localeCompare(b.created) || a.id.localeCompare(b.id);
 }

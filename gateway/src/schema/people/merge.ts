@@ -36,7 +36,10 @@ function repoint(collection: string, field: string): Mover {
  * deleted from the merged person instead of doubled; the rest move over. The kept person's primary
  * row stays primary (one primary per person is a unique index).
  */
-function moveContactRows<T extends PersonEmailRecord | PersonPhoneRecord>(collection: string, sameValue: (a: T, b: T) => boolean): Mover {
+function moveContactRows<T extends PersonEmailRecord | PersonPhoneRecord>(
+  collection: string,
+  sameValue: (a: T, b: T) => boolean,
+): Mover {
   return async (pb, keep, merge) => {
     const kept = await rowsPointingAt<T>(pb, collection, "person", keep.id);
     const moving = await rowsPointingAt<T>(pb, collection, "person", merge.id);
@@ -69,11 +72,24 @@ const movePrivate: Mover = async (pb, keep, merge) => {
     await pbCall(() => pb.collection("person_private").delete(mergePrivate.id));
     return;
   }
-  const [keepBirthday] = await rowsPointingAt<PersonBirthdayRecord>(pb, "person_birthdays", "person", keep.id);
-  const [mergeBirthday] = await rowsPointingAt<PersonBirthdayRecord>(pb, "person_birthdays", "person", merge.id);
-  if (mergeBirthday && !keepBirthday) await pbCall(() => pb.collection("person_birthdays").update(mergeBirthday.id, { person: keep.id }));
+  const [keepBirthday] = await rowsPointingAt<PersonBirthdayRecord>(
+    pb,
+    "person_birthdays",
+    "person",
+    keep.id,
+  );
+  const [mergeBirthday] = await rowsPointingAt<PersonBirthdayRecord>(
+    pb,
+    "person_birthdays",
+    "person",
+    merge.id,
+  );
+  if (mergeBirthday && !keepBirthday)
+    await pbCall(() => pb.collection("person_birthdays").update(mergeBirthday.id, { person: keep.id }));
   if (keepPrivate) {
-    await pbCall(() => pb.collection("person_private").update(keepPrivate.id, { birthDate: mergePrivate.birthDate }));
+    await pbCall(() =>
+      pb.collection("person_private").update(keepPrivate.id, { birthDate: mergePrivate.birthDate }),
+    );
     await pbCall(() => pb.collection("person_private").delete(mergePrivate.id));
   } else {
     await pbCall(() => pb.collection("person_private").update(mergePrivate.id, { person: keep.id }));
@@ -135,25 +151,56 @@ const moveRsvps: Mover = async (_pb, keep, merge, system) => {
  */
 const moveMemberships: Mover = async (_pb, keep, merge, system) => {
   const su = await system.get();
-  const kept = await rowsPointingAt<GroupMemberRecord>(su, "group_members", "person", keep.id, "id,group,role,status");
-  for (const row of await rowsPointingAt<GroupMemberRecord>(su, "group_members", "person", merge.id, "id,group,role,status")) {
+  const kept = await rowsPointingAt<GroupMemberRecord>(
+    su,
+    "group_members",
+    "person",
+    keep.id,
+    "id,group,role,status",
+  );
+  for (const row of await rowsPointingAt<GroupMemberRecord>(
+    su,
+    "group_members",
+    "person",
+    merge.id,
+    "id,group,role,status",
+  )) {
     const same = kept.find((k) => k.group === row.group);
     if (!same) {
       await pbCall(() => su.collection("group_members").update(row.id, { person: keep.id }));
       continue;
     }
     await pbCall(() => su.collection("group_members").delete(row.id));
-    if (row.role === "leader" && same.role !== "leader") await pbCall(() => su.collection("group_members").update(same.id, { role: "leader" }));
+    if (row.role === "leader" && same.role !== "leader")
+      await pbCall(() => su.collection("group_members").update(same.id, { role: "leader" }));
   }
 };
 
 /** Join requests follow too; a pending one the kept person also has for that group is withdrawn (one pending per person and group). */
 const moveJoinRequests: Mover = async (_pb, keep, merge, system) => {
   const su = await system.get();
-  const keptPending = (await rowsPointingAt<GroupJoinRequestRecord>(su, "group_join_requests", "person", keep.id, "id,group,status")).filter((r) => r.status === "pending");
-  for (const row of await rowsPointingAt<GroupJoinRequestRecord>(su, "group_join_requests", "person", merge.id, "id,group,status")) {
+  const keptPending = (
+    await rowsPointingAt<GroupJoinRequestRecord>(
+      su,
+      "group_join_requests",
+      "person",
+      keep.id,
+      "id,group,status",
+    )
+  ).filter((r) => r.status === "pending");
+  for (const row of await rowsPointingAt<GroupJoinRequestRecord>(
+    su,
+    "group_join_requests",
+    "person",
+    merge.id,
+    "id,group,status",
+  )) {
     const clash = row.status === "pending" && keptPending.some((k) => k.group === row.group);
-    await pbCall(() => su.collection("group_join_requests").update(row.id, clash ? { person: keep.id, status: "cancelled" } : { person: keep.id }));
+    await pbCall(() =>
+      su
+        .collection("group_join_requests")
+        .update(row.id, clash ? { person: keep.id, status: "cancelled" } : { person: keep.id }),
+    );
   }
 };
 
@@ -171,8 +218,14 @@ function repointAsSystem(collection: string, field: string): Mover {
 const derivedByHooks: Mover = async () => {};
 
 export const PERSON_RELATIONS = {
-  "person_emails.person": moveContactRows<PersonEmailRecord>("person_emails", (a, b) => a.email.toLowerCase() === b.email.toLowerCase()),
-  "person_phones.person": moveContactRows<PersonPhoneRecord>("person_phones", (a, b) => a.number === b.number),
+  "person_emails.person": moveContactRows<PersonEmailRecord>(
+    "person_emails",
+    (a, b) => a.email.toLowerCase() === b.email.toLowerCase(),
+  ),
+  "person_phones.person": moveContactRows<PersonPhoneRecord>(
+    "person_phones",
+    (a, b) => a.number === b.number,
+  ),
   "person_private.person": movePrivate,
   "person_birthdays.person": dropLeftoverBirthdays,
   "users.person": repoint("users", "person"),
@@ -190,11 +243,19 @@ export const PERSON_RELATIONS = {
 } satisfies Record<string, Mover>;
 
 /** The kept person's blank fields, filled from the merged one. */
-async function fillBlanks(pb: PocketBase, keep: PersonRecord, merge: PersonRecord): Promise<Record<string, unknown>> {
+async function fillBlanks(
+  pb: PocketBase,
+  keep: PersonRecord,
+  merge: PersonRecord,
+): Promise<Record<string, unknown>> {
   const data: Record<string, unknown> = {};
   if (!keep.preferredName && merge.preferredName) data.preferredName = merge.preferredName;
   if (!keep.membershipStatus && merge.membershipStatus) data.membershipStatus = merge.membershipStatus;
-  if (!keep.household && merge.household && (await findById<HouseholdRecord>(pb, "households", merge.household))) {
+  if (
+    !keep.household &&
+    merge.household &&
+    (await findById<HouseholdRecord>(pb, "households", merge.household))
+  ) {
     data.household = merge.household;
     data.householdRole = keep.householdRole || merge.householdRole;
   }
@@ -212,7 +273,12 @@ async function fillBlanks(pb: PocketBase, keep: PersonRecord, merge: PersonRecor
  * archive the duplicate with `mergedInto` pointing at the kept person (its household link and photo
  * go, so it no longer shows among the household's people).
  */
-export async function mergeInto(pb: PocketBase, keep: PersonRecord, merge: PersonRecord, system: SystemClient): Promise<void> {
+export async function mergeInto(
+  pb: PocketBase,
+  keep: PersonRecord,
+  merge: PersonRecord,
+  system: SystemClient,
+): Promise<void> {
   for (const move of Object.values(PERSON_RELATIONS)) await move(pb, keep, merge, system);
   const blanks = await fillBlanks(pb, keep, merge);
   if (Object.keys(blanks).length) await pbCall(() => pb.collection("people").update(keep.id, blanks));

@@ -4,17 +4,34 @@ import type { PersonBirthdayRecord, PersonPrivateRecord, PersonRecord } from "..
 import type { NewPersonInput, PersonInput } from "../__generated__/types.ts";
 import { hasPermission } from "../users/mappers.ts";
 import { requireViewer } from "../../access/guards.ts";
-import { defaultVisibility, photoUpload, requireEditablePerson, requireHousehold, requirePerson, writeAs } from "./access.ts";
+import {
+  defaultVisibility,
+  photoUpload,
+  requireEditablePerson,
+  requireHousehold,
+  requirePerson,
+  writeAs,
+} from "./access.ts";
 import { loadersOf } from "./loaders.ts";
 import { dateOnly, viewerPerson } from "./mappers.ts";
-import { householdWouldLackAdult, NO_ADULT_MESSAGE, predictAgeGroup, validateNewPerson, validatePersonInput } from "./validate-people.ts";
+import {
+  householdWouldLackAdult,
+  NO_ADULT_MESSAGE,
+  predictAgeGroup,
+  validateNewPerson,
+  validatePersonInput,
+} from "./validate-people.ts";
 
-const noAdult = (field: string) => badUserInput({ [field]: { code: "household_without_adult", message: NO_ADULT_MESSAGE } });
+const noAdult = (field: string) =>
+  badUserInput({ [field]: { code: "household_without_adult", message: NO_ADULT_MESSAGE } });
 
 /** The person's birth-date row, read fresh as the caller (null when none or hidden). */
 async function privateRowOf(ctx: GatewayContext, personId: string): Promise<PersonPrivateRecord | null> {
   const rows = await pbCall(() =>
-    ctx.pb.collection("person_private").getList<PersonPrivateRecord>(1, 1, { filter: ctx.pb.filter("person = {:id}", { id: personId }), skipTotal: true }),
+    ctx.pb.collection("person_private").getList<PersonPrivateRecord>(1, 1, {
+      filter: ctx.pb.filter("person = {:id}", { id: personId }),
+      skipTotal: true,
+    }),
   );
   return rows.items[0] ?? null;
 }
@@ -33,7 +50,8 @@ async function checkHouseholdsKeepAnAdult(
   const loaders = loadersOf(ctx);
   if (after.household) {
     const members = await loaders.members.load(after.household);
-    if (householdWouldLackAdult(members, { upsert: { id: person.id, ageGroup: after.ageGroup } })) throw noAdult(field);
+    if (householdWouldLackAdult(members, { upsert: { id: person.id, ageGroup: after.ageGroup } }))
+      throw noAdult(field);
   }
   if (person.household && person.household !== after.household) {
     const members = await loaders.members.load(person.household);
@@ -42,7 +60,11 @@ async function checkHouseholdsKeepAnAdult(
 }
 
 /** Edit a person: names, birth date (and its visibility), directory opt-out; staff fields pass to the rules. */
-export async function updatePerson(ctx: GatewayContext, id: string, input: PersonInput): Promise<PersonRecord> {
+export async function updatePerson(
+  ctx: GatewayContext,
+  id: string,
+  input: PersonInput,
+): Promise<PersonRecord> {
   const { person: data, birthDate, birthdayVisibility } = validatePersonInput(input);
   const { viewer, person } = await requireEditablePerson(ctx, id);
   const priv = await privateRowOf(ctx, id);
@@ -55,8 +77,16 @@ export async function updatePerson(ctx: GatewayContext, id: string, input: Perso
   if (householdChanged || roleChanged || birthDate !== undefined) {
     const household = householdChanged ? (data.household as string) : person.household;
     if (householdChanged && household) await requireHousehold(ctx, household);
-    const ageGroup = predictAgeGroup(birthDate === undefined ? dateOnly(priv?.birthDate) : birthDate, roleChanged ? (data.householdRole as string) : person.householdRole);
-    await checkHouseholdsKeepAnAdult(ctx, person, { household, ageGroup }, householdChanged ? "householdId" : roleChanged ? "householdRole" : "birthDate");
+    const ageGroup = predictAgeGroup(
+      birthDate === undefined ? dateOnly(priv?.birthDate) : birthDate,
+      roleChanged ? (data.householdRole as string) : person.householdRole,
+    );
+    await checkHouseholdsKeepAnAdult(
+      ctx,
+      person,
+      { household, ageGroup },
+      householdChanged ? "householdId" : roleChanged ? "householdRole" : "birthDate",
+    );
   }
 
   if (Object.keys(data).length) {
@@ -66,20 +96,29 @@ export async function updatePerson(ctx: GatewayContext, id: string, input: Perso
     await writeAs(() => ctx.pb.collection("person_private").delete(priv.id));
   } else if (birthDate) {
     await writeAs(() =>
-      priv ? ctx.pb.collection("person_private").update(priv.id, { birthDate }) : ctx.pb.collection("person_private").create({ person: id, birthDate }),
+      priv
+        ? ctx.pb.collection("person_private").update(priv.id, { birthDate })
+        : ctx.pb.collection("person_private").create({ person: id, birthDate }),
     );
   }
   if (birthdayVisibility) {
     // The hook created or updated the month/day row with the birth date, in the same transaction.
     const row = await pbCall(() =>
-      ctx.pb.collection("person_birthdays").getList<PersonBirthdayRecord>(1, 1, { filter: ctx.pb.filter("person = {:id}", { id }), skipTotal: true }),
+      ctx.pb.collection("person_birthdays").getList<PersonBirthdayRecord>(1, 1, {
+        filter: ctx.pb.filter("person = {:id}", { id }),
+        skipTotal: true,
+      }),
     );
-    if (row.items[0]) await writeAs(() => ctx.pb.collection("person_birthdays").update(row.items[0]!.id, { visibility: birthdayVisibility }));
+    if (row.items[0])
+      await writeAs(() =>
+        ctx.pb.collection("person_birthdays").update(row.items[0]!.id, { visibility: birthdayVisibility }),
+      );
   }
 
   const loaders = loadersOf(ctx);
   loaders.forgetPerson(id);
-  for (const household of [person.household, data.household as string | undefined]) if (household) loaders.forgetHousehold(household);
+  for (const household of [person.household, data.household as string | undefined])
+    if (household) loaders.forgetHousehold(household);
   // The viewer's own record is remembered briefly with their session; their name or household changed.
   if (viewer.person === id) ctx.viewerCache.forgetUser(viewer.id);
   return requirePerson(ctx, id);
@@ -99,7 +138,13 @@ export async function createPerson(ctx: GatewayContext, input: NewPersonInput): 
     const me = viewerPerson(viewer);
     householdId ??= me?.household || null;
     const ownHousehold = !!me?.household && householdId === me.household;
-    if (!ownHousehold || me?.recordStatus !== "active" || me.ageGroup !== "adult" || data.membershipStatus || (householdRole && householdRole !== "child")) {
+    if (
+      !ownHousehold ||
+      me?.recordStatus !== "active" ||
+      me.ageGroup !== "adult" ||
+      data.membershipStatus ||
+      (householdRole && householdRole !== "child")
+    ) {
       throw forbidden();
     }
     householdRole = "child";
@@ -108,7 +153,12 @@ export async function createPerson(ctx: GatewayContext, input: NewPersonInput): 
   if (householdId) {
     await requireHousehold(ctx, householdId);
     const members = await loaders.members.load(householdId);
-    if (householdWouldLackAdult(members, { upsert: { id: "", ageGroup: predictAgeGroup(data.birthDate, householdRole) } })) throw noAdult("householdId");
+    if (
+      householdWouldLackAdult(members, {
+        upsert: { id: "", ageGroup: predictAgeGroup(data.birthDate, householdRole) },
+      })
+    )
+      throw noAdult("householdId");
   }
 
   const created = await writeAs(
@@ -122,18 +172,35 @@ export async function createPerson(ctx: GatewayContext, input: NewPersonInput): 
       }),
     { household: "householdId" },
   );
-  if (data.birthDate) await writeAs(() => ctx.pb.collection("person_private").create({ person: created.id, birthDate: data.birthDate }));
+  if (data.birthDate)
+    await writeAs(() =>
+      ctx.pb.collection("person_private").create({ person: created.id, birthDate: data.birthDate }),
+    );
   if (data.email || data.phone) {
     const visibility = await defaultVisibility(ctx);
-    if (data.email) await writeAs(() => ctx.pb.collection("person_emails").create({ person: created.id, email: data.email, isPrimary: true, visibility }));
-    if (data.phone) await writeAs(() => ctx.pb.collection("person_phones").create({ person: created.id, number: data.phone, isPrimary: true, visibility }));
+    if (data.email)
+      await writeAs(() =>
+        ctx.pb
+          .collection("person_emails")
+          .create({ person: created.id, email: data.email, isPrimary: true, visibility }),
+      );
+    if (data.phone)
+      await writeAs(() =>
+        ctx.pb
+          .collection("person_phones")
+          .create({ person: created.id, number: data.phone, isPrimary: true, visibility }),
+      );
   }
   if (householdId) loaders.forgetHousehold(householdId);
   return requirePerson(ctx, created.id);
 }
 
 /** Upload or (with null) remove a person's photo. */
-export async function setPersonPhoto(ctx: GatewayContext, id: string, file: File | null | undefined): Promise<PersonRecord> {
+export async function setPersonPhoto(
+  ctx: GatewayContext,
+  id: string,
+  file: File | null | undefined,
+): Promise<PersonRecord> {
   const upload = file ? await photoUpload(file) : null;
   await requireEditablePerson(ctx, id);
   await writeAs(() => ctx.pb.collection("people").update(id, { photo: upload }));

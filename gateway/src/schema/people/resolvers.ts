@@ -3,8 +3,23 @@ import type { PersonRecord } from "../../pocketbase/records.ts";
 import { formatPhone } from "../../validation/phone.ts";
 import type { Resolvers } from "../__generated__/types.ts";
 import { contactPerson } from "./contact-relay.ts";
-import { addEmail, addPhone, removeAddress, removeEmail, removePhone, setAddress, updateEmail, updatePhone } from "./contact-rows.ts";
-import { createHousehold, inviteToHousehold, revokeHouseholdInvitation, setHouseholdPhoto, updateHousehold } from "./household-mutations.ts";
+import {
+  addEmail,
+  addPhone,
+  removeAddress,
+  removeEmail,
+  removePhone,
+  setAddress,
+  updateEmail,
+  updatePhone,
+} from "./contact-rows.ts";
+import {
+  createHousehold,
+  inviteToHousehold,
+  revokeHouseholdInvitation,
+  setHouseholdPhoto,
+  updateHousehold,
+} from "./household-mutations.ts";
 import { directory, households, isDirectoryCard, people, peopleCsv } from "./lists.ts";
 import { loadersOf } from "./loaders.ts";
 import {
@@ -62,7 +77,8 @@ export const peopleResolvers: Resolvers = {
     createHousehold: (_, { input }, ctx) => createHousehold(ctx, input),
     updateHousehold: (_, { id, input }, ctx) => updateHousehold(ctx, id, input),
     setHouseholdPhoto: (_, { id, file }, ctx) => setHouseholdPhoto(ctx, id, file),
-    inviteToHousehold: (_, { householdId, email, name }, ctx) => inviteToHousehold(ctx, householdId, email, name),
+    inviteToHousehold: (_, { householdId, email, name }, ctx) =>
+      inviteToHousehold(ctx, householdId, email, name),
     revokeHouseholdInvitation: (_, { id }, ctx) => revokeHouseholdInvitation(ctx, id),
     contactPerson: (_, { personId, message }, ctx) => contactPerson(ctx, personId, message),
   },

@@ -3,7 +3,14 @@ import { describe, expect, it } from "vitest";
 import { Validator } from "../../validation/validate.ts";
 import { csvCell, toCsv } from "./csv.ts";
 import { orChains } from "./loaders.ts";
-import { checkBirthDate, householdWouldLackAdult, predictAgeGroup, validateAddressInput, validatePersonInput, validatePhoneInput } from "./validate-people.ts";
+import {
+  checkBirthDate,
+  householdWouldLackAdult,
+  predictAgeGroup,
+  validateAddressInput,
+  validatePersonInput,
+  validatePhoneInput,
+} from "./validate-people.ts";
 
 const fieldErrors = (run: () => unknown) => {
   try {
@@ -21,17 +28,42 @@ describe("householdWouldLackAdult (PRODUCT.md §6: a household without an adult)
   const youth = { id: "y", ageGroup: "youth" };
 
   it.each([
-    ["the first person of an empty household is a child", [], { upsert: { id: "new", ageGroup: "child" } }, true],
-    ["the first person of an empty household is a youth", [], { upsert: { id: "new", ageGroup: "youth" } }, true],
+    [
+      "the first person of an empty household is a child",
+      [],
+      { upsert: { id: "new", ageGroup: "child" } },
+      true,
+    ],
+    [
+      "the first person of an empty household is a youth",
+      [],
+      { upsert: { id: "new", ageGroup: "youth" } },
+      true,
+    ],
     ["the first person is an adult", [], { upsert: { id: "new", ageGroup: "adult" } }, false],
     ["a child joins a household with an adult", [adult], { upsert: { id: "new", ageGroup: "child" } }, false],
     ["a child joins a household of children", [child], { upsert: { id: "new", ageGroup: "child" } }, true],
     ["the only adult leaves, a child stays", [adult, child], { removeId: "a" }, true],
     ["the only adult leaves an otherwise empty household", [adult], { removeId: "a" }, false],
-    ["the only adult becomes a minor (birth date)", [adult, child], { upsert: { id: "a", ageGroup: "youth" } }, true],
-    ["one of two adults becomes a child (role)", [adult, { id: "b", ageGroup: "adult" }], { upsert: { id: "a", ageGroup: "child" } }, false],
+    [
+      "the only adult becomes a minor (birth date)",
+      [adult, child],
+      { upsert: { id: "a", ageGroup: "youth" } },
+      true,
+    ],
+    [
+      "one of two adults becomes a child (role)",
+      [adult, { id: "b", ageGroup: "adult" }],
+      { upsert: { id: "a", ageGroup: "child" } },
+      false,
+    ],
     ["a youth leaves a household with an adult", [adult, youth], { removeId: "y" }, false],
-    ["an age group not derived yet counts as adult", [{ id: "x", ageGroup: "" }], { upsert: { id: "new", ageGroup: "child" } }, false],
+    [
+      "an age group not derived yet counts as adult",
+      [{ id: "x", ageGroup: "" }],
+      { upsert: { id: "new", ageGroup: "child" } },
+      false,
+    ],
   ])("%s", (_, members, change, expected) => {
     expect(householdWouldLackAdult(members, change)).toBe(expected);
   });
@@ -68,7 +100,10 @@ describe("birth dates", () => {
   it("updatePerson: null clears, a bad date is a field error", () => {
     expect(validatePersonInput({ birthDate: null }).birthDate).toBeNull();
     expect(validatePersonInput({}).birthDate).toBeUndefined();
-    expect(fieldErrors(() => validatePersonInput({ birthDate: "2999-01-01", firstName: " " }))).toEqual({ birthDate: "date_in_future", firstName: "required" });
+    expect(fieldErrors(() => validatePersonInput({ birthDate: "2999-01-01", firstName: " " }))).toEqual({
+      birthDate: "date_in_future",
+      firstName: "required",
+    });
   });
 });
 
@@ -79,8 +114,13 @@ describe("contact rows", () => {
   });
 
   it("upper-cases the country and checks it", () => {
-    expect(validateAddressInput({ street1: "1 Main St", city: "Springfield", country: " us " }).country).toBe("US");
-    expect(fieldErrors(() => validateAddressInput({ street1: "", city: "X", country: "U1" }))).toEqual({ street1: "required", country: "invalid_country" });
+    expect(validateAddressInput({ street1: "1 Main St", city: "Springfield", country: " us " }).country).toBe(
+      "US",
+    );
+    expect(fieldErrors(() => validateAddressInput({ street1: "", city: "X", country: "U1" }))).toEqual({
+      street1: "required",
+      country: "invalid_country",
+    });
   });
 });
 
@@ -88,12 +128,12 @@ describe("CSV", () => {
   it("quotes separators and neutralises formulas", () => {
     expect(csvCell("plain")).toBe("plain");
     expect(csvCell('Smith, "Bob"')).toBe('"Smith, ""Bob"""');
-    expect(csvCell("=HYPERLINK(\"http://x\")")).toBe("\"'=HYPERLINK(\"\"http://x\"\")\"");
+    expect(csvCell('=HYPERLINK("http://x")')).toBe('"\'=HYPERLINK(""http://x"")"');
     expect(csvCell("+15551234567")).toBe("'+15551234567");
     expect(csvCell("-1")).toBe("'-1");
     expect(csvCell("@SUM(A1)")).toBe("'@SUM(A1)");
     expect(csvCell("\tx")).toBe("'\tx");
-    expect(csvCell("\rx")).toBe("\"'\rx\"");
+    expect(csvCell("\rx")).toBe('"\'\rx"');
     expect(csvCell(null)).toBe("");
     expect(toCsv(["a", "b"], [["1", "x\ny"]])).toBe('a,b\r\n1,"x\ny"\r\n');
   });
@@ -105,7 +145,10 @@ describe("orChains", () => {
     const chains = orChains(clauses);
     expect(chains).toHaveLength(3);
     expect(chains.every((c) => c.split(" || ").length <= 100 && c.length <= 3200)).toBe(true);
-    const long = Array.from({ length: 100 }, (_, i) => `person.household = 'id${String(i).padStart(13, "0")}'`);
+    const long = Array.from(
+      { length: 100 },
+      (_, i) => `person.household = 'id${String(i).padStart(13, "0")}'`,
+    );
     expect(orChains(long).every((c) => c.length <= 3200)).toBe(true);
     expect(orChains([])).toEqual([]);
   });

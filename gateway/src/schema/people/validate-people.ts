@@ -2,7 +2,15 @@ import type { PersonRecord, VisibilityValue } from "../../pocketbase/records.ts"
 import { LIMITS } from "@flock/shared/limits";
 import { toE164 } from "../../validation/phone.ts";
 import { Validator } from "../../validation/validate.ts";
-import type { AddressInput, EmailInput, HouseholdInput, NewPersonInput, PersonInput, PhoneInput, Visibility } from "../__generated__/types.ts";
+import type {
+  AddressInput,
+  EmailInput,
+  HouseholdInput,
+  NewPersonInput,
+  PersonInput,
+  PhoneInput,
+  Visibility,
+} from "../__generated__/types.ts";
 
 /**
  * Input checks for the people mutations (PRODUCT.md §6). Each returns the values to write and throws
@@ -25,7 +33,13 @@ export function checkBirthDate(v: Validator, field: string, value: string, today
   const m = BIRTH_DATE.exec(trimmed);
   const [year, month, day] = m ? [Number(m[1]), Number(m[2]), Number(m[3])] : [0, 0, 0];
   const date = new Date(Date.UTC(year, month - 1, day));
-  if (!m || date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day || year < EARLIEST_BIRTH_YEAR) {
+  if (
+    !m ||
+    date.getUTCFullYear() !== year ||
+    date.getUTCMonth() !== month - 1 ||
+    date.getUTCDate() !== day ||
+    year < EARLIEST_BIRTH_YEAR
+  ) {
     v.add(field, "invalid_date", "Enter a valid date (YYYY-MM-DD).");
   } else if (trimmed > today) {
     v.add(field, "date_in_future", "A birth date can't be in the future.");
@@ -37,7 +51,11 @@ export function checkBirthDate(v: Validator, field: string, value: string, today
  * The age group pb_hooks/lib/people.js will derive (kept in step with it): from the birth date when
  * known, else a household "child" counts as a child and anyone else as an adult.
  */
-export function predictAgeGroup(birthDate: string | null | undefined, householdRole: string | null | undefined, today = todayUtc()): AgeGroupValue {
+export function predictAgeGroup(
+  birthDate: string | null | undefined,
+  householdRole: string | null | undefined,
+  today = todayUtc(),
+): AgeGroupValue {
   const m = BIRTH_DATE.exec(birthDate?.slice(0, 10) ?? "");
   if (!m) return householdRole === "child" ? "child" : "adult";
   const [ty, tm, td] = today.split("-").map(Number) as [number, number, number];
@@ -58,7 +76,10 @@ export interface HouseholdMember {
  * people but none of them is an adult. `change` adds or replaces one person (with the age group they
  * will have) and/or removes one. An empty household is fine (it is being set up or emptied).
  */
-export function householdWouldLackAdult(members: HouseholdMember[], change: { upsert?: HouseholdMember; removeId?: string }): boolean {
+export function householdWouldLackAdult(
+  members: HouseholdMember[],
+  change: { upsert?: HouseholdMember; removeId?: string },
+): boolean {
   const after = members.filter((m) => m.id !== change.removeId && m.id !== change.upsert?.id);
   if (change.upsert) after.push(change.upsert);
   return after.length > 0 && !after.some((m) => (m.ageGroup || "adult") === "adult");
@@ -66,13 +87,21 @@ export function householdWouldLackAdult(members: HouseholdMember[], change: { up
 
 export const NO_ADULT_MESSAGE = "A household needs at least one adult. Add an adult to this household first.";
 
-const visibilityOf = (value: Visibility | null | undefined): VisibilityValue | undefined => value ?? undefined;
+const visibilityOf = (value: Visibility | null | undefined): VisibilityValue | undefined =>
+  value ?? undefined;
 
-function names(v: Validator, input: { firstName?: string | null; lastName?: string | null; preferredName?: string | null }, partial: boolean) {
+function names(
+  v: Validator,
+  input: { firstName?: string | null; lastName?: string | null; preferredName?: string | null },
+  partial: boolean,
+) {
   const out: Partial<Pick<PersonRecord, "firstName" | "lastName" | "preferredName">> = {};
-  if (!partial || input.firstName !== undefined) out.firstName = v.text("firstName", input.firstName, { required: true, max: LIMITS.personNameMax });
-  if (!partial || input.lastName !== undefined) out.lastName = v.text("lastName", input.lastName, { required: true, max: LIMITS.personNameMax });
-  if (input.preferredName !== undefined) out.preferredName = v.text("preferredName", input.preferredName, { max: LIMITS.personNameMax });
+  if (!partial || input.firstName !== undefined)
+    out.firstName = v.text("firstName", input.firstName, { required: true, max: LIMITS.personNameMax });
+  if (!partial || input.lastName !== undefined)
+    out.lastName = v.text("lastName", input.lastName, { required: true, max: LIMITS.personNameMax });
+  if (input.preferredName !== undefined)
+    out.preferredName = v.text("preferredName", input.preferredName, { max: LIMITS.personNameMax });
   return out;
 }
 
@@ -86,20 +115,32 @@ export function validatePersonInput(input: PersonInput, today = todayUtc()) {
   if (input.recordStatus != null) person.recordStatus = input.recordStatus;
   if (input.householdId !== undefined) person.household = input.householdId ?? "";
   if (input.householdRole !== undefined) person.householdRole = input.householdRole || "";
-  const birthDate = input.birthDate === undefined ? undefined : input.birthDate === null || !input.birthDate.trim() ? null : checkBirthDate(v, "birthDate", input.birthDate, today);
+  const birthDate =
+    input.birthDate === undefined
+      ? undefined
+      : input.birthDate === null || !input.birthDate.trim()
+        ? null
+        : checkBirthDate(v, "birthDate", input.birthDate, today);
   v.done();
   return { person, birthDate, birthdayVisibility: visibilityOf(input.birthdayVisibility) };
 }
 
 export function validateNewPerson(input: NewPersonInput, today = todayUtc()) {
   const v = new Validator();
-  const person = names(v, input, false) as Pick<PersonRecord, "firstName" | "lastName"> & { preferredName?: string };
+  const person = names(v, input, false) as Pick<PersonRecord, "firstName" | "lastName"> & {
+    preferredName?: string;
+  };
   const birthDate = input.birthDate?.trim() ? checkBirthDate(v, "birthDate", input.birthDate, today) : null;
   const email = input.email?.trim() ? v.email("email", input.email) : null;
   let phone: string | null = null;
   if (input.phone?.trim()) {
     phone = toE164(input.phone);
-    if (!phone) v.add("phone", "invalid_phone", "Enter a valid phone number, with the country code if it is not local.");
+    if (!phone)
+      v.add(
+        "phone",
+        "invalid_phone",
+        "Enter a valid phone number, with the country code if it is not local.",
+      );
   }
   v.done();
   return {
@@ -124,9 +165,15 @@ export function validatePhoneInput(input: PhoneInput) {
   const v = new Validator();
   const typed = v.text("number", input.number, { required: true, max: LIMITS.phoneMax });
   const number = typed ? toE164(typed) : null;
-  if (typed && !number) v.add("number", "invalid_phone", "Enter a valid phone number, with the country code if it is not local.");
+  if (typed && !number)
+    v.add("number", "invalid_phone", "Enter a valid phone number, with the country code if it is not local.");
   v.done();
-  return { number: number!, kind: input.kind || undefined, isPrimary: input.isPrimary ?? undefined, visibility: visibilityOf(input.visibility) };
+  return {
+    number: number!,
+    kind: input.kind || undefined,
+    isPrimary: input.isPrimary ?? undefined,
+    visibility: visibilityOf(input.visibility),
+  };
 }
 
 export function validateAddressInput(input: AddressInput) {
@@ -139,7 +186,8 @@ export function validateAddressInput(input: AddressInput) {
     postalCode: v.text("postalCode", input.postalCode, { max: LIMITS.postalCodeMax }),
     country: v.text("country", input.country, { required: true, max: 2 }).toUpperCase(),
   };
-  if (address.country && !/^[A-Z]{2}$/.test(address.country)) v.add("country", "invalid_country", "Use the two-letter country code, for example US.");
+  if (address.country && !/^[A-Z]{2}$/.test(address.country))
+    v.add("country", "invalid_country", "Use the two-letter country code, for example US.");
   v.done();
   return { ...address, visibility: visibilityOf(input.visibility) };
 }
@@ -147,7 +195,8 @@ export function validateAddressInput(input: AddressInput) {
 export function validateHouseholdInput(input: HouseholdInput, opts: { requireName: boolean }) {
   const v = new Validator();
   const data: { name?: string; directoryOptOut?: boolean } = {};
-  if (opts.requireName || input.name !== undefined) data.name = v.text("name", input.name, { required: true, max: LIMITS.householdNameMax });
+  if (opts.requireName || input.name !== undefined)
+    data.name = v.text("name", input.name, { required: true, max: LIMITS.householdNameMax });
   if (input.directoryOptOut != null) data.directoryOptOut = input.directoryOptOut;
   v.done();
   return data;
@@ -163,7 +212,11 @@ export function validateInvitation(email: string, name: string) {
 
 export function validateContactMessage(message: string) {
   const v = new Validator();
-  const text = v.text("message", message, { required: true, min: LIMITS.contactMessageMin, max: LIMITS.contactMessageMax });
+  const text = v.text("message", message, {
+    required: true,
+    min: LIMITS.contactMessageMin,
+    max: LIMITS.contactMessageMax,
+  });
   v.done();
   return text;
 }

@@ -28,11 +28,21 @@ export interface PrayerLoaders {
 /** PocketBase's largest page: every chain's rows come back in one call. */
 const PAGE = 1_000;
 
-async function rowsFor<T>(pb: PocketBase, collection: string, requestIds: readonly string[], where: string, fields: string): Promise<T[]> {
+async function rowsFor<T>(
+  pb: PocketBase,
+  collection: string,
+  requestIds: readonly string[],
+  where: string,
+  fields: string,
+): Promise<T[]> {
   const clauses = [...new Set(requestIds)].map((id) => pb.filter("request = {:id}", { id }));
   const chains = orChains(clauses, 3_200 - where.length);
   const pages = await Promise.all(
-    chains.map((chain) => pbCall(() => pb.collection(collection).getFullList<T>({ batch: PAGE, filter: `${where} && (${chain})`, fields }))),
+    chains.map((chain) =>
+      pbCall(() =>
+        pb.collection(collection).getFullList<T>({ batch: PAGE, filter: `${where} && (${chain})`, fields }),
+      ),
+    ),
   );
   return pages.flat();
 }
@@ -44,8 +54,16 @@ async function rowsFor<T>(pb: PocketBase, collection: string, requestIds: readon
  * than 3 came from one IP in 3 s (PocketBase's randomizedThrottle), and a church is a few IPs.
  */
 const OWN_PAGE = 200;
-async function ownRows<T>(pb: PocketBase, collection: string, sort: string, fields: string, enough?: (page: T[]) => boolean): Promise<T[] | null> {
-  const page = await pbCall(() => pb.collection(collection).getList<T>(1, OWN_PAGE, { sort, fields, skipTotal: true }));
+async function ownRows<T>(
+  pb: PocketBase,
+  collection: string,
+  sort: string,
+  fields: string,
+  enough?: (page: T[]) => boolean,
+): Promise<T[] | null> {
+  const page = await pbCall(() =>
+    pb.collection(collection).getList<T>(1, OWN_PAGE, { sort, fields, skipTotal: true }),
+  );
   return page.items.length < OWN_PAGE || enough?.(page.items) ? page.items : null;
 }
 
@@ -78,8 +96,18 @@ function createLoaders(ctx: GatewayContext): PrayerLoaders {
       const fields = "id,request,user,person,submitterName,submitterEmail";
       // Others see only the rows of their own requests (the rule), so those need no filter; pastoral
       // staff see every row, and the filtered read finds one for each request.
-      const own = hasPermission(viewer, "prayer.view_pastoral") ? null : await ownRows<PrayerRequestPrivateRecord>(ctx.pb, "prayer_request_private", "-created,-id", fields);
-      const rows = own ?? (await rowsFor<PrayerRequestPrivateRecord>(ctx.pb, "prayer_request_private", ids, "id != ''", fields));
+      const own = hasPermission(viewer, "prayer.view_pastoral")
+        ? null
+        : await ownRows<PrayerRequestPrivateRecord>(ctx.pb, "prayer_request_private", "-created,-id", fields);
+      const rows =
+        own ??
+        (await rowsFor<PrayerRequestPrivateRecord>(
+          ctx.pb,
+          "prayer_request_private",
+          ids,
+          "id != ''",
+          fields,
+        ));
       const byRequest = new Map(rows.map((row) => [row.request, row]));
       return ids.map((id) => byRequest.get(id) ?? null);
     }),
@@ -91,10 +119,22 @@ function createLoaders(ctx: GatewayContext): PrayerLoaders {
       if (viewer) {
         // The rule gives members their own marks only: the newest days first, so today's are at the top
         // (a full page that reaches an earlier day holds all of them).
-        const own = await ownRows<{ request: string; day: string }>(ctx.pb, "prayer_marks", "-day,-id", "request,day", (page) => page[page.length - 1]!.day < day);
+        const own = await ownRows<{ request: string; day: string }>(
+          ctx.pb,
+          "prayer_marks",
+          "-day,-id",
+          "request,day",
+          (page) => page[page.length - 1]!.day < day,
+        );
         rows = own
           ? own.filter((mark) => mark.day === day)
-          : await rowsFor(ctx.pb, "prayer_marks", ids, ctx.pb.filter("user = {:user} && day = {:day}", { user: viewer.id, day }), "request");
+          : await rowsFor(
+              ctx.pb,
+              "prayer_marks",
+              ids,
+              ctx.pb.filter("user = {:user} && day = {:day}", { user: viewer.id, day }),
+              "request",
+            );
       } else {
         const key = deviceKey(ctx);
         if (!key) return ids.map(() => false);
@@ -102,7 +142,13 @@ function createLoaders(ctx: GatewayContext): PrayerLoaders {
         // client reads this device's own marks, addressed by the SHA-256 of the secret only this browser
         // holds; only which of these requests were marked today goes back.
         const system = await ctx.system.get();
-        rows = await rowsFor(system, "prayer_marks", ids, system.filter("deviceKey = {:key} && day = {:day}", { key, day }), "request");
+        rows = await rowsFor(
+          system,
+          "prayer_marks",
+          ids,
+          system.filter("deviceKey = {:key} && day = {:day}", { key, day }),
+          "request",
+        );
       }
       const marked = new Set(rows.map((row) => row.request));
       return ids.map((id) => marked.has(id));
@@ -113,7 +159,13 @@ function createLoaders(ctx: GatewayContext): PrayerLoaders {
       const clauses = ids.map((id) => ctx.pb.filter("id = {:id}", { id }));
       const groups = (
         await Promise.all(
-          orChains(clauses, 3_200).map((chain) => pbCall(() => ctx.pb.collection("groups").getFullList<{ id: string; name: string }>({ batch: PAGE, filter: chain, fields: "id,name" }))),
+          orChains(clauses, 3_200).map((chain) =>
+            pbCall(() =>
+              ctx.pb
+                .collection("groups")
+                .getFullList<{ id: string; name: string }>({ batch: PAGE, filter: chain, fields: "id,name" }),
+            ),
+          ),
         )
       ).flat();
       const names = new Map(groups.map((group) => [group.id, group.name]));
@@ -124,10 +176,21 @@ function createLoaders(ctx: GatewayContext): PrayerLoaders {
       const viewer = await ctx.viewer();
       if (!viewer) return ids.map(() => false);
       // The rule gives members their own flags (moderators see everyone's: kept to the caller's here).
-      const own = await ownRows<{ request: string; user: string }>(ctx.pb, "prayer_flags", "-created,-id", "request,user");
+      const own = await ownRows<{ request: string; user: string }>(
+        ctx.pb,
+        "prayer_flags",
+        "-created,-id",
+        "request,user",
+      );
       const rows = own
         ? own.filter((flag) => flag.user === viewer.id)
-        : await rowsFor<{ request: string }>(ctx.pb, "prayer_flags", ids, ctx.pb.filter("user = {:user}", { user: viewer.id }), "request");
+        : await rowsFor<{ request: string }>(
+            ctx.pb,
+            "prayer_flags",
+            ids,
+            ctx.pb.filter("user = {:user}", { user: viewer.id }),
+            "request",
+          );
       const flagged = new Set(rows.map((row) => row.request));
       return ids.map((id) => flagged.has(id));
     }),

@@ -2,7 +2,13 @@ import { randomInt } from "node:crypto";
 import { ClientResponseError } from "pocketbase";
 import type { GatewayContext } from "../../context.ts";
 import { conflict, forbidden, fromPocketBase, notFound, pbCall, rateLimited } from "../../errors.ts";
-import type { PersonRecord, PrayerRequestPrivateRecord, PrayerRequestRecord, SettingsRecord, UserRecord } from "../../pocketbase/records.ts";
+import type {
+  PersonRecord,
+  PrayerRequestPrivateRecord,
+  PrayerRequestRecord,
+  SettingsRecord,
+  UserRecord,
+} from "../../pocketbase/records.ts";
 import { churchLocale, translator } from "../../mail/i18n.ts";
 import { notify, type Localized } from "../../system/notifier.ts";
 import { alertPrayerPending } from "../../system/staff-alerts.ts";
@@ -36,7 +42,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const DEFAULT_EXPIRY_DAYS = 60;
 
 /** PocketBase's date-time format. */
-const expiryFrom = (settings: SettingsRecord, now: Date) => toPocketBaseDate(new Date(now.getTime() + (settings.prayerExpiryDays || DEFAULT_EXPIRY_DAYS) * DAY_MS));
+const expiryFrom = (settings: SettingsRecord, now: Date) =>
+  toPocketBaseDate(new Date(now.getTime() + (settings.prayerExpiryDays || DEFAULT_EXPIRY_DAYS) * DAY_MS));
 
 /** A PocketBase record id (15 of [a-z0-9]), chosen by the gateway so the private row can point at the request. */
 function newRecordId(): string {
@@ -66,15 +73,19 @@ async function isMine(ctx: GatewayContext, request: PrayerRequestRecord): Promis
 const isNotUnique = (error: unknown) =>
   error instanceof ClientResponseError &&
   error.status === 400 &&
-  Object.values((error.response?.data ?? {}) as Record<string, { code?: string }>).some((detail) => detail.code === "validation_not_unique");
+  Object.values((error.response?.data ?? {}) as Record<string, { code?: string }>).some(
+    (detail) => detail.code === "validation_not_unique",
+  );
 
 /** Rows after `cursor` in "field,id" (ascending) order. */
 const keysetAfter = (ctx: GatewayContext, field: string, cursor: Cursor) =>
   ctx.pb.filter(`(${field} > {:v} || (${field} = {:v} && id > {:id}))`, { v: cursor.value, id: cursor.id });
 
-const excerpt = (text: string, max = 120) => (text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text);
+const excerpt = (text: string, max = 120) =>
+  text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text;
 /** Where the requester finds the request: on the wall when it is there, else among their own. */
-const linkFor = (request: PrayerRequestRecord) => (isOnWall(request) ? `/prayer/${request.id}` : "/me/prayer");
+const linkFor = (request: PrayerRequestRecord) =>
+  isOnWall(request) ? `/prayer/${request.id}` : "/me/prayer";
 
 /**
  * System job: who asked, for notifying them. The actor (a moderator, someone praying) may not read the
@@ -83,7 +94,9 @@ const linkFor = (request: PrayerRequestRecord) => (isOnWall(request) ? `/prayer/
 async function whoAsked(ctx: GatewayContext, requestId: string): Promise<PrayerRequestPrivateRecord | null> {
   const system = await ctx.system.get();
   try {
-    return await system.collection("prayer_request_private").getFirstListItem<PrayerRequestPrivateRecord>(system.filter("request = {:id}", { id: requestId }));
+    return await system
+      .collection("prayer_request_private")
+      .getFirstListItem<PrayerRequestPrivateRecord>(system.filter("request = {:id}", { id: requestId }));
   } catch (error) {
     if (error instanceof ClientResponseError && error.status === 404) return null;
     throw error;
@@ -101,7 +114,12 @@ interface RequesterNotice {
 }
 
 /** Tell the requester (never the actor themselves); what happened stays done if this fails. */
-async function notifyRequester(ctx: GatewayContext, request: PrayerRequestRecord, actor: UserRecord | null, notice: RequesterNotice): Promise<void> {
+async function notifyRequester(
+  ctx: GatewayContext,
+  request: PrayerRequestRecord,
+  actor: UserRecord | null,
+  notice: RequesterNotice,
+): Promise<void> {
   try {
     const asked = await whoAsked(ctx, request.id);
     if (!asked) return;
@@ -113,7 +131,9 @@ async function notifyRequester(ctx: GatewayContext, request: PrayerRequestRecord
         title: notice.title,
         body: notice.body,
         link: linkFor(request),
-        ...(notice.batched ? { groupKey: `prayed:${request.id}`, batchWindowMs: PRAYED_BATCH_WINDOW_MS } : {}),
+        ...(notice.batched
+          ? { groupKey: `prayed:${request.id}`, batchWindowMs: PRAYED_BATCH_WINDOW_MS }
+          : {}),
         ...(notice.email ? { email: notice.email } : {}),
       });
       return;
@@ -124,15 +144,27 @@ async function notifyRequester(ctx: GatewayContext, request: PrayerRequestRecord
       const locale = churchLocale(settings);
       const t = translator(locale);
       const email = typeof notice.email === "function" ? notice.email(t) : notice.email;
-      const link = isOnWall(request) ? { url: `${ctx.config.publicUrl}/prayer/${request.id}`, label: t("prayer.button.wall") } : undefined;
+      const link = isOnWall(request)
+        ? { url: `${ctx.config.publicUrl}/prayer/${request.id}`, label: t("prayer.button.wall") }
+        : undefined;
       await sendNotice(
         ctx.mailer,
-        composeMail({ to: asked.submitterEmail, subject: email.subject, paragraphs: [email.text], ...(link ? { link } : {}), churchName: settings.churchName, locale }),
+        composeMail({
+          to: asked.submitterEmail,
+          subject: email.subject,
+          paragraphs: [email.text],
+          ...(link ? { link } : {}),
+          churchName: settings.churchName,
+          locale,
+        }),
         settings.churchName,
       );
     }
   } catch (error) {
-    console.error(`[prayer] could not notify the requester of ${request.id} (${notice.kind}):`, error instanceof Error ? error.message : error);
+    console.error(
+      `[prayer] could not notify the requester of ${request.id} (${notice.kind}):`,
+      error instanceof Error ? error.message : error,
+    );
   }
 }
 
@@ -171,7 +203,9 @@ function visitorPrayerThrottle(ctx: GatewayContext, requestId: string) {
   ];
   return {
     check() {
-      const wait = Math.max(...keys.map(([key, limit]) => ctx.limiter.retryAfter(key, limit, THROTTLE.anonymousFormWindowMs)));
+      const wait = Math.max(
+        ...keys.map(([key, limit]) => ctx.limiter.retryAfter(key, limit, THROTTLE.anonymousFormWindowMs)),
+      );
       if (wait > 0) throw rateLimited(wait);
     },
     hit() {
@@ -180,19 +214,33 @@ function visitorPrayerThrottle(ctx: GatewayContext, requestId: string) {
   };
 }
 
-const bodyOf = (v: Validator, field: string, value: string) => v.text(field, value, { required: true, min: LIMITS.prayerBodyMin, max: LIMITS.prayerBodyMax });
+const bodyOf = (v: Validator, field: string, value: string) =>
+  v.text(field, value, { required: true, min: LIMITS.prayerBodyMin, max: LIMITS.prayerBodyMax });
 
 export const prayerResolvers: Resolvers = {
   Query: {
     async prayerWall(_, { first, after, filter }, ctx) {
       const { size, cursor } = pageArgs(first, after, 20);
       // The rules decide public vs members; the wall shows only what is approved (or answered) and never pastoral requests.
-      const statusFilter = filter === "ANSWERED" ? 'status = "answered"' : '(status = "approved" || status = "answered")';
+      const statusFilter =
+        filter === "ANSWERED" ? 'status = "answered"' : '(status = "approved" || status = "answered")';
       const wall = `${statusFilter} && visibility != "pastoral" && group = ""`;
       const page = [wall, cursor ? keysetFilter(ctx.pb, "created", cursor) : ""].filter(Boolean).join(" && ");
-      const rows = await pbCall(() => ctx.pb.collection("prayer_requests").getList<PrayerRequestRecord>(1, size + 1, { filter: page, sort: "-created,-id", skipTotal: true }));
-      return connection(rows.items, size, (r) => r.created, async () =>
-        (await pbCall(() => ctx.pb.collection("prayer_requests").getList(1, 1, { filter: wall, fields: "id" }))).totalItems,
+      const rows = await pbCall(() =>
+        ctx.pb
+          .collection("prayer_requests")
+          .getList<PrayerRequestRecord>(1, size + 1, { filter: page, sort: "-created,-id", skipTotal: true }),
+      );
+      return connection(
+        rows.items,
+        size,
+        (r) => r.created,
+        async () =>
+          (
+            await pbCall(() =>
+              ctx.pb.collection("prayer_requests").getList(1, 1, { filter: wall, fields: "id" }),
+            )
+          ).totalItems,
       );
     },
 
@@ -203,11 +251,28 @@ export const prayerResolvers: Resolvers = {
       await requireModerator(ctx);
       // Moderators without prayer.view_pastoral do not get pastoral requests: the rules leave them out.
       const statusFilter = ctx.pb.filter("status = {:s}", { s: status ?? "pending" });
-      const page = [statusFilter, cursor ? keysetAfter(ctx, "created", cursor) : ""].filter(Boolean).join(" && ");
+      const page = [statusFilter, cursor ? keysetAfter(ctx, "created", cursor) : ""]
+        .filter(Boolean)
+        .join(" && ");
       // The group's name comes with the row (the groups rules decide whether the moderator sees it).
-      const rows = await pbCall(() => ctx.pb.collection("prayer_requests").getList<PrayerRequestRecord>(1, size + 1, { filter: page, sort: "created,id", skipTotal: true, expand: "group" }));
-      return connection(rows.items, size, (r) => r.created, async () =>
-        (await pbCall(() => ctx.pb.collection("prayer_requests").getList(1, 1, { filter: statusFilter, fields: "id" }))).totalItems,
+      const rows = await pbCall(() =>
+        ctx.pb.collection("prayer_requests").getList<PrayerRequestRecord>(1, size + 1, {
+          filter: page,
+          sort: "created,id",
+          skipTotal: true,
+          expand: "group",
+        }),
+      );
+      return connection(
+        rows.items,
+        size,
+        (r) => r.created,
+        async () =>
+          (
+            await pbCall(() =>
+              ctx.pb.collection("prayer_requests").getList(1, 1, { filter: statusFilter, fields: "id" }),
+            )
+          ).totalItems,
       );
     },
 
@@ -217,22 +282,38 @@ export const prayerResolvers: Resolvers = {
       // "Mine" is decided by the private rows the caller may read as the requester (their token). The
       // rule shows others only their own rows, so they need no filter, and must not have one: an empty
       // filtered list (nothing asked yet) is answered after PocketBase's random 0–500 ms throttle.
-      const mine = hasPermission(viewer, "prayer.view_pastoral") ? ctx.pb.filter("user = {:user}", { user: viewer.id }) : "";
+      const mine = hasPermission(viewer, "prayer.view_pastoral")
+        ? ctx.pb.filter("user = {:user}", { user: viewer.id })
+        : "";
       const page = [mine, cursor ? keysetFilter(ctx.pb, "created", cursor) : ""].filter(Boolean).join(" && ");
       const rows = await pbCall(() =>
-        ctx.pb.collection("prayer_request_private").getList<PrayerRequestPrivateRecord>(1, size + 1, { filter: page, sort: "-created,-id", skipTotal: true }),
+        ctx.pb.collection("prayer_request_private").getList<PrayerRequestPrivateRecord>(1, size + 1, {
+          filter: page,
+          sort: "-created,-id",
+          skipTotal: true,
+        }),
       );
       const loaders = prayerLoadersOf(ctx);
       for (const row of rows.items) loaders.privateRow.prime(row.request, row);
       const requestIds = rows.items.slice(0, size).map((row) => row.request);
       const requests = requestIds.length
         ? await pbCall(() =>
-            ctx.pb.collection("prayer_requests").getFullList<PrayerRequestRecord>({ filter: requestIds.map((id) => ctx.pb.filter("id = {:id}", { id })).join(" || ") }),
+            ctx.pb.collection("prayer_requests").getFullList<PrayerRequestRecord>({
+              filter: requestIds.map((id) => ctx.pb.filter("id = {:id}", { id })).join(" || "),
+            }),
           )
         : [];
       const byId = new Map(requests.map((r) => [r.id, r]));
-      const page1 = connection(rows.items, size, (row) => row.created, async () =>
-        (await pbCall(() => ctx.pb.collection("prayer_request_private").getList(1, 1, { filter: mine, fields: "id" }))).totalItems,
+      const page1 = connection(
+        rows.items,
+        size,
+        (row) => row.created,
+        async () =>
+          (
+            await pbCall(() =>
+              ctx.pb.collection("prayer_request_private").getList(1, 1, { filter: mine, fields: "id" }),
+            )
+          ).totalItems,
       );
       return {
         ...page1,
@@ -257,9 +338,24 @@ export const prayerResolvers: Resolvers = {
       if (input.website?.trim()) {
         const now = toPocketBaseDate(new Date());
         return {
-          id: newRecordId(), collectionId: "", collectionName: "prayer_requests", created: now, updated: now,
-          body: input.body.trim(), visibility, anonymous, authorName: anonymous ? "" : (input.name?.trim() ?? ""), status: "pending",
-          prayedCount: 0, flagCount: 0, answerNote: "", rejectReason: "", approvedAt: "", answeredAt: "", expiresAt: "", group,
+          id: newRecordId(),
+          collectionId: "",
+          collectionName: "prayer_requests",
+          created: now,
+          updated: now,
+          body: input.body.trim(),
+          visibility,
+          anonymous,
+          authorName: anonymous ? "" : (input.name?.trim() ?? ""),
+          status: "pending",
+          prayedCount: 0,
+          flagCount: 0,
+          answerNote: "",
+          rejectReason: "",
+          approvedAt: "",
+          answeredAt: "",
+          expiresAt: "",
+          group,
         } satisfies PrayerRequestRecord;
       }
       const v = new Validator();
@@ -297,7 +393,9 @@ export const prayerResolvers: Resolvers = {
         expiresAt: approved ? expiryFrom(settings, now) : "",
         group,
       } as const;
-      const created = await pbCall(() => ctx.pb.collection("prayer_requests").create<PrayerRequestRecord>(data));
+      const created = await pbCall(() =>
+        ctx.pb.collection("prayer_requests").create<PrayerRequestRecord>(data),
+      );
 
       // System job (docs/ARCHITECTURE.md): who asked is recorded by the system, never by the requester,
       // who must not be able to claim someone else's request (the collection has no create rule).
@@ -312,20 +410,37 @@ export const prayerResolvers: Resolvers = {
         });
       } catch (error) {
         // A request nobody can mark answered or be told about is worse than asking again.
-        await system.collection("prayer_requests").delete(id).catch(() => undefined);
+        await system
+          .collection("prayer_requests")
+          .delete(id)
+          .catch(() => undefined);
         throw error;
       }
       // Not awaited: the requester does not wait for the staff's mail (alertStaff never throws).
       if (data.status === "pending") void alertPrayerPending(ctx, data, viewer?.id);
       // A visitor may not read back what they just created (pending): answer with what was stored.
       const stamp = toPocketBaseDate(now);
-      return { collectionId: "", collectionName: "prayer_requests", created: stamp, updated: stamp, ...data, ...(created?.id ? created : {}) } as PrayerRequestRecord;
+      return {
+        collectionId: "",
+        collectionName: "prayer_requests",
+        created: stamp,
+        updated: stamp,
+        ...data,
+        ...(created?.id ? created : {}),
+      } as PrayerRequestRecord;
     },
 
     async prayFor(_, { id }, ctx) {
       const viewer = await ctx.viewer();
       const request = await requireRequest(ctx, id);
-      if (!isOnWall(request) && !isOnGroupWall(request) && !(request.visibility === "pastoral" && (request.status === "approved" || request.status === "answered"))) {
+      if (
+        !isOnWall(request) &&
+        !isOnGroupWall(request) &&
+        !(
+          request.visibility === "pastoral" &&
+          (request.status === "approved" || request.status === "answered")
+        )
+      ) {
         throw conflict("Only requests on the prayer wall can be prayed for.", "not_on_wall");
       }
       const throttle = viewer ? null : visitorPrayerThrottle(ctx, id);
@@ -366,9 +481,12 @@ export const prayerResolvers: Resolvers = {
       v.done();
       const request = await requireRequest(ctx, id);
       // A group's members may flag its requests too (the flag rule keeps them to the group).
-      if (!isOnWall(request) && !isOnGroupWall(request)) throw conflict("Only requests on the prayer wall can be flagged.", "not_on_wall");
+      if (!isOnWall(request) && !isOnGroupWall(request))
+        throw conflict("Only requests on the prayer wall can be flagged.", "not_on_wall");
       try {
-        await ctx.pb.collection("prayer_flags").create({ request: id, user: viewer.id, reason: why }, { fields: "id" });
+        await ctx.pb
+          .collection("prayer_flags")
+          .create({ request: id, user: viewer.id, reason: why }, { fields: "id" });
       } catch (error) {
         // One flag per member per request: flagging again changes nothing.
         if (!isNotUnique(error)) fromPocketBase(error);
@@ -385,7 +503,8 @@ export const prayerResolvers: Resolvers = {
     async approvePrayerRequest(_, { id }, ctx) {
       const viewer = await requireModerator(ctx);
       const request = await requireRequest(ctx, id);
-      if (request.status === "answered" || request.status === "archived") throw conflict("This request can no longer be approved.", "not_pending");
+      if (request.status === "answered" || request.status === "archived")
+        throw conflict("This request can no longer be approved.", "not_pending");
       // Approving clears the flags, so three new ones are needed to send it back (pb_hooks recounts).
       for (const flag of await rowsPointingAt(ctx.pb, "prayer_flags", "request", id, "id")) {
         await pbCall(() => ctx.pb.collection("prayer_flags").delete(flag.id));
@@ -421,11 +540,20 @@ export const prayerResolvers: Resolvers = {
       const why = v.text("reason", reason, { required: true, min: 1, max: LIMITS.prayerRejectReasonMax });
       v.done();
       const request = await requireRequest(ctx, id);
-      if (request.status === "answered" || request.status === "archived") throw conflict("This request can no longer be rejected.", "not_pending");
-      const rejected = await pbCall(() => ctx.pb.collection("prayer_requests").update<PrayerRequestRecord>(id, { status: "rejected", rejectReason: why }));
+      if (request.status === "answered" || request.status === "archived")
+        throw conflict("This request can no longer be rejected.", "not_pending");
+      const rejected = await pbCall(() =>
+        ctx.pb
+          .collection("prayer_requests")
+          .update<PrayerRequestRecord>(id, { status: "rejected", rejectReason: why }),
+      );
       if (isOnWall(request)) wallLeftSomeonesView(ctx.realtime);
       if (request.status !== "rejected") {
-        await notifyRequester(ctx, rejected, viewer, { kind: "prayer_rejected", title: (t) => t("prayer.rejected.title"), body: why });
+        await notifyRequester(ctx, rejected, viewer, {
+          kind: "prayer_rejected",
+          title: (t) => t("prayer.rejected.title"),
+          body: why,
+        });
       }
       return rejected;
     },
@@ -436,7 +564,9 @@ export const prayerResolvers: Resolvers = {
       const text = bodyOf(v, "body", body);
       v.done();
       await requireRequest(ctx, id);
-      return pbCall(() => ctx.pb.collection("prayer_requests").update<PrayerRequestRecord>(id, { body: text }));
+      return pbCall(() =>
+        ctx.pb.collection("prayer_requests").update<PrayerRequestRecord>(id, { body: text }),
+      );
     },
 
     async markPrayerAnswered(_, { id, note }, ctx) {
@@ -448,9 +578,14 @@ export const prayerResolvers: Resolvers = {
       const viewer = await ctx.viewer();
       // The requester, or a moderator passing on a praise report the requester shared in person.
       if (!(await isMine(ctx, request)) && !isModerator(viewer)) throw forbidden();
-      if (request.status !== "approved") throw conflict("Only an approved request can be marked answered.", "not_approved");
+      if (request.status !== "approved")
+        throw conflict("Only an approved request can be marked answered.", "not_approved");
       const answered = await pbCall(() =>
-        ctx.pb.collection("prayer_requests").update<PrayerRequestRecord>(id, { status: "answered", answerNote, answeredAt: toPocketBaseDate(new Date()) }),
+        ctx.pb.collection("prayer_requests").update<PrayerRequestRecord>(id, {
+          status: "answered",
+          answerNote,
+          answeredAt: toPocketBaseDate(new Date()),
+        }),
       );
       // notifyRequester skips the requester when they are the one who marked it.
       const settings = await ctx.publicSettings.get();
@@ -521,7 +656,8 @@ export const prayerResolvers: Resolvers = {
         name: row.submitterName,
         email: row.submitterEmail || null,
         // Resolved only when asked for, under the caller's people rules.
-        person: (() => (row.person ? loadersOf(ctx).person.load(row.person) : null)) as unknown as PersonRecord,
+        person: (() =>
+          row.person ? loadersOf(ctx).person.load(row.person) : null) as unknown as PersonRecord,
       };
     },
     can: async (r, _, ctx) => ({ moderate: mayModeratePrayer(await ctx.viewer(), r.visibility) }),

@@ -13,7 +13,8 @@ export const isOnWall = (r: Pick<PrayerRequestRecord, "status" | "visibility" | 
   (r.status === "approved" || r.status === "answered") && r.visibility !== "pastoral" && !r.group;
 
 /** On a group's wall (Group.prayerRequests): a group's request, approved or answered. */
-export const isOnGroupWall = (r: Pick<PrayerRequestRecord, "status" | "group">) => (r.status === "approved" || r.status === "answered") && !!r.group;
+export const isOnGroupWall = (r: Pick<PrayerRequestRecord, "status" | "group">) =>
+  (r.status === "approved" || r.status === "answered") && !!r.group;
 
 type WallEvent = Omit<PrayerWallEvent, "request"> & { request: PrayerRequestRecord | null };
 
@@ -36,8 +37,15 @@ export function wallLeftSomeonesView(realtime: RealtimeBridge): void {
  * is never ADDED to a wall even for moderators (who may read it). `onThisWall` says which requests the
  * wall shows: the prayer wall's by default, or one group's (Subscription.groupPrayer).
  */
-export async function subscribeToWall(ctx: GatewayContext, onThisWall: (r: PrayerRequestRecord) => boolean = isOnWall): Promise<AsyncIterableIterator<WallEvent>> {
-  const queue = ctx.realtime.subscribe<PrayerRequestRecord>(await ctx.realtimeIdentity(), "prayer_requests", "*");
+export async function subscribeToWall(
+  ctx: GatewayContext,
+  onThisWall: (r: PrayerRequestRecord) => boolean = isOnWall,
+): Promise<AsyncIterableIterator<WallEvent>> {
+  const queue = ctx.realtime.subscribe<PrayerRequestRecord>(
+    await ctx.realtimeIdentity(),
+    "prayer_requests",
+    "*",
+  );
   // The stream opens once PocketBase confirmed the topic: the client may then query without a gap.
   await queue.ready;
   let walls = openWalls.get(ctx.realtime);
@@ -54,8 +62,11 @@ export async function subscribeToWall(ctx: GatewayContext, onThisWall: (r: Praye
     const record = event.record;
     const removed: WallEvent = { kind: "REMOVED", id: record.id, request: null };
     if (event.action === "delete") return removed;
-    if (event.action === "create") return onThisWall(record) ? { kind: "ADDED", id: record.id, request: record } : null;
-    return onThisWall(record) ? { kind: "UPDATED" as WallEventKind, id: record.id, request: record } : removed;
+    if (event.action === "create")
+      return onThisWall(record) ? { kind: "ADDED", id: record.id, request: record } : null;
+    return onThisWall(record)
+      ? { kind: "UPDATED" as WallEventKind, id: record.id, request: record }
+      : removed;
   };
 
   const iterator: AsyncIterableIterator<WallEvent> = {

@@ -34,11 +34,23 @@ describe("audio sniffing by magic bytes", () => {
 
   it("needs the declared type and the extension to agree with the bytes", () => {
     const mp3 = pad(MPEG_FRAME);
-    expect(checkAudioBytes(mp3, { declaredType: "audio/mpeg", filename: "sermon.mp3" })).toEqual({ ok: true, format: "mp3", mime: "audio/mpeg" });
+    expect(checkAudioBytes(mp3, { declaredType: "audio/mpeg", filename: "sermon.mp3" })).toEqual({
+      ok: true,
+      format: "mp3",
+      mime: "audio/mpeg",
+    });
     expect(checkAudioBytes(mp3, { declaredType: "", filename: "sermon" }).ok).toBe(true);
-    expect(checkAudioBytes(mp3, { declaredType: "text/html", filename: "sermon.mp3" })).toEqual({ ok: false, reason: "type" });
-    expect(checkAudioBytes(mp3, { declaredType: "audio/mpeg", filename: "sermon.html" })).toEqual({ ok: false, reason: "type" });
-    expect(checkAudioBytes(pad("RIFF\0\0\0\0WAVEfmt "), { declaredType: "audio/mpeg", filename: "sermon.mp3" })).toEqual({ ok: false, reason: "type" });
+    expect(checkAudioBytes(mp3, { declaredType: "text/html", filename: "sermon.mp3" })).toEqual({
+      ok: false,
+      reason: "type",
+    });
+    expect(checkAudioBytes(mp3, { declaredType: "audio/mpeg", filename: "sermon.html" })).toEqual({
+      ok: false,
+      reason: "type",
+    });
+    expect(
+      checkAudioBytes(pad("RIFF\0\0\0\0WAVEfmt "), { declaredType: "audio/mpeg", filename: "sermon.mp3" }),
+    ).toEqual({ ok: false, reason: "type" });
   });
 });
 
@@ -51,15 +63,30 @@ describe("a staged file with a long ID3 tag", () => {
     const dir = await mkdtemp(join(tmpdir(), "flock-audio-"));
     try {
       // ID3v2 tag of 8,192 bytes (synchsafe 0x00 0x00 0x40 0x00), then what follows it.
-      const tag = Buffer.concat([Buffer.from([0x49, 0x44, 0x33, 3, 0, 0, 0, 0, 0x40, 0x00]), Buffer.alloc(8192, 0x20)]);
+      const tag = Buffer.concat([
+        Buffer.from([0x49, 0x44, 0x33, 3, 0, 0, 0, 0, 0x40, 0x00]),
+        Buffer.alloc(8192, 0x20),
+      ]);
       const good = join(dir, "good.mp3");
       const evil = join(dir, "evil.mp3");
       await writeFile(good, Buffer.concat([tag, Buffer.from(MPEG_FRAME), Buffer.alloc(600)]));
-      await writeFile(evil, Buffer.concat([tag, Buffer.from("<html><script>alert(1)</script></html>".padEnd(600, " "))]));
+      await writeFile(
+        evil,
+        Buffer.concat([tag, Buffer.from("<html><script>alert(1)</script></html>".padEnd(600, " "))]),
+      );
       const options = { maxBytes: 1_000_000, declaredType: "audio/mpeg", filename: "x.mp3" };
-      expect(await checkAudioFile(good, { ...options, size: 8202 + 4 + 600 })).toMatchObject({ ok: true, format: "mp3" });
-      expect(await checkAudioFile(evil, { ...options, size: 8202 + 600 })).toEqual({ ok: false, reason: "type" });
-      expect(await checkAudioFile(good, { ...options, size: 2_000_000 })).toEqual({ ok: false, reason: "size" });
+      expect(await checkAudioFile(good, { ...options, size: 8202 + 4 + 600 })).toMatchObject({
+        ok: true,
+        format: "mp3",
+      });
+      expect(await checkAudioFile(evil, { ...options, size: 8202 + 600 })).toEqual({
+        ok: false,
+        reason: "type",
+      });
+      expect(await checkAudioFile(good, { ...options, size: 2_000_000 })).toEqual({
+        ok: false,
+        reason: "size",
+      });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

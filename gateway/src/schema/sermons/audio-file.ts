@@ -9,14 +9,35 @@ import { open } from "node:fs/promises";
 export type AudioFormat = "mp3" | "m4a" | "aac" | "ogg" | "wav";
 
 export const AUDIO_FORMATS: Record<AudioFormat, { mime: string; extensions: string[]; mimes: string[] }> = {
-  mp3: { mime: "audio/mpeg", extensions: ["mp3"], mimes: ["audio/mpeg", "audio/mp3", "audio/mpeg3", "audio/x-mpeg"] },
-  m4a: { mime: "audio/mp4", extensions: ["m4a", "mp4", "m4b", "aac"], mimes: ["audio/mp4", "audio/x-m4a", "audio/m4a", "audio/aac", "audio/x-aac"] },
-  aac: { mime: "audio/aac", extensions: ["aac", "m4a"], mimes: ["audio/aac", "audio/x-aac", "audio/aacp", "audio/mp4", "audio/x-m4a"] },
-  ogg: { mime: "audio/ogg", extensions: ["ogg", "oga", "opus"], mimes: ["audio/ogg", "audio/opus", "application/ogg", "audio/x-ogg"] },
-  wav: { mime: "audio/wav", extensions: ["wav", "wave"], mimes: ["audio/wav", "audio/x-wav", "audio/wave", "audio/vnd.wave"] },
+  mp3: {
+    mime: "audio/mpeg",
+    extensions: ["mp3"],
+    mimes: ["audio/mpeg", "audio/mp3", "audio/mpeg3", "audio/x-mpeg"],
+  },
+  m4a: {
+    mime: "audio/mp4",
+    extensions: ["m4a", "mp4", "m4b", "aac"],
+    mimes: ["audio/mp4", "audio/x-m4a", "audio/m4a", "audio/aac", "audio/x-aac"],
+  },
+  aac: {
+    mime: "audio/aac",
+    extensions: ["aac", "m4a"],
+    mimes: ["audio/aac", "audio/x-aac", "audio/aacp", "audio/mp4", "audio/x-m4a"],
+  },
+  ogg: {
+    mime: "audio/ogg",
+    extensions: ["ogg", "oga", "opus"],
+    mimes: ["audio/ogg", "audio/opus", "application/ogg", "audio/x-ogg"],
+  },
+  wav: {
+    mime: "audio/wav",
+    extensions: ["wav", "wave"],
+    mimes: ["audio/wav", "audio/x-wav", "audio/wave", "audio/vnd.wave"],
+  },
 };
 
-const ascii = (bytes: Uint8Array, start: number, length: number) => String.fromCharCode(...bytes.subarray(start, start + length));
+const ascii = (bytes: Uint8Array, start: number, length: number) =>
+  String.fromCharCode(...bytes.subarray(start, start + length));
 
 /** An MPEG audio frame header (layer I–III, valid bitrate and sample rate) at `offset`. */
 function mpegFrameAt(bytes: Uint8Array, offset: number): boolean {
@@ -31,13 +52,15 @@ function mpegFrameAt(bytes: Uint8Array, offset: number): boolean {
 }
 
 /** ADTS (raw AAC) header: sync 0xFFF, layer 00. */
-const adtsAt = (bytes: Uint8Array, offset: number) => offset + 2 <= bytes.length && bytes[offset] === 0xff && (bytes[offset + 1]! & 0xf6) === 0xf0;
+const adtsAt = (bytes: Uint8Array, offset: number) =>
+  offset + 2 <= bytes.length && bytes[offset] === 0xff && (bytes[offset + 1]! & 0xf6) === 0xf0;
 
 /** Where the audio starts after an ID3v2 tag (0 without one). */
 export function id3End(bytes: Uint8Array): number {
   if (bytes.length < 10 || ascii(bytes, 0, 3) !== "ID3") return 0;
-  const size = ((bytes[6]! & 0x7f) << 21) | ((bytes[7]! & 0x7f) << 14) | ((bytes[8]! & 0x7f) << 7) | (bytes[9]! & 0x7f);
-  return 10 + size + ((bytes[5]! & 0x10) ? 10 : 0);
+  const size =
+    ((bytes[6]! & 0x7f) << 21) | ((bytes[7]! & 0x7f) << 14) | ((bytes[8]! & 0x7f) << 7) | (bytes[9]! & 0x7f);
+  return 10 + size + (bytes[5]! & 0x10 ? 10 : 0);
 }
 
 /** Sniff the format from the file's first bytes (at least 64 are needed; 4 KB are used). */
@@ -66,10 +89,14 @@ export function sniffAudio(bytes: Uint8Array): AudioFormat | null {
   return null;
 }
 
-export type AudioCheck = { ok: true; format: AudioFormat; mime: string } | { ok: false; reason: "type" | "size" | "empty" };
+export type AudioCheck =
+  { ok: true; format: AudioFormat; mime: string } | { ok: false; reason: "type" | "size" | "empty" };
 
 /** Check a staged file: its size, its bytes, and that its declared type and name agree with them. */
-export async function checkAudioFile(path: string, options: { size: number; maxBytes: number; declaredType?: string; filename?: string }): Promise<AudioCheck> {
+export async function checkAudioFile(
+  path: string,
+  options: { size: number; maxBytes: number; declaredType?: string; filename?: string },
+): Promise<AudioCheck> {
   if (options.size <= 0) return { ok: false, reason: "empty" };
   if (options.size > options.maxBytes) return { ok: false, reason: "size" };
   const handle = await open(path, "r");
@@ -92,7 +119,10 @@ export async function checkAudioFile(path: string, options: { size: number; maxB
   return checkAudioBytes(head, options);
 }
 
-export function checkAudioBytes(head: Uint8Array, options: { declaredType?: string; filename?: string }): AudioCheck {
+export function checkAudioBytes(
+  head: Uint8Array,
+  options: { declaredType?: string; filename?: string },
+): AudioCheck {
   const format = sniffAudio(head);
   if (!format) return { ok: false, reason: "type" };
   return checkFormat(format, options);
@@ -101,7 +131,8 @@ export function checkAudioBytes(head: Uint8Array, options: { declaredType?: stri
 function checkFormat(format: AudioFormat, options: { declaredType?: string; filename?: string }): AudioCheck {
   const info = AUDIO_FORMATS[format];
   const declared = (options.declaredType ?? "").split(";")[0]!.trim().toLowerCase();
-  if (declared && declared !== "application/octet-stream" && !info.mimes.includes(declared)) return { ok: false, reason: "type" };
+  if (declared && declared !== "application/octet-stream" && !info.mimes.includes(declared))
+    return { ok: false, reason: "type" };
   const extension = /\.([a-z0-9]{1,5})$/i.exec(options.filename ?? "")?.[1]?.toLowerCase();
   if (extension && !info.extensions.includes(extension)) return { ok: false, reason: "type" };
   return { ok: true, format, mime: info.mime };

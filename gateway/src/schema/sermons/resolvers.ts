@@ -5,7 +5,13 @@ import { badUserInput, payloadTooLarge, pbCall, unsupportedFileType } from "../.
 import type { SermonRecord, SermonSeriesRecord, SpeakerRecord } from "../../pocketbase/records.ts";
 import { LIMITS } from "@flock/shared/limits";
 import { Validator } from "../../validation/validate.ts";
-import type { Resolvers, SermonInput, SermonStatus, SermonSeriesInput, SpeakerInput } from "../__generated__/types.ts";
+import type {
+  Resolvers,
+  SermonInput,
+  SermonStatus,
+  SermonSeriesInput,
+  SpeakerInput,
+} from "../__generated__/types.ts";
 import { connection, keysetFilter, pageArgs } from "../pagination.ts";
 import { requireViewer } from "../../access/guards.ts";
 import { can } from "../../access/abilities.ts";
@@ -13,23 +19,38 @@ import { chooseSlug, renderBody, writeAsCaller } from "../content/shared.ts";
 import { slugify } from "@flock/shared/slug";
 import { checkAudioFile } from "./audio-file.ts";
 import { streamRecordUpdate } from "../../pocketbase/stream-upload.ts";
-import { BIBLE_BOOKS, bookName, booksInSearch, booksField, formatRange, formatScripture, isBook, parseScripture, type ScriptureLocale } from "./scripture.ts";
+import {
+  BIBLE_BOOKS,
+  bookName,
+  booksInSearch,
+  booksField,
+  formatRange,
+  formatScripture,
+  isBook,
+  parseScripture,
+  type ScriptureLocale,
+} from "./scripture.ts";
 import { parseVideoUrl } from "./video.ts";
 import { fromPocketBaseDate, fromPocketBaseDateOrNull, pocketBaseNow } from "../../pocketbase/dates.ts";
 import { publishedRangeFilter } from "../published-range.ts";
 
 const EXPAND = "series,speakers";
 const AUDIO_TYPES_SHOWN = ["MP3", "M4A", "AAC", "OGG", "WAV"];
-const localeOf = (locale: string | null | undefined): ScriptureLocale => (locale?.toLowerCase().startsWith("es") ? "es" : "en");
-const defined = (data: Record<string, unknown>) => Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined));
+const localeOf = (locale: string | null | undefined): ScriptureLocale =>
+  locale?.toLowerCase().startsWith("es") ? "es" : "en";
+const defined = (data: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined));
 
 /** Read one sermon (series and speakers expanded: one call) as the caller; null when missing or hidden. */
 async function findSermon(ctx: GatewayContext, filter: string): Promise<SermonRecord | null> {
-  const page = await pbCall(() => ctx.pb.collection("sermons").getList<SermonRecord>(1, 1, { filter, skipTotal: true, expand: EXPAND }));
+  const page = await pbCall(() =>
+    ctx.pb.collection("sermons").getList<SermonRecord>(1, 1, { filter, skipTotal: true, expand: EXPAND }),
+  );
   return page.items[0] ?? null;
 }
 
-const requireSermon = (ctx: GatewayContext, id: string) => pbCall(() => ctx.pb.collection("sermons").getOne<SermonRecord>(id, { expand: EXPAND }));
+const requireSermon = (ctx: GatewayContext, id: string) =>
+  pbCall(() => ctx.pb.collection("sermons").getOne<SermonRecord>(id, { expand: EXPAND }));
 
 interface SermonListArgs {
   first?: number | null;
@@ -68,25 +89,49 @@ async function listSermons(ctx: GatewayContext, args: SermonListArgs, fallbackSi
     filters.push(ctx.pb.filter("scriptureBooks ~ {:b}", { b: `|${args.book}|` }));
   }
   if (args.year != null) {
-    if (!Number.isInteger(args.year) || args.year < 1900 || args.year > 2200) throw badUserInput({ year: { code: "out_of_range", message: "Choose a year between 1900 and 2200." } });
-    filters.push(ctx.pb.filter("preachedOn >= {:from} && preachedOn < {:to}", { from: `${args.year}-01-01 00:00:00.000Z`, to: `${args.year + 1}-01-01 00:00:00.000Z` }));
+    if (!Number.isInteger(args.year) || args.year < 1900 || args.year > 2200)
+      throw badUserInput({ year: { code: "out_of_range", message: "Choose a year between 1900 and 2200." } });
+    filters.push(
+      ctx.pb.filter("preachedOn >= {:from} && preachedOn < {:to}", {
+        from: `${args.year}-01-01 00:00:00.000Z`,
+        to: `${args.year + 1}-01-01 00:00:00.000Z`,
+      }),
+    );
   }
   filters.push(...publishedRangeFilter(ctx.pb, args.publishedAfter, args.publishedBefore));
   if (args.status) filters.push(ctx.pb.filter("status = {:s}", { s: args.status }));
   else if (!args.includeDrafts) filters.push('status = "published"');
-  const filter = [...filters, cursor ? keysetFilter(ctx.pb, "preachedOn", cursor) : ""].filter(Boolean).join(" && ");
+  const filter = [...filters, cursor ? keysetFilter(ctx.pb, "preachedOn", cursor) : ""]
+    .filter(Boolean)
+    .join(" && ");
   const rows = await pbCall(() =>
-    ctx.pb.collection("sermons").getList<SermonRecord>(1, size + 1, { filter, sort: "-preachedOn,-id", skipTotal: true, expand: EXPAND }),
+    ctx.pb.collection("sermons").getList<SermonRecord>(1, size + 1, {
+      filter,
+      sort: "-preachedOn,-id",
+      skipTotal: true,
+      expand: EXPAND,
+    }),
   );
-  return connection(rows.items, size, (s) => s.preachedOn, async () =>
-    (await pbCall(() => ctx.pb.collection("sermons").getList(1, 1, { filter: filters.join(" && "), fields: "id" }))).totalItems,
+  return connection(
+    rows.items,
+    size,
+    (s) => s.preachedOn,
+    async () =>
+      (
+        await pbCall(() =>
+          ctx.pb.collection("sermons").getList(1, 1, { filter: filters.join(" && "), fields: "id" }),
+        )
+      ).totalItems,
   );
 }
 
 function validateSeries(input: SermonSeriesInput) {
   const v = new Validator();
   const title = v.text("title", input.title, { required: true, max: LIMITS.nameMax });
-  const description = input.description == null ? undefined : v.text("description", input.description, { max: LIMITS.seriesDescriptionMax });
+  const description =
+    input.description == null
+      ? undefined
+      : v.text("description", input.description, { max: LIMITS.seriesDescriptionMax });
   v.done();
   return defined({ title, description });
 }
@@ -102,21 +147,25 @@ function validateSpeaker(input: SpeakerInput) {
 function validateSermon(input: SermonInput) {
   const v = new Validator();
   const title = v.text("title", input.title, { required: true, max: LIMITS.nameMax });
-  const summary = input.summary == null ? undefined : v.text("summary", input.summary, { max: LIMITS.summaryMax });
+  const summary =
+    input.summary == null ? undefined : v.text("summary", input.summary, { max: LIMITS.summaryMax });
   const notes = input.notes ?? undefined;
-  if (notes !== undefined && notes.length > LIMITS.markdownMax) v.add("notes", "too_long", `Use at most ${LIMITS.markdownMax} characters.`);
+  if (notes !== undefined && notes.length > LIMITS.markdownMax)
+    v.add("notes", "too_long", `Use at most ${LIMITS.markdownMax} characters.`);
   let scripture: Record<string, string> = {};
   if (input.scripture != null) {
     const text = v.text("scripture", input.scripture, { max: LIMITS.scriptureMax });
     const parsed = parseScripture(text);
-    if (text && !parsed.osis) v.add("scripture", "not_scripture", "Write Bible references like John 3:16-21; Rom 8.");
+    if (text && !parsed.osis)
+      v.add("scripture", "not_scripture", "Write Bible references like John 3:16-21; Rom 8.");
     scripture = { scripture: text, scriptureOsis: parsed.osis, scriptureBooks: booksField(parsed.books) };
   }
   let preachedOn: string | undefined;
   if (input.preachedOn != null && input.preachedOn !== "") {
     const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(input.preachedOn);
     const date = day ? new Date(`${input.preachedOn}T00:00:00.000Z`) : null;
-    if (!date || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== input.preachedOn) v.add("preachedOn", "invalid_date", "Use a valid date.");
+    if (!date || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== input.preachedOn)
+      v.add("preachedOn", "invalid_date", "Use a valid date.");
     else preachedOn = `${input.preachedOn} 00:00:00.000Z`;
   }
   let videoUrl: string | undefined;
@@ -141,7 +190,6 @@ function validateSermon(input: SermonInput) {
   });
 }
 
-
 const titleFromFilename = (name: string) =>
   name
     .replace(/\.[a-z0-9]{1,5}$/i, "")
@@ -157,10 +205,21 @@ const titleFromFilename = (name: string) =>
 async function attachAudio(ctx: GatewayContext, sermonId: string, uploadId: string): Promise<SermonRecord> {
   const viewer = await requireViewer(ctx);
   const staged = await ctx.audioUploads.staged(uploadId, viewer.id);
-  if (!staged) throw badUserInput({ uploadId: { code: "upload_not_found", message: "The upload is not finished or no longer exists. Upload the file again." } });
+  if (!staged)
+    throw badUserInput({
+      uploadId: {
+        code: "upload_not_found",
+        message: "The upload is not finished or no longer exists. Upload the file again.",
+      },
+    });
   // The sermon must be one the caller may change before anything is read or stored.
   await requireSermon(ctx, sermonId);
-  const check = await checkAudioFile(staged.path, { size: staged.size, maxBytes: LIMITS.audioMaxBytes, declaredType: staged.filetype, filename: staged.filename });
+  const check = await checkAudioFile(staged.path, {
+    size: staged.size,
+    maxBytes: LIMITS.audioMaxBytes,
+    declaredType: staged.filetype,
+    filename: staged.filename,
+  });
   if (!check.ok) {
     await ctx.audioUploads.remove(uploadId);
     if (check.reason === "size") throw payloadTooLarge(LIMITS.audioMaxBytes);
@@ -174,7 +233,12 @@ async function attachAudio(ctx: GatewayContext, sermonId: string, uploadId: stri
     // The bytes looked like audio but the parser could not read a length: keep it, without a duration.
   }
   const extension = check.format === "m4a" ? "m4a" : check.format;
-  const name = `${titleFromFilename(staged.filename).replace(/[^A-Za-z0-9 ]+/g, "").replace(/\s+/g, "-").slice(0, 80) || "sermon"}.${extension}`;
+  const name = `${
+    titleFromFilename(staged.filename)
+      .replace(/[^A-Za-z0-9 ]+/g, "")
+      .replace(/\s+/g, "-")
+      .slice(0, 80) || "sermon"
+  }.${extension}`;
   await writeAsCaller(() =>
     streamRecordUpdate(
       ctx.config.pbUrl,
@@ -190,9 +254,14 @@ async function attachAudio(ctx: GatewayContext, sermonId: string, uploadId: stri
   return updated;
 }
 
-const isPdf = (bytes: Uint8Array) => bytes.length > 5 && String.fromCharCode(...bytes.subarray(0, 5)) === "%PDF-";
+const isPdf = (bytes: Uint8Array) =>
+  bytes.length > 5 && String.fromCharCode(...bytes.subarray(0, 5)) === "%PDF-";
 
-async function neighbour(ctx: GatewayContext, s: SermonRecord, direction: "previous" | "next"): Promise<SermonRecord | null> {
+async function neighbour(
+  ctx: GatewayContext,
+  s: SermonRecord,
+  direction: "previous" | "next",
+): Promise<SermonRecord | null> {
   if (!s.series || !s.preachedOn) return null;
   const filter = ctx.pb.filter(
     direction === "previous"
@@ -201,12 +270,18 @@ async function neighbour(ctx: GatewayContext, s: SermonRecord, direction: "previ
     { series: s.series, d: s.preachedOn, id: s.id },
   );
   const rows = await pbCall(() =>
-    ctx.pb.collection("sermons").getList<SermonRecord>(1, 1, { filter, sort: direction === "previous" ? "-preachedOn,-id" : "preachedOn,id", skipTotal: true, expand: EXPAND }),
+    ctx.pb.collection("sermons").getList<SermonRecord>(1, 1, {
+      filter,
+      sort: direction === "previous" ? "-preachedOn,-id" : "preachedOn,id",
+      skipTotal: true,
+      expand: EXPAND,
+    }),
   );
   return rows.items[0] ?? null;
 }
 
-export const sermonFileUrl = (s: Pick<SermonRecord, "id">, name: string) => `/files/sermons/${s.id}/${encodeURIComponent(name)}`;
+export const sermonFileUrl = (s: Pick<SermonRecord, "id">, name: string) =>
+  `/files/sermons/${s.id}/${encodeURIComponent(name)}`;
 export const seriesArtworkUrl = (s: Pick<SermonSeriesRecord, "id" | "artwork">, thumb = "400x400") =>
   s.artwork ? `/files/sermon_series/${s.id}/${encodeURIComponent(s.artwork)}?thumb=${thumb}` : null;
 
@@ -221,27 +296,61 @@ export const sermonsResolvers: Resolvers = {
       // PocketBase's per-IP random delay for empty filtered lists.
       const staff = can(await ctx.viewer(), "manageSermons");
       const rows = await pbCall(() =>
-        ctx.pb.collection("sermons").getList<SermonRecord>(1, 1, { filter: staff ? 'status = "published"' : "", sort: "-preachedOn,-id", skipTotal: true, expand: EXPAND }),
+        ctx.pb.collection("sermons").getList<SermonRecord>(1, 1, {
+          filter: staff ? 'status = "published"' : "",
+          sort: "-preachedOn,-id",
+          skipTotal: true,
+          expand: EXPAND,
+        }),
       );
       return rows.items[0] ?? null;
     },
     async sermonSeries(_, { slug }, ctx) {
-      const rows = await pbCall(() => ctx.pb.collection("sermon_series").getList<SermonSeriesRecord>(1, 1, { filter: ctx.pb.filter("slug = {:slug}", { slug }), skipTotal: true }));
+      const rows = await pbCall(() =>
+        ctx.pb.collection("sermon_series").getList<SermonSeriesRecord>(1, 1, {
+          filter: ctx.pb.filter("slug = {:slug}", { slug }),
+          skipTotal: true,
+        }),
+      );
       return rows.items[0] ?? null;
     },
     sermonSeriesList: async (_, __, ctx) =>
-      (await pbCall(() => ctx.pb.collection("sermon_series").getList<SermonSeriesRecord>(1, 100, { sort: "-created,-id", skipTotal: true }))).items,
+      (
+        await pbCall(() =>
+          ctx.pb
+            .collection("sermon_series")
+            .getList<SermonSeriesRecord>(1, 100, { sort: "-created,-id", skipTotal: true }),
+        )
+      ).items,
     async speaker(_, { slug }, ctx) {
-      const rows = await pbCall(() => ctx.pb.collection("speakers").getList<SpeakerRecord>(1, 1, { filter: ctx.pb.filter("slug = {:slug}", { slug }), skipTotal: true }));
+      const rows = await pbCall(() =>
+        ctx.pb.collection("speakers").getList<SpeakerRecord>(1, 1, {
+          filter: ctx.pb.filter("slug = {:slug}", { slug }),
+          skipTotal: true,
+        }),
+      );
       return rows.items[0] ?? null;
     },
-    speakers: async (_, __, ctx) => (await pbCall(() => ctx.pb.collection("speakers").getList<SpeakerRecord>(1, 100, { sort: "name,id", skipTotal: true }))).items,
-    bibleBooks: (_, { locale }) => BIBLE_BOOKS.map((book) => ({ osis: book.osis, name: bookName(book.osis, localeOf(locale)) })),
+    speakers: async (_, __, ctx) =>
+      (
+        await pbCall(() =>
+          ctx.pb.collection("speakers").getList<SpeakerRecord>(1, 100, { sort: "name,id", skipTotal: true }),
+        )
+      ).items,
+    bibleBooks: (_, { locale }) =>
+      BIBLE_BOOKS.map((book) => ({ osis: book.osis, name: bookName(book.osis, localeOf(locale)) })),
     async sermonYears(_, __, ctx) {
       // The oldest and newest published sermon bound the years (two calls, whatever the count).
       const [newest, oldest] = await Promise.all(
         ["-preachedOn", "preachedOn"].map((sort) =>
-          pbCall(() => ctx.pb.collection("sermons").getList<SermonRecord>(1, 1, { filter: 'status = "published" && preachedOn != ""', sort, fields: "preachedOn", skipTotal: true })),
+          pbCall(() =>
+            ctx.pb.collection("sermons").getList<SermonRecord>(1, 1, {
+              filter: 'status = "published" && preachedOn != ""',
+              sort,
+              fields: "preachedOn",
+              skipTotal: true,
+            }),
+          ),
         ),
       );
       const last = newest!.items[0]?.preachedOn;
@@ -252,9 +361,19 @@ export const sermonsResolvers: Resolvers = {
       return years;
     },
     parseScripture: (_, { text, locale }) => {
-      if (text.length > LIMITS.scriptureMax) throw badUserInput({ text: { code: "too_long", message: `Use at most ${LIMITS.scriptureMax} characters.` } });
+      if (text.length > LIMITS.scriptureMax)
+        throw badUserInput({
+          text: { code: "too_long", message: `Use at most ${LIMITS.scriptureMax} characters.` },
+        });
       const osis = parseScripture(text).osis;
-      return osis.split(",").filter(Boolean).map((range) => ({ osis: range, text: formatRange(range, localeOf(locale)), book: range.split(".")[0]! }));
+      return osis
+        .split(",")
+        .filter(Boolean)
+        .map((range) => ({
+          osis: range,
+          text: formatRange(range, localeOf(locale)),
+          book: range.split(".")[0]!,
+        }));
     },
   },
 
@@ -263,19 +382,28 @@ export const sermonsResolvers: Resolvers = {
       await requireViewer(ctx);
       const data = validateSeries(input);
       const slug = await chooseSlug(ctx.pb, "sermon_series", input.slug, String(data.title));
-      return writeAsCaller(() => ctx.pb.collection("sermon_series").create<SermonSeriesRecord>({ description: "", ...data, slug }));
+      return writeAsCaller(() =>
+        ctx.pb.collection("sermon_series").create<SermonSeriesRecord>({ description: "", ...data, slug }),
+      );
     },
     async updateSermonSeries(_, { id, input }, ctx) {
       await requireViewer(ctx);
       const data = validateSeries(input);
       const current = await pbCall(() => ctx.pb.collection("sermon_series").getOne<SermonSeriesRecord>(id));
-      const slug = !input.slug || input.slug === current.slug ? current.slug : await chooseSlug(ctx.pb, "sermon_series", input.slug, String(data.title), id);
-      return writeAsCaller(() => ctx.pb.collection("sermon_series").update<SermonSeriesRecord>(id, { ...data, slug }));
+      const slug =
+        !input.slug || input.slug === current.slug
+          ? current.slug
+          : await chooseSlug(ctx.pb, "sermon_series", input.slug, String(data.title), id);
+      return writeAsCaller(() =>
+        ctx.pb.collection("sermon_series").update<SermonSeriesRecord>(id, { ...data, slug }),
+      );
     },
     async setSermonSeriesArtwork(_, { id, file }, ctx) {
       await requireViewer(ctx);
       const artwork = await checkedImageFile(file, "artwork");
-      return writeAsCaller(() => ctx.pb.collection("sermon_series").update<SermonSeriesRecord>(id, { artwork }));
+      return writeAsCaller(() =>
+        ctx.pb.collection("sermon_series").update<SermonSeriesRecord>(id, { artwork }),
+      );
     },
     async deleteSermonSeries(_, { id }, ctx) {
       await requireViewer(ctx);
@@ -286,13 +414,18 @@ export const sermonsResolvers: Resolvers = {
       await requireViewer(ctx);
       const data = validateSpeaker(input);
       const slug = await chooseSlug(ctx.pb, "speakers", input.slug, String(data.name));
-      return writeAsCaller(() => ctx.pb.collection("speakers").create<SpeakerRecord>({ bio: "", ...data, slug }));
+      return writeAsCaller(() =>
+        ctx.pb.collection("speakers").create<SpeakerRecord>({ bio: "", ...data, slug }),
+      );
     },
     async updateSpeaker(_, { id, input }, ctx) {
       await requireViewer(ctx);
       const data = validateSpeaker(input);
       const current = await pbCall(() => ctx.pb.collection("speakers").getOne<SpeakerRecord>(id));
-      const slug = !input.slug || input.slug === current.slug ? current.slug : await chooseSlug(ctx.pb, "speakers", input.slug, String(data.name), id);
+      const slug =
+        !input.slug || input.slug === current.slug
+          ? current.slug
+          : await chooseSlug(ctx.pb, "speakers", input.slug, String(data.name), id);
       return writeAsCaller(() => ctx.pb.collection("speakers").update<SpeakerRecord>(id, { ...data, slug }));
     },
     async setSpeakerPhoto(_, { id, file }, ctx) {
@@ -312,7 +445,14 @@ export const sermonsResolvers: Resolvers = {
       const slug = await chooseSlug(ctx.pb, "sermons", input.slug, String(data.title));
       return writeAsCaller(() =>
         ctx.pb.collection("sermons").create<SermonRecord>(
-          { notes: "", preachedOn: `${new Date().toISOString().slice(0, 10)} 00:00:00.000Z`, ...data, slug, status: "draft", updatedBy: viewer.id },
+          {
+            notes: "",
+            preachedOn: `${new Date().toISOString().slice(0, 10)} 00:00:00.000Z`,
+            ...data,
+            slug,
+            status: "draft",
+            updatedBy: viewer.id,
+          },
           { expand: EXPAND },
         ),
       );
@@ -328,19 +468,31 @@ export const sermonsResolvers: Resolvers = {
           : !input.slug && slugify(String(data.title)) === current.slug
             ? current.slug
             : await chooseSlug(ctx.pb, "sermons", input.slug, String(data.title), id);
-      return writeAsCaller(() => ctx.pb.collection("sermons").update<SermonRecord>(id, { ...data, slug, updatedBy: viewer.id }, { expand: EXPAND }));
+      return writeAsCaller(() =>
+        ctx.pb
+          .collection("sermons")
+          .update<SermonRecord>(id, { ...data, slug, updatedBy: viewer.id }, { expand: EXPAND }),
+      );
     },
     async publishSermon(_, { id }, ctx) {
       await requireViewer(ctx);
       const current = await requireSermon(ctx, id);
       return writeAsCaller(() =>
-        ctx.pb.collection("sermons").update<SermonRecord>(id, { status: "published", publishedAt: current.publishedAt || pocketBaseNow() }, { expand: EXPAND }),
+        ctx.pb
+          .collection("sermons")
+          .update<SermonRecord>(
+            id,
+            { status: "published", publishedAt: current.publishedAt || pocketBaseNow() },
+            { expand: EXPAND },
+          ),
       );
     },
     async unpublishSermon(_, { id }, ctx) {
       await requireViewer(ctx);
       await requireSermon(ctx, id);
-      return writeAsCaller(() => ctx.pb.collection("sermons").update<SermonRecord>(id, { status: "draft" }, { expand: EXPAND }));
+      return writeAsCaller(() =>
+        ctx.pb.collection("sermons").update<SermonRecord>(id, { status: "draft" }, { expand: EXPAND }),
+      );
     },
     async deleteSermon(_, { id }, ctx) {
       await requireViewer(ctx);
@@ -351,21 +503,38 @@ export const sermonsResolvers: Resolvers = {
     attachSermonAudio: (_, { sermonId, uploadId }, ctx) => attachAudio(ctx, sermonId, uploadId),
     async createSermonsFromUploads(_, { uploadIds }, ctx) {
       const viewer = await requireViewer(ctx);
-      if (uploadIds.length > 20) throw badUserInput({ uploadIds: { code: "too_many", message: "At most 20 files at once." } });
+      if (uploadIds.length > 20)
+        throw badUserInput({ uploadIds: { code: "too_many", message: "At most 20 files at once." } });
       const created: SermonRecord[] = [];
       for (const uploadId of uploadIds) {
         const staged = await ctx.audioUploads.staged(uploadId, viewer.id);
-        if (!staged) throw badUserInput({ uploadIds: { code: "upload_not_found", message: "An upload is not finished or no longer exists." } });
+        if (!staged)
+          throw badUserInput({
+            uploadIds: {
+              code: "upload_not_found",
+              message: "An upload is not finished or no longer exists.",
+            },
+          });
         const title = titleFromFilename(staged.filename);
         const slug = await chooseSlug(ctx.pb, "sermons", null, title);
         const draft = await writeAsCaller(() =>
-          ctx.pb.collection("sermons").create<SermonRecord>({ title, slug, notes: "", status: "draft", preachedOn: `${new Date().toISOString().slice(0, 10)} 00:00:00.000Z`, updatedBy: viewer.id }),
+          ctx.pb.collection("sermons").create<SermonRecord>({
+            title,
+            slug,
+            notes: "",
+            status: "draft",
+            preachedOn: `${new Date().toISOString().slice(0, 10)} 00:00:00.000Z`,
+            updatedBy: viewer.id,
+          }),
         );
         try {
           created.push(await attachAudio(ctx, draft.id, uploadId));
         } catch (error) {
           // A refused file leaves no empty draft behind.
-          await ctx.pb.collection("sermons").delete(draft.id).catch(() => undefined);
+          await ctx.pb
+            .collection("sermons")
+            .delete(draft.id)
+            .catch(() => undefined);
           throw error;
         }
       }
@@ -378,15 +547,25 @@ export const sermonsResolvers: Resolvers = {
       if (file.type !== "application/pdf" || !isPdf(bytes)) throw unsupportedFileType(["PDF"]);
       const current = await requireSermon(ctx, sermonId);
       if ((current.attachments ?? []).length >= LIMITS.sermonAttachmentsMax) {
-        throw badUserInput({ file: { code: "too_many", message: `At most ${LIMITS.sermonAttachmentsMax} attachments.` } });
+        throw badUserInput({
+          file: { code: "too_many", message: `At most ${LIMITS.sermonAttachmentsMax} attachments.` },
+        });
       }
       const upload = new File([bytes], (file.name || "handout.pdf").slice(-200), { type: "application/pdf" });
-      return writeAsCaller(() => ctx.pb.collection("sermons").update<SermonRecord>(sermonId, { "attachments+": upload }, { expand: EXPAND }));
+      return writeAsCaller(() =>
+        ctx.pb
+          .collection("sermons")
+          .update<SermonRecord>(sermonId, { "attachments+": upload }, { expand: EXPAND }),
+      );
     },
     async removeSermonAttachment(_, { sermonId, filename }, ctx) {
       await requireViewer(ctx);
       await requireSermon(ctx, sermonId);
-      return writeAsCaller(() => ctx.pb.collection("sermons").update<SermonRecord>(sermonId, { "attachments-": [filename] }, { expand: EXPAND }));
+      return writeAsCaller(() =>
+        ctx.pb
+          .collection("sermons")
+          .update<SermonRecord>(sermonId, { "attachments-": [filename] }, { expand: EXPAND }),
+      );
     },
   },
 
@@ -398,15 +577,31 @@ export const sermonsResolvers: Resolvers = {
     preachedOn: (s) => fromPocketBaseDateOrNull(s.preachedOn),
     scripture: (s) => s.scripture ?? "",
     passages: (s, { locale }) =>
-      (s.scriptureOsis ?? "").split(",").filter(Boolean).map((range) => ({ osis: range, text: formatRange(range, localeOf(locale)), book: range.split(".")[0]! })),
+      (s.scriptureOsis ?? "")
+        .split(",")
+        .filter(Boolean)
+        .map((range) => ({
+          osis: range,
+          text: formatRange(range, localeOf(locale)),
+          book: range.split(".")[0]!,
+        })),
     scriptureText: (s, { locale }) => formatScripture(s.scriptureOsis ?? "", localeOf(locale)),
     summary: (s) => s.summary ?? "",
     notes: (s) => s.notes ?? "",
     notesHtml: (s, _, ctx) => renderBody(ctx, `sermons:${s.id}:${s.updated}`, s.notes ?? ""),
-    audio: (s) => (s.audio ? { url: sermonFileUrl(s, s.audio), mimeType: s.audioType || "audio/mpeg", size: s.audioSize ?? 0, durationSeconds: s.durationSeconds || null } : null),
+    audio: (s) =>
+      s.audio
+        ? {
+            url: sermonFileUrl(s, s.audio),
+            mimeType: s.audioType || "audio/mpeg",
+            size: s.audioSize ?? 0,
+            durationSeconds: s.durationSeconds || null,
+          }
+        : null,
     videoUrl: (s) => s.videoUrl ?? "",
     video: (s) => (s.videoUrl ? parseVideoUrl(s.videoUrl) : null),
-    attachments: (s) => (s.attachments ?? []).map((name) => ({ url: sermonFileUrl(s, name), filename: name })),
+    attachments: (s) =>
+      (s.attachments ?? []).map((name) => ({ url: sermonFileUrl(s, name), filename: name })),
     status: (s) => (s.status === "published" ? "published" : "draft"),
     publishedAt: (s) => fromPocketBaseDateOrNull(s.publishedAt),
     previousInSeries: (s, _, ctx) => neighbour(ctx, s, "previous"),
@@ -426,7 +621,8 @@ export const sermonsResolvers: Resolvers = {
   Speaker: {
     path: (s) => `/speakers/${s.slug}`,
     bio: (s) => s.bio ?? "",
-    photoUrl: (s) => (s.photo ? `/files/speakers/${s.id}/${encodeURIComponent(s.photo)}?thumb=400x400` : null),
+    photoUrl: (s) =>
+      s.photo ? `/files/speakers/${s.id}/${encodeURIComponent(s.photo)}?thumb=400x400` : null,
     sermons: (s, { first, after }, ctx) => listSermons(ctx, { first, after, speakerId: s.id }),
     updated: (s) => fromPocketBaseDate(s.updated),
   },

@@ -10,25 +10,76 @@ import * as es from "bible-passage-reference-parser/esm/lang/es.js";
 
 // [OSIS, English, Spanish] in canonical order.
 const BOOKS: [string, string, string][] = [
-  ["Gen", "Genesis", "Génesis"], ["Exod", "Exodus", "Éxodo"], ["Lev", "Leviticus", "Levítico"], ["Num", "Numbers", "Números"],
-  ["Deut", "Deuteronomy", "Deuteronomio"], ["Josh", "Joshua", "Josué"], ["Judg", "Judges", "Jueces"], ["Ruth", "Ruth", "Rut"],
-  ["1Sam", "1 Samuel", "1 Samuel"], ["2Sam", "2 Samuel", "2 Samuel"], ["1Kgs", "1 Kings", "1 Reyes"], ["2Kgs", "2 Kings", "2 Reyes"],
-  ["1Chr", "1 Chronicles", "1 Crónicas"], ["2Chr", "2 Chronicles", "2 Crónicas"], ["Ezra", "Ezra", "Esdras"], ["Neh", "Nehemiah", "Nehemías"],
-  ["Esth", "Esther", "Ester"], ["Job", "Job", "Job"], ["Ps", "Psalms", "Salmos"], ["Prov", "Proverbs", "Proverbios"],
-  ["Eccl", "Ecclesiastes", "Eclesiastés"], ["Song", "Song of Songs", "Cantares"], ["Isa", "Isaiah", "Isaías"], ["Jer", "Jeremiah", "Jeremías"],
-  ["Lam", "Lamentations", "Lamentaciones"], ["Ezek", "Ezekiel", "Ezequiel"], ["Dan", "Daniel", "Daniel"], ["Hos", "Hosea", "Oseas"],
-  ["Joel", "Joel", "Joel"], ["Amos", "Amos", "Amós"], ["Obad", "Obadiah", "Abdías"], ["Jonah", "Jonah", "Jonás"], ["Mic", "Micah", "Miqueas"],
-  ["Nah", "Nahum", "Nahúm"], ["Hab", "Habakkuk", "Habacuc"], ["Zeph", "Zephaniah", "Sofonías"], ["Hag", "Haggai", "Hageo"],
-  ["Zech", "Zechariah", "Zacarías"], ["Mal", "Malachi", "Malaquías"], ["Matt", "Matthew", "Mateo"], ["Mark", "Mark", "Marcos"],
-  ["Luke", "Luke", "Lucas"], ["John", "John", "Juan"], ["Acts", "Acts", "Hechos"], ["Rom", "Romans", "Romanos"],
-  ["1Cor", "1 Corinthians", "1 Corintios"], ["2Cor", "2 Corinthians", "2 Corintios"], ["Gal", "Galatians", "Gálatas"],
-  ["Eph", "Ephesians", "Efesios"], ["Phil", "Philippians", "Filipenses"], ["Col", "Colossians", "Colosenses"],
-  ["1Thess", "1 Thessalonians", "1 Tesalonicenses"], ["2Thess", "2 Thessalonians", "2 Tesalonicenses"], ["1Tim", "1 Timothy", "1 Timoteo"],
-  ["2Tim", "2 Timothy", "2 Timoteo"], ["Titus", "Titus", "Tito"], ["Phlm", "Philemon", "Filemón"], ["Heb", "Hebrews", "Hebreos"],
-  ["Jas", "James", "Santiago"], ["1Pet", "1 Peter", "1 Pedro"], ["2Pet", "2 Peter", "2 Pedro"], ["1John", "1 John", "1 Juan"],
-  ["2John", "2 John", "2 Juan"], ["3John", "3 John", "3 Juan"], ["Jude", "Jude", "Judas"], ["Rev", "Revelation", "Apocalipsis"],
+  ["Gen", "Genesis", "Génesis"],
+  ["Exod", "Exodus", "Éxodo"],
+  ["Lev", "Leviticus", "Levítico"],
+  ["Num", "Numbers", "Números"],
+  ["Deut", "Deuteronomy", "Deuteronomio"],
+  ["Josh", "Joshua", "Josué"],
+  ["Judg", "Judges", "Jueces"],
+  ["Ruth", "Ruth", "Rut"],
+  ["1Sam", "1 Samuel", "1 Samuel"],
+  ["2Sam", "2 Samuel", "2 Samuel"],
+  ["1Kgs", "1 Kings", "1 Reyes"],
+  ["2Kgs", "2 Kings", "2 Reyes"],
+  ["1Chr", "1 Chronicles", "1 Crónicas"],
+  ["2Chr", "2 Chronicles", "2 Crónicas"],
+  ["Ezra", "Ezra", "Esdras"],
+  ["Neh", "Nehemiah", "Nehemías"],
+  ["Esth", "Esther", "Ester"],
+  ["Job", "Job", "Job"],
+  ["Ps", "Psalms", "Salmos"],
+  ["Prov", "Proverbs", "Proverbios"],
+  ["Eccl", "Ecclesiastes", "Eclesiastés"],
+  ["Song", "Song of Songs", "Cantares"],
+  ["Isa", "Isaiah", "Isaías"],
+  ["Jer", "Jeremiah", "Jeremías"],
+  ["Lam", "Lamentations", "Lamentaciones"],
+  ["Ezek", "Ezekiel", "Ezequiel"],
+  ["Dan", "Daniel", "Daniel"],
+  ["Hos", "Hosea", "Oseas"],
+  ["Joel", "Joel", "Joel"],
+  ["Amos", "Amos", "Amós"],
+  ["Obad", "Obadiah", "Abdías"],
+  ["Jonah", "Jonah", "Jonás"],
+  ["Mic", "Micah", "Miqueas"],
+  ["Nah", "Nahum", "Nahúm"],
+  ["Hab", "Habakkuk", "Habacuc"],
+  ["Zeph", "Zephaniah", "Sofonías"],
+  ["Hag", "Haggai", "Hageo"],
+  ["Zech", "Zechariah", "Zacarías"],
+  ["Mal", "Malachi", "Malaquías"],
+  ["Matt", "Matthew", "Mateo"],
+  ["Mark", "Mark", "Marcos"],
+  ["Luke", "Luke", "Lucas"],
+  ["John", "John", "Juan"],
+  ["Acts", "Acts", "Hechos"],
+  ["Rom", "Romans", "Romanos"],
+  ["1Cor", "1 Corinthians", "1 Corintios"],
+  ["2Cor", "2 Corinthians", "2 Corintios"],
+  ["Gal", "Galatians", "Gálatas"],
+  ["Eph", "Ephesians", "Efesios"],
+  ["Phil", "Philippians", "Filipenses"],
+  ["Col", "Colossians", "Colosenses"],
+  ["1Thess", "1 Thessalonians", "1 Tesalonicenses"],
+  ["2Thess", "2 Thessalonians", "2 Tesalonicenses"],
+  ["1Tim", "1 Timothy", "1 Timoteo"],
+  ["2Tim", "2 Timothy", "2 Timoteo"],
+  ["Titus", "Titus", "Tito"],
+  ["Phlm", "Philemon", "Filemón"],
+  ["Heb", "Hebrews", "Hebreos"],
+  ["Jas", "James", "Santiago"],
+  ["1Pet", "1 Peter", "1 Pedro"],
+  ["2Pet", "2 Peter", "2 Pedro"],
+  ["1John", "1 John", "1 Juan"],
+  ["2John", "2 John", "2 Juan"],
+  ["3John", "3 John", "3 Juan"],
+  ["Jude", "Jude", "Judas"],
+  ["Rev", "Revelation", "Apocalipsis"],
 ];
-const BY_OSIS = new Map(BOOKS.map(([osis, english, spanish], index) => [osis, { osis, english, spanish, index }]));
+const BY_OSIS = new Map(
+  BOOKS.map(([osis, english, spanish], index) => [osis, { osis, english, spanish, index }]),
+);
 
 /** The 66 books in canonical order, for filters. */
 export const BIBLE_BOOKS = BOOKS.map(([osis, english, spanish]) => ({ osis, english, spanish }));
@@ -48,7 +99,11 @@ function getParsers() {
     const make = (lang: typeof en) => {
       const parser = new bcv_parser(lang);
       // "Rom 8" stays "Rom.8"; "John 3:16-21; 4:1" are separate ranges.
-      parser.set_options({ consecutive_combination_strategy: "separate", invalid_passage_strategy: "ignore", sequence_combination_strategy: "separate" });
+      parser.set_options({
+        consecutive_combination_strategy: "separate",
+        invalid_passage_strategy: "ignore",
+        sequence_combination_strategy: "separate",
+      });
       return parser;
     };
     parsers = { en: make(en), es: make(es) };
@@ -61,7 +116,11 @@ export function parseScripture(text: string): ParsedScripture {
   const input = text.slice(0, 500);
   const { en: english, es: spanish } = getParsers();
   const candidates = [english.parse(input).osis(), spanish.parse(input).osis()];
-  const osis = candidates.reduce((best, next) => (next.split(",").filter(Boolean).length > best.split(",").filter(Boolean).length ? next : best), candidates[0] ?? "");
+  const osis = candidates.reduce(
+    (best, next) =>
+      next.split(",").filter(Boolean).length > best.split(",").filter(Boolean).length ? next : best,
+    candidates[0] ?? "",
+  );
   const books = new Set<string>();
   for (const range of osis.split(",").filter(Boolean)) {
     for (const end of range.split("-")) {
@@ -77,9 +136,16 @@ export const booksField = (books: string[]) => (books.length ? `|${books.join("|
 
 export const isBook = (osis: string) => BY_OSIS.has(osis);
 
-const fold = (text: string) => text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/\s+/g, " ").trim();
+const fold = (text: string) =>
+  text
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/\s+/g, " ")
+    .trim();
 const BY_NAME = new Map<string, string>();
-for (const [osis, english, spanish] of BOOKS) for (const name of [osis, english, spanish]) BY_NAME.set(fold(name), osis);
+for (const [osis, english, spanish] of BOOKS)
+  for (const name of [osis, english, spanish]) BY_NAME.set(fold(name), osis);
 BY_NAME.set("psalm", "Ps");
 BY_NAME.set("salmo", "Ps");
 
@@ -106,7 +172,8 @@ export function formatRange(range: string, locale: ScriptureLocale): string {
     return { b: b!, c, v };
   };
   const start = parse(startText!);
-  const head = (p: { b: string; c?: string; v?: string }) => [bookName(p.b, locale), p.c ? (p.v ? `${p.c}:${p.v}` : p.c) : ""].filter(Boolean).join(" ");
+  const head = (p: { b: string; c?: string; v?: string }) =>
+    [bookName(p.b, locale), p.c ? (p.v ? `${p.c}:${p.v}` : p.c) : ""].filter(Boolean).join(" ");
   if (!endText) return head(start);
   const end = parse(endText);
   if (end.b !== start.b) return `${head(start)} – ${head(end)}`;

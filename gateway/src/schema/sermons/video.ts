@@ -31,13 +31,23 @@ export function parseVideoUrl(input: string): VideoLink | null {
   }
   if (youtube !== undefined) {
     if (!YOUTUBE_ID.test(youtube)) return null;
-    return { provider: "YOUTUBE", videoId: youtube, url: `https://www.youtube.com/watch?v=${youtube}`, embedUrl: `https://www.youtube-nocookie.com/embed/${youtube}` };
+    return {
+      provider: "YOUTUBE",
+      videoId: youtube,
+      url: `https://www.youtube.com/watch?v=${youtube}`,
+      embedUrl: `https://www.youtube-nocookie.com/embed/${youtube}`,
+    };
   }
   let vimeo: string | undefined;
   if (host === "vimeo.com") vimeo = parts.find((part) => VIMEO_ID.test(part));
   else if (host === "player.vimeo.com" && parts[0] === "video") vimeo = parts[1];
   if (vimeo !== undefined && VIMEO_ID.test(vimeo)) {
-    return { provider: "VIMEO", videoId: vimeo, url: `https://vimeo.com/${vimeo}`, embedUrl: `https://player.vimeo.com/video/${vimeo}` };
+    return {
+      provider: "VIMEO",
+      videoId: vimeo,
+      url: `https://vimeo.com/${vimeo}`,
+      embedUrl: `https://player.vimeo.com/video/${vimeo}`,
+    };
   }
   return null;
 }

@@ -17,11 +17,13 @@ function validateSettings(input: UpdateSettingsInput): Record<string, unknown> {
   if (input.tagline != null) data.tagline = v.text("tagline", input.tagline, { max: LIMITS.taglineMax });
   if (input.brandColor != null) {
     const color = input.brandColor.trim();
-    if (color && !/^#[0-9a-fA-F]{6}$/.test(color)) v.add("brandColor", "invalid_color", "Use a colour like #1f6feb.");
+    if (color && !/^#[0-9a-fA-F]{6}$/.test(color))
+      v.add("brandColor", "invalid_color", "Use a colour like #1f6feb.");
     data.brandColor = color.toLowerCase();
   }
   if (input.timezone != null) {
-    if (!isTimeZone(input.timezone)) v.add("timezone", "invalid_timezone", "Choose a time zone from the list.");
+    if (!isTimeZone(input.timezone))
+      v.add("timezone", "invalid_timezone", "Choose a time zone from the list.");
     data.timezone = input.timezone;
   }
   if (input.locale != null) data.locale = input.locale;
@@ -37,7 +39,8 @@ function validateSettings(input: UpdateSettingsInput): Record<string, unknown> {
       v.add("serviceTimes", "too_many", `At most ${LIMITS.serviceTimesMax} service times.`);
     }
     data.serviceTimes = input.serviceTimes.map((time, i) => {
-      if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(time.time)) v.add(`serviceTimes.${i}.time`, "invalid_time", "Use a time like 10:30.");
+      if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(time.time))
+        v.add(`serviceTimes.${i}.time`, "invalid_time", "Use a time like 10:30.");
       const label = v.text(`serviceTimes.${i}.label`, time.label, { max: LIMITS.serviceTimeLabelMax });
       return { day: time.day, time: time.time, label };
     });
@@ -47,17 +50,23 @@ function validateSettings(input: UpdateSettingsInput): Record<string, unknown> {
     for (const [key, value] of Object.entries(input.socialLinks)) {
       const url = (value ?? "").trim();
       if (!url) continue;
-      if (!/^https:\/\/[^\s]+$/.test(url) || url.length > 300) v.add(`socialLinks.${key}`, "invalid_url", "Use a full https:// address.");
+      if (!/^https:\/\/[^\s]+$/.test(url) || url.length > 300)
+        v.add(`socialLinks.${key}`, "invalid_url", "Use a full https:// address.");
       links[key] = url;
     }
     data.socialLinks = links;
   }
   if (input.allowSignup != null) data.allowSignup = input.allowSignup;
-  if (input.directoryDefaultVisibility != null) data.directoryDefaultVisibility = input.directoryDefaultVisibility;
+  if (input.directoryDefaultVisibility != null)
+    data.directoryDefaultVisibility = input.directoryDefaultVisibility;
   if (input.prayerRequiresApproval != null) data.prayerRequiresApproval = input.prayerRequiresApproval;
   if (input.prayerPublicWall != null) data.prayerPublicWall = input.prayerPublicWall;
   if (input.prayerExpiryDays != null) {
-    if (!Number.isInteger(input.prayerExpiryDays) || input.prayerExpiryDays < 1 || input.prayerExpiryDays > 3650) {
+    if (
+      !Number.isInteger(input.prayerExpiryDays) ||
+      input.prayerExpiryDays < 1 ||
+      input.prayerExpiryDays > 3650
+    ) {
       v.add("prayerExpiryDays", "out_of_range", "Use a number of days between 1 and 3650.");
     }
     data.prayerExpiryDays = input.prayerExpiryDays;
@@ -66,7 +75,10 @@ function validateSettings(input: UpdateSettingsInput): Record<string, unknown> {
   return data;
 }
 
-async function saveSettings(ctx: GatewayContext, data: Record<string, unknown> | FormData): Promise<SettingsRecord> {
+async function saveSettings(
+  ctx: GatewayContext,
+  data: Record<string, unknown> | FormData,
+): Promise<SettingsRecord> {
   await requirePermission(ctx, "settings.manage");
   const current = await ctx.publicSettings.get();
   const updated = await pbCall(() => ctx.pb.collection("settings").update<SettingsRecord>(current.id, data));
@@ -89,7 +101,8 @@ export const settingsResolvers: Resolvers = {
     },
     async uploadLogo(_, { file }, ctx) {
       await requirePermission(ctx, "settings.manage");
-      if (!(LIMITS.imageMimeTypes as readonly string[]).includes(file.type)) throw unsupportedFileType(["JPEG", "PNG", "WebP", "GIF"]);
+      if (!(LIMITS.imageMimeTypes as readonly string[]).includes(file.type))
+        throw unsupportedFileType(["JPEG", "PNG", "WebP", "GIF"]);
       if (file.size > LIMITS.imageMaxBytes) throw payloadTooLarge(LIMITS.imageMaxBytes);
       // Yoga's File is not a Blob on Node 20 and the SDK would silently drop it: copy into a native File.
       const logo = new File([await file.arrayBuffer()], file.name || "logo", { type: file.type });

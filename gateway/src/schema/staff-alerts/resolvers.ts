@@ -1,7 +1,13 @@
 import type { GatewayContext } from "../../context.ts";
 import { forbidden, pbCall } from "../../errors.ts";
 import type { UserRecord } from "../../pocketbase/records.ts";
-import { deliveryOf, STAFF_TOPICS, TOPIC_PERMISSIONS, type StaffAlertPrefsRecord, type StaffTopic } from "../../system/staff-alerts.ts";
+import {
+  deliveryOf,
+  STAFF_TOPICS,
+  TOPIC_PERMISSIONS,
+  type StaffAlertPrefsRecord,
+  type StaffTopic,
+} from "../../system/staff-alerts.ts";
 import type { Resolvers } from "../__generated__/types.ts";
 import { hasPermission } from "../users/mappers.ts";
 import { requireViewer } from "../../access/guards.ts";
@@ -11,11 +17,14 @@ import { requireViewer } from "../../access/guards.ts";
  * token: staff_alert_prefs rows are their owner's only (pb_migrations/1732430100_staff_alerts.js).
  */
 
-const handles = (viewer: UserRecord, topic: StaffTopic) => TOPIC_PERMISSIONS[topic].some((p) => hasPermission(viewer, p));
+const handles = (viewer: UserRecord, topic: StaffTopic) =>
+  TOPIC_PERMISSIONS[topic].some((p) => hasPermission(viewer, p));
 
 async function ownRow(ctx: GatewayContext, viewer: UserRecord): Promise<StaffAlertPrefsRecord | undefined> {
   // The rule scopes the list to the caller's own row (no filter: PocketBase slows empty filtered lists).
-  const page = await pbCall(() => ctx.pb.collection("staff_alert_prefs").getList<StaffAlertPrefsRecord>(1, 1, { skipTotal: true }));
+  const page = await pbCall(() =>
+    ctx.pb.collection("staff_alert_prefs").getList<StaffAlertPrefsRecord>(1, 1, { skipTotal: true }),
+  );
   return page.items.find((row) => row.user === viewer.id);
 }
 
@@ -34,8 +43,12 @@ export const staffAlertsResolvers: Resolvers = {
       const viewer = await requireViewer(ctx);
       if (!handles(viewer, topic)) throw forbidden();
       const row = await ownRow(ctx, viewer);
-      if (row) await pbCall(() => ctx.pb.collection("staff_alert_prefs").update(row.id, { [topic]: delivery }));
-      else await pbCall(() => ctx.pb.collection("staff_alert_prefs").create({ user: viewer.id, [topic]: delivery }));
+      if (row)
+        await pbCall(() => ctx.pb.collection("staff_alert_prefs").update(row.id, { [topic]: delivery }));
+      else
+        await pbCall(() =>
+          ctx.pb.collection("staff_alert_prefs").create({ user: viewer.id, [topic]: delivery }),
+        );
       return { topic, delivery };
     },
   },

@@ -25,16 +25,28 @@ export const usersResolvers: Resolvers = {
     async users(_, { first, after, search }, ctx, info) {
       const { size, cursor } = pageArgs(first, after, 20);
       if (search && search.length > LIMITS.searchMax) {
-        throw badUserInput({ search: { code: "too_long", message: `Use at most ${LIMITS.searchMax} characters.` } });
+        throw badUserInput({
+          search: { code: "too_long", message: `Use at most ${LIMITS.searchMax} characters.` },
+        });
       }
       const viewer = await requireViewer(ctx);
       const q = search?.trim() ?? "";
       // Account management: people staff may read accounts (to see who has a login) but the
       // accounts list itself is for account managers; everyone else sees only their own account.
-      const scope = hasPermission(viewer, "roles.manage") ? "" : ctx.pb.filter("id = {:id}", { id: viewer.id });
-      const searchFilter = [scope, q ? ctx.pb.filter("(email ~ {:q} || name ~ {:q})", { q }) : ""].filter(Boolean).join(" && ");
-      const filter = [searchFilter, cursor ? keysetFilter(ctx.pb, "created", cursor) : ""].filter(Boolean).join(" && ");
-      const list = { sort: "-created,-id", skipTotal: true, expand: selectsField(info, "person") ? "roles,person" : "roles" };
+      const scope = hasPermission(viewer, "roles.manage")
+        ? ""
+        : ctx.pb.filter("id = {:id}", { id: viewer.id });
+      const searchFilter = [scope, q ? ctx.pb.filter("(email ~ {:q} || name ~ {:q})", { q }) : ""]
+        .filter(Boolean)
+        .join(" && ");
+      const filter = [searchFilter, cursor ? keysetFilter(ctx.pb, "created", cursor) : ""]
+        .filter(Boolean)
+        .join(" && ");
+      const list = {
+        sort: "-created,-id",
+        skipTotal: true,
+        expand: selectsField(info, "person") ? "roles,person" : "roles",
+      };
 
       // PocketBase matches `email` in a filter only for superusers or for accounts whose email is
       // public, and every account keeps its email private: an account manager's search by email
@@ -44,14 +56,34 @@ export const usersResolvers: Resolvers = {
       const lookup = q && hasPermission(viewer, "roles.manage") ? await ctx.system.get() : null;
       let rows: UserRecord[];
       if (lookup) {
-        const ids = await pbCall(() => lookup.collection("users").getList(1, size + 1, { filter, sort: list.sort, skipTotal: true, fields: "id" }));
+        const ids = await pbCall(() =>
+          lookup
+            .collection("users")
+            .getList(1, size + 1, { filter, sort: list.sort, skipTotal: true, fields: "id" }),
+        );
         const byId = ids.items.map((u) => ctx.pb.filter("id = {:id}", { id: u.id })).join(" || ");
-        rows = byId ? (await pbCall(() => ctx.pb.collection("users").getList<UserRecord>(1, size + 1, { ...list, filter: byId }))).items : [];
+        rows = byId
+          ? (
+              await pbCall(() =>
+                ctx.pb.collection("users").getList<UserRecord>(1, size + 1, { ...list, filter: byId }),
+              )
+            ).items
+          : [];
       } else {
-        rows = (await pbCall(() => ctx.pb.collection("users").getList<UserRecord>(1, size + 1, { ...list, filter }))).items;
+        rows = (
+          await pbCall(() => ctx.pb.collection("users").getList<UserRecord>(1, size + 1, { ...list, filter }))
+        ).items;
       }
-      return connection(rows, size, (u) => u.created, async () =>
-        (await pbCall(() => (lookup ?? ctx.pb).collection("users").getList(1, 1, { filter: searchFilter, fields: "id" }))).totalItems,
+      return connection(
+        rows,
+        size,
+        (u) => u.created,
+        async () =>
+          (
+            await pbCall(() =>
+              (lookup ?? ctx.pb).collection("users").getList(1, 1, { filter: searchFilter, fields: "id" }),
+            )
+          ).totalItems,
       );
     },
     async roles(_, __, ctx) {
@@ -64,16 +96,25 @@ export const usersResolvers: Resolvers = {
       const viewer = await requirePermission(ctx, "roles.manage");
       if (userId === viewer.id) {
         const allRoles = await pbCall(() => ctx.pb.collection("roles").getFullList<RoleRecord>());
-        const keepsAccess = allRoles.some((r) => roleIds.includes(r.id) && r.permissions.includes("roles.manage"));
-        if (!keepsAccess) throw conflict("You can't remove your own access to users and roles. Ask another administrator.", "own_access");
+        const keepsAccess = allRoles.some(
+          (r) => roleIds.includes(r.id) && r.permissions.includes("roles.manage"),
+        );
+        if (!keepsAccess)
+          throw conflict(
+            "You can't remove your own access to users and roles. Ask another administrator.",
+            "own_access",
+          );
       }
-      const user = await pbCall(() => ctx.pb.collection("users").update<UserRecord>(userId, { roles: roleIds }, userExpand));
+      const user = await pbCall(() =>
+        ctx.pb.collection("users").update<UserRecord>(userId, { roles: roleIds }, userExpand),
+      );
       ctx.viewerCache.forgetUser(userId);
       return user;
     },
     async setUserStatus(_, { userId, status }, ctx) {
       const viewer = await requirePermission(ctx, "roles.manage");
-      if (userId === viewer.id && status === "suspended") throw conflict("You can't suspend your own account.", "own_account");
+      if (userId === viewer.id && status === "suspended")
+        throw conflict("You can't suspend your own account.", "own_account");
       const user = await pbCall(() =>
         ctx.pb.collection("users").update<UserRecord>(userId, { status }, userExpand),
       );

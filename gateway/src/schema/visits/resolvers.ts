@@ -39,16 +39,25 @@ function validateVisit(input: VisitRequestInput, settings: SettingsRecord) {
   let phone = "";
   if (input.phone?.trim()) {
     phone = toE164(input.phone) ?? "";
-    if (!phone) v.add("phone", "invalid_phone", "Enter a valid phone number, with the country code if it is not local.");
+    if (!phone)
+      v.add(
+        "phone",
+        "invalid_phone",
+        "Enter a valid phone number, with the country code if it is not local.",
+      );
   }
   const plannedDate = input.plannedDate?.trim() ?? "";
   if (plannedDate) {
     if (!isCalendarDate(plannedDate)) v.add("plannedDate", "invalid_date", "Use a date like 2026-05-03.");
     // ISO dates compare as strings.
-    else if (plannedDate < todayIn(settings.timezone)) v.add("plannedDate", "date_in_past", "Choose today or a later date.");
+    else if (plannedDate < todayIn(settings.timezone))
+      v.add("plannedDate", "date_in_past", "Choose today or a later date.");
   }
   const partySize = input.partySize ?? null;
-  if (partySize !== null && (!Number.isInteger(partySize) || partySize < 1 || partySize > LIMITS.visitPartySizeMax)) {
+  if (
+    partySize !== null &&
+    (!Number.isInteger(partySize) || partySize < 1 || partySize > LIMITS.visitPartySizeMax)
+  ) {
     v.add("partySize", "out_of_range", `Enter a number from 1 to ${LIMITS.visitPartySizeMax}.`);
   }
   const message = v.text("message", input.message, { max: LIMITS.visitMessageMax });
@@ -68,7 +77,9 @@ function throttleVisitorForm(ctx: GatewayContext): void {
 function splitName(name: string): { firstName: string; lastName: string } {
   const trimmed = name.trim().replace(/\s+/g, " ");
   const at = trimmed.lastIndexOf(" ");
-  return at > 0 ? { firstName: trimmed.slice(0, at), lastName: trimmed.slice(at + 1) } : { firstName: trimmed, lastName: "" };
+  return at > 0
+    ? { firstName: trimmed.slice(0, at), lastName: trimmed.slice(at + 1) }
+    : { firstName: trimmed, lastName: "" };
 }
 
 const DAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"];
@@ -76,20 +87,36 @@ const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** "Sunday, May 3, 2026" for a YYYY-MM-DD date (a calendar date: no time zone shift). */
 const longDate = (ymd: string, locale: Locale) =>
-  new Intl.DateTimeFormat(locale === "en" ? "en-US" : locale, { weekday: "long", year: "numeric", month: "long", day: "numeric", timeZone: "UTC" }).format(new Date(`${ymd}T00:00:00Z`));
+  new Intl.DateTimeFormat(locale === "en" ? "en-US" : locale, {
+    weekday: "long",
+    year: "numeric",
+    month: "long",
+    day: "numeric",
+    timeZone: "UTC",
+  }).format(new Date(`${ymd}T00:00:00Z`));
 
 /** "Sunday" / "Domingo" for a stored day ("sunday"); 2024-01-07 was a Sunday. */
 const dayName = (day: string, locale: Locale) =>
-  capitalise(new Intl.DateTimeFormat(locale, { weekday: "long", timeZone: "UTC" }).format(Date.UTC(2024, 0, 7 + Math.max(0, DAYS.indexOf(day)))));
+  capitalise(
+    new Intl.DateTimeFormat(locale, { weekday: "long", timeZone: "UTC" }).format(
+      Date.UTC(2024, 0, 7 + Math.max(0, DAYS.indexOf(day))),
+    ),
+  );
 
 /** The visitor has no account: the mail is in the church's language. */
-function confirmationMail(settings: SettingsRecord, visit: { name: string; email: string; plannedDate: string; partySize: number | null }) {
+function confirmationMail(
+  settings: SettingsRecord,
+  visit: { name: string; email: string; plannedDate: string; partySize: number | null },
+) {
   const locale = churchLocale(settings);
   const t = translator(locale);
   const times = [...(settings.serviceTimes ?? [])]
     .sort((a, b) => DAYS.indexOf(a.day) - DAYS.indexOf(b.day) || a.time.localeCompare(b.time))
     // The site's time format ("9:00 AM" in English), not the stored 24-hour "09:00".
-    .map((st) => `${dayName(st.day, locale)} ${formatWallTime(st.time, locale)}${st.label ? ` — ${st.label}` : ""}`);
+    .map(
+      (st) =>
+        `${dayName(st.day, locale)} ${formatWallTime(st.time, locale)}${st.label ? ` — ${st.label}` : ""}`,
+    );
   const thanks = t("visit.thanks", {
     church: settings.churchName,
     hasDate: visit.plannedDate ? "yes" : "no",
@@ -111,17 +138,30 @@ function confirmationMail(settings: SettingsRecord, visit: { name: string; email
   });
 }
 
-
 export const visitsResolvers: Resolvers = {
   Query: {
     async visitRequests(_, { first, after, status }, ctx) {
       const { size, cursor } = pageArgs(first, after, 20);
       await requireAbility(ctx, "viewPeople");
       const statusFilter = status ? ctx.pb.filter("status = {:s}", { s: status }) : "";
-      const filter = [statusFilter, cursor ? keysetFilter(ctx.pb, "created", cursor) : ""].filter(Boolean).join(" && ");
-      const rows = await pbCall(() => ctx.pb.collection("visit_requests").getList<VisitRequestRecord>(1, size + 1, { filter, sort: "-created,-id", skipTotal: true }));
-      return connection(rows.items, size, (r) => r.created, async () =>
-        (await pbCall(() => ctx.pb.collection("visit_requests").getList(1, 1, { filter: statusFilter, fields: "id" }))).totalItems,
+      const filter = [statusFilter, cursor ? keysetFilter(ctx.pb, "created", cursor) : ""]
+        .filter(Boolean)
+        .join(" && ");
+      const rows = await pbCall(() =>
+        ctx.pb
+          .collection("visit_requests")
+          .getList<VisitRequestRecord>(1, size + 1, { filter, sort: "-created,-id", skipTotal: true }),
+      );
+      return connection(
+        rows.items,
+        size,
+        (r) => r.created,
+        async () =>
+          (
+            await pbCall(() =>
+              ctx.pb.collection("visit_requests").getList(1, 1, { filter: statusFilter, fields: "id" }),
+            )
+          ).totalItems,
       );
     },
   },
@@ -164,21 +204,32 @@ export const visitsResolvers: Resolvers = {
       });
       // A visitor did not choose who sees their details: their contact rows start private.
       for (const collection of ["person_emails", "person_phones"] as const) {
-        const rows = await pbCall(() => ctx.pb.collection(collection).getFullList({ filter: ctx.pb.filter("person = {:p}", { p: person.id }), fields: "id" }));
-        for (const row of rows) await pbCall(() => ctx.pb.collection(collection).update(row.id, { visibility: "private" }));
+        const rows = await pbCall(() =>
+          ctx.pb
+            .collection(collection)
+            .getFullList({ filter: ctx.pb.filter("person = {:p}", { p: person.id }), fields: "id" }),
+        );
+        for (const row of rows)
+          await pbCall(() => ctx.pb.collection(collection).update(row.id, { visibility: "private" }));
       }
       return pbCall(() =>
-        ctx.pb.collection("visit_requests").update<VisitRequestRecord>(id, { person: person.id, ...(visit.status === "new" ? { status: "contacted" } : {}) }),
+        ctx.pb.collection("visit_requests").update<VisitRequestRecord>(id, {
+          person: person.id,
+          ...(visit.status === "new" ? { status: "contacted" } : {}),
+        }),
       );
     },
 
     async updateVisitRequest(_, { id, status, staffNote }, ctx) {
       await requirePermission(ctx, "people.manage");
       const v = new Validator();
-      const note = staffNote == null ? undefined : v.text("staffNote", staffNote, { max: LIMITS.staffNoteMax });
+      const note =
+        staffNote == null ? undefined : v.text("staffNote", staffNote, { max: LIMITS.staffNoteMax });
       v.done();
       return pbCall(() =>
-        ctx.pb.collection("visit_requests").update<VisitRequestRecord>(id, { status, ...(note !== undefined ? { staffNote: note } : {}) }),
+        ctx.pb
+          .collection("visit_requests")
+          .update<VisitRequestRecord>(id, { status, ...(note !== undefined ? { staffNote: note } : {}) }),
       );
     },
   },

@@ -46,7 +46,10 @@ export function AdminLayout() {
           {can.viewPeople && (
             <>
               <li>
-                <NavLink to="/admin/people" className={({ isActive }) => (isActive || inHousehold ? "active" : "")}>
+                <NavLink
+                  to="/admin/people"
+                  className={({ isActive }) => (isActive || inHousehold ? "active" : "")}
+                >
                   {t("admin.people")}
                 </NavLink>
               </li>

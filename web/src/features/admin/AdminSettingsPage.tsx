@@ -114,8 +114,22 @@ function SettingsForm({ settings }: { settings: AdminSettingsFieldsFragment }) {
         {error && <Alert kind="error">{error.message}</Alert>}
         <fieldset className="card">
           <legend>{t("admin.settings.identity")}</legend>
-          <TextField label={t("admin.settings.churchName")} required maxLength={LIMITS.nameMax} value={draft.churchName} onChange={(e) => set("churchName", e.target.value)} error={fieldError("churchName")} />
-          <TextField label={t("admin.settings.tagline")} maxLength={LIMITS.taglineMax} optionalText={t("common.optional")} value={draft.tagline} onChange={(e) => set("tagline", e.target.value)} error={fieldError("tagline")} />
+          <TextField
+            label={t("admin.settings.churchName")}
+            required
+            maxLength={LIMITS.nameMax}
+            value={draft.churchName}
+            onChange={(e) => set("churchName", e.target.value)}
+            error={fieldError("churchName")}
+          />
+          <TextField
+            label={t("admin.settings.tagline")}
+            maxLength={LIMITS.taglineMax}
+            optionalText={t("common.optional")}
+            value={draft.tagline}
+            onChange={(e) => set("tagline", e.target.value)}
+            error={fieldError("tagline")}
+          />
           <div className="color-field">
             <TextField
               label={t("admin.settings.brandColor")}
@@ -136,14 +150,23 @@ function SettingsForm({ settings }: { settings: AdminSettingsFieldsFragment }) {
 
         <fieldset className="card">
           <legend>{t("admin.settings.region")}</legend>
-          <SelectField label={t("admin.settings.timezone")} value={draft.timezone} onChange={(e) => set("timezone", e.target.value)} error={fieldError("timezone")}>
+          <SelectField
+            label={t("admin.settings.timezone")}
+            value={draft.timezone}
+            onChange={(e) => set("timezone", e.target.value)}
+            error={fieldError("timezone")}
+          >
             {timeZones.map((zone) => (
               <option key={zone} value={zone}>
                 {zone.replace(/_/g, " ")}
               </option>
             ))}
           </SelectField>
-          <SelectField label={t("admin.settings.locale")} value={draft.locale} onChange={(e) => set("locale", e.target.value as Locale)}>
+          <SelectField
+            label={t("admin.settings.locale")}
+            value={draft.locale}
+            onChange={(e) => set("locale", e.target.value as Locale)}
+          >
             {LOCALES.map((l) => (
               <option key={l} value={l}>
                 {t(`lang.${l}`)}
@@ -154,10 +177,31 @@ function SettingsForm({ settings }: { settings: AdminSettingsFieldsFragment }) {
 
         <fieldset className="card">
           <legend>{t("admin.settings.contact")}</legend>
-          <TextAreaField label={t("admin.settings.address")} rows={3} maxLength={LIMITS.addressMax} value={draft.address} onChange={(e) => set("address", e.target.value)} error={fieldError("address")} />
+          <TextAreaField
+            label={t("admin.settings.address")}
+            rows={3}
+            maxLength={LIMITS.addressMax}
+            value={draft.address}
+            onChange={(e) => set("address", e.target.value)}
+            error={fieldError("address")}
+          />
           <div className="form__row">
-            <TextField label={t("admin.settings.phone")} type="tel" autoComplete="off" value={draft.phone} onChange={(e) => set("phone", e.target.value)} error={fieldError("phone")} />
-            <TextField label={t("admin.settings.email")} type="email" autoComplete="off" value={draft.email} onChange={(e) => set("email", e.target.value)} error={fieldError("email")} />
+            <TextField
+              label={t("admin.settings.phone")}
+              type="tel"
+              autoComplete="off"
+              value={draft.phone}
+              onChange={(e) => set("phone", e.target.value)}
+              error={fieldError("phone")}
+            />
+            <TextField
+              label={t("admin.settings.email")}
+              type="email"
+              autoComplete="off"
+              value={draft.email}
+              onChange={(e) => set("email", e.target.value)}
+              error={fieldError("email")}
+            />
           </div>
         </fieldset>
 
@@ -165,21 +209,72 @@ function SettingsForm({ settings }: { settings: AdminSettingsFieldsFragment }) {
           <legend>{t("admin.settings.serviceTimes")}</legend>
           {draft.serviceTimes.map((row, i) => (
             <div className="service-row" key={row.key}>
-              <SelectField label={t("admin.settings.day")} value={row.day} onChange={(e) => set("serviceTimes", draft.serviceTimes.map((r) => (r.key === row.key ? { ...r, day: e.target.value as Weekday } : r)))}>
+              <SelectField
+                label={t("admin.settings.day")}
+                value={row.day}
+                onChange={(e) =>
+                  set(
+                    "serviceTimes",
+                    draft.serviceTimes.map((r) =>
+                      r.key === row.key ? { ...r, day: e.target.value as Weekday } : r,
+                    ),
+                  )
+                }
+              >
                 {WEEKDAYS.map((d) => (
                   <option key={d} value={d}>
                     {t(`time.weekday.${d}`)}
                   </option>
                 ))}
               </SelectField>
-              <TextField label={t("admin.settings.time")} type="time" value={row.time} onChange={(e) => set("serviceTimes", draft.serviceTimes.map((r) => (r.key === row.key ? { ...r, time: e.target.value } : r)))} error={fieldError(`serviceTimes.${i}.time`)} />
-              <TextField label={t("admin.settings.label")} maxLength={LIMITS.serviceTimeLabelMax} value={row.label} onChange={(e) => set("serviceTimes", draft.serviceTimes.map((r) => (r.key === row.key ? { ...r, label: e.target.value } : r)))} error={fieldError(`serviceTimes.${i}.label`)} />
-              <button type="button" className="button button--ghost" onClick={() => set("serviceTimes", draft.serviceTimes.filter((r) => r.key !== row.key))}>
+              <TextField
+                label={t("admin.settings.time")}
+                type="time"
+                value={row.time}
+                onChange={(e) =>
+                  set(
+                    "serviceTimes",
+                    draft.serviceTimes.map((r) => (r.key === row.key ? { ...r, time: e.target.value } : r)),
+                  )
+                }
+                error={fieldError(`serviceTimes.${i}.time`)}
+              />
+              <TextField
+                label={t("admin.settings.label")}
+                maxLength={LIMITS.serviceTimeLabelMax}
+                value={row.label}
+                onChange={(e) =>
+                  set(
+                    "serviceTimes",
+                    draft.serviceTimes.map((r) => (r.key === row.key ? { ...r, label: e.target.value } : r)),
+                  )
+                }
+                error={fieldError(`serviceTimes.${i}.label`)}
+              />
+              <button
+                type="button"
+                className="button button--ghost"
+                onClick={() =>
+                  set(
+                    "serviceTimes",
+                    draft.serviceTimes.filter((r) => r.key !== row.key),
+                  )
+                }
+              >
                 {t("admin.settings.removeServiceTime")}
               </button>
             </div>
           ))}
-          <button type="button" className="button button--ghost" onClick={() => set("serviceTimes", [...draft.serviceTimes, { key: nextKey++, day: "SUNDAY", time: "10:00", label: "" }])}>
+          <button
+            type="button"
+            className="button button--ghost"
+            onClick={() =>
+              set("serviceTimes", [
+                ...draft.serviceTimes,
+                { key: nextKey++, day: "SUNDAY", time: "10:00", label: "" },
+              ])
+            }
+          >
             + {t("admin.settings.addServiceTime")}
           </button>
         </fieldset>
@@ -202,15 +297,27 @@ function SettingsForm({ settings }: { settings: AdminSettingsFieldsFragment }) {
 
         <fieldset className="card">
           <legend>{t("admin.settings.members")}</legend>
-          <CheckboxField label={t("admin.settings.allowSignup")} checked={draft.allowSignup} onChange={(e) => set("allowSignup", e.target.checked)} />
-          <SelectField label={t("admin.settings.directoryDefault")} value={draft.directoryDefaultVisibility} onChange={(e) => set("directoryDefaultVisibility", e.target.value as ContactVisibility)}>
+          <CheckboxField
+            label={t("admin.settings.allowSignup")}
+            checked={draft.allowSignup}
+            onChange={(e) => set("allowSignup", e.target.checked)}
+          />
+          <SelectField
+            label={t("admin.settings.directoryDefault")}
+            value={draft.directoryDefaultVisibility}
+            onChange={(e) => set("directoryDefaultVisibility", e.target.value as ContactVisibility)}
+          >
             {VISIBILITIES.map((v) => (
               <option key={v} value={v}>
                 {t(`visibility.${v}`)}
               </option>
             ))}
           </SelectField>
-          <CheckboxField label={t("admin.settings.prayerApproval")} checked={draft.prayerRequiresApproval} onChange={(e) => set("prayerRequiresApproval", e.target.checked)} />
+          <CheckboxField
+            label={t("admin.settings.prayerApproval")}
+            checked={draft.prayerRequiresApproval}
+            onChange={(e) => set("prayerRequiresApproval", e.target.checked)}
+          />
           <CheckboxField
             label={t("admin.settings.prayerPublicWall")}
             hint={t("admin.settings.prayerPublicWallHint")}
@@ -268,11 +375,23 @@ function LogoSection({ settings }: { settings: AdminSettingsFieldsFragment }) {
   return (
     <section className="card logo-section" aria-labelledby="logo-title">
       <h2 id="logo-title">{t("admin.settings.logo")}</h2>
-      {settings.logoOriginal ? <img src={settings.logoUrl ?? settings.logoOriginal} alt={settings.churchName} className="logo-preview" /> : <p className="muted">{t("admin.settings.logoNone")}</p>}
+      {settings.logoOriginal ? (
+        <img
+          src={settings.logoUrl ?? settings.logoOriginal}
+          alt={settings.churchName}
+          className="logo-preview"
+        />
+      ) : (
+        <p className="muted">{t("admin.settings.logoNone")}</p>
+      )}
       {error && <Alert kind="error">{error}</Alert>}
       {progress !== null && (
         <div className="progress">
-          <progress max={100} value={progress} aria-label={t("admin.settings.uploading", { percent: progress })} />
+          <progress
+            max={100}
+            value={progress}
+            aria-label={t("admin.settings.uploading", { percent: progress })}
+          />
           <span aria-live="polite">{t("admin.settings.uploading", { percent: progress })}</span>
         </div>
       )}
@@ -293,7 +412,16 @@ function LogoSection({ settings }: { settings: AdminSettingsFieldsFragment }) {
           />
         </label>
         {settings.logoOriginal && (
-          <button type="button" className="button button--ghost" disabled={removing} onClick={() => void removeLogo().then(() => client.refetchQueries({ include: "active" })).catch((e: unknown) => setError(handleError(e, i18n).message))}>
+          <button
+            type="button"
+            className="button button--ghost"
+            disabled={removing}
+            onClick={() =>
+              void removeLogo()
+                .then(() => client.refetchQueries({ include: "active" }))
+                .catch((e: unknown) => setError(handleError(e, i18n).message))
+            }
+          >
             {t("admin.settings.logoRemove")}
           </button>
         )}

@@ -25,7 +25,9 @@ export function AdminUsersPage() {
   usePageTitle(t("admin.users.title"));
   const [search, setSearch] = useState("");
   const query = useDebounced(search.trim(), 250);
-  const { data, loading, error, fetchMore } = useAdminUsersPage({ variables: { first: PAGE_SIZE, search: query || null } });
+  const { data, loading, error, fetchMore } = useAdminUsersPage({
+    variables: { first: PAGE_SIZE, search: query || null },
+  });
   const [notice, setNotice] = useState<Notice | null>(null);
   const users = data?.users.edges.map((e) => e.node) ?? [];
 
@@ -35,7 +37,12 @@ export function AdminUsersPage() {
       <div className="toolbar">
         <label className="search">
           <span className="visually-hidden">{t("admin.users.search")}</span>
-          <input type="search" placeholder={t("admin.users.search")} value={search} onChange={(e) => setSearch(e.target.value)} />
+          <input
+            type="search"
+            placeholder={t("admin.users.search")}
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+          />
         </label>
         {data && <span className="muted">{t("admin.users.count", { count: data.users.totalCount })}</span>}
       </div>
@@ -81,7 +88,15 @@ export function AdminUsersPage() {
   );
 }
 
-function UserRow({ user, roles, onNotice }: { user: AdminUserFieldsFragment; roles: Role[]; onNotice: (n: Notice) => void }) {
+function UserRow({
+  user,
+  roles,
+  onNotice,
+}: {
+  user: AdminUserFieldsFragment;
+  roles: Role[];
+  onNotice: (n: Notice) => void;
+}) {
   const i18n = useI18n();
   const { t } = i18n;
   const [setStatus, { loading: statusLoading }] = useSetUserStatus();
@@ -93,13 +108,17 @@ function UserRow({ user, roles, onNotice }: { user: AdminUserFieldsFragment; rol
       <td data-label={t("admin.users.name")}>
         <strong>{user.name || user.email}</strong>
         <span className="block muted small">{user.email}</span>
-        <span className={`badge ${user.verified ? "badge--ok" : "badge--warn"}`}>{user.verified ? t("admin.users.verified") : t("admin.users.unverified")}</span>
+        <span className={`badge ${user.verified ? "badge--ok" : "badge--warn"}`}>
+          {user.verified ? t("admin.users.verified") : t("admin.users.unverified")}
+        </span>
       </td>
       <td data-label={t("admin.users.roles")}>
         <RoleEditor user={user} roles={roles} onNotice={onNotice} />
       </td>
       <td data-label={t("admin.users.status")}>
-        <span className={`badge ${suspended ? "badge--danger" : "badge--ok"}`}>{suspended ? t("admin.users.suspended") : t("admin.users.active")}</span>
+        <span className={`badge ${suspended ? "badge--danger" : "badge--ok"}`}>
+          {suspended ? t("admin.users.suspended") : t("admin.users.active")}
+        </span>
       </td>
       <td data-label={t("admin.users.actions")} className="table__actions">
         <button
@@ -107,7 +126,11 @@ function UserRow({ user, roles, onNotice }: { user: AdminUserFieldsFragment; rol
           className="button button--ghost button--small"
           disabled={statusLoading}
           onClick={() => {
-            if (!suspended && !window.confirm(t("admin.users.confirmSuspend", { name: user.name || user.email }))) return;
+            if (
+              !suspended &&
+              !window.confirm(t("admin.users.confirmSuspend", { name: user.name || user.email }))
+            )
+              return;
             setStatus({ variables: { userId: user.id, status: suspended ? "ACTIVE" : "SUSPENDED" } })
               .then(() => onNotice({ kind: "success", text: t("admin.users.saved") }))
               .catch(fail);
@@ -122,7 +145,9 @@ function UserRow({ user, roles, onNotice }: { user: AdminUserFieldsFragment; rol
             disabled={resendLoading}
             onClick={() =>
               resend({ variables: { userId: user.id } })
-                .then(() => onNotice({ kind: "success", text: t("admin.users.resent", { email: user.email }) }))
+                .then(() =>
+                  onNotice({ kind: "success", text: t("admin.users.resent", { email: user.email }) }),
+                )
                 .catch(fail)
             }
           >
@@ -134,7 +159,15 @@ function UserRow({ user, roles, onNotice }: { user: AdminUserFieldsFragment; rol
   );
 }
 
-function RoleEditor({ user, roles, onNotice }: { user: AdminUserFieldsFragment; roles: Role[]; onNotice: (n: Notice) => void }) {
+function RoleEditor({
+  user,
+  roles,
+  onNotice,
+}: {
+  user: AdminUserFieldsFragment;
+  roles: Role[];
+  onNotice: (n: Notice) => void;
+}) {
   const i18n = useI18n();
   const { t } = i18n;
   const dialog = useRef<HTMLDialogElement>(null);
@@ -186,13 +219,21 @@ function RoleEditor({ user, roles, onNotice }: { user: AdminUserFieldsFragment; 
                 <input
                   type="checkbox"
                   checked={selected.includes(role.id)}
-                  onChange={(e) => setSelected((s) => (e.target.checked ? [...s, role.id] : s.filter((id) => id !== role.id)))}
+                  onChange={(e) =>
+                    setSelected((s) =>
+                      e.target.checked ? [...s, role.id] : s.filter((id) => id !== role.id),
+                    )
+                  }
                 />{" "}
                 {role.name}
               </label>
             ))}
           </fieldset>
-          <FormActions submitLabel={t("common.save")} busy={loading} onCancel={() => dialog.current?.close()} />
+          <FormActions
+            submitLabel={t("common.save")}
+            busy={loading}
+            onCancel={() => dialog.current?.close()}
+          />
         </form>
       </dialog>
     </>

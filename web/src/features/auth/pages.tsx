@@ -38,13 +38,31 @@ export function SignInPage() {
   return (
     <div className="container narrow page">
       <h1>{t("auth.signIn.title")}</h1>
-      <form className="form card" onSubmit={form.submit(async (values) => {
-        await signIn({ variables: { input: values } });
-        void navigate(safeNext(params.get("next")), { replace: true });
-      })} noValidate>
+      <form
+        className="form card"
+        onSubmit={form.submit(async (values) => {
+          await signIn({ variables: { input: values } });
+          void navigate(safeNext(params.get("next")), { replace: true });
+        })}
+        noValidate
+      >
         {form.error && <Alert kind="error">{form.error.message}</Alert>}
-        <TextField label={t("auth.email")} type="email" autoComplete="email" required {...form.bind("email")} error={form.fieldError("email")} />
-        <TextField label={t("auth.password")} type="password" autoComplete="current-password" required {...form.bind("password")} error={form.fieldError("password")} />
+        <TextField
+          label={t("auth.email")}
+          type="email"
+          autoComplete="email"
+          required
+          {...form.bind("email")}
+          error={form.fieldError("email")}
+        />
+        <TextField
+          label={t("auth.password")}
+          type="password"
+          autoComplete="current-password"
+          required
+          {...form.bind("password")}
+          error={form.fieldError("password")}
+        />
         <button type="submit" className="button" disabled={form.submitting}>
           {form.submitting ? t("common.saving") : t("auth.signIn.submit")}
         </button>
@@ -104,10 +122,14 @@ export function SignUpPage() {
       <h1>{t("auth.signUp.title")}</h1>
       <p>{t("auth.signUp.intro", { church })}</p>
       {inviteToken && !inviteError && <Alert kind="info">{t("auth.signUp.invited")}</Alert>}
-      <form className="form card" onSubmit={form.submit(async (values) => {
-        await signUp({ variables: { input: { ...values, locale, inviteToken } } });
-        setSentTo(values.email.trim());
-      })} noValidate>
+      <form
+        className="form card"
+        onSubmit={form.submit(async (values) => {
+          await signUp({ variables: { input: { ...values, locale, inviteToken } } });
+          setSentTo(values.email.trim());
+        })}
+        noValidate
+      >
         {form.error && (
           <Alert kind="error">
             {inviteError ? (
@@ -120,12 +142,49 @@ export function SignUpPage() {
           </Alert>
         )}
         <div className="form__row">
-          <TextField label={t("auth.firstName")} autoComplete="given-name" required maxLength={LIMITS.personNameMax} {...form.bind("firstName")} error={form.fieldError("firstName")} />
-          <TextField label={t("auth.lastName")} autoComplete="family-name" required maxLength={LIMITS.personNameMax} {...form.bind("lastName")} error={form.fieldError("lastName")} />
+          <TextField
+            label={t("auth.firstName")}
+            autoComplete="given-name"
+            required
+            maxLength={LIMITS.personNameMax}
+            {...form.bind("firstName")}
+            error={form.fieldError("firstName")}
+          />
+          <TextField
+            label={t("auth.lastName")}
+            autoComplete="family-name"
+            required
+            maxLength={LIMITS.personNameMax}
+            {...form.bind("lastName")}
+            error={form.fieldError("lastName")}
+          />
         </div>
-        <TextField label={t("auth.email")} type="email" autoComplete="email" required {...form.bind("email")} error={form.fieldError("email")} />
-        <TextField label={t("auth.password")} type="password" autoComplete="new-password" required minLength={10} hint={t("auth.passwordHint")} {...form.bind("password")} error={form.fieldError("password")} />
-        <TextField label={t("auth.passwordConfirm")} type="password" autoComplete="new-password" required {...form.bind("passwordConfirm")} error={form.fieldError("passwordConfirm")} />
+        <TextField
+          label={t("auth.email")}
+          type="email"
+          autoComplete="email"
+          required
+          {...form.bind("email")}
+          error={form.fieldError("email")}
+        />
+        <TextField
+          label={t("auth.password")}
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={10}
+          hint={t("auth.passwordHint")}
+          {...form.bind("password")}
+          error={form.fieldError("password")}
+        />
+        <TextField
+          label={t("auth.passwordConfirm")}
+          type="password"
+          autoComplete="new-password"
+          required
+          {...form.bind("passwordConfirm")}
+          error={form.fieldError("passwordConfirm")}
+        />
         <button type="submit" className="button" disabled={form.submitting}>
           {form.submitting ? t("common.saving") : t("auth.signUp.submit")}
         </button>
@@ -149,13 +208,24 @@ export function ForgotPasswordPage() {
       {sentTo ? (
         <Alert kind="success">{t("auth.forgot.sent", { email: sentTo })}</Alert>
       ) : (
-        <form className="form card" onSubmit={form.submit(async ({ email }) => {
-          await request({ variables: { email } });
-          setSentTo(email);
-        })} noValidate>
+        <form
+          className="form card"
+          onSubmit={form.submit(async ({ email }) => {
+            await request({ variables: { email } });
+            setSentTo(email);
+          })}
+          noValidate
+        >
           <p>{t("auth.forgot.intro")}</p>
           {form.error && <Alert kind="error">{form.error.message}</Alert>}
-          <TextField label={t("auth.email")} type="email" autoComplete="email" required {...form.bind("email")} error={form.fieldError("email")} />
+          <TextField
+            label={t("auth.email")}
+            type="email"
+            autoComplete="email"
+            required
+            {...form.bind("email")}
+            error={form.fieldError("email")}
+          />
           <button type="submit" className="button" disabled={form.submitting}>
             {t("auth.forgot.submit")}
           </button>
@@ -194,10 +264,14 @@ export function ResetPasswordPage() {
           </p>
         </>
       ) : (
-        <form className="form card" onSubmit={form.submit(async (values) => {
-          await confirm({ variables: { input: { token, ...values } } });
-          setDone(true);
-        })} noValidate>
+        <form
+          className="form card"
+          onSubmit={form.submit(async (values) => {
+            await confirm({ variables: { input: { token, ...values } } });
+            setDone(true);
+          })}
+          noValidate
+        >
           {form.error && (
             <Alert kind="error">
               {tokenError ?? form.error.message}
@@ -209,8 +283,23 @@ export function ResetPasswordPage() {
               )}
             </Alert>
           )}
-          <TextField label={t("me.newPassword")} type="password" autoComplete="new-password" required hint={t("auth.passwordHint")} {...form.bind("password")} error={form.fieldError("password")} />
-          <TextField label={t("auth.passwordConfirm")} type="password" autoComplete="new-password" required {...form.bind("passwordConfirm")} error={form.fieldError("passwordConfirm")} />
+          <TextField
+            label={t("me.newPassword")}
+            type="password"
+            autoComplete="new-password"
+            required
+            hint={t("auth.passwordHint")}
+            {...form.bind("password")}
+            error={form.fieldError("password")}
+          />
+          <TextField
+            label={t("auth.passwordConfirm")}
+            type="password"
+            autoComplete="new-password"
+            required
+            {...form.bind("passwordConfirm")}
+            error={form.fieldError("passwordConfirm")}
+          />
           <button type="submit" className="button" disabled={form.submitting}>
             {t("auth.reset.submit")}
           </button>
@@ -276,12 +365,23 @@ function ResendVerificationForm() {
   const form = useForm({ email: data?.viewer?.user.email ?? "" });
   if (sentTo) return <Alert kind="success">{t("auth.verify.resent", { email: sentTo })}</Alert>;
   return (
-    <form className="form card" onSubmit={form.submit(async ({ email }) => {
-      await request({ variables: { email } });
-      setSentTo(email);
-    })} noValidate>
+    <form
+      className="form card"
+      onSubmit={form.submit(async ({ email }) => {
+        await request({ variables: { email } });
+        setSentTo(email);
+      })}
+      noValidate
+    >
       {form.error && <Alert kind="error">{form.error.message}</Alert>}
-      <TextField label={t("auth.email")} type="email" autoComplete="email" required {...form.bind("email")} error={form.fieldError("email")} />
+      <TextField
+        label={t("auth.email")}
+        type="email"
+        autoComplete="email"
+        required
+        {...form.bind("email")}
+        error={form.fieldError("email")}
+      />
       <button type="submit" className="button">
         {t("auth.verify.resend")}
       </button>

@@ -17,7 +17,12 @@ export function ContentPage() {
   const page = data?.page;
   usePageTitle(page?.title ?? null);
   if (loading && !data) return <Loading />;
-  if (error) return <div className="container page"><Alert kind="error">{handleError(error, i18n).message}</Alert></div>;
+  if (error)
+    return (
+      <div className="container page">
+        <Alert kind="error">{handleError(error, i18n).message}</Alert>
+      </div>
+    );
   if (!page) return <NotFoundPage />;
   return (
     <article className="container article page">

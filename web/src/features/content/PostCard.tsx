@@ -11,13 +11,27 @@ export function PostCard({ post, headingLevel = 2 }: { post: PostCardFragment; h
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
     <article className="post-card">
-      {post.cover && <img className="post-card__image" src={post.cover.imageUrl} alt={post.cover.alt} width={400} height={300} loading="lazy" decoding="async" />}
+      {post.cover && (
+        <img
+          className="post-card__image"
+          src={post.cover.imageUrl}
+          alt={post.cover.alt}
+          width={400}
+          height={300}
+          loading="lazy"
+          decoding="async"
+        />
+      )}
       <div className="post-card__body">
         <Heading className="post-card__title">
           <Link to={post.path}>{post.title}</Link>
         </Heading>
         <p className="post-card__meta muted small">
-          {post.publishedAt && <time dateTime={post.publishedAt}>{formatDate(post.publishedAt, locale, data?.settings.timezone ?? "UTC")}</time>}
+          {post.publishedAt && (
+            <time dateTime={post.publishedAt}>
+              {formatDate(post.publishedAt, locale, data?.settings.timezone ?? "UTC")}
+            </time>
+          )}
           {post.pinned && <span className="badge badge--ok">{t("news.pinned")}</span>}
           {post.audience === "MEMBERS" && <span className="badge badge--warn">{t("news.membersOnly")}</span>}
         </p>

@@ -20,7 +20,12 @@ export function PostPage() {
   const post = data?.post;
   usePageTitle(post?.title ?? null);
   if (loading && !data) return <Loading />;
-  if (error) return <div className="container page"><Alert kind="error">{handleError(error, i18n).message}</Alert></div>;
+  if (error)
+    return (
+      <div className="container page">
+        <Alert kind="error">{handleError(error, i18n).message}</Alert>
+      </div>
+    );
   // A signed-out reader cannot tell a members-only post from a post that does not exist (neither
   // its title nor its existence is revealed; the server answers 404 either way): both invite them
   // to sign in and come back here.
@@ -32,14 +37,26 @@ export function PostPage() {
       </p>
       <h1>{post.title}</h1>
       <p className="muted">
-        {post.publishedAt && <time dateTime={post.publishedAt}>{formatDate(post.publishedAt, locale, shell?.settings.timezone ?? "UTC")}</time>}
+        {post.publishedAt && (
+          <time dateTime={post.publishedAt}>
+            {formatDate(post.publishedAt, locale, shell?.settings.timezone ?? "UTC")}
+          </time>
+        )}
         {post.authorName && <> · {post.authorName}</>}
         {post.audience === "MEMBERS" && <span className="badge badge--warn">{t("news.membersOnly")}</span>}
-        {post.status !== "PUBLISHED" && <span className="badge badge--danger">{t(`news.status.${post.status}`)}</span>}
+        {post.status !== "PUBLISHED" && (
+          <span className="badge badge--danger">{t(`news.status.${post.status}`)}</span>
+        )}
       </p>
       {post.cover && (
         <figure className="article__cover">
-          <img src={post.cover.imageUrl} alt={post.cover.alt} width={post.cover.width ?? undefined} height={post.cover.height ?? undefined} fetchPriority="high" />
+          <img
+            src={post.cover.imageUrl}
+            alt={post.cover.alt}
+            width={post.cover.width ?? undefined}
+            height={post.cover.height ?? undefined}
+            fetchPriority="high"
+          />
           {post.cover.caption && <figcaption>{post.cover.caption}</figcaption>}
         </figure>
       )}

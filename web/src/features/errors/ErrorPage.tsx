@@ -24,7 +24,10 @@ export function ErrorPage() {
 }
 
 /** Catches render errors below it; `resetKey` (the path) clears the error when the user navigates. */
-export class ErrorBoundary extends Component<{ children: ReactNode; resetKey?: string }, { failedAt: string | null | undefined }> {
+export class ErrorBoundary extends Component<
+  { children: ReactNode; resetKey?: string },
+  { failedAt: string | null | undefined }
+> {
   override state: { failedAt: string | null | undefined } = { failedAt: null };
 
   static getDerivedStateFromError() {
@@ -37,7 +40,11 @@ export class ErrorBoundary extends Component<{ children: ReactNode; resetKey?: s
   }
 
   override componentDidUpdate() {
-    if (this.state.failedAt !== null && this.state.failedAt !== undefined && this.state.failedAt !== this.props.resetKey) {
+    if (
+      this.state.failedAt !== null &&
+      this.state.failedAt !== undefined &&
+      this.state.failedAt !== this.props.resetKey
+    ) {
       this.setState({ failedAt: null });
     }
   }

@@ -4,7 +4,8 @@ export type Ymd = string;
 const toDate = (d: Ymd) => new Date(`${d}T00:00:00Z`);
 const toYmd = (date: Date): Ymd => date.toISOString().slice(0, 10);
 
-export const addDays = (d: Ymd, days: number): Ymd => toYmd(new Date(toDate(d).getTime() + days * 86_400_000));
+export const addDays = (d: Ymd, days: number): Ymd =>
+  toYmd(new Date(toDate(d).getTime() + days * 86_400_000));
 
 /** The first day of d's month. */
 export const monthOf = (d: Ymd): Ymd => `${d.slice(0, 7)}-01`;

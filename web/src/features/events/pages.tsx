@@ -11,7 +11,13 @@ import { usePageTitle } from "../../lib/usePageTitle.ts";
 import { NotFoundPage } from "../errors/NotFoundPage.tsx";
 import { useAppShell } from "../../gql/AppShell.generated.ts";
 import {
-  useCancelRegistrationByToken, useEventOccurrencePage, useEventsCalendar, useOccurrenceSeatsLive, useRegisterForEvent, useRegistrationByToken, useRsvpToEvent,
+  useCancelRegistrationByToken,
+  useEventOccurrencePage,
+  useEventsCalendar,
+  useOccurrenceSeatsLive,
+  useRegisterForEvent,
+  useRegistrationByToken,
+  useRsvpToEvent,
   type OccurrenceCardFragment,
 } from "./events.generated.ts";
 import { addDays, monthGrid, monthOf, shiftMonth, startOfWeek, type Ymd } from "./calendar.ts";
@@ -21,7 +27,8 @@ import "./events.css";
 type View = "list" | "month" | "week";
 
 /** The local date (YYYY-MM-DD) an occurrence starts on, in its event's zone. */
-const dayOf = (o: Pick<OccurrenceCardFragment, "start" | "event">): Ymd => todayIn(o.event.timezone, new Date(o.start));
+const dayOf = (o: Pick<OccurrenceCardFragment, "start" | "event">): Ymd =>
+  todayIn(o.event.timezone, new Date(o.start));
 
 export function OccurrenceItem({ o }: { o: OccurrenceCardFragment }) {
   const { t, locale } = useI18n();
@@ -33,10 +40,16 @@ export function OccurrenceItem({ o }: { o: OccurrenceCardFragment }) {
         <Link to={o.path}>{o.event.title}</Link>
       </h3>
       <p className="event-item__meta">
-        {o.event.category && <span className="event-tag" style={{ borderColor: o.event.category.color ?? undefined }}>{o.event.category.name}</span>}
+        {o.event.category && (
+          <span className="event-tag" style={{ borderColor: o.event.category.color ?? undefined }}>
+            {o.event.category.name}
+          </span>
+        )}
         {cancelled && <strong className="event-flag">{t("events.cancelled")}</strong>}
         {o.status === "MOVED" && <strong className="event-flag">{t("events.moved")}</strong>}
-        {o.seatsLeft !== null && o.seatsLeft !== undefined && !cancelled && <span>{o.seatsLeft > 0 ? t("events.seatsLeft", { count: o.seatsLeft }) : t("events.full")}</span>}
+        {o.seatsLeft !== null && o.seatsLeft !== undefined && !cancelled && (
+          <span>{o.seatsLeft > 0 ? t("events.seatsLeft", { count: o.seatsLeft }) : t("events.full")}</span>
+        )}
         {o.event.locationName && <span>{o.event.locationName}</span>}
       </p>
     </li>
@@ -51,7 +64,8 @@ export function EventsPage() {
   const shell = useAppShell();
   const zone = shell.data?.settings.timezone ?? "UTC";
   const [params, setParams] = useSearchParams();
-  const view: View = params.get("view") === "month" ? "month" : params.get("view") === "week" ? "week" : "list";
+  const view: View =
+    params.get("view") === "month" ? "month" : params.get("view") === "week" ? "week" : "list";
   const today = todayIn(zone);
   const anchor: Ymd = /^\d{4}-\d{2}-\d{2}$/.test(params.get("date") ?? "") ? params.get("date")! : today;
   const category = params.get("category") || null;
@@ -64,20 +78,38 @@ export function EventsPage() {
     setParams(next, { replace: true });
   };
   const weekStart = startOfWeek(anchor);
-  const [rangeStart, rangeEnd] = view === "week" ? [weekStart, addDays(weekStart, 7)] : view === "month" ? monthGrid(anchor).range : [monthOf(anchor), shiftMonth(monthOf(anchor), 1)];
+  const [rangeStart, rangeEnd] =
+    view === "week"
+      ? [weekStart, addDays(weekStart, 7)]
+      : view === "month"
+        ? monthGrid(anchor).range
+        : [monthOf(anchor), shiftMonth(monthOf(anchor), 1)];
   const listFrom = view === "list" && monthOf(anchor) === monthOf(today) ? today : rangeStart;
   // A day of margin on both sides: the zones of the church and its events may differ from UTC.
   const { data, loading, error } = useEventsCalendar({
-    variables: { from: `${addDays(listFrom, -1)}T00:00:00Z`, to: `${addDays(rangeEnd, 1)}T00:00:00Z`, categorySlug: category },
+    variables: {
+      from: `${addDays(listFrom, -1)}T00:00:00Z`,
+      to: `${addDays(rangeEnd, 1)}T00:00:00Z`,
+      categorySlug: category,
+    },
     fetchPolicy: "cache-and-network",
   });
   const occurrences = (data?.occurrences ?? []).filter((o) => dayOf(o) >= listFrom && dayOf(o) < rangeEnd);
   const byDay = new Map<Ymd, OccurrenceCardFragment[]>();
   for (const o of occurrences) byDay.set(dayOf(o), [...(byDay.get(dayOf(o)) ?? []), o]);
-  const monthTitle = dateTimeFormat(locale, { month: "long", year: "numeric", timeZone: "UTC" }).format(new Date(`${monthOf(anchor)}T12:00:00Z`));
-  const dayLabel = (d: Ymd, options: Intl.DateTimeFormatOptions) => dateTimeFormat(locale, { ...options, timeZone: "UTC" }).format(new Date(`${d}T12:00:00Z`));
-  const step = (direction: 1 | -1) => set({ date: view === "week" ? addDays(weekStart, 7 * direction) : shiftMonth(monthOf(anchor), direction) });
-  const title = view === "week" ? t("events.weekOf", { date: dayLabel(weekStart, { month: "long", day: "numeric", year: "numeric" }) }) : monthTitle;
+  const monthTitle = dateTimeFormat(locale, { month: "long", year: "numeric", timeZone: "UTC" }).format(
+    new Date(`${monthOf(anchor)}T12:00:00Z`),
+  );
+  const dayLabel = (d: Ymd, options: Intl.DateTimeFormatOptions) =>
+    dateTimeFormat(locale, { ...options, timeZone: "UTC" }).format(new Date(`${d}T12:00:00Z`));
+  const step = (direction: 1 | -1) =>
+    set({
+      date: view === "week" ? addDays(weekStart, 7 * direction) : shiftMonth(monthOf(anchor), direction),
+    });
+  const title =
+    view === "week"
+      ? t("events.weekOf", { date: dayLabel(weekStart, { month: "long", day: "numeric", year: "numeric" }) })
+      : monthTitle;
 
   return (
     <div className="container page events-page">
@@ -90,19 +122,35 @@ export function EventsPage() {
       <div className="events-toolbar">
         <div className="events-views" role="group" aria-label={t("events.view")}>
           {(["list", "month", "week"] as const).map((v) => (
-            <button key={v} type="button" className={`button button--ghost${view === v ? " is-active" : ""}`} aria-pressed={view === v} onClick={() => set({ view: v === "list" ? null : v })}>
+            <button
+              key={v}
+              type="button"
+              className={`button button--ghost${view === v ? " is-active" : ""}`}
+              aria-pressed={view === v}
+              onClick={() => set({ view: v === "list" ? null : v })}
+            >
               {t(`events.view.${v}`)}
             </button>
           ))}
         </div>
         <div className="events-paging">
-          <button type="button" className="button button--ghost" onClick={() => step(-1)} aria-label={view === "week" ? t("events.previousWeek") : t("events.previousMonth")}>
+          <button
+            type="button"
+            className="button button--ghost"
+            onClick={() => step(-1)}
+            aria-label={view === "week" ? t("events.previousWeek") : t("events.previousMonth")}
+          >
             ‹
           </button>
           <h2 className="events-paging__title" aria-live="polite">
             {title}
           </h2>
-          <button type="button" className="button button--ghost" onClick={() => step(1)} aria-label={view === "week" ? t("events.nextWeek") : t("events.nextMonth")}>
+          <button
+            type="button"
+            className="button button--ghost"
+            onClick={() => step(1)}
+            aria-label={view === "week" ? t("events.nextWeek") : t("events.nextMonth")}
+          >
             ›
           </button>
           <button type="button" className="button button--ghost" onClick={() => set({ date: null })}>
@@ -111,7 +159,11 @@ export function EventsPage() {
         </div>
         <div className="field events-filter">
           <label htmlFor="event-category">{t("events.category")}</label>
-          <select id="event-category" value={category ?? ""} onChange={(e) => set({ category: e.target.value || null })}>
+          <select
+            id="event-category"
+            value={category ?? ""}
+            onChange={(e) => set({ category: e.target.value || null })}
+          >
             <option value="">{t("events.allCategories")}</option>
             {data?.eventCategories.map((c) => (
               <option key={c.id} value={c.slug}>
@@ -137,7 +189,11 @@ export function EventsPage() {
           )
         ) : (
           <CalendarGrid
-            days={view === "week" ? Array.from({ length: 7 }, (_, i) => addDays(weekStart, i)) : monthGrid(anchor).days}
+            days={
+              view === "week"
+                ? Array.from({ length: 7 }, (_, i) => addDays(weekStart, i))
+                : monthGrid(anchor).days
+            }
             month={view === "month" ? monthOf(anchor).slice(0, 7) : null}
             today={today}
             byDay={byDay}
@@ -149,7 +205,13 @@ export function EventsPage() {
   );
 }
 
-function CalendarGrid(props: { days: Ymd[]; month: string | null; today: Ymd; byDay: Map<Ymd, OccurrenceCardFragment[]>; dayLabel: (d: Ymd, o: Intl.DateTimeFormatOptions) => string }) {
+function CalendarGrid(props: {
+  days: Ymd[];
+  month: string | null;
+  today: Ymd;
+  byDay: Map<Ymd, OccurrenceCardFragment[]>;
+  dayLabel: (d: Ymd, o: Intl.DateTimeFormatOptions) => string;
+}) {
   const { t, locale } = useI18n();
   const weekdays = props.days.slice(0, 7).map((d) => props.dayLabel(d, { weekday: "short" }));
   return (
@@ -171,7 +233,11 @@ function CalendarGrid(props: { days: Ymd[]; month: string | null; today: Ymd; by
               const outside = props.month && !d.startsWith(props.month);
               const items = props.byDay.get(d) ?? [];
               return (
-                <td key={d} className={`${outside ? "is-outside" : ""}${d === props.today ? " is-today" : ""}${items.length ? "" : " is-empty"}`} aria-current={d === props.today ? "date" : undefined}>
+                <td
+                  key={d}
+                  className={`${outside ? "is-outside" : ""}${d === props.today ? " is-today" : ""}${items.length ? "" : " is-empty"}`}
+                  aria-current={d === props.today ? "date" : undefined}
+                >
                   <span className="event-grid__day">
                     {/* Phones show the grid as a list of days: the weekday goes with the number there. */}
                     <span className="event-grid__weekday">{props.dayLabel(d, { weekday: "short" })} </span>
@@ -181,9 +247,19 @@ function CalendarGrid(props: { days: Ymd[]; month: string | null; today: Ymd; by
                     {items.map((o) => (
                       <li key={o.id} className={o.status === "CANCELLED" ? "is-cancelled" : ""}>
                         <Link to={o.path}>
-                          {!o.event.allDay && <span className="event-grid__time">{dateTimeFormat(locale, { hour: "numeric", minute: "2-digit", timeZone: o.event.timezone }).format(new Date(o.start))} </span>}
+                          {!o.event.allDay && (
+                            <span className="event-grid__time">
+                              {dateTimeFormat(locale, {
+                                hour: "numeric",
+                                minute: "2-digit",
+                                timeZone: o.event.timezone,
+                              }).format(new Date(o.start))}{" "}
+                            </span>
+                          )}
                           {o.event.title}
-                          {o.status === "CANCELLED" && <span className="visually-hidden"> ({t("events.cancelled")})</span>}
+                          {o.status === "CANCELLED" && (
+                            <span className="visually-hidden"> ({t("events.cancelled")})</span>
+                          )}
                         </Link>
                       </li>
                     ))}
@@ -205,20 +281,37 @@ export function EventPage() {
   const { slug = "" } = useParams();
   const [params] = useSearchParams();
   const date = params.get("date");
-  const { data, loading, error } = useEventOccurrencePage({ variables: { slug, date, locale }, fetchPolicy: "cache-and-network" });
+  const { data, loading, error } = useEventOccurrencePage({
+    variables: { slug, date, locale },
+    fetchPolicy: "cache-and-network",
+  });
   const o = data?.occurrence;
   usePageTitle(o?.event.title ?? t("events.title"));
-  const [live, setLive] = useState<{ originalStart: string; seatsLeft: number | null | undefined; goingCount: number } | null>(null);
+  const [live, setLive] = useState<{
+    originalStart: string;
+    seatsLeft: number | null | undefined;
+    goingCount: number;
+  } | null>(null);
   useOccurrenceSeatsLive({
     skip: !o || o.event.registrationMode === "NONE",
     variables: { eventId: o?.event.id ?? "", originalStart: o?.originalStart ?? "" },
     onData: ({ data: event }) => {
       const seats = event.data?.occurrenceSeats;
-      if (seats) setLive({ originalStart: seats.originalStart, seatsLeft: seats.seatsLeft, goingCount: seats.goingCount });
+      if (seats)
+        setLive({
+          originalStart: seats.originalStart,
+          seatsLeft: seats.seatsLeft,
+          goingCount: seats.goingCount,
+        });
     },
   });
   if (loading && !data) return <Loading />;
-  if (error) return <div className="container page"><Alert kind="error">{handleError(error, i18n).message}</Alert></div>;
+  if (error)
+    return (
+      <div className="container page">
+        <Alert kind="error">{handleError(error, i18n).message}</Alert>
+      </div>
+    );
   if (!o) return <NotFoundPage />;
   const current = live && live.originalStart === o.originalStart ? live : null;
   const seatsLeft = current ? current.seatsLeft : o.seatsLeft;
@@ -232,8 +325,16 @@ export function EventPage() {
       </p>
       <h1>{e.title}</h1>
       {e.imageUrl && <img className="event-cover-hero" src={e.imageUrl} alt="" width={1200} height={630} />}
-      {cancelled && <Alert kind="error">{o.note ? t("events.cancelledWithNote", { note: o.note }) : t("events.cancelledThisDate")}</Alert>}
-      {o.status === "MOVED" && <Alert kind="info">{o.note ? t("events.movedWithNote", { note: o.note }) : t("events.movedThisDate")}</Alert>}
+      {cancelled && (
+        <Alert kind="error">
+          {o.note ? t("events.cancelledWithNote", { note: o.note }) : t("events.cancelledThisDate")}
+        </Alert>
+      )}
+      {o.status === "MOVED" && (
+        <Alert kind="info">
+          {o.note ? t("events.movedWithNote", { note: o.note }) : t("events.movedThisDate")}
+        </Alert>
+      )}
       <dl className="event-facts">
         <dt>{t("events.when")}</dt>
         <dd>
@@ -260,7 +361,11 @@ export function EventPage() {
           <>
             <dt>{t("events.seats")}</dt>
             <dd aria-live="polite" data-testid="seats-left">
-              {seatsLeft > 0 ? t("events.seatsLeft", { count: seatsLeft }) : e.waitlistEnabled ? t("events.fullWaitlist") : t("events.full")}
+              {seatsLeft > 0
+                ? t("events.seatsLeft", { count: seatsLeft })
+                : e.waitlistEnabled
+                  ? t("events.fullWaitlist")
+                  : t("events.full")}
             </dd>
           </>
         )}
@@ -269,11 +374,26 @@ export function EventPage() {
             <dt>{t("events.window")}</dt>
             <dd data-testid="registration-window">
               {e.registrationOpensAt && new Date(e.registrationOpensAt).getTime() > Date.now()
-                ? t("events.opensOn", { date: dateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone: e.timezone }).format(new Date(e.registrationOpensAt)) })
+                ? t("events.opensOn", {
+                    date: dateTimeFormat(locale, {
+                      dateStyle: "medium",
+                      timeStyle: "short",
+                      timeZone: e.timezone,
+                    }).format(new Date(e.registrationOpensAt)),
+                  })
                 : e.registrationClosesAt
-                  ? t(new Date(e.registrationClosesAt).getTime() > Date.now() ? "events.closesOn" : "events.closedOn", {
-                      date: dateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone: e.timezone }).format(new Date(e.registrationClosesAt)),
-                    })
+                  ? t(
+                      new Date(e.registrationClosesAt).getTime() > Date.now()
+                        ? "events.closesOn"
+                        : "events.closedOn",
+                      {
+                        date: dateTimeFormat(locale, {
+                          dateStyle: "medium",
+                          timeStyle: "short",
+                          timeZone: e.timezone,
+                        }).format(new Date(e.registrationClosesAt)),
+                      },
+                    )
                   : t("events.openNow")}
             </dd>
           </>
@@ -291,14 +411,23 @@ export function EventPage() {
           <a className="button button--ghost" href={o.icsUrl} download>
             {t("events.downloadIcs")}
           </a>
-          <a className="button button--ghost" href={o.googleCalendarUrl} target="_blank" rel="noopener noreferrer">
+          <a
+            className="button button--ghost"
+            href={o.googleCalendarUrl}
+            target="_blank"
+            rel="noopener noreferrer"
+          >
             {t("events.googleCalendar")}
           </a>
         </p>
       )}
       {e.descriptionHtml && <RichText html={e.descriptionHtml} />}
-      {!cancelled && e.registrationMode === "REGISTRATION" && <RegistrationForm o={o} open={o.registrationOpen} />}
-      {!cancelled && e.registrationMode === "RSVP" && <RsvpForm o={o} open={o.registrationOpen} current={o.myRsvp ?? null} />}
+      {!cancelled && e.registrationMode === "REGISTRATION" && (
+        <RegistrationForm o={o} open={o.registrationOpen} />
+      )}
+      {!cancelled && e.registrationMode === "RSVP" && (
+        <RsvpForm o={o} open={o.registrationOpen} current={o.myRsvp ?? null} />
+      )}
       {e.nextOccurrences.length > 1 && (
         <section className="event-more">
           <h2>{t("events.otherDates")}</h2>
@@ -306,7 +435,12 @@ export function EventPage() {
             {e.nextOccurrences.map((n) => (
               <li key={n.id}>
                 <Link to={n.path} aria-current={n.date === o.date ? "page" : undefined}>
-                  {dateTimeFormat(locale, { weekday: "short", month: "short", day: "numeric", timeZone: e.timezone }).format(new Date(n.start))}
+                  {dateTimeFormat(locale, {
+                    weekday: "short",
+                    month: "short",
+                    day: "numeric",
+                    timeZone: e.timezone,
+                  }).format(new Date(n.start))}
                 </Link>
                 {n.status === "CANCELLED" && ` (${t("events.cancelled")})`}
               </li>
@@ -325,7 +459,12 @@ function RegistrationForm({ o, open }: { o: PageOccurrence; open: boolean }) {
   const { t } = i18n;
   const shell = useAppShell();
   const viewer = shell.data?.viewer;
-  const [form, setForm] = useState({ name: viewer?.user.name ?? "", email: viewer?.user.email ?? "", attendees: "1", website: "" });
+  const [form, setForm] = useState({
+    name: viewer?.user.name ?? "",
+    email: viewer?.user.email ?? "",
+    attendees: "1",
+    website: "",
+  });
   const [register, { loading }] = useRegisterForEvent();
   const [problem, setProblem] = useState<UiError | null>(null);
   const [done, setDone] = useState<{ code: string; confirmed: number; waitlisted: number } | null>(null);
@@ -344,7 +483,9 @@ function RegistrationForm({ o, open }: { o: PageOccurrence; open: boolean }) {
         <h2>{t("events.register")}</h2>
         <Alert kind="success">
           {done.confirmed > 0 && <span>{t("events.registeredConfirmed", { count: done.confirmed })} </span>}
-          {done.waitlisted > 0 && <span>{t("events.registeredWaitlisted", { count: done.waitlisted })} </span>}
+          {done.waitlisted > 0 && (
+            <span>{t("events.registeredWaitlisted", { count: done.waitlisted })} </span>
+          )}
           <span>{t("events.confirmationCode", { code: done.code })}</span>
         </Alert>
       </section>
@@ -363,7 +504,16 @@ function RegistrationForm({ o, open }: { o: PageOccurrence; open: boolean }) {
     setProblem(null);
     try {
       const result = await register({
-        variables: { input: { eventId: o.event.id, originalStart: o.originalStart, name: form.name, email: form.email, attendees: Number(form.attendees), website: form.website } },
+        variables: {
+          input: {
+            eventId: o.event.id,
+            originalStart: o.originalStart,
+            name: form.name,
+            email: form.email,
+            attendees: Number(form.attendees),
+            website: form.website,
+          },
+        },
       });
       const r = result.data!.register;
       setDone({ code: r.confirmationCode, confirmed: r.confirmed, waitlisted: r.waitlisted });
@@ -376,13 +526,42 @@ function RegistrationForm({ o, open }: { o: PageOccurrence; open: boolean }) {
       <h2>{t("events.register")}</h2>
       <form onSubmit={(e) => void submit(e)} noValidate>
         {problem && <Alert kind="error">{problem.fieldErrors.originalStart ?? problem.message}</Alert>}
-        <TextField label={t("events.name")} value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} error={problem?.fieldErrors.name} autoComplete="name" required />
-        <TextField label={t("events.email")} type="email" value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} error={problem?.fieldErrors.email} autoComplete="email" required />
-        <TextField label={t("events.partySize")} type="number" min={1} max={10} value={form.attendees} onChange={(e) => setForm({ ...form, attendees: e.target.value })} error={problem?.fieldErrors.attendees} hint={t("events.partySizeHint")} />
+        <TextField
+          label={t("events.name")}
+          value={form.name}
+          onChange={(e) => setForm({ ...form, name: e.target.value })}
+          error={problem?.fieldErrors.name}
+          autoComplete="name"
+          required
+        />
+        <TextField
+          label={t("events.email")}
+          type="email"
+          value={form.email}
+          onChange={(e) => setForm({ ...form, email: e.target.value })}
+          error={problem?.fieldErrors.email}
+          autoComplete="email"
+          required
+        />
+        <TextField
+          label={t("events.partySize")}
+          type="number"
+          min={1}
+          max={10}
+          value={form.attendees}
+          onChange={(e) => setForm({ ...form, attendees: e.target.value })}
+          error={problem?.fieldErrors.attendees}
+          hint={t("events.partySizeHint")}
+        />
         <div className="honeypot" aria-hidden="true">
           <label>
             Website
-            <input tabIndex={-1} autoComplete="off" value={form.website} onChange={(e) => setForm({ ...form, website: e.target.value })} />
+            <input
+              tabIndex={-1}
+              autoComplete="off"
+              value={form.website}
+              onChange={(e) => setForm({ ...form, website: e.target.value })}
+            />
           </label>
         </div>
         <button type="submit" className="button" disabled={loading}>
@@ -395,12 +574,25 @@ function RegistrationForm({ o, open }: { o: PageOccurrence; open: boolean }) {
 
 const RSVP_KEY = (id: string) => `flock.rsvp.${id}`;
 
-function RsvpForm({ o, open, current }: { o: PageOccurrence; open: boolean; current: { response: string; guests: number } | null }) {
+function RsvpForm({
+  o,
+  open,
+  current,
+}: {
+  o: PageOccurrence;
+  open: boolean;
+  current: { response: string; guests: number } | null;
+}) {
   const i18n = useI18n();
   const { t } = i18n;
   const shell = useAppShell();
   const viewer = shell.data?.viewer;
-  const [form, setForm] = useState({ name: "", email: "", guests: String(current?.guests ?? 0), website: "" });
+  const [form, setForm] = useState({
+    name: "",
+    email: "",
+    guests: String(current?.guests ?? 0),
+    website: "",
+  });
   const [answer, setAnswer] = useState<string | null>(current?.response ?? null);
   const [rsvp, { loading }] = useRsvpToEvent();
   const [problem, setProblem] = useState<UiError | null>(null);
@@ -416,7 +608,14 @@ function RsvpForm({ o, open, current }: { o: PageOccurrence; open: boolean; curr
             originalStart: o.originalStart,
             response,
             guests: Number(form.guests) || 0,
-            ...(viewer ? {} : { name: form.name, email: form.email, token: localStorage.getItem(key), website: form.website }),
+            ...(viewer
+              ? {}
+              : {
+                  name: form.name,
+                  email: form.email,
+                  token: localStorage.getItem(key),
+                  website: form.website,
+                }),
           },
         },
       });
@@ -430,18 +629,52 @@ function RsvpForm({ o, open, current }: { o: PageOccurrence; open: boolean; curr
   return (
     <section className="event-signup">
       <h2>{t("events.rsvp")}</h2>
-      {answer && <p aria-live="polite">{t("events.yourAnswer", { answer: t(`events.rsvp.${answer.toLowerCase() as "yes" | "no" | "maybe"}`) })}</p>}
+      {answer && (
+        <p aria-live="polite">
+          {t("events.yourAnswer", {
+            answer: t(`events.rsvp.${answer.toLowerCase() as "yes" | "no" | "maybe"}`),
+          })}
+        </p>
+      )}
       {problem && <Alert kind="error">{problem.message}</Alert>}
       {!viewer && (
         <>
-          <TextField label={t("events.name")} value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} error={problem?.fieldErrors.name} autoComplete="name" />
-          <TextField label={t("events.email")} type="email" value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} error={problem?.fieldErrors.email} autoComplete="email" />
+          <TextField
+            label={t("events.name")}
+            value={form.name}
+            onChange={(e) => setForm({ ...form, name: e.target.value })}
+            error={problem?.fieldErrors.name}
+            autoComplete="name"
+          />
+          <TextField
+            label={t("events.email")}
+            type="email"
+            value={form.email}
+            onChange={(e) => setForm({ ...form, email: e.target.value })}
+            error={problem?.fieldErrors.email}
+            autoComplete="email"
+          />
         </>
       )}
-      <TextField label={t("events.guests")} type="number" min={0} max={20} value={form.guests} onChange={(e) => setForm({ ...form, guests: e.target.value })} error={problem?.fieldErrors.guests} />
+      <TextField
+        label={t("events.guests")}
+        type="number"
+        min={0}
+        max={20}
+        value={form.guests}
+        onChange={(e) => setForm({ ...form, guests: e.target.value })}
+        error={problem?.fieldErrors.guests}
+      />
       <p className="event-actions">
         {(["YES", "MAYBE", "NO"] as const).map((r) => (
-          <button key={r} type="button" className={`button${answer === r ? "" : " button--ghost"}`} disabled={loading} onClick={() => void send(r)} aria-pressed={answer === r}>
+          <button
+            key={r}
+            type="button"
+            className={`button${answer === r ? "" : " button--ghost"}`}
+            disabled={loading}
+            onClick={() => void send(r)}
+            aria-pressed={answer === r}
+          >
             {t(`events.rsvp.${r.toLowerCase() as "yes" | "no" | "maybe"}`)}
           </button>
         ))}
@@ -461,10 +694,19 @@ export function RegistrationLinkPage() {
   const [problem, setProblem] = useState<string | null>(null);
   if (loading && !data) return <Loading />;
   const r = data?.registrationByToken;
-  if (error) return <div className="container page"><Alert kind="error">{handleError(error, i18n).message}</Alert></div>;
+  if (error)
+    return (
+      <div className="container page">
+        <Alert kind="error">{handleError(error, i18n).message}</Alert>
+      </div>
+    );
   if (!r || !r.event) return <NotFoundPage />;
   const status = cancelState.data?.cancelRegistration.status ?? r.status;
-  const when = dateTimeFormat(locale, { dateStyle: "full", timeStyle: "short", timeZone: r.event.timezone }).format(new Date(r.originalStart));
+  const when = dateTimeFormat(locale, {
+    dateStyle: "full",
+    timeStyle: "short",
+    timeZone: r.event.timezone,
+  }).format(new Date(r.originalStart));
   return (
     <div className="container page narrow">
       <h1>{t("events.myRegistration")}</h1>
@@ -473,7 +715,11 @@ export function RegistrationLinkPage() {
       </p>
       <p>{t("events.confirmationCode", { code: r.confirmationCode })}</p>
       <p aria-live="polite" data-testid="registration-status">
-        {status === "CONFIRMED" ? t("events.statusConfirmed", { count: r.attendees }) : status === "WAITLISTED" ? t("events.statusWaitlisted", { position: r.waitlistPosition ?? 1 }) : t("events.statusCancelled")}
+        {status === "CONFIRMED"
+          ? t("events.statusConfirmed", { count: r.attendees })
+          : status === "WAITLISTED"
+            ? t("events.statusWaitlisted", { position: r.waitlistPosition ?? 1 })
+            : t("events.statusCancelled")}
       </p>
       {problem && <Alert kind="error">{problem}</Alert>}
       {status !== "CANCELLED" && (
@@ -482,7 +728,9 @@ export function RegistrationLinkPage() {
           className="button"
           disabled={cancelState.loading}
           onClick={() =>
-            void cancel({ variables: { token } }).catch((e: unknown) => setProblem(handleError(e, i18n).message))
+            void cancel({ variables: { token } }).catch((e: unknown) =>
+              setProblem(handleError(e, i18n).message),
+            )
           }
         >
           {t("events.cancelRegistration")}

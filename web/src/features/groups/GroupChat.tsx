@@ -6,7 +6,13 @@ import { RichText } from "../../components/RichText.tsx";
 import { TextAreaField } from "../../components/Field.tsx";
 import { handleError } from "../../lib/handleError.ts";
 import {
-  useDeleteGroupMessage, useEditGroupMessage, useGroupChat, useGroupChatEvents, useMarkGroupRead, usePostGroupMessage, type GroupMessageFieldsFragment,
+  useDeleteGroupMessage,
+  useEditGroupMessage,
+  useGroupChat,
+  useGroupChatEvents,
+  useMarkGroupRead,
+  usePostGroupMessage,
+  type GroupMessageFieldsFragment,
 } from "./groups.generated.ts";
 
 type Message = GroupMessageFieldsFragment;
@@ -29,7 +35,11 @@ const byTime = (a: Message, b: Message) => a.created.localeCompare(b.created) ||
 export function GroupChat({ groupId, unread }: { groupId: string; unread: number }) {
   const i18n = useI18n();
   const { t, locale } = i18n;
-  const { data, loading, error, fetchMore, refetch } = useGroupChat({ variables: { groupId }, fetchPolicy: "network-only", notifyOnNetworkStatusChange: true });
+  const { data, loading, error, fetchMore, refetch } = useGroupChat({
+    variables: { groupId },
+    fetchPolicy: "network-only",
+    notifyOnNetworkStatusChange: true,
+  });
   const [live, setLive] = useState<Map<string, Message>>(new Map());
   const [removed, setRemoved] = useState<Set<string>>(new Set());
   const [outbox, setOutbox] = useState<Outgoing[]>([]);
@@ -118,16 +128,21 @@ export function GroupChat({ groupId, unread }: { groupId: string; unread: number
     const top = topRef.current;
     const list = listRef.current;
     if (!top || !list || typeof IntersectionObserver === "undefined") return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) void loadOlder();
-    }, { root: list });
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) void loadOlder();
+      },
+      { root: list },
+    );
     observer.observe(top);
     return () => observer.disconnect();
   }, [loadOlder]);
 
   const send = useCallback(
     async (item: Outgoing) => {
-      setOutbox((current) => current.map((o) => (o.clientKey === item.clientKey ? { ...o, status: "sending" } : o)));
+      setOutbox((current) =>
+        current.map((o) => (o.clientKey === item.clientKey ? { ...o, status: "sending" } : o)),
+      );
       try {
         const result = await post({ variables: { groupId, body: item.body, clientKey: item.clientKey } });
         const stored = result.data?.postGroupMessage;
@@ -136,8 +151,11 @@ export function GroupChat({ groupId, unread }: { groupId: string; unread: number
       } catch (caught) {
         const ui = handleError(caught, i18n);
         // Refused for good (too long, no longer a member): say why; the text stays in the outbox to copy.
-        if (ui.code !== "NETWORK" && ui.code !== "SERVICE_UNAVAILABLE") setProblem(ui.fieldErrors.body ?? ui.message);
-        setOutbox((current) => current.map((o) => (o.clientKey === item.clientKey ? { ...o, status: "failed" } : o)));
+        if (ui.code !== "NETWORK" && ui.code !== "SERVICE_UNAVAILABLE")
+          setProblem(ui.fieldErrors.body ?? ui.message);
+        setOutbox((current) =>
+          current.map((o) => (o.clientKey === item.clientKey ? { ...o, status: "failed" } : o)),
+        );
       }
     },
     [post, groupId, i18n],
@@ -211,7 +229,12 @@ export function GroupChat({ groupId, unread }: { groupId: string; unread: number
       >
         <li ref={topRef} className="chat-messages__top">
           {data?.groupMessages.pageInfo.hasNextPage ? (
-            <button type="button" className="button button--small button--ghost" disabled={loadingOlder} onClick={() => void loadOlder()}>
+            <button
+              type="button"
+              className="button button--small button--ghost"
+              disabled={loadingOlder}
+              onClick={() => void loadOlder()}
+            >
               {t("groups.chat.older")}
             </button>
           ) : (
@@ -219,16 +242,35 @@ export function GroupChat({ groupId, unread }: { groupId: string; unread: number
           )}
         </li>
         {messages.map((m) => (
-          <li key={m.id} className={`chat-message${m.mine ? " chat-message--mine" : ""}`} data-message-id={m.id}>
+          <li
+            key={m.id}
+            className={`chat-message${m.mine ? " chat-message--mine" : ""}`}
+            data-message-id={m.id}
+          >
             <p className="chat-message__meta">
-              <strong>{m.authorName}</strong> <time dateTime={m.created}>{time.format(new Date(m.created))}</time>
+              <strong>{m.authorName}</strong>{" "}
+              <time dateTime={m.created}>{time.format(new Date(m.created))}</time>
               {m.editedAt && <span> · {t("groups.chat.edited")}</span>}
             </p>
             {editing?.id === m.id ? (
               <form onSubmit={(e) => void saveEdit(e)}>
-                <TextAreaField label={t("groups.chat.editLabel")} hideLabel value={editing.body} maxLength={LIMITS.chatMessageMax} onChange={(e) => setEditing({ id: m.id, body: e.target.value })} />
-                <button type="submit" className="button button--small">{t("groups.chat.save")}</button>{" "}
-                <button type="button" className="button button--small button--ghost" onClick={() => setEditing(null)}>{t("groups.chat.cancel")}</button>
+                <TextAreaField
+                  label={t("groups.chat.editLabel")}
+                  hideLabel
+                  value={editing.body}
+                  maxLength={LIMITS.chatMessageMax}
+                  onChange={(e) => setEditing({ id: m.id, body: e.target.value })}
+                />
+                <button type="submit" className="button button--small">
+                  {t("groups.chat.save")}
+                </button>{" "}
+                <button
+                  type="button"
+                  className="button button--small button--ghost"
+                  onClick={() => setEditing(null)}
+                >
+                  {t("groups.chat.cancel")}
+                </button>
               </form>
             ) : (
               <RichText html={m.html} />
@@ -236,7 +278,11 @@ export function GroupChat({ groupId, unread }: { groupId: string; unread: number
             {(m.mine || m.canDelete) && editing?.id !== m.id && (
               <p className="chat-message__actions">
                 {m.mine && (
-                  <button type="button" className="link-button" onClick={() => setEditing({ id: m.id, body: m.body })}>
+                  <button
+                    type="button"
+                    className="link-button"
+                    onClick={() => setEditing({ id: m.id, body: m.body })}
+                  >
                     {t("groups.chat.edit")}
                   </button>
                 )}

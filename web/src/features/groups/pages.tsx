@@ -12,9 +12,23 @@ import { NotFoundPage } from "../errors/NotFoundPage.tsx";
 import { useAppShell } from "../../gql/AppShell.generated.ts";
 import type { GroupType, Weekday } from "../../gql/types.ts";
 import {
-  useAddGroupMember, useAskGroupToPray, useDecideJoinRequest, useEmailGroup, useGroupFinder, useGroupMemberCandidates, useUpdateGroupDetails, useGroupPage, useJoinGroup,
-  useGroupPrayerEvents, useLeaveGroup, usePrayForGroupRequest, useRemoveGroupMember, useSetGroupMemberRole,
-  type GroupCardFragment, type GroupPageQuery, type GroupPrayerFragment,
+  useAddGroupMember,
+  useAskGroupToPray,
+  useDecideJoinRequest,
+  useEmailGroup,
+  useGroupFinder,
+  useGroupMemberCandidates,
+  useUpdateGroupDetails,
+  useGroupPage,
+  useJoinGroup,
+  useGroupPrayerEvents,
+  useLeaveGroup,
+  usePrayForGroupRequest,
+  useRemoveGroupMember,
+  useSetGroupMemberRole,
+  type GroupCardFragment,
+  type GroupPageQuery,
+  type GroupPrayerFragment,
 } from "./groups.generated.ts";
 import { GroupChat } from "./GroupChat.tsx";
 import "./groups.css";
@@ -26,7 +40,9 @@ function GroupCard({ g }: { g: GroupCardFragment }) {
   const { t } = useI18n();
   return (
     <li className="group-card">
-      {g.photoUrl && <img className="group-card__photo" src={g.photoUrl} alt="" width={640} height={360} loading="lazy" />}
+      {g.photoUrl && (
+        <img className="group-card__photo" src={g.photoUrl} alt="" width={640} height={360} loading="lazy" />
+      )}
       <div className="group-card__body">
         <p className="group-card__type">{t(`groups.type.${g.type}`)}</p>
         <h2 className="group-card__name">
@@ -54,7 +70,10 @@ export function GroupsPage() {
   const area = params.get("area") ?? "";
   const [areaDraft, setAreaDraft] = useState(area);
   const filter = { type, meetingDay: day, area: area || null };
-  const { data, loading, error, fetchMore } = useGroupFinder({ variables: { filter }, fetchPolicy: "cache-and-network" });
+  const { data, loading, error, fetchMore } = useGroupFinder({
+    variables: { filter },
+    fetchPolicy: "cache-and-network",
+  });
   const set = (key: string, value: string | null) => {
     const next = new URLSearchParams(params);
     if (value) next.set(key, value);
@@ -74,7 +93,11 @@ export function GroupsPage() {
           set("area", areaDraft.trim() || null);
         }}
       >
-        <SelectField label={t("groups.filter.type")} value={type ?? ""} onChange={(e) => set("type", e.target.value || null)}>
+        <SelectField
+          label={t("groups.filter.type")}
+          value={type ?? ""}
+          onChange={(e) => set("type", e.target.value || null)}
+        >
           <option value="">{t("groups.filter.any")}</option>
           {TYPES.map((value) => (
             <option key={value} value={value}>
@@ -82,7 +105,11 @@ export function GroupsPage() {
             </option>
           ))}
         </SelectField>
-        <SelectField label={t("groups.filter.day")} value={day ?? ""} onChange={(e) => set("day", e.target.value || null)}>
+        <SelectField
+          label={t("groups.filter.day")}
+          value={day ?? ""}
+          onChange={(e) => set("day", e.target.value || null)}
+        >
           <option value="">{t("groups.filter.any")}</option>
           {DAYS.map((value) => (
             <option key={value} value={value}>
@@ -90,7 +117,12 @@ export function GroupsPage() {
             </option>
           ))}
         </SelectField>
-        <TextField label={t("groups.filter.area")} value={areaDraft} maxLength={LIMITS.groupAreaMax} onChange={(e) => setAreaDraft(e.target.value)} />
+        <TextField
+          label={t("groups.filter.area")}
+          value={areaDraft}
+          maxLength={LIMITS.groupAreaMax}
+          onChange={(e) => setAreaDraft(e.target.value)}
+        />
         <button type="submit" className="button">
           {t("groups.filter.apply")}
         </button>
@@ -108,7 +140,11 @@ export function GroupsPage() {
         </ul>
       )}
       {data?.groups.pageInfo.hasNextPage && (
-        <button type="button" className="button button--ghost" onClick={() => void fetchMore({ variables: { after: data.groups.pageInfo.endCursor } })}>
+        <button
+          type="button"
+          className="button button--ghost"
+          onClick={() => void fetchMore({ variables: { after: data.groups.pageInfo.endCursor } })}
+        >
           {t("groups.more")}
         </button>
       )}
@@ -131,7 +167,9 @@ function JoinPanel({ group, refetch }: { group: Group; refetch: () => Promise<un
   if (!viewer) {
     return (
       <p className="group-join">
-        <Link to={`/login?next=${encodeURIComponent(`/groups/${group.slug}`)}`}>{t("groups.signInToJoin")}</Link>
+        <Link to={`/login?next=${encodeURIComponent(`/groups/${group.slug}`)}`}>
+          {t("groups.signInToJoin")}
+        </Link>
       </p>
     );
   }
@@ -151,7 +189,12 @@ function JoinPanel({ group, refetch }: { group: Group; refetch: () => Promise<un
         {done && <Alert kind="success">{done}</Alert>}
         <p>{group.myMembership.role === "LEADER" ? t("groups.youLead") : t("groups.youAreMember")}</p>
         {problem && <Alert kind="error">{problem.message}</Alert>}
-        <button type="button" className="button button--ghost" disabled={leaving.loading} onClick={() => void run(() => leave({ variables: { groupId: group.id } }), t("groups.left"))}>
+        <button
+          type="button"
+          className="button button--ghost"
+          disabled={leaving.loading}
+          onClick={() => void run(() => leave({ variables: { groupId: group.id } }), t("groups.left"))}
+        >
           {t("groups.leave")}
         </button>
       </div>
@@ -159,10 +202,18 @@ function JoinPanel({ group, refetch }: { group: Group; refetch: () => Promise<un
   }
   if (group.myPendingRequest) return <Alert kind="info">{done ?? t("groups.requestPending")}</Alert>;
   if (group.joinPolicy === "CLOSED") return <p className="group-join">{t("groups.closed")}</p>;
-  if (group.isFull) return <p className="group-join"><strong className="group-flag">{t("groups.full")}</strong> {t("groups.fullHint")}</p>;
+  if (group.isFull)
+    return (
+      <p className="group-join">
+        <strong className="group-flag">{t("groups.full")}</strong> {t("groups.fullHint")}
+      </p>
+    );
   function submit(event: FormEvent) {
     event.preventDefault();
-    void run(() => join({ variables: { groupId: group.id, message: message.trim() || null } }), group.joinPolicy === "OPEN" ? t("groups.joined") : t("groups.requestSent"));
+    void run(
+      () => join({ variables: { groupId: group.id, message: message.trim() || null } }),
+      group.joinPolicy === "OPEN" ? t("groups.joined") : t("groups.requestSent"),
+    );
   }
   return (
     <form className="group-join" onSubmit={submit}>
@@ -246,7 +297,11 @@ function LeaderTools({ group, refetch }: { group: Group; refetch: () => Promise<
               <button type="button" className="button" onClick={() => void decideRequest(r.id, true)}>
                 {t("groups.approve")}
               </button>{" "}
-              <button type="button" className="button button--ghost" onClick={() => void decideRequest(r.id, false)}>
+              <button
+                type="button"
+                className="button button--ghost"
+                onClick={() => void decideRequest(r.id, false)}
+              >
                 {t("groups.decline")}
               </button>
             </li>
@@ -257,8 +312,20 @@ function LeaderTools({ group, refetch }: { group: Group; refetch: () => Promise<
       <details className="group-mail">
         <summary>{t("groups.editDetails")}</summary>
         <form onSubmit={(e) => void details(e)}>
-          <TextField label={t("groups.schedule")} value={schedule} maxLength={LIMITS.groupScheduleMax} error={problem?.fieldErrors.schedule} onChange={(e) => setSchedule(e.target.value)} />
-          <TextAreaField label={t("groups.aboutMarkdown")} value={description} maxLength={LIMITS.markdownMax} error={problem?.fieldErrors.description} onChange={(e) => setDescription(e.target.value)} />
+          <TextField
+            label={t("groups.schedule")}
+            value={schedule}
+            maxLength={LIMITS.groupScheduleMax}
+            error={problem?.fieldErrors.schedule}
+            onChange={(e) => setSchedule(e.target.value)}
+          />
+          <TextAreaField
+            label={t("groups.aboutMarkdown")}
+            value={description}
+            maxLength={LIMITS.markdownMax}
+            error={problem?.fieldErrors.description}
+            onChange={(e) => setDescription(e.target.value)}
+          />
           <button type="submit" className="button" disabled={saving.loading}>
             {t("groups.saveDetails")}
           </button>
@@ -267,8 +334,22 @@ function LeaderTools({ group, refetch }: { group: Group; refetch: () => Promise<
       <details className="group-mail">
         <summary>{t("groups.emailGroup")}</summary>
         <form onSubmit={(e) => void mail(e)}>
-          <TextField label={t("groups.emailSubject")} value={subject} maxLength={LIMITS.groupEmailSubjectMax} required error={problem?.fieldErrors.subject} onChange={(e) => setSubject(e.target.value)} />
-          <TextAreaField label={t("groups.emailBody")} value={body} maxLength={LIMITS.groupEmailBodyMax} required error={problem?.fieldErrors.body} onChange={(e) => setBody(e.target.value)} />
+          <TextField
+            label={t("groups.emailSubject")}
+            value={subject}
+            maxLength={LIMITS.groupEmailSubjectMax}
+            required
+            error={problem?.fieldErrors.subject}
+            onChange={(e) => setSubject(e.target.value)}
+          />
+          <TextAreaField
+            label={t("groups.emailBody")}
+            value={body}
+            maxLength={LIMITS.groupEmailBodyMax}
+            required
+            error={problem?.fieldErrors.body}
+            onChange={(e) => setBody(e.target.value)}
+          />
           <button type="submit" className="button" disabled={mailing.loading}>
             {t("groups.emailSend")}
           </button>
@@ -282,13 +363,25 @@ function LeaderTools({ group, refetch }: { group: Group; refetch: () => Promise<
  * Leaders: add a member. The candidates are the people the leader may find in the directory (the
  * gateway answers with what the leader's rules allow); one click adds them.
  */
-function AddMember({ group, refetch, onAdded }: { group: Group; refetch: () => Promise<unknown>; onAdded(message: string): void }) {
+function AddMember({
+  group,
+  refetch,
+  onAdded,
+}: {
+  group: Group;
+  refetch: () => Promise<unknown>;
+  onAdded(message: string): void;
+}) {
   const i18n = useI18n();
   const { t } = i18n;
   const [search, setSearch] = useState("");
   const [submitted, setSubmitted] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
-  const candidates = useGroupMemberCandidates({ variables: { search: submitted }, skip: submitted.length < 2, fetchPolicy: "network-only" });
+  const candidates = useGroupMemberCandidates({
+    variables: { search: submitted },
+    skip: submitted.length < 2,
+    fetchPolicy: "network-only",
+  });
   const [add, adding] = useAddGroupMember();
   const inGroup = new Set((group.roster ?? []).map((m) => m.person?.id).filter(Boolean));
   const people = (candidates.data?.directory.edges ?? []).flatMap((e) => e.node.members);
@@ -312,13 +405,21 @@ function AddMember({ group, refetch, onAdded }: { group: Group; refetch: () => P
           setSubmitted(search.trim());
         }}
       >
-        <TextField label={t("groups.addMemberSearch")} hint={t("groups.addMemberHint")} value={search} maxLength={LIMITS.searchMax} onChange={(e) => setSearch(e.target.value)} />
+        <TextField
+          label={t("groups.addMemberSearch")}
+          hint={t("groups.addMemberHint")}
+          value={search}
+          maxLength={LIMITS.searchMax}
+          onChange={(e) => setSearch(e.target.value)}
+        />
         <button type="submit" className="button button--ghost">
           {t("groups.addMemberFind")}
         </button>
       </form>
       {problem && <Alert kind="error">{problem}</Alert>}
-      {submitted.length >= 2 && !candidates.loading && people.length === 0 && <p>{t("groups.addMemberNone")}</p>}
+      {submitted.length >= 2 && !candidates.loading && people.length === 0 && (
+        <p>{t("groups.addMemberNone")}</p>
+      )}
       {people.length > 0 && (
         <ul className="group-requests">
           {people.map((p) => (
@@ -327,7 +428,12 @@ function AddMember({ group, refetch, onAdded }: { group: Group; refetch: () => P
               {inGroup.has(p.id) ? (
                 <span>{t("groups.addMemberAlready")}</span>
               ) : (
-                <button type="button" className="button button--small" disabled={adding.loading} onClick={() => void addPerson(p.id, p.displayName)}>
+                <button
+                  type="button"
+                  className="button button--small"
+                  disabled={adding.loading}
+                  onClick={() => void addPerson(p.id, p.displayName)}
+                >
                   {t("groups.addMemberButton", { name: p.displayName })}
                 </button>
               )}
@@ -348,7 +454,8 @@ function GroupPrayerItem({ request }: { request: GroupPrayerFragment }) {
   const when = new Intl.DateTimeFormat(locale, { dateStyle: "medium" });
   return (
     <li className="group-request">
-      <strong>{request.authorName ?? t("prayer.anonymous")}</strong> <time dateTime={request.created}>{when.format(new Date(request.created))}</time>
+      <strong>{request.authorName ?? t("prayer.anonymous")}</strong>{" "}
+      <time dateTime={request.created}>{when.format(new Date(request.created))}</time>
       <p>{request.body}</p>
       {request.status === "ANSWERED" && request.answerNote && (
         <p>
@@ -361,7 +468,9 @@ function GroupPrayerItem({ request }: { request: GroupPrayerFragment }) {
         className="button button--small button--ghost"
         disabled={request.prayedToday || praying.loading}
         onClick={() =>
-          void prayFor({ variables: { id: request.id } }).catch((error: unknown) => setProblem(handleError(error, i18n).message))
+          void prayFor({ variables: { id: request.id } }).catch((error: unknown) =>
+            setProblem(handleError(error, i18n).message),
+          )
         }
       >
         {request.prayedToday ? t("groups.prayedToday") : t("groups.iPrayed")}
@@ -382,7 +491,11 @@ function GroupPrayer({ group, refetch }: { group: Group; refetch: () => Promise<
   const [notice, setNotice] = useState<string | null>(null);
   const requests = group.prayerRequests.edges.map((e) => e.node);
   // Requests approved, answered or removed while the page is open show without a reload (members).
-  useGroupPrayerEvents({ variables: { groupId: group.id }, skip: !group.myMembership, onData: () => void refetch() });
+  useGroupPrayerEvents({
+    variables: { groupId: group.id },
+    skip: !group.myMembership,
+    onData: () => void refetch(),
+  });
   async function submit(event: FormEvent) {
     event.preventDefault();
     setProblem(null);
@@ -390,7 +503,11 @@ function GroupPrayer({ group, refetch }: { group: Group; refetch: () => Promise<
     try {
       const result = await ask({ variables: { groupId: group.id, body, anonymous } });
       setBody("");
-      setNotice(result.data?.submitPrayerRequest.status === "PENDING" ? t("groups.prayerPending") : t("groups.prayerShared"));
+      setNotice(
+        result.data?.submitPrayerRequest.status === "PENDING"
+          ? t("groups.prayerPending")
+          : t("groups.prayerShared"),
+      );
       await refetch();
     } catch (error) {
       setProblem(handleError(error, i18n));
@@ -413,7 +530,9 @@ function GroupPrayer({ group, refetch }: { group: Group; refetch: () => Promise<
           <summary>{t("groups.askToPray")}</summary>
           <form onSubmit={(e) => void submit(e)}>
             {notice && <Alert kind="success">{notice}</Alert>}
-            {problem && !Object.keys(problem.fieldErrors).length && <Alert kind="error">{problem.message}</Alert>}
+            {problem && !Object.keys(problem.fieldErrors).length && (
+              <Alert kind="error">{problem.message}</Alert>
+            )}
             <TextAreaField
               label={t("groups.prayerBody")}
               value={body}
@@ -423,7 +542,11 @@ function GroupPrayer({ group, refetch }: { group: Group; refetch: () => Promise<
               error={problem?.fieldErrors.body}
               onChange={(e) => setBody(e.target.value)}
             />
-            <CheckboxField label={t("groups.prayerAnonymous")} checked={anonymous} onChange={(e) => setAnonymous(e.target.checked)} />
+            <CheckboxField
+              label={t("groups.prayerAnonymous")}
+              checked={anonymous}
+              onChange={(e) => setAnonymous(e.target.checked)}
+            />
             <button type="submit" className="button" disabled={asking.loading}>
               {t("groups.prayerSubmit")}
             </button>
@@ -484,10 +607,24 @@ function Roster({ group, refetch }: { group: Group; refetch: () => Promise<unkno
             )}
             {group.canManage && !m.isMe && (
               <span className="group-roster__actions">
-                <button type="button" className="button button--small button--ghost" onClick={() => void act(() => setRole({ variables: { memberId: m.id, role: m.role === "LEADER" ? "MEMBER" : "LEADER" } }))}>
+                <button
+                  type="button"
+                  className="button button--small button--ghost"
+                  onClick={() =>
+                    void act(() =>
+                      setRole({
+                        variables: { memberId: m.id, role: m.role === "LEADER" ? "MEMBER" : "LEADER" },
+                      }),
+                    )
+                  }
+                >
                   {m.role === "LEADER" ? t("groups.makeMember") : t("groups.makeLeader")}
                 </button>
-                <button type="button" className="button button--small button--ghost" onClick={() => void act(() => remove({ variables: { memberId: m.id } }))}>
+                <button
+                  type="button"
+                  className="button button--small button--ghost"
+                  onClick={() => void act(() => remove({ variables: { memberId: m.id } }))}
+                >
                   {t("groups.remove")}
                 </button>
               </span>
@@ -504,11 +641,19 @@ export function GroupPage() {
   const i18n = useI18n();
   const { t, locale } = i18n;
   const { slug = "" } = useParams();
-  const { data, loading, error, refetch } = useGroupPage({ variables: { slug }, fetchPolicy: "cache-and-network" });
+  const { data, loading, error, refetch } = useGroupPage({
+    variables: { slug },
+    fetchPolicy: "cache-and-network",
+  });
   const group = data?.group ?? null;
   usePageTitle(group?.name ?? null);
   if (loading && !data) return <Loading />;
-  if (error) return <div className="container page"><Alert kind="error">{handleError(error, i18n).message}</Alert></div>;
+  if (error)
+    return (
+      <div className="container page">
+        <Alert kind="error">{handleError(error, i18n).message}</Alert>
+      </div>
+    );
   if (!group) return <NotFoundPage />;
   const where = group.address ?? (group.locationDisplay !== "HIDDEN" ? group.area : null);
   const when = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" });
@@ -516,7 +661,9 @@ export function GroupPage() {
     <div className="container page group-page" data-ready="true">
       <p className="group-card__type">{t(`groups.type.${group.type}`)}</p>
       <h1>{group.name}</h1>
-      {group.photoUrl && <img className="group-page__photo" src={group.photoUrl} alt="" width={640} height={360} />}
+      {group.photoUrl && (
+        <img className="group-page__photo" src={group.photoUrl} alt="" width={640} height={360} />
+      )}
       <dl className="group-facts">
         {group.schedule && (
           <>
@@ -537,7 +684,11 @@ export function GroupPage() {
           </>
         )}
         <dt>{t("groups.members")}</dt>
-        <dd>{group.capacity > 0 ? t("groups.countOf", { count: group.memberCount, capacity: group.capacity }) : t("groups.count", { count: group.memberCount })}</dd>
+        <dd>
+          {group.capacity > 0
+            ? t("groups.countOf", { count: group.memberCount, capacity: group.capacity })
+            : t("groups.count", { count: group.memberCount })}
+        </dd>
       </dl>
       <JoinPanel group={group} refetch={refetch} />
       {group.descriptionHtml && (
@@ -560,7 +711,9 @@ export function GroupPage() {
       )}
       {group.canManage && <LeaderTools group={group} refetch={refetch} />}
       {(group.myMembership || group.canManage) && <Roster group={group} refetch={refetch} />}
-      {(group.myMembership || group.prayerRequests.edges.length > 0) && <GroupPrayer group={group} refetch={refetch} />}
+      {(group.myMembership || group.prayerRequests.edges.length > 0) && (
+        <GroupPrayer group={group} refetch={refetch} />
+      )}
       {group.myMembership && group.chatEnabled && <GroupChat groupId={group.id} unread={group.unreadCount} />}
     </div>
   );

@@ -10,7 +10,9 @@ import { lazy, Suspense } from "react";
 
 // The latest sermon and its player load as their own chunk after the page (first load stays small).
 const LatestSermon = lazy(async () => ({ default: (await import("../sermons/pages.tsx")).LatestSermon }));
-const UpcomingEvents = lazy(async () => ({ default: (await import("../events/UpcomingEvents.tsx")).UpcomingEvents }));
+const UpcomingEvents = lazy(async () => ({
+  default: (await import("../events/UpcomingEvents.tsx")).UpcomingEvents,
+}));
 
 /** The public front door: who the church is, when to come, where to find it. */
 export function HomePage() {

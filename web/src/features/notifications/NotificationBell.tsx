@@ -28,7 +28,10 @@ export function NotificationBell() {
   const button = useRef<HTMLButtonElement>(null);
   const title = useRef<HTMLHeadingElement>(null);
   const location = useLocation();
-  const { data, refetch } = useNotifications({ variables: notificationsVariables, fetchPolicy: "cache-and-network" });
+  const { data, refetch } = useNotifications({
+    variables: notificationsVariables,
+    fetchPolicy: "cache-and-network",
+  });
   const { markRead, markAllRead, markingAll } = useNotificationActions();
 
   useMyNotifications({
@@ -39,8 +42,11 @@ export function NotificationBell() {
         void refetch();
         return;
       }
-      client.cache.updateQuery({ query: NotificationsDocument, variables: notificationsVariables }, (list) => (list ? applyNotificationEvent(list, change) : undefined));
-      if (change.kind === "ADDED" && change.notification) setAnnouncement(t("notifications.new", { title: change.notification.title }));
+      client.cache.updateQuery({ query: NotificationsDocument, variables: notificationsVariables }, (list) =>
+        list ? applyNotificationEvent(list, change) : undefined,
+      );
+      if (change.kind === "ADDED" && change.notification)
+        setAnnouncement(t("notifications.new", { title: change.notification.title }));
     },
   });
 
@@ -59,7 +65,10 @@ export function NotificationBell() {
 
   const unread = data?.notifications.unreadCount ?? 0;
   const items = data?.notifications.edges.slice(0, SHOWN_IN_MENU).map((e) => e.node) ?? [];
-  const label = unread > 0 ? `${t("notifications.title")}, ${t("notifications.unread", { count: unread })}` : t("notifications.title");
+  const label =
+    unread > 0
+      ? `${t("notifications.title")}, ${t("notifications.unread", { count: unread })}`
+      : t("notifications.title");
 
   async function onMarkAllRead() {
     try {
@@ -82,12 +91,21 @@ export function NotificationBell() {
   }
 
   function onBlur(event: FocusEvent) {
-    if (open && event.relatedTarget && !wrapper.current?.contains(event.relatedTarget as Node)) setOpen(false);
+    if (open && event.relatedTarget && !wrapper.current?.contains(event.relatedTarget as Node))
+      setOpen(false);
   }
 
   return (
     <div className="bell" ref={wrapper} onKeyDown={onKeyDown} onBlur={onBlur}>
-      <button ref={button} type="button" className="bell__button" aria-expanded={open} aria-controls={panelId} aria-label={label} onClick={() => setOpen((o) => !o)}>
+      <button
+        ref={button}
+        type="button"
+        className="bell__button"
+        aria-expanded={open}
+        aria-controls={panelId}
+        aria-label={label}
+        onClick={() => setOpen((o) => !o)}
+      >
         <BellIcon />
         {unread > 0 && (
           <span className="bell__badge" aria-hidden="true">
@@ -104,7 +122,12 @@ export function NotificationBell() {
             {t("notifications.title")}
           </h2>
           {unread > 0 && (
-            <button type="button" className="link-button small" disabled={markingAll} onClick={() => void onMarkAllRead()}>
+            <button
+              type="button"
+              className="link-button small"
+              disabled={markingAll}
+              onClick={() => void onMarkAllRead()}
+            >
               {t("notifications.markAllRead")}
             </button>
           )}
@@ -115,7 +138,11 @@ export function NotificationBell() {
           <ul className="bell__list">
             {items.map((notification) => (
               <li key={notification.id}>
-                <NotificationEntry notification={notification} onOpen={() => markRead(notification)} compact />
+                <NotificationEntry
+                  notification={notification}
+                  onOpen={() => markRead(notification)}
+                  compact
+                />
               </li>
             ))}
           </ul>
@@ -132,7 +159,15 @@ export function NotificationBell() {
  * One notification: its title (bold while unread), text and time. With a link it opens that page and
  * counts as read; without one, activating it marks it read.
  */
-export function NotificationEntry({ notification, onOpen, compact = false }: { notification: NotificationItemFragment; onOpen(): void; compact?: boolean }) {
+export function NotificationEntry({
+  notification,
+  onOpen,
+  compact = false,
+}: {
+  notification: NotificationItemFragment;
+  onOpen(): void;
+  compact?: boolean;
+}) {
   const { t, locale } = useI18n();
   const unread = !notification.readAt;
   const content = (
@@ -143,7 +178,9 @@ export function NotificationEntry({ notification, onOpen, compact = false }: { n
           {unread && <span className="visually-hidden">{t("notifications.unreadLabel")} </span>}
           {notification.title}
         </span>
-        {notification.body && <span className={`notification__body${compact ? " is-compact" : ""}`}>{notification.body}</span>}
+        {notification.body && (
+          <span className={`notification__body${compact ? " is-compact" : ""}`}>{notification.body}</span>
+        )}
         <time className="notification__time" dateTime={notification.created}>
           {relativeTime(notification.created, locale)}
         </time>
@@ -167,7 +204,14 @@ export function NotificationEntry({ notification, onOpen, compact = false }: { n
 
 function BellIcon() {
   return (
-    <svg className="bell__icon" viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" focusable="false">
+    <svg
+      className="bell__icon"
+      viewBox="0 0 24 24"
+      width="24"
+      height="24"
+      aria-hidden="true"
+      focusable="false"
+    >
       <path
         fill="none"
         stroke="currentColor"

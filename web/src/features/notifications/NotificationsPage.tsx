@@ -16,7 +16,10 @@ export function NotificationsPage() {
   const i18n = useI18n();
   const { t } = i18n;
   usePageTitle(t("notifications.title"));
-  const { data, loading, error, fetchMore } = useNotifications({ variables: notificationsVariables, fetchPolicy: "cache-and-network" });
+  const { data, loading, error, fetchMore } = useNotifications({
+    variables: notificationsVariables,
+    fetchPolicy: "cache-and-network",
+  });
   const { markRead, markAllRead, markingAll } = useNotificationActions();
   const [loadingMore, setLoadingMore] = useState(false);
   const [actionError, setActionError] = useState<string | null>(null);
@@ -30,8 +33,13 @@ export function NotificationsPage() {
     setLoadingMore(true);
     setActionError(null);
     try {
-      await fetchMore({ variables: { after: data.notifications.pageInfo.endCursor }, updateQuery: appendEdges("notifications") });
-      requestAnimationFrame(() => list.current?.querySelectorAll<HTMLElement>(".notification")[before]?.focus());
+      await fetchMore({
+        variables: { after: data.notifications.pageInfo.endCursor },
+        updateQuery: appendEdges("notifications"),
+      });
+      requestAnimationFrame(() =>
+        list.current?.querySelectorAll<HTMLElement>(".notification")[before]?.focus(),
+      );
     } catch (caught) {
       setActionError(handleError(caught, i18n).message);
     } finally {
@@ -79,7 +87,12 @@ export function NotificationsPage() {
       )}
       {data?.notifications.pageInfo.hasNextPage && (
         <p className="directory__more">
-          <button type="button" className="button button--ghost" disabled={loadingMore} onClick={() => void showMore()}>
+          <button
+            type="button"
+            className="button button--ghost"
+            disabled={loadingMore}
+            onClick={() => void showMore()}
+          >
             {loadingMore ? t("app.loading") : t("notifications.showMore")}
           </button>
         </p>

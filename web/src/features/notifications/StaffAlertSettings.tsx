@@ -1,5 +1,9 @@
 import { useState } from "react";
-import { StaffAlertSettingsDocument, useSetStaffAlertPreference, useStaffAlertSettings } from "./StaffAlertSettings.generated.ts";
+import {
+  StaffAlertSettingsDocument,
+  useSetStaffAlertPreference,
+  useStaffAlertSettings,
+} from "./StaffAlertSettings.generated.ts";
 import type { AlertDelivery, StaffAlertTopic } from "../../gql/types.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { Alert } from "../../components/Alert.tsx";
@@ -34,7 +38,13 @@ export function StaffAlertSettings() {
           const changed = result.data?.setStaffAlertPreference;
           if (!changed) return;
           cache.updateQuery({ query: StaffAlertSettingsDocument }, (current) =>
-            current ? { staffAlertPreferences: current.staffAlertPreferences.map((p) => (p.topic === changed.topic ? { ...p, delivery: changed.delivery } : p)) } : current,
+            current
+              ? {
+                  staffAlertPreferences: current.staffAlertPreferences.map((p) =>
+                    p.topic === changed.topic ? { ...p, delivery: changed.delivery } : p,
+                  ),
+                }
+              : current,
           );
         },
       });

@@ -2,8 +2,22 @@ import { describe, expect, it } from "vitest";
 import type { NotificationItemFragment, NotificationsQuery } from "./notifications.generated.ts";
 import { applyNotificationEvent } from "./notificationEvents.ts";
 
-function notification(id: string, overrides: Partial<NotificationItemFragment> = {}): NotificationItemFragment {
-  return { __typename: "Notification", id, kind: "PRAYER_APPROVED", title: "Your prayer request is on the wall", body: "", link: "/prayer/p1", count: 1, readAt: null, created: "2026-03-10T12:00:00Z", ...overrides };
+function notification(
+  id: string,
+  overrides: Partial<NotificationItemFragment> = {},
+): NotificationItemFragment {
+  return {
+    __typename: "Notification",
+    id,
+    kind: "PRAYER_APPROVED",
+    title: "Your prayer request is on the wall",
+    body: "",
+    link: "/prayer/p1",
+    count: 1,
+    readAt: null,
+    created: "2026-03-10T12:00:00Z",
+    ...overrides,
+  };
 }
 
 function list(unreadCount: number, ...nodes: NotificationItemFragment[]): NotificationsQuery {
@@ -21,7 +35,12 @@ const ids = (q: NotificationsQuery) => q.notifications.edges.map((e) => e.node.i
 
 describe("applyNotificationEvent", () => {
   it("puts a new notification on top once and takes the server's unread count", () => {
-    const event = { __typename: "NotificationEvent" as const, kind: "ADDED" as const, unreadCount: 2, notification: notification("b") };
+    const event = {
+      __typename: "NotificationEvent" as const,
+      kind: "ADDED" as const,
+      unreadCount: 2,
+      notification: notification("b"),
+    };
     const once = applyNotificationEvent(list(1, notification("a")), event);
     expect(ids(once)).toEqual(["b", "a"]);
     expect(once.notifications.unreadCount).toBe(2);
@@ -29,13 +48,23 @@ describe("applyNotificationEvent", () => {
   });
 
   it("updates only the count for changes and marks", () => {
-    const result = applyNotificationEvent(list(3, notification("a")), { __typename: "NotificationEvent", kind: "UPDATED", unreadCount: 0, notification: null });
+    const result = applyNotificationEvent(list(3, notification("a")), {
+      __typename: "NotificationEvent",
+      kind: "UPDATED",
+      unreadCount: 0,
+      notification: null,
+    });
     expect(ids(result)).toEqual(["a"]);
     expect(result.notifications.unreadCount).toBe(0);
   });
 
   it("removes a removed notification", () => {
-    const result = applyNotificationEvent(list(1, notification("a"), notification("b")), { __typename: "NotificationEvent", kind: "REMOVED", unreadCount: 0, notification: notification("a") });
+    const result = applyNotificationEvent(list(1, notification("a"), notification("b")), {
+      __typename: "NotificationEvent",
+      kind: "REMOVED",
+      unreadCount: 0,
+      notification: notification("a"),
+    });
     expect(ids(result)).toEqual(["b"]);
   });
 });

@@ -18,10 +18,24 @@ export function useNotificationActions() {
     if (notification.readAt) return;
     void markOne({
       variables: { id: notification.id },
-      optimisticResponse: { markNotificationRead: { __typename: "Notification", id: notification.id, readAt: new Date().toISOString() } },
+      optimisticResponse: {
+        markNotificationRead: {
+          __typename: "Notification",
+          id: notification.id,
+          readAt: new Date().toISOString(),
+        },
+      },
       update: (cache) =>
         cache.updateQuery({ query: NotificationsDocument, variables: notificationsVariables }, (list) =>
-          list ? { ...list, notifications: { ...list.notifications, unreadCount: Math.max(0, list.notifications.unreadCount - 1) } } : undefined,
+          list
+            ? {
+                ...list,
+                notifications: {
+                  ...list.notifications,
+                  unreadCount: Math.max(0, list.notifications.unreadCount - 1),
+                },
+              }
+            : undefined,
         ),
     }).catch(() => undefined);
   }
@@ -37,7 +51,10 @@ export function useNotificationActions() {
                 notifications: {
                   ...list.notifications,
                   unreadCount: 0,
-                  edges: list.notifications.edges.map((edge) => ({ ...edge, node: { ...edge.node, readAt: edge.node.readAt ?? now } })),
+                  edges: list.notifications.edges.map((edge) => ({
+                    ...edge,
+                    node: { ...edge.node, readAt: edge.node.readAt ?? now },
+                  })),
                 },
               }
             : undefined,

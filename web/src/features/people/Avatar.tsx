@@ -15,7 +15,17 @@ export function initials(name: string): string {
  * A photo, or the initials on a tinted disc. Decorative (empty alt, hidden initials): the name is
  * always written next to it, so screen readers would only hear it twice.
  */
-export function Avatar({ name, src, size = "md", shape = "round" }: { name: string; src: string | null | undefined; size?: "sm" | "md" | "lg" | "xl"; shape?: "round" | "wide" }) {
+export function Avatar({
+  name,
+  src,
+  size = "md",
+  shape = "round",
+}: {
+  name: string;
+  src: string | null | undefined;
+  size?: "sm" | "md" | "lg" | "xl";
+  shape?: "round" | "wide";
+}) {
   const className = `avatar avatar--${size} avatar--${shape}`;
   if (src) return <img src={src} alt="" className={className} loading="lazy" decoding="async" />;
   return (

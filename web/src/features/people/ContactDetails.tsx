@@ -6,7 +6,13 @@ import { Icon } from "./Icon.tsx";
 /** What ContactDetails shows (the directory's fragment, or the privacy page's preview of one). */
 export interface SharedContact {
   emails: ReadonlyArray<{ id: string; email: string; visibility?: Visibility }>;
-  phones: ReadonlyArray<{ id: string; number: string; formatted: string; kind?: PhoneKind | null; visibility?: Visibility }>;
+  phones: ReadonlyArray<{
+    id: string;
+    number: string;
+    formatted: string;
+    kind?: PhoneKind | null;
+    visibility?: Visibility;
+  }>;
   birthday?: { month: number; day: number; visibility?: Visibility } | null;
 }
 
@@ -26,11 +32,21 @@ export function NotShownBadge({ visibility }: { visibility: Visibility | null | 
  * known here: what the server did not return, the person did not share. `markNotShown` badges the
  * rows other members cannot see (the directory; the privacy preview shows chosen, unsaved visibilities).
  */
-export function ContactDetails({ person, emptyText, markNotShown = false }: { person: SharedContact; emptyText?: string; markNotShown?: boolean }) {
+export function ContactDetails({
+  person,
+  emptyText,
+  markNotShown = false,
+}: {
+  person: SharedContact;
+  emptyText?: string;
+  markNotShown?: boolean;
+}) {
   const { t, locale } = useI18n();
   const { phones, emails, birthday } = person;
-  const mark = (visibility: Visibility | undefined) => (markNotShown ? <NotShownBadge visibility={visibility} /> : null);
-  if (!phones.length && !emails.length && !birthday) return emptyText ? <p className="muted small">{emptyText}</p> : null;
+  const mark = (visibility: Visibility | undefined) =>
+    markNotShown ? <NotShownBadge visibility={visibility} /> : null;
+  if (!phones.length && !emails.length && !birthday)
+    return emptyText ? <p className="muted small">{emptyText}</p> : null;
   return (
     <ul className="contact-list">
       {phones.map((phone) => (

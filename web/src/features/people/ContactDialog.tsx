@@ -15,7 +15,15 @@ const MESSAGE_MAX = 2000; // gateway LIMITS.contactMessageMax
  * learns the address. A modal <dialog>: focus moves in, Escape closes, focus returns to the button.
  * The draft survives closing and errors; only a sent message is cleared.
  */
-export function ContactButton({ personId, name, addressShown }: { personId: string; name: string; addressShown: boolean }) {
+export function ContactButton({
+  personId,
+  name,
+  addressShown,
+}: {
+  personId: string;
+  name: string;
+  addressShown: boolean;
+}) {
   const i18n = useI18n();
   const { t, locale } = i18n;
   const titleId = useId();
@@ -40,7 +48,11 @@ export function ContactButton({ personId, name, addressShown }: { personId: stri
   async function send() {
     const text = message.trim();
     if (!text) {
-      setError({ code: "BAD_USER_INPUT", message: "", fieldErrors: { message: t("directory.contact.empty") } });
+      setError({
+        code: "BAD_USER_INPUT",
+        message: "",
+        fieldErrors: { message: t("directory.contact.empty") },
+      });
       return;
     }
     setError(null);
@@ -69,7 +81,12 @@ export function ContactButton({ personId, name, addressShown }: { personId: stri
               {t("directory.contact.sentBody", { name })}
             </Alert>
             <div className="actions">
-              <button ref={doneButton} type="button" className="button" onClick={() => dialog.current?.close()}>
+              <button
+                ref={doneButton}
+                type="button"
+                className="button"
+                onClick={() => dialog.current?.close()}
+              >
                 {t("common.close")}
               </button>
             </div>
@@ -85,7 +102,12 @@ export function ContactButton({ personId, name, addressShown }: { personId: stri
             }}
           >
             {/* What is true for this person's choices: they may share an address with the sender. */}
-            <p className="muted small">{t(addressShown ? "directory.contact.privacyShared" : "directory.contact.privacy", { name, email: shell?.viewer?.user.email ?? "" })}</p>
+            <p className="muted small">
+              {t(addressShown ? "directory.contact.privacyShared" : "directory.contact.privacy", {
+                name,
+                email: shell?.viewer?.user.email ?? "",
+              })}
+            </p>
             {error && !fieldError && <Alert kind="error">{error.message}</Alert>}
             <TextAreaField
               label={t("directory.contact.message")}
@@ -95,9 +117,17 @@ export function ContactButton({ personId, name, addressShown }: { personId: stri
               value={message}
               onChange={(event) => setMessage(event.target.value)}
               error={fieldError}
-              hint={t("directory.contact.count", { count: message.length.toLocaleString(locale), max: MESSAGE_MAX.toLocaleString(locale) })}
+              hint={t("directory.contact.count", {
+                count: message.length.toLocaleString(locale),
+                max: MESSAGE_MAX.toLocaleString(locale),
+              })}
             />
-            <FormActions submitLabel={t("directory.contact.send")} busyLabel={t("directory.contact.sending")} busy={loading} onCancel={() => dialog.current?.close()} />
+            <FormActions
+              submitLabel={t("directory.contact.send")}
+              busyLabel={t("directory.contact.sending")}
+              busy={loading}
+              onCancel={() => dialog.current?.close()}
+            />
           </form>
         )}
       </dialog>

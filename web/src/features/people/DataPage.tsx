@@ -85,11 +85,20 @@ function DeletionSection({ person }: { person: MyPerson }) {
       {requestedAt ? (
         <>
           <Alert kind="warning">
-            <strong className="block">{t("me.data.requestedOn", { date: formatDate(requestedAt, locale, shell?.settings.timezone ?? "UTC") })}</strong>
+            <strong className="block">
+              {t("me.data.requestedOn", {
+                date: formatDate(requestedAt, locale, shell?.settings.timezone ?? "UTC"),
+              })}
+            </strong>
             {t("me.data.requestedBody")}
           </Alert>
           {error && <Alert kind="error">{error}</Alert>}
-          <button type="button" className="button button--ghost" disabled={cancelling} onClick={() => void cancelRequest()}>
+          <button
+            type="button"
+            className="button button--ghost"
+            disabled={cancelling}
+            onClick={() => void cancelRequest()}
+          >
             {cancelling ? t("common.saving") : t("me.data.cancelRequest")}
           </button>
         </>
@@ -112,7 +121,12 @@ function DeletionSection({ person }: { person: MyPerson }) {
         </>
       )}
       <SavedNotice text={notice} />
-      <dialog ref={dialog} className="dialog dialog--wide" aria-labelledby="delete-dialog-title" aria-describedby="delete-dialog-body">
+      <dialog
+        ref={dialog}
+        className="dialog dialog--wide"
+        aria-labelledby="delete-dialog-title"
+        aria-describedby="delete-dialog-body"
+      >
         <h2 id="delete-dialog-title">{t("me.data.confirmTitle")}</h2>
         <div id="delete-dialog-body">
           <p>{t("me.data.confirmIntro")}</p>
@@ -126,10 +140,20 @@ function DeletionSection({ person }: { person: MyPerson }) {
         </div>
         {error && <Alert kind="error">{error}</Alert>}
         <div className="actions">
-          <button type="button" className="button button--danger-solid" disabled={requesting} onClick={() => void confirmRequest()}>
+          <button
+            type="button"
+            className="button button--danger-solid"
+            disabled={requesting}
+            onClick={() => void confirmRequest()}
+          >
             {requesting ? t("common.saving") : t("me.data.confirmRequest")}
           </button>
-          <button ref={keepButton} type="button" className="button button--ghost" onClick={() => dialog.current?.close()}>
+          <button
+            ref={keepButton}
+            type="button"
+            className="button button--ghost"
+            onClick={() => dialog.current?.close()}
+          >
             {t("me.data.keep")}
           </button>
         </div>

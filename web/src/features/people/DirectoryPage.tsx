@@ -25,7 +25,9 @@ export function MembersOnlyNotice() {
     <div className="container narrow page">
       <h1>{t("directory.title")}</h1>
       <Alert kind="info">
-        <strong className="block">{pending ? t("directory.pendingTitle") : t("directory.membersOnlyTitle")}</strong>
+        <strong className="block">
+          {pending ? t("directory.pendingTitle") : t("directory.membersOnlyTitle")}
+        </strong>
         {pending ? t("directory.pendingBody") : t("directory.membersOnlyBody")}
       </Alert>
       <p>
@@ -86,9 +88,14 @@ function Directory() {
     setLoadingMore(true);
     setMoreError(null);
     try {
-      await fetchMore({ variables: { after: data.directory.pageInfo.endCursor }, updateQuery: appendEdges("directory") });
+      await fetchMore({
+        variables: { after: data.directory.pageInfo.endCursor },
+        updateQuery: appendEdges("directory"),
+      });
       // Keyboard and screen-reader users continue at the first new household, not at the top.
-      requestAnimationFrame(() => list.current?.querySelectorAll<HTMLElement>(".household-card__name")[before]?.focus());
+      requestAnimationFrame(() =>
+        list.current?.querySelectorAll<HTMLElement>(".household-card__name")[before]?.focus(),
+      );
     } catch (caught) {
       setMoreError(handleError(caught, i18n).message);
     } finally {
@@ -120,7 +127,11 @@ function Directory() {
         </p>
       </div>
       <p className="directory__count muted" role="status">
-        {shown && !searching ? (q ? t("directory.matches", { count: shown.directory.totalCount, q }) : t("directory.count", { count: shown.directory.totalCount })) : ""}
+        {shown && !searching
+          ? q
+            ? t("directory.matches", { count: shown.directory.totalCount, q })
+            : t("directory.count", { count: shown.directory.totalCount })
+          : ""}
       </p>
       {error && <Alert kind="error">{handleError(error, i18n).message}</Alert>}
       {!shown && (loading || data) ? (
@@ -135,7 +146,11 @@ function Directory() {
           )}
         </div>
       ) : (
-        <ul className={`household-grid${searching ? " is-stale" : ""}`} ref={list} aria-busy={searching || undefined}>
+        <ul
+          className={`household-grid${searching ? " is-stale" : ""}`}
+          ref={list}
+          aria-busy={searching || undefined}
+        >
           {households.map((household) => (
             <li key={household.id}>
               <HouseholdCard household={household} />
@@ -146,7 +161,12 @@ function Directory() {
       {moreError && <Alert kind="error">{moreError}</Alert>}
       {data?.directory.pageInfo.hasNextPage && (
         <p className="directory__more">
-          <button type="button" className="button button--ghost" disabled={loadingMore} onClick={() => void showMore()}>
+          <button
+            type="button"
+            className="button button--ghost"
+            disabled={loadingMore}
+            onClick={() => void showMore()}
+          >
             {loadingMore ? t("app.loading") : t("directory.showMore")}
           </button>
         </p>
@@ -163,15 +183,19 @@ function HouseholdCard({ household }: { household: DirectoryHouseholdFragment })
   return (
     <article className="household-card card" aria-labelledby={headingId}>
       <div className="household-card__header">
-        <Avatar name={household.name} src={household.photo ?? solo?.thumb} size="lg" shape={household.photo ? "wide" : "round"} />
+        <Avatar
+          name={household.name}
+          src={household.photo ?? solo?.thumb}
+          size="lg"
+          shape={household.photo ? "wide" : "round"}
+        />
         <div className="household-card__title">
           <h2 id={headingId} className="household-card__name" tabIndex={-1}>
             {solo ? <Link to={`/directory/${solo.id}`}>{household.name}</Link> : household.name}
           </h2>
           {household.address && (
             <>
-              <AddressLines address={household.address} whose={household.name} />
-              {" "}
+              <AddressLines address={household.address} whose={household.name} />{" "}
               <NotShownBadge visibility={household.address.visibility} />
             </>
           )}

@@ -52,15 +52,16 @@ function PersonCard() {
         <Avatar name={person.displayName} src={person.photo} size="xl" />
         <div className="person-card__body">
           <h1 id="person-name">{person.displayName}</h1>
-          {person.household && person.household.name !== person.displayName && <p className="muted">{t("directory.memberOf", { name: person.household.name })}</p>}
+          {person.household && person.household.name !== person.displayName && (
+            <p className="muted">{t("directory.memberOf", { name: person.household.name })}</p>
+          )}
           <ContactDetails person={person} emptyText={t("directory.nothingShared")} markNotShown />
           {person.household?.address && (
             <section className="person-card__address" aria-labelledby="person-address">
               <h2 id="person-address" className="contact-list__label">
                 {t("people.address")}
               </h2>
-              <AddressLines address={person.household.address} whose={person.household.name} />
-              {" "}
+              <AddressLines address={person.household.address} whose={person.household.name} />{" "}
               <NotShownBadge visibility={person.household.address.visibility} />
             </section>
           )}
@@ -73,10 +74,18 @@ function PersonCard() {
                 </Link>
               </>
             ) : (
-              <ContactButton personId={person.id} name={person.displayName} addressShown={person.emails.length > 0} />
+              <ContactButton
+                personId={person.id}
+                name={person.displayName}
+                addressShown={person.emails.length > 0}
+              />
             )}
           </div>
-          {!isSelf && <p className="muted small">{t(person.emails.length > 0 ? "directory.contact.noteShared" : "directory.contact.note")}</p>}
+          {!isSelf && (
+            <p className="muted small">
+              {t(person.emails.length > 0 ? "directory.contact.noteShared" : "directory.contact.note")}
+            </p>
+          )}
         </div>
       </article>
       {person.household && others.length > 0 && (

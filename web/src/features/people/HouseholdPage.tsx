@@ -47,7 +47,9 @@ export function HouseholdPage() {
             </div>
           ) : (
             <div className="empty">
-              <p>{person.recordStatus === "PENDING" ? t("me.household.nonePending") : t("me.household.none")}</p>
+              <p>
+                {person.recordStatus === "PENDING" ? t("me.household.nonePending") : t("me.household.none")}
+              </p>
             </div>
           )
         }
@@ -72,7 +74,13 @@ function HouseholdDetails({ household }: { household: MyHousehold }) {
         hint={t("me.household.photoHint")}
         canEdit={household.canEdit}
         onUpload={async (file, onProgress) => {
-          await uploadWithProgress<UploadHouseholdPhotoMutation>(UploadHouseholdPhotoDocument, { id: household.id }, "file", file, onProgress);
+          await uploadWithProgress<UploadHouseholdPhotoMutation>(
+            UploadHouseholdPhotoDocument,
+            { id: household.id },
+            "file",
+            file,
+            onProgress,
+          );
           await client.refetchQueries({ include: [MyAccountDocument] });
         }}
         onRemove={() => removePhoto({ variables: { id: household.id } })}
@@ -98,7 +106,11 @@ function HouseholdDetails({ household }: { household: MyHousehold }) {
             error={form.fieldError("name")}
           />
           <div className="form__footer">
-            <button type="submit" className="button" disabled={form.submitting || form.values.name === household.name}>
+            <button
+              type="submit"
+              className="button"
+              disabled={form.submitting || form.values.name === household.name}
+            >
               {form.submitting ? t("common.saving") : t("common.save")}
             </button>
             <SavedNotice text={done ? t("me.saved") : null} />
@@ -121,7 +133,13 @@ function Members({ household, me }: { household: MyHousehold; me: MyPerson }) {
       <h2 id="household-members">{t("me.household.membersTitle")}</h2>
       <ul className="item-list">
         {household.members.map((member) => (
-          <MemberRow key={member.id} member={member} isMe={member.id === me.id} canEditHousehold={household.canEdit} onSaved={setNotice} />
+          <MemberRow
+            key={member.id}
+            member={member}
+            isMe={member.id === me.id}
+            canEditHousehold={household.canEdit}
+            onSaved={setNotice}
+          />
         ))}
       </ul>
       {/* The gateway lets an active adult of the household add a child (staff do the rest). */}
@@ -168,7 +186,17 @@ function useReturnFocus(open: boolean) {
   return button;
 }
 
-function MemberRow({ member, isMe, canEditHousehold, onSaved }: { member: MyHouseholdMemberFragment; isMe: boolean; canEditHousehold: boolean; onSaved: (text: string) => void }) {
+function MemberRow({
+  member,
+  isMe,
+  canEditHousehold,
+  onSaved,
+}: {
+  member: MyHouseholdMemberFragment;
+  isMe: boolean;
+  canEditHousehold: boolean;
+  onSaved: (text: string) => void;
+}) {
   const { t, locale } = useI18n();
   const [editing, setEditing] = useState(false);
   const editButton = useReturnFocus(editing);
@@ -186,8 +214,12 @@ function MemberRow({ member, isMe, canEditHousehold, onSaved }: { member: MyHous
           {[
             member.householdRole ? t(`householdRole.${member.householdRole}`) : null,
             // The age group only when it tells something the role doesn't ("Child · Child").
-            member.ageGroup === "YOUTH" || (member.ageGroup === "CHILD" && member.householdRole !== "CHILD") ? t(`ageGroup.${member.ageGroup}`) : null,
-            member.birthDate ? t("me.household.born", { date: formatCalendarDate(member.birthDate.slice(0, 10), locale) }) : null,
+            member.ageGroup === "YOUTH" || (member.ageGroup === "CHILD" && member.householdRole !== "CHILD")
+              ? t(`ageGroup.${member.ageGroup}`)
+              : null,
+            member.birthDate
+              ? t("me.household.born", { date: formatCalendarDate(member.birthDate.slice(0, 10), locale) })
+              : null,
           ]
             .filter(Boolean)
             .join(" · ")}
@@ -226,12 +258,22 @@ function MemberRow({ member, isMe, canEditHousehold, onSaved }: { member: MyHous
   );
 }
 
-function EditMemberForm({ member, onDone }: { member: MyHouseholdMemberFragment; onDone: (savedName: string | null) => void }) {
+function EditMemberForm({
+  member,
+  onDone,
+}: {
+  member: MyHouseholdMemberFragment;
+  onDone: (savedName: string | null) => void;
+}) {
   const { t } = useI18n();
   const { data: shell } = useAppShell();
   const today = todayIn(shell?.settings.timezone ?? "UTC");
   const [update] = useUpdateHouseholdMember();
-  const form = useForm({ firstName: member.firstName, lastName: member.lastName, birthDate: member.birthDate?.slice(0, 10) ?? "" });
+  const form = useForm({
+    firstName: member.firstName,
+    lastName: member.lastName,
+    birthDate: member.birthDate?.slice(0, 10) ?? "",
+  });
   return (
     <form
       className="form member-edit"
@@ -239,19 +281,50 @@ function EditMemberForm({ member, onDone }: { member: MyHouseholdMemberFragment;
       aria-label={t("me.household.editFor", { name: member.displayName })}
       onSubmit={form.submit(async (values) => {
         if (values.birthDate && values.birthDate > today) {
-          form.setError({ code: "BAD_USER_INPUT", message: t("error.BAD_USER_INPUT"), fieldErrors: { birthDate: t("field.date_in_future") } });
+          form.setError({
+            code: "BAD_USER_INPUT",
+            message: t("error.BAD_USER_INPUT"),
+            fieldErrors: { birthDate: t("field.date_in_future") },
+          });
           return;
         }
-        const result = await update({ variables: { id: member.id, input: { firstName: values.firstName.trim(), lastName: values.lastName.trim(), birthDate: values.birthDate || null } } });
+        const result = await update({
+          variables: {
+            id: member.id,
+            input: {
+              firstName: values.firstName.trim(),
+              lastName: values.lastName.trim(),
+              birthDate: values.birthDate || null,
+            },
+          },
+        });
         onDone(result.data?.updatePerson.displayName ?? values.firstName);
       })}
     >
       {form.error && <Alert kind="error">{form.error.message}</Alert>}
       <div className="form__row">
-        <TextField label={t("auth.firstName")} required maxLength={LIMITS.personNameMax} {...form.bind("firstName")} error={form.fieldError("firstName")} />
-        <TextField label={t("auth.lastName")} required maxLength={LIMITS.personNameMax} {...form.bind("lastName")} error={form.fieldError("lastName")} />
+        <TextField
+          label={t("auth.firstName")}
+          required
+          maxLength={LIMITS.personNameMax}
+          {...form.bind("firstName")}
+          error={form.fieldError("firstName")}
+        />
+        <TextField
+          label={t("auth.lastName")}
+          required
+          maxLength={LIMITS.personNameMax}
+          {...form.bind("lastName")}
+          error={form.fieldError("lastName")}
+        />
       </div>
-      <TextField label={t("people.birthDate")} type="date" max={today} {...form.bind("birthDate")} error={form.fieldError("birthDate")} />
+      <TextField
+        label={t("people.birthDate")}
+        type="date"
+        max={today}
+        {...form.bind("birthDate")}
+        error={form.fieldError("birthDate")}
+      />
       <div className="actions">
         <button type="submit" className="button button--small" disabled={form.submitting}>
           {form.submitting ? t("common.saving") : t("common.save")}
@@ -264,7 +337,15 @@ function EditMemberForm({ member, onDone }: { member: MyHouseholdMemberFragment;
   );
 }
 
-function AddChildForm({ household, lastName, onDone }: { household: MyHousehold; lastName: string; onDone: (name: string | null) => void }) {
+function AddChildForm({
+  household,
+  lastName,
+  onDone,
+}: {
+  household: MyHousehold;
+  lastName: string;
+  onDone: (name: string | null) => void;
+}) {
   const { t } = useI18n();
   const { data: shell } = useAppShell();
   const today = todayIn(shell?.settings.timezone ?? "UTC");
@@ -277,12 +358,22 @@ function AddChildForm({ household, lastName, onDone }: { household: MyHousehold;
       aria-labelledby="add-child-title"
       onSubmit={form.submit(async (values) => {
         if (values.birthDate && values.birthDate > today) {
-          form.setError({ code: "BAD_USER_INPUT", message: t("error.BAD_USER_INPUT"), fieldErrors: { birthDate: t("field.date_in_future") } });
+          form.setError({
+            code: "BAD_USER_INPUT",
+            message: t("error.BAD_USER_INPUT"),
+            fieldErrors: { birthDate: t("field.date_in_future") },
+          });
           return;
         }
         await create({
           variables: {
-            input: { firstName: values.firstName.trim(), lastName: values.lastName.trim(), birthDate: values.birthDate || null, householdId: household.id, householdRole: "CHILD" },
+            input: {
+              firstName: values.firstName.trim(),
+              lastName: values.lastName.trim(),
+              birthDate: values.birthDate || null,
+              householdId: household.id,
+              householdRole: "CHILD",
+            },
           },
         });
         onDone(values.firstName.trim());
@@ -292,10 +383,30 @@ function AddChildForm({ household, lastName, onDone }: { household: MyHousehold;
       <p className="muted small">{t("me.household.addChildIntro")}</p>
       {form.error && <Alert kind="error">{form.error.message}</Alert>}
       <div className="form__row">
-        <TextField label={t("auth.firstName")} required maxLength={LIMITS.personNameMax} autoFocus {...form.bind("firstName")} error={form.fieldError("firstName")} />
-        <TextField label={t("auth.lastName")} required maxLength={LIMITS.personNameMax} {...form.bind("lastName")} error={form.fieldError("lastName")} />
+        <TextField
+          label={t("auth.firstName")}
+          required
+          maxLength={LIMITS.personNameMax}
+          autoFocus
+          {...form.bind("firstName")}
+          error={form.fieldError("firstName")}
+        />
+        <TextField
+          label={t("auth.lastName")}
+          required
+          maxLength={LIMITS.personNameMax}
+          {...form.bind("lastName")}
+          error={form.fieldError("lastName")}
+        />
       </div>
-      <TextField label={t("people.birthDate")} type="date" max={today} hint={t("me.household.childBirthDateHint")} {...form.bind("birthDate")} error={form.fieldError("birthDate")} />
+      <TextField
+        label={t("people.birthDate")}
+        type="date"
+        max={today}
+        hint={t("me.household.childBirthDateHint")}
+        {...form.bind("birthDate")}
+        error={form.fieldError("birthDate")}
+      />
       <div className="actions">
         <button type="submit" className="button" disabled={form.submitting}>
           {form.submitting ? t("common.saving") : t("me.household.addChildSubmit")}
@@ -337,8 +448,23 @@ function Invitations({ household }: { household: MyHousehold }) {
       >
         {form.error && <Alert kind="error">{form.error.message}</Alert>}
         <div className="form__row">
-          <TextField label={t("me.household.inviteName")} autoComplete="off" required maxLength={LIMITS.invitationNameMax} {...form.bind("name")} error={form.fieldError("name")} />
-          <TextField label={t("auth.email")} type="email" autoComplete="off" required maxLength={LIMITS.emailMax} {...form.bind("email")} error={form.fieldError("email")} />
+          <TextField
+            label={t("me.household.inviteName")}
+            autoComplete="off"
+            required
+            maxLength={LIMITS.invitationNameMax}
+            {...form.bind("name")}
+            error={form.fieldError("name")}
+          />
+          <TextField
+            label={t("auth.email")}
+            type="email"
+            autoComplete="off"
+            required
+            maxLength={LIMITS.emailMax}
+            {...form.bind("email")}
+            error={form.fieldError("email")}
+          />
         </div>
         <div className="form__footer">
           <button type="submit" className="button" disabled={form.submitting}>
@@ -357,7 +483,8 @@ function Invitations({ household }: { household: MyHousehold }) {
               <div className="item-row__main">
                 <span className="item-row__value">{invitation.name}</span>
                 <span className="block muted small">
-                  {invitation.email} · {t("me.household.expires", { date: formatDate(invitation.expiresAt, locale, timeZone) })}
+                  {invitation.email} ·{" "}
+                  {t("me.household.expires", { date: formatDate(invitation.expiresAt, locale, timeZone) })}
                 </span>
               </div>
               <div className="item-row__actions">

@@ -24,7 +24,9 @@ export function MePage() {
     { to: "/me/profile", title: "me.nav.profile", body: "me.card.profile" },
     { to: "/me/household", title: "me.nav.household", body: "me.card.household" },
     { to: "/me/privacy", title: "me.nav.privacy", body: "me.card.privacy" },
-    ...(viewer.isMember ? [{ to: "/directory", title: "directory.title", body: "me.card.directory" } as const] : []),
+    ...(viewer.isMember
+      ? [{ to: "/directory", title: "directory.title", body: "me.card.directory" } as const]
+      : []),
     { to: "/me/data", title: "me.nav.data", body: "me.card.data" },
   ];
   return (
@@ -61,7 +63,12 @@ function VerificationNotice({ email }: { email: string }) {
       {sent ? (
         t("me.verificationSent")
       ) : (
-        <button type="button" className="link-button" disabled={loading} onClick={() => void request({ variables: { email } }).then(() => setSent(true))}>
+        <button
+          type="button"
+          className="link-button"
+          disabled={loading}
+          onClick={() => void request({ variables: { email } }).then(() => setSent(true))}
+        >
           {t("me.resendVerification")}
         </button>
       )}
@@ -77,17 +84,43 @@ function ChangePasswordForm() {
   return (
     <section className="card" aria-labelledby="change-password">
       <h2 id="change-password">{t("me.changePassword")}</h2>
-      <form className="form" onSubmit={form.submit(async (values) => {
-        setDone(false);
-        await changePassword({ variables: { input: values } });
-        form.setValues({ currentPassword: "", password: "", passwordConfirm: "" });
-        setDone(true);
-      })} noValidate>
+      <form
+        className="form"
+        onSubmit={form.submit(async (values) => {
+          setDone(false);
+          await changePassword({ variables: { input: values } });
+          form.setValues({ currentPassword: "", password: "", passwordConfirm: "" });
+          setDone(true);
+        })}
+        noValidate
+      >
         {done && <Alert kind="success">{t("me.passwordChanged")}</Alert>}
         {form.error && <Alert kind="error">{form.error.message}</Alert>}
-        <TextField label={t("me.currentPassword")} type="password" autoComplete="current-password" required {...form.bind("currentPassword")} error={form.fieldError("currentPassword")} />
-        <TextField label={t("me.newPassword")} type="password" autoComplete="new-password" required hint={t("auth.passwordHint")} {...form.bind("password")} error={form.fieldError("password")} />
-        <TextField label={t("auth.passwordConfirm")} type="password" autoComplete="new-password" required {...form.bind("passwordConfirm")} error={form.fieldError("passwordConfirm")} />
+        <TextField
+          label={t("me.currentPassword")}
+          type="password"
+          autoComplete="current-password"
+          required
+          {...form.bind("currentPassword")}
+          error={form.fieldError("currentPassword")}
+        />
+        <TextField
+          label={t("me.newPassword")}
+          type="password"
+          autoComplete="new-password"
+          required
+          hint={t("auth.passwordHint")}
+          {...form.bind("password")}
+          error={form.fieldError("password")}
+        />
+        <TextField
+          label={t("auth.passwordConfirm")}
+          type="password"
+          autoComplete="new-password"
+          required
+          {...form.bind("passwordConfirm")}
+          error={form.fieldError("passwordConfirm")}
+        />
         <button type="submit" className="button" disabled={form.submitting}>
           {form.submitting ? t("common.saving") : t("me.changePassword")}
         </button>

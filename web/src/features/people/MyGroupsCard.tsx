@@ -19,7 +19,9 @@ export function MyGroupsCard() {
           {groups.map((g) => (
             <li key={g.id}>
               <Link to={g.path}>{g.name}</Link>
-              {g.unreadCount > 0 && <span className="small"> {t("me.groupsUnread", { count: g.unreadCount })}</span>}
+              {g.unreadCount > 0 && (
+                <span className="small"> {t("me.groupsUnread", { count: g.unreadCount })}</span>
+              )}
               {g.schedule && (
                 <>
                   <br />

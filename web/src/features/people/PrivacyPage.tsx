@@ -50,7 +50,9 @@ export function PrivacyPage() {
     <>
       <h1>{t("me.privacy.title")}</h1>
       <p className="muted page-intro">{t("me.privacy.intro")}</p>
-      <MyAccountGate>{({ person, household }) => <PrivacyForm person={person} household={household} />}</MyAccountGate>
+      <MyAccountGate>
+        {({ person, household }) => <PrivacyForm person={person} household={household} />}
+      </MyAccountGate>
     </>
   );
 }
@@ -63,7 +65,12 @@ function PrivacyForm({ person, household }: { person: MyPerson; household: MyHou
   // Only what the member changed on this page; everything else follows the saved record (which can
   // change underneath, for example a birthday added on the profile page).
   const [changes, setChanges] = useState<Partial<Choices>>({});
-  const choices: Choices = { ...saved, ...changes, emails: { ...saved.emails, ...changes.emails }, phones: { ...saved.phones, ...changes.phones } };
+  const choices: Choices = {
+    ...saved,
+    ...changes,
+    emails: { ...saved.emails, ...changes.emails },
+    phones: { ...saved.phones, ...changes.phones },
+  };
   const [error, setError] = useState<UiError | null>(null);
   const [saving, setSaving] = useState(false);
   const [done, setDone] = useState(false);
@@ -86,7 +93,12 @@ function PrivacyForm({ person, household }: { person: MyPerson; household: MyHou
 
   function choose(patch: Partial<Choices>) {
     setDone(false);
-    setChanges((c) => ({ ...c, ...patch, emails: { ...c.emails, ...patch.emails }, phones: { ...c.phones, ...patch.phones } }));
+    setChanges((c) => ({
+      ...c,
+      ...patch,
+      emails: { ...c.emails, ...patch.emails },
+      phones: { ...c.phones, ...patch.phones },
+    }));
   }
 
   async function save() {
@@ -97,27 +109,39 @@ function PrivacyForm({ person, household }: { person: MyPerson; household: MyHou
       // One call per changed detail (each is its own record with its own rule).
       for (const e of person.emails) {
         const visibility = emailChoice(e.id, e.visibility);
-        if (visibility !== e.visibility) await updateEmail({ variables: { id: e.id, input: { email: e.email, visibility } } });
+        if (visibility !== e.visibility)
+          await updateEmail({ variables: { id: e.id, input: { email: e.email, visibility } } });
       }
       for (const p of person.phones) {
         const visibility = phoneChoice(p.id, p.visibility);
-        if (visibility !== p.visibility) await updatePhone({ variables: { id: p.id, input: { number: p.number, visibility } } });
+        if (visibility !== p.visibility)
+          await updatePhone({ variables: { id: p.id, input: { number: p.number, visibility } } });
       }
       if (choices.birthday !== saved.birthday || choices.directoryOptOut !== saved.directoryOptOut) {
         await updatePerson({
           variables: {
             id: person.id,
-            input: { directoryOptOut: choices.directoryOptOut, ...(choices.birthday ? { birthdayVisibility: choices.birthday } : {}) },
+            input: {
+              directoryOptOut: choices.directoryOptOut,
+              ...(choices.birthday ? { birthdayVisibility: choices.birthday } : {}),
+            },
           },
         });
       }
       const address = household?.address;
       if (household && address && choices.address && choices.address !== saved.address) {
         const { street1, street2, city, region, postalCode, country } = address;
-        await setAddress({ variables: { householdId: household.id, input: { street1, street2, city, region, postalCode, country, visibility: choices.address } } });
+        await setAddress({
+          variables: {
+            householdId: household.id,
+            input: { street1, street2, city, region, postalCode, country, visibility: choices.address },
+          },
+        });
       }
       if (household && choices.householdOptOut !== saved.householdOptOut) {
-        await updateHousehold({ variables: { id: household.id, input: { directoryOptOut: choices.householdOptOut } } });
+        await updateHousehold({
+          variables: { id: household.id, input: { directoryOptOut: choices.householdOptOut } },
+        });
       }
       // Being listed is derived on the server from all of the above: read it again.
       await client.refetchQueries({ include: [MyAccountDocument] });
@@ -227,7 +251,13 @@ function PrivacyForm({ person, household }: { person: MyPerson; household: MyHou
           {dirty && <span className="muted small">{t("admin.settings.unsaved")}</span>}
         </div>
       </form>
-      <Preview person={person} household={household} choices={choices} emailChoice={emailChoice} phoneChoice={phoneChoice} />
+      <Preview
+        person={person}
+        household={household}
+        choices={choices}
+        emailChoice={emailChoice}
+        phoneChoice={phoneChoice}
+      />
     </div>
   );
 }
@@ -276,7 +306,13 @@ function VisibilityRow({
         <span className="privacy-row__value">{value}</span>
         {extra && <span className="badge badge--ok">{extra}</span>}
       </label>
-      <select id={id} value={visibility} disabled={disabled} aria-describedby={hint ? `${id}-hint` : undefined} onChange={(event) => onChange(event.target.value as Visibility)}>
+      <select
+        id={id}
+        value={visibility}
+        disabled={disabled}
+        aria-describedby={hint ? `${id}-hint` : undefined}
+        onChange={(event) => onChange(event.target.value as Visibility)}
+      >
         {VISIBILITIES.map((v) => (
           <option key={v} value={v}>
             {t(`visibility.${v}`)}
@@ -318,10 +354,14 @@ function Preview({
     <aside className="card privacy-preview" aria-labelledby="privacy-preview">
       <h2 id="privacy-preview">{t("me.privacy.previewTitle")}</h2>
       {hidden ? (
-        <p className="privacy-preview__hidden">{person.ageGroup === "CHILD" ? t("me.privacy.childNever") : t("me.privacy.previewHidden")}</p>
+        <p className="privacy-preview__hidden">
+          {person.ageGroup === "CHILD" ? t("me.privacy.childNever") : t("me.privacy.previewHidden")}
+        </p>
       ) : (
         <>
-          {person.recordStatus === "PENDING" && <p className="muted small">{t("me.privacy.previewPending")}</p>}
+          {person.recordStatus === "PENDING" && (
+            <p className="muted small">{t("me.privacy.previewPending")}</p>
+          )}
           <div className="privacy-preview__card" aria-live="polite">
             <div className="member-row__head">
               <Avatar name={person.displayName} src={person.photo} size="md" />

@@ -74,7 +74,13 @@ function PhotoSection({ person }: { person: MyPerson }) {
         hint={t("me.photo.hint")}
         canEdit={person.canEdit}
         onUpload={async (file, onProgress) => {
-          await uploadWithProgress<UploadPersonPhotoMutation>(UploadPersonPhotoDocument, { id: person.id }, "file", file, onProgress);
+          await uploadWithProgress<UploadPersonPhotoMutation>(
+            UploadPersonPhotoDocument,
+            { id: person.id },
+            "file",
+            file,
+            onProgress,
+          );
           // The upload bypasses Apollo (XHR for progress): read the record again for the new photo.
           await client.refetchQueries({ include: [MyAccountDocument] });
         }}
@@ -89,7 +95,12 @@ function NameSection({ person }: { person: MyPerson }) {
   const { data: shell } = useAppShell();
   const today = todayIn(shell?.settings.timezone ?? "UTC");
   const [update] = useUpdateMyPerson();
-  const saved = { firstName: person.firstName, lastName: person.lastName, preferredName: person.preferredName ?? "", birthDate: person.birthDate?.slice(0, 10) ?? "" };
+  const saved = {
+    firstName: person.firstName,
+    lastName: person.lastName,
+    preferredName: person.preferredName ?? "",
+    birthDate: person.birthDate?.slice(0, 10) ?? "",
+  };
   const form = useForm(saved);
   const [done, setDone] = useState(false);
   const dirty = (Object.keys(saved) as Array<keyof typeof saved>).some((k) => form.values[k] !== saved[k]);
@@ -105,7 +116,11 @@ function NameSection({ person }: { person: MyPerson }) {
           setDone(false);
           // Answered here at once; the gateway checks the same rule.
           if (values.birthDate && values.birthDate > today) {
-            form.setError({ code: "BAD_USER_INPUT", message: t("error.BAD_USER_INPUT"), fieldErrors: { birthDate: t("field.date_in_future") } });
+            form.setError({
+              code: "BAD_USER_INPUT",
+              message: t("error.BAD_USER_INPUT"),
+              fieldErrors: { birthDate: t("field.date_in_future") },
+            });
             return;
           }
           await update({
@@ -124,8 +139,22 @@ function NameSection({ person }: { person: MyPerson }) {
       >
         {form.error && <Alert kind="error">{form.error.message}</Alert>}
         <div className="form__row">
-          <TextField label={t("auth.firstName")} autoComplete="given-name" required maxLength={LIMITS.personNameMax} {...form.bind("firstName")} error={form.fieldError("firstName")} />
-          <TextField label={t("auth.lastName")} autoComplete="family-name" required maxLength={LIMITS.personNameMax} {...form.bind("lastName")} error={form.fieldError("lastName")} />
+          <TextField
+            label={t("auth.firstName")}
+            autoComplete="given-name"
+            required
+            maxLength={LIMITS.personNameMax}
+            {...form.bind("firstName")}
+            error={form.fieldError("firstName")}
+          />
+          <TextField
+            label={t("auth.lastName")}
+            autoComplete="family-name"
+            required
+            maxLength={LIMITS.personNameMax}
+            {...form.bind("lastName")}
+            error={form.fieldError("lastName")}
+          />
         </div>
         <TextField
           label={t("me.profile.preferredName")}
@@ -162,7 +191,10 @@ function NameSection({ person }: { person: MyPerson }) {
  * One primary per person (the gateway refuses a second): un-mark the current one, then mark the new
  * one; if that fails, the old one is put back so the person is never left without a primary.
  */
-function makePrimary(setCurrent: ((isPrimary: boolean) => Promise<unknown>) | undefined, setNew: () => Promise<unknown>) {
+function makePrimary(
+  setCurrent: ((isPrimary: boolean) => Promise<unknown>) | undefined,
+  setNew: () => Promise<unknown>,
+) {
   return async () => {
     if (setCurrent) await setCurrent(false);
     try {
@@ -256,7 +288,9 @@ function ContactRowsSection<Row extends ContactRow>({
                 <div className="item-row__main">
                   {renderValue(row)}
                   {row.isPrimary && <span className="badge badge--ok">{t("me.primary")}</span>}
-                  <span className="block muted small">{t("me.visibleTo", { who: t(`visibility.${row.visibility}`) })}</span>
+                  <span className="block muted small">
+                    {t("me.visibleTo", { who: t(`visibility.${row.visibility}`) })}
+                  </span>
                 </div>
                 {canEdit && (
                   <div className="item-row__actions">
@@ -268,7 +302,10 @@ function ContactRowsSection<Row extends ContactRow>({
                         aria-label={makePrimaryLabel(row)}
                         onClick={() => {
                           const current = rows.find((r) => r.isPrimary);
-                          const swap = makePrimary(current && ((isPrimary) => setPrimary(current, isPrimary)), () => setPrimary(row, true));
+                          const swap = makePrimary(
+                            current && ((isPrimary) => setPrimary(current, isPrimary)),
+                            () => setPrimary(row, true),
+                          );
                           void actions.run(row.id, swap, primarySetText(row));
                         }}
                       >
@@ -294,7 +331,13 @@ function ContactRowsSection<Row extends ContactRow>({
           })}
         </ul>
       )}
-      {actions.error && <Alert kind="error">{actions.error.fieldErrors.isPrimary ?? actions.error.fieldErrors[valueField] ?? actions.error.message}</Alert>}
+      {actions.error && (
+        <Alert kind="error">
+          {actions.error.fieldErrors.isPrimary ??
+            actions.error.fieldErrors[valueField] ??
+            actions.error.message}
+        </Alert>
+      )}
       {canEdit && renderAddForm(actions.setNotice)}
       <SavedNotice text={actions.notice} />
     </section>
@@ -322,7 +365,9 @@ function EmailsSection({ person, loginEmail }: { person: MyPerson; loginEmail: s
       renderValue={(row) => <span className="item-row__value">{row.email}</span>}
       makePrimaryLabel={(row) => t("me.emails.makePrimaryFor", { email: row.email })}
       primarySetText={(row) => t("me.emails.primarySet", { email: row.email })}
-      setPrimary={(row, isPrimary) => update({ variables: { id: row.id, input: { email: row.email, isPrimary } } })}
+      setPrimary={(row, isPrimary) =>
+        update({ variables: { id: row.id, input: { email: row.email, isPrimary } } })
+      }
       remove={(row) => remove({ variables: { id: row.id } })}
       renderAddForm={(setNotice) => (
         <form
@@ -330,13 +375,26 @@ function EmailsSection({ person, loginEmail }: { person: MyPerson; loginEmail: s
           noValidate
           onSubmit={form.submit(async ({ email }) => {
             setNotice(null);
-            await add({ variables: { personId: person.id, input: { email: email.trim(), isPrimary: person.emails.length === 0 } } });
+            await add({
+              variables: {
+                personId: person.id,
+                input: { email: email.trim(), isPrimary: person.emails.length === 0 },
+              },
+            });
             form.setValues({ email: "" });
             setNotice(t("me.emails.added", { email: email.trim() }));
           })}
         >
           {form.error && !form.fieldError("email") && <Alert kind="error">{form.error.message}</Alert>}
-          <TextField label={t("me.emails.add")} type="email" autoComplete="email" maxLength={LIMITS.emailMax} required {...form.bind("email")} error={form.fieldError("email")} />
+          <TextField
+            label={t("me.emails.add")}
+            type="email"
+            autoComplete="email"
+            maxLength={LIMITS.emailMax}
+            required
+            {...form.bind("email")}
+            error={form.fieldError("email")}
+          />
           <button type="submit" className="button button--ghost" disabled={form.submitting}>
             {form.submitting ? t("common.saving") : t("me.add")}
           </button>
@@ -372,7 +430,9 @@ function PhonesSection({ person }: { person: MyPerson }) {
       )}
       makePrimaryLabel={(row) => t("me.phones.makePrimaryFor", { phone: row.formatted })}
       primarySetText={(row) => t("me.phones.primarySet", { phone: row.formatted })}
-      setPrimary={(row, isPrimary) => update({ variables: { id: row.id, input: { number: row.number, isPrimary } } })}
+      setPrimary={(row, isPrimary) =>
+        update({ variables: { id: row.id, input: { number: row.number, isPrimary } } })
+      }
       remove={(row) => remove({ variables: { id: row.id } })}
       renderAddForm={(setNotice) => (
         <form
@@ -380,12 +440,23 @@ function PhonesSection({ person }: { person: MyPerson }) {
           noValidate
           onSubmit={form.submit(async ({ number, kind }) => {
             setNotice(null);
-            await add({ variables: { personId: person.id, input: { number: number.trim(), kind: kind as PhoneKind, isPrimary: person.phones.length === 0 } } });
+            await add({
+              variables: {
+                personId: person.id,
+                input: {
+                  number: number.trim(),
+                  kind: kind as PhoneKind,
+                  isPrimary: person.phones.length === 0,
+                },
+              },
+            });
             form.setValues({ number: "", kind });
             setNotice(t("me.phones.added"));
           })}
         >
-          {form.error && !form.fieldError("number") && !form.fieldError("kind") && <Alert kind="error">{form.error.message}</Alert>}
+          {form.error && !form.fieldError("number") && !form.fieldError("kind") && (
+            <Alert kind="error">{form.error.message}</Alert>
+          )}
           <TextField
             label={t("me.phones.add")}
             type="tel"
@@ -421,7 +492,14 @@ function AddressSection({ household }: { household: MyHousehold }) {
   const blank = { street1: "", street2: "", city: "", region: "", postalCode: "", country: browserCountry() };
   const form = useForm(
     address
-      ? { street1: address.street1, street2: address.street2 ?? "", city: address.city, region: address.region ?? "", postalCode: address.postalCode ?? "", country: address.country }
+      ? {
+          street1: address.street1,
+          street2: address.street2 ?? "",
+          city: address.city,
+          region: address.region ?? "",
+          postalCode: address.postalCode ?? "",
+          country: address.country,
+        }
       : blank,
   );
   const [notice, setNotice] = useState<string | null>(null);
@@ -462,7 +540,14 @@ function AddressSection({ household }: { household: MyHousehold }) {
       <p className="muted small">{t("me.address.intro", { household: household.name })}</p>
       <form className="form" noValidate onSubmit={onSubmit} onChange={() => setNotice(null)}>
         {form.error && <Alert kind="error">{form.error.message}</Alert>}
-        <TextField label={t("me.address.street1")} autoComplete="address-line1" required maxLength={LIMITS.streetMax} {...form.bind("street1")} error={form.fieldError("street1")} />
+        <TextField
+          label={t("me.address.street1")}
+          autoComplete="address-line1"
+          required
+          maxLength={LIMITS.streetMax}
+          {...form.bind("street1")}
+          error={form.fieldError("street1")}
+        />
         <TextField
           label={t("me.address.street2")}
           autoComplete="address-line2"
@@ -472,12 +557,39 @@ function AddressSection({ household }: { household: MyHousehold }) {
           error={form.fieldError("street2")}
         />
         <div className="form__row">
-          <TextField label={t("me.address.city")} autoComplete="address-level2" required maxLength={LIMITS.cityMax} {...form.bind("city")} error={form.fieldError("city")} />
-          <TextField label={t("me.address.region")} autoComplete="address-level1" maxLength={LIMITS.regionMax} optionalText={t("common.optional")} {...form.bind("region")} error={form.fieldError("region")} />
+          <TextField
+            label={t("me.address.city")}
+            autoComplete="address-level2"
+            required
+            maxLength={LIMITS.cityMax}
+            {...form.bind("city")}
+            error={form.fieldError("city")}
+          />
+          <TextField
+            label={t("me.address.region")}
+            autoComplete="address-level1"
+            maxLength={LIMITS.regionMax}
+            optionalText={t("common.optional")}
+            {...form.bind("region")}
+            error={form.fieldError("region")}
+          />
         </div>
         <div className="form__row">
-          <TextField label={t("me.address.postalCode")} autoComplete="postal-code" maxLength={LIMITS.postalCodeMax} optionalText={t("common.optional")} {...form.bind("postalCode")} error={form.fieldError("postalCode")} />
-          <SelectField label={t("me.address.country")} autoComplete="country" required {...form.bind("country")} error={form.fieldError("country")}>
+          <TextField
+            label={t("me.address.postalCode")}
+            autoComplete="postal-code"
+            maxLength={LIMITS.postalCodeMax}
+            optionalText={t("common.optional")}
+            {...form.bind("postalCode")}
+            error={form.fieldError("postalCode")}
+          />
+          <SelectField
+            label={t("me.address.country")}
+            autoComplete="country"
+            required
+            {...form.bind("country")}
+            error={form.fieldError("country")}
+          >
             {countryOptions(locale).map((c) => (
               <option key={c.code} value={c.code}>
                 {c.name}

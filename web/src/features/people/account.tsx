@@ -48,5 +48,14 @@ export function MyAccountGate({ children }: { children: (account: MyAccount) => 
       </div>
     );
   }
-  return <>{children({ person: viewer.person, household: viewer.person.household, loginEmail: viewer.user.email, isMember: viewer.isMember })}</>;
+  return (
+    <>
+      {children({
+        person: viewer.person,
+        household: viewer.person.household,
+        loginEmail: viewer.user.email,
+        isMember: viewer.isMember,
+      })}
+    </>
+  );
 }

@@ -32,7 +32,9 @@ export function countryName(code: string, locale: Locale): string {
 /** Every country, sorted by its name in the reader's language. */
 export function countryOptions(locale: Locale): Array<{ code: string; name: string }> {
   const collator = new Intl.Collator(locale);
-  return COUNTRY_CODES.map((code) => ({ code, name: countryName(code, locale) })).sort((a, b) => collator.compare(a.name, b.name));
+  return COUNTRY_CODES.map((code) => ({ code, name: countryName(code, locale) })).sort((a, b) =>
+    collator.compare(a.name, b.name),
+  );
 }
 
 /** The reader's own country from the browser language ("en-US" → "US"), a sensible default for a new address. */
@@ -45,14 +47,17 @@ export function browserCountry(): string {
 }
 
 export function addressLines(address: AddressParts, locale: Locale): string[] {
-  const cityLine = [address.city, [address.region, address.postalCode].filter(Boolean).join(" ")].filter(Boolean).join(", ");
+  const cityLine = [address.city, [address.region, address.postalCode].filter(Boolean).join(" ")]
+    .filter(Boolean)
+    .join(", ");
   const lines = [address.street1, address.street2 ?? "", cityLine];
   // The country only when it isn't the reader's own, as on an envelope.
   if (address.country !== browserCountry()) lines.push(countryName(address.country, locale));
   return lines.filter((line) => line.trim());
 }
 
-const mapLink = (lines: string[]) => `https://www.openstreetmap.org/search?query=${encodeURIComponent(lines.join(", "))}`;
+const mapLink = (lines: string[]) =>
+  `https://www.openstreetmap.org/search?query=${encodeURIComponent(lines.join(", "))}`;
 
 /** A household's address, one line per line, with a map link that (for screen readers) names whose it is. */
 export function AddressLines({ address, whose }: { address: AddressParts; whose?: string }) {

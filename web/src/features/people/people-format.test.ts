@@ -13,9 +13,21 @@ describe("directory formatting", () => {
   });
 
   it("writes an address as envelope lines, the country only when it is foreign", () => {
-    const address = { street1: "14 Oak Street", street2: "", city: "Springfield", region: "IL", postalCode: "62704", country: "US" };
+    const address = {
+      street1: "14 Oak Street",
+      street2: "",
+      city: "Springfield",
+      region: "IL",
+      postalCode: "62704",
+      country: "US",
+    };
     expect(addressLines(address, "en")).toEqual(["14 Oak Street", "Springfield, IL 62704"]);
-    expect(addressLines({ ...address, street2: "Apt 3", region: null, country: "MX" }, "es")).toEqual(["14 Oak Street", "Apt 3", "Springfield, 62704", "México"]);
+    expect(addressLines({ ...address, street2: "Apt 3", region: null, country: "MX" }, "es")).toEqual([
+      "14 Oak Street",
+      "Apt 3",
+      "Springfield, 62704",
+      "México",
+    ]);
   });
 
   it("knows today's date in the church's zone, not the browser's", () => {

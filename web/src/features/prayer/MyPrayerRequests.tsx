@@ -1,6 +1,10 @@
 import { useId, useRef, useState } from "react";
 import { Link } from "react-router";
-import { useMarkPrayerAnswered, useMyPrayerRequests, type MyPrayerRequestFragment } from "./prayer.generated.ts";
+import {
+  useMarkPrayerAnswered,
+  useMyPrayerRequests,
+  type MyPrayerRequestFragment,
+} from "./prayer.generated.ts";
 import type { PrayerStatus } from "../../gql/types.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { Alert } from "../../components/Alert.tsx";
@@ -23,7 +27,10 @@ export const STATUS_BADGE: Record<PrayerStatus, string> = {
 export function MyPrayerRequests({ announce }: { announce(message: string): void }) {
   const i18n = useI18n();
   const { t } = i18n;
-  const { data, error, fetchMore } = useMyPrayerRequests({ variables: { first: PAGE_SIZE }, fetchPolicy: "cache-and-network" });
+  const { data, error, fetchMore } = useMyPrayerRequests({
+    variables: { first: PAGE_SIZE },
+    fetchPolicy: "cache-and-network",
+  });
   const requests = data?.myPrayerRequests.edges.map((e) => e.node) ?? [];
   if (!data && !error) return null;
   return (
@@ -40,7 +47,12 @@ export function MyPrayerRequests({ announce }: { announce(message: string): void
         <button
           type="button"
           className="button button--ghost button--small"
-          onClick={() => void fetchMore({ variables: { after: data.myPrayerRequests.pageInfo.endCursor }, updateQuery: appendEdges("myPrayerRequests") })}
+          onClick={() =>
+            void fetchMore({
+              variables: { after: data.myPrayerRequests.pageInfo.endCursor },
+              updateQuery: appendEdges("myPrayerRequests"),
+            })
+          }
         >
           {t("prayer.showMore")}
         </button>
@@ -49,12 +61,20 @@ export function MyPrayerRequests({ announce }: { announce(message: string): void
   );
 }
 
-function MyRequest({ request, announce }: { request: MyPrayerRequestFragment; announce(message: string): void }) {
+function MyRequest({
+  request,
+  announce,
+}: {
+  request: MyPrayerRequestFragment;
+  announce(message: string): void;
+}) {
   const { t, locale } = useI18n();
   return (
     <li className="my-prayer">
       <p className="my-prayer__meta">
-        <span className={`prayer-badge ${STATUS_BADGE[request.status]}`}>{t(`prayer.status.${request.status}`)}</span>
+        <span className={`prayer-badge ${STATUS_BADGE[request.status]}`}>
+          {t(`prayer.status.${request.status}`)}
+        </span>
         <time className="small muted" dateTime={request.created}>
           {relativeTime(request.created, locale)}
         </time>
@@ -73,7 +93,13 @@ function MyRequest({ request, announce }: { request: MyPrayerRequestFragment; an
 }
 
 /** The requester shares how the prayer was answered (a "praise report" on the wall). */
-export function AnsweredButton({ request, announce }: { request: MyPrayerRequestFragment; announce(message: string): void }) {
+export function AnsweredButton({
+  request,
+  announce,
+}: {
+  request: MyPrayerRequestFragment;
+  announce(message: string): void;
+}) {
   const i18n = useI18n();
   const { t, locale } = i18n;
   const titleId = useId();
@@ -100,7 +126,11 @@ export function AnsweredButton({ request, announce }: { request: MyPrayerRequest
 
   return (
     <>
-      <button type="button" className="button button--ghost button--small" onClick={() => dialog.current?.showModal()}>
+      <button
+        type="button"
+        className="button button--ghost button--small"
+        onClick={() => dialog.current?.showModal()}
+      >
         {t("prayer.answer.open")}
       </button>
       <dialog ref={dialog} className="dialog dialog--wide" aria-labelledby={titleId}>
@@ -123,7 +153,10 @@ export function AnsweredButton({ request, announce }: { request: MyPrayerRequest
             value={note}
             onChange={(e) => setNote(e.target.value)}
             error={error?.field}
-            hint={t("prayer.answer.hint", { count: note.length.toLocaleString(locale), max: LIMITS.prayerAnswerNoteMax.toLocaleString(locale) })}
+            hint={t("prayer.answer.hint", {
+              count: note.length.toLocaleString(locale),
+              max: LIMITS.prayerAnswerNoteMax.toLocaleString(locale),
+            })}
           />
           <div className="actions">
             <button type="submit" className="button" disabled={loading}>

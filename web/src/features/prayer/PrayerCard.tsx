@@ -9,13 +9,20 @@ import { handleError } from "../../lib/handleError.ts";
 import { relativeTime } from "../../i18n/relativeTime.ts";
 import { LIMITS } from "@flock/shared/limits";
 
-
 /**
  * One request on the wall: who asked (or "Anonymous"), when, the request, the praise report once
  * answered, and the live "N people prayed" count with the "I prayed" button. `announce` speaks a
  * result in the page's polite live region (the button's own label change is not reliably read).
  */
-export function PrayerCard({ request, announce, headingLevel = 3 }: { request: PrayerCardFragment; announce(message: string): void; headingLevel?: 2 | 3 }) {
+export function PrayerCard({
+  request,
+  announce,
+  headingLevel = 3,
+}: {
+  request: PrayerCardFragment;
+  announce(message: string): void;
+  headingLevel?: 2 | 3;
+}) {
   const { t, locale } = useI18n();
   const { format } = useChurchDateTime();
   const headingId = useId();
@@ -30,7 +37,9 @@ export function PrayerCard({ request, announce, headingLevel = 3 }: { request: P
         <time className="prayer-card__time" dateTime={request.created} title={format(request.created)}>
           {relativeTime(request.created, locale)}
         </time>
-        {request.visibility === "MEMBERS" && <span className="prayer-badge">{t("prayer.visibility.MEMBERS.short")}</span>}
+        {request.visibility === "MEMBERS" && (
+          <span className="prayer-badge">{t("prayer.visibility.MEMBERS.short")}</span>
+        )}
       </div>
       <p className="prayer-card__body">{request.body}</p>
       {answered && request.answerNote && (
@@ -51,7 +60,11 @@ export function PrayerCard({ request, announce, headingLevel = 3 }: { request: P
         </div>
       )}
       <div className="prayer-card__foot">
-        <p className="prayer-card__count">{request.prayedCount === 0 ? t("prayer.prayedNone") : t("prayer.prayedCount", { count: request.prayedCount })}</p>
+        <p className="prayer-card__count">
+          {request.prayedCount === 0
+            ? t("prayer.prayedNone")
+            : t("prayer.prayedCount", { count: request.prayedCount })}
+        </p>
         <div className="prayer-card__actions">
           <PrayButton request={request} announce={announce} />
           <FlagButton request={request} announce={announce} />
@@ -75,7 +88,14 @@ function PrayButton({ request, announce }: { request: PrayerCardFragment; announ
       // The count moves at once; the server's answer (or the live event) corrects it.
       const result = await prayFor({
         variables: { id: request.id },
-        optimisticResponse: { prayFor: { __typename: "PrayerRequest", id: request.id, prayedCount: request.prayedCount + 1, prayedToday: true } },
+        optimisticResponse: {
+          prayFor: {
+            __typename: "PrayerRequest",
+            id: request.id,
+            prayedCount: request.prayedCount + 1,
+            prayedToday: true,
+          },
+        },
       });
       const count = result.data?.prayFor.prayedCount ?? request.prayedCount + 1;
       announce(`${t("prayer.thanksForPraying")} ${t("prayer.prayedCount", { count: count })}`);
@@ -87,7 +107,12 @@ function PrayButton({ request, announce }: { request: PrayerCardFragment; announ
   return (
     <>
       {/* aria-disabled rather than disabled: the button keeps focus after the click. */}
-      <button type="button" className={`button button--small prayer-card__pray${done ? " is-done" : ""}`} aria-disabled={done || undefined} onClick={() => void pray()}>
+      <button
+        type="button"
+        className={`button button--small prayer-card__pray${done ? " is-done" : ""}`}
+        aria-disabled={done || undefined}
+        onClick={() => void pray()}
+      >
         <HeartIcon filled={done} /> {done ? t("prayer.prayedToday") : t("prayer.iPrayed")}
       </button>
       {error && (
@@ -124,7 +149,8 @@ function FlagButton({ request, announce }: { request: PrayerCardFragment; announ
   const [error, setError] = useState<string | null>(null);
   const [flag, { loading }] = useFlagPrayerRequest();
   if (!data?.viewer?.isMember || request.isMine) return null;
-  if (request.flaggedByMe) return <span className="prayer-card__flagged small muted">{t("prayer.flagged")}</span>;
+  if (request.flaggedByMe)
+    return <span className="prayer-card__flagged small muted">{t("prayer.flagged")}</span>;
 
   async function confirm() {
     setError(null);
@@ -139,7 +165,11 @@ function FlagButton({ request, announce }: { request: PrayerCardFragment; announ
 
   return (
     <>
-      <button type="button" className="link-button prayer-card__flag" onClick={() => dialog.current?.showModal()}>
+      <button
+        type="button"
+        className="link-button prayer-card__flag"
+        onClick={() => dialog.current?.showModal()}
+      >
         {t("prayer.flag")}
       </button>
       <dialog ref={dialog} className="dialog" aria-labelledby={titleId}>
@@ -154,7 +184,14 @@ function FlagButton({ request, announce }: { request: PrayerCardFragment; announ
           <h2 id={titleId}>{t("prayer.flagTitle")}</h2>
           <p>{t("prayer.flagBody")}</p>
           {error && <Alert kind="error">{error}</Alert>}
-          <TextAreaField label={t("prayer.flagReason")} optionalText={t("common.optional")} rows={3} maxLength={LIMITS.prayerFlagReasonMax} value={reason} onChange={(e) => setReason(e.target.value)} />
+          <TextAreaField
+            label={t("prayer.flagReason")}
+            optionalText={t("common.optional")}
+            rows={3}
+            maxLength={LIMITS.prayerFlagReasonMax}
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+          />
           <div className="actions">
             <button type="submit" className="button button--danger-solid" disabled={loading}>
               {t("prayer.flagConfirm")}

@@ -1,6 +1,12 @@
 import { useCallback, useRef, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
-import { PrayerCardFragmentDoc, PrayerWallDocument, usePrayerRequestPage, usePrayerWall, usePrayerWallEvents } from "./prayer.generated.ts";
+import {
+  PrayerCardFragmentDoc,
+  PrayerWallDocument,
+  usePrayerRequestPage,
+  usePrayerWall,
+  usePrayerWallEvents,
+} from "./prayer.generated.ts";
 import { useAppShell } from "../../gql/AppShell.generated.ts";
 import type { PrayerWallFilter } from "../../gql/types.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
@@ -54,7 +60,11 @@ export function PrayerPage() {
       </div>
       {region}
       <div className="prayer__layout">
-        {shell && !shell.viewer && !shell.settings.prayerPublicWall ? <MembersOnlyWall /> : <PrayerWall announce={announce} />}
+        {shell && !shell.viewer && !shell.settings.prayerPublicWall ? (
+          <MembersOnlyWall />
+        ) : (
+          <PrayerWall announce={announce} />
+        )}
         <aside className="prayer__side" aria-label={t("prayer.sideLabel")}>
           <PrayerRequestForm />
           {shell?.viewer && <MyPrayerRequests announce={announce} />}
@@ -86,7 +96,10 @@ function PrayerWall({ announce }: { announce(message: string): void }) {
   const [params, setParams] = useSearchParams();
   const filter: PrayerWallFilter = params.get("filter") === "answered" ? "ANSWERED" : "ALL";
   const variables = wallVariables(filter);
-  const { data, loading, error, fetchMore, refetch } = usePrayerWall({ variables, fetchPolicy: "cache-and-network" });
+  const { data, loading, error, fetchMore, refetch } = usePrayerWall({
+    variables,
+    fetchPolicy: "cache-and-network",
+  });
   const [loadingMore, setLoadingMore] = useState(false);
   const [moreError, setMoreError] = useState<string | null>(null);
   const list = useRef<HTMLUListElement>(null);
@@ -103,9 +116,15 @@ function PrayerWall({ announce }: { announce(message: string): void }) {
       let added = false;
       // What this viewer's cache already knows of the request (from another list, or before it left the wall).
       const cached = change.request
-        ? client.cache.readFragment({ id: client.cache.identify(change.request), fragment: PrayerCardFragmentDoc, fragmentName: "PrayerCard" })
+        ? client.cache.readFragment({
+            id: client.cache.identify(change.request),
+            fragment: PrayerCardFragmentDoc,
+            fragmentName: "PrayerCard",
+          })
         : null;
-      const known = cached ? { prayedToday: cached.prayedToday, isMine: cached.isMine, flaggedByMe: cached.flaggedByMe } : undefined;
+      const known = cached
+        ? { prayedToday: cached.prayedToday, isMine: cached.isMine, flaggedByMe: cached.flaggedByMe }
+        : undefined;
       for (const f of FILTERS) {
         client.cache.updateQuery({ query: PrayerWallDocument, variables: wallVariables(f) }, (wall) => {
           if (!wall) return undefined;
@@ -124,9 +143,14 @@ function PrayerWall({ announce }: { announce(message: string): void }) {
     setLoadingMore(true);
     setMoreError(null);
     try {
-      await fetchMore({ variables: { after: data.prayerWall.pageInfo.endCursor }, updateQuery: appendEdges("prayerWall") });
+      await fetchMore({
+        variables: { after: data.prayerWall.pageInfo.endCursor },
+        updateQuery: appendEdges("prayerWall"),
+      });
       // Keyboard and screen-reader users continue at the first new request, not at the top.
-      requestAnimationFrame(() => list.current?.querySelectorAll<HTMLElement>(".prayer-card__author")[before]?.focus());
+      requestAnimationFrame(() =>
+        list.current?.querySelectorAll<HTMLElement>(".prayer-card__author")[before]?.focus(),
+      );
     } catch (caught) {
       setMoreError(handleError(caught, i18n).message);
     } finally {
@@ -143,7 +167,12 @@ function PrayerWall({ announce }: { announce(message: string): void }) {
       </h2>
       <div className="prayer-filter" role="group" aria-label={t("prayer.filter")}>
         {FILTERS.map((f) => (
-          <button key={f} type="button" aria-pressed={filter === f} onClick={() => setParams(f === "ALL" ? {} : { filter: "answered" }, { replace: true })}>
+          <button
+            key={f}
+            type="button"
+            aria-pressed={filter === f}
+            onClick={() => setParams(f === "ALL" ? {} : { filter: "answered" }, { replace: true })}
+          >
             {t(`prayer.filter.${f}`)}
           </button>
         ))}
@@ -171,7 +200,12 @@ function PrayerWall({ announce }: { announce(message: string): void }) {
       {moreError && <Alert kind="error">{moreError}</Alert>}
       {data?.prayerWall.pageInfo.hasNextPage && (
         <p className="prayer__more">
-          <button type="button" className="button button--ghost" disabled={loadingMore} onClick={() => void showMore()}>
+          <button
+            type="button"
+            className="button button--ghost"
+            disabled={loadingMore}
+            onClick={() => void showMore()}
+          >
             {loadingMore ? t("app.loading") : t("prayer.showMore")}
           </button>
         </p>
@@ -186,7 +220,10 @@ export function PrayerRequestPage() {
   const { t } = i18n;
   const { id = "" } = useParams();
   const { announce, region } = useAnnouncer();
-  const { data, loading, error } = usePrayerRequestPage({ variables: { id }, fetchPolicy: "cache-and-network" });
+  const { data, loading, error } = usePrayerRequestPage({
+    variables: { id },
+    fetchPolicy: "cache-and-network",
+  });
   usePageTitle(t("prayer.requestTitle"));
   if (loading && !data) return <Loading />;
   if (error && !data) {
@@ -208,8 +245,12 @@ export function PrayerRequestPage() {
       {region}
       {request.isMine && !onWall && (
         <Alert kind={request.status === "REJECTED" ? "warning" : "info"}>
-          <span className={`prayer-badge ${STATUS_BADGE[request.status]}`}>{t(`prayer.status.${request.status}`)}</span>{" "}
-          {request.status === "REJECTED" && request.rejectReason ? `${t("prayer.mine.reason")} ${request.rejectReason}` : t(`prayer.statusHint.${request.status}`)}
+          <span className={`prayer-badge ${STATUS_BADGE[request.status]}`}>
+            {t(`prayer.status.${request.status}`)}
+          </span>{" "}
+          {request.status === "REJECTED" && request.rejectReason
+            ? `${t("prayer.mine.reason")} ${request.rejectReason}`
+            : t(`prayer.statusHint.${request.status}`)}
         </Alert>
       )}
       <PrayerCard request={request} announce={announce} headingLevel={2} />

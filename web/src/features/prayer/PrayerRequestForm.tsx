@@ -1,6 +1,10 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { useApolloClient } from "@apollo/client/react";
-import { PrayerWallDocument, useSubmitPrayerRequest, type MyPrayerRequestFragment } from "./prayer.generated.ts";
+import {
+  PrayerWallDocument,
+  useSubmitPrayerRequest,
+  type MyPrayerRequestFragment,
+} from "./prayer.generated.ts";
 import { useAppShell } from "../../gql/AppShell.generated.ts";
 import type { PrayerVisibility } from "../../gql/types.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
@@ -44,12 +48,21 @@ export function PrayerRequestForm() {
 
   // Visitors may ask for a members-only request too; with the public wall off, "Everyone" is not offered.
   const publicWall = shell?.settings.prayerPublicWall !== false;
-  const visibilities: PrayerVisibility[] = publicWall ? ["PUBLIC", "MEMBERS", "PASTORAL"] : ["MEMBERS", "PASTORAL"];
+  const visibilities: PrayerVisibility[] = publicWall
+    ? ["PUBLIC", "MEMBERS", "PASTORAL"]
+    : ["MEMBERS", "PASTORAL"];
   // The settings may arrive after the form did: "Everyone" then means members only.
-  const chosen = (publicWall || form.values.visibility !== "PUBLIC" ? form.values.visibility : "MEMBERS") as PrayerVisibility;
+  const chosen = (
+    publicWall || form.values.visibility !== "PUBLIC" ? form.values.visibility : "MEMBERS"
+  ) as PrayerVisibility;
 
   if (sent) {
-    const message = sent.visibility === "PASTORAL" ? t("prayer.form.sentPastoral") : sent.status === "PENDING" ? t("prayer.form.sentPending") : t("prayer.form.sentApproved");
+    const message =
+      sent.visibility === "PASTORAL"
+        ? t("prayer.form.sentPastoral")
+        : sent.status === "PENDING"
+          ? t("prayer.form.sentPending")
+          : t("prayer.form.sentApproved");
     return (
       <section className="card prayer-form prayer-form--done" aria-labelledby="prayer-form-title">
         <h2 id="prayer-form-title" tabIndex={-1} ref={doneHeading}>
@@ -85,7 +98,8 @@ export function PrayerRequestForm() {
         const fieldErrors: Record<string, string> = {};
         if (body.length < BODY_MIN) fieldErrors.body = t("prayer.form.bodyTooShort", { min: BODY_MIN });
         if (!viewer && !anonymous && !values.name.trim()) fieldErrors.name = t("prayer.form.nameRequired");
-        if (!viewer && !/^\S+@\S+\.\S+$/.test(values.email.trim())) fieldErrors.email = t("field.invalid_email");
+        if (!viewer && !/^\S+@\S+\.\S+$/.test(values.email.trim()))
+          fieldErrors.email = t("field.invalid_email");
         if (Object.keys(fieldErrors).length) {
           form.setError({ code: "BAD_USER_INPUT", message: t("prayer.form.fix"), fieldErrors });
           return;
@@ -106,7 +120,11 @@ export function PrayerRequestForm() {
         if (!request) return;
         // Shown at once when approval is off: put it on the wall without waiting for the live event.
         for (const filter of ["ALL", "ANSWERED"] as const) {
-          client.cache.updateQuery({ query: PrayerWallDocument, variables: wallVariables(filter) }, (wall) => (wall ? (applyWallEvent(wall, { kind: "ADDED", id: request.id, request }, filter).wall ?? undefined) : undefined));
+          client.cache.updateQuery({ query: PrayerWallDocument, variables: wallVariables(filter) }, (wall) =>
+            wall
+              ? (applyWallEvent(wall, { kind: "ADDED", id: request.id, request }, filter).wall ?? undefined)
+              : undefined,
+          );
         }
         setSent(request);
       })}
@@ -120,7 +138,11 @@ export function PrayerRequestForm() {
           rows={6}
           required
           maxLength={BODY_MAX}
-          hint={t("prayer.form.bodyCount", { count: length.toLocaleString(locale), max: BODY_MAX.toLocaleString(locale), min: BODY_MIN })}
+          hint={t("prayer.form.bodyCount", {
+            count: length.toLocaleString(locale),
+            max: BODY_MAX.toLocaleString(locale),
+            min: BODY_MIN,
+          })}
           {...form.bind("body")}
           error={form.fieldError("body")}
         />
@@ -129,7 +151,13 @@ export function PrayerRequestForm() {
         <legend id={legendId}>{t("prayer.form.visibility")}</legend>
         {visibilities.map((visibility) => (
           <label key={visibility} className="prayer-radio">
-            <input type="radio" name="visibility" value={visibility} checked={chosen === visibility} onChange={form.bind("visibility").onChange} />
+            <input
+              type="radio"
+              name="visibility"
+              value={visibility}
+              checked={chosen === visibility}
+              onChange={form.bind("visibility").onChange}
+            />
             <span>
               <span className="prayer-radio__label">{t(`prayer.visibility.${visibility}`)}</span>
               <span className="prayer-radio__hint">{t(`prayer.visibility.${visibility}.hint`)}</span>
@@ -140,15 +168,37 @@ export function PrayerRequestForm() {
       </fieldset>
       <CheckboxField
         label={t("prayer.form.anonymous")}
-        hint={viewer ? t("prayer.form.anonymousHint", { name: viewer.user.name }) : t("prayer.form.anonymousHintVisitor")}
+        hint={
+          viewer
+            ? t("prayer.form.anonymousHint", { name: viewer.user.name })
+            : t("prayer.form.anonymousHintVisitor")
+        }
         checked={anonymous}
         onChange={(e) => setAnonymous(e.target.checked)}
       />
       {!anonymous && chosen === "PUBLIC" && <p className="muted small">{t("prayer.form.firstNameOnly")}</p>}
       {!viewer && (
         <>
-          {!anonymous && <TextField label={t("prayer.form.name")} autoComplete="name" required maxLength={LIMITS.nameMax} {...form.bind("name")} error={form.fieldError("name")} />}
-          <TextField label={t("auth.email")} type="email" autoComplete="email" required maxLength={LIMITS.emailMax} hint={t("prayer.form.emailHint")} {...form.bind("email")} error={form.fieldError("email")} />
+          {!anonymous && (
+            <TextField
+              label={t("prayer.form.name")}
+              autoComplete="name"
+              required
+              maxLength={LIMITS.nameMax}
+              {...form.bind("name")}
+              error={form.fieldError("name")}
+            />
+          )}
+          <TextField
+            label={t("auth.email")}
+            type="email"
+            autoComplete="email"
+            required
+            maxLength={LIMITS.emailMax}
+            hint={t("prayer.form.emailHint")}
+            {...form.bind("email")}
+            error={form.fieldError("email")}
+          />
         </>
       )}
       {/* A trap for spam robots: people never see or reach it; a filled one is quietly dropped by the gateway. */}

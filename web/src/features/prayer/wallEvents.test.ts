@@ -36,30 +36,58 @@ const ids = (result: PrayerWallQuery | null) => result?.prayerWall.edges.map((e)
 
 describe("applyWallEvent", () => {
   it("puts a new request on top and says so", () => {
-    const result = applyWallEvent(wall(request("a")), { kind: "ADDED", id: "b", request: request("b") }, "ALL");
+    const result = applyWallEvent(
+      wall(request("a")),
+      { kind: "ADDED", id: "b", request: request("b") },
+      "ALL",
+    );
     expect(ids(result.wall)).toEqual(["b", "a"]);
     expect(result.added).toBe(true);
   });
 
   it("does not show a request twice", () => {
-    const result = applyWallEvent(wall(request("a")), { kind: "ADDED", id: "a", request: request("a", { prayedCount: 3 }) }, "ALL");
+    const result = applyWallEvent(
+      wall(request("a")),
+      { kind: "ADDED", id: "a", request: request("a", { prayedCount: 3 }) },
+      "ALL",
+    );
     expect(result).toEqual({ wall: null, added: false });
   });
 
   it("leaves count changes to the cache", () => {
-    expect(applyWallEvent(wall(request("a")), { kind: "UPDATED", id: "a", request: request("a", { prayedCount: 4 }) }, "ALL").wall).toBeNull();
+    expect(
+      applyWallEvent(
+        wall(request("a")),
+        { kind: "UPDATED", id: "a", request: request("a", { prayedCount: 4 }) },
+        "ALL",
+      ).wall,
+    ).toBeNull();
   });
 
   it("removes a request that left the wall", () => {
-    expect(ids(applyWallEvent(wall(request("a"), request("b")), { kind: "REMOVED", id: "a" }, "ALL").wall)).toEqual(["b"]);
+    expect(
+      ids(applyWallEvent(wall(request("a"), request("b")), { kind: "REMOVED", id: "a" }, "ALL").wall),
+    ).toEqual(["b"]);
     // Flagged back to moderation: the update says it is pending now.
-    expect(ids(applyWallEvent(wall(request("a"), request("b")), { kind: "UPDATED", id: "b", request: request("b", { status: "PENDING" }) }, "ALL").wall)).toEqual(["a"]);
+    expect(
+      ids(
+        applyWallEvent(
+          wall(request("a"), request("b")),
+          { kind: "UPDATED", id: "b", request: request("b", { status: "PENDING" }) },
+          "ALL",
+        ).wall,
+      ),
+    ).toEqual(["a"]);
   });
 
   it("keeps the answered list to praise reports", () => {
     const answered = request("c", { status: "ANSWERED", answerNote: "She is home!" });
-    expect(ids(applyWallEvent(wall(), { kind: "UPDATED", id: "c", request: answered }, "ANSWERED").wall)).toEqual(["c"]);
-    expect(applyWallEvent(wall(), { kind: "ADDED", id: "d", request: request("d") }, "ANSWERED").wall).toBeNull();
+    expect(
+      ids(applyWallEvent(wall(), { kind: "UPDATED", id: "c", request: answered }, "ANSWERED").wall),
+    ).toEqual(["c"]);
+    expect(
+      applyWallEvent(wall(), { kind: "ADDED", id: "d", request: request("d") }, "ANSWERED").wall,
+    ).toBeNull();
   });
 
   it("ignores RESYNC (the page refetches) and events without an id", () => {

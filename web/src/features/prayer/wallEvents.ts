@@ -11,9 +11,14 @@ export interface WallEvent {
 export const FRESH_VIEWER_STATE = { prayedToday: false, isMine: false, flaggedByMe: false } as const;
 
 /** Whether a request belongs on the wall list shown with `filter` (pastoral ones never do). */
-export function belongsOnWall(request: Pick<PrayerCardFragment, "status" | "visibility">, filter: PrayerWallFilter): boolean {
+export function belongsOnWall(
+  request: Pick<PrayerCardFragment, "status" | "visibility">,
+  filter: PrayerWallFilter,
+): boolean {
   if (request.visibility === "PASTORAL") return false;
-  return filter === "ANSWERED" ? request.status === "ANSWERED" : request.status === "APPROVED" || request.status === "ANSWERED";
+  return filter === "ANSWERED"
+    ? request.status === "ANSWERED"
+    : request.status === "APPROVED" || request.status === "ANSWERED";
 }
 
 /**
@@ -34,7 +39,13 @@ export function applyWallEvent(
   const shown = edges.some((edge) => edge.node.id === id);
   const belongs = event.kind !== "REMOVED" && !!event.request && belongsOnWall(event.request, filter);
   if (shown && !belongs) {
-    return { wall: { ...wall, prayerWall: { ...wall.prayerWall, edges: edges.filter((edge) => edge.node.id !== id) } }, added: false };
+    return {
+      wall: {
+        ...wall,
+        prayerWall: { ...wall.prayerWall, edges: edges.filter((edge) => edge.node.id !== id) },
+      },
+      added: false,
+    };
   }
   if (!shown && belongs && event.request) {
     const edge = { __typename: "PrayerRequestEdge" as const, node: { ...event.request, ...known } };

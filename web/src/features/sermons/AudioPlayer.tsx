@@ -94,7 +94,11 @@ export function AudioPlayer({ sermonId, title, src, durationSeconds, startAt, sh
   function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
     const target = event.target as HTMLElement;
     // Let form controls (the speed menu, the slider) keep their own keys.
-    if (target.tagName === "SELECT" || (target.tagName === "INPUT" && event.key !== " " && event.key.toLowerCase() !== "k")) return;
+    if (
+      target.tagName === "SELECT" ||
+      (target.tagName === "INPUT" && event.key !== " " && event.key.toLowerCase() !== "k")
+    )
+      return;
     const key = event.key.toLowerCase();
     if (key === " " || key === "k") {
       if (target.tagName === "BUTTON" && key === " ") return; // the button handles Space itself
@@ -111,7 +115,12 @@ export function AudioPlayer({ sermonId, title, src, durationSeconds, startAt, sh
 
   const shown = duration || durationSeconds || 0;
   return (
-    <div className="player" role="group" aria-label={t("sermons.player.label", { title })} onKeyDown={onKeyDown}>
+    <div
+      className="player"
+      role="group"
+      aria-label={t("sermons.player.label", { title })}
+      onKeyDown={onKeyDown}
+    >
       <audio
         ref={audio}
         src={src}
@@ -134,13 +143,28 @@ export function AudioPlayer({ sermonId, title, src, durationSeconds, startAt, sh
         }}
       />
       <div className="player__controls">
-        <button type="button" className="player__button" onClick={() => seekTo(time - JUMP)} aria-label={t("sermons.player.back")}>
+        <button
+          type="button"
+          className="player__button"
+          onClick={() => seekTo(time - JUMP)}
+          aria-label={t("sermons.player.back")}
+        >
           <span aria-hidden="true">↺</span> 15
         </button>
-        <button type="button" className="player__button player__play" onClick={toggle} aria-label={playing ? t("sermons.player.pause") : t("sermons.player.play")}>
+        <button
+          type="button"
+          className="player__button player__play"
+          onClick={toggle}
+          aria-label={playing ? t("sermons.player.pause") : t("sermons.player.play")}
+        >
           <span aria-hidden="true">{playing ? "❚❚" : "▶"}</span>
         </button>
-        <button type="button" className="player__button" onClick={() => seekTo(time + JUMP)} aria-label={t("sermons.player.forward")}>
+        <button
+          type="button"
+          className="player__button"
+          onClick={() => seekTo(time + JUMP)}
+          aria-label={t("sermons.player.forward")}
+        >
           15 <span aria-hidden="true">↻</span>
         </button>
         <label className="player__speed">
@@ -167,7 +191,10 @@ export function AudioPlayer({ sermonId, title, src, durationSeconds, startAt, sh
           step={1}
           value={Math.floor(Math.min(time, shown || time))}
           aria-label={t("sermons.player.seek")}
-          aria-valuetext={t("sermons.player.position", { time: formatClock(time), total: formatClock(shown) })}
+          aria-valuetext={t("sermons.player.position", {
+            time: formatClock(time),
+            total: formatClock(shown),
+          })}
           onChange={(e) => seekTo(Number(e.target.value))}
         />
         <span className="player__time" aria-hidden="true">

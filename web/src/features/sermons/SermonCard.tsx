@@ -4,13 +4,32 @@ import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { formatClock } from "./clock.ts";
 
 /** A sermon in a list: title, date, speakers, scripture and length. */
-export function SermonCard({ sermon, headingLevel = 2 }: { sermon: SermonCardFragment; headingLevel?: 2 | 3 }) {
+export function SermonCard({
+  sermon,
+  headingLevel = 2,
+}: {
+  sermon: SermonCardFragment;
+  headingLevel?: 2 | 3;
+}) {
   const { locale } = useI18n();
   const Heading = headingLevel === 2 ? "h2" : "h3";
-  const date = sermon.preachedOn ? new Date(sermon.preachedOn).toLocaleDateString(locale, { timeZone: "UTC", dateStyle: "medium" }) : null;
+  const date = sermon.preachedOn
+    ? new Date(sermon.preachedOn).toLocaleDateString(locale, { timeZone: "UTC", dateStyle: "medium" })
+    : null;
   return (
     <article className="sermon-card">
-      {sermon.series?.artworkUrl ? <img className="sermon-card__art" src={sermon.series.artworkUrl} alt="" width={96} height={96} loading="lazy" /> : <span className="sermon-card__art sermon-card__art--blank" aria-hidden="true" />}
+      {sermon.series?.artworkUrl ? (
+        <img
+          className="sermon-card__art"
+          src={sermon.series.artworkUrl}
+          alt=""
+          width={96}
+          height={96}
+          loading="lazy"
+        />
+      ) : (
+        <span className="sermon-card__art sermon-card__art--blank" aria-hidden="true" />
+      )}
       <div>
         <Heading className="sermon-card__title">
           <Link to={sermon.path}>{sermon.title}</Link>

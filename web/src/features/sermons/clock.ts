@@ -15,7 +15,8 @@ export function parseStartTime(value: string | null): number | null {
   const clock = /^(?:(\d{1,2}):)?(\d{1,2}):(\d{2})$/.exec(value);
   if (clock) return Number(clock[1] ?? 0) * 3600 + Number(clock[2]) * 60 + Number(clock[3]);
   const units = /^(?:(\d{1,2})h)?(?:(\d{1,3})m)?(?:(\d{1,5})s)?$/.exec(value);
-  if (units && value) return Number(units[1] ?? 0) * 3600 + Number(units[2] ?? 0) * 60 + Number(units[3] ?? 0);
+  if (units && value)
+    return Number(units[1] ?? 0) * 3600 + Number(units[2] ?? 0) * 60 + Number(units[3] ?? 0);
   return null;
 }
 

@@ -9,7 +9,15 @@ import { usePageTitle } from "../../lib/usePageTitle.ts";
 import { appendEdges } from "../../lib/appendEdges.ts";
 import { useDebounced } from "../../lib/useDebounced.ts";
 import { NotFoundPage } from "../errors/NotFoundPage.tsx";
-import { useLatestSermon, useSermonFilters, useSermonPage, useSermonsPage, useSeriesPage, useSpeakerPage, type SermonCardFragment } from "./sermons.generated.ts";
+import {
+  useLatestSermon,
+  useSermonFilters,
+  useSermonPage,
+  useSermonsPage,
+  useSeriesPage,
+  useSpeakerPage,
+  type SermonCardFragment,
+} from "./sermons.generated.ts";
 import { SermonCard } from "./SermonCard.tsx";
 import { AudioPlayer } from "./AudioPlayer.tsx";
 import { VideoEmbed } from "./VideoEmbed.tsx";
@@ -63,7 +71,14 @@ export function SermonsPage() {
   const year = Number(params.get("year")) || null;
   const { data: filters } = useSermonFilters({ variables: { locale } });
   const { data, loading, error, fetchMore } = useSermonsPage({
-    variables: { locale, search: query || null, seriesId: filter("series"), speakerId: filter("speaker"), book: filter("book"), year },
+    variables: {
+      locale,
+      search: query || null,
+      seriesId: filter("series"),
+      speakerId: filter("speaker"),
+      book: filter("book"),
+      year,
+    },
   });
   const sermons = data?.sermons.edges.map((e) => e.node) ?? [];
   const setFilter = (name: string, value: string) => {
@@ -94,14 +109,38 @@ export function SermonsPage() {
             placeholder={t("sermons.searchHint")}
           />
         </div>
-        <FilterSelect id="sermon-series" label={t("sermons.series")} any={t("sermons.any")} value={filter("series")} onChange={(v) => setFilter("series", v)}
-          options={filters?.sermonSeriesList.map((s) => ({ value: s.id, label: s.title }))} />
-        <FilterSelect id="sermon-speaker" label={t("sermons.speaker")} any={t("sermons.any")} value={filter("speaker")} onChange={(v) => setFilter("speaker", v)}
-          options={filters?.speakers.map((s) => ({ value: s.id, label: s.name }))} />
-        <FilterSelect id="sermon-book" label={t("sermons.book")} any={t("sermons.any")} value={filter("book")} onChange={(v) => setFilter("book", v)}
-          options={filters?.bibleBooks.map((b) => ({ value: b.osis, label: b.name }))} />
-        <FilterSelect id="sermon-year" label={t("sermons.year")} any={t("sermons.any")} value={year} onChange={(v) => setFilter("year", v)}
-          options={filters?.sermonYears.map((y) => ({ value: String(y), label: String(y) }))} />
+        <FilterSelect
+          id="sermon-series"
+          label={t("sermons.series")}
+          any={t("sermons.any")}
+          value={filter("series")}
+          onChange={(v) => setFilter("series", v)}
+          options={filters?.sermonSeriesList.map((s) => ({ value: s.id, label: s.title }))}
+        />
+        <FilterSelect
+          id="sermon-speaker"
+          label={t("sermons.speaker")}
+          any={t("sermons.any")}
+          value={filter("speaker")}
+          onChange={(v) => setFilter("speaker", v)}
+          options={filters?.speakers.map((s) => ({ value: s.id, label: s.name }))}
+        />
+        <FilterSelect
+          id="sermon-book"
+          label={t("sermons.book")}
+          any={t("sermons.any")}
+          value={filter("book")}
+          onChange={(v) => setFilter("book", v)}
+          options={filters?.bibleBooks.map((b) => ({ value: b.osis, label: b.name }))}
+        />
+        <FilterSelect
+          id="sermon-year"
+          label={t("sermons.year")}
+          any={t("sermons.any")}
+          value={year}
+          onChange={(v) => setFilter("year", v)}
+          options={filters?.sermonYears.map((y) => ({ value: String(y), label: String(y) }))}
+        />
       </form>
       {error && <Alert kind="error">{handleError(error, i18n).message}</Alert>}
       <div aria-live="polite" aria-busy={loading}>
@@ -112,7 +151,12 @@ export function SermonsPage() {
           <button
             type="button"
             className="button button--ghost"
-            onClick={() => void fetchMore({ variables: { after: data.sermons.pageInfo.endCursor }, updateQuery: appendEdges("sermons") })}
+            onClick={() =>
+              void fetchMore({
+                variables: { after: data.sermons.pageInfo.endCursor },
+                updateQuery: appendEdges("sermons"),
+              })
+            }
           >
             {t("sermons.more")}
           </button>
@@ -132,9 +176,16 @@ export function SermonPage() {
   const sermon = data?.sermon;
   usePageTitle(sermon?.title ?? null);
   if (loading && !data) return <Loading />;
-  if (error) return <div className="container page"><Alert kind="error">{handleError(error, i18n).message}</Alert></div>;
+  if (error)
+    return (
+      <div className="container page">
+        <Alert kind="error">{handleError(error, i18n).message}</Alert>
+      </div>
+    );
   if (!sermon) return <NotFoundPage />;
-  const date = sermon.preachedOn ? new Date(sermon.preachedOn).toLocaleDateString(locale, { timeZone: "UTC", dateStyle: "long" }) : null;
+  const date = sermon.preachedOn
+    ? new Date(sermon.preachedOn).toLocaleDateString(locale, { timeZone: "UTC", dateStyle: "long" })
+    : null;
   return (
     <article className="container article page sermon">
       <p className="small">
@@ -172,7 +223,9 @@ export function SermonPage() {
           shareUrl={new URL(sermon.path, window.location.origin).toString()}
         />
       )}
-      {sermon.video && <VideoEmbed embedUrl={sermon.video.embedUrl} url={sermon.video.url} title={sermon.title} />}
+      {sermon.video && (
+        <VideoEmbed embedUrl={sermon.video.embedUrl} url={sermon.video.url} title={sermon.title} />
+      )}
       {sermon.summary && <p className="lead">{sermon.summary}</p>}
       {sermon.notesHtml && (
         <section aria-labelledby="sermon-notes">
@@ -200,7 +253,9 @@ export function SermonPage() {
             <Link to={sermon.previousInSeries.path} rel="prev">
               ← {t("sermons.previous")}: {sermon.previousInSeries.title}
             </Link>
-          ) : <span />}
+          ) : (
+            <span />
+          )}
           {sermon.nextInSeries && (
             <Link to={sermon.nextInSeries.path} rel="next">
               {t("sermons.next")}: {sermon.nextInSeries.title} →
@@ -221,12 +276,19 @@ export function SeriesPage() {
   const series = data?.sermonSeries;
   usePageTitle(series?.title ?? null);
   if (loading && !data) return <Loading />;
-  if (error) return <div className="container page"><Alert kind="error">{handleError(error, i18n).message}</Alert></div>;
+  if (error)
+    return (
+      <div className="container page">
+        <Alert kind="error">{handleError(error, i18n).message}</Alert>
+      </div>
+    );
   if (!series) return <NotFoundPage />;
   return (
     <div className="container page">
       <div className="series-head">
-        {series.artworkUrl && <img src={series.artworkUrl} alt="" width={200} height={200} className="series-head__art" />}
+        {series.artworkUrl && (
+          <img src={series.artworkUrl} alt="" width={200} height={200} className="series-head__art" />
+        )}
         <div>
           <p className="small">
             <Link to="/sermons">← {t("sermons.title")}</Link>
@@ -249,7 +311,19 @@ export function SeriesPage() {
               updateQuery: (prev, { fetchMoreResult }) =>
                 !fetchMoreResult.sermonSeries || !prev.sermonSeries
                   ? prev
-                  : { ...prev, sermonSeries: { ...prev.sermonSeries, sermons: { ...fetchMoreResult.sermonSeries.sermons, edges: [...prev.sermonSeries.sermons.edges, ...fetchMoreResult.sermonSeries.sermons.edges] } } },
+                  : {
+                      ...prev,
+                      sermonSeries: {
+                        ...prev.sermonSeries,
+                        sermons: {
+                          ...fetchMoreResult.sermonSeries.sermons,
+                          edges: [
+                            ...prev.sermonSeries.sermons.edges,
+                            ...fetchMoreResult.sermonSeries.sermons.edges,
+                          ],
+                        },
+                      },
+                    },
             })
           }
         >
@@ -269,12 +343,25 @@ export function SpeakerPage() {
   const speaker = data?.speaker;
   usePageTitle(speaker?.name ?? null);
   if (loading && !data) return <Loading />;
-  if (error) return <div className="container page"><Alert kind="error">{handleError(error, i18n).message}</Alert></div>;
+  if (error)
+    return (
+      <div className="container page">
+        <Alert kind="error">{handleError(error, i18n).message}</Alert>
+      </div>
+    );
   if (!speaker) return <NotFoundPage />;
   return (
     <div className="container page">
       <div className="series-head">
-        {speaker.photoUrl && <img src={speaker.photoUrl} alt="" width={160} height={160} className="series-head__art series-head__art--round" />}
+        {speaker.photoUrl && (
+          <img
+            src={speaker.photoUrl}
+            alt=""
+            width={160}
+            height={160}
+            className="series-head__art series-head__art--round"
+          />
+        )}
         <div>
           <p className="small">
             <Link to="/sermons">← {t("sermons.title")}</Link>

@@ -23,7 +23,15 @@ export function VisitPage() {
   const settings = data?.settings;
   const [submit] = useSubmitVisitRequest();
   const [sent, setSent] = useState<{ name: string; email: string; plannedDate: string } | null>(null);
-  const form = useForm({ name: data?.viewer?.user.name ?? "", email: data?.viewer?.user.email ?? "", phone: "", plannedDate: "", partySize: "1", message: "", website: "" });
+  const form = useForm({
+    name: data?.viewer?.user.name ?? "",
+    email: data?.viewer?.user.email ?? "",
+    phone: "",
+    plannedDate: "",
+    partySize: "1",
+    message: "",
+    website: "",
+  });
   const today = todayIn(settings?.timezone ?? "UTC");
   const doneHeading = useRef<HTMLHeadingElement>(null);
   // The form is replaced by the thank-you: move focus there so screen readers announce it.
@@ -38,7 +46,10 @@ export function VisitPage() {
           {t("visit.thanksTitle", { name: sent.name })}
         </h1>
         <Alert kind="success">
-          {sent.plannedDate ? t("visit.thanksDate", { date: formatCalendarDate(sent.plannedDate, locale) }) : t("visit.thanksNoDate")} {t("visit.thanksEmail", { email: sent.email })}
+          {sent.plannedDate
+            ? t("visit.thanksDate", { date: formatCalendarDate(sent.plannedDate, locale) })
+            : t("visit.thanksNoDate")}{" "}
+          {t("visit.thanksEmail", { email: sent.email })}
         </Alert>
         {settings && (
           <div className="cards visit-done__cards">
@@ -104,12 +115,52 @@ export function VisitPage() {
       >
         <h2 id="visit-form-title">{t("visit.formTitle")}</h2>
         {form.error && <Alert kind="error">{form.error.message}</Alert>}
-        <TextField label={t("visit.name")} autoComplete="name" required maxLength={LIMITS.nameMax} {...form.bind("name")} error={form.fieldError("name")} />
-        <TextField label={t("auth.email")} type="email" autoComplete="email" required maxLength={LIMITS.emailMax} hint={t("visit.emailHint")} {...form.bind("email")} error={form.fieldError("email")} />
-        <TextField label={t("people.phone")} type="tel" autoComplete="tel" maxLength={LIMITS.phoneMax} optionalText={t("common.optional")} {...form.bind("phone")} error={form.fieldError("phone")} />
+        <TextField
+          label={t("visit.name")}
+          autoComplete="name"
+          required
+          maxLength={LIMITS.nameMax}
+          {...form.bind("name")}
+          error={form.fieldError("name")}
+        />
+        <TextField
+          label={t("auth.email")}
+          type="email"
+          autoComplete="email"
+          required
+          maxLength={LIMITS.emailMax}
+          hint={t("visit.emailHint")}
+          {...form.bind("email")}
+          error={form.fieldError("email")}
+        />
+        <TextField
+          label={t("people.phone")}
+          type="tel"
+          autoComplete="tel"
+          maxLength={LIMITS.phoneMax}
+          optionalText={t("common.optional")}
+          {...form.bind("phone")}
+          error={form.fieldError("phone")}
+        />
         <div className="form__row">
-          <TextField label={t("visit.plannedDate")} type="date" min={today} optionalText={t("common.optional")} {...form.bind("plannedDate")} error={form.fieldError("plannedDate")} />
-          <TextField label={t("visit.partySize")} type="number" inputMode="numeric" min={1} max={PARTY_MAX} hint={t("visit.partySizeHint")} {...form.bind("partySize")} error={form.fieldError("partySize")} />
+          <TextField
+            label={t("visit.plannedDate")}
+            type="date"
+            min={today}
+            optionalText={t("common.optional")}
+            {...form.bind("plannedDate")}
+            error={form.fieldError("plannedDate")}
+          />
+          <TextField
+            label={t("visit.partySize")}
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={PARTY_MAX}
+            hint={t("visit.partySizeHint")}
+            {...form.bind("partySize")}
+            error={form.fieldError("partySize")}
+          />
         </div>
         <TextAreaField
           label={t("visit.message")}

@@ -2,11 +2,7 @@ import { useRef, useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { useApolloClient } from "@apollo/client/react";
 import { CombinedGraphQLErrors } from "@apollo/client/errors";
-import {
-  useAdminMediaPage,
-  useDeleteMedia,
-  useUpdateMedia,
-} from "./AdminMediaPage.generated.ts";
+import { useAdminMediaPage, useDeleteMedia, useUpdateMedia } from "./AdminMediaPage.generated.ts";
 import type { AdminMediaItemFragment } from "../../../lib/media.generated.ts";
 import type { MediaKind } from "../../../gql/types.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
@@ -51,9 +47,13 @@ export function AdminMediaPage() {
   const uploading = uploads.some((u) => !u.error);
 
   async function uploadAll(files: File[]) {
-    const batch = files.map((file) => ({ file, upload: { key: nextUpload++, name: file.name, percent: 0 } as Upload }));
+    const batch = files.map((file) => ({
+      file,
+      upload: { key: nextUpload++, name: file.name, percent: 0 } as Upload,
+    }));
     setUploads((current) => [...current.filter((u) => u.error), ...batch.map((b) => b.upload)]);
-    const patch = (key: number, change: Partial<Upload>) => setUploads((current) => current.map((u) => (u.key === key ? { ...u, ...change } : u)));
+    const patch = (key: number, change: Partial<Upload>) =>
+      setUploads((current) => current.map((u) => (u.key === key ? { ...u, ...change } : u)));
     // One at a time: each gets the whole connection, and the progress bars fill in order.
     for (const { file, upload } of batch) {
       try {
@@ -97,13 +97,21 @@ export function AdminMediaPage() {
               {u.error ? (
                 <span className="field__error">
                   {u.error}{" "}
-                  <button type="button" className="link-button" onClick={() => setUploads((current) => current.filter((x) => x.key !== u.key))}>
+                  <button
+                    type="button"
+                    className="link-button"
+                    onClick={() => setUploads((current) => current.filter((x) => x.key !== u.key))}
+                  >
                     {t("common.close")}
                   </button>
                 </span>
               ) : (
                 <>
-                  <progress max={100} value={u.percent} aria-label={t("admin.content.media.uploadingFile", { name: u.name, percent: u.percent })} />
+                  <progress
+                    max={100}
+                    value={u.percent}
+                    aria-label={t("admin.content.media.uploadingFile", { name: u.name, percent: u.percent })}
+                  />
                   <span aria-live="polite">{u.percent}%</span>
                 </>
               )}
@@ -114,7 +122,12 @@ export function AdminMediaPage() {
       <div className="toolbar">
         <label className="search">
           <span className="visually-hidden">{t("admin.content.media.search")}</span>
-          <input type="search" placeholder={t("admin.content.media.search")} value={search} onChange={(e) => setSearch(e.target.value)} />
+          <input
+            type="search"
+            placeholder={t("admin.content.media.search")}
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+          />
         </label>
         <label className="kind-filter">
           <span className="visually-hidden">{t("admin.content.media.kind")}</span>
@@ -127,7 +140,11 @@ export function AdminMediaPage() {
             ))}
           </select>
         </label>
-        {data && <span className="muted">{t("admin.content.media.count", { count: data.mediaLibrary.totalCount })}</span>}
+        {data && (
+          <span className="muted">
+            {t("admin.content.media.count", { count: data.mediaLibrary.totalCount })}
+          </span>
+        )}
       </div>
       {error && <Alert kind="error">{handleError(error, i18n).message}</Alert>}
       {loading && !data ? (
@@ -220,7 +237,13 @@ function MediaCard({ item }: { item: AdminMediaItemFragment }) {
   return (
     <li className={`card media-card${needsAlt ? " media-card--needs-alt" : ""}`}>
       <div className="media-card__preview">
-        {isImage ? <img src={item.thumbnail} alt="" loading="lazy" /> : <span className="media-card__doc" aria-hidden="true">PDF</span>}
+        {isImage ? (
+          <img src={item.thumbnail} alt="" loading="lazy" />
+        ) : (
+          <span className="media-card__doc" aria-hidden="true">
+            PDF
+          </span>
+        )}
       </div>
       <div className="media-card__body">
         <p className="media-card__name">
@@ -230,22 +253,53 @@ function MediaCard({ item }: { item: AdminMediaItemFragment }) {
         </p>
         <p className="muted small">
           {formatBytes(item.size, locale)}
-          {item.width && item.height ? ` · ${item.width}×${item.height}` : ""} · <time dateTime={item.created}>{format(item.created)}</time>
+          {item.width && item.height ? ` · ${item.width}×${item.height}` : ""} ·{" "}
+          <time dateTime={item.created}>{format(item.created)}</time>
         </p>
         {needsAlt && <span className="badge badge--warn">{t("admin.content.images.needsAlt")}</span>}
         <form className="form media-card__form" onSubmit={(e) => void save(e)} noValidate>
           {isImage && (
-            <TextAreaField label={t("admin.content.media.alt")} rows={2} maxLength={LIMITS.altMax} value={alt} onChange={(e) => setAlt(e.target.value)} error={error?.fieldErrors.alt} />
+            <TextAreaField
+              label={t("admin.content.media.alt")}
+              rows={2}
+              maxLength={LIMITS.altMax}
+              value={alt}
+              onChange={(e) => setAlt(e.target.value)}
+              error={error?.fieldErrors.alt}
+            />
           )}
-          <TextField label={t("admin.content.media.caption")} optionalText={t("common.optional")} maxLength={LIMITS.captionMax} value={caption} onChange={(e) => setCaption(e.target.value)} error={error?.fieldErrors.caption} />
+          <TextField
+            label={t("admin.content.media.caption")}
+            optionalText={t("common.optional")}
+            maxLength={LIMITS.captionMax}
+            value={caption}
+            onChange={(e) => setCaption(e.target.value)}
+            error={error?.fieldErrors.caption}
+          />
           <div className="actions">
-            <button type="submit" className="button button--small" disabled={saving || !dirty} aria-label={t("admin.content.media.saveFor", { name })}>
+            <button
+              type="submit"
+              className="button button--small"
+              disabled={saving || !dirty}
+              aria-label={t("admin.content.media.saveFor", { name })}
+            >
               {saving ? t("common.saving") : t("common.save")}
             </button>
-            <button type="button" className="button button--ghost button--small" onClick={() => void copyUrl()} aria-label={t("admin.content.media.copyUrlFor", { name: item.filename })}>
+            <button
+              type="button"
+              className="button button--ghost button--small"
+              onClick={() => void copyUrl()}
+              aria-label={t("admin.content.media.copyUrlFor", { name: item.filename })}
+            >
               {t("admin.content.media.copyUrl")}
             </button>
-            <button type="button" className="button button--danger-ghost button--small" disabled={deleting} onClick={() => void remove()} aria-label={t("admin.content.media.deleteFor", { name: item.filename })}>
+            <button
+              type="button"
+              className="button button--danger-ghost button--small"
+              disabled={deleting}
+              onClick={() => void remove()}
+              aria-label={t("admin.content.media.deleteFor", { name: item.filename })}
+            >
               {t("admin.content.action.delete")}
             </button>
           </div>
@@ -265,8 +319,16 @@ function MediaCard({ item }: { item: AdminMediaItemFragment }) {
             <ul className="small">
               {item.usedIn.map((u) => (
                 <li key={`${u.kind}:${u.id}`}>
-                  <Link to={u.kind === "POST" ? `/admin/news/${u.id}` : `/admin/pages/${u.id}`}>{u.title}</Link>{" "}
-                  <span className="muted">({u.kind === "POST" ? t("admin.content.media.kindPost") : t("admin.content.media.kindPage")})</span>
+                  <Link to={u.kind === "POST" ? `/admin/news/${u.id}` : `/admin/pages/${u.id}`}>
+                    {u.title}
+                  </Link>{" "}
+                  <span className="muted">
+                    (
+                    {u.kind === "POST"
+                      ? t("admin.content.media.kindPost")
+                      : t("admin.content.media.kindPage")}
+                    )
+                  </span>
                 </li>
               ))}
             </ul>

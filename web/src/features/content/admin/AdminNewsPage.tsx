@@ -43,7 +43,10 @@ export function AdminNewsPage() {
     setNotice(null);
     try {
       await archivePosts({ variables: { ids: visibleSelected } });
-      setNotice({ kind: "success", text: t("admin.content.news.archived", { count: visibleSelected.length }) });
+      setNotice({
+        kind: "success",
+        text: t("admin.content.news.archived", { count: visibleSelected.length }),
+      });
       setSelected([]);
       await refetch();
     } catch (caught) {
@@ -71,11 +74,23 @@ export function AdminNewsPage() {
       <div className="toolbar">
         <label className="search">
           <span className="visually-hidden">{t("admin.content.news.search")}</span>
-          <input type="search" placeholder={t("admin.content.news.search")} value={search} onChange={(e) => setSearch(e.target.value)} />
+          <input
+            type="search"
+            placeholder={t("admin.content.news.search")}
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+          />
         </label>
-        {data && <span className="muted">{t("admin.content.news.count", { count: data.posts.totalCount })}</span>}
+        {data && (
+          <span className="muted">{t("admin.content.news.count", { count: data.posts.totalCount })}</span>
+        )}
         {canPublish && (
-          <button type="button" className="button button--ghost" disabled={!visibleSelected.length || archiving} onClick={() => void archiveSelected()}>
+          <button
+            type="button"
+            className="button button--ghost"
+            disabled={!visibleSelected.length || archiving}
+            onClick={() => void archiveSelected()}
+          >
             {t("admin.content.news.archiveSelected", { count: visibleSelected.length })}
           </button>
         )}
@@ -123,7 +138,11 @@ export function AdminNewsPage() {
                       type="checkbox"
                       aria-label={t("admin.content.news.select", { title: post.title })}
                       checked={selected.includes(post.id)}
-                      onChange={(e) => setSelected((s) => (e.target.checked ? [...s, post.id] : s.filter((id) => id !== post.id)))}
+                      onChange={(e) =>
+                        setSelected((s) =>
+                          e.target.checked ? [...s, post.id] : s.filter((id) => id !== post.id),
+                        )
+                      }
                     />
                   </td>
                 )}
@@ -132,14 +151,22 @@ export function AdminNewsPage() {
                     {post.title}
                   </Link>
                   {post.pinned && <span className="badge badge--info">{t("admin.content.news.pinned")}</span>}
-                  {post.byApiToken && <span className="badge">{t("admin.content.news.byApiToken", { name: post.authorName })}</span>}
+                  {post.byApiToken && (
+                    <span className="badge">
+                      {t("admin.content.news.byApiToken", { name: post.authorName })}
+                    </span>
+                  )}
                   <span className="block muted small">{post.path}</span>
                 </td>
                 <td data-label={t("admin.content.column.status")}>
                   <StatusBadge status={post.status} />
-                  {post.status === "SCHEDULED" && post.publishAt && <span className="block small">{format(post.publishAt)}</span>}
+                  {post.status === "SCHEDULED" && post.publishAt && (
+                    <span className="block small">{format(post.publishAt)}</span>
+                  )}
                 </td>
-                <td data-label={t("admin.content.field.audience")}>{t(`admin.content.audience.${post.audience}`)}</td>
+                <td data-label={t("admin.content.field.audience")}>
+                  {t(`admin.content.audience.${post.audience}`)}
+                </td>
                 <td data-label={t("admin.content.column.updated")}>
                   <time dateTime={post.updated}>{format(post.updated)}</time>
                 </td>

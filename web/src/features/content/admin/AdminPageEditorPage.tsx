@@ -16,7 +16,13 @@ import type { PageInput } from "../../../gql/types.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { CheckboxField, TextAreaField } from "../../../components/Field.tsx";
 import { ContentPreview } from "./ContentPreview.tsx";
-import { DocumentEditorRoute, DocumentEditorScreen, type DocumentKind, type DocumentOperations, type FieldsContext } from "./DocumentEditor.tsx";
+import {
+  DocumentEditorRoute,
+  DocumentEditorScreen,
+  type DocumentKind,
+  type DocumentOperations,
+  type FieldsContext,
+} from "./DocumentEditor.tsx";
 import { slugFollowsTitle } from "./slug.ts";
 import type { BaseForm } from "./useDocumentEditor.ts";
 import { LIMITS } from "@flock/shared/limits";
@@ -63,18 +69,30 @@ const PAGE: DocumentKind<Page> = {
     working: null,
     history: [],
   },
-  messages: { new: "admin.content.pages.new", edit: "admin.content.page.edit", back: "admin.content.page.back", confirmDelete: "admin.content.page.confirmDelete" },
+  messages: {
+    new: "admin.content.pages.new",
+    edit: "admin.content.page.edit",
+    back: "admin.content.page.back",
+    confirmDelete: "admin.content.page.confirmDelete",
+  },
   listQueries: ["AdminPagesPage", "NavigationOrderEditor"],
   schedulable: false,
   useDocument(id, mode) {
     const { data, loading, error } = useAdminPageEditorPage(
-      mode === "open" ? { variables: { id }, fetchPolicy: "network-only", nextFetchPolicy: "cache-first" } : { variables: { id }, skip: !id, fetchPolicy: "cache-only" },
+      mode === "open"
+        ? { variables: { id }, fetchPolicy: "network-only", nextFetchPolicy: "cache-first" }
+        : { variables: { id }, skip: !id, fetchPolicy: "cache-only" },
     );
     return { document: data?.pageById, loading, error };
   },
   useRemember() {
     const client = useApolloClient();
-    return (page) => client.writeQuery({ query: AdminPageEditorPageDocument, variables: { id: page.id }, data: { pageById: page } });
+    return (page) =>
+      client.writeQuery({
+        query: AdminPageEditorPageDocument,
+        variables: { id: page.id },
+        data: { pageById: page },
+      });
   },
 };
 
@@ -101,19 +119,37 @@ function usePageOperations(): DocumentOperations<Page, PageForm> {
   });
   return {
     create: async (form) => (await createPage({ variables: { input: toInput(form) } })).data!.createPage,
-    update: async (id, form, expectedRevision) => (await updatePage({ variables: { id, input: toInput(form), expectedRevision } })).data!.updatePage.revision,
-    fetch: async (id) => (await client.query({ query: AdminPageEditorPageDocument, variables: { id }, fetchPolicy: "network-only" })).data?.pageById ?? null,
+    update: async (id, form, expectedRevision) =>
+      (await updatePage({ variables: { id, input: toInput(form), expectedRevision } })).data!.updatePage
+        .revision,
+    fetch: async (id) =>
+      (
+        await client.query({
+          query: AdminPageEditorPageDocument,
+          variables: { id },
+          fetchPolicy: "network-only",
+        })
+      ).data?.pageById ?? null,
     publish: async (id) => (await publishPage({ variables: { id } })).data?.publishPage ?? null,
     unpublish: async (id) => (await unpublishPage({ variables: { id } })).data?.unpublishPage ?? null,
-    publishChanges: async (id) => (await publishPageChanges({ variables: { id } })).data?.publishPageChanges ?? null,
-    discardChanges: async (id) => (await discardPageChanges({ variables: { id } })).data?.discardPageChanges ?? null,
-    restoreRevision: async (id, revisionId, expectedRevision) => (await restorePageRevision({ variables: { id, revisionId, expectedRevision } })).data?.restorePageRevision ?? null,
+    publishChanges: async (id) =>
+      (await publishPageChanges({ variables: { id } })).data?.publishPageChanges ?? null,
+    discardChanges: async (id) =>
+      (await discardPageChanges({ variables: { id } })).data?.discardPageChanges ?? null,
+    restoreRevision: async (id, revisionId, expectedRevision) =>
+      (await restorePageRevision({ variables: { id, revisionId, expectedRevision } })).data
+        ?.restorePageRevision ?? null,
     remove: async (id) => void (await deletePage({ variables: { id } })),
   };
 }
 
 export function AdminPageEditorPage() {
-  return <DocumentEditorRoute kind={PAGE} render={(page, onCreated) => <PageEditor page={page} onCreated={onCreated} />} />;
+  return (
+    <DocumentEditorRoute
+      kind={PAGE}
+      render={(page, onCreated) => <PageEditor page={page} onCreated={onCreated} />}
+    />
+  );
 }
 
 function PageEditor({ page, onCreated }: { page: Page; onCreated?(page: Page): void }) {
@@ -137,7 +173,13 @@ function PageSettings({ form, set, readOnly, fieldErrors }: FieldsContext<PageFo
   const { t } = useI18n();
   return (
     <>
-      <CheckboxField label={t("admin.content.field.showInNav")} hint={t("admin.content.field.showInNavHint")} checked={form.showInNav} disabled={readOnly} onChange={(e) => set({ showInNav: e.target.checked })} />
+      <CheckboxField
+        label={t("admin.content.field.showInNav")}
+        hint={t("admin.content.field.showInNavHint")}
+        checked={form.showInNav}
+        disabled={readOnly}
+        onChange={(e) => set({ showInNav: e.target.checked })}
+      />
       <TextAreaField
         label={t("admin.content.field.seoDescription")}
         optionalText={t("common.optional")}

@@ -27,7 +27,10 @@ export function AdminPagesPage() {
   const { format } = useChurchDateTime();
   const [params, setParams] = useSearchParams();
   const status = STATUSES.find((s) => s.toLowerCase() === params.get("status")) ?? null;
-  const { data, loading, error, fetchMore } = useAdminPagesPage({ variables: { first: 50, status }, fetchPolicy: "cache-and-network" });
+  const { data, loading, error, fetchMore } = useAdminPagesPage({
+    variables: { first: 50, status },
+    fetchPolicy: "cache-and-network",
+  });
   const pages = data?.pages.edges.map((e) => e.node) ?? [];
 
   return (
@@ -38,7 +41,12 @@ export function AdminPagesPage() {
           + {t("admin.content.pages.new")}
         </Link>
       </div>
-      <StatusFilter label={t("admin.content.filterByStatus")} options={STATUSES} value={status} onChange={(next) => setParams(next ? { status: next.toLowerCase() } : {}, { replace: true })} />
+      <StatusFilter
+        label={t("admin.content.filterByStatus")}
+        options={STATUSES}
+        value={status}
+        onChange={(next) => setParams(next ? { status: next.toLowerCase() } : {}, { replace: true })}
+      />
       {error && <Alert kind="error">{handleError(error, i18n).message}</Alert>}
       {loading && !data ? (
         <Loading />
@@ -69,7 +77,9 @@ export function AdminPagesPage() {
                 <td data-label={t("admin.content.column.status")}>
                   <StatusBadge status={page.status} />
                 </td>
-                <td data-label={t("admin.content.pages.inNav")}>{page.showInNav ? t("admin.content.yes") : t("admin.content.no")}</td>
+                <td data-label={t("admin.content.pages.inNav")}>
+                  {page.showInNav ? t("admin.content.yes") : t("admin.content.no")}
+                </td>
                 <td data-label={t("admin.content.column.updated")}>
                   <time dateTime={page.updated}>{format(page.updated)}</time>
                 </td>
@@ -97,7 +107,8 @@ export function AdminPagesPage() {
   );
 }
 
-const byNavOrder = (a: AdminPageRowFragment, b: AdminPageRowFragment) => a.navOrder - b.navOrder || a.title.localeCompare(b.title);
+const byNavOrder = (a: AdminPageRowFragment, b: AdminPageRowFragment) =>
+  a.navOrder - b.navOrder || a.title.localeCompare(b.title);
 
 /**
  * The order of the site navigation: published pages with "show in navigation", moved with up/down
@@ -135,7 +146,9 @@ function NavigationOrderEditor() {
     setFocus(`${page.id}:${atEdge ? (direction === "up" ? "down" : "up") : direction}`);
     try {
       await reorder({ variables: { pageIds: next.map((p) => p.id) } });
-      setAnnouncement(t("admin.content.nav.moved", { title: page.title, position: target + 1, count: next.length }));
+      setAnnouncement(
+        t("admin.content.nav.moved", { title: page.title, position: target + 1, count: next.length }),
+      );
     } catch (caught) {
       setError(handleError(caught, i18n).message);
       setOrder(null);
@@ -169,7 +182,11 @@ function NavigationOrderEditor() {
                   <button
                     type="button"
                     className="button button--ghost button--small"
-                    ref={(el) => void (el ? buttons.current.set(`${page.id}:up`, el) : buttons.current.delete(`${page.id}:up`))}
+                    ref={(el) =>
+                      void (el
+                        ? buttons.current.set(`${page.id}:up`, el)
+                        : buttons.current.delete(`${page.id}:up`))
+                    }
                     disabled={index === 0}
                     aria-label={t("admin.content.nav.moveUp", { title: page.title })}
                     onClick={() => void move(index, -1)}
@@ -179,7 +196,11 @@ function NavigationOrderEditor() {
                   <button
                     type="button"
                     className="button button--ghost button--small"
-                    ref={(el) => void (el ? buttons.current.set(`${page.id}:down`, el) : buttons.current.delete(`${page.id}:down`))}
+                    ref={(el) =>
+                      void (el
+                        ? buttons.current.set(`${page.id}:down`, el)
+                        : buttons.current.delete(`${page.id}:down`))
+                    }
                     disabled={index === items.length - 1}
                     aria-label={t("admin.content.nav.moveDown", { title: page.title })}
                     onClick={() => void move(index, 1)}

@@ -19,7 +19,13 @@ import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { CheckboxField, TextAreaField } from "../../../components/Field.tsx";
 import { AltTextDialog, type AltTextTarget } from "./AltTextDialog.tsx";
 import { ContentPreview } from "./ContentPreview.tsx";
-import { DocumentEditorRoute, DocumentEditorScreen, type DocumentKind, type DocumentOperations, type FieldsContext } from "./DocumentEditor.tsx";
+import {
+  DocumentEditorRoute,
+  DocumentEditorScreen,
+  type DocumentKind,
+  type DocumentOperations,
+  type FieldsContext,
+} from "./DocumentEditor.tsx";
 import { MediaPicker } from "./MediaPicker.tsx";
 import { slugFollowsTitle } from "./slug.ts";
 import type { BaseForm } from "./useDocumentEditor.ts";
@@ -87,19 +93,31 @@ const POST: DocumentKind<Post> = {
     history: [],
     cover: null,
   },
-  messages: { new: "admin.content.news.new", edit: "admin.content.post.edit", back: "admin.content.post.back", confirmDelete: "admin.content.post.confirmDelete" },
+  messages: {
+    new: "admin.content.news.new",
+    edit: "admin.content.post.edit",
+    back: "admin.content.post.back",
+    confirmDelete: "admin.content.post.confirmDelete",
+  },
   listQueries: ["AdminNewsPage"],
   schedulable: true,
   useDocument(id, mode) {
     // Opening: always the server's current revision (the cache may hold an older one).
     const { data, loading, error } = useAdminPostEditorPage(
-      mode === "open" ? { variables: { id }, fetchPolicy: "network-only", nextFetchPolicy: "cache-first" } : { variables: { id }, skip: !id, fetchPolicy: "cache-only" },
+      mode === "open"
+        ? { variables: { id }, fetchPolicy: "network-only", nextFetchPolicy: "cache-first" }
+        : { variables: { id }, skip: !id, fetchPolicy: "cache-only" },
     );
     return { document: data?.postById, loading, error };
   },
   useRemember() {
     const client = useApolloClient();
-    return (post) => client.writeQuery({ query: AdminPostEditorPageDocument, variables: { id: post.id }, data: { postById: post } });
+    return (post) =>
+      client.writeQuery({
+        query: AdminPostEditorPageDocument,
+        variables: { id: post.id },
+        data: { postById: post },
+      });
   },
 };
 
@@ -129,20 +147,39 @@ function usePostOperations(): DocumentOperations<Post, PostForm> {
   });
   return {
     create: async (form) => (await createPost({ variables: { input: toInput(form) } })).data!.createPost,
-    update: async (id, form, expectedRevision) => (await updatePost({ variables: { id, input: toInput(form), expectedRevision } })).data!.updatePost.revision,
-    fetch: async (id) => (await client.query({ query: AdminPostEditorPageDocument, variables: { id }, fetchPolicy: "network-only" })).data?.postById ?? null,
-    publish: async (id, publishAt) => (await publishPost({ variables: { id, publishAt } })).data?.publishPost ?? null,
+    update: async (id, form, expectedRevision) =>
+      (await updatePost({ variables: { id, input: toInput(form), expectedRevision } })).data!.updatePost
+        .revision,
+    fetch: async (id) =>
+      (
+        await client.query({
+          query: AdminPostEditorPageDocument,
+          variables: { id },
+          fetchPolicy: "network-only",
+        })
+      ).data?.postById ?? null,
+    publish: async (id, publishAt) =>
+      (await publishPost({ variables: { id, publishAt } })).data?.publishPost ?? null,
     unpublish: async (id) => (await unpublishPost({ variables: { id } })).data?.unpublishPost ?? null,
     archive: async (id) => (await archivePost({ variables: { ids: [id] } })).data?.archivePosts[0] ?? null,
-    publishChanges: async (id) => (await publishPostChanges({ variables: { id } })).data?.publishPostChanges ?? null,
-    discardChanges: async (id) => (await discardPostChanges({ variables: { id } })).data?.discardPostChanges ?? null,
-    restoreRevision: async (id, revisionId, expectedRevision) => (await restorePostRevision({ variables: { id, revisionId, expectedRevision } })).data?.restorePostRevision ?? null,
+    publishChanges: async (id) =>
+      (await publishPostChanges({ variables: { id } })).data?.publishPostChanges ?? null,
+    discardChanges: async (id) =>
+      (await discardPostChanges({ variables: { id } })).data?.discardPostChanges ?? null,
+    restoreRevision: async (id, revisionId, expectedRevision) =>
+      (await restorePostRevision({ variables: { id, revisionId, expectedRevision } })).data
+        ?.restorePostRevision ?? null,
     remove: async (id) => void (await deletePost({ variables: { id } })),
   };
 }
 
 export function AdminPostEditorPage() {
-  return <DocumentEditorRoute kind={POST} render={(post, onCreated) => <PostEditor post={post} onCreated={onCreated} />} />;
+  return (
+    <DocumentEditorRoute
+      kind={POST}
+      render={(post, onCreated) => <PostEditor post={post} onCreated={onCreated} />}
+    />
+  );
 }
 
 function PostEditor({ post, onCreated }: { post: Post; onCreated?(post: Post): void }) {
@@ -158,9 +195,22 @@ function PostEditor({ post, onCreated }: { post: Post; onCreated?(post: Post): v
       formOf={formFromPost}
       operations={operations}
       onServer={(server) => setCover(coverOf(server))}
-      preview={(form) => <ContentPreview title={form.title} summary={form.summary} markdown={form.body} cover={cover ? { url: cover.url, alt: cover.alt } : null} />}
-      settings={(context) => <PostSettings {...context} cover={cover} setCover={setCover} askAlt={setCoverAlt} />}
-      checklist={(form) => ({ summary: form.summary, cover: cover ? { alt: cover.alt } : null, audience: t(`admin.content.audience.${form.audience}`) })}
+      preview={(form) => (
+        <ContentPreview
+          title={form.title}
+          summary={form.summary}
+          markdown={form.body}
+          cover={cover ? { url: cover.url, alt: cover.alt } : null}
+        />
+      )}
+      settings={(context) => (
+        <PostSettings {...context} cover={cover} setCover={setCover} askAlt={setCoverAlt} />
+      )}
+      checklist={(form) => ({
+        summary: form.summary,
+        cover: cover ? { alt: cover.alt } : null,
+        audience: t(`admin.content.audience.${form.audience}`),
+      })}
       onFixAlt={(mediaId) => {
         if (!cover || mediaId !== cover.id) return false;
         setCoverAlt({ id: cover.id, alt: "", filename: "", thumbnail: cover.thumbnail });
@@ -187,7 +237,11 @@ function PostSettings({
   cover,
   setCover,
   askAlt,
-}: FieldsContext<PostForm> & { cover: Cover | null; setCover(cover: Cover | null): void; askAlt(target: AltTextTarget): void }) {
+}: FieldsContext<PostForm> & {
+  cover: Cover | null;
+  setCover(cover: Cover | null): void;
+  askAlt(target: AltTextTarget): void;
+}) {
   const { t } = useI18n();
   return (
     <>
@@ -204,11 +258,19 @@ function PostSettings({
       />
       <div className="field">
         <span className="field__label">{t("admin.content.field.cover")}</span>
-        {cover ? <img className="cover-preview" src={cover.thumbnail} alt={cover.alt} /> : <p className="muted small">{t("admin.content.field.noCover")}</p>}
+        {cover ? (
+          <img className="cover-preview" src={cover.thumbnail} alt={cover.alt} />
+        ) : (
+          <p className="muted small">{t("admin.content.field.noCover")}</p>
+        )}
         {cover && !cover.alt.trim() && (
           <p className="small">
             <span className="badge badge--warn">{t("admin.content.images.needsAlt")}</span>{" "}
-            <button type="button" className="link-button" onClick={() => askAlt({ id: cover.id, alt: "", filename: "", thumbnail: cover.thumbnail })}>
+            <button
+              type="button"
+              className="link-button"
+              onClick={() => askAlt({ id: cover.id, alt: "", filename: "", thumbnail: cover.thumbnail })}
+            >
               {t("admin.content.images.addAlt")}
             </button>
           </p>
@@ -220,12 +282,18 @@ function PostSettings({
               onPick={(image) => {
                 setCover({ id: image.id, url: image.url, thumbnail: image.thumbnail, alt: image.alt });
                 set({ coverId: image.id });
-                if (!image.alt.trim()) askAlt({ id: image.id, alt: "", filename: image.filename, thumbnail: image.thumbnail });
+                if (!image.alt.trim())
+                  askAlt({ id: image.id, alt: "", filename: image.filename, thumbnail: image.thumbnail });
               }}
               onUploaded={(media) => {
                 setCover({ id: media.id, url: media.url, thumbnail: media.thumbnail, alt: media.alt });
                 set({ coverId: media.id });
-                askAlt({ id: media.id, alt: media.alt, filename: media.filename, thumbnail: media.thumbnail });
+                askAlt({
+                  id: media.id,
+                  alt: media.alt,
+                  filename: media.filename,
+                  thumbnail: media.thumbnail,
+                });
               }}
             />
             {cover && (
@@ -247,12 +315,25 @@ function PostSettings({
         <legend>{t("admin.content.field.audience")}</legend>
         {(["PUBLIC", "MEMBERS"] as const).map((audience) => (
           <label key={audience} className="field--checkbox">
-            <input type="radio" name="audience" value={audience} checked={form.audience === audience} disabled={readOnly} onChange={() => set({ audience })} />
+            <input
+              type="radio"
+              name="audience"
+              value={audience}
+              checked={form.audience === audience}
+              disabled={readOnly}
+              onChange={() => set({ audience })}
+            />
             {t(`admin.content.audience.${audience}`)}
           </label>
         ))}
       </fieldset>
-      <CheckboxField label={t("admin.content.field.pinned")} hint={t("admin.content.field.pinnedHint")} checked={form.pinned} disabled={readOnly} onChange={(e) => set({ pinned: e.target.checked })} />
+      <CheckboxField
+        label={t("admin.content.field.pinned")}
+        hint={t("admin.content.field.pinnedHint")}
+        checked={form.pinned}
+        disabled={readOnly}
+        onChange={(e) => set({ pinned: e.target.checked })}
+      />
     </>
   );
 }

@@ -17,7 +17,13 @@ export interface AltTextTarget {
  * Asks for an image's text alternative (stored on the media item, so every page using the image gets
  * it; publishing refuses images without one). "Later" is allowed: the image is listed as needing it.
  */
-export function AltTextDialog({ target, onDone }: { target: AltTextTarget | null; onDone(savedAlt: string | null): void }) {
+export function AltTextDialog({
+  target,
+  onDone,
+}: {
+  target: AltTextTarget | null;
+  onDone(savedAlt: string | null): void;
+}) {
   const i18n = useI18n();
   const { t } = i18n;
   const dialog = useRef<HTMLDialogElement>(null);

@@ -28,7 +28,16 @@ interface BodyEditorProps {
  * The body: the Markdown editor, image uploads into the media library (with a prompt for alt text
  * after each), and the list of images the text uses with their alt text.
  */
-export function BodyEditor({ editorKey, initialMarkdown, onChange, label, readOnly, error, errorHint, markdown }: BodyEditorProps) {
+export function BodyEditor({
+  editorKey,
+  initialMarkdown,
+  onChange,
+  label,
+  readOnly,
+  error,
+  errorHint,
+  markdown,
+}: BodyEditorProps) {
   const i18n = useI18n();
   const { t } = i18n;
   const [altQueue, setAltQueue] = useState<AltTextTarget[]>([]);
@@ -48,7 +57,10 @@ export function BodyEditor({ editorKey, initialMarkdown, onChange, label, readOn
   const uploadImage = useCallback(
     async (file: File, onProgress: (percent: number) => void) => {
       const media = await uploadMedia(file, onProgress, i18n);
-      setAltQueue((queue) => [...queue, { id: media.id, alt: media.alt, filename: media.filename, thumbnail: media.thumbnail }]);
+      setAltQueue((queue) => [
+        ...queue,
+        { id: media.id, alt: media.alt, filename: media.filename, thumbnail: media.thumbnail },
+      ]);
       return media.url;
     },
     [i18n],
@@ -87,7 +99,11 @@ export function BodyEditor({ editorKey, initialMarkdown, onChange, label, readOn
           </h3>
           <ul>
             {ids.map((id) => (
-              <BodyImageRow key={id} id={id} onEditAlt={(target) => setAltQueue((queue) => [...queue, target])} />
+              <BodyImageRow
+                key={id}
+                id={id}
+                onEditAlt={(target) => setAltQueue((queue) => [...queue, target])}
+              />
             ))}
           </ul>
         </section>
@@ -108,13 +124,21 @@ function BodyImageRow({ id, onEditAlt }: { id: string; onEditAlt(target: AltText
       <img src={media.thumbnail} alt="" width={64} height={48} />
       <span className="body-images__text">
         <span className="block small">{media.filename}</span>
-        {missing ? <span className="badge badge--warn">{t("admin.content.images.needsAlt")}</span> : <span className="block muted small">{media.alt}</span>}
+        {missing ? (
+          <span className="badge badge--warn">{t("admin.content.images.needsAlt")}</span>
+        ) : (
+          <span className="block muted small">{media.alt}</span>
+        )}
       </span>
       <button
         type="button"
         className="button button--ghost button--small"
-        aria-label={t(missing ? "admin.content.images.addAltFor" : "admin.content.images.editAltFor", { name: media.filename })}
-        onClick={() => onEditAlt({ id: media.id, alt: media.alt, filename: media.filename, thumbnail: media.thumbnail })}
+        aria-label={t(missing ? "admin.content.images.addAltFor" : "admin.content.images.editAltFor", {
+          name: media.filename,
+        })}
+        onClick={() =>
+          onEditAlt({ id: media.id, alt: media.alt, filename: media.filename, thumbnail: media.thumbnail })
+        }
       >
         {missing ? t("admin.content.images.addAlt") : t("admin.content.images.editAlt")}
       </button>

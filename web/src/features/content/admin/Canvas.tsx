@@ -18,7 +18,11 @@ export const readingMinutes = (words: number) => Math.max(1, Math.round(words / 
 export function WordCount({ markdown }: { markdown: string }) {
   const { t } = useI18n();
   const words = countWords(markdown);
-  return <p className="body-field__stats muted small">{t("admin.content.canvas.stats", { words, minutes: readingMinutes(words) })}</p>;
+  return (
+    <p className="body-field__stats muted small">
+      {t("admin.content.canvas.stats", { words, minutes: readingMinutes(words) })}
+    </p>
+  );
 }
 
 /** Focus mode: only the title and the text (the side panel and the site's header step aside). */
@@ -26,7 +30,12 @@ export function useFocusMode() {
   const { t } = useI18n();
   const [focus, setFocus] = useState(false);
   const button = (
-    <button type="button" className="button button--ghost button--small" aria-pressed={focus} onClick={() => setFocus((on) => !on)}>
+    <button
+      type="button"
+      className="button button--ghost button--small"
+      aria-pressed={focus}
+      onClick={() => setFocus((on) => !on)}
+    >
       {t("admin.content.canvas.focus")}
     </button>
   );
@@ -58,7 +67,13 @@ export function useSettingsPanel(controls: string) {
       return !was;
     });
   const button = (
-    <button type="button" className="button button--ghost button--small" aria-expanded={open} aria-controls={controls} onClick={toggle}>
+    <button
+      type="button"
+      className="button button--ghost button--small"
+      aria-expanded={open}
+      aria-controls={controls}
+      onClick={toggle}
+    >
       {t("admin.content.settingsToggle")}
     </button>
   );

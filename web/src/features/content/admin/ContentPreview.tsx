@@ -8,7 +8,17 @@ import { RichText } from "../../../components/RichText.tsx";
 import { handleError } from "../../../lib/handleError.ts";
 
 /** "Preview": the body rendered by the gateway exactly as the public page shows it (.prose). */
-export function ContentPreview({ title, markdown, summary, cover }: { title: string; markdown: string; summary?: string; cover?: { url: string; alt: string } | null }) {
+export function ContentPreview({
+  title,
+  markdown,
+  summary,
+  cover,
+}: {
+  title: string;
+  markdown: string;
+  summary?: string;
+  cover?: { url: string; alt: string } | null;
+}) {
   const i18n = useI18n();
   const { t } = i18n;
   const client = useApolloClient();
@@ -32,7 +42,11 @@ export function ContentPreview({ title, markdown, summary, cover }: { title: str
       <dialog ref={dialog} className="dialog preview-dialog" aria-labelledby="preview-title">
         <div className="preview-dialog__bar">
           <h2 id="preview-title">{t("admin.content.preview.title")}</h2>
-          <button type="button" className="button button--ghost button--small" onClick={() => dialog.current?.close()}>
+          <button
+            type="button"
+            className="button button--ghost button--small"
+            onClick={() => dialog.current?.close()}
+          >
             {t("common.close")}
           </button>
         </div>
@@ -47,7 +61,12 @@ export function ContentPreview({ title, markdown, summary, cover }: { title: str
             )}
             {state.loading && <Loading />}
             {state.error && <Alert kind="error">{state.error}</Alert>}
-            {state.html !== undefined && (state.html.trim() ? <RichText html={state.html} /> : <p className="muted">{t("admin.content.preview.empty")}</p>)}
+            {state.html !== undefined &&
+              (state.html.trim() ? (
+                <RichText html={state.html} />
+              ) : (
+                <p className="muted">{t("admin.content.preview.empty")}</p>
+              ))}
           </article>
         </div>
       </dialog>

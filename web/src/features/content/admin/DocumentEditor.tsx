@@ -16,7 +16,13 @@ import { BodyEditor, MediaLibraryLink } from "./BodyEditor.tsx";
 import { draftKey, StatusBadge } from "./common.tsx";
 import { ConflictPanel, EditorTop, KeptVersionNotice, RestoreOffer } from "./EditorPanels.tsx";
 import { ScheduleForm } from "./ScheduleForm.tsx";
-import { HistoryPanel, PublishChecklist, UnpublishedChanges, type ChecklistInput, type HistoryEntry } from "./Revisions.tsx";
+import {
+  HistoryPanel,
+  PublishChecklist,
+  UnpublishedChanges,
+  type ChecklistInput,
+  type HistoryEntry,
+} from "./Revisions.tsx";
 import { oneLine, titleKeyDown, useFocusMode, useSettingsPanel } from "./Canvas.tsx";
 import { slugify } from "./slug.ts";
 import { useDocumentEditor, type BaseForm } from "./useDocumentEditor.ts";
@@ -90,21 +96,39 @@ export interface DocumentKind<D extends EditorDocument> {
   /** Whether it can be scheduled for later. */
   schedulable: boolean;
   /** The editor's query: from the network when opening, from the cache once a new one is created. */
-  useDocument(id: string, mode: "open" | "created"): { document: D | null | undefined; loading: boolean; error: unknown };
+  useDocument(
+    id: string,
+    mode: "open" | "created",
+  ): { document: D | null | undefined; loading: boolean; error: unknown };
   /** Puts a created document in the cache where `useDocument(id, "created")` reads it. */
   useRemember(): (document: D) => void;
 }
 
 /** /admin/<list>/:id — the editor of one document, or of a new one (`:id` = "new"). */
-export function DocumentEditorRoute<D extends EditorDocument>({ kind, render }: { kind: DocumentKind<D>; render(document: D, onCreated?: (created: D) => void): ReactNode }) {
+export function DocumentEditorRoute<D extends EditorDocument>({
+  kind,
+  render,
+}: {
+  kind: DocumentKind<D>;
+  render(document: D, onCreated?: (created: D) => void): ReactNode;
+}) {
   const { id = "" } = useParams();
   const fresh = useNewDocument(id, kind.listPath);
-  if (fresh.isNew) return <NewDocument key={fresh.key} kind={kind} render={render} onCreated={fresh.created} />;
+  if (fresh.isNew)
+    return <NewDocument key={fresh.key} kind={kind} render={render} onCreated={fresh.created} />;
   return <DocumentLoader key={id} id={id} kind={kind} render={render} />;
 }
 
 /** An empty editor until the first save creates the document; then the document as the cache has it. */
-function NewDocument<D extends EditorDocument>({ kind, render, onCreated }: { kind: DocumentKind<D>; render(document: D, onCreated: (created: D) => void): ReactNode; onCreated(id: string): void }) {
+function NewDocument<D extends EditorDocument>({
+  kind,
+  render,
+  onCreated,
+}: {
+  kind: DocumentKind<D>;
+  render(document: D, onCreated: (created: D) => void): ReactNode;
+  onCreated(id: string): void;
+}) {
   const { t } = useI18n();
   const remember = kind.useRemember();
   const abilities = useAbilities();
@@ -113,7 +137,15 @@ function NewDocument<D extends EditorDocument>({ kind, render, onCreated }: { ki
   usePageTitle(t(kind.messages.new));
   // Not stored yet, so the server cannot say: a draft, which its writer may edit; publishers may
   // publish (and delete) it, as they may any draft.
-  const blank = { ...kind.blank, can: { ...kind.blank.can, edit: true, publish: abilities.publishContent, delete: abilities.publishContent } };
+  const blank = {
+    ...kind.blank,
+    can: {
+      ...kind.blank.can,
+      edit: true,
+      publish: abilities.publishContent,
+      delete: abilities.publishContent,
+    },
+  };
   return render(document ?? created ?? blank, (doc) => {
     // The editor reads the document from the cache from now on, as if it had been opened.
     remember(doc);
@@ -122,7 +154,15 @@ function NewDocument<D extends EditorDocument>({ kind, render, onCreated }: { ki
   });
 }
 
-function DocumentLoader<D extends EditorDocument>({ id, kind, render }: { id: string; kind: DocumentKind<D>; render(document: D): ReactNode }) {
+function DocumentLoader<D extends EditorDocument>({
+  id,
+  kind,
+  render,
+}: {
+  id: string;
+  kind: DocumentKind<D>;
+  render(document: D): ReactNode;
+}) {
   const i18n = useI18n();
   const { t } = i18n;
   const { document, loading, error } = kind.useDocument(id, "open");
@@ -234,18 +274,39 @@ export function DocumentEditorScreen<D extends EditorDocument, F extends BaseFor
     return server;
   }
 
-  const unpublishLabel = document.status === "SCHEDULED" ? t("admin.content.action.unschedule") : document.status === "ARCHIVED" ? t("admin.content.action.toDraft") : t("admin.content.action.unpublish");
+  const unpublishLabel =
+    document.status === "SCHEDULED"
+      ? t("admin.content.action.unschedule")
+      : document.status === "ARCHIVED"
+        ? t("admin.content.action.toDraft")
+        : t("admin.content.action.unpublish");
 
   return (
     <div className={`page editor-page${focusMode.className}${settingsPanel.className}`}>
-      <EditorTop status={status} heading={document.id ? t(kind.messages.edit) : t(kind.messages.new)} backTo={kind.listPath} backLabel={t(kind.messages.back)} badge={<StatusBadge status={document.status} />}>
+      <EditorTop
+        status={status}
+        heading={document.id ? t(kind.messages.edit) : t(kind.messages.new)}
+        backTo={kind.listPath}
+        backLabel={t(kind.messages.back)}
+        badge={<StatusBadge status={document.status} />}
+      >
         {settingsPanel.button}
         {focusMode.button}
         {preview(form)}
       </EditorTop>
       {/* What this device kept, compared with the text below (which stays in view). */}
-      {doc.offer && <RestoreOffer copy={doc.offer} current={form} onRestore={doc.restore} onDiscard={doc.discard} />}
-      {status.kind === "conflict" && <ConflictPanel mine={form} theirs={status.theirs} onKeepMine={doc.keepMine} onKeepTheirs={() => void doc.keepTheirs()} busy={doc.conflictBusy} />}
+      {doc.offer && (
+        <RestoreOffer copy={doc.offer} current={form} onRestore={doc.restore} onDiscard={doc.discard} />
+      )}
+      {status.kind === "conflict" && (
+        <ConflictPanel
+          mine={form}
+          theirs={status.theirs}
+          onKeepMine={doc.keepMine}
+          onKeepTheirs={() => void doc.keepTheirs()}
+          busy={doc.conflictBusy}
+        />
+      )}
       <KeptVersionNotice storageKey={storageKey} version={doc.kept} onForget={doc.forgetKept} />
       {readOnly && <Alert kind="info">{t("admin.content.readOnlyLive")}</Alert>}
 
@@ -286,10 +347,18 @@ export function DocumentEditorScreen<D extends EditorDocument, F extends BaseFor
             <h2 id="publishing-title">{t("admin.content.publishing")}</h2>
             <p className="editor-card__status">
               <StatusBadge status={document.status} />{" "}
-              {document.status === "SCHEDULED" && document.publishAt && <span>{t("admin.content.post.scheduledFor", { time: format(document.publishAt) })}</span>}
-              {document.status === "PUBLISHED" && document.publishedAt && <span>{t("admin.content.publishedOn", { time: format(document.publishedAt) })}</span>}
+              {document.status === "SCHEDULED" && document.publishAt && (
+                <span>{t("admin.content.post.scheduledFor", { time: format(document.publishAt) })}</span>
+              )}
+              {document.status === "PUBLISHED" && document.publishedAt && (
+                <span>{t("admin.content.publishedOn", { time: format(document.publishedAt) })}</span>
+              )}
             </p>
-            {document.byApiToken && <p className="small">{t("admin.content.post.byApiToken", { name: document.authorName ?? "" })}</p>}
+            {document.byApiToken && (
+              <p className="small">
+                {t("admin.content.post.byApiToken", { name: document.authorName ?? "" })}
+              </p>
+            )}
             {doc.notice && <Alert kind="success">{doc.notice}</Alert>}
             {doc.actionError && <Alert kind="error">{doc.actionError.message}</Alert>}
             {!canPublish ? (
@@ -297,8 +366,15 @@ export function DocumentEditorScreen<D extends EditorDocument, F extends BaseFor
             ) : (
               <div className="workflow">
                 {document.status !== "PUBLISHED" && (
-                  <button type="button" className="button" disabled={doc.busy} onClick={() => setConfirming("publish")}>
-                    {document.status === "ARCHIVED" ? t("admin.content.action.republish") : t("admin.content.action.publish")}
+                  <button
+                    type="button"
+                    className="button"
+                    disabled={doc.busy}
+                    onClick={() => setConfirming("publish")}
+                  >
+                    {document.status === "ARCHIVED"
+                      ? t("admin.content.action.republish")
+                      : t("admin.content.action.publish")}
                   </button>
                 )}
                 {kind.schedulable && document.status !== "PUBLISHED" && (
@@ -306,7 +382,12 @@ export function DocumentEditorScreen<D extends EditorDocument, F extends BaseFor
                     current={document.status === "SCHEDULED" ? (document.publishAt ?? null) : null}
                     busy={doc.busy}
                     error={fieldErrors.publishAt}
-                    onSchedule={(iso) => doc.runAction(() => operations.publish(id(), iso), t("admin.content.done.scheduled", { time: format(iso) }))}
+                    onSchedule={(iso) =>
+                      doc.runAction(
+                        () => operations.publish(id(), iso),
+                        t("admin.content.done.scheduled", { time: format(iso) }),
+                      )
+                    }
                   />
                 )}
                 {document.status === "PUBLISHED" && (
@@ -318,7 +399,10 @@ export function DocumentEditorScreen<D extends EditorDocument, F extends BaseFor
                       onUpdate={() => setConfirming("update")}
                       onDiscard={() => {
                         if (!window.confirm(t("admin.content.confirmDiscard"))) return;
-                        void doc.runAction(() => showServer(operations.discardChanges(id())), t("admin.content.done.discarded"));
+                        void doc.runAction(
+                          () => showServer(operations.discardChanges(id())),
+                          t("admin.content.done.discarded"),
+                        );
                       }}
                     />
                     <a className="button button--ghost" href={document.path} target="_blank" rel="noopener">
@@ -327,34 +411,51 @@ export function DocumentEditorScreen<D extends EditorDocument, F extends BaseFor
                   </>
                 )}
                 {document.status !== "DRAFT" && (
-                  <button type="button" className="button button--ghost" disabled={doc.busy} onClick={() => void doc.runAction(() => operations.unpublish(id()), t("admin.content.done.unpublished"))}>
+                  <button
+                    type="button"
+                    className="button button--ghost"
+                    disabled={doc.busy}
+                    onClick={() =>
+                      void doc.runAction(
+                        () => operations.unpublish(id()),
+                        t("admin.content.done.unpublished"),
+                      )
+                    }
+                  >
                     {unpublishLabel}
                   </button>
                 )}
                 {operations.archive && document.status !== "ARCHIVED" && (
-                  <button type="button" className="button button--ghost" disabled={doc.busy} onClick={() => void doc.runAction(() => operations.archive!(id()), t("admin.content.done.archived"))}>
+                  <button
+                    type="button"
+                    className="button button--ghost"
+                    disabled={doc.busy}
+                    onClick={() =>
+                      void doc.runAction(() => operations.archive!(id()), t("admin.content.done.archived"))
+                    }
+                  >
                     {t("admin.content.action.archive")}
                   </button>
                 )}
                 {can.delete && (
-                <button
-                  type="button"
-                  className="button button--danger-ghost"
-                  disabled={doc.busy}
-                  onClick={() => {
-                    if (!window.confirm(t(kind.messages.confirmDelete, { title: form.title }))) return;
-                    void doc.runAction(async () => {
-                      // A new document that was never saved has nothing to delete on the server.
-                      if (id()) await operations.remove(id());
-                      removeLocalCopy(storageKey);
-                      await client.refetchQueries({ include: kind.listQueries });
-                      void navigate(kind.listPath, { replace: true });
-                      return null;
-                    }, t("admin.content.done.deleted"));
-                  }}
-                >
-                  {t("admin.content.action.delete")}
-                </button>
+                  <button
+                    type="button"
+                    className="button button--danger-ghost"
+                    disabled={doc.busy}
+                    onClick={() => {
+                      if (!window.confirm(t(kind.messages.confirmDelete, { title: form.title }))) return;
+                      void doc.runAction(async () => {
+                        // A new document that was never saved has nothing to delete on the server.
+                        if (id()) await operations.remove(id());
+                        removeLocalCopy(storageKey);
+                        await client.refetchQueries({ include: kind.listQueries });
+                        void navigate(kind.listPath, { replace: true });
+                        return null;
+                      }, t("admin.content.done.deleted"));
+                    }}
+                  >
+                    {t("admin.content.action.delete")}
+                  </button>
                 )}
               </div>
             )}
@@ -379,14 +480,26 @@ export function DocumentEditorScreen<D extends EditorDocument, F extends BaseFor
             entries={document.history}
             busy={doc.busy}
             readOnly={readOnly}
-            onRestore={(entry) => void doc.runAction(() => showServer(operations.restoreRevision(id(), entry.id, doc.autosave.currentRevision)), t("admin.content.done.restored"))}
+            onRestore={(entry) =>
+              void doc.runAction(
+                () => showServer(operations.restoreRevision(id(), entry.id, doc.autosave.currentRevision)),
+                t("admin.content.done.restored"),
+              )
+            }
           />
         </aside>
       </div>
       <PublishChecklist
         open={confirming !== null}
-        input={{ title: form.title, body: form.body, when: t("admin.content.checklist.now"), ...checklist(form) }}
-        confirmLabel={confirming === "update" ? t("admin.content.action.update") : t("admin.content.action.publish")}
+        input={{
+          title: form.title,
+          body: form.body,
+          when: t("admin.content.checklist.now"),
+          ...checklist(form),
+        }}
+        confirmLabel={
+          confirming === "update" ? t("admin.content.action.update") : t("admin.content.action.publish")
+        }
         busy={doc.busy}
         onCancel={() => setConfirming(null)}
         onFixAlt={(mediaId) => {
@@ -397,7 +510,8 @@ export function DocumentEditorScreen<D extends EditorDocument, F extends BaseFor
         onConfirm={() => {
           const mode = confirming;
           setConfirming(null);
-          if (mode === "update") void doc.runAction(() => operations.publishChanges(id()), t("admin.content.done.updated"));
+          if (mode === "update")
+            void doc.runAction(() => operations.publishChanges(id()), t("admin.content.done.updated"));
           else void doc.runAction(() => operations.publish(id()), t("admin.content.done.published"));
         }}
       />

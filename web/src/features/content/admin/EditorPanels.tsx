@@ -1,7 +1,13 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { Link } from "react-router";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
-import { forgetKeptVersion, type KeptVersion, type LocalCopy, type SaveStatus, type TheirVersion } from "./autosave.ts";
+import {
+  forgetKeptVersion,
+  type KeptVersion,
+  type LocalCopy,
+  type SaveStatus,
+  type TheirVersion,
+} from "./autosave.ts";
 import { lineDiff } from "./lineDiff.ts";
 import { useChurchDateTime } from "../../../lib/dates.ts";
 
@@ -35,7 +41,9 @@ export function SaveStatusLine({ status }: { status: SaveStatus }) {
       tone = "danger";
       break;
     case "invalid":
-      text = Object.keys(status.error.fieldErrors).length ? t("admin.content.save.invalid") : t("admin.content.save.failed", { message: status.error.message });
+      text = Object.keys(status.error.fieldErrors).length
+        ? t("admin.content.save.invalid")
+        : t("admin.content.save.failed", { message: status.error.message });
       tone = "danger";
       break;
     case "failed":
@@ -81,11 +89,20 @@ export function RestoreOffer<T extends { title: string; body: string }>({
         <pre>
           {diff.map((line, index) =>
             line.kind === "same" ? (
-              <span key={index}>{line.text}{"\n"}</span>
+              <span key={index}>
+                {line.text}
+                {"\n"}
+              </span>
             ) : line.kind === "added" ? (
-              <ins key={index}>{line.text}{"\n"}</ins>
+              <ins key={index}>
+                {line.text}
+                {"\n"}
+              </ins>
             ) : (
-              <del key={index}>{line.text}{"\n"}</del>
+              <del key={index}>
+                {line.text}
+                {"\n"}
+              </del>
             ),
           )}
         </pre>
@@ -109,7 +126,19 @@ export function RestoreOffer<T extends { title: string; body: string }>({
 }
 
 /** Someone saved a newer version: both texts side by side; the editor chooses (autosave waits). */
-export function ConflictPanel({ mine, theirs, onKeepMine, onKeepTheirs, busy }: { mine: { title: string; body: string }; theirs: TheirVersion; onKeepMine(): void; onKeepTheirs(): void; busy: boolean }) {
+export function ConflictPanel({
+  mine,
+  theirs,
+  onKeepMine,
+  onKeepTheirs,
+  busy,
+}: {
+  mine: { title: string; body: string };
+  theirs: TheirVersion;
+  onKeepMine(): void;
+  onKeepTheirs(): void;
+  busy: boolean;
+}) {
   const { t } = useI18n();
   const { format } = useChurchDateTime();
   const heading = useRef<HTMLHeadingElement>(null);
@@ -122,7 +151,11 @@ export function ConflictPanel({ mine, theirs, onKeepMine, onKeepTheirs, busy }: 
       <p role="alert">{t("admin.content.conflict.body")}</p>
       <div className="conflict__versions">
         <VersionColumn heading={t("admin.content.conflict.mine")} title={mine.title} body={mine.body} />
-        <VersionColumn heading={t("admin.content.conflict.theirs", { time: theirs.updated ? format(theirs.updated) : "" })} title={theirs.title} body={theirs.body} />
+        <VersionColumn
+          heading={t("admin.content.conflict.theirs", { time: theirs.updated ? format(theirs.updated) : "" })}
+          title={theirs.title}
+          body={theirs.body}
+        />
       </div>
       <div className="actions">
         <button type="button" className="button" disabled={busy} onClick={onKeepMine}>
@@ -152,7 +185,15 @@ function VersionColumn({ heading, title, body }: { heading: string; title: strin
 }
 
 /** The side of a conflict that was not kept, still on this device: copy it, look at it, or forget it. */
-export function KeptVersionNotice({ storageKey, version, onForget }: { storageKey: string; version: KeptVersion | null; onForget(): void }) {
+export function KeptVersionNotice({
+  storageKey,
+  version,
+  onForget,
+}: {
+  storageKey: string;
+  version: KeptVersion | null;
+  onForget(): void;
+}) {
   const { t } = useI18n();
   const { format } = useChurchDateTime();
   const [shown, setShown] = useState(false);
@@ -162,7 +203,11 @@ export function KeptVersionNotice({ storageKey, version, onForget }: { storageKe
   const mine = version.whose === "mine";
   return (
     <div className="alert alert--info kept">
-      <p>{mine ? t("admin.content.kept.mine", { time: format(version.at) }) : t("admin.content.kept.theirs", { time: format(version.at) })}</p>
+      <p>
+        {mine
+          ? t("admin.content.kept.mine", { time: format(version.at) })
+          : t("admin.content.kept.theirs", { time: format(version.at) })}
+      </p>
       <div className="actions">
         <button
           type="button"
@@ -179,7 +224,12 @@ export function KeptVersionNotice({ storageKey, version, onForget }: { storageKe
         >
           {mine ? t("admin.content.kept.copyMine") : t("admin.content.kept.copyTheirs")}
         </button>
-        <button type="button" className="button button--ghost button--small" aria-expanded={shown} onClick={() => setShown((s) => !s)}>
+        <button
+          type="button"
+          className="button button--ghost button--small"
+          aria-expanded={shown}
+          onClick={() => setShown((s) => !s)}
+        >
           {shown ? t("admin.content.kept.hide") : t("admin.content.kept.show")}
         </button>
         <button
@@ -193,10 +243,20 @@ export function KeptVersionNotice({ storageKey, version, onForget }: { storageKe
         >
           {t("admin.content.kept.forget")}
         </button>
-        <span role="status">{copied === "yes" ? t("admin.content.kept.copied") : copied === "no" ? t("admin.content.kept.copyFailed") : ""}</span>
+        <span role="status">
+          {copied === "yes"
+            ? t("admin.content.kept.copied")
+            : copied === "no"
+              ? t("admin.content.kept.copyFailed")
+              : ""}
+        </span>
       </div>
       {shown && (
-        <pre className="conflict__text kept__text" tabIndex={0} aria-label={mine ? t("admin.content.conflict.mine") : t("admin.content.conflict.theirsShort")}>
+        <pre
+          className="conflict__text kept__text"
+          tabIndex={0}
+          aria-label={mine ? t("admin.content.conflict.mine") : t("admin.content.conflict.theirsShort")}
+        >
           {text}
         </pre>
       )}

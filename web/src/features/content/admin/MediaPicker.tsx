@@ -17,7 +17,15 @@ export interface PickedImage {
 }
 
 /** Choose an image from the media library, or upload a new one (used for a post's cover). */
-export function MediaPicker({ label, onPick, onUploaded }: { label: string; onPick(image: PickedImage): void; onUploaded(media: UploadedMedia): void }) {
+export function MediaPicker({
+  label,
+  onPick,
+  onUploaded,
+}: {
+  label: string;
+  onPick(image: PickedImage): void;
+  onUploaded(media: UploadedMedia): void;
+}) {
   const { t } = useI18n();
   const dialog = useRef<HTMLDialogElement>(null);
   const [open, setOpen] = useState(false);
@@ -33,10 +41,19 @@ export function MediaPicker({ label, onPick, onUploaded }: { label: string; onPi
       >
         {label}
       </button>
-      <dialog ref={dialog} className="dialog picker-dialog" aria-labelledby="picker-title" onClose={() => setOpen(false)}>
+      <dialog
+        ref={dialog}
+        className="dialog picker-dialog"
+        aria-labelledby="picker-title"
+        onClose={() => setOpen(false)}
+      >
         <div className="preview-dialog__bar">
           <h2 id="picker-title">{t("admin.content.picker.title")}</h2>
-          <button type="button" className="button button--ghost button--small" onClick={() => dialog.current?.close()}>
+          <button
+            type="button"
+            className="button button--ghost button--small"
+            onClick={() => dialog.current?.close()}
+          >
             {t("common.close")}
           </button>
         </div>
@@ -57,12 +74,21 @@ export function MediaPicker({ label, onPick, onUploaded }: { label: string; onPi
   );
 }
 
-function PickerBody({ onPick, onUploaded }: { onPick(image: PickedImage): void; onUploaded(media: UploadedMedia): void }) {
+function PickerBody({
+  onPick,
+  onUploaded,
+}: {
+  onPick(image: PickedImage): void;
+  onUploaded(media: UploadedMedia): void;
+}) {
   const i18n = useI18n();
   const { t } = i18n;
   const [search, setSearch] = useState("");
   const query = useDebounced(search.trim(), 300);
-  const { data, loading, error, fetchMore } = useMediaPicker({ variables: { search: query || null }, fetchPolicy: "cache-and-network" });
+  const { data, loading, error, fetchMore } = useMediaPicker({
+    variables: { search: query || null },
+    fetchPolicy: "cache-and-network",
+  });
   const [progress, setProgress] = useState<number | null>(null);
   const [uploadError, setUploadError] = useState<string | null>(null);
   const items = data?.mediaLibrary.edges.map((e) => e.node) ?? [];
@@ -84,7 +110,12 @@ function PickerBody({ onPick, onUploaded }: { onPick(image: PickedImage): void; 
       <div className="toolbar">
         <label className="search">
           <span className="visually-hidden">{t("admin.content.media.search")}</span>
-          <input type="search" placeholder={t("admin.content.media.search")} value={search} onChange={(e) => setSearch(e.target.value)} />
+          <input
+            type="search"
+            placeholder={t("admin.content.media.search")}
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+          />
         </label>
         <label className="button button--ghost button--small file-button">
           {t("admin.content.picker.upload")}
@@ -103,7 +134,11 @@ function PickerBody({ onPick, onUploaded }: { onPick(image: PickedImage): void; 
       </div>
       {progress !== null && (
         <div className="progress">
-          <progress max={100} value={progress} aria-label={t("admin.content.uploading", { percent: progress })} />
+          <progress
+            max={100}
+            value={progress}
+            aria-label={t("admin.content.uploading", { percent: progress })}
+          />
           <span aria-live="polite">{t("admin.content.uploading", { percent: progress })}</span>
         </div>
       )}
@@ -117,7 +152,12 @@ function PickerBody({ onPick, onUploaded }: { onPick(image: PickedImage): void; 
         <ul className="picker__grid">
           {items.map((item) => (
             <li key={item.id}>
-              <button type="button" className="picker__item" onClick={() => onPick(item)} aria-label={t("admin.content.picker.choose", { name: item.alt || item.filename })}>
+              <button
+                type="button"
+                className="picker__item"
+                onClick={() => onPick(item)}
+                aria-label={t("admin.content.picker.choose", { name: item.alt || item.filename })}
+              >
                 <img src={item.thumbnail} alt="" loading="lazy" />
                 <span className="picker__name">{item.filename}</span>
               </button>

@@ -19,13 +19,26 @@ export interface HistoryEntry {
  * A published document's changes that are not live yet ("Update" puts them live, or they are
  * discarded), shown in the publishing card.
  */
-export function UnpublishedChanges({ pending, canPublish, busy, onUpdate, onDiscard }: { pending: boolean; canPublish: boolean; busy: boolean; onUpdate(): void; onDiscard(): void }) {
+export function UnpublishedChanges({
+  pending,
+  canPublish,
+  busy,
+  onUpdate,
+  onDiscard,
+}: {
+  pending: boolean;
+  canPublish: boolean;
+  busy: boolean;
+  onUpdate(): void;
+  onDiscard(): void;
+}) {
   const { t } = useI18n();
   if (!pending) return <p className="muted small">{t("admin.content.changes.none")}</p>;
   return (
     <div className="unpublished-changes" role="status">
       <p>
-        <span className="badge badge--warn">{t("admin.content.changes.unpublished")}</span> <span className="small">{t("admin.content.changes.explain")}</span>
+        <span className="badge badge--warn">{t("admin.content.changes.unpublished")}</span>{" "}
+        <span className="small">{t("admin.content.changes.explain")}</span>
       </p>
       <div className="workflow">
         {canPublish && (
@@ -42,7 +55,17 @@ export function UnpublishedChanges({ pending, canPublish, busy, onUpdate, onDisc
 }
 
 /** The last saved versions, each viewable and restorable. */
-export function HistoryPanel({ entries, busy, readOnly, onRestore }: { entries: readonly HistoryEntry[]; busy: boolean; readOnly: boolean; onRestore(entry: HistoryEntry): void }) {
+export function HistoryPanel({
+  entries,
+  busy,
+  readOnly,
+  onRestore,
+}: {
+  entries: readonly HistoryEntry[];
+  busy: boolean;
+  readOnly: boolean;
+  onRestore(entry: HistoryEntry): void;
+}) {
   const { t } = useI18n();
   const { format } = useChurchDateTime();
   return (
@@ -142,11 +165,17 @@ export function PublishChecklist({
   if (input.title.trim()) ok("title", t("admin.content.checklist.title", { title: input.title }));
   else items.push(<ChecklistItem key="title" ok={false} text={t("admin.content.checklist.noTitle")} />);
   if (input.summary !== undefined) {
-    ok("summary", input.summary.trim() ? t("admin.content.checklist.summary", { summary: input.summary }) : t("admin.content.checklist.summaryGenerated", { summary: generatedSummary(input.body) }));
+    ok(
+      "summary",
+      input.summary.trim()
+        ? t("admin.content.checklist.summary", { summary: input.summary })
+        : t("admin.content.checklist.summaryGenerated", { summary: generatedSummary(input.body) }),
+    );
   }
   if (input.cover !== undefined) {
     if (!input.cover) ok("cover", t("admin.content.checklist.noCover"));
-    else if (input.cover.alt.trim()) ok("cover", t("admin.content.checklist.cover", { alt: input.cover.alt }));
+    else if (input.cover.alt.trim())
+      ok("cover", t("admin.content.checklist.cover", { alt: input.cover.alt }));
     else {
       missing.add("cover");
       items.push(<ChecklistItem key="cover" ok={false} text={t("admin.content.checklist.coverNoAlt")} />);
@@ -255,14 +284,24 @@ function ChecklistItem({ ok, text, action }: { ok: boolean; text: ReactNode; act
       <span className="checklist__mark" aria-hidden="true">
         {ok ? "✓" : "!"}
       </span>
-      <span className="visually-hidden">{ok ? t("admin.content.checklist.ok") : t("admin.content.checklist.missing")}</span>
+      <span className="visually-hidden">
+        {ok ? t("admin.content.checklist.ok") : t("admin.content.checklist.missing")}
+      </span>
       <span className="checklist__text">{text}</span>
       {action}
     </li>
   );
 }
 
-function ImageItem({ id, onStatus, onFixAlt }: { id: string; onStatus(hasAlt: boolean): void; onFixAlt(id: string): void }) {
+function ImageItem({
+  id,
+  onStatus,
+  onFixAlt,
+}: {
+  id: string;
+  onStatus(hasAlt: boolean): void;
+  onFixAlt(id: string): void;
+}) {
   const { t } = useI18n();
   const { data } = useBodyImageRow({ variables: { id } });
   const media = data?.media;
@@ -271,17 +310,29 @@ function ImageItem({ id, onStatus, onFixAlt }: { id: string; onStatus(hasAlt: bo
     if (media) onStatus(hasAlt);
   }, [media, hasAlt, onStatus]);
   if (!media) return null;
-  if (hasAlt) return <ChecklistItem ok text={t("admin.content.checklist.imageAlt", { name: media.filename, alt: media.alt })} />;
+  if (hasAlt)
+    return (
+      <ChecklistItem
+        ok
+        text={t("admin.content.checklist.imageAlt", { name: media.filename, alt: media.alt })}
+      />
+    );
   return (
     <ChecklistItem
       ok={false}
       text={
         <>
-          <img src={media.thumbnail} alt="" width={48} height={36} className="checklist__thumb" /> {t("admin.content.checklist.imageNoAlt", { name: media.filename })}
+          <img src={media.thumbnail} alt="" width={48} height={36} className="checklist__thumb" />{" "}
+          {t("admin.content.checklist.imageNoAlt", { name: media.filename })}
         </>
       }
       action={
-        <button type="button" className="button button--ghost button--small" onClick={() => onFixAlt(media.id)} aria-label={t("admin.content.images.addAltFor", { name: media.filename })}>
+        <button
+          type="button"
+          className="button button--ghost button--small"
+          onClick={() => onFixAlt(media.id)}
+          aria-label={t("admin.content.images.addAltFor", { name: media.filename })}
+        >
           {t("admin.content.images.addAlt")}
         </button>
       }

@@ -9,7 +9,17 @@ import { instantToWallTime, wallTimeToInstant } from "./zonedTime.ts";
  * "Schedule…": a date and time *in the church's time zone* (settings.timezone), whatever zone the
  * editor's computer is in; zonedTime.ts turns the wall time into the instant the gateway stores.
  */
-export function ScheduleForm({ current, busy, error, onSchedule }: { current: string | null; busy: boolean; error?: string | undefined; onSchedule(iso: string): Promise<boolean> }) {
+export function ScheduleForm({
+  current,
+  busy,
+  error,
+  onSchedule,
+}: {
+  current: string | null;
+  busy: boolean;
+  error?: string | undefined;
+  onSchedule(iso: string): Promise<boolean>;
+}) {
   const { t, locale } = useI18n();
   const { timeZone } = useChurchDateTime();
   const formId = useId();
@@ -35,7 +45,12 @@ export function ScheduleForm({ current, busy, error, onSchedule }: { current: st
   }
 
   return (
-    <form className="schedule-form" onSubmit={(e) => void submit(e)} noValidate aria-labelledby={`${formId}-title`}>
+    <form
+      className="schedule-form"
+      onSubmit={(e) => void submit(e)}
+      noValidate
+      aria-labelledby={`${formId}-title`}
+    >
       <p className="schedule-form__title" id={`${formId}-title`}>
         {t("admin.content.schedule.title")}
       </p>

@@ -2,7 +2,17 @@ import type { PageStatus, PostStatus } from "../../../gql/types.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 
 /** All / Draft / Scheduled… as toggle buttons (aria-pressed): one list, filtered in place. */
-export function StatusFilter<S extends PostStatus | PageStatus>({ label, options, value, onChange }: { label: string; options: S[]; value: S | null; onChange(next: S | null): void }) {
+export function StatusFilter<S extends PostStatus | PageStatus>({
+  label,
+  options,
+  value,
+  onChange,
+}: {
+  label: string;
+  options: S[];
+  value: S | null;
+  onChange(next: S | null): void;
+}) {
   const { t } = useI18n();
   return (
     <div className="status-filter" role="group" aria-label={label}>

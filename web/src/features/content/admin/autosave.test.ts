@@ -13,18 +13,36 @@ class MemoryStorage {
 }
 
 const describeError = (error: unknown): UiError => {
-  if (CombinedGraphQLErrors.is(error)) return { code: String(error.errors[0]?.extensions?.code), message: "server", fieldErrors: {} };
+  if (CombinedGraphQLErrors.is(error))
+    return { code: String(error.errors[0]?.extensions?.code), message: "server", fieldErrors: {} };
   return { code: "NETWORK", message: "offline", fieldErrors: {} };
 };
 
 const stale = (revision: number, body: string) =>
   new CombinedGraphQLErrors({
-    errors: [{ message: "newer", extensions: { code: "CONFLICT", reason: "stale_revision", currentRevision: revision, currentTitle: "Theirs", currentBody: body, currentUpdated: "2026-11-21T10:00:00Z" } }],
+    errors: [
+      {
+        message: "newer",
+        extensions: {
+          code: "CONFLICT",
+          reason: "stale_revision",
+          currentRevision: revision,
+          currentTitle: "Theirs",
+          currentBody: body,
+          currentUpdated: "2026-11-21T10:00:00Z",
+        },
+      },
+    ],
   });
 
 /** A fake server: one document, refuses stale revisions like the gateway. */
 function server(initial: Doc, revision = 1) {
-  const state = { doc: initial, revision, calls: [] as Array<{ input: Doc; expected: number }>, failNext: [] as unknown[] };
+  const state = {
+    doc: initial,
+    revision,
+    calls: [] as Array<{ input: Doc; expected: number }>,
+    failNext: [] as unknown[],
+  };
   const save = vi.fn(async (input: Doc, expected: number) => {
     state.calls.push({ input, expected });
     const failure = state.failNext.shift();
@@ -166,7 +184,13 @@ describe("autosave", () => {
 
   it("does not retry a validation refusal until the text changes, and flush reports the outcome", async () => {
     const { fake, autosave } = setup();
-    fake.state.failNext.push(new CombinedGraphQLErrors({ errors: [{ message: "bad", extensions: { code: "BAD_USER_INPUT", fieldErrorCodes: { title: "required" } } }] }));
+    fake.state.failNext.push(
+      new CombinedGraphQLErrors({
+        errors: [
+          { message: "bad", extensions: { code: "BAD_USER_INPUT", fieldErrorCodes: { title: "required" } } },
+        ],
+      }),
+    );
     autosave.update({ title: "", body: "one" });
     expect(await autosave.flush()).toBe(false);
     expect(autosave.current.kind).toBe("invalid");

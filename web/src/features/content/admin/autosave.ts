@@ -96,7 +96,10 @@ export function staleRevisionOf(error: unknown): TheirVersion | null {
   };
 }
 
-export function readLocalCopy<T>(storageKey: string, storage: StorageLike | null = defaultStorage()): LocalCopy<T> | null {
+export function readLocalCopy<T>(
+  storageKey: string,
+  storage: StorageLike | null = defaultStorage(),
+): LocalCopy<T> | null {
   try {
     const raw = storage?.getItem(storageKey);
     if (!raw) return null;
@@ -107,7 +110,10 @@ export function readLocalCopy<T>(storageKey: string, storage: StorageLike | null
   }
 }
 
-export function readKeptVersion(storageKey: string, storage: StorageLike | null = defaultStorage()): KeptVersion | null {
+export function readKeptVersion(
+  storageKey: string,
+  storage: StorageLike | null = defaultStorage(),
+): KeptVersion | null {
   try {
     const raw = storage?.getItem(`${storageKey}-conflict`);
     return raw ? (JSON.parse(raw) as KeptVersion) : null;
@@ -181,12 +187,14 @@ export class Autosave<T extends { title: string; body: string }> {
     if (JSON.stringify(draft) === this.savedJson) {
       this.clearTimer();
       this.removeOwnCopy();
-      if (!this.inFlight && !this.theirs) this.setStatus(this.status.kind === "idle" ? { kind: "idle" } : { kind: "saved" });
+      if (!this.inFlight && !this.theirs)
+        this.setStatus(this.status.kind === "idle" ? { kind: "idle" } : { kind: "saved" });
       return;
     }
     this.writeLocalCopy();
     if (this.theirs) return; // a conflict waits for the editor's choice; the text stays on this device
-    if (this.status.kind !== "offline" && this.status.kind !== "retrying" && !this.inFlight) this.setStatus({ kind: "pending" });
+    if (this.status.kind !== "offline" && this.status.kind !== "retrying" && !this.inFlight)
+      this.setStatus({ kind: "pending" });
     this.attempt = 0;
     this.schedule(this.delayMs);
   }
@@ -248,7 +256,12 @@ export class Autosave<T extends { title: string; body: string }> {
    */
   keepTheirs(): void {
     if (!this.theirs) return;
-    this.keep({ whose: "mine", title: this.draft.title, body: this.draft.body, at: new Date().toISOString() });
+    this.keep({
+      whose: "mine",
+      title: this.draft.title,
+      body: this.draft.body,
+      at: new Date().toISOString(),
+    });
   }
 
   /** Start over from what the server has (after "keep theirs", or a reload). */
@@ -377,7 +390,12 @@ export class Autosave<T extends { title: string; body: string }> {
   }
 
   private writeLocalCopy(): void {
-    const copy: LocalCopy<T> = { input: this.draft, baseRevision: this.revision, at: new Date().toISOString(), tab: TAB_ID };
+    const copy: LocalCopy<T> = {
+      input: this.draft,
+      baseRevision: this.revision,
+      at: new Date().toISOString(),
+      tab: TAB_ID,
+    };
     try {
       this.storage?.setItem(this.storageKey, JSON.stringify(copy));
     } catch {
@@ -388,7 +406,8 @@ export class Autosave<T extends { title: string; body: string }> {
   /** Remove the local copy if this tab wrote it (or `always`), so another tab's copy survives. */
   private removeOwnCopy(always = false): void {
     const copy = readLocalCopy<T>(this.storageKey, this.storage);
-    if (copy && (always || copy.tab === TAB_ID || JSON.stringify(copy.input) === this.savedJson)) removeLocalCopy(this.storageKey, this.storage);
+    if (copy && (always || copy.tab === TAB_ID || JSON.stringify(copy.input) === this.savedJson))
+      removeLocalCopy(this.storageKey, this.storage);
   }
 
   private setStatus(status: SaveStatus): void {

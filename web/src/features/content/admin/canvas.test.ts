@@ -3,7 +3,11 @@ import { countWords, readingMinutes } from "./Canvas.tsx";
 
 describe("word count and reading time", () => {
   it("counts what a reader reads: not image addresses, link targets or Markdown markers", () => {
-    expect(countWords("## Harvest supper\n\n- Bring **soup**\n- [Map](https://maps.example/x)\n\n![Tables set](/files/media/abc/t.png)\n")).toBe(5);
+    expect(
+      countWords(
+        "## Harvest supper\n\n- Bring **soup**\n- [Map](https://maps.example/x)\n\n![Tables set](/files/media/abc/t.png)\n",
+      ),
+    ).toBe(5);
     expect(countWords("")).toBe(0);
     expect(countWords("¿Vienes el sábado? Sí, a las 6.")).toBe(7);
   });

@@ -3,7 +3,9 @@ import { lineDiff } from "./lineDiff.ts";
 
 describe("lineDiff", () => {
   it("marks the lines only in the old text and only in the new one", () => {
-    expect(lineDiff("Candles at six.\n\nBring a friend.", "Candles at seven.\n\nBring a friend.\nAll welcome.")).toEqual([
+    expect(
+      lineDiff("Candles at six.\n\nBring a friend.", "Candles at seven.\n\nBring a friend.\nAll welcome."),
+    ).toEqual([
       { kind: "removed", text: "Candles at six." },
       { kind: "added", text: "Candles at seven." },
       { kind: "same", text: "" },

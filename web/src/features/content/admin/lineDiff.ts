@@ -12,13 +12,19 @@ export function lineDiff(before: string, after: string): DiffLine[] {
   const a = before.split("\n");
   const b = after.split("\n");
   if (a.length * b.length > 4_000_000) {
-    return before === after ? a.map((text) => ({ kind: "same", text })) : [...a.map((text) => ({ kind: "removed" as const, text })), ...b.map((text) => ({ kind: "added" as const, text }))];
+    return before === after
+      ? a.map((text) => ({ kind: "same", text }))
+      : [
+          ...a.map((text) => ({ kind: "removed" as const, text })),
+          ...b.map((text) => ({ kind: "added" as const, text })),
+        ];
   }
   // lengths[i][j]: LCS length of a[i..] and b[j..].
   const lengths = Array.from({ length: a.length + 1 }, () => new Uint32Array(b.length + 1));
   for (let i = a.length - 1; i >= 0; i--) {
     for (let j = b.length - 1; j >= 0; j--) {
-      lengths[i]![j] = a[i] === b[j] ? lengths[i + 1]![j + 1]! + 1 : Math.max(lengths[i + 1]![j]!, lengths[i]![j + 1]!);
+      lengths[i]![j] =
+        a[i] === b[j] ? lengths[i + 1]![j + 1]! + 1 : Math.max(lengths[i + 1]![j]!, lengths[i]![j + 1]!);
     }
   }
   const out: DiffLine[] = [];

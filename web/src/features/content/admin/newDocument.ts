@@ -10,7 +10,10 @@ import { useLocation, useNavigate } from "react-router";
  * Returns whether this route shows that editor, its React key (a new one for each visit of /new),
  * and `created(id)` for the first save to call.
  */
-export function useNewDocument(id: string, base: string): { isNew: boolean; key: string; created(id: string): void } {
+export function useNewDocument(
+  id: string,
+  base: string,
+): { isNew: boolean; key: string; created(id: string): void } {
   const location = useLocation();
   const navigate = useNavigate();
   const [state, setState] = useState<{ visit: string; id: string | null }>({ visit: location.key, id: null });

@@ -1,7 +1,13 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { handleError, type UiError } from "../../../lib/handleError.ts";
-import { readKeptVersion, readLocalCopy, removeLocalCopy, type KeptVersion, type LocalCopy } from "./autosave.ts";
+import {
+  readKeptVersion,
+  readLocalCopy,
+  removeLocalCopy,
+  type KeptVersion,
+  type LocalCopy,
+} from "./autosave.ts";
 import { useContentAutosave } from "./useContentAutosave.ts";
 
 export interface BaseForm {
@@ -47,7 +53,12 @@ export function useDocumentEditor<F extends BaseForm>(options: {
   const [actionError, setActionError] = useState<UiError | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const { autosave, status } = useContentAutosave<F>({ storageKey, revision: options.revision, saved: initial, save: options.save });
+  const { autosave, status } = useContentAutosave<F>({
+    storageKey,
+    revision: options.revision,
+    saved: initial,
+    save: options.save,
+  });
   // A new document gets its id (and key) from its first save: the local copy follows it, and the
   // editor keeps its identity (it is not remounted under the typing).
   const [editorId] = useState(storageKey);
@@ -118,7 +129,10 @@ export function useDocumentEditor<F extends BaseForm>(options: {
    * Run a workflow action (publish, unpublish…) on what the editor sees: pending changes are saved
    * first; the action's new revision is what the next autosave sends.
    */
-  async function runAction(action: () => Promise<{ revision: number } | null>, done: string): Promise<boolean> {
+  async function runAction(
+    action: () => Promise<{ revision: number } | null>,
+    done: string,
+  ): Promise<boolean> {
     setActionError(null);
     setNotice(null);
     setBusy(true);

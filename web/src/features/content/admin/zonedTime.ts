@@ -31,7 +31,14 @@ function partsFormatter(timeZone: string): Intl.DateTimeFormat {
 function wallParts(instant: number, timeZone: string) {
   const parts = partsFormatter(timeZone).formatToParts(new Date(instant));
   const get = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  return { year: get("year"), month: get("month"), day: get("day"), hour: get("hour"), minute: get("minute"), second: get("second") };
+  return {
+    year: get("year"),
+    month: get("month"),
+    day: get("day"),
+    hour: get("hour"),
+    minute: get("minute"),
+    second: get("second"),
+  };
 }
 
 /** How far the zone's clocks are ahead of UTC at `instant`, in ms (Chicago in winter: −6 h). */
@@ -61,7 +68,9 @@ export function wallTimeToInstant(value: string, timeZone: string): string | nul
   if (Number.isNaN(wall)) return null;
   const before = zoneOffset(wall - DAY_MS, timeZone);
   const after = zoneOffset(wall + DAY_MS, timeZone);
-  const valid = [wall - before, wall - after].filter((candidate) => zoneOffset(candidate, timeZone) === wall - candidate).sort((a, b) => a - b);
+  const valid = [wall - before, wall - after]
+    .filter((candidate) => zoneOffset(candidate, timeZone) === wall - candidate)
+    .sort((a, b) => a - b);
   return new Date(valid[0] ?? wall - before).toISOString();
 }
 

@@ -14,11 +14,39 @@ import type { EventInput, EventVisibility, RegistrationMode } from "../../../gql
 import { uploadWithProgress } from "../../../lib/upload.ts";
 import { IMAGE_TYPES } from "../../../lib/media.ts";
 import {
-  SetEventImageDocument, useAdminEventCategories, useAdminEventEditor, useAdminEventGroups, useAdminEventsList, useCancelOccurrence, useCreateEvent, useCreateEventCategory, useEventAttendees,
-  useMoveOccurrence, useMoveRegistration, usePublishEvent, useRegistrationMoveTargets, useRecurrencePreview, useRestoreOccurrence, useSetEventImage, useSplitEvent, useStaffCancelRegistration, useUpdateEvent,
-  type AdminEventFieldsFragment, type SetEventImageMutation,
+  SetEventImageDocument,
+  useAdminEventCategories,
+  useAdminEventEditor,
+  useAdminEventGroups,
+  useAdminEventsList,
+  useCancelOccurrence,
+  useCreateEvent,
+  useCreateEventCategory,
+  useEventAttendees,
+  useMoveOccurrence,
+  useMoveRegistration,
+  usePublishEvent,
+  useRegistrationMoveTargets,
+  useRecurrencePreview,
+  useRestoreOccurrence,
+  useSetEventImage,
+  useSplitEvent,
+  useStaffCancelRegistration,
+  useUpdateEvent,
+  type AdminEventFieldsFragment,
+  type SetEventImageMutation,
 } from "./AdminEvents.generated.ts";
-import { fromRRule, NO_REPEAT, ordinalOf, toRRule, weekdayOf, WEEKDAYS, type Frequency, type RecurrenceChoice, type Weekday } from "./recurrence.ts";
+import {
+  fromRRule,
+  NO_REPEAT,
+  ordinalOf,
+  toRRule,
+  weekdayOf,
+  WEEKDAYS,
+  type Frequency,
+  type RecurrenceChoice,
+  type Weekday,
+} from "./recurrence.ts";
 import { localInput, zonedToIso } from "./zoned.ts";
 import "../events.css";
 import "./admin-events.css";
@@ -30,7 +58,10 @@ export function AdminEventsPage() {
   usePageTitle(t("admin.events.title"));
   const [search, setSearch] = useState("");
   const query = useDebounced(search.trim(), 300);
-  const { data, loading, error } = useAdminEventsList({ variables: { search: query || null }, fetchPolicy: "cache-and-network" });
+  const { data, loading, error } = useAdminEventsList({
+    variables: { search: query || null },
+    fetchPolicy: "cache-and-network",
+  });
   return (
     <div>
       <div className="section-heading">
@@ -39,7 +70,12 @@ export function AdminEventsPage() {
           {t("admin.events.new")}
         </Link>
       </div>
-      <TextField label={t("admin.events.search")} type="search" value={search} onChange={(e) => setSearch(e.target.value)} />
+      <TextField
+        label={t("admin.events.search")}
+        type="search"
+        value={search}
+        onChange={(e) => setSearch(e.target.value)}
+      />
       {error && <Alert kind="error">{handleError(error, i18n).message}</Alert>}
       {loading && !data ? (
         <Loading />
@@ -59,9 +95,17 @@ export function AdminEventsPage() {
                 <td>
                   <Link to={`/admin/events/${e.id}`}>{e.title}</Link>
                 </td>
-                <td>{dateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone: e.timezone }).format(new Date(e.startsAt))}</td>
+                <td>
+                  {dateTimeFormat(locale, {
+                    dateStyle: "medium",
+                    timeStyle: "short",
+                    timeZone: e.timezone,
+                  }).format(new Date(e.startsAt))}
+                </td>
                 <td>{e.recurrenceText ?? t("admin.events.once")}</td>
-                <td>{t(`admin.events.status.${e.status.toLowerCase() as "draft" | "published" | "cancelled"}`)}</td>
+                <td>
+                  {t(`admin.events.status.${e.status.toLowerCase() as "draft" | "published" | "cancelled"}`)}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -98,34 +142,86 @@ function draftOf(e: AdminEventFieldsFragment | null | undefined, zone: string): 
   if (!e) {
     const day = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
     return {
-      title: "", summary: "", description: "", categoryId: "", ownerGroupId: "", locationName: "", locationAddress: "", startsAt: `${day}T10:00`, endsAt: `${day}T11:00`, timezone: zone,
-      visibility: "PUBLIC", registrationMode: "NONE", capacity: "", waitlistEnabled: true, allDay: false, opensAt: "", closesAt: "", repeat: NO_REPEAT,
+      title: "",
+      summary: "",
+      description: "",
+      categoryId: "",
+      ownerGroupId: "",
+      locationName: "",
+      locationAddress: "",
+      startsAt: `${day}T10:00`,
+      endsAt: `${day}T11:00`,
+      timezone: zone,
+      visibility: "PUBLIC",
+      registrationMode: "NONE",
+      capacity: "",
+      waitlistEnabled: true,
+      allDay: false,
+      opensAt: "",
+      closesAt: "",
+      repeat: NO_REPEAT,
     };
   }
   return {
-    title: e.title, summary: e.summary, description: e.description, categoryId: e.category?.id ?? "", ownerGroupId: e.ownerGroupId ?? "", locationName: e.locationName, locationAddress: e.locationAddress,
-    startsAt: localInput(e.startsAt, e.timezone), endsAt: localInput(e.endsAt, e.timezone), timezone: e.timezone, visibility: e.visibility,
-    registrationMode: e.registrationMode, capacity: e.capacity ? String(e.capacity) : "", waitlistEnabled: e.waitlistEnabled, allDay: e.allDay,
-    opensAt: e.registrationOpensAt ? localInput(e.registrationOpensAt, e.timezone) : "", closesAt: e.registrationClosesAt ? localInput(e.registrationClosesAt, e.timezone) : "",
+    title: e.title,
+    summary: e.summary,
+    description: e.description,
+    categoryId: e.category?.id ?? "",
+    ownerGroupId: e.ownerGroupId ?? "",
+    locationName: e.locationName,
+    locationAddress: e.locationAddress,
+    startsAt: localInput(e.startsAt, e.timezone),
+    endsAt: localInput(e.endsAt, e.timezone),
+    timezone: e.timezone,
+    visibility: e.visibility,
+    registrationMode: e.registrationMode,
+    capacity: e.capacity ? String(e.capacity) : "",
+    waitlistEnabled: e.waitlistEnabled,
+    allDay: e.allDay,
+    opensAt: e.registrationOpensAt ? localInput(e.registrationOpensAt, e.timezone) : "",
+    closesAt: e.registrationClosesAt ? localInput(e.registrationClosesAt, e.timezone) : "",
     repeat: fromRRule(e.rrule),
   };
 }
 
 /** The recurrence builder: frequency, interval, days, "2nd Sunday" / "last Friday", the end; previewed in words by the gateway. */
-function RecurrenceBuilder({ value, onChange, startsAt, timezone, error }: { value: RecurrenceChoice; onChange: (v: RecurrenceChoice) => void; startsAt: string; timezone: string; error?: string | undefined }) {
+function RecurrenceBuilder({
+  value,
+  onChange,
+  startsAt,
+  timezone,
+  error,
+}: {
+  value: RecurrenceChoice;
+  onChange: (v: RecurrenceChoice) => void;
+  startsAt: string;
+  timezone: string;
+  error?: string | undefined;
+}) {
   const i18n = useI18n();
   const { t, locale } = i18n;
   const startDate = startsAt.slice(0, 10);
   const rrule = toRRule(value, startDate);
   const debounced = useDebounced(rrule, 250);
-  const preview = useRecurrencePreview({ skip: !debounced, variables: { input: { startsAt, timezone, rrule: debounced, locale, count: 5 } } });
-  const dayName = (code: Weekday) => dateTimeFormat(locale, { weekday: "long", timeZone: "UTC" }).format(new Date(Date.UTC(2024, 0, 1 + WEEKDAYS.indexOf(code))));
-  const ordinalLabel = (n: number) => t(n === -1 ? "admin.events.ordinal.last" : (`admin.events.ordinal.${n}` as "admin.events.ordinal.1"));
+  const preview = useRecurrencePreview({
+    skip: !debounced,
+    variables: { input: { startsAt, timezone, rrule: debounced, locale, count: 5 } },
+  });
+  const dayName = (code: Weekday) =>
+    dateTimeFormat(locale, { weekday: "long", timeZone: "UTC" }).format(
+      new Date(Date.UTC(2024, 0, 1 + WEEKDAYS.indexOf(code))),
+    );
+  const ordinalLabel = (n: number) =>
+    t(n === -1 ? "admin.events.ordinal.last" : (`admin.events.ordinal.${n}` as "admin.events.ordinal.1"));
   const set = (patch: Partial<RecurrenceChoice>) => onChange({ ...value, ...patch });
   return (
     <fieldset className="recurrence-builder">
       <legend>{t("admin.events.repeat")}</legend>
-      <SelectField label={t("admin.events.frequency")} value={value.freq} onChange={(e) => set({ freq: e.target.value as Frequency, ordinal: ordinalOf(startDate) })}>
+      <SelectField
+        label={t("admin.events.frequency")}
+        value={value.freq}
+        onChange={(e) => set({ freq: e.target.value as Frequency, ordinal: ordinalOf(startDate) })}
+      >
         {(["NONE", "DAILY", "WEEKLY", "MONTHLY", "YEARLY"] as const).map((f) => (
           <option key={f} value={f}>
             {t(`admin.events.freq.${f.toLowerCase() as "none"}`)}
@@ -134,7 +230,14 @@ function RecurrenceBuilder({ value, onChange, startsAt, timezone, error }: { val
       </SelectField>
       {value.freq !== "NONE" && (
         <>
-          <TextField label={t("admin.events.interval")} type="number" min={1} max={99} value={String(value.interval)} onChange={(e) => set({ interval: Math.max(1, Number(e.target.value) || 1) })} />
+          <TextField
+            label={t("admin.events.interval")}
+            type="number"
+            min={1}
+            max={99}
+            value={String(value.interval)}
+            onChange={(e) => set({ interval: Math.max(1, Number(e.target.value) || 1) })}
+          />
           {value.freq === "WEEKLY" && (
             <fieldset className="recurrence-days">
               <legend>{t("admin.events.onDays")}</legend>
@@ -142,35 +245,79 @@ function RecurrenceBuilder({ value, onChange, startsAt, timezone, error }: { val
                 <CheckboxField
                   key={d}
                   label={dayName(d)}
-                  checked={value.weekdays.includes(d) || (!value.weekdays.length && d === weekdayOf(startDate))}
+                  checked={
+                    value.weekdays.includes(d) || (!value.weekdays.length && d === weekdayOf(startDate))
+                  }
                   onChange={(e) => {
                     const current = value.weekdays.length ? value.weekdays : [weekdayOf(startDate)];
-                    set({ weekdays: e.target.checked ? [...new Set([...current, d])] : current.filter((x) => x !== d) });
+                    set({
+                      weekdays: e.target.checked
+                        ? [...new Set([...current, d])]
+                        : current.filter((x) => x !== d),
+                    });
                   }}
                 />
               ))}
             </fieldset>
           )}
           {value.freq === "MONTHLY" && (
-            <SelectField label={t("admin.events.monthlyOn")} value={value.monthly === "day" ? "day" : String(value.ordinal)} onChange={(e) => (e.target.value === "day" ? set({ monthly: "day" }) : set({ monthly: "weekday", ordinal: Number(e.target.value) }))}>
-              <option value="day">{t("admin.events.monthlyDay", { day: Number(startDate.slice(8, 10)) })}</option>
+            <SelectField
+              label={t("admin.events.monthlyOn")}
+              value={value.monthly === "day" ? "day" : String(value.ordinal)}
+              onChange={(e) =>
+                e.target.value === "day"
+                  ? set({ monthly: "day" })
+                  : set({ monthly: "weekday", ordinal: Number(e.target.value) })
+              }
+            >
+              <option value="day">
+                {t("admin.events.monthlyDay", { day: Number(startDate.slice(8, 10)) })}
+              </option>
               {[1, 2, 3, 4, -1].map((n) => (
                 <option key={n} value={String(n)}>
-                  {t("admin.events.monthlyWeekday", { nth: ordinalLabel(n), day: dayName(weekdayOf(startDate)) })}
+                  {t("admin.events.monthlyWeekday", {
+                    nth: ordinalLabel(n),
+                    day: dayName(weekdayOf(startDate)),
+                  })}
                 </option>
               ))}
             </SelectField>
           )}
-          <SelectField label={t("admin.events.ends")} value={value.end} onChange={(e) => set({ end: e.target.value as RecurrenceChoice["end"] })}>
+          <SelectField
+            label={t("admin.events.ends")}
+            value={value.end}
+            onChange={(e) => set({ end: e.target.value as RecurrenceChoice["end"] })}
+          >
             <option value="never">{t("admin.events.ends.never")}</option>
             <option value="until">{t("admin.events.ends.until")}</option>
             <option value="count">{t("admin.events.ends.count")}</option>
           </SelectField>
-          {value.end === "until" && <TextField label={t("admin.events.untilDate")} type="date" value={value.until} onChange={(e) => set({ until: e.target.value })} />}
-          {value.end === "count" && <TextField label={t("admin.events.count")} type="number" min={1} max={1000} value={String(value.count)} onChange={(e) => set({ count: Number(e.target.value) || 1 })} />}
+          {value.end === "until" && (
+            <TextField
+              label={t("admin.events.untilDate")}
+              type="date"
+              value={value.until}
+              onChange={(e) => set({ until: e.target.value })}
+            />
+          )}
+          {value.end === "count" && (
+            <TextField
+              label={t("admin.events.count")}
+              type="number"
+              min={1}
+              max={1000}
+              value={String(value.count)}
+              onChange={(e) => set({ count: Number(e.target.value) || 1 })}
+            />
+          )}
           <div className="recurrence-preview" aria-live="polite" data-testid="recurrence-preview">
             {error && <p className="field__error">{error}</p>}
-            {preview.error && <p className="field__error">{handleError(preview.error, i18n).fieldErrors.rrule ?? handleError(preview.error, i18n).message}</p>}
+            {preview.error && (
+              <p className="field__error">
+                {handleError(preview.error, i18n).fieldErrors.rrule ??
+                  handleError(preview.error, i18n).message}
+              </p>
+            )}
             {preview.data && (
               <>
                 <p>
@@ -179,7 +326,13 @@ function RecurrenceBuilder({ value, onChange, startsAt, timezone, error }: { val
                 <p className="small">{t("admin.events.nextDates")}</p>
                 <ul>
                   {preview.data.recurrencePreview.dates.map((d) => (
-                    <li key={d}>{dateTimeFormat(locale, { dateStyle: "full", timeStyle: "short", timeZone: timezone }).format(new Date(d))}</li>
+                    <li key={d}>
+                      {dateTimeFormat(locale, {
+                        dateStyle: "full",
+                        timeStyle: "short",
+                        timeZone: timezone,
+                      }).format(new Date(d))}
+                    </li>
                   ))}
                 </ul>
               </>
@@ -235,12 +388,23 @@ function EventEditor({ id }: { id: string }) {
   };
   const windowIso = (local: string) => (local ? (zonedToIso(local, draft.timezone) ?? local) : null);
   const input = (): EventInput => ({
-    title: draft.title, summary: draft.summary, description: draft.description, categoryId: draft.categoryId || null, ownerGroupId: draft.ownerGroupId || null, locationName: draft.locationName, locationAddress: draft.locationAddress,
+    title: draft.title,
+    summary: draft.summary,
+    description: draft.description,
+    categoryId: draft.categoryId || null,
+    ownerGroupId: draft.ownerGroupId || null,
+    locationName: draft.locationName,
+    locationAddress: draft.locationAddress,
     // An all-day event covers its days from midnight to the last minute, in its zone.
     startsAt: draft.allDay ? `${draft.startsAt.slice(0, 10)}T00:00` : draft.startsAt,
     endsAt: draft.allDay ? `${draft.endsAt.slice(0, 10)}T23:59` : draft.endsAt,
-    allDay: draft.allDay, timezone: draft.timezone, rrule: toRRule(draft.repeat, draft.startsAt.slice(0, 10)), visibility: draft.visibility,
-    registrationMode: draft.registrationMode, capacity: Number(draft.capacity) || 0, waitlistEnabled: draft.waitlistEnabled,
+    allDay: draft.allDay,
+    timezone: draft.timezone,
+    rrule: toRRule(draft.repeat, draft.startsAt.slice(0, 10)),
+    visibility: draft.visibility,
+    registrationMode: draft.registrationMode,
+    capacity: Number(draft.capacity) || 0,
+    waitlistEnabled: draft.waitlistEnabled,
     registrationOpensAt: draft.registrationMode === "NONE" ? null : windowIso(draft.opensAt),
     registrationClosesAt: draft.registrationMode === "NONE" ? null : windowIso(draft.closesAt),
   });
@@ -252,7 +416,9 @@ function EventEditor({ id }: { id: string }) {
         const result = await create({ variables: { input: input() } });
         void navigate(`/admin/events/${result.data!.createEvent.id}`, { replace: true });
       } else if (splitAt) {
-        const result = await split({ variables: { id, originalStart: splitAt.originalStart, input: input() } });
+        const result = await split({
+          variables: { id, originalStart: splitAt.originalStart, input: input() },
+        });
         void navigate(`/admin/events/${result.data!.splitEvent.id}`);
       } else {
         await update({ variables: { id, input: input() } });
@@ -268,7 +434,11 @@ function EventEditor({ id }: { id: string }) {
     setProblem(null);
     setSaved(false);
     // The new series starts on that date, at that date's times.
-    setDraft({ ...draft, startsAt: localInput(o.start, event.timezone), endsAt: localInput(o.end, event.timezone) });
+    setDraft({
+      ...draft,
+      startsAt: localInput(o.start, event.timezone),
+      endsAt: localInput(o.end, event.timezone),
+    });
     document.getElementById("event-editor-form")?.scrollIntoView({ block: "start" });
   };
   const leaveSplit = () => {
@@ -290,7 +460,15 @@ function EventEditor({ id }: { id: string }) {
           {event.status === "DRAFT" && (
             <>
               {" "}
-              <button type="button" className="button" onClick={() => void publish({ variables: { id } }).catch((error: unknown) => setProblem(handleError(error, i18n)))}>
+              <button
+                type="button"
+                className="button"
+                onClick={() =>
+                  void publish({ variables: { id } }).catch((error: unknown) =>
+                    setProblem(handleError(error, i18n)),
+                  )
+                }
+              >
                 {t("admin.events.publish")}
               </button>
             </>
@@ -307,7 +485,13 @@ function EventEditor({ id }: { id: string }) {
       <form id="event-editor-form" onSubmit={(e) => void save(e)} noValidate>
         {splitAt && event && (
           <Alert kind="warning">
-            <p>{t("admin.events.splitNotice", { date: dateTimeFormat(locale, { dateStyle: "full", timeZone: event.timezone }).format(new Date(splitAt.start)) })}</p>
+            <p>
+              {t("admin.events.splitNotice", {
+                date: dateTimeFormat(locale, { dateStyle: "full", timeZone: event.timezone }).format(
+                  new Date(splitAt.start),
+                ),
+              })}
+            </p>
             <button type="button" className="button button--ghost button--small" onClick={leaveSplit}>
               {t("admin.events.splitLeave")}
             </button>
@@ -315,10 +499,35 @@ function EventEditor({ id }: { id: string }) {
         )}
         {problem && <Alert kind="error">{problem.message}</Alert>}
         {saved && <Alert kind="success">{t("admin.events.saved")}</Alert>}
-        <TextField label={t("admin.events.eventTitle")} value={draft.title} onChange={(e) => set({ title: e.target.value })} error={fe.title} maxLength={LIMITS.nameMax} required />
-        <TextField label={t("admin.events.summary")} value={draft.summary} onChange={(e) => set({ summary: e.target.value })} error={fe.summary} maxLength={LIMITS.summaryMax} />
-        <TextAreaField label={t("admin.events.description")} value={draft.description} onChange={(e) => set({ description: e.target.value })} error={fe.description} rows={6} hint={t("admin.events.markdownHint")} maxLength={LIMITS.markdownMax} />
-        <SelectField label={t("events.category")} value={draft.categoryId} onChange={(e) => set({ categoryId: e.target.value })}>
+        <TextField
+          label={t("admin.events.eventTitle")}
+          value={draft.title}
+          onChange={(e) => set({ title: e.target.value })}
+          error={fe.title}
+          maxLength={LIMITS.nameMax}
+          required
+        />
+        <TextField
+          label={t("admin.events.summary")}
+          value={draft.summary}
+          onChange={(e) => set({ summary: e.target.value })}
+          error={fe.summary}
+          maxLength={LIMITS.summaryMax}
+        />
+        <TextAreaField
+          label={t("admin.events.description")}
+          value={draft.description}
+          onChange={(e) => set({ description: e.target.value })}
+          error={fe.description}
+          rows={6}
+          hint={t("admin.events.markdownHint")}
+          maxLength={LIMITS.markdownMax}
+        />
+        <SelectField
+          label={t("events.category")}
+          value={draft.categoryId}
+          onChange={(e) => set({ categoryId: e.target.value })}
+        >
           <option value="">{t("admin.events.noCategory")}</option>
           {categoryList.map((c) => (
             <option key={c.id} value={c.id}>
@@ -327,7 +536,14 @@ function EventEditor({ id }: { id: string }) {
           ))}
         </SelectField>
         <NewCategory onCreated={(categoryId) => void categories.refetch().then(() => set({ categoryId }))} />
-        <SelectField label={t("admin.events.group")} value={draft.ownerGroupId} onChange={(e) => set({ ownerGroupId: e.target.value })} error={fe.ownerGroupId} hint={t("admin.events.groupHint")} optionalText={t("common.optional")}>
+        <SelectField
+          label={t("admin.events.group")}
+          value={draft.ownerGroupId}
+          onChange={(e) => set({ ownerGroupId: e.target.value })}
+          error={fe.ownerGroupId}
+          hint={t("admin.events.groupHint")}
+          optionalText={t("common.optional")}
+        >
           <option value="">{t("admin.events.noGroup")}</option>
           {groupList.map((g) => (
             <option key={g.id} value={g.id}>
@@ -335,53 +551,143 @@ function EventEditor({ id }: { id: string }) {
             </option>
           ))}
         </SelectField>
-        <TextField label={t("admin.events.locationName")} value={draft.locationName} onChange={(e) => set({ locationName: e.target.value })} error={fe.locationName} maxLength={LIMITS.nameMax} />
-        <TextField label={t("admin.events.locationAddress")} value={draft.locationAddress} onChange={(e) => set({ locationAddress: e.target.value })} error={fe.locationAddress} maxLength={LIMITS.addressMax} />
-        <CheckboxField label={t("admin.events.allDay")} checked={draft.allDay} onChange={(e) => set({ allDay: e.target.checked })} />
+        <TextField
+          label={t("admin.events.locationName")}
+          value={draft.locationName}
+          onChange={(e) => set({ locationName: e.target.value })}
+          error={fe.locationName}
+          maxLength={LIMITS.nameMax}
+        />
+        <TextField
+          label={t("admin.events.locationAddress")}
+          value={draft.locationAddress}
+          onChange={(e) => set({ locationAddress: e.target.value })}
+          error={fe.locationAddress}
+          maxLength={LIMITS.addressMax}
+        />
+        <CheckboxField
+          label={t("admin.events.allDay")}
+          checked={draft.allDay}
+          onChange={(e) => set({ allDay: e.target.checked })}
+        />
         {draft.allDay ? (
           <>
-            <TextField label={t("admin.events.startDate")} type="date" value={draft.startsAt.slice(0, 10)} onChange={(e) => set({ startsAt: `${e.target.value}T00:00` })} error={fe.startsAt} />
-            <TextField label={t("admin.events.endDate")} type="date" value={draft.endsAt.slice(0, 10)} onChange={(e) => set({ endsAt: `${e.target.value}T23:59` })} error={fe.endsAt} />
+            <TextField
+              label={t("admin.events.startDate")}
+              type="date"
+              value={draft.startsAt.slice(0, 10)}
+              onChange={(e) => set({ startsAt: `${e.target.value}T00:00` })}
+              error={fe.startsAt}
+            />
+            <TextField
+              label={t("admin.events.endDate")}
+              type="date"
+              value={draft.endsAt.slice(0, 10)}
+              onChange={(e) => set({ endsAt: `${e.target.value}T23:59` })}
+              error={fe.endsAt}
+            />
           </>
         ) : (
           <>
-            <TextField label={t("admin.events.startsAt")} type="datetime-local" value={draft.startsAt} onChange={(e) => set({ startsAt: e.target.value })} error={fe.startsAt} />
-            <TextField label={t("admin.events.endsAt")} type="datetime-local" value={draft.endsAt} onChange={(e) => set({ endsAt: e.target.value })} error={fe.endsAt} />
+            <TextField
+              label={t("admin.events.startsAt")}
+              type="datetime-local"
+              value={draft.startsAt}
+              onChange={(e) => set({ startsAt: e.target.value })}
+              error={fe.startsAt}
+            />
+            <TextField
+              label={t("admin.events.endsAt")}
+              type="datetime-local"
+              value={draft.endsAt}
+              onChange={(e) => set({ endsAt: e.target.value })}
+              error={fe.endsAt}
+            />
           </>
         )}
-        <TextField label={t("admin.events.timezone")} value={draft.timezone} onChange={(e) => set({ timezone: e.target.value })} error={fe.timezone} hint={t("admin.events.timezoneHint")} />
-        <RecurrenceBuilder value={draft.repeat} onChange={(repeat) => set({ repeat })} startsAt={draft.startsAt} timezone={draft.timezone} error={fe.rrule} />
-        <SelectField label={t("admin.events.visibility")} value={draft.visibility} onChange={(e) => set({ visibility: e.target.value as EventVisibility })}>
+        <TextField
+          label={t("admin.events.timezone")}
+          value={draft.timezone}
+          onChange={(e) => set({ timezone: e.target.value })}
+          error={fe.timezone}
+          hint={t("admin.events.timezoneHint")}
+        />
+        <RecurrenceBuilder
+          value={draft.repeat}
+          onChange={(repeat) => set({ repeat })}
+          startsAt={draft.startsAt}
+          timezone={draft.timezone}
+          error={fe.rrule}
+        />
+        <SelectField
+          label={t("admin.events.visibility")}
+          value={draft.visibility}
+          onChange={(e) => set({ visibility: e.target.value as EventVisibility })}
+        >
           <option value="PUBLIC">{t("admin.events.visibility.public")}</option>
           <option value="MEMBERS">{t("admin.events.visibility.members")}</option>
         </SelectField>
-        <SelectField label={t("admin.events.signup")} value={draft.registrationMode} onChange={(e) => set({ registrationMode: e.target.value as RegistrationMode })}>
+        <SelectField
+          label={t("admin.events.signup")}
+          value={draft.registrationMode}
+          onChange={(e) => set({ registrationMode: e.target.value as RegistrationMode })}
+        >
           <option value="NONE">{t("admin.events.signup.none")}</option>
           <option value="RSVP">{t("admin.events.signup.rsvp")}</option>
           <option value="REGISTRATION">{t("admin.events.signup.registration")}</option>
         </SelectField>
         {draft.registrationMode === "REGISTRATION" && (
           <>
-            <TextField label={t("admin.events.capacity")} type="number" min={0} value={draft.capacity} onChange={(e) => set({ capacity: e.target.value })} error={fe.capacity} hint={t("admin.events.capacityHint")} />
-            <CheckboxField label={t("admin.events.waitlist")} checked={draft.waitlistEnabled} onChange={(e) => set({ waitlistEnabled: e.target.checked })} />
+            <TextField
+              label={t("admin.events.capacity")}
+              type="number"
+              min={0}
+              value={draft.capacity}
+              onChange={(e) => set({ capacity: e.target.value })}
+              error={fe.capacity}
+              hint={t("admin.events.capacityHint")}
+            />
+            <CheckboxField
+              label={t("admin.events.waitlist")}
+              checked={draft.waitlistEnabled}
+              onChange={(e) => set({ waitlistEnabled: e.target.checked })}
+            />
           </>
         )}
         {draft.registrationMode !== "NONE" && (
           <fieldset className="event-window">
             <legend>{t("admin.events.window")}</legend>
             <p className="field__hint">{t("admin.events.windowHint", { zone: draft.timezone })}</p>
-            <TextField label={t("admin.events.opensAt")} type="datetime-local" value={draft.opensAt} onChange={(e) => set({ opensAt: e.target.value })} error={fe.registrationOpensAt} />
-            <TextField label={t("admin.events.closesAt")} type="datetime-local" value={draft.closesAt} onChange={(e) => set({ closesAt: e.target.value })} error={fe.registrationClosesAt} />
+            <TextField
+              label={t("admin.events.opensAt")}
+              type="datetime-local"
+              value={draft.opensAt}
+              onChange={(e) => set({ opensAt: e.target.value })}
+              error={fe.registrationOpensAt}
+            />
+            <TextField
+              label={t("admin.events.closesAt")}
+              type="datetime-local"
+              value={draft.closesAt}
+              onChange={(e) => set({ closesAt: e.target.value })}
+              error={fe.registrationClosesAt}
+            />
           </fieldset>
         )}
         <p className="actions">
           <button type="submit" className="button">
-            {isNew ? t("admin.events.create") : splitAt ? t("admin.events.splitSave") : t("admin.events.save")}
+            {isNew
+              ? t("admin.events.create")
+              : splitAt
+                ? t("admin.events.splitSave")
+                : t("admin.events.save")}
           </button>
         </p>
       </form>
       {event && <OccurrencesPanel event={event} onAttendees={setAttendeesOf} onSplit={startSplit} />}
-      {event && attendeesOf && <AttendeesPanel event={event} originalStart={attendeesOf} onChanged={() => void refetch()} />}
+      {event && attendeesOf && (
+        <AttendeesPanel event={event} originalStart={attendeesOf} onChanged={() => void refetch()} />
+      )}
     </div>
   );
 }
@@ -395,11 +701,19 @@ function CoverImage({ event, onChanged }: { event: AdminEventFieldsFragment; onC
   const [remove] = useSetEventImage();
   const upload = async (file: File) => {
     setMessage(null);
-    if (!IMAGE_TYPES.includes(file.type)) return setMessage({ kind: "error", text: t("error.UNSUPPORTED_FILE_TYPE") });
-    if (file.size > LIMITS.imageMaxBytes) return setMessage({ kind: "error", text: t("error.PAYLOAD_TOO_LARGE") });
+    if (!IMAGE_TYPES.includes(file.type))
+      return setMessage({ kind: "error", text: t("error.UNSUPPORTED_FILE_TYPE") });
+    if (file.size > LIMITS.imageMaxBytes)
+      return setMessage({ kind: "error", text: t("error.PAYLOAD_TOO_LARGE") });
     setProgress(0);
     try {
-      await uploadWithProgress<SetEventImageMutation>(SetEventImageDocument, { id: event.id }, "file", file, setProgress);
+      await uploadWithProgress<SetEventImageMutation>(
+        SetEventImageDocument,
+        { id: event.id },
+        "file",
+        file,
+        setProgress,
+      );
       setMessage({ kind: "success", text: t("admin.events.imageSaved") });
       onChanged();
     } catch (error) {
@@ -410,7 +724,11 @@ function CoverImage({ event, onChanged }: { event: AdminEventFieldsFragment; onC
   };
   return (
     <section className="event-cover">
-      {event.imageUrl ? <img src={event.imageUrl} alt="" width={600} height={315} className="event-cover__img" /> : <span className="event-cover__img event-cover__img--blank" aria-hidden="true" />}
+      {event.imageUrl ? (
+        <img src={event.imageUrl} alt="" width={600} height={315} className="event-cover__img" />
+      ) : (
+        <span className="event-cover__img event-cover__img--blank" aria-hidden="true" />
+      )}
       <div>
         <div className="field">
           <label htmlFor="event-cover-file">{t("admin.events.image")}</label>
@@ -425,7 +743,9 @@ function CoverImage({ event, onChanged }: { event: AdminEventFieldsFragment; onC
             }}
           />
           <p className="field__hint">{t("admin.events.imageHint")}</p>
-          {progress !== null && <progress max={100} value={progress} aria-label={t("admin.events.uploading")} />}
+          {progress !== null && (
+            <progress max={100} value={progress} aria-label={t("admin.events.uploading")} />
+          )}
         </div>
         {event.imageUrl && (
           <button
@@ -434,7 +754,9 @@ function CoverImage({ event, onChanged }: { event: AdminEventFieldsFragment; onC
             onClick={() =>
               void remove({ variables: { id: event.id, file: null } })
                 .then(() => setMessage({ kind: "success", text: t("admin.events.imageRemoved") }))
-                .catch((error: unknown) => setMessage({ kind: "error", text: handleError(error, i18n).message }))
+                .catch((error: unknown) =>
+                  setMessage({ kind: "error", text: handleError(error, i18n).message }),
+                )
             }
           >
             {t("admin.events.removeImage")}
@@ -476,10 +798,18 @@ function NewCategory({ onCreated }: { onCreated: (id: string) => void }) {
             void add();
           }
         }}
-        error={problem?.fieldErrors.name ?? (problem && !Object.keys(problem.fieldErrors).length ? problem.message : undefined)}
+        error={
+          problem?.fieldErrors.name ??
+          (problem && !Object.keys(problem.fieldErrors).length ? problem.message : undefined)
+        }
         maxLength={LIMITS.nameMax}
       />
-      <button type="button" className="button button--ghost button--small" disabled={loading || !name.trim()} onClick={() => void add()}>
+      <button
+        type="button"
+        className="button button--ghost button--small"
+        disabled={loading || !name.trim()}
+        onClick={() => void add()}
+      >
         {t("admin.events.addCategory")}
       </button>
     </details>
@@ -488,14 +818,27 @@ function NewCategory({ onCreated }: { onCreated: (id: string) => void }) {
 
 type OccurrenceRow = AdminEventFieldsFragment["nextOccurrences"][number];
 
-function OccurrencesPanel({ event, onAttendees, onSplit }: { event: AdminEventFieldsFragment; onAttendees: (originalStart: string) => void; onSplit: (o: OccurrenceRow) => void }) {
+function OccurrencesPanel({
+  event,
+  onAttendees,
+  onSplit,
+}: {
+  event: AdminEventFieldsFragment;
+  onAttendees: (originalStart: string) => void;
+  onSplit: (o: OccurrenceRow) => void;
+}) {
   const i18n = useI18n();
   const { t, locale } = i18n;
   const [restore] = useRestoreOccurrence();
   const [open, setOpen] = useState<{ key: string; mode: "cancel" | "move" } | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const fail = (error: unknown) => setProblem(handleError(error, i18n).message);
-  const when = (iso: string) => dateTimeFormat(locale, { dateStyle: "full", timeStyle: event.allDay ? undefined : "short", timeZone: event.timezone }).format(new Date(iso));
+  const when = (iso: string) =>
+    dateTimeFormat(locale, {
+      dateStyle: "full",
+      timeStyle: event.allDay ? undefined : "short",
+      timeZone: event.timezone,
+    }).format(new Date(iso));
   const notes = new Map(event.exceptions.map((x) => [x.originalStart, x.note]));
   return (
     <section className="event-dates">
@@ -506,38 +849,75 @@ function OccurrencesPanel({ event, onAttendees, onSplit }: { event: AdminEventFi
           <li key={o.id} className="event-date" data-date={o.date} data-original-start={o.originalStart}>
             <p className="event-date__when">
               {when(o.start)}
-              {o.status !== "SCHEDULED" && <strong className="event-flag"> · {t(o.status === "CANCELLED" ? "events.cancelled" : "events.moved")}</strong>}
-              {o.status === "MOVED" && <span className="small"> ({t("admin.events.wasOn", { date: when(o.originalStart) })})</span>}
-              {o.seatsLeft !== null && o.seatsLeft !== undefined && <span> · {t("events.seatsLeft", { count: o.seatsLeft })}</span>}
+              {o.status !== "SCHEDULED" && (
+                <strong className="event-flag">
+                  {" "}
+                  · {t(o.status === "CANCELLED" ? "events.cancelled" : "events.moved")}
+                </strong>
+              )}
+              {o.status === "MOVED" && (
+                <span className="small"> ({t("admin.events.wasOn", { date: when(o.originalStart) })})</span>
+              )}
+              {o.seatsLeft !== null && o.seatsLeft !== undefined && (
+                <span> · {t("events.seatsLeft", { count: o.seatsLeft })}</span>
+              )}
               {notes.get(o.originalStart) && <span className="small"> · {notes.get(o.originalStart)}</span>}
             </p>
             <p className="actions">
               {o.status === "SCHEDULED" ? (
                 <>
-                  <button type="button" className="button button--ghost button--small" aria-expanded={open?.key === o.id && open.mode === "cancel"} onClick={() => setOpen({ key: o.id, mode: "cancel" })}>
+                  <button
+                    type="button"
+                    className="button button--ghost button--small"
+                    aria-expanded={open?.key === o.id && open.mode === "cancel"}
+                    onClick={() => setOpen({ key: o.id, mode: "cancel" })}
+                  >
                     {t("admin.events.cancelDate")}
                   </button>
-                  <button type="button" className="button button--ghost button--small" aria-expanded={open?.key === o.id && open.mode === "move"} onClick={() => setOpen({ key: o.id, mode: "move" })}>
+                  <button
+                    type="button"
+                    className="button button--ghost button--small"
+                    aria-expanded={open?.key === o.id && open.mode === "move"}
+                    onClick={() => setOpen({ key: o.id, mode: "move" })}
+                  >
                     {t("admin.events.moveDate")}
                   </button>
                 </>
               ) : (
-                <button type="button" className="button button--ghost button--small" onClick={() => void restore({ variables: { eventId: event.id, originalStart: o.originalStart } }).catch(fail)}>
+                <button
+                  type="button"
+                  className="button button--ghost button--small"
+                  onClick={() =>
+                    void restore({ variables: { eventId: event.id, originalStart: o.originalStart } }).catch(
+                      fail,
+                    )
+                  }
+                >
                   {t("admin.events.restoreDate")}
                 </button>
               )}
               {event.rrule && index > 0 && (
-                <button type="button" className="button button--ghost button--small" onClick={() => onSplit(o)}>
+                <button
+                  type="button"
+                  className="button button--ghost button--small"
+                  onClick={() => onSplit(o)}
+                >
                   {t("admin.events.editFollowing")}
                 </button>
               )}
               {event.registrationMode !== "NONE" && (
-                <button type="button" className="button button--ghost button--small" onClick={() => onAttendees(o.originalStart)}>
+                <button
+                  type="button"
+                  className="button button--ghost button--small"
+                  onClick={() => onAttendees(o.originalStart)}
+                >
                   {t("admin.events.attendees")}
                 </button>
               )}
             </p>
-            {open?.key === o.id && <OccurrenceChange event={event} occurrence={o} mode={open.mode} onDone={() => setOpen(null)} />}
+            {open?.key === o.id && (
+              <OccurrenceChange event={event} occurrence={o} mode={open.mode} onDone={() => setOpen(null)} />
+            )}
           </li>
         ))}
       </ul>
@@ -546,7 +926,17 @@ function OccurrencesPanel({ event, onAttendees, onSplit }: { event: AdminEventFi
 }
 
 /** Cancel or move one date (with a note visitors see); the series is untouched. */
-function OccurrenceChange({ event, occurrence, mode, onDone }: { event: AdminEventFieldsFragment; occurrence: OccurrenceRow; mode: "cancel" | "move"; onDone: () => void }) {
+function OccurrenceChange({
+  event,
+  occurrence,
+  mode,
+  onDone,
+}: {
+  event: AdminEventFieldsFragment;
+  occurrence: OccurrenceRow;
+  mode: "cancel" | "move";
+  onDone: () => void;
+}) {
   const i18n = useI18n();
   const { t } = i18n;
   const [cancel, cancelling] = useCancelOccurrence();
@@ -559,8 +949,12 @@ function OccurrenceChange({ event, occurrence, mode, onDone }: { event: AdminEve
     e.preventDefault();
     setProblem(null);
     try {
-      if (mode === "cancel") await cancel({ variables: { eventId: event.id, originalStart: occurrence.originalStart, note } });
-      else await move({ variables: { eventId: event.id, originalStart: occurrence.originalStart, startsAt, endsAt, note } });
+      if (mode === "cancel")
+        await cancel({ variables: { eventId: event.id, originalStart: occurrence.originalStart, note } });
+      else
+        await move({
+          variables: { eventId: event.id, originalStart: occurrence.originalStart, startsAt, endsAt, note },
+        });
       onDone();
     } catch (error) {
       setProblem(handleError(error, i18n));
@@ -571,13 +965,35 @@ function OccurrenceChange({ event, occurrence, mode, onDone }: { event: AdminEve
       {problem && !Object.keys(problem.fieldErrors).length && <Alert kind="error">{problem.message}</Alert>}
       {mode === "move" && (
         <>
-          <TextField label={t("admin.events.startsAt")} type="datetime-local" value={startsAt} onChange={(e) => setStartsAt(e.target.value)} error={problem?.fieldErrors.startsAt} />
-          <TextField label={t("admin.events.endsAt")} type="datetime-local" value={endsAt} onChange={(e) => setEndsAt(e.target.value)} error={problem?.fieldErrors.endsAt} />
+          <TextField
+            label={t("admin.events.startsAt")}
+            type="datetime-local"
+            value={startsAt}
+            onChange={(e) => setStartsAt(e.target.value)}
+            error={problem?.fieldErrors.startsAt}
+          />
+          <TextField
+            label={t("admin.events.endsAt")}
+            type="datetime-local"
+            value={endsAt}
+            onChange={(e) => setEndsAt(e.target.value)}
+            error={problem?.fieldErrors.endsAt}
+          />
         </>
       )}
-      <TextField label={t("admin.events.note")} value={note} onChange={(e) => setNote(e.target.value)} maxLength={LIMITS.summaryMax} hint={t("admin.events.noteHint")} />
+      <TextField
+        label={t("admin.events.note")}
+        value={note}
+        onChange={(e) => setNote(e.target.value)}
+        maxLength={LIMITS.summaryMax}
+        hint={t("admin.events.noteHint")}
+      />
       <p className="actions">
-        <button type="submit" className={mode === "cancel" ? "button button--danger-solid button--small" : "button button--small"} disabled={cancelling.loading || moving.loading}>
+        <button
+          type="submit"
+          className={mode === "cancel" ? "button button--danger-solid button--small" : "button button--small"}
+          disabled={cancelling.loading || moving.loading}
+        >
           {mode === "cancel" ? t("admin.events.confirmCancel") : t("admin.events.confirmMove")}
         </button>
         <button type="button" className="button button--ghost button--small" onClick={onDone}>
@@ -589,10 +1005,21 @@ function OccurrenceChange({ event, occurrence, mode, onDone }: { event: AdminEve
 }
 
 /** Who comes to one date: CSV, and staff cancel or move a registration (the seat counts above follow). */
-function AttendeesPanel({ event, originalStart, onChanged }: { event: AdminEventFieldsFragment; originalStart: string; onChanged: () => void }) {
+function AttendeesPanel({
+  event,
+  originalStart,
+  onChanged,
+}: {
+  event: AdminEventFieldsFragment;
+  originalStart: string;
+  onChanged: () => void;
+}) {
   const i18n = useI18n();
   const { t, locale } = i18n;
-  const { data, loading, error, refetch } = useEventAttendees({ variables: { eventId: event.id, originalStart }, fetchPolicy: "network-only" });
+  const { data, loading, error, refetch } = useEventAttendees({
+    variables: { eventId: event.id, originalStart },
+    fetchPolicy: "network-only",
+  });
   const [cancel] = useStaffCancelRegistration();
   const [move] = useMoveRegistration();
   const targets = useRegistrationMoveTargets();
@@ -601,12 +1028,20 @@ function AttendeesPanel({ event, originalStart, onChanged }: { event: AdminEvent
   if (error) return <Alert kind="error">{handleError(error, i18n).message}</Alert>;
   const list = data!.attendees;
   const csvHref = `data:text/csv;charset=utf-8,${encodeURIComponent(list.csv)}`;
-  const when = (iso: string) => dateTimeFormat(locale, { dateStyle: "medium", timeStyle: event.allDay ? undefined : "short", timeZone: event.timezone }).format(new Date(iso));
-  const otherDates = event.nextOccurrences.filter((o) => o.status !== "CANCELLED" && o.originalStart !== originalStart);
+  const when = (iso: string) =>
+    dateTimeFormat(locale, {
+      dateStyle: "medium",
+      timeStyle: event.allDay ? undefined : "short",
+      timeZone: event.timezone,
+    }).format(new Date(iso));
+  const otherDates = event.nextOccurrences.filter(
+    (o) => o.status !== "CANCELLED" && o.originalStart !== originalStart,
+  );
   // Other events that take registrations, for moving someone there (grouped by event in the menu).
   const otherEvents = new Map<string, { title: string; dates: { originalStart: string; start: string }[] }>();
   for (const o of targets.data?.upcomingOccurrences ?? []) {
-    if (o.event.id === event.id || o.event.registrationMode !== "REGISTRATION" || o.status === "CANCELLED") continue;
+    if (o.event.id === event.id || o.event.registrationMode !== "REGISTRATION" || o.status === "CANCELLED")
+      continue;
     const entry = otherEvents.get(o.event.id) ?? { title: o.event.title, dates: [] };
     entry.dates.push(o);
     otherEvents.set(o.event.id, entry);
@@ -624,7 +1059,11 @@ function AttendeesPanel({ event, originalStart, onChanged }: { event: AdminEvent
     <section className="event-attendees">
       <h2>{t("admin.events.attendeesOn", { date: when(originalStart) })}</h2>
       <p>
-        <a className="button button--ghost" href={csvHref} download={`${event.title.replace(/[^A-Za-z0-9]+/g, "-")}-${originalStart.slice(0, 10)}.csv`}>
+        <a
+          className="button button--ghost"
+          href={csvHref}
+          download={`${event.title.replace(/[^A-Za-z0-9]+/g, "-")}-${originalStart.slice(0, 10)}.csv`}
+        >
           {t("admin.events.exportCsv")}
         </a>
       </p>
@@ -648,16 +1087,31 @@ function AttendeesPanel({ event, originalStart, onChanged }: { event: AdminEvent
                 <td>{r.name}</td>
                 <td>{r.email}</td>
                 <td>{r.attendees}</td>
-                <td>{r.status === "WAITLISTED" ? t("events.statusWaitlisted", { position: r.waitlistPosition ?? 1 }) : t(`admin.events.reg.${r.status.toLowerCase() as "confirmed" | "cancelled"}`)}</td>
+                <td>
+                  {r.status === "WAITLISTED"
+                    ? t("events.statusWaitlisted", { position: r.waitlistPosition ?? 1 })
+                    : t(`admin.events.reg.${r.status.toLowerCase() as "confirmed" | "cancelled"}`)}
+                </td>
                 <td>
                   {r.status !== "CANCELLED" && (
                     <div className="actions">
-                      <button type="button" className="button button--ghost button--small" onClick={() => run(cancel({ variables: { id: r.id } }), t("admin.events.registrationCancelled", { name: r.name }))}>
+                      <button
+                        type="button"
+                        className="button button--ghost button--small"
+                        onClick={() =>
+                          run(
+                            cancel({ variables: { id: r.id } }),
+                            t("admin.events.registrationCancelled", { name: r.name }),
+                          )
+                        }
+                      >
                         {t("events.cancelRegistration")}
                       </button>
                       {(otherDates.length > 0 || otherEvents.size > 0) && (
                         <label className="event-move">
-                          <span className="visually-hidden">{t("admin.events.moveRegistration", { name: r.name })}</span>
+                          <span className="visually-hidden">
+                            {t("admin.events.moveRegistration", { name: r.name })}
+                          </span>
                           <select
                             value=""
                             onChange={(e) => {
@@ -666,7 +1120,10 @@ function AttendeesPanel({ event, originalStart, onChanged }: { event: AdminEvent
                               const title = eventId === event.id ? null : otherEvents.get(eventId)?.title;
                               run(
                                 move({ variables: { id: r.id, originalStart: target, eventId } }),
-                                t("admin.events.registrationMoved", { name: r.name, date: title ? `${title}, ${when(target)}` : when(target) }),
+                                t("admin.events.registrationMoved", {
+                                  name: r.name,
+                                  date: title ? `${title}, ${when(target)}` : when(target),
+                                }),
                               );
                             }}
                           >

@@ -15,7 +15,16 @@ export interface RecurrenceChoice {
   count: number;
 }
 
-export const NO_REPEAT: RecurrenceChoice = { freq: "NONE", interval: 1, weekdays: [], monthly: "weekday", ordinal: 1, end: "never", until: "", count: 10 };
+export const NO_REPEAT: RecurrenceChoice = {
+  freq: "NONE",
+  interval: 1,
+  weekdays: [],
+  monthly: "weekday",
+  ordinal: 1,
+  end: "never",
+  until: "",
+  count: 10,
+};
 
 /** Weekday code of a local date ("2026-12-06" → SU). */
 export function weekdayOf(ymd: string): Weekday {
@@ -36,9 +45,12 @@ export function toRRule(choice: RecurrenceChoice, startDate: string): string {
   if (choice.freq === "NONE") return "";
   const parts = [`FREQ=${choice.freq}`];
   if (choice.interval > 1) parts.push(`INTERVAL=${choice.interval}`);
-  if (choice.freq === "WEEKLY") parts.push(`BYDAY=${(choice.weekdays.length ? choice.weekdays : [weekdayOf(startDate)]).join(",")}`);
-  if (choice.freq === "MONTHLY" && choice.monthly === "weekday") parts.push(`BYDAY=${choice.ordinal}${weekdayOf(startDate)}`);
-  if (choice.end === "until" && /^\d{4}-\d{2}-\d{2}$/.test(choice.until)) parts.push(`UNTIL=${choice.until.replace(/-/g, "")}T235959Z`);
+  if (choice.freq === "WEEKLY")
+    parts.push(`BYDAY=${(choice.weekdays.length ? choice.weekdays : [weekdayOf(startDate)]).join(",")}`);
+  if (choice.freq === "MONTHLY" && choice.monthly === "weekday")
+    parts.push(`BYDAY=${choice.ordinal}${weekdayOf(startDate)}`);
+  if (choice.end === "until" && /^\d{4}-\d{2}-\d{2}$/.test(choice.until))
+    parts.push(`UNTIL=${choice.until.replace(/-/g, "")}T235959Z`);
   if (choice.end === "count" && choice.count > 0) parts.push(`COUNT=${choice.count}`);
   return parts.join(";");
 }
@@ -54,7 +66,10 @@ export function fromRRule(rrule: string | null | undefined): RecurrenceChoice {
   return {
     freq,
     interval: Number(parts.get("INTERVAL") ?? 1),
-    weekdays: freq === "WEEKLY" ? (byDay.filter((d) => (WEEKDAYS as readonly string[]).includes(d)) as Weekday[]) : [],
+    weekdays:
+      freq === "WEEKLY"
+        ? (byDay.filter((d) => (WEEKDAYS as readonly string[]).includes(d)) as Weekday[])
+        : [],
     monthly: freq === "MONTHLY" && ordinal ? "weekday" : "day",
     ordinal: ordinal ? Number(ordinal[1]) : 1,
     end: until ? "until" : parts.has("COUNT") ? "count" : "never",

@@ -14,7 +14,12 @@ describe("the editor's local times in the event's zone", () => {
     expect(zonedToIso("2026-03-08T02:30", "America/New_York")).toBe("2026-03-08T07:30:00.000Z");
     expect(zonedToIso("2026-10-25T09:00", "Europe/London")).toBe("2026-10-25T09:00:00.000Z");
     expect(zonedToIso("2026-06-01T00:00", "Asia/Kolkata")).toBe("2026-05-31T18:30:00.000Z");
-    for (const [iso, zone] of [["2026-11-01T05:30:00.000Z", "America/New_York"], ["2026-10-25T00:30:00.000Z", "Europe/London"], ["2026-12-31T23:45:00.000Z", "Pacific/Auckland"], ["2026-03-08T12:00:00.000Z", "America/Chicago"]] as const) {
+    for (const [iso, zone] of [
+      ["2026-11-01T05:30:00.000Z", "America/New_York"],
+      ["2026-10-25T00:30:00.000Z", "Europe/London"],
+      ["2026-12-31T23:45:00.000Z", "Pacific/Auckland"],
+      ["2026-03-08T12:00:00.000Z", "America/Chicago"],
+    ] as const) {
       expect(zonedToIso(localInput(iso, zone), zone)).toBe(iso);
     }
   });

@@ -3,7 +3,15 @@ import { dateTimeFormat } from "../../../i18n/format.ts";
 /** "2026-12-06T10:00" of an instant in a zone (the editor's local wall-clock fields). */
 export function localInput(iso: string, zone: string): string {
   const parts = Object.fromEntries(
-    dateTimeFormat("en-GB", { year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: zone })
+    dateTimeFormat("en-GB", {
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+      timeZone: zone,
+    })
       .formatToParts(new Date(iso))
       .map((p) => [p.type, p.value]),
   );
@@ -26,7 +34,9 @@ export function zonedToIso(local: string, zone: string): string | null {
   const asUtc = Date.parse(`${local}:00Z`);
   if (Number.isNaN(asUtc) || new Date(asUtc).toISOString().slice(0, 16) !== local) return null;
   // The offsets in force around that time: a day before, at it and a day after cover any change.
-  const candidates = [...new Set([-86_400_000, 0, 86_400_000].map((shift) => asUtc - offsetAt(asUtc + shift, zone)))];
+  const candidates = [
+    ...new Set([-86_400_000, 0, 86_400_000].map((shift) => asUtc - offsetAt(asUtc + shift, zone))),
+  ];
   const valid = candidates.filter((t) => localInput(new Date(t).toISOString(), zone) === local);
   return new Date(valid.length ? Math.min(...valid) : Math.max(...candidates)).toISOString();
 }

@@ -7,7 +7,15 @@ import { Loading } from "../../../components/Loading.tsx";
 import { CheckboxField, SelectField, TextAreaField, TextField } from "../../../components/Field.tsx";
 import { handleError, type UiError } from "../../../lib/handleError.ts";
 import { usePageTitle } from "../../../lib/usePageTitle.ts";
-import type { GroupInput, GroupType, GroupVisibility, JoinPolicy, LocationDisplay, RosterVisibility, Weekday } from "../../../gql/types.ts";
+import type {
+  GroupInput,
+  GroupType,
+  GroupVisibility,
+  JoinPolicy,
+  LocationDisplay,
+  RosterVisibility,
+  Weekday,
+} from "../../../gql/types.ts";
 import { useAdminGroups, useCreateGroup, useSetGroupArchived } from "./AdminGroups.generated.ts";
 
 const TYPES: GroupType[] = ["SMALL_GROUP", "CLASS", "MINISTRY", "TEAM"];
@@ -18,8 +26,19 @@ const ROSTERS: RosterVisibility[] = ["LEADERS", "MEMBERS"];
 const DAYS: Weekday[] = ["SUNDAY", "MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY"];
 
 const EMPTY: GroupInput = {
-  name: "", type: "SMALL_GROUP", description: "", schedule: "", meetingDay: null, area: "", address: "", locationDisplay: "APPROXIMATE",
-  visibility: "PUBLIC", joinPolicy: "REQUEST", capacity: 0, rosterVisibility: "MEMBERS", chatEnabled: true,
+  name: "",
+  type: "SMALL_GROUP",
+  description: "",
+  schedule: "",
+  meetingDay: null,
+  area: "",
+  address: "",
+  locationDisplay: "APPROXIMATE",
+  visibility: "PUBLIC",
+  joinPolicy: "REQUEST",
+  capacity: 0,
+  rosterVisibility: "MEMBERS",
+  chatEnabled: true,
 };
 
 /** /admin/groups: every group (hidden and archived too), a new group, archive and restore. */
@@ -33,13 +52,16 @@ export function AdminGroupsPage() {
   const [draft, setDraft] = useState<GroupInput>(EMPTY);
   const [problem, setProblem] = useState<UiError | null>(null);
   const [created, setCreated] = useState<{ path: string } | null>(null);
-  const set = <K extends keyof GroupInput>(key: K, value: GroupInput[K]) => setDraft((d) => ({ ...d, [key]: value }));
+  const set = <K extends keyof GroupInput>(key: K, value: GroupInput[K]) =>
+    setDraft((d) => ({ ...d, [key]: value }));
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     setProblem(null);
     try {
-      const result = await create({ variables: { input: { ...draft, capacity: Number(draft.capacity) || 0 } } });
+      const result = await create({
+        variables: { input: { ...draft, capacity: Number(draft.capacity) || 0 } },
+      });
       setCreated(result.data?.createGroup ?? null);
       setDraft(EMPTY);
       await refetch();
@@ -79,7 +101,11 @@ export function AdminGroupsPage() {
                   <button
                     type="button"
                     className="button button--small button--ghost"
-                    onClick={() => void archive({ variables: { id: g.id, archived: g.status !== "ARCHIVED" } }).catch((caught: unknown) => setProblem(handleError(caught, i18n)))}
+                    onClick={() =>
+                      void archive({ variables: { id: g.id, archived: g.status !== "ARCHIVED" } }).catch(
+                        (caught: unknown) => setProblem(handleError(caught, i18n)),
+                      )
+                    }
                   >
                     {g.status === "ARCHIVED" ? t("admin.groups.restore") : t("admin.groups.archive")}
                   </button>
@@ -97,32 +123,123 @@ export function AdminGroupsPage() {
       )}
       {problem && <Alert kind="error">{problem.message}</Alert>}
       <form className="admin-form" onSubmit={(e) => void submit(e)}>
-        <TextField label={t("admin.groups.name")} value={draft.name} required maxLength={LIMITS.groupNameMax} error={fe.name} onChange={(e) => set("name", e.target.value)} />
-        <SelectField label={t("admin.groups.type")} value={draft.type} onChange={(e) => set("type", e.target.value as GroupType)}>
-          {TYPES.map((v) => <option key={v} value={v}>{t(`groups.type.${v}`)}</option>)}
+        <TextField
+          label={t("admin.groups.name")}
+          value={draft.name}
+          required
+          maxLength={LIMITS.groupNameMax}
+          error={fe.name}
+          onChange={(e) => set("name", e.target.value)}
+        />
+        <SelectField
+          label={t("admin.groups.type")}
+          value={draft.type}
+          onChange={(e) => set("type", e.target.value as GroupType)}
+        >
+          {TYPES.map((v) => (
+            <option key={v} value={v}>
+              {t(`groups.type.${v}`)}
+            </option>
+          ))}
         </SelectField>
-        <TextAreaField label={t("admin.groups.description")} value={draft.description ?? ""} maxLength={LIMITS.markdownMax} error={fe.description} onChange={(e) => set("description", e.target.value)} />
-        <TextField label={t("admin.groups.schedule")} value={draft.schedule ?? ""} maxLength={LIMITS.groupScheduleMax} error={fe.schedule} onChange={(e) => set("schedule", e.target.value)} />
-        <SelectField label={t("admin.groups.day")} value={draft.meetingDay ?? ""} onChange={(e) => set("meetingDay", (e.target.value || null) as Weekday | null)}>
+        <TextAreaField
+          label={t("admin.groups.description")}
+          value={draft.description ?? ""}
+          maxLength={LIMITS.markdownMax}
+          error={fe.description}
+          onChange={(e) => set("description", e.target.value)}
+        />
+        <TextField
+          label={t("admin.groups.schedule")}
+          value={draft.schedule ?? ""}
+          maxLength={LIMITS.groupScheduleMax}
+          error={fe.schedule}
+          onChange={(e) => set("schedule", e.target.value)}
+        />
+        <SelectField
+          label={t("admin.groups.day")}
+          value={draft.meetingDay ?? ""}
+          onChange={(e) => set("meetingDay", (e.target.value || null) as Weekday | null)}
+        >
           <option value="">{t("groups.filter.any")}</option>
-          {DAYS.map((v) => <option key={v} value={v}>{t(`groups.day.${v}`)}</option>)}
+          {DAYS.map((v) => (
+            <option key={v} value={v}>
+              {t(`groups.day.${v}`)}
+            </option>
+          ))}
         </SelectField>
-        <SelectField label={t("admin.groups.locationDisplay")} value={draft.locationDisplay} onChange={(e) => set("locationDisplay", e.target.value as LocationDisplay)}>
-          {DISPLAYS.map((v) => <option key={v} value={v}>{t(`admin.groups.location.${v}`)}</option>)}
+        <SelectField
+          label={t("admin.groups.locationDisplay")}
+          value={draft.locationDisplay}
+          onChange={(e) => set("locationDisplay", e.target.value as LocationDisplay)}
+        >
+          {DISPLAYS.map((v) => (
+            <option key={v} value={v}>
+              {t(`admin.groups.location.${v}`)}
+            </option>
+          ))}
         </SelectField>
-        <TextField label={t("admin.groups.area")} value={draft.area ?? ""} maxLength={LIMITS.groupAreaMax} error={fe.area} onChange={(e) => set("area", e.target.value)} />
-        <TextField label={t("admin.groups.address")} value={draft.address ?? ""} maxLength={LIMITS.groupLocationMax} error={fe.address} onChange={(e) => set("address", e.target.value)} />
-        <SelectField label={t("admin.groups.visibility")} value={draft.visibility} onChange={(e) => set("visibility", e.target.value as GroupVisibility)}>
-          {VISIBILITIES.map((v) => <option key={v} value={v}>{t(`admin.groups.visibility.${v}`)}</option>)}
+        <TextField
+          label={t("admin.groups.area")}
+          value={draft.area ?? ""}
+          maxLength={LIMITS.groupAreaMax}
+          error={fe.area}
+          onChange={(e) => set("area", e.target.value)}
+        />
+        <TextField
+          label={t("admin.groups.address")}
+          value={draft.address ?? ""}
+          maxLength={LIMITS.groupLocationMax}
+          error={fe.address}
+          onChange={(e) => set("address", e.target.value)}
+        />
+        <SelectField
+          label={t("admin.groups.visibility")}
+          value={draft.visibility}
+          onChange={(e) => set("visibility", e.target.value as GroupVisibility)}
+        >
+          {VISIBILITIES.map((v) => (
+            <option key={v} value={v}>
+              {t(`admin.groups.visibility.${v}`)}
+            </option>
+          ))}
         </SelectField>
-        <SelectField label={t("admin.groups.joinPolicy")} value={draft.joinPolicy} onChange={(e) => set("joinPolicy", e.target.value as JoinPolicy)}>
-          {POLICIES.map((v) => <option key={v} value={v}>{t(`admin.groups.join.${v}`)}</option>)}
+        <SelectField
+          label={t("admin.groups.joinPolicy")}
+          value={draft.joinPolicy}
+          onChange={(e) => set("joinPolicy", e.target.value as JoinPolicy)}
+        >
+          {POLICIES.map((v) => (
+            <option key={v} value={v}>
+              {t(`admin.groups.join.${v}`)}
+            </option>
+          ))}
         </SelectField>
-        <SelectField label={t("admin.groups.roster")} value={draft.rosterVisibility} onChange={(e) => set("rosterVisibility", e.target.value as RosterVisibility)}>
-          {ROSTERS.map((v) => <option key={v} value={v}>{t(`admin.groups.roster.${v}`)}</option>)}
+        <SelectField
+          label={t("admin.groups.roster")}
+          value={draft.rosterVisibility}
+          onChange={(e) => set("rosterVisibility", e.target.value as RosterVisibility)}
+        >
+          {ROSTERS.map((v) => (
+            <option key={v} value={v}>
+              {t(`admin.groups.roster.${v}`)}
+            </option>
+          ))}
         </SelectField>
-        <TextField label={t("admin.groups.capacity")} type="number" min={0} max={LIMITS.groupCapacityMax} value={String(draft.capacity ?? 0)} error={fe.capacity} onChange={(e) => set("capacity", Number(e.target.value))} />
-        <CheckboxField label={t("admin.groups.chat")} checked={draft.chatEnabled} onChange={(e) => set("chatEnabled", e.target.checked)} />
+        <TextField
+          label={t("admin.groups.capacity")}
+          type="number"
+          min={0}
+          max={LIMITS.groupCapacityMax}
+          value={String(draft.capacity ?? 0)}
+          error={fe.capacity}
+          onChange={(e) => set("capacity", Number(e.target.value))}
+        />
+        <CheckboxField
+          label={t("admin.groups.chat")}
+          checked={draft.chatEnabled}
+          onChange={(e) => set("chatEnabled", e.target.checked)}
+        />
         <button type="submit" className="button" disabled={creating.loading}>
           {t("admin.groups.create")}
         </button>

@@ -24,7 +24,9 @@ import { WebhooksSection } from "./Webhooks.tsx";
 
 const SCOPES: ApiScope[] = ["CONTENT_MEMBERS", "PRAYER_MEMBERS", "PEOPLE_DIRECTORY", "CONTENT_WRITE"];
 /** Scopes that need a word more than their label (what they may and may not do). */
-const SCOPE_HINTS: Partial<Record<ApiScope, "admin.integrations.scopeHint.CONTENT_WRITE">> = { CONTENT_WRITE: "admin.integrations.scopeHint.CONTENT_WRITE" };
+const SCOPE_HINTS: Partial<Record<ApiScope, "admin.integrations.scopeHint.CONTENT_WRITE">> = {
+  CONTENT_WRITE: "admin.integrations.scopeHint.CONTENT_WRITE",
+};
 const STATUS_BADGE = { ACTIVE: "badge--ok", EXPIRED: "badge--muted", REVOKED: "badge--danger" } as const;
 
 /** /admin/integrations: API tokens for the church's integrations (a lobby screen, a widget, a script). */
@@ -98,14 +100,24 @@ function CreateTokenForm({ onCreated }: { onCreated(name: string, secret: string
         const expiresAt = expires ? new Date(`${expires}T23:59:59`).toISOString() : null;
         const result = await createToken({ variables: { input: { name, scopes, expiresAt } } });
         const created = result.data!.createApiToken;
-        client.cache.updateQuery<AdminIntegrationsPageQuery>({ query: AdminIntegrationsPageDocument }, (data) => (data ? { apiTokens: [created.token, ...data.apiTokens] } : data));
+        client.cache.updateQuery<AdminIntegrationsPageQuery>(
+          { query: AdminIntegrationsPageDocument },
+          (data) => (data ? { apiTokens: [created.token, ...data.apiTokens] } : data),
+        );
         form.setValues({ name: "", expires: "" });
         setScopes([]);
         onCreated(created.token.name, created.secret);
       })}
     >
       <h2 id="create-token-title">{t("admin.integrations.new")}</h2>
-      <TextField label={t("admin.integrations.name")} hint={t("admin.integrations.nameHint")} required maxLength={LIMITS.apiTokenNameMax} {...form.bind("name")} error={form.fieldError("name")} />
+      <TextField
+        label={t("admin.integrations.name")}
+        hint={t("admin.integrations.nameHint")}
+        required
+        maxLength={LIMITS.apiTokenNameMax}
+        {...form.bind("name")}
+        error={form.fieldError("name")}
+      />
       <fieldset className="field">
         <legend>{t("admin.integrations.scopes")}</legend>
         <p className="field__hint">{t("admin.integrations.scopesHint")}</p>
@@ -118,7 +130,9 @@ function CreateTokenForm({ onCreated }: { onCreated(name: string, secret: string
                   type="checkbox"
                   checked={scopes.includes(scope)}
                   aria-describedby={hint ? `scope-hint-${scope}` : undefined}
-                  onChange={(e) => setScopes((s) => (e.target.checked ? [...s, scope] : s.filter((x) => x !== scope)))}
+                  onChange={(e) =>
+                    setScopes((s) => (e.target.checked ? [...s, scope] : s.filter((x) => x !== scope)))
+                  }
                 />
                 <span>{t(`admin.integrations.scope.${scope}`)}</span>
               </label>
@@ -131,8 +145,18 @@ function CreateTokenForm({ onCreated }: { onCreated(name: string, secret: string
           );
         })}
       </fieldset>
-      <TextField label={t("admin.integrations.expires")} optionalText={t("common.optional")} hint={t("admin.integrations.expiresHint")} type="date" min={today} {...form.bind("expires")} error={form.fieldError("expiresAt")} />
-      {form.error && !Object.keys(form.error.fieldErrors).length && <Alert kind="error">{form.error.message}</Alert>}
+      <TextField
+        label={t("admin.integrations.expires")}
+        optionalText={t("common.optional")}
+        hint={t("admin.integrations.expiresHint")}
+        type="date"
+        min={today}
+        {...form.bind("expires")}
+        error={form.fieldError("expiresAt")}
+      />
+      {form.error && !Object.keys(form.error.fieldErrors).length && (
+        <Alert kind="error">{form.error.message}</Alert>
+      )}
       <div className="actions">
         <button type="submit" className="button" disabled={form.submitting} aria-busy={form.submitting}>
           {form.submitting ? t("admin.integrations.creating") : t("admin.integrations.create")}
@@ -142,7 +166,13 @@ function CreateTokenForm({ onCreated }: { onCreated(name: string, secret: string
   );
 }
 
-function TokenRow({ token, onNotice }: { token: AdminApiTokenFieldsFragment; onNotice(notice: Notice): void }) {
+function TokenRow({
+  token,
+  onNotice,
+}: {
+  token: AdminApiTokenFieldsFragment;
+  onNotice(notice: Notice): void;
+}) {
   const i18n = useI18n();
   const { t } = i18n;
   const { format } = useChurchDateTime();
@@ -153,12 +183,17 @@ function TokenRow({ token, onNotice }: { token: AdminApiTokenFieldsFragment; onN
         <strong>{token.name}</strong>
         <code className="block small">{token.hint}</code>
         <span className="block muted small">
-          {t("admin.integrations.createdBy", { name: token.createdByName ?? "—", time: format(token.created) })}
+          {t("admin.integrations.createdBy", {
+            name: token.createdByName ?? "—",
+            time: format(token.created),
+          })}
           {token.expiresAt && ` · ${t("admin.integrations.expiresOn", { time: format(token.expiresAt) })}`}
         </span>
       </td>
       <td data-label={t("admin.integrations.scopes")}>
-        {token.scopes.length ? token.scopes.map((scope) => t(`admin.integrations.scope.${scope}`)).join(" · ") : t("admin.integrations.publicOnly")}
+        {token.scopes.length
+          ? token.scopes.map((scope) => t(`admin.integrations.scope.${scope}`)).join(" · ")
+          : t("admin.integrations.publicOnly")}
       </td>
       <td data-label={t("admin.integrations.lastUsed")}>
         {token.lastUsedAt ? (
@@ -171,7 +206,9 @@ function TokenRow({ token, onNotice }: { token: AdminApiTokenFieldsFragment; onN
         )}
       </td>
       <td data-label={t("admin.integrations.status")}>
-        <span className={`badge ${STATUS_BADGE[token.status]}`}>{t(`admin.integrations.status.${token.status}`)}</span>
+        <span className={`badge ${STATUS_BADGE[token.status]}`}>
+          {t(`admin.integrations.status.${token.status}`)}
+        </span>
       </td>
       <td data-label={t("admin.integrations.actions")} className="table__actions">
         {token.status !== "REVOKED" && (
@@ -183,8 +220,12 @@ function TokenRow({ token, onNotice }: { token: AdminApiTokenFieldsFragment; onN
             onClick={() => {
               if (!window.confirm(t("admin.integrations.confirmRevoke", { name: token.name }))) return;
               revoke({ variables: { id: token.id } })
-                .then(() => onNotice({ kind: "success", text: t("admin.integrations.revoked", { name: token.name }) }))
-                .catch((error: unknown) => onNotice({ kind: "error", text: handleError(error, i18n).message }));
+                .then(() =>
+                  onNotice({ kind: "success", text: t("admin.integrations.revoked", { name: token.name }) }),
+                )
+                .catch((error: unknown) =>
+                  onNotice({ kind: "error", text: handleError(error, i18n).message }),
+                );
             }}
           >
             {t("admin.integrations.revoke")}

@@ -2,7 +2,19 @@ import { useState } from "react";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 
 /** A secret shown once (an API token, a webhook's signing secret): copy it now. */
-export function NewSecret({ title, text, label, secret, onDone }: { title: string; text: string; label: string; secret: string; onDone(): void }) {
+export function NewSecret({
+  title,
+  text,
+  label,
+  secret,
+  onDone,
+}: {
+  title: string;
+  text: string;
+  label: string;
+  secret: string;
+  onDone(): void;
+}) {
   const { t } = useI18n();
   const [copied, setCopied] = useState(false);
   return (
@@ -11,7 +23,13 @@ export function NewSecret({ title, text, label, secret, onDone }: { title: strin
       <p>{text}</p>
       <label className="field">
         <span className="field__label">{label}</span>
-        <input className="integrations__secret-value" readOnly value={secret} onFocus={(e) => e.currentTarget.select()} spellCheck={false} />
+        <input
+          className="integrations__secret-value"
+          readOnly
+          value={secret}
+          onFocus={(e) => e.currentTarget.select()}
+          spellCheck={false}
+        />
       </label>
       <div className="actions">
         <button

@@ -46,11 +46,25 @@ export function WebhooksSection() {
     <section aria-labelledby="webhooks-title" className="integrations__webhooks">
       <h2 id="webhooks-title">{t("admin.webhooks.title")}</h2>
       <p className="muted">{t("admin.webhooks.intro")}</p>
-      {created && <NewSecret title={t("admin.webhooks.created", { url: created.url })} text={t("admin.webhooks.secretOnce")} label={t("admin.webhooks.secret")} secret={created.secret} onDone={() => setCreated(null)} />}
+      {created && (
+        <NewSecret
+          title={t("admin.webhooks.created", { url: created.url })}
+          text={t("admin.webhooks.secretOnce")}
+          label={t("admin.webhooks.secret")}
+          secret={created.secret}
+          onDone={() => setCreated(null)}
+        />
+      )}
       <CreateWebhookForm onCreated={(url, secret) => setCreated({ url, secret })} />
       {notice && <Alert kind={notice.kind}>{notice.text}</Alert>}
       {error && <Alert kind="error">{handleError(error, i18n).message}</Alert>}
-      {loading && !data ? <Loading /> : webhooks.length === 0 ? <p className="empty">{t("admin.webhooks.empty")}</p> : webhooks.map((webhook) => <WebhookCard key={webhook.id} webhook={webhook} onNotice={setNotice} />)}
+      {loading && !data ? (
+        <Loading />
+      ) : webhooks.length === 0 ? (
+        <p className="empty">{t("admin.webhooks.empty")}</p>
+      ) : (
+        webhooks.map((webhook) => <WebhookCard key={webhook.id} webhook={webhook} onNotice={setNotice} />)
+      )}
     </section>
   );
 }
@@ -68,9 +82,13 @@ function CreateWebhookForm({ onCreated }: { onCreated(url: string, secret: strin
       aria-labelledby="create-webhook-title"
       noValidate
       onSubmit={form.submit(async ({ url, description }) => {
-        const result = await createWebhook({ variables: { input: { url: url.trim(), description, events, allowPrivateHost } } });
+        const result = await createWebhook({
+          variables: { input: { url: url.trim(), description, events, allowPrivateHost } },
+        });
         const created = result.data!.createWebhook;
-        client.cache.updateQuery<AdminWebhooksQuery>({ query: AdminWebhooksDocument }, (data) => (data ? { webhooks: [created.webhook, ...data.webhooks] } : data));
+        client.cache.updateQuery<AdminWebhooksQuery>({ query: AdminWebhooksDocument }, (data) =>
+          data ? { webhooks: [created.webhook, ...data.webhooks] } : data,
+        );
         form.setValues({ url: "", description: "" });
         setEvents([]);
         setAllowPrivateHost(false);
@@ -78,13 +96,38 @@ function CreateWebhookForm({ onCreated }: { onCreated(url: string, secret: strin
       })}
     >
       <h2 id="create-webhook-title">{t("admin.webhooks.new")}</h2>
-      <TextField label={t("admin.webhooks.url")} hint={t("admin.webhooks.urlHint")} type="url" inputMode="url" required maxLength={LIMITS.webhookUrlMax} spellCheck={false} {...form.bind("url")} error={form.fieldError("url")} />
-      <TextField label={t("admin.webhooks.description")} optionalText={t("common.optional")} maxLength={LIMITS.webhookDescriptionMax} {...form.bind("description")} error={form.fieldError("description")} />
-      <fieldset className="field" aria-describedby={form.fieldError("events") ? "webhook-events-error" : undefined}>
+      <TextField
+        label={t("admin.webhooks.url")}
+        hint={t("admin.webhooks.urlHint")}
+        type="url"
+        inputMode="url"
+        required
+        maxLength={LIMITS.webhookUrlMax}
+        spellCheck={false}
+        {...form.bind("url")}
+        error={form.fieldError("url")}
+      />
+      <TextField
+        label={t("admin.webhooks.description")}
+        optionalText={t("common.optional")}
+        maxLength={LIMITS.webhookDescriptionMax}
+        {...form.bind("description")}
+        error={form.fieldError("description")}
+      />
+      <fieldset
+        className="field"
+        aria-describedby={form.fieldError("events") ? "webhook-events-error" : undefined}
+      >
         <legend>{t("admin.webhooks.events")}</legend>
         {EVENTS.map((event) => (
           <label key={event} className="field--checkbox">
-            <input type="checkbox" checked={events.includes(event)} onChange={(e) => setEvents((s) => (e.target.checked ? [...s, event] : s.filter((x) => x !== event)))} />
+            <input
+              type="checkbox"
+              checked={events.includes(event)}
+              onChange={(e) =>
+                setEvents((s) => (e.target.checked ? [...s, event] : s.filter((x) => x !== event)))
+              }
+            />
             <span>{t(`admin.webhooks.event.${event}`)}</span>
           </label>
         ))}
@@ -94,8 +137,15 @@ function CreateWebhookForm({ onCreated }: { onCreated(url: string, secret: strin
           </p>
         )}
       </fieldset>
-      <CheckboxField label={t("admin.webhooks.allowPrivate")} hint={t("admin.webhooks.allowPrivateHint")} checked={allowPrivateHost} onChange={(e) => setAllowPrivateHost(e.target.checked)} />
-      {form.error && !Object.keys(form.error.fieldErrors).length && <Alert kind="error">{form.error.message}</Alert>}
+      <CheckboxField
+        label={t("admin.webhooks.allowPrivate")}
+        hint={t("admin.webhooks.allowPrivateHint")}
+        checked={allowPrivateHost}
+        onChange={(e) => setAllowPrivateHost(e.target.checked)}
+      />
+      {form.error && !Object.keys(form.error.fieldErrors).length && (
+        <Alert kind="error">{form.error.message}</Alert>
+      )}
       <div className="actions">
         <button type="submit" className="button" disabled={form.submitting} aria-busy={form.submitting}>
           {form.submitting ? t("admin.integrations.creating") : t("admin.webhooks.create")}
@@ -105,7 +155,13 @@ function CreateWebhookForm({ onCreated }: { onCreated(url: string, secret: strin
   );
 }
 
-function WebhookCard({ webhook, onNotice }: { webhook: AdminWebhookFieldsFragment; onNotice(notice: Notice): void }) {
+function WebhookCard({
+  webhook,
+  onNotice,
+}: {
+  webhook: AdminWebhookFieldsFragment;
+  onNotice(notice: Notice): void;
+}) {
   const i18n = useI18n();
   const { t } = i18n;
   const { format } = useChurchDateTime();
@@ -120,9 +176,13 @@ function WebhookCard({ webhook, onNotice }: { webhook: AdminWebhookFieldsFragmen
         <div>
           <code className="integrations__url">{webhook.url}</code>
           {webhook.description && <p className="small">{webhook.description}</p>}
-          <p className="muted small">{webhook.events.map((event) => t(`admin.webhooks.event.${event}`)).join(" · ")}</p>
+          <p className="muted small">
+            {webhook.events.map((event) => t(`admin.webhooks.event.${event}`)).join(" · ")}
+          </p>
         </div>
-        <span className={`badge ${webhook.enabled ? "badge--ok" : "badge--danger"}`}>{webhook.enabled ? t("admin.webhooks.on") : t("admin.webhooks.off")}</span>
+        <span className={`badge ${webhook.enabled ? "badge--ok" : "badge--danger"}`}>
+          {webhook.enabled ? t("admin.webhooks.on") : t("admin.webhooks.off")}
+        </span>
       </div>
       {!webhook.enabled && webhook.disabledReason && <Alert kind="warning">{webhook.disabledReason}</Alert>}
       <div className="actions">
@@ -132,7 +192,12 @@ function WebhookCard({ webhook, onNotice }: { webhook: AdminWebhookFieldsFragmen
           disabled={switching}
           onClick={() =>
             void setEnabled({ variables: { id: webhook.id, enabled: !webhook.enabled } })
-              .then(() => onNotice({ kind: "success", text: webhook.enabled ? t("admin.webhooks.turnedOff") : t("admin.webhooks.turnedOn") }))
+              .then(() =>
+                onNotice({
+                  kind: "success",
+                  text: webhook.enabled ? t("admin.webhooks.turnedOff") : t("admin.webhooks.turnedOn"),
+                }),
+              )
               .catch(fail)
           }
         >
@@ -146,7 +211,9 @@ function WebhookCard({ webhook, onNotice }: { webhook: AdminWebhookFieldsFragmen
             if (!window.confirm(t("admin.webhooks.confirmDelete", { url: webhook.url }))) return;
             void remove({ variables: { id: webhook.id } })
               .then(() => {
-                client.cache.updateQuery<AdminWebhooksQuery>({ query: AdminWebhooksDocument }, (data) => (data ? { webhooks: data.webhooks.filter((w) => w.id !== webhook.id) } : data));
+                client.cache.updateQuery<AdminWebhooksQuery>({ query: AdminWebhooksDocument }, (data) =>
+                  data ? { webhooks: data.webhooks.filter((w) => w.id !== webhook.id) } : data,
+                );
                 onNotice({ kind: "success", text: t("admin.webhooks.deleted") });
               })
               .catch(fail);
@@ -173,9 +240,13 @@ function WebhookCard({ webhook, onNotice }: { webhook: AdminWebhookFieldsFragmen
               {webhook.deliveries.map((delivery) => (
                 <tr key={delivery.id}>
                   <td data-label={t("admin.webhooks.when")}>{format(delivery.created)}</td>
-                  <td data-label={t("admin.webhooks.event")}>{t(`admin.webhooks.event.${delivery.event}`)}</td>
+                  <td data-label={t("admin.webhooks.event")}>
+                    {t(`admin.webhooks.event.${delivery.event}`)}
+                  </td>
                   <td data-label={t("admin.webhooks.result")}>
-                    <span className={`badge ${DELIVERY_BADGE[delivery.status]}`}>{t(`admin.webhooks.status.${delivery.status}`)}</span>{" "}
+                    <span className={`badge ${DELIVERY_BADGE[delivery.status]}`}>
+                      {t(`admin.webhooks.status.${delivery.status}`)}
+                    </span>{" "}
                     <span className="small">
                       {t("admin.webhooks.attempts", { count: delivery.attempts })}
                       {delivery.responseStatus ? ` · HTTP ${delivery.responseStatus}` : ""}

@@ -24,20 +24,42 @@ const EMPTY = {
 };
 
 /** Fields of this form; errors for any other field are listed at the top. */
-const FIELDS = ["firstName", "lastName", "preferredName", "birthDate", "householdId", "householdRole", "membershipStatus", "email", "phone", "householdName"];
+const FIELDS = [
+  "firstName",
+  "lastName",
+  "preferredName",
+  "birthDate",
+  "householdId",
+  "householdRole",
+  "membershipStatus",
+  "email",
+  "phone",
+  "householdName",
+];
 
 /**
  * "Add person" (staff): names, household (a new one, or an existing one found by name), role,
  * membership status and the first email and phone. The household is created first; if the person
  * then fails validation, that household is reused on the next try rather than created twice.
  */
-export function AddPersonDialog({ onCreated, household, triggerLabel }: { onCreated(person: AdminPersonRowFragment): void; household?: PickedHousehold; triggerLabel?: string }) {
+export function AddPersonDialog({
+  onCreated,
+  household,
+  triggerLabel,
+}: {
+  onCreated(person: AdminPersonRowFragment): void;
+  household?: PickedHousehold;
+  triggerLabel?: string;
+}) {
   const i18n = useI18n();
   const { t } = i18n;
   const titleId = useId();
   const dialog = useRef<HTMLDialogElement>(null);
   const today = useChurchToday();
-  const [values, setValues] = useState({ ...EMPTY, householdRole: (household ? "" : "HEAD") as HouseholdRole | "" });
+  const [values, setValues] = useState({
+    ...EMPTY,
+    householdRole: (household ? "" : "HEAD") as HouseholdRole | "",
+  });
   const [householdMode, setHouseholdMode] = useState<"new" | "existing">(household ? "existing" : "new");
   const [existing, setExisting] = useState<PickedHousehold | null>(household ?? null);
   const [createdHousehold, setCreatedHousehold] = useState<PickedHousehold | null>(null);
@@ -48,7 +70,8 @@ export function AddPersonDialog({ onCreated, household, triggerLabel }: { onCrea
   const [busy, setBusy] = useState(false);
   const [createPerson] = useAdminCreatePerson();
   const [createHousehold] = useAdminCreateHousehold();
-  const set = (name: keyof typeof EMPTY) => (event: { target: { value: string } }) => setValues((v) => ({ ...v, [name]: event.target.value }));
+  const set = (name: keyof typeof EMPTY) => (event: { target: { value: string } }) =>
+    setValues((v) => ({ ...v, [name]: event.target.value }));
   const fieldError = (name: string) => error?.fieldErrors[name];
   const householdName = customHouseholdName ?? values.lastName.trim();
 
@@ -70,7 +93,11 @@ export function AddPersonDialog({ onCreated, household, triggerLabel }: { onCrea
     event.preventDefault();
     setError(null);
     if (householdMode === "existing" && !existing) {
-      setError({ code: "BAD_USER_INPUT", message: t("error.BAD_USER_INPUT"), fieldErrors: { householdId: t("admin.people.add.chooseHousehold") } });
+      setError({
+        code: "BAD_USER_INPUT",
+        message: t("error.BAD_USER_INPUT"),
+        fieldErrors: { householdId: t("admin.people.add.chooseHousehold") },
+      });
       return;
     }
     setBusy(true);
@@ -126,11 +153,31 @@ export function AddPersonDialog({ onCreated, household, triggerLabel }: { onCrea
       </button>
       <dialog ref={dialog} className="dialog person-dialog" aria-labelledby={titleId}>
         <form ref={formRef} className="form" onSubmit={(e) => void submit(e)} noValidate>
-          <h2 id={titleId}>{household ? t("admin.people.add.titleIn", { household: household.name }) : t("admin.people.add.title")}</h2>
+          <h2 id={titleId}>
+            {household
+              ? t("admin.people.add.titleIn", { household: household.name })
+              : t("admin.people.add.title")}
+          </h2>
           <FormErrorSummary error={error} fields={FIELDS} />
           <div className="form__row">
-            <TextField label={t("admin.people.field.firstName")} required autoComplete="off" maxLength={LIMITS.personNameMax} value={values.firstName} onChange={set("firstName")} error={fieldError("firstName")} />
-            <TextField label={t("admin.people.field.lastName")} required autoComplete="off" maxLength={LIMITS.personNameMax} value={values.lastName} onChange={set("lastName")} error={fieldError("lastName")} />
+            <TextField
+              label={t("admin.people.field.firstName")}
+              required
+              autoComplete="off"
+              maxLength={LIMITS.personNameMax}
+              value={values.firstName}
+              onChange={set("firstName")}
+              error={fieldError("firstName")}
+            />
+            <TextField
+              label={t("admin.people.field.lastName")}
+              required
+              autoComplete="off"
+              maxLength={LIMITS.personNameMax}
+              value={values.lastName}
+              onChange={set("lastName")}
+              error={fieldError("lastName")}
+            />
           </div>
           <div className="form__row">
             <TextField
@@ -157,11 +204,21 @@ export function AddPersonDialog({ onCreated, household, triggerLabel }: { onCrea
             <fieldset className="radio-group">
               <legend>{t("admin.people.field.household")}</legend>
               <label className="field--checkbox">
-                <input type="radio" name="household-mode" checked={householdMode === "new"} onChange={() => setHouseholdMode("new")} />
+                <input
+                  type="radio"
+                  name="household-mode"
+                  checked={householdMode === "new"}
+                  onChange={() => setHouseholdMode("new")}
+                />
                 {t("admin.people.add.newHousehold")}
               </label>
               <label className="field--checkbox">
-                <input type="radio" name="household-mode" checked={householdMode === "existing"} onChange={() => setHouseholdMode("existing")} />
+                <input
+                  type="radio"
+                  name="household-mode"
+                  checked={householdMode === "existing"}
+                  onChange={() => setHouseholdMode("existing")}
+                />
                 {t("admin.people.add.existingHousehold")}
               </label>
             </fieldset>
@@ -169,7 +226,11 @@ export function AddPersonDialog({ onCreated, household, triggerLabel }: { onCrea
           {!household && householdMode === "new" && (
             <TextField
               label={t("admin.people.field.householdName")}
-              hint={createdHousehold ? t("admin.people.add.householdCreated", { name: createdHousehold.name }) : t("admin.people.add.householdNameHint")}
+              hint={
+                createdHousehold
+                  ? t("admin.people.add.householdCreated", { name: createdHousehold.name })
+                  : t("admin.people.add.householdNameHint")
+              }
               maxLength={LIMITS.householdNameMax}
               value={householdName}
               disabled={!!createdHousehold}
@@ -178,10 +239,17 @@ export function AddPersonDialog({ onCreated, household, triggerLabel }: { onCrea
               error={fieldError("householdName") ?? fieldError("householdId")}
             />
           )}
-          {!household && householdMode === "existing" && <HouseholdPicker value={existing} onChange={setExisting} error={fieldError("householdId")} />}
+          {!household && householdMode === "existing" && (
+            <HouseholdPicker value={existing} onChange={setExisting} error={fieldError("householdId")} />
+          )}
 
           <div className="form__row">
-            <SelectField label={t("admin.people.field.householdRole")} value={values.householdRole} onChange={set("householdRole")} error={fieldError("householdRole")}>
+            <SelectField
+              label={t("admin.people.field.householdRole")}
+              value={values.householdRole}
+              onChange={set("householdRole")}
+              error={fieldError("householdRole")}
+            >
               <option value="">{t("admin.people.notSet")}</option>
               {HOUSEHOLD_ROLES.map((role) => (
                 <option key={role} value={role}>
@@ -189,7 +257,12 @@ export function AddPersonDialog({ onCreated, household, triggerLabel }: { onCrea
                 </option>
               ))}
             </SelectField>
-            <SelectField label={t("admin.people.field.membershipStatus")} value={values.membershipStatus} onChange={set("membershipStatus")} error={fieldError("membershipStatus")}>
+            <SelectField
+              label={t("admin.people.field.membershipStatus")}
+              value={values.membershipStatus}
+              onChange={set("membershipStatus")}
+              error={fieldError("membershipStatus")}
+            >
               {MEMBERSHIP_STATUSES.map((status) => (
                 <option key={status} value={status}>
                   {t(`admin.people.membership.${status}`)}
@@ -220,7 +293,11 @@ export function AddPersonDialog({ onCreated, household, triggerLabel }: { onCrea
               error={fieldError("phone")}
             />
           </div>
-          <FormActions submitLabel={t("admin.people.add.submit")} busy={busy} onCancel={() => dialog.current?.close()} />
+          <FormActions
+            submitLabel={t("admin.people.add.submit")}
+            busy={busy}
+            onCancel={() => dialog.current?.close()}
+          />
         </form>
       </dialog>
     </>

@@ -27,7 +27,15 @@ import { usePageTitle } from "../../../lib/usePageTitle.ts";
 import { LIMITS } from "@flock/shared/limits";
 import { useChurchDateTime } from "../../../lib/dates.ts";
 import { browserCountry, countryName, countryOptions } from "../address.tsx";
-import { Avatar, HOUSEHOLD_ROLES, MembershipBadge, RecordStatusBadge, VISIBILITIES, VisibilityBadge, optional } from "./common.tsx";
+import {
+  Avatar,
+  HOUSEHOLD_ROLES,
+  MembershipBadge,
+  RecordStatusBadge,
+  VISIBILITIES,
+  VisibilityBadge,
+  optional,
+} from "./common.tsx";
 import { usePeoplePermissions } from "../../../lib/permissions.ts";
 import { PersonPicker, type PickedPerson } from "./Pickers.tsx";
 import { AddPersonDialog } from "./AddPersonDialog.tsx";
@@ -40,7 +48,10 @@ export function AdminHouseholdPage() {
   const i18n = useI18n();
   const { t } = i18n;
   const { id = "" } = useParams();
-  const { data, loading, error } = useAdminHouseholdPage({ variables: { id }, fetchPolicy: "cache-and-network" });
+  const { data, loading, error } = useAdminHouseholdPage({
+    variables: { id },
+    fetchPolicy: "cache-and-network",
+  });
   const household = data?.household;
   usePageTitle(household ? household.name : t("admin.household.title"));
   if (loading && !data) return <Loading />;
@@ -73,8 +84,12 @@ function HouseholdView({ household }: { household: AdminHouseholdDetailsFragment
           <p className="staff-eyebrow">{t("admin.household.title")}</p>
           <h1>{household.name}</h1>
           <p className="staff-badges">
-            <span className={`badge ${household.inDirectory ? "badge--ok" : "badge--muted"}`}>{household.inDirectory ? t("admin.people.inDirectory") : t("admin.people.notInDirectory")}</span>
-            {household.directoryOptOut && <span className="badge badge--warn">{t("admin.household.optedOut")}</span>}
+            <span className={`badge ${household.inDirectory ? "badge--ok" : "badge--muted"}`}>
+              {household.inDirectory ? t("admin.people.inDirectory") : t("admin.people.notInDirectory")}
+            </span>
+            {household.directoryOptOut && (
+              <span className="badge badge--warn">{t("admin.household.optedOut")}</span>
+            )}
           </p>
         </div>
       </header>
@@ -91,7 +106,9 @@ function HouseholdView({ household }: { household: AdminHouseholdDetailsFragment
                 <AddPersonDialog
                   household={{ id: household.id, name: household.name }}
                   triggerLabel={t("admin.household.addNew")}
-                  onCreated={(person) => void navigate(`/admin/people/${person.id}`, { state: { created: true } })}
+                  onCreated={(person) =>
+                    void navigate(`/admin/people/${person.id}`, { state: { created: true } })
+                  }
                 />
               </div>
             </div>
@@ -107,13 +124,23 @@ function HouseholdView({ household }: { household: AdminHouseholdDetailsFragment
   );
 }
 
-function Members({ household, canManage, onNotice }: { household: AdminHouseholdDetailsFragment; canManage: boolean; onNotice(notice: Notice | null): void }) {
+function Members({
+  household,
+  canManage,
+  onNotice,
+}: {
+  household: AdminHouseholdDetailsFragment;
+  canManage: boolean;
+  onNotice(notice: Notice | null): void;
+}) {
   const { t } = useI18n();
   const hasAdult = household.members.some((m) => m.ageGroup === "ADULT");
   return (
     <section className="card staff-card" aria-labelledby="members-title">
       <h2 id="members-title">{t("admin.household.members", { count: household.members.length })}</h2>
-      {household.members.length > 0 && !hasAdult && <Alert kind="warning">{t("admin.household.noAdult")}</Alert>}
+      {household.members.length > 0 && !hasAdult && (
+        <Alert kind="warning">{t("admin.household.noAdult")}</Alert>
+      )}
       {household.members.length === 0 ? (
         <p className="muted">{t("admin.household.noMembers")}</p>
       ) : (
@@ -134,7 +161,9 @@ function Members({ household, canManage, onNotice }: { household: AdminHousehold
               {canManage ? (
                 <RoleSelect householdId={household.id} member={member} onNotice={onNotice} />
               ) : (
-                <span className="muted">{member.householdRole ? t(`admin.people.role.${member.householdRole}`) : ""}</span>
+                <span className="muted">
+                  {member.householdRole ? t(`admin.people.role.${member.householdRole}`) : ""}
+                </span>
               )}
             </li>
           ))}
@@ -145,7 +174,15 @@ function Members({ household, canManage, onNotice }: { household: AdminHousehold
 }
 
 /** A member's role, saved as soon as it changes. */
-function RoleSelect({ householdId, member, onNotice }: { householdId: string; member: AdminHouseholdDetailsFragment["members"][number]; onNotice(notice: Notice | null): void }) {
+function RoleSelect({
+  householdId,
+  member,
+  onNotice,
+}: {
+  householdId: string;
+  member: AdminHouseholdDetailsFragment["members"][number];
+  onNotice(notice: Notice | null): void;
+}) {
   const i18n = useI18n();
   const { t } = i18n;
   const id = useId();
@@ -162,7 +199,15 @@ function RoleSelect({ householdId, member, onNotice }: { householdId: string; me
         onChange={(e) => {
           const role = e.target.value as HouseholdRole;
           move({ variables: { id: member.id, input: { householdId, householdRole: role } } })
-            .then(() => onNotice({ kind: "success", text: t("admin.household.roleSaved", { name: member.displayName, role: t(`admin.people.role.${role}`) }) }))
+            .then(() =>
+              onNotice({
+                kind: "success",
+                text: t("admin.household.roleSaved", {
+                  name: member.displayName,
+                  role: t(`admin.people.role.${role}`),
+                }),
+              }),
+            )
             .catch((caught: unknown) => onNotice({ kind: "error", text: handleError(caught, i18n).message }));
         }}
       >
@@ -178,7 +223,13 @@ function RoleSelect({ householdId, member, onNotice }: { householdId: string; me
 }
 
 /** Move someone the church already knows into this household. */
-function AddExistingPerson({ household, onNotice }: { household: AdminHouseholdDetailsFragment; onNotice(notice: Notice | null): void }) {
+function AddExistingPerson({
+  household,
+  onNotice,
+}: {
+  household: AdminHouseholdDetailsFragment;
+  onNotice(notice: Notice | null): void;
+}) {
   const i18n = useI18n();
   const { t } = i18n;
   const titleId = useId();
@@ -186,7 +237,10 @@ function AddExistingPerson({ household, onNotice }: { household: AdminHouseholdD
   const [person, setPerson] = useState<PickedPerson | null>(null);
   const [role, setRole] = useState<HouseholdRole>("OTHER");
   const [error, setError] = useState<UiError | null>(null);
-  const [move, { loading }] = useAdminMovePersonToHousehold({ refetchQueries: ["AdminHouseholdPage"], awaitRefetchQueries: true });
+  const [move, { loading }] = useAdminMovePersonToHousehold({
+    refetchQueries: ["AdminHouseholdPage"],
+    awaitRefetchQueries: true,
+  });
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -195,7 +249,10 @@ function AddExistingPerson({ household, onNotice }: { household: AdminHouseholdD
     try {
       await move({ variables: { id: person.id, input: { householdId: household.id, householdRole: role } } });
       dialog.current?.close();
-      onNotice({ kind: "success", text: t("admin.people.household.moved", { name: person.displayName, household: household.name }) });
+      onNotice({
+        kind: "success",
+        text: t("admin.people.household.moved", { name: person.displayName, household: household.name }),
+      });
       setPerson(null);
     } catch (caught) {
       setError(handleError(caught, i18n));
@@ -219,15 +276,29 @@ function AddExistingPerson({ household, onNotice }: { household: AdminHouseholdD
           <h2 id={titleId}>{t("admin.household.addExistingTitle", { household: household.name })}</h2>
           <FormErrorSummary error={error} fields={["householdRole"]} />
           <PersonPicker label={t("admin.household.findPerson")} value={person} onChange={setPerson} />
-          {person?.household && person.household.id !== household.id && <p className="alert alert--info">{t("admin.household.willMove", { name: person.displayName, from: person.household.name })}</p>}
-          <SelectField label={t("admin.people.field.householdRole")} value={role} onChange={(e) => setRole(e.target.value as HouseholdRole)} error={error?.fieldErrors.householdRole}>
+          {person?.household && person.household.id !== household.id && (
+            <p className="alert alert--info">
+              {t("admin.household.willMove", { name: person.displayName, from: person.household.name })}
+            </p>
+          )}
+          <SelectField
+            label={t("admin.people.field.householdRole")}
+            value={role}
+            onChange={(e) => setRole(e.target.value as HouseholdRole)}
+            error={error?.fieldErrors.householdRole}
+          >
             {HOUSEHOLD_ROLES.map((r) => (
               <option key={r} value={r}>
                 {t(`admin.people.role.${r}`)}
               </option>
             ))}
           </SelectField>
-          <FormActions submitLabel={t("admin.household.addExistingSubmit")} busy={loading} disabled={!person} onCancel={() => dialog.current?.close()} />
+          <FormActions
+            submitLabel={t("admin.household.addExistingSubmit")}
+            busy={loading}
+            disabled={!person}
+            onCancel={() => dialog.current?.close()}
+          />
         </form>
       </dialog>
     </>
@@ -250,7 +321,9 @@ function HouseholdSettings({ household }: { household: AdminHouseholdDetailsFrag
     setError(null);
     setDone(false);
     try {
-      await update({ variables: { id: household.id, input: { name: name.trim(), directoryOptOut: optOut } } });
+      await update({
+        variables: { id: household.id, input: { name: name.trim(), directoryOptOut: optOut } },
+      });
       setDone(true);
     } catch (caught) {
       setError(handleError(caught, i18n));
@@ -286,30 +359,63 @@ function HouseholdSettings({ household }: { household: AdminHouseholdDetailsFrag
           <button type="submit" className="button button--small" disabled={loading || !dirty}>
             {loading ? t("common.saving") : t("common.save")}
           </button>
-          {done && !dirty && <span className="muted small" role="status">{t("admin.people.saved")}</span>}
+          {done && !dirty && (
+            <span className="muted small" role="status">
+              {t("admin.people.saved")}
+            </span>
+          )}
         </div>
       </form>
     </section>
   );
 }
 
-const EMPTY_ADDRESS = { street1: "", street2: "", city: "", region: "", postalCode: "", country: "", visibility: "" as Visibility | "" };
+const EMPTY_ADDRESS = {
+  street1: "",
+  street2: "",
+  city: "",
+  region: "",
+  postalCode: "",
+  country: "",
+  visibility: "" as Visibility | "",
+};
 
-function AddressCard({ household, canManage }: { household: AdminHouseholdDetailsFragment; canManage: boolean }) {
+function AddressCard({
+  household,
+  canManage,
+}: {
+  household: AdminHouseholdDetailsFragment;
+  canManage: boolean;
+}) {
   const i18n = useI18n();
   const { t, locale } = i18n;
   const address = household.address;
   const [editing, setEditing] = useState(false);
   const [values, setValues] = useState(EMPTY_ADDRESS);
   const [error, setError] = useState<UiError | null>(null);
-  const [setAddress, { loading }] = useAdminSetHouseholdAddress({ refetchQueries: ["AdminHouseholdPage"], awaitRefetchQueries: true });
-  const [removeAddress, { loading: removing }] = useAdminRemoveHouseholdAddress({ refetchQueries: ["AdminHouseholdPage"], awaitRefetchQueries: true });
-  const set = (name: keyof typeof EMPTY_ADDRESS) => (event: { target: { value: string } }) => setValues((v) => ({ ...v, [name]: event.target.value }));
+  const [setAddress, { loading }] = useAdminSetHouseholdAddress({
+    refetchQueries: ["AdminHouseholdPage"],
+    awaitRefetchQueries: true,
+  });
+  const [removeAddress, { loading: removing }] = useAdminRemoveHouseholdAddress({
+    refetchQueries: ["AdminHouseholdPage"],
+    awaitRefetchQueries: true,
+  });
+  const set = (name: keyof typeof EMPTY_ADDRESS) => (event: { target: { value: string } }) =>
+    setValues((v) => ({ ...v, [name]: event.target.value }));
 
   function startEditing() {
     setValues(
       address
-        ? { street1: address.street1, street2: address.street2 ?? "", city: address.city, region: address.region ?? "", postalCode: address.postalCode ?? "", country: address.country, visibility: address.visibility }
+        ? {
+            street1: address.street1,
+            street2: address.street2 ?? "",
+            city: address.city,
+            region: address.region ?? "",
+            postalCode: address.postalCode ?? "",
+            country: address.country,
+            visibility: address.visibility,
+          }
         : { ...EMPTY_ADDRESS, country: browserCountry() },
     );
     setError(null);
@@ -345,22 +451,76 @@ function AddressCard({ household, canManage }: { household: AdminHouseholdDetail
       <h2 id="address-title">{t("admin.household.address")}</h2>
       {editing ? (
         <form className="form" onSubmit={(e) => void submit(e)} noValidate>
-          <FormErrorSummary error={error} fields={["street1", "street2", "city", "region", "postalCode", "country", "visibility"]} />
-          <TextField label={t("admin.household.street1")} required autoComplete="off" maxLength={LIMITS.streetMax} value={values.street1} onChange={set("street1")} error={error?.fieldErrors.street1} />
-          <TextField label={t("admin.household.street2")} optionalText={t("common.optional")} autoComplete="off" maxLength={LIMITS.streetMax} value={values.street2} onChange={set("street2")} error={error?.fieldErrors.street2} />
-          <TextField label={t("admin.household.city")} required autoComplete="off" maxLength={LIMITS.cityMax} value={values.city} onChange={set("city")} error={error?.fieldErrors.city} />
+          <FormErrorSummary
+            error={error}
+            fields={["street1", "street2", "city", "region", "postalCode", "country", "visibility"]}
+          />
+          <TextField
+            label={t("admin.household.street1")}
+            required
+            autoComplete="off"
+            maxLength={LIMITS.streetMax}
+            value={values.street1}
+            onChange={set("street1")}
+            error={error?.fieldErrors.street1}
+          />
+          <TextField
+            label={t("admin.household.street2")}
+            optionalText={t("common.optional")}
+            autoComplete="off"
+            maxLength={LIMITS.streetMax}
+            value={values.street2}
+            onChange={set("street2")}
+            error={error?.fieldErrors.street2}
+          />
+          <TextField
+            label={t("admin.household.city")}
+            required
+            autoComplete="off"
+            maxLength={LIMITS.cityMax}
+            value={values.city}
+            onChange={set("city")}
+            error={error?.fieldErrors.city}
+          />
           <div className="form__row form__row--tight">
-            <TextField label={t("admin.household.region")} optionalText={t("common.optional")} autoComplete="off" maxLength={LIMITS.regionMax} value={values.region} onChange={set("region")} error={error?.fieldErrors.region} />
-            <TextField label={t("admin.household.postalCode")} optionalText={t("common.optional")} autoComplete="off" maxLength={LIMITS.postalCodeMax} value={values.postalCode} onChange={set("postalCode")} error={error?.fieldErrors.postalCode} />
+            <TextField
+              label={t("admin.household.region")}
+              optionalText={t("common.optional")}
+              autoComplete="off"
+              maxLength={LIMITS.regionMax}
+              value={values.region}
+              onChange={set("region")}
+              error={error?.fieldErrors.region}
+            />
+            <TextField
+              label={t("admin.household.postalCode")}
+              optionalText={t("common.optional")}
+              autoComplete="off"
+              maxLength={LIMITS.postalCodeMax}
+              value={values.postalCode}
+              onChange={set("postalCode")}
+              error={error?.fieldErrors.postalCode}
+            />
           </div>
-          <SelectField label={t("admin.household.country")} required value={values.country} onChange={set("country")} error={error?.fieldErrors.country}>
+          <SelectField
+            label={t("admin.household.country")}
+            required
+            value={values.country}
+            onChange={set("country")}
+            error={error?.fieldErrors.country}
+          >
             {countryOptions(locale).map((c) => (
               <option key={c.code} value={c.code}>
                 {c.name}
               </option>
             ))}
           </SelectField>
-          <SelectField label={t("admin.people.contact.visibility")} value={values.visibility} onChange={set("visibility")} error={error?.fieldErrors.visibility}>
+          <SelectField
+            label={t("admin.people.contact.visibility")}
+            value={values.visibility}
+            onChange={set("visibility")}
+            error={error?.fieldErrors.visibility}
+          >
             {!values.visibility && <option value="">{t("admin.people.visibility.default")}</option>}
             {VISIBILITIES.map((v) => (
               <option key={v} value={v}>
@@ -368,7 +528,12 @@ function AddressCard({ household, canManage }: { household: AdminHouseholdDetail
               </option>
             ))}
           </SelectField>
-          <FormActions submitLabel={t("common.save")} busy={loading} onCancel={() => setEditing(false)} small />
+          <FormActions
+            submitLabel={t("common.save")}
+            busy={loading}
+            onCancel={() => setEditing(false)}
+            small
+          />
         </form>
       ) : (
         <>
@@ -377,7 +542,9 @@ function AddressCard({ household, canManage }: { household: AdminHouseholdDetail
               <address>
                 <span className="block">{address.street1}</span>
                 {address.street2 && <span className="block">{address.street2}</span>}
-                <span className="block">{[address.city, address.region, address.postalCode].filter(Boolean).join(", ")}</span>
+                <span className="block">
+                  {[address.city, address.region, address.postalCode].filter(Boolean).join(", ")}
+                </span>
                 <span className="block">{countryName(address.country, locale)}</span>
               </address>
               <VisibilityBadge visibility={address.visibility} />
@@ -397,7 +564,9 @@ function AddressCard({ household, canManage }: { household: AdminHouseholdDetail
                   disabled={removing}
                   onClick={() => {
                     if (!window.confirm(t("admin.household.confirmRemoveAddress"))) return;
-                    removeAddress({ variables: { householdId: household.id } }).catch((caught: unknown) => setError(handleError(caught, i18n)));
+                    removeAddress({ variables: { householdId: household.id } }).catch((caught: unknown) =>
+                      setError(handleError(caught, i18n)),
+                    );
                   }}
                 >
                   {t("admin.household.removeAddress")}
@@ -423,7 +592,8 @@ function Invitations({ household }: { household: AdminHouseholdDetailsFragment }
           <li key={invitation.id}>
             <strong>{invitation.name}</strong> <span className="muted small">{invitation.email}</span>
             <span className="block small muted">
-              {t(`admin.household.invitation.${invitation.status}`)} · {t("admin.household.expires", { time: format(invitation.expiresAt) })}
+              {t(`admin.household.invitation.${invitation.status}`)} ·{" "}
+              {t("admin.household.expires", { time: format(invitation.expiresAt) })}
             </span>
           </li>
         ))}
@@ -432,21 +602,45 @@ function Invitations({ household }: { household: AdminHouseholdDetailsFragment }
   );
 }
 
-function HouseholdPhoto({ household, canManage, onNotice }: { household: AdminHouseholdDetailsFragment; canManage: boolean; onNotice(notice: Notice | null): void }) {
+function HouseholdPhoto({
+  household,
+  canManage,
+  onNotice,
+}: {
+  household: AdminHouseholdDetailsFragment;
+  canManage: boolean;
+  onNotice(notice: Notice | null): void;
+}) {
   const client = useApolloClient();
   const [setPhoto] = useAdminSetHouseholdPhoto();
   return (
     <PhotoField
       src={household.photoUrl}
-      renderPhoto={(src) => (src ? <img src={src} alt="" className="household-photo" width={240} height={180} /> : <span className="household-photo household-photo--empty" aria-hidden="true" />)}
+      renderPhoto={(src) =>
+        src ? (
+          <img src={src} alt="" className="household-photo" width={240} height={180} />
+        ) : (
+          <span className="household-photo household-photo--empty" aria-hidden="true" />
+        )
+      }
       canEdit={canManage}
       layout="stacked"
       className="person-photo person-photo--household"
       onNotice={onNotice}
       onUpload={async (file, onProgress) => {
-        const data = await uploadWithProgress<AdminSetHouseholdPhotoMutation>(AdminSetHouseholdPhotoDocument, { id: household.id }, "file", file, onProgress);
+        const data = await uploadWithProgress<AdminSetHouseholdPhotoMutation>(
+          AdminSetHouseholdPhotoDocument,
+          { id: household.id },
+          "file",
+          file,
+          onProgress,
+        );
         // The upload went around Apollo: put the answer into its cache so the page updates.
-        client.cache.writeFragment({ fragment: AdminHouseholdDetailsFragmentDoc, fragmentName: "AdminHouseholdDetails", data: data.setHouseholdPhoto });
+        client.cache.writeFragment({
+          fragment: AdminHouseholdDetailsFragmentDoc,
+          fragmentName: "AdminHouseholdDetails",
+          data: data.setHouseholdPhoto,
+        });
       }}
       onRemove={() => setPhoto({ variables: { id: household.id, file: null } })}
     />

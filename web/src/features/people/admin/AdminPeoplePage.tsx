@@ -14,7 +14,15 @@ import { handleError } from "../../../lib/handleError.ts";
 import { usePageTitle } from "../../../lib/usePageTitle.ts";
 import { appendEdges } from "../../../lib/appendEdges.ts";
 import { useDebounced } from "../../../lib/useDebounced.ts";
-import { AGE_GROUPS, Avatar, MEMBERSHIP_STATUSES, MembershipBadge, RECORD_STATUSES, RecordStatusBadge, useChurchToday } from "./common.tsx";
+import {
+  AGE_GROUPS,
+  Avatar,
+  MEMBERSHIP_STATUSES,
+  MembershipBadge,
+  RECORD_STATUSES,
+  RecordStatusBadge,
+  useChurchToday,
+} from "./common.tsx";
 import { usePeoplePermissions } from "../../../lib/permissions.ts";
 import { FilterChips } from "./FilterChips.tsx";
 import { AddPersonDialog } from "./AddPersonDialog.tsx";
@@ -111,7 +119,13 @@ export function AdminPeoplePage() {
         <h1>{t("admin.people.title")}</h1>
         <div className="actions">
           <ExportButton filter={filter} onFailure={setExportFailure} />
-          {canManage && <AddPersonDialog onCreated={(person) => void navigate(`/admin/people/${person.id}`, { state: { created: true } })} />}
+          {canManage && (
+            <AddPersonDialog
+              onCreated={(person) =>
+                void navigate(`/admin/people/${person.id}`, { state: { created: true } })
+              }
+            />
+          )}
         </div>
       </div>
 
@@ -141,7 +155,12 @@ export function AdminPeoplePage() {
       <div className="toolbar">
         <label className="search">
           <span className="visually-hidden">{t("admin.people.search")}</span>
-          <input type="search" placeholder={t("admin.people.search")} value={search} onChange={(e) => setSearch(e.target.value)} />
+          <input
+            type="search"
+            placeholder={t("admin.people.search")}
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+          />
         </label>
       </div>
       <div className="staff-filters">
@@ -159,12 +178,22 @@ export function AdminPeoplePage() {
           onChange={(next) => setList("record", next)}
           optionLabel={(o: RecordStatus) => t(`admin.people.record.${o}`)}
         />
-        <FilterChips label={t("admin.people.filter.age")} options={AGE_GROUPS} value={age} onChange={(next) => setList("age", next)} optionLabel={(o: AgeGroup) => t(`admin.people.ageRange.${o}`)} />
+        <FilterChips
+          label={t("admin.people.filter.age")}
+          options={AGE_GROUPS}
+          value={age}
+          onChange={(next) => setList("age", next)}
+          optionLabel={(o: AgeGroup) => t(`admin.people.ageRange.${o}`)}
+        />
       </div>
       <div className="people-page__summary">
         {/* Announced politely so a screen reader hears the result of a filter or search. */}
         <p className="muted" role="status">
-          {data ? (filtered ? t("admin.people.countFiltered", { count: data.people.totalCount }) : t("admin.people.count", { count: data.people.totalCount })) : ""}
+          {data
+            ? filtered
+              ? t("admin.people.countFiltered", { count: data.people.totalCount })
+              : t("admin.people.count", { count: data.people.totalCount })
+            : ""}
         </p>
         {filtered && (
           <button type="button" className="link-button" onClick={clearFilters}>
@@ -212,7 +241,13 @@ function PeopleTable({ people, busy }: { people: AdminPersonRowFragment[]; busy:
   const { t } = useI18n();
   return (
     // A wide table scrolls sideways inside this region; keyboard users scroll it once it has focus.
-    <div className={`staff-table-scroll${busy ? " staff-table-scroll--busy" : ""}`} role="region" aria-label={t("admin.people.tableLabel")} aria-busy={busy} tabIndex={0}>
+    <div
+      className={`staff-table-scroll${busy ? " staff-table-scroll--busy" : ""}`}
+      role="region"
+      aria-label={t("admin.people.tableLabel")}
+      aria-busy={busy}
+      tabIndex={0}
+    >
       <table className="table people-table">
         <thead>
           <tr>
@@ -234,17 +269,29 @@ function PeopleTable({ people, busy }: { people: AdminPersonRowFragment[]; busy:
                     <Avatar name={person.displayName} url={person.photoUrl} />
                     <div>
                       <Link to={`/admin/people/${person.id}`} className="person-cell__name">
-                        {person.lastName ? `${person.lastName}, ${person.preferredName || person.firstName}` : person.displayName}
+                        {person.lastName
+                          ? `${person.lastName}, ${person.preferredName || person.firstName}`
+                          : person.displayName}
                       </Link>
                       {person.preferredName && person.preferredName !== person.firstName && (
-                        <span className="block muted small">{t("admin.people.legalFirstName", { name: person.firstName })}</span>
+                        <span className="block muted small">
+                          {t("admin.people.legalFirstName", { name: person.firstName })}
+                        </span>
                       )}
-                      {person.deletionRequestedAt && <span className="badge badge--danger">{t("admin.people.deletionRequestedBadge")}</span>}
+                      {person.deletionRequestedAt && (
+                        <span className="badge badge--danger">
+                          {t("admin.people.deletionRequestedBadge")}
+                        </span>
+                      )}
                     </div>
                   </div>
                 </td>
                 <td data-label={t("admin.people.column.household")} className="people-table__household">
-                  {person.household ? <Link to={`/admin/households/${person.household.id}`}>{person.household.name}</Link> : <span className="muted">{t("admin.people.noHousehold")}</span>}
+                  {person.household ? (
+                    <Link to={`/admin/households/${person.household.id}`}>{person.household.name}</Link>
+                  ) : (
+                    <span className="muted">{t("admin.people.noHousehold")}</span>
+                  )}
                 </td>
                 <td data-label={t("admin.people.column.status")} className="people-table__status">
                   <span className="staff-badges">
@@ -277,7 +324,13 @@ function PeopleTable({ people, busy }: { people: AdminPersonRowFragment[]; busy:
 }
 
 /** Downloads the filtered list as `people-YYYY-MM-DD.csv` (the server builds it; cells are formula-safe). */
-function ExportButton({ filter, onFailure }: { filter: PeopleFilter; onFailure(message: string | null): void }) {
+function ExportButton({
+  filter,
+  onFailure,
+}: {
+  filter: PeopleFilter;
+  onFailure(message: string | null): void;
+}) {
   const i18n = useI18n();
   const { t } = i18n;
   const client = useApolloClient();
@@ -288,10 +341,16 @@ function ExportButton({ filter, onFailure }: { filter: PeopleFilter; onFailure(m
     setBusy(true);
     onFailure(null);
     try {
-      const { data } = await client.query({ query: AdminPeopleCsvDocument, variables: { filter }, fetchPolicy: "network-only" });
+      const { data } = await client.query({
+        query: AdminPeopleCsvDocument,
+        variables: { filter },
+        fetchPolicy: "network-only",
+      });
       if (!data) throw new Error("No CSV");
       // A byte-order mark so spreadsheet programs read the UTF-8 names (é, ñ…) correctly.
-      const blob = new Blob(["\uFEFF", data.peopleCsv.replace(/^\uFEFF/, "")], { type: "text/csv;charset=utf-8" });
+      const blob = new Blob(["\uFEFF", data.peopleCsv.replace(/^\uFEFF/, "")], {
+        type: "text/csv;charset=utf-8",
+      });
       const url = URL.createObjectURL(blob);
       const link = document.createElement("a");
       link.href = url;

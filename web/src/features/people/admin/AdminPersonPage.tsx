@@ -20,12 +20,14 @@ import { AnonymiseDialog, ArchiveButton } from "./DangerZone.tsx";
 import "../../../styles/staff.css";
 import "../../../styles/staff-people.css";
 
-
 export function AdminPersonPage() {
   const i18n = useI18n();
   const { t } = i18n;
   const { id = "" } = useParams();
-  const { data, loading, error } = useAdminPersonPage({ variables: { id }, fetchPolicy: "cache-and-network" });
+  const { data, loading, error } = useAdminPersonPage({
+    variables: { id },
+    fetchPolicy: "cache-and-network",
+  });
   const person = data?.person;
   usePageTitle(person ? person.displayName : t("admin.people.person.title"));
   if (loading && !data) return <Loading />;
@@ -54,7 +56,11 @@ function PersonView({ person }: { person: AdminPersonDetailsFragment }) {
   // A notice carried over from the page that sent us here (a new person, a merge or approval).
   const arrival = location.state as { created?: boolean; notice?: string } | null;
   const [notice, setNotice] = useState<Notice | null>(() =>
-    arrival?.notice ? { kind: "success", text: arrival.notice } : arrival?.created ? { kind: "success", text: t("admin.people.add.done", { name: person.displayName }) } : null,
+    arrival?.notice
+      ? { kind: "success", text: arrival.notice }
+      : arrival?.created
+        ? { kind: "success", text: t("admin.people.add.done", { name: person.displayName }) }
+        : null,
   );
   const anonymise = useRef<{ open(): void }>(null);
 
@@ -74,18 +80,25 @@ function PersonView({ person }: { person: AdminPersonDetailsFragment }) {
         <div className="person-head__text">
           <h1>{person.displayName || t("admin.people.unnamed")}</h1>
           {person.preferredName && person.preferredName !== person.firstName && (
-            <p className="muted person-head__legal">{t("admin.people.fullName", { name: `${person.firstName} ${person.lastName}` })}</p>
+            <p className="muted person-head__legal">
+              {t("admin.people.fullName", { name: `${person.firstName} ${person.lastName}` })}
+            </p>
           )}
           <p className="staff-badges">
             <RecordStatusBadge status={person.recordStatus} />
             <MembershipBadge status={person.membershipStatus} />
             <span className="badge badge--neutral">{t(`admin.people.ageRange.${person.ageGroup}`)}</span>
-            <span className={`badge ${person.inDirectory ? "badge--ok" : "badge--muted"}`}>{person.inDirectory ? t("admin.people.inDirectory") : t("admin.people.notInDirectory")}</span>
+            <span className={`badge ${person.inDirectory ? "badge--ok" : "badge--muted"}`}>
+              {person.inDirectory ? t("admin.people.inDirectory") : t("admin.people.notInDirectory")}
+            </span>
           </p>
           {person.household && (
             <p className="person-head__household">
-              {t("admin.people.householdLabel")} <Link to={`/admin/households/${person.household.id}`}>{person.household.name}</Link>
-              {person.householdRole && <span className="muted"> · {t(`admin.people.role.${person.householdRole}`)}</span>}
+              {t("admin.people.householdLabel")}{" "}
+              <Link to={`/admin/households/${person.household.id}`}>{person.household.name}</Link>
+              {person.householdRole && (
+                <span className="muted"> · {t(`admin.people.role.${person.householdRole}`)}</span>
+              )}
             </p>
           )}
         </div>
@@ -93,37 +106,61 @@ function PersonView({ person }: { person: AdminPersonDetailsFragment }) {
 
       {notice && <Alert kind={notice.kind}>{notice.text}</Alert>}
 
-      {person.anonymizedAt && <Alert kind="info">{t("admin.people.anonymisedOn", { time: format(person.anonymizedAt) })}</Alert>}
+      {person.anonymizedAt && (
+        <Alert kind="info">{t("admin.people.anonymisedOn", { time: format(person.anonymizedAt) })}</Alert>
+      )}
 
       {person.mergedInto && (
         <Alert kind="info">
-          {t("admin.people.mergedInto")} <Link to={`/admin/people/${person.mergedInto.id}`}>{person.mergedInto.displayName}</Link>
+          {t("admin.people.mergedInto")}{" "}
+          <Link to={`/admin/people/${person.mergedInto.id}`}>{person.mergedInto.displayName}</Link>
         </Alert>
       )}
       {person.deletionRequestedAt && (
         <div className="alert alert--warning deletion-banner" role="region" aria-labelledby="deletion-title">
           <h2 id="deletion-title">{t("admin.people.deletion.title")}</h2>
-          <p>{t("admin.people.deletion.body", { name: person.displayName, time: format(person.deletionRequestedAt) })}</p>
+          <p>
+            {t("admin.people.deletion.body", {
+              name: person.displayName,
+              time: format(person.deletionRequestedAt),
+            })}
+          </p>
           {canManage && (
-            <button type="button" className="button button--danger-solid" onClick={() => anonymise.current?.open()}>
+            <button
+              type="button"
+              className="button button--danger-solid"
+              onClick={() => anonymise.current?.open()}
+            >
               {t("admin.people.deletion.anonymiseNow")}
             </button>
           )}
         </div>
       )}
 
-      {person.recordStatus === "PENDING" && canManage && <ApproveSignUpPanel person={person} onApproved={goTo} />}
-      {person.recordStatus === "PENDING" && !canManage && <Alert kind="info">{t("admin.people.approve.viewOnly")}</Alert>}
+      {person.recordStatus === "PENDING" && canManage && (
+        <ApproveSignUpPanel person={person} onApproved={goTo} />
+      )}
+      {person.recordStatus === "PENDING" && !canManage && (
+        <Alert kind="info">{t("admin.people.approve.viewOnly")}</Alert>
+      )}
 
       <div className="person-layout">
         <div className="person-layout__main">
-          {canManage && person.canEdit ? <PersonDetailsForm person={person} /> : <PersonDetailsSummary person={person} />}
+          {canManage && person.canEdit ? (
+            <PersonDetailsForm person={person} />
+          ) : (
+            <PersonDetailsSummary person={person} />
+          )}
           <ContactDetails person={person} canManage={canManage} />
           {canManage && (
             <section className="staff-danger-zone" aria-labelledby="danger-title">
               <h2 id="danger-title">{t("admin.people.danger.title")}</h2>
               <p>{t("admin.people.anonymise.explain")}</p>
-              <AnonymiseDialog ref={anonymise} person={person} onDone={(text) => setNotice({ kind: "success", text })} />
+              <AnonymiseDialog
+                ref={anonymise}
+                person={person}
+                onDone={(text) => setNotice({ kind: "success", text })}
+              />
             </section>
           )}
         </div>
@@ -135,8 +172,12 @@ function PersonView({ person }: { person: AdminPersonDetailsFragment }) {
               <>
                 <p className="staff-side-card__email">{loginName(person.user)}</p>
                 <p className="staff-badges">
-                  <span className={`badge ${person.user.verified ? "badge--ok" : "badge--warn"}`}>{person.user.verified ? t("admin.users.verified") : t("admin.users.unverified")}</span>
-                  {person.user.status === "SUSPENDED" && <span className="badge badge--danger">{t("admin.users.suspended")}</span>}
+                  <span className={`badge ${person.user.verified ? "badge--ok" : "badge--warn"}`}>
+                    {person.user.verified ? t("admin.users.verified") : t("admin.users.unverified")}
+                  </span>
+                  {person.user.status === "SUSPENDED" && (
+                    <span className="badge badge--danger">{t("admin.users.suspended")}</span>
+                  )}
                 </p>
                 {!person.user.email && <p className="muted small">{t("admin.people.login.emailHidden")}</p>}
               </>
@@ -165,7 +206,6 @@ function PersonView({ person }: { person: AdminPersonDetailsFragment }) {
           </section>
         </aside>
       </div>
-
     </div>
   );
 }

@@ -10,7 +10,13 @@ import { Loading } from "../../../components/Loading.tsx";
 import { handleError, type UiError } from "../../../lib/handleError.ts";
 import { useFocusFirstError } from "../../../lib/useForm.ts";
 import { useChurchDateTime } from "../../../lib/dates.ts";
-import { Avatar, MEMBERSHIP_STATUSES, MatchReasonBadge, MembershipBadge, RecordStatusBadge } from "./common.tsx";
+import {
+  Avatar,
+  MEMBERSHIP_STATUSES,
+  MatchReasonBadge,
+  MembershipBadge,
+  RecordStatusBadge,
+} from "./common.tsx";
 import { HouseholdPicker, type PickedHousehold } from "./Pickers.tsx";
 import { FormErrorSummary } from "./FormErrorSummary.tsx";
 
@@ -19,16 +25,30 @@ import { FormErrorSummary } from "./FormErrorSummary.tsx";
  * email, phone and name), or approve it as a new person. Either way the user is emailed and the
  * member areas open for them.
  */
-export function ApproveSignUpPanel({ person, onApproved }: { person: AdminPersonDetailsFragment; onApproved(kept: AdminPersonDetailsFragment, notice: string): void }) {
+export function ApproveSignUpPanel({
+  person,
+  onApproved,
+}: {
+  person: AdminPersonDetailsFragment;
+  onApproved(kept: AdminPersonDetailsFragment, notice: string): void;
+}) {
   const i18n = useI18n();
   const { t } = i18n;
   const { format } = useChurchDateTime();
-  const { data, loading, error: loadError } = useAdminApproveSignUpPanel({ variables: { id: person.id }, fetchPolicy: "cache-and-network" });
+  const {
+    data,
+    loading,
+    error: loadError,
+  } = useAdminApproveSignUpPanel({ variables: { id: person.id }, fetchPolicy: "cache-and-network" });
   const [approveSignUp, { loading: approving }] = useAdminApproveSignUp();
   const [error, setError] = useState<UiError | null>(null);
   const formRef = useFocusFirstError(error);
-  const [householdMode, setHouseholdMode] = useState<"new" | "existing">(person.household ? "existing" : "new");
-  const [household, setHousehold] = useState<PickedHousehold | null>(person.household ? { id: person.household.id, name: person.household.name } : null);
+  const [householdMode, setHouseholdMode] = useState<"new" | "existing">(
+    person.household ? "existing" : "new",
+  );
+  const [household, setHousehold] = useState<PickedHousehold | null>(
+    person.household ? { id: person.household.id, name: person.household.name } : null,
+  );
   const [membershipStatus, setMembershipStatus] = useState<MembershipStatus>("VISITOR");
   const suggestions = data?.person?.matchSuggestions ?? [];
   // `||`: an account's email reads as "" for staff without roles.manage (PocketBase hides it), and
@@ -49,10 +69,20 @@ export function ApproveSignUpPanel({ person, onApproved }: { person: AdminPerson
   function approveAsNew(event: FormEvent) {
     event.preventDefault();
     if (householdMode === "existing" && !household) {
-      setError({ code: "BAD_USER_INPUT", message: t("error.BAD_USER_INPUT"), fieldErrors: { householdId: t("admin.people.add.chooseHousehold") } });
+      setError({
+        code: "BAD_USER_INPUT",
+        message: t("error.BAD_USER_INPUT"),
+        fieldErrors: { householdId: t("admin.people.add.chooseHousehold") },
+      });
       return;
     }
-    void approve({ membershipStatus, ...(householdMode === "existing" && household ? { householdId: household.id } : {}) }, t("admin.people.approve.approved", { name: person.displayName }));
+    void approve(
+      {
+        membershipStatus,
+        ...(householdMode === "existing" && household ? { householdId: household.id } : {}),
+      },
+      t("admin.people.approve.approved", { name: person.displayName }),
+    );
   }
 
   return (
@@ -61,7 +91,10 @@ export function ApproveSignUpPanel({ person, onApproved }: { person: AdminPerson
       <p>
         {email
           ? t("admin.people.approve.intro", { name: person.displayName, email, time: format(person.created) })
-          : t("admin.people.approve.introNoEmail", { name: person.displayName, time: format(person.created) })}{" "}
+          : t("admin.people.approve.introNoEmail", {
+              name: person.displayName,
+              time: format(person.created),
+            })}{" "}
         {t("admin.people.approve.emailed")}
       </p>
       <FormErrorSummary error={error} fields={["householdId", "membershipStatus"]} />
@@ -92,12 +125,20 @@ export function ApproveSignUpPanel({ person, onApproved }: { person: AdminPerson
                     <MembershipBadge status={match.membershipStatus} />
                   </p>
                   <p className="muted small staff-match__facts">
-                    {[match.household?.name, ...match.emails.map((e) => e.email), ...match.phones.map((p) => p.formatted)].filter(Boolean).join(" · ")}
+                    {[
+                      match.household?.name,
+                      ...match.emails.map((e) => e.email),
+                      ...match.phones.map((p) => p.formatted),
+                    ]
+                      .filter(Boolean)
+                      .join(" · ")}
                   </p>
                   {match.user && (
                     <p className="small staff-match__warning">
                       {/* "" for staff who may not manage accounts: PocketBase hides account emails from them. */}
-                      {match.user.email ? t("admin.people.approve.hasLogin", { email: match.user.email }) : t("admin.people.approve.hasLoginNoEmail")}
+                      {match.user.email
+                        ? t("admin.people.approve.hasLogin", { email: match.user.email })
+                        : t("admin.people.approve.hasLoginNoEmail")}
                     </p>
                   )}
                 </div>
@@ -107,9 +148,23 @@ export function ApproveSignUpPanel({ person, onApproved }: { person: AdminPerson
                   disabled={approving}
                   aria-label={t("admin.people.approve.linkNamed", { name: match.displayName })}
                   onClick={() => {
-                    if (!window.confirm(t("admin.people.approve.confirmLink", { pending: person.displayName, name: match.displayName }))) return;
+                    if (
+                      !window.confirm(
+                        t("admin.people.approve.confirmLink", {
+                          pending: person.displayName,
+                          name: match.displayName,
+                        }),
+                      )
+                    )
+                      return;
                     // The known person keeps their membership status; staff change it on their page if needed.
-                    void approve({ linkToPersonId: match.id, membershipStatus: match.membershipStatus ?? membershipStatus }, t("admin.people.approve.linked", { name: match.displayName }));
+                    void approve(
+                      {
+                        linkToPersonId: match.id,
+                        membershipStatus: match.membershipStatus ?? membershipStatus,
+                      },
+                      t("admin.people.approve.linked", { name: match.displayName }),
+                    );
                   }}
                 >
                   {t("admin.people.approve.link")}
@@ -125,15 +180,27 @@ export function ApproveSignUpPanel({ person, onApproved }: { person: AdminPerson
         <fieldset className="radio-group">
           <legend>{t("admin.people.field.household")}</legend>
           <label className="field--checkbox">
-            <input type="radio" name="approve-household" checked={householdMode === "new"} onChange={() => setHouseholdMode("new")} />
+            <input
+              type="radio"
+              name="approve-household"
+              checked={householdMode === "new"}
+              onChange={() => setHouseholdMode("new")}
+            />
             {t("admin.people.approve.newHousehold", { name: person.lastName || person.displayName })}
           </label>
           <label className="field--checkbox">
-            <input type="radio" name="approve-household" checked={householdMode === "existing"} onChange={() => setHouseholdMode("existing")} />
+            <input
+              type="radio"
+              name="approve-household"
+              checked={householdMode === "existing"}
+              onChange={() => setHouseholdMode("existing")}
+            />
             {t("admin.people.add.existingHousehold")}
           </label>
         </fieldset>
-        {householdMode === "existing" && <HouseholdPicker value={household} onChange={setHousehold} error={error?.fieldErrors.householdId} />}
+        {householdMode === "existing" && (
+          <HouseholdPicker value={household} onChange={setHousehold} error={error?.fieldErrors.householdId} />
+        )}
         <SelectField
           label={t("admin.people.field.membershipStatus")}
           hint={t("admin.people.approve.membershipHint")}

@@ -26,7 +26,13 @@ type Phone = AdminPersonDetailsFragment["phones"][number];
 const REFRESH = { refetchQueries: ["AdminPersonPage"], awaitRefetchQueries: true };
 
 /** Every email and phone of the person, with who may see each; staff with people.manage edit them. */
-export function ContactDetails({ person, canManage }: { person: AdminPersonDetailsFragment; canManage: boolean }) {
+export function ContactDetails({
+  person,
+  canManage,
+}: {
+  person: AdminPersonDetailsFragment;
+  canManage: boolean;
+}) {
   const { t } = useI18n();
   const titleId = useId();
   return (
@@ -142,7 +148,12 @@ function ContactList<Row extends { id: string; isPrimary: boolean; visibility: V
           ),
         )}
       </ul>
-      {canManage && (editing === "new" ? renderForm(null, done) : <AddButton label={addLabel} onClick={() => setEditing("new")} />)}
+      {canManage &&
+        (editing === "new" ? (
+          renderForm(null, done)
+        ) : (
+          <AddButton label={addLabel} onClick={() => setEditing("new")} />
+        ))}
     </div>
   );
 }
@@ -182,10 +193,20 @@ function ContactRow({
       </span>
       {canManage && (
         <span className="staff-contacts__actions">
-          <button type="button" className="button button--ghost button--small" aria-label={t("admin.people.contact.editNamed", { value: name })} onClick={onEdit}>
+          <button
+            type="button"
+            className="button button--ghost button--small"
+            aria-label={t("admin.people.contact.editNamed", { value: name })}
+            onClick={onEdit}
+          >
             {t("admin.people.contact.edit")}
           </button>
-          <button type="button" className="button button--danger-ghost button--small" aria-label={t("admin.people.contact.removeNamed", { value: name })} onClick={onRemove}>
+          <button
+            type="button"
+            className="button button--danger-ghost button--small"
+            aria-label={t("admin.people.contact.removeNamed", { value: name })}
+            onClick={onRemove}
+          >
             {t("admin.people.contact.remove")}
           </button>
         </span>
@@ -195,10 +216,23 @@ function ContactRow({
 }
 
 /** Who may see the row; "" (new rows only) leaves it to the church's default from settings. */
-function VisibilitySelect({ value, onChange, error }: { value: Visibility | ""; onChange(v: Visibility | ""): void; error?: string | undefined }) {
+function VisibilitySelect({
+  value,
+  onChange,
+  error,
+}: {
+  value: Visibility | "";
+  onChange(v: Visibility | ""): void;
+  error?: string | undefined;
+}) {
   const { t } = useI18n();
   return (
-    <SelectField label={t("admin.people.contact.visibility")} value={value} onChange={(e) => onChange(e.target.value as Visibility | "")} error={error}>
+    <SelectField
+      label={t("admin.people.contact.visibility")}
+      value={value}
+      onChange={(e) => onChange(e.target.value as Visibility | "")}
+      error={error}
+    >
       {value === "" && <option value="">{t("admin.people.visibility.default")}</option>}
       {VISIBILITIES.map((v) => (
         <option key={v} value={v}>
@@ -253,7 +287,11 @@ function ContactRowForm({
       <FormErrorSummary error={error} fields={[...fields, "visibility", "isPrimary"]} />
       {children(error)}
       <VisibilitySelect value={visibility} onChange={setVisibility} error={error?.fieldErrors.visibility} />
-      <CheckboxField label={t("admin.people.contact.makePrimary")} checked={isPrimary} onChange={(e) => setIsPrimary(e.target.checked)} />
+      <CheckboxField
+        label={t("admin.people.contact.makePrimary")}
+        checked={isPrimary}
+        onChange={(e) => setIsPrimary(e.target.checked)}
+      />
       {error?.fieldErrors.isPrimary && <p className="field__error">{error.fieldErrors.isPrimary}</p>}
       <FormActions submitLabel={t("common.save")} busy={saving} onCancel={onDone} small />
     </form>
@@ -267,18 +305,33 @@ function EmailForm({ personId, email, onDone }: { personId: string; email: Email
   const [updateEmail, { loading: updating }] = useAdminUpdateEmail(REFRESH);
   return (
     <ContactRowForm
-      label={email ? t("admin.people.contact.editNamed", { value: email.email }) : t("admin.people.contact.addEmail")}
+      label={
+        email
+          ? t("admin.people.contact.editNamed", { value: email.email })
+          : t("admin.people.contact.addEmail")
+      }
       row={email}
       fields={["email"]}
       saving={adding || updating}
       onDone={onDone}
       save={(choices) => {
         const input = { email: value.trim(), ...choices };
-        return email ? updateEmail({ variables: { id: email.id, input } }) : addEmail({ variables: { personId, input } });
+        return email
+          ? updateEmail({ variables: { id: email.id, input } })
+          : addEmail({ variables: { personId, input } });
       }}
     >
       {(error) => (
-        <TextField label={t("admin.people.field.email")} type="email" required autoFocus maxLength={LIMITS.emailMax} value={value} onChange={(e) => setValue(e.target.value)} error={error?.fieldErrors.email} />
+        <TextField
+          label={t("admin.people.field.email")}
+          type="email"
+          required
+          autoFocus
+          maxLength={LIMITS.emailMax}
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+          error={error?.fieldErrors.email}
+        />
       )}
     </ContactRowForm>
   );
@@ -292,14 +345,20 @@ function PhoneForm({ personId, phone, onDone }: { personId: string; phone: Phone
   const [updatePhone, { loading: updating }] = useAdminUpdatePhone(REFRESH);
   return (
     <ContactRowForm
-      label={phone ? t("admin.people.contact.editNamed", { value: phone.formatted }) : t("admin.people.contact.addPhone")}
+      label={
+        phone
+          ? t("admin.people.contact.editNamed", { value: phone.formatted })
+          : t("admin.people.contact.addPhone")
+      }
       row={phone}
       fields={["number", "kind"]}
       saving={adding || updating}
       onDone={onDone}
       save={(choices) => {
         const input = { number: number.trim(), kind: kind || null, ...choices };
-        return phone ? updatePhone({ variables: { id: phone.id, input } }) : addPhone({ variables: { personId, input } });
+        return phone
+          ? updatePhone({ variables: { id: phone.id, input } })
+          : addPhone({ variables: { personId, input } });
       }}
     >
       {(error) => (
@@ -315,7 +374,12 @@ function PhoneForm({ personId, phone, onDone }: { personId: string; phone: Phone
             onChange={(e) => setNumber(e.target.value)}
             error={error?.fieldErrors.number}
           />
-          <SelectField label={t("admin.people.contact.kind")} value={kind} onChange={(e) => setKind(e.target.value as PhoneKind)} error={error?.fieldErrors.kind}>
+          <SelectField
+            label={t("admin.people.contact.kind")}
+            value={kind}
+            onChange={(e) => setKind(e.target.value as PhoneKind)}
+            error={error?.fieldErrors.kind}
+          >
             {PHONE_KINDS.map((k) => (
               <option key={k} value={k}>
                 {t(`admin.people.phoneKind.${k}`)}

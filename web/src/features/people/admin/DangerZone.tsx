@@ -13,7 +13,13 @@ import { FormErrorSummary } from "./FormErrorSummary.tsx";
 import type { Notice } from "../../../components/Alert.tsx";
 
 /** Archive (keeps everything, hides the person) or, for an archived person, restore. */
-export function ArchiveButton({ person, onNotice }: { person: AdminPersonDetailsFragment; onNotice(notice: Notice | null): void }) {
+export function ArchiveButton({
+  person,
+  onNotice,
+}: {
+  person: AdminPersonDetailsFragment;
+  onNotice(notice: Notice | null): void;
+}) {
   const i18n = useI18n();
   const { t } = i18n;
   const [archivePerson, { loading: archiving }] = useAdminArchivePerson();
@@ -28,7 +34,12 @@ export function ArchiveButton({ person, onNotice }: { person: AdminPersonDetails
         disabled={restoring}
         onClick={() =>
           void updatePerson({ variables: { id: person.id, input: { recordStatus: "ACTIVE" } } })
-            .then(() => onNotice({ kind: "success", text: t("admin.people.archive.restored", { name: person.displayName }) }))
+            .then(() =>
+              onNotice({
+                kind: "success",
+                text: t("admin.people.archive.restored", { name: person.displayName }),
+              }),
+            )
             .catch(fail)
         }
       >
@@ -44,7 +55,9 @@ export function ArchiveButton({ person, onNotice }: { person: AdminPersonDetails
       onClick={() => {
         if (!window.confirm(t("admin.people.archive.confirm", { name: person.displayName }))) return;
         void archivePerson({ variables: { id: person.id } })
-          .then(() => onNotice({ kind: "success", text: t("admin.people.archive.done", { name: person.displayName }) }))
+          .then(() =>
+            onNotice({ kind: "success", text: t("admin.people.archive.done", { name: person.displayName }) }),
+          )
           .catch(fail);
       }}
     >
@@ -57,7 +70,15 @@ export function ArchiveButton({ person, onNotice }: { person: AdminPersonDetails
  * Anonymise: removes personal data and files and deletes the login, keeping aggregate records
  * (attendance counts, gifts totals…). Cannot be undone, so it asks for the person's name typed out.
  */
-export function AnonymiseDialog({ person, onDone, ref }: { person: AdminPersonDetailsFragment; onDone(notice: string): void; ref?: Ref<{ open(): void }> }) {
+export function AnonymiseDialog({
+  person,
+  onDone,
+  ref,
+}: {
+  person: AdminPersonDetailsFragment;
+  onDone(notice: string): void;
+  ref?: Ref<{ open(): void }>;
+}) {
   const i18n = useI18n();
   const { t } = i18n;
   const titleId = useId();
@@ -106,8 +127,20 @@ export function AnonymiseDialog({ person, onDone, ref }: { person: AdminPersonDe
           <p>{t("admin.people.anonymise.keeps")}</p>
           <p className="alert alert--warning">{t("admin.people.anonymise.irreversible")}</p>
           <FormErrorSummary error={error} fields={[]} />
-          <TextField label={t("admin.people.anonymise.typeName", { name: expected })} autoComplete="off" spellCheck={false} value={typed} onChange={(e) => setTyped(e.target.value)} />
-          <FormActions submitLabel={t("admin.people.anonymise.submit")} busy={loading} disabled={!matches} danger onCancel={() => dialog.current?.close()} />
+          <TextField
+            label={t("admin.people.anonymise.typeName", { name: expected })}
+            autoComplete="off"
+            spellCheck={false}
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+          />
+          <FormActions
+            submitLabel={t("admin.people.anonymise.submit")}
+            busy={loading}
+            disabled={!matches}
+            danger
+            onCancel={() => dialog.current?.close()}
+          />
         </form>
       </dialog>
     </>

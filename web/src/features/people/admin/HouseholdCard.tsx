@@ -12,7 +12,15 @@ import { FormErrorSummary } from "./FormErrorSummary.tsx";
 import type { Notice } from "../../../components/Alert.tsx";
 
 /** The person's household and its people, with "Move to another household" for people managers. */
-export function HouseholdCard({ person, canManage, onNotice }: { person: AdminPersonDetailsFragment; canManage: boolean; onNotice(notice: Notice | null): void }) {
+export function HouseholdCard({
+  person,
+  canManage,
+  onNotice,
+}: {
+  person: AdminPersonDetailsFragment;
+  canManage: boolean;
+  onNotice(notice: Notice | null): void;
+}) {
   const { t } = useI18n();
   const household = person.household;
   const others = household?.members.filter((m) => m.id !== person.id) ?? [];
@@ -29,7 +37,9 @@ export function HouseholdCard({ person, canManage, onNotice }: { person: AdminPe
               {others.map((member) => (
                 <li key={member.id}>
                   <Link to={`/admin/people/${member.id}`}>{member.displayName}</Link>
-                  {member.householdRole && <span className="muted small"> · {t(`admin.people.role.${member.householdRole}`)}</span>}
+                  {member.householdRole && (
+                    <span className="muted small"> · {t(`admin.people.role.${member.householdRole}`)}</span>
+                  )}
                 </li>
               ))}
             </ul>
@@ -43,7 +53,13 @@ export function HouseholdCard({ person, canManage, onNotice }: { person: AdminPe
   );
 }
 
-function MoveDialog({ person, onNotice }: { person: AdminPersonDetailsFragment; onNotice(notice: Notice | null): void }) {
+function MoveDialog({
+  person,
+  onNotice,
+}: {
+  person: AdminPersonDetailsFragment;
+  onNotice(notice: Notice | null): void;
+}) {
   const i18n = useI18n();
   const { t } = i18n;
   const titleId = useId();
@@ -57,13 +73,25 @@ function MoveDialog({ person, onNotice }: { person: AdminPersonDetailsFragment; 
     event.preventDefault();
     setError(null);
     if (!target) {
-      setError({ code: "BAD_USER_INPUT", message: t("error.BAD_USER_INPUT"), fieldErrors: { householdId: t("admin.people.add.chooseHousehold") } });
+      setError({
+        code: "BAD_USER_INPUT",
+        message: t("error.BAD_USER_INPUT"),
+        fieldErrors: { householdId: t("admin.people.add.chooseHousehold") },
+      });
       return;
     }
     try {
-      await updatePerson({ variables: { id: person.id, input: { householdId: target.id, ...(role ? { householdRole: role } : {}) } } });
+      await updatePerson({
+        variables: {
+          id: person.id,
+          input: { householdId: target.id, ...(role ? { householdRole: role } : {}) },
+        },
+      });
       dialog.current?.close();
-      onNotice({ kind: "success", text: t("admin.people.household.moved", { name: person.displayName, household: target.name }) });
+      onNotice({
+        kind: "success",
+        text: t("admin.people.household.moved", { name: person.displayName, household: target.name }),
+      });
       setTarget(null);
     } catch (caught) {
       setError(handleError(caught, i18n));
@@ -85,10 +113,19 @@ function MoveDialog({ person, onNotice }: { person: AdminPersonDetailsFragment; 
       <dialog ref={dialog} className="dialog person-dialog" aria-labelledby={titleId}>
         <form className="form" onSubmit={(e) => void submit(e)} noValidate>
           <h2 id={titleId}>{t("admin.people.household.moveTitle", { name: person.displayName })}</h2>
-          {person.household && <p className="muted">{t("admin.people.household.current", { household: person.household.name })}</p>}
+          {person.household && (
+            <p className="muted">
+              {t("admin.people.household.current", { household: person.household.name })}
+            </p>
+          )}
           <FormErrorSummary error={error} fields={["householdId", "householdRole"]} />
           <HouseholdPicker value={target} onChange={setTarget} error={error?.fieldErrors.householdId} />
-          <SelectField label={t("admin.people.field.householdRole")} value={role} onChange={(e) => setRole(e.target.value as HouseholdRole)} error={error?.fieldErrors.householdRole}>
+          <SelectField
+            label={t("admin.people.field.householdRole")}
+            value={role}
+            onChange={(e) => setRole(e.target.value as HouseholdRole)}
+            error={error?.fieldErrors.householdRole}
+          >
             {!role && <option value="">{t("admin.people.notSet")}</option>}
             {HOUSEHOLD_ROLES.map((r) => (
               <option key={r} value={r}>
@@ -96,7 +133,11 @@ function MoveDialog({ person, onNotice }: { person: AdminPersonDetailsFragment; 
               </option>
             ))}
           </SelectField>
-          <FormActions submitLabel={t("admin.people.household.moveSubmit")} busy={loading} onCancel={() => dialog.current?.close()} />
+          <FormActions
+            submitLabel={t("admin.people.household.moveSubmit")}
+            busy={loading}
+            onCancel={() => dialog.current?.close()}
+          />
         </form>
       </dialog>
     </>

@@ -18,7 +18,13 @@ type Preview = NonNullable<AdminMergePreviewQuery["person"]>;
  * record (emails, phones, household, login, groups, registrations…) moves to the kept person; the
  * other is archived and points to it.
  */
-export function MergeDialog({ person, onMerged }: { person: AdminPersonDetailsFragment; onMerged(kept: AdminPersonDetailsFragment, notice: string): void }) {
+export function MergeDialog({
+  person,
+  onMerged,
+}: {
+  person: AdminPersonDetailsFragment;
+  onMerged(kept: AdminPersonDetailsFragment, notice: string): void;
+}) {
   const i18n = useI18n();
   const { t } = i18n;
   const titleId = useId();
@@ -63,7 +69,12 @@ export function MergeDialog({ person, onMerged }: { person: AdminPersonDetailsFr
         <div className="form">
           <h2 id={titleId}>{t("admin.people.merge.title", { name: person.displayName })}</h2>
           <p>{t("admin.people.merge.explain")}</p>
-          <PersonPicker label={t("admin.people.merge.search")} value={other} onChange={setOther} excludeId={person.id} />
+          <PersonPicker
+            label={t("admin.people.merge.search")}
+            value={other}
+            onChange={setOther}
+            excludeId={person.id}
+          />
           {other && (
             <>
               {preview.loading && !otherPreview ? (
@@ -72,20 +83,41 @@ export function MergeDialog({ person, onMerged }: { person: AdminPersonDetailsFr
                 <fieldset className="merge-choice">
                   <legend>{t("admin.people.merge.keepWhich")}</legend>
                   <div className="merge-choice__options">
-                    <MergeOption name="merge-keep" checked={keep === "this"} onChange={() => setKeep("this")} person={person} label={t("admin.people.merge.thisRecord")} />
-                    {otherPreview && <MergeOption name="merge-keep" checked={keep === "other"} onChange={() => setKeep("other")} person={otherPreview} label={t("admin.people.merge.otherRecord")} />}
+                    <MergeOption
+                      name="merge-keep"
+                      checked={keep === "this"}
+                      onChange={() => setKeep("this")}
+                      person={person}
+                      label={t("admin.people.merge.thisRecord")}
+                    />
+                    {otherPreview && (
+                      <MergeOption
+                        name="merge-keep"
+                        checked={keep === "other"}
+                        onChange={() => setKeep("other")}
+                        person={otherPreview}
+                        label={t("admin.people.merge.otherRecord")}
+                      />
+                    )}
                   </div>
                 </fieldset>
               )}
               <div className="alert alert--warning">
-                <p>{t("admin.people.merge.consequence", { kept, merged: keep === "this" ? other.displayName : person.displayName })}</p>
+                <p>
+                  {t("admin.people.merge.consequence", {
+                    kept,
+                    merged: keep === "this" ? other.displayName : person.displayName,
+                  })}
+                </p>
                 <p className="small">{t("admin.people.merge.irreversible")}</p>
               </div>
             </>
           )}
           <FormErrorSummary error={error} fields={[]} />
           <FormActions
-            submitLabel={other ? t("admin.people.merge.submit", { name: kept }) : t("admin.people.merge.submitDisabled")}
+            submitLabel={
+              other ? t("admin.people.merge.submit", { name: kept }) : t("admin.people.merge.submitDisabled")
+            }
             busy={loading}
             disabled={!other || !otherPreview}
             onSubmit={() => void merge()}
@@ -98,7 +130,19 @@ export function MergeDialog({ person, onMerged }: { person: AdminPersonDetailsFr
 }
 
 /** One side of the comparison: a radio button, with the record's facts as its description. */
-function MergeOption({ name, checked, onChange, person, label }: { name: string; checked: boolean; onChange(): void; person: Preview | AdminPersonDetailsFragment; label: string }) {
+function MergeOption({
+  name,
+  checked,
+  onChange,
+  person,
+  label,
+}: {
+  name: string;
+  checked: boolean;
+  onChange(): void;
+  person: Preview | AdminPersonDetailsFragment;
+  label: string;
+}) {
   const { t } = useI18n();
   const { format } = useChurchDateTime();
   const dates = useCalendarDates();

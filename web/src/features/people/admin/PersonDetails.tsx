@@ -8,7 +8,13 @@ import { handleError, type UiError } from "../../../lib/handleError.ts";
 import { useUnsavedChangesWarning } from "../../../lib/useUnsavedChangesWarning.ts";
 import { useFocusFirstError } from "../../../lib/useForm.ts";
 import { LIMITS } from "@flock/shared/limits";
-import { HOUSEHOLD_ROLES, MEMBERSHIP_STATUSES, VISIBILITIES, VisibilityBadge, useChurchToday } from "./common.tsx";
+import {
+  HOUSEHOLD_ROLES,
+  MEMBERSHIP_STATUSES,
+  VISIBILITIES,
+  VisibilityBadge,
+  useChurchToday,
+} from "./common.tsx";
 import { useCalendarDates } from "../../../lib/dates.ts";
 import { FormErrorSummary } from "./FormErrorSummary.tsx";
 
@@ -23,7 +29,16 @@ interface Draft {
   directoryOptOut: boolean;
 }
 
-const FIELDS = ["firstName", "lastName", "preferredName", "birthDate", "birthdayVisibility", "householdRole", "membershipStatus", "directoryOptOut"];
+const FIELDS = [
+  "firstName",
+  "lastName",
+  "preferredName",
+  "birthDate",
+  "birthdayVisibility",
+  "householdRole",
+  "membershipStatus",
+  "directoryOptOut",
+];
 
 function draftFrom(person: AdminPersonDetailsFragment): Draft {
   return {
@@ -45,9 +60,12 @@ function changes(draft: Draft, saved: Draft): PersonInput {
   if (draft.lastName !== saved.lastName) input.lastName = draft.lastName.trim();
   if (draft.preferredName !== saved.preferredName) input.preferredName = draft.preferredName.trim();
   if (draft.birthDate !== saved.birthDate) input.birthDate = draft.birthDate || null;
-  if (draft.birthdayVisibility !== saved.birthdayVisibility && draft.birthdayVisibility) input.birthdayVisibility = draft.birthdayVisibility;
-  if (draft.householdRole !== saved.householdRole && draft.householdRole) input.householdRole = draft.householdRole;
-  if (draft.membershipStatus !== saved.membershipStatus && draft.membershipStatus) input.membershipStatus = draft.membershipStatus;
+  if (draft.birthdayVisibility !== saved.birthdayVisibility && draft.birthdayVisibility)
+    input.birthdayVisibility = draft.birthdayVisibility;
+  if (draft.householdRole !== saved.householdRole && draft.householdRole)
+    input.householdRole = draft.householdRole;
+  if (draft.membershipStatus !== saved.membershipStatus && draft.membershipStatus)
+    input.membershipStatus = draft.membershipStatus;
   if (draft.directoryOptOut !== saved.directoryOptOut) input.directoryOptOut = draft.directoryOptOut;
   return input;
 }
@@ -110,8 +128,22 @@ export function PersonDetailsForm({ person }: { person: AdminPersonDetailsFragme
       <form ref={formRef} className="form" onSubmit={(e) => void save(e)} noValidate>
         <FormErrorSummary error={error} fields={FIELDS} />
         <div className="form__row">
-          <TextField label={t("admin.people.field.firstName")} required maxLength={LIMITS.personNameMax} value={draft.firstName} onChange={(e) => set("firstName", e.target.value)} error={fieldError("firstName")} />
-          <TextField label={t("admin.people.field.lastName")} required maxLength={LIMITS.personNameMax} value={draft.lastName} onChange={(e) => set("lastName", e.target.value)} error={fieldError("lastName")} />
+          <TextField
+            label={t("admin.people.field.firstName")}
+            required
+            maxLength={LIMITS.personNameMax}
+            value={draft.firstName}
+            onChange={(e) => set("firstName", e.target.value)}
+            error={fieldError("firstName")}
+          />
+          <TextField
+            label={t("admin.people.field.lastName")}
+            required
+            maxLength={LIMITS.personNameMax}
+            value={draft.lastName}
+            onChange={(e) => set("lastName", e.target.value)}
+            error={fieldError("lastName")}
+          />
         </div>
         <TextField
           label={t("admin.people.field.preferredName")}
@@ -151,7 +183,12 @@ export function PersonDetailsForm({ person }: { person: AdminPersonDetailsFragme
           )}
         </div>
         <div className="form__row">
-          <SelectField label={t("admin.people.field.membershipStatus")} value={draft.membershipStatus} onChange={(e) => set("membershipStatus", e.target.value as MembershipStatus)} error={fieldError("membershipStatus")}>
+          <SelectField
+            label={t("admin.people.field.membershipStatus")}
+            value={draft.membershipStatus}
+            onChange={(e) => set("membershipStatus", e.target.value as MembershipStatus)}
+            error={fieldError("membershipStatus")}
+          >
             {!draft.membershipStatus && <option value="">{t("admin.people.notSet")}</option>}
             {MEMBERSHIP_STATUSES.map((s) => (
               <option key={s} value={s}>
@@ -159,7 +196,12 @@ export function PersonDetailsForm({ person }: { person: AdminPersonDetailsFragme
               </option>
             ))}
           </SelectField>
-          <SelectField label={t("admin.people.field.householdRole")} value={draft.householdRole} onChange={(e) => set("householdRole", e.target.value as HouseholdRole)} error={fieldError("householdRole")}>
+          <SelectField
+            label={t("admin.people.field.householdRole")}
+            value={draft.householdRole}
+            onChange={(e) => set("householdRole", e.target.value as HouseholdRole)}
+            error={fieldError("householdRole")}
+          >
             {!draft.householdRole && <option value="">{t("admin.people.notSet")}</option>}
             {HOUSEHOLD_ROLES.map((r) => (
               <option key={r} value={r}>
@@ -168,7 +210,12 @@ export function PersonDetailsForm({ person }: { person: AdminPersonDetailsFragme
             ))}
           </SelectField>
         </div>
-        <CheckboxField label={t("admin.people.field.directoryOptOut")} hint={t("admin.people.field.directoryOptOutHint")} checked={draft.directoryOptOut} onChange={(e) => set("directoryOptOut", e.target.checked)} />
+        <CheckboxField
+          label={t("admin.people.field.directoryOptOut")}
+          hint={t("admin.people.field.directoryOptOutHint")}
+          checked={draft.directoryOptOut}
+          onChange={(e) => set("directoryOptOut", e.target.checked)}
+        />
         {fieldError("directoryOptOut") && <p className="field__error">{fieldError("directoryOptOut")}</p>}
         <div className="form__footer">
           <button type="submit" className="button" disabled={loading || !dirty}>
@@ -199,7 +246,11 @@ export function PersonDetailsSummary({ person }: { person: AdminPersonDetailsFra
         <dd>{person.preferredName || "—"}</dd>
         <dt>{t("admin.people.field.birthDate")}</dt>
         <dd>
-          {person.birthDate ? dates.date(person.birthDate) : person.birthday ? dates.monthDay(person.birthday.month, person.birthday.day) : "—"}
+          {person.birthDate
+            ? dates.date(person.birthDate)
+            : person.birthday
+              ? dates.monthDay(person.birthday.month, person.birthday.day)
+              : "—"}
           {person.birthday && (
             <>
               {" "}
@@ -212,7 +263,13 @@ export function PersonDetailsSummary({ person }: { person: AdminPersonDetailsFra
         <dt>{t("admin.people.field.householdRole")}</dt>
         <dd>{person.householdRole ? t(`admin.people.role.${person.householdRole}`) : "—"}</dd>
         <dt>{t("admin.people.directory")}</dt>
-        <dd>{person.directoryOptOut ? t("admin.people.optedOut") : person.inDirectory ? t("admin.people.inDirectory") : t("admin.people.notInDirectory")}</dd>
+        <dd>
+          {person.directoryOptOut
+            ? t("admin.people.optedOut")
+            : person.inDirectory
+              ? t("admin.people.inDirectory")
+              : t("admin.people.notInDirectory")}
+        </dd>
       </dl>
     </section>
   );

@@ -12,7 +12,15 @@ import { Avatar } from "./common.tsx";
 import type { Notice } from "../../../components/Alert.tsx";
 
 /** The person's photo with upload (progress shown) and removal for staff with people.manage. */
-export function PersonPhoto({ person, canManage, onNotice }: { person: AdminPersonDetailsFragment; canManage: boolean; onNotice(notice: Notice | null): void }) {
+export function PersonPhoto({
+  person,
+  canManage,
+  onNotice,
+}: {
+  person: AdminPersonDetailsFragment;
+  canManage: boolean;
+  onNotice(notice: Notice | null): void;
+}) {
   const client = useApolloClient();
   const [setPhoto] = useAdminSetPersonPhoto();
   return (
@@ -24,9 +32,19 @@ export function PersonPhoto({ person, canManage, onNotice }: { person: AdminPers
       className="person-photo"
       onNotice={onNotice}
       onUpload={async (file, onProgress) => {
-        const data = await uploadWithProgress<AdminSetPersonPhotoMutation>(AdminSetPersonPhotoDocument, { id: person.id }, "file", file, onProgress);
+        const data = await uploadWithProgress<AdminSetPersonPhotoMutation>(
+          AdminSetPersonPhotoDocument,
+          { id: person.id },
+          "file",
+          file,
+          onProgress,
+        );
         // The upload went around Apollo: put the answer into its cache so every view of the person updates.
-        client.cache.writeFragment({ fragment: AdminPersonDetailsFragmentDoc, fragmentName: "AdminPersonDetails", data: data.setPersonPhoto });
+        client.cache.writeFragment({
+          fragment: AdminPersonDetailsFragmentDoc,
+          fragmentName: "AdminPersonDetails",
+          data: data.setPersonPhoto,
+        });
       }}
       onRemove={() => setPhoto({ variables: { id: person.id, file: null } })}
     />

@@ -17,7 +17,11 @@ export const HOUSEHOLD_ROLES: HouseholdRole[] = ["HEAD", "SPOUSE", "CHILD", "OTH
 export const VISIBILITIES: Visibility[] = ["PRIVATE", "LEADERS", "GROUPS", "MEMBERS"];
 export const PHONE_KINDS: PhoneKind[] = ["MOBILE", "HOME", "WORK", "OTHER"];
 
-const RECORD_BADGE: Record<RecordStatus, string> = { PENDING: "badge--warn", ACTIVE: "badge--ok", ARCHIVED: "badge--muted" };
+const RECORD_BADGE: Record<RecordStatus, string> = {
+  PENDING: "badge--warn",
+  ACTIVE: "badge--ok",
+  ARCHIVED: "badge--muted",
+};
 
 export function RecordStatusBadge({ status }: { status: RecordStatus }) {
   const { t } = useI18n();
@@ -53,8 +57,26 @@ export function MatchReasonBadge({ reason }: { reason: MatchReason }) {
 }
 
 /** The person's photo, or their initials on a tinted disc (decorative: the name is always next to it). */
-export function Avatar({ name, url, size = "small" }: { name: string; url: string | null | undefined; size?: "small" | "large" }) {
-  if (url) return <img src={url} alt="" className={`staff-avatar staff-avatar--${size}`} loading="lazy" width={size === "large" ? 160 : 40} height={size === "large" ? 160 : 40} />;
+export function Avatar({
+  name,
+  url,
+  size = "small",
+}: {
+  name: string;
+  url: string | null | undefined;
+  size?: "small" | "large";
+}) {
+  if (url)
+    return (
+      <img
+        src={url}
+        alt=""
+        className={`staff-avatar staff-avatar--${size}`}
+        loading="lazy"
+        width={size === "large" ? 160 : 40}
+        height={size === "large" ? 160 : 40}
+      />
+    );
   const initials = name
     .split(/\s+/)
     .filter(Boolean)
@@ -74,7 +96,8 @@ export function Avatar({ name, url, size = "small" }: { name: string; url: strin
  */
 export function useLoginName() {
   const { t } = useI18n();
-  return (user: { email: string } | null | undefined) => (user ? user.email || t("admin.people.login.has") : t("admin.people.login.none"));
+  return (user: { email: string } | null | undefined) =>
+    user ? user.email || t("admin.people.login.has") : t("admin.people.login.none");
 }
 
 /** Today in the church's time zone as YYYY-MM-DD (export file names, the latest allowed birth date). */
@@ -85,7 +108,12 @@ export function useChurchToday(): string {
 
 export function todayIn(timeZone: string): string {
   // en-CA formats as YYYY-MM-DD.
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
+  return new Intl.DateTimeFormat("en-CA", {
+    timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+  }).format(new Date());
 }
 
 /** An optional text: trimmed, and null when empty (so the server clears it). */

@@ -29,7 +29,12 @@ const BODY_MIN = LIMITS.prayerBodyMin;
 const BODY_MAX = LIMITS.prayerBodyMax;
 /** Moderators without a live stream still see new requests within this time. */
 const POLL_MS = 60_000;
-const BADGE: Partial<Record<PrayerStatus, string>> = { PENDING: "badge--warn", APPROVED: "badge--ok", REJECTED: "badge--danger", ANSWERED: "badge--ok" };
+const BADGE: Partial<Record<PrayerStatus, string>> = {
+  PENDING: "badge--warn",
+  APPROVED: "badge--ok",
+  REJECTED: "badge--danger",
+  ANSWERED: "badge--ok",
+};
 
 /** /admin/prayer: the moderation queue (PRODUCT.md §3, §5), oldest first, by status. */
 export function AdminPrayerPage() {
@@ -38,7 +43,11 @@ export function AdminPrayerPage() {
   usePageTitle(t("prayer.admin.title"));
   const [params, setParams] = useSearchParams();
   const status: PrayerStatus = STATUSES.find((s) => s.toLowerCase() === params.get("status")) ?? "PENDING";
-  const { data, loading, error, fetchMore, refetch } = useAdminPrayerQueue({ variables: { first: PAGE_SIZE, status }, fetchPolicy: "cache-and-network", pollInterval: POLL_MS });
+  const { data, loading, error, fetchMore, refetch } = useAdminPrayerQueue({
+    variables: { first: PAGE_SIZE, status },
+    fetchPolicy: "cache-and-network",
+    pollInterval: POLL_MS,
+  });
   const [notice, setNotice] = useState("");
   const heading = useRef<HTMLHeadingElement>(null);
   const list = useRef<HTMLUListElement>(null);
@@ -109,7 +118,16 @@ export function AdminPrayerPage() {
         </ul>
       )}
       {data?.prayerQueue.pageInfo.hasNextPage && (
-        <button type="button" className="button button--ghost" onClick={() => void fetchMore({ variables: { after: data.prayerQueue.pageInfo.endCursor }, updateQuery: appendEdges("prayerQueue") })}>
+        <button
+          type="button"
+          className="button button--ghost"
+          onClick={() =>
+            void fetchMore({
+              variables: { after: data.prayerQueue.pageInfo.endCursor },
+              updateQuery: appendEdges("prayerQueue"),
+            })
+          }
+        >
           {t("prayer.showMore")}
         </button>
       )}
@@ -144,7 +162,9 @@ function QueueItem({ item, onSettled }: { item: AdminPrayerItemFragment; onSettl
           <h2 id={titleId} className="prayer-item__title" tabIndex={-1}>
             {item.authorName ?? t("prayer.anonymous")}
           </h2>
-          <span className={`badge ${BADGE[item.status] ?? "badge--muted"}`}>{t(`prayer.status.${item.status}`)}</span>
+          <span className={`badge ${BADGE[item.status] ?? "badge--muted"}`}>
+            {t(`prayer.status.${item.status}`)}
+          </span>
         </div>
         <p className="muted small prayer-item__meta">
           <time dateTime={item.created}>{format(item.created)}</time>
@@ -154,14 +174,29 @@ function QueueItem({ item, onSettled }: { item: AdminPrayerItemFragment; onSettl
             <span className="visually-hidden">{t("prayer.form.visibility")}: </span>
             {t(`prayer.visibility.${item.visibility}`)}
           </span>
-          {item.groupId && <span className="badge badge--neutral">{item.groupName ? t("prayer.admin.groupNamed", { name: item.groupName }) : t("prayer.admin.group")}</span>}
+          {item.groupId && (
+            <span className="badge badge--neutral">
+              {item.groupName
+                ? t("prayer.admin.groupNamed", { name: item.groupName })
+                : t("prayer.admin.group")}
+            </span>
+          )}
           {item.anonymous && <span className="badge badge--neutral">{t("prayer.admin.anonymous")}</span>}
-          {item.flagCount > 0 && <span className="badge badge--danger">{t("prayer.admin.flags", { count: item.flagCount })}</span>}
-          {item.status !== "PENDING" && <span className="badge badge--muted">{t("prayer.prayedCount", { count: item.prayedCount })}</span>}
+          {item.flagCount > 0 && (
+            <span className="badge badge--danger">{t("prayer.admin.flags", { count: item.flagCount })}</span>
+          )}
+          {item.status !== "PENDING" && (
+            <span className="badge badge--muted">{t("prayer.prayedCount", { count: item.prayedCount })}</span>
+          )}
         </p>
         {requester && (
           <p className="prayer-item__requester small">
-            <strong>{t("prayer.admin.requester")}</strong> {requester.person && canView ? <Link to={`/admin/people/${requester.person.id}`}>{requester.name}</Link> : requester.name}
+            <strong>{t("prayer.admin.requester")}</strong>{" "}
+            {requester.person && canView ? (
+              <Link to={`/admin/people/${requester.person.id}`}>{requester.name}</Link>
+            ) : (
+              requester.name
+            )}
             {requester.email && (
               <>
                 {requester.name ? " · " : ""}
@@ -179,7 +214,12 @@ function QueueItem({ item, onSettled }: { item: AdminPrayerItemFragment; onSettl
         {error && <Alert kind="error">{error.message}</Alert>}
         <div className="actions prayer-item__actions">
           {item.status !== "APPROVED" && (
-            <button type="button" className="button button--small" disabled={approving} onClick={() => void doApprove()}>
+            <button
+              type="button"
+              className="button button--small"
+              disabled={approving}
+              onClick={() => void doApprove()}
+            >
               {approving ? t("common.saving") : t("prayer.admin.approve")}
             </button>
           )}
@@ -214,7 +254,11 @@ function EditableBody({ item }: { item: AdminPrayerItemFragment }) {
   async function save() {
     const text = body.trim();
     if (text.length < BODY_MIN) {
-      setError({ code: "BAD_USER_INPUT", message: "", fieldErrors: { body: t("prayer.form.bodyTooShort", { min: BODY_MIN }) } });
+      setError({
+        code: "BAD_USER_INPUT",
+        message: "",
+        fieldErrors: { body: t("prayer.form.bodyTooShort", { min: BODY_MIN }) },
+      });
       return;
     }
     setError(null);
@@ -272,7 +316,11 @@ function EditableBody({ item }: { item: AdminPrayerItemFragment }) {
           value={body}
           onChange={(e) => setBody(e.target.value)}
           error={error?.fieldErrors.body}
-          hint={t("prayer.form.bodyCount", { count: body.trim().length.toLocaleString(locale), max: BODY_MAX.toLocaleString(locale), min: BODY_MIN })}
+          hint={t("prayer.form.bodyCount", {
+            count: body.trim().length.toLocaleString(locale),
+            max: BODY_MAX.toLocaleString(locale),
+            min: BODY_MIN,
+          })}
         />
       </div>
       <div className="actions">
@@ -287,7 +335,13 @@ function EditableBody({ item }: { item: AdminPrayerItemFragment }) {
   );
 }
 
-function RejectButton({ item, onSettled }: { item: AdminPrayerItemFragment; onSettled(message: string): void }) {
+function RejectButton({
+  item,
+  onSettled,
+}: {
+  item: AdminPrayerItemFragment;
+  onSettled(message: string): void;
+}) {
   const i18n = useI18n();
   const { t } = i18n;
   const titleId = useId();
@@ -298,7 +352,11 @@ function RejectButton({ item, onSettled }: { item: AdminPrayerItemFragment; onSe
 
   async function confirm() {
     if (!reason.trim()) {
-      setError({ code: "BAD_USER_INPUT", message: "", fieldErrors: { reason: t("prayer.admin.reasonRequired") } });
+      setError({
+        code: "BAD_USER_INPUT",
+        message: "",
+        fieldErrors: { reason: t("prayer.admin.reasonRequired") },
+      });
       return;
     }
     setError(null);
@@ -313,7 +371,11 @@ function RejectButton({ item, onSettled }: { item: AdminPrayerItemFragment; onSe
 
   return (
     <>
-      <button type="button" className="button button--danger-ghost button--small" onClick={() => dialog.current?.showModal()}>
+      <button
+        type="button"
+        className="button button--danger-ghost button--small"
+        onClick={() => dialog.current?.showModal()}
+      >
         {item.status === "APPROVED" ? t("prayer.admin.takeDown") : t("prayer.admin.reject")}
       </button>
       <dialog ref={dialog} className="dialog dialog--wide" aria-labelledby={titleId}>

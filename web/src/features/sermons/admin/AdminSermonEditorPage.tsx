@@ -57,10 +57,26 @@ const draftOf = (s: AdminSermonFragment): Draft => ({
 });
 
 /** A failed call as one sentence; file errors get the audio/PDF wording rather than the image one. */
-function messageOf(error: unknown, i18n: I18n, kind: "audio" | "pdf" | "other" = "other"): { message: string; fieldErrors: Record<string, string> } {
+function messageOf(
+  error: unknown,
+  i18n: I18n,
+  kind: "audio" | "pdf" | "other" = "other",
+): { message: string; fieldErrors: Record<string, string> } {
   const ui = handleError(error, i18n);
-  if (kind !== "other" && ui.code === "UNSUPPORTED_FILE_TYPE") return { ...ui, message: i18n.t(kind === "audio" ? "admin.sermons.audio.wrongType" : "admin.sermons.attachments.wrongType") };
-  if (kind !== "other" && ui.code === "PAYLOAD_TOO_LARGE") return { ...ui, message: i18n.t(kind === "audio" ? "admin.sermons.audio.tooLarge" : "admin.sermons.attachments.tooLarge") };
+  if (kind !== "other" && ui.code === "UNSUPPORTED_FILE_TYPE")
+    return {
+      ...ui,
+      message: i18n.t(
+        kind === "audio" ? "admin.sermons.audio.wrongType" : "admin.sermons.attachments.wrongType",
+      ),
+    };
+  if (kind !== "other" && ui.code === "PAYLOAD_TOO_LARGE")
+    return {
+      ...ui,
+      message: i18n.t(
+        kind === "audio" ? "admin.sermons.audio.tooLarge" : "admin.sermons.attachments.tooLarge",
+      ),
+    };
   return ui;
 }
 
@@ -70,7 +86,10 @@ export function AdminSermonEditorPage() {
   const { t, locale } = i18n;
   const { id = "" } = useParams();
   const navigate = useNavigate();
-  const { data, loading, error, refetch } = useAdminSermonEditor({ variables: { id }, fetchPolicy: "cache-and-network" });
+  const { data, loading, error, refetch } = useAdminSermonEditor({
+    variables: { id },
+    fetchPolicy: "cache-and-network",
+  });
   const sermon = data?.sermonById ?? null;
   usePageTitle(sermon ? t("admin.sermons.editTitle", { title: sermon.title }) : t("admin.sermons.title"));
   const [draft, setDraft] = useState<Draft | null>(null);
@@ -89,11 +108,19 @@ export function AdminSermonEditorPage() {
   }, [sermon, draft]);
 
   const scriptureQuery = useDebounced(draft?.scripture.trim() ?? "", 300);
-  const { data: preview } = useScripturePreview({ variables: { text: scriptureQuery, locale }, skip: !scriptureQuery });
+  const { data: preview } = useScripturePreview({
+    variables: { text: scriptureQuery, locale },
+    skip: !scriptureQuery,
+  });
 
-  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => (d ? { ...d, [key]: value } : d));
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) =>
+    setDraft((d) => (d ? { ...d, [key]: value } : d));
   const onNotes = useCallback((markdown: string) => setDraft((d) => (d ? { ...d, notes: markdown } : d)), []);
-  const uploadImage = useCallback(async (file: File, onProgress: (percent: number) => void) => (await uploadMedia(file, onProgress, i18n)).url, [i18n]);
+  const uploadImage = useCallback(
+    async (file: File, onProgress: (percent: number) => void) =>
+      (await uploadMedia(file, onProgress, i18n)).url,
+    [i18n],
+  );
 
   if (loading && !data) return <Loading />;
   if (error) return <Alert kind="error">{handleError(error, i18n).message}</Alert>;
@@ -137,7 +164,10 @@ export function AdminSermonEditorPage() {
     try {
       if (sermon!.status === "DRAFT") await publish({ variables: { id } });
       else await unpublish({ variables: { id } });
-      setNotice({ kind: "success", text: sermon!.status === "DRAFT" ? t("admin.sermons.published") : t("admin.sermons.unpublished") });
+      setNotice({
+        kind: "success",
+        text: sermon!.status === "DRAFT" ? t("admin.sermons.published") : t("admin.sermons.unpublished"),
+      });
     } catch (caught) {
       setNotice({ kind: "error", text: messageOf(caught, i18n).message });
     }
@@ -154,12 +184,20 @@ export function AdminSermonEditorPage() {
   async function addPdf(file: File | undefined) {
     if (!file) return;
     setNotice(null);
-    if (file.type !== "application/pdf") return setNotice({ kind: "error", text: t("admin.sermons.attachments.wrongType") });
-    if (file.size > 25 * 1024 * 1024) return setNotice({ kind: "error", text: t("admin.sermons.attachments.tooLarge") });
+    if (file.type !== "application/pdf")
+      return setNotice({ kind: "error", text: t("admin.sermons.attachments.wrongType") });
+    if (file.size > 25 * 1024 * 1024)
+      return setNotice({ kind: "error", text: t("admin.sermons.attachments.tooLarge") });
     setPdfProgress(0);
     try {
       // XHR for progress goes around Apollo: read the sermon again afterwards.
-      await uploadWithProgress<AddSermonAttachmentMutation>(AddSermonAttachmentDocument, { sermonId: id }, "file", file, setPdfProgress);
+      await uploadWithProgress<AddSermonAttachmentMutation>(
+        AddSermonAttachmentDocument,
+        { sermonId: id },
+        "file",
+        file,
+        setPdfProgress,
+      );
       await refetch();
     } catch (caught) {
       setNotice({ kind: "error", text: messageOf(caught, i18n, "pdf").message });
@@ -186,15 +224,42 @@ export function AdminSermonEditorPage() {
       </p>
       <div className="section-heading">
         <h1>{sermon.title}</h1>
-        <span className={`badge ${sermon.status === "PUBLISHED" ? "badge--ok" : "badge--neutral"}`}>{t(`admin.sermons.status.${sermon.status}`)}</span>
+        <span className={`badge ${sermon.status === "PUBLISHED" ? "badge--ok" : "badge--neutral"}`}>
+          {t(`admin.sermons.status.${sermon.status}`)}
+        </span>
       </div>
       {notice && <Alert kind={notice.kind}>{notice.text}</Alert>}
       <form onSubmit={(e) => void save(e)} noValidate>
         <div className="sermon-editor__grid">
-          <TextField label={t("admin.sermons.field.title")} value={draft.title} onChange={(e) => set("title", e.target.value)} error={fieldErrors.title} required maxLength={LIMITS.nameMax} />
-          <TextField label={t("admin.sermons.field.slug")} value={draft.slug} onChange={(e) => set("slug", e.target.value)} error={fieldErrors.slug} hint={`/sermons/${draft.slug}`} maxLength={SLUG_MAX} />
-          <TextField label={t("admin.sermons.field.preachedOn")} type="date" value={draft.preachedOn} onChange={(e) => set("preachedOn", e.target.value)} error={fieldErrors.preachedOn} />
-          <SelectField label={t("admin.sermons.field.series")} value={draft.seriesId} onChange={(e) => set("seriesId", e.target.value)} optionalText={t("common.optional")}>
+          <TextField
+            label={t("admin.sermons.field.title")}
+            value={draft.title}
+            onChange={(e) => set("title", e.target.value)}
+            error={fieldErrors.title}
+            required
+            maxLength={LIMITS.nameMax}
+          />
+          <TextField
+            label={t("admin.sermons.field.slug")}
+            value={draft.slug}
+            onChange={(e) => set("slug", e.target.value)}
+            error={fieldErrors.slug}
+            hint={`/sermons/${draft.slug}`}
+            maxLength={SLUG_MAX}
+          />
+          <TextField
+            label={t("admin.sermons.field.preachedOn")}
+            type="date"
+            value={draft.preachedOn}
+            onChange={(e) => set("preachedOn", e.target.value)}
+            error={fieldErrors.preachedOn}
+          />
+          <SelectField
+            label={t("admin.sermons.field.series")}
+            value={draft.seriesId}
+            onChange={(e) => set("seriesId", e.target.value)}
+            optionalText={t("common.optional")}
+          >
             <option value="">{t("admin.sermons.noSeries")}</option>
             {data?.sermonSeriesList.map((s) => (
               <option key={s.id} value={s.id}>
@@ -211,7 +276,14 @@ export function AdminSermonEditorPage() {
                 <input
                   type="checkbox"
                   checked={draft.speakerIds.includes(s.id)}
-                  onChange={(e) => set("speakerIds", e.target.checked ? [...draft.speakerIds, s.id] : draft.speakerIds.filter((x) => x !== s.id))}
+                  onChange={(e) =>
+                    set(
+                      "speakerIds",
+                      e.target.checked
+                        ? [...draft.speakerIds, s.id]
+                        : draft.speakerIds.filter((x) => x !== s.id),
+                    )
+                  }
                 />{" "}
                 {s.name}
               </label>
@@ -228,14 +300,40 @@ export function AdminSermonEditorPage() {
           onChange={(e) => set("scripture", e.target.value)}
           error={fieldErrors.scripture}
           maxLength={LIMITS.scriptureMax}
-          hint={passages.length ? t("admin.sermons.scriptureReads", { text: passages.map((p) => p.text).join("; ") }) : t("admin.sermons.scriptureHint")}
+          hint={
+            passages.length
+              ? t("admin.sermons.scriptureReads", { text: passages.map((p) => p.text).join("; ") })
+              : t("admin.sermons.scriptureHint")
+          }
         />
-        <TextAreaField label={t("admin.sermons.field.summary")} value={draft.summary} onChange={(e) => set("summary", e.target.value)} error={fieldErrors.summary} maxLength={LIMITS.summaryMax} rows={3} optionalText={t("common.optional")} />
-        <TextField label={t("admin.sermons.field.videoUrl")} type="url" value={draft.videoUrl} onChange={(e) => set("videoUrl", e.target.value)} error={fieldErrors.videoUrl} hint={t("admin.sermons.videoHint")} optionalText={t("common.optional")} />
+        <TextAreaField
+          label={t("admin.sermons.field.summary")}
+          value={draft.summary}
+          onChange={(e) => set("summary", e.target.value)}
+          error={fieldErrors.summary}
+          maxLength={LIMITS.summaryMax}
+          rows={3}
+          optionalText={t("common.optional")}
+        />
+        <TextField
+          label={t("admin.sermons.field.videoUrl")}
+          type="url"
+          value={draft.videoUrl}
+          onChange={(e) => set("videoUrl", e.target.value)}
+          error={fieldErrors.videoUrl}
+          hint={t("admin.sermons.videoHint")}
+          optionalText={t("common.optional")}
+        />
         <div className={`field body-field${fieldErrors.notes ? " field--invalid" : ""}`}>
           <span className="body-field__label">{t("admin.sermons.field.notes")}</span>
           <Suspense fallback={<Loading />}>
-            <MarkdownEditor key={id} label={t("admin.sermons.field.notes")} initialMarkdown={sermon.notes} onChange={onNotes} uploadImage={uploadImage} />
+            <MarkdownEditor
+              key={id}
+              label={t("admin.sermons.field.notes")}
+              initialMarkdown={sermon.notes}
+              onChange={onNotes}
+              uploadImage={uploadImage}
+            />
           </Suspense>
           {fieldErrors.notes && <p className="field__error">{fieldErrors.notes}</p>}
         </div>
@@ -243,7 +341,12 @@ export function AdminSermonEditorPage() {
           <button type="submit" className="button" disabled={saving}>
             {saving ? t("admin.sermons.saving") : t("admin.sermons.save")}
           </button>
-          <button type="button" className="button button--ghost" disabled={publishing || unpublishing || saving} onClick={() => void togglePublished()}>
+          <button
+            type="button"
+            className="button button--ghost"
+            disabled={publishing || unpublishing || saving}
+            onClick={() => void togglePublished()}
+          >
             {sermon.status === "DRAFT" ? t("admin.sermons.publish") : t("admin.sermons.unpublish")}
           </button>
           {sermon.status === "PUBLISHED" && (
@@ -261,16 +364,25 @@ export function AdminSermonEditorPage() {
         <h2 id="sermon-audio">{t("admin.sermons.audio.title")}</h2>
         {sermon.audio ? (
           <p>
-            <audio controls preload="none" src={sermon.audio.url} aria-label={t("admin.sermons.audio.current")} />
+            <audio
+              controls
+              preload="none"
+              src={sermon.audio.url}
+              aria-label={t("admin.sermons.audio.current")}
+            />
             <br />
             <span className="small">
-              {sermon.audio.mimeType} · {sermon.audio.durationSeconds ? formatClock(sermon.audio.durationSeconds) : "—"}
+              {sermon.audio.mimeType} ·{" "}
+              {sermon.audio.durationSeconds ? formatClock(sermon.audio.durationSeconds) : "—"}
             </span>
           </p>
         ) : (
           <p className="small">{t("admin.sermons.audio.none")}</p>
         )}
-        <AudioUploadField label={sermon.audio ? t("admin.sermons.audio.replace") : t("admin.sermons.audio.choose")} onUploaded={onAudioUploaded} />
+        <AudioUploadField
+          label={sermon.audio ? t("admin.sermons.audio.replace") : t("admin.sermons.audio.choose")}
+          onUploaded={onAudioUploaded}
+        />
       </section>
 
       <section className="card sermon-editor__media" aria-labelledby="sermon-attachments">
@@ -280,7 +392,11 @@ export function AdminSermonEditorPage() {
             {sermon.attachments.map((a) => (
               <li key={a.url}>
                 <a href={a.url}>{a.filename}</a>{" "}
-                <button type="button" className="button button--ghost button--small" onClick={() => void removeAttachment({ variables: { sermonId: id, filename: a.filename } })}>
+                <button
+                  type="button"
+                  className="button button--ghost button--small"
+                  onClick={() => void removeAttachment({ variables: { sermonId: id, filename: a.filename } })}
+                >
                   {t("admin.sermons.attachments.remove", { name: a.filename })}
                 </button>
               </li>
@@ -291,9 +407,16 @@ export function AdminSermonEditorPage() {
         )}
         <div className="field">
           <label htmlFor="sermon-pdf">{t("admin.sermons.attachments.add")}</label>
-          <input id="sermon-pdf" type="file" accept="application/pdf" onChange={(e) => void addPdf(e.target.files?.[0]).then(() => (e.target.value = ""))} />
+          <input
+            id="sermon-pdf"
+            type="file"
+            accept="application/pdf"
+            onChange={(e) => void addPdf(e.target.files?.[0]).then(() => (e.target.value = ""))}
+          />
           <p className="field__hint">{t("admin.sermons.attachments.hint")}</p>
-          {pdfProgress !== null && <progress max={100} value={pdfProgress} aria-label={t("admin.sermons.attachments.uploading")} />}
+          {pdfProgress !== null && (
+            <progress max={100} value={pdfProgress} aria-label={t("admin.sermons.attachments.uploading")} />
+          )}
         </div>
       </section>
     </div>

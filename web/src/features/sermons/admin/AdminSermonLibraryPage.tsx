@@ -30,7 +30,13 @@ interface Item {
 }
 
 /** One editable series or speaker: name, text and image (uploaded on its own). */
-function LibraryItem({ item, kind, onSave, onDelete, onImage }: {
+function LibraryItem({
+  item,
+  kind,
+  onSave,
+  onDelete,
+  onImage,
+}: {
   item: Item;
   kind: "series" | "speaker";
   onSave(title: string, text: string): Promise<void>;
@@ -54,17 +60,45 @@ function LibraryItem({ item, kind, onSave, onDelete, onImage }: {
   };
   return (
     <li className="card library-item">
-      {item.imageUrl ? <img src={item.imageUrl} alt="" width={96} height={96} className={kind === "speaker" ? "library-item__img library-item__img--round" : "library-item__img"} /> : <span className="library-item__img library-item__img--blank" aria-hidden="true" />}
+      {item.imageUrl ? (
+        <img
+          src={item.imageUrl}
+          alt=""
+          width={96}
+          height={96}
+          className={kind === "speaker" ? "library-item__img library-item__img--round" : "library-item__img"}
+        />
+      ) : (
+        <span className="library-item__img library-item__img--blank" aria-hidden="true" />
+      )}
       <form
         onSubmit={(e: FormEvent) => {
           e.preventDefault();
           void run(() => onSave(title, text), t("admin.sermons.saved"));
         }}
       >
-        <TextField label={kind === "series" ? t("admin.sermons.library.seriesTitle") : t("admin.sermons.library.speakerName")} value={title} onChange={(e) => setTitle(e.target.value)} required maxLength={LIMITS.nameMax} />
-        <TextAreaField label={kind === "series" ? t("admin.sermons.library.description") : t("admin.sermons.library.bio")} value={text} onChange={(e) => setText(e.target.value)} rows={3} maxLength={kind === "series" ? LIMITS.seriesDescriptionMax : LIMITS.speakerBioMax} />
+        <TextField
+          label={
+            kind === "series"
+              ? t("admin.sermons.library.seriesTitle")
+              : t("admin.sermons.library.speakerName")
+          }
+          value={title}
+          onChange={(e) => setTitle(e.target.value)}
+          required
+          maxLength={LIMITS.nameMax}
+        />
+        <TextAreaField
+          label={kind === "series" ? t("admin.sermons.library.description") : t("admin.sermons.library.bio")}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          rows={3}
+          maxLength={kind === "series" ? LIMITS.seriesDescriptionMax : LIMITS.speakerBioMax}
+        />
         <div className="field">
-          <label htmlFor={`img-${item.id}`}>{kind === "series" ? t("admin.sermons.library.artwork") : t("admin.sermons.library.photo")}</label>
+          <label htmlFor={`img-${item.id}`}>
+            {kind === "series" ? t("admin.sermons.library.artwork") : t("admin.sermons.library.photo")}
+          </label>
           <input
             id={`img-${item.id}`}
             type="file"
@@ -73,11 +107,19 @@ function LibraryItem({ item, kind, onSave, onDelete, onImage }: {
               const file = e.target.files?.[0];
               if (!file) return;
               setProgress(0);
-              void run(() => onImage(file, setProgress), t("admin.sermons.library.imageSaved")).finally(() => setProgress(null));
+              void run(() => onImage(file, setProgress), t("admin.sermons.library.imageSaved")).finally(() =>
+                setProgress(null),
+              );
             }}
           />
-          <p className="field__hint">{kind === "series" ? t("admin.sermons.library.artworkHint") : t("admin.sermons.library.photoHint")}</p>
-          {progress !== null && <progress max={100} value={progress} aria-label={t("admin.sermons.library.uploading")} />}
+          <p className="field__hint">
+            {kind === "series"
+              ? t("admin.sermons.library.artworkHint")
+              : t("admin.sermons.library.photoHint")}
+          </p>
+          {progress !== null && (
+            <progress max={100} value={progress} aria-label={t("admin.sermons.library.uploading")} />
+          )}
         </div>
         {message && <Alert kind={message.kind}>{message.text}</Alert>}
         <p className="actions">
@@ -88,7 +130,8 @@ function LibraryItem({ item, kind, onSave, onDelete, onImage }: {
             type="button"
             className="button button--ghost button--danger button--small"
             onClick={() => {
-              if (window.confirm(t("admin.sermons.confirmDelete", { title: item.title }))) void run(onDelete, t("admin.sermons.library.deleted"));
+              if (window.confirm(t("admin.sermons.confirmDelete", { title: item.title })))
+                void run(onDelete, t("admin.sermons.library.deleted"));
             }}
           >
             {t("admin.sermons.delete")}
@@ -143,8 +186,16 @@ export function AdminSermonLibraryPage() {
       <section aria-labelledby="library-series">
         <h2 id="library-series">{t("admin.sermons.library.series")}</h2>
         <form className="toolbar" onSubmit={(e) => (e.preventDefault(), void add("series"))}>
-          <TextField label={t("admin.sermons.library.newSeries")} value={newSeries} onChange={(e) => setNewSeries(e.target.value)} required maxLength={LIMITS.nameMax} />
-          <button type="submit" className="button">{t("admin.sermons.library.add")}</button>
+          <TextField
+            label={t("admin.sermons.library.newSeries")}
+            value={newSeries}
+            onChange={(e) => setNewSeries(e.target.value)}
+            required
+            maxLength={LIMITS.nameMax}
+          />
+          <button type="submit" className="button">
+            {t("admin.sermons.library.add")}
+          </button>
         </form>
         <ul className="library-list">
           {data?.sermonSeriesList.map((s) => (
@@ -152,9 +203,22 @@ export function AdminSermonLibraryPage() {
               key={s.id}
               kind="series"
               item={{ id: s.id, title: s.title, text: s.description, imageUrl: s.artworkUrl }}
-              onSave={async (title, description) => void (await updateSeries({ variables: { id: s.id, input: { title, description } } }))}
+              onSave={async (title, description) =>
+                void (await updateSeries({ variables: { id: s.id, input: { title, description } } }))
+              }
               onDelete={async () => void (await deleteSeries({ variables: { id: s.id } }), await refetch())}
-              onImage={async (file, progress) => void (await uploadWithProgress(SetSermonSeriesArtworkDocument, { id: s.id }, "file", file, progress), await refetch())}
+              onImage={async (file, progress) =>
+                void (
+                  await uploadWithProgress(
+                    SetSermonSeriesArtworkDocument,
+                    { id: s.id },
+                    "file",
+                    file,
+                    progress,
+                  ),
+                  await refetch()
+                )
+              }
             />
           ))}
         </ul>
@@ -162,8 +226,16 @@ export function AdminSermonLibraryPage() {
       <section aria-labelledby="library-speakers">
         <h2 id="library-speakers">{t("admin.sermons.library.speakers")}</h2>
         <form className="toolbar" onSubmit={(e) => (e.preventDefault(), void add("speaker"))}>
-          <TextField label={t("admin.sermons.library.newSpeaker")} value={newSpeaker} onChange={(e) => setNewSpeaker(e.target.value)} required maxLength={LIMITS.nameMax} />
-          <button type="submit" className="button">{t("admin.sermons.library.add")}</button>
+          <TextField
+            label={t("admin.sermons.library.newSpeaker")}
+            value={newSpeaker}
+            onChange={(e) => setNewSpeaker(e.target.value)}
+            required
+            maxLength={LIMITS.nameMax}
+          />
+          <button type="submit" className="button">
+            {t("admin.sermons.library.add")}
+          </button>
         </form>
         <ul className="library-list">
           {data?.speakers.map((s) => (
@@ -171,9 +243,16 @@ export function AdminSermonLibraryPage() {
               key={s.id}
               kind="speaker"
               item={{ id: s.id, title: s.name, text: s.bio, imageUrl: s.photoUrl }}
-              onSave={async (name, bio) => void (await updateSpeaker({ variables: { id: s.id, input: { name, bio } } }))}
+              onSave={async (name, bio) =>
+                void (await updateSpeaker({ variables: { id: s.id, input: { name, bio } } }))
+              }
               onDelete={async () => void (await deleteSpeaker({ variables: { id: s.id } }), await refetch())}
-              onImage={async (file, progress) => void (await uploadWithProgress(SetSpeakerPhotoDocument, { id: s.id }, "file", file, progress), await refetch())}
+              onImage={async (file, progress) =>
+                void (
+                  await uploadWithProgress(SetSpeakerPhotoDocument, { id: s.id }, "file", file, progress),
+                  await refetch()
+                )
+              }
             />
           ))}
         </ul>

@@ -1,6 +1,10 @@
 import { useState } from "react";
 import { Link, useNavigate } from "react-router";
-import { useAdminSermonsPage, useCreateSermon, useCreateSermonsFromUploads } from "./AdminSermons.generated.ts";
+import {
+  useAdminSermonsPage,
+  useCreateSermon,
+  useCreateSermonsFromUploads,
+} from "./AdminSermons.generated.ts";
 import type { SermonStatus } from "../../../gql/types.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { Alert, type Notice } from "../../../components/Alert.tsx";
@@ -48,7 +52,13 @@ export function AdminSermonsPage() {
       await refetch();
     } catch (caught) {
       const ui = handleError(caught, i18n);
-      throw new Error(ui.code === "UNSUPPORTED_FILE_TYPE" ? t("admin.sermons.audio.wrongType") : ui.code === "PAYLOAD_TOO_LARGE" ? t("admin.sermons.audio.tooLarge") : ui.message);
+      throw new Error(
+        ui.code === "UNSUPPORTED_FILE_TYPE"
+          ? t("admin.sermons.audio.wrongType")
+          : ui.code === "PAYLOAD_TOO_LARGE"
+            ? t("admin.sermons.audio.tooLarge")
+            : ui.message,
+      );
     }
   }
 
@@ -74,11 +84,20 @@ export function AdminSermonsPage() {
       <div className="toolbar">
         <div className="field">
           <label htmlFor="admin-sermon-search">{t("admin.sermons.search")}</label>
-          <input id="admin-sermon-search" type="search" value={search} onChange={(e) => setSearch(e.target.value)} />
+          <input
+            id="admin-sermon-search"
+            type="search"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+          />
         </div>
         <div className="field">
           <label htmlFor="admin-sermon-status">{t("admin.sermons.statusFilter")}</label>
-          <select id="admin-sermon-status" value={status} onChange={(e) => setStatus(e.target.value as SermonStatus | "")}>
+          <select
+            id="admin-sermon-status"
+            value={status}
+            onChange={(e) => setStatus(e.target.value as SermonStatus | "")}
+          >
             <option value="">{t("admin.sermons.status.ALL")}</option>
             <option value="DRAFT">{t("admin.sermons.status.DRAFT")}</option>
             <option value="PUBLISHED">{t("admin.sermons.status.PUBLISHED")}</option>
@@ -109,12 +128,20 @@ export function AdminSermonsPage() {
                   <td data-label={t("admin.sermons.field.title")}>
                     <Link to={`/admin/sermons/${s.id}`}>{s.title}</Link>
                   </td>
-                  <td data-label={t("admin.sermons.field.preachedOn")}>{s.preachedOn ? new Date(s.preachedOn).toLocaleDateString(locale, { timeZone: "UTC" }) : "—"}</td>
+                  <td data-label={t("admin.sermons.field.preachedOn")}>
+                    {s.preachedOn
+                      ? new Date(s.preachedOn).toLocaleDateString(locale, { timeZone: "UTC" })
+                      : "—"}
+                  </td>
                   <td data-label={t("admin.sermons.field.series")}>{s.series?.title ?? "—"}</td>
                   <td data-label={t("admin.sermons.field.scripture")}>{s.scriptureText || "—"}</td>
-                  <td data-label={t("admin.sermons.audio.title")}>{s.audio ? (s.audio.durationSeconds ? formatClock(s.audio.durationSeconds) : "✓") : "—"}</td>
+                  <td data-label={t("admin.sermons.audio.title")}>
+                    {s.audio ? (s.audio.durationSeconds ? formatClock(s.audio.durationSeconds) : "✓") : "—"}
+                  </td>
                   <td data-label={t("admin.sermons.statusFilter")}>
-                    <span className={`badge ${s.status === "PUBLISHED" ? "badge--ok" : "badge--neutral"}`}>{t(`admin.sermons.status.${s.status}`)}</span>
+                    <span className={`badge ${s.status === "PUBLISHED" ? "badge--ok" : "badge--neutral"}`}>
+                      {t(`admin.sermons.status.${s.status}`)}
+                    </span>
                   </td>
                 </tr>
               ))}
@@ -123,7 +150,16 @@ export function AdminSermonsPage() {
         </div>
       )}
       {data?.sermons.pageInfo.hasNextPage && (
-        <button type="button" className="button button--ghost" onClick={() => void fetchMore({ variables: { after: data.sermons.pageInfo.endCursor }, updateQuery: appendEdges("sermons") })}>
+        <button
+          type="button"
+          className="button button--ghost"
+          onClick={() =>
+            void fetchMore({
+              variables: { after: data.sermons.pageInfo.endCursor },
+              updateQuery: appendEdges("sermons"),
+            })
+          }
+        >
           {t("admin.sermons.more")}
         </button>
       )}

@@ -33,7 +33,8 @@ export function AudioUploadField({ label, onUploaded, multiple = false }: AudioU
   // Leaving the page stops uploads in flight (they can be resumed by choosing the file again).
   useEffect(() => () => jobsRef.current.forEach((job) => job.upload?.abort()), []);
 
-  const update = (key: string, change: Partial<Job>) => setJobs((all) => all.map((job) => (job.key === key ? { ...job, ...change } : job)));
+  const update = (key: string, change: Partial<Job>) =>
+    setJobs((all) => all.map((job) => (job.key === key ? { ...job, ...change } : job)));
 
   function choose(files: FileList | null) {
     if (!files) return;
@@ -42,7 +43,14 @@ export function AudioUploadField({ label, onUploaded, multiple = false }: AudioU
       const key = `${file.name}-${file.size}-${Date.now()}-${Math.random()}`;
       const problem = audioProblem(file);
       if (problem) {
-        added.push({ key, file, percent: 0, sent: 0, state: "error", error: problem === "size" ? t("admin.sermons.audio.tooLarge") : t("admin.sermons.audio.wrongType") });
+        added.push({
+          key,
+          file,
+          percent: 0,
+          sent: 0,
+          state: "error",
+          error: problem === "size" ? t("admin.sermons.audio.tooLarge") : t("admin.sermons.audio.wrongType"),
+        });
         continue;
       }
       const job: Job = { key, file, percent: 0, sent: 0, state: "uploading" };
@@ -53,13 +61,23 @@ export function AudioUploadField({ label, onUploaded, multiple = false }: AudioU
           update(key, { state: "attaching", percent: 100 });
           onUploaded(uploadId, file).then(
             () => update(key, { state: "done" }),
-            (error: unknown) => update(key, { state: "error", error: error instanceof Error ? error.message : String((error as { message?: string })?.message ?? t("admin.sermons.audio.failed")) }),
+            (error: unknown) =>
+              update(key, {
+                state: "error",
+                error:
+                  error instanceof Error
+                    ? error.message
+                    : String((error as { message?: string })?.message ?? t("admin.sermons.audio.failed")),
+              }),
           );
         },
       });
       added.push(job);
     }
-    setJobs((all) => [...all.filter((job) => job.state === "uploading" || job.state === "attaching"), ...added]);
+    setJobs((all) => [
+      ...all.filter((job) => job.state === "uploading" || job.state === "attaching"),
+      ...added,
+    ]);
   }
 
   function cancel(job: Job) {
@@ -71,10 +89,16 @@ export function AudioUploadField({ label, onUploaded, multiple = false }: AudioU
   return (
     <div className="field audio-upload">
       <label htmlFor={id}>{label}</label>
-      <input id={id} type="file" accept="audio/mpeg,audio/mp4,audio/x-m4a,audio/aac,audio/ogg,audio/wav,.mp3,.m4a,.aac,.ogg,.wav" multiple={multiple} onChange={(e) => {
-        choose(e.target.files);
-        e.target.value = "";
-      }} />
+      <input
+        id={id}
+        type="file"
+        accept="audio/mpeg,audio/mp4,audio/x-m4a,audio/aac,audio/ogg,audio/wav,.mp3,.m4a,.aac,.ogg,.wav"
+        multiple={multiple}
+        onChange={(e) => {
+          choose(e.target.files);
+          e.target.value = "";
+        }}
+      />
       <p className="field__hint">{t("admin.sermons.audio.hint")}</p>
       {jobs.length > 0 && (
         <ul className="audio-upload__jobs">
@@ -83,21 +107,49 @@ export function AudioUploadField({ label, onUploaded, multiple = false }: AudioU
               <span className="audio-upload__name">{job.file.name}</span>
               {job.state === "uploading" && (
                 <>
-                  <progress max={100} value={job.percent} aria-label={t("admin.sermons.audio.progressLabel", { name: job.file.name })}>
+                  <progress
+                    max={100}
+                    value={job.percent}
+                    aria-label={t("admin.sermons.audio.progressLabel", { name: job.file.name })}
+                  >
                     {job.percent}%
                   </progress>
                   <span className="small" aria-live="polite">
-                    {t("admin.sermons.audio.progress", { percent: job.percent, sent: formatBytes(job.sent, locale), total: formatBytes(job.file.size, locale) })}
+                    {t("admin.sermons.audio.progress", {
+                      percent: job.percent,
+                      sent: formatBytes(job.sent, locale),
+                      total: formatBytes(job.file.size, locale),
+                    })}
                   </span>
-                  <button type="button" className="button button--ghost button--small" onClick={() => cancel(job)}>
+                  <button
+                    type="button"
+                    className="button button--ghost button--small"
+                    onClick={() => cancel(job)}
+                  >
                     {t("admin.sermons.audio.cancel")}
                   </button>
                 </>
               )}
-              {job.state === "attaching" && <span className="small" role="status">{t("admin.sermons.audio.checking")}</span>}
-              {job.state === "done" && <span className="small ok" role="status">{t("admin.sermons.audio.done")}</span>}
-              {job.state === "cancelled" && <span className="small" role="status">{t("admin.sermons.audio.cancelled")}</span>}
-              {job.state === "error" && <span className="field__error" role="alert">{job.error}</span>}
+              {job.state === "attaching" && (
+                <span className="small" role="status">
+                  {t("admin.sermons.audio.checking")}
+                </span>
+              )}
+              {job.state === "done" && (
+                <span className="small ok" role="status">
+                  {t("admin.sermons.audio.done")}
+                </span>
+              )}
+              {job.state === "cancelled" && (
+                <span className="small" role="status">
+                  {t("admin.sermons.audio.cancelled")}
+                </span>
+              )}
+              {job.state === "error" && (
+                <span className="field__error" role="alert">
+                  {job.error}
+                </span>
+              )}
               {job.state === "error" && job.upload && (
                 <button
                   type="button"

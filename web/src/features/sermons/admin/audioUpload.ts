@@ -38,8 +38,14 @@ export function startAudioUpload(file: File, handlers: AudioUploadHandlers): Upl
     },
     metadata: { filename: file.name, filetype: file.type },
     removeFingerprintOnSuccess: true,
-    onProgress: (sent, total) => handlers.onProgress(total ? Math.floor((sent / total) * 100) : 0, sent, total),
-    onSuccess: () => handlers.onSuccess(String(upload.url ?? "").split("/").pop() ?? ""),
+    onProgress: (sent, total) =>
+      handlers.onProgress(total ? Math.floor((sent / total) * 100) : 0, sent, total),
+    onSuccess: () =>
+      handlers.onSuccess(
+        String(upload.url ?? "")
+          .split("/")
+          .pop() ?? "",
+      ),
     onError: (error) => handlers.onError(error),
   });
   void upload

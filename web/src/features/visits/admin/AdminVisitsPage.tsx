@@ -24,7 +24,11 @@ import "../../../styles/staff-people.css";
 
 const PAGE_SIZE = 20;
 const STATUSES: VisitStatus[] = ["NEW", "CONTACTED", "CLOSED"];
-const BADGE: Record<VisitStatus, string> = { NEW: "badge--warn", CONTACTED: "badge--info", CLOSED: "badge--muted" };
+const BADGE: Record<VisitStatus, string> = {
+  NEW: "badge--warn",
+  CONTACTED: "badge--info",
+  CLOSED: "badge--muted",
+};
 
 /** Plan-a-visit requests (PRODUCT.md §3), newest first, filtered by follow-up status. */
 export function AdminVisitsPage() {
@@ -34,8 +38,12 @@ export function AdminVisitsPage() {
   const [params, setParams] = useSearchParams();
   // The inbox opens on what still needs someone's attention; "all" is one tab away.
   const raw = params.get("status");
-  const status: VisitStatus | null = raw === "all" ? null : (STATUSES.find((s) => s.toLowerCase() === raw) ?? "NEW");
-  const { data, loading, error, fetchMore } = useAdminVisitsPage({ variables: { first: PAGE_SIZE, status }, fetchPolicy: "cache-and-network" });
+  const status: VisitStatus | null =
+    raw === "all" ? null : (STATUSES.find((s) => s.toLowerCase() === raw) ?? "NEW");
+  const { data, loading, error, fetchMore } = useAdminVisitsPage({
+    variables: { first: PAGE_SIZE, status },
+    fetchPolicy: "cache-and-network",
+  });
   const visits = data?.visitRequests.edges.map((e) => e.node) ?? [];
 
   return (
@@ -44,11 +52,20 @@ export function AdminVisitsPage() {
       <p className="muted">{t("admin.visits.intro")}</p>
       <div className="status-filter" role="group" aria-label={t("admin.visits.filter")}>
         {STATUSES.map((s) => (
-          <button key={s} type="button" aria-pressed={status === s} onClick={() => setParams(s === "NEW" ? {} : { status: s.toLowerCase() }, { replace: true })}>
+          <button
+            key={s}
+            type="button"
+            aria-pressed={status === s}
+            onClick={() => setParams(s === "NEW" ? {} : { status: s.toLowerCase() }, { replace: true })}
+          >
             {t(`admin.visits.status.${s}`)}
           </button>
         ))}
-        <button type="button" aria-pressed={status === null} onClick={() => setParams({ status: "all" }, { replace: true })}>
+        <button
+          type="button"
+          aria-pressed={status === null}
+          onClick={() => setParams({ status: "all" }, { replace: true })}
+        >
           {t("admin.visits.all")}
         </button>
       </div>
@@ -134,11 +151,29 @@ function VisitCard({ visit }: { visit: AdminVisitRowFragment }) {
                 <a href={`mailto:${visit.email}`}>{visit.email}</a>
               </dd>
               <dt>{t("admin.visits.phone")}</dt>
-              <dd>{visit.phone ? <a href={telLink(visit.phone)}>{visit.phone}</a> : <span className="muted">{t("admin.visits.notGiven")}</span>}</dd>
+              <dd>
+                {visit.phone ? (
+                  <a href={telLink(visit.phone)}>{visit.phone}</a>
+                ) : (
+                  <span className="muted">{t("admin.visits.notGiven")}</span>
+                )}
+              </dd>
               <dt>{t("admin.visits.plannedDate")}</dt>
-              <dd>{visit.plannedDate ? dates.date(visit.plannedDate, "full") : <span className="muted">{t("admin.visits.notGiven")}</span>}</dd>
+              <dd>
+                {visit.plannedDate ? (
+                  dates.date(visit.plannedDate, "full")
+                ) : (
+                  <span className="muted">{t("admin.visits.notGiven")}</span>
+                )}
+              </dd>
               <dt>{t("admin.visits.partySize")}</dt>
-              <dd>{visit.partySize ? t("admin.visits.people", { count: visit.partySize }) : <span className="muted">{t("admin.visits.notGiven")}</span>}</dd>
+              <dd>
+                {visit.partySize ? (
+                  t("admin.visits.people", { count: visit.partySize })
+                ) : (
+                  <span className="muted">{t("admin.visits.notGiven")}</span>
+                )}
+              </dd>
             </dl>
             {visit.message && (
               <figure className="visit-request__message">
@@ -148,14 +183,23 @@ function VisitCard({ visit }: { visit: AdminVisitRowFragment }) {
             )}
             {visit.person ? (
               <p className="visit-request__person">
-                <Link to={`/admin/people/${visit.person.id}`}>{t("admin.visits.openPerson", { name: `${visit.person.firstName} ${visit.person.lastName}` })}</Link>
+                <Link to={`/admin/people/${visit.person.id}`}>
+                  {t("admin.visits.openPerson", {
+                    name: `${visit.person.firstName} ${visit.person.lastName}`,
+                  })}
+                </Link>
               </p>
             ) : (
               canManage && <PersonFromVisit visit={visit} />
             )}
           </div>
           {canManage ? (
-            <form className="form visit-request__form" onSubmit={(e) => void save(e)} noValidate aria-label={t("admin.visits.followUp", { name: visit.name })}>
+            <form
+              className="form visit-request__form"
+              onSubmit={(e) => void save(e)}
+              noValidate
+              aria-label={t("admin.visits.followUp", { name: visit.name })}
+            >
               {error && <Alert kind="error">{error.message}</Alert>}
               <SelectField
                 label={t("admin.visits.statusLabel")}
@@ -213,7 +257,9 @@ function VisitCard({ visit }: { visit: AdminVisitRowFragment }) {
 function splitName(name: string): { firstName: string; lastName: string } {
   const trimmed = name.trim().replace(/\s+/g, " ");
   const at = trimmed.lastIndexOf(" ");
-  return at > 0 ? { firstName: trimmed.slice(0, at), lastName: trimmed.slice(at + 1) } : { firstName: trimmed, lastName: "" };
+  return at > 0
+    ? { firstName: trimmed.slice(0, at), lastName: trimmed.slice(at + 1) }
+    : { firstName: trimmed, lastName: "" };
 }
 
 /** Add the visitor to the people list (a "visitor" person with private contact rows), linked to this visit. */
@@ -228,7 +274,9 @@ function PersonFromVisit({ visit }: { visit: AdminVisitRowFragment }) {
     event.preventDefault();
     setError(null);
     try {
-      await create({ variables: { id: visit.id, firstName: names.firstName.trim(), lastName: names.lastName.trim() } });
+      await create({
+        variables: { id: visit.id, firstName: names.firstName.trim(), lastName: names.lastName.trim() },
+      });
     } catch (caught) {
       setError(handleError(caught, i18n));
     }
@@ -237,7 +285,12 @@ function PersonFromVisit({ visit }: { visit: AdminVisitRowFragment }) {
   return (
     <details className="visit-request__add-person">
       <summary>{t("admin.visits.addPerson")}</summary>
-      <form className="form" onSubmit={(e) => void submit(e)} noValidate aria-label={t("admin.visits.addPersonFor", { name: visit.name })}>
+      <form
+        className="form"
+        onSubmit={(e) => void submit(e)}
+        noValidate
+        aria-label={t("admin.visits.addPersonFor", { name: visit.name })}
+      >
         <p className="muted small">{t("admin.visits.addPersonHint")}</p>
         {error && <Alert kind="error">{error.message}</Alert>}
         <TextField
