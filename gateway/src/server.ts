@@ -20,7 +20,7 @@ import { proxyFile } from "./http/files-proxy.ts";
 import { DATA_EXPORT_PATH, serveDataExport } from "./http/data-export.ts";
 import { metaForPath } from "./http/route-meta.ts";
 import { DocumentValidators, notModified } from "./http/conditional.ts";
-import { renderBody } from "./schema/content/shared.ts";
+import { renderBody } from "./markdown/body.ts";
 import type { PostRecord } from "./pocketbase/records.ts";
 import { renderAppHtml } from "./http/app-html.ts";
 import { syncPocketBaseSettings } from "./system/pocketbase-settings.ts";

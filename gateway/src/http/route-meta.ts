@@ -9,7 +9,7 @@ import type {
   SpeakerRecord,
 } from "../pocketbase/records.ts";
 import { markdownPool } from "../markdown/pool.ts";
-import { renderBody } from "../schema/content/shared.ts";
+import { renderBody } from "../markdown/body.ts";
 import type { PageContent } from "./app-html.ts";
 import { fromPocketBaseDate } from "../pocketbase/dates.ts";
 import { churchLocale, translator, type Translate } from "../mail/i18n.ts";

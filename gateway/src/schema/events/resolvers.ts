@@ -8,7 +8,9 @@ import { badUserInput, notFound, pbCall, rateLimited, unauthenticated } from "..
 import { LIMITS, THROTTLE } from "@flock/shared/limits";
 import { Validator } from "../../validation/validate.ts";
 import type { EventInput, Resolvers } from "../__generated__/types.ts";
-import { chooseSlug, renderBody, writeAsCaller } from "../content/shared.ts";
+import { chooseSlug } from "../../pocketbase/slugs.ts";
+import { writeAsCaller } from "../../pocketbase/write.ts";
+import { renderBody } from "../../markdown/body.ts";
 import { fromPocketBaseDate } from "../../pocketbase/dates.ts";
 import { requireAbility, requireViewer } from "../../access/guards.ts";
 import { can } from "../../access/abilities.ts";
