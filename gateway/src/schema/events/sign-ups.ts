@@ -7,7 +7,6 @@ import { LIMITS, THROTTLE } from "@flock/shared/limits";
 import { Validator } from "../../validation/validate.ts";
 import type { MutationResolvers, QueryResolvers } from "../__generated__/types.ts";
 import { writeAsCaller } from "../../pocketbase/write.ts";
-import { fromPocketBaseDate } from "../../pocketbase/dates.ts";
 import { requireAbility, requireViewer } from "../../access/guards.ts";
 import { can } from "../../access/abilities.ts";
 import type { RegistrationRecord, RsvpRecord } from "../../pocketbase/records.ts";
@@ -16,7 +15,7 @@ import { loadersOf } from "./loaders.ts";
 import { registrationOpen, requireOccurrence } from "./reads.ts";
 import { parseInstant } from "./validation.ts";
 import { mailCancelledByStaff, mailMoved, mailPromotions, mailRegistration, mailRsvp } from "./mails.ts";
-import { csvCell } from "./csv.ts";
+import { attendeesCsv } from "./csv.ts";
 
 // RSVPs and registrations: a visitor's or member's sign-up, its mail link, staff's attendee lists.
 
@@ -109,36 +108,7 @@ export const signUpQueries: Pick<QueryResolvers, "registrationByToken" | "attend
       ),
       pbCall(() => ctx.pb.collection("rsvps").getFullList<RsvpRecord>({ filter, sort: "created" })),
     ]);
-    const header = [
-      "name",
-      "email",
-      "attendees",
-      "names",
-      "status",
-      "code",
-      "waitlist position",
-      "registered",
-    ];
-    const lines = registrations.map((r) =>
-      [
-        r.name,
-        r.email,
-        r.attendees,
-        (r.attendeeNames ?? []).join("; "),
-        r.status,
-        r.confirmationCode,
-        r.status === "waitlisted" ? r.waitlistPosition : "",
-        fromPocketBaseDate(r.created),
-      ]
-        .map(csvCell)
-        .join(","),
-    );
-    const rsvpLines = rsvps.map((r) =>
-      [r.name, r.email, 1 + (r.guests ?? 0), "", `rsvp ${r.response}`, "", "", fromPocketBaseDate(r.created)]
-        .map(csvCell)
-        .join(","),
-    );
-    return { registrations, rsvps, csv: [header.join(","), ...lines, ...rsvpLines].join("\r\n") + "\r\n" };
+    return { registrations, rsvps, csv: attendeesCsv(registrations, rsvps) };
   },
   async myUpcomingEvents(_, __, ctx) {
     const viewer = await requireViewer(ctx);
