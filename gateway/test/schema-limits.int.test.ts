@@ -33,6 +33,8 @@ beforeAll(async () => {
     "api_clients",
     "webhooks",
     "registrations",
+    "events",
+    "rsvps",
     "groups",
     "group_messages",
     "group_join_requests",
@@ -217,6 +219,11 @@ describe("the live schema agrees with the GraphQL enums", () => {
       "ContactVisibility",
     ],
     ["sermons.status ⇄ SermonStatus", "sermons", "status", "SermonStatus"],
+    ["events.status ⇄ EventStatus", "events", "status", "EventStatus"],
+    ["events.visibility ⇄ EventVisibility", "events", "visibility", "EventVisibility"],
+    ["events.registrationMode ⇄ RegistrationMode", "events", "registrationMode", "RegistrationMode"],
+    ["rsvps.response ⇄ RsvpResponse", "rsvps", "response", "RsvpResponse"],
+    ["registrations.status ⇄ RegistrationStatus", "registrations", "status", "RegistrationStatus"],
   ])("%s", async (_, collection, name, graphqlEnum) => {
     const values = field(collection, name).values as string[];
     expect(values.map(toGraphQL(graphqlEnum)).sort()).toEqual(await enumValues(graphqlEnum));

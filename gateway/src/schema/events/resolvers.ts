@@ -44,8 +44,6 @@ import { subscribeToSeats } from "./seats.ts";
  * system client is used only to mail people whom a cancellation promoted from the waitlist.
  */
 
-const upper = <T extends string>(value: string): T => value.toUpperCase() as T;
-
 /**
  * The feature's resolvers' map. The parts live by concern: loaders.ts (batched reads), reads.ts (events
  * and occurrences), validation.ts, series.ts (single dates, splits), sign-ups.ts (RSVPs, registrations),
@@ -299,9 +297,7 @@ export const eventsResolvers: Resolvers = {
       }
     },
     exdates: (e) => (e.exdates ? e.exdates.split(",").filter(Boolean) : []),
-    visibility: (e) => upper<"PUBLIC" | "MEMBERS">(e.visibility),
-    status: (e) => upper<"DRAFT" | "PUBLISHED" | "CANCELLED">(e.status),
-    registrationMode: (e) => upper<"NONE" | "RSVP" | "REGISTRATION">(e.registrationMode || "none"),
+    registrationMode: (e) => e.registrationMode || "none",
     capacity: (e) => e.capacity || null,
     waitlistEnabled: (e) => !!e.waitlistEnabled,
     registrationOpensAt: (e) => (e.registrationOpensAt ? fromPocketBaseDate(e.registrationOpensAt) : null),
@@ -387,7 +383,6 @@ export const eventsResolvers: Resolvers = {
     icsUrl: (o) => `/feeds/events/occurrence/${o.event.slug}/${dateKeyOf(o)}.ics`,
   },
   Rsvp: {
-    response: (r) => upper<"YES" | "NO" | "MAYBE">(r.response),
     guests: (r) => r.guests ?? 0,
     async email(r, _, ctx) {
       const viewer = await ctx.viewer();
@@ -398,7 +393,6 @@ export const eventsResolvers: Resolvers = {
   Registration: {
     event: (r, _, ctx) => r.expand?.event ?? loadersOf(ctx).event.load(r.event),
     originalStart: (r) => fromPocketBaseDate(r.occurrenceStart),
-    status: (r) => upper<"CONFIRMED" | "WAITLISTED" | "CANCELLED">(r.status),
     attendeeNames: (r) => (Array.isArray(r.attendeeNames) ? r.attendeeNames : []),
     waitlistPosition: (r) => (r.status === "waitlisted" ? r.waitlistPosition : null),
     promotedAt: (r) => (r.promotedAt ? fromPocketBaseDate(r.promotedAt) : null),

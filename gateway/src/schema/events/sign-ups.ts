@@ -176,7 +176,7 @@ export const signUpMutations: Pick<
     else if (!registrationOpen(o))
       v.add("originalStart", "registration_closed", "RSVPs are closed for this date.");
     v.done();
-    const response = input.response.toLowerCase();
+    const response = input.response;
     const key = { event: o.event.id, occurrenceStart: pbDateOf(o.originalStart.toInstant()) };
     if (viewer) {
       const mine = await pbCall(() =>
