@@ -3539,7 +3539,7 @@ export type RegistrationInput = {
   name: Scalars['String']['input'];
   /** The occurrence's original start (Occurrence.originalStart). */
   originalStart: Scalars['DateTime']['input'];
-  /** A phone number (at most 30 characters). */
+  /** A phone number (at most 40 characters). */
   phone?: InputMaybe<Scalars['String']['input']>;
   /** Spam trap: left empty by people (a value is refused). */
   website?: InputMaybe<Scalars['String']['input']>;

@@ -2,6 +2,7 @@ import { ClientResponseError } from "pocketbase";
 import { Temporal } from "temporal-polyfill";
 import type { GatewayContext } from "../../context.ts";
 import { badUserInput, pbCall } from "../../errors.ts";
+import { LIMITS } from "@flock/shared/limits";
 import { Validator } from "../../validation/validate.ts";
 import type { MutationResolvers } from "../__generated__/types.ts";
 import { chooseSlug } from "../../pocketbase/slugs.ts";
@@ -122,7 +123,7 @@ export const seriesMutations: Pick<
   async cancelOccurrence(_, { eventId, originalStart, note }, ctx) {
     await requireViewer(ctx);
     const o = await requireOccurrence(ctx, eventId, originalStart);
-    const text = (note ?? "").trim().slice(0, 500);
+    const text = (note ?? "").trim().slice(0, LIMITS.occurrenceNoteMax);
     await saveException(ctx, eventId, o.originalStart.toInstant(), {
       status: "cancelled",
       startsAt: "",
@@ -153,7 +154,7 @@ export const seriesMutations: Pick<
       status: "moved",
       startsAt: pbDateOf(start!.toInstant()),
       endsAt: pbDateOf(end!.toInstant()),
-      note: (note ?? "").trim().slice(0, 500),
+      note: (note ?? "").trim().slice(0, LIMITS.occurrenceNoteMax),
     });
     loadersOf(ctx).exceptions.clear(eventId);
     return requireEvent(ctx, eventId);

@@ -165,8 +165,8 @@ export const signUpMutations: Pick<
     const o = await requireOccurrence(ctx, input.eventId, input.originalStart);
     const v = new Validator();
     const guests = input.guests ?? 0;
-    if (!Number.isInteger(guests) || guests < 0 || guests > 20)
-      v.add("guests", "out_of_range", "Enter a number of guests from 0 to 20.");
+    if (!Number.isInteger(guests) || guests < 0 || guests > LIMITS.rsvpGuestsMax)
+      v.add("guests", "out_of_range", `Enter a number of guests from 0 to ${LIMITS.rsvpGuestsMax}.`);
     const name = viewer
       ? viewer.name || viewer.email
       : v.text("name", input.name, { required: true, max: LIMITS.nameMax });
@@ -256,12 +256,12 @@ export const signUpMutations: Pick<
     const email = v.email("email", input.email);
     const phone = input.phone == null ? "" : v.text("phone", input.phone, { max: LIMITS.phoneMax });
     const attendees = input.attendees;
-    if (!Number.isInteger(attendees) || attendees < 1 || attendees > 10)
-      v.add("attendees", "out_of_range", "A party is 1 to 10 people.");
+    if (!Number.isInteger(attendees) || attendees < 1 || attendees > LIMITS.partySizeMax)
+      v.add("attendees", "out_of_range", `A party is 1 to ${LIMITS.partySizeMax} people.`);
     const attendeeNames = (input.attendeeNames ?? [])
       .map((n) => n.trim().slice(0, LIMITS.nameMax))
       .filter(Boolean)
-      .slice(0, 10);
+      .slice(0, LIMITS.partySizeMax);
     v.done();
     if (input.website?.trim())
       throw badUserInput({ website: { code: "invalid", message: "Leave this field empty." } });

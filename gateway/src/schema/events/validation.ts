@@ -77,8 +77,12 @@ export function validateEvent(input: EventInput) {
     }
   }
   const capacity = input.capacity ?? 0;
-  if (!Number.isInteger(capacity) || capacity < 0 || capacity > 100_000)
-    v.add("capacity", "out_of_range", "Enter a number of seats from 0 (no limit) to 100000.");
+  if (!Number.isInteger(capacity) || capacity < 0 || capacity > LIMITS.eventCapacityMax)
+    v.add(
+      "capacity",
+      "out_of_range",
+      `Enter a number of seats from 0 (no limit) to ${LIMITS.eventCapacityMax}.`,
+    );
   const opens = input.registrationOpensAt
     ? parseInstant("registrationOpensAt", input.registrationOpensAt)
     : null;
