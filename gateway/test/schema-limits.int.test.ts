@@ -201,6 +201,7 @@ const SCHEMA_LIMITS: Record<string, Limit | Written> = {
   "registrations.waitlistPosition": counter,
   "registrations.partOf": written("a record id, written by the hook"),
   "occurrence_counts.confirmed": counter,
+  "occurrence_counts.seatsLeft": written("decided by the events hook from the capacity and the seats taken"),
   "occurrence_counts.waitlisted": counter,
   "occurrence_counts.going": counter,
   "occurrence_counts.maybe": counter,

@@ -4,7 +4,6 @@ import { badUserInput, notFound, pbCall } from "../../errors.ts";
 import type { EventRecord } from "../../pocketbase/records.ts";
 import { EXPAND, loadersOf } from "./loaders.ts";
 import {
-  instantOf,
   MAX_RANGE_DAYS,
   occurrenceAt,
   occurrencesOf,
@@ -107,16 +106,4 @@ export async function requireOccurrence(
       originalStart: { code: "no_such_occurrence", message: "The event does not take place then." },
     });
   return occurrence;
-}
-
-/** Is registration (or RSVP) open for this occurrence now? */
-export function registrationOpen(o: OccurrenceModel, now = Temporal.Now.instant()): boolean {
-  const e = o.event;
-  if (e.registrationMode === "none" || e.status !== "published" || o.status === "CANCELLED") return false;
-  if (Temporal.Instant.compare(o.originalStart.toInstant(), now) < 0) return false;
-  if (e.registrationOpensAt && Temporal.Instant.compare(now, instantOf(e.registrationOpensAt)) < 0)
-    return false;
-  if (e.registrationClosesAt && Temporal.Instant.compare(now, instantOf(e.registrationClosesAt)) > 0)
-    return false;
-  return true;
 }

@@ -30,11 +30,11 @@ import type {
 } from "../../pocketbase/records.ts";
 import { googleCalendarUrl } from "./ics.ts";
 import { countKey, EXPAND, loadersOf } from "./loaders.ts";
-import { findEvent, occurrencesIn, parseRange, registrationOpen, requireEvent } from "./reads.ts";
+import { findEvent, occurrencesIn, parseRange, requireEvent } from "./reads.ts";
 import { localToInstant, ownerGroupOf, validateEvent } from "./validation.ts";
 import { mailCancelled } from "./mails.ts";
 import { seriesMutations } from "./series.ts";
-import { newToken, signUpMutations, signUpQueries } from "./sign-ups.ts";
+import { newToken, signUpMutations, signUpQueries, signUpWindow } from "./sign-ups.ts";
 import { subscribeToSeats } from "./seats.ts";
 
 /**
@@ -340,7 +340,8 @@ export const eventsResolvers: Resolvers = {
     async seatsLeft(o, _, ctx) {
       if (o.event.registrationMode !== "registration" || !o.event.capacity) return null;
       const counts = await loadersOf(ctx).counts.load(countKey(o.event.id, o.originalStart.toInstant()));
-      return Math.max(0, o.event.capacity - (counts?.confirmed ?? 0));
+      // As the events hook counted them; a date nobody registered for yet has every seat.
+      return counts ? counts.seatsLeft : o.event.capacity;
     },
     confirmedCount: async (o, _, ctx) =>
       (await loadersOf(ctx).counts.load(countKey(o.event.id, o.originalStart.toInstant())))?.confirmed ?? 0,
@@ -348,7 +349,7 @@ export const eventsResolvers: Resolvers = {
       (await loadersOf(ctx).counts.load(countKey(o.event.id, o.originalStart.toInstant())))?.waitlisted ?? 0,
     goingCount: async (o, _, ctx) =>
       (await loadersOf(ctx).counts.load(countKey(o.event.id, o.originalStart.toInstant())))?.going ?? 0,
-    registrationOpen: (o) => registrationOpen(o),
+    registrationOpen: async (o, _, ctx) => (await signUpWindow(ctx, o)).open,
     async myRsvp(o, _, ctx) {
       const viewer = await ctx.viewer();
       if (!viewer) return null;

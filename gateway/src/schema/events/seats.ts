@@ -18,12 +18,13 @@ export async function subscribeToSeats(ctx: GatewayContext, eventId: string, ori
   );
   await queue.ready;
   const capacity = o.event.registrationMode === "registration" && o.event.capacity ? o.event.capacity : null;
-  const seats = (r: OccurrenceCountsRecord) => ({
+  // Seats left as the events hook counted them (occurrence_counts.seatsLeft); no row yet: every seat.
+  const seats = (r: OccurrenceCountsRecord | null) => ({
     originalStart: isoOf(o.originalStart.toInstant()),
-    seatsLeft: capacity === null ? null : Math.max(0, capacity - (r.confirmed ?? 0)),
-    confirmedCount: r.confirmed ?? 0,
-    waitlistCount: r.waitlisted ?? 0,
-    goingCount: r.going ?? 0,
+    seatsLeft: capacity === null ? null : r ? r.seatsLeft : capacity,
+    confirmedCount: r?.confirmed ?? 0,
+    waitlistCount: r?.waitlisted ?? 0,
+    goingCount: r?.going ?? 0,
   });
   const iterator: AsyncIterableIterator<ReturnType<typeof seats>> = {
     async next() {
@@ -41,12 +42,7 @@ export async function subscribeToSeats(ctx: GatewayContext, eventId: string, ori
               skipTotal: true,
             }),
           );
-          return {
-            done: false,
-            value: seats(
-              rows.items[0] ?? ({ confirmed: 0, waitlisted: 0, going: 0 } as OccurrenceCountsRecord),
-            ),
-          };
+          return { done: false, value: seats(rows.items[0] ?? null) };
         }
         if (event.action === "delete") continue;
         return { done: false, value: seats(event.record) };

@@ -12,7 +12,7 @@ import { can } from "../../access/abilities.ts";
 import type { RegistrationRecord, RsvpRecord } from "../../pocketbase/records.ts";
 import { instantOf, occurrenceAt, pbDateOf, type OccurrenceModel } from "./occurrences.ts";
 import { loadersOf } from "./loaders.ts";
-import { registrationOpen, requireOccurrence } from "./reads.ts";
+import { requireOccurrence } from "./reads.ts";
 import { parseInstant } from "./validation.ts";
 import { mailCancelledByStaff, mailMoved, mailPromotions, mailRegistration, mailRsvp } from "./mails.ts";
 import { attendeesCsv } from "./csv.ts";
@@ -34,26 +34,69 @@ function throttleVisitorForm(ctx: GatewayContext, kind: string): void {
   ctx.limiter.hit(key, THROTTLE.anonymousFormWindowMs);
 }
 
-/** PocketBase's hook refusals ("validation_not_enough_seats") as field errors of our catalogue. */
-async function hookWrite<T>(run: () => Promise<T>): Promise<T> {
+/** The events hook's refusals (pb_hooks/lib/events.js), by code, in the words of our catalogue. */
+const REFUSED: Record<string, string> = {
+  duplicate_registration: "You are already registered for this date with this email.",
+  not_enough_seats: "There are not enough seats left.",
+  registration_closed: "Registration is closed for this date.",
+  registration_not_open: "This event does not take registrations.",
+  rsvp_not_open: "This event does not take RSVPs.",
+};
+/** An RSVP's refusals say "RSVPs" where it matters. */
+const RSVP_REFUSED: Record<string, string> = {
+  ...REFUSED,
+  registration_closed: "RSVPs are closed for this date.",
+};
+
+/** The sign-up window of an occurrence, as the events hook decides it: open, or the refusal's code. */
+export interface SignUpWindow {
+  open: boolean;
+  code: "rsvp_not_open" | "registration_not_open" | "registration_closed" | null;
+}
+
+/**
+ * Read the window from the events hook (GET /api/flock/events/{id}/sign-up-window, pb_hooks/events.pb.js)
+ * with the caller's token: the page shows the form from it, and a sign-up is answered from it before
+ * the write (the hook decides the write itself too, so a window closing in between is refused alike).
+ */
+export function signUpWindow(
+  ctx: GatewayContext,
+  o: OccurrenceModel,
+  kind?: "rsvp" | "registration",
+): Promise<SignUpWindow> {
+  return pbCall(() =>
+    ctx.pb.send<SignUpWindow>(`/api/flock/events/${encodeURIComponent(o.event.id)}/sign-up-window`, {
+      query: { occurrence: pbDateOf(o.originalStart.toInstant()), ...(kind ? { kind } : {}) },
+    }),
+  );
+}
+
+/**
+ * PocketBase's hook refusals ("validation_not_enough_seats") as field errors of our catalogue: on
+ * originalStart (the hook names event or occurrenceStart), unless `fields` says otherwise.
+ */
+async function hookWrite<T>(
+  run: () => Promise<T>,
+  {
+    messages = REFUSED,
+    fields: rename = {},
+  }: { messages?: Record<string, string>; fields?: Record<string, string> } = {},
+): Promise<T> {
   try {
     return await run();
   } catch (error) {
     if (error instanceof ClientResponseError && error.status === 400) {
       const data = (error.response?.data ?? {}) as Record<string, { code?: string; message?: string }>;
-      const known: Record<string, string> = {
-        validation_duplicate_registration: "You are already registered for this date with this email.",
-        validation_not_enough_seats: "There are not enough seats left.",
-        validation_registration_closed: "Registration is closed for this date.",
-        validation_registration_not_open: "This event does not take registrations.",
-      };
-      const fields = Object.entries(data).filter(([, d]) => d.code && known[d.code]);
+      const codeOf = (d: { code?: string }) => d.code?.replace(/^validation_/, "") ?? "";
+      const fields = Object.entries(data).filter(
+        ([, d]) => d.code?.startsWith("validation_") && messages[codeOf(d)],
+      );
       if (fields.length) {
         throw badUserInput(
           Object.fromEntries(
             fields.map(([field, d]) => [
-              field === "occurrenceStart" || field === "event" ? "originalStart" : field,
-              { code: d.code!.replace(/^validation_/, ""), message: known[d.code!]! },
+              rename[field] ?? (field === "occurrenceStart" || field === "event" ? "originalStart" : field),
+              { code: codeOf(d), message: messages[codeOf(d)]! },
             ]),
           ),
         );
@@ -171,10 +214,8 @@ export const signUpMutations: Pick<
       ? viewer.name || viewer.email
       : v.text("name", input.name, { required: true, max: LIMITS.nameMax });
     const email = viewer ? viewer.email : v.email("email", input.email);
-    if (o.event.registrationMode !== "rsvp")
-      v.add("originalStart", "rsvp_not_open", "This event does not take RSVPs.");
-    else if (!registrationOpen(o))
-      v.add("originalStart", "registration_closed", "RSVPs are closed for this date.");
+    const window = await signUpWindow(ctx, o, "rsvp");
+    if (!window.open && window.code) v.add("originalStart", window.code, RSVP_REFUSED[window.code]!);
     v.done();
     const response = input.response;
     const key = { event: o.event.id, occurrenceStart: pbDateOf(o.originalStart.toInstant()) };
@@ -191,19 +232,22 @@ export const signUpMutations: Pick<
       );
       const existing = mine.items[0];
       const rsvp = existing
-        ? await writeAsCaller(() =>
-            ctx.pb.collection("rsvps").update<RsvpRecord>(existing.id, { response, guests }),
+        ? await hookWrite(
+            () => ctx.pb.collection("rsvps").update<RsvpRecord>(existing.id, { response, guests }),
+            { messages: RSVP_REFUSED },
           )
-        : await writeAsCaller(() =>
-            ctx.pb.collection("rsvps").create<RsvpRecord>({
-              ...key,
-              user: viewer.id,
-              person: viewer.person || "",
-              name,
-              email,
-              response,
-              guests,
-            }),
+        : await hookWrite(
+            () =>
+              ctx.pb.collection("rsvps").create<RsvpRecord>({
+                ...key,
+                user: viewer.id,
+                person: viewer.person || "",
+                name,
+                email,
+                response,
+                guests,
+              }),
+            { messages: RSVP_REFUSED },
           );
       if (answerChanged(existing, rsvp)) ctx.afterResponse(() => void mailRsvp(ctx, o, rsvp));
       return { rsvp, token: null };
@@ -218,14 +262,16 @@ export const signUpMutations: Pick<
       );
       const existing = found.items[0];
       if (existing && existing.event === key.event && existing.occurrenceStart === key.occurrenceStart) {
-        const rsvp = await writeAsCaller(() =>
-          ctx.pb
-            .collection("rsvps")
-            .update<RsvpRecord>(
-              existing.id,
-              { response, guests, name, email },
-              { query: { token: input.token! } },
-            ),
+        const rsvp = await hookWrite(
+          () =>
+            ctx.pb
+              .collection("rsvps")
+              .update<RsvpRecord>(
+                existing.id,
+                { response, guests, name, email },
+                { query: { token: input.token! } },
+              ),
+          { messages: RSVP_REFUSED },
         );
         if (answerChanged(existing, rsvp)) ctx.afterResponse(() => void mailRsvp(ctx, o, rsvp));
         return { rsvp, token: input.token };
@@ -233,13 +279,15 @@ export const signUpMutations: Pick<
     }
     throttleVisitorForm(ctx, "rsvp");
     const token = newToken();
-    const rsvp = await writeAsCaller(() =>
-      ctx.pb
-        .collection("rsvps")
-        .create<RsvpRecord>(
-          { ...key, user: "", name, email, response, guests, cancelToken: token },
-          { query: { token } },
-        ),
+    const rsvp = await hookWrite(
+      () =>
+        ctx.pb
+          .collection("rsvps")
+          .create<RsvpRecord>(
+            { ...key, user: "", name, email, response, guests, cancelToken: token },
+            { query: { token } },
+          ),
+      { messages: RSVP_REFUSED },
     );
     ctx.afterResponse(() => void mailRsvp(ctx, o, rsvp));
     return { rsvp, token };
@@ -266,17 +314,9 @@ export const signUpMutations: Pick<
     if (input.website?.trim())
       throw badUserInput({ website: { code: "invalid", message: "Leave this field empty." } });
     const o = await requireOccurrence(ctx, input.eventId, input.originalStart);
-    if (o.event.registrationMode !== "registration")
-      throw badUserInput({
-        originalStart: {
-          code: "registration_not_open",
-          message: "This event does not take registrations.",
-        },
-      });
-    if (!registrationOpen(o))
-      throw badUserInput({
-        originalStart: { code: "registration_closed", message: "Registration is closed for this date." },
-      });
+    const window = await signUpWindow(ctx, o, "registration");
+    if (!window.open && window.code)
+      throw badUserInput({ originalStart: { code: window.code, message: REFUSED[window.code]! } });
     if (!viewer) throttleVisitorForm(ctx, "register");
     const token = newToken();
     const created = await hookWrite(() =>
@@ -368,15 +408,14 @@ export const signUpMutations: Pick<
         id: { code: "registration_cancelled", message: "A cancelled registration cannot be moved." },
       });
     const o = await requireOccurrence(ctx, eventId ?? current.event, originalStart);
-    if (o.event.registrationMode !== "registration")
-      throw badUserInput({
-        eventId: { code: "registration_not_open", message: "This event does not take registrations." },
-      });
-    const updated = await hookWrite(() =>
-      ctx.pb.collection("registrations").update<RegistrationRecord>(id, {
-        event: o.event.id,
-        occurrenceStart: pbDateOf(o.originalStart.toInstant()),
-      }),
+    // The hook admits the party where it goes (an event taking registrations, with seats or a waitlist).
+    const updated = await hookWrite(
+      () =>
+        ctx.pb.collection("registrations").update<RegistrationRecord>(id, {
+          event: o.event.id,
+          occurrenceStart: pbDateOf(o.originalStart.toInstant()),
+        }),
+      { fields: { event: "eventId" } },
     );
     ctx.afterResponse(() => {
       void mailMoved(ctx, o, id).catch((error: unknown) =>
