@@ -1,7 +1,8 @@
 /// <reference path="../pb_data/types.d.ts" />
-// Registrations and RSVPs (issue 14): capacity, waitlist order and promotion, party splits and the
-// per-occurrence counts, decided here inside each write's transaction (see lib/events.js), so they
-// hold for every write path (gateway, REST, seed) and under concurrent registrations.
+// Registrations and RSVPs (issue 14): the sign-up window, capacity, waitlist order and promotion,
+// party splits and the per-occurrence counts (seats left among them), decided here inside each write's
+// transaction (see lib/events.js), so they hold for every write path (gateway, REST, seed) and under
+// concurrent registrations. The gateway only reads the results.
 
 onRecordCreate((e) => {
   const lib = require(`${__hooks}/lib/events.js`);
@@ -62,6 +63,24 @@ onRecordDelete((e) => {
   });
 }, "registrations");
 
+// RSVPs through the API answer inside the window (lib/events.js#checkRsvp); the system (superuser) may
+// write any, as it may for registrations' other fields.
+onRecordCreateRequest((e) => {
+  if (!e.hasSuperuserAuth()) require(`${__hooks}/lib/events.js`).checkRsvp(e.app, e.record, e.requestInfo());
+  e.next();
+}, "rsvps");
+
+onRecordUpdateRequest((e) => {
+  const before = e.record.original();
+  const changed = (field) => before.getString(field) !== e.record.getString(field);
+  // A changed answer is a sign-up again; staff moving it to another date or event (a split) is not.
+  const answers =
+    ["response", "name", "email"].some(changed) || before.getInt("guests") !== e.record.getInt("guests");
+  if (!e.hasSuperuserAuth() && answers && !changed("event") && !changed("occurrenceStart"))
+    require(`${__hooks}/lib/events.js`).checkRsvp(e.app, e.record, e.requestInfo());
+  e.next();
+}, "rsvps");
+
 onRecordCreate((e) => {
   e.next();
   require(`${__hooks}/lib/events.js`).recount(
@@ -93,3 +112,36 @@ onRecordDelete((e) => {
     e.record.getString("occurrenceStart"),
   );
 }, "rsvps");
+
+// A new capacity changes the seats left at every date already counted.
+onRecordUpdate((e) => {
+  require(`${__hooks}/lib/transaction.js`).inTransaction(e, (app) => {
+    const before = e.record.original().getInt("capacity");
+    e.next();
+    if (before !== e.record.getInt("capacity"))
+      require(`${__hooks}/lib/events.js`).recountEvent(app, e.record.id);
+  });
+}, "events");
+
+// Whether an occurrence takes sign-ups now, as a write would be decided (lib/events.js#signUpWindow):
+// {open, code}, for the page that shows the form and for the gateway's answer before it writes
+// (?kind=rsvp|registration; the event's own kind without it). Only for an event the caller may view
+// (its view rule, with the caller's own token); anything else is 404.
+routerAdd("GET", "/api/flock/events/{event}/sign-up-window", (e) => {
+  const query = e.request.url.query();
+  const occurrence = query.get("occurrence");
+  const kind = query.get("kind");
+  if (!/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(occurrence))
+    throw new BadRequestError("occurrence: a date like 2026-12-06 15:00:00.000Z");
+  if (kind && kind !== "rsvp" && kind !== "registration")
+    throw new BadRequestError("kind: rsvp or registration");
+  let event;
+  try {
+    event = e.app.findRecordById("events", e.request.pathValue("event"));
+  } catch (_) {
+    throw new NotFoundError();
+  }
+  if (!e.hasSuperuserAuth() && !e.app.canAccessRecord(event, e.requestInfo(), event.collection().viewRule))
+    throw new NotFoundError();
+  return e.json(200, require(`${__hooks}/lib/events.js`).signUpWindow(e.app, event, occurrence, kind));
+});

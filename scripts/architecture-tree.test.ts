@@ -1,10 +1,11 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
 // docs/ARCHITECTURE.md's annotated tree is the newcomer's map: it must name every folder a feature
 // lives in, every gateway/src entry, every schema module and every migration. Adding one without a
-// line in the tree fails here.
+// line in the tree fails here, and so does a gateway, migration or hook path the tree names that is
+// gone (moved or renamed without the tree).
 
 const root = resolve(import.meta.dirname, "..");
 
@@ -82,6 +83,16 @@ describe("docs/ARCHITECTURE.md tree", () => {
     );
     const existing = new Set(required());
     expect(named.filter((p) => !existing.has(p))).toEqual([]);
+  });
+
+  it("names nothing under gateway/src, pb_migrations or pb_hooks that does not exist", () => {
+    const named = [...namedPaths(treeOfArchitecture())].filter((p) =>
+      /^(gateway\/src|pb_migrations|pb_hooks)\/./.test(p),
+    );
+    expect(
+      named.filter((p) => !existsSync(join(root, p))),
+      "the tree names these, but they are gone or named otherwise",
+    ).toEqual([]);
   });
 
   it("reads nesting, lists and continuation lines (a small tree)", () => {

@@ -46,6 +46,30 @@ const FIXTURE: Record<string, string[]> = {
   "gateway/src/schema/prayer/resolvers.ts": ["../../mail/mailer.ts"],
   "gateway/src/mail/mailer.ts": ["../schema/prayer/resolvers.ts"],
   "gateway/src/web-peek.ts": ["../../web/src/gql/types.ts"],
+  // gateway features: their own files, the schema's modules, the lower layers and the declared shared
+  // modules are allowed; another feature's internals are not
+  "gateway/src/schema/events/loaders.ts": [],
+  "gateway/src/schema/events/resolvers.ts": [
+    "./loaders.ts",
+    "../pagination.ts",
+    "../__generated__/types.ts",
+    "../../pocketbase/write.ts",
+    "../groups/own-rows.ts",
+    "../groups/resolvers.ts",
+  ],
+  "gateway/src/schema/pagination.ts": [],
+  "gateway/src/schema/__generated__/types.ts": [],
+  "gateway/src/schema/groups/own-rows.ts": [],
+  "gateway/src/schema/groups/resolvers.ts": [],
+  "gateway/src/schema/groups/routes.ts": ["../../http/route-table.ts"],
+  "gateway/src/pocketbase/write.ts": [],
+  // http/ is feature-free: features reach it through the route table that server.ts composes
+  "gateway/src/http/route-table.ts": [],
+  "gateway/src/http/feeds.ts": ["../schema/events/loaders.ts"],
+  "gateway/src/schema/routes.ts": ["./groups/routes.ts"],
+  "gateway/src/server.ts": ["./schema/routes.ts", "./http/route-table.ts"],
+  // the layers below the features never import them
+  "gateway/src/markdown/body.ts": ["../schema/groups/resolvers.ts"],
   "shared/src/limits.ts": ["../../gateway/src/web-peek.ts"],
 };
 
@@ -95,6 +119,9 @@ describe("import rules (.dependency-cruiser.cjs)", () => {
         "feature-isolation: web/src/features/notifications/Bell.ts → web/src/features/prayer/PrayerCard.ts",
         "gateway-lower-layers-not-schema: gateway/src/mail/mailer.ts → gateway/src/schema/prayer/resolvers.ts",
         "gateway-not-web: gateway/src/web-peek.ts → web/src/gql/types.ts",
+        "gateway-feature-isolation: gateway/src/schema/events/resolvers.ts → gateway/src/schema/groups/resolvers.ts",
+        "gateway-http-through-route-table: gateway/src/http/feeds.ts → gateway/src/schema/events/loaders.ts",
+        "gateway-lower-layers-not-schema: gateway/src/markdown/body.ts → gateway/src/schema/groups/resolvers.ts",
         "public-not-admin: web/src/features/home/HomePage.ts → web/src/features/prayer/admin/AdminPrayerPage.ts",
         "no-circular: gateway/src/mail/mailer.ts → gateway/src/schema/prayer/resolvers.ts",
         "no-circular: web/src/features/prayer/PrayerCard.ts → web/src/features/prayer/PrayerPage.ts",
@@ -117,5 +144,15 @@ describe("import rules (.dependency-cruiser.cjs)", () => {
     const targets = report.summary.violations.map((v) => v.to);
     expect(targets).not.toContain("web/src/features/errors/NotFoundPage.ts");
     expect(targets).not.toContain("web/src/features/prayer/prayer.generated.ts");
+    for (const allowed of [
+      "gateway/src/schema/pagination.ts",
+      "gateway/src/schema/__generated__/types.ts",
+      "gateway/src/pocketbase/write.ts",
+      "gateway/src/schema/groups/own-rows.ts",
+      "gateway/src/schema/routes.ts",
+      "gateway/src/http/route-table.ts",
+    ])
+      expect(targets).not.toContain(allowed);
+    expect(report.summary.violations.filter((v) => v.from === "gateway/src/server.ts")).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ import type { GatewayServices, ServerContext } from "./context.ts";
 import { createGatewayYoga, MAX_JSON_REQUEST_BYTES, MAX_UPLOAD_REQUEST_BYTES } from "./yoga.ts";
 import { SystemClient, createUserClient } from "./pocketbase/client.ts";
 import { ApiTokens } from "./access/api-tokens.ts";
-import { newsFeed, robotsTxt, sitemap } from "./http/feeds.ts";
+import { robotsTxt, sitemap } from "./http/feeds.ts";
 import { RateLimiter } from "./session/rate-limiter.ts";
 import { TrustedDevices } from "./session/trusted-device.ts";
 import { signUpsSettled } from "./schema/auth/resolvers.ts";
@@ -17,20 +17,17 @@ import { PublicSettings } from "./system/public-settings.ts";
 import { securityHeaders } from "./http/security-headers.ts";
 import { sendStaticFile, StaticFiles } from "./http/static.ts";
 import { proxyFile } from "./http/files-proxy.ts";
-import { DATA_EXPORT_PATH, serveDataExport } from "./http/data-export.ts";
-import { metaForPath } from "./http/route-meta.ts";
+import { CORE_PAGES, metaForPath } from "./http/route-meta.ts";
+import type { Route, RouteKit } from "./http/route-table.ts";
+import { FEATURE_HTTP } from "./schema/routes.ts";
 import { DocumentValidators, notModified } from "./http/conditional.ts";
-import { renderBody } from "./schema/content/shared.ts";
-import type { PostRecord } from "./pocketbase/records.ts";
 import { renderAppHtml } from "./http/app-html.ts";
 import { syncPocketBaseSettings } from "./system/pocketbase-settings.ts";
 import { startScheduledPublishing } from "./system/scheduled-publishing.ts";
 import { startPrayerExpiry } from "./system/prayer-expiry.ts";
 import { startWebhookDelivery } from "./system/webhooks.ts";
 import { startStaffDigest } from "./system/staff-digest.ts";
-import { AUDIO_UPLOAD_PATH, AudioUploads } from "./http/audio-uploads.ts";
-import { PODCAST_ARTWORK_PATH, podcastArtwork, seriesFeedSlug, sermonsFeed } from "./http/podcast-feed.ts";
-import { eventFeed, eventFeedRoute } from "./http/events-feed.ts";
+import { AudioUploads } from "./http/audio-uploads.ts";
 import { typeDefs } from "./schema/__generated__/typeDefs.ts";
 
 /** Where the merged SDL is served: the committed schema.graphql, byte for byte (also in production). */
@@ -42,12 +39,6 @@ export interface Gateway {
   services: GatewayServices;
   listen(): Promise<string>;
   close(): Promise<void>;
-}
-
-/** One entry of the gateway's routing table. */
-interface Route {
-  match(url: URL): boolean;
-  handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> | void;
 }
 
 /** True when PocketBase answers its health check within two seconds. */
@@ -161,6 +152,9 @@ export function createGateway(config: GatewayConfig): Gateway {
       .end(req.method === "HEAD" ? undefined : text);
   }
   const staticFiles = config.webDist ? new StaticFiles(config.webDist) : null;
+  const kit: RouteKit = { config, services, headers, publicOrigin, guest, serveDocument };
+  /** Every page the app's HTML describes: the gateway's own, then each feature's. */
+  const pages = [...CORE_PAGES, ...FEATURE_HTTP.flatMap((feature) => feature.pages ?? [])];
 
   async function serveApp(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     if (!staticFiles) {
@@ -178,7 +172,7 @@ export function createGateway(config: GatewayConfig): Gateway {
     }
     // Single-page app fallback: the built index.html with this page's title and meta tags.
     const settings = await services.publicSettings.get();
-    const meta = await metaForPath(url.pathname, { settings, guest: guest(), origin: publicOrigin });
+    const meta = await metaForPath(url.pathname, { settings, guest: guest(), origin: publicOrigin }, pages);
     const html = renderAppHtml(
       await staticFiles.template(),
       meta,
@@ -252,21 +246,6 @@ export function createGateway(config: GatewayConfig): Gateway {
       },
     },
     {
-      match: exact("/feeds/news.xml"),
-      async handle(req, res, url) {
-        const pb = guest();
-        const render = (post: PostRecord) =>
-          renderBody({ pb, config }, `posts:${post.id}:${post.updated}`, post.body ?? "");
-        await serveDocument(
-          req,
-          res,
-          url.pathname,
-          "application/rss+xml; charset=utf-8",
-          services.publicSettings.get().then((settings) => newsFeed(pb, settings, publicOrigin, render)),
-        );
-      },
-    },
-    {
       match: exact("/sitemap.xml"),
       handle: (req, res, url) =>
         serveDocument(
@@ -288,86 +267,8 @@ export function createGateway(config: GatewayConfig): Gateway {
           Promise.resolve(robotsTxt(publicOrigin)),
         ),
     },
-    {
-      match: exact(DATA_EXPORT_PATH),
-      handle: (req, res) =>
-        serveDataExport(req, res, { pbUrl: config.pbUrl, publicSettings: services.publicSettings, headers }),
-    },
-    // Sermons: resumable audio uploads (tus), podcast feeds and their artwork.
-    {
-      match: (url) => url.pathname === AUDIO_UPLOAD_PATH || url.pathname.startsWith(`${AUDIO_UPLOAD_PATH}/`),
-      handle: (req, res) => services.audioUploads.handle(req, res),
-    },
-    {
-      match: (url) => url.pathname === "/feeds/sermons.xml" || !!seriesFeedSlug(url.pathname),
-      async handle(req, res, url) {
-        const slug = seriesFeedSlug(url.pathname);
-        const feed = await services.publicSettings
-          .get()
-          .then((settings) => sermonsFeed(guest(), settings, publicOrigin, slug));
-        if (feed === null) {
-          res.writeHead(404, { ...headers, "content-type": "text/plain; charset=utf-8" }).end("Not found");
-          return;
-        }
-        await serveDocument(
-          req,
-          res,
-          url.pathname,
-          "application/rss+xml; charset=utf-8",
-          Promise.resolve(feed),
-        );
-      },
-    },
-    {
-      match: exact(PODCAST_ARTWORK_PATH),
-      async handle(req, res) {
-        const settings = await services.publicSettings.get();
-        const png = await podcastArtwork(guest(), settings);
-        res.writeHead(200, {
-          ...headers,
-          "content-type": "image/png",
-          "content-length": png.length,
-          "cache-control": "public, max-age=3600",
-        });
-        res.end(req.method === "HEAD" ? undefined : png);
-      },
-    },
-    // Events: iCalendar feeds (all public events, per category, one occurrence, a person's own calendar).
-    {
-      match: (url) => url.pathname.startsWith("/feeds/") && !!eventFeedRoute(url.pathname),
-      async handle(req, res, url) {
-        const feedRoute = eventFeedRoute(url.pathname)!;
-        const settings = await services.publicSettings.get();
-        const feed = await eventFeed(feedRoute, guest(), services.system, settings, publicOrigin);
-        if (feed === null) {
-          res.writeHead(404, { ...headers, "content-type": "text/plain; charset=utf-8" }).end("Not found");
-          return;
-        }
-        if (feedRoute.kind === "personal") {
-          // A personal calendar is private: never cached by shared caches.
-          res
-            .writeHead(200, {
-              ...headers,
-              "content-type": "text/calendar; charset=utf-8",
-              "cache-control": "private, no-store",
-            })
-            .end(req.method === "HEAD" ? undefined : feed);
-          return;
-        }
-        if (feedRoute.kind === "occurrence") {
-          res
-            .writeHead(200, {
-              ...headers,
-              "content-type": "text/calendar; charset=utf-8",
-              "content-disposition": `attachment; filename="${feedRoute.slug}-${feedRoute.date}.ics"`,
-              "cache-control": "public, max-age=300",
-            })
-            .end(req.method === "HEAD" ? undefined : feed);
-          return;
-        }
-        await serveDocument(req, res, url.pathname, "text/calendar; charset=utf-8", Promise.resolve(feed));
-      },
-    },
+    // Each feature's routes (feeds, calendars, uploads, downloads): schema/<feature>/routes.ts.
+    ...FEATURE_HTTP.flatMap((feature) => feature.routes?.(kit) ?? []),
     {
       match: (url) => url.pathname.startsWith("/files/"),
       handle: (req, res, url) => proxyFile(req, res, url, config.pbUrl),

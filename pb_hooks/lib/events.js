@@ -1,7 +1,10 @@
 /// <reference path="../../pb_data/types.d.ts" />
-// Registration capacity, waitlist and counts (issue 14). Called from model hooks, so every read and
-// write here happens inside the record's own transaction: PocketBase writes through one connection,
-// so two registrations for the last seat are decided one after the other, never both "confirmed".
+// Registration capacity, waitlist and counts (issue 14), and the sign-up window of RSVPs and
+// registrations: the one place each is decided. Called from model hooks, so every read and write here
+// happens inside the record's own transaction: PocketBase writes through one connection, so two
+// registrations for the last seat are decided one after the other, never both "confirmed". The gateway
+// reads the results: the refusals' codes (as field errors), occurrence_counts.seatsLeft, and the
+// window through GET /api/flock/events/{event}/sign-up-window (events.pb.js).
 
 /** Seats confirmed for one occurrence (the sum of the confirmed parties). */
 function seatsTaken(app, eventId, occurrenceStart) {
@@ -28,9 +31,72 @@ function nextWaitlistPosition(app, eventId, occurrenceStart) {
   return row.n + 1;
 }
 
+/**
+ * Seats left at an occurrence with `confirmed` seats taken: never below 0 (a capacity lowered under the
+ * seats taken leaves none); 0 for an event without a capacity, which counts no seats.
+ */
+function seatsLeft(event, confirmed) {
+  const capacity = event.getInt("capacity");
+  return capacity ? Math.max(0, capacity - confirmed) : 0;
+}
+
 const fail = (message, field) => {
   throw new BadRequestError(message, { [field]: new ValidationError("validation_" + message, message) });
 };
+
+const instant = (pbDate) => new Date(pbDate.replace(" ", "T"));
+
+/** Whether staff cancelled this one date of the series (an exception). */
+function cancelledOn(app, eventId, occurrenceStart) {
+  const row = new DynamicModel({ n: 0 });
+  app
+    .db()
+    .newQuery(
+      "SELECT COUNT(*) AS n FROM event_exceptions WHERE event = {:e} AND originalStart = {:o} AND status = 'cancelled'",
+    )
+    .bind({ e: eventId, o: occurrenceStart })
+    .one(row);
+  return row.n > 0;
+}
+
+/**
+ * The sign-up window: why a new RSVP (`mode` "rsvp") or registration ("registration") for this
+ * occurrence is refused now, as { code, field }, or null when it may be made. The event must take that
+ * kind of sign-up and be published; the date must not be cancelled or begun; the registration window
+ * (registrationOpensAt … registrationClosesAt), when set, must be open.
+ */
+function signUpRefusal(app, event, occurrenceStart, mode) {
+  if (event.getString("registrationMode") !== mode)
+    return { code: mode === "rsvp" ? "rsvp_not_open" : "registration_not_open", field: "event" };
+  const now = new Date();
+  if (event.getString("status") !== "published") return { code: "registration_closed", field: "event" };
+  if (cancelledOn(app, event.id, occurrenceStart))
+    return { code: "registration_closed", field: "occurrenceStart" };
+  if (instant(occurrenceStart) < now) return { code: "registration_closed", field: "occurrenceStart" };
+  const opens = event.getDateTime("registrationOpensAt");
+  const closes = event.getDateTime("registrationClosesAt");
+  if (!opens.isZero() && now < instant(opens.string()))
+    return { code: "registration_closed", field: "event" };
+  if (!closes.isZero() && now > instant(closes.string()))
+    return { code: "registration_closed", field: "event" };
+  return null;
+}
+
+/**
+ * Refuse an RSVP's answer outside the window (a new one, or a changed answer, name or email). Only for
+ * an event the caller may view: anything else the API rules refuse without saying why.
+ */
+function checkRsvp(app, record, requestInfo) {
+  let event;
+  try {
+    event = app.findRecordById("events", record.getString("event"));
+  } catch (_) {
+    return;
+  }
+  if (!app.canAccessRecord(event, requestInfo, event.collection().viewRule)) return;
+  const refusal = signUpRefusal(app, event, record.getString("occurrenceStart"), "rsvp");
+  if (refusal) fail(refusal.code, refusal.field);
+}
 
 /**
  * Decide a new registration's status before it is inserted. A party larger than the seats left is
@@ -42,16 +108,8 @@ function admit(app, record) {
   const eventId = record.getString("event");
   const occurrence = record.getString("occurrenceStart");
   const event = app.findRecordById("events", eventId);
-  if (event.getString("registrationMode") !== "registration") fail("registration_not_open", "event");
-  if (event.getString("status") !== "published") fail("registration_not_open", "event");
-  const now = new Date();
-  const opens = event.getDateTime("registrationOpensAt");
-  const closes = event.getDateTime("registrationClosesAt");
-  if (!opens.isZero() && now < new Date(opens.string().replace(" ", "T")))
-    fail("registration_closed", "event");
-  if (!closes.isZero() && now > new Date(closes.string().replace(" ", "T")))
-    fail("registration_closed", "event");
-  if (new Date(occurrence.replace(" ", "T")) < now) fail("registration_closed", "occurrenceStart");
+  const refusal = signUpRefusal(app, event, occurrence, "registration");
+  if (refusal) fail(refusal.code, refusal.field);
 
   const duplicate = app
     .db()
@@ -64,12 +122,11 @@ function admit(app, record) {
   if (row.n > 0) fail("duplicate_registration", "email");
 
   const party = record.getInt("attendees");
-  const capacity = event.getInt("capacity");
-  if (!capacity) {
+  if (!event.getInt("capacity")) {
     record.set("status", "confirmed");
     return 0;
   }
-  const left = Math.max(0, capacity - seatsTaken(app, eventId, occurrence));
+  const left = seatsLeft(event, seatsTaken(app, eventId, occurrence));
   if (party <= left) {
     record.set("status", "confirmed");
     return 0;
@@ -94,9 +151,8 @@ function readmit(app, record) {
   const occurrence = record.getString("occurrenceStart");
   const event = app.findRecordById("events", eventId);
   if (event.getString("registrationMode") !== "registration") fail("registration_not_open", "event");
-  const capacity = event.getInt("capacity");
   const party = record.getInt("attendees");
-  if (!capacity || party <= capacity - seatsTaken(app, eventId, occurrence)) {
+  if (!event.getInt("capacity") || party <= seatsLeft(event, seatsTaken(app, eventId, occurrence))) {
     record.set("status", "confirmed");
     record.set("waitlistPosition", 0);
     return;
@@ -124,7 +180,7 @@ function splitPart(app, confirmed, attendees, position) {
 /** Fill freed seats from the waitlist, in order; a party larger than the seats freed is split. */
 function promote(app, eventId, occurrenceStart) {
   const event = app.findRecordById("events", eventId);
-  const capacity = event.getInt("capacity");
+  const limited = event.getInt("capacity") > 0;
   for (let guard = 0; guard < 1000; guard++) {
     const next = app.findRecordsByFilter(
       "registrations",
@@ -136,8 +192,8 @@ function promote(app, eventId, occurrenceStart) {
     );
     if (!next.length) return;
     const waiting = next[0];
-    const left = capacity
-      ? capacity - seatsTaken(app, eventId, occurrenceStart)
+    const left = limited
+      ? seatsLeft(event, seatsTaken(app, eventId, occurrenceStart))
       : waiting.getInt("attendees");
     if (left <= 0) return;
     const party = waiting.getInt("attendees");
@@ -151,8 +207,9 @@ function promote(app, eventId, occurrenceStart) {
   }
 }
 
-/** Refresh the public per-occurrence counts (seats taken, waitlist, RSVP totals). */
+/** Refresh the public per-occurrence counts (seats taken and left, waitlist, RSVP totals). */
 function recount(app, eventId, occurrenceStart) {
+  const event = app.findRecordById("events", eventId);
   let counts;
   try {
     counts = app.findFirstRecordByFilter("occurrence_counts", "event = {:e} && occurrenceStart = {:o}", {
@@ -179,15 +236,18 @@ function recount(app, eventId, occurrenceStart) {
   const maybe = sum(
     "SELECT COALESCE(SUM(1 + guests), 0) AS n FROM rsvps WHERE event = {:e} AND occurrenceStart = {:o} AND response = 'maybe'",
   );
+  const left = seatsLeft(event, confirmed);
   if (
     !counts.isNew() &&
     counts.getInt("confirmed") === confirmed &&
+    counts.getInt("seatsLeft") === left &&
     counts.getInt("waitlisted") === waitlisted &&
     counts.getInt("going") === going &&
     counts.getInt("maybe") === maybe
   )
     return;
   counts.set("confirmed", confirmed);
+  counts.set("seatsLeft", left);
   counts.set("waitlisted", waitlisted);
   counts.set("going", going);
   counts.set("maybe", maybe);
@@ -213,4 +273,32 @@ function cancelParts(app, record) {
   }
 }
 
-module.exports = { admit, readmit, splitPart, promote, recount, cancelParts, nextWaitlistPosition };
+/** After an event's capacity or sign-up kind changed: its occurrences' seats left, recounted. */
+function recountEvent(app, eventId) {
+  const rows = app.findRecordsByFilter("occurrence_counts", "event = {:e}", "", 0, 0, { e: eventId });
+  for (const row of rows) recount(app, eventId, row.getString("occurrenceStart"));
+}
+
+/**
+ * The window as the gateway shows it before a write: open, or the refusal a sign-up of `kind` ("rsvp",
+ * "registration"; the event's own kind when not given) would get now.
+ */
+function signUpWindow(app, event, occurrenceStart, kind) {
+  const mode = kind || event.getString("registrationMode");
+  if (mode !== "rsvp" && mode !== "registration") return { open: false, code: "registration_not_open" };
+  const refusal = signUpRefusal(app, event, occurrenceStart, mode);
+  return { open: refusal === null, code: refusal ? refusal.code : null };
+}
+
+module.exports = {
+  admit,
+  readmit,
+  splitPart,
+  promote,
+  recount,
+  recountEvent,
+  cancelParts,
+  nextWaitlistPosition,
+  checkRsvp,
+  signUpWindow,
+};

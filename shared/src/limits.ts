@@ -84,6 +84,16 @@ export const LIMITS = {
   chatClientKeyMax: 64,
   groupEmailSubjectMax: 200,
   groupEmailBodyMax: 10_000,
+  /** Events (PRODUCT.md §5): seats per occurrence (0 = no limit), an RSVP's guests, a registration's party. */
+  eventCapacityMax: 100_000,
+  rsvpGuestsMax: 20,
+  partySizeMax: 10,
+  /** The note on a cancelled or moved date ("Snow", "Moved to Saturday evening"). */
+  occurrenceNoteMax: 500,
+  /** An IANA time zone's name (events, the church's settings). */
+  timeZoneMax: 64,
+  /** An address's country: its ISO 3166-1 alpha-2 code. */
+  countryCodeLength: 2,
 } as const;
 
 export const THROTTLE = {

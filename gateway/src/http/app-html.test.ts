@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { SettingsRecord } from "../pocketbase/records.ts";
 import { renderAppHtml } from "./app-html.ts";
-import type { PageMeta } from "./route-meta.ts";
+import type { PageMeta } from "./page-meta.ts";
 
 const TEMPLATE = `<!doctype html><html lang="en"><head><title>Flock</title><!--flock:head--></head><body><div id="root"></div></body></html>`;
 const settings = { churchName: "Grace", tagline: "", locale: "en", brandColor: "" } as SettingsRecord;

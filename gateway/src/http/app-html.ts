@@ -1,5 +1,5 @@
 import type { SettingsRecord } from "../pocketbase/records.ts";
-import type { PageMeta } from "./route-meta.ts";
+import type { PageContent, PageMeta } from "./page-meta.ts";
 
 const escapeHtml = (value: string) =>
   value.replace(
@@ -64,17 +64,6 @@ export function renderAppHtml(template: string, meta: PageMeta, settings: Settin
   if (meta.content)
     html = put(html, '<div id="root"></div>', `<div id="root">${renderContent(meta.content)}</div>`);
   return html;
-}
-
-/** What a crawler reads before the app starts: the heading, a short text, and the page's HTML. */
-export interface PageContent {
-  heading: string;
-  /** Plain text under the heading (a summary, a tagline). */
-  lead?: string;
-  /** Sanitized HTML from the Markdown renderer (the same HTML the app shows). */
-  html?: string;
-  /** Links to follow, e.g. the newest posts on the home page. */
-  links?: Array<{ href: string; text: string }>;
 }
 
 function renderContent(content: PageContent): string {

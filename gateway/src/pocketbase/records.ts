@@ -439,6 +439,8 @@ export interface OccurrenceCountsRecord extends BaseRecord {
   event: string;
   occurrenceStart: string;
   confirmed: number;
+  /** Decided by the events hook (pb_hooks/lib/events.js#seatsLeft); 0 for an event without a capacity. */
+  seatsLeft: number;
   waitlisted: number;
   going: number;
   maybe: number;

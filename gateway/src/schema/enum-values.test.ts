@@ -2,13 +2,34 @@ import { describe, expect, it } from "vitest";
 import type { GraphQLEnumType } from "graphql";
 import { createSchema } from "graphql-yoga";
 import { typeDefs } from "./__generated__/typeDefs.ts";
-import { ENUM_VALUES } from "./enum-values.ts";
+import { ENUM_VALUES, UNMAPPED_ENUMS } from "./enum-values.ts";
 import { resolvers } from "./resolvers.ts";
 
 const schema = createSchema({ typeDefs, resolvers: resolvers as never });
 const mapped = Object.entries(ENUM_VALUES as Record<string, Record<string, string>>);
 
 describe("ENUM_VALUES", () => {
+  it("covers every enum of the schema, or the enum is declared unmapped with its reason", () => {
+    const schemaEnums = Object.values(schema.getTypeMap())
+      .filter((type) => type.astNode?.kind === "EnumTypeDefinition")
+      .map((type) => type.name)
+      .sort();
+    const mappedNames = Object.keys(ENUM_VALUES);
+    const unmappedNames = Object.keys(UNMAPPED_ENUMS);
+    expect(
+      schemaEnums.filter((name) => !mappedNames.includes(name) && !unmappedNames.includes(name)),
+      "schema enums in neither ENUM_VALUES nor UNMAPPED_ENUMS",
+    ).toEqual([]);
+    expect(
+      mappedNames.filter((name) => unmappedNames.includes(name)),
+      "in both lists",
+    ).toEqual([]);
+    expect(
+      [...mappedNames, ...unmappedNames].filter((name) => !schemaEnums.includes(name)),
+      "not an enum of the schema",
+    ).toEqual([]);
+  });
+
   it.each(mapped)(
     "%s maps every GraphQL value, and only those, to distinct PocketBase values",
     (name, mapping) => {

@@ -3,7 +3,8 @@
  * lowercase by convention; PocketBase stores "settings.manage", "draft", "regular_attender". Codegen
  * (codegen.ts, `enumValues`) types the resolvers with these values and the schema maps them at the
  * edge, so resolvers read and return PocketBase values untouched: no case conversions by hand.
- * Enums with no stored counterpart (sizes, orders, event kinds) are not here.
+ * Enums with no stored counterpart are listed in UNMAPPED_ENUMS instead, each with its reason; a test
+ * (enum-values.test.ts) fails when a schema enum is in neither.
  */
 
 /** The usual rule: the GraphQL name, lowercased ("REGULAR_ATTENDER" → "regular_attender"). */
@@ -76,6 +77,11 @@ export const ENUM_VALUES = {
   PrayerVisibility: lowercase("PUBLIC", "MEMBERS", "PASTORAL"),
   PrayerStatus: lowercase("PENDING", "APPROVED", "REJECTED", "ANSWERED", "ARCHIVED"),
   SermonStatus: lowercase("DRAFT", "PUBLISHED"),
+  EventStatus: lowercase("DRAFT", "PUBLISHED", "CANCELLED"),
+  EventVisibility: lowercase("PUBLIC", "MEMBERS"),
+  RegistrationMode: lowercase("NONE", "RSVP", "REGISTRATION"),
+  RsvpResponse: lowercase("YES", "NO", "MAYBE"),
+  RegistrationStatus: lowercase("CONFIRMED", "WAITLISTED", "CANCELLED"),
   Weekday: lowercase("MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY", "SUNDAY"),
   GroupType: lowercase("SMALL_GROUP", "CLASS", "MINISTRY", "TEAM"),
   GroupVisibility: lowercase("PUBLIC", "MEMBERS", "HIDDEN"),
@@ -87,4 +93,22 @@ export const ENUM_VALUES = {
   JoinRequestStatus: lowercase("PENDING", "APPROVED", "DECLINED", "CANCELLED"),
   StaffAlertTopic: { VISIT_REQUESTS: "visits", SIGNUPS: "signups", PRAYER_MODERATION: "prayer" },
   AlertDelivery: { IMMEDIATE: "immediate", DAILY_DIGEST: "digest", OFF: "off" },
+} as const;
+
+/** The schema's enums that ENUM_VALUES does not map, and why: none of them is a stored PocketBase value. */
+export const UNMAPPED_ENUMS = {
+  Locale: "stored as its own names (users.locale, settings.locale: en, es): nothing to map",
+  PostOrder: "a sort order asked for, never stored",
+  ImageSize: "a thumbnail size asked for, never stored",
+  PhotoSize: "a thumbnail size asked for, never stored",
+  LogoSize: "a thumbnail size asked for, never stored",
+  ContentKind: "which kind of record uses a media item, worked out by the gateway",
+  MatchReason: "why two people may be the same, worked out by the gateway",
+  PrayerWallFilter: "a filter asked for, never stored",
+  WallEventKind: "what happened to a request, in a live event",
+  GroupMessageEventKind: "what happened to a chat message, in a live event",
+  JoinOutcome: "the result of asking to join a group, worked out by the gateway",
+  ApiTokenStatus: "active, expired or revoked, worked out from an API client's dates",
+  VideoProvider: "read from a sermon's video URL",
+  OccurrenceStatus: "worked out per occurrence from the series and its exceptions (events/occurrences.ts)",
 } as const;

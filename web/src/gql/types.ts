@@ -695,7 +695,7 @@ export type RegistrationInput = {
   name: string;
   /** The occurrence's original start (Occurrence.originalStart). */
   originalStart: string;
-  /** A phone number (at most 30 characters). */
+  /** A phone number (at most 40 characters). */
   phone?: string | null | undefined;
   /** Spam trap: left empty by people (a value is refused). */
   website?: string | null | undefined;

@@ -474,18 +474,18 @@ export type EventInput = {
 /** Where an event is in its life (PRODUCT.md §5): draft → published → cancelled. */
 export type EventStatus =
   /** Called off: still shown to its audience, every occurrence with status CANCELLED; no new RSVPs or registrations. */
-  | 'CANCELLED'
+  | 'cancelled'
   /** Being prepared: seen only by event managers (events.manage), on no calendar or feed. */
-  | 'DRAFT'
+  | 'draft'
   /** On the site and in the feeds for its audience (EventVisibility); RSVP or registration can open. */
-  | 'PUBLISHED';
+  | 'published';
 
 /** Who may see an event (once it is not a draft; drafts are for event managers only). */
 export type EventVisibility =
   /** Signed-in members whose person record is active, and event managers; to anyone else it does not exist. */
-  | 'MEMBERS'
+  | 'members'
   /** Everyone, visitors included (and the public iCalendar feeds). */
-  | 'PUBLIC';
+  | 'public';
 
 /** A small group, class, ministry or team. */
 export type Group = {
@@ -3539,7 +3539,7 @@ export type RegistrationInput = {
   name: Scalars['String']['input'];
   /** The occurrence's original start (Occurrence.originalStart). */
   originalStart: Scalars['DateTime']['input'];
-  /** A phone number (at most 30 characters). */
+  /** A phone number (at most 40 characters). */
   phone?: InputMaybe<Scalars['String']['input']>;
   /** Spam trap: left empty by people (a value is refused). */
   website?: InputMaybe<Scalars['String']['input']>;
@@ -3548,11 +3548,11 @@ export type RegistrationInput = {
 /** How people sign up for an event. */
 export type RegistrationMode =
   /** Nothing to sign up for. */
-  | 'NONE'
+  | 'none'
   /** Registration of a party (1–10 people) with an optional capacity, a window, confirmation codes and an optional waitlist. */
-  | 'REGISTRATION'
+  | 'registration'
   /** Yes / no / maybe answers with a guest count (0–20), one per member and occurrence; no capacity. */
-  | 'RSVP';
+  | 'rsvp';
 
 /** What a registration request produced: one part, or a confirmed part and a waitlisted part. */
 export type RegistrationResult = {
@@ -3570,11 +3570,11 @@ export type RegistrationResult = {
 /** Where a registration stands (PRODUCT.md §5). */
 export type RegistrationStatus =
   /** Cancelled by its owner, a confirmation link or staff; its seats went to the waitlist. */
-  | 'CANCELLED'
+  | 'cancelled'
   /** Has its seats. */
-  | 'CONFIRMED'
+  | 'confirmed'
   /** Waiting for seats (waitlistPosition); promoted to CONFIRMED automatically, in order, when seats free up (the gateway then mails the person). */
-  | 'WAITLISTED';
+  | 'waitlisted';
 
 /** A saved version of a post or page (its history keeps the last 20). */
 export type Revision = {
@@ -3658,11 +3658,11 @@ export type RsvpInput = {
 /** An RSVP answer. */
 export type RsvpResponse =
   /** Perhaps: not counted as going, but listed in myUpcomingEvents. */
-  | 'MAYBE'
+  | 'maybe'
   /** Not coming. */
-  | 'NO'
+  | 'no'
   /** Coming: counts, with the guests, in Occurrence.goingCount. */
-  | 'YES';
+  | 'yes';
 
 /** An RSVP and (for visitors) the secret that changes or withdraws it. */
 export type RsvpResult = {
@@ -4592,8 +4592,8 @@ export type ResolversTypes = {
   EventCategoryInput: EventCategoryInput;
   EventException: ResolverTypeWrapper<EventExceptionRecord>;
   EventInput: EventInput;
-  EventStatus: EventStatus;
-  EventVisibility: EventVisibility;
+  EventStatus: ResolverTypeWrapper<EventStatus>;
+  EventVisibility: ResolverTypeWrapper<EventVisibility>;
   File: ResolverTypeWrapper<Scalars['File']['output']>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   Group: ResolverTypeWrapper<GroupRecord>;
@@ -4687,15 +4687,15 @@ export type ResolversTypes = {
   RecurrencePreviewInput: RecurrencePreviewInput;
   Registration: ResolverTypeWrapper<RegistrationRecord>;
   RegistrationInput: RegistrationInput;
-  RegistrationMode: RegistrationMode;
+  RegistrationMode: ResolverTypeWrapper<RegistrationMode>;
   RegistrationResult: ResolverTypeWrapper<Omit<RegistrationResult, 'parts'> & { parts: Array<ResolversTypes['Registration']> }>;
-  RegistrationStatus: RegistrationStatus;
+  RegistrationStatus: ResolverTypeWrapper<RegistrationStatus>;
   Revision: ResolverTypeWrapper<RevisionRecord>;
   Role: ResolverTypeWrapper<RoleRecord>;
   RosterVisibility: ResolverTypeWrapper<RosterVisibility>;
   Rsvp: ResolverTypeWrapper<RsvpRecord>;
   RsvpInput: RsvpInput;
-  RsvpResponse: RsvpResponse;
+  RsvpResponse: ResolverTypeWrapper<RsvpResponse>;
   RsvpResult: ResolverTypeWrapper<Omit<RsvpResult, 'rsvp'> & { rsvp: ResolversTypes['Rsvp'] }>;
   ScripturePassage: ResolverTypeWrapper<ScripturePassage>;
   Sermon: ResolverTypeWrapper<SermonRecord>;
@@ -5006,6 +5006,10 @@ export type EventExceptionResolvers<ContextType = GatewayContext, ParentType ext
   startsAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   status?: Resolver<ResolversTypes['OccurrenceStatus'], ParentType, ContextType>;
 };
+
+export type EventStatusResolvers = { CANCELLED: 'cancelled', DRAFT: 'draft', PUBLISHED: 'published' };
+
+export type EventVisibilityResolvers = { MEMBERS: 'members', PUBLIC: 'public' };
 
 export interface FileScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['File'], any> {
   name: 'File';
@@ -5661,12 +5665,16 @@ export type RegistrationResolvers<ContextType = GatewayContext, ParentType exten
   waitlistPosition?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
 };
 
+export type RegistrationModeResolvers = { NONE: 'none', REGISTRATION: 'registration', RSVP: 'rsvp' };
+
 export type RegistrationResultResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['RegistrationResult'] = ResolversParentTypes['RegistrationResult']> = {
   confirmationCode?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   confirmed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   parts?: Resolver<Array<ResolversTypes['Registration']>, ParentType, ContextType>;
   waitlisted?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
+
+export type RegistrationStatusResolvers = { CANCELLED: 'cancelled', CONFIRMED: 'confirmed', WAITLISTED: 'waitlisted' };
 
 export type RevisionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Revision'] = ResolversParentTypes['Revision']> = {
   body?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -5695,6 +5703,8 @@ export type RsvpResolvers<ContextType = GatewayContext, ParentType extends Resol
   originalStart?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   response?: Resolver<ResolversTypes['RsvpResponse'], ParentType, ContextType>;
 };
+
+export type RsvpResponseResolvers = { MAYBE: 'maybe', NO: 'no', YES: 'yes' };
 
 export type RsvpResultResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['RsvpResult'] = ResolversParentTypes['RsvpResult']> = {
   rsvp?: Resolver<ResolversTypes['Rsvp'], ParentType, ContextType>;
@@ -5985,6 +5995,8 @@ export type Resolvers<ContextType = GatewayContext> = {
   Event?: EventResolvers<ContextType>;
   EventCategory?: EventCategoryResolvers<ContextType>;
   EventException?: EventExceptionResolvers<ContextType>;
+  EventStatus?: EventStatusResolvers;
+  EventVisibility?: EventVisibilityResolvers;
   File?: GraphQLScalarType;
   Group?: GroupResolvers<ContextType>;
   GroupConnection?: GroupConnectionResolvers<ContextType>;
@@ -6052,11 +6064,14 @@ export type Resolvers<ContextType = GatewayContext> = {
   RecordStatus?: RecordStatusResolvers;
   RecurrencePreview?: RecurrencePreviewResolvers<ContextType>;
   Registration?: RegistrationResolvers<ContextType>;
+  RegistrationMode?: RegistrationModeResolvers;
   RegistrationResult?: RegistrationResultResolvers<ContextType>;
+  RegistrationStatus?: RegistrationStatusResolvers;
   Revision?: RevisionResolvers<ContextType>;
   Role?: RoleResolvers<ContextType>;
   RosterVisibility?: RosterVisibilityResolvers;
   Rsvp?: RsvpResolvers<ContextType>;
+  RsvpResponse?: RsvpResponseResolvers;
   RsvpResult?: RsvpResultResolvers<ContextType>;
   ScripturePassage?: ScripturePassageResolvers<ContextType>;
   Sermon?: SermonResolvers<ContextType>;

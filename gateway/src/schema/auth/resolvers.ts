@@ -13,7 +13,7 @@ import { checkPassword } from "../../validation/passwords.ts";
 import { Validator } from "../../validation/validate.ts";
 import type { Resolvers } from "../__generated__/types.ts";
 import { permissionsOf } from "../users/mappers.ts";
-import { revokeSessions } from "../users/resolvers.ts";
+import { revokeSessions } from "../users/sessions.ts";
 import { requireViewer } from "../../access/guards.ts";
 import { abilitiesOf } from "../../access/abilities.ts";
 import { alertNewSignUp } from "../../system/staff-alerts.ts";

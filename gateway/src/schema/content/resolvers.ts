@@ -7,15 +7,11 @@ import type { PageInput, PostInput, Resolvers } from "../__generated__/types.ts"
 import { keyedConnection, keyedPageArgs, keysetAfter, sortOf, type SortKey } from "../pagination.ts";
 import { requireAbility, requireViewer } from "../../access/guards.ts";
 import type { GraphQLError } from "graphql";
-import {
-  chooseSlug,
-  mediaByIds,
-  renderBody,
-  requireAltText,
-  slugTaken,
-  staleRevision,
-  writeAsCaller,
-} from "./shared.ts";
+import { chooseSlug, slugTaken } from "../../pocketbase/slugs.ts";
+import { writeAsCaller } from "../../pocketbase/write.ts";
+import { mediaByIds } from "../../pocketbase/media.ts";
+import { renderBody } from "../../markdown/body.ts";
+import { requireAltText, staleRevision } from "./save-checks.ts";
 import {
   deleteWorkingCopy,
   readHistory,

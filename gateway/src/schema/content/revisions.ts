@@ -9,8 +9,8 @@ import { ClientResponseError } from "pocketbase";
 import type { GatewayContext } from "../../context.ts";
 import { notFound, pbCall } from "../../errors.ts";
 import type { RevisionRecord, UserRecord } from "../../pocketbase/records.ts";
-import { orChains } from "../people/loaders.ts";
-import { writeAsCaller } from "./shared.ts";
+import { orChains } from "../../pocketbase/filters.ts";
+import { writeAsCaller } from "../../pocketbase/write.ts";
 import { parsePocketBaseDate } from "../../pocketbase/dates.ts";
 
 export type DocumentKind = "post" | "page";

@@ -13,6 +13,7 @@
  * WKST; EXDATE; BYSETPOS with one value. Anything else is refused rather than silently ignored.
  */
 import { Temporal } from "temporal-polyfill";
+import { LIMITS } from "@flock/shared/limits";
 
 export const WEEKDAYS = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
@@ -53,7 +54,7 @@ const isoDay = (code: string) => WEEKDAYS.indexOf(code as Weekday) + 1;
 
 /** Is `zone` an IANA time zone Temporal knows? */
 export function isTimeZone(zone: string): boolean {
-  if (!zone || zone.length > 64) return false;
+  if (!zone || zone.length > LIMITS.timeZoneMax) return false;
   try {
     Temporal.Now.zonedDateTimeISO(zone);
     return true;

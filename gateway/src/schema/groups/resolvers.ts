@@ -30,7 +30,7 @@ import { renderChat } from "../../markdown/chat.ts";
 import { notify } from "../../system/notifier.ts";
 import { composeMail, sendNotice } from "../../mail/notice.ts";
 import { displayName } from "../people/mappers.ts";
-import { renderBody } from "../content/shared.ts";
+import { renderBody } from "../../markdown/body.ts";
 import { connection, decodeCursor, encodeCursor, keysetFilter, pageArgs } from "../pagination.ts";
 import type { GroupDetailsInput, GroupInput, Resolvers } from "../__generated__/types.ts";
 import { subscribeToGroupChat } from "./chat-events.ts";

@@ -8,7 +8,7 @@ import { newWebhookSecret, refuseTarget } from "../../system/webhooks.ts";
 import { fromPocketBaseDate, fromPocketBaseDateOrNull, toPocketBaseDate } from "../../pocketbase/dates.ts";
 import { Validator } from "../../validation/validate.ts";
 import { LIMITS } from "@flock/shared/limits";
-import { writeAsCaller } from "../content/shared.ts";
+import { writeAsCaller } from "../../pocketbase/write.ts";
 import type { Resolvers } from "../__generated__/types.ts";
 
 /** The longest an expiry may be set ahead. */

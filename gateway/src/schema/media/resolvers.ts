@@ -7,7 +7,7 @@ import { Validator } from "../../validation/validate.ts";
 import type { Resolvers } from "../__generated__/types.ts";
 import { connection, keysetFilter, pageArgs } from "../pagination.ts";
 import { requireViewer } from "../../access/guards.ts";
-import { writeAsCaller } from "../content/shared.ts";
+import { writeAsCaller } from "../../pocketbase/write.ts";
 import { fromPocketBaseDate } from "../../pocketbase/dates.ts";
 
 const THUMBS = { ORIGINAL: "", SMALL: "320x0", MEDIUM: "800x0", LARGE: "1600x0", CARD: "400x300" } as const;

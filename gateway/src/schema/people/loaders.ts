@@ -14,41 +14,17 @@ import type {
   UserRecord,
 } from "../../pocketbase/records.ts";
 import { byAgeThenFirstName, primaryFirst } from "./mappers.ts";
+import { FILTER_CHARS, orChains } from "../../pocketbase/filters.ts";
 
 /**
  * Per-request batching of the people module's related reads (QUALITY P2: no N+1). Every loader reads
  * with the caller's token, so PocketBase's rules filter the rows: a row the caller may not see is
  * simply absent. One PocketBase call per related collection per batch, whatever the page size.
- *
- * PocketBase refuses filters longer than about 3,500 characters (measured on 0.40.4: 3,306 passed,
- * 3,616 failed), so an OR-chain holds at most 100 ids and stays under FILTER_CHARS.
+ * Filters are packed into OR-chains PocketBase accepts (pocketbase/filters.ts).
  */
-const MAX_IDS_PER_CHAIN = 100;
-const FILTER_CHARS = 3_200;
+
 /** PocketBase's largest page: a chain's rows come back in one call. */
 const PAGE = 1_000;
-
-/** Pack `clauses` into OR-chains that PocketBase accepts. */
-export function orChains(
-  clauses: string[],
-  maxChars = FILTER_CHARS,
-  maxClauses = MAX_IDS_PER_CHAIN,
-): string[] {
-  const chains: string[] = [];
-  let current: string[] = [];
-  let length = 0;
-  for (const clause of clauses) {
-    if (current.length && (current.length >= maxClauses || length + clause.length + 4 > maxChars)) {
-      chains.push(current.join(" || "));
-      current = [];
-      length = 0;
-    }
-    current.push(clause);
-    length += clause.length + 4;
-  }
-  if (current.length) chains.push(current.join(" || "));
-  return chains;
-}
 
 /** Every row matching any clause (plus an optional fixed condition), one call per chain, read as the caller. */
 async function listWhere<T>(

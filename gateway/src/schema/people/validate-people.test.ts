@@ -1,8 +1,6 @@
 import { GraphQLError } from "graphql";
 import { describe, expect, it } from "vitest";
 import { Validator } from "../../validation/validate.ts";
-import { csvCell, toCsv } from "./csv.ts";
-import { orChains } from "./loaders.ts";
 import {
   checkBirthDate,
   householdWouldLackAdult,
@@ -121,35 +119,5 @@ describe("contact rows", () => {
       street1: "required",
       country: "invalid_country",
     });
-  });
-});
-
-describe("CSV", () => {
-  it("quotes separators and neutralises formulas", () => {
-    expect(csvCell("plain")).toBe("plain");
-    expect(csvCell('Smith, "Bob"')).toBe('"Smith, ""Bob"""');
-    expect(csvCell('=HYPERLINK("http://x")')).toBe('"\'=HYPERLINK(""http://x"")"');
-    expect(csvCell("+15551234567")).toBe("'+15551234567");
-    expect(csvCell("-1")).toBe("'-1");
-    expect(csvCell("@SUM(A1)")).toBe("'@SUM(A1)");
-    expect(csvCell("\tx")).toBe("'\tx");
-    expect(csvCell("\rx")).toBe('"\'\rx"');
-    expect(csvCell(null)).toBe("");
-    expect(toCsv(["a", "b"], [["1", "x\ny"]])).toBe('a,b\r\n1,"x\ny"\r\n');
-  });
-});
-
-describe("orChains", () => {
-  it("keeps each chain within the clause and length limits", () => {
-    const clauses = Array.from({ length: 250 }, (_, i) => `person = 'id${String(i).padStart(13, "0")}'`);
-    const chains = orChains(clauses);
-    expect(chains).toHaveLength(3);
-    expect(chains.every((c) => c.split(" || ").length <= 100 && c.length <= 3200)).toBe(true);
-    const long = Array.from(
-      { length: 100 },
-      (_, i) => `person.household = 'id${String(i).padStart(13, "0")}'`,
-    );
-    expect(orChains(long).every((c) => c.length <= 3200)).toBe(true);
-    expect(orChains([])).toEqual([]);
   });
 });

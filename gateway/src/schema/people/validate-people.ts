@@ -184,7 +184,9 @@ export function validateAddressInput(input: AddressInput) {
     city: v.text("city", input.city, { required: true, max: LIMITS.cityMax }),
     region: v.text("region", input.region, { max: LIMITS.regionMax }),
     postalCode: v.text("postalCode", input.postalCode, { max: LIMITS.postalCodeMax }),
-    country: v.text("country", input.country, { required: true, max: 2 }).toUpperCase(),
+    country: v
+      .text("country", input.country, { required: true, max: LIMITS.countryCodeLength })
+      .toUpperCase(),
   };
   if (address.country && !/^[A-Z]{2}$/.test(address.country))
     v.add("country", "invalid_country", "Use the two-letter country code, for example US.");

@@ -3,7 +3,7 @@ import type PocketBase from "pocketbase";
 import type { GatewayContext } from "../../context.ts";
 import { pbCall } from "../../errors.ts";
 import type { PrayerRequestPrivateRecord } from "../../pocketbase/records.ts";
-import { orChains } from "../people/loaders.ts";
+import { orChains } from "../../pocketbase/filters.ts";
 import { todayIn } from "../../pocketbase/dates.ts";
 import { hasPermission } from "../users/mappers.ts";
 import { deviceKey } from "./device.ts";

@@ -15,7 +15,9 @@ import type {
 import { connection, keysetFilter, pageArgs } from "../pagination.ts";
 import { requireViewer } from "../../access/guards.ts";
 import { can } from "../../access/abilities.ts";
-import { chooseSlug, renderBody, writeAsCaller } from "../content/shared.ts";
+import { chooseSlug } from "../../pocketbase/slugs.ts";
+import { writeAsCaller } from "../../pocketbase/write.ts";
+import { renderBody } from "../../markdown/body.ts";
 import { slugify } from "@flock/shared/slug";
 import { checkAudioFile } from "./audio-file.ts";
 import { streamRecordUpdate } from "../../pocketbase/stream-upload.ts";

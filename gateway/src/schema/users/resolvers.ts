@@ -1,22 +1,14 @@
-import { randomBytes } from "node:crypto";
-import type { GatewayContext } from "../../context.ts";
 import { badUserInput, conflict, pbCall } from "../../errors.ts";
 import type { RoleRecord, UserRecord } from "../../pocketbase/records.ts";
 import { LIMITS } from "@flock/shared/limits";
 import type { Resolvers } from "../__generated__/types.ts";
 import { hasPermission } from "./mappers.ts";
+import { revokeSessions } from "./sessions.ts";
 import { connection, keysetFilter, pageArgs } from "../pagination.ts";
 import { selectsField } from "../selection.ts";
 import { fromPocketBaseDate } from "../../pocketbase/dates.ts";
 
 import { requirePermission, requireViewer } from "../../access/guards.ts";
-
-/** Invalidate every token of a user (system job): PocketBase signs tokens with the tokenKey. */
-export async function revokeSessions(ctx: GatewayContext, userId: string): Promise<void> {
-  const system = await ctx.system.get();
-  await system.collection("users").update(userId, { tokenKey: randomBytes(25).toString("hex") });
-  ctx.viewerCache.forgetUser(userId);
-}
 
 const userExpand = { expand: "roles,person" };
 

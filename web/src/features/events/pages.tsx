@@ -6,6 +6,7 @@ import { Loading } from "../../components/Loading.tsx";
 import { Alert } from "../../components/Alert.tsx";
 import { RichText } from "../../components/RichText.tsx";
 import { TextField } from "../../components/Field.tsx";
+import { LIMITS } from "@flock/shared/limits";
 import { handleError, type UiError } from "../../lib/handleError.ts";
 import { usePageTitle } from "../../lib/usePageTitle.ts";
 import { NotFoundPage } from "../errors/NotFoundPage.tsx";
@@ -547,7 +548,7 @@ function RegistrationForm({ o, open }: { o: PageOccurrence; open: boolean }) {
           label={t("events.partySize")}
           type="number"
           min={1}
-          max={10}
+          max={LIMITS.partySizeMax}
           value={form.attendees}
           onChange={(e) => setForm({ ...form, attendees: e.target.value })}
           error={problem?.fieldErrors.attendees}
@@ -660,7 +661,7 @@ function RsvpForm({
         label={t("events.guests")}
         type="number"
         min={0}
-        max={20}
+        max={LIMITS.rsvpGuestsMax}
         value={form.guests}
         onChange={(e) => setForm({ ...form, guests: e.target.value })}
         error={problem?.fieldErrors.guests}

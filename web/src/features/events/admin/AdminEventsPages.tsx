@@ -642,6 +642,7 @@ function EventEditor({ id }: { id: string }) {
               label={t("admin.events.capacity")}
               type="number"
               min={0}
+              max={LIMITS.eventCapacityMax}
               value={draft.capacity}
               onChange={(e) => set({ capacity: e.target.value })}
               error={fe.capacity}
@@ -985,7 +986,7 @@ function OccurrenceChange({
         label={t("admin.events.note")}
         value={note}
         onChange={(e) => setNote(e.target.value)}
-        maxLength={LIMITS.summaryMax}
+        maxLength={LIMITS.occurrenceNoteMax}
         hint={t("admin.events.noteHint")}
       />
       <p className="actions">

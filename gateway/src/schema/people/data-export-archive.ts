@@ -10,10 +10,10 @@ import type {
   PostRecord,
   UserRecord,
   VisitRequestRecord,
-} from "../pocketbase/records.ts";
-import { pbCall } from "../errors.ts";
-import { downloadFile, findById, rowsPointingAt } from "../pocketbase/records-io.ts";
-import { fromPocketBaseDate, isPocketBaseDate } from "../pocketbase/dates.ts";
+} from "../../pocketbase/records.ts";
+import { pbCall } from "../../errors.ts";
+import { downloadFile, findById, rowsPointingAt } from "../../pocketbase/records-io.ts";
+import { fromPocketBaseDate, isPocketBaseDate } from "../../pocketbase/dates.ts";
 
 /**
  * "My data" (PRODUCT.md §2, /me/data): everything the app holds about the signed-in user, gathered

@@ -1,13 +1,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ClientResponseError } from "pocketbase";
-import { createUserClient } from "../pocketbase/client.ts";
-import type { UserRecord } from "../pocketbase/records.ts";
-import { readCookie } from "../session/cookie.ts";
-import type { PublicSettings } from "../system/public-settings.ts";
+import { createUserClient } from "../../pocketbase/client.ts";
+import type { UserRecord } from "../../pocketbase/records.ts";
+import { readCookie } from "../../session/cookie.ts";
+import type { PublicSettings } from "../../system/public-settings.ts";
 import { SESSION } from "@flock/shared/limits";
 import { slugify } from "@flock/shared/slug";
 import { buildMyDataArchive } from "./data-export-archive.ts";
-import { todayIn } from "../pocketbase/dates.ts";
+import { todayIn } from "../../pocketbase/dates.ts";
 
 /** The "Download my data" link of /me/data: a plain GET, so the browser saves the zip itself. */
 export const DATA_EXPORT_PATH = "/me/data/export.zip";

@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
 import type PocketBase from "pocketbase";
 import sharp from "sharp";
-import type { SermonRecord, SermonSeriesRecord, SettingsRecord } from "../pocketbase/records.ts";
-import { markdownPool } from "../markdown/pool.ts";
-import { parsePocketBaseDate } from "../pocketbase/dates.ts";
-import { churchLocale, translator } from "../mail/i18n.ts";
+import type { SermonRecord, SermonSeriesRecord, SettingsRecord } from "../../pocketbase/records.ts";
+import { markdownPool } from "../../markdown/pool.ts";
+import { parsePocketBaseDate } from "../../pocketbase/dates.ts";
+import { churchLocale, translator } from "../../mail/i18n.ts";
+import { xml } from "../../http/xml.ts";
 
 /**
  * The sermon podcast: RSS 2.0 with the iTunes and Podcasting 2.0 tags Apple Podcasts and Spotify
@@ -12,16 +13,6 @@ import { churchLocale, translator } from "../mail/i18n.ts";
  * sermon; /feeds/series/<slug>.xml one series. URLs are absolute; enclosures point at /files, which
  * answers Range requests; their length is the audio file's real size, recorded when it was attached.
  */
-
-// eslint-disable-next-line no-control-regex -- XML 1.0 cannot carry these characters at all
-const XML_INVALID = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g;
-const xml = (value: string) =>
-  value
-    .replace(
-      /[&<>"']/g,
-      (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!,
-    )
-    .replace(XML_INVALID, "");
 
 const SERIES_FEED = /^\/feeds\/series\/([a-z0-9]+(?:-[a-z0-9]+)*)\.xml$/;
 export const PODCAST_ARTWORK_PATH = "/feeds/podcast-artwork.png";

@@ -1,17 +1,17 @@
 import type PocketBase from "pocketbase";
 import { ClientResponseError } from "pocketbase";
 import { Temporal } from "temporal-polyfill";
-import type { SettingsRecord } from "../pocketbase/records.ts";
-import type { SystemClient } from "../pocketbase/client.ts";
-import { calendar, occurrenceCalendar, type FeedOptions } from "../schema/events/ics.ts";
-import { instantOf, occurrenceAt, occurrencesOf } from "../schema/events/occurrences.ts";
-import { ownGroupRows } from "../schema/groups/own-rows.ts";
+import type { SettingsRecord } from "../../pocketbase/records.ts";
+import type { SystemClient } from "../../pocketbase/client.ts";
+import { calendar, occurrenceCalendar, type FeedOptions } from "./ics.ts";
+import { instantOf, occurrenceAt, occurrencesOf } from "./occurrences.ts";
+import { ownGroupRows } from "../groups/own-rows.ts";
 import type {
   EventExceptionRecord,
   EventRecord,
   RegistrationRecord,
   RsvpRecord,
-} from "../pocketbase/records.ts";
+} from "../../pocketbase/records.ts";
 
 /**
  * The iCalendar feeds (issue 14): /feeds/events.ics (public events), /feeds/events/<category>.ics,
