@@ -123,25 +123,38 @@ onRecordUpdate((e) => {
   });
 }, "events");
 
-// Whether an occurrence takes sign-ups now, as a write would be decided (lib/events.js#signUpWindow):
-// {open, code}, for the page that shows the form and for the gateway's answer before it writes
-// (?kind=rsvp|registration; the event's own kind without it). Only for an event the caller may view
-// (its view rule, with the caller's own token); anything else is 404.
-routerAdd("GET", "/api/flock/events/{event}/sign-up-window", (e) => {
-  const query = e.request.url.query();
-  const occurrence = query.get("occurrence");
-  const kind = query.get("kind");
-  if (!/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(occurrence))
-    throw new BadRequestError("occurrence: a date like 2026-12-06 15:00:00.000Z");
-  if (kind && kind !== "rsvp" && kind !== "registration")
-    throw new BadRequestError("kind: rsvp or registration");
-  let event;
-  try {
-    event = e.app.findRecordById("events", e.request.pathValue("event"));
-  } catch (_) {
-    throw new NotFoundError();
-  }
-  if (!e.hasSuperuserAuth() && !e.app.canAccessRecord(event, e.requestInfo(), event.collection().viewRule))
-    throw new NotFoundError();
-  return e.json(200, require(`${__hooks}/lib/events.js`).signUpWindow(e.app, event, occurrence, kind));
+// Whether occurrences take sign-ups now, as a write would be decided (lib/events.js#signUpWindow), for
+// the pages that show the form and for the gateway's answer before it writes. POST {occurrences: [{event,
+// occurrence, kind?}]} (at most 100; kind "rsvp" or "registration", else the event's own) answers
+// [{open, code} | null], in order: null for an event the caller may not view (its view rule, with the
+// caller's own token) or that does not exist, as the records API would hide it.
+routerAdd("POST", "/api/flock/events/sign-up-windows", (e) => {
+  const lib = require(`${__hooks}/lib/events.js`);
+  const asked = e.requestInfo().body.occurrences;
+  if (!Array.isArray(asked) || asked.length > 100)
+    throw new BadRequestError("occurrences: a list of at most 100 {event, occurrence, kind}");
+  const info = e.requestInfo();
+  const visible = {};
+  const answers = asked.map((item) => {
+    const { event: id, occurrence, kind } = item || {};
+    if (typeof id !== "string" || !/^[a-z0-9]{15}$/.test(id)) throw new BadRequestError("event: a record id");
+    if (typeof occurrence !== "string" || !/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(occurrence))
+      throw new BadRequestError("occurrence: a date like 2026-12-06 15:00:00.000Z");
+    if (kind !== undefined && kind !== null && kind !== "rsvp" && kind !== "registration")
+      throw new BadRequestError("kind: rsvp or registration");
+    if (!(id in visible)) {
+      let event = null;
+      try {
+        event = e.app.findRecordById("events", id);
+      } catch (_) {
+        event = null;
+      }
+      visible[id] =
+        event && (e.hasSuperuserAuth() || e.app.canAccessRecord(event, info, event.collection().viewRule))
+          ? event
+          : null;
+    }
+    return visible[id] ? lib.signUpWindow(e.app, visible[id], occurrence, kind || "") : null;
+  });
+  return e.json(200, answers);
 });

@@ -6,7 +6,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ClientResponseError } from "pocketbase";
 import type { Gateway } from "../src/index.ts";
-import { createUser, errorCode, GqlClient, pbAs, system, testGateway, type TestUser } from "./helpers.ts";
+import {
+  countPocketBaseCalls,
+  createUser,
+  errorCode,
+  GqlClient,
+  pbAs,
+  system,
+  testGateway,
+  type TestUser,
+} from "./helpers.ts";
 import { countsOf, createEvent, pbDate, registrationBody, secretToken } from "./event-support.ts";
 
 let gateway: Gateway;
@@ -140,16 +149,49 @@ describe("the sign-up window is decided by the events hook", () => {
     expect((await su.collection("rsvps").update(past.id, { response: "maybe" })).response).toBe("maybe");
   });
 
-  it("answers only for an event the caller may view", async () => {
+  it("answers only for events the caller may view, many occurrences in one call", async () => {
     const hidden = await createEvent({ registrationMode: "rsvp", visibility: "members" });
-    const path = `/api/flock/events/${hidden.id}/sign-up-window`;
-    const query = { occurrence: hidden.startsAt };
-    expect(await pbAs(member).send(path, { query })).toEqual({ open: true, code: null });
-    expect(await pbAs(member).send(path, { query: { ...query, kind: "registration" } })).toEqual({
-      open: false,
-      code: "registration_not_open",
+    const open = await createEvent({ registrationMode: "registration", capacity: 2 });
+    const path = "/api/flock/events/sign-up-windows";
+    const occurrences = [
+      { event: hidden.id, occurrence: hidden.startsAt },
+      { event: hidden.id, occurrence: hidden.startsAt, kind: "registration" },
+      { event: open.id, occurrence: open.startsAt },
+    ];
+    expect(await pbAs(member).send(path, { method: "POST", body: { occurrences } })).toEqual([
+      { open: true, code: null },
+      { open: false, code: "registration_not_open" },
+      { open: true, code: null },
+    ]);
+    expect(await pbAs(null).send(path, { method: "POST", body: { occurrences } })).toEqual([
+      null,
+      null,
+      { open: true, code: null },
+    ]);
+  });
+
+  it("is read once per request for a whole list (no N+1)", async () => {
+    const event = await createEvent({
+      registrationMode: "rsvp",
+      rrule: "FREQ=WEEKLY;COUNT=6",
+      timezone: "UTC",
     });
-    await expect(pbAs(null).send(path, { query })).rejects.toMatchObject({ status: 404 });
+    const from = new Date(event.startsAt).toISOString();
+    const to = new Date(Date.parse(event.startsAt) + 40 * 86_400_000).toISOString();
+    const list = (fields: string) =>
+      `query($from: DateTime!, $to: DateTime!) { occurrences(from: $from, to: $to) { event { id } ${fields} } }`;
+    const read = (fields: string) =>
+      countPocketBaseCalls(() =>
+        asVisitor().request<{ occurrences: { event: { id: string }; registrationOpen?: boolean }[] }>(
+          list(fields),
+          { from, to },
+        ),
+      );
+    const without = await read("");
+    const { result, calls } = await read("registrationOpen");
+    const mine = result.data!.occurrences.filter((o) => o.event.id === event.id);
+    expect(mine.map((o) => o.registrationOpen)).toEqual([true, true, true, true, true, true]);
+    expect(calls).toBe(without.calls + 1); // one call answers every occurrence's window
   });
 });
 

@@ -4,7 +4,7 @@
 // happens inside the record's own transaction: PocketBase writes through one connection, so two
 // registrations for the last seat are decided one after the other, never both "confirmed". The gateway
 // reads the results: the refusals' codes (as field errors), occurrence_counts.seatsLeft, and the
-// window through GET /api/flock/events/{event}/sign-up-window (events.pb.js).
+// window through POST /api/flock/events/sign-up-windows (events.pb.js).
 
 /** Seats confirmed for one occurrence (the sum of the confirmed parties). */
 function seatsTaken(app, eventId, occurrenceStart) {

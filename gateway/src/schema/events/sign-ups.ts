@@ -11,7 +11,7 @@ import { requireAbility, requireViewer } from "../../access/guards.ts";
 import { can } from "../../access/abilities.ts";
 import type { RegistrationRecord, RsvpRecord } from "../../pocketbase/records.ts";
 import { instantOf, occurrenceAt, pbDateOf, type OccurrenceModel } from "./occurrences.ts";
-import { loadersOf } from "./loaders.ts";
+import { loadersOf, windowKey, type SignUpWindow } from "./loaders.ts";
 import { requireOccurrence } from "./reads.ts";
 import { parseInstant } from "./validation.ts";
 import { mailCancelledByStaff, mailMoved, mailPromotions, mailRegistration, mailRsvp } from "./mails.ts";
@@ -48,27 +48,19 @@ const RSVP_REFUSED: Record<string, string> = {
   registration_closed: "RSVPs are closed for this date.",
 };
 
-/** The sign-up window of an occurrence, as the events hook decides it: open, or the refusal's code. */
-export interface SignUpWindow {
-  open: boolean;
-  code: "rsvp_not_open" | "registration_not_open" | "registration_closed" | null;
-}
-
 /**
- * Read the window from the events hook (GET /api/flock/events/{id}/sign-up-window, pb_hooks/events.pb.js)
- * with the caller's token: the page shows the form from it, and a sign-up is answered from it before
+ * The window as the events hook decides it (lib/events.js#signUpWindow, read through the caller's token
+ * and batched by the loader): the page shows the form from it, and a sign-up is answered from it before
  * the write (the hook decides the write itself too, so a window closing in between is refused alike).
  */
-export function signUpWindow(
+export async function signUpWindow(
   ctx: GatewayContext,
   o: OccurrenceModel,
-  kind?: "rsvp" | "registration",
+  kind: "rsvp" | "registration" | "" = "",
 ): Promise<SignUpWindow> {
-  return pbCall(() =>
-    ctx.pb.send<SignUpWindow>(`/api/flock/events/${encodeURIComponent(o.event.id)}/sign-up-window`, {
-      query: { occurrence: pbDateOf(o.originalStart.toInstant()), ...(kind ? { kind } : {}) },
-    }),
-  );
+  const window = await loadersOf(ctx).windows.load(windowKey(o.event.id, o.originalStart.toInstant(), kind));
+  if (!window) throw notFound(); // the event went out of the caller's sight since it was read
+  return window;
 }
 
 /**
