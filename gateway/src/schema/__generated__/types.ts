@@ -224,7 +224,7 @@ export type ContentCan = {
   __typename?: 'ContentCan';
   /** Delete it. */
   delete: Scalars['Boolean']['output'];
-  /** Change it: drafts for writers (content.edit), anything for publishers; for an API token with CONTENT_WRITE, the drafts it wrote (posts). */
+  /** Change it: drafts for writers (CONTENT_EDIT), anything for publishers; for an API token with CONTENT_WRITE, the drafts it wrote (posts). */
   edit: Scalars['Boolean']['output'];
   /** Publish, schedule, update what is live, unpublish, archive. */
   publish: Scalars['Boolean']['output'];
@@ -290,7 +290,7 @@ export type EmailInput = {
  * An event, one-off or recurring (an RFC 5545 RRULE repeated in its own IANA time zone, so a 10:00
  * service stays at 10:00 local time across daylight-saving changes). Visible to everyone when PUBLIC, to
  * signed-in members whose person record is active when MEMBERS, and, drafts included, to event managers
- * (events.manage).
+ * (EVENTS_MANAGE).
  */
 export type Event = {
   __typename?: 'Event';
@@ -361,7 +361,7 @@ export type Event = {
  * An event, one-off or recurring (an RFC 5545 RRULE repeated in its own IANA time zone, so a 10:00
  * service stays at 10:00 local time across daylight-saving changes). Visible to everyone when PUBLIC, to
  * signed-in members whose person record is active when MEMBERS, and, drafts included, to event managers
- * (events.manage).
+ * (EVENTS_MANAGE).
  */
 export type EventNextOccurrencesArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
@@ -372,7 +372,7 @@ export type EventNextOccurrencesArgs = {
  * An event, one-off or recurring (an RFC 5545 RRULE repeated in its own IANA time zone, so a 10:00
  * service stays at 10:00 local time across daylight-saving changes). Visible to everyone when PUBLIC, to
  * signed-in members whose person record is active when MEMBERS, and, drafts included, to event managers
- * (events.manage).
+ * (EVENTS_MANAGE).
  */
 export type EventRecurrenceTextArgs = {
   locale?: InputMaybe<Scalars['String']['input']>;
@@ -475,7 +475,7 @@ export type EventInput = {
 export type EventStatus =
   /** Called off: still shown to its audience, every occurrence with status CANCELLED; no new RSVPs or registrations. */
   | 'CANCELLED'
-  /** Being prepared: seen only by event managers (events.manage), on no calendar or feed. */
+  /** Being prepared: seen only by event managers (EVENTS_MANAGE), on no calendar or feed. */
   | 'DRAFT'
   /** On the site and in the feeds for its audience (EventVisibility); RSVP or registration can open. */
   | 'PUBLISHED';
@@ -777,7 +777,7 @@ export type Household = {
   __typename?: 'Household';
   /** The household's address, when the caller may see it. */
   address?: Maybe<Address>;
-  /** The caller may edit this household (an adult of it, or people.manage). */
+  /** The caller may edit this household (an adult of it, or PEOPLE_MANAGE). */
   canEdit: Scalars['Boolean']['output'];
   /** The household opted out of the directory. */
   directoryOptOut: Scalars['Boolean']['output'];
@@ -1039,13 +1039,13 @@ export type Mutation = {
   addPhone: PersonPhone;
   /** Add a PDF (at most 25 MB) to a sermon. */
   addSermonAttachment: Sermon;
-  /** Staff (people.manage): remove personal data and files, delete the login, keep aggregate records. */
+  /** Staff (PEOPLE_MANAGE): remove personal data and files, delete the login, keep aggregate records. */
   anonymizePerson: Person;
   /** Moderators: approve (also clears flags). */
   approvePrayerRequest: PrayerRequest;
-  /** Staff (people.manage): approve a pending sign-up; the user is emailed and member areas open. */
+  /** Staff (PEOPLE_MANAGE): approve a pending sign-up; the user is emailed and member areas open. */
   approveSignUp: Person;
-  /** Staff (people.manage): archive a person (restore with updatePerson recordStatus ACTIVE). */
+  /** Staff (PEOPLE_MANAGE): archive a person (restore with updatePerson recordStatus ACTIVE). */
   archivePerson: Person;
   /** Archive posts (bulk). */
   archivePosts: Array<Post>;
@@ -1056,11 +1056,11 @@ export type Mutation = {
   attachSermonAudio: Sermon;
   /** Withdraw your own request to delete your data. */
   cancelDataDeletion: Person;
-  /** Cancel the whole event (events.manage): kept, every occurrence shown as cancelled. Registrations are kept (not cancelled); everyone registered or answering yes/maybe for a date not yet begun is mailed once (dates cancelled before were mailed then). */
+  /** Cancel the whole event (EVENTS_MANAGE): kept, every occurrence shown as cancelled. Registrations are kept (not cancelled); everyone registered or answering yes/maybe for a date not yet begun is mailed once (dates cancelled before were mailed then). */
   cancelEvent: Event;
   /** Withdraw one's own pending request. */
   cancelJoinRequest: Scalars['Boolean']['output'];
-  /** Cancel one occurrence (also a moved one) without touching the series (events.manage); everyone registered or answering yes/maybe for it is mailed, with the note. BAD_USER_INPUT no_such_occurrence when the series has none then. */
+  /** Cancel one occurrence (also a moved one) without touching the series (EVENTS_MANAGE); everyone registered or answering yes/maybe for it is mailed, with the note. BAD_USER_INPUT no_such_occurrence when the series has none then. */
   cancelOccurrence: Event;
   /**
    * Cancel a registration, and every other part of its party: by id (signed in: its owner or an event
@@ -1078,46 +1078,46 @@ export type Mutation = {
   confirmVerification: Scalars['Boolean']['output'];
   /** Send a message to a person in the directory by email, without revealing their address to you. Your name and email go with it so they can reply if they choose. Rate-limited. */
   contactPerson: Scalars['Boolean']['output'];
-  /** Create an API token (api.manage). The answer holds its secret, which is never shown again. */
+  /** Create an API token (API_MANAGE). The answer holds its secret, which is never shown again. */
   createApiToken: CreatedApiToken;
   /**
-   * Create an event as a DRAFT (events.manage: UNAUTHENTICATED signed out, FORBIDDEN without it, as for
+   * Create an event as a DRAFT (EVENTS_MANAGE: UNAUTHENTICATED signed out, FORBIDDEN without it, as for
    * every event-manager mutation here). BAD_USER_INPUT for an invalid field, e.g. invalid_timezone,
    * invalid_date, before_start, rule_invalid, rule_unsupported, rule_yields_nothing, out_of_range,
    * invalid_slug; CONFLICT when the slug is taken.
    */
   createEvent: Event;
-  /** Create an event category (events.manage). BAD_USER_INPUT invalid_color or invalid_slug; CONFLICT when the slug is taken. */
+  /** Create an event category (EVENTS_MANAGE). BAD_USER_INPUT invalid_color or invalid_slug; CONFLICT when the slug is taken. */
   createEventCategory: EventCategory;
   /** Staff: create a group. */
   createGroup: Group;
-  /** Staff (people.manage): create a household. */
+  /** Staff (PEOPLE_MANAGE): create a household. */
   createHousehold: Household;
   /** Create a draft page. */
   createPage: Page;
   /** Staff: create a person. Adults of an active household: add a child to it. */
   createPerson: Person;
   /**
-   * Staff (people.manage): add the visitor to the people list — an active person with membership status
+   * Staff (PEOPLE_MANAGE): add the visitor to the people list — an active person with membership status
    * "visitor", the visit's email and phone as private contact rows — and link the visit to them. The
    * names default to the visit's name split at its last space. CONFLICT when the visit already has a person.
    */
   createPersonFromVisit: VisitRequest;
-  /** Create a draft post (staff with content.edit, or an API token with CONTENT_WRITE). */
+  /** Create a draft post (staff with CONTENT_EDIT, or an API token with CONTENT_WRITE). */
   createPost: Post;
   /** Create a draft sermon. */
   createSermon: Sermon;
-  /** Create a series (sermons.manage). */
+  /** Create a series (SERMONS_MANAGE). */
   createSermonSeries: SermonSeries;
   /** Bulk upload: one draft sermon per finished audio upload, titled after the file name. */
   createSermonsFromUploads: Array<Sermon>;
-  /** Create a speaker (sermons.manage). */
+  /** Create a speaker (SERMONS_MANAGE). */
   createSpeaker: Speaker;
-  /** Subscribe a URL to events (api.manage). The answer holds the signing secret, which is never shown again. */
+  /** Subscribe a URL to events (API_MANAGE). The answer holds the signing secret, which is never shown again. */
   createWebhook: CreatedWebhook;
   /** Leaders: approve (adds the member) or decline a request; the requester is notified. */
   decideJoinRequest: GroupJoinRequest;
-  /** Delete an event with its exceptions, RSVPs and registrations (events.manage); nobody is mailed. */
+  /** Delete an event with its exceptions, RSVPs and registrations (EVENTS_MANAGE); nobody is mailed. */
   deleteEvent: Scalars['Boolean']['output'];
   /** The author, or a leader of the group. */
   deleteGroupMessage: Scalars['Boolean']['output'];
@@ -1127,13 +1127,13 @@ export type Mutation = {
   deletePage: Scalars['Boolean']['output'];
   /** Delete a post for good (as the rules allow). */
   deletePost: Scalars['Boolean']['output'];
-  /** Delete a sermon (sermons.manage). */
+  /** Delete a sermon (SERMONS_MANAGE). */
   deleteSermon: Scalars['Boolean']['output'];
-  /** Delete a series (sermons.manage). */
+  /** Delete a series (SERMONS_MANAGE). */
   deleteSermonSeries: Scalars['Boolean']['output'];
-  /** Delete a speaker (sermons.manage). */
+  /** Delete a speaker (SERMONS_MANAGE). */
   deleteSpeaker: Scalars['Boolean']['output'];
-  /** Delete a webhook and its delivery log (api.manage). */
+  /** Delete a webhook and its delivery log (API_MANAGE). */
   deleteWebhook: Scalars['Boolean']['output'];
   /** Drop a published page's working copy. */
   discardPageChanges: Page;
@@ -1161,9 +1161,9 @@ export type Mutation = {
   markNotificationRead: Notification;
   /** The requester (or a moderator passing it on): mark an approved request answered with a praise report. */
   markPrayerAnswered: PrayerRequest;
-  /** Staff (people.manage): merge a duplicate into the kept person; every related record moves over. */
+  /** Staff (PEOPLE_MANAGE): merge a duplicate into the kept person; every related record moves over. */
   mergePeople: Person;
-  /** Move one occurrence (events.manage). BAD_USER_INPUT no_such_occurrence, invalid_date or before_start. */
+  /** Move one occurrence (EVENTS_MANAGE). BAD_USER_INPUT no_such_occurrence, invalid_date or before_start. */
   moveOccurrence: Event;
   /**
    * Event managers: move a registration to another occurrence of the same event, or of another event
@@ -1178,9 +1178,9 @@ export type Mutation = {
   postGroupMessage: GroupMessage;
   /** "I prayed": once per user (visitors: per device) per day; answers the request with its new count. */
   prayFor: PrayerRequest;
-  /** Publish an event (events.manage): it appears for its audience and the event.published webhook fires. Also re-publishes a cancelled one. */
+  /** Publish an event (EVENTS_MANAGE): it appears for its audience and the event.published webhook fires. Also re-publishes a cancelled one. */
   publishEvent: Event;
-  /** Put a draft page on the site (content.publish). */
+  /** Put a draft page on the site (CONTENT_PUBLISH). */
   publishPage: Page;
   /** Put a published page's working copy live (Update). */
   publishPageChanges: Page;
@@ -1188,9 +1188,9 @@ export type Mutation = {
   publishPost: Post;
   /** Put a published post's working copy live (Update). */
   publishPostChanges: Post;
-  /** Put a sermon on the site (sermons.manage); publishedAt is set the first time. */
+  /** Put a sermon on the site (SERMONS_MANAGE); publishedAt is set the first time. */
   publishSermon: Sermon;
-  /** Queue a delivery again, now (api.manage): same id and body, so receivers can tell it is a repeat. */
+  /** Queue a delivery again, now (API_MANAGE): same id and body, so receivers can tell it is a repeat. */
   redeliverWebhook: WebhookDelivery;
   /**
    * Register a party for one occurrence while registrationOpen: anyone who may see the event, visitors
@@ -1210,7 +1210,7 @@ export type Mutation = {
   removeEmail: Scalars['Boolean']['output'];
   /** Leaders: remove a member. */
   removeGroupMember: Scalars['Boolean']['output'];
-  /** Remove the logo; needs settings.manage. */
+  /** Remove the logo; needs SETTINGS_MANAGE. */
   removeLogo: Settings;
   /** Remove a phone row the caller may edit. */
   removePhone: Scalars['Boolean']['output'];
@@ -1224,17 +1224,17 @@ export type Mutation = {
   requestPasswordReset: Scalars['Boolean']['output'];
   /** Email a new verification link if the address has an unverified account. Answers true either way. */
   requestVerification: Scalars['Boolean']['output'];
-  /** Send the verification email again to an unverified user; needs roles.manage. CONFLICT (reason already_verified) when verified. */
+  /** Send the verification email again to an unverified user; needs ROLES_MANAGE. CONFLICT (reason already_verified) when verified. */
   resendVerification: Scalars['Boolean']['output'];
   /** Signed in: a new secret address for the viewer's personal calendar feed (the old one stops working). Returns its absolute URL (…/feeds/me/<token>.ics). */
   resetCalendarToken: Scalars['String']['output'];
-  /** Undo a cancellation or move of one occurrence (events.manage); harmless when there is none. */
+  /** Undo a cancellation or move of one occurrence (EVENTS_MANAGE); harmless when there is none. */
   restoreOccurrence: Event;
   /** Save an earlier version as the page's text (as its working copy when the page is published). */
   restorePageRevision: Page;
   /** Save an earlier version as the post's text (as its working copy when the post is published). */
   restorePostRevision: Post;
-  /** Revoke an API token (api.manage): requests with it are refused from now on. Revoking twice is harmless. */
+  /** Revoke an API token (API_MANAGE): requests with it are refused from now on. Revoking twice is harmless. */
   revokeApiToken: ApiToken;
   /** Withdraw a pending invitation; its link stops working. */
   revokeHouseholdInvitation: HouseholdInvitation;
@@ -1248,7 +1248,7 @@ export type Mutation = {
   rsvp: RsvpResult;
   /** Set (or replace) a household's address. */
   setAddress: Address;
-  /** Upload (or with null, remove) the event's cover image (events.manage): JPEG, PNG, WebP or GIF up to 10 MB, shown at 1200×630. */
+  /** Upload (or with null, remove) the event's cover image (EVENTS_MANAGE): JPEG, PNG, WebP or GIF up to 10 MB, shown at 1200×630. */
   setEventImage: Event;
   /** Staff: archive (or restore) a group. */
   setGroupArchived: Group;
@@ -1266,11 +1266,11 @@ export type Mutation = {
   setSpeakerPhoto: Speaker;
   /** Choose how a topic the viewer handles reaches them. FORBIDDEN for a topic their roles do not handle. */
   setStaffAlertPreference: StaffAlertPreference;
-  /** Replace a user's roles; needs roles.manage. CONFLICT (reason own_access) when it would remove the caller's own roles.manage. */
+  /** Replace a user's roles; needs ROLES_MANAGE. CONFLICT (reason own_access) when it would remove the caller's own ROLES_MANAGE. */
   setUserRoles: User;
-  /** Suspend or reactivate a user; suspending also ends their sessions. Needs roles.manage. */
+  /** Suspend or reactivate a user; suspending also ends their sessions. Needs ROLES_MANAGE. */
   setUserStatus: User;
-  /** Turn a webhook off or back on (api.manage); turning it on clears its failure count. */
+  /** Turn a webhook off or back on (API_MANAGE); turning it on clears its failure count. */
   setWebhookEnabled: Webhook;
   /** Sign in with email and password; sets the session cookie. */
   signIn: Viewer;
@@ -1284,7 +1284,7 @@ export type Mutation = {
    */
   signUp: Scalars['Boolean']['output'];
   /**
-   * "This and following" (events.manage): end the series before originalStart (cancel it when nothing
+   * "This and following" (EVENTS_MANAGE): end the series before originalStart (cancel it when nothing
    * is left) and continue it from there as a new event made from the input, with the old event's status
    * and (unless given) visibility and registration mode; exceptions from then on move to it. Returns the
    * new event. BAD_USER_INPUT not_recurring for a one-off event. RSVPs and registrations from then on move to
@@ -1296,7 +1296,7 @@ export type Mutation = {
   submitPrayerRequest: PrayerRequest;
   /** Plan a visit; a confirmation is emailed. Throttled per IP (5 per hour). */
   submitVisitRequest: Scalars['Boolean']['output'];
-  /** Take a page off the site, back to draft (content.publish). */
+  /** Take a page off the site, back to draft (CONTENT_PUBLISH). */
   unpublishPage: Page;
   /** Back to draft. */
   unpublishPost: Post;
@@ -1304,35 +1304,35 @@ export type Mutation = {
   unpublishSermon: Sermon;
   /** Change an email row the caller may edit. */
   updateEmail: PersonEmail;
-  /** Edit the series (events.manage); its exceptions are kept (keyed by original start). Errors as createEvent's; NOT_FOUND for an event the caller cannot see. */
+  /** Edit the series (EVENTS_MANAGE); its exceptions are kept (keyed by original start). Errors as createEvent's; NOT_FOUND for an event the caller cannot see. */
   updateEvent: Event;
   /** Staff: change a group. */
   updateGroup: Group;
   /** Leaders: the description, schedule and location. */
   updateGroupDetails: Group;
-  /** Change a household (an adult of it, or people.manage). */
+  /** Change a household (an adult of it, or PEOPLE_MANAGE). */
   updateHousehold: Household;
   /** Change a media item's alt text or caption. */
   updateMedia: Media;
   /** Save a page (a published page: its working copy); refused with CONFLICT when someone saved a newer revision since expectedRevision. */
   updatePage: Page;
-  /** Edit a person: yourself, a person of your household (adults), or anyone (people.manage). */
+  /** Edit a person: yourself, a person of your household (adults), or anyone (PEOPLE_MANAGE). */
   updatePerson: Person;
   /** Change a phone row the caller may edit. */
   updatePhone: PersonPhone;
   /** Save a post (a published post: its working copy); refused with CONFLICT when someone saved a newer revision since expectedRevision. An API token with CONTENT_WRITE saves only drafts it created. */
   updatePost: Post;
-  /** Change a sermon (sermons.manage). */
+  /** Change a sermon (SERMONS_MANAGE). */
   updateSermon: Sermon;
-  /** Change a series (sermons.manage). */
+  /** Change a series (SERMONS_MANAGE). */
   updateSermonSeries: SermonSeries;
-  /** Change settings; needs settings.manage. */
+  /** Change settings; needs SETTINGS_MANAGE. */
   updateSettings: Settings;
-  /** Change a speaker (sermons.manage). */
+  /** Change a speaker (SERMONS_MANAGE). */
   updateSpeaker: Speaker;
-  /** Staff (people.manage): follow up. */
+  /** Staff (PEOPLE_MANAGE): follow up. */
   updateVisitRequest: VisitRequest;
-  /** Upload a new logo (JPEG, PNG, WebP or GIF, at most 10 MB); needs settings.manage. */
+  /** Upload a new logo (JPEG, PNG, WebP or GIF, at most 10 MB); needs SETTINGS_MANAGE. */
   uploadLogo: Settings;
   /** Upload an image (JPEG, PNG, WebP, GIF ≤ 10 MB) or a PDF (≤ 25 MB) into the media library. */
   uploadMedia: Media;
@@ -2250,13 +2250,13 @@ export type NotificationKind =
   | 'prayer_rejected'
   /** Staff approved the user's sign-up: member areas are open. */
   | 'signup_approved'
-  /** Staff: a sign-up waits for approval (people.manage). */
+  /** Staff: a sign-up waits for approval (PEOPLE_MANAGE). */
   | 'signup_pending'
   /** Staff: the daily digest of new activity. */
   | 'staff_digest'
-  /** Staff: a new visit request (people.manage). */
+  /** Staff: a new visit request (PEOPLE_MANAGE). */
   | 'visit_request'
-  /** Integration managers: a webhook was disabled after deliveries failed repeatedly (api.manage). */
+  /** Integration managers: a webhook was disabled after deliveries failed repeatedly (API_MANAGE). */
   | 'webhook_disabled';
 
 /** One occurrence of an event, as a calendar shows it (exceptions applied). */
@@ -2431,31 +2431,31 @@ export type PeopleFilter = {
 
 /** A permission that roles grant (PRODUCT.md §1). */
 export type Permission =
-  /** Create, list and revoke API tokens for integrations (api.manage). */
+  /** Create, list and revoke API tokens and webhooks for integrations. */
   | 'api.manage'
-  /** Write drafts of posts and pages (content.edit). */
+  /** Write drafts of posts and pages. */
   | 'content.edit'
-  /** Publish, schedule, unpublish and delete posts and pages (content.publish). */
+  /** Publish, schedule, unpublish and delete posts and pages. */
   | 'content.publish'
-  /** Manage events, their dates and attendee lists (events.manage). */
+  /** Manage events, their dates and attendee lists. */
   | 'events.manage'
-  /** Manage small groups (groups.manage; the groups feature is not built yet). */
+  /** Manage every group: create, hide, archive, their members and requests. */
   | 'groups.manage'
-  /** Change and delete anyone's media uploads (media.manage). */
+  /** Change and delete anyone's media uploads. */
   | 'media.manage'
-  /** Add, change, approve, merge and archive people and households (people.manage). */
+  /** Add, change, approve, merge and archive people and households. */
   | 'people.manage'
-  /** See the people and households staff screens and visit requests (people.view). */
+  /** See the people and households staff screens and visit requests. */
   | 'people.view'
-  /** Moderate prayer requests (prayer.moderate). */
+  /** Moderate prayer requests. */
   | 'prayer.moderate'
-  /** See prayer requests shared with pastoral staff only (prayer.view_pastoral). */
+  /** See prayer requests shared with pastoral staff only. */
   | 'prayer.view_pastoral'
-  /** Manage accounts and their roles (roles.manage). */
+  /** Manage accounts and their roles. */
   | 'roles.manage'
-  /** Manage sermons, series and speakers, drafts included (sermons.manage). */
+  /** Manage sermons, series and speakers, drafts included. */
   | 'sermons.manage'
-  /** Change the church's settings (settings.manage). */
+  /** Change the church's settings. */
   | 'settings.manage';
 
 /** A person known to the church. Fields the caller may not see are null or empty lists. */
@@ -2469,7 +2469,7 @@ export type Person = {
   birthDate?: Maybe<Scalars['String']['output']>;
   /** Month and day, when the caller may see them. */
   birthday?: Maybe<Birthday>;
-  /** The caller may edit this person: themselves, a child or youth of their household (adults), or anyone (people.manage). Each adult manages their own details. */
+  /** The caller may edit this person: themselves, a child or youth of their household (adults), or anyone (PEOPLE_MANAGE). Each adult manages their own details. */
   canEdit: Scalars['Boolean']['output'];
   /** When the person was created. */
   created: Scalars['DateTime']['output'];
@@ -2562,17 +2562,17 @@ export type PersonInput = {
   directoryOptOut?: InputMaybe<Scalars['Boolean']['input']>;
   /** Given name, 1–50 characters. */
   firstName?: InputMaybe<Scalars['String']['input']>;
-  /** Staff only (people.manage): move to another household. */
+  /** Staff only (PEOPLE_MANAGE): move to another household. */
   householdId?: InputMaybe<Scalars['ID']['input']>;
-  /** Staff only (people.manage). */
+  /** Staff only (PEOPLE_MANAGE). */
   householdRole?: InputMaybe<HouseholdRole>;
   /** Family name, 1–50 characters. */
   lastName?: InputMaybe<Scalars['String']['input']>;
-  /** Staff only (people.manage). */
+  /** Staff only (PEOPLE_MANAGE). */
   membershipStatus?: InputMaybe<MembershipStatus>;
   /** At most 50 characters; empty clears it. */
   preferredName?: InputMaybe<Scalars['String']['input']>;
-  /** Staff only (people.manage). */
+  /** Staff only (PEOPLE_MANAGE). */
   recordStatus?: InputMaybe<RecordStatus>;
 };
 
@@ -2891,9 +2891,9 @@ export type Query = {
   __typename?: 'Query';
   /** Staff: every group, archived and hidden ones included. */
   adminGroups: Array<Group>;
-  /** Every API token, newest first (api.manage). */
+  /** Every API token, newest first (API_MANAGE). */
   apiTokens: Array<ApiToken>;
-  /** Event managers (events.manage): who registered and answered for one occurrence, with a CSV export. */
+  /** Event managers (EVENTS_MANAGE): who registered and answered for one occurrence, with a CSV export. */
   attendees: AttendeeList;
   /** The 66 books, in canonical order, named in the requested language. */
   bibleBooks: Array<BibleBook>;
@@ -2917,13 +2917,13 @@ export type Query = {
   homeNews: Array<Post>;
   /** A household the caller may see; null when missing or hidden by the rules. */
   household?: Maybe<Household>;
-  /** Staff (people.view): households by name. */
+  /** Staff (PEOPLE_VIEW): households by name. */
   households: HouseholdConnection;
   /** The newest published sermon (home page). */
   latestSermon?: Maybe<Sermon>;
   /** One media item by id, or null when it does not exist or the caller may not see it. */
   media?: Maybe<Media>;
-  /** The media library, newest first (needs content.edit or media.manage). */
+  /** The media library, newest first (needs CONTENT_EDIT or MEDIA_MANAGE). */
   mediaLibrary: MediaConnection;
   /** The viewer's groups. */
   myGroups: Array<Group>;
@@ -2955,9 +2955,9 @@ export type Query = {
   pages: PageConnection;
   /** Parse references as the editor types them (preview). */
   parseScripture: Array<ScripturePassage>;
-  /** Staff (people.view): people with filters, by last and first name. */
+  /** Staff (PEOPLE_VIEW): people with filters, by last and first name. */
   people: PersonConnection;
-  /** Staff (people.view): the filtered list as CSV (UTF-8, header row; cells are formula-safe). */
+  /** Staff (PEOPLE_VIEW): the filtered list as CSV (UTF-8, header row; cells are formula-safe). */
   peopleCsv: Scalars['String']['output'];
   /** A person the caller may see; null when missing or hidden by the rules (as for pages and posts). */
   person?: Maybe<Person>;
@@ -2973,7 +2973,7 @@ export type Query = {
    * what they may read (published, for their audience); editors can filter by status.
    */
   posts: PostConnection;
-  /** Moderation queue (prayer.moderate; pastoral requests need prayer.view_pastoral): oldest first. */
+  /** Moderation queue (PRAYER_MODERATE; pastoral requests need PRAYER_VIEW_PASTORAL): oldest first. */
   prayerQueue: PrayerRequestConnection;
   /** One request the caller may see; null otherwise. */
   prayerRequest?: Maybe<PrayerRequest>;
@@ -3013,13 +3013,13 @@ export type Query = {
   staffAlertPreferences: Array<StaffAlertPreference>;
   /** The next occurrences not yet ended, within 120 days, cancelled ones left out (the home page); no drafts. */
   upcomingOccurrences: Array<Occurrence>;
-  /** Accounts, newest first; needs the roles.manage permission (anyone else signed in gets only their own account). */
+  /** Accounts, newest first; needs the ROLES_MANAGE permission (anyone else signed in gets only their own account). */
   users: UserConnection;
   /** The signed-in user, or null for a visitor. */
   viewer?: Maybe<Viewer>;
-  /** Staff (people.view): visit requests, newest first. */
+  /** Staff (PEOPLE_VIEW): visit requests, newest first. */
   visitRequests: VisitRequestConnection;
-  /** Every webhook, newest first (api.manage). */
+  /** Every webhook, newest first (API_MANAGE). */
   webhooks: Array<Webhook>;
 };
 
@@ -3493,7 +3493,7 @@ export type RecurrencePreviewInput = {
 
 /**
  * A registration for one occurrence: a party of 1–10 people under one name and email. Seen by its own
- * signed-in user, by event managers (events.manage) and, signed out, with the secret token of its mail link.
+ * signed-in user, by event managers (EVENTS_MANAGE) and, signed out, with the secret token of its mail link.
  */
 export type Registration = {
   __typename?: 'Registration';
@@ -3791,7 +3791,7 @@ export type SermonEdge = {
   node: Sermon;
 };
 
-/** A sermon's fields (sermons.manage); omitted optional fields stay as they are. */
+/** A sermon's fields (SERMONS_MANAGE); omitted optional fields stay as they are. */
 export type SermonInput = {
   /** Markdown. */
   notes?: InputMaybe<Scalars['String']['input']>;
@@ -3845,7 +3845,7 @@ export type SermonSeriesSermonsArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
-/** A series' fields (sermons.manage). */
+/** A series' fields (SERMONS_MANAGE). */
 export type SermonSeriesInput = {
   /** Plain text, at most 5000 characters. */
   description?: InputMaybe<Scalars['String']['input']>;
@@ -4020,7 +4020,7 @@ export type SpeakerSermonsArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
-/** A speaker's fields (sermons.manage). */
+/** A speaker's fields (SERMONS_MANAGE). */
 export type SpeakerInput = {
   /** Plain text, at most 5000 characters. */
   bio?: InputMaybe<Scalars['String']['input']>;
@@ -4041,11 +4041,11 @@ export type StaffAlertPreference = {
 
 /** What staff are told about. */
 export type StaffAlertTopic =
-  /** A prayer request waiting for moderation (prayer.moderate or prayer.view_pastoral). */
+  /** A prayer request waiting for moderation (PRAYER_MODERATE or PRAYER_VIEW_PASTORAL). */
   | 'prayer'
-  /** A sign-up waiting for approval (people.manage). */
+  /** A sign-up waiting for approval (PEOPLE_MANAGE). */
   | 'signups'
-  /** A new plan-a-visit request (people.manage). */
+  /** A new plan-a-visit request (PEOPLE_MANAGE). */
   | 'visits';
 
 /** The root of live updates, delivered over Server-Sent Events (docs/API.md, "Subscriptions"). */
@@ -4135,7 +4135,7 @@ export type User = {
   __typename?: 'User';
   /** When the user was created. */
   created: Scalars['DateTime']['output'];
-  /** The sign-in email, lowercased; empty unless the caller is this user or may manage accounts (roles.manage). */
+  /** The sign-in email, lowercased; empty unless the caller is this user or may manage accounts (ROLES_MANAGE). */
   email: Scalars['String']['output'];
   /** The user's id (a PocketBase record id). */
   id: Scalars['ID']['output'];
@@ -4213,7 +4213,7 @@ export type ViewerAbilities = {
   manageEvents: Scalars['Boolean']['output'];
   /** Any group: create, change, hide, archive; its members and join requests. */
   manageGroups: Scalars['Boolean']['output'];
-  /** API tokens for integrations: create, list, revoke (api.manage). */
+  /** API tokens and webhooks for integrations: create, list, revoke (API_MANAGE). */
   manageIntegrations: Scalars['Boolean']['output'];
   /** Change and delete anyone's uploads, not only one's own. */
   manageMedia: Scalars['Boolean']['output'];
@@ -4250,7 +4250,7 @@ export type Visibility =
   /** Nobody else. */
   | 'private';
 
-/** A "plan a visit" request from someone thinking of coming (staff with people.view read them). */
+/** A "plan a visit" request from someone thinking of coming (staff with PEOPLE_VIEW read them). */
 export type VisitRequest = {
   __typename?: 'VisitRequest';
   /** When the visit request was created. */
