@@ -46,6 +46,8 @@ const run = randomUUID().slice(0, 6);
 const slug = (label: string) => `${label}-${run}-${randomUUID().slice(0, 6)}`;
 let settingsId = "";
 let settingsTagline = "";
+/** householdAdult's household. */
+let ownHousehold = "";
 
 /** Did PocketBase allow it? (2xx: yes; 400 from a rule-checked body, 403, 404: no.) */
 const allowed = async (run: () => Promise<unknown>) => (await restStatus(run)) === 200;
@@ -238,6 +240,16 @@ beforeAll(async () => {
   personas.set("anonymous", null);
   personas.set("pending", await createUser({ person: "pending" }));
   personas.set("member", await createUser());
+  // Members whose records the record probes build around (see RECORD_PROBES).
+  personas.set("groupLeader", await createUser());
+  personas.set("groupMember", await createUser());
+  const householdAdult = await createUser();
+  // Set before the gateway first reads this persona (it remembers a viewer for a minute).
+  ownHousehold = (await su.collection("households").create({ name: `Probe household ${run}` })).id;
+  await su
+    .collection("people")
+    .update(householdAdult.personId!, { household: ownHousehold, householdRole: "head" });
+  personas.set("householdAdult", householdAdult);
   for (const role of ["Administrator", "Pastor", "Editor", "Care Team"] as const)
     personas.set(role, await createUser({ roles: [role] }));
   for (const [name, permissions] of Object.entries(CUSTOM_ROLES)) {
@@ -296,16 +308,34 @@ describe("what GraphQL says each persona may do agrees with what PocketBase allo
 });
 
 /**
- * The same agreement for what a viewer may do with one record (`Page.can`, `Post.can`,
- * `PrayerRequest.can`): each claim is checked by doing it through REST on a fresh record.
+ * The same agreement for what a viewer may do with one record (each type's `can`, computed by the
+ * feature's policy in gateway/src/access/): each claim is checked by doing it through REST, as the
+ * persona, on a record made for the probe. Some records are made around a persona (a group that
+ * `groupLeader` leads and `groupMember` belongs to, a child in `householdAdult`'s household), so the
+ * record-level grants are probed as well as the staff ones.
  */
+type Made = { id: string; keep?: boolean } & Record<string, unknown>;
 type RecordProbe = {
+  /** The collection `make` creates in (its record is removed afterwards, unless `keep`). */
   collection: string;
-  make(): Promise<{ id: string }>;
-  query: string;
-  field: string;
-  act(pb: PocketBase, id: string): Promise<unknown>;
+  make(user: TestUser | null): Promise<Made>;
+  /** What GraphQL says the persona may do with it (false when they cannot see it). */
+  claim(client: GqlClient, record: Made): Promise<boolean>;
+  /** Doing it through REST as the persona. */
+  act(pb: PocketBase, record: Made, user: TestUser | null): Promise<unknown>;
 };
+
+/** The claim read from one query: `query(id) { can { field } }` (a record the viewer cannot see: false). */
+const canOf =
+  (query: string, field: string, arg: "id" | "slug" = "id", type = "ID!") =>
+  async (client: GqlClient, record: Made) => {
+    const result = await client.request<Record<string, { can: Record<string, boolean> } | null>>(
+      `query ($key: ${type}) { record: ${query}(${arg}: $key) { can { ${field} } } }`,
+      { key: record[arg] },
+    );
+    expect(result.errors, `${query}.can.${field}`).toBeUndefined();
+    return result.data?.record?.can[field] ?? false;
+  };
 
 const pageOf = (status: "draft" | "published") => () =>
   su.collection("pages").create({
@@ -333,42 +363,131 @@ const requestOf = (visibility: "public" | "pastoral") => () =>
 const contentProbes = (
   kind: "page" | "post",
   status: "draft" | "published",
-  make: () => Promise<{ id: string }>,
+  make: () => Promise<Made>,
 ): Record<string, RecordProbe> => {
   const collection = `${kind}s`;
-  const query = `${kind}ById`;
+  const probe = (field: string, act: RecordProbe["act"]): RecordProbe => ({
+    collection,
+    make,
+    claim: canOf(`${kind}ById`, field),
+    act,
+  });
   return {
-    [`${kind} ${status}: edit`]: {
-      collection,
-      make,
-      query,
-      field: "edit",
-      act: (pb, id) => pb.collection(collection).update(id, { title: "Probe, edited" }),
-    },
-    [`${kind} ${status}: publish`]: {
-      collection,
-      make,
-      query,
-      field: "publish",
-      // Publishing a draft; taking a published one down.
-      act: (pb, id) =>
-        pb
-          .collection(collection)
-          .update(
-            id,
-            status === "draft"
-              ? { status: "published", publishedAt: new Date().toISOString() }
-              : { status: "draft" },
-          ),
-    },
-    [`${kind} ${status}: delete`]: {
-      collection,
-      make,
-      query,
-      field: "delete",
-      act: (pb, id) => pb.collection(collection).delete(id),
-    },
+    [`${kind} ${status}: edit`]: probe("edit", (pb, { id }) =>
+      pb.collection(collection).update(id, { title: "Probe, edited" }),
+    ),
+    // Publishing a draft; taking a published one down.
+    [`${kind} ${status}: publish`]: probe("publish", (pb, { id }) =>
+      pb
+        .collection(collection)
+        .update(
+          id,
+          status === "draft"
+            ? { status: "published", publishedAt: new Date().toISOString() }
+            : { status: "draft" },
+        ),
+    ),
+    [`${kind} ${status}: delete`]: probe("delete", (pb, { id }) => pb.collection(collection).delete(id)),
   };
+};
+
+// ---------------------------------------------------------------------------------------------------
+// Groups: a fresh group (members-only, chat on) led by `groupLeader`, with `groupMember` and a message
+// `groupMember` wrote.
+
+const personOf = (persona: string) => personas.get(persona)!.personId!;
+
+async function groupWithMembers(fields: Record<string, unknown> = {}): Promise<Made> {
+  const group = await su.collection("groups").create({
+    name: `Probe group ${run}`,
+    slug: slug("group"),
+    type: "small_group",
+    locationDisplay: "hidden",
+    visibility: "members",
+    joinPolicy: "request",
+    rosterVisibility: "members",
+    chatEnabled: true,
+    status: "active",
+    ...fields,
+  });
+  await su
+    .collection("group_members")
+    .create({ group: group.id, person: personOf("groupLeader"), role: "leader", status: "active" });
+  const member = await su
+    .collection("group_members")
+    .create({ group: group.id, person: personOf("groupMember"), role: "member", status: "active" });
+  const message = await su.collection("group_messages").create({
+    group: group.id,
+    author: personOf("groupMember"),
+    authorName: "Probe",
+    body: "Probe message",
+    clientKey: randomUUID(),
+  });
+  return { id: group.id, slug: group.slug, memberRow: member.id, message: message.id };
+}
+
+const groupProbe = (field: string, act: RecordProbe["act"]): RecordProbe => ({
+  collection: "groups",
+  make: () => groupWithMembers(),
+  claim: canOf("group", field, "slug", "String!"),
+  act,
+});
+
+/** The group's chat as GraphQL gives it to the persona (FORBIDDEN for non-members: no claims). */
+const messageCan = (field: "edit" | "delete") => async (client: GqlClient, record: Made) => {
+  const result = await client.request<{
+    groupMessages: { edges: { node: { id: string; can: Record<string, boolean> } }[] };
+  }>(`query ($g: ID!) { groupMessages(groupId: $g) { edges { node { id can { ${field} } } } } }`, {
+    g: record.id,
+  });
+  const node = result.data?.groupMessages.edges.find((e) => e.node.id === record.message)?.node;
+  return node?.can[field] ?? false;
+};
+
+const GROUP_PROBES: Record<string, RecordProbe> = {
+  "group: edit": groupProbe("edit", (pb, { id }) =>
+    pb.collection("groups").update(id, { description: "Probe, edited" }),
+  ),
+  "group: manage": groupProbe("manage", (pb, { id }) =>
+    pb.collection("groups").update(id, { joinPolicy: "closed" }),
+  ),
+  "group: manageMembers": groupProbe("manageMembers", (pb, record) =>
+    pb.collection("group_members").update(String(record.memberRow), { role: "member" }),
+  ),
+  "group: readChat": groupProbe("readChat", (pb, record) =>
+    pb.collection("group_messages").getOne(String(record.message)),
+  ),
+  "group: postMessage": groupProbe("postMessage", (pb, { id }, user) =>
+    pb.collection("group_messages").create({
+      group: id,
+      author: user?.personId ?? "",
+      authorName: "Probe",
+      body: "Probe reply",
+      clientKey: randomUUID(),
+    }),
+  ),
+  "group: askForPrayer": groupProbe("askForPrayer", (pb, { id }) =>
+    pb.collection("prayer_requests").create({
+      body: `Group probe ${run}`,
+      visibility: "members",
+      anonymous: true,
+      authorName: "",
+      status: "pending",
+      group: id,
+    }),
+  ),
+  "group message: edit": {
+    collection: "groups",
+    make: () => groupWithMembers(),
+    claim: messageCan("edit"),
+    act: (pb, record) => pb.collection("group_messages").update(String(record.message), { body: "Edited" }),
+  },
+  "group message: delete": {
+    collection: "groups",
+    make: () => groupWithMembers(),
+    claim: messageCan("delete"),
+    act: (pb, record) => pb.collection("group_messages").delete(String(record.message)),
+  },
 };
 
 const RECORD_PROBES: Record<string, RecordProbe> = {
@@ -377,22 +496,21 @@ const RECORD_PROBES: Record<string, RecordProbe> = {
   ...contentProbes("post", "draft", postOf("draft")),
   ...contentProbes("post", "published", postOf("published")),
   ...Object.fromEntries(
-    (["public", "pastoral"] as const).map((visibility) => [
+    (["public", "pastoral"] as const).map((visibility): [string, RecordProbe] => [
       `prayer request ${visibility}: moderate`,
       {
         collection: "prayer_requests",
         make: requestOf(visibility),
-        query: "prayerRequest",
-        field: "moderate",
-        act: (pb: PocketBase, id: string) =>
-          pb.collection("prayer_requests").update(id, { status: "approved" }),
+        claim: canOf("prayerRequest", "moderate"),
+        act: (pb, { id }) => pb.collection("prayer_requests").update(id, { status: "approved" }),
       },
     ]),
   ),
+  ...GROUP_PROBES,
 };
 
 describe("what GraphQL says each persona may do with a record agrees with what PocketBase allows", () => {
-  it("pages and posts (draft and published), prayer requests (public and pastoral), for every persona", async () => {
+  it("every type's can, for every persona, on records made for the probe", async () => {
     const disagreements: string[] = [];
     const table: string[] = [];
     for (const [name, user] of personas) {
@@ -400,22 +518,22 @@ describe("what GraphQL says each persona may do with a record agrees with what P
       const pb = pbAs(user);
       const row: string[] = [];
       for (const [label, probe] of Object.entries(RECORD_PROBES)) {
-        await withRecord(probe.collection, probe.make, async (record) => {
-          const result = await client.request<Record<string, { can: Record<string, boolean> } | null>>(
-            `query ($id: ID!) { record: ${probe.query}(id: $id) { can { ${probe.field} } } }`,
-            { id: record.id },
-          );
-          expect(result.errors, `${name}: ${label}`).toBeUndefined();
-          // A record the viewer cannot see: they may do nothing with it.
-          const claimed = result.data?.record?.can[probe.field] ?? false;
-          const actual = await allowed(() => probe.act(pb, record.id));
+        const record = await probe.make(user);
+        try {
+          const claimed = await probe.claim(client, record);
+          const actual = await allowed(() => probe.act(pb, record, user));
           row.push(`${actual ? "Y" : "n"}`);
           if (claimed !== actual)
             disagreements.push(
               `${name}: GraphQL says ${label} = ${claimed}, PocketBase ${actual ? "allows" : "refuses"} it`,
             );
-          return actual;
-        });
+        } finally {
+          if (!record.keep)
+            await su
+              .collection(probe.collection)
+              .delete(record.id)
+              .catch(() => undefined);
+        }
       }
       table.push(`${name.padEnd(14)} ${row.join("")}`);
     }
@@ -428,5 +546,5 @@ describe("what GraphQL says each persona may do with a record agrees with what P
         `${label}: some personas may, some may not`,
       ).toBe(true);
     }
-  }, 180_000);
+  }, 600_000);
 });

@@ -494,7 +494,12 @@ export type Group = {
   address?: Maybe<Scalars['String']['output']>;
   /** The approximate area (shown unless the location is hidden; always to the group's members and staff). */
   area?: Maybe<Scalars['String']['output']>;
-  /** The viewer leads this group or may manage every group: the leaders' tools. */
+  /** What the viewer may do with this group, as PocketBase's rules will decide it (screens show their actions from this). */
+  can: GroupCan;
+  /**
+   * The viewer leads this group or may manage every group: the leaders' tools.
+   * @deprecated Use can.manageMembers (and can.edit for the group's details).
+   */
   canManage: Scalars['Boolean']['output'];
   /** 0: no limit. */
   capacity: Scalars['Int']['output'];
@@ -563,6 +568,26 @@ export type GroupEventsArgs = {
 export type GroupPrayerRequestsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/**
+ * What the viewer may do with one group, as PocketBase's rules will decide it (gateway/src/access/groups.ts;
+ * gateway/test/access-agreement.int.test.ts checks the two agree).
+ */
+export type GroupCan = {
+  __typename?: 'GroupCan';
+  /** Ask the group to pray (a request only its members read): its active members while the group is active. */
+  askForPrayer: Scalars['Boolean']['output'];
+  /** Change what the group says about itself: description, schedule, meeting day, location and address (its leaders, GROUPS_MANAGE). */
+  edit: Scalars['Boolean']['output'];
+  /** Change who may find and join it, its type and capacity, archive it (GROUPS_MANAGE). */
+  manage: Scalars['Boolean']['output'];
+  /** Add and remove members, make leaders, decide join requests and mail the members (its leaders, GROUPS_MANAGE). */
+  manageMembers: Scalars['Boolean']['output'];
+  /** Write in its chat: as readChat, while the group is active. */
+  postMessage: Scalars['Boolean']['output'];
+  /** Read its chat: its active members while the chat is on (staff do not read chats). */
+  readChat: Scalars['Boolean']['output'];
 };
 
 /** A page of groups. */
@@ -680,7 +705,12 @@ export type GroupMessage = {
   authorName: Scalars['String']['output'];
   /** The text as typed (Markdown-lite). */
   body: Scalars['String']['output'];
-  /** The author may edit it; the author or a leader may delete it. */
+  /** What the viewer may do with this message. */
+  can: GroupMessageCan;
+  /**
+   * The author may edit it; the author or a leader may delete it.
+   * @deprecated Use can.delete.
+   */
   canDelete: Scalars['Boolean']['output'];
   /** The sender's idempotency key (lets a client match its queued message to the stored one). */
   clientKey: Scalars['String']['output'];
@@ -696,6 +726,15 @@ export type GroupMessage = {
   id: Scalars['ID']['output'];
   /** The viewer wrote it. */
   mine: Scalars['Boolean']['output'];
+};
+
+/** What the viewer may do with one chat message, as PocketBase's rules will decide it. */
+export type GroupMessageCan = {
+  __typename?: 'GroupMessageCan';
+  /** Delete it: its author (while a member) and the group's leaders. */
+  delete: Scalars['Boolean']['output'];
+  /** Change its text: its author, while a member of the group. */
+  edit: Scalars['Boolean']['output'];
 };
 
 /** A page of a group's chat. */
@@ -4597,6 +4636,7 @@ export type ResolversTypes = {
   File: ResolverTypeWrapper<Scalars['File']['output']>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   Group: ResolverTypeWrapper<GroupRecord>;
+  GroupCan: ResolverTypeWrapper<GroupCan>;
   GroupConnection: ResolverTypeWrapper<Omit<GroupConnection, 'edges'> & { edges: Array<ResolversTypes['GroupEdge']> }>;
   GroupDetailsInput: GroupDetailsInput;
   GroupEdge: ResolverTypeWrapper<Omit<GroupEdge, 'node'> & { node: ResolversTypes['Group'] }>;
@@ -4605,6 +4645,7 @@ export type ResolversTypes = {
   GroupJoinRequest: ResolverTypeWrapper<GroupJoinRequestRecord>;
   GroupMember: ResolverTypeWrapper<GroupMemberRecord>;
   GroupMessage: ResolverTypeWrapper<GroupMessageRecord>;
+  GroupMessageCan: ResolverTypeWrapper<GroupMessageCan>;
   GroupMessageConnection: ResolverTypeWrapper<Omit<GroupMessageConnection, 'edges'> & { edges: Array<ResolversTypes['GroupMessageEdge']> }>;
   GroupMessageEdge: ResolverTypeWrapper<Omit<GroupMessageEdge, 'node'> & { node: ResolversTypes['GroupMessage'] }>;
   GroupMessageEvent: ResolverTypeWrapper<GroupMessageEventModel>;
@@ -4773,6 +4814,7 @@ export type ResolversParentTypes = {
   File: Scalars['File']['output'];
   Float: Scalars['Float']['output'];
   Group: GroupRecord;
+  GroupCan: GroupCan;
   GroupConnection: Omit<GroupConnection, 'edges'> & { edges: Array<ResolversParentTypes['GroupEdge']> };
   GroupDetailsInput: GroupDetailsInput;
   GroupEdge: Omit<GroupEdge, 'node'> & { node: ResolversParentTypes['Group'] };
@@ -4781,6 +4823,7 @@ export type ResolversParentTypes = {
   GroupJoinRequest: GroupJoinRequestRecord;
   GroupMember: GroupMemberRecord;
   GroupMessage: GroupMessageRecord;
+  GroupMessageCan: GroupMessageCan;
   GroupMessageConnection: Omit<GroupMessageConnection, 'edges'> & { edges: Array<ResolversParentTypes['GroupMessageEdge']> };
   GroupMessageEdge: Omit<GroupMessageEdge, 'node'> & { node: ResolversParentTypes['GroupMessage'] };
   GroupMessageEvent: GroupMessageEventModel;
@@ -5014,6 +5057,7 @@ export interface FileScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes
 export type GroupResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Group'] = ResolversParentTypes['Group']> = {
   address?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   area?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  can?: Resolver<ResolversTypes['GroupCan'], ParentType, ContextType>;
   canManage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   capacity?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   chatEnabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -5042,6 +5086,15 @@ export type GroupResolvers<ContextType = GatewayContext, ParentType extends Reso
   type?: Resolver<ResolversTypes['GroupType'], ParentType, ContextType>;
   unreadCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   visibility?: Resolver<ResolversTypes['GroupVisibility'], ParentType, ContextType>;
+};
+
+export type GroupCanResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['GroupCan'] = ResolversParentTypes['GroupCan']> = {
+  askForPrayer?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  edit?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  manage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  manageMembers?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  postMessage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  readChat?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
 export type GroupConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['GroupConnection'] = ResolversParentTypes['GroupConnection']> = {
@@ -5074,6 +5127,7 @@ export type GroupMessageResolvers<ContextType = GatewayContext, ParentType exten
   authorId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   authorName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   body?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  can?: Resolver<ResolversTypes['GroupMessageCan'], ParentType, ContextType>;
   canDelete?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   clientKey?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   created?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -5082,6 +5136,11 @@ export type GroupMessageResolvers<ContextType = GatewayContext, ParentType exten
   html?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   mine?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type GroupMessageCanResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['GroupMessageCan'] = ResolversParentTypes['GroupMessageCan']> = {
+  delete?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  edit?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
 export type GroupMessageConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['GroupMessageConnection'] = ResolversParentTypes['GroupMessageConnection']> = {
@@ -5987,11 +6046,13 @@ export type Resolvers<ContextType = GatewayContext> = {
   EventException?: EventExceptionResolvers<ContextType>;
   File?: GraphQLScalarType;
   Group?: GroupResolvers<ContextType>;
+  GroupCan?: GroupCanResolvers<ContextType>;
   GroupConnection?: GroupConnectionResolvers<ContextType>;
   GroupEdge?: GroupEdgeResolvers<ContextType>;
   GroupJoinRequest?: GroupJoinRequestResolvers<ContextType>;
   GroupMember?: GroupMemberResolvers<ContextType>;
   GroupMessage?: GroupMessageResolvers<ContextType>;
+  GroupMessageCan?: GroupMessageCanResolvers<ContextType>;
   GroupMessageConnection?: GroupMessageConnectionResolvers<ContextType>;
   GroupMessageEdge?: GroupMessageEdgeResolvers<ContextType>;
   GroupMessageEvent?: GroupMessageEventResolvers<ContextType>;
