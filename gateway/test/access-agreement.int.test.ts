@@ -490,6 +490,70 @@ const GROUP_PROBES: Record<string, RecordProbe> = {
   },
 };
 
+// ---------------------------------------------------------------------------------------------------
+// People: someone else (no household), each persona's own person, a child in householdAdult's
+// household, and households: a fresh one and householdAdult's own.
+
+const freshPerson = async (fields: Record<string, unknown> = {}): Promise<Made> =>
+  su
+    .collection("people")
+    .create({ firstName: "Probe", lastName: `Person ${run}`, recordStatus: "active", ...fields });
+const freshHousehold = async (): Promise<Made> =>
+  su.collection("households").create({ name: `Probe household ${run} ${randomUUID().slice(0, 6)}` });
+
+const personProbe = (
+  make: RecordProbe["make"],
+  field: "edit" | "manage",
+  act: RecordProbe["act"],
+): RecordProbe => ({ collection: "people", make, claim: canOf("person", field), act });
+const householdProbe = (
+  make: RecordProbe["make"],
+  field: "edit" | "manage",
+  act: RecordProbe["act"],
+): RecordProbe => ({ collection: "households", make, claim: canOf("household", field), act });
+
+/** A change every editor of a person may make (their own details). */
+const renamePerson: RecordProbe["act"] = (pb, { id }) =>
+  pb.collection("people").update(id, { preferredName: "Probe" });
+
+const PEOPLE_PROBES: Record<string, RecordProbe> = {
+  "person (someone else): edit": personProbe(() => freshPerson(), "edit", renamePerson),
+  // Each persona's own record (a visitor has none: someone else's, then).
+  "person (oneself): edit": personProbe(
+    async (user) => (user?.personId ? { id: user.personId, keep: true } : freshPerson()),
+    "edit",
+    (pb, { id }) => pb.collection("people").update(id, { preferredName: "" }),
+  ),
+  "person (a child of householdAdult's): edit": personProbe(
+    () => freshPerson({ household: ownHousehold, householdRole: "child" }),
+    "edit",
+    renamePerson,
+  ),
+  // What only staff change: the record's status and membership (a member never changes their own).
+  "person: manage": personProbe(
+    () => freshPerson(),
+    "manage",
+    (pb, { id }) => pb.collection("people").update(id, { membershipStatus: "member" }),
+  ),
+  "household (another): edit": householdProbe(freshHousehold, "edit", (pb, { id }) =>
+    pb.collection("households").update(id, { name: "Probe household, renamed" }),
+  ),
+  "household (householdAdult's): edit": householdProbe(
+    async () => ({ id: ownHousehold, keep: true }),
+    "edit",
+    (pb, { id }) => pb.collection("households").update(id, { name: `Probe household ${run}` }),
+  ),
+  // Moving someone into it.
+  "household: manage": householdProbe(
+    async () => {
+      const household = await freshHousehold();
+      return { ...household, person: (await freshPerson()).id };
+    },
+    "manage",
+    (pb, record) => pb.collection("people").update(String(record.person), { household: record.id }),
+  ),
+};
+
 const RECORD_PROBES: Record<string, RecordProbe> = {
   ...contentProbes("page", "draft", pageOf("draft")),
   ...contentProbes("page", "published", pageOf("published")),
@@ -507,6 +571,7 @@ const RECORD_PROBES: Record<string, RecordProbe> = {
     ]),
   ),
   ...GROUP_PROBES,
+  ...PEOPLE_PROBES,
 };
 
 describe("what GraphQL says each persona may do with a record agrees with what PocketBase allows", () => {

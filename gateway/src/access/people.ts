@@ -55,9 +55,20 @@ export function personCan(
 
 /**
  * edit (name, photo, address, invitations, adding a child): an active adult of it, or managePeople.
- * manage (its people, merges, the staff screen's changes): managePeople.
+ * manage (moving people in and out, their household roles: the staff screen): managePeople.
  */
 export function householdCan(user: UserRecord | null, household: { id: string }): HouseholdCan {
   const staff = can(user, "managePeople");
   return { edit: staff || isActiveAdultOf(user, household.id), manage: staff };
 }
+
+/** The directory's Contact relay: the sender must be an active member (their own person). */
+export const maySendContactMessages = (user: UserRecord | null) =>
+  user?.expand?.person?.recordStatus === "active";
+
+/**
+ * Whether a person the sender can see may be written to through the relay: listed in the directory,
+ * active, never a child (the sender may see them, so refusing reveals nothing new).
+ */
+export const isContactable = (person: Pick<PersonRecord, "ageGroup" | "inDirectory" | "recordStatus">) =>
+  person.ageGroup !== "child" && !!person.inDirectory && person.recordStatus === "active";

@@ -816,7 +816,12 @@ export type Household = {
   __typename?: 'Household';
   /** The household's address, when the caller may see it. */
   address?: Maybe<Address>;
-  /** The caller may edit this household (an adult of it, or PEOPLE_MANAGE). */
+  /** What the caller may do with this household, as PocketBase's rules will decide it. */
+  can: HouseholdCan;
+  /**
+   * The caller may edit this household (an adult of it, or PEOPLE_MANAGE).
+   * @deprecated Use can.edit.
+   */
   canEdit: Scalars['Boolean']['output'];
   /** The household opted out of the directory. */
   directoryOptOut: Scalars['Boolean']['output'];
@@ -838,6 +843,15 @@ export type Household = {
 /** People living together, e.g. a family: the unit of the member directory. */
 export type HouseholdPhotoUrlArgs = {
   size?: InputMaybe<PhotoSize>;
+};
+
+/** What the caller may do with one household, as PocketBase's rules will decide it (gateway/src/access/people.ts). */
+export type HouseholdCan = {
+  __typename?: 'HouseholdCan';
+  /** Change its name, photo and address, invite adults, add children: its active adults, or PEOPLE_MANAGE. */
+  edit: Scalars['Boolean']['output'];
+  /** Staff's changes: move people in and out of it, their household roles (PEOPLE_MANAGE). */
+  manage: Scalars['Boolean']['output'];
 };
 
 /** A page of households (keyset pagination: pass pageInfo.endCursor as `after` for the next page). */
@@ -2508,7 +2522,12 @@ export type Person = {
   birthDate?: Maybe<Scalars['String']['output']>;
   /** Month and day, when the caller may see them. */
   birthday?: Maybe<Birthday>;
-  /** The caller may edit this person: themselves, a child or youth of their household (adults), or anyone (PEOPLE_MANAGE). Each adult manages their own details. */
+  /** What the caller may do with this person, as PocketBase's rules will decide it (screens show their actions from this). */
+  can: PersonCan;
+  /**
+   * The caller may edit this person: themselves, a child or youth of their household (adults), or anyone (PEOPLE_MANAGE). Each adult manages their own details.
+   * @deprecated Use can.edit.
+   */
   canEdit: Scalars['Boolean']['output'];
   /** When the person was created. */
   created: Scalars['DateTime']['output'];
@@ -2556,6 +2575,18 @@ export type Person = {
 /** A person known to the church. Fields the caller may not see are null or empty lists. */
 export type PersonPhotoUrlArgs = {
   size?: InputMaybe<PhotoSize>;
+};
+
+/**
+ * What the caller may do with one person, as PocketBase's rules will decide it (gateway/src/access/people.ts;
+ * gateway/test/access-agreement.int.test.ts checks the two agree).
+ */
+export type PersonCan = {
+  __typename?: 'PersonCan';
+  /** Change their details, photo, contact rows and birth date: themselves, a child or youth of their household (its active adults), or anyone (PEOPLE_MANAGE). Each adult manages their own details. */
+  edit: Scalars['Boolean']['output'];
+  /** Staff's processes: approve, merge, archive, anonymise, move between households, the staff screen's changes (PEOPLE_MANAGE; never once anonymised). */
+  manage: Scalars['Boolean']['output'];
 };
 
 /** A page of people (keyset pagination: pass pageInfo.endCursor as `after` for the next page). */
@@ -4655,6 +4686,7 @@ export type ResolversTypes = {
   GroupType: ResolverTypeWrapper<GroupType>;
   GroupVisibility: ResolverTypeWrapper<GroupVisibility>;
   Household: ResolverTypeWrapper<HouseholdRecord>;
+  HouseholdCan: ResolverTypeWrapper<HouseholdCan>;
   HouseholdConnection: ResolverTypeWrapper<Omit<HouseholdConnection, 'edges'> & { edges: Array<ResolversTypes['HouseholdEdge']> }>;
   HouseholdEdge: ResolverTypeWrapper<Omit<HouseholdEdge, 'node'> & { node: ResolversTypes['Household'] }>;
   HouseholdInput: HouseholdInput;
@@ -4697,6 +4729,7 @@ export type ResolversTypes = {
   PeopleFilter: PeopleFilter;
   Permission: ResolverTypeWrapper<Permission>;
   Person: ResolverTypeWrapper<PersonRecord>;
+  PersonCan: ResolverTypeWrapper<PersonCan>;
   PersonConnection: ResolverTypeWrapper<Omit<PersonConnection, 'edges'> & { edges: Array<ResolversTypes['PersonEdge']> }>;
   PersonEdge: ResolverTypeWrapper<Omit<PersonEdge, 'node'> & { node: ResolversTypes['Person'] }>;
   PersonEmail: ResolverTypeWrapper<PersonEmailRecord>;
@@ -4828,6 +4861,7 @@ export type ResolversParentTypes = {
   GroupMessageEdge: Omit<GroupMessageEdge, 'node'> & { node: ResolversParentTypes['GroupMessage'] };
   GroupMessageEvent: GroupMessageEventModel;
   Household: HouseholdRecord;
+  HouseholdCan: HouseholdCan;
   HouseholdConnection: Omit<HouseholdConnection, 'edges'> & { edges: Array<ResolversParentTypes['HouseholdEdge']> };
   HouseholdEdge: Omit<HouseholdEdge, 'node'> & { node: ResolversParentTypes['Household'] };
   HouseholdInput: HouseholdInput;
@@ -4854,6 +4888,7 @@ export type ResolversParentTypes = {
   PageInput: PageInput;
   PeopleFilter: PeopleFilter;
   Person: PersonRecord;
+  PersonCan: PersonCan;
   PersonConnection: Omit<PersonConnection, 'edges'> & { edges: Array<ResolversParentTypes['PersonEdge']> };
   PersonEdge: Omit<PersonEdge, 'node'> & { node: ResolversParentTypes['Person'] };
   PersonEmail: PersonEmailRecord;
@@ -5169,6 +5204,7 @@ export type GroupVisibilityResolvers = { HIDDEN: 'hidden', MEMBERS: 'members', P
 
 export type HouseholdResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Household'] = ResolversParentTypes['Household']> = {
   address?: Resolver<Maybe<ResolversTypes['Address']>, ParentType, ContextType>;
+  can?: Resolver<ResolversTypes['HouseholdCan'], ParentType, ContextType>;
   canEdit?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   directoryOptOut?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -5177,6 +5213,11 @@ export type HouseholdResolvers<ContextType = GatewayContext, ParentType extends 
   members?: Resolver<Array<ResolversTypes['Person']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   photoUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType, RequireFields<HouseholdPhotoUrlArgs, 'size'>>;
+};
+
+export type HouseholdCanResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['HouseholdCan'] = ResolversParentTypes['HouseholdCan']> = {
+  edit?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  manage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
 export type HouseholdConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['HouseholdConnection'] = ResolversParentTypes['HouseholdConnection']> = {
@@ -5487,6 +5528,7 @@ export type PersonResolvers<ContextType = GatewayContext, ParentType extends Res
   anonymizedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   birthDate?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   birthday?: Resolver<Maybe<ResolversTypes['Birthday']>, ParentType, ContextType>;
+  can?: Resolver<ResolversTypes['PersonCan'], ParentType, ContextType>;
   canEdit?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   created?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   deletionRequestedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
@@ -5508,6 +5550,11 @@ export type PersonResolvers<ContextType = GatewayContext, ParentType extends Res
   recordStatus?: Resolver<ResolversTypes['RecordStatus'], ParentType, ContextType>;
   updated?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   user?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
+};
+
+export type PersonCanResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['PersonCan'] = ResolversParentTypes['PersonCan']> = {
+  edit?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  manage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
 export type PersonConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['PersonConnection'] = ResolversParentTypes['PersonConnection']> = {
@@ -6061,6 +6108,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   GroupType?: GroupTypeResolvers;
   GroupVisibility?: GroupVisibilityResolvers;
   Household?: HouseholdResolvers<ContextType>;
+  HouseholdCan?: HouseholdCanResolvers<ContextType>;
   HouseholdConnection?: HouseholdConnectionResolvers<ContextType>;
   HouseholdEdge?: HouseholdEdgeResolvers<ContextType>;
   HouseholdInvitation?: HouseholdInvitationResolvers<ContextType>;
@@ -6091,6 +6139,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   PageStatus?: PageStatusResolvers;
   Permission?: PermissionResolvers;
   Person?: PersonResolvers<ContextType>;
+  PersonCan?: PersonCanResolvers<ContextType>;
   PersonConnection?: PersonConnectionResolvers<ContextType>;
   PersonEdge?: PersonEdgeResolvers<ContextType>;
   PersonEmail?: PersonEmailResolvers<ContextType>;

@@ -108,6 +108,7 @@ export const peopleResolvers: Resolvers = {
     // staff-resolvers.ts fills this in for people managers; everyone else gets no suggestions.
     matchSuggestions: () => [],
     canEdit: async (p, _, ctx) => personCan(await ctx.viewer(), p).edit,
+    can: async (p, _, ctx) => personCan(await ctx.viewer(), p),
     created: (p) => fromPocketBaseDate(p.created),
     updated: (p) => fromPocketBaseDate(p.updated),
   },
@@ -123,6 +124,7 @@ export const peopleResolvers: Resolvers = {
     inDirectory: (h) => !!h.inDirectory,
     invitations: (h, _, ctx) => loadersOf(ctx).invitations.load(h.id),
     canEdit: async (h, _, ctx) => householdCan(await ctx.viewer(), h).edit,
+    can: async (h, _, ctx) => householdCan(await ctx.viewer(), h),
   },
 
   PersonEmail: {
