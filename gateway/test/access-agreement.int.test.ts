@@ -22,6 +22,7 @@ import {
   testGateway,
   type TestUser,
 } from "./helpers.ts";
+import { createEvent, registrationBody } from "./event-support.ts";
 
 /** Personas: the seeded roles, single-permission roles, and people without any. */
 const CUSTOM_ROLES: Record<string, PermissionName[]> = {
@@ -554,6 +555,141 @@ const PEOPLE_PROBES: Record<string, RecordProbe> = {
   ),
 };
 
+// ---------------------------------------------------------------------------------------------------
+// Events: a published event 30 days ahead (members-only where a visitor's answer would blur the
+// column), its date, a registration and an RSVP that `member` made.
+
+const eventOf = async (fields: Record<string, unknown> = {}): Promise<Made> => {
+  const event = await createEvent(fields);
+  return { ...event, originalStart: new Date(event.startsAt).toISOString() };
+};
+
+/** The persona's own answer or registration for the event's date (a visitor's carries no user). */
+const ownAnswer = (record: Made, user: TestUser | null) => ({
+  event: record.id,
+  occurrenceStart: String(record.startsAt),
+  user: user?.id ?? "",
+});
+
+const occurrenceCanOf = (field: string) => async (client: GqlClient, record: Made) => {
+  const result = await client.request<{ occurrence: { can: Record<string, boolean> } | null }>(
+    `query ($slug: String!) { occurrence(slug: $slug) { can { ${field} } } }`,
+    { slug: record.slug },
+  );
+  expect(result.errors, `Occurrence.can.${field}`).toBeUndefined();
+  return result.data?.occurrence?.can[field] ?? false;
+};
+
+/**
+ * A registration's or RSVP's can as the persona meets it: staff in the attendee list, the owner on
+ * the date's page (anyone else meets neither: FORBIDDEN, or nothing of theirs).
+ */
+const attendeeCanOf =
+  (kind: "registrations" | "rsvps", field: string) => async (client: GqlClient, record: Made) => {
+    const row = kind === "registrations" ? "myRegistrations" : "myRsvp";
+    const [staff, own] = await Promise.all([
+      client.request<{ attendees: Record<string, { id: string; can: Record<string, boolean> }[]> }>(
+        `query ($e: ID!, $o: DateTime!) { attendees(eventId: $e, originalStart: $o) { ${kind} { id can { ${field} } } } }`,
+        { e: record.id, o: record.originalStart },
+      ),
+      client.request<{ occurrence: Record<string, unknown> | null }>(
+        `query ($slug: String!) { occurrence(slug: $slug) { ${row} { id can { ${field} } } } }`,
+        { slug: record.slug },
+      ),
+    ]);
+    const mine = own.data?.occurrence?.[row];
+    const seen = [
+      ...(staff.data?.attendees[kind] ?? []),
+      ...((Array.isArray(mine) ? mine : mine ? [mine] : []) as {
+        id: string;
+        can: Record<string, boolean>;
+      }[]),
+    ].find((r) => r.id === record.attendee);
+    return seen?.can[field] ?? false;
+  };
+
+const memberRegistration = async (): Promise<Made> => {
+  const event = await eventOf({ registrationMode: "registration" });
+  const registration = await su
+    .collection("registrations")
+    .create(
+      registrationBody(
+        { id: event.id, startsAt: String(event.startsAt) },
+        { user: personas.get("member")!.id },
+      ),
+    );
+  return { ...event, attendee: registration.id };
+};
+const memberRsvp = async (): Promise<Made> => {
+  const event = await eventOf({ registrationMode: "rsvp" });
+  const rsvp = await su.collection("rsvps").create({
+    event: event.id,
+    occurrenceStart: event.startsAt,
+    user: personas.get("member")!.id,
+    name: "Member",
+    response: "yes",
+  });
+  return { ...event, attendee: rsvp.id };
+};
+
+const EVENT_PROBES: Record<string, RecordProbe> = {
+  "event: edit": {
+    collection: "events",
+    make: () => eventOf(),
+    claim: canOf("eventById", "edit"),
+    act: (pb, { id }) => pb.collection("events").update(id, { title: "Probe event, edited" }),
+  },
+  // Cancelling the date.
+  "occurrence: edit": {
+    collection: "events",
+    make: () => eventOf(),
+    claim: occurrenceCanOf("edit"),
+    act: (pb, record) =>
+      pb
+        .collection("event_exceptions")
+        .create({ event: record.id, originalStart: record.startsAt, status: "cancelled" }),
+  },
+  "occurrence (members-only): rsvp": {
+    collection: "events",
+    make: () => eventOf({ visibility: "members", registrationMode: "rsvp" }),
+    claim: occurrenceCanOf("rsvp"),
+    act: (pb, record, user) =>
+      pb.collection("rsvps").create({ ...ownAnswer(record, user), name: "Probe", response: "yes" }),
+  },
+  "occurrence (members-only): register": {
+    collection: "events",
+    make: () => eventOf({ visibility: "members", registrationMode: "registration" }),
+    claim: occurrenceCanOf("register"),
+    act: (pb, record, user) =>
+      pb
+        .collection("registrations")
+        .create(
+          registrationBody({ id: record.id, startsAt: String(record.startsAt) }, ownAnswer(record, user)),
+        ),
+  },
+  "registration (member's): cancel": {
+    collection: "events",
+    make: memberRegistration,
+    claim: attendeeCanOf("registrations", "cancel"),
+    act: (pb, record) =>
+      pb.collection("registrations").update(String(record.attendee), { status: "cancelled" }),
+  },
+  // Moving it (to the same date: the rules refuse anyone but staff to set the date at all).
+  "registration (member's): move": {
+    collection: "events",
+    make: memberRegistration,
+    claim: attendeeCanOf("registrations", "move"),
+    act: (pb, record) =>
+      pb.collection("registrations").update(String(record.attendee), { occurrenceStart: record.startsAt }),
+  },
+  "rsvp (member's): change": {
+    collection: "events",
+    make: memberRsvp,
+    claim: attendeeCanOf("rsvps", "change"),
+    act: (pb, record) => pb.collection("rsvps").update(String(record.attendee), { response: "maybe" }),
+  },
+};
+
 const RECORD_PROBES: Record<string, RecordProbe> = {
   ...contentProbes("page", "draft", pageOf("draft")),
   ...contentProbes("page", "published", pageOf("published")),
@@ -572,6 +708,7 @@ const RECORD_PROBES: Record<string, RecordProbe> = {
   ),
   ...GROUP_PROBES,
   ...PEOPLE_PROBES,
+  ...EVENT_PROBES,
 };
 
 describe("what GraphQL says each persona may do with a record agrees with what PocketBase allows", () => {

@@ -296,6 +296,8 @@ export type Event = {
   __typename?: 'Event';
   /** Shown without times: feeds, Google Calendar links and the site give dates only (from startsAt's to endsAt's local date). */
   allDay: Scalars['Boolean']['output'];
+  /** What the caller may do with this event, as PocketBase's rules will decide it. */
+  can: EventCan;
   /** Seats per occurrence for registration (attendees of confirmed registrations); null for no limit. */
   capacity?: Maybe<Scalars['Int']['output']>;
   /** The event's category, or null for none. */
@@ -376,6 +378,13 @@ export type EventNextOccurrencesArgs = {
  */
 export type EventRecurrenceTextArgs = {
   locale?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** What the caller may do with one event. */
+export type EventCan = {
+  __typename?: 'EventCan';
+  /** Change, publish, cancel or delete it, its dates and exceptions; read its attendee lists (EVENTS_MANAGE). */
+  edit: Scalars['Boolean']['output'];
 };
 
 /** A kind of event (worship, fellowship, youth …), for the filter and the per-category feeds. Everyone may read categories. */
@@ -2315,6 +2324,8 @@ export type NotificationKind =
 /** One occurrence of an event, as a calendar shows it (exceptions applied). */
 export type Occurrence = {
   __typename?: 'Occurrence';
+  /** What the caller may do with this date, as PocketBase's rules (and the registration window) will decide it. */
+  can: OccurrenceCan;
   /** Seats taken: attendees of confirmed registrations. */
   confirmedCount: Scalars['Int']['output'];
   /** Local date (YYYY-MM-DD) of the original start in the event's time zone: the ?date= of its page and the date argument of Query.occurrence. */
@@ -2355,6 +2366,17 @@ export type Occurrence = {
   status: OccurrenceStatus;
   /** Attendees of waitlisted registrations. */
   waitlistCount: Scalars['Int']['output'];
+};
+
+/** What the caller may do with one date of an event. */
+export type OccurrenceCan = {
+  __typename?: 'OccurrenceCan';
+  /** Cancel, move or restore this date (EVENTS_MANAGE). */
+  edit: Scalars['Boolean']['output'];
+  /** Register for this date (register): the event takes registrations and the date is open (registrationOpen); visitors too on a public event. A full date without a waitlist is refused when registering. */
+  register: Scalars['Boolean']['output'];
+  /** Answer for this date (rsvp): the event takes RSVPs and the date is open (registrationOpen); visitors too on a public event. API tokens never answer. */
+  rsvp: Scalars['Boolean']['output'];
 };
 
 /** The live counts of one occurrence (as Occurrence gives them). */
@@ -3571,6 +3593,8 @@ export type Registration = {
   attendeeNames: Array<Scalars['String']['output']>;
   /** People in this part of the party (1–10). */
   attendees: Scalars['Int']['output'];
+  /** What the caller may do with this registration. */
+  can: RegistrationCan;
   /** When it was cancelled (UTC), or null. */
   cancelledAt?: Maybe<Scalars['DateTime']['output']>;
   /** The code to show at the door, e.g. K7QP-M2XD; the waitlisted part of a split party has the code with -W<attendees> appended. */
@@ -3593,6 +3617,15 @@ export type Registration = {
   status: RegistrationStatus;
   /** Place on the waitlist (1 = next), null unless waitlisted. */
   waitlistPosition?: Maybe<Scalars['Int']['output']>;
+};
+
+/** What the caller may do with one registration (whoever may read it: its owner, EVENTS_MANAGE, the holder of its mail link). */
+export type RegistrationCan = {
+  __typename?: 'RegistrationCan';
+  /** Cancel it (false once cancelled). */
+  cancel: Scalars['Boolean']['output'];
+  /** Move it to another date (EVENTS_MANAGE; false once cancelled). */
+  move: Scalars['Boolean']['output'];
 };
 
 /** A registration for one occurrence of an event taking registrations, by a visitor or a signed-in member. */
@@ -3688,6 +3721,8 @@ export type RosterVisibility =
 /** An RSVP: one person's answer for one occurrence. Seen by its owner, by event managers, and (visitors) with its token. */
 export type Rsvp = {
   __typename?: 'Rsvp';
+  /** What the caller may do with this answer. */
+  can: RsvpCan;
   /** The person's email: for event managers and the RSVP's own signed-in user; null for others. */
   email?: Maybe<Scalars['String']['output']>;
   /** Guests coming along (0–20), besides the person. */
@@ -3700,6 +3735,13 @@ export type Rsvp = {
   originalStart: Scalars['DateTime']['output'];
   /** Yes, no or maybe. */
   response: RsvpResponse;
+};
+
+/** What the caller may do with one RSVP (whoever may read it: its owner, EVENTS_MANAGE, the holder of its token). */
+export type RsvpCan = {
+  __typename?: 'RsvpCan';
+  /** Change the answer or withdraw it. */
+  change: Scalars['Boolean']['output'];
 };
 
 /**
@@ -4658,6 +4700,7 @@ export type ResolversTypes = {
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   EmailInput: EmailInput;
   Event: ResolverTypeWrapper<EventRecord>;
+  EventCan: ResolverTypeWrapper<EventCan>;
   EventCategory: ResolverTypeWrapper<EventCategoryRecord>;
   EventCategoryInput: EventCategoryInput;
   EventException: ResolverTypeWrapper<EventExceptionRecord>;
@@ -4718,6 +4761,7 @@ export type ResolversTypes = {
   NotificationEvent: ResolverTypeWrapper<Omit<NotificationEvent, 'notification'> & { notification?: Maybe<ResolversTypes['Notification']> }>;
   NotificationKind: ResolverTypeWrapper<NotificationKind>;
   Occurrence: ResolverTypeWrapper<OccurrenceModel>;
+  OccurrenceCan: ResolverTypeWrapper<OccurrenceCan>;
   OccurrenceSeats: ResolverTypeWrapper<OccurrenceSeats>;
   OccurrenceStatus: OccurrenceStatus;
   Page: ResolverTypeWrapper<PageRecord>;
@@ -4760,6 +4804,7 @@ export type ResolversTypes = {
   RecurrencePreview: ResolverTypeWrapper<RecurrencePreview>;
   RecurrencePreviewInput: RecurrencePreviewInput;
   Registration: ResolverTypeWrapper<RegistrationRecord>;
+  RegistrationCan: ResolverTypeWrapper<RegistrationCan>;
   RegistrationInput: RegistrationInput;
   RegistrationMode: RegistrationMode;
   RegistrationResult: ResolverTypeWrapper<Omit<RegistrationResult, 'parts'> & { parts: Array<ResolversTypes['Registration']> }>;
@@ -4768,6 +4813,7 @@ export type ResolversTypes = {
   Role: ResolverTypeWrapper<RoleRecord>;
   RosterVisibility: ResolverTypeWrapper<RosterVisibility>;
   Rsvp: ResolverTypeWrapper<RsvpRecord>;
+  RsvpCan: ResolverTypeWrapper<RsvpCan>;
   RsvpInput: RsvpInput;
   RsvpResponse: RsvpResponse;
   RsvpResult: ResolverTypeWrapper<Omit<RsvpResult, 'rsvp'> & { rsvp: ResolversTypes['Rsvp'] }>;
@@ -4840,6 +4886,7 @@ export type ResolversParentTypes = {
   DateTime: Scalars['DateTime']['output'];
   EmailInput: EmailInput;
   Event: EventRecord;
+  EventCan: EventCan;
   EventCategory: EventCategoryRecord;
   EventCategoryInput: EventCategoryInput;
   EventException: EventExceptionRecord;
@@ -4880,6 +4927,7 @@ export type ResolversParentTypes = {
   NotificationEdge: Omit<NotificationEdge, 'node'> & { node: ResolversParentTypes['Notification'] };
   NotificationEvent: Omit<NotificationEvent, 'notification'> & { notification?: Maybe<ResolversParentTypes['Notification']> };
   Occurrence: OccurrenceModel;
+  OccurrenceCan: OccurrenceCan;
   OccurrenceSeats: OccurrenceSeats;
   Page: PageRecord;
   PageConnection: Omit<PageConnection, 'edges'> & { edges: Array<ResolversParentTypes['PageEdge']> };
@@ -4911,11 +4959,13 @@ export type ResolversParentTypes = {
   RecurrencePreview: RecurrencePreview;
   RecurrencePreviewInput: RecurrencePreviewInput;
   Registration: RegistrationRecord;
+  RegistrationCan: RegistrationCan;
   RegistrationInput: RegistrationInput;
   RegistrationResult: Omit<RegistrationResult, 'parts'> & { parts: Array<ResolversParentTypes['Registration']> };
   Revision: RevisionRecord;
   Role: RoleRecord;
   Rsvp: RsvpRecord;
+  RsvpCan: RsvpCan;
   RsvpInput: RsvpInput;
   RsvpResult: Omit<RsvpResult, 'rsvp'> & { rsvp: ResolversParentTypes['Rsvp'] };
   ScripturePassage: ScripturePassage;
@@ -5037,6 +5087,7 @@ export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversT
 
 export type EventResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Event'] = ResolversParentTypes['Event']> = {
   allDay?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  can?: Resolver<ResolversTypes['EventCan'], ParentType, ContextType>;
   capacity?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   category?: Resolver<Maybe<ResolversTypes['EventCategory']>, ParentType, ContextType>;
   description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -5066,6 +5117,10 @@ export type EventResolvers<ContextType = GatewayContext, ParentType extends Reso
   updated?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   visibility?: Resolver<ResolversTypes['EventVisibility'], ParentType, ContextType>;
   waitlistEnabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type EventCanResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['EventCan'] = ResolversParentTypes['EventCan']> = {
+  edit?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
 export type EventCategoryResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['EventCategory'] = ResolversParentTypes['EventCategory']> = {
@@ -5455,6 +5510,7 @@ export type NotificationEventResolvers<ContextType = GatewayContext, ParentType 
 export type NotificationKindResolvers = { GROUP_CHAT: 'group_chat', GROUP_JOIN_REQUEST: 'group_join_request', GROUP_REQUEST_DECIDED: 'group_request_decided', PRAYER_ANSWERED: 'prayer_answered', PRAYER_APPROVED: 'prayer_approved', PRAYER_PENDING: 'prayer_pending', PRAYER_PRAYED: 'prayer_prayed', PRAYER_REJECTED: 'prayer_rejected', SIGNUP_APPROVED: 'signup_approved', SIGNUP_PENDING: 'signup_pending', STAFF_DIGEST: 'staff_digest', VISIT_REQUEST: 'visit_request', WEBHOOK_DISABLED: 'webhook_disabled' };
 
 export type OccurrenceResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Occurrence'] = ResolversParentTypes['Occurrence']> = {
+  can?: Resolver<ResolversTypes['OccurrenceCan'], ParentType, ContextType>;
   confirmedCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   date?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   end?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -5473,6 +5529,12 @@ export type OccurrenceResolvers<ContextType = GatewayContext, ParentType extends
   start?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['OccurrenceStatus'], ParentType, ContextType>;
   waitlistCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type OccurrenceCanResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['OccurrenceCan'] = ResolversParentTypes['OccurrenceCan']> = {
+  edit?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  register?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  rsvp?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
 export type OccurrenceSeatsResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['OccurrenceSeats'] = ResolversParentTypes['OccurrenceSeats']> = {
@@ -5754,6 +5816,7 @@ export type RecurrencePreviewResolvers<ContextType = GatewayContext, ParentType 
 export type RegistrationResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Registration'] = ResolversParentTypes['Registration']> = {
   attendeeNames?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   attendees?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  can?: Resolver<ResolversTypes['RegistrationCan'], ParentType, ContextType>;
   cancelledAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   confirmationCode?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   created?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -5765,6 +5828,11 @@ export type RegistrationResolvers<ContextType = GatewayContext, ParentType exten
   promotedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   status?: Resolver<ResolversTypes['RegistrationStatus'], ParentType, ContextType>;
   waitlistPosition?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+};
+
+export type RegistrationCanResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['RegistrationCan'] = ResolversParentTypes['RegistrationCan']> = {
+  cancel?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  move?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
 export type RegistrationResultResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['RegistrationResult'] = ResolversParentTypes['RegistrationResult']> = {
@@ -5794,12 +5862,17 @@ export type RoleResolvers<ContextType = GatewayContext, ParentType extends Resol
 export type RosterVisibilityResolvers = { LEADERS: 'leaders', MEMBERS: 'members' };
 
 export type RsvpResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Rsvp'] = ResolversParentTypes['Rsvp']> = {
+  can?: Resolver<ResolversTypes['RsvpCan'], ParentType, ContextType>;
   email?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   guests?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   originalStart?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   response?: Resolver<ResolversTypes['RsvpResponse'], ParentType, ContextType>;
+};
+
+export type RsvpCanResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['RsvpCan'] = ResolversParentTypes['RsvpCan']> = {
+  change?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
 export type RsvpResultResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['RsvpResult'] = ResolversParentTypes['RsvpResult']> = {
@@ -6089,6 +6162,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   CreatedWebhook?: CreatedWebhookResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
   Event?: EventResolvers<ContextType>;
+  EventCan?: EventCanResolvers<ContextType>;
   EventCategory?: EventCategoryResolvers<ContextType>;
   EventException?: EventExceptionResolvers<ContextType>;
   File?: GraphQLScalarType;
@@ -6131,6 +6205,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   NotificationEvent?: NotificationEventResolvers<ContextType>;
   NotificationKind?: NotificationKindResolvers;
   Occurrence?: OccurrenceResolvers<ContextType>;
+  OccurrenceCan?: OccurrenceCanResolvers<ContextType>;
   OccurrenceSeats?: OccurrenceSeatsResolvers<ContextType>;
   Page?: PageResolvers<ContextType>;
   PageConnection?: PageConnectionResolvers<ContextType>;
@@ -6162,11 +6237,13 @@ export type Resolvers<ContextType = GatewayContext> = {
   RecordStatus?: RecordStatusResolvers;
   RecurrencePreview?: RecurrencePreviewResolvers<ContextType>;
   Registration?: RegistrationResolvers<ContextType>;
+  RegistrationCan?: RegistrationCanResolvers<ContextType>;
   RegistrationResult?: RegistrationResultResolvers<ContextType>;
   Revision?: RevisionResolvers<ContextType>;
   Role?: RoleResolvers<ContextType>;
   RosterVisibility?: RosterVisibilityResolvers;
   Rsvp?: RsvpResolvers<ContextType>;
+  RsvpCan?: RsvpCanResolvers<ContextType>;
   RsvpResult?: RsvpResultResolvers<ContextType>;
   ScripturePassage?: ScripturePassageResolvers<ContextType>;
   Sermon?: SermonResolvers<ContextType>;

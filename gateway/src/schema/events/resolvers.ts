@@ -11,7 +11,7 @@ import type { EventInput, Resolvers } from "../__generated__/types.ts";
 import { chooseSlug, renderBody, writeAsCaller } from "../content/shared.ts";
 import { fromPocketBaseDate } from "../../pocketbase/dates.ts";
 import { requireAbility, requireViewer } from "../../access/guards.ts";
-import { can } from "../../access/abilities.ts";
+import { readsEveryAttendee, seesRsvpEmail } from "../../access/events.ts";
 import { composeMail, sendNotice } from "../../mail/notice.ts";
 import { churchLocale, recipientLocale, translator, type Locale } from "../../mail/i18n.ts";
 import {
@@ -233,7 +233,7 @@ async function requireOccurrence(
 }
 
 /** Is registration (or RSVP) open for this occurrence now? */
-function registrationOpen(o: OccurrenceModel, now = Temporal.Now.instant()): boolean {
+export function registrationOpen(o: OccurrenceModel, now = Temporal.Now.instant()): boolean {
   const e = o.event;
   if (e.registrationMode === "none" || e.status !== "published" || o.status === "CANCELLED") return false;
   if (Temporal.Instant.compare(o.originalStart.toInstant(), now) < 0) return false;
@@ -959,7 +959,7 @@ export const eventsResolvers: Resolvers = {
       // filter, newest date first: a filtered list that comes back empty (nothing signed up for, the
       // usual case) is answered after PocketBase's random 0–500 ms throttle once more than 3 came from
       // one IP in 3 s (a church's Wi-Fi). Event staff read everyone's, so theirs name the caller.
-      const mine = can(viewer, "manageEvents") ? ctx.pb.filter("user = {:u}", { u: viewer.id }) : "";
+      const mine = readsEveryAttendee(viewer) ? ctx.pb.filter("user = {:u}", { u: viewer.id }) : "";
       const read = <T extends RegistrationRecord | RsvpRecord>(collection: "registrations" | "rsvps") =>
         pbCall(() =>
           ctx.pb
@@ -1562,7 +1562,7 @@ export const eventsResolvers: Resolvers = {
     guests: (r) => r.guests ?? 0,
     async email(r, _, ctx) {
       const viewer = await ctx.viewer();
-      return can(viewer, "manageEvents") || (viewer && viewer.id === r.user) ? r.email || null : null;
+      return seesRsvpEmail(viewer, r) ? r.email || null : null;
     },
     originalStart: (r) => fromPocketBaseDate(r.occurrenceStart),
   },
