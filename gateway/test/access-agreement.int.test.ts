@@ -690,6 +690,43 @@ const EVENT_PROBES: Record<string, RecordProbe> = {
   },
 };
 
+// ---------------------------------------------------------------------------------------------------
+// Sermons: a draft and a published sermon, a series, a speaker.
+
+const sermonOf = (status: "draft" | "published") => (): Promise<Made> =>
+  su.collection("sermons").create({
+    title: "Probe sermon",
+    slug: slug(`sermon-${status}`),
+    status,
+    ...(status === "published" ? { publishedAt: new Date().toISOString() } : {}),
+  });
+
+const SERMON_PROBES: Record<string, RecordProbe> = {
+  ...Object.fromEntries(
+    (["draft", "published"] as const).map((status): [string, RecordProbe] => [
+      `sermon ${status}: edit`,
+      {
+        collection: "sermons",
+        make: sermonOf(status),
+        claim: canOf("sermonById", "edit"),
+        act: (pb, { id }) => pb.collection("sermons").update(id, { title: "Probe sermon, edited" }),
+      },
+    ]),
+  ),
+  "sermon series: edit": {
+    collection: "sermon_series",
+    make: () => su.collection("sermon_series").create({ title: "Probe series", slug: slug("series") }),
+    claim: canOf("sermonSeries", "edit", "slug", "String!"),
+    act: (pb, { id }) => pb.collection("sermon_series").update(id, { title: "Probe series, edited" }),
+  },
+  "speaker: edit": {
+    collection: "speakers",
+    make: () => su.collection("speakers").create({ name: "Probe speaker", slug: slug("speaker") }),
+    claim: canOf("speaker", "edit", "slug", "String!"),
+    act: (pb, { id }) => pb.collection("speakers").update(id, { name: "Probe speaker, edited" }),
+  },
+};
+
 const RECORD_PROBES: Record<string, RecordProbe> = {
   ...contentProbes("page", "draft", pageOf("draft")),
   ...contentProbes("page", "published", pageOf("published")),
@@ -709,6 +746,7 @@ const RECORD_PROBES: Record<string, RecordProbe> = {
   ...GROUP_PROBES,
   ...PEOPLE_PROBES,
   ...EVENT_PROBES,
+  ...SERMON_PROBES,
 };
 
 describe("what GraphQL says each persona may do with a record agrees with what PocketBase allows", () => {

@@ -3803,6 +3803,8 @@ export type Sermon = {
   attachments: Array<SermonAttachment>;
   /** The audio file, or null when none is attached (drafts' audio: sermon managers only). */
   audio?: Maybe<SermonAudio>;
+  /** What the caller may do with this sermon, as PocketBase's rules will decide it. */
+  can: SermonCan;
   /** When the sermon was created. */
   created: Scalars['DateTime']['output'];
   /** The sermon's id (a PocketBase record id). */
@@ -3883,6 +3885,13 @@ export type SermonAudio = {
   url: Scalars['String']['output'];
 };
 
+/** What the caller may do with one sermon, series or speaker (gateway/src/access/sermons.ts; gateway/test/access-agreement.int.test.ts checks it against the rules). */
+export type SermonCan = {
+  __typename?: 'SermonCan';
+  /** Change, publish, unpublish or delete it, with its audio, handouts and artwork (SERMONS_MANAGE). */
+  edit: Scalars['Boolean']['output'];
+};
+
 /** A page of sermons (keyset pagination: pass pageInfo.endCursor as `after` for the next page). */
 export type SermonConnection = {
   __typename?: 'SermonConnection';
@@ -3932,6 +3941,8 @@ export type SermonSeries = {
   artworkLargeUrl?: Maybe<Scalars['String']['output']>;
   /** Square artwork (400×400), or null when none was uploaded. */
   artworkUrl?: Maybe<Scalars['String']['output']>;
+  /** What the caller may do with this series, as PocketBase's rules will decide it. */
+  can: SermonCan;
   /** Plain text (at most 5000 characters; may be empty). */
   description: Scalars['String']['output'];
   /** The series' own podcast feed (absolute URL). */
@@ -4109,6 +4120,8 @@ export type Speaker = {
   __typename?: 'Speaker';
   /** Plain text (at most 5000 characters; may be empty). */
   bio: Scalars['String']['output'];
+  /** What the caller may do with this speaker, as PocketBase's rules will decide it. */
+  can: SermonCan;
   /** The speaker's id (a PocketBase record id). */
   id: Scalars['ID']['output'];
   /** The speaker's name. */
@@ -4821,6 +4834,7 @@ export type ResolversTypes = {
   Sermon: ResolverTypeWrapper<SermonRecord>;
   SermonAttachment: ResolverTypeWrapper<SermonAttachment>;
   SermonAudio: ResolverTypeWrapper<SermonAudio>;
+  SermonCan: ResolverTypeWrapper<SermonCan>;
   SermonConnection: ResolverTypeWrapper<Omit<SermonConnection, 'edges'> & { edges: Array<ResolversTypes['SermonEdge']> }>;
   SermonEdge: ResolverTypeWrapper<Omit<SermonEdge, 'node'> & { node: ResolversTypes['Sermon'] }>;
   SermonInput: SermonInput;
@@ -4972,6 +4986,7 @@ export type ResolversParentTypes = {
   Sermon: SermonRecord;
   SermonAttachment: SermonAttachment;
   SermonAudio: SermonAudio;
+  SermonCan: SermonCan;
   SermonConnection: Omit<SermonConnection, 'edges'> & { edges: Array<ResolversParentTypes['SermonEdge']> };
   SermonEdge: Omit<SermonEdge, 'node'> & { node: ResolversParentTypes['Sermon'] };
   SermonInput: SermonInput;
@@ -5889,6 +5904,7 @@ export type ScripturePassageResolvers<ContextType = GatewayContext, ParentType e
 export type SermonResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Sermon'] = ResolversParentTypes['Sermon']> = {
   attachments?: Resolver<Array<ResolversTypes['SermonAttachment']>, ParentType, ContextType>;
   audio?: Resolver<Maybe<ResolversTypes['SermonAudio']>, ParentType, ContextType>;
+  can?: Resolver<ResolversTypes['SermonCan'], ParentType, ContextType>;
   created?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   nextInSeries?: Resolver<Maybe<ResolversTypes['Sermon']>, ParentType, ContextType>;
@@ -5925,6 +5941,10 @@ export type SermonAudioResolvers<ContextType = GatewayContext, ParentType extend
   url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type SermonCanResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['SermonCan'] = ResolversParentTypes['SermonCan']> = {
+  edit?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
 export type SermonConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['SermonConnection'] = ResolversParentTypes['SermonConnection']> = {
   edges?: Resolver<Array<ResolversTypes['SermonEdge']>, ParentType, ContextType>;
   pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
@@ -5939,6 +5959,7 @@ export type SermonEdgeResolvers<ContextType = GatewayContext, ParentType extends
 export type SermonSeriesResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['SermonSeries'] = ResolversParentTypes['SermonSeries']> = {
   artworkLargeUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   artworkUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  can?: Resolver<ResolversTypes['SermonCan'], ParentType, ContextType>;
   description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   feedUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -5993,6 +6014,7 @@ export type SocialLinksResolvers<ContextType = GatewayContext, ParentType extend
 
 export type SpeakerResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Speaker'] = ResolversParentTypes['Speaker']> = {
   bio?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  can?: Resolver<ResolversTypes['SermonCan'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   path?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -6249,6 +6271,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   Sermon?: SermonResolvers<ContextType>;
   SermonAttachment?: SermonAttachmentResolvers<ContextType>;
   SermonAudio?: SermonAudioResolvers<ContextType>;
+  SermonCan?: SermonCanResolvers<ContextType>;
   SermonConnection?: SermonConnectionResolvers<ContextType>;
   SermonEdge?: SermonEdgeResolvers<ContextType>;
   SermonSeries?: SermonSeriesResolvers<ContextType>;

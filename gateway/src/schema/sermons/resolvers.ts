@@ -15,6 +15,7 @@ import type {
 import { connection, keysetFilter, pageArgs } from "../pagination.ts";
 import { requireViewer } from "../../access/guards.ts";
 import { can } from "../../access/abilities.ts";
+import { sermonCan } from "../../access/sermons.ts";
 import { chooseSlug, renderBody, writeAsCaller } from "../content/shared.ts";
 import { slugify } from "@flock/shared/slug";
 import { checkAudioFile } from "./audio-file.ts";
@@ -570,6 +571,7 @@ export const sermonsResolvers: Resolvers = {
   },
 
   Sermon: {
+    can: async (_, __, ctx) => sermonCan(await ctx.viewer()),
     path: (s) => `/sermons/${s.slug}`,
     url: (s, _, ctx) => `${new URL(ctx.config.publicUrl).origin}/sermons/${s.slug}`,
     series: (s) => s.expand?.series ?? null,
@@ -610,6 +612,7 @@ export const sermonsResolvers: Resolvers = {
     updated: (s) => fromPocketBaseDate(s.updated),
   },
   SermonSeries: {
+    can: async (_, __, ctx) => sermonCan(await ctx.viewer()),
     path: (s) => `/series/${s.slug}`,
     description: (s) => s.description ?? "",
     artworkUrl: (s) => seriesArtworkUrl(s),
@@ -619,6 +622,7 @@ export const sermonsResolvers: Resolvers = {
     updated: (s) => fromPocketBaseDate(s.updated),
   },
   Speaker: {
+    can: async (_, __, ctx) => sermonCan(await ctx.viewer()),
     path: (s) => `/speakers/${s.slug}`,
     bio: (s) => s.bio ?? "",
     photoUrl: (s) =>
