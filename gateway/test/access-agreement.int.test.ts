@@ -743,6 +743,43 @@ const RECORD_PROBES: Record<string, RecordProbe> = {
       },
     ]),
   ),
+  // On the wall: flagging it for the moderators.
+  "prayer request (on the wall): flag": {
+    collection: "prayer_requests",
+    make: () =>
+      su.collection("prayer_requests").create({
+        body: `Wall probe ${run}`,
+        visibility: "public",
+        anonymous: true,
+        authorName: "",
+        status: "approved",
+      }),
+    claim: canOf("prayerRequest", "flag"),
+    act: (pb, { id }, user) => pb.collection("prayer_flags").create({ request: id, user: user?.id ?? "" }),
+  },
+  // member asked for it: they (or a moderator) mark it answered.
+  "prayer request (member's): markAnswered": {
+    collection: "prayer_requests",
+    async make() {
+      const request = await su.collection("prayer_requests").create({
+        body: `Answered probe ${run}`,
+        visibility: "public",
+        anonymous: false,
+        authorName: "Member",
+        status: "approved",
+      });
+      const member = personas.get("member")!;
+      await su
+        .collection("prayer_request_private")
+        .create({ request: request.id, user: member.id, person: member.personId, submitterName: "Member" });
+      return request;
+    },
+    claim: canOf("prayerRequest", "markAnswered"),
+    act: (pb, { id }) =>
+      pb
+        .collection("prayer_requests")
+        .update(id, { status: "answered", answerNote: "Praise", answeredAt: new Date().toISOString() }),
+  },
   ...GROUP_PROBES,
   ...PEOPLE_PROBES,
   ...EVENT_PROBES,

@@ -8,26 +8,31 @@ import { can } from "./abilities.ts";
  * their own token (the resolvers load it only when a check needs it).
  */
 
-/** What the caller may do with one prayer request (`PrayerRequest.can`). */
-export interface PrayerRequestCan {
-  moderate: boolean;
-}
-
 /** Moderators, and pastoral staff (who may moderate every request, pastoral ones too). */
 export const isPrayerModerator = (user: UserRecord | null) => can(user, "moderatePrayer");
 
-/** Moderating a pastoral request needs viewPastoralPrayer; any other, moderatePrayer. */
-export function prayerRequestCan(
-  user: UserRecord | null,
-  request: { visibility: string | undefined },
-): PrayerRequestCan {
-  return {
-    moderate: request.visibility === "pastoral" ? can(user, "viewPastoralPrayer") : isPrayerModerator(user),
-  };
-}
-
 /** The requester, or a moderator passing on a praise report the requester shared in person. */
 export const mayMarkAnswered = (user: UserRecord | null, mine: boolean) => mine || isPrayerModerator(user);
+
+/**
+ * What the caller may do with one prayer request (`PrayerRequest.can`), one answer per field: a
+ * screen asks only for what it shows (the live wall asks for `flag`, which needs no read), and
+ * `markAnswered` alone needs to know whether the caller asked for it (`mine`, read on demand).
+ */
+export const prayerRequestCan = {
+  /** Approve, reject, edit, answer for and remove it: pastoral requests need viewPastoralPrayer. */
+  moderate: (user: UserRecord | null, request: { visibility: string | undefined }) =>
+    request.visibility === "pastoral" ? can(user, "viewPastoralPrayer") : isPrayerModerator(user),
+  /** Active members, while it is on the wall or its group's wall (`onAWall`: only its members read those). */
+  flag: (user: UserRecord | null, onAWall: boolean) =>
+    user?.expand?.person?.recordStatus === "active" && onAWall,
+  /** The requester or its moderators, while it is approved. */
+  markAnswered: (
+    user: UserRecord | null,
+    request: { visibility: string | undefined; status: string },
+    mine: boolean,
+  ) => request.status === "approved" && (mine || prayerRequestCan.moderate(user, request)),
+};
 
 /**
  * Whether the caller sees the requester's name as given (else the first name only, on the public

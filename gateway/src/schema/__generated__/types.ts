@@ -2882,6 +2882,10 @@ export type PrayerRequest = {
 /** What the caller may do with one prayer request, as PocketBase's rules will decide it. */
 export type PrayerRequestCan = {
   __typename?: 'PrayerRequestCan';
+  /** Flag it for the moderators (flagPrayerRequest): active members, while it is on the wall or its group's wall. */
+  flag: Scalars['Boolean']['output'];
+  /** Mark it answered with a praise report (markPrayerAnswered): the requester or a moderator, while it is approved. */
+  markAnswered: Scalars['Boolean']['output'];
   /** Approve, reject, edit, answer for and remove it (pastoral requests: pastoral staff only). */
   moderate: Scalars['Boolean']['output'];
 };
@@ -4803,7 +4807,7 @@ export type ResolversTypes = {
   PostOrder: PostOrder;
   PostStatus: ResolverTypeWrapper<PostStatus>;
   PrayerRequest: ResolverTypeWrapper<PrayerRequestRecord>;
-  PrayerRequestCan: ResolverTypeWrapper<PrayerRequestCan>;
+  PrayerRequestCan: ResolverTypeWrapper<PrayerRequestRecord>;
   PrayerRequestConnection: ResolverTypeWrapper<Omit<PrayerRequestConnection, 'edges'> & { edges: Array<ResolversTypes['PrayerRequestEdge']> }>;
   PrayerRequestEdge: ResolverTypeWrapper<Omit<PrayerRequestEdge, 'node'> & { node: ResolversTypes['PrayerRequest'] }>;
   PrayerRequestInput: PrayerRequestInput;
@@ -4963,7 +4967,7 @@ export type ResolversParentTypes = {
   PostEdge: Omit<PostEdge, 'node'> & { node: ResolversParentTypes['Post'] };
   PostInput: PostInput;
   PrayerRequest: PrayerRequestRecord;
-  PrayerRequestCan: PrayerRequestCan;
+  PrayerRequestCan: PrayerRequestRecord;
   PrayerRequestConnection: Omit<PrayerRequestConnection, 'edges'> & { edges: Array<ResolversParentTypes['PrayerRequestEdge']> };
   PrayerRequestEdge: Omit<PrayerRequestEdge, 'node'> & { node: ResolversParentTypes['PrayerRequest'] };
   PrayerRequestInput: PrayerRequestInput;
@@ -5730,6 +5734,8 @@ export type PrayerRequestResolvers<ContextType = GatewayContext, ParentType exte
 };
 
 export type PrayerRequestCanResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['PrayerRequestCan'] = ResolversParentTypes['PrayerRequestCan']> = {
+  flag?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  markAnswered?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   moderate?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 

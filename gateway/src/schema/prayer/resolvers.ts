@@ -658,6 +658,17 @@ export const prayerResolvers: Resolvers = {
           row.person ? loadersOf(ctx).person.load(row.person) : null) as unknown as PersonRecord,
       };
     },
-    can: async (r, _, ctx) => prayerRequestCan(await ctx.viewer(), r),
+    // PrayerRequestCan answers field by field from the request (access/prayer.ts).
+    can: (r) => r,
+  },
+  PrayerRequestCan: {
+    moderate: async (r, _, ctx) => prayerRequestCan.moderate(await ctx.viewer(), r),
+    flag: async (r, _, ctx) => prayerRequestCan.flag(await ctx.viewer(), isOnWall(r) || isOnGroupWall(r)),
+    async markAnswered(r, _, ctx) {
+      const viewer = await ctx.viewer();
+      // Who asked is read only where it could change the answer: a signed-in caller, an approved request.
+      const mine = !!viewer && r.status === "approved" && (await isMine(ctx, r));
+      return prayerRequestCan.markAnswered(viewer, r, mine);
+    },
   },
 };
