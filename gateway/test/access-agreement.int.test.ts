@@ -393,6 +393,39 @@ const contentProbes = (
 };
 
 // ---------------------------------------------------------------------------------------------------
+// The media library: someone else's upload, and each persona's own.
+
+const mediaBy = (uploader: TestUser) => (): Promise<Made> =>
+  su.collection("media").create({
+    file: fileOf(pngBytes(), "probe.png", "image/png"),
+    kind: "image",
+    filename: "probe.png",
+    uploadedBy: uploader.id,
+  });
+
+const MEDIA_PROBES: Record<string, RecordProbe> = {
+  "media: edit": {
+    collection: "media",
+    make: () => mediaBy(otherUploader)(),
+    claim: canOf("media", "edit"),
+    act: (pb, { id }) => pb.collection("media").update(id, { alt: "Probe, described" }),
+  },
+  "media (someone else's): delete": {
+    collection: "media",
+    make: () => mediaBy(otherUploader)(),
+    claim: canOf("media", "delete"),
+    act: (pb, { id }) => pb.collection("media").delete(id),
+  },
+  // A visitor uploads nothing: someone else's, then.
+  "media (one's own): delete": {
+    collection: "media",
+    make: (user) => mediaBy(user ?? otherUploader)(),
+    claim: canOf("media", "delete"),
+    act: (pb, { id }) => pb.collection("media").delete(id),
+  },
+};
+
+// ---------------------------------------------------------------------------------------------------
 // Groups: a fresh group (members-only, chat on) led by `groupLeader`, with `groupMember` and a message
 // `groupMember` wrote.
 
@@ -780,6 +813,7 @@ const RECORD_PROBES: Record<string, RecordProbe> = {
         .collection("prayer_requests")
         .update(id, { status: "answered", answerNote: "Praise", answeredAt: new Date().toISOString() }),
   },
+  ...MEDIA_PROBES,
   ...GROUP_PROBES,
   ...PEOPLE_PROBES,
   ...EVENT_PROBES,

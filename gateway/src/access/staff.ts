@@ -1,10 +1,11 @@
-import type { RoleRecord, UserRecord } from "../pocketbase/records.ts";
+import type { MediaRecord, RoleRecord, UserRecord } from "../pocketbase/records.ts";
 import { can, roleGrants, type Ability } from "./abilities.ts";
 
 /*
  * The small staff features' policy. Settings (manageSettings), visit requests (viewPeople reads them,
  * managePeople handles them) and integrations (manageIntegrations) have only their feature-wide
- * abilities in abilities.ts; what they decide about one record or one person is here.
+ * abilities in abilities.ts; what accounts, the media library, staff alerts and audio uploads decide
+ * about one record or one person is here.
  */
 
 // ---------------------------------------------------------------------------------------------------
@@ -50,3 +51,23 @@ export const readsPastoralPrayer = (user: UserRecord | null) => can(user, "viewP
 
 /** Who may start a resumable audio upload: sermon managers (PocketBase decides the final write). */
 export const mayUploadSermonAudio = (user: UserRecord | null) => can(user, "manageSermons");
+
+// ---------------------------------------------------------------------------------------------------
+// The media library (pb_migrations/1732100000_publishing.js)
+
+/** What the caller may do with one media item (`Media.can`). */
+export interface MediaCan {
+  edit: boolean;
+  delete: boolean;
+}
+
+/**
+ * edit (alt text, caption): whoever may use the library. delete: manageMedia, and writers their own
+ * uploads (the gateway still refuses deleting an item content uses, CONFLICT).
+ */
+export const mediaCan = (user: UserRecord | null, media: Pick<MediaRecord, "uploadedBy">): MediaCan => ({
+  edit: can(user, "useMediaLibrary"),
+  delete:
+    can(user, "manageMedia") ||
+    (can(user, "useMediaLibrary") && !!user && !!media.uploadedBy && media.uploadedBy === user.id),
+});

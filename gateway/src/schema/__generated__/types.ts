@@ -1016,6 +1016,8 @@ export type Media = {
   __typename?: 'Media';
   /** Text alternative for people who cannot see the image (required before content using it is published). */
   alt: Scalars['String']['output'];
+  /** What the caller may do with this item, as PocketBase's rules will decide it. */
+  can: MediaCan;
   /** A caption shown with the image (may be empty). */
   caption: Scalars['String']['output'];
   /** When the item was uploaded. */
@@ -1046,6 +1048,15 @@ export type Media = {
 /** A file in the media library (images and PDFs); editor images and attachments live here. */
 export type MediaImageUrlArgs = {
   size?: InputMaybe<ImageSize>;
+};
+
+/** What the caller may do with one media item (gateway/src/access/staff.ts; gateway/test/access-agreement.int.test.ts checks it against the rules). */
+export type MediaCan = {
+  __typename?: 'MediaCan';
+  /** Delete it: MEDIA_MANAGE, and writers (CONTENT_EDIT) their own uploads. An item pages or posts use is refused (CONFLICT) until removed there. */
+  delete: Scalars['Boolean']['output'];
+  /** Change its alt text and caption (CONTENT_EDIT or MEDIA_MANAGE). */
+  edit: Scalars['Boolean']['output'];
 };
 
 /** A page of media items (keyset pagination: pass pageInfo.endCursor as `after` for the next page). */
@@ -4765,6 +4776,7 @@ export type ResolversTypes = {
   LogoSize: LogoSize;
   MatchReason: MatchReason;
   Media: ResolverTypeWrapper<MediaRecord>;
+  MediaCan: ResolverTypeWrapper<MediaCan>;
   MediaConnection: ResolverTypeWrapper<Omit<MediaConnection, 'edges'> & { edges: Array<ResolversTypes['MediaEdge']> }>;
   MediaEdge: ResolverTypeWrapper<Omit<MediaEdge, 'node'> & { node: ResolversTypes['Media'] }>;
   MediaKind: ResolverTypeWrapper<MediaKind>;
@@ -4935,6 +4947,7 @@ export type ResolversParentTypes = {
   Int: Scalars['Int']['output'];
   JoinGroupResult: Omit<JoinGroupResult, 'group'> & { group: ResolversParentTypes['Group'] };
   Media: MediaRecord;
+  MediaCan: MediaCan;
   MediaConnection: Omit<MediaConnection, 'edges'> & { edges: Array<ResolversParentTypes['MediaEdge']> };
   MediaEdge: Omit<MediaEdge, 'node'> & { node: ResolversParentTypes['Media'] };
   Mutation: Record<PropertyKey, never>;
@@ -5331,6 +5344,7 @@ export type LocationDisplayResolvers = { APPROXIMATE: 'approximate', EXACT: 'exa
 
 export type MediaResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Media'] = ResolversParentTypes['Media']> = {
   alt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  can?: Resolver<ResolversTypes['MediaCan'], ParentType, ContextType>;
   caption?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   created?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   filename?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -5343,6 +5357,11 @@ export type MediaResolvers<ContextType = GatewayContext, ParentType extends Reso
   url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   usedIn?: Resolver<Array<ResolversTypes['ContentRef']>, ParentType, ContextType>;
   width?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+};
+
+export type MediaCanResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['MediaCan'] = ResolversParentTypes['MediaCan']> = {
+  delete?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  edit?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
 export type MediaConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['MediaConnection'] = ResolversParentTypes['MediaConnection']> = {
@@ -6221,6 +6240,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   JoinRequestStatus?: JoinRequestStatusResolvers;
   LocationDisplay?: LocationDisplayResolvers;
   Media?: MediaResolvers<ContextType>;
+  MediaCan?: MediaCanResolvers<ContextType>;
   MediaConnection?: MediaConnectionResolvers<ContextType>;
   MediaEdge?: MediaEdgeResolvers<ContextType>;
   MediaKind?: MediaKindResolvers;

@@ -7,6 +7,7 @@ import { Validator } from "../../validation/validate.ts";
 import type { Resolvers } from "../__generated__/types.ts";
 import { connection, keysetFilter, pageArgs } from "../pagination.ts";
 import { requireViewer } from "../../access/guards.ts";
+import { mediaCan } from "../../access/staff.ts";
 import { writeAsCaller } from "../content/shared.ts";
 import { fromPocketBaseDate } from "../../pocketbase/dates.ts";
 
@@ -152,5 +153,6 @@ export const mediaResolvers: Resolvers = {
     size: (m) => m.size ?? 0,
     created: (m) => fromPocketBaseDate(m.created),
     usedIn: (m, _, ctx) => usages(ctx, m.id),
+    can: async (m, _, ctx) => mediaCan(await ctx.viewer(), m),
   },
 };
