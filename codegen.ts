@@ -65,6 +65,8 @@ const config: CodegenConfig = {
           HouseholdInvitation: "../../pocketbase/records.ts#HouseholdInvitationRecord",
           VisitRequest: "../../pocketbase/records.ts#VisitRequestRecord",
           PrayerRequest: "../../pocketbase/records.ts#PrayerRequestRecord",
+          // Answered field by field from the request (access/prayer.ts).
+          PrayerRequestCan: "../../pocketbase/records.ts#PrayerRequestRecord",
           Notification: "../../pocketbase/records.ts#NotificationRecord",
           // Sermons
           Sermon: "../../pocketbase/records.ts#SermonRecord",

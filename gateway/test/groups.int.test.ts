@@ -222,7 +222,7 @@ describe("the finder", () => {
         rosterVisibility: "leaders",
         status: "active",
       });
-    const query = `query($f: GroupFilter, $n: Int) { groups(filter: $f, first: $n) { edges { node { id name schedule leaderNames isFull memberCount myMembership { id } myPendingRequest { id } canManage } } } }`;
+    const query = `query($f: GroupFilter, $n: Int) { groups(filter: $f, first: $n) { edges { node { id name schedule leaderNames isFull memberCount myMembership { id } myPendingRequest { id } canManage can { edit manageMembers readChat postMessage } } } } }`;
     await gql(member).request(query, { f: { search: `P2 ${run}` }, n: 1 }); // the viewer's session is looked up once a minute
     const small = await countPocketBaseCalls(() =>
       gql(member).request(query, { f: { search: `P2 ${run}` }, n: 2 }),
@@ -761,7 +761,7 @@ describe("chat", () => {
             pageInfo: { hasNextPage: boolean; endCursor: string };
           };
         }>(
-          `query($g: ID!, $b: String, $n: Int) { groupMessages(groupId: $g, before: $b, first: $n) { edges { node { body authorName mine canDelete html } } pageInfo { hasNextPage endCursor } } }`,
+          `query($g: ID!, $b: String, $n: Int) { groupMessages(groupId: $g, before: $b, first: $n) { edges { node { body authorName mine canDelete can { edit delete } html } } pageInfo { hasNextPage endCursor } } }`,
           { g: group.id, b: before, n: first },
         ),
       );

@@ -232,8 +232,12 @@ describe("my profile", () => {
     const parent = await memberOf(household, { firstName: "Hannah" });
     const spouse = await memberOf(household, { firstName: "Elkanah", householdRole: "spouse" });
     const child = await childOf(household, { firstName: "Samuel" });
-    const canEdit = async (id: string) =>
-      (await as(parent).execute(PeopleCanEditDocument, { id })).data!.person!.canEdit;
+    const canEdit = async (id: string) => {
+      const person = (await as(parent).execute(PeopleCanEditDocument, { id })).data!.person!;
+      // The deprecated canEdit says what can.edit says; a member manages nobody's record.
+      expect(person.can).toEqual({ edit: person.canEdit, manage: false });
+      return person.can.edit;
+    };
     expect([await canEdit(parent.personId), await canEdit(spouse.personId), await canEdit(child.id)]).toEqual(
       [true, false, true],
     );

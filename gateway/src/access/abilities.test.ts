@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { PermissionName, UserRecord } from "../pocketbase/records.ts";
-import { ABILITIES, abilitiesOf, can, clientPostAbilities } from "./abilities.ts";
+import { ABILITIES, abilitiesOf, can, holdersOf, roleGrants } from "./abilities.ts";
+import { clientPostCan } from "./content.ts";
 
 const userWith = (...permissions: PermissionName[]) =>
   ({ expand: { roles: [{ permissions }] } }) as unknown as UserRecord;
@@ -38,9 +39,22 @@ describe("abilities", () => {
     });
   });
 
+  it("a role grants an ability when it holds any one of its permissions", () => {
+    expect(roleGrants({ permissions: ["prayer.view_pastoral"] }, "moderatePrayer")).toBe(true);
+    expect(roleGrants({ permissions: ["prayer.moderate"] }, "viewPastoralPrayer")).toBe(false);
+    expect(roleGrants({ permissions: [] }, "manageRoles")).toBe(false);
+  });
+
+  it("the holders' filter names every permission that grants the ability, as the rules test them", () => {
+    expect(holdersOf("moderatePrayer")).toBe(
+      '(roles.permissions:each ?= "prayer.moderate" || roles.permissions:each ?= "prayer.view_pastoral")',
+    );
+    expect(holdersOf("manageIntegrations")).toBe('(roles.permissions:each ?= "api.manage")');
+  });
+
   it("an API client edits only the drafts it wrote, with content.write; it never publishes or deletes", () => {
     const writer = { id: "client000000001", scopes: ["content.write"] };
-    expect(clientPostAbilities(writer, { status: "draft", authorClient: writer.id })).toEqual({
+    expect(clientPostCan(writer, { status: "draft", authorClient: writer.id })).toEqual({
       edit: true,
       publish: false,
       delete: false,
@@ -51,14 +65,14 @@ describe("abilities", () => {
       { status: "draft", authorClient: "" },
       { status: "draft" },
     ]) {
-      expect(clientPostAbilities(writer, post), JSON.stringify(post)).toEqual({
+      expect(clientPostCan(writer, post), JSON.stringify(post)).toEqual({
         edit: false,
         publish: false,
         delete: false,
       });
     }
     expect(
-      clientPostAbilities(
+      clientPostCan(
         { id: writer.id, scopes: ["content.members"] },
         { status: "draft", authorClient: writer.id },
       ).edit,

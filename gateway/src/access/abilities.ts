@@ -1,4 +1,4 @@
-import type { PermissionName, UserRecord } from "../pocketbase/records.ts";
+import type { PermissionName, RoleRecord, UserRecord } from "../pocketbase/records.ts";
 
 /**
  * What a signed-in person may do, named for the screens and actions that need it — the one place the
@@ -6,6 +6,11 @@ import type { PermissionName, UserRecord } from "../pocketbase/records.ts";
  * permissions, exactly as the PocketBase API rules in pb_migrations grant it (the rules stay the
  * authority: gateway/test/access-agreement.int.test.ts proves, persona by persona, that what
  * `Viewer.can` says agrees with what PocketBase then allows).
+ *
+ * Permission names appear only here, in the features' policies beside this file and in pb_migrations
+ * (scripts/gateway-rules.test.ts refuses them anywhere else in the gateway): a resolver asks for an
+ * ability (`requireAbility`, `can`) or a record's `…Can` from its feature's policy, never for a
+ * permission.
  */
 export const ABILITIES = {
   /** Write drafts of posts and pages (publishers may too: PocketBase's rules let them). */
@@ -61,36 +66,36 @@ export function abilitiesOf(user: UserRecord | null): Abilities {
   return result;
 }
 
-/** What the viewer may do with one post or page: the posts and pages rules of 1732100000_publishing.js. */
-export function contentAbilities(
-  user: UserRecord | null,
-  status: string | undefined,
-): { edit: boolean; publish: boolean; delete: boolean } {
-  const publisher = can(user, "publishContent");
-  return {
-    edit: publisher || (can(user, "editContent") && status === "draft"),
-    publish: publisher,
-    delete: publisher,
-  };
+/** Whether a role's permissions grant `ability` (an account manager must keep a role that grants manageRoles). */
+export function roleGrants(role: Pick<RoleRecord, "permissions">, ability: Ability): boolean {
+  return ABILITIES[ability].some((permission) => (role.permissions ?? []).includes(permission));
 }
 
 /**
- * What an API client may do with one post: with the content.write scope, edit the drafts it wrote
- * (pb_migrations/1732540000_content_write_scope.js); never publish or delete.
+ * A PocketBase filter for the accounts whose roles grant `ability`, for the system jobs that find whom
+ * to tell (staff alerts, a deletion request, a disabled webhook). `:each ?=` as in the API rules: a
+ * plain `?=` over a relation → multi-select never matches on 0.40.4.
  */
-export function clientPostAbilities(
-  client: { id: string; scopes: readonly string[] },
-  post: { status: string; authorClient?: string },
-) {
-  const edit =
-    client.scopes.includes("content.write") &&
-    post.status === "draft" &&
-    !!post.authorClient &&
-    post.authorClient === client.id;
-  return { edit, publish: false, delete: false };
+export function holdersOf(ability: Ability): string {
+  return `(${ABILITIES[ability].map((permission) => `roles.permissions:each ?= "${permission}"`).join(" || ")})`;
 }
 
-/** Whether the viewer may moderate one prayer request: pastoral ones need viewPastoralPrayer (1732300000_prayer.js). */
-export function mayModeratePrayer(user: UserRecord | null, visibility: string | undefined): boolean {
-  return visibility === "pastoral" ? can(user, "viewPastoralPrayer") : can(user, "moderatePrayer");
-}
+/**
+ * The schema's Permission enum (Role.permissions, what integrators and the users screen read) and the
+ * stored name behind each value; schema/enum-values.ts maps the enum with it.
+ */
+export const PERMISSION_VALUES = {
+  SETTINGS_MANAGE: "settings.manage",
+  ROLES_MANAGE: "roles.manage",
+  PEOPLE_VIEW: "people.view",
+  PEOPLE_MANAGE: "people.manage",
+  CONTENT_EDIT: "content.edit",
+  CONTENT_PUBLISH: "content.publish",
+  SERMONS_MANAGE: "sermons.manage",
+  EVENTS_MANAGE: "events.manage",
+  GROUPS_MANAGE: "groups.manage",
+  PRAYER_MODERATE: "prayer.moderate",
+  PRAYER_VIEW_PASTORAL: "prayer.view_pastoral",
+  MEDIA_MANAGE: "media.manage",
+  API_MANAGE: "api.manage",
+} as const satisfies Record<string, PermissionName>;

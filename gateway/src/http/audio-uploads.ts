@@ -9,6 +9,7 @@ import type { UserRecord } from "../pocketbase/records.ts";
 import type { ViewerCache } from "../session/viewer-cache.ts";
 import { readCookie } from "../session/cookie.ts";
 import { LIMITS, SESSION } from "@flock/shared/limits";
+import { mayUploadSermonAudio } from "../access/staff.ts";
 
 /** Where the tus endpoint lives; the web app uploads sermon audio here (tus-js-client). */
 export const AUDIO_UPLOAD_PATH = "/uploads/audio";
@@ -31,7 +32,7 @@ type TusRequest = { headers: Headers };
  * Resumable audio uploads (tus 1.0: @tus/server with @tus/file-store). Files are staged on disk
  * chunk by chunk as they arrive, so a 300 MB sermon never sits in gateway memory, and a dropped
  * connection resumes from the last byte received (HEAD gives the offset). Only people whose roles
- * grant `sermons.manage` may start an upload, and only its uploader may continue, read or claim it.
+ * grant manageSermons may start an upload, and only its uploader may continue, read or claim it.
  * PocketBase still decides when the audio is attached to a sermon with the caller's own token.
  */
 export class AudioUploads {
@@ -57,7 +58,7 @@ export class AudioUploads {
       onUploadCreate: async (req, upload) => {
         const user = await this.userOf(req);
         if (!user) throw { status_code: 401, body: "Please sign in to continue.\n" };
-        if (!user.expand?.roles?.some((role) => role.permissions.includes("sermons.manage"))) {
+        if (!mayUploadSermonAudio(user)) {
           throw { status_code: 403, body: "You don't have access to this.\n" };
         }
         const declared = upload.size ?? 0;

@@ -5,7 +5,7 @@ import { slugTaken } from "./slugs.ts";
 /**
  * Write as the caller; when PocketBase refuses the write by rule (404 for a record the caller can
  * read, a bare 400 for a create), the caller lacks the right (e.g. live content without
- * content.publish): FORBIDDEN.
+ * publishContent): FORBIDDEN.
  */
 export async function writeAsCaller<T>(run: () => Promise<T>): Promise<T> {
   try {

@@ -48,7 +48,7 @@ describe("ENUM_VALUES", () => {
     expect(postStatus.serialize("scheduled")).toBe("SCHEDULED");
     expect(postStatus.parseValue("PUBLISHED")).toBe("published");
     const permission = schema.getType("Permission") as GraphQLEnumType;
-    expect(permission.serialize("prayer.view_pastoral")).toBe("PRAYER_VIEW_PASTORAL");
+    expect(permission.serialize(ENUM_VALUES.Permission.PRAYER_VIEW_PASTORAL)).toBe("PRAYER_VIEW_PASTORAL");
     const topic = schema.getType("StaffAlertTopic") as GraphQLEnumType;
     expect(topic.parseValue("VISIT_REQUESTS")).toBe("visits");
     // A value PocketBase never stores is refused rather than passed through.

@@ -1,32 +1,19 @@
 /**
  * The PocketBase value behind each GraphQL enum value. GraphQL enum values cannot hold dots or be
- * lowercase by convention; PocketBase stores "settings.manage", "draft", "regular_attender". Codegen
+ * lowercase by convention; PocketBase stores "draft", "regular_attender" and dotted permission names. Codegen
  * (codegen.ts, `enumValues`) types the resolvers with these values and the schema maps them at the
  * edge, so resolvers read and return PocketBase values untouched: no case conversions by hand.
  * Enums with no stored counterpart are listed in UNMAPPED_ENUMS instead, each with its reason; a test
  * (enum-values.test.ts) fails when a schema enum is in neither.
  */
+import { PERMISSION_VALUES } from "../access/abilities.ts";
 
 /** The usual rule: the GraphQL name, lowercased ("REGULAR_ATTENDER" → "regular_attender"). */
 const lowercase = <const K extends string>(...names: K[]) =>
   Object.fromEntries(names.map((name) => [name, name.toLowerCase()])) as { readonly [N in K]: Lowercase<N> };
 
 export const ENUM_VALUES = {
-  Permission: {
-    SETTINGS_MANAGE: "settings.manage",
-    ROLES_MANAGE: "roles.manage",
-    PEOPLE_VIEW: "people.view",
-    PEOPLE_MANAGE: "people.manage",
-    CONTENT_EDIT: "content.edit",
-    CONTENT_PUBLISH: "content.publish",
-    SERMONS_MANAGE: "sermons.manage",
-    EVENTS_MANAGE: "events.manage",
-    GROUPS_MANAGE: "groups.manage",
-    PRAYER_MODERATE: "prayer.moderate",
-    PRAYER_VIEW_PASTORAL: "prayer.view_pastoral",
-    MEDIA_MANAGE: "media.manage",
-    API_MANAGE: "api.manage",
-  },
+  Permission: PERMISSION_VALUES,
   UserStatus: lowercase("ACTIVE", "SUSPENDED"),
   ApiScope: {
     CONTENT_MEMBERS: "content.members",

@@ -13,6 +13,7 @@ import { staffAlertsResolvers } from "./staff-alerts/resolvers.ts";
 import { sermonsResolvers } from "./sermons/resolvers.ts";
 import { ENUM_VALUES } from "./enum-values.ts";
 import { eventsResolvers } from "./events/resolvers.ts";
+import { eventsCanResolvers } from "./events/can.ts";
 import { integrationsResolvers } from "./integrations/resolvers.ts";
 import { groupsResolvers } from "./groups/resolvers.ts";
 
@@ -33,6 +34,7 @@ const modules: Resolvers[] = [
   staffAlertsResolvers,
   sermonsResolvers,
   eventsResolvers,
+  eventsCanResolvers,
   integrationsResolvers,
   groupsResolvers,
 ];

@@ -1,11 +1,8 @@
 import type { GatewayServices } from "../context.ts";
 import { recipientLocale, translator, type Locale, type Translate } from "../mail/i18n.ts";
-import type {
-  AlertDeliveryValue,
-  PermissionName,
-  StaffAlertPrefsRecord,
-  UserRecord,
-} from "../pocketbase/records.ts";
+import type { AlertDeliveryValue, StaffAlertPrefsRecord, UserRecord } from "../pocketbase/records.ts";
+import { holdersOf } from "../access/abilities.ts";
+import { staffAlertAbility, type StaffTopic } from "../access/staff.ts";
 import { notify } from "./notifier.ts";
 // (notify without `email`: the alert's one mail goes to all of them at once, below.)
 
@@ -21,16 +18,9 @@ import { notify } from "./notifier.ts";
  * whatever happens to the alert.
  */
 
-export type StaffTopic = "visits" | "signups" | "prayer";
+export type { StaffTopic };
 export type Delivery = AlertDeliveryValue;
 export const STAFF_TOPICS: readonly StaffTopic[] = ["visits", "signups", "prayer"];
-
-/** Who handles each topic: the permissions that open its admin screen and its actions. */
-export const TOPIC_PERMISSIONS: Record<StaffTopic, PermissionName[]> = {
-  visits: ["people.manage"],
-  signups: ["people.manage"],
-  prayer: ["prayer.moderate", "prayer.view_pastoral"],
-};
 
 export type { StaffAlertPrefsRecord };
 
@@ -40,10 +30,6 @@ export const deliveryOf = (
   topic: StaffTopic,
 ): Delivery => prefs?.[topic] || "immediate";
 
-/** `:each ?=` as in the API rules: a plain `?=` over relation → multi-select never matches on 0.40.4. */
-const holdsAny = (permissions: PermissionName[]) =>
-  `(${permissions.map((p) => `roles.permissions:each ?= "${p}"`).join(" || ")})`;
-
 /** Active accounts that handle `topic` (pastoral prayer requests: only those who may read them). */
 export async function staffFor(
   services: GatewayServices,
@@ -51,10 +37,8 @@ export async function staffFor(
   options: { pastoral?: boolean } = {},
 ): Promise<Array<Pick<UserRecord, "id" | "email" | "name" | "locale">>> {
   const system = await services.system.get();
-  const permissions: PermissionName[] =
-    topic === "prayer" && options.pastoral ? ["prayer.view_pastoral"] : TOPIC_PERMISSIONS[topic];
   return system.collection("users").getFullList<UserRecord>({
-    filter: `${holdsAny(permissions)} && status != "suspended"`,
+    filter: `${holdersOf(staffAlertAbility(topic, options))} && status != "suspended"`,
     fields: "id,email,name,locale",
   });
 }
@@ -91,7 +75,7 @@ export interface StaffAlert {
   text: (t: Translate) => StaffAlertText;
   /** The admin screen that handles it (an app path). */
   link: string;
-  /** A pastoral prayer request: only staff with prayer.view_pastoral hear of it. */
+  /** A pastoral prayer request: only staff who may read pastoral requests hear of it. */
   pastoral?: boolean;
 }
 

@@ -8,12 +8,8 @@ import type {
 import { formatDateTime } from "../mail/brand.ts";
 import { recipientLocale, translator, type Locale, type Translate } from "../mail/i18n.ts";
 import { notify } from "./notifier.ts";
-import {
-  STAFF_TOPICS,
-  TOPIC_PERMISSIONS,
-  type StaffAlertPrefsRecord,
-  type StaffTopic,
-} from "./staff-alerts.ts";
+import { STAFF_TOPICS, type StaffAlertPrefsRecord, type StaffTopic } from "./staff-alerts.ts";
+import { handlesStaffTopic, readsPastoralPrayer } from "../access/staff.ts";
 import { fromPocketBaseDate, parsePocketBaseDate, toPocketBaseDate } from "../pocketbase/dates.ts";
 import { startPeriodicJob } from "./periodic-job.ts";
 
@@ -85,9 +81,7 @@ async function itemsFor(
       (p) => `${[p.preferredName || p.firstName, p.lastName].filter(Boolean).join(" ")} (${when(p.created)})`,
     );
   }
-  const pastoral = (user.expand?.roles ?? []).some((role) =>
-    role.permissions.includes("prayer.view_pastoral"),
-  );
+  const pastoral = readsPastoralPrayer(user);
   const rows = await pb.collection("prayer_requests").getFullList<PrayerRequestRecord>({
     filter: `${window} && status = "pending"${pastoral ? "" : ' && visibility != "pastoral"'}`,
     sort: "created",
@@ -122,10 +116,7 @@ export async function runStaffDigest(
         continue;
       }
       const user = await pb.collection("users").getOne<UserRecord>(row.user, { expand: "roles" });
-      const permissions = new Set((user.expand?.roles ?? []).flatMap((role) => role.permissions));
-      const topics = STAFF_TOPICS.filter(
-        (t) => row[t] === "digest" && TOPIC_PERMISSIONS[t].some((p) => permissions.has(p)),
-      );
+      const topics = STAFF_TOPICS.filter((t) => row[t] === "digest" && handlesStaffTopic(user, t));
       const since = row.lastDigestAt;
       const until = toPocketBaseDate(now);
       const sections: Array<{ topic: StaffTopic; lines: string[] }> = [];

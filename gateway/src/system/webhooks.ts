@@ -8,6 +8,7 @@ import type { UserRecord, WebhookDeliveryRecord, WebhookRecord } from "../pocket
 import { toPocketBaseDate } from "../pocketbase/dates.ts";
 import { startPeriodicJob } from "./periodic-job.ts";
 import { notify } from "./notifier.ts";
+import { holdersOf } from "../access/abilities.ts";
 
 /*
  * Webhook delivery (issue 16; QUALITY.md I2). pb_hooks/webhooks.pb.js queues one `webhook_deliveries`
@@ -280,7 +281,7 @@ async function tellManagers(services: GatewayServices, webhook: WebhookRecord): 
   const pb = await services.system.get();
   const managers = await pb
     .collection("users")
-    .getFullList<UserRecord>({ filter: 'roles.permissions:each ?= "api.manage"', fields: "id" });
+    .getFullList<UserRecord>({ filter: holdersOf("manageIntegrations"), fields: "id" });
   const host = new URL(webhook.url).host;
   // All at once: each notify also mails, and a church may have several managers.
   await Promise.all(

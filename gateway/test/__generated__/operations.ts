@@ -131,7 +131,7 @@ export type EventInput = {
 export type EventStatus =
   /** Called off: still shown to its audience, every occurrence with status CANCELLED; no new RSVPs or registrations. */
   | 'CANCELLED'
-  /** Being prepared: seen only by event managers (events.manage), on no calendar or feed. */
+  /** Being prepared: seen only by event managers (EVENTS_MANAGE), on no calendar or feed. */
   | 'DRAFT'
   /** On the site and in the feeds for its audience (EventVisibility); RSVP or registration can open. */
   | 'PUBLISHED';
@@ -232,13 +232,13 @@ export type NotificationKind =
   | 'PRAYER_REJECTED'
   /** Staff approved the user's sign-up: member areas are open. */
   | 'SIGNUP_APPROVED'
-  /** Staff: a sign-up waits for approval (people.manage). */
+  /** Staff: a sign-up waits for approval (PEOPLE_MANAGE). */
   | 'SIGNUP_PENDING'
   /** Staff: the daily digest of new activity. */
   | 'STAFF_DIGEST'
-  /** Staff: a new visit request (people.manage). */
+  /** Staff: a new visit request (PEOPLE_MANAGE). */
   | 'VISIT_REQUEST'
-  /** Integration managers: a webhook was disabled after deliveries failed repeatedly (api.manage). */
+  /** Integration managers: a webhook was disabled after deliveries failed repeatedly (API_MANAGE). */
   | 'WEBHOOK_DISABLED';
 
 /** One occurrence compared with its series. */
@@ -285,31 +285,31 @@ export type PeopleFilter = {
 
 /** A permission that roles grant (PRODUCT.md §1). */
 export type Permission =
-  /** Create, list and revoke API tokens for integrations (api.manage). */
+  /** Create, list and revoke API tokens and webhooks for integrations. */
   | 'API_MANAGE'
-  /** Write drafts of posts and pages (content.edit). */
+  /** Write drafts of posts and pages. */
   | 'CONTENT_EDIT'
-  /** Publish, schedule, unpublish and delete posts and pages (content.publish). */
+  /** Publish, schedule, unpublish and delete posts and pages. */
   | 'CONTENT_PUBLISH'
-  /** Manage events, their dates and attendee lists (events.manage). */
+  /** Manage events, their dates and attendee lists. */
   | 'EVENTS_MANAGE'
-  /** Manage small groups (groups.manage; the groups feature is not built yet). */
+  /** Manage every group: create, hide, archive, their members and requests. */
   | 'GROUPS_MANAGE'
-  /** Change and delete anyone's media uploads (media.manage). */
+  /** Change and delete anyone's media uploads. */
   | 'MEDIA_MANAGE'
-  /** Add, change, approve, merge and archive people and households (people.manage). */
+  /** Add, change, approve, merge and archive people and households. */
   | 'PEOPLE_MANAGE'
-  /** See the people and households staff screens and visit requests (people.view). */
+  /** See the people and households staff screens and visit requests. */
   | 'PEOPLE_VIEW'
-  /** Moderate prayer requests (prayer.moderate). */
+  /** Moderate prayer requests. */
   | 'PRAYER_MODERATE'
-  /** See prayer requests shared with pastoral staff only (prayer.view_pastoral). */
+  /** See prayer requests shared with pastoral staff only. */
   | 'PRAYER_VIEW_PASTORAL'
-  /** Manage accounts and their roles (roles.manage). */
+  /** Manage accounts and their roles. */
   | 'ROLES_MANAGE'
-  /** Manage sermons, series and speakers, drafts included (sermons.manage). */
+  /** Manage sermons, series and speakers, drafts included. */
   | 'SERMONS_MANAGE'
-  /** Change the church's settings (settings.manage). */
+  /** Change the church's settings. */
   | 'SETTINGS_MANAGE';
 
 /** A person's fields to change; omitted fields stay as they are. */
@@ -322,17 +322,17 @@ export type PersonInput = {
   directoryOptOut?: boolean | null | undefined;
   /** Given name, 1–50 characters. */
   firstName?: string | null | undefined;
-  /** Staff only (people.manage): move to another household. */
+  /** Staff only (PEOPLE_MANAGE): move to another household. */
   householdId?: string | number | null | undefined;
-  /** Staff only (people.manage). */
+  /** Staff only (PEOPLE_MANAGE). */
   householdRole?: HouseholdRole | null | undefined;
   /** Family name, 1–50 characters. */
   lastName?: string | null | undefined;
-  /** Staff only (people.manage). */
+  /** Staff only (PEOPLE_MANAGE). */
   membershipStatus?: MembershipStatus | null | undefined;
   /** At most 50 characters; empty clears it. */
   preferredName?: string | null | undefined;
-  /** Staff only (people.manage). */
+  /** Staff only (PEOPLE_MANAGE). */
   recordStatus?: RecordStatus | null | undefined;
 };
 
@@ -528,7 +528,7 @@ export type RsvpResponse =
   /** Coming: counts, with the guests, in Occurrence.goingCount. */
   | 'YES';
 
-/** A sermon's fields (sermons.manage); omitted optional fields stay as they are. */
+/** A sermon's fields (SERMONS_MANAGE); omitted optional fields stay as they are. */
 export type SermonInput = {
   /** Markdown. */
   notes?: string | null | undefined;
@@ -599,11 +599,11 @@ export type SocialLinksInput = {
 
 /** What staff are told about. */
 export type StaffAlertTopic =
-  /** A prayer request waiting for moderation (prayer.moderate or prayer.view_pastoral). */
+  /** A prayer request waiting for moderation (PRAYER_MODERATE or PRAYER_VIEW_PASTORAL). */
   | 'PRAYER_MODERATION'
-  /** A sign-up waiting for approval (people.manage). */
+  /** A sign-up waiting for approval (PEOPLE_MANAGE). */
   | 'SIGNUPS'
-  /** A new plan-a-visit request (people.manage). */
+  /** A new plan-a-visit request (PEOPLE_MANAGE). */
   | 'VISIT_REQUESTS';
 
 /** Fields to change; omitted fields stay as they are. */
@@ -1144,7 +1144,7 @@ export type PeopleCanEditQueryVariables = Exact<{
 }>;
 
 
-export type PeopleCanEditQuery = { person: { canEdit: boolean } | null };
+export type PeopleCanEditQuery = { person: { canEdit: boolean, can: { edit: boolean, manage: boolean } } | null };
 
 export type PeopleEmailsQueryVariables = Exact<{
   id: string | number;
@@ -1735,7 +1735,7 @@ export const PeopleInviteDocument = {"kind":"Document","definitions":[{"kind":"O
 export const PeopleRevokeInvitationDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"PeopleRevokeInvitation"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"revokeHouseholdInvitation"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]} as unknown as DocumentNode<PeopleRevokeInvitationMutation, PeopleRevokeInvitationMutationVariables>;
 export const PeopleSignUpDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"PeopleSignUp"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"SignUpInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"signUp"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}]}]}}]} as unknown as DocumentNode<PeopleSignUpMutation, PeopleSignUpMutationVariables>;
 export const PeopleContactDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"PeopleContact"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"message"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"contactPerson"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"personId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"message"},"value":{"kind":"Variable","name":{"kind":"Name","value":"message"}}}]}]}}]} as unknown as DocumentNode<PeopleContactMutation, PeopleContactMutationVariables>;
-export const PeopleCanEditDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"PeopleCanEdit"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"person"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"canEdit"}}]}}]}}]} as unknown as DocumentNode<PeopleCanEditQuery, PeopleCanEditQueryVariables>;
+export const PeopleCanEditDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"PeopleCanEdit"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"person"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"canEdit"}},{"kind":"Field","name":{"kind":"Name","value":"can"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edit"}},{"kind":"Field","name":{"kind":"Name","value":"manage"}}]}}]}}]}}]} as unknown as DocumentNode<PeopleCanEditQuery, PeopleCanEditQueryVariables>;
 export const PeopleEmailsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"PeopleEmails"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"person"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"emails"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"email"}}]}}]}}]}}]} as unknown as DocumentNode<PeopleEmailsQuery, PeopleEmailsQueryVariables>;
 export const PeopleListDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"PeopleList"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"PeopleFilter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"people"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}},{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"lastName"}},{"kind":"Field","name":{"kind":"Name","value":"firstName"}},{"kind":"Field","name":{"kind":"Name","value":"emails"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"email"}}]}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}}]}}]} as unknown as DocumentNode<PeopleListQuery, PeopleListQueryVariables>;
 export const PeopleCsvDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"PeopleCsv"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"f"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"PeopleFilter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"peopleCsv"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"f"}}}]}]}}]} as unknown as DocumentNode<PeopleCsvQuery, PeopleCsvQueryVariables>;

@@ -196,7 +196,7 @@ export type EventInput = {
 export type EventStatus =
   /** Called off: still shown to its audience, every occurrence with status CANCELLED; no new RSVPs or registrations. */
   | 'CANCELLED'
-  /** Being prepared: seen only by event managers (events.manage), on no calendar or feed. */
+  /** Being prepared: seen only by event managers (EVENTS_MANAGE), on no calendar or feed. */
   | 'DRAFT'
   /** On the site and in the feeds for its audience (EventVisibility); RSVP or registration can open. */
   | 'PUBLISHED';
@@ -455,13 +455,13 @@ export type NotificationKind =
   | 'PRAYER_REJECTED'
   /** Staff approved the user's sign-up: member areas are open. */
   | 'SIGNUP_APPROVED'
-  /** Staff: a sign-up waits for approval (people.manage). */
+  /** Staff: a sign-up waits for approval (PEOPLE_MANAGE). */
   | 'SIGNUP_PENDING'
   /** Staff: the daily digest of new activity. */
   | 'STAFF_DIGEST'
-  /** Staff: a new visit request (people.manage). */
+  /** Staff: a new visit request (PEOPLE_MANAGE). */
   | 'VISIT_REQUEST'
-  /** Integration managers: a webhook was disabled after deliveries failed repeatedly (api.manage). */
+  /** Integration managers: a webhook was disabled after deliveries failed repeatedly (API_MANAGE). */
   | 'WEBHOOK_DISABLED';
 
 /** One occurrence compared with its series. */
@@ -508,31 +508,31 @@ export type PeopleFilter = {
 
 /** A permission that roles grant (PRODUCT.md §1). */
 export type Permission =
-  /** Create, list and revoke API tokens for integrations (api.manage). */
+  /** Create, list and revoke API tokens and webhooks for integrations. */
   | 'API_MANAGE'
-  /** Write drafts of posts and pages (content.edit). */
+  /** Write drafts of posts and pages. */
   | 'CONTENT_EDIT'
-  /** Publish, schedule, unpublish and delete posts and pages (content.publish). */
+  /** Publish, schedule, unpublish and delete posts and pages. */
   | 'CONTENT_PUBLISH'
-  /** Manage events, their dates and attendee lists (events.manage). */
+  /** Manage events, their dates and attendee lists. */
   | 'EVENTS_MANAGE'
-  /** Manage small groups (groups.manage; the groups feature is not built yet). */
+  /** Manage every group: create, hide, archive, their members and requests. */
   | 'GROUPS_MANAGE'
-  /** Change and delete anyone's media uploads (media.manage). */
+  /** Change and delete anyone's media uploads. */
   | 'MEDIA_MANAGE'
-  /** Add, change, approve, merge and archive people and households (people.manage). */
+  /** Add, change, approve, merge and archive people and households. */
   | 'PEOPLE_MANAGE'
-  /** See the people and households staff screens and visit requests (people.view). */
+  /** See the people and households staff screens and visit requests. */
   | 'PEOPLE_VIEW'
-  /** Moderate prayer requests (prayer.moderate). */
+  /** Moderate prayer requests. */
   | 'PRAYER_MODERATE'
-  /** See prayer requests shared with pastoral staff only (prayer.view_pastoral). */
+  /** See prayer requests shared with pastoral staff only. */
   | 'PRAYER_VIEW_PASTORAL'
-  /** Manage accounts and their roles (roles.manage). */
+  /** Manage accounts and their roles. */
   | 'ROLES_MANAGE'
-  /** Manage sermons, series and speakers, drafts included (sermons.manage). */
+  /** Manage sermons, series and speakers, drafts included. */
   | 'SERMONS_MANAGE'
-  /** Change the church's settings (settings.manage). */
+  /** Change the church's settings. */
   | 'SETTINGS_MANAGE';
 
 /** A person's fields to change; omitted fields stay as they are. */
@@ -545,17 +545,17 @@ export type PersonInput = {
   directoryOptOut?: boolean | null | undefined;
   /** Given name, 1–50 characters. */
   firstName?: string | null | undefined;
-  /** Staff only (people.manage): move to another household. */
+  /** Staff only (PEOPLE_MANAGE): move to another household. */
   householdId?: string | number | null | undefined;
-  /** Staff only (people.manage). */
+  /** Staff only (PEOPLE_MANAGE). */
   householdRole?: HouseholdRole | null | undefined;
   /** Family name, 1–50 characters. */
   lastName?: string | null | undefined;
-  /** Staff only (people.manage). */
+  /** Staff only (PEOPLE_MANAGE). */
   membershipStatus?: MembershipStatus | null | undefined;
   /** At most 50 characters; empty clears it. */
   preferredName?: string | null | undefined;
-  /** Staff only (people.manage). */
+  /** Staff only (PEOPLE_MANAGE). */
   recordStatus?: RecordStatus | null | undefined;
 };
 
@@ -758,7 +758,7 @@ export type RsvpResponse =
   /** Coming: counts, with the guests, in Occurrence.goingCount. */
   | 'YES';
 
-/** A sermon's fields (sermons.manage); omitted optional fields stay as they are. */
+/** A sermon's fields (SERMONS_MANAGE); omitted optional fields stay as they are. */
 export type SermonInput = {
   /** Markdown. */
   notes?: string | null | undefined;
@@ -780,7 +780,7 @@ export type SermonInput = {
   videoUrl?: string | null | undefined;
 };
 
-/** A series' fields (sermons.manage). */
+/** A series' fields (SERMONS_MANAGE). */
 export type SermonSeriesInput = {
   /** Plain text, at most 5000 characters. */
   description?: string | null | undefined;
@@ -845,7 +845,7 @@ export type SocialLinksInput = {
   youtube?: string | null | undefined;
 };
 
-/** A speaker's fields (sermons.manage). */
+/** A speaker's fields (SERMONS_MANAGE). */
 export type SpeakerInput = {
   /** Plain text, at most 5000 characters. */
   bio?: string | null | undefined;
@@ -857,11 +857,11 @@ export type SpeakerInput = {
 
 /** What staff are told about. */
 export type StaffAlertTopic =
-  /** A prayer request waiting for moderation (prayer.moderate or prayer.view_pastoral). */
+  /** A prayer request waiting for moderation (PRAYER_MODERATE or PRAYER_VIEW_PASTORAL). */
   | 'PRAYER_MODERATION'
-  /** A sign-up waiting for approval (people.manage). */
+  /** A sign-up waiting for approval (PEOPLE_MANAGE). */
   | 'SIGNUPS'
-  /** A new plan-a-visit request (people.manage). */
+  /** A new plan-a-visit request (PEOPLE_MANAGE). */
   | 'VISIT_REQUESTS';
 
 /** Text to change on a media item; omitted fields stay as they are. */

@@ -1732,6 +1732,7 @@ export const en = {
   "groups.chat.message": "Message",
   "groups.chat.hint": "**bold**, *italics* and links. Enter sends; Shift+Enter adds a line.",
   "groups.chat.send": "Send",
+  "groups.chat.readOnly": "This group is archived: its chat can be read but not written in.",
   "error.CONFLICT.group_full": "This group is full.",
   "error.CONFLICT.already_member": "You are already a member of this group.",
   "error.CONFLICT.already_requested": "You have already asked to join. The leaders will answer.",

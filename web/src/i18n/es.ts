@@ -1752,6 +1752,7 @@ export const es: Record<MessageKey, string> = {
   "groups.chat.message": "Mensaje",
   "groups.chat.hint": "**negrita**, *cursiva* y enlaces. Enter envía; Mayús+Enter agrega una línea.",
   "groups.chat.send": "Enviar",
+  "groups.chat.readOnly": "Este grupo está archivado: su chat se puede leer, pero no escribir en él.",
   "error.CONFLICT.group_full": "Este grupo está completo.",
   "error.CONFLICT.already_member": "Ya eres miembro de este grupo.",
   "error.CONFLICT.already_requested": "Ya pediste unirte. Los líderes responderán.",

@@ -224,7 +224,7 @@ export type ContentCan = {
   __typename?: 'ContentCan';
   /** Delete it. */
   delete: Scalars['Boolean']['output'];
-  /** Change it: drafts for writers (content.edit), anything for publishers; for an API token with CONTENT_WRITE, the drafts it wrote (posts). */
+  /** Change it: drafts for writers (CONTENT_EDIT), anything for publishers; for an API token with CONTENT_WRITE, the drafts it wrote (posts). */
   edit: Scalars['Boolean']['output'];
   /** Publish, schedule, update what is live, unpublish, archive. */
   publish: Scalars['Boolean']['output'];
@@ -290,12 +290,14 @@ export type EmailInput = {
  * An event, one-off or recurring (an RFC 5545 RRULE repeated in its own IANA time zone, so a 10:00
  * service stays at 10:00 local time across daylight-saving changes). Visible to everyone when PUBLIC, to
  * signed-in members whose person record is active when MEMBERS, and, drafts included, to event managers
- * (events.manage).
+ * (EVENTS_MANAGE).
  */
 export type Event = {
   __typename?: 'Event';
   /** Shown without times: feeds, Google Calendar links and the site give dates only (from startsAt's to endsAt's local date). */
   allDay: Scalars['Boolean']['output'];
+  /** What the caller may do with this event, as PocketBase's rules will decide it. */
+  can: EventCan;
   /** Seats per occurrence for registration (attendees of confirmed registrations); null for no limit. */
   capacity?: Maybe<Scalars['Int']['output']>;
   /** The event's category, or null for none. */
@@ -361,7 +363,7 @@ export type Event = {
  * An event, one-off or recurring (an RFC 5545 RRULE repeated in its own IANA time zone, so a 10:00
  * service stays at 10:00 local time across daylight-saving changes). Visible to everyone when PUBLIC, to
  * signed-in members whose person record is active when MEMBERS, and, drafts included, to event managers
- * (events.manage).
+ * (EVENTS_MANAGE).
  */
 export type EventNextOccurrencesArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
@@ -372,10 +374,17 @@ export type EventNextOccurrencesArgs = {
  * An event, one-off or recurring (an RFC 5545 RRULE repeated in its own IANA time zone, so a 10:00
  * service stays at 10:00 local time across daylight-saving changes). Visible to everyone when PUBLIC, to
  * signed-in members whose person record is active when MEMBERS, and, drafts included, to event managers
- * (events.manage).
+ * (EVENTS_MANAGE).
  */
 export type EventRecurrenceTextArgs = {
   locale?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** What the caller may do with one event. */
+export type EventCan = {
+  __typename?: 'EventCan';
+  /** Change, publish, cancel or delete it, its dates and exceptions; read its attendee lists (EVENTS_MANAGE). */
+  edit: Scalars['Boolean']['output'];
 };
 
 /** A kind of event (worship, fellowship, youth …), for the filter and the per-category feeds. Everyone may read categories. */
@@ -475,7 +484,7 @@ export type EventInput = {
 export type EventStatus =
   /** Called off: still shown to its audience, every occurrence with status CANCELLED; no new RSVPs or registrations. */
   | 'cancelled'
-  /** Being prepared: seen only by event managers (events.manage), on no calendar or feed. */
+  /** Being prepared: seen only by event managers (EVENTS_MANAGE), on no calendar or feed. */
   | 'draft'
   /** On the site and in the feeds for its audience (EventVisibility); RSVP or registration can open. */
   | 'published';
@@ -494,7 +503,12 @@ export type Group = {
   address?: Maybe<Scalars['String']['output']>;
   /** The approximate area (shown unless the location is hidden; always to the group's members and staff). */
   area?: Maybe<Scalars['String']['output']>;
-  /** The viewer leads this group or may manage every group: the leaders' tools. */
+  /** What the viewer may do with this group, as PocketBase's rules will decide it (screens show their actions from this). */
+  can: GroupCan;
+  /**
+   * The viewer leads this group or may manage every group: the leaders' tools.
+   * @deprecated Use can.manageMembers (and can.edit for the group's details).
+   */
   canManage: Scalars['Boolean']['output'];
   /** 0: no limit. */
   capacity: Scalars['Int']['output'];
@@ -563,6 +577,26 @@ export type GroupEventsArgs = {
 export type GroupPrayerRequestsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/**
+ * What the viewer may do with one group, as PocketBase's rules will decide it (gateway/src/access/groups.ts;
+ * gateway/test/access-agreement.int.test.ts checks the two agree).
+ */
+export type GroupCan = {
+  __typename?: 'GroupCan';
+  /** Ask the group to pray (a request only its members read): its active members while the group is active. */
+  askForPrayer: Scalars['Boolean']['output'];
+  /** Change what the group says about itself: description, schedule, meeting day, location and address (its leaders, GROUPS_MANAGE). */
+  edit: Scalars['Boolean']['output'];
+  /** Change who may find and join it, its type and capacity, archive it (GROUPS_MANAGE). */
+  manage: Scalars['Boolean']['output'];
+  /** Add and remove members, make leaders, decide join requests and mail the members (its leaders, GROUPS_MANAGE). */
+  manageMembers: Scalars['Boolean']['output'];
+  /** Write in its chat: as readChat, while the group is active. */
+  postMessage: Scalars['Boolean']['output'];
+  /** Read its chat: its active members while the chat is on (staff do not read chats). */
+  readChat: Scalars['Boolean']['output'];
 };
 
 /** A page of groups. */
@@ -680,7 +714,12 @@ export type GroupMessage = {
   authorName: Scalars['String']['output'];
   /** The text as typed (Markdown-lite). */
   body: Scalars['String']['output'];
-  /** The author may edit it; the author or a leader may delete it. */
+  /** What the viewer may do with this message. */
+  can: GroupMessageCan;
+  /**
+   * The author may edit it; the author or a leader may delete it.
+   * @deprecated Use can.delete.
+   */
   canDelete: Scalars['Boolean']['output'];
   /** The sender's idempotency key (lets a client match its queued message to the stored one). */
   clientKey: Scalars['String']['output'];
@@ -696,6 +735,15 @@ export type GroupMessage = {
   id: Scalars['ID']['output'];
   /** The viewer wrote it. */
   mine: Scalars['Boolean']['output'];
+};
+
+/** What the viewer may do with one chat message, as PocketBase's rules will decide it. */
+export type GroupMessageCan = {
+  __typename?: 'GroupMessageCan';
+  /** Delete it: its author (while a member) and the group's leaders. */
+  delete: Scalars['Boolean']['output'];
+  /** Change its text: its author, while a member of the group. */
+  edit: Scalars['Boolean']['output'];
 };
 
 /** A page of a group's chat. */
@@ -777,7 +825,12 @@ export type Household = {
   __typename?: 'Household';
   /** The household's address, when the caller may see it. */
   address?: Maybe<Address>;
-  /** The caller may edit this household (an adult of it, or people.manage). */
+  /** What the caller may do with this household, as PocketBase's rules will decide it. */
+  can: HouseholdCan;
+  /**
+   * The caller may edit this household (an adult of it, or PEOPLE_MANAGE).
+   * @deprecated Use can.edit.
+   */
   canEdit: Scalars['Boolean']['output'];
   /** The household opted out of the directory. */
   directoryOptOut: Scalars['Boolean']['output'];
@@ -799,6 +852,15 @@ export type Household = {
 /** People living together, e.g. a family: the unit of the member directory. */
 export type HouseholdPhotoUrlArgs = {
   size?: InputMaybe<PhotoSize>;
+};
+
+/** What the caller may do with one household, as PocketBase's rules will decide it (gateway/src/access/people.ts). */
+export type HouseholdCan = {
+  __typename?: 'HouseholdCan';
+  /** Change its name, photo and address, invite adults, add children: its active adults, or PEOPLE_MANAGE. */
+  edit: Scalars['Boolean']['output'];
+  /** Staff's changes: move people in and out of it, their household roles (PEOPLE_MANAGE). */
+  manage: Scalars['Boolean']['output'];
 };
 
 /** A page of households (keyset pagination: pass pageInfo.endCursor as `after` for the next page). */
@@ -954,6 +1016,8 @@ export type Media = {
   __typename?: 'Media';
   /** Text alternative for people who cannot see the image (required before content using it is published). */
   alt: Scalars['String']['output'];
+  /** What the caller may do with this item, as PocketBase's rules will decide it. */
+  can: MediaCan;
   /** A caption shown with the image (may be empty). */
   caption: Scalars['String']['output'];
   /** When the item was uploaded. */
@@ -984,6 +1048,15 @@ export type Media = {
 /** A file in the media library (images and PDFs); editor images and attachments live here. */
 export type MediaImageUrlArgs = {
   size?: InputMaybe<ImageSize>;
+};
+
+/** What the caller may do with one media item (gateway/src/access/staff.ts; gateway/test/access-agreement.int.test.ts checks it against the rules). */
+export type MediaCan = {
+  __typename?: 'MediaCan';
+  /** Delete it: MEDIA_MANAGE, and writers (CONTENT_EDIT) their own uploads. An item pages or posts use is refused (CONFLICT) until removed there. */
+  delete: Scalars['Boolean']['output'];
+  /** Change its alt text and caption (CONTENT_EDIT or MEDIA_MANAGE). */
+  edit: Scalars['Boolean']['output'];
 };
 
 /** A page of media items (keyset pagination: pass pageInfo.endCursor as `after` for the next page). */
@@ -1039,13 +1112,13 @@ export type Mutation = {
   addPhone: PersonPhone;
   /** Add a PDF (at most 25 MB) to a sermon. */
   addSermonAttachment: Sermon;
-  /** Staff (people.manage): remove personal data and files, delete the login, keep aggregate records. */
+  /** Staff (PEOPLE_MANAGE): remove personal data and files, delete the login, keep aggregate records. */
   anonymizePerson: Person;
   /** Moderators: approve (also clears flags). */
   approvePrayerRequest: PrayerRequest;
-  /** Staff (people.manage): approve a pending sign-up; the user is emailed and member areas open. */
+  /** Staff (PEOPLE_MANAGE): approve a pending sign-up; the user is emailed and member areas open. */
   approveSignUp: Person;
-  /** Staff (people.manage): archive a person (restore with updatePerson recordStatus ACTIVE). */
+  /** Staff (PEOPLE_MANAGE): archive a person (restore with updatePerson recordStatus ACTIVE). */
   archivePerson: Person;
   /** Archive posts (bulk). */
   archivePosts: Array<Post>;
@@ -1056,11 +1129,11 @@ export type Mutation = {
   attachSermonAudio: Sermon;
   /** Withdraw your own request to delete your data. */
   cancelDataDeletion: Person;
-  /** Cancel the whole event (events.manage): kept, every occurrence shown as cancelled. Registrations are kept (not cancelled); everyone registered or answering yes/maybe for a date not yet begun is mailed once (dates cancelled before were mailed then). */
+  /** Cancel the whole event (EVENTS_MANAGE): kept, every occurrence shown as cancelled. Registrations are kept (not cancelled); everyone registered or answering yes/maybe for a date not yet begun is mailed once (dates cancelled before were mailed then). */
   cancelEvent: Event;
   /** Withdraw one's own pending request. */
   cancelJoinRequest: Scalars['Boolean']['output'];
-  /** Cancel one occurrence (also a moved one) without touching the series (events.manage); everyone registered or answering yes/maybe for it is mailed, with the note. BAD_USER_INPUT no_such_occurrence when the series has none then. */
+  /** Cancel one occurrence (also a moved one) without touching the series (EVENTS_MANAGE); everyone registered or answering yes/maybe for it is mailed, with the note. BAD_USER_INPUT no_such_occurrence when the series has none then. */
   cancelOccurrence: Event;
   /**
    * Cancel a registration, and every other part of its party: by id (signed in: its owner or an event
@@ -1078,46 +1151,46 @@ export type Mutation = {
   confirmVerification: Scalars['Boolean']['output'];
   /** Send a message to a person in the directory by email, without revealing their address to you. Your name and email go with it so they can reply if they choose. Rate-limited. */
   contactPerson: Scalars['Boolean']['output'];
-  /** Create an API token (api.manage). The answer holds its secret, which is never shown again. */
+  /** Create an API token (API_MANAGE). The answer holds its secret, which is never shown again. */
   createApiToken: CreatedApiToken;
   /**
-   * Create an event as a DRAFT (events.manage: UNAUTHENTICATED signed out, FORBIDDEN without it, as for
+   * Create an event as a DRAFT (EVENTS_MANAGE: UNAUTHENTICATED signed out, FORBIDDEN without it, as for
    * every event-manager mutation here). BAD_USER_INPUT for an invalid field, e.g. invalid_timezone,
    * invalid_date, before_start, rule_invalid, rule_unsupported, rule_yields_nothing, out_of_range,
    * invalid_slug; CONFLICT when the slug is taken.
    */
   createEvent: Event;
-  /** Create an event category (events.manage). BAD_USER_INPUT invalid_color or invalid_slug; CONFLICT when the slug is taken. */
+  /** Create an event category (EVENTS_MANAGE). BAD_USER_INPUT invalid_color or invalid_slug; CONFLICT when the slug is taken. */
   createEventCategory: EventCategory;
   /** Staff: create a group. */
   createGroup: Group;
-  /** Staff (people.manage): create a household. */
+  /** Staff (PEOPLE_MANAGE): create a household. */
   createHousehold: Household;
   /** Create a draft page. */
   createPage: Page;
   /** Staff: create a person. Adults of an active household: add a child to it. */
   createPerson: Person;
   /**
-   * Staff (people.manage): add the visitor to the people list — an active person with membership status
+   * Staff (PEOPLE_MANAGE): add the visitor to the people list — an active person with membership status
    * "visitor", the visit's email and phone as private contact rows — and link the visit to them. The
    * names default to the visit's name split at its last space. CONFLICT when the visit already has a person.
    */
   createPersonFromVisit: VisitRequest;
-  /** Create a draft post (staff with content.edit, or an API token with CONTENT_WRITE). */
+  /** Create a draft post (staff with CONTENT_EDIT, or an API token with CONTENT_WRITE). */
   createPost: Post;
   /** Create a draft sermon. */
   createSermon: Sermon;
-  /** Create a series (sermons.manage). */
+  /** Create a series (SERMONS_MANAGE). */
   createSermonSeries: SermonSeries;
   /** Bulk upload: one draft sermon per finished audio upload, titled after the file name. */
   createSermonsFromUploads: Array<Sermon>;
-  /** Create a speaker (sermons.manage). */
+  /** Create a speaker (SERMONS_MANAGE). */
   createSpeaker: Speaker;
-  /** Subscribe a URL to events (api.manage). The answer holds the signing secret, which is never shown again. */
+  /** Subscribe a URL to events (API_MANAGE). The answer holds the signing secret, which is never shown again. */
   createWebhook: CreatedWebhook;
   /** Leaders: approve (adds the member) or decline a request; the requester is notified. */
   decideJoinRequest: GroupJoinRequest;
-  /** Delete an event with its exceptions, RSVPs and registrations (events.manage); nobody is mailed. */
+  /** Delete an event with its exceptions, RSVPs and registrations (EVENTS_MANAGE); nobody is mailed. */
   deleteEvent: Scalars['Boolean']['output'];
   /** The author, or a leader of the group. */
   deleteGroupMessage: Scalars['Boolean']['output'];
@@ -1127,13 +1200,13 @@ export type Mutation = {
   deletePage: Scalars['Boolean']['output'];
   /** Delete a post for good (as the rules allow). */
   deletePost: Scalars['Boolean']['output'];
-  /** Delete a sermon (sermons.manage). */
+  /** Delete a sermon (SERMONS_MANAGE). */
   deleteSermon: Scalars['Boolean']['output'];
-  /** Delete a series (sermons.manage). */
+  /** Delete a series (SERMONS_MANAGE). */
   deleteSermonSeries: Scalars['Boolean']['output'];
-  /** Delete a speaker (sermons.manage). */
+  /** Delete a speaker (SERMONS_MANAGE). */
   deleteSpeaker: Scalars['Boolean']['output'];
-  /** Delete a webhook and its delivery log (api.manage). */
+  /** Delete a webhook and its delivery log (API_MANAGE). */
   deleteWebhook: Scalars['Boolean']['output'];
   /** Drop a published page's working copy. */
   discardPageChanges: Page;
@@ -1161,9 +1234,9 @@ export type Mutation = {
   markNotificationRead: Notification;
   /** The requester (or a moderator passing it on): mark an approved request answered with a praise report. */
   markPrayerAnswered: PrayerRequest;
-  /** Staff (people.manage): merge a duplicate into the kept person; every related record moves over. */
+  /** Staff (PEOPLE_MANAGE): merge a duplicate into the kept person; every related record moves over. */
   mergePeople: Person;
-  /** Move one occurrence (events.manage). BAD_USER_INPUT no_such_occurrence, invalid_date or before_start. */
+  /** Move one occurrence (EVENTS_MANAGE). BAD_USER_INPUT no_such_occurrence, invalid_date or before_start. */
   moveOccurrence: Event;
   /**
    * Event managers: move a registration to another occurrence of the same event, or of another event
@@ -1178,9 +1251,9 @@ export type Mutation = {
   postGroupMessage: GroupMessage;
   /** "I prayed": once per user (visitors: per device) per day; answers the request with its new count. */
   prayFor: PrayerRequest;
-  /** Publish an event (events.manage): it appears for its audience and the event.published webhook fires. Also re-publishes a cancelled one. */
+  /** Publish an event (EVENTS_MANAGE): it appears for its audience and the event.published webhook fires. Also re-publishes a cancelled one. */
   publishEvent: Event;
-  /** Put a draft page on the site (content.publish). */
+  /** Put a draft page on the site (CONTENT_PUBLISH). */
   publishPage: Page;
   /** Put a published page's working copy live (Update). */
   publishPageChanges: Page;
@@ -1188,9 +1261,9 @@ export type Mutation = {
   publishPost: Post;
   /** Put a published post's working copy live (Update). */
   publishPostChanges: Post;
-  /** Put a sermon on the site (sermons.manage); publishedAt is set the first time. */
+  /** Put a sermon on the site (SERMONS_MANAGE); publishedAt is set the first time. */
   publishSermon: Sermon;
-  /** Queue a delivery again, now (api.manage): same id and body, so receivers can tell it is a repeat. */
+  /** Queue a delivery again, now (API_MANAGE): same id and body, so receivers can tell it is a repeat. */
   redeliverWebhook: WebhookDelivery;
   /**
    * Register a party for one occurrence while registrationOpen: anyone who may see the event, visitors
@@ -1210,7 +1283,7 @@ export type Mutation = {
   removeEmail: Scalars['Boolean']['output'];
   /** Leaders: remove a member. */
   removeGroupMember: Scalars['Boolean']['output'];
-  /** Remove the logo; needs settings.manage. */
+  /** Remove the logo; needs SETTINGS_MANAGE. */
   removeLogo: Settings;
   /** Remove a phone row the caller may edit. */
   removePhone: Scalars['Boolean']['output'];
@@ -1224,17 +1297,17 @@ export type Mutation = {
   requestPasswordReset: Scalars['Boolean']['output'];
   /** Email a new verification link if the address has an unverified account. Answers true either way. */
   requestVerification: Scalars['Boolean']['output'];
-  /** Send the verification email again to an unverified user; needs roles.manage. CONFLICT (reason already_verified) when verified. */
+  /** Send the verification email again to an unverified user; needs ROLES_MANAGE. CONFLICT (reason already_verified) when verified. */
   resendVerification: Scalars['Boolean']['output'];
   /** Signed in: a new secret address for the viewer's personal calendar feed (the old one stops working). Returns its absolute URL (…/feeds/me/<token>.ics). */
   resetCalendarToken: Scalars['String']['output'];
-  /** Undo a cancellation or move of one occurrence (events.manage); harmless when there is none. */
+  /** Undo a cancellation or move of one occurrence (EVENTS_MANAGE); harmless when there is none. */
   restoreOccurrence: Event;
   /** Save an earlier version as the page's text (as its working copy when the page is published). */
   restorePageRevision: Page;
   /** Save an earlier version as the post's text (as its working copy when the post is published). */
   restorePostRevision: Post;
-  /** Revoke an API token (api.manage): requests with it are refused from now on. Revoking twice is harmless. */
+  /** Revoke an API token (API_MANAGE): requests with it are refused from now on. Revoking twice is harmless. */
   revokeApiToken: ApiToken;
   /** Withdraw a pending invitation; its link stops working. */
   revokeHouseholdInvitation: HouseholdInvitation;
@@ -1248,7 +1321,7 @@ export type Mutation = {
   rsvp: RsvpResult;
   /** Set (or replace) a household's address. */
   setAddress: Address;
-  /** Upload (or with null, remove) the event's cover image (events.manage): JPEG, PNG, WebP or GIF up to 10 MB, shown at 1200×630. */
+  /** Upload (or with null, remove) the event's cover image (EVENTS_MANAGE): JPEG, PNG, WebP or GIF up to 10 MB, shown at 1200×630. */
   setEventImage: Event;
   /** Staff: archive (or restore) a group. */
   setGroupArchived: Group;
@@ -1266,11 +1339,11 @@ export type Mutation = {
   setSpeakerPhoto: Speaker;
   /** Choose how a topic the viewer handles reaches them. FORBIDDEN for a topic their roles do not handle. */
   setStaffAlertPreference: StaffAlertPreference;
-  /** Replace a user's roles; needs roles.manage. CONFLICT (reason own_access) when it would remove the caller's own roles.manage. */
+  /** Replace a user's roles; needs ROLES_MANAGE. CONFLICT (reason own_access) when it would remove the caller's own ROLES_MANAGE. */
   setUserRoles: User;
-  /** Suspend or reactivate a user; suspending also ends their sessions. Needs roles.manage. */
+  /** Suspend or reactivate a user; suspending also ends their sessions. Needs ROLES_MANAGE. */
   setUserStatus: User;
-  /** Turn a webhook off or back on (api.manage); turning it on clears its failure count. */
+  /** Turn a webhook off or back on (API_MANAGE); turning it on clears its failure count. */
   setWebhookEnabled: Webhook;
   /** Sign in with email and password; sets the session cookie. */
   signIn: Viewer;
@@ -1284,7 +1357,7 @@ export type Mutation = {
    */
   signUp: Scalars['Boolean']['output'];
   /**
-   * "This and following" (events.manage): end the series before originalStart (cancel it when nothing
+   * "This and following" (EVENTS_MANAGE): end the series before originalStart (cancel it when nothing
    * is left) and continue it from there as a new event made from the input, with the old event's status
    * and (unless given) visibility and registration mode; exceptions from then on move to it. Returns the
    * new event. BAD_USER_INPUT not_recurring for a one-off event. RSVPs and registrations from then on move to
@@ -1296,7 +1369,7 @@ export type Mutation = {
   submitPrayerRequest: PrayerRequest;
   /** Plan a visit; a confirmation is emailed. Throttled per IP (5 per hour). */
   submitVisitRequest: Scalars['Boolean']['output'];
-  /** Take a page off the site, back to draft (content.publish). */
+  /** Take a page off the site, back to draft (CONTENT_PUBLISH). */
   unpublishPage: Page;
   /** Back to draft. */
   unpublishPost: Post;
@@ -1304,35 +1377,35 @@ export type Mutation = {
   unpublishSermon: Sermon;
   /** Change an email row the caller may edit. */
   updateEmail: PersonEmail;
-  /** Edit the series (events.manage); its exceptions are kept (keyed by original start). Errors as createEvent's; NOT_FOUND for an event the caller cannot see. */
+  /** Edit the series (EVENTS_MANAGE); its exceptions are kept (keyed by original start). Errors as createEvent's; NOT_FOUND for an event the caller cannot see. */
   updateEvent: Event;
   /** Staff: change a group. */
   updateGroup: Group;
   /** Leaders: the description, schedule and location. */
   updateGroupDetails: Group;
-  /** Change a household (an adult of it, or people.manage). */
+  /** Change a household (an adult of it, or PEOPLE_MANAGE). */
   updateHousehold: Household;
   /** Change a media item's alt text or caption. */
   updateMedia: Media;
   /** Save a page (a published page: its working copy); refused with CONFLICT when someone saved a newer revision since expectedRevision. */
   updatePage: Page;
-  /** Edit a person: yourself, a person of your household (adults), or anyone (people.manage). */
+  /** Edit a person: yourself, a person of your household (adults), or anyone (PEOPLE_MANAGE). */
   updatePerson: Person;
   /** Change a phone row the caller may edit. */
   updatePhone: PersonPhone;
   /** Save a post (a published post: its working copy); refused with CONFLICT when someone saved a newer revision since expectedRevision. An API token with CONTENT_WRITE saves only drafts it created. */
   updatePost: Post;
-  /** Change a sermon (sermons.manage). */
+  /** Change a sermon (SERMONS_MANAGE). */
   updateSermon: Sermon;
-  /** Change a series (sermons.manage). */
+  /** Change a series (SERMONS_MANAGE). */
   updateSermonSeries: SermonSeries;
-  /** Change settings; needs settings.manage. */
+  /** Change settings; needs SETTINGS_MANAGE. */
   updateSettings: Settings;
-  /** Change a speaker (sermons.manage). */
+  /** Change a speaker (SERMONS_MANAGE). */
   updateSpeaker: Speaker;
-  /** Staff (people.manage): follow up. */
+  /** Staff (PEOPLE_MANAGE): follow up. */
   updateVisitRequest: VisitRequest;
-  /** Upload a new logo (JPEG, PNG, WebP or GIF, at most 10 MB); needs settings.manage. */
+  /** Upload a new logo (JPEG, PNG, WebP or GIF, at most 10 MB); needs SETTINGS_MANAGE. */
   uploadLogo: Settings;
   /** Upload an image (JPEG, PNG, WebP, GIF ≤ 10 MB) or a PDF (≤ 25 MB) into the media library. */
   uploadMedia: Media;
@@ -2250,18 +2323,20 @@ export type NotificationKind =
   | 'prayer_rejected'
   /** Staff approved the user's sign-up: member areas are open. */
   | 'signup_approved'
-  /** Staff: a sign-up waits for approval (people.manage). */
+  /** Staff: a sign-up waits for approval (PEOPLE_MANAGE). */
   | 'signup_pending'
   /** Staff: the daily digest of new activity. */
   | 'staff_digest'
-  /** Staff: a new visit request (people.manage). */
+  /** Staff: a new visit request (PEOPLE_MANAGE). */
   | 'visit_request'
-  /** Integration managers: a webhook was disabled after deliveries failed repeatedly (api.manage). */
+  /** Integration managers: a webhook was disabled after deliveries failed repeatedly (API_MANAGE). */
   | 'webhook_disabled';
 
 /** One occurrence of an event, as a calendar shows it (exceptions applied). */
 export type Occurrence = {
   __typename?: 'Occurrence';
+  /** What the caller may do with this date, as PocketBase's rules (and the registration window) will decide it. */
+  can: OccurrenceCan;
   /** Seats taken: attendees of confirmed registrations. */
   confirmedCount: Scalars['Int']['output'];
   /** Local date (YYYY-MM-DD) of the original start in the event's time zone: the ?date= of its page and the date argument of Query.occurrence. */
@@ -2302,6 +2377,17 @@ export type Occurrence = {
   status: OccurrenceStatus;
   /** Attendees of waitlisted registrations. */
   waitlistCount: Scalars['Int']['output'];
+};
+
+/** What the caller may do with one date of an event. */
+export type OccurrenceCan = {
+  __typename?: 'OccurrenceCan';
+  /** Cancel, move or restore this date (EVENTS_MANAGE). */
+  edit: Scalars['Boolean']['output'];
+  /** Register for this date (register): the event takes registrations and the date is open (registrationOpen); visitors too on a public event. A full date without a waitlist is refused when registering. */
+  register: Scalars['Boolean']['output'];
+  /** Answer for this date (rsvp): the event takes RSVPs and the date is open (registrationOpen); visitors too on a public event. API tokens never answer. */
+  rsvp: Scalars['Boolean']['output'];
 };
 
 /** The live counts of one occurrence (as Occurrence gives them). */
@@ -2431,31 +2517,31 @@ export type PeopleFilter = {
 
 /** A permission that roles grant (PRODUCT.md §1). */
 export type Permission =
-  /** Create, list and revoke API tokens for integrations (api.manage). */
+  /** Create, list and revoke API tokens and webhooks for integrations. */
   | 'api.manage'
-  /** Write drafts of posts and pages (content.edit). */
+  /** Write drafts of posts and pages. */
   | 'content.edit'
-  /** Publish, schedule, unpublish and delete posts and pages (content.publish). */
+  /** Publish, schedule, unpublish and delete posts and pages. */
   | 'content.publish'
-  /** Manage events, their dates and attendee lists (events.manage). */
+  /** Manage events, their dates and attendee lists. */
   | 'events.manage'
-  /** Manage small groups (groups.manage; the groups feature is not built yet). */
+  /** Manage every group: create, hide, archive, their members and requests. */
   | 'groups.manage'
-  /** Change and delete anyone's media uploads (media.manage). */
+  /** Change and delete anyone's media uploads. */
   | 'media.manage'
-  /** Add, change, approve, merge and archive people and households (people.manage). */
+  /** Add, change, approve, merge and archive people and households. */
   | 'people.manage'
-  /** See the people and households staff screens and visit requests (people.view). */
+  /** See the people and households staff screens and visit requests. */
   | 'people.view'
-  /** Moderate prayer requests (prayer.moderate). */
+  /** Moderate prayer requests. */
   | 'prayer.moderate'
-  /** See prayer requests shared with pastoral staff only (prayer.view_pastoral). */
+  /** See prayer requests shared with pastoral staff only. */
   | 'prayer.view_pastoral'
-  /** Manage accounts and their roles (roles.manage). */
+  /** Manage accounts and their roles. */
   | 'roles.manage'
-  /** Manage sermons, series and speakers, drafts included (sermons.manage). */
+  /** Manage sermons, series and speakers, drafts included. */
   | 'sermons.manage'
-  /** Change the church's settings (settings.manage). */
+  /** Change the church's settings. */
   | 'settings.manage';
 
 /** A person known to the church. Fields the caller may not see are null or empty lists. */
@@ -2469,7 +2555,12 @@ export type Person = {
   birthDate?: Maybe<Scalars['String']['output']>;
   /** Month and day, when the caller may see them. */
   birthday?: Maybe<Birthday>;
-  /** The caller may edit this person: themselves, a child or youth of their household (adults), or anyone (people.manage). Each adult manages their own details. */
+  /** What the caller may do with this person, as PocketBase's rules will decide it (screens show their actions from this). */
+  can: PersonCan;
+  /**
+   * The caller may edit this person: themselves, a child or youth of their household (adults), or anyone (PEOPLE_MANAGE). Each adult manages their own details.
+   * @deprecated Use can.edit.
+   */
   canEdit: Scalars['Boolean']['output'];
   /** When the person was created. */
   created: Scalars['DateTime']['output'];
@@ -2519,6 +2610,18 @@ export type PersonPhotoUrlArgs = {
   size?: InputMaybe<PhotoSize>;
 };
 
+/**
+ * What the caller may do with one person, as PocketBase's rules will decide it (gateway/src/access/people.ts;
+ * gateway/test/access-agreement.int.test.ts checks the two agree).
+ */
+export type PersonCan = {
+  __typename?: 'PersonCan';
+  /** Change their details, photo, contact rows and birth date: themselves, a child or youth of their household (its active adults), or anyone (PEOPLE_MANAGE). Each adult manages their own details. */
+  edit: Scalars['Boolean']['output'];
+  /** Staff's processes: approve, merge, archive, anonymise, move between households, the staff screen's changes (PEOPLE_MANAGE; never once anonymised). */
+  manage: Scalars['Boolean']['output'];
+};
+
 /** A page of people (keyset pagination: pass pageInfo.endCursor as `after` for the next page). */
 export type PersonConnection = {
   __typename?: 'PersonConnection';
@@ -2562,17 +2665,17 @@ export type PersonInput = {
   directoryOptOut?: InputMaybe<Scalars['Boolean']['input']>;
   /** Given name, 1–50 characters. */
   firstName?: InputMaybe<Scalars['String']['input']>;
-  /** Staff only (people.manage): move to another household. */
+  /** Staff only (PEOPLE_MANAGE): move to another household. */
   householdId?: InputMaybe<Scalars['ID']['input']>;
-  /** Staff only (people.manage). */
+  /** Staff only (PEOPLE_MANAGE). */
   householdRole?: InputMaybe<HouseholdRole>;
   /** Family name, 1–50 characters. */
   lastName?: InputMaybe<Scalars['String']['input']>;
-  /** Staff only (people.manage). */
+  /** Staff only (PEOPLE_MANAGE). */
   membershipStatus?: InputMaybe<MembershipStatus>;
   /** At most 50 characters; empty clears it. */
   preferredName?: InputMaybe<Scalars['String']['input']>;
-  /** Staff only (people.manage). */
+  /** Staff only (PEOPLE_MANAGE). */
   recordStatus?: InputMaybe<RecordStatus>;
 };
 
@@ -2790,6 +2893,10 @@ export type PrayerRequest = {
 /** What the caller may do with one prayer request, as PocketBase's rules will decide it. */
 export type PrayerRequestCan = {
   __typename?: 'PrayerRequestCan';
+  /** Flag it for the moderators (flagPrayerRequest): active members, while it is on the wall or its group's wall. */
+  flag: Scalars['Boolean']['output'];
+  /** Mark it answered with a praise report (markPrayerAnswered): the requester or a moderator, while it is approved. */
+  markAnswered: Scalars['Boolean']['output'];
   /** Approve, reject, edit, answer for and remove it (pastoral requests: pastoral staff only). */
   moderate: Scalars['Boolean']['output'];
 };
@@ -2891,9 +2998,9 @@ export type Query = {
   __typename?: 'Query';
   /** Staff: every group, archived and hidden ones included. */
   adminGroups: Array<Group>;
-  /** Every API token, newest first (api.manage). */
+  /** Every API token, newest first (API_MANAGE). */
   apiTokens: Array<ApiToken>;
-  /** Event managers (events.manage): who registered and answered for one occurrence, with a CSV export. */
+  /** Event managers (EVENTS_MANAGE): who registered and answered for one occurrence, with a CSV export. */
   attendees: AttendeeList;
   /** The 66 books, in canonical order, named in the requested language. */
   bibleBooks: Array<BibleBook>;
@@ -2917,13 +3024,13 @@ export type Query = {
   homeNews: Array<Post>;
   /** A household the caller may see; null when missing or hidden by the rules. */
   household?: Maybe<Household>;
-  /** Staff (people.view): households by name. */
+  /** Staff (PEOPLE_VIEW): households by name. */
   households: HouseholdConnection;
   /** The newest published sermon (home page). */
   latestSermon?: Maybe<Sermon>;
   /** One media item by id, or null when it does not exist or the caller may not see it. */
   media?: Maybe<Media>;
-  /** The media library, newest first (needs content.edit or media.manage). */
+  /** The media library, newest first (needs CONTENT_EDIT or MEDIA_MANAGE). */
   mediaLibrary: MediaConnection;
   /** The viewer's groups. */
   myGroups: Array<Group>;
@@ -2955,9 +3062,9 @@ export type Query = {
   pages: PageConnection;
   /** Parse references as the editor types them (preview). */
   parseScripture: Array<ScripturePassage>;
-  /** Staff (people.view): people with filters, by last and first name. */
+  /** Staff (PEOPLE_VIEW): people with filters, by last and first name. */
   people: PersonConnection;
-  /** Staff (people.view): the filtered list as CSV (UTF-8, header row; cells are formula-safe). */
+  /** Staff (PEOPLE_VIEW): the filtered list as CSV (UTF-8, header row; cells are formula-safe). */
   peopleCsv: Scalars['String']['output'];
   /** A person the caller may see; null when missing or hidden by the rules (as for pages and posts). */
   person?: Maybe<Person>;
@@ -2973,7 +3080,7 @@ export type Query = {
    * what they may read (published, for their audience); editors can filter by status.
    */
   posts: PostConnection;
-  /** Moderation queue (prayer.moderate; pastoral requests need prayer.view_pastoral): oldest first. */
+  /** Moderation queue (PRAYER_MODERATE; pastoral requests need PRAYER_VIEW_PASTORAL): oldest first. */
   prayerQueue: PrayerRequestConnection;
   /** One request the caller may see; null otherwise. */
   prayerRequest?: Maybe<PrayerRequest>;
@@ -3013,13 +3120,13 @@ export type Query = {
   staffAlertPreferences: Array<StaffAlertPreference>;
   /** The next occurrences not yet ended, within 120 days, cancelled ones left out (the home page); no drafts. */
   upcomingOccurrences: Array<Occurrence>;
-  /** Accounts, newest first; needs the roles.manage permission (anyone else signed in gets only their own account). */
+  /** Accounts, newest first; needs the ROLES_MANAGE permission (anyone else signed in gets only their own account). */
   users: UserConnection;
   /** The signed-in user, or null for a visitor. */
   viewer?: Maybe<Viewer>;
-  /** Staff (people.view): visit requests, newest first. */
+  /** Staff (PEOPLE_VIEW): visit requests, newest first. */
   visitRequests: VisitRequestConnection;
-  /** Every webhook, newest first (api.manage). */
+  /** Every webhook, newest first (API_MANAGE). */
   webhooks: Array<Webhook>;
 };
 
@@ -3493,7 +3600,7 @@ export type RecurrencePreviewInput = {
 
 /**
  * A registration for one occurrence: a party of 1–10 people under one name and email. Seen by its own
- * signed-in user, by event managers (events.manage) and, signed out, with the secret token of its mail link.
+ * signed-in user, by event managers (EVENTS_MANAGE) and, signed out, with the secret token of its mail link.
  */
 export type Registration = {
   __typename?: 'Registration';
@@ -3501,6 +3608,8 @@ export type Registration = {
   attendeeNames: Array<Scalars['String']['output']>;
   /** People in this part of the party (1–10). */
   attendees: Scalars['Int']['output'];
+  /** What the caller may do with this registration. */
+  can: RegistrationCan;
   /** When it was cancelled (UTC), or null. */
   cancelledAt?: Maybe<Scalars['DateTime']['output']>;
   /** The code to show at the door, e.g. K7QP-M2XD; the waitlisted part of a split party has the code with -W<attendees> appended. */
@@ -3523,6 +3632,15 @@ export type Registration = {
   status: RegistrationStatus;
   /** Place on the waitlist (1 = next), null unless waitlisted. */
   waitlistPosition?: Maybe<Scalars['Int']['output']>;
+};
+
+/** What the caller may do with one registration (whoever may read it: its owner, EVENTS_MANAGE, the holder of its mail link). */
+export type RegistrationCan = {
+  __typename?: 'RegistrationCan';
+  /** Cancel it (false once cancelled). */
+  cancel: Scalars['Boolean']['output'];
+  /** Move it to another date (EVENTS_MANAGE; false once cancelled). */
+  move: Scalars['Boolean']['output'];
 };
 
 /** A registration for one occurrence of an event taking registrations, by a visitor or a signed-in member. */
@@ -3618,6 +3736,8 @@ export type RosterVisibility =
 /** An RSVP: one person's answer for one occurrence. Seen by its owner, by event managers, and (visitors) with its token. */
 export type Rsvp = {
   __typename?: 'Rsvp';
+  /** What the caller may do with this answer. */
+  can: RsvpCan;
   /** The person's email: for event managers and the RSVP's own signed-in user; null for others. */
   email?: Maybe<Scalars['String']['output']>;
   /** Guests coming along (0–20), besides the person. */
@@ -3630,6 +3750,13 @@ export type Rsvp = {
   originalStart: Scalars['DateTime']['output'];
   /** Yes, no or maybe. */
   response: RsvpResponse;
+};
+
+/** What the caller may do with one RSVP (whoever may read it: its owner, EVENTS_MANAGE, the holder of its token). */
+export type RsvpCan = {
+  __typename?: 'RsvpCan';
+  /** Change the answer or withdraw it. */
+  change: Scalars['Boolean']['output'];
 };
 
 /**
@@ -3691,6 +3818,8 @@ export type Sermon = {
   attachments: Array<SermonAttachment>;
   /** The audio file, or null when none is attached (drafts' audio: sermon managers only). */
   audio?: Maybe<SermonAudio>;
+  /** What the caller may do with this sermon, as PocketBase's rules will decide it. */
+  can: SermonCan;
   /** When the sermon was created. */
   created: Scalars['DateTime']['output'];
   /** The sermon's id (a PocketBase record id). */
@@ -3771,6 +3900,13 @@ export type SermonAudio = {
   url: Scalars['String']['output'];
 };
 
+/** What the caller may do with one sermon, series or speaker (gateway/src/access/sermons.ts; gateway/test/access-agreement.int.test.ts checks it against the rules). */
+export type SermonCan = {
+  __typename?: 'SermonCan';
+  /** Change, publish, unpublish or delete it, with its audio, handouts and artwork (SERMONS_MANAGE). */
+  edit: Scalars['Boolean']['output'];
+};
+
 /** A page of sermons (keyset pagination: pass pageInfo.endCursor as `after` for the next page). */
 export type SermonConnection = {
   __typename?: 'SermonConnection';
@@ -3791,7 +3927,7 @@ export type SermonEdge = {
   node: Sermon;
 };
 
-/** A sermon's fields (sermons.manage); omitted optional fields stay as they are. */
+/** A sermon's fields (SERMONS_MANAGE); omitted optional fields stay as they are. */
 export type SermonInput = {
   /** Markdown. */
   notes?: InputMaybe<Scalars['String']['input']>;
@@ -3820,6 +3956,8 @@ export type SermonSeries = {
   artworkLargeUrl?: Maybe<Scalars['String']['output']>;
   /** Square artwork (400×400), or null when none was uploaded. */
   artworkUrl?: Maybe<Scalars['String']['output']>;
+  /** What the caller may do with this series, as PocketBase's rules will decide it. */
+  can: SermonCan;
   /** Plain text (at most 5000 characters; may be empty). */
   description: Scalars['String']['output'];
   /** The series' own podcast feed (absolute URL). */
@@ -3845,7 +3983,7 @@ export type SermonSeriesSermonsArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
-/** A series' fields (sermons.manage). */
+/** A series' fields (SERMONS_MANAGE). */
 export type SermonSeriesInput = {
   /** Plain text, at most 5000 characters. */
   description?: InputMaybe<Scalars['String']['input']>;
@@ -3997,6 +4135,8 @@ export type Speaker = {
   __typename?: 'Speaker';
   /** Plain text (at most 5000 characters; may be empty). */
   bio: Scalars['String']['output'];
+  /** What the caller may do with this speaker, as PocketBase's rules will decide it. */
+  can: SermonCan;
   /** The speaker's id (a PocketBase record id). */
   id: Scalars['ID']['output'];
   /** The speaker's name. */
@@ -4020,7 +4160,7 @@ export type SpeakerSermonsArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
-/** A speaker's fields (sermons.manage). */
+/** A speaker's fields (SERMONS_MANAGE). */
 export type SpeakerInput = {
   /** Plain text, at most 5000 characters. */
   bio?: InputMaybe<Scalars['String']['input']>;
@@ -4041,11 +4181,11 @@ export type StaffAlertPreference = {
 
 /** What staff are told about. */
 export type StaffAlertTopic =
-  /** A prayer request waiting for moderation (prayer.moderate or prayer.view_pastoral). */
+  /** A prayer request waiting for moderation (PRAYER_MODERATE or PRAYER_VIEW_PASTORAL). */
   | 'prayer'
-  /** A sign-up waiting for approval (people.manage). */
+  /** A sign-up waiting for approval (PEOPLE_MANAGE). */
   | 'signups'
-  /** A new plan-a-visit request (people.manage). */
+  /** A new plan-a-visit request (PEOPLE_MANAGE). */
   | 'visits';
 
 /** The root of live updates, delivered over Server-Sent Events (docs/API.md, "Subscriptions"). */
@@ -4135,7 +4275,7 @@ export type User = {
   __typename?: 'User';
   /** When the user was created. */
   created: Scalars['DateTime']['output'];
-  /** The sign-in email, lowercased; empty unless the caller is this user or may manage accounts (roles.manage). */
+  /** The sign-in email, lowercased; empty unless the caller is this user or may manage accounts (ROLES_MANAGE). */
   email: Scalars['String']['output'];
   /** The user's id (a PocketBase record id). */
   id: Scalars['ID']['output'];
@@ -4213,7 +4353,7 @@ export type ViewerAbilities = {
   manageEvents: Scalars['Boolean']['output'];
   /** Any group: create, change, hide, archive; its members and join requests. */
   manageGroups: Scalars['Boolean']['output'];
-  /** API tokens for integrations: create, list, revoke (api.manage). */
+  /** API tokens and webhooks for integrations: create, list, revoke (API_MANAGE). */
   manageIntegrations: Scalars['Boolean']['output'];
   /** Change and delete anyone's uploads, not only one's own. */
   manageMedia: Scalars['Boolean']['output'];
@@ -4250,7 +4390,7 @@ export type Visibility =
   /** Nobody else. */
   | 'private';
 
-/** A "plan a visit" request from someone thinking of coming (staff with people.view read them). */
+/** A "plan a visit" request from someone thinking of coming (staff with PEOPLE_VIEW read them). */
 export type VisitRequest = {
   __typename?: 'VisitRequest';
   /** When the visit request was created. */
@@ -4588,6 +4728,7 @@ export type ResolversTypes = {
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   EmailInput: EmailInput;
   Event: ResolverTypeWrapper<EventRecord>;
+  EventCan: ResolverTypeWrapper<EventCan>;
   EventCategory: ResolverTypeWrapper<EventCategoryRecord>;
   EventCategoryInput: EventCategoryInput;
   EventException: ResolverTypeWrapper<EventExceptionRecord>;
@@ -4597,6 +4738,7 @@ export type ResolversTypes = {
   File: ResolverTypeWrapper<Scalars['File']['output']>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   Group: ResolverTypeWrapper<GroupRecord>;
+  GroupCan: ResolverTypeWrapper<GroupCan>;
   GroupConnection: ResolverTypeWrapper<Omit<GroupConnection, 'edges'> & { edges: Array<ResolversTypes['GroupEdge']> }>;
   GroupDetailsInput: GroupDetailsInput;
   GroupEdge: ResolverTypeWrapper<Omit<GroupEdge, 'node'> & { node: ResolversTypes['Group'] }>;
@@ -4605,6 +4747,7 @@ export type ResolversTypes = {
   GroupJoinRequest: ResolverTypeWrapper<GroupJoinRequestRecord>;
   GroupMember: ResolverTypeWrapper<GroupMemberRecord>;
   GroupMessage: ResolverTypeWrapper<GroupMessageRecord>;
+  GroupMessageCan: ResolverTypeWrapper<GroupMessageCan>;
   GroupMessageConnection: ResolverTypeWrapper<Omit<GroupMessageConnection, 'edges'> & { edges: Array<ResolversTypes['GroupMessageEdge']> }>;
   GroupMessageEdge: ResolverTypeWrapper<Omit<GroupMessageEdge, 'node'> & { node: ResolversTypes['GroupMessage'] }>;
   GroupMessageEvent: ResolverTypeWrapper<GroupMessageEventModel>;
@@ -4614,6 +4757,7 @@ export type ResolversTypes = {
   GroupType: ResolverTypeWrapper<GroupType>;
   GroupVisibility: ResolverTypeWrapper<GroupVisibility>;
   Household: ResolverTypeWrapper<HouseholdRecord>;
+  HouseholdCan: ResolverTypeWrapper<HouseholdCan>;
   HouseholdConnection: ResolverTypeWrapper<Omit<HouseholdConnection, 'edges'> & { edges: Array<ResolversTypes['HouseholdEdge']> }>;
   HouseholdEdge: ResolverTypeWrapper<Omit<HouseholdEdge, 'node'> & { node: ResolversTypes['Household'] }>;
   HouseholdInput: HouseholdInput;
@@ -4632,6 +4776,7 @@ export type ResolversTypes = {
   LogoSize: LogoSize;
   MatchReason: MatchReason;
   Media: ResolverTypeWrapper<MediaRecord>;
+  MediaCan: ResolverTypeWrapper<MediaCan>;
   MediaConnection: ResolverTypeWrapper<Omit<MediaConnection, 'edges'> & { edges: Array<ResolversTypes['MediaEdge']> }>;
   MediaEdge: ResolverTypeWrapper<Omit<MediaEdge, 'node'> & { node: ResolversTypes['Media'] }>;
   MediaKind: ResolverTypeWrapper<MediaKind>;
@@ -4645,6 +4790,7 @@ export type ResolversTypes = {
   NotificationEvent: ResolverTypeWrapper<Omit<NotificationEvent, 'notification'> & { notification?: Maybe<ResolversTypes['Notification']> }>;
   NotificationKind: ResolverTypeWrapper<NotificationKind>;
   Occurrence: ResolverTypeWrapper<OccurrenceModel>;
+  OccurrenceCan: ResolverTypeWrapper<OccurrenceCan>;
   OccurrenceSeats: ResolverTypeWrapper<OccurrenceSeats>;
   OccurrenceStatus: OccurrenceStatus;
   Page: ResolverTypeWrapper<PageRecord>;
@@ -4656,6 +4802,7 @@ export type ResolversTypes = {
   PeopleFilter: PeopleFilter;
   Permission: ResolverTypeWrapper<Permission>;
   Person: ResolverTypeWrapper<PersonRecord>;
+  PersonCan: ResolverTypeWrapper<PersonCan>;
   PersonConnection: ResolverTypeWrapper<Omit<PersonConnection, 'edges'> & { edges: Array<ResolversTypes['PersonEdge']> }>;
   PersonEdge: ResolverTypeWrapper<Omit<PersonEdge, 'node'> & { node: ResolversTypes['Person'] }>;
   PersonEmail: ResolverTypeWrapper<PersonEmailRecord>;
@@ -4672,7 +4819,7 @@ export type ResolversTypes = {
   PostOrder: PostOrder;
   PostStatus: ResolverTypeWrapper<PostStatus>;
   PrayerRequest: ResolverTypeWrapper<PrayerRequestRecord>;
-  PrayerRequestCan: ResolverTypeWrapper<PrayerRequestCan>;
+  PrayerRequestCan: ResolverTypeWrapper<PrayerRequestRecord>;
   PrayerRequestConnection: ResolverTypeWrapper<Omit<PrayerRequestConnection, 'edges'> & { edges: Array<ResolversTypes['PrayerRequestEdge']> }>;
   PrayerRequestEdge: ResolverTypeWrapper<Omit<PrayerRequestEdge, 'node'> & { node: ResolversTypes['PrayerRequest'] }>;
   PrayerRequestInput: PrayerRequestInput;
@@ -4686,6 +4833,7 @@ export type ResolversTypes = {
   RecurrencePreview: ResolverTypeWrapper<RecurrencePreview>;
   RecurrencePreviewInput: RecurrencePreviewInput;
   Registration: ResolverTypeWrapper<RegistrationRecord>;
+  RegistrationCan: ResolverTypeWrapper<RegistrationCan>;
   RegistrationInput: RegistrationInput;
   RegistrationMode: ResolverTypeWrapper<RegistrationMode>;
   RegistrationResult: ResolverTypeWrapper<Omit<RegistrationResult, 'parts'> & { parts: Array<ResolversTypes['Registration']> }>;
@@ -4694,6 +4842,7 @@ export type ResolversTypes = {
   Role: ResolverTypeWrapper<RoleRecord>;
   RosterVisibility: ResolverTypeWrapper<RosterVisibility>;
   Rsvp: ResolverTypeWrapper<RsvpRecord>;
+  RsvpCan: ResolverTypeWrapper<RsvpCan>;
   RsvpInput: RsvpInput;
   RsvpResponse: ResolverTypeWrapper<RsvpResponse>;
   RsvpResult: ResolverTypeWrapper<Omit<RsvpResult, 'rsvp'> & { rsvp: ResolversTypes['Rsvp'] }>;
@@ -4701,6 +4850,7 @@ export type ResolversTypes = {
   Sermon: ResolverTypeWrapper<SermonRecord>;
   SermonAttachment: ResolverTypeWrapper<SermonAttachment>;
   SermonAudio: ResolverTypeWrapper<SermonAudio>;
+  SermonCan: ResolverTypeWrapper<SermonCan>;
   SermonConnection: ResolverTypeWrapper<Omit<SermonConnection, 'edges'> & { edges: Array<ResolversTypes['SermonEdge']> }>;
   SermonEdge: ResolverTypeWrapper<Omit<SermonEdge, 'node'> & { node: ResolversTypes['Sermon'] }>;
   SermonInput: SermonInput;
@@ -4766,6 +4916,7 @@ export type ResolversParentTypes = {
   DateTime: Scalars['DateTime']['output'];
   EmailInput: EmailInput;
   Event: EventRecord;
+  EventCan: EventCan;
   EventCategory: EventCategoryRecord;
   EventCategoryInput: EventCategoryInput;
   EventException: EventExceptionRecord;
@@ -4773,6 +4924,7 @@ export type ResolversParentTypes = {
   File: Scalars['File']['output'];
   Float: Scalars['Float']['output'];
   Group: GroupRecord;
+  GroupCan: GroupCan;
   GroupConnection: Omit<GroupConnection, 'edges'> & { edges: Array<ResolversParentTypes['GroupEdge']> };
   GroupDetailsInput: GroupDetailsInput;
   GroupEdge: Omit<GroupEdge, 'node'> & { node: ResolversParentTypes['Group'] };
@@ -4781,10 +4933,12 @@ export type ResolversParentTypes = {
   GroupJoinRequest: GroupJoinRequestRecord;
   GroupMember: GroupMemberRecord;
   GroupMessage: GroupMessageRecord;
+  GroupMessageCan: GroupMessageCan;
   GroupMessageConnection: Omit<GroupMessageConnection, 'edges'> & { edges: Array<ResolversParentTypes['GroupMessageEdge']> };
   GroupMessageEdge: Omit<GroupMessageEdge, 'node'> & { node: ResolversParentTypes['GroupMessage'] };
   GroupMessageEvent: GroupMessageEventModel;
   Household: HouseholdRecord;
+  HouseholdCan: HouseholdCan;
   HouseholdConnection: Omit<HouseholdConnection, 'edges'> & { edges: Array<ResolversParentTypes['HouseholdEdge']> };
   HouseholdEdge: Omit<HouseholdEdge, 'node'> & { node: ResolversParentTypes['Household'] };
   HouseholdInput: HouseholdInput;
@@ -4793,6 +4947,7 @@ export type ResolversParentTypes = {
   Int: Scalars['Int']['output'];
   JoinGroupResult: Omit<JoinGroupResult, 'group'> & { group: ResolversParentTypes['Group'] };
   Media: MediaRecord;
+  MediaCan: MediaCan;
   MediaConnection: Omit<MediaConnection, 'edges'> & { edges: Array<ResolversParentTypes['MediaEdge']> };
   MediaEdge: Omit<MediaEdge, 'node'> & { node: ResolversParentTypes['Media'] };
   Mutation: Record<PropertyKey, never>;
@@ -4803,6 +4958,7 @@ export type ResolversParentTypes = {
   NotificationEdge: Omit<NotificationEdge, 'node'> & { node: ResolversParentTypes['Notification'] };
   NotificationEvent: Omit<NotificationEvent, 'notification'> & { notification?: Maybe<ResolversParentTypes['Notification']> };
   Occurrence: OccurrenceModel;
+  OccurrenceCan: OccurrenceCan;
   OccurrenceSeats: OccurrenceSeats;
   Page: PageRecord;
   PageConnection: Omit<PageConnection, 'edges'> & { edges: Array<ResolversParentTypes['PageEdge']> };
@@ -4811,6 +4967,7 @@ export type ResolversParentTypes = {
   PageInput: PageInput;
   PeopleFilter: PeopleFilter;
   Person: PersonRecord;
+  PersonCan: PersonCan;
   PersonConnection: Omit<PersonConnection, 'edges'> & { edges: Array<ResolversParentTypes['PersonEdge']> };
   PersonEdge: Omit<PersonEdge, 'node'> & { node: ResolversParentTypes['Person'] };
   PersonEmail: PersonEmailRecord;
@@ -4823,7 +4980,7 @@ export type ResolversParentTypes = {
   PostEdge: Omit<PostEdge, 'node'> & { node: ResolversParentTypes['Post'] };
   PostInput: PostInput;
   PrayerRequest: PrayerRequestRecord;
-  PrayerRequestCan: PrayerRequestCan;
+  PrayerRequestCan: PrayerRequestRecord;
   PrayerRequestConnection: Omit<PrayerRequestConnection, 'edges'> & { edges: Array<ResolversParentTypes['PrayerRequestEdge']> };
   PrayerRequestEdge: Omit<PrayerRequestEdge, 'node'> & { node: ResolversParentTypes['PrayerRequest'] };
   PrayerRequestInput: PrayerRequestInput;
@@ -4833,17 +4990,20 @@ export type ResolversParentTypes = {
   RecurrencePreview: RecurrencePreview;
   RecurrencePreviewInput: RecurrencePreviewInput;
   Registration: RegistrationRecord;
+  RegistrationCan: RegistrationCan;
   RegistrationInput: RegistrationInput;
   RegistrationResult: Omit<RegistrationResult, 'parts'> & { parts: Array<ResolversParentTypes['Registration']> };
   Revision: RevisionRecord;
   Role: RoleRecord;
   Rsvp: RsvpRecord;
+  RsvpCan: RsvpCan;
   RsvpInput: RsvpInput;
   RsvpResult: Omit<RsvpResult, 'rsvp'> & { rsvp: ResolversParentTypes['Rsvp'] };
   ScripturePassage: ScripturePassage;
   Sermon: SermonRecord;
   SermonAttachment: SermonAttachment;
   SermonAudio: SermonAudio;
+  SermonCan: SermonCan;
   SermonConnection: Omit<SermonConnection, 'edges'> & { edges: Array<ResolversParentTypes['SermonEdge']> };
   SermonEdge: Omit<SermonEdge, 'node'> & { node: ResolversParentTypes['Sermon'] };
   SermonInput: SermonInput;
@@ -4959,6 +5119,7 @@ export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversT
 
 export type EventResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Event'] = ResolversParentTypes['Event']> = {
   allDay?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  can?: Resolver<ResolversTypes['EventCan'], ParentType, ContextType>;
   capacity?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   category?: Resolver<Maybe<ResolversTypes['EventCategory']>, ParentType, ContextType>;
   description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -4990,6 +5151,10 @@ export type EventResolvers<ContextType = GatewayContext, ParentType extends Reso
   waitlistEnabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
+export type EventCanResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['EventCan'] = ResolversParentTypes['EventCan']> = {
+  edit?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
 export type EventCategoryResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['EventCategory'] = ResolversParentTypes['EventCategory']> = {
   color?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   feedUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -5018,6 +5183,7 @@ export interface FileScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes
 export type GroupResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Group'] = ResolversParentTypes['Group']> = {
   address?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   area?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  can?: Resolver<ResolversTypes['GroupCan'], ParentType, ContextType>;
   canManage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   capacity?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   chatEnabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -5046,6 +5212,15 @@ export type GroupResolvers<ContextType = GatewayContext, ParentType extends Reso
   type?: Resolver<ResolversTypes['GroupType'], ParentType, ContextType>;
   unreadCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   visibility?: Resolver<ResolversTypes['GroupVisibility'], ParentType, ContextType>;
+};
+
+export type GroupCanResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['GroupCan'] = ResolversParentTypes['GroupCan']> = {
+  askForPrayer?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  edit?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  manage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  manageMembers?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  postMessage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  readChat?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
 export type GroupConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['GroupConnection'] = ResolversParentTypes['GroupConnection']> = {
@@ -5078,6 +5253,7 @@ export type GroupMessageResolvers<ContextType = GatewayContext, ParentType exten
   authorId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   authorName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   body?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  can?: Resolver<ResolversTypes['GroupMessageCan'], ParentType, ContextType>;
   canDelete?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   clientKey?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   created?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -5086,6 +5262,11 @@ export type GroupMessageResolvers<ContextType = GatewayContext, ParentType exten
   html?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   mine?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type GroupMessageCanResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['GroupMessageCan'] = ResolversParentTypes['GroupMessageCan']> = {
+  delete?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  edit?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
 export type GroupMessageConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['GroupMessageConnection'] = ResolversParentTypes['GroupMessageConnection']> = {
@@ -5114,6 +5295,7 @@ export type GroupVisibilityResolvers = { HIDDEN: 'hidden', MEMBERS: 'members', P
 
 export type HouseholdResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Household'] = ResolversParentTypes['Household']> = {
   address?: Resolver<Maybe<ResolversTypes['Address']>, ParentType, ContextType>;
+  can?: Resolver<ResolversTypes['HouseholdCan'], ParentType, ContextType>;
   canEdit?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   directoryOptOut?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -5122,6 +5304,11 @@ export type HouseholdResolvers<ContextType = GatewayContext, ParentType extends 
   members?: Resolver<Array<ResolversTypes['Person']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   photoUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType, RequireFields<HouseholdPhotoUrlArgs, 'size'>>;
+};
+
+export type HouseholdCanResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['HouseholdCan'] = ResolversParentTypes['HouseholdCan']> = {
+  edit?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  manage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
 export type HouseholdConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['HouseholdConnection'] = ResolversParentTypes['HouseholdConnection']> = {
@@ -5161,6 +5348,7 @@ export type LocationDisplayResolvers = { APPROXIMATE: 'approximate', EXACT: 'exa
 
 export type MediaResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Media'] = ResolversParentTypes['Media']> = {
   alt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  can?: Resolver<ResolversTypes['MediaCan'], ParentType, ContextType>;
   caption?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   created?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   filename?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -5173,6 +5361,11 @@ export type MediaResolvers<ContextType = GatewayContext, ParentType extends Reso
   url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   usedIn?: Resolver<Array<ResolversTypes['ContentRef']>, ParentType, ContextType>;
   width?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+};
+
+export type MediaCanResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['MediaCan'] = ResolversParentTypes['MediaCan']> = {
+  delete?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  edit?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
 export type MediaConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['MediaConnection'] = ResolversParentTypes['MediaConnection']> = {
@@ -5359,6 +5552,7 @@ export type NotificationEventResolvers<ContextType = GatewayContext, ParentType 
 export type NotificationKindResolvers = { GROUP_CHAT: 'group_chat', GROUP_JOIN_REQUEST: 'group_join_request', GROUP_REQUEST_DECIDED: 'group_request_decided', PRAYER_ANSWERED: 'prayer_answered', PRAYER_APPROVED: 'prayer_approved', PRAYER_PENDING: 'prayer_pending', PRAYER_PRAYED: 'prayer_prayed', PRAYER_REJECTED: 'prayer_rejected', SIGNUP_APPROVED: 'signup_approved', SIGNUP_PENDING: 'signup_pending', STAFF_DIGEST: 'staff_digest', VISIT_REQUEST: 'visit_request', WEBHOOK_DISABLED: 'webhook_disabled' };
 
 export type OccurrenceResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Occurrence'] = ResolversParentTypes['Occurrence']> = {
+  can?: Resolver<ResolversTypes['OccurrenceCan'], ParentType, ContextType>;
   confirmedCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   date?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   end?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -5377,6 +5571,12 @@ export type OccurrenceResolvers<ContextType = GatewayContext, ParentType extends
   start?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['OccurrenceStatus'], ParentType, ContextType>;
   waitlistCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type OccurrenceCanResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['OccurrenceCan'] = ResolversParentTypes['OccurrenceCan']> = {
+  edit?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  register?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  rsvp?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
 export type OccurrenceSeatsResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['OccurrenceSeats'] = ResolversParentTypes['OccurrenceSeats']> = {
@@ -5432,6 +5632,7 @@ export type PersonResolvers<ContextType = GatewayContext, ParentType extends Res
   anonymizedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   birthDate?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   birthday?: Resolver<Maybe<ResolversTypes['Birthday']>, ParentType, ContextType>;
+  can?: Resolver<ResolversTypes['PersonCan'], ParentType, ContextType>;
   canEdit?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   created?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   deletionRequestedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
@@ -5453,6 +5654,11 @@ export type PersonResolvers<ContextType = GatewayContext, ParentType extends Res
   recordStatus?: Resolver<ResolversTypes['RecordStatus'], ParentType, ContextType>;
   updated?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   user?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
+};
+
+export type PersonCanResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['PersonCan'] = ResolversParentTypes['PersonCan']> = {
+  edit?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  manage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
 export type PersonConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['PersonConnection'] = ResolversParentTypes['PersonConnection']> = {
@@ -5551,6 +5757,8 @@ export type PrayerRequestResolvers<ContextType = GatewayContext, ParentType exte
 };
 
 export type PrayerRequestCanResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['PrayerRequestCan'] = ResolversParentTypes['PrayerRequestCan']> = {
+  flag?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  markAnswered?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   moderate?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
@@ -5652,6 +5860,7 @@ export type RecurrencePreviewResolvers<ContextType = GatewayContext, ParentType 
 export type RegistrationResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Registration'] = ResolversParentTypes['Registration']> = {
   attendeeNames?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   attendees?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  can?: Resolver<ResolversTypes['RegistrationCan'], ParentType, ContextType>;
   cancelledAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   confirmationCode?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   created?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -5663,6 +5872,11 @@ export type RegistrationResolvers<ContextType = GatewayContext, ParentType exten
   promotedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   status?: Resolver<ResolversTypes['RegistrationStatus'], ParentType, ContextType>;
   waitlistPosition?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+};
+
+export type RegistrationCanResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['RegistrationCan'] = ResolversParentTypes['RegistrationCan']> = {
+  cancel?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  move?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
 export type RegistrationModeResolvers = { NONE: 'none', REGISTRATION: 'registration', RSVP: 'rsvp' };
@@ -5696,12 +5910,17 @@ export type RoleResolvers<ContextType = GatewayContext, ParentType extends Resol
 export type RosterVisibilityResolvers = { LEADERS: 'leaders', MEMBERS: 'members' };
 
 export type RsvpResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Rsvp'] = ResolversParentTypes['Rsvp']> = {
+  can?: Resolver<ResolversTypes['RsvpCan'], ParentType, ContextType>;
   email?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   guests?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   originalStart?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   response?: Resolver<ResolversTypes['RsvpResponse'], ParentType, ContextType>;
+};
+
+export type RsvpCanResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['RsvpCan'] = ResolversParentTypes['RsvpCan']> = {
+  change?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
 export type RsvpResponseResolvers = { MAYBE: 'maybe', NO: 'no', YES: 'yes' };
@@ -5720,6 +5939,7 @@ export type ScripturePassageResolvers<ContextType = GatewayContext, ParentType e
 export type SermonResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Sermon'] = ResolversParentTypes['Sermon']> = {
   attachments?: Resolver<Array<ResolversTypes['SermonAttachment']>, ParentType, ContextType>;
   audio?: Resolver<Maybe<ResolversTypes['SermonAudio']>, ParentType, ContextType>;
+  can?: Resolver<ResolversTypes['SermonCan'], ParentType, ContextType>;
   created?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   nextInSeries?: Resolver<Maybe<ResolversTypes['Sermon']>, ParentType, ContextType>;
@@ -5756,6 +5976,10 @@ export type SermonAudioResolvers<ContextType = GatewayContext, ParentType extend
   url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type SermonCanResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['SermonCan'] = ResolversParentTypes['SermonCan']> = {
+  edit?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
 export type SermonConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['SermonConnection'] = ResolversParentTypes['SermonConnection']> = {
   edges?: Resolver<Array<ResolversTypes['SermonEdge']>, ParentType, ContextType>;
   pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
@@ -5770,6 +5994,7 @@ export type SermonEdgeResolvers<ContextType = GatewayContext, ParentType extends
 export type SermonSeriesResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['SermonSeries'] = ResolversParentTypes['SermonSeries']> = {
   artworkLargeUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   artworkUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  can?: Resolver<ResolversTypes['SermonCan'], ParentType, ContextType>;
   description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   feedUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -5824,6 +6049,7 @@ export type SocialLinksResolvers<ContextType = GatewayContext, ParentType extend
 
 export type SpeakerResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Speaker'] = ResolversParentTypes['Speaker']> = {
   bio?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  can?: Resolver<ResolversTypes['SermonCan'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   path?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -5993,17 +6219,20 @@ export type Resolvers<ContextType = GatewayContext> = {
   CreatedWebhook?: CreatedWebhookResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
   Event?: EventResolvers<ContextType>;
+  EventCan?: EventCanResolvers<ContextType>;
   EventCategory?: EventCategoryResolvers<ContextType>;
   EventException?: EventExceptionResolvers<ContextType>;
   EventStatus?: EventStatusResolvers;
   EventVisibility?: EventVisibilityResolvers;
   File?: GraphQLScalarType;
   Group?: GroupResolvers<ContextType>;
+  GroupCan?: GroupCanResolvers<ContextType>;
   GroupConnection?: GroupConnectionResolvers<ContextType>;
   GroupEdge?: GroupEdgeResolvers<ContextType>;
   GroupJoinRequest?: GroupJoinRequestResolvers<ContextType>;
   GroupMember?: GroupMemberResolvers<ContextType>;
   GroupMessage?: GroupMessageResolvers<ContextType>;
+  GroupMessageCan?: GroupMessageCanResolvers<ContextType>;
   GroupMessageConnection?: GroupMessageConnectionResolvers<ContextType>;
   GroupMessageEdge?: GroupMessageEdgeResolvers<ContextType>;
   GroupMessageEvent?: GroupMessageEventResolvers<ContextType>;
@@ -6012,6 +6241,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   GroupType?: GroupTypeResolvers;
   GroupVisibility?: GroupVisibilityResolvers;
   Household?: HouseholdResolvers<ContextType>;
+  HouseholdCan?: HouseholdCanResolvers<ContextType>;
   HouseholdConnection?: HouseholdConnectionResolvers<ContextType>;
   HouseholdEdge?: HouseholdEdgeResolvers<ContextType>;
   HouseholdInvitation?: HouseholdInvitationResolvers<ContextType>;
@@ -6022,6 +6252,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   JoinRequestStatus?: JoinRequestStatusResolvers;
   LocationDisplay?: LocationDisplayResolvers;
   Media?: MediaResolvers<ContextType>;
+  MediaCan?: MediaCanResolvers<ContextType>;
   MediaConnection?: MediaConnectionResolvers<ContextType>;
   MediaEdge?: MediaEdgeResolvers<ContextType>;
   MediaKind?: MediaKindResolvers;
@@ -6034,6 +6265,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   NotificationEvent?: NotificationEventResolvers<ContextType>;
   NotificationKind?: NotificationKindResolvers;
   Occurrence?: OccurrenceResolvers<ContextType>;
+  OccurrenceCan?: OccurrenceCanResolvers<ContextType>;
   OccurrenceSeats?: OccurrenceSeatsResolvers<ContextType>;
   Page?: PageResolvers<ContextType>;
   PageConnection?: PageConnectionResolvers<ContextType>;
@@ -6042,6 +6274,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   PageStatus?: PageStatusResolvers;
   Permission?: PermissionResolvers;
   Person?: PersonResolvers<ContextType>;
+  PersonCan?: PersonCanResolvers<ContextType>;
   PersonConnection?: PersonConnectionResolvers<ContextType>;
   PersonEdge?: PersonEdgeResolvers<ContextType>;
   PersonEmail?: PersonEmailResolvers<ContextType>;
@@ -6064,6 +6297,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   RecordStatus?: RecordStatusResolvers;
   RecurrencePreview?: RecurrencePreviewResolvers<ContextType>;
   Registration?: RegistrationResolvers<ContextType>;
+  RegistrationCan?: RegistrationCanResolvers<ContextType>;
   RegistrationMode?: RegistrationModeResolvers;
   RegistrationResult?: RegistrationResultResolvers<ContextType>;
   RegistrationStatus?: RegistrationStatusResolvers;
@@ -6071,12 +6305,14 @@ export type Resolvers<ContextType = GatewayContext> = {
   Role?: RoleResolvers<ContextType>;
   RosterVisibility?: RosterVisibilityResolvers;
   Rsvp?: RsvpResolvers<ContextType>;
+  RsvpCan?: RsvpCanResolvers<ContextType>;
   RsvpResponse?: RsvpResponseResolvers;
   RsvpResult?: RsvpResultResolvers<ContextType>;
   ScripturePassage?: ScripturePassageResolvers<ContextType>;
   Sermon?: SermonResolvers<ContextType>;
   SermonAttachment?: SermonAttachmentResolvers<ContextType>;
   SermonAudio?: SermonAudioResolvers<ContextType>;
+  SermonCan?: SermonCanResolvers<ContextType>;
   SermonConnection?: SermonConnectionResolvers<ContextType>;
   SermonEdge?: SermonEdgeResolvers<ContextType>;
   SermonSeries?: SermonSeriesResolvers<ContextType>;

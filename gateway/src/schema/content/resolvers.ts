@@ -26,7 +26,8 @@ import {
 } from "./revisions.ts";
 import { fromPocketBaseDate, fromPocketBaseDateOrNull } from "../../pocketbase/dates.ts";
 import { pocketBaseNow, toPocketBaseDate } from "../../pocketbase/dates.ts";
-import { can, clientPostAbilities, contentAbilities } from "../../access/abilities.ts";
+import { can } from "../../access/abilities.ts";
+import { clientPostCan, contentCan } from "../../access/content.ts";
 import { publishedRangeFilter } from "../published-range.ts";
 
 // The orders the SDL promises. A never-published post has an empty publishedAt, which sorts last.
@@ -448,7 +449,7 @@ export const contentResolvers: Resolvers = {
       });
     },
     async publishPageChanges(_, { id }, ctx) {
-      // Putting changes live needs content.publish (the pages rules say the same when there are changes).
+      // Putting changes live needs publishContent (the pages rules say the same when there are changes).
       await requirePerson(ctx);
       const viewer = await requireAbility(ctx, "publishContent");
       return publishChanges(
@@ -551,7 +552,7 @@ export const contentResolvers: Resolvers = {
       });
     },
     async publishPostChanges(_, { id }, ctx) {
-      // Putting changes live needs content.publish (the posts rules say the same when there are changes).
+      // Putting changes live needs publishContent (the posts rules say the same when there are changes).
       await requirePerson(ctx);
       const viewer = await requireAbility(ctx, "publishContent");
       return publishChanges(
@@ -637,7 +638,7 @@ export const contentResolvers: Resolvers = {
     updated: (p) => fromPocketBaseDate(p.updated),
     working: (p, _, ctx) => workingOf(ctx, "page", p),
     history: (p, _, ctx) => readHistory(ctx, "page", p.id),
-    can: async (p, _, ctx) => contentAbilities(await ctx.viewer(), p.status),
+    can: async (p, _, ctx) => contentCan(await ctx.viewer(), p.status),
   },
   Post: {
     path: (p) => `/news/${p.slug}`,
@@ -658,9 +659,7 @@ export const contentResolvers: Resolvers = {
     working: (p, _, ctx) => workingOf(ctx, "post", p),
     history: (p, _, ctx) => readHistory(ctx, "post", p.id),
     can: async (p, _, ctx) =>
-      ctx.apiClient
-        ? clientPostAbilities(ctx.apiClient.client, p)
-        : contentAbilities(await ctx.viewer(), p.status),
+      ctx.apiClient ? clientPostCan(ctx.apiClient.client, p) : contentCan(await ctx.viewer(), p.status),
   },
   WorkingCopy: {
     slug: (w) => String(workingField(w, "slug") ?? ""),

@@ -9,7 +9,7 @@ import { writeAsCaller } from "../../pocketbase/write.ts";
 import { renderBody } from "../../markdown/body.ts";
 import { fromPocketBaseDate } from "../../pocketbase/dates.ts";
 import { requireViewer } from "../../access/guards.ts";
-import { can } from "../../access/abilities.ts";
+import { seesRsvpEmail } from "../../access/events.ts";
 import { expand, isTimeZone, parseRRule, RecurrenceError } from "./recurrence.ts";
 import {
   dateKeyOf,
@@ -387,7 +387,7 @@ export const eventsResolvers: Resolvers = {
     guests: (r) => r.guests ?? 0,
     async email(r, _, ctx) {
       const viewer = await ctx.viewer();
-      return can(viewer, "manageEvents") || (viewer && viewer.id === r.user) ? r.email || null : null;
+      return seesRsvpEmail(viewer, r) ? r.email || null : null;
     },
     originalStart: (r) => fromPocketBaseDate(r.occurrenceStart),
   },

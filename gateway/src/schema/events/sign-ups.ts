@@ -8,7 +8,7 @@ import { Validator } from "../../validation/validate.ts";
 import type { MutationResolvers, QueryResolvers } from "../__generated__/types.ts";
 import { writeAsCaller } from "../../pocketbase/write.ts";
 import { requireAbility, requireViewer } from "../../access/guards.ts";
-import { can } from "../../access/abilities.ts";
+import { readsEveryAttendee } from "../../access/events.ts";
 import type { RegistrationRecord, RsvpRecord } from "../../pocketbase/records.ts";
 import { instantOf, occurrenceAt, pbDateOf, type OccurrenceModel } from "./occurrences.ts";
 import { loadersOf, windowKey, type SignUpWindow } from "./loaders.ts";
@@ -152,7 +152,7 @@ export const signUpQueries: Pick<QueryResolvers, "registrationByToken" | "attend
     // filter, newest date first: a filtered list that comes back empty (nothing signed up for, the
     // usual case) is answered after PocketBase's random 0–500 ms throttle once more than 3 came from
     // one IP in 3 s (a church's Wi-Fi). Event staff read everyone's, so theirs name the caller.
-    const mine = can(viewer, "manageEvents") ? ctx.pb.filter("user = {:u}", { u: viewer.id }) : "";
+    const mine = readsEveryAttendee(viewer) ? ctx.pb.filter("user = {:u}", { u: viewer.id }) : "";
     const read = <T extends RegistrationRecord | RsvpRecord>(collection: "registrations" | "rsvps") =>
       pbCall(() =>
         ctx.pb

@@ -8,7 +8,15 @@ import type { GatewayContext, GatewayServices } from "../../context.ts";
 import { badUserInput, conflict, forbidden, notFound, pbCall } from "../../errors.ts";
 import { Validator } from "../../validation/validate.ts";
 import { requireAbility, requireViewer } from "../../access/guards.ts";
-import { can } from "../../access/abilities.ts";
+import {
+  asksForAddress,
+  chatRefusal,
+  groupCan,
+  groupMessageCan,
+  managesMembers,
+  seesHiddenArea,
+  seesRoster,
+} from "../../access/groups.ts";
 import {
   fromPocketBaseDate,
   fromPocketBaseDateOrNull,
@@ -103,12 +111,19 @@ async function membershipIn(ctx: GatewayContext, groupId: string): Promise<Group
   return (await myMemberships(ctx)).find((m) => m.group === groupId && m.status === "active") ?? null;
 }
 
-async function leads(ctx: GatewayContext, groupId: string): Promise<boolean> {
-  return (await membershipIn(ctx, groupId))?.role === "leader";
+/** What the caller may do with the group (access/groups.ts), from their own membership of it. */
+async function groupCanOf(ctx: GatewayContext, group: GroupRecord) {
+  return groupCan(await ctx.viewer(), group, await membershipIn(ctx, group.id));
 }
 
-async function canManage(ctx: GatewayContext, groupId: string): Promise<boolean> {
-  return can(await ctx.viewer(), "manageGroups") || (await leads(ctx, groupId));
+/** What the caller may do with a chat message, from their membership of its group. */
+async function messageCanOf(ctx: GatewayContext, message: GroupMessageRecord) {
+  return groupMessageCan(await ctx.viewer(), message, await membershipIn(ctx, message.group));
+}
+
+/** Leaders' and staff's work on a group known only by id (access/groups.ts#managesMembers). */
+async function managesMembersOf(ctx: GatewayContext, groupId: string): Promise<boolean> {
+  return managesMembers(await ctx.viewer(), await membershipIn(ctx, groupId));
 }
 
 async function groupById(ctx: GatewayContext, id: string): Promise<GroupRecord> {
@@ -324,9 +339,10 @@ async function requireChatMember(
 ): Promise<{ group: GroupRecord; person: string }> {
   const { person } = await requirePerson(ctx);
   const group = await groupById(ctx, groupId);
-  if (!(await membershipIn(ctx, groupId)))
+  const refusal = chatRefusal(group, await membershipIn(ctx, groupId));
+  if (refusal === "not_a_member")
     throw forbidden("Only the group's members can read and write its chat.", "not_a_member");
-  if (!group.chatEnabled) throw forbidden("This group's chat is turned off.", "chat_disabled");
+  if (refusal === "chat_disabled") throw forbidden("This group's chat is turned off.", "chat_disabled");
   return { group, person };
 }
 
@@ -499,7 +515,7 @@ export const groupsResolvers: Resolvers = {
         ctx.pb.collection("group_join_requests").getOne<GroupJoinRequestRecord>(id, { expand: "group" }),
       );
       const group = request.expand?.group ?? (await groupById(ctx, request.group));
-      if (!(await canManage(ctx, group.id))) throw forbidden();
+      if (!(await groupCanOf(ctx, group)).manageMembers) throw forbidden();
       if (request.status !== "pending")
         throw conflict("This request was already decided.", "already_decided");
       if (approve) {
@@ -531,7 +547,7 @@ export const groupsResolvers: Resolvers = {
     },
     async addGroupMember(_, { groupId, personId }, ctx) {
       await requireViewer(ctx);
-      if (!(await canManage(ctx, groupId))) throw forbidden();
+      if (!(await managesMembersOf(ctx, groupId))) throw forbidden();
       try {
         return await ctx.pb
           .collection("group_members")
@@ -547,14 +563,14 @@ export const groupsResolvers: Resolvers = {
     async removeGroupMember(_, { memberId }, ctx) {
       await requireViewer(ctx);
       const row = await pbCall(() => ctx.pb.collection("group_members").getOne<GroupMemberRecord>(memberId));
-      if (!(await canManage(ctx, row.group))) throw forbidden();
+      if (!(await managesMembersOf(ctx, row.group))) throw forbidden();
       await pbCall(() => ctx.pb.collection("group_members").delete(memberId));
       return true;
     },
     async setGroupMemberRole(_, { memberId, role }, ctx) {
       await requireViewer(ctx);
       const row = await pbCall(() => ctx.pb.collection("group_members").getOne<GroupMemberRecord>(memberId));
-      if (!(await canManage(ctx, row.group))) throw forbidden();
+      if (!(await managesMembersOf(ctx, row.group))) throw forbidden();
       return pbCall(() =>
         ctx.pb
           .collection("group_members")
@@ -564,7 +580,7 @@ export const groupsResolvers: Resolvers = {
     async updateGroupDetails(_, { id, input }, ctx) {
       await requireViewer(ctx);
       const group = await groupById(ctx, id);
-      if (!(await canManage(ctx, id))) throw forbidden();
+      if (!(await groupCanOf(ctx, group)).edit) throw forbidden();
       const { fields, address } = validateDetails(input);
       const display = (fields.locationDisplay as string | undefined) ?? group.locationDisplay;
       const area = (fields.area as string | undefined) ?? group.area;
@@ -577,7 +593,7 @@ export const groupsResolvers: Resolvers = {
     },
     async emailGroup(_, { groupId, subject, body }, ctx) {
       const { viewer } = await requirePerson(ctx);
-      if (!(await canManage(ctx, groupId))) throw forbidden();
+      if (!(await managesMembersOf(ctx, groupId))) throw forbidden();
       const group = await groupById(ctx, groupId);
       const v = new Validator();
       const cleanSubject = v.text("subject", subject, { required: true, max: LIMITS.groupEmailSubjectMax });
@@ -720,11 +736,10 @@ export const groupsResolvers: Resolvers = {
     async area(g, _, ctx) {
       if (!g.area) return null;
       if (g.locationDisplay !== "hidden") return g.area;
-      return (await membershipIn(ctx, g.id)) || can(await ctx.viewer(), "manageGroups") ? g.area : null;
+      return seesHiddenArea(await ctx.viewer(), await membershipIn(ctx, g.id)) ? g.area : null;
     },
     async address(g, _, ctx) {
-      if (g.locationDisplay !== "exact" && !can(await ctx.viewer(), "manageGroups")) return null;
-      if (!(await ctx.viewer())) return null;
+      if (!asksForAddress(await ctx.viewer(), g)) return null;
       // The rules answer only for the group's members and staff.
       return (await loadersOf(ctx).address.load(g.id))?.address ?? null;
     },
@@ -733,12 +748,10 @@ export const groupsResolvers: Resolvers = {
     myMembership: (g, _, ctx) => membershipIn(ctx, g.id),
     myPendingRequest: async (g, _, ctx) =>
       (await myPendingRequests(ctx)).find((r) => r.group === g.id) ?? null,
-    canManage: (g, _, ctx) => canManage(ctx, g.id),
+    canManage: (g, _, ctx) => managesMembersOf(ctx, g.id),
+    can: (g, _, ctx) => groupCanOf(ctx, g),
     async roster(g, _, ctx) {
-      const member = await membershipIn(ctx, g.id);
-      const manager = can(await ctx.viewer(), "manageGroups");
-      if (!manager && !member) return null;
-      if (!manager && member?.role !== "leader" && g.rosterVisibility !== "members") return null;
+      if (!seesRoster(await ctx.viewer(), g, await membershipIn(ctx, g.id))) return null;
       return pbCall(() =>
         ctx.pb.collection("group_members").getFullList<GroupMemberRecord>({
           filter: ctx.pb.filter("group = {:g} && status = 'active'", { g: g.id }),
@@ -748,7 +761,7 @@ export const groupsResolvers: Resolvers = {
       );
     },
     async pendingRequests(g, _, ctx) {
-      if (!(await canManage(ctx, g.id))) return [];
+      if (!(await managesMembersOf(ctx, g.id))) return [];
       return pbCall(() =>
         ctx.pb.collection("group_join_requests").getFullList<GroupJoinRequestRecord>({
           filter: ctx.pb.filter("group = {:g} && status = 'pending'", { g: g.id }),
@@ -813,7 +826,8 @@ export const groupsResolvers: Resolvers = {
     authorId: (m) => m.author,
     html: (m) => renderChat(m.body),
     mine: async (m, _, ctx) => (await ctx.viewer())?.person === m.author,
-    canDelete: async (m, _, ctx) => (await ctx.viewer())?.person === m.author || (await leads(ctx, m.group)),
+    canDelete: async (m, _, ctx) => (await messageCanOf(ctx, m)).delete,
+    can: (m, _, ctx) => messageCanOf(ctx, m),
     editedAt: (m) => fromPocketBaseDateOrNull(m.editedAt),
     created: (m) => fromPocketBaseDate(m.created),
   },

@@ -8,6 +8,7 @@ import type { Resolvers } from "../__generated__/types.ts";
 import { connection, keysetFilter, pageArgs } from "../pagination.ts";
 import { requireViewer } from "../../access/guards.ts";
 import { writeAsCaller } from "../../pocketbase/write.ts";
+import { mediaCan } from "../../access/staff.ts";
 import { fromPocketBaseDate } from "../../pocketbase/dates.ts";
 
 const THUMBS = { ORIGINAL: "", SMALL: "320x0", MEDIUM: "800x0", LARGE: "1600x0", CARD: "400x300" } as const;
@@ -152,5 +153,6 @@ export const mediaResolvers: Resolvers = {
     size: (m) => m.size ?? 0,
     created: (m) => fromPocketBaseDate(m.created),
     usedIn: (m, _, ctx) => usages(ctx, m.id),
+    can: async (m, _, ctx) => mediaCan(await ctx.viewer(), m),
   },
 };

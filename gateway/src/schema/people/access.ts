@@ -4,7 +4,7 @@ import { forbidden, notFound, pbCall, payloadTooLarge, unsupportedFileType } fro
 import type { HouseholdRecord, PersonRecord, UserRecord, VisibilityValue } from "../../pocketbase/records.ts";
 import { LIMITS } from "@flock/shared/limits";
 import { requireViewer } from "../../access/guards.ts";
-import { canEditHousehold, canEditPerson } from "./mappers.ts";
+import { householdCan, personCan } from "../../access/people.ts";
 import { loadersOf } from "./loaders.ts";
 
 /** A person the caller may see, else NOT_FOUND (hidden and missing look the same). */
@@ -31,7 +31,7 @@ export async function requireEditablePerson(
 ): Promise<{ viewer: UserRecord; person: PersonRecord }> {
   const viewer = await requireViewer(ctx);
   const person = await requirePerson(ctx, id);
-  if (!canEditPerson(viewer, person)) throw forbidden();
+  if (!personCan(viewer, person).edit) throw forbidden();
   return { viewer, person };
 }
 
@@ -41,7 +41,7 @@ export async function requireEditableHousehold(
 ): Promise<{ viewer: UserRecord; household: HouseholdRecord }> {
   const viewer = await requireViewer(ctx);
   const household = await requireHousehold(ctx, id);
-  if (!canEditHousehold(viewer, household.id)) throw forbidden();
+  if (!householdCan(viewer, household).edit) throw forbidden();
   return { viewer, household };
 }
 

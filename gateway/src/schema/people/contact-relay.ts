@@ -6,6 +6,7 @@ import { escapeHtml } from "../../mail/mailer.ts";
 import type { PersonEmailRecord, PersonRecord, UserRecord } from "../../pocketbase/records.ts";
 import { THROTTLE } from "@flock/shared/limits";
 import { requireViewer } from "../../access/guards.ts";
+import { isContactable, maySendContactMessages } from "../../access/people.ts";
 import { displayName, viewerPerson } from "./mappers.ts";
 import { validateContactMessage } from "./validate-people.ts";
 
@@ -28,7 +29,7 @@ export async function contactPerson(
 ): Promise<boolean> {
   const viewer = await requireViewer(ctx);
   const sender = viewerPerson(viewer);
-  if (sender?.recordStatus !== "active") throw forbidden();
+  if (!sender || !maySendContactMessages(viewer)) throw forbidden();
   const text = validateContactMessage(message);
 
   const limitKey = `contact:${viewer.id}`;
@@ -43,10 +44,8 @@ export async function contactPerson(
   );
   const recipient = found.items[0];
   if (!recipient) throw notFound();
-  // Visible but not contactable (a child of the sender's own household, someone who opted out): the
-  // sender may see them, so refusing reveals nothing new.
-  if (recipient.ageGroup === "child" || !recipient.inDirectory || recipient.recordStatus !== "active")
-    throw forbidden();
+  // Visible but not contactable (a child of the sender's own household, someone who opted out).
+  if (!isContactable(recipient)) throw forbidden();
 
   ctx.limiter.hit(limitKey, HOUR_MS);
   const address = await recipientAddress(ctx, recipient.id);

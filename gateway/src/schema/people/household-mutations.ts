@@ -3,19 +3,18 @@ import { conflict, forbidden, notFound, pbCall, serviceUnavailable } from "../..
 import type { HouseholdInvitationRecord, HouseholdRecord } from "../../pocketbase/records.ts";
 import { LIMITS } from "@flock/shared/limits";
 import type { HouseholdInput } from "../__generated__/types.ts";
-import { hasPermission } from "../users/mappers.ts";
-import { requireViewer } from "../../access/guards.ts";
+import { requireAbility, requireViewer } from "../../access/guards.ts";
+import { householdCan } from "../../access/people.ts";
 import { photoUpload, requireEditableHousehold, requireHousehold, writeAs } from "./access.ts";
 import { expiresInDays, newInviteToken, sendInvitationMail } from "./invitations.ts";
 import { loadersOf } from "./loaders.ts";
-import { canEditHousehold, displayName, viewerPerson } from "./mappers.ts";
+import { displayName, viewerPerson } from "./mappers.ts";
 import { validateHouseholdInput, validateInvitation } from "./validate-people.ts";
 
-/** Staff (people.manage): a new, empty household. */
+/** Staff (managePeople): a new, empty household. */
 export async function createHousehold(ctx: GatewayContext, input: HouseholdInput): Promise<HouseholdRecord> {
   const data = validateHouseholdInput(input, { requireName: true });
-  const viewer = await requireViewer(ctx);
-  if (!hasPermission(viewer, "people.manage")) throw forbidden();
+  await requireAbility(ctx, "managePeople");
   return writeAs(() =>
     ctx.pb.collection("households").create<HouseholdRecord>({ directoryOptOut: false, ...data }),
   );
@@ -102,7 +101,7 @@ export async function revokeHouseholdInvitation(
   );
   const invitation = page.items[0];
   if (!invitation) throw notFound();
-  if (!canEditHousehold(viewer, invitation.household)) throw forbidden();
+  if (!householdCan(viewer, { id: invitation.household }).edit) throw forbidden();
   if (invitation.status !== "pending")
     throw conflict("This invitation was already accepted or revoked.", "invitation_closed");
   const revoked = await writeAs(() =>

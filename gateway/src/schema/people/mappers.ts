@@ -1,6 +1,5 @@
 import type { HouseholdRecord, PersonRecord, UserRecord, VisibilityValue } from "../../pocketbase/records.ts";
 import type { PhotoSize } from "../__generated__/types.ts";
-import { hasPermission } from "../users/mappers.ts";
 
 /** Unset select values ("") as GraphQL shows them: a default, or null (the enums map PocketBase values, schema/enum-values.ts). */
 export const toVisibility = (value: VisibilityValue | "") => value || "private";
@@ -38,42 +37,6 @@ export const householdPhotoUrl = (h: Pick<HouseholdRecord, "id" | "photo">, size
 /** The viewer's own person record (expanded on the viewer), if any. */
 export const viewerPerson = (viewer: UserRecord | null): PersonRecord | null =>
   viewer?.expand?.person ?? null;
-
-/** An active adult of the household (rules: household access needs an active person). */
-const isActiveAdultOf = (viewer: UserRecord | null, householdId: string) => {
-  const me = viewerPerson(viewer);
-  return (
-    !!me &&
-    !!householdId &&
-    me.recordStatus === "active" &&
-    me.household === householdId &&
-    me.ageGroup === "adult"
-  );
-};
-
-/**
- * Whether the viewer may edit this person: themselves, a child or youth of their household when they
- * are an active adult of it (never another adult: their details are theirs alone), or staff with
- * people.manage. It mirrors people.updateRule so the UI can hide what would be refused; the rule
- * still decides every write.
- */
-export function canEditPerson(
-  viewer: UserRecord | null,
-  person: Pick<PersonRecord, "id" | "household" | "ageGroup">,
-): boolean {
-  if (!viewer) return false;
-  if (hasPermission(viewer, "people.manage")) return true;
-  return (
-    viewer.person === person.id ||
-    (isActiveAdultOf(viewer, person.household) && (person.ageGroup || "adult") !== "adult")
-  );
-}
-
-/** An active adult of the household, or people.manage (mirrors households.updateRule). */
-export function canEditHousehold(viewer: UserRecord | null, householdId: string): boolean {
-  if (!viewer) return false;
-  return hasPermission(viewer, "people.manage") || isActiveAdultOf(viewer, householdId);
-}
 
 const AGE_ORDER: Record<string, number> = { adult: 0, youth: 1, child: 2 };
 

@@ -2,8 +2,9 @@ import type { GatewayContext } from "../../context.ts";
 import { badUserInput, forbidden, pbCall } from "../../errors.ts";
 import type { PersonBirthdayRecord, PersonPrivateRecord, PersonRecord } from "../../pocketbase/records.ts";
 import type { NewPersonInput, PersonInput } from "../__generated__/types.ts";
-import { hasPermission } from "../users/mappers.ts";
 import { requireViewer } from "../../access/guards.ts";
+import { can } from "../../access/abilities.ts";
+import { householdCan } from "../../access/people.ts";
 import {
   defaultVisibility,
   photoUpload,
@@ -131,17 +132,14 @@ export async function updatePerson(
 export async function createPerson(ctx: GatewayContext, input: NewPersonInput): Promise<PersonRecord> {
   const data = validateNewPerson(input);
   const viewer = await requireViewer(ctx);
-  const staff = hasPermission(viewer, "people.manage");
   let householdId = data.householdId;
   let householdRole = data.householdRole;
-  if (!staff) {
-    const me = viewerPerson(viewer);
-    householdId ??= me?.household || null;
-    const ownHousehold = !!me?.household && householdId === me.household;
+  if (!can(viewer, "managePeople")) {
+    householdId ??= viewerPerson(viewer)?.household || null;
+    // Adding a child is editing one's household (householdCan); nothing else is theirs to set.
     if (
-      !ownHousehold ||
-      me?.recordStatus !== "active" ||
-      me.ageGroup !== "adult" ||
+      !householdId ||
+      !householdCan(viewer, { id: householdId }).edit ||
       data.membershipStatus ||
       (householdRole && householdRole !== "child")
     ) {

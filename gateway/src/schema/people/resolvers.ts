@@ -23,8 +23,6 @@ import {
 import { directory, households, isDirectoryCard, people, peopleCsv } from "./lists.ts";
 import { loadersOf } from "./loaders.ts";
 import {
-  canEditHousehold,
-  canEditPerson,
   dateOnly,
   displayName,
   householdPhotoUrl,
@@ -36,6 +34,7 @@ import {
 } from "./mappers.ts";
 import { createPerson, setPersonPhoto, updatePerson } from "./person-mutations.ts";
 import { fromPocketBaseDate, fromPocketBaseDateOrNull } from "../../pocketbase/dates.ts";
+import { householdCan, personCan } from "../../access/people.ts";
 
 /**
  * Profiles, households, contact rows and the directory (PRODUCT.md §2–§5). Every read runs with the
@@ -108,7 +107,8 @@ export const peopleResolvers: Resolvers = {
     user: (p, _, ctx) => personLoaders(ctx, p).user.load(p.id),
     // staff-resolvers.ts fills this in for people managers; everyone else gets no suggestions.
     matchSuggestions: () => [],
-    canEdit: async (p, _, ctx) => canEditPerson(await ctx.viewer(), p),
+    canEdit: async (p, _, ctx) => personCan(await ctx.viewer(), p).edit,
+    can: async (p, _, ctx) => personCan(await ctx.viewer(), p),
     created: (p) => fromPocketBaseDate(p.created),
     updated: (p) => fromPocketBaseDate(p.updated),
   },
@@ -123,7 +123,8 @@ export const peopleResolvers: Resolvers = {
     directoryOptOut: (h) => !!h.directoryOptOut,
     inDirectory: (h) => !!h.inDirectory,
     invitations: (h, _, ctx) => loadersOf(ctx).invitations.load(h.id),
-    canEdit: async (h, _, ctx) => canEditHousehold(await ctx.viewer(), h.id),
+    canEdit: async (h, _, ctx) => householdCan(await ctx.viewer(), h).edit,
+    can: async (h, _, ctx) => householdCan(await ctx.viewer(), h),
   },
 
   PersonEmail: {

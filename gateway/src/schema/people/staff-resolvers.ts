@@ -10,8 +10,9 @@ import type {
   UserRecord,
 } from "../../pocketbase/records.ts";
 import type { ApproveSignUpInput, MatchReason, MembershipStatus, Resolvers } from "../__generated__/types.ts";
-import { hasPermission } from "../users/mappers.ts";
-import { requirePermission, requireViewer } from "../../access/guards.ts";
+import { requireAbility, requireViewer } from "../../access/guards.ts";
+import { can, holdersOf } from "../../access/abilities.ts";
+import { mayRemoveStaffAccounts } from "../../access/staff.ts";
 import { anonymize } from "./anonymize.ts";
 import { mergeInto } from "./merge.ts";
 import { displayName } from "./mappers.ts";
@@ -52,7 +53,7 @@ async function matchSuggestions(
   person: PersonRecord,
 ): Promise<Array<{ person: PersonRecord; reasons: MatchReason[] }>> {
   const viewer = await ctx.viewer();
-  if (!hasPermission(viewer, "people.view") && !hasPermission(viewer, "people.manage")) return [];
+  if (!can(viewer, "viewPeople")) return [];
   const pb = ctx.pb;
   const [emails, phones] = await Promise.all([
     rowsPointingAt<PersonEmailRecord>(pb, "person_emails", "person", person.id, "email"),
@@ -246,16 +247,15 @@ async function contactEmailOf(ctx: GatewayContext, personId: string): Promise<st
 }
 
 /**
- * System job (mail fan-out): tell every account whose roles grant people.manage that someone asked
+ * System job (mail fan-out): tell every account whose roles grant managePeople that someone asked
  * for their data to be deleted. The requester cannot read who the administrators are (nor their
  * emails), so the list comes from the system client; nothing read here is shown to the requester.
  * Documented in docs/ARCHITECTURE.md.
  */
 async function notifyDeletionRequest(ctx: GatewayContext, person: PersonRecord): Promise<void> {
   const system = await ctx.system.get();
-  // `:each ?=` as in the API rules: a plain `?=` over relation → multi-select never matches.
   const admins = await system.collection("users").getFullList<UserRecord>({
-    filter: 'roles.permissions:each ?= "people.manage" && status != "suspended"',
+    filter: `${holdersOf("managePeople")} && status != "suspended"`,
     fields: "id,email,locale",
   });
   const settings = await ctx.publicSettings.get();
@@ -286,7 +286,7 @@ export const peopleStaffResolvers: Resolvers = {
   },
   Mutation: {
     async approveSignUp(_, { personId, input }, ctx) {
-      await requirePermission(ctx, "people.manage");
+      await requireAbility(ctx, "managePeople");
       const pending = await readPerson(ctx, personId);
       if (pending.recordStatus !== "pending")
         throw conflict("This sign-up has already been handled.", "signup_handled");
@@ -334,7 +334,7 @@ export const peopleStaffResolvers: Resolvers = {
     },
 
     async mergePeople(_, { keepId, mergeId }, ctx) {
-      await requirePermission(ctx, "people.manage");
+      await requireAbility(ctx, "managePeople");
       if (keepId === mergeId)
         throw badUserInput({ mergeId: { code: "same_person", message: "Choose two different people." } });
       const [keep, merge] = await Promise.all([readPerson(ctx, keepId), readPerson(ctx, mergeId)]);
@@ -354,7 +354,7 @@ export const peopleStaffResolvers: Resolvers = {
     },
 
     async archivePerson(_, { id }, ctx) {
-      await requirePermission(ctx, "people.manage");
+      await requireAbility(ctx, "managePeople");
       const archived = await pbCall(() =>
         ctx.pb.collection("people").update<PersonRecord>(id, { recordStatus: "archived" }),
       );
@@ -363,13 +363,13 @@ export const peopleStaffResolvers: Resolvers = {
     },
 
     async anonymizePerson(_, { id }, ctx) {
-      const viewer = await requirePermission(ctx, "people.manage");
+      const viewer = await requireAbility(ctx, "managePeople");
       if (viewer.person === id)
         throw conflict("You can't anonymise your own record. Ask another administrator.", "own_record");
       const person = await readPerson(ctx, id);
       // A login with roles is a staff account: only account managers may delete it (users.deleteRule).
       // Refuse before anything is anonymised, rather than half-way through.
-      if (!hasPermission(viewer, "roles.manage")) {
+      if (!mayRemoveStaffAccounts(viewer)) {
         const logins = await rowsPointingAt<UserRecord>(ctx.pb, "users", "person", id, "id,roles");
         if (logins.some((login) => login.roles?.length)) throw forbidden();
       }

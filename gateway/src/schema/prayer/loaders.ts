@@ -5,7 +5,7 @@ import { pbCall } from "../../errors.ts";
 import type { PrayerRequestPrivateRecord } from "../../pocketbase/records.ts";
 import { orChains } from "../../pocketbase/filters.ts";
 import { todayIn } from "../../pocketbase/dates.ts";
-import { hasPermission } from "../users/mappers.ts";
+import { readsEveryRequester } from "../../access/prayer.ts";
 import { deviceKey } from "./device.ts";
 
 /**
@@ -96,7 +96,7 @@ function createLoaders(ctx: GatewayContext): PrayerLoaders {
       const fields = "id,request,user,person,submitterName,submitterEmail";
       // Others see only the rows of their own requests (the rule), so those need no filter; pastoral
       // staff see every row, and the filtered read finds one for each request.
-      const own = hasPermission(viewer, "prayer.view_pastoral")
+      const own = readsEveryRequester(viewer)
         ? null
         : await ownRows<PrayerRequestPrivateRecord>(ctx.pb, "prayer_request_private", "-created,-id", fields);
       const rows =

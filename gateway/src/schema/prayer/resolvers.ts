@@ -20,9 +20,15 @@ import { loadersOf } from "../people/loaders.ts";
 import { findById, rowsPointingAt } from "../../pocketbase/records-io.ts";
 import { fromPocketBaseDate, todayIn, toPocketBaseDate } from "../../pocketbase/dates.ts";
 import { composeMail, sendNotice } from "../../mail/notice.ts";
-import { hasPermission } from "../users/mappers.ts";
 import { requireAbility, requireViewer } from "../../access/guards.ts";
-import { can, mayModeratePrayer } from "../../access/abilities.ts";
+import {
+  isPrayerModerator,
+  mayMarkAnswered,
+  prayerRequestCan,
+  readsEveryRequester,
+  seesFullName,
+  seesRequester,
+} from "../../access/prayer.ts";
 import { deviceKey } from "./device.ts";
 import { prayerLoadersOf } from "./loaders.ts";
 import { isOnGroupWall, isOnWall, subscribeToWall, wallLeftSomeonesView } from "./wall-events.ts";
@@ -51,8 +57,6 @@ function newRecordId(): string {
   return Array.from({ length: 15 }, () => alphabet[randomInt(alphabet.length)]).join("");
 }
 
-/** Moderators, and pastoral staff (who may moderate every request, pastoral ones too). */
-const isModerator = (viewer: UserRecord | null) => can(viewer, "moderatePrayer");
 const requireModerator = (ctx: GatewayContext) => requireAbility(ctx, "moderatePrayer");
 
 /** The request as the caller may see it; NOT_FOUND when it is missing or hidden (never reveal which). */
@@ -177,10 +181,7 @@ async function notifyRequester(
 export const firstNameOf = (name: string) => name.trim().split(/\s+/)[0] ?? "";
 
 async function seesFullNames(ctx: GatewayContext, request: PrayerRequestRecord): Promise<boolean> {
-  const viewer = await ctx.viewer();
-  if (!viewer) return false;
-  if (viewer.expand?.person?.recordStatus === "active" || isModerator(viewer)) return true;
-  return isMine(ctx, request);
+  return seesFullName(await ctx.viewer(), () => isMine(ctx, request));
 }
 
 /** Visitor forms: THROTTLE.visitorFormsPerIp per client IP per window (PRODUCT.md §9). */
@@ -249,7 +250,7 @@ export const prayerResolvers: Resolvers = {
     async prayerQueue(_, { first, after, status }, ctx) {
       const { size, cursor } = pageArgs(first, after, 20);
       await requireModerator(ctx);
-      // Moderators without prayer.view_pastoral do not get pastoral requests: the rules leave them out.
+      // Moderators without viewPastoralPrayer do not get pastoral requests: the rules leave them out.
       const statusFilter = ctx.pb.filter("status = {:s}", { s: status ?? "pending" });
       const page = [statusFilter, cursor ? keysetAfter(ctx, "created", cursor) : ""]
         .filter(Boolean)
@@ -282,9 +283,7 @@ export const prayerResolvers: Resolvers = {
       // "Mine" is decided by the private rows the caller may read as the requester (their token). The
       // rule shows others only their own rows, so they need no filter, and must not have one: an empty
       // filtered list (nothing asked yet) is answered after PocketBase's random 0–500 ms throttle.
-      const mine = hasPermission(viewer, "prayer.view_pastoral")
-        ? ctx.pb.filter("user = {:user}", { user: viewer.id })
-        : "";
+      const mine = readsEveryRequester(viewer) ? ctx.pb.filter("user = {:user}", { user: viewer.id }) : "";
       const page = [mine, cursor ? keysetFilter(ctx.pb, "created", cursor) : ""].filter(Boolean).join(" && ");
       const rows = await pbCall(() =>
         ctx.pb.collection("prayer_request_private").getList<PrayerRequestPrivateRecord>(1, size + 1, {
@@ -576,8 +575,7 @@ export const prayerResolvers: Resolvers = {
       v.done();
       const request = await requireRequest(ctx, id);
       const viewer = await ctx.viewer();
-      // The requester, or a moderator passing on a praise report the requester shared in person.
-      if (!(await isMine(ctx, request)) && !isModerator(viewer)) throw forbidden();
+      if (!mayMarkAnswered(viewer, await isMine(ctx, request))) throw forbidden();
       if (request.status !== "approved")
         throw conflict("Only an approved request can be marked answered.", "not_approved");
       const answered = await pbCall(() =>
@@ -627,12 +625,12 @@ export const prayerResolvers: Resolvers = {
     },
     prayedCount: (r) => r.prayedCount ?? 0,
     prayedToday: (r, _, ctx) => prayerLoadersOf(ctx).prayedToday.load(r.id),
-    flagCount: async (r, _, ctx) => (isModerator(await ctx.viewer()) ? (r.flagCount ?? 0) : 0),
+    flagCount: async (r, _, ctx) => (isPrayerModerator(await ctx.viewer()) ? (r.flagCount ?? 0) : 0),
     answerNote: (r) => r.answerNote || null,
     answeredAt: (r) => (r.answeredAt ? fromPocketBaseDate(r.answeredAt) : null),
     async rejectReason(r, _, ctx) {
       if (!r.rejectReason) return null;
-      if (isModerator(await ctx.viewer())) return r.rejectReason;
+      if (isPrayerModerator(await ctx.viewer())) return r.rejectReason;
       return (await isMine(ctx, r)) ? r.rejectReason : null;
     },
     expiresAt: (r) => (r.expiresAt ? fromPocketBaseDate(r.expiresAt) : null),
@@ -651,7 +649,7 @@ export const prayerResolvers: Resolvers = {
       const row = await prayerLoadersOf(ctx).privateRow.load(r.id);
       if (!row) return null;
       // The rules already limit the row to these two; checked again because a leak here is the one that matters.
-      if (!hasPermission(viewer, "prayer.view_pastoral") && row.user !== viewer.id) return null;
+      if (!seesRequester(viewer, row)) return null;
       return {
         name: row.submitterName,
         email: row.submitterEmail || null,
@@ -660,6 +658,17 @@ export const prayerResolvers: Resolvers = {
           row.person ? loadersOf(ctx).person.load(row.person) : null) as unknown as PersonRecord,
       };
     },
-    can: async (r, _, ctx) => ({ moderate: mayModeratePrayer(await ctx.viewer(), r.visibility) }),
+    // PrayerRequestCan answers field by field from the request (access/prayer.ts).
+    can: (r) => r,
+  },
+  PrayerRequestCan: {
+    moderate: async (r, _, ctx) => prayerRequestCan.moderate(await ctx.viewer(), r),
+    flag: async (r, _, ctx) => prayerRequestCan.flag(await ctx.viewer(), isOnWall(r) || isOnGroupWall(r)),
+    async markAnswered(r, _, ctx) {
+      const viewer = await ctx.viewer();
+      // Who asked is read only where it could change the answer: a signed-in caller, an approved request.
+      const mine = !!viewer && r.status === "approved" && (await isMine(ctx, r));
+      return prayerRequestCan.markAnswered(viewer, r, mine);
+    },
   },
 };

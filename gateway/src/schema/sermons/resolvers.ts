@@ -18,6 +18,7 @@ import { can } from "../../access/abilities.ts";
 import { chooseSlug } from "../../pocketbase/slugs.ts";
 import { writeAsCaller } from "../../pocketbase/write.ts";
 import { renderBody } from "../../markdown/body.ts";
+import { sermonCan } from "../../access/sermons.ts";
 import { slugify } from "@flock/shared/slug";
 import { checkAudioFile } from "./audio-file.ts";
 import { streamRecordUpdate } from "../../pocketbase/stream-upload.ts";
@@ -572,6 +573,7 @@ export const sermonsResolvers: Resolvers = {
   },
 
   Sermon: {
+    can: async (_, __, ctx) => sermonCan(await ctx.viewer()),
     path: (s) => `/sermons/${s.slug}`,
     url: (s, _, ctx) => `${new URL(ctx.config.publicUrl).origin}/sermons/${s.slug}`,
     series: (s) => s.expand?.series ?? null,
@@ -612,6 +614,7 @@ export const sermonsResolvers: Resolvers = {
     updated: (s) => fromPocketBaseDate(s.updated),
   },
   SermonSeries: {
+    can: async (_, __, ctx) => sermonCan(await ctx.viewer()),
     path: (s) => `/series/${s.slug}`,
     description: (s) => s.description ?? "",
     artworkUrl: (s) => seriesArtworkUrl(s),
@@ -621,6 +624,7 @@ export const sermonsResolvers: Resolvers = {
     updated: (s) => fromPocketBaseDate(s.updated),
   },
   Speaker: {
+    can: async (_, __, ctx) => sermonCan(await ctx.viewer()),
     path: (s) => `/speakers/${s.slug}`,
     bio: (s) => s.bio ?? "",
     photoUrl: (s) =>

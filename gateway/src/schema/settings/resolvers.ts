@@ -5,7 +5,7 @@ import { brandChanged, syncPocketBaseSettings } from "../../system/pocketbase-se
 import { LIMITS } from "@flock/shared/limits";
 import { isEmail, isTimeZone, Validator } from "../../validation/validate.ts";
 import type { Resolvers, UpdateSettingsInput } from "../__generated__/types.ts";
-import { requirePermission } from "../../access/guards.ts";
+import { requireAbility } from "../../access/guards.ts";
 import { fromPocketBaseDate } from "../../pocketbase/dates.ts";
 
 function validateSettings(input: UpdateSettingsInput): Record<string, unknown> {
@@ -79,7 +79,7 @@ async function saveSettings(
   ctx: GatewayContext,
   data: Record<string, unknown> | FormData,
 ): Promise<SettingsRecord> {
-  await requirePermission(ctx, "settings.manage");
+  await requireAbility(ctx, "manageSettings");
   const current = await ctx.publicSettings.get();
   const updated = await pbCall(() => ctx.pb.collection("settings").update<SettingsRecord>(current.id, data));
   ctx.publicSettings.set(updated);
@@ -100,7 +100,7 @@ export const settingsResolvers: Resolvers = {
       return saveSettings(ctx, validateSettings(input));
     },
     async uploadLogo(_, { file }, ctx) {
-      await requirePermission(ctx, "settings.manage");
+      await requireAbility(ctx, "manageSettings");
       if (!(LIMITS.imageMimeTypes as readonly string[]).includes(file.type))
         throw unsupportedFileType(["JPEG", "PNG", "WebP", "GIF"]);
       if (file.size > LIMITS.imageMaxBytes) throw payloadTooLarge(LIMITS.imageMaxBytes);

@@ -2,13 +2,13 @@ import { badUserInput, conflict, pbCall } from "../../errors.ts";
 import type { RoleRecord, UserRecord } from "../../pocketbase/records.ts";
 import { LIMITS } from "@flock/shared/limits";
 import type { Resolvers } from "../__generated__/types.ts";
-import { hasPermission } from "./mappers.ts";
 import { revokeSessions } from "./sessions.ts";
 import { connection, keysetFilter, pageArgs } from "../pagination.ts";
 import { selectsField } from "../selection.ts";
 import { fromPocketBaseDate } from "../../pocketbase/dates.ts";
 
-import { requirePermission, requireViewer } from "../../access/guards.ts";
+import { requireAbility, requireViewer } from "../../access/guards.ts";
+import { keepsAccountManagement, seesEveryAccount } from "../../access/staff.ts";
 
 const userExpand = { expand: "roles,person" };
 
@@ -25,9 +25,7 @@ export const usersResolvers: Resolvers = {
       const q = search?.trim() ?? "";
       // Account management: people staff may read accounts (to see who has a login) but the
       // accounts list itself is for account managers; everyone else sees only their own account.
-      const scope = hasPermission(viewer, "roles.manage")
-        ? ""
-        : ctx.pb.filter("id = {:id}", { id: viewer.id });
+      const scope = seesEveryAccount(viewer) ? "" : ctx.pb.filter("id = {:id}", { id: viewer.id });
       const searchFilter = [scope, q ? ctx.pb.filter("(email ~ {:q} || name ~ {:q})", { q }) : ""]
         .filter(Boolean)
         .join(" && ");
@@ -45,7 +43,7 @@ export const usersResolvers: Resolvers = {
       // would find nobody. So for them the system account picks this page's ids (ids only), and the
       // caller's own request below reads exactly those under the caller's rules. Managers may list
       // every account, so the system's count and next-page answer are theirs to see.
-      const lookup = q && hasPermission(viewer, "roles.manage") ? await ctx.system.get() : null;
+      const lookup = q && seesEveryAccount(viewer) ? await ctx.system.get() : null;
       let rows: UserRecord[];
       if (lookup) {
         const ids = await pbCall(() =>
@@ -85,13 +83,10 @@ export const usersResolvers: Resolvers = {
   },
   Mutation: {
     async setUserRoles(_, { userId, roleIds }, ctx) {
-      const viewer = await requirePermission(ctx, "roles.manage");
+      const viewer = await requireAbility(ctx, "manageRoles");
       if (userId === viewer.id) {
         const allRoles = await pbCall(() => ctx.pb.collection("roles").getFullList<RoleRecord>());
-        const keepsAccess = allRoles.some(
-          (r) => roleIds.includes(r.id) && r.permissions.includes("roles.manage"),
-        );
-        if (!keepsAccess)
+        if (!keepsAccountManagement(allRoles, roleIds))
           throw conflict(
             "You can't remove your own access to users and roles. Ask another administrator.",
             "own_access",
@@ -104,7 +99,7 @@ export const usersResolvers: Resolvers = {
       return user;
     },
     async setUserStatus(_, { userId, status }, ctx) {
-      const viewer = await requirePermission(ctx, "roles.manage");
+      const viewer = await requireAbility(ctx, "manageRoles");
       if (userId === viewer.id && status === "suspended")
         throw conflict("You can't suspend your own account.", "own_account");
       const user = await pbCall(() =>
@@ -115,7 +110,7 @@ export const usersResolvers: Resolvers = {
       return user;
     },
     async resendVerification(_, { userId }, ctx) {
-      await requirePermission(ctx, "roles.manage");
+      await requireAbility(ctx, "manageRoles");
       const user = await pbCall(() => ctx.pb.collection("users").getOne<UserRecord>(userId));
       if (user.verified) throw conflict("This email address is already verified.", "already_verified");
       await pbCall(() => ctx.pb.collection("users").requestVerification(user.email));

@@ -8,7 +8,7 @@ import { toE164 } from "../../validation/phone.ts";
 import { Validator } from "../../validation/validate.ts";
 import type { Resolvers, VisitRequestInput } from "../__generated__/types.ts";
 import { connection, keysetFilter, pageArgs } from "../pagination.ts";
-import { requireAbility, requirePermission } from "../../access/guards.ts";
+import { requireAbility } from "../../access/guards.ts";
 import { findById } from "../../pocketbase/records-io.ts";
 import { fromPocketBaseDate, todayIn } from "../../pocketbase/dates.ts";
 import { composeMail, sendNotice } from "../../mail/notice.ts";
@@ -190,7 +190,7 @@ export const visitsResolvers: Resolvers = {
     },
 
     async createPersonFromVisit(_, { id, firstName, lastName }, ctx) {
-      await requirePermission(ctx, "people.manage");
+      await requireAbility(ctx, "managePeople");
       const visit = await findById<VisitRequestRecord>(ctx.pb, "visit_requests", id);
       if (!visit) throw notFound();
       if (visit.person) throw conflict("This visit already has a person.", "has_person");
@@ -221,7 +221,7 @@ export const visitsResolvers: Resolvers = {
     },
 
     async updateVisitRequest(_, { id, status, staffNote }, ctx) {
-      await requirePermission(ctx, "people.manage");
+      await requireAbility(ctx, "managePeople");
       const v = new Validator();
       const note =
         staffNote == null ? undefined : v.text("staffNote", staffNote, { max: LIMITS.staffNoteMax });

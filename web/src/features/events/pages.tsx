@@ -424,10 +424,10 @@ export function EventPage() {
       )}
       {e.descriptionHtml && <RichText html={e.descriptionHtml} />}
       {!cancelled && e.registrationMode === "REGISTRATION" && (
-        <RegistrationForm o={o} open={o.registrationOpen} />
+        <RegistrationForm o={o} open={o.can.register} />
       )}
       {!cancelled && e.registrationMode === "RSVP" && (
-        <RsvpForm o={o} open={o.registrationOpen} current={o.myRsvp ?? null} />
+        <RsvpForm o={o} open={o.can.rsvp} current={o.myRsvp ?? null} />
       )}
       {e.nextOccurrences.length > 1 && (
         <section className="event-more">
@@ -702,7 +702,8 @@ export function RegistrationLinkPage() {
       </div>
     );
   if (!r || !r.event) return <NotFoundPage />;
-  const status = cancelState.data?.cancelRegistration.status ?? r.status;
+  const current = cancelState.data?.cancelRegistration ?? r;
+  const status = current.status;
   const when = dateTimeFormat(locale, {
     dateStyle: "full",
     timeStyle: "short",
@@ -723,7 +724,7 @@ export function RegistrationLinkPage() {
             : t("events.statusCancelled")}
       </p>
       {problem && <Alert kind="error">{problem}</Alert>}
-      {status !== "CANCELLED" && (
+      {current.can.cancel && (
         <button
           type="button"
           className="button"

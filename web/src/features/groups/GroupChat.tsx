@@ -32,7 +32,16 @@ const byTime = (a: Message, b: Message) => a.created.localeCompare(b.created) ||
  * a message that could not be sent stays, marked failed, with "Retry" (and is retried when the browser
  * is back online) — never silently lost.
  */
-export function GroupChat({ groupId, unread }: { groupId: string; unread: number }) {
+export function GroupChat({
+  groupId,
+  unread,
+  canPost,
+}: {
+  groupId: string;
+  unread: number;
+  /** Group.can.postMessage: an archived group's chat is read-only. */
+  canPost: boolean;
+}) {
   const i18n = useI18n();
   const { t, locale } = i18n;
   const { data, loading, error, fetchMore, refetch } = useGroupChat({
@@ -275,9 +284,9 @@ export function GroupChat({ groupId, unread }: { groupId: string; unread: number
             ) : (
               <RichText html={m.html} />
             )}
-            {(m.mine || m.canDelete) && editing?.id !== m.id && (
+            {(m.can.edit || m.can.delete) && editing?.id !== m.id && (
               <p className="chat-message__actions">
-                {m.mine && (
+                {m.can.edit && (
                   <button
                     type="button"
                     className="link-button"
@@ -286,7 +295,7 @@ export function GroupChat({ groupId, unread }: { groupId: string; unread: number
                     {t("groups.chat.edit")}
                   </button>
                 )}
-                {m.canDelete && (
+                {m.can.delete && (
                   <button type="button" className="link-button" onClick={() => void deleteMessage(m.id)}>
                     {t("groups.chat.delete")}
                   </button>
@@ -313,20 +322,24 @@ export function GroupChat({ groupId, unread }: { groupId: string; unread: number
           </li>
         ))}
       </ol>
-      <form className="chat-composer" onSubmit={submit}>
-        <TextAreaField
-          label={t("groups.chat.message")}
-          hint={t("groups.chat.hint")}
-          value={draft}
-          rows={2}
-          maxLength={LIMITS.chatMessageMax}
-          onChange={(e) => setDraft(e.target.value)}
-          onKeyDown={onKeyDown}
-        />
-        <button type="submit" className="button" disabled={!draft.trim()}>
-          {t("groups.chat.send")}
-        </button>
-      </form>
+      {!canPost ? (
+        <p className="muted">{t("groups.chat.readOnly")}</p>
+      ) : (
+        <form className="chat-composer" onSubmit={submit}>
+          <TextAreaField
+            label={t("groups.chat.message")}
+            hint={t("groups.chat.hint")}
+            value={draft}
+            rows={2}
+            maxLength={LIMITS.chatMessageMax}
+            onChange={(e) => setDraft(e.target.value)}
+            onKeyDown={onKeyDown}
+          />
+          <button type="submit" className="button" disabled={!draft.trim()}>
+            {t("groups.chat.send")}
+          </button>
+        </form>
+      )}
     </section>
   );
 }

@@ -286,7 +286,7 @@ function LeaderTools({ group, refetch }: { group: Group; refetch: () => Promise<
       <h2 id="group-requests">{t("groups.requests")}</h2>
       {notice && <Alert kind="success">{notice}</Alert>}
       {problem && !Object.keys(problem.fieldErrors).length && <Alert kind="error">{problem.message}</Alert>}
-      {group.pendingRequests.length === 0 ? (
+      {!group.can.manageMembers ? null : group.pendingRequests.length === 0 ? (
         <p>{t("groups.noRequests")}</p>
       ) : (
         <ul className="group-requests">
@@ -308,53 +308,57 @@ function LeaderTools({ group, refetch }: { group: Group; refetch: () => Promise<
           ))}
         </ul>
       )}
-      <AddMember group={group} refetch={refetch} onAdded={setNotice} />
-      <details className="group-mail">
-        <summary>{t("groups.editDetails")}</summary>
-        <form onSubmit={(e) => void details(e)}>
-          <TextField
-            label={t("groups.schedule")}
-            value={schedule}
-            maxLength={LIMITS.groupScheduleMax}
-            error={problem?.fieldErrors.schedule}
-            onChange={(e) => setSchedule(e.target.value)}
-          />
-          <TextAreaField
-            label={t("groups.aboutMarkdown")}
-            value={description}
-            maxLength={LIMITS.markdownMax}
-            error={problem?.fieldErrors.description}
-            onChange={(e) => setDescription(e.target.value)}
-          />
-          <button type="submit" className="button" disabled={saving.loading}>
-            {t("groups.saveDetails")}
-          </button>
-        </form>
-      </details>
-      <details className="group-mail">
-        <summary>{t("groups.emailGroup")}</summary>
-        <form onSubmit={(e) => void mail(e)}>
-          <TextField
-            label={t("groups.emailSubject")}
-            value={subject}
-            maxLength={LIMITS.groupEmailSubjectMax}
-            required
-            error={problem?.fieldErrors.subject}
-            onChange={(e) => setSubject(e.target.value)}
-          />
-          <TextAreaField
-            label={t("groups.emailBody")}
-            value={body}
-            maxLength={LIMITS.groupEmailBodyMax}
-            required
-            error={problem?.fieldErrors.body}
-            onChange={(e) => setBody(e.target.value)}
-          />
-          <button type="submit" className="button" disabled={mailing.loading}>
-            {t("groups.emailSend")}
-          </button>
-        </form>
-      </details>
+      {group.can.manageMembers && <AddMember group={group} refetch={refetch} onAdded={setNotice} />}
+      {group.can.edit && (
+        <details className="group-mail">
+          <summary>{t("groups.editDetails")}</summary>
+          <form onSubmit={(e) => void details(e)}>
+            <TextField
+              label={t("groups.schedule")}
+              value={schedule}
+              maxLength={LIMITS.groupScheduleMax}
+              error={problem?.fieldErrors.schedule}
+              onChange={(e) => setSchedule(e.target.value)}
+            />
+            <TextAreaField
+              label={t("groups.aboutMarkdown")}
+              value={description}
+              maxLength={LIMITS.markdownMax}
+              error={problem?.fieldErrors.description}
+              onChange={(e) => setDescription(e.target.value)}
+            />
+            <button type="submit" className="button" disabled={saving.loading}>
+              {t("groups.saveDetails")}
+            </button>
+          </form>
+        </details>
+      )}
+      {group.can.manageMembers && (
+        <details className="group-mail">
+          <summary>{t("groups.emailGroup")}</summary>
+          <form onSubmit={(e) => void mail(e)}>
+            <TextField
+              label={t("groups.emailSubject")}
+              value={subject}
+              maxLength={LIMITS.groupEmailSubjectMax}
+              required
+              error={problem?.fieldErrors.subject}
+              onChange={(e) => setSubject(e.target.value)}
+            />
+            <TextAreaField
+              label={t("groups.emailBody")}
+              value={body}
+              maxLength={LIMITS.groupEmailBodyMax}
+              required
+              error={problem?.fieldErrors.body}
+              onChange={(e) => setBody(e.target.value)}
+            />
+            <button type="submit" className="button" disabled={mailing.loading}>
+              {t("groups.emailSend")}
+            </button>
+          </form>
+        </details>
+      )}
     </section>
   );
 }
@@ -525,7 +529,7 @@ function GroupPrayer({ group, refetch }: { group: Group; refetch: () => Promise<
           ))}
         </ul>
       )}
-      {group.myMembership && (
+      {group.can.askForPrayer && (
         <details className="group-mail">
           <summary>{t("groups.askToPray")}</summary>
           <form onSubmit={(e) => void submit(e)}>
@@ -605,7 +609,7 @@ function Roster({ group, refetch }: { group: Group; refetch: () => Promise<unkno
                 ))}
               </span>
             )}
-            {group.canManage && !m.isMe && (
+            {group.can.manageMembers && !m.isMe && (
               <span className="group-roster__actions">
                 <button
                   type="button"
@@ -709,12 +713,14 @@ export function GroupPage() {
           </ul>
         </section>
       )}
-      {group.canManage && <LeaderTools group={group} refetch={refetch} />}
-      {(group.myMembership || group.canManage) && <Roster group={group} refetch={refetch} />}
-      {(group.myMembership || group.prayerRequests.edges.length > 0) && (
+      {(group.can.manageMembers || group.can.edit) && <LeaderTools group={group} refetch={refetch} />}
+      {(group.myMembership || group.can.manageMembers) && <Roster group={group} refetch={refetch} />}
+      {(group.can.askForPrayer || group.prayerRequests.edges.length > 0) && (
         <GroupPrayer group={group} refetch={refetch} />
       )}
-      {group.myMembership && group.chatEnabled && <GroupChat groupId={group.id} unread={group.unreadCount} />}
+      {group.can.readChat && (
+        <GroupChat groupId={group.id} unread={group.unreadCount} canPost={group.can.postMessage} />
+      )}
     </div>
   );
 }

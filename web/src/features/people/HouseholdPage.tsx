@@ -43,7 +43,7 @@ export function HouseholdPage() {
             <div className="settings-stack">
               <HouseholdDetails household={household} />
               <Members household={household} me={person} />
-              {household.canEdit && <Invitations household={household} />}
+              {household.can.edit && <Invitations household={household} />}
             </div>
           ) : (
             <div className="empty">
@@ -67,12 +67,12 @@ function HouseholdDetails({ household }: { household: MyHousehold }) {
   const [done, setDone] = useState(false);
   return (
     <section className="card" aria-labelledby="household-details">
-      <h2 id="household-details">{household.canEdit ? t("me.household.detailsTitle") : household.name}</h2>
+      <h2 id="household-details">{household.can.edit ? t("me.household.detailsTitle") : household.name}</h2>
       <PhotoField
         src={household.photo}
         renderPhoto={(src) => <Avatar name={household.name} src={src} size="xl" shape="wide" />}
         hint={t("me.household.photoHint")}
-        canEdit={household.canEdit}
+        canEdit={household.can.edit}
         onUpload={async (file, onProgress) => {
           await uploadWithProgress<UploadHouseholdPhotoMutation>(
             UploadHouseholdPhotoDocument,
@@ -85,7 +85,7 @@ function HouseholdDetails({ household }: { household: MyHousehold }) {
         }}
         onRemove={() => removePhoto({ variables: { id: household.id } })}
       />
-      {household.canEdit ? (
+      {household.can.edit ? (
         <form
           className="form household-name-form"
           noValidate
@@ -133,19 +133,11 @@ function Members({ household, me }: { household: MyHousehold; me: MyPerson }) {
       <h2 id="household-members">{t("me.household.membersTitle")}</h2>
       <ul className="item-list">
         {household.members.map((member) => (
-          <MemberRow
-            key={member.id}
-            member={member}
-            isMe={member.id === me.id}
-            canEditHousehold={household.canEdit}
-            onSaved={setNotice}
-          />
+          <MemberRow key={member.id} member={member} isMe={member.id === me.id} onSaved={setNotice} />
         ))}
       </ul>
-      {/* The gateway lets an active adult of the household add a child (staff do the rest). */}
-      {household.canEdit &&
-        me.ageGroup === "ADULT" &&
-        me.recordStatus === "ACTIVE" &&
+      {/* Adding a child is editing the household: its active adults (staff do the rest). */}
+      {household.can.edit &&
         (adding ? (
           <AddChildForm
             household={household}
@@ -189,19 +181,18 @@ function useReturnFocus(open: boolean) {
 function MemberRow({
   member,
   isMe,
-  canEditHousehold,
   onSaved,
 }: {
   member: MyHouseholdMemberFragment;
   isMe: boolean;
-  canEditHousehold: boolean;
   onSaved: (text: string) => void;
 }) {
   const { t, locale } = useI18n();
   const [editing, setEditing] = useState(false);
   const editButton = useReturnFocus(editing);
-  // Adults edit their own profile; a household's adults look after its children's records.
-  const canEditHere = !isMe && member.canEdit && canEditHousehold && member.ageGroup !== "ADULT";
+  // Adults edit their own profile (the link below); here a household's adults look after its
+  // children's records, which Person.can says they may.
+  const canEditHere = !isMe && member.can.edit && member.ageGroup !== "ADULT";
   return (
     <li className="item-row item-row--member">
       <Avatar name={member.displayName} src={member.thumb} size="md" />

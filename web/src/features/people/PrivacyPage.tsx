@@ -154,7 +154,7 @@ function PrivacyForm({ person, household }: { person: MyPerson; household: MyHou
     }
   }
 
-  const canEditHousehold = !!household?.canEdit;
+  const canEditHousehold = !!household?.can.edit;
   const isChild = person.ageGroup === "CHILD";
   return (
     <div className="privacy">

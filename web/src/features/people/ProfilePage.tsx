@@ -72,7 +72,7 @@ function PhotoSection({ person }: { person: MyPerson }) {
         src={person.photo}
         renderPhoto={(src) => <Avatar name={person.displayName} src={src} size="xl" />}
         hint={t("me.photo.hint")}
-        canEdit={person.canEdit}
+        canEdit={person.can.edit}
         onUpload={async (file, onProgress) => {
           await uploadWithProgress<UploadPersonPhotoMutation>(
             UploadPersonPhotoDocument,
@@ -359,7 +359,7 @@ function EmailsSection({ person, loginEmail }: { person: MyPerson; loginEmail: s
       intro={t("me.emails.intro", { email: loginEmail })}
       emptyText={t("me.emails.empty")}
       rows={person.emails}
-      canEdit={person.canEdit}
+      canEdit={person.can.edit}
       valueField="email"
       nameOf={(row) => row.email}
       renderValue={(row) => <span className="item-row__value">{row.email}</span>}
@@ -417,7 +417,7 @@ function PhonesSection({ person }: { person: MyPerson }) {
       title={t("me.phones.title")}
       emptyText={t("me.phones.empty")}
       rows={person.phones}
-      canEdit={person.canEdit}
+      canEdit={person.can.edit}
       valueField="number"
       nameOf={(row) => row.formatted}
       renderValue={(row) => (
@@ -504,7 +504,7 @@ function AddressSection({ household }: { household: MyHousehold }) {
   );
   const [notice, setNotice] = useState<string | null>(null);
 
-  if (!household.canEdit) {
+  if (!household.can.edit) {
     return (
       <section className="card" aria-labelledby="profile-address">
         <h2 id="profile-address">{t("me.address.title")}</h2>

@@ -1,5 +1,4 @@
 import { useId, useRef, useState } from "react";
-import { useAppShell } from "../../gql/AppShell.generated.ts";
 import { useFlagPrayerRequest, usePrayFor, type PrayerCardFragment } from "./prayer.generated.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { Alert } from "../../components/Alert.tsx";
@@ -142,13 +141,13 @@ function HeartIcon({ filled }: { filled: boolean }) {
 function FlagButton({ request, announce }: { request: PrayerCardFragment; announce(message: string): void }) {
   const i18n = useI18n();
   const { t } = i18n;
-  const { data } = useAppShell();
   const titleId = useId();
   const dialog = useRef<HTMLDialogElement>(null);
   const [reason, setReason] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [flag, { loading }] = useFlagPrayerRequest();
-  if (!data?.viewer?.isMember || request.isMine) return null;
+  // The flag is for what others asked: a requester is not shown it on their own request.
+  if (!request.can.flag || request.isMine) return null;
   if (request.flaggedByMe)
     return <span className="prayer-card__flagged small muted">{t("prayer.flagged")}</span>;
 

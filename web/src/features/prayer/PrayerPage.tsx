@@ -254,7 +254,7 @@ export function PrayerRequestPage() {
         </Alert>
       )}
       <PrayerCard request={request} announce={announce} headingLevel={2} />
-      {request.isMine && request.status === "APPROVED" && (
+      {request.isMine && request.can.markAnswered && (
         <p className="prayer-single__actions">
           <AnsweredButton request={request} announce={announce} />
         </p>

@@ -18,6 +18,7 @@ function request(id: string, overrides: Partial<PrayerCardFragment> = {}): Praye
     created: "2026-03-10T12:00:00Z",
     isMine: false,
     flaggedByMe: false,
+    can: { __typename: "PrayerRequestCan", flag: true },
     ...overrides,
   };
 }

@@ -293,15 +293,18 @@ function MediaCard({ item }: { item: AdminMediaItemFragment }) {
             >
               {t("admin.content.media.copyUrl")}
             </button>
-            <button
-              type="button"
-              className="button button--danger-ghost button--small"
-              disabled={deleting}
-              onClick={() => void remove()}
-              aria-label={t("admin.content.media.deleteFor", { name: item.filename })}
-            >
-              {t("admin.content.action.delete")}
-            </button>
+            {/* Writers delete their own uploads; anyone's only with manageMedia (Media.can). */}
+            {item.can.delete && (
+              <button
+                type="button"
+                className="button button--danger-ghost button--small"
+                disabled={deleting}
+                onClick={() => void remove()}
+                aria-label={t("admin.content.media.deleteFor", { name: item.filename })}
+              >
+                {t("admin.content.action.delete")}
+              </button>
+            )}
           </div>
         </form>
         {notice && (

@@ -1094,7 +1094,7 @@ function AttendeesPanel({
                     : t(`admin.events.reg.${r.status.toLowerCase() as "confirmed" | "cancelled"}`)}
                 </td>
                 <td>
-                  {r.status !== "CANCELLED" && (
+                  {r.can.cancel && (
                     <div className="actions">
                       <button
                         type="button"
@@ -1108,7 +1108,7 @@ function AttendeesPanel({
                       >
                         {t("events.cancelRegistration")}
                       </button>
-                      {(otherDates.length > 0 || otherEvents.size > 0) && (
+                      {r.can.move && (otherDates.length > 0 || otherEvents.size > 0) && (
                         <label className="event-move">
                           <span className="visually-hidden">
                             {t("admin.events.moveRegistration", { name: r.name })}

@@ -36,7 +36,6 @@ import {
   VisibilityBadge,
   optional,
 } from "./common.tsx";
-import { usePeoplePermissions } from "../../../lib/permissions.ts";
 import { PersonPicker, type PickedPerson } from "./Pickers.tsx";
 import { AddPersonDialog } from "./AddPersonDialog.tsx";
 import { FormErrorSummary } from "./FormErrorSummary.tsx";
@@ -69,9 +68,8 @@ export function AdminHouseholdPage() {
 
 function HouseholdView({ household }: { household: AdminHouseholdDetailsFragment }) {
   const { t } = useI18n();
-  const { canManage } = usePeoplePermissions();
   const navigate = useNavigate();
-  const editable = canManage && household.canEdit;
+  const editable = household.can.manage;
   const [notice, setNotice] = useState<Notice | null>(null);
   return (
     <div className="page household-page">

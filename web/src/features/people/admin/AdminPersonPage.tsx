@@ -9,7 +9,6 @@ import { handleError } from "../../../lib/handleError.ts";
 import { usePageTitle } from "../../../lib/usePageTitle.ts";
 import { useChurchDateTime } from "../../../lib/dates.ts";
 import { MembershipBadge, RecordStatusBadge, useLoginName } from "./common.tsx";
-import { usePeoplePermissions } from "../../../lib/permissions.ts";
 import { PersonDetailsForm, PersonDetailsSummary } from "./PersonDetails.tsx";
 import { ContactDetails } from "./ContactDetails.tsx";
 import { PersonPhoto } from "./PersonPhoto.tsx";
@@ -46,9 +45,8 @@ export function AdminPersonPage() {
 
 function PersonView({ person }: { person: AdminPersonDetailsFragment }) {
   const { t } = useI18n();
-  const permissions = usePeoplePermissions();
-  // An anonymised record keeps no personal data: there is nothing left to edit, merge or restore.
-  const canManage = permissions.canManage && !person.anonymizedAt;
+  // Staff's processes; never on an anonymised record (nothing is left to edit, merge or restore).
+  const canManage = person.can.manage;
   const { format } = useChurchDateTime();
   const loginName = useLoginName();
   const location = useLocation();
@@ -146,11 +144,7 @@ function PersonView({ person }: { person: AdminPersonDetailsFragment }) {
 
       <div className="person-layout">
         <div className="person-layout__main">
-          {canManage && person.canEdit ? (
-            <PersonDetailsForm person={person} />
-          ) : (
-            <PersonDetailsSummary person={person} />
-          )}
+          {canManage ? <PersonDetailsForm person={person} /> : <PersonDetailsSummary person={person} />}
           <ContactDetails person={person} canManage={canManage} />
           {canManage && (
             <section className="staff-danger-zone" aria-labelledby="danger-title">
