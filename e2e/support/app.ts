@@ -4,10 +4,13 @@ import { createRequire } from "node:module";
 import { inject } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { DEMO_PASSWORD } from "../../scripts/lib/seed.ts";
+import { forThisWorker } from "../../scripts/lib/test-workers.ts";
 
 export { waitForMail, linkFrom } from "../../scripts/lib/smtp-catcher.ts";
-export const baseUrl = () => inject("baseUrl");
-export const catcherUrl = () => inject("catcherUrl");
+/** This file's church: its worker's own (e2e/global-setup.ts starts one per worker). */
+const stack = () => forThisWorker(inject("e2eStacks"), "e2e stack");
+export const baseUrl = () => stack().baseUrl;
+export const catcherUrl = () => stack().catcherUrl;
 export const uniqueEmail = (label: string) => `${label}-${randomUUID().slice(0, 8)}@e2e.example`;
 export { DEMO_PASSWORD };
 

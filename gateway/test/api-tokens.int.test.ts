@@ -7,10 +7,9 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import PocketBase from "pocketbase";
-import { inject } from "vitest";
 import type { Gateway } from "../src/index.ts";
 import { API_TOKEN_RATE } from "../src/access/api-tokens.ts";
-import { createUser, errorCode, GqlClient, system, testGateway, type TestUser } from "./helpers.ts";
+import { createUser, errorCode, GqlClient, system, testGateway, type TestUser, pbUrl } from "./helpers.ts";
 import { GraphQLSseClient } from "../../scripts/lib/sse-client.ts";
 import { WALL_SUBSCRIPTION, type WallEvent } from "./realtime-support.ts";
 
@@ -173,7 +172,7 @@ describe("API tokens", () => {
       name: `Lobby screen ${run}`,
     });
     expect(JSON.stringify(list)).not.toContain(secretPart);
-    const asAdmin = new PocketBase(inject("pbUrl"));
+    const asAdmin = new PocketBase(pbUrl());
     asAdmin.authStore.save(admin.token, null);
     const record = await asAdmin.collection("api_clients").getOne(created.token.id);
     expect(record.secretHash).toBeUndefined();
@@ -187,7 +186,7 @@ describe("API tokens", () => {
         "FORBIDDEN",
       );
       expect(errorCode(await client.request("{ apiTokens { id } }"))).toBe("FORBIDDEN");
-      const pb = new PocketBase(inject("pbUrl"));
+      const pb = new PocketBase(pbUrl());
       pb.authStore.save(user.token, null);
       await expect(pb.collection("api_clients").getFullList()).resolves.toEqual([]);
       await expect(
