@@ -45,6 +45,7 @@ export default defineConfig({
           name: "e2e",
           include: ["e2e/**/*.e2e.test.ts"],
           globalSetup: ["e2e/global-setup.ts"],
+          setupFiles: ["e2e/support/wait-for-environment.ts"],
           maxWorkers: workers("FLOCK_E2E_WORKERS", 3),
           // After unit and integration, not beside them: on a 2-core machine the integration files
           // (hundreds of PocketBase round trips) would take the CPU from Chromium and the app under

@@ -13,10 +13,11 @@ import remarkGfm from "remark-gfm";
 import remarkParse from "remark-parse";
 import remarkRehype from "remark-rehype";
 import { unified } from "unified";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../scripts/lib/pocketbase.ts";
 import { HARNESS_UPLOAD_URL as UPLOADED_URL } from "../web/src/editor/harness-api.ts";
 import { launchChromium } from "./support/browser.ts";
+import { editorHarnessUrl } from "./support/environment.ts";
 import { expectAccessible, watchErrors } from "./support/app.ts";
 
 const FIXTURES = join(ROOT, "e2e", "fixtures", "markdown");
@@ -64,7 +65,7 @@ beforeAll(async () => {
   context.setDefaultTimeout(15_000);
   page = await context.newPage();
   errors = watchErrors(page);
-  await page.goto(inject("editorHarnessUrl"));
+  await page.goto(editorHarnessUrl());
   await page.waitForFunction(() => "flockEditor" in window);
 });
 

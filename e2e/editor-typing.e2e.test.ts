@@ -4,8 +4,9 @@
 // "fter the listA"): Crepe's list item view put the caret back where it had been one animation
 // frame earlier (web/src/editor/NORMALISATION.md).
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "./support/browser.ts";
+import { editorHarnessUrl } from "./support/environment.ts";
 import { watchErrors } from "./support/app.ts";
 
 let browser: Browser;
@@ -19,7 +20,7 @@ beforeAll(async () => {
   context.setDefaultTimeout(15_000);
   page = await context.newPage();
   errors = watchErrors(page);
-  await page.goto(inject("editorHarnessUrl"));
+  await page.goto(editorHarnessUrl());
   await page.waitForFunction(() => "flockEditor" in window);
 });
 

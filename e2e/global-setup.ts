@@ -1,27 +1,18 @@
 import { fork, type ChildProcess } from "node:child_process";
-import { access, cp, mkdtemp, rm } from "node:fs/promises";
+import { access, cp, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import PocketBase from "pocketbase";
 import type { TestProject } from "vitest/node";
-import {
-  ROOT,
-  resolvePocketBaseBinary,
-  startPocketBase,
-  upsertSuperuser,
-} from "../scripts/lib/pocketbase.ts";
-import { seedDemo } from "../scripts/lib/seed.ts";
-import { freePort, superuserCredentials } from "../scripts/lib/stack.ts";
+import { ROOT } from "../scripts/lib/pocketbase.ts";
 import { workerCount } from "../scripts/lib/test-workers.ts";
-import { startEditorHarness } from "./support/editor-harness.ts";
+import { startEditorHarness, type EditorHarnessServer } from "./support/editor-harness.ts";
+import { READY_FILE, FAILED_FILE, type E2eEnvironment } from "./support/environment.ts";
 import type { StackReady } from "./support/stack-process.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** One church per worker, indexed by VITEST_POOL_ID - 1 (read through support/app.ts: baseUrl(), catcherUrl()). */
-    e2eStacks: StackReady[];
-    /** The editor test page (web/editor-harness.html), built once for the editor files. */
-    editorHarnessUrl: string;
+    /** Where the setup reports the churches ready (support/environment.ts reads it). */
+    e2eStateDir: string;
   }
 }
 
@@ -30,70 +21,96 @@ declare module "vitest" {
  * per worker, so that e2e files run side by side and none sees another's changes (settings, posts,
  * sign-ups). The demo church is seeded once, into a template (seeding encodes MP3s and crops images:
  * the slowest part of a start); each worker's church starts from a copy of it, as `npm start` does the
- * second time, in a process of its own (support/stack-process.ts).
+ * second time. The editor test page is built once for the editor files.
+ *
+ * All of it is prepared in the background, in child processes (support/stack-process.ts), while the
+ * unit and integration tiers run: vitest runs every project's global setup before the first test, and
+ * the e2e tier runs last. Each e2e file waits for it (support/environment.ts, a setup file).
  */
 export default async function setup(project: TestProject) {
   const webDist = join(ROOT, "web", "dist");
   await access(join(webDist, "index.html")).catch(() => {
     throw new Error("web/dist is missing: run `npm run build` first (npm test does).");
   });
-  const dirs: string[] = [];
-  const stacks: ChildProcess[] = [];
-  let harness: Awaited<ReturnType<typeof startEditorHarness>> | null = null;
-  const teardown = async () => {
-    await Promise.all(stacks.map(stopStack));
-    await harness?.close();
-    await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+  const stateDir = await mkdtemp(join(tmpdir(), "flock-e2e-state-"));
+  const resources: Resources = { dirs: [], stacks: [], harness: null };
+  const preparation = prepare(resources, stateDir, webDist, workerCount(project)).catch((error: unknown) =>
+    writeFile(
+      join(stateDir, FAILED_FILE),
+      error instanceof Error ? (error.stack ?? error.message) : String(error),
+    ),
+  );
+  project.provide("e2eStateDir", stateDir);
+  return async () => {
+    await preparation;
+    await Promise.all(resources.stacks.map(stopProcess));
+    await resources.harness?.close();
+    await Promise.all([stateDir, ...resources.dirs].map((dir) => rm(dir, { recursive: true, force: true })));
   };
-  try {
-    const template = await mkdtemp(join(tmpdir(), "flock-e2e-template-"));
-    dirs.push(template);
-    // The editor page is a Vite build of its own: it runs while the church is seeded.
-    [harness] = await Promise.all([startEditorHarness(), seedTemplate(template)]);
-    const ready = await Promise.all(
-      Array.from({ length: workerCount(project) }, async () => {
-        const dataDir = await mkdtemp(join(tmpdir(), "flock-e2e-"));
-        dirs.push(dataDir);
-        await cp(template, dataDir, { recursive: true });
-        const child = fork(join(ROOT, "e2e", "support", "stack-process.ts"), [dataDir, webDist], {
-          execArgv: ["--import", "tsx"],
-          stdio: ["ignore", "inherit", "inherit", "ipc"],
-        });
-        stacks.push(child);
-        return new Promise<StackReady>((resolve, reject) => {
-          child.once("message", (message) => resolve(message as StackReady));
-          child.once("exit", (code) =>
-            reject(new Error(`An e2e stack stopped during start-up (exit ${code}).`)),
-          );
-        });
-      }),
-    );
-    project.provide("e2eStacks", ready);
-    project.provide("editorHarnessUrl", harness.url);
-  } catch (error) {
-    await teardown();
-    throw error;
-  }
-  return teardown;
 }
 
-/** A data directory with the system account and the demo church, as `npm start` leaves it. */
-async function seedTemplate(dataDir: string): Promise<void> {
-  const bin = resolvePocketBaseBinary();
-  const superuser = await superuserCredentials(dataDir);
-  await upsertSuperuser(bin, dataDir, superuser.email, superuser.password);
-  const pocketbase = await startPocketBase({ bin, dataDir, port: await freePort(), quiet: true });
-  try {
-    const system = new PocketBase(pocketbase.url);
-    system.autoCancellation(false);
-    await system.collection("_superusers").authWithPassword(superuser.email, superuser.password);
-    await seedDemo(system);
-  } finally {
-    await pocketbase.stop();
-  }
+interface Resources {
+  dirs: string[];
+  stacks: ChildProcess[];
+  harness: EditorHarnessServer | null;
 }
 
-function stopStack(child: ChildProcess): Promise<void> {
+async function prepare(
+  resources: Resources,
+  stateDir: string,
+  webDist: string,
+  count: number,
+): Promise<void> {
+  const template = await mkdtemp(join(tmpdir(), "flock-e2e-template-"));
+  resources.dirs.push(template);
+  const [harness] = await Promise.all([
+    startEditorHarness(),
+    run(resources, "seed", template).then(
+      (child) =>
+        new Promise<void>((resolve, reject) => exited(child, resolve, reject, "seeding the demo church")),
+    ),
+  ]);
+  resources.harness = harness;
+  const stacks = await Promise.all(
+    Array.from({ length: count }, async () => {
+      const dataDir = await mkdtemp(join(tmpdir(), "flock-e2e-"));
+      resources.dirs.push(dataDir);
+      await cp(template, dataDir, { recursive: true });
+      const child = await run(resources, "serve", dataDir, webDist);
+      return new Promise<StackReady>((resolve, reject) => {
+        child.once("message", (message) => resolve(message as StackReady));
+        exited(
+          child,
+          () => reject(new Error("An e2e church stopped during start-up.")),
+          reject,
+          "starting a church",
+        );
+      });
+    }),
+  );
+  const environment: E2eEnvironment = { stacks, editorHarnessUrl: harness.url };
+  // Written whole, then renamed: a reader never sees half of it.
+  await writeFile(join(stateDir, `${READY_FILE}.partial`), JSON.stringify(environment));
+  await rename(join(stateDir, `${READY_FILE}.partial`), join(stateDir, READY_FILE));
+}
+
+async function run(resources: Resources, ...args: string[]): Promise<ChildProcess> {
+  const child = fork(join(ROOT, "e2e", "support", "stack-process.ts"), args, {
+    execArgv: ["--import", "tsx"],
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  if (args[0] === "serve") resources.stacks.push(child);
+  return child;
+}
+
+/** Calls `done` when the child exits with 0, `failed` with an error naming `what` otherwise. */
+function exited(child: ChildProcess, done: () => void, failed: (error: Error) => void, what: string): void {
+  child.once("exit", (code, signal) =>
+    code === 0 ? done() : failed(new Error(`${what} failed (exit ${code ?? signal}).`)),
+  );
+}
+
+function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);

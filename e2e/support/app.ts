@@ -1,16 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { inject } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { DEMO_PASSWORD } from "../../scripts/lib/seed.ts";
-import { forThisWorker } from "../../scripts/lib/test-workers.ts";
+import { thisStack } from "./environment.ts";
 
 export { waitForMail, linkFrom } from "../../scripts/lib/smtp-catcher.ts";
 /** This file's church: its worker's own (e2e/global-setup.ts starts one per worker). */
-const stack = () => forThisWorker(inject("e2eStacks"), "e2e stack");
-export const baseUrl = () => stack().baseUrl;
-export const catcherUrl = () => stack().catcherUrl;
+export const baseUrl = () => thisStack().baseUrl;
+export const catcherUrl = () => thisStack().catcherUrl;
 export const uniqueEmail = (label: string) => `${label}-${randomUUID().slice(0, 8)}@e2e.example`;
 export { DEMO_PASSWORD };
 
