@@ -46,7 +46,8 @@ export function watchErrors(page: Page): string[] {
  */
 export async function expectAccessible(page: Page): Promise<void> {
   await page.waitForSelector("main", { state: "attached" });
-  await page.evaluate(axeSource);
+  // Once per document: the app's own navigations keep it, and evaluating axe again (650 KB of script) costs CPU.
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
     const axe = (
       window as unknown as {
