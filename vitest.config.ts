@@ -5,6 +5,12 @@ import { defineConfig } from "vitest/config";
 // e2e (the whole app in a real Chromium). An integration worker has a PocketBase of its own and an e2e
 // worker a church of its own (their global setups start one per worker), so files in different
 // workers never share a record or a setting; files in one worker run one after another.
+//
+// Workers, for the 2-core CI machine: in an integration file the test and its PocketBase take turns
+// (a request, its answer), so one file keeps about one core busy and three keep both busy; e2e files
+// are CPU-bound (Chromium, the app, axe), and a third browser only stretched every journey towards
+// its timeout. FLOCK_INT_WORKERS / FLOCK_E2E_WORKERS override them
+// (a bigger machine, a measurement).
 const workers = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 
 export default defineConfig({
@@ -32,9 +38,9 @@ export default defineConfig({
           globalSetup: ["gateway/test/global-setup.ts"],
           maxWorkers: workers("FLOCK_INT_WORKERS", 3),
           // A worker keeps its modules from one file to the next: loading the gateway took each file
-          // ~9 s on the shared 2-core machine (462 s of a 653 s run), against 84 s for the run without.
-          // Nothing a file leaves behind is read by the next: each makes its own data and gateway.
-          isolate: process.env.FLOCK_INT_ISOLATE === "true",
+          // ~9 s on the shared 2-core machine (import 462 s of a 653 s run; 84 s of a 394 s run without).
+          // Each file makes its own data and its own gateway, and leaves no timer or mock behind.
+          isolate: false,
           sequence: { groupOrder: 1 },
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -46,10 +52,11 @@ export default defineConfig({
           include: ["e2e/**/*.e2e.test.ts"],
           globalSetup: ["e2e/global-setup.ts"],
           setupFiles: ["e2e/support/wait-for-environment.ts"],
-          maxWorkers: workers("FLOCK_E2E_WORKERS", 3),
+          maxWorkers: workers("FLOCK_E2E_WORKERS", 2),
           // After unit and integration, not beside them: on a 2-core machine the integration files
           // (hundreds of PocketBase round trips) would take the CPU from Chromium and the app under
-          // test, and a browser journey would measure them instead.
+          // test, and a browser journey would measure them instead. Its churches are prepared in the
+          // background meanwhile (global-setup.ts); each file waits for its own (the setup file).
           sequence: { groupOrder: 2 },
           testTimeout: 90_000,
           hookTimeout: 90_000,
