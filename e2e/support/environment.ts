@@ -16,8 +16,8 @@ export interface E2eEnvironment {
   editorHarnessUrl: string;
 }
 
-// Starting the churches takes well under a minute (the seed is the slowest part); this bound only
-// turns a hang into a failure that says what it waited for.
+// Preparing the churches takes tens of seconds (seeding is the slowest part); this bound only turns
+// a hang into a failure that says what it waited for.
 const PREPARATION_LIMIT_MS = 10 * 60_000;
 
 let environment: E2eEnvironment | null = null;
