@@ -2,7 +2,7 @@
 // load → edit nothing → save, typing produces the expected Markdown, and images go through
 // uploadImage (never a blob: URL).
 //
-// The page is web/editor-harness.html, built here with the app's own Vite config
+// The page is web/editor-harness.html, built once by e2e/global-setup.ts with the app's own Vite config
 // (web/src/editor/harness.vite.config.ts) and served from a temporary folder. It mounts
 // MarkdownEditor lazily under StrictMode, as a route does, and exposes window.flockEditor.
 import { readdir, readFile } from "node:fs/promises";
@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../scripts/lib/pocketbase.ts";
 import { HARNESS_UPLOAD_URL as UPLOADED_URL } from "../web/src/editor/harness-api.ts";
 import { launchChromium } from "./support/browser.ts";
-import { startEditorHarness, type EditorHarnessServer } from "./support/editor-harness.ts";
+import { editorHarnessUrl } from "./support/environment.ts";
 import { expectAccessible, watchErrors } from "./support/app.ts";
 
 const FIXTURES = join(ROOT, "e2e", "fixtures", "markdown");
@@ -54,26 +54,23 @@ function rendered(markdown: string): string {
   );
 }
 
-let harness: EditorHarnessServer;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let errors: string[];
 
 beforeAll(async () => {
-  harness = await startEditorHarness();
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "en-US" });
   context.setDefaultTimeout(15_000);
   page = await context.newPage();
   errors = watchErrors(page);
-  await page.goto(harness.url);
+  await page.goto(editorHarnessUrl());
   await page.waitForFunction(() => "flockEditor" in window);
 });
 
 afterAll(async () => {
   await browser?.close();
-  await harness?.close();
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -6,29 +6,26 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "./support/browser.ts";
-import { startEditorHarness, type EditorHarnessServer } from "./support/editor-harness.ts";
+import { editorHarnessUrl } from "./support/environment.ts";
 import { watchErrors } from "./support/app.ts";
 
-let harness: EditorHarnessServer;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let errors: string[];
 
 beforeAll(async () => {
-  harness = await startEditorHarness();
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "en-US" });
   context.setDefaultTimeout(15_000);
   page = await context.newPage();
   errors = watchErrors(page);
-  await page.goto(harness.url);
+  await page.goto(editorHarnessUrl());
   await page.waitForFunction(() => "flockEditor" in window);
 });
 
 afterAll(async () => {
   await browser?.close();
-  await harness?.close();
 });
 
 /** Keys as typed: text, or a named key ("Enter", "Tab", "Shift+Tab"). */

@@ -2,8 +2,11 @@
  * QUALITY.md S3 through the real public route: every XSS vector is stored as the Markdown body of a
  * published page (one vector per page, so one broken construct cannot hide the others), then opened
  * at /p/:slug in Chromium inside the app, with the app's own headers. Recorders replace alert,
- * confirm, prompt, print and __xss before any script runs; every element of the rendered body is
- * hovered, focused and clicked. Nothing may be recorded. (e2e/xss.e2e.test.ts also runs the
+ * confirm, prompt, print and __xss before any script runs, and Content-Security-Policy violations
+ * are recorded; every element of the rendered body is hovered, focused and clicked. Nothing may be
+ * recorded: no script runs, and none is even attempted (any violation — script-src, img-src,
+ * frame-src, object-src… — means something the renderer let through tried to load or run); no
+ * rendered element carries a handler attribute or a script URL. (e2e/xss.e2e.test.ts runs the
  * vectors without any CSP, which tests the sanitizer alone.)
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,6 +21,10 @@ const RECORDER = `
   window.alert = record("alert"); window.confirm = record("confirm"); window.prompt = record("prompt");
   window.print = record("print"); window.__xss = record("__xss");
   window.open = record("open");
+  window.__violations = [];
+  document.addEventListener("securitypolicyviolation", (event) => {
+    window.__violations.push(event.effectiveDirective + " " + event.blockedURI + " " + (event.sample || ""));
+  }, true);
 `;
 
 /** GraphQL as the demo editor (cookie session from signIn). */
@@ -139,7 +146,10 @@ async function probe(
     }
   });
   await page.waitForTimeout(50);
-  const calls = await page.evaluate(() => (window as unknown as { __calls: string[] }).__calls);
+  const calls = await page.evaluate(() => {
+    const recorded = window as unknown as { __calls: string[]; __violations: string[] };
+    return [...recorded.__calls, ...recorded.__violations.map((violation) => `csp(${violation})`)];
+  });
   page.off("dialog", onDialog);
   return { calls, dialogs, url: page.url() };
 }
@@ -192,13 +202,22 @@ describe(`${XSS_VECTORS.length} XSS vectors stored as pages and opened at /p/:sl
               ),
           );
           if (badLinks.length) failures.push(`vector ${vector.id}: script URL ${badLinks.join(" ")}`);
+          const handlers = await page.evaluate(() =>
+            [...document.querySelectorAll(".prose *")].flatMap((element) =>
+              element
+                .getAttributeNames()
+                .filter((name) => name.startsWith("on"))
+                .map((name) => `<${element.tagName.toLowerCase()} ${name}>`),
+            ),
+          );
+          if (handlers.length) failures.push(`vector ${vector.id}: handler ${handlers.join(" ")}`);
         }
       }),
     );
     expect(failures).toEqual([]);
   }, 600_000);
 
-  it("the recorder would notice a script that runs (control)", async () => {
+  it("the recorders would notice a script that runs, and one the CSP stopped (control)", async () => {
     const page = await context.newPage();
     await page.goto("/");
     await page.evaluate(() => {
@@ -207,9 +226,20 @@ describe(`${XSS_VECTORS.length} XSS vectors stored as pages and opened at /p/:sl
       document.body.append(script);
       (window as unknown as { alert: (m: string) => void }).alert("direct");
     });
-    const calls = await page.evaluate(() => (window as unknown as { __calls: string[] }).__calls);
-    // The injected inline <script> is blocked by the app's CSP; the direct call is recorded.
-    expect(calls).toEqual(["alert(direct)"]);
+    // securitypolicyviolation is dispatched after the blocked attempt, as a task of its own.
+    await page.waitForFunction(
+      () => (window as unknown as { __violations: string[] }).__violations.length > 0,
+      undefined,
+      { timeout: 5_000 },
+    );
+    const recorded = await page.evaluate(() => {
+      const { __calls, __violations } = window as unknown as { __calls: string[]; __violations: string[] };
+      return { calls: __calls, violations: __violations };
+    });
+    // The injected inline <script> is blocked by the app's CSP, and the attempt is recorded; the
+    // direct call is recorded too.
+    expect(recorded.calls).toEqual(["alert(direct)"]);
+    expect(recorded.violations.some((violation) => violation.startsWith("script-src"))).toBe(true);
     await page.close();
   });
 });

@@ -1,13 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { inject } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { DEMO_PASSWORD } from "../../scripts/lib/seed.ts";
+import { thisStack } from "./environment.ts";
 
 export { waitForMail, linkFrom } from "../../scripts/lib/smtp-catcher.ts";
-export const baseUrl = () => inject("baseUrl");
-export const catcherUrl = () => inject("catcherUrl");
+/** This file's church: its worker's own (e2e/global-setup.ts starts one per worker). */
+export const baseUrl = () => thisStack().baseUrl;
+export const catcherUrl = () => thisStack().catcherUrl;
 export const uniqueEmail = (label: string) => `${label}-${randomUUID().slice(0, 8)}@e2e.example`;
 export { DEMO_PASSWORD };
 
@@ -45,7 +46,8 @@ export function watchErrors(page: Page): string[] {
  */
 export async function expectAccessible(page: Page): Promise<void> {
   await page.waitForSelector("main", { state: "attached" });
-  await page.evaluate(axeSource);
+  // Once per document: the app's own navigations keep it, and evaluating axe again (650 KB of script) costs CPU.
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
     const axe = (
       window as unknown as {
@@ -79,11 +81,23 @@ export async function expectAccessible(page: Page): Promise<void> {
     throw new Error(`Accessibility violations on ${page.url()}:\n${violations.join("\n")}`);
 }
 
+const SIGN_IN = "mutation($input: SignInInput!) { signIn(input: $input) { user { id } } }";
+
+/**
+ * Signs the page's browser in as `email` and opens /me, where the sign-in form leads. Through the
+ * API (the browser context's own requests, so the session cookie lands in its cookie jar), not the
+ * form: auth.e2e.test.ts drives the form itself, and every other journey that starts signed in saves
+ * loading the app for the form.
+ */
 export async function signIn(page: Page, email: string, password: string): Promise<void> {
-  await page.goto("/login");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  const response = await page.context().request.post("/graphql", {
+    data: { query: SIGN_IN, variables: { input: { email, password } } },
+    headers: { "x-graphql-yoga-csrf": "1" }, // as the web app sends it (gateway/src/yoga.ts CSRF_HEADER)
+  });
+  const body = (await response.json()) as { data?: { signIn: unknown } | null; errors?: unknown[] };
+  if (!response.ok() || body.errors || !body.data?.signIn)
+    throw new Error(`Signing in as ${email} failed (${response.status()}): ${JSON.stringify(body)}`);
+  await page.goto("/me");
   await page.waitForURL(/\/me$/);
 }
 

@@ -1,6 +1,6 @@
 // The editor test page (web/editor-harness.html, see web/src/editor/harness.tsx): built with the
 // app's own Vite config (web/src/editor/harness.vite.config.ts) into a temporary folder and served
-// from there. Shared by the editor e2e files.
+// from there. Built once by e2e/global-setup.ts for the editor e2e files.
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:http";

@@ -7,12 +7,9 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import PocketBase from "pocketbase";
-import { inject } from "vitest";
 import type { Gateway } from "../src/index.ts";
 import { API_TOKEN_RATE } from "../src/access/api-tokens.ts";
-import { createUser, errorCode, GqlClient, system, testGateway, type TestUser } from "./helpers.ts";
-import { GraphQLSseClient } from "../../scripts/lib/sse-client.ts";
-import { WALL_SUBSCRIPTION, type WallEvent } from "./realtime-support.ts";
+import { createUser, errorCode, GqlClient, system, testGateway, type TestUser, pbUrl } from "./helpers.ts";
 
 let gateway: Gateway;
 let su: PocketBase;
@@ -173,7 +170,7 @@ describe("API tokens", () => {
       name: `Lobby screen ${run}`,
     });
     expect(JSON.stringify(list)).not.toContain(secretPart);
-    const asAdmin = new PocketBase(inject("pbUrl"));
+    const asAdmin = new PocketBase(pbUrl());
     asAdmin.authStore.save(admin.token, null);
     const record = await asAdmin.collection("api_clients").getOne(created.token.id);
     expect(record.secretHash).toBeUndefined();
@@ -187,7 +184,7 @@ describe("API tokens", () => {
         "FORBIDDEN",
       );
       expect(errorCode(await client.request("{ apiTokens { id } }"))).toBe("FORBIDDEN");
-      const pb = new PocketBase(inject("pbUrl"));
+      const pb = new PocketBase(pbUrl());
       pb.authStore.save(user.token, null);
       await expect(pb.collection("api_clients").getFullList()).resolves.toEqual([]);
       await expect(
@@ -260,52 +257,8 @@ describe("API tokens", () => {
     }
   });
 
-  it("subscribe with their scopes too: the prayer wall goes live to a prayer token with members' requests, to a public one without", async () => {
-    const url = await gateway.listen();
-    const streams = {
-      prayer: new GraphQLSseClient<WallEvent>({
-        url,
-        query: WALL_SUBSCRIPTION,
-        token: tokens.prayer!.secret,
-      }),
-      public: new GraphQLSseClient<WallEvent>({
-        url,
-        query: WALL_SUBSCRIPTION,
-        token: tokens.public!.secret,
-      }),
-    };
-    try {
-      await Promise.all(Object.values(streams).map((stream) => stream.open()));
-      const members = await su.collection("prayer_requests").create({
-        body: `Live members prayer ${run}`,
-        visibility: "members",
-        anonymous: true,
-        authorName: "",
-        status: "approved",
-      });
-      const open = await su.collection("prayer_requests").create({
-        body: `Live public prayer ${run}`,
-        visibility: "public",
-        anonymous: true,
-        authorName: "",
-        status: "approved",
-      });
-      const got = (stream: GraphQLSseClient<WallEvent>, id: string) =>
-        stream.events.some((e) => e.data.data?.prayerWall.id === id);
-      await streams.prayer.waitFor(
-        () => got(streams.prayer, members.id) && got(streams.prayer, open.id),
-        5000,
-        "both requests",
-      );
-      // The public token gets the public request; the members' one, created before it, never came.
-      await streams.public.waitFor(() => got(streams.public, open.id), 5000, "the public request");
-      expect(got(streams.public, members.id)).toBe(false);
-      // An API client listens on its own PocketBase connection, not the guests'.
-      expect(gateway.services.realtime.stats().connections).toBeGreaterThanOrEqual(2);
-    } finally {
-      for (const stream of Object.values(streams)) stream.close();
-    }
-  });
+  // Subscriptions with a token's scopes (the prayer wall, per scope, each token on a PocketBase
+  // connection of its own): authorization-tokens.int.test.ts, "subscriptions for API tokens".
 
   it("are not a person: no viewer, nothing of anyone's account, and a session cookie beside the token is ignored", async () => {
     const signedIn = new GqlClient(gateway);

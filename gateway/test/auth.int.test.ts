@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/index.ts";
 import { THROTTLE } from "@flock/shared/limits";
 import { signUpsSettled } from "../src/schema/auth/resolvers.ts";
@@ -12,6 +12,7 @@ import {
   PASSWORD,
   testGateway,
   uniqueEmail,
+  catcherUrl,
 } from "./helpers.ts";
 
 const SIGN_UP = `mutation($input: SignUpInput!) { signUp(input: $input) }`;
@@ -42,7 +43,7 @@ describe("sign-up → verification mail → sign-in → sign-out", () => {
     // Nobody is signed in by sign-up: the answer must not differ for a taken address.
     expect(client.cookie).toBeNull();
 
-    const mail = await waitForMail(inject("catcherUrl"), email, /Confirm your email/);
+    const mail = await waitForMail(catcherUrl(), email, /Confirm your email/);
     const link = new URL(linkFrom(mail, "/verify-email"));
     expect(link.origin).toBe("http://flock.test");
     const confirm = await new GqlClient(gateway).request(
@@ -114,10 +115,10 @@ describe("sign-up never reveals who has an account (issue 10, QUALITY S6)", () =
     expect(taken.headers).not.toHaveProperty("set-cookie");
 
     // The owner hears about it, with the way back in; the new address gets its verification mail.
-    const notice = await waitForMail(inject("catcherUrl"), existing.email, /Someone tried to sign up/);
+    const notice = await waitForMail(catcherUrl(), existing.email, /Someone tried to sign up/);
     expect(notice.text).toContain("http://flock.test/forgot-password");
     expect(notice.text).toContain("http://flock.test/login");
-    await waitForMail(inject("catcherUrl"), fresh, /Confirm your email/);
+    await waitForMail(catcherUrl(), fresh, /Confirm your email/);
     await signUpsSettled();
     const su = await system();
     // Nothing changed for the existing account: one user, same password, no verification mail.
@@ -127,7 +128,7 @@ describe("sign-up never reveals who has an account (issue 10, QUALITY S6)", () =
       ).map((u) => u.id),
     ).toEqual([existing.id]);
     const mails = (await (
-      await fetch(`${inject("catcherUrl")}/messages?to=${encodeURIComponent(existing.email)}`)
+      await fetch(`${catcherUrl()}/messages?to=${encodeURIComponent(existing.email)}`)
     ).json()) as Array<{ subject: string }>;
     expect(mails.map((m) => m.subject)).toEqual([
       expect.stringMatching(/^Someone tried to sign up at .+ with your address$/),
@@ -156,9 +157,9 @@ describe("sign-up never reveals who has an account (issue 10, QUALITY S6)", () =
       expect(result.data).toEqual({ signUp: true });
     }
     await signUpsSettled();
-    await waitForMail(inject("catcherUrl"), existing.email, /Someone tried to sign up/);
+    await waitForMail(catcherUrl(), existing.email, /Someone tried to sign up/);
     const mails = (await (
-      await fetch(`${inject("catcherUrl")}/messages?to=${encodeURIComponent(existing.email)}`)
+      await fetch(`${catcherUrl()}/messages?to=${encodeURIComponent(existing.email)}`)
     ).json()) as unknown[];
     expect(mails).toHaveLength(1);
   });
@@ -236,7 +237,7 @@ describe("password reset and change", () => {
     });
     expect(known.data).toEqual({ requestPasswordReset: true });
     expect(unknown.data).toEqual({ requestPasswordReset: true });
-    const mail = await waitForMail(inject("catcherUrl"), user.email, /Reset your/);
+    const mail = await waitForMail(catcherUrl(), user.email, /Reset your/);
     const token = new URL(linkFrom(mail, "/reset-password")).searchParams.get("token");
     const reset = await client.request(
       `mutation($i: ConfirmPasswordResetInput!) { confirmPasswordReset(input: $i) }`,

@@ -135,42 +135,50 @@ interface World {
   rows: { groupMember: string; leader: string; fellow: string; child: string };
 }
 
-/** A group led by `leader`, with `groupMember`, a fellow member (no login, not in the directory) and a child. */
+/**
+ * A group led by `leader`, with `groupMember`, a fellow member (no login, not in the directory) and a
+ * child. The group and the household, then the two people, are written side by side: one world per
+ * cell makes this the table's main cost.
+ */
 async function makeGroup(fields: Record<string, unknown> = {}): Promise<World> {
-  const group = await su.collection("groups").create({
-    name: `Group ${run}`,
-    slug: slug("g"),
-    type: "small_group",
-    locationDisplay: "approximate",
-    area: "North side",
-    visibility: "public",
-    joinPolicy: "request",
-    rosterVisibility: "members",
-    chatEnabled: true,
-    status: "active",
-    ...fields,
-  });
-  const household = await su
-    .collection("households")
-    .create({ name: `Fellow ${run}`, directoryOptOut: true });
-  const fellow = await su.collection("people").create({
-    firstName: "Fellow",
-    lastName: run,
-    recordStatus: "active",
-    household: household.id,
-    householdRole: "head",
-    directoryOptOut: true,
-  });
-  const child = await su.collection("people").create({
-    firstName: "Kid",
-    lastName: run,
-    recordStatus: "active",
-    household: household.id,
-    householdRole: "child",
-  });
+  const [group, household] = await Promise.all([
+    su.collection("groups").create({
+      name: `Group ${run}`,
+      slug: slug("g"),
+      type: "small_group",
+      locationDisplay: "approximate",
+      area: "North side",
+      visibility: "public",
+      joinPolicy: "request",
+      rosterVisibility: "members",
+      chatEnabled: true,
+      status: "active",
+      ...fields,
+    }),
+    su.collection("households").create({ name: `Fellow ${run}`, directoryOptOut: true }),
+  ]);
+  const [fellow, child] = await Promise.all([
+    su.collection("people").create({
+      firstName: "Fellow",
+      lastName: run,
+      recordStatus: "active",
+      household: household.id,
+      householdRole: "head",
+      directoryOptOut: true,
+    }),
+    su.collection("people").create({
+      firstName: "Kid",
+      lastName: run,
+      recordStatus: "active",
+      household: household.id,
+      householdRole: "child",
+    }),
+  ]);
+  // The child's birth date before its membership: the rules keep children off member-visible rosters.
   await su
     .collection("person_private")
     .create({ person: child.id, birthDate: `${new Date().getFullYear() - 8}-03-04 00:00:00.000Z` });
+  // Memberships one after another, as people join: each rewrites the group's access rows (hooks).
   const row = (person: string, role = "member") =>
     su.collection("group_members").create({ group: group.id, person, role, status: "active" });
   const rows = {

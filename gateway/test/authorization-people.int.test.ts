@@ -22,7 +22,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ClientResponseError, type RecordModel } from "pocketbase";
 import type PocketBase from "pocketbase";
 import { EventSource } from "eventsource";
-import { inject } from "vitest";
 import type { Gateway } from "../src/index.ts";
 import {
   createUser,
@@ -35,6 +34,7 @@ import {
   testGateway,
   uniqueEmail,
   type GqlResult,
+  pbUrl,
 } from "./helpers.ts";
 import {
   AuthzCreateChildDocument,
@@ -938,7 +938,7 @@ describe("protected photos through PocketBase's file API (a file token of the pe
       collection === "people"
         ? world.personPhoto[key as (typeof PHOTO_PEOPLE)[number]]
         : world.householdPhoto[key as (typeof PHOTO_HOUSEHOLDS)[number]];
-    return `${inject("pbUrl")}/api/files/${collection}/${id}/${name}`;
+    return `${pbUrl()}/api/files/${collection}/${id}/${name}`;
   };
 
   beforeAll(async () => {

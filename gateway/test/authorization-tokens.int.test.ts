@@ -459,6 +459,8 @@ describe("subscriptions for API tokens", () => {
         );
         expect(got(persona, members.id), persona).toBe(false);
       }
+      // Each API client listens on a PocketBase connection of its own, not the guests'.
+      expect(gateway.services.realtime.stats().connections).toBeGreaterThanOrEqual(PERSONAS.length);
     } finally {
       for (const stream of Object.values(streams)) stream.close();
     }

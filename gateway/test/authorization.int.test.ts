@@ -262,7 +262,9 @@ const REST: Record<Collection, Record<string, Check>> = {
   },
   people: {
     async list({ pb, user, persona }, expected) {
-      const page = await pb.collection("people").getList(1, 100);
+      // Newest first: the persona's own person was made by this file, so it is on the first page
+      // whatever earlier files left in this worker's PocketBase.
+      const page = await pb.collection("people").getList(1, 100, { sort: "-created" });
       if (expected === "none") expect(page.totalItems).toBe(0);
       if (expected === "self") {
         // Their own person, plus (for active members) the people listed in the member directory, which

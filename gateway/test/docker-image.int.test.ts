@@ -4,7 +4,7 @@
 // (issue 10: ensure-admin.ts imported demo-seed files the image did not have). The real
 // `docker compose` smoke test is scripts/docker-smoke.sh, where an engine exists.
 import { spawn } from "node:child_process";
-import { mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -20,6 +20,7 @@ import {
 import { resolvePocketBaseBinary, startPocketBase, upsertSuperuser } from "../../scripts/lib/pocketbase.ts";
 import { freePort } from "../../scripts/lib/stack.ts";
 import { CSRF_HEADER } from "../src/yoga.ts";
+import { testWorker } from "./helpers.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const DOCKERFILE = join(ROOT, "docker/gateway.Dockerfile");
@@ -34,6 +35,8 @@ beforeAll(async () => {
   const dataDir = await mkdtemp(join(tmpdir(), "flock-image-pb-"));
   dirs.push(dataDir);
   const bin = resolvePocketBaseBinary();
+  // A PocketBase of its own, copied from the global setup's migrated template, with this test's superuser.
+  await cp(inject("pbTemplateDir"), dataDir, { recursive: true });
   await upsertSuperuser(bin, dataDir, superuser.email, superuser.password);
   pocketbase = await startPocketBase({ bin, dataDir, port: await freePort(), quiet: true });
   lock = JSON.parse(await readFile(join(ROOT, "package-lock.json"), "utf8")) as typeof lock;
@@ -86,7 +89,7 @@ async function runEntrypoint(image: AssembledImage, port: number): Promise<Run> 
     PB_SUPERUSER_EMAIL: superuser.email,
     PB_SUPERUSER_PASSWORD: superuser.password,
     SMTP_HOST: "127.0.0.1",
-    SMTP_PORT: String(inject("smtpPort")),
+    SMTP_PORT: String(testWorker().smtpPort),
     SMTP_FROM: "office@image.test",
     FLOCK_ADMIN_EMAIL: admin.email,
     FLOCK_ADMIN_PASSWORD: admin.password,

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GraphQLSseClient } from "../../scripts/lib/sse-client.ts";
+import { SseSubscription } from "./sse.ts";
 import type { Gateway } from "../src/index.ts";
 import { createUser, GqlClient, testGateway, uniqueEmail, type TestUser } from "./helpers.ts";
 import { uniqueSlug } from "./event-support.ts";
@@ -170,19 +171,16 @@ describe("occurrenceSeats over SSE", () => {
   });
 
   it("refuses a subscription to a date the event does not have, with a field error", async () => {
-    const response = await gateway.yoga.fetch(
-      "http://flock.test/graphql",
-      {
-        method: "POST",
-        headers: { "content-type": "application/json", accept: "text/event-stream" },
-        body: JSON.stringify({
-          query: SEATS,
-          variables: { e: "nosuchevent0000", o: `${nextYear}-02-01T23:00:00Z` },
-        }),
-      },
-      { clientIp: "198.51.100.203" },
-    );
-    const text = await response.text();
-    expect(text).toMatch(/NOT_FOUND/);
+    const stream = await SseSubscription.open(gateway, {
+      query: SEATS,
+      variables: { e: "nosuchevent0000", o: `${nextYear}-02-01T23:00:00Z` },
+      clientIp: "198.51.100.203",
+    });
+    try {
+      const refused = await stream.next((result) => !!result.errors, "the refusal");
+      expect(JSON.stringify(refused.errors)).toMatch(/NOT_FOUND/);
+    } finally {
+      await stream.close();
+    }
   });
 });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CSRF_HEADER, GRAPHQL_SSE_ENDPOINT } from "../src/yoga.ts";
 import type { Gateway } from "../src/index.ts";
 import { testGateway } from "./helpers.ts";
+import { SseSubscription } from "./sse.ts";
 
 let gateway: Gateway;
 beforeAll(async () => {
@@ -19,17 +20,19 @@ const call = (path: string, init: RequestInit) =>
 
 describe("event streams", () => {
   it("a subscription over /graphql is an event stream that nginx must not buffer", async () => {
-    const response = await call("/graphql", {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "text/event-stream", [CSRF_HEADER]: "1" },
-      body: JSON.stringify({ query: "subscription { settingsChanged { churchName } }" }),
+    const stream = await SseSubscription.open(gateway, {
+      query: "subscription { settingsChanged { churchName } }",
+      headers: { [CSRF_HEADER]: "1" },
+      clientIp: "203.0.113.9",
     });
-    expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
-    expect(response.headers.get("x-accel-buffering")).toBe("no");
-    // The stream starts (Yoga sends a keep-alive comment), then the client goes away.
-    const reader = response.body!.getReader();
-    await reader.read();
-    await reader.cancel();
+    try {
+      expect(stream.response.headers.get("content-type")).toMatch(/^text\/event-stream/);
+      expect(stream.response.headers.get("x-accel-buffering")).toBe("no");
+      // The stream starts (Yoga sends a keep-alive comment), then the client goes away.
+      await stream.waitFor(() => stream.raw.length > 0, "the first bytes");
+    } finally {
+      await stream.close();
+    }
   });
 
   it("the graphql-sse stream at /graphql/stream too", async () => {

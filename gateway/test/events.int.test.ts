@@ -7,7 +7,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import ICAL from "ical.js";
 import type { Gateway } from "../src/index.ts";
 import { waitForMail, linkFrom } from "../../scripts/lib/smtp-catcher.ts";
@@ -23,6 +23,7 @@ import {
   testGateway,
   uniqueEmail,
   type TestUser,
+  catcherUrl,
 } from "./helpers.ts";
 import { uniqueSlug } from "./event-support.ts";
 
@@ -365,7 +366,7 @@ describe("occurrences, exceptions and splitting", () => {
     );
     expect(cancelled.errors).toBeUndefined();
     const subject = new RegExp(`^Cancelled: Choir practice`);
-    const adaMail = await waitForMail(inject("catcherUrl"), ada, subject);
+    const adaMail = await waitForMail(catcherUrl(), ada, subject);
     expect(adaMail.text).toContain("The church is closed for snow.");
     expect(adaMail.text).toContain("Your registration for that date no longer applies");
 
@@ -373,12 +374,12 @@ describe("occurrences, exceptions and splitting", () => {
       (await staff().request(`mutation($id: ID!) { cancelEvent(id: $id) { status } }`, { id: event.id }))
         .errors,
     ).toBeUndefined();
-    const benMail = await waitForMail(inject("catcherUrl"), ben, subject);
+    const benMail = await waitForMail(catcherUrl(), ben, subject);
     expect(benMail.text).not.toContain("snow");
     // Ada's party (split into a confirmed and a waitlisted part) got one mail, and none again for the event.
-    const all = (await (
-      await fetch(`${inject("catcherUrl")}/messages?to=${encodeURIComponent(ada)}`)
-    ).json()) as { subject: string }[];
+    const all = (await (await fetch(`${catcherUrl()}/messages?to=${encodeURIComponent(ada)}`)).json()) as {
+      subject: string;
+    }[];
     expect(all.filter((m) => subject.test(m.subject))).toHaveLength(1);
   });
 
@@ -402,10 +403,10 @@ describe("occurrences, exceptions and splitting", () => {
       id: ids[0],
     });
     expect(byStaff.errors).toBeUndefined();
-    const mail = await waitForMail(inject("catcherUrl"), cara, /^Your registration was cancelled: Workshop/);
+    const mail = await waitForMail(catcherUrl(), cara, /^Your registration was cancelled: Workshop/);
     expect(mail.text).toMatch(/cancelled your registration for Workshop \d+ — /);
 
-    const danMail = await waitForMail(inject("catcherUrl"), dan, /Registered: Workshop/);
+    const danMail = await waitForMail(catcherUrl(), dan, /Registered: Workshop/);
     const token = decodeURIComponent(
       linkFrom(danMail, "/events/registration/").split("/events/registration/")[1]!,
     );
@@ -422,9 +423,9 @@ describe("occurrences, exceptions and splitting", () => {
       (await staff().request(`mutation($id: ID) { cancelRegistration(id: $id) { status } }`, { id: ids[2] }))
         .errors,
     ).toBeUndefined();
-    await waitForMail(inject("catcherUrl"), eve, /^Your registration was cancelled: Workshop/);
+    await waitForMail(catcherUrl(), eve, /^Your registration was cancelled: Workshop/);
     const danMails = (await (
-      await fetch(`${inject("catcherUrl")}/messages?to=${encodeURIComponent(dan)}`)
+      await fetch(`${catcherUrl()}/messages?to=${encodeURIComponent(dan)}`)
     ).json()) as { subject: string }[];
     expect(
       danMails
@@ -495,7 +496,7 @@ describe("registration", () => {
       ["CONFIRMED", 2],
       ["WAITLISTED", 1],
     ]);
-    const partyMail = await waitForMail(inject("catcherUrl"), party, /Registered: Marriage retreat/);
+    const partyMail = await waitForMail(catcherUrl(), party, /Registered: Marriage retreat/);
     expect(partyMail.text).toContain(three.data!.register.confirmationCode);
     expect(partyMail.text).toContain("On the waitlist: 1 place");
 
@@ -507,7 +508,7 @@ describe("registration", () => {
     expect(after!.seatsLeft).toBe(0);
 
     // The first visitor cancels from their mail, signed out: the party's waitlisted person gets the seat and a mail.
-    const mail = await waitForMail(inject("catcherUrl"), first, /Registered: Marriage retreat/);
+    const mail = await waitForMail(catcherUrl(), first, /Registered: Marriage retreat/);
     const token = decodeURIComponent(
       linkFrom(mail, "/events/registration/").split("/events/registration/")[1]!,
     );
@@ -521,7 +522,7 @@ describe("registration", () => {
     );
     expect(cancelled.errors).toBeUndefined();
     expect(cancelled.data!.cancelRegistration.status).toBe("CANCELLED");
-    const promoted = await waitForMail(inject("catcherUrl"), party, /A seat is yours: Marriage retreat/);
+    const promoted = await waitForMail(catcherUrl(), party, /A seat is yours: Marriage retreat/);
     expect(promoted.text).toContain("now confirmed");
     const su = await system();
     const rows = await su
@@ -672,16 +673,16 @@ describe("registration", () => {
       originalStart: second!.originalStart,
       status: "CONFIRMED",
     });
-    const promoted = await waitForMail(inject("catcherUrl"), waiting, /A seat is yours: Cooking class/);
+    const promoted = await waitForMail(catcherUrl(), waiting, /A seat is yours: Cooking class/);
     expect(promoted.text).toContain("now confirmed");
     // The person moved is told, with the link that still views or cancels their registration.
     const movedMail = await waitForMail(
-      inject("catcherUrl"),
+      catcherUrl(),
       movedEmail,
       /New date for your registration: Cooking class/,
     );
     expect(movedMail.text).toContain("Your place is confirmed.");
-    const registeredMail = await waitForMail(inject("catcherUrl"), movedEmail, /Registered: Cooking class/);
+    const registeredMail = await waitForMail(catcherUrl(), movedEmail, /Registered: Cooking class/);
     expect(linkFrom(movedMail, "/events/registration/")).toBe(
       linkFrom(registeredMail, "/events/registration/"),
     );
@@ -789,11 +790,11 @@ describe("RSVP", () => {
     });
     expect(changed.data!.rsvp.rsvp).toMatchObject({ id: yes.data!.rsvp.rsvp.id, response: "MAYBE" });
     // A member's answer, and each change of it, is confirmed by mail too.
-    const memberMail = await waitForMail(inject("catcherUrl"), member.email, /Your answer for Picnic: going/);
+    const memberMail = await waitForMail(catcherUrl(), member.email, /Your answer for Picnic: going/);
     expect(memberMail.text).toContain("with 2 guests");
     expect(memberMail.text).toContain("while signed in");
     expect(linkFrom(memberMail, `/events/${event.slug}?date=`)).toContain(`date=${occurrence!.date}`);
-    await waitForMail(inject("catcherUrl"), member.email, /Your answer for Picnic: maybe/);
+    await waitForMail(catcherUrl(), member.email, /Your answer for Picnic: maybe/);
 
     const guest = visitor();
     const visitorEmail = uniqueEmail("rsvp");
@@ -832,11 +833,7 @@ describe("RSVP", () => {
       ).data!.occurrence.goingCount,
     ).toBe(0);
     // The visitor's answer is confirmed by mail, with a link to the occurrence's page.
-    const visitorMail = await waitForMail(
-      inject("catcherUrl"),
-      visitorEmail,
-      /Your answer for Picnic: going/,
-    );
+    const visitorMail = await waitForMail(catcherUrl(), visitorEmail, /Your answer for Picnic: going/);
     expect(visitorMail.text).toContain("with 1 guest");
     expect(linkFrom(visitorMail, `/events/${event.slug}?date=`)).toContain(`date=${occurrence!.date}`);
     // Without the token, a visitor cannot withdraw someone's answer.
@@ -1148,7 +1145,7 @@ describe("a signed-in member's mail links", () => {
     expect(cancelled.data!.cancelRegistration).toEqual({ id: second.parts[0]!.id, status: "CANCELLED" });
     expect((await su.collection("registrations").getOne(first.parts[0]!.id)).status).toBe("confirmed");
     // The mail of the second registration speaks of the second class.
-    const mail = await waitForMail(inject("catcherUrl"), me.email, /Second class/);
+    const mail = await waitForMail(catcherUrl(), me.email, /Second class/);
     expect(mail.text).toContain(second.confirmationCode);
     expect(mail.text).not.toContain(first.confirmationCode);
   });

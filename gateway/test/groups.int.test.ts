@@ -6,7 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type PocketBase from "pocketbase";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/index.ts";
 import type { NotificationRecord } from "../src/pocketbase/records.ts";
 import {
@@ -18,7 +18,9 @@ import {
   system,
   testGateway,
   type TestUser,
+  catcherUrl,
 } from "./helpers.ts";
+import { SseSubscription } from "./sse.ts";
 import { waitForMail } from "../../scripts/lib/smtp-catcher.ts";
 import { sitemap } from "../src/http/feeds.ts";
 
@@ -91,69 +93,27 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => gateway.server.close());
 
-/**
- * A subscription over SSE through the gateway, as `user`: the events of `field` and any errors, as they
- * arrive, until close().
- */
+/** A tab subscribed over SSE as `user`: the events of `field` and any errors, as they arrive, until close(). */
 async function subscribe<E>(
   user: TestUser,
   query: string,
   variables: Record<string, unknown>,
   field: string,
 ) {
-  const abort = new AbortController();
-  const response = await gateway.yoga.fetch(
-    "http://flock.test/graphql",
-    {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "text/event-stream",
-        authorization: `Bearer ${user.token}`,
-      },
-      body: JSON.stringify({ query, variables }),
-      signal: abort.signal,
-    },
-    { clientIp: "203.0.113.90" },
-  );
-  const events: E[] = [];
-  const errors: unknown[] = [];
-  const reader = response.body!.getReader();
-  const pump = (async () => {
-    const decoder = new TextDecoder();
-    let buffer = "";
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        buffer += decoder.decode(value, { stream: true });
-        let end: number;
-        while ((end = buffer.indexOf("\n\n")) !== -1) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          for (const line of block.split("\n")) {
-            if (!line.startsWith("data:")) continue;
-            const payload = JSON.parse(line.slice(5).trim()) as {
-              data?: Record<string, E>;
-              errors?: unknown[];
-            };
-            if (payload.errors) errors.push(...payload.errors);
-            if (payload.data) events.push(payload.data[field]!);
-          }
-        }
-      }
-    } catch {
-      /* closed */
-    }
-  })();
+  const tab = await SseSubscription.open<Record<string, E>>(gateway, {
+    query,
+    variables,
+    token: user.token,
+    clientIp: "203.0.113.90",
+  });
   return {
-    events,
-    errors,
-    close: async () => {
-      abort.abort();
-      await reader.cancel().catch(() => undefined);
-      await pump;
+    get events(): E[] {
+      return tab.data.map((data) => data[field]!);
     },
+    get errors() {
+      return tab.errors;
+    },
+    close: () => tab.close(),
   };
 }
 
@@ -514,7 +474,7 @@ describe("a group's prayer requests", () => {
       (await gql(moderator).request(`mutation($id: ID!) { approvePrayerRequest(id: $id) { id } }`, { id }))
         .errors,
     ).toBeUndefined();
-    const approvedMail = await waitForMail(inject("catcherUrl"), insider.email, /./);
+    const approvedMail = await waitForMail(catcherUrl(), insider.email, /./);
     expect(approvedMail.text).toContain("shared with your group");
     const later = await su.collection("prayer_requests").create({
       body: "A later request of the group.",
@@ -679,11 +639,11 @@ describe("leaders' tools", () => {
     );
     expect(sent.errors).toBeUndefined();
     expect(sent.data!.emailGroup).toBe(2);
-    const mail = await waitForMail(inject("catcherUrl"), member.email, new RegExp(subject));
+    const mail = await waitForMail(catcherUrl(), member.email, new RegExp(subject));
     expect(mail.subject).toContain(subject);
     expect(mail.text).toContain("Bring a salad.");
     expect(mail.text).toContain(`/groups/${group.slug}`);
-    await waitForMail(inject("catcherUrl"), leader.email, new RegExp(subject));
+    await waitForMail(catcherUrl(), leader.email, new RegExp(subject));
     // A member is not a leader: no mail to the group.
     expect(
       errorCode(

@@ -11,16 +11,26 @@ import { SESSION } from "@flock/shared/limits";
 import { TRUSTED_DEVICE_COOKIE } from "../src/session/trusted-device.ts";
 import { signUpsSettled } from "../src/schema/auth/resolvers.ts";
 import { pocketBaseStats } from "../src/pocketbase/http-fetch.ts";
+import type { IntegrationWorker } from "./global-setup.ts";
+import { forThisWorker } from "../../scripts/lib/test-workers.ts";
 
 export const PASSWORD = "test-password-5521";
 export const ROLE_NAMES = ["Administrator", "Pastor", "Editor", "Care Team"] as const;
 export type RoleName = (typeof ROLE_NAMES)[number];
 
+/**
+ * This test file's PocketBase and mail catcher: its worker's own (gateway/test/global-setup.ts starts one
+ * per vitest worker, and a worker runs one file at a time), so files in other workers never see its data.
+ */
+export const testWorker = (): IntegrationWorker => forThisWorker(inject("integrationWorkers"), "PocketBase");
+export const pbUrl = () => testWorker().pbUrl;
+export const catcherUrl = () => testWorker().catcherUrl;
+
 export function testConfig(overrides: Partial<GatewayConfig> = {}): GatewayConfig {
   return {
     port: 0,
     host: "127.0.0.1",
-    pbUrl: inject("pbUrl"),
+    pbUrl: pbUrl(),
     publicUrl: "http://flock.test",
     production: false,
     corsOrigins: [],
@@ -28,14 +38,14 @@ export function testConfig(overrides: Partial<GatewayConfig> = {}): GatewayConfi
     superuser: inject("superuser"),
     smtp: {
       host: "127.0.0.1",
-      port: inject("smtpPort"),
+      port: testWorker().smtpPort,
       username: "",
       password: "",
       tls: false,
       senderAddress: "no-reply@flock.test",
     },
     trustProxy: false,
-    // Test files share one PocketBase: only the webhook tests deliver webhooks, on their own schedule.
+    // A worker's files share its PocketBase: only the webhook tests deliver webhooks, on their own schedule.
     webhookDelivery: false,
     ...overrides,
   };
@@ -175,7 +185,7 @@ let systemClient: PocketBase | null = null;
 /** The superuser client, for arranging test data only. */
 export async function system(): Promise<PocketBase> {
   if (!systemClient) {
-    systemClient = new PocketBase(inject("pbUrl"));
+    systemClient = new PocketBase(pbUrl());
     systemClient.autoCancellation(false);
     const { email, password } = inject("superuser");
     await systemClient.collection("_superusers").authWithPassword(email, password);
@@ -229,7 +239,7 @@ export async function createUser(
     roles: roles.map((r) => r.id),
     status: "active",
   });
-  const pb = new PocketBase(inject("pbUrl"));
+  const pb = new PocketBase(pbUrl());
   const auth = await pb.collection("users").authWithPassword(email, PASSWORD);
   if (options.status === "suspended") await su.collection("users").update(user.id, { status: "suspended" });
   return { id: user.id, email, password: PASSWORD, personId: person?.id ?? null, token: auth.token };
@@ -237,7 +247,7 @@ export async function createUser(
 
 /** A PocketBase SDK client acting as `user` (or a guest), for checking rules through the REST API directly. */
 export function pbAs(user: TestUser | null): PocketBase {
-  const pb = new PocketBase(inject("pbUrl"));
+  const pb = new PocketBase(pbUrl());
   pb.autoCancellation(false);
   if (user) pb.authStore.save(user.token, null);
   return pb;

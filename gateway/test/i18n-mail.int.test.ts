@@ -4,11 +4,19 @@
  */
 import { randomUUID } from "node:crypto";
 import type PocketBase from "pocketbase";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/index.ts";
 import type { NotificationRecord } from "../src/pocketbase/records.ts";
 import { waitForMail } from "../../scripts/lib/smtp-catcher.ts";
-import { createUser, GqlClient, system, testGateway, uniqueEmail, type TestUser } from "./helpers.ts";
+import {
+  createUser,
+  GqlClient,
+  system,
+  testGateway,
+  uniqueEmail,
+  type TestUser,
+  catcherUrl,
+} from "./helpers.ts";
 import { I18nMailApproveDocument, I18nMailSubmitDocument } from "./__generated__/operations.ts";
 
 const VISIT = `mutation($input: VisitRequestInput!) { submitVisitRequest(input: $input) }`;
@@ -20,7 +28,7 @@ let su: PocketBase;
 let ip = 0;
 const client = (user?: TestUser) => new GqlClient(gateway, { token: user?.token, ip: `203.0.113.${++ip}` });
 const tag = () => randomUUID().slice(0, 8);
-const catcher = () => inject("catcherUrl");
+const catcher = () => catcherUrl();
 const notificationsOf = (user: TestUser) =>
   su
     .collection("notifications")

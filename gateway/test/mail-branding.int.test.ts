@@ -3,7 +3,7 @@
  * part that reads as text (no Markdown "[label](url)"), and the site's time format. Checked on the
  * mail as it arrives at the catcher, with the HTML parsed (happy-dom) and the text part read.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Window } from "happy-dom";
 import type PocketBase from "pocketbase";
 import type { Gateway } from "../src/index.ts";
@@ -18,6 +18,8 @@ import {
   system,
   testGateway,
   uniqueEmail,
+  catcherUrl,
+  pbUrl,
 } from "./helpers.ts";
 import { accessibleColor } from "../src/mail/brand.ts";
 
@@ -127,7 +129,7 @@ describe("PocketBase's own auth mails", () => {
       },
     );
     expect(result.errors).toBeUndefined();
-    const mail = await waitForMail(inject("catcherUrl"), email, /Confirm your email/);
+    const mail = await waitForMail(catcherUrl(), email, /Confirm your email/);
     const doc = await expectBranded(mail);
     const href = button(doc, "Confirm my email");
     expect(href).toMatch(/^http:\/\/flock\.test\/verify-email\?token=[\w.-]+$/);
@@ -144,7 +146,7 @@ describe("PocketBase's own auth mails", () => {
       { e: user.email },
     );
     expect(result.errors).toBeUndefined();
-    const mail = await waitForMail(inject("catcherUrl"), user.email, /Reset your/);
+    const mail = await waitForMail(catcherUrl(), user.email, /Reset your/);
     const doc = await expectBranded(mail);
     const href = button(doc, "Choose a new password");
     expect(href).toMatch(/^http:\/\/flock\.test\/reset-password\?token=[\w.-]+$/);
@@ -153,13 +155,13 @@ describe("PocketBase's own auth mails", () => {
 
   it("the new sign-in alert is branded too, with the device and a way out", async () => {
     const user = await createUser(); // signed in once (createUser): that device is known
-    const response = await fetch(`${inject("pbUrl")}/api/collections/users/auth-with-password`, {
+    const response = await fetch(`${pbUrl()}/api/collections/users/auth-with-password`, {
       method: "POST",
       headers: { "content-type": "application/json", "user-agent": "Unfamiliar Browser 1.0" },
       body: JSON.stringify({ identity: user.email, password: user.password }),
     });
     expect(response.status).toBe(200);
-    const mail = await waitForMail(inject("catcherUrl"), user.email, /New sign-in to your/);
+    const mail = await waitForMail(catcherUrl(), user.email, /New sign-in to your/);
     const doc = await expectBranded(mail);
     expect(button(doc, "It wasn't me: reset my password")).toBe("http://flock.test/forgot-password");
     expect(mail.text).toContain("Unfamiliar Browser 1.0");
@@ -177,7 +179,7 @@ describe("the gateway's own mails", () => {
       },
     );
     expect(result.errors).toBeUndefined();
-    const mail = await waitForMail(inject("catcherUrl"), email, /Your visit to/);
+    const mail = await waitForMail(catcherUrl(), email, /Your visit to/);
     await expectBranded(mail);
     expect(mail.text).toContain("Sunday 9:00 AM — Worship");
     expect(mail.text).toContain("Wednesday 6:30 PM");

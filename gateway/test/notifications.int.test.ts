@@ -5,12 +5,13 @@
  */
 import { randomUUID } from "node:crypto";
 import type PocketBase from "pocketbase";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitForMail } from "../../scripts/lib/smtp-catcher.ts";
 import type { Gateway } from "../src/index.ts";
 import type { NotificationRecord, PrayerRequestRecord } from "../src/pocketbase/records.ts";
 import { deliverNotification, notify, type NotificationInput } from "../src/system/notifier.ts";
 import { archiveExpiredPrayerRequests } from "../src/system/prayer-expiry.ts";
+import { SseSubscription } from "./sse.ts";
 import {
   createUser,
   errorCode,
@@ -20,6 +21,7 @@ import {
   testGateway,
   uniqueEmail,
   type TestUser,
+  catcherUrl,
 } from "./helpers.ts";
 import {
   NotificationsListDocument,
@@ -166,7 +168,7 @@ describe("the notifier (system job)", () => {
       email: { subject, text: "Praise report: thank you for praying." },
     });
     expect(outcome.mailed).toBe(true);
-    const mail = await waitForMail(inject("catcherUrl"), user.email, new RegExp(subject));
+    const mail = await waitForMail(catcherUrl(), user.email, new RegExp(subject));
     expect(mail.text).toContain("Praise report");
     const settings = await gateway.services.publicSettings.get();
     expect(mail.from).toContain(settings.churchName);
@@ -262,80 +264,22 @@ describe("notifications through GraphQL", () => {
   });
 });
 
-/** A GraphQL subscription over SSE through the gateway, read event by event. */
-class SseSubscription<T> {
-  private readonly abort = new AbortController();
-  private reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
-  private buffer = "";
-  readonly events: T[] = [];
-
-  static async open<T>(gateway: Gateway, query: string, token: string | null): Promise<SseSubscription<T>> {
-    const subscription = new SseSubscription<T>();
-    const response = await gateway.yoga.fetch("http://flock.test/graphql", {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "text/event-stream",
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-      },
-      body: JSON.stringify({ query }),
-      signal: subscription.abort.signal,
-    });
-    subscription.reader = response.body!.getReader();
-    return subscription;
-  }
-
-  /** Read until an event satisfies `wanted` (or the stream ends); answers it. */
-  async until(wanted: (event: T) => boolean, timeoutMs = 10_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = this.events.find(wanted);
-      if (found) return found;
-      if (Date.now() > deadline)
-        throw new Error(`No matching event within ${timeoutMs} ms; got ${JSON.stringify(this.events)}`);
-      const read = await Promise.race([
-        this.reader!.read(),
-        new Promise<null>((resolve) => setTimeout(() => resolve(null), Math.max(0, deadline - Date.now()))),
-      ]);
-      if (read === null) continue;
-      if (read.done) throw new Error(`The stream ended; got ${JSON.stringify(this.events)}`);
-      this.buffer += new TextDecoder().decode(read.value);
-      let end: number;
-      while ((end = this.buffer.indexOf("\n\n")) >= 0) {
-        const chunk = this.buffer.slice(0, end);
-        this.buffer = this.buffer.slice(end + 2);
-        const data = chunk
-          .split("\n")
-          .filter((line) => line.startsWith("data: "))
-          .map((line) => line.slice(6))
-          .join("\n");
-        if (data) this.events.push(JSON.parse(data) as T);
-      }
-    }
-  }
-
-  async close(): Promise<void> {
-    this.abort.abort();
-    await this.reader?.cancel().catch(() => undefined);
-  }
-}
-
-type NotificationEventPayload = {
-  data?: {
-    myNotifications: {
-      kind: string;
-      unreadCount: number;
-      notification: { id: string; title: string; count: number } | null;
-    };
+type NotificationEvent = {
+  myNotifications: {
+    kind: string;
+    unreadCount: number;
+    notification: { id: string; title: string; count: number } | null;
   };
-  errors?: Array<{ extensions?: { code?: string } }>;
 };
 const SUBSCRIBE = "subscription { myNotifications { kind unreadCount notification { id title count } } }";
 
 describe("live notifications (subscription myNotifications)", () => {
   it("delivers the viewer's own notifications with the unread count, never another user's", async () => {
     const user = await createUser();
-    const stream = await SseSubscription.open<NotificationEventPayload>(gateway, SUBSCRIBE, user.token);
+    const stream = await SseSubscription.open<NotificationEvent>(gateway, {
+      query: SUBSCRIBE,
+      token: user.token,
+    });
     try {
       // PocketBase's subscription opens asynchronously: notify until the first one arrives.
       const warmup = `warm-up ${tag()}`;
@@ -344,7 +288,7 @@ describe("live notifications (subscription myNotifications)", () => {
         300,
       );
       try {
-        await stream.until((e) => e.data?.myNotifications.notification?.title === warmup);
+        await stream.next((e) => e.data?.myNotifications.notification?.title === warmup);
       } finally {
         clearInterval(keepNotifying);
       }
@@ -361,14 +305,14 @@ describe("live notifications (subscription myNotifications)", () => {
         kind: "prayer_approved",
         title: marker,
       });
-      const added = await stream.until((e) => e.data?.myNotifications.notification?.id === mine.id);
+      const added = await stream.next((e) => e.data?.myNotifications.notification?.id === mine.id);
       const unread = (await notificationsOf(user)).filter((n) => !n.readAt).length;
       expect(added.data!.myNotifications).toMatchObject({ kind: "ADDED", unreadCount: unread });
-      expect(stream.events.some((e) => e.data?.myNotifications.notification?.id === theirs.id)).toBe(false);
+      expect(stream.results.some((e) => e.data?.myNotifications.notification?.id === theirs.id)).toBe(false);
 
       // Marking read is an UPDATED event with the lower count.
       await asUser(user).request(MARK, { id: mine.id });
-      const updated = await stream.until(
+      const updated = await stream.next(
         (e) =>
           e.data?.myNotifications.kind === "UPDATED" && e.data.myNotifications.notification?.id === mine.id,
       );
@@ -379,9 +323,9 @@ describe("live notifications (subscription myNotifications)", () => {
   });
 
   it("is for signed-in users only", async () => {
-    const stream = await SseSubscription.open<NotificationEventPayload>(gateway, SUBSCRIBE, null);
+    const stream = await SseSubscription.open<NotificationEvent>(gateway, { query: SUBSCRIBE });
     try {
-      const refused = await stream.until((e) => !!e.errors);
+      const refused = await stream.next((e) => !!e.errors);
       expect(refused.errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
     } finally {
       await stream.close();

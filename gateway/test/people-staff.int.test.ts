@@ -8,7 +8,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { unzipSync, strFromU8 } from "fflate";
 import type PocketBase from "pocketbase";
 import type { RecordModel } from "pocketbase";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/index.ts";
 import { SESSION } from "@flock/shared/limits";
 import { PERSON_RELATIONS } from "../src/schema/people/merge.ts";
@@ -27,6 +27,7 @@ import {
   testGateway,
   uniqueEmail,
   type TestUser,
+  catcherUrl,
 } from "./helpers.ts";
 import {
   PeopleStaffCancelDeletionDocument,
@@ -45,7 +46,7 @@ let member: TestUser;
 
 const tag = () => randomUUID().replace(/-/g, "").slice(0, 8);
 const asUser = (user: TestUser) => new GqlClient(gateway, { token: user.token });
-const catcher = () => inject("catcherUrl");
+const catcher = () => catcherUrl();
 
 /** Arrange helpers (system client: test data only). */
 const newPerson = (data: Record<string, unknown> = {}) =>

@@ -6,7 +6,7 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import type PocketBase from "pocketbase";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/index.ts";
 import { SESSION, THROTTLE } from "@flock/shared/limits";
 import { linkFrom, waitForMail, type CaughtMail } from "../../scripts/lib/smtp-catcher.ts";
@@ -26,6 +26,7 @@ import {
   type GqlResult,
   type RoleName,
   type TestUser,
+  catcherUrl,
 } from "./helpers.ts";
 import {
   PeopleAddEmailDocument,
@@ -53,7 +54,7 @@ let ipCounter = 0;
 /** Each client its own IP, so the per-IP form throttles of one test do not reach another. */
 const as = (user: TestUser | null) =>
   new GqlClient(gateway, { token: user?.token, ip: `198.51.100.${++ipCounter % 250}` });
-const catcher = () => inject("catcherUrl");
+const catcher = () => catcherUrl();
 
 /** Arrange (system client, test data only): households and their people. */
 const newHousehold = async (name = `Household ${tag()}`) =>

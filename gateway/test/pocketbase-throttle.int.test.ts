@@ -9,11 +9,11 @@
  */
 import { randomUUID } from "node:crypto";
 import type PocketBase from "pocketbase";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/index.ts";
 import { createUserClient } from "../src/pocketbase/client.ts";
 import { pocketBaseStats } from "../src/pocketbase/http-fetch.ts";
-import { createUser, GqlClient, system, testGateway, type TestUser } from "./helpers.ts";
+import { createUser, GqlClient, system, testGateway, type TestUser, pbUrl } from "./helpers.ts";
 import {
   ThrottleBellDocument,
   ThrottleMineDocument,
@@ -154,10 +154,10 @@ describe("per-viewer lookups are never empty filtered lists (PocketBase's per-IP
 describe("the caller's IP reaches PocketBase", () => {
   it("as X-Forwarded-For, which PocketBase trusts as the real IP (TrustedProxy set by the gateway)", async () => {
     // A superuser token only because PocketBase shows the IP it saw (health's realIP) to superusers.
-    const pb = createUserClient(inject("pbUrl"), su.authStore.token, "198.51.100.77");
+    const pb = createUserClient(pbUrl(), su.authStore.token, "198.51.100.77");
     const health = await pb.send<{ data: { realIP?: string } }>("/api/health", {});
     expect(health.data.realIP).toBe("198.51.100.77");
-    const withoutIp = createUserClient(inject("pbUrl"), su.authStore.token);
+    const withoutIp = createUserClient(pbUrl(), su.authStore.token);
     expect((await withoutIp.send<{ data: { realIP?: string } }>("/api/health", {})).data.realIP).toBe(
       "127.0.0.1",
     );

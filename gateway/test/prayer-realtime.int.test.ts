@@ -13,6 +13,7 @@ import type { PrayerRequestRecord } from "../src/pocketbase/records.ts";
 import type { BridgeEvent } from "../src/realtime/event-queue.ts";
 import { todayIn } from "../src/pocketbase/dates.ts";
 import { createUser, GqlClient, system, testGateway, type TestUser } from "./helpers.ts";
+import { SseSubscription } from "./sse.ts";
 
 const WALL_SUBSCRIPTION = `subscription {
   prayerWall { kind id request { id status visibility anonymous authorName prayedCount isMine requester { name email person { id } } } }
@@ -49,12 +50,7 @@ async function until(check: () => boolean, label: string): Promise<void> {
 
 /** One browser tab with the wall open: an SSE subscription through the gateway. */
 class WallSubscriber {
-  readonly events: WallEvent[] = [];
-  /** Every byte of the stream, to search for what must never appear. */
-  raw = "";
-  private readonly abort = new AbortController();
-  private reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
-  private done: Promise<void> = Promise.resolve();
+  private subscription: SseSubscription<{ prayerWall: WallEvent }> | null = null;
 
   constructor(
     readonly name: string,
@@ -62,52 +58,25 @@ class WallSubscriber {
   ) {}
 
   async open(): Promise<this> {
-    const headers = new Headers({ "content-type": "application/json", accept: "text/event-stream" });
-    if (this.token) headers.set("authorization", `Bearer ${this.token}`);
-    const response = await gateway.yoga.fetch(
-      "http://flock.test/graphql",
-      {
-        method: "POST",
-        headers,
-        body: JSON.stringify({ query: WALL_SUBSCRIPTION }),
-        signal: this.abort.signal,
-      },
-      { clientIp: "203.0.113.77" },
-    );
-    expect(response.headers.get("content-type")).toMatch(/text\/event-stream/);
-    this.reader = response.body!.getReader();
-    this.done = this.pump(this.reader);
+    this.subscription = await SseSubscription.open(gateway, {
+      query: WALL_SUBSCRIPTION,
+      token: this.token,
+      clientIp: "203.0.113.77",
+    });
+    expect(this.subscription.response.headers.get("content-type")).toMatch(/text\/event-stream/);
     return this;
   }
 
-  private async pump(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
-    const decoder = new TextDecoder();
-    let buffer = "";
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        const text = decoder.decode(value, { stream: true });
-        this.raw += text;
-        buffer += text;
-        let end: number;
-        while ((end = buffer.indexOf("\n\n")) !== -1) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          for (const line of block.split("\n")) {
-            if (!line.startsWith("data:")) continue;
-            const payload = JSON.parse(line.slice(5).trim()) as {
-              data?: { prayerWall: WallEvent };
-              errors?: unknown;
-            };
-            if (payload.errors) throw new Error(`${this.name}: ${JSON.stringify(payload.errors)}`);
-            if (payload.data) this.events.push(payload.data.prayerWall);
-          }
-        }
-      }
-    } catch (error) {
-      if (!this.abort.signal.aborted) throw error;
-    }
+  /** The wall's events so far; an error on the stream fails the test that reads them. */
+  get events(): WallEvent[] {
+    const { errors, data } = this.subscription!;
+    if (errors.length) throw new Error(`${this.name}: ${JSON.stringify(errors)}`);
+    return data.map((event) => event.prayerWall);
+  }
+
+  /** Every byte of the stream, to search for what must never appear. */
+  get raw(): string {
+    return this.subscription!.raw;
   }
 
   about(id: string): WallEvent[] {
@@ -119,9 +88,7 @@ class WallSubscriber {
   }
 
   async close(): Promise<void> {
-    this.abort.abort();
-    await this.reader?.cancel().catch(() => undefined);
-    await this.done.catch(() => undefined);
+    await this.subscription?.close();
   }
 }
 

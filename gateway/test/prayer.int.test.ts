@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { print, type DocumentNode } from "graphql";
 import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import type PocketBase from "pocketbase";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/index.ts";
 import { THROTTLE } from "@flock/shared/limits";
 import { DEVICE_COOKIE } from "../src/schema/prayer/device.ts";
@@ -24,6 +24,7 @@ import {
   uniqueEmail,
   type GqlResult,
   type TestUser,
+  catcherUrl,
 } from "./helpers.ts";
 import {
   PrayerAnsweredDocument,
@@ -311,7 +312,7 @@ describe("moderation", () => {
     // The requester is told (and mailed) once, with a link to the request.
     const notes = await notificationsOf(member.id, "prayer_approved");
     expect(notes.filter((n) => n.link === `/prayer/${pub.id}`)).toHaveLength(1);
-    await waitForMail(inject("catcherUrl"), member.email, /was approved/);
+    await waitForMail(catcherUrl(), member.email, /was approved/);
   });
 
   it("the wall is newest first, in pages", async () => {
@@ -557,7 +558,7 @@ describe("answered", () => {
       .collection("notifications")
       .getFullList({ filter: su.filter("user = {:u} && kind = 'prayer_answered'", { u: member.id }) });
     expect(notes.map((n) => n.body)).toContain("She called the office: all is well.");
-    const mail = await waitForMail(inject("catcherUrl"), member.email, /was marked answered/);
+    const mail = await waitForMail(catcherUrl(), member.email, /was marked answered/);
     expect(mail.text).toContain("She called the office: all is well.");
   });
 });

@@ -1,14 +1,15 @@
 // A PocketBase of their own for the realtime tests: the resilience test kills and restarts it (the
-// shared one from the global setup must stay up for the other files), and the backpressure test
-// floods the wall with thousands of requests that no other file should find on its first page.
-import { mkdtemp, rm } from "node:fs/promises";
+// worker's one from the global setup must stay up for the worker's next files), and the backpressure
+// test floods the wall with thousands of requests that no later file should find on its first page.
+// It starts from the global setup's migrated template (a copy, with its superuser), not from nothing.
+import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import PocketBase from "pocketbase";
+import { inject } from "vitest";
 import {
   resolvePocketBaseBinary,
   startPocketBase,
-  upsertSuperuser,
   type PocketBaseProcess,
 } from "../../scripts/lib/pocketbase.ts";
 import { freePort } from "../../scripts/lib/stack.ts";
@@ -31,7 +32,7 @@ export interface WallEvent {
 
 export class DedicatedPocketBase {
   readonly bin = resolvePocketBaseBinary();
-  readonly superuser = { email: "system@realtime.test", password: "realtime-superuser-1" };
+  readonly superuser = inject("superuser");
   process: PocketBaseProcess | null = null;
   private constructor(
     readonly dataDir: string,
@@ -40,7 +41,7 @@ export class DedicatedPocketBase {
 
   static async start(): Promise<DedicatedPocketBase> {
     const pb = new DedicatedPocketBase(await mkdtemp(join(tmpdir(), "flock-realtime-")), await freePort());
-    await upsertSuperuser(pb.bin, pb.dataDir, pb.superuser.email, pb.superuser.password);
+    await cp(inject("pbTemplateDir"), pb.dataDir, { recursive: true });
     await pb.restart();
     return pb;
   }

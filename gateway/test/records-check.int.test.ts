@@ -1,4 +1,4 @@
-// npm run records:check in CI boots its own PocketBase; here the suite's (same migrations) is read:
+// npm run records:check in CI boots its own PocketBase; here this worker's (same migrations) is read:
 // records.ts agrees with it, and a copy with a deliberately wrong field is caught.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -6,11 +6,12 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { liveCollections, RECORDS_FILE } from "../../scripts/check-records.ts";
 import { compareRecords, readRecordTypes, type LiveCollection } from "../../scripts/lib/records-drift.ts";
+import { pbUrl } from "./helpers.ts";
 
 let live: LiveCollection[];
 const dir = mkdtempSync(join(tmpdir(), "flock-records-int-"));
 beforeAll(async () => {
-  live = await liveCollections(inject("pbUrl"), inject("superuser"));
+  live = await liveCollections(pbUrl(), inject("superuser"));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -3,7 +3,7 @@
  * errors; the logo goes through GraphQL multipart into PocketBase's file storage; the church's name
  * reaches the emails PocketBase sends. Every change to the shared settings is undone in afterAll.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient } from "graphql-sse";
 import type { RecordModel } from "pocketbase";
 import { prepareGateway, type Gateway } from "../src/index.ts";
@@ -21,7 +21,10 @@ import {
   system,
   testGateway,
   type TestUser,
+  catcherUrl,
+  pbUrl,
 } from "./helpers.ts";
+import { SseSubscription } from "./sse.ts";
 
 const SETTINGS_FIELDS = `churchName tagline brandColor timezone locale address phone email allowSignup directoryDefaultVisibility
   prayerRequiresApproval prayerExpiryDays serviceTimes { day time label } socialLinks { facebook instagram youtube website }`;
@@ -249,13 +252,11 @@ describe("the logo", () => {
     });
 
     // The file really arrived (the SDK silently drops a File it does not recognise).
-    const stored = await fetch(
-      `${inject("pbUrl")}/api/files/${record.collectionId}/${record.id}/${record.logo}`,
-    );
+    const stored = await fetch(`${pbUrl()}/api/files/${record.collectionId}/${record.id}/${record.logo}`);
     expect(stored.status).toBe(200);
     expect(Buffer.from(await stored.arrayBuffer()).equals(png)).toBe(true);
     const thumb = await fetch(
-      `${inject("pbUrl")}/api/files/${record.collectionId}/${record.id}/${record.logo}?thumb=0x96`,
+      `${pbUrl()}/api/files/${record.collectionId}/${record.id}/${record.logo}?thumb=0x96`,
     );
     expect(thumb.status).toBe(200);
     expect(thumb.headers.get("content-type")).toBe("image/png");
@@ -320,40 +321,33 @@ describe("the logo", () => {
     expect(result.data).toEqual({ removeLogo: { logoUrl: null } });
     expect((await settingsRecord()).logo).toBe("");
     expect(
-      (await fetch(`${inject("pbUrl")}/api/files/${record.collectionId}/${record.id}/${record.logo}`)).status,
+      (await fetch(`${pbUrl()}/api/files/${record.collectionId}/${record.id}/${record.logo}`)).status,
     ).toBe(404);
   });
 });
 
 describe("live settings", () => {
   it("a visitor's open page receives an administrator's change over SSE", async () => {
-    const abort = new AbortController();
-    const response = await gateway.yoga.fetch("http://flock.test/graphql", {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "text/event-stream" },
-      body: JSON.stringify({ query: "subscription { settingsChanged { tagline } }" }),
-      signal: abort.signal,
+    const page = await SseSubscription.open<{ settingsChanged: { tagline: string } }>(gateway, {
+      query: "subscription { settingsChanged { tagline } }",
     });
-    expect(response.headers.get("content-type")).toMatch(/text\/event-stream/);
-    const reader = response.body!.getReader();
+    expect(page.response.headers.get("content-type")).toMatch(/text\/event-stream/);
     try {
       const tagline = `Live ${Date.now()}`;
       // The subscription to PocketBase opens asynchronously: change until an event arrives.
       const changes = setInterval(() => void asAdmin().request(UPDATE, { input: { tagline } }), 300);
-      let received = "";
       try {
-        while (!received.includes(tagline)) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          received += new TextDecoder().decode(value);
-        }
+        await page.next(
+          (result) => result.data?.settingsChanged.tagline === tagline,
+          "the new tagline",
+          20_000,
+        );
       } finally {
         clearInterval(changes);
       }
-      expect(received).toContain(`data: {"data":{"settingsChanged":{"tagline":"${tagline}"}}}`);
+      expect(page.raw).toContain(`data: {"data":{"settingsChanged":{"tagline":"${tagline}"}}}`);
     } finally {
-      abort.abort();
-      await reader.cancel().catch(() => undefined);
+      await page.close();
     }
   });
 });
@@ -431,13 +425,13 @@ describe("the church's name in PocketBase's emails", () => {
       `mutation($e: String!) { requestPasswordReset(email: $e) }`,
       { e: member.email },
     );
-    const reset = await waitForMail(inject("catcherUrl"), member.email, /^Reset your/);
+    const reset = await waitForMail(catcherUrl(), member.email, /^Reset your/);
     expect(reset.subject).toBe(`Reset your ${name} password`);
     expect(reset.from).toContain(name);
 
     const unverified = await createUser({ verified: false });
     await asAdmin().request(`mutation($id: ID!) { resendVerification(userId: $id) }`, { id: unverified.id });
-    const verify = await waitForMail(inject("catcherUrl"), unverified.email, /^Confirm your email/);
+    const verify = await waitForMail(catcherUrl(), unverified.email, /^Confirm your email/);
     expect(verify.subject).toBe(`Confirm your email for ${name}`);
   });
 });

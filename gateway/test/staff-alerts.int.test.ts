@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import type PocketBase from "pocketbase";
 import { Window } from "happy-dom";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/index.ts";
 import { runStaffDigest } from "../src/system/staff-digest.ts";
 import { waitForMail, type CaughtMail } from "../../scripts/lib/smtp-catcher.ts";
@@ -21,6 +21,7 @@ import {
   testGateway,
   uniqueEmail,
   type TestUser,
+  catcherUrl,
 } from "./helpers.ts";
 import {
   StaffAlertsFromVisitDocument,
@@ -43,7 +44,7 @@ let ip = 0;
 const visitor = () => new GqlClient(gateway, { ip: `192.0.2.${++ip}` });
 const as = (user: TestUser) => new GqlClient(gateway, { token: user.token });
 const tag = () => randomUUID().slice(0, 8);
-const catcher = () => inject("catcherUrl");
+const catcher = () => catcherUrl();
 
 async function mailsTo(email: string): Promise<CaughtMail[]> {
   return (await (

@@ -3,10 +3,19 @@
  * suspend and reactivate, resend the verification email.
  */
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/index.ts";
 import { waitForMail } from "../../scripts/lib/smtp-catcher.ts";
-import { createUser, errorCode, GqlClient, PASSWORD, system, testGateway, type TestUser } from "./helpers.ts";
+import {
+  createUser,
+  errorCode,
+  GqlClient,
+  PASSWORD,
+  system,
+  testGateway,
+  type TestUser,
+  catcherUrl,
+} from "./helpers.ts";
 import {
   UsersAdminListDocument,
   UsersAdminViewerDocument,
@@ -230,7 +239,7 @@ describe("resending the verification email", () => {
     expect((await asAdmin().request(RESEND, { id: unverified.id })).data).toEqual({
       resendVerification: true,
     });
-    const mail = await waitForMail(inject("catcherUrl"), unverified.email, /Confirm your email/);
+    const mail = await waitForMail(catcherUrl(), unverified.email, /Confirm your email/);
     expect(mail.html).toContain("http://flock.test/verify-email?token=");
   });
 

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type PocketBase from "pocketbase";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/index.ts";
 import { LIMITS, THROTTLE } from "@flock/shared/limits";
 import { todayIn } from "../src/pocketbase/dates.ts";
@@ -20,6 +20,7 @@ import {
   testGateway,
   uniqueEmail,
   type TestUser,
+  catcherUrl,
 } from "./helpers.ts";
 import { VisitsListDocument } from "./__generated__/operations.ts";
 
@@ -77,7 +78,7 @@ describe("the public form", () => {
     });
     expect(stored!.plannedDate).toMatch(/^2099-05-03/);
 
-    const mail = await waitForMail(inject("catcherUrl"), email, /Your visit to/);
+    const mail = await waitForMail(catcherUrl(), email, /Your visit to/);
     expect(mail.text).toContain("Vera Visitor");
     expect(mail.text).toContain("Sunday, May 3, 2099");
   });

@@ -5,6 +5,40 @@
 // hundreds of streams where a thin client keeps the load generator's own cost low.
 import { request, type Agent, type ClientRequest, type IncomingMessage } from "node:http";
 
+/** One server-sent event: its `event:` name ("message" when absent) and its `data:` lines joined. */
+export interface SseMessage {
+  event: string;
+  data: string;
+}
+
+/**
+ * The SSE wire format, read incrementally: feed it text as it arrives, get back the complete events.
+ * Comments (keep-alive pings) are skipped; several `data:` lines of one event are joined with "\n".
+ * The one parser of the repository's SSE readers (this client, gateway/test/sse.ts).
+ */
+export class SseParser {
+  private buffer = "";
+
+  push(text: string): SseMessage[] {
+    this.buffer += text;
+    const messages: SseMessage[] = [];
+    let end: number;
+    while ((end = this.buffer.indexOf("\n\n")) !== -1) {
+      const block = this.buffer.slice(0, end);
+      this.buffer = this.buffer.slice(end + 2);
+      let event = "message";
+      const data: string[] = [];
+      for (const line of block.split("\n")) {
+        if (line.startsWith(":")) continue; // keep-alive ping
+        if (line.startsWith("event:")) event = line.slice(6).trim();
+        else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
+      }
+      if (data.length || event !== "message") messages.push({ event, data: data.join("\n") });
+    }
+    return messages;
+  }
+}
+
 export interface SseEvent<T = unknown> {
   /** When the event's last byte arrived (Date.now(), ms). */
   receivedAt: number;
@@ -29,7 +63,7 @@ export class GraphQLSseClient<T = unknown> {
   bytes = 0;
   /** Set when the stream ended (server closed it, `event: complete`, or an error). */
   ended: Error | "complete" | "closed" | null = null;
-  private buffer = "";
+  private readonly parser = new SseParser();
   private req: ClientRequest | null = null;
   private res: IncomingMessage | null = null;
   private readonly waiters = new Set<() => void>();
@@ -131,19 +165,8 @@ export class GraphQLSseClient<T = unknown> {
 
   private receive(chunk: string): void {
     this.bytes += Buffer.byteLength(chunk);
-    this.buffer += chunk;
-    let end: number;
     let changed = false;
-    while ((end = this.buffer.indexOf("\n\n")) !== -1) {
-      const block = this.buffer.slice(0, end);
-      this.buffer = this.buffer.slice(end + 2);
-      let event = "message";
-      let data = "";
-      for (const line of block.split("\n")) {
-        if (line.startsWith(":")) continue; // keep-alive ping
-        if (line.startsWith("event:")) event = line.slice(6).trim();
-        else if (line.startsWith("data:")) data += line.slice(5).trimStart();
-      }
+    for (const { event, data } of this.parser.push(chunk)) {
       if (event === "next" && data) {
         this.events.push({ receivedAt: Date.now(), data: JSON.parse(data) as T });
         changed = true;
