@@ -1,4 +1,6 @@
-import { defineConfig } from "vite";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { defaultClientConditions, defineConfig, type Plugin } from "vite";
 import react from "@vitejs/plugin-react";
 import { precompress } from "./vite-precompress.ts";
 import { icuCatalogs } from "./vite-icu.ts";
@@ -7,11 +9,32 @@ import { icuCatalogs } from "./vite-icu.ts";
 // production (cookies, CSRF and CSP behave the same).
 const gateway = process.env.FLOCK_GATEWAY_URL ?? "http://127.0.0.1:3001";
 
+/**
+ * React Router's package exports only its development build to bundlers (the same code with its
+ * developer warnings switched on); the build gets the production one beside it (`npm run dev` keeps
+ * the warnings).
+ */
+function reactRouterProduction(): Plugin {
+  const file = join(
+    dirname(createRequire(import.meta.url).resolve("react-router/package.json")),
+    "dist/production/index.mjs",
+  );
+  return {
+    name: "flock:react-router-production",
+    apply: "build",
+    enforce: "pre",
+    resolveId: (source) => (source === "react-router" ? file : null),
+  };
+}
+
 export default defineConfig({
   // precompress: brotli and gzip siblings of the built files, served by the gateway as they are.
   // icuCatalogs: the message catalogs precompiled (ICU MessageFormat), staff messages in their own chunk.
-  plugins: [react(), icuCatalogs(), precompress()],
+  plugins: [react(), reactRouterProduction(), icuCatalogs(), precompress()],
   resolve: {
+    // "es2015": packages that publish an ES2015+ build beside an ES5 one (rxjs, under Apollo Client)
+    // give the former: classes instead of tslib's helpers, 1.9 KB gzip less in every first load.
+    conditions: ["es2015", ...defaultClientConditions],
     // Messages arrive precompiled (vite-icu.ts): intl-messageformat's runtime without its parser.
     alias: [
       {
@@ -22,6 +45,8 @@ export default defineConfig({
   },
   build: {
     manifest: true,
+    // Every browser the app supports (ES2022 target) knows <link rel="modulepreload">.
+    modulePreload: { polyfill: false },
     sourcemap: false,
     target: "es2022",
   },
