@@ -29,24 +29,21 @@ function reactRouterProduction(): Plugin {
 
 export default defineConfig({
   // precompress: brotli and gzip siblings of the built files, served by the gateway as they are.
-  // icuCatalogs: the message catalogs precompiled (ICU MessageFormat), staff messages in their own chunk.
+  // icuCatalogs: the message catalogs precompiled (ICU MessageFormat), one chunk per area and language.
   plugins: [react(), reactRouterProduction(), icuCatalogs(), precompress()],
   resolve: {
     // "es2015": packages that publish an ES2015+ build beside an ES5 one (rxjs, under Apollo Client)
     // give the former: classes instead of tslib's helpers, 1.9 KB gzip less in every first load.
     conditions: ["es2015", ...defaultClientConditions],
-    // Messages arrive precompiled (vite-icu.ts): intl-messageformat's runtime without its parser.
-    alias: [
-      {
-        find: /^@formatjs\/icu-messageformat-parser$/,
-        replacement: "@formatjs/icu-messageformat-parser/no-parser.js",
-      },
-    ],
   },
   build: {
     manifest: true,
     // Every browser the app supports (ES2022 target) knows <link rel="modulepreload">.
     modulePreload: { polyfill: false },
+    // Everything the first load needs in one chunk (Rolldown's "$initial": the entry's static
+    // imports), instead of the six it split them into for the lazy chunks' sake: one gzip stream
+    // compresses 2.9 KB better than six, and it is one request.
+    rolldownOptions: { output: { codeSplitting: { groups: [{ name: "app", tags: ["$initial"] }] } } },
     sourcemap: false,
     target: "es2022",
   },
