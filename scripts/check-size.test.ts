@@ -174,13 +174,14 @@ describe("routeLoads (every public route opened first)", () => {
         file: "a/index.js",
         src: "index.html",
         isEntry: true,
-        dynamicImports: ["src/a.tsx", "src/b.tsx"],
+        dynamicImports: ["src/a.tsx", "src/b.tsx", "src/i18n/en/a.ts"],
       },
       "src/a.tsx": { file: "a/a.js", src: "src/a.tsx", isDynamicEntry: true },
       "src/b.tsx": { file: "a/b.js", src: "src/b.tsx", isDynamicEntry: true },
+      "src/i18n/en/a.ts": { file: "a/messages-a.js", src: "src/i18n/en/a.ts", isDynamicEntry: true },
     };
     const { randomBytes } = await import("node:crypto");
-    const big = randomBytes(200_000); // incompressible: over the 170 KB gzip budget
+    const big = randomBytes(200_000); // incompressible: over the 150 KB gzip budget
     const read = (file: string) => (file === "a/b.js" ? big : bytes(100));
     const [a, b] = routeLoads(small, (f) => Buffer.from(read(f)), ["src/a.tsx", "src/b.tsx"]);
     expect(a!.report.js.map((f) => f.file)).toEqual(["a/index.js", "a/a.js"]);
@@ -188,5 +189,23 @@ describe("routeLoads (every public route opened first)", () => {
     expect(b!.report.js.map((f) => f.file)).toEqual(["a/index.js", "a/b.js"]);
     expect(b!.report.jsOverBudget).toBe(true);
     expect(() => routeLoads(small, (f) => Buffer.from(read(f)), ["src/missing.tsx"])).toThrow(/no chunk/);
+  });
+
+  it("counts a route's message catalogs, named after a +, with its chunk", async () => {
+    const { routeLoads } = await import("./check-size.ts");
+    const small: Manifest = {
+      "index.html": { file: "a/index.js", src: "index.html", isEntry: true, dynamicImports: ["src/a.tsx"] },
+      "src/a.tsx": { file: "a/a.js", src: "src/a.tsx", isDynamicEntry: true },
+      "src/i18n/en/a.ts": { file: "a/messages-a.js", src: "src/i18n/en/a.ts", isDynamicEntry: true },
+    };
+    const { randomBytes } = await import("node:crypto");
+    const catalog = randomBytes(160_000); // incompressible: alone over the budget
+    const read = (file: string) => (file === "a/messages-a.js" ? catalog : Buffer.from("export {};"));
+    const [withCatalog] = routeLoads(small, read, ["src/a.tsx+src/i18n/en/a.ts"]);
+    expect(withCatalog!.report.js.map((f) => f.file)).toEqual(["a/index.js", "a/a.js", "a/messages-a.js"]);
+    expect(withCatalog!.report.jsOverBudget).toBe(true);
+    const [chunkOnly] = routeLoads(small, read, ["src/a.tsx"]);
+    expect(chunkOnly!.report.jsOverBudget).toBe(false);
+    expect(() => routeLoads(small, read, ["src/a.tsx+src/i18n/en/b.ts"])).toThrow(/no chunk .*en\/b\.ts/);
   });
 });

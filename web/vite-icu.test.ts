@@ -1,9 +1,8 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { icuCatalogs, isStaffKey, readCatalog } from "./vite-icu.ts";
+import { CATALOG, icuCatalogs, readCatalog } from "./vite-icu.ts";
 
-const EN = fileURLToPath(new URL("./src/i18n/en.ts", import.meta.url));
-const ES = fileURLToPath(new URL("./src/i18n/es.ts", import.meta.url));
+const file = (path: string) => fileURLToPath(new URL(`./src/i18n/${path}`, import.meta.url));
 
 /** What the plugin makes of a module id, evaluated as the browser would. */
 async function built(id: string): Promise<Record<string, Record<string, unknown>>> {
@@ -21,23 +20,28 @@ async function built(id: string): Promise<Record<string, Record<string, unknown>
 }
 
 describe("the message catalogs' build step", () => {
-  it("ships English without the staff screens' messages, which get their own chunk", async () => {
-    const { messages } = await readCatalog(EN);
-    const { en } = await built(EN);
-    const { enStaff } = await built(`\0flock-icu-staff:${EN}`);
-    const staffKeys = Object.keys(messages).filter(isStaffKey);
-    expect(staffKeys.length).toBeGreaterThan(100);
-    expect(Object.keys(en!).some(isStaffKey)).toBe(false);
-    expect(Object.keys(enStaff!).sort()).toEqual(staffKeys.sort());
-    expect(Object.keys(en!).length + staffKeys.length).toBe(Object.keys(messages).length);
+  it("compiles each area's catalog, in each language, under its own name", async () => {
+    const { messages } = await readCatalog(file("en/prayer.ts"));
+    const { prayer } = await built(file("en/prayer.ts"));
+    expect(Object.keys(prayer!).sort()).toEqual(Object.keys(messages).sort());
+    const { adminEvents } = await built(file("es/admin-events.ts"));
+    expect(Object.keys(adminEvents!).every((key) => key.startsWith("admin."))).toBe(true);
   });
 
   it("keeps plain messages as strings and precompiles plurals", async () => {
-    const { en } = await built(EN);
-    const { es } = await built(ES);
-    expect(en!["home.welcome"]).toBe("Welcome to {church}");
-    expect(Array.isArray(en!["prayer.prayedCount"])).toBe(true);
-    expect(Array.isArray(es!["prayer.prayedCount"])).toBe(true);
-    expect(Object.keys(es!).some(isStaffKey)).toBe(true);
+    const { home } = await built(file("en/home.ts"));
+    const { prayer: english } = await built(file("en/prayer.ts"));
+    const { prayer: spanish } = await built(file("es/prayer.ts"));
+    expect(home!["home.welcome"]).toBe("Welcome to {church}");
+    expect(Array.isArray(english!["prayer.prayedCount"])).toBe(true);
+    expect(Array.isArray(spanish!["prayer.prayedCount"])).toBe(true);
+  });
+
+  it("leaves every other module alone", async () => {
+    const plugin = icuCatalogs();
+    const load = plugin.load as unknown as (this: unknown, id: string) => Promise<string | null>;
+    expect(await load.call({}, file("catalogs.ts"))).toBeNull();
+    expect(await load.call({}, file("I18nProvider.tsx"))).toBeNull();
+    expect(CATALOG.test(file("en/admin-content.ts"))).toBe(true);
   });
 });

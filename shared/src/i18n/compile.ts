@@ -1,11 +1,11 @@
 import { IntlMessageFormat } from "intl-messageformat";
-import type { CompiledMessage, MessageAst } from "./format.ts";
+import type { MessageAst } from "./format.ts";
+import { ELEMENT, type CompiledMessage, type Element } from "./render.ts";
 
-// Build-time side of format.ts (web/vite-icu.ts, tests): parses ICU messages with FormatJS's parser.
+// Build-time side of render.ts (web/vite-icu.ts, tests): parses ICU messages with FormatJS's parser.
 
-/** ICU element types (the parser's TYPE enum): 0 literal, 1 a plain `{name}` argument. */
-const LITERAL = 0;
-const ARGUMENT = 1;
+const LITERAL = ELEMENT.literal;
+const ARGUMENT = ELEMENT.argument;
 
 /** The message's AST; throws (with the message quoted) when its ICU syntax is wrong. */
 export function parseMessage(message: string, where = ""): MessageAst {
@@ -19,9 +19,31 @@ export function parseMessage(message: string, where = ""): MessageAst {
 }
 
 /**
+ * The elements of `ast` as render.ts reads them; throws, naming the message, on what the web runtime
+ * does not format (dates, times, number styles and skeletons, rich-text tags): a catalog that uses
+ * one fails the build instead of a page.
+ */
+function supported(ast: MessageAst, where: string): Element[] {
+  for (const el of ast) {
+    const ok =
+      el.type === ELEMENT.literal ||
+      el.type === ELEMENT.argument ||
+      el.type === ELEMENT.pound ||
+      (el.type === ELEMENT.number && !el.style) ||
+      ((el.type === ELEMENT.select || el.type === ELEMENT.plural) &&
+        Object.values(el.options).every((option) => supported(option.value, where)));
+    if (!ok)
+      throw new Error(
+        `ICU message ${where ? `${where} ` : ""}uses an element the web app does not format (type ${el.type}${"value" in el ? ` "${el.value}"` : ""}): write it with plain arguments, numbers, plural or select`,
+      );
+  }
+  return ast as Element[];
+}
+
+/**
  * A message as the web app ships it: literal text and `{name}` placeholders stay a string (filled in by
  * `interpolate`, which gives the same result as the library for them); anything else (plurals,
- * selects, numbers, quoted braces) becomes the parser's AST.
+ * selects, numbers, quoted braces) becomes the parser's AST, for render.ts.
  */
 export function compileMessage(message: string, where = ""): CompiledMessage {
   const ast = parseMessage(message, where);
@@ -32,7 +54,7 @@ export function compileMessage(message: string, where = ""): CompiledMessage {
       .join("");
     if (printed === message) return message;
   }
-  return ast;
+  return supported(ast, where);
 }
 
 /** Every message of a catalog compiled (see compileMessage). */

@@ -1,4 +1,5 @@
 import { IntlMessageFormat } from "intl-messageformat";
+import type { MessageValues } from "./render.ts";
 
 /**
  * ICU MessageFormat for the web app and the gateway alike (FormatJS `intl-messageformat`): one
@@ -7,8 +8,9 @@ import { IntlMessageFormat } from "intl-messageformat";
  *
  * The gateway formats message strings (the library parses them once and keeps the result). The web
  * app ships messages precompiled (web/vite-icu.ts): a message without ICU arguments stays a string,
- * one with plurals or selects arrives as the parser's AST, and the browser bundle carries the
- * library's runtime without its parser (the first-load budget, QUALITY.md F1).
+ * one with plurals or selects arrives as the parser's AST, which render.ts formats with the browser's
+ * Intl objects; the browser bundle carries neither the library nor its parser (the first-load budget,
+ * QUALITY.md F1).
  */
 
 export const LOCALES = ["en", "es"] as const;
@@ -26,21 +28,13 @@ export function pickLocale(own: string | null | undefined, church: string | null
   return "en";
 }
 
-export type MessageValues = Record<string, string | number>;
+export type { MessageValues } from "./render.ts";
 
 /** A parsed ICU message (the parser's AST), as IntlMessageFormat takes it. */
 export type MessageAst = Exclude<ConstructorParameters<typeof IntlMessageFormat>[0], string>;
 
-/** A message as the web app ships it: a plain string ("{name}" placeholders at most) or an AST. */
-export type CompiledMessage = string | MessageAst;
-
-/** Fill `{name}` placeholders; unknown ones stay as written. (Messages without ICU arguments only.) */
-export function interpolate(template: string, values?: MessageValues): string {
-  if (!values) return template;
-  return template.replace(/\{(\w+)\}/g, (match, name: string) =>
-    name in values ? String(values[name]) : match,
-  );
-}
+// The web app's side: precompiled messages and their small runtime (render.ts, no library inside).
+export { formatCompiled, interpolate, type CompiledMessage } from "./render.ts";
 
 const parsed = new Map<string, IntlMessageFormat>();
 
@@ -52,17 +46,5 @@ export function formatMessage(message: string, locale: Locale, values?: MessageV
     format = new IntlMessageFormat(message, locale);
     parsed.set(key, format);
   }
-  return String(format.format(values));
-}
-
-const compiled = new WeakMap<MessageAst, Map<Locale, IntlMessageFormat>>();
-
-/** Format a precompiled message: a plain string is filled in directly, an AST by the library. */
-export function formatCompiled(message: CompiledMessage, locale: Locale, values?: MessageValues): string {
-  if (typeof message === "string") return interpolate(message, values);
-  let byLocale = compiled.get(message);
-  if (!byLocale) compiled.set(message, (byLocale = new Map()));
-  let format = byLocale.get(locale);
-  if (!format) byLocale.set(locale, (format = new IntlMessageFormat(message, locale)));
   return String(format.format(values));
 }

@@ -1,4 +1,4 @@
-import { useDeferredValue, useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useDeferredValue, useEffect, useRef, useState } from "react";
 import { Link, NavLink, Outlet, useLocation, useNavigate } from "react-router";
 import { useApolloClient } from "@apollo/client/react";
 import { useAppShell, useSetMyLocale, useSettingsChanged, useSignOut } from "../gql/AppShell.generated.ts";
@@ -6,9 +6,20 @@ import { useI18n } from "../i18n/I18nProvider.tsx";
 import { LOCALES, type Locale } from "../i18n/format.ts";
 import { accessibleBrandColor } from "../lib/color.ts";
 import { Loading } from "../components/Loading.tsx";
-import { Footer } from "../components/Footer.tsx";
 import { ErrorBoundary } from "../features/errors/ErrorPage.tsx";
-import { NotificationBell } from "../features/notifications/NotificationBell.tsx";
+import { withMessages } from "./withMessages.ts";
+
+// Below the fold, after the page: the footer's chunk loads once the church's settings are here.
+const Footer = lazy(
+  withMessages(["home"], () => import("../components/Footer.tsx").then((m) => ({ default: m.Footer }))),
+);
+
+// The bell is for signed-in people only: its chunk and messages load when there is one to show.
+const NotificationBell = lazy(
+  withMessages(["notifications"], () =>
+    import("../features/notifications/NotificationBell.tsx").then((m) => ({ default: m.NotificationBell })),
+  ),
+);
 
 /** The frame of every page: header with the church's name and logo, navigation, footer. */
 export function Layout() {
@@ -44,7 +55,11 @@ export function Layout() {
       <main id="main" tabIndex={-1} className="main">
         <ErrorBoundary resetKey={location.pathname}>{ready ? <Outlet /> : <Loading />}</ErrorBoundary>
       </main>
-      {settings && <Footer settings={settings} />}
+      {settings && (
+        <Suspense fallback={null}>
+          <Footer settings={settings} />
+        </Suspense>
+      )}
     </div>
   );
 }
@@ -117,7 +132,11 @@ function Header() {
         </Link>
         {/* Outside the collapsible menu: the unread count shows on phones too. Keyed by user so an
             account switch starts from that account's notifications. */}
-        {viewer && <NotificationBell key={viewer.user.id} />}
+        {viewer && (
+          <Suspense fallback={<BellPlaceholder />}>
+            <NotificationBell key={viewer.user.id} />
+          </Suspense>
+        )}
         <button
           ref={menuButton}
           type="button"
@@ -182,6 +201,15 @@ function Header() {
         </nav>
       </div>
     </header>
+  );
+}
+
+/** The bell's room in the header while its chunk arrives: the header does not shift when it comes. */
+function BellPlaceholder() {
+  return (
+    <div className="bell" aria-hidden="true">
+      <span className="bell__button" />
+    </div>
   );
 }
 

@@ -1,69 +1,36 @@
-import { lazy, Suspense, type ComponentType } from "react";
-import { Navigate, Route, Routes } from "react-router";
+import { Route, Routes } from "react-router";
 import { Layout } from "./Layout.tsx";
-import { Loading } from "../components/Loading.tsx";
-import { HomePage } from "../features/home/HomePage.tsx";
 import { NotFoundPage } from "../features/errors/NotFoundPage.tsx";
-import { RequireAbility, RequireViewer } from "./guards.tsx";
-import { useAbilities } from "../lib/abilities.ts";
+import { RequireViewer } from "./guards.tsx";
+import { lazyPage } from "./lazyPage.tsx";
+import { withMessages } from "./withMessages.ts";
 
-/** /admin opens the first section this user may use. */
-function AdminHome() {
-  const can = useAbilities();
-  const section = can.manageSettings
-    ? "settings"
-    : can.editContent
-      ? "news"
-      : can.manageSermons
-        ? "sermons"
-        : can.manageEvents
-          ? "events"
-          : can.manageGroups
-            ? "groups"
-            : can.useMediaLibrary
-              ? "media"
-              : can.manageRoles
-                ? "users"
-                : can.manageIntegrations
-                  ? "integrations"
-                  : can.viewPeople
-                    ? "people"
-                    : can.moderatePrayer
-                      ? "prayer"
-                      : "settings";
-  return <Navigate to={section} replace />;
-}
-
-/** Each area is its own chunk: visitors download only the public pages. */
-function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
-  const Page = lazy(async () => ({ default: pick(await load()) }));
-  return (
-    <Suspense fallback={<Loading />}>
-      <Page />
-    </Suspense>
-  );
-}
-
-const auth = () => import("../features/auth/pages.tsx");
-const publicContent = () => import("../features/content/public-content.tsx");
-const admin = () => import("../features/admin/pages.tsx");
-const adminContent = () => import("../features/content/admin/index.ts");
-const adminPeople = () => import("../features/people/admin/index.ts");
-const adminVisits = () => import("../features/visits/admin/index.ts");
-const me = () => import("../features/people/me-pages.tsx");
-const directory = () => import("../features/people/directory-pages.tsx");
-const prayer = () => import("../features/prayer/PrayerPage.tsx");
-const adminPrayer = () => import("../features/prayer/admin/AdminPrayerPage.tsx");
-// Sermons: public pages and the staff screens, each its own chunk.
-const sermons = () => import("../features/sermons/pages.tsx");
-const adminSermons = () => import("../features/sermons/admin/index.ts");
-// Events: public pages and the staff screens, each its own chunk.
-const events = () => import("../features/events/pages.tsx");
-const adminEvents = () => import("../features/events/admin/AdminEventsPages.tsx");
-const adminIntegrations = () => import("../features/integrations/admin/index.ts");
-// Groups: the finder and group pages, and the staff screens, each its own chunk.
-const groups = () => import("../features/groups/pages.tsx");
-const adminGroups = () => import("../features/groups/admin/index.ts");
+// Each page's chunk with the message catalogs its screens read (i18n/catalogs.ts), fetched together.
+const home = withMessages(
+  ["home", "news", "sermons", "events"],
+  () => import("../features/home/HomePage.tsx"),
+);
+const auth = withMessages(["auth"], () => import("../features/auth/pages.tsx"));
+const publicContent = withMessages(["news"], () => import("../features/content/public-content.tsx"));
+const me = withMessages(
+  ["me", "people", "directory", "events"],
+  () => import("../features/people/me-pages.tsx"),
+);
+const directory = withMessages(
+  ["directory", "people"],
+  () => import("../features/people/directory-pages.tsx"),
+);
+const prayer = withMessages(["prayer"], () => import("../features/prayer/PrayerPage.tsx"));
+const sermons = withMessages(["sermons"], () => import("../features/sermons/pages.tsx"));
+const events = withMessages(["events"], () => import("../features/events/pages.tsx"));
+const groups = withMessages(["groups"], () => import("../features/groups/pages.tsx"));
+const visit = withMessages(["visit", "home"], () => import("../features/visits/VisitPage.tsx"));
+const notifications = withMessages(
+  ["notifications"],
+  () => import("../features/notifications/NotificationsPage.tsx"),
+);
+// The staff area: its route table, guards and screens are chunks of their own (admin-routes.tsx).
+const adminRoutes = withMessages(["admin"], () => import("./admin-routes.tsx"));
 
 /**
  * The chunk of the page a browser opens first, fetched at start-up in parallel with the shell's
@@ -72,6 +39,7 @@ const adminGroups = () => import("../features/groups/admin/index.ts");
  * pages not listed load when rendered, as before.
  */
 const FIRST_LOAD: Record<string, () => Promise<unknown>> = {
+  "": home,
   news: publicContent,
   p: publicContent,
   login: auth,
@@ -84,6 +52,7 @@ const FIRST_LOAD: Record<string, () => Promise<unknown>> = {
   groups,
   me,
   directory,
+  visit,
 };
 
 export function preloadFirstPage(pathname: string): void {
@@ -97,7 +66,7 @@ export function AppRoutes() {
   return (
     <Routes>
       <Route element={<Layout />}>
-        <Route index element={<HomePage />} />
+        <Route index element={lazyPage(home, (m) => m.HomePage)} />
         <Route path="news" element={lazyPage(publicContent, (m) => m.NewsPage)} />
         <Route path="news/:slug" element={lazyPage(publicContent, (m) => m.PostPage)} />
         <Route path="p/:slug" element={lazyPage(publicContent, (m) => m.ContentPage)} />
@@ -119,26 +88,14 @@ export function AppRoutes() {
         <Route path="events/:slug" element={lazyPage(events, (m) => m.EventPage)} />
         <Route path="groups" element={lazyPage(groups, (m) => m.GroupsPage)} />
         <Route path="groups/:slug" element={lazyPage(groups, (m) => m.GroupPage)} />
-        <Route
-          path="visit"
-          element={lazyPage(
-            () => import("../features/visits/VisitPage.tsx"),
-            (m) => m.VisitPage,
-          )}
-        />
+        <Route path="visit" element={lazyPage(visit, (m) => m.VisitPage)} />
         <Route path="me" element={<RequireViewer>{lazyPage(me, (m) => m.MeLayout)}</RequireViewer>}>
           <Route index element={lazyPage(me, (m) => m.MePage)} />
           <Route path="profile" element={lazyPage(me, (m) => m.ProfilePage)} />
           <Route path="household" element={lazyPage(me, (m) => m.HouseholdPage)} />
           <Route path="privacy" element={lazyPage(me, (m) => m.PrivacyPage)} />
           <Route path="data" element={lazyPage(me, (m) => m.DataPage)} />
-          <Route
-            path="notifications"
-            element={lazyPage(
-              () => import("../features/notifications/NotificationsPage.tsx"),
-              (m) => m.NotificationsPage,
-            )}
-          />
+          <Route path="notifications" element={lazyPage(notifications, (m) => m.NotificationsPage)} />
         </Route>
         {/* Signed-in users only; the pages themselves explain why a pending sign-up can't see it yet. */}
         <Route
@@ -149,168 +106,7 @@ export function AppRoutes() {
           path="directory/:id"
           element={<RequireViewer>{lazyPage(directory, (m) => m.DirectoryPersonPage)}</RequireViewer>}
         />
-        <Route
-          path="admin"
-          element={
-            <RequireAbility ability="useAdmin">{lazyPage(admin, (m) => m.AdminLayout)}</RequireAbility>
-          }
-        >
-          <Route index element={<AdminHome />} />
-          <Route
-            path="settings"
-            element={
-              <RequireAbility ability="manageSettings">
-                {lazyPage(admin, (m) => m.AdminSettingsPage)}
-              </RequireAbility>
-            }
-          />
-          <Route
-            path="users"
-            element={
-              <RequireAbility ability="manageRoles">
-                {lazyPage(admin, (m) => m.AdminUsersPage)}
-              </RequireAbility>
-            }
-          />
-          <Route
-            path="integrations"
-            element={
-              <RequireAbility ability="manageIntegrations">
-                {lazyPage(adminIntegrations, (m) => m.AdminIntegrationsPage)}
-              </RequireAbility>
-            }
-          />
-          <Route
-            path="news"
-            element={
-              <RequireAbility ability="editContent">
-                {lazyPage(adminContent, (m) => m.AdminNewsPage)}
-              </RequireAbility>
-            }
-          />
-          <Route
-            path="news/:id"
-            element={
-              <RequireAbility ability="editContent">
-                {lazyPage(adminContent, (m) => m.AdminPostEditorPage)}
-              </RequireAbility>
-            }
-          />
-          <Route
-            path="pages"
-            element={
-              <RequireAbility ability="editContent">
-                {lazyPage(adminContent, (m) => m.AdminPagesPage)}
-              </RequireAbility>
-            }
-          />
-          <Route
-            path="pages/:id"
-            element={
-              <RequireAbility ability="editContent">
-                {lazyPage(adminContent, (m) => m.AdminPageEditorPage)}
-              </RequireAbility>
-            }
-          />
-          <Route
-            path="media"
-            element={
-              <RequireAbility ability="useMediaLibrary">
-                {lazyPage(adminContent, (m) => m.AdminMediaPage)}
-              </RequireAbility>
-            }
-          />
-          <Route
-            path="people"
-            element={
-              <RequireAbility ability="viewPeople">
-                {lazyPage(adminPeople, (m) => m.AdminPeoplePage)}
-              </RequireAbility>
-            }
-          />
-          <Route
-            path="people/:id"
-            element={
-              <RequireAbility ability="viewPeople">
-                {lazyPage(adminPeople, (m) => m.AdminPersonPage)}
-              </RequireAbility>
-            }
-          />
-          <Route
-            path="households/:id"
-            element={
-              <RequireAbility ability="viewPeople">
-                {lazyPage(adminPeople, (m) => m.AdminHouseholdPage)}
-              </RequireAbility>
-            }
-          />
-          <Route
-            path="visits"
-            element={
-              <RequireAbility ability="viewPeople">
-                {lazyPage(adminVisits, (m) => m.AdminVisitsPage)}
-              </RequireAbility>
-            }
-          />
-          {/* Events */}
-          <Route
-            path="events"
-            element={
-              <RequireAbility ability="manageEvents">
-                {lazyPage(adminEvents, (m) => m.AdminEventsPage)}
-              </RequireAbility>
-            }
-          />
-          <Route
-            path="events/:id"
-            element={
-              <RequireAbility ability="manageEvents">
-                {lazyPage(adminEvents, (m) => m.AdminEventEditorPage)}
-              </RequireAbility>
-            }
-          />
-          <Route
-            path="groups"
-            element={
-              <RequireAbility ability="manageGroups">
-                {lazyPage(adminGroups, (m) => m.AdminGroupsPage)}
-              </RequireAbility>
-            }
-          />
-          {/* Sermons */}
-          <Route
-            path="sermons"
-            element={
-              <RequireAbility ability="manageSermons">
-                {lazyPage(adminSermons, (m) => m.AdminSermonsPage)}
-              </RequireAbility>
-            }
-          />
-          <Route
-            path="sermons/library"
-            element={
-              <RequireAbility ability="manageSermons">
-                {lazyPage(adminSermons, (m) => m.AdminSermonLibraryPage)}
-              </RequireAbility>
-            }
-          />
-          <Route
-            path="sermons/:id"
-            element={
-              <RequireAbility ability="manageSermons">
-                {lazyPage(adminSermons, (m) => m.AdminSermonEditorPage)}
-              </RequireAbility>
-            }
-          />
-          <Route
-            path="prayer"
-            element={
-              <RequireAbility ability="moderatePrayer">
-                {lazyPage(adminPrayer, (m) => m.AdminPrayerPage)}
-              </RequireAbility>
-            }
-          />
-        </Route>
+        <Route path="admin/*" element={lazyPage(adminRoutes, (m) => m.AdminRoutes)} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

@@ -8,54 +8,14 @@ import {
   useState,
   type ReactNode,
 } from "react";
-import { formatCompiled, type CompiledMessage } from "@flock/shared/i18n/format";
-import { en, type MessageKey } from "./en.ts";
+import { formatCompiled } from "@flock/shared/i18n/render";
+import type { MessageKey } from "./catalogs.ts";
 import { type Locale, LOCALES } from "./format.ts";
+import { fetchMissing, loadMessages, lookup, missingFor, setReaderLocale } from "./load.ts";
 
-/**
- * A catalog as the build ships it (web/vite-icu.ts): ICU messages precompiled, plain strings or ASTs.
- * English ships with the app without the staff screens' messages, which come in their own chunk.
- */
-type Messages = Partial<Record<string, CompiledMessage>>;
+export type { MessageKey } from "./catalogs.ts";
+
 const STORAGE_KEY = "flock.locale";
-
-// English is the source and ships with the app; other languages are separate chunks, fetched only
-// for the people who read them (each dictionary is ~15 KB gzip: the first-load budget is 170 KB).
-const LOADERS: Record<Exclude<Locale, "en">, () => Promise<Messages>> = {
-  es: () => import("./es.ts").then((m) => m.es as Messages),
-};
-const english = en as Messages;
-const loaded = new Map<Locale, Messages>([["en", english]]);
-
-// The staff screens' English ("admin.*"), fetched the first time one of them is asked for.
-let englishStaff: Messages | null = null;
-let englishStaffLoading: Promise<Messages | null> | null = null;
-function loadEnglishStaff(): Promise<Messages | null> {
-  englishStaffLoading ??= import("./en.ts?staff").then(
-    (m) => (englishStaff = m.enStaff),
-    () => {
-      englishStaffLoading = null; // offline: try again on the next render
-      return null;
-    },
-  );
-  return englishStaffLoading;
-}
-const loading = new Map<Locale, Promise<Messages>>();
-
-function loadMessages(locale: Locale): Promise<Messages> {
-  const ready = loaded.get(locale);
-  if (ready) return Promise.resolve(ready);
-  let pending = loading.get(locale);
-  if (!pending) {
-    pending = LOADERS[locale as Exclude<Locale, "en">]().then((messages) => {
-      loaded.set(locale, messages);
-      return messages;
-    });
-    pending.catch(() => loading.delete(locale)); // offline: try again on the next render
-    loading.set(locale, pending);
-  }
-  return pending;
-}
 
 export interface I18n {
   locale: Locale;
@@ -82,10 +42,12 @@ function browserLocale(): Locale {
   return navigator.languages.some((l) => l.toLowerCase().startsWith("es")) ? "es" : "en";
 }
 
-// Start fetching the reader's dictionary with the app itself, not after the first render.
+// The reader's language as far as it is known before the first render: pages opened first fetch their
+// catalogs in it (app/routes.tsx), and a Spanish reader's shell catalog starts with the app itself.
 if (typeof navigator !== "undefined") {
   const early = storedLocale() ?? (navigator.languages?.length ? browserLocale() : "en");
-  if (early !== "en") void loadMessages(early).catch(() => undefined);
+  setReaderLocale(early);
+  if (early !== "en") void loadMessages(["shell"], early).catch(() => undefined);
 }
 
 /**
@@ -101,25 +63,37 @@ export function I18nProvider({
 }) {
   const [chosen, setChosen] = useState<Locale | null>(storedLocale);
   const locale: Locale = chosen ?? (navigator.languages.length ? browserLocale() : (churchDefault ?? "en"));
+  // Pages fetch their catalogs in the language being read (idempotent: the same value every render).
+  setReaderLocale(locale);
 
-  // Bumped when a dictionary arrives (the dictionaries themselves live in the module-level cache).
-  const [, setArrivals] = useState(0);
-  const [staff, setStaff] = useState<Messages | null>(englishStaff);
+  // Bumped when catalogs something waits for arrive (the catalogs themselves live in load.ts).
+  const [arrivals, setArrivals] = useState(0);
   const [unavailable, setUnavailable] = useState<Locale | null>(null);
 
+  // While a newly chosen language's catalogs arrive (those of everything on screen), the page stays
+  // in the previous one and keeps its state; at start, nothing rather than a flash of English.
+  const shown = useRef<Locale | null>(null);
+  const missing = missingFor(locale, shown.current);
+  if (missing.length === 0 || unavailable === locale) shown.current = locale;
+  const rendered = shown.current;
+  const waiting = missing.join(",");
+
   useEffect(() => {
-    document.documentElement.lang = locale;
-    if (loaded.has(locale)) return;
+    if (!waiting) return;
     let cancelled = false;
-    loadMessages(locale).then(
+    loadMessages(waiting.split(",") as typeof missing, locale).then(
       () => !cancelled && setArrivals((n) => n + 1),
-      // The dictionary could not be fetched (offline): English rather than a blank page.
+      // Neither the language's catalogs nor the English ones came (offline): what is here, in English.
       () => !cancelled && setUnavailable(locale),
     );
     return () => {
       cancelled = true;
     };
-  }, [locale]);
+  }, [locale, waiting]);
+
+  useEffect(() => {
+    if (rendered) document.documentElement.lang = rendered;
+  }, [rendered]);
 
   const setLocale = useCallback((next: Locale) => {
     try {
@@ -130,38 +104,32 @@ export function I18nProvider({
     setChosen(next);
   }, []);
 
-  // While a newly chosen language arrives, the page stays in the previous one (and keeps its state).
-  const previous = useRef<Messages | undefined>(undefined);
-  const dictionary = loaded.get(locale) ?? (unavailable === locale ? en : previous.current);
-  previous.current = dictionary;
-  const value = useMemo<I18n>(
-    () => ({
-      locale,
+  const value = useMemo<I18n | null>(() => {
+    if (!rendered) return null;
+    const arrival = () => setArrivals((n) => n + 1);
+    return {
+      locale: rendered,
       t: (key, vars) => {
-        const message = dictionary?.[key] ?? english[key] ?? staff?.[key];
+        const message = lookup(rendered, key);
         if (message !== undefined) {
           try {
-            return formatCompiled(message, locale, vars);
+            return formatCompiled(message, rendered, vars);
           } catch (error) {
             // A count or choice left out by the caller: the key, rather than a page that fails to render.
             console.error(`[i18n] ${key}:`, error);
             return key;
           }
         }
-        if (!staff) {
-          // A staff screen's message before its chunk arrived: blank for that moment, then re-rendered.
-          void loadEnglishStaff().then((arrived) => arrived && setStaff(arrived));
-          return "";
-        }
-        return key;
+        // A catalog the page did not ask for (app/routes.tsx): blank for that moment, then re-rendered.
+        return fetchMissing(rendered, key, arrival) ? "" : key;
       },
-      has: (key): key is MessageKey => key in english || (!!staff && key in staff),
+      has: (key): key is MessageKey => lookup(rendered, key) !== undefined,
       setLocale,
-    }),
-    [locale, setLocale, dictionary, staff],
-  );
-  // At start, a few milliseconds while the reader's dictionary arrives: nothing rather than a flash of English.
-  if (!dictionary) return null;
+    };
+    // `arrivals`: a new value (consumers re-render) when a catalog something waited for arrives.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [rendered, setLocale, arrivals]);
+  if (!value) return null;
   return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;
 }
 

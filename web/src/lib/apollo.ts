@@ -1,7 +1,8 @@
-import { ApolloClient, ApolloLink, HttpLink, InMemoryCache } from "@apollo/client";
+import { ApolloClient, ApolloLink, InMemoryCache } from "@apollo/client";
 import { Observable } from "rxjs";
 import { getOperationAST, OperationTypeNode, print } from "graphql";
 import type { Client } from "graphql-sse";
+import { jsonHttpLink } from "./http-link.ts";
 
 /** The gateway refuses GET and multipart GraphQL requests without this header (CSRF prevention). */
 export const CSRF_HEADERS = { "x-graphql-yoga-csrf": "1" } as const;
@@ -89,7 +90,7 @@ class SseLink extends ApolloLink {
 }
 
 export function createApolloClient(): ApolloClient {
-  const http = new HttpLink({ uri: "/graphql", credentials: "same-origin", headers: { ...CSRF_HEADERS } });
+  const http = jsonHttpLink("/graphql", { ...CSRF_HEADERS });
   const isSubscription = ({ query }: ApolloLink.Operation) =>
     getOperationAST(query)?.operation === OperationTypeNode.SUBSCRIPTION;
   // Refetch the queries on screen (not the cache's standby ones) once a dropped stream is back.

@@ -1,13 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { CombinedGraphQLErrors } from "@apollo/client/errors";
 import { handleError } from "./handleError.ts";
-import { en } from "../i18n/en.ts";
+import { shell } from "../i18n/en/shell.ts";
+import type { MessageKey } from "../i18n/catalogs.ts";
 import { formatMessage } from "@flock/shared/i18n/format";
 
-// The English messages as the app formats them (ICU MessageFormat).
+// The English messages as the app formats them (ICU MessageFormat); errors and form messages are the
+// shell's, which every page has.
+const en: Record<string, string> = shell;
 const i18n = {
-  t: (key: keyof typeof en, vars?: Record<string, string | number>) => formatMessage(en[key], "en", vars),
-  has: (key: string): key is keyof typeof en => key in en,
+  t: (key: MessageKey, vars?: Record<string, string | number>) => formatMessage(en[key]!, "en", vars),
+  has: (key: string): key is MessageKey => key in en,
 };
 const gqlError = (message: string, extensions: Record<string, unknown>) =>
   new CombinedGraphQLErrors({ errors: [{ message, extensions }] });
@@ -52,8 +55,8 @@ describe("handleError", () => {
   it("words a conflict in the reader's language when its reason is known, else keeps the server's sentence", () => {
     const es = {
       ...i18n,
-      t: (key: keyof typeof en) =>
-        key === "error.CONFLICT.signup_handled" ? "Este registro ya fue atendido." : en[key],
+      t: (key: MessageKey) =>
+        key === "error.CONFLICT.signup_handled" ? "Este registro ya fue atendido." : en[key]!,
     };
     expect(
       handleError(

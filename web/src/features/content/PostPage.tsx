@@ -50,8 +50,12 @@ export function PostPage() {
       </p>
       {post.cover && (
         <figure className="article__cover">
+          {/* The article is at most 46rem wide: a phone takes the 800-pixel rendition, not the 1600
+              (the cover is the post page's largest paint). */}
           <img
             src={post.cover.imageUrl}
+            srcSet={`${post.cover.mediumUrl} 800w, ${post.cover.imageUrl} 1600w`}
+            sizes="(min-width: 48.5rem) 46rem, calc(100vw - 2.5rem)"
             alt={post.cover.alt}
             width={post.cover.width ?? undefined}
             height={post.cover.height ?? undefined}

@@ -4,7 +4,7 @@ import { useAppShell } from "../../gql/AppShell.generated.ts";
 import { useChangePassword } from "./me.generated.ts";
 import { useRequestVerification } from "../auth/auth.generated.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
-import type { MessageKey } from "../../i18n/en.ts";
+import type { MessageKey } from "../../i18n/catalogs.ts";
 import { Alert } from "../../components/Alert.tsx";
 import { TextField } from "../../components/Field.tsx";
 import { useForm } from "../../lib/useForm.ts";

@@ -2,7 +2,7 @@ import { useRef, useState, type ReactNode } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { useApolloClient } from "@apollo/client/react";
 import type { PageStatus, PostStatus } from "../../../gql/types.ts";
-import type { MessageKey } from "../../../i18n/en.ts";
+import type { MessageKey } from "../../../i18n/catalogs.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { Alert } from "../../../components/Alert.tsx";
 import { TextAreaField, TextField } from "../../../components/Field.tsx";

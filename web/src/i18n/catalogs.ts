@@ -1,0 +1,199 @@
+// The web app's message catalogs, one per area: web/src/i18n/en/<area>.ts is the source (English),
+// es/<area>.ts its Spanish (typed by the English file: a missing or extra key fails the type check).
+// The shell's English ships with the app; every other catalog, and every Spanish one, is its own chunk,
+// fetched with the page that shows it (app/routes.tsx: `withMessages`) in the reader's language, so a
+// visitor's first load carries only the shell's messages and their page's (QUALITY.md F1).
+//
+// Which catalog a key lives in follows from its prefix (areaOf below: "prayer.…" in prayer.ts,
+// "admin.events.…" in admin-events.ts); a key that several features show lives in shell.ts (or, for
+// staff screens, admin.ts), which every page has. scripts/web-messages.test.ts checks both rules and
+// that each page asks for every catalog its code reads.
+import type { CompiledMessage } from "@flock/shared/i18n/render";
+import type { Locale } from "./format.ts";
+import type { shell } from "./en/shell.ts";
+import type { home } from "./en/home.ts";
+import type { auth } from "./en/auth.ts";
+import type { news } from "./en/news.ts";
+import type { prayer } from "./en/prayer.ts";
+import type { sermons } from "./en/sermons.ts";
+import type { events } from "./en/events.ts";
+import type { groups } from "./en/groups.ts";
+import type { me } from "./en/me.ts";
+import type { directory } from "./en/directory.ts";
+import type { people } from "./en/people.ts";
+import type { visit } from "./en/visit.ts";
+import type { notifications } from "./en/notifications.ts";
+import type { admin } from "./en/admin.ts";
+import type { adminContent } from "./en/admin-content.ts";
+import type { adminPeople } from "./en/admin-people.ts";
+import type { adminVisits } from "./en/admin-visits.ts";
+import type { adminPrayer } from "./en/admin-prayer.ts";
+import type { adminSermons } from "./en/admin-sermons.ts";
+import type { adminEvents } from "./en/admin-events.ts";
+import type { adminGroups } from "./en/admin-groups.ts";
+import type { adminIntegrations } from "./en/admin-integrations.ts";
+
+/** Every message key: the keys of the English catalogs together. */
+export type MessageKey =
+  | keyof typeof shell
+  | keyof typeof home
+  | keyof typeof auth
+  | keyof typeof news
+  | keyof typeof prayer
+  | keyof typeof sermons
+  | keyof typeof events
+  | keyof typeof groups
+  | keyof typeof me
+  | keyof typeof directory
+  | keyof typeof people
+  | keyof typeof visit
+  | keyof typeof notifications
+  | keyof typeof admin
+  | keyof typeof adminContent
+  | keyof typeof adminPeople
+  | keyof typeof adminVisits
+  | keyof typeof adminPrayer
+  | keyof typeof adminSermons
+  | keyof typeof adminEvents
+  | keyof typeof adminGroups
+  | keyof typeof adminIntegrations;
+
+/** A catalog as the build ships it (web/vite-icu.ts): plain strings, or ICU elements precompiled. */
+export type Messages = Partial<Record<string, CompiledMessage>>;
+
+/** The catalogs fetched on demand, per language: every area but the English shell. */
+export const CATALOGS = {
+  shell: { es: () => import("./es/shell.ts").then((m) => m.shell) },
+  home: {
+    en: () => import("./en/home.ts").then((m) => m.home),
+    es: () => import("./es/home.ts").then((m) => m.home),
+  },
+  auth: {
+    en: () => import("./en/auth.ts").then((m) => m.auth),
+    es: () => import("./es/auth.ts").then((m) => m.auth),
+  },
+  news: {
+    en: () => import("./en/news.ts").then((m) => m.news),
+    es: () => import("./es/news.ts").then((m) => m.news),
+  },
+  prayer: {
+    en: () => import("./en/prayer.ts").then((m) => m.prayer),
+    es: () => import("./es/prayer.ts").then((m) => m.prayer),
+  },
+  sermons: {
+    en: () => import("./en/sermons.ts").then((m) => m.sermons),
+    es: () => import("./es/sermons.ts").then((m) => m.sermons),
+  },
+  events: {
+    en: () => import("./en/events.ts").then((m) => m.events),
+    es: () => import("./es/events.ts").then((m) => m.events),
+  },
+  groups: {
+    en: () => import("./en/groups.ts").then((m) => m.groups),
+    es: () => import("./es/groups.ts").then((m) => m.groups),
+  },
+  me: {
+    en: () => import("./en/me.ts").then((m) => m.me),
+    es: () => import("./es/me.ts").then((m) => m.me),
+  },
+  directory: {
+    en: () => import("./en/directory.ts").then((m) => m.directory),
+    es: () => import("./es/directory.ts").then((m) => m.directory),
+  },
+  people: {
+    en: () => import("./en/people.ts").then((m) => m.people),
+    es: () => import("./es/people.ts").then((m) => m.people),
+  },
+  visit: {
+    en: () => import("./en/visit.ts").then((m) => m.visit),
+    es: () => import("./es/visit.ts").then((m) => m.visit),
+  },
+  notifications: {
+    en: () => import("./en/notifications.ts").then((m) => m.notifications),
+    es: () => import("./es/notifications.ts").then((m) => m.notifications),
+  },
+  admin: {
+    en: () => import("./en/admin.ts").then((m) => m.admin),
+    es: () => import("./es/admin.ts").then((m) => m.admin),
+  },
+  "admin-content": {
+    en: () => import("./en/admin-content.ts").then((m) => m.adminContent),
+    es: () => import("./es/admin-content.ts").then((m) => m.adminContent),
+  },
+  "admin-people": {
+    en: () => import("./en/admin-people.ts").then((m) => m.adminPeople),
+    es: () => import("./es/admin-people.ts").then((m) => m.adminPeople),
+  },
+  "admin-visits": {
+    en: () => import("./en/admin-visits.ts").then((m) => m.adminVisits),
+    es: () => import("./es/admin-visits.ts").then((m) => m.adminVisits),
+  },
+  "admin-prayer": {
+    en: () => import("./en/admin-prayer.ts").then((m) => m.adminPrayer),
+    es: () => import("./es/admin-prayer.ts").then((m) => m.adminPrayer),
+  },
+  "admin-sermons": {
+    en: () => import("./en/admin-sermons.ts").then((m) => m.adminSermons),
+    es: () => import("./es/admin-sermons.ts").then((m) => m.adminSermons),
+  },
+  "admin-events": {
+    en: () => import("./en/admin-events.ts").then((m) => m.adminEvents),
+    es: () => import("./es/admin-events.ts").then((m) => m.adminEvents),
+  },
+  "admin-groups": {
+    en: () => import("./en/admin-groups.ts").then((m) => m.adminGroups),
+    es: () => import("./es/admin-groups.ts").then((m) => m.adminGroups),
+  },
+  "admin-integrations": {
+    en: () => import("./en/admin-integrations.ts").then((m) => m.adminIntegrations),
+    es: () => import("./es/admin-integrations.ts").then((m) => m.adminIntegrations),
+  },
+} satisfies Record<string, Partial<Record<Locale, () => Promise<Messages>>>>;
+
+export type Area = keyof typeof CATALOGS;
+
+/** Key prefixes and the catalog that holds them, longest first; a key with none of them is the shell's. */
+const PREFIXES: ReadonlyArray<readonly [string, Area]> = (
+  [
+    ["home.", "home"],
+    ["footer.", "home"],
+    ["social.", "home"],
+    ["time.", "home"],
+    ["auth.", "auth"],
+    ["news.", "news"],
+    ["prayer.admin.", "admin-prayer"],
+    ["prayer.", "prayer"],
+    ["sermons.", "sermons"],
+    ["events.", "events"],
+    ["groups.", "groups"],
+    ["me.", "me"],
+    ["directory.", "directory"],
+    ["people.", "people"],
+    ["phoneKind.", "people"],
+    ["householdRole.", "people"],
+    ["ageGroup.", "people"],
+    ["visibility.", "people"],
+    ["photo.", "people"],
+    ["visit.", "visit"],
+    ["notifications.", "notifications"],
+    ["staffAlerts.", "notifications"],
+    ["admin.content.", "admin-content"],
+    ["admin.people.", "admin-people"],
+    ["admin.household.", "admin-people"],
+    ["admin.visits.", "admin-visits"],
+    ["admin.sermons.", "admin-sermons"],
+    ["admin.events.", "admin-events"],
+    ["admin.groups.", "admin-groups"],
+    ["admin.integrations.", "admin-integrations"],
+    ["admin.webhooks.", "admin-integrations"],
+    ["admin.", "admin"],
+    ["permission.", "admin"],
+  ] as const
+)
+  .slice()
+  .sort((a, b) => b[0].length - a[0].length);
+
+/** The catalog a key belongs in by its prefix (a shared key may sit in shell.ts or admin.ts instead). */
+export function areaOf(key: string): Area {
+  return PREFIXES.find(([prefix]) => key.startsWith(prefix))?.[1] ?? "shell";
+}

@@ -1,0 +1,25 @@
+/** English: plan a visit (features/visits). */
+export const visit = {
+  "visit.title": "Plan a visit",
+  "visit.intro": "We'd love to meet you. Tell us when you're coming and we'll look out for you at {church}.",
+  "visit.expectTitle": "What to expect",
+  "visit.expect1": "A friendly welcome at the door: someone will show you around.",
+  "visit.expect2": "Come as you are; there's no dress code.",
+  "visit.expect3": "Children are always welcome.",
+  "visit.formTitle": "Tell us you're coming",
+  "visit.name": "Your name",
+  "visit.emailHint": "We'll send a confirmation here.",
+  "visit.plannedDate": "Date of your visit",
+  "visit.partySize": "How many people?",
+  "visit.partySizeHint": "Including you.",
+  "visit.message": "Anything we should know?",
+  "visit.messageHint": "Questions, access needs, children's ages… Up to 2,000 characters.",
+  "visit.privacy": "We use these details only to welcome you and follow up on your visit.",
+  "visit.submit": "Plan my visit",
+  "visit.sending": "Sending…",
+  "visit.thanksTitle": "Thank you, {name}!",
+  "visit.thanksDate": "We look forward to seeing you on {date}.",
+  "visit.thanksNoDate": "We look forward to seeing you.",
+  "visit.thanksEmail":
+    "A confirmation is on its way to {email}, and someone from the church will be in touch.",
+} as const;

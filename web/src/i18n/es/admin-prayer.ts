@@ -1,0 +1,37 @@
+import type { adminPrayer as english } from "../en/admin-prayer.ts";
+
+/** Spanish: staff: prayer moderation and the pastoral view (features/prayer/admin). */
+export const adminPrayer: Record<keyof typeof english, string> = {
+  "prayer.admin.title": "Peticiones de oración",
+  "prayer.admin.intro":
+    "Aprueba peticiones para el muro, corrige erratas o recházalas con un motivo que verá quien la pidió. Las más antiguas primero.",
+  "prayer.admin.filter": "Estado",
+  "prayer.admin.tab.PENDING": "Por revisar",
+  "prayer.admin.tab.APPROVED": "Aprobadas",
+  "prayer.admin.tab.REJECTED": "Rechazadas",
+  "prayer.admin.tab.ANSWERED": "Respondidas",
+  "prayer.admin.tab.ARCHIVED": "Archivadas",
+  "prayer.admin.count": "{count, plural, one {# petición} other {# peticiones}}",
+  "prayer.admin.empty.PENDING": "Nada por revisar. ¡Bien hecho!",
+  "prayer.admin.empty.APPROVED": "No hay peticiones aprobadas.",
+  "prayer.admin.empty.REJECTED": "No hay peticiones rechazadas.",
+  "prayer.admin.empty.ANSWERED": "No hay peticiones respondidas.",
+  "prayer.admin.empty.ARCHIVED": "No hay peticiones archivadas.",
+  "prayer.admin.flags": "{count, plural, one {Reportada # vez} other {Reportada # veces}}",
+  "prayer.admin.group": "Solo para un grupo",
+  "prayer.admin.groupNamed": "Solo para el grupo {name}",
+  "prayer.admin.anonymous": "Anónima",
+  "prayer.admin.requester": "Pedida por",
+  "prayer.admin.edit": "Corregir erratas",
+  "prayer.admin.editLabel": "Texto de la petición",
+  "prayer.admin.approve": "Aprobar",
+  "prayer.admin.approved": "Aprobada.",
+  "prayer.admin.reject": "Rechazar",
+  "prayer.admin.takeDown": "Retirar",
+  "prayer.admin.rejectTitle": "¿Rechazar esta petición?",
+  "prayer.admin.reason": "Motivo",
+  "prayer.admin.reasonHint": "Quien la pidió lo verá. Sé amable.",
+  "prayer.admin.reasonRequired": "Indica un motivo.",
+  "prayer.admin.rejectConfirm": "Rechazar petición",
+  "prayer.admin.rejected": "Rechazada.",
+};
