@@ -64,6 +64,8 @@ export default tseslint.config(
           "BadRequestError",
           "ValidationError",
           "arrayOf",
+          "Command",
+          "toString",
         ].map((name) => [name, "readonly"]),
       ),
     },

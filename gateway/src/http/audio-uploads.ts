@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { rm, stat } from "node:fs/promises";
+import { readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Server } from "@tus/server";
@@ -37,14 +37,28 @@ type TusRequest = { headers: Headers };
 export class AudioUploads {
   readonly directory: string;
   private readonly tus: Server;
+  private readonly pbUrl: string;
+  private readonly viewerCache: ViewerCache;
+  private readonly maxStagedBytes: number | undefined;
   private cleanup: NodeJS.Timeout | null = null;
+  /** Creations one at a time, so two cannot both fit in the room that is left for one. */
+  private creating: Promise<unknown> = Promise.resolve();
 
+  /**
+   * `maxStagedBytes`: the most all staged uploads together may take on disk (UPLOAD_DIR_MAX_BYTES):
+   * a new upload that would not fit is refused (507) until others are attached or expire. Each
+   * upload counts with the size it declared, so uploads still arriving cannot outgrow the bound.
+   */
   constructor(
-    private readonly pbUrl: string,
-    private readonly viewerCache: ViewerCache,
+    pbUrl: string,
+    viewerCache: ViewerCache,
     directory = join(tmpdir(), "flock-uploads"),
+    maxStagedBytes?: number,
   ) {
+    this.pbUrl = pbUrl;
+    this.viewerCache = viewerCache;
     this.directory = directory;
+    this.maxStagedBytes = maxStagedBytes;
     this.tus = new Server({
       path: AUDIO_UPLOAD_PATH,
       datastore: new FileStore({ directory, expirationPeriodInMilliseconds: EXPIRY_MS }),
@@ -63,6 +77,7 @@ export class AudioUploads {
         const declared = upload.size ?? 0;
         if (declared > LIMITS.audioMaxBytes)
           throw { status_code: 413, body: "The file is larger than 300 MB.\n" };
+        await this.reserveRoom(declared || LIMITS.audioMaxBytes);
         const metadata = upload.metadata ?? {};
         return {
           metadata: {
@@ -82,6 +97,35 @@ export class AudioUploads {
           throw { status_code: 404, body: "Not found\n" };
       },
     });
+  }
+
+  /** Waits for the creations before it, then refuses (507) an upload the staging bound has no room for. */
+  private reserveRoom(bytes: number): Promise<void> {
+    const limit = this.maxStagedBytes;
+    if (!limit) return Promise.resolve();
+    const check = this.creating.then(async () => {
+      if ((await this.stagedBytes()) + bytes > limit)
+        throw {
+          status_code: 507,
+          body: "There is no room to stage this upload right now. Try again later.\n",
+        };
+    });
+    // The next creation waits for this one's check, whatever its outcome.
+    this.creating = check.catch(() => undefined);
+    return check;
+  }
+
+  /** Bytes the staged uploads take or will take: each counts with its declared size. */
+  async stagedBytes(): Promise<number> {
+    const entries = await readdir(this.directory).catch(() => [] as string[]);
+    let total = 0;
+    for (const entry of entries) {
+      const id = entry.replace(/\.json$/, "");
+      if (id === entry || !UPLOAD_ID.test(id)) continue;
+      const upload = await this.tus.datastore.getUpload(id).catch(() => null);
+      if (upload) total += upload.size ?? upload.offset;
+    }
+    return total;
   }
 
   /** Serve the tus protocol (POST creates, HEAD tells the offset, PATCH appends, DELETE cancels). */
