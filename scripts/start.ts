@@ -9,7 +9,6 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ROOT } from "./lib/pocketbase.ts";
 import { startStack, type Stack } from "./lib/stack.ts";
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "./lib/seed.ts";
 import { nodeVersionNote, portFromEnv, redact, StartupError } from "./lib/startup-checks.ts";
 import { ConfigurationError, parseSize, secretFromEnv } from "../gateway/src/config.ts";
 
@@ -79,6 +78,8 @@ try {
   process.exit(1);
 }
 
+// Loaded only now: the demo seed's modules are not needed to find out that a start cannot succeed.
+const { DEMO_ACCOUNTS, DEMO_PASSWORD } = await import("./lib/seed.ts");
 const lines = [
   "",
   `  Flock is running at ${stack.url}`,
@@ -87,7 +88,7 @@ const lines = [
         `  (port ${stack.portMovedFrom.port} is in use${stack.portMovedFrom.holder ? ` by ${stack.portMovedFrom.holder}` : ""}, so Flock took this one; set PORT to choose)`,
       ]
     : []),
-  `  PocketBase (pid ${stack.pocketbase.process.pid}) at ${stack.pbUrl}, restarted if it stops`,
+  `  PocketBase at ${stack.pbUrl} (pid ${stack.pocketbase.process.pid}; started again if it stops)`,
   "",
   ...(stack.seeded !== "skipped"
     ? [

@@ -3,16 +3,9 @@ import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import type { Server as HttpServer } from "node:http";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
-import PocketBase from "pocketbase";
-import {
-  createGateway,
-  listenEarly,
-  listeningPort,
-  prepareGateway,
-  secretFromEnv,
-  type Gateway,
-  type GatewayConfig,
-} from "../../gateway/src/index.ts";
+import type { Gateway, GatewayConfig } from "../../gateway/src/index.ts";
+import { secretFromEnv } from "../../gateway/src/config.ts";
+import { listenEarly, listeningPort } from "../../gateway/src/http/starting-server.ts";
 import { lockDataDir } from "./instance-lock.ts";
 import {
   resolvePocketBaseBinary,
@@ -20,9 +13,7 @@ import {
   upsertSuperuser,
   type SupervisedPocketBase,
 } from "./pocketbase.ts";
-import { SmtpCatcher } from "./smtp-catcher.ts";
-import { markdownPool } from "../../gateway/src/markdown/pool.ts";
-import { ensureAdministrator, seedDemo } from "./seed.ts";
+import type { SmtpCatcher } from "./smtp-catcher.ts";
 import {
   checkDatabaseFiles,
   checkFreeSpace,
@@ -175,7 +166,11 @@ function closeServer(server: Server): Promise<void> {
   return new Promise((resolve) => server.close(() => resolve()));
 }
 
-/** PocketBase + (mail catcher) + gateway, seeded: what `npm start`, `npm run dev` and the e2e tests run. */
+/**
+ * PocketBase + (mail catcher) + gateway, seeded: what `npm start`, `npm run dev` and the e2e tests run.
+ * The checks, the lock and the port come first, before the gateway's and the seed's modules are even
+ * loaded (seconds on a busy machine), so that a start that cannot succeed says why at once.
+ */
 export async function startStack(options: StackOptions): Promise<Stack> {
   const log = options.log ?? (() => {});
   const { dataDir } = options;
@@ -199,6 +194,16 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     await checkDatabaseFiles(dataDir);
     const inUse = await databaseInUse(dataDir);
     if (inUse) throw inUse;
+    // Loaded while PocketBase starts (another process): the start is not delayed by their seconds.
+    const modules = Promise.all([
+      import("pocketbase"),
+      import("../../gateway/src/index.ts"),
+      import("../../gateway/src/markdown/pool.ts"),
+      import("./smtp-catcher.ts"),
+      import("./seed.ts"),
+    ]);
+    // Awaited below; a failure before then must not surface as an unhandled rejection.
+    modules.catch(() => undefined);
     const bin = resolvePocketBaseBinary();
     const superuser = await superuserCredentials(dataDir);
     await upsertSuperuser(bin, dataDir, superuser.email, superuser.password, { timeoutMs: 30_000 });
@@ -214,6 +219,13 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     });
     undo.push(() => pocketbase.stop());
 
+    const [
+      { default: PocketBase },
+      { createGateway, prepareGateway },
+      { markdownPool },
+      { SmtpCatcher },
+      seed,
+    ] = await modules;
     let catcher: SmtpCatcher | null = null;
     if (!options.smtp) {
       catcher = await new SmtpCatcher().start(0, 0);
@@ -244,13 +256,13 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     system.autoCancellation(false);
     await system.collection("_superusers").authWithPassword(superuser.email, superuser.password);
     const seeded = options.demo
-      ? await seedDemo(system, (step, index, total) =>
+      ? await seed.seedDemo(system, (step, index, total) =>
           log(`  Creating the demo church (first start only): ${step} (${index}/${total})…`),
         )
       : "skipped";
     if (process.env.FLOCK_ADMIN_EMAIL) {
       const adminPassword = secretFromEnv(process.env, "FLOCK_ADMIN_PASSWORD");
-      if (adminPassword) await ensureAdministrator(system, process.env.FLOCK_ADMIN_EMAIL, adminPassword);
+      if (adminPassword) await seed.ensureAdministrator(system, process.env.FLOCK_ADMIN_EMAIL, adminPassword);
     }
     const gateway = createGateway(config, { server: reserved.server });
     await prepareGateway(gateway);
