@@ -27,8 +27,9 @@ COPY package.json package-lock.json ./
 COPY gateway/package.json gateway/package.json
 COPY web/package.json web/package.json
 COPY shared/package.json shared/package.json
-# Only the gateway's and the shared rules' workspace dependencies (tsx included: the gateway runs its TypeScript directly),
-# without dev tools, the web app's libraries or the root's optional PocketBase/Chromium packages.
+# Only the gateway's and the shared rules' workspace dependencies, without dev tools (tsx among them:
+# Node 24 runs the gateway's TypeScript itself, stripping the types), the web app's libraries or the
+# root's optional PocketBase/Chromium packages.
 RUN npm ci --omit=dev --workspace=gateway --workspace=shared --no-audit --no-fund \
  && npm cache clean --force
 

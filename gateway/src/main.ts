@@ -1,6 +1,31 @@
 // Production entry point: configuration from the environment, the port bound, then ready, then served.
-import { ConfigurationError, configFromEnv, createGateway, listenEarly, prepareGateway } from "./index.ts";
+import {
+  ConfigurationError,
+  configFromEnv,
+  createGateway,
+  listenEarly,
+  pocketBaseReady,
+  prepareGateway,
+} from "./index.ts";
 import { markdownPool } from "./markdown/pool.ts";
+
+/** PocketBase may still be starting (a restart of both containers): wait a minute, saying so, then explain. */
+async function waitForPocketBase(pbUrl: string, timeoutMs = 60_000): Promise<void> {
+  const started = Date.now();
+  let said = 0;
+  while (!(await pocketBaseReady(pbUrl))) {
+    const waited = Date.now() - started;
+    if (waited > timeoutMs)
+      throw new ConfigurationError(
+        `PocketBase is not reachable at ${pbUrl} (PB_URL) after ${timeoutMs / 1000} s: start it (docker compose logs pocketbase says why it is not up), or correct PB_URL.`,
+      );
+    if (waited - said >= 10_000) {
+      said = waited;
+      console.log(`Waiting for PocketBase at ${pbUrl} (${Math.round(waited / 1000)} s)…`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
 
 async function start() {
   const config = configFromEnv();
@@ -14,6 +39,7 @@ async function start() {
     throw error;
   });
   const gateway = createGateway(config, { server });
+  await waitForPocketBase(config.pbUrl);
   await prepareGateway(gateway);
   // Start the Markdown workers now: the first page view should not wait for them to load.
   void markdownPool.warm();
