@@ -57,7 +57,11 @@ COPY scripts/ensure-admin.ts ./scripts/ensure-admin.ts
 COPY scripts/lib/accounts.ts ./scripts/lib/accounts.ts
 COPY --from=web /app/web/dist ./web/dist
 COPY docker/gateway-entrypoint.sh ./docker/gateway-entrypoint.sh
-RUN chmod 0755 ./docker/gateway-entrypoint.sh
+# The uploads volume's mount point (docker-compose.yml, UPLOAD_DIR): Docker copies its ownership into
+# a new, empty volume, so the unprivileged user can stage uploads there.
+RUN chmod 0755 ./docker/gateway-entrypoint.sh \
+ && mkdir -p /var/lib/flock/uploads \
+ && chown node:node /var/lib/flock/uploads
 # The node image's unprivileged user; the app's files stay owned by root (read-only for it).
 USER node
 EXPOSE 3000

@@ -7,6 +7,10 @@
 # docker/compose.secrets.yml), never both. The password never goes on a command line: `ps` on the host
 # shows those to every user (pb_hooks/system-account.pb.js reads it from its file or the environment).
 set -eu
+# /pb in the image; also runs from an assembled copy (gateway/test/docker-image.int.test.ts).
+pb=$(cd "$(dirname "$0")" && pwd)
+# The internal network's address (the test of the assembled image uses a free port of its own).
+listen=${PB_HTTP:-0.0.0.0:8090}
 
 # secret_file NAME: the file holding NAME's secret, or nothing when NAME itself is set (or neither is).
 secret_file() {
@@ -49,11 +53,12 @@ fi
 
 # Upsert also updates the password when the secret changes.
 # shellcheck disable=SC2086 # $encryption is empty or one word
-/pb/pocketbase system-account --dir=/pb/pb_data --hooksDir=/pb/pb_hooks --hooksWatch=false --automigrate=false $encryption \
+"$pb/pocketbase" system-account --dir="$pb/pb_data" --hooksDir="$pb/pb_hooks" --hooksWatch=false --automigrate=false $encryption \
   -- "$PB_SUPERUSER_EMAIL" ${password_file:+"$password_file"} >/dev/null
 echo "PocketBase: system superuser ${PB_SUPERUSER_EMAIL} is up to date."
 # The password is not needed any more: `serve` and what it runs do not inherit it.
 unset PB_SUPERUSER_PASSWORD PB_SUPERUSER_PASSWORD_FILE
 
 # shellcheck disable=SC2086
-exec /pb/pocketbase serve --http=0.0.0.0:8090 --dir=/pb/pb_data --migrationsDir=/pb/pb_migrations --hooksDir=/pb/pb_hooks --hooksWatch=false --automigrate=false $encryption
+exec "$pb/pocketbase" serve --http="$listen" --dir="$pb/pb_data" --migrationsDir="$pb/pb_migrations" --hooksDir="$pb/pb_hooks" \
+  --hooksWatch=false --automigrate=false $encryption

@@ -26,6 +26,41 @@ export interface StagedUpload {
 }
 
 type TusRequest = { headers: Headers };
+type NewUpload = Parameters<FileStore["create"]>[0];
+
+/**
+ * A FileStore that creates an upload only when it fits under the staging bound. Creations run one at
+ * a time and the check happens right before the upload's files are written, so two uploads arriving
+ * together cannot both take the room that is left for one (measured: three at once into room for one,
+ * all three were accepted when the check ran in onUploadCreate, before the files existed).
+ */
+class BoundedFileStore extends FileStore {
+  private readonly fits: (bytes: number) => Promise<boolean>;
+  private creating: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    options: ConstructorParameters<typeof FileStore>[0],
+    fits: (bytes: number) => Promise<boolean>,
+  ) {
+    super(options);
+    this.fits = fits;
+  }
+
+  override create(upload: NewUpload): Promise<NewUpload> {
+    const created = this.creating.then(async () => {
+      // An upload of unknown length may grow to the largest allowed.
+      if (!(await this.fits(upload.size ?? LIMITS.audioMaxBytes)))
+        throw {
+          status_code: 507,
+          body: "There is no room to stage this upload right now. Try again later.\n",
+        };
+      return super.create(upload);
+    });
+    // The next creation waits for this one, whatever its outcome.
+    this.creating = created.catch(() => undefined);
+    return created;
+  }
+}
 
 /**
  * Resumable audio uploads (tus 1.0: @tus/server with @tus/file-store). Files are staged on disk
@@ -41,8 +76,6 @@ export class AudioUploads {
   private readonly viewerCache: ViewerCache;
   private readonly maxStagedBytes: number | undefined;
   private cleanup: NodeJS.Timeout | null = null;
-  /** Creations one at a time, so two cannot both fit in the room that is left for one. */
-  private creating: Promise<unknown> = Promise.resolve();
 
   /**
    * `maxStagedBytes`: the most all staged uploads together may take on disk (UPLOAD_DIR_MAX_BYTES):
@@ -61,7 +94,10 @@ export class AudioUploads {
     this.maxStagedBytes = maxStagedBytes;
     this.tus = new Server({
       path: AUDIO_UPLOAD_PATH,
-      datastore: new FileStore({ directory, expirationPeriodInMilliseconds: EXPIRY_MS }),
+      datastore: new BoundedFileStore(
+        { directory, expirationPeriodInMilliseconds: EXPIRY_MS },
+        async (bytes) => !this.maxStagedBytes || (await this.stagedBytes()) + bytes <= this.maxStagedBytes,
+      ),
       maxSize: LIMITS.audioMaxBytes,
       relativeLocation: true,
       // Same origin only: the app uploads from its own pages, so no other site gets a CORS grant
@@ -77,7 +113,6 @@ export class AudioUploads {
         const declared = upload.size ?? 0;
         if (declared > LIMITS.audioMaxBytes)
           throw { status_code: 413, body: "The file is larger than 300 MB.\n" };
-        await this.reserveRoom(declared || LIMITS.audioMaxBytes);
         const metadata = upload.metadata ?? {};
         return {
           metadata: {
@@ -97,22 +132,6 @@ export class AudioUploads {
           throw { status_code: 404, body: "Not found\n" };
       },
     });
-  }
-
-  /** Waits for the creations before it, then refuses (507) an upload the staging bound has no room for. */
-  private reserveRoom(bytes: number): Promise<void> {
-    const limit = this.maxStagedBytes;
-    if (!limit) return Promise.resolve();
-    const check = this.creating.then(async () => {
-      if ((await this.stagedBytes()) + bytes > limit)
-        throw {
-          status_code: 507,
-          body: "There is no room to stage this upload right now. Try again later.\n",
-        };
-    });
-    // The next creation waits for this one's check, whatever its outcome.
-    this.creating = check.catch(() => undefined);
-    return check;
   }
 
   /** Bytes the staged uploads take or will take: each counts with its declared size. */
