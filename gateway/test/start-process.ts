@@ -108,8 +108,11 @@ export async function descendants(pid: number): Promise<number[]> {
   const queue = [pid];
   while (queue.length) {
     const parent = queue.pop()!;
-    for (const [child, ppid] of parents)
-      if (ppid === parent && !found.includes(child)) (found.push(child), queue.push(child));
+    for (const [child, ppid] of parents) {
+      if (ppid !== parent || found.includes(child)) continue;
+      found.push(child);
+      queue.push(child);
+    }
   }
   return found;
 }

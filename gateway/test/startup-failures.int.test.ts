@@ -109,10 +109,11 @@ describe("npm start explains why it cannot start", { timeout: 60_000 }, () => {
     expect(existsSync(join(dir, "data.db"))).toBe(false);
   });
 
-  it("the default port another program holds: the gateway takes the next free port and says so", async () => {
+  it("the default port another program holds: the gateway takes the next free port and says so (in-process)", async () => {
     const port = await freePort();
     const server = await listen(port);
     cleanups.push(() => server.close());
+    const uploadDir = join(await dataDir(), "staging");
     const stack = await startStack({
       dataDir: await dataDir(),
       port,
@@ -121,8 +122,13 @@ describe("npm start explains why it cannot start", { timeout: 60_000 }, () => {
       webDist: null,
       demo: false,
       quiet: true,
+      trustProxy: true,
+      uploadDir,
     });
     try {
+      // TRUST_PROXY and UPLOAD_DIR (scripts/start.ts passes them) reach the gateway.
+      expect(stack.gateway.services.config.trustProxy).toBe(true);
+      expect(stack.gateway.services.audioUploads.directory).toBe(uploadDir);
       expect(stack.portMovedFrom).toEqual({ port, holder: expect.stringContaining(`pid ${process.pid}`) });
       const moved = Number(new URL(stack.url).port);
       expect(moved).not.toBe(port);
