@@ -87,7 +87,7 @@ export async function upsertSuperuser(
     );
   throw (
     explainPocketBaseOutput(stderr, dataDir) ??
-    new Error(`PocketBase could not create the system account ${email}: ${lastLine(stderr)}`)
+    new StartupError(`PocketBase could not create the system account ${email}, saying "${lastLine(stderr)}".`)
   );
 }
 
@@ -185,14 +185,21 @@ export async function startPocketBase(options: StartPocketBaseOptions): Promise<
       clearInterval(progress);
     };
   });
+  const timeoutMs = options.timeoutMs ?? 60_000;
   try {
     await Promise.race([
-      waitForHealth(url, options.timeoutMs),
+      waitForHealth(url, timeoutMs).catch(() => {
+        throw new StartupError(
+          `PocketBase did not answer within ${timeoutMs / 1000} s (its last words: "${lastLine(stderr)}"): a first start on a very busy machine can take longer, so try again; if it keeps happening, run "${options.bin} serve --dir ${options.dataDir}" to see what it says.`,
+        );
+      }),
       watching,
       exited.then(() => {
         throw (
           explainPocketBaseOutput(stderr, options.dataDir, options.port) ??
-          new Error(`PocketBase exited during start-up: ${lastLine(stderr)}`)
+          new StartupError(
+            `PocketBase stopped during start-up, saying "${lastLine(stderr)}": run "${options.bin} serve --dir ${options.dataDir}" to see the whole message.`,
+          )
         );
       }),
     ]);
