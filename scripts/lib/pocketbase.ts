@@ -87,7 +87,9 @@ export async function upsertSuperuser(
     );
   throw (
     explainPocketBaseOutput(stderr, dataDir) ??
-    new StartupError(`PocketBase could not create the system account ${email}, saying "${lastLine(stderr)}".`)
+    new StartupError(
+      `PocketBase could not create the system account ${email}, saying "${lastLine(stderr)}": check PB_SUPERUSER_EMAIL and the password (at least 8 characters).`,
+    )
   );
 }
 
