@@ -31,6 +31,36 @@ export default tseslint.config(
     rules: { "react-hooks/rules-of-hooks": "error", "react-hooks/exhaustive-deps": "warn" },
   },
   {
+    // What Node runs as it is in production (the gateway image has no TypeScript loader: Node 24 strips
+    // the types): only TypeScript syntax that erasing types leaves valid JavaScript. Parameter
+    // properties, enums, namespaces and `import x = require()` need a compiler (Node refuses them with
+    // ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX; gateway/test/docker-image.int.test.ts starts the image's files).
+    files: [
+      "gateway/src/**/*.ts",
+      "shared/src/**/*.ts",
+      "scripts/ensure-admin.ts",
+      "scripts/lib/accounts.ts",
+    ],
+    rules: {
+      "@typescript-eslint/parameter-properties": "error",
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "TSEnumDeclaration",
+          message: "Node's type stripping cannot run an enum: use a union of strings.",
+        },
+        {
+          selector: "TSModuleDeclaration[declare!=true]",
+          message: "Node's type stripping cannot run a namespace.",
+        },
+        {
+          selector: "TSImportEqualsDeclaration",
+          message: "Node's type stripping cannot run `import x = require()`.",
+        },
+      ],
+    },
+  },
+  {
     // PocketBase's JS migrations and hooks run inside PocketBase (goja), with its globals.
     files: ["pb_migrations/**/*.js", "pb_hooks/**/*.js"],
     languageOptions: {
@@ -69,6 +99,8 @@ export default tseslint.config(
           "NotFoundError",
           "ValidationError",
           "arrayOf",
+          "Command",
+          "toString",
         ].map((name) => [name, "readonly"]),
       ),
     },

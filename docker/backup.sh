@@ -1,5 +1,7 @@
 #!/bin/sh
-# Back up Flock's data to ./backups/ on this host, while the site keeps running.
+# Back up Flock's data to ./backups/ on this host, while the site keeps running, and keep the newest
+# FLOCK_BACKUP_KEEP of them there (default 14: two weeks of daily backups; older ones are deleted by
+# docker/prune-backups.sh).
 #
 # PocketBase makes the backup itself (a zip of pb_data: database and uploaded files), consistently,
 # through its backup API; the request runs inside the gateway container, which has PocketBase's
@@ -9,14 +11,21 @@
 # Restore with docker/restore.sh. Copy ./backups/ somewhere else too (another disk, another place).
 set -eu
 cd "$(dirname "$0")/.."
+keep=${FLOCK_BACKUP_KEEP:-14}
+# Checked before the backup, so that a typo costs nothing.
+sh docker/prune-backups.sh --check "$keep"
 mkdir -p backups
 
 name=$(docker compose exec -T gateway node --input-type=module - <<'JS'
+import { readFileSync } from "node:fs";
 const pb = process.env.PB_URL;
+// The system account's password: its variable, or the secret file PB_SUPERUSER_PASSWORD_FILE names.
+const password = process.env.PB_SUPERUSER_PASSWORD ||
+  readFileSync(process.env.PB_SUPERUSER_PASSWORD_FILE, "utf8").replace(/\r?\n$/, "");
 const auth = await fetch(`${pb}/api/collections/_superusers/auth-with-password`, {
   method: "POST",
   headers: { "content-type": "application/json" },
-  body: JSON.stringify({ identity: process.env.PB_SUPERUSER_EMAIL, password: process.env.PB_SUPERUSER_PASSWORD }),
+  body: JSON.stringify({ identity: process.env.PB_SUPERUSER_EMAIL, password }),
 });
 if (!auth.ok) throw new Error(`PocketBase sign-in failed (${auth.status})`);
 const { token } = await auth.json();
@@ -36,11 +45,15 @@ docker compose cp "pocketbase:/pb/pb_data/backups/$name" "backups/$name"
 
 # The host copy is the backup: free the space in the volume.
 docker compose exec -T -e BACKUP_NAME="$name" gateway node --input-type=module - <<'JS'
+import { readFileSync } from "node:fs";
 const pb = process.env.PB_URL;
+// The system account's password: its variable, or the secret file PB_SUPERUSER_PASSWORD_FILE names.
+const password = process.env.PB_SUPERUSER_PASSWORD ||
+  readFileSync(process.env.PB_SUPERUSER_PASSWORD_FILE, "utf8").replace(/\r?\n$/, "");
 const auth = await fetch(`${pb}/api/collections/_superusers/auth-with-password`, {
   method: "POST",
   headers: { "content-type": "application/json" },
-  body: JSON.stringify({ identity: process.env.PB_SUPERUSER_EMAIL, password: process.env.PB_SUPERUSER_PASSWORD }),
+  body: JSON.stringify({ identity: process.env.PB_SUPERUSER_EMAIL, password }),
 });
 if (!auth.ok) throw new Error(`PocketBase sign-in failed (${auth.status})`);
 const { token } = await auth.json();
@@ -49,3 +62,4 @@ if (!removed.ok) throw new Error(`Removing the backup from the volume failed (${
 JS
 
 echo "Backup written to backups/$name ($(du -h "backups/$name" | cut -f1))."
+sh docker/prune-backups.sh backups "$keep"

@@ -5,5 +5,6 @@
 set -eu
 # /app in the image; also runs from an assembled copy (gateway/test/docker-image.int.test.ts).
 cd "$(dirname "$0")/.."
-node --import tsx scripts/ensure-admin.ts
-exec node --import tsx gateway/src/main.ts
+# Node 24 runs the TypeScript sources as they are (type stripping): no compiler or loader in the image.
+node scripts/ensure-admin.ts
+exec node gateway/src/main.ts

@@ -27,8 +27,9 @@ COPY package.json package-lock.json ./
 COPY gateway/package.json gateway/package.json
 COPY web/package.json web/package.json
 COPY shared/package.json shared/package.json
-# Only the gateway's and the shared rules' workspace dependencies (tsx included: the gateway runs its TypeScript directly),
-# without dev tools, the web app's libraries or the root's optional PocketBase/Chromium packages.
+# Only the gateway's and the shared rules' workspace dependencies, without dev tools (tsx among them:
+# Node 24 runs the gateway's TypeScript itself, stripping the types), the web app's libraries or the
+# root's optional PocketBase/Chromium packages.
 RUN npm ci --omit=dev --workspace=gateway --workspace=shared --no-audit --no-fund \
  && npm cache clean --force
 
@@ -56,7 +57,11 @@ COPY scripts/ensure-admin.ts ./scripts/ensure-admin.ts
 COPY scripts/lib/accounts.ts ./scripts/lib/accounts.ts
 COPY --from=web /app/web/dist ./web/dist
 COPY docker/gateway-entrypoint.sh ./docker/gateway-entrypoint.sh
-RUN chmod 0755 ./docker/gateway-entrypoint.sh
+# The uploads volume's mount point (docker-compose.yml, UPLOAD_DIR): Docker copies its ownership into
+# a new, empty volume, so the unprivileged user can stage uploads there.
+RUN chmod 0755 ./docker/gateway-entrypoint.sh \
+ && mkdir -p /var/lib/flock/uploads \
+ && chown node:node /var/lib/flock/uploads
 # The node image's unprivileged user; the app's files stay owned by root (read-only for it).
 USER node
 EXPOSE 3000

@@ -4,21 +4,50 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import PocketBase from "pocketbase";
-import { ROOT, resolvePocketBaseBinary, startPocketBase, upsertSuperuser } from "./lib/pocketbase.ts";
+import { ROOT, resolvePocketBaseBinary, supervisePocketBase, upsertSuperuser } from "./lib/pocketbase.ts";
 import { SmtpCatcher } from "./lib/smtp-catcher.ts";
 import { freePort, superuserCredentials } from "./lib/stack.ts";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from "./lib/seed.ts";
+import { lockDataDir } from "./lib/instance-lock.ts";
+import {
+  checkDatabaseFiles,
+  checkFreeSpace,
+  databaseInUse,
+  nodeVersionNote,
+  prepareDataDir,
+  StartupError,
+} from "./lib/startup-checks.ts";
 
-const dataDir = process.env.PB_DATA_DIR ?? join(ROOT, "pb_data");
-const bin = resolvePocketBaseBinary();
-const superuser = await superuserCredentials(dataDir);
-await upsertSuperuser(bin, dataDir, superuser.email, superuser.password);
-const pocketbase = await startPocketBase({
-  bin,
-  dataDir,
-  port: await freePort(Number(process.env.PB_PORT ?? 8090)),
-  quiet: true,
+const dataDir = process.env.PB_DATA_DIR || join(ROOT, "pb_data");
+const oldNode = nodeVersionNote();
+if (oldNode) console.warn(`  ${oldNode}`);
+// The same checks and lock as `npm start` (scripts/lib/stack.ts): `npm run dev` and `npm start` on
+// one pb_data would be two PocketBase processes on one database.
+const pocketbase = await (async () => {
+  await prepareDataDir(dataDir);
+  await checkFreeSpace(dataDir);
+  await lockDataDir(dataDir);
+  await checkDatabaseFiles(dataDir);
+  const inUse = await databaseInUse(dataDir);
+  if (inUse) throw inUse;
+  const bin = resolvePocketBaseBinary();
+  const superuser = await superuserCredentials(dataDir);
+  await upsertSuperuser(bin, dataDir, superuser.email, superuser.password, { timeoutMs: 30_000 });
+  const supervised = await supervisePocketBase({
+    bin,
+    dataDir,
+    port: await freePort(Number(process.env.PB_PORT ?? 8090)),
+    quiet: true,
+    diagnose: (pid) => databaseInUse(dataDir, pid ? [pid] : []),
+    log: (line) => console.log(`  ${line}`),
+  });
+  return Object.assign(supervised, { superuser });
+})().catch((error: unknown) => {
+  if (!(error instanceof StartupError)) throw error;
+  console.error(`\n  Flock could not start. ${error.message}\n`);
+  process.exit(1);
 });
+const superuser = pocketbase.superuser;
 const catcher = await new SmtpCatcher().start();
 const system = new PocketBase(pocketbase.url);
 await system.collection("_superusers").authWithPassword(superuser.email, superuser.password);

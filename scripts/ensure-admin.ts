@@ -8,8 +8,10 @@
 // the variables may be removed from .env after the first start.
 //
 // Environment: PB_URL, PB_SUPERUSER_EMAIL, PB_SUPERUSER_PASSWORD (the system account the gateway
-// uses), FLOCK_ADMIN_EMAIL, FLOCK_ADMIN_PASSWORD. Exit code 1 on a configuration problem.
+// uses), FLOCK_ADMIN_EMAIL, FLOCK_ADMIN_PASSWORD; each password also as <NAME>_FILE (a file holding
+// it). Exit code 1 on a configuration problem.
 import PocketBase from "pocketbase";
+import { ConfigurationError, secretFromEnv } from "../gateway/src/config.ts";
 import { checkPassword } from "../gateway/src/validation/passwords.ts";
 import { ensureAdministrator } from "./lib/accounts.ts";
 
@@ -30,7 +32,7 @@ async function waitForPocketBase(pbUrl: string, timeoutMs: number): Promise<void
 
 async function main(): Promise<number> {
   const email = env.FLOCK_ADMIN_EMAIL?.trim().toLowerCase() ?? "";
-  const password = env.FLOCK_ADMIN_PASSWORD ?? "";
+  const password = secretFromEnv(env, "FLOCK_ADMIN_PASSWORD") ?? "";
   if (!email && !password) {
     console.log(
       "[ensure-admin] FLOCK_ADMIN_EMAIL and FLOCK_ADMIN_PASSWORD are not set: no administrator to create.",
@@ -38,7 +40,9 @@ async function main(): Promise<number> {
     return 0;
   }
   if (!email || !password) {
-    console.error("[ensure-admin] Set both FLOCK_ADMIN_EMAIL and FLOCK_ADMIN_PASSWORD (or neither).");
+    console.error(
+      "[ensure-admin] Set both FLOCK_ADMIN_EMAIL and FLOCK_ADMIN_PASSWORD (or FLOCK_ADMIN_PASSWORD_FILE), or neither.",
+    );
     return 1;
   }
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
@@ -56,9 +60,11 @@ async function main(): Promise<number> {
     return 1;
   }
   const superuserEmail = env.PB_SUPERUSER_EMAIL;
-  const superuserPassword = env.PB_SUPERUSER_PASSWORD;
+  const superuserPassword = secretFromEnv(env, "PB_SUPERUSER_PASSWORD");
   if (!superuserEmail || !superuserPassword) {
-    console.error("[ensure-admin] PB_SUPERUSER_EMAIL and PB_SUPERUSER_PASSWORD are required.");
+    console.error(
+      "[ensure-admin] PB_SUPERUSER_EMAIL and PB_SUPERUSER_PASSWORD (or PB_SUPERUSER_PASSWORD_FILE) are required.",
+    );
     return 1;
   }
 
@@ -80,6 +86,7 @@ try {
   process.exitCode = await main();
 } catch (error) {
   // Only the message: the SDK's error objects carry request details that do not belong in logs.
-  console.error(`[ensure-admin] Failed: ${error instanceof Error ? error.message : String(error)}`);
+  const prefix = error instanceof ConfigurationError ? "" : "Failed: ";
+  console.error(`[ensure-admin] ${prefix}${error instanceof Error ? error.message : String(error)}`);
   process.exitCode = 1;
 }

@@ -1,3 +1,10 @@
+import { readFileSync } from "node:fs";
+
+/** A setting that is missing or wrong: its message says which and how to fix it (printed without a stack). */
+export class ConfigurationError extends Error {
+  override name = "ConfigurationError";
+}
+
 /** Gateway configuration, read once from the environment. */
 export interface GatewayConfig {
   /** Port the gateway listens on (app, GraphQL, files, health). */
@@ -25,6 +32,8 @@ export interface GatewayConfig {
   trustProxy: boolean;
   /** Where resumable audio uploads are staged on disk (default: <tmp>/flock-uploads). */
   uploadDir?: string;
+  /** The most the staged uploads may take together; new uploads are refused beyond it (default: no bound). */
+  uploadDirMaxBytes?: number;
   /**
    * The webhook delivery job (system/webhooks.ts): on by default, every 2 s with its standard retry
    * schedule; `false` runs none in this process (tests, except the webhook tests, which shorten it).
@@ -32,12 +41,49 @@ export interface GatewayConfig {
   webhookDelivery?: { intervalMs?: number; retryDelaysMs?: readonly number[] } | false;
 }
 
+/**
+ * A secret from the environment: the contents of the file `<NAME>_FILE` names (Docker and Compose
+ * secrets, a file only its owner reads), else `<NAME>`. One trailing line break belongs to the file, not
+ * to the secret. Both set is a mistake worth stopping for. The value itself never appears in an error.
+ */
+export function secretFromEnv(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const file = env[`${name}_FILE`];
+  if (file && env[name]) throw new ConfigurationError(`Set ${name} or ${name}_FILE, not both.`);
+  if (!file) return env[name] || undefined;
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
+    throw new ConfigurationError(`${name}_FILE names ${file}, which cannot be read (${code}).`);
+  }
+  const value = text.replace(/\r?\n$/, "");
+  if (!value) throw new ConfigurationError(`${name}_FILE names ${file}, which is empty.`);
+  return value;
+}
+
+/** "2G", "500M", "800K" or a number of bytes. */
+export function parseSize(text: string, name: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([KMG]?)B?\s*$/i.exec(text);
+  const unit = { "": 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3 }[
+    (match?.[2] ?? "").toUpperCase() as "" | "K" | "M" | "G"
+  ];
+  const bytes = match ? Math.floor(Number(match[1]) * unit) : NaN;
+  if (!Number.isFinite(bytes) || bytes <= 0)
+    throw new ConfigurationError(
+      `${name} must be a size such as 2G, 500M or 1073741824 (bytes); it is "${text}".`,
+    );
+  return bytes;
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   const port = Number(env.PORT ?? env.FLOCK_PORT ?? 3000);
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, "");
-  const required = (name: string) => {
-    const value = env[name];
-    if (!value) throw new Error(`Missing environment variable ${name} (see README "Deployment").`);
+  const required = (name: string, value = env[name]) => {
+    if (!value)
+      throw new ConfigurationError(
+        `Missing environment variable ${name} or ${name}_FILE (see docs/DEPLOYMENT.md).`,
+      );
     return value;
   };
   return {
@@ -51,18 +97,24 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
       .map((s) => s.trim())
       .filter(Boolean),
     webDist: env.WEB_DIST ?? null,
-    superuser: { email: required("PB_SUPERUSER_EMAIL"), password: required("PB_SUPERUSER_PASSWORD") },
+    superuser: {
+      email: required("PB_SUPERUSER_EMAIL"),
+      password: required("PB_SUPERUSER_PASSWORD", secretFromEnv(env, "PB_SUPERUSER_PASSWORD")),
+    },
     smtp: env.SMTP_HOST
       ? {
           host: env.SMTP_HOST,
           port: Number(env.SMTP_PORT ?? 587),
           username: env.SMTP_USERNAME ?? "",
-          password: env.SMTP_PASSWORD ?? "",
+          password: secretFromEnv(env, "SMTP_PASSWORD") ?? "",
           tls: env.SMTP_TLS === "true",
           senderAddress: env.SMTP_FROM ?? "no-reply@localhost",
         }
       : null,
     trustProxy: env.TRUST_PROXY === "true",
     ...(env.UPLOAD_DIR ? { uploadDir: env.UPLOAD_DIR } : {}),
+    ...(env.UPLOAD_DIR_MAX_BYTES
+      ? { uploadDirMaxBytes: parseSize(env.UPLOAD_DIR_MAX_BYTES, "UPLOAD_DIR_MAX_BYTES") }
+      : {}),
   };
 }

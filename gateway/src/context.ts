@@ -52,11 +52,15 @@ export interface ServerContext {
 export class Session {
   readonly outgoingCookies: string[] = [];
 
-  constructor(
-    public token: string | null,
-    readonly fromCookie: boolean,
-    private readonly secure: boolean,
-  ) {}
+  token: string | null;
+  readonly fromCookie: boolean;
+  private readonly secure: boolean;
+
+  constructor(token: string | null, fromCookie: boolean, secure: boolean) {
+    this.token = token;
+    this.fromCookie = fromCookie;
+    this.secure = secure;
+  }
 
   /** Start or renew the browser session with a new token. */
   signIn(token: string): void {

@@ -1,16 +1,64 @@
-// Production entry point: configuration from the environment, then listen.
-import { configFromEnv, createGateway, prepareGateway } from "./index.ts";
+// Production entry point: configuration from the environment, the port bound, then ready, then served.
+import {
+  ConfigurationError,
+  configFromEnv,
+  createGateway,
+  listenEarly,
+  pocketBaseReady,
+  prepareGateway,
+} from "./index.ts";
 import { markdownPool } from "./markdown/pool.ts";
 
-const gateway = createGateway(configFromEnv());
-await prepareGateway(gateway);
-// Start the Markdown workers now: the first page view should not wait for them to load.
-void markdownPool.warm();
-const url = await gateway.listen();
-console.log(`Flock gateway listening on ${url}`);
+/** PocketBase may still be starting (a restart of both containers): wait a minute, saying so, then explain. */
+async function waitForPocketBase(pbUrl: string, timeoutMs = 60_000): Promise<void> {
+  const started = Date.now();
+  let said = 0;
+  while (!(await pocketBaseReady(pbUrl))) {
+    const waited = Date.now() - started;
+    if (waited > timeoutMs)
+      throw new ConfigurationError(
+        `PocketBase is not reachable at ${pbUrl} (PB_URL) after ${timeoutMs / 1000} s: start it (docker compose logs pocketbase says why it is not up), or correct PB_URL.`,
+      );
+    if (waited - said >= 10_000) {
+      said = waited;
+      console.log(`Waiting for PocketBase at ${pbUrl} (${Math.round(waited / 1000)} s)…`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
 
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    void gateway.close().then(() => process.exit(0));
+async function start() {
+  const config = configFromEnv();
+  // Bound first: a port another program holds is one clear line at once, not a stack trace after
+  // PocketBase's settings were prepared; until ready, requests are answered 503 "starting".
+  const server = await listenEarly(config.port, config.host).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "EADDRINUSE")
+      throw new ConfigurationError(
+        `Port ${config.port} is already in use: stop that program, or set PORT to a free port.`,
+      );
+    throw error;
   });
+  const gateway = createGateway(config, { server });
+  await waitForPocketBase(config.pbUrl);
+  await prepareGateway(gateway);
+  // Start the Markdown workers now: the first page view should not wait for them to load.
+  void markdownPool.warm();
+  return { gateway, url: await gateway.listen() };
+}
+
+try {
+  const { gateway, url } = await start();
+  console.log(`Flock gateway listening on ${url}`);
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      void gateway.close().then(() => process.exit(0));
+    });
+  }
+} catch (error) {
+  // A setting to fix is one sentence; anything else keeps its stack (it names no secret: the
+  // configuration's values are never part of an error).
+  console.error(
+    `Flock gateway could not start: ${error instanceof ConfigurationError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+  );
+  process.exit(1);
 }

@@ -103,7 +103,12 @@ function bodySizeAcceptable(req: IncomingMessage, res: ServerResponse): boolean 
 }
 
 /** Builds the gateway: one origin for the app, /graphql, /files, /healthz and /readyz. */
-export function createGateway(config: GatewayConfig): Gateway {
+/**
+ * The gateway for a configuration. `options.server`: a server already listening on the gateway's port
+ * (listenEarly, bound before migrations and seeding); the gateway takes over its requests, and
+ * `listen()` then only starts the system jobs.
+ */
+export function createGateway(config: GatewayConfig, options: { server?: Server } = {}): Gateway {
   const publicSettings = new PublicSettings(config.pbUrl);
   const viewerCache = new ViewerCache();
   const system = new SystemClient(config.pbUrl, config.superuser);
@@ -118,7 +123,7 @@ export function createGateway(config: GatewayConfig): Gateway {
     publicSettings,
     mailer: new Mailer(config, async () => brandFrom(await publicSettings.get(), config.publicUrl)),
     realtime: new RealtimeBridge(config.pbUrl),
-    audioUploads: new AudioUploads(config.pbUrl, viewerCache, config.uploadDir),
+    audioUploads: new AudioUploads(config.pbUrl, viewerCache, config.uploadDir, config.uploadDirMaxBytes),
   };
   services.settingsEvents.onChange((record) => services.publicSettings.set(record));
   const yoga = createGatewayYoga(services);
@@ -303,7 +308,7 @@ export function createGateway(config: GatewayConfig): Gateway {
     await routes.find((route) => route.match(url))!.handle(req, res, url);
   }
 
-  const server = createServer((req, res) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((error: unknown) => {
       console.error("[http]", req.method, req.url, error);
       if (!res.headersSent) {
@@ -311,7 +316,11 @@ export function createGateway(config: GatewayConfig): Gateway {
       }
       res.end("The server is temporarily unavailable. Please try again.");
     });
-  });
+  };
+  const server = options.server ?? createServer();
+  // An early server answered "starting" until now: from here on, the gateway answers.
+  server.removeAllListeners("request");
+  server.on("request", onRequest);
   // Long-lived SSE subscriptions must not be cut by Node's default timeouts.
   server.requestTimeout = 0;
   server.headersTimeout = 30_000;
@@ -326,8 +335,7 @@ export function createGateway(config: GatewayConfig): Gateway {
     services,
     listen: () =>
       new Promise((resolve, reject) => {
-        server.once("error", reject);
-        server.listen(config.port, config.host, () => {
+        const started = () => {
           stopScheduler = startScheduledPublishing(services.system);
           stopPrayerExpiry = startPrayerExpiry(services.system);
           stopStaffDigest = startStaffDigest(services);
@@ -337,7 +345,10 @@ export function createGateway(config: GatewayConfig): Gateway {
           const address = server.address();
           const port = typeof address === "object" && address ? address.port : config.port;
           resolve(`http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`);
-        });
+        };
+        if (server.listening) return started();
+        server.once("error", reject);
+        server.listen(config.port, config.host, started);
       }),
     close: () =>
       new Promise((resolve) => {

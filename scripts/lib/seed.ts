@@ -36,8 +36,24 @@ export const DEMO_ACCOUNTS = [
  * The demo church "Grace Community Church": settings and one account per persona. Runs once: a
  * second start finds the demo administrator and changes nothing.
  */
-export async function seedDemo(system: PocketBase): Promise<"seeded" | "already-seeded"> {
+export async function seedDemo(
+  system: PocketBase,
+  /** Told as each part begins: the first seed takes about a minute, and `npm start` says what it is doing. */
+  onStep: (step: string, index: number, total: number) => void = () => {},
+): Promise<"seeded" | "already-seeded"> {
   if (await findUser(system, DEMO_ACCOUNTS[0].email)) return "already-seeded";
+  const steps = [
+    "settings and accounts",
+    "pages and news",
+    "people and households",
+    "prayer wall",
+    "sermons (encoding their audio)",
+    "events",
+    "groups",
+  ];
+  let done = 0;
+  const step = () => onStep(steps[done]!, ++done, steps.length);
+  step();
   const settings = (await system.collection("settings").getFullList())[0]!;
   await system.collection("settings").update(settings.id, {
     churchName: "Grace Community Church",
@@ -62,14 +78,20 @@ export async function seedDemo(system: PocketBase): Promise<"seeded" | "already-
   const roles = await roleIds(system);
   for (const account of DEMO_ACCOUNTS) await createAccount(system, account, DEMO_PASSWORD, roles);
   const editor = await findUser(system, "editor@grace.example");
+  step();
   await seedContent(system, editor!.id, "Erin Editor");
+  step();
   await seedPeople(system, DEMO_PASSWORD);
+  step();
   await seedPrayer(system, 60);
+  step();
   // Loaded only for the demo: it encodes MP3s (a devDependency) and crops images with sharp.
   const { seedSermons } = await import("./seed-sermons.ts");
   await seedSermons(system);
+  step();
   const { seedEvents } = await import("./seed-events.ts");
   await seedEvents(system);
+  step();
   const { seedGroups } = await import("./seed-groups.ts");
   await seedGroups(system);
   return "seeded";

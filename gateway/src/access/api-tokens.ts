@@ -54,10 +54,13 @@ export class ApiTokens {
   private readonly impersonations = new Map<string, { token: string; until: number }>();
   private readonly lastUsedWritten = new Map<string, number>();
 
-  constructor(
-    private readonly system: SystemClient,
-    private readonly now: () => number = Date.now,
-  ) {}
+  private readonly system: SystemClient;
+  private readonly now: () => number;
+
+  constructor(system: SystemClient, now: () => number = Date.now) {
+    this.system = system;
+    this.now = now;
+  }
 
   /**
    * The identity behind `bearer`, or why it is refused. The client is read on every request, so a

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { rm, stat } from "node:fs/promises";
+import { readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Server } from "@tus/server";
@@ -27,6 +27,41 @@ export interface StagedUpload {
 }
 
 type TusRequest = { headers: Headers };
+type NewUpload = Parameters<FileStore["create"]>[0];
+
+/**
+ * A FileStore that creates an upload only when it fits under the staging bound. Creations run one at
+ * a time and the check happens right before the upload's files are written, so two uploads arriving
+ * together cannot both take the room that is left for one (measured: three at once into room for one,
+ * all three were accepted when the check ran in onUploadCreate, before the files existed).
+ */
+class BoundedFileStore extends FileStore {
+  private readonly fits: (bytes: number) => Promise<boolean>;
+  private creating: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    options: ConstructorParameters<typeof FileStore>[0],
+    fits: (bytes: number) => Promise<boolean>,
+  ) {
+    super(options);
+    this.fits = fits;
+  }
+
+  override create(upload: NewUpload): Promise<NewUpload> {
+    const created = this.creating.then(async () => {
+      // An upload of unknown length may grow to the largest allowed.
+      if (!(await this.fits(upload.size ?? LIMITS.audioMaxBytes)))
+        throw {
+          status_code: 507,
+          body: "There is no room to stage this upload right now. Try again later.\n",
+        };
+      return super.create(upload);
+    });
+    // The next creation waits for this one, whatever its outcome.
+    this.creating = created.catch(() => undefined);
+    return created;
+  }
+}
 
 /**
  * Resumable audio uploads (tus 1.0: @tus/server with @tus/file-store). Files are staged on disk
@@ -38,17 +73,32 @@ type TusRequest = { headers: Headers };
 export class AudioUploads {
   readonly directory: string;
   private readonly tus: Server;
+  private readonly pbUrl: string;
+  private readonly viewerCache: ViewerCache;
+  private readonly maxStagedBytes: number | undefined;
   private cleanup: NodeJS.Timeout | null = null;
 
+  /**
+   * `maxStagedBytes`: the most all staged uploads together may take on disk (UPLOAD_DIR_MAX_BYTES):
+   * a new upload that would not fit is refused (507) until others are attached or expire. Each
+   * upload counts with the size it declared, so uploads still arriving cannot outgrow the bound.
+   */
   constructor(
-    private readonly pbUrl: string,
-    private readonly viewerCache: ViewerCache,
+    pbUrl: string,
+    viewerCache: ViewerCache,
     directory = join(tmpdir(), "flock-uploads"),
+    maxStagedBytes?: number,
   ) {
+    this.pbUrl = pbUrl;
+    this.viewerCache = viewerCache;
     this.directory = directory;
+    this.maxStagedBytes = maxStagedBytes;
     this.tus = new Server({
       path: AUDIO_UPLOAD_PATH,
-      datastore: new FileStore({ directory, expirationPeriodInMilliseconds: EXPIRY_MS }),
+      datastore: new BoundedFileStore(
+        { directory, expirationPeriodInMilliseconds: EXPIRY_MS },
+        async (bytes) => !this.maxStagedBytes || (await this.stagedBytes()) + bytes <= this.maxStagedBytes,
+      ),
       maxSize: LIMITS.audioMaxBytes,
       relativeLocation: true,
       // Same origin only: the app uploads from its own pages, so no other site gets a CORS grant
@@ -83,6 +133,19 @@ export class AudioUploads {
           throw { status_code: 404, body: "Not found\n" };
       },
     });
+  }
+
+  /** Bytes the staged uploads take or will take: each counts with its declared size. */
+  async stagedBytes(): Promise<number> {
+    const entries = await readdir(this.directory).catch(() => [] as string[]);
+    let total = 0;
+    for (const entry of entries) {
+      const id = entry.replace(/\.json$/, "");
+      if (id === entry || !UPLOAD_ID.test(id)) continue;
+      const upload = await this.tus.datastore.getUpload(id).catch(() => null);
+      if (upload) total += upload.size ?? upload.offset;
+    }
+    return total;
   }
 
   /** Serve the tus protocol (POST creates, HEAD tells the offset, PATCH appends, DELETE cancels). */

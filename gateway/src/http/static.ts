@@ -77,7 +77,11 @@ export class StaticFiles {
   private readonly files: Promise<Map<string, StaticFile>>;
   private readonly indexHtml: Promise<string>;
 
-  constructor(private readonly root: string) {
+  private readonly root: string;
+
+  constructor(root: string) {
+    this.root = root;
+
     this.files = this.scan();
     this.indexHtml = readFile(join(root, "index.html"), "utf8");
     // Surface a broken build when it is used, not as an unhandled rejection at construction.

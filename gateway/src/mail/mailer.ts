@@ -36,10 +36,13 @@ export interface MailMessage {
 export class Mailer {
   private readonly transport: nodemailer.Transporter | null;
 
-  constructor(
-    private readonly config: GatewayConfig,
-    private readonly brand: (() => Promise<Brand>) | null = null,
-  ) {
+  private readonly config: GatewayConfig;
+  private readonly brand: (() => Promise<Brand>) | null;
+
+  constructor(config: GatewayConfig, brand: (() => Promise<Brand>) | null = null) {
+    this.config = config;
+    this.brand = brand;
+
     const smtp = config.smtp;
     this.transport = smtp
       ? nodemailer.createTransport({

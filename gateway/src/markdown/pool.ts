@@ -36,8 +36,12 @@ type JobInput = JobMessage extends infer M
 
 /** A render that went past the time limit (its worker was stopped). */
 export class MarkdownTimeoutError extends Error {
-  constructor(readonly limitMs: number) {
+  readonly limitMs: number;
+
+  constructor(limitMs: number) {
     super(`Rendering this Markdown took longer than ${limitMs / 1000} s and was stopped.`);
+    this.limitMs = limitMs;
+
     this.name = "MarkdownTimeoutError";
   }
 }

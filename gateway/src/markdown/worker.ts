@@ -8,7 +8,9 @@ import type { FromWorker, ToWorker } from "./pool.ts";
 
 if (!process.send) throw new Error("worker.ts runs as a child process of the gateway (markdown/pool.ts)");
 const waitingForImages = new Map<number, (infos: Array<[string, ImageInfo]> | null) => void>();
-const send = (message: FromWorker) => process.send!(message);
+// A gateway that went away while this worker loaded (a failed or stopped start) has closed the
+// channel: sending would throw ERR_IPC_CHANNEL_CLOSED with a stack trace. Nobody to work for: leave.
+const send = (message: FromWorker) => (process.connected ? process.send!(message) : process.exit(0));
 
 async function run(message: Extract<ToWorker, { type: "job" }>): Promise<string | string[]> {
   switch (message.kind) {

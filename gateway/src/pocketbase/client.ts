@@ -54,10 +54,13 @@ export class SystemClient {
   private client: PocketBase | null = null;
   private authenticating: Promise<PocketBase> | null = null;
 
-  constructor(
-    private readonly pbUrl: string,
-    private readonly credentials: SuperuserCredentials,
-  ) {}
+  private readonly pbUrl: string;
+  private readonly credentials: SuperuserCredentials;
+
+  constructor(pbUrl: string, credentials: SuperuserCredentials) {
+    this.pbUrl = pbUrl;
+    this.credentials = credentials;
+  }
 
   async get(): Promise<PocketBase> {
     if (this.client?.authStore.isValid) return this.client;

@@ -33,12 +33,17 @@ export interface PocketBaseReply {
 }
 
 class Reply implements PocketBaseReply {
-  constructor(
-    readonly status: number,
-    readonly url: string,
-    readonly headers: IncomingHttpHeaders,
-    private readonly body: string,
-  ) {}
+  readonly status: number;
+  readonly url: string;
+  readonly headers: IncomingHttpHeaders;
+  private readonly body: string;
+
+  constructor(status: number, url: string, headers: IncomingHttpHeaders, body: string) {
+    this.status = status;
+    this.url = url;
+    this.headers = headers;
+    this.body = body;
+  }
 
   get ok() {
     return this.status >= 200 && this.status < 300;

@@ -75,10 +75,12 @@ class ViewerConnection {
   private closed = false;
   reconnects = 0;
 
-  constructor(
-    private readonly pbUrl: string,
-    private token: string | null,
-  ) {
+  private readonly pbUrl: string;
+  private token: string | null;
+
+  constructor(pbUrl: string, token: string | null) {
+    this.pbUrl = pbUrl;
+    this.token = token;
     this.open();
   }
 
@@ -223,10 +225,13 @@ export class RealtimeBridge {
   private readonly connections = new Map<string, ViewerConnection>();
   private retiredStats = { overflows: 0, reconnects: 0 };
 
-  constructor(
-    private readonly pbUrl: string,
-    private readonly queueLimit = DEFAULT_QUEUE_LIMIT,
-  ) {}
+  private readonly pbUrl: string;
+  private readonly queueLimit: number;
+
+  constructor(pbUrl: string, queueLimit = DEFAULT_QUEUE_LIMIT) {
+    this.pbUrl = pbUrl;
+    this.queueLimit = queueLimit;
+  }
 
   /** Changes of `collection` (`topic` "*" or a record id) that the viewer may see, until the iterator is returned. */
   subscribe<T>(viewer: BridgeViewer, collection: string, topic = "*", options?: TopicOptions): EventQueue<T> {

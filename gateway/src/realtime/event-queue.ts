@@ -21,10 +21,13 @@ export class EventQueue<T> implements AsyncIterableIterator<BridgeEvent<T>> {
    */
   ready: Promise<void> = Promise.resolve();
 
-  constructor(
-    private readonly limit: number,
-    private readonly onClose: () => void,
-  ) {}
+  private readonly limit: number;
+  private readonly onClose: () => void;
+
+  constructor(limit: number, onClose: () => void) {
+    this.limit = limit;
+    this.onClose = onClose;
+  }
 
   get size(): number {
     return this.queue.length;

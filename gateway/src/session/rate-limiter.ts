@@ -7,7 +7,11 @@ export class RateLimiter {
   private readonly hits = new Map<string, number[]>();
   private lastSweep: number;
 
-  constructor(private readonly now: () => number = Date.now) {
+  private readonly now: () => number;
+
+  constructor(now: () => number = Date.now) {
+    this.now = now;
+
     // From the injected clock, not Date.now(): a clock behind the real one would never sweep.
     this.lastSweep = now();
   }

@@ -21,11 +21,15 @@ interface Entry {
 export class ViewerCache {
   private readonly entries = new Map<string, Entry>();
 
-  constructor(
-    private readonly ttlMs = 60_000,
-    private readonly maxEntries = 10_000,
-    private readonly now: () => number = Date.now,
-  ) {}
+  private readonly ttlMs: number;
+  private readonly maxEntries: number;
+  private readonly now: () => number;
+
+  constructor(ttlMs = 60_000, maxEntries = 10_000, now: () => number = Date.now) {
+    this.ttlMs = ttlMs;
+    this.maxEntries = maxEntries;
+    this.now = now;
+  }
 
   get(token: string): Entry | null {
     const entry = this.entries.get(token);

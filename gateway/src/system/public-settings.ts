@@ -15,11 +15,15 @@ export class PublicSettings {
   private fetchedAt = 0;
   private pending: Promise<SettingsRecord> | null = null;
 
-  constructor(
-    private readonly pbUrl: string,
-    private readonly ttlMs = 0,
-    private readonly now: () => number = Date.now,
-  ) {}
+  private readonly pbUrl: string;
+  private readonly ttlMs: number;
+  private readonly now: () => number;
+
+  constructor(pbUrl: string, ttlMs = 0, now: () => number = Date.now) {
+    this.pbUrl = pbUrl;
+    this.ttlMs = ttlMs;
+    this.now = now;
+  }
 
   async get(): Promise<SettingsRecord> {
     if (this.value && this.now() - this.fetchedAt < this.ttlMs) return this.value;

@@ -18,7 +18,11 @@ export class SettingsEvents {
   private pb: PocketBase | null = null;
   private unsubscribe: Promise<() => Promise<void>> | null = null;
 
-  constructor(private readonly pbUrl: string) {}
+  private readonly pbUrl: string;
+
+  constructor(pbUrl: string) {
+    this.pbUrl = pbUrl;
+  }
 
   /** Also tell `observer` about every change seen while subscribers keep the connection open. */
   onChange(observer: (record: SettingsRecord) => void): void {

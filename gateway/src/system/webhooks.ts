@@ -78,12 +78,16 @@ export function isPrivateAddress(address: string): boolean {
 
 /** A URL that may not receive webhooks: `code` names why (a field error code), `message` says it. */
 export class TargetRefused extends Error {
+  readonly code:
+    "invalid_url" | "unsupported_scheme" | "credentials_in_url" | "unresolvable_host" | "private_address";
+
   constructor(
-    readonly code:
+    code:
       "invalid_url" | "unsupported_scheme" | "credentials_in_url" | "unresolvable_host" | "private_address",
     message: string,
   ) {
     super(message);
+    this.code = code;
   }
 }
 

@@ -186,6 +186,10 @@ export const serverEn = {
   "feed.news.description": "News from {church}",
   "feed.sermons.title": "{church}: Sermons",
   "feed.sermons.description": "Sermons from {church}",
+
+  // Answered while the server starts (migrations, the first seed), before the church's name is known.
+  "starting.title": "Starting up",
+  "starting.body": "The site is starting and will be ready in a moment. This page reloads by itself.",
 } as const;
 
 export type ServerMessageKey = keyof typeof serverEn;

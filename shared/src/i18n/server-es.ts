@@ -177,4 +177,7 @@ export const serverEs: Record<ServerMessageKey, string> = {
   "feed.news.description": "Noticias de {church}",
   "feed.sermons.title": "{church}: Predicaciones",
   "feed.sermons.description": "Predicaciones de {church}",
+
+  "starting.title": "Iniciando",
+  "starting.body": "El sitio se está iniciando y estará listo en un momento. Esta página se recarga sola.",
 };

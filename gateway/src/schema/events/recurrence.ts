@@ -42,11 +42,11 @@ export interface RecurrenceRule {
 }
 
 export class RecurrenceError extends Error {
-  constructor(
-    message: string,
-    readonly reason: "invalid" | "unsupported" | "empty" | "timezone",
-  ) {
+  readonly reason: "invalid" | "unsupported" | "empty" | "timezone";
+
+  constructor(message: string, reason: "invalid" | "unsupported" | "empty" | "timezone") {
     super(message);
+    this.reason = reason;
   }
 }
 
