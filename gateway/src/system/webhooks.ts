@@ -2,7 +2,8 @@ import { createHmac, randomBytes } from "node:crypto";
 import { lookup } from "node:dns/promises";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
-import { BlockList, isIP } from "node:net";
+import { isIP } from "node:net";
+import ipaddr from "ipaddr.js";
 import type { GatewayServices } from "../context.ts";
 import type { UserRecord, WebhookDeliveryRecord, WebhookRecord } from "../pocketbase/records.ts";
 import { toPocketBaseDate } from "../pocketbase/dates.ts";
@@ -41,39 +42,52 @@ export function signWebhook(secret: string, id: string, timestampSeconds: number
   return `v1,${createHmac("sha256", key).update(`${id}.${timestampSeconds}.${body}`).digest("base64")}`;
 }
 
-/** Addresses a webhook may not reach unless an administrator allowed the host (SSRF). */
-const PRIVATE = new BlockList();
-for (const [net, prefix] of [
-  ["0.0.0.0", 8],
-  ["10.0.0.0", 8],
-  ["100.64.0.0", 10],
-  ["127.0.0.0", 8],
-  ["169.254.0.0", 16],
-  ["172.16.0.0", 12],
-  ["192.0.0.0", 24],
-  ["192.168.0.0", 16],
-  ["198.18.0.0", 15],
-  ["224.0.0.0", 4],
-  ["240.0.0.0", 4],
-] as const)
-  PRIVATE.addSubnet(net, prefix, "ipv4");
-for (const [net, prefix] of [
-  ["::", 128],
-  ["::1", 128],
-  ["fc00::", 7],
-  ["fe80::", 10],
-  ["ff00::", 8],
-  ["64:ff9b::", 96],
-] as const)
-  PRIVATE.addSubnet(net, prefix, "ipv6");
+/*
+ * The SSRF guard decides by parsed address ranges (ipaddr.js), never by how an address is written: a
+ * receiver must be a global unicast address. IPv6 forms that carry an IPv4 address the network reaches
+ * (mapped ::ffff:0:0/96, translated ::ffff:0:0:0/96, NAT64 64:ff9b::/96, 6to4 2002::/16) are judged by
+ * the IPv4 address inside; IPv4-compatible (::/96, deprecated), NAT64 local-use (64:ff9b:1::/48, an
+ * operator's own network) and Teredo addresses are refused outright.
+ */
+const WELL_KNOWN_NAT64 = ipaddr.parseCIDR("64:ff9b::/96");
+const IPV4_COMPATIBLE = ipaddr.parseCIDR("::/96");
 
-export function isPrivateAddress(address: string): boolean {
+/** The IPv4 address an IPv6 address stands for, when it carries one the network would reach. */
+function embeddedIpv4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
+  const bytes = address.toByteArray();
+  const range = address.range();
+  if (range === "ipv4Mapped" || range === "rfc6145" || address.match(WELL_KNOWN_NAT64))
+    return new ipaddr.IPv4(bytes.slice(12, 16));
+  if (range === "6to4") return new ipaddr.IPv4(bytes.slice(2, 6));
+  return null;
+}
+
+/**
+ * The address in one canonical spelling (WHATWG URL serialisation, as Node's own parser reads it), or null.
+ * ipaddr.js reads "::8.8.8.8" as the mapped ::ffff:8.8.8.8, which is not the address a socket would reach.
+ */
+function canonicalAddress(address: string): string | null {
   const family = isIP(address);
-  if (family === 4) return PRIVATE.check(address, "ipv4");
-  if (family !== 6) return true;
-  // An IPv4 address written as IPv6 (::ffff:10.0.0.1) is checked as IPv4.
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  return mapped ? PRIVATE.check(mapped[1]!, "ipv4") : PRIVATE.check(address, "ipv6");
+  if (family === 4) return address;
+  if (family !== 6) return null;
+  try {
+    return new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  } catch {
+    return null; // a zone index (fe80::1%eth0) and the like: never a public receiver
+  }
+}
+
+/** Whether a webhook may not connect to `address` (an IP address as text) unless an administrator allowed it. */
+export function isPrivateAddress(address: string): boolean {
+  const canonical = canonicalAddress(address);
+  if (!canonical) return true;
+  const parsed = ipaddr.parse(canonical);
+  if (parsed.kind() === "ipv4") return parsed.range() !== "unicast";
+  const v6 = parsed as ipaddr.IPv6;
+  const inner = embeddedIpv4(v6);
+  if (inner) return inner.range() !== "unicast";
+  if (v6.match(IPV4_COMPATIBLE)) return true;
+  return v6.range() !== "unicast";
 }
 
 /** A URL that may not receive webhooks: `code` names why (a field error code), `message` says it. */
