@@ -5,7 +5,7 @@
  * (SSRF) unless an administrator allows the host, and a webhook disabled after repeated failures.
  */
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type PocketBase from "pocketbase";
@@ -461,6 +461,87 @@ describe("webhooks", () => {
       );
     }
   });
+  it("a receiver that accepts and never answers holds up only itself: another webhook's delivery arrives meanwhile", async () => {
+    // The silent receiver reads each request and never answers (the attempt times out after 10 s).
+    const hanging: ServerResponse[] = [];
+    const silent = createServer((req, res) => {
+      req.resume();
+      hanging.push(res);
+    });
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const silentPort = (silent.address() as AddressInfo).port;
+    const healthy = new Receiver();
+    await healthy.start();
+    const admin$ = new GqlClient(gateway, { token: admin.token });
+    const [quiet, prompt] = [
+      await createWebhook({
+        url: `http://127.0.0.1:${silentPort}/hook`,
+        events: ["SERMON_PUBLISHED"],
+        allowPrivateHost: true,
+      }),
+      await createWebhook({ url: healthy.url, events: ["PAGE_PUBLISHED"], allowPrivateHost: true }),
+    ];
+    try {
+      await su.collection("sermons").create({
+        title: `Silent sermon ${run}`,
+        slug: `silent-sermon-${run}`,
+        status: "published",
+        publishedAt: new Date().toISOString(),
+      });
+      await expect.poll(() => hanging.length, { timeout: 5000 }).toBe(1);
+      const page = await su.collection("pages").create({
+        title: `Prompt page ${run}`,
+        slug: `prompt-page-${run}`,
+        status: "published",
+        revision: 1,
+        publishedAt: new Date().toISOString(),
+      });
+      // Well inside the silent receiver's 10 s timeout, which is still running.
+      await expect.poll(() => healthy.about(page.id).length, { timeout: 4000 }).toBe(1);
+      expect(hanging.map((res) => res.writableEnded)).toEqual([false]);
+    } finally {
+      for (const res of hanging) res.end();
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+      await healthy.stop();
+      for (const created of [quiet, prompt])
+        await admin$.request(`mutation { deleteWebhook(id: "${created.data!.createWebhook.webhook.id}") }`);
+    }
+  });
+
+  it("two gateway processes on one database deliver each event once (rows are claimed atomically)", async () => {
+    const second = await startGateway();
+    const created = await createWebhook({
+      url: receiver.url,
+      events: ["PAGE_PUBLISHED"],
+      allowPrivateHost: true,
+    });
+    const { webhook } = created.data!.createWebhook;
+    try {
+      const pages = [];
+      for (let i = 0; i < 6; i++)
+        pages.push(
+          await su.collection("pages").create({
+            title: `Twice page ${i} ${run}`,
+            slug: `twice-page-${i}-${run}`,
+            status: "published",
+            revision: 1,
+            publishedAt: new Date().toISOString(),
+          }),
+        );
+      for (const page of pages)
+        await expect.poll(() => receiver.about(page.id).length, { timeout: 5000 }).toBeGreaterThanOrEqual(1);
+      // Both processes poll every 100 ms: give a second send every chance to happen.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(pages.map((page) => receiver.about(page.id).length)).toEqual(pages.map(() => 1));
+    } finally {
+      await second.close();
+      await new GqlClient(gateway, { token: admin.token }).request(
+        `mutation { deleteWebhook(id: "${webhook.id}") }`,
+      );
+    }
+  });
+
   it("examples/webhook-receiver.mjs verifies a real delivery and refuses a forged one", async () => {
     const port = await freePort();
     const created = await new GqlClient(gateway, { token: admin.token }).request<{

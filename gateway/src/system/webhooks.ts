@@ -7,6 +7,7 @@ import ipaddr from "ipaddr.js";
 import type { GatewayServices } from "../context.ts";
 import type { UserRecord, WebhookDeliveryRecord, WebhookRecord } from "../pocketbase/records.ts";
 import { toPocketBaseDate } from "../pocketbase/dates.ts";
+import { claimRows, released } from "../pocketbase/queue-claims.ts";
 import { startPeriodicJob } from "./periodic-job.ts";
 import { notify } from "./notifier.ts";
 import { holdersOf } from "../access/abilities.ts";
@@ -31,7 +32,10 @@ export const RETRY_DELAYS_MS = [
 /** Deliveries in a row that fail for good before the webhook is disabled (and its managers told). */
 export const DISABLE_AFTER_FAILED_DELIVERIES = 3;
 const TIMEOUT_MS = 10_000;
-const BATCH = 25;
+/** Deliveries in flight at once in one process (to different webhooks: one at a time per webhook). */
+export const MAX_CONCURRENT_DELIVERIES = 6;
+/** Longer than any one attempt: a delivery held longer than this belongs to a gateway that died. */
+const LEASE_SECONDS = 60;
 
 /** A new signing secret, in the Standard Webhooks format: "whsec_" + base64 of 24 random bytes. */
 export const newWebhookSecret = () => `whsec_${randomBytes(24).toString("base64")}`;
@@ -199,7 +203,11 @@ async function post(
         res.on("error", (error) => resolve({ status: res.statusCode ?? null, error: error.message }));
       },
     );
-    req.on("timeout", () => req.destroy(new Error(`No answer within ${TIMEOUT_MS / 1000} s.`)));
+    // The socket's idle timeout, and a deadline for the whole attempt (a receiver that trickles bytes).
+    const giveUp = () => req.destroy(new Error(`No answer within ${TIMEOUT_MS / 1000} s.`));
+    const deadline = setTimeout(giveUp, TIMEOUT_MS);
+    req.on("timeout", giveUp);
+    req.on("close", () => clearTimeout(deadline));
     req.on("error", (error) => resolve({ status: null, error: error.message.slice(0, 400) }));
     req.end(body);
   });
@@ -219,79 +227,126 @@ export function payloadOf(delivery: WebhookDeliveryRecord, publicUrl: string): s
   });
 }
 
-export interface DeliveryRun {
-  sent: number;
-  retrying: number;
-  failed: number;
-}
+export type DeliveryOutcome = "sent" | "retrying" | "failed";
 
-/** Sends every due delivery once; returns what happened. */
-export async function deliverDue(
+/**
+ * One claimed delivery: send it, record the attempt (and give the row back), and keep its webhook's
+ * failure count; the webhook is disabled after DISABLE_AFTER_FAILED_DELIVERIES in a row.
+ */
+export async function deliverOne(
   services: GatewayServices,
+  delivery: WebhookDeliveryRecord,
   retryDelaysMs: readonly number[] = RETRY_DELAYS_MS,
   now = () => new Date(),
-): Promise<DeliveryRun> {
+): Promise<DeliveryOutcome> {
   const pb = await services.system.get();
-  const due = await pb.collection("webhook_deliveries").getList<WebhookDeliveryRecord>(1, BATCH, {
-    filter: pb.filter('status = "pending" && nextAttemptAt <= {:now}', { now: toPocketBaseDate(now()) }),
-    sort: "nextAttemptAt,id",
-    skipTotal: true,
+  const webhook = await pb
+    .collection("webhooks")
+    .getOne<WebhookRecord>(delivery.webhook, { fields: "*,secret" })
+    .catch(() => null);
+  const at = now();
+  const attempt: Attempt =
+    webhook?.enabled && webhook.secret
+      ? await post(webhook, delivery, payloadOf(delivery, services.config.publicUrl), at)
+      : { status: null, error: "The webhook is disabled." };
+  const attempts = (delivery.attempts ?? 0) + 1;
+  const ok = attempt.status !== null && attempt.status >= 200 && attempt.status < 300;
+  const again = !ok && !!webhook?.enabled && attempts <= retryDelaysMs.length;
+  await pb.collection("webhook_deliveries").update(delivery.id, {
+    status: ok ? "succeeded" : again ? "pending" : "failed",
+    attempts,
+    lastAttemptAt: toPocketBaseDate(at),
+    nextAttemptAt: again ? toPocketBaseDate(at.getTime() + retryDelaysMs[attempts - 1]!) : "",
+    responseStatus: attempt.status ?? 0,
+    error: attempt.error.slice(0, 500),
+    ...released,
   });
-  const run: DeliveryRun = { sent: 0, retrying: 0, failed: 0 };
-  const webhooks = new Map<string, WebhookRecord | null>();
-  for (const delivery of due.items) {
-    if (!webhooks.has(delivery.webhook)) {
-      webhooks.set(
-        delivery.webhook,
-        await pb
-          .collection("webhooks")
-          .getOne<WebhookRecord>(delivery.webhook, { fields: "*,secret" })
-          .catch(() => null),
-      );
-    }
-    const webhook = webhooks.get(delivery.webhook);
-    const at = now();
-    const attempt: Attempt =
-      webhook?.enabled && webhook.secret
-        ? await post(webhook, delivery, payloadOf(delivery, services.config.publicUrl), at)
-        : { status: null, error: "The webhook is disabled." };
-    const attempts = (delivery.attempts ?? 0) + 1;
-    const ok = attempt.status !== null && attempt.status >= 200 && attempt.status < 300;
-    const again = !ok && !!webhook?.enabled && attempts <= retryDelaysMs.length;
-    await pb.collection("webhook_deliveries").update(delivery.id, {
-      status: ok ? "succeeded" : again ? "pending" : "failed",
-      attempts,
-      lastAttemptAt: toPocketBaseDate(at),
-      nextAttemptAt: again ? toPocketBaseDate(at.getTime() + retryDelaysMs[attempts - 1]!) : "",
-      responseStatus: attempt.status ?? 0,
-      error: attempt.error.slice(0, 500),
+  const outcome: DeliveryOutcome = ok ? "sent" : again ? "retrying" : "failed";
+  if (!webhook?.enabled) return outcome;
+  if (ok && webhook.consecutiveFailures) {
+    await pb.collection("webhooks").update(webhook.id, { consecutiveFailures: 0 });
+  } else if (!ok && !again) {
+    // A webhook's deliveries go one at a time (the claim), so this count is not raced.
+    const failures = (webhook.consecutiveFailures ?? 0) + 1;
+    const disable = failures >= DISABLE_AFTER_FAILED_DELIVERIES;
+    const reason = `Disabled after ${failures} deliveries failed in a row (last: ${attempt.error})`.slice(
+      0,
+      500,
+    );
+    await pb.collection("webhooks").update(webhook.id, {
+      consecutiveFailures: failures,
+      ...(disable ? { enabled: false, disabledReason: reason } : {}),
     });
-    if (ok) run.sent++;
-    else if (again) run.retrying++;
-    else run.failed++;
-    if (!webhook?.enabled) continue;
-    if (ok && webhook.consecutiveFailures) {
-      await pb.collection("webhooks").update(webhook.id, { consecutiveFailures: 0 });
-      webhook.consecutiveFailures = 0;
-    } else if (!ok && !again) {
-      webhook.consecutiveFailures = (webhook.consecutiveFailures ?? 0) + 1;
-      const disable = webhook.consecutiveFailures >= DISABLE_AFTER_FAILED_DELIVERIES;
-      const reason =
-        `Disabled after ${webhook.consecutiveFailures} deliveries failed in a row (last: ${attempt.error})`.slice(
-          0,
-          500,
-        );
-      await pb.collection("webhooks").update(webhook.id, {
-        consecutiveFailures: webhook.consecutiveFailures,
-        ...(disable ? { enabled: false, disabledReason: reason } : {}),
-      });
-      if (disable) {
-        webhook.enabled = false;
-        await tellManagers(services, webhook);
-      }
-    }
+    if (disable) await tellManagers(services, { ...webhook, consecutiveFailures: failures });
   }
-  return run;
+  return outcome;
+}
+
+/**
+ * The delivery pool of one process: up to MAX_CONCURRENT_DELIVERIES attempts at once, each to a
+ * different webhook (the claim never hands out two deliveries of one webhook while one is held), so a
+ * receiver that hangs or fails holds up and backs off only itself. A finished attempt frees its slot
+ * and the pool claims again at once; the periodic tick also fills it (retries falling due, new events).
+ */
+class DeliveryPool {
+  private readonly inFlight = new Set<Promise<void>>();
+  private filling: Promise<number> | null = null;
+  private fillAgain = false;
+  private stopped = false;
+  private readonly services: GatewayServices;
+  private readonly retryDelaysMs: readonly number[];
+
+  constructor(services: GatewayServices, retryDelaysMs: readonly number[]) {
+    this.services = services;
+    this.retryDelaysMs = retryDelaysMs;
+  }
+
+  /** Claim due deliveries for the free slots and start them; resolves with how many started. */
+  fill(): Promise<number> {
+    if (this.filling) {
+      this.fillAgain = true;
+      return this.filling;
+    }
+    this.filling = (async () => {
+      let started = 0;
+      do {
+        this.fillAgain = false;
+        if (this.stopped) break;
+        const rows = await claimRows<WebhookDeliveryRecord>(
+          this.services.system,
+          "webhook_deliveries",
+          MAX_CONCURRENT_DELIVERIES - this.inFlight.size,
+          LEASE_SECONDS,
+        );
+        for (const row of rows) this.start(row);
+        started += rows.length;
+      } while (this.fillAgain);
+      return started;
+    })().finally(() => {
+      this.filling = null;
+    });
+    return this.filling;
+  }
+
+  private start(row: WebhookDeliveryRecord): void {
+    const attempt: Promise<void> = deliverOne(this.services, row, this.retryDelaysMs)
+      .then((outcome) => {
+        if (outcome === "failed") console.log(`[webhooks] delivery ${row.id} failed for good`);
+      })
+      .catch((error: unknown) =>
+        console.error(`[webhooks] delivery ${row.id}:`, error instanceof Error ? error.message : error),
+      )
+      .finally(() => {
+        this.inFlight.delete(attempt);
+        if (!this.stopped) void this.fill().catch(() => undefined);
+      });
+    this.inFlight.add(attempt);
+  }
+
+  /** No new claims; attempts in flight finish and record themselves. */
+  stop(): void {
+    this.stopped = true;
+  }
 }
 
 /** Everyone who manages integrations hears that a webhook was disabled. */
@@ -324,12 +379,16 @@ export function startWebhookDelivery(
   services: GatewayServices,
   options: { intervalMs?: number; retryDelaysMs?: readonly number[] } = {},
 ): () => void {
-  return startPeriodicJob({
+  const pool = new DeliveryPool(services, options.retryDelaysMs ?? RETRY_DELAYS_MS);
+  const stopJob = startPeriodicJob({
     name: "webhooks",
     intervalMs: options.intervalMs ?? 2_000,
-    run: () => deliverDue(services, options.retryDelaysMs),
-    report: (run) =>
-      run.failed ? `${run.sent} sent, ${run.retrying} to retry, ${run.failed} failed for good` : null,
-    failure: "could not deliver webhooks",
+    run: () => pool.fill(),
+    report: () => null,
+    failure: "could not claim webhook deliveries",
   });
+  return () => {
+    stopJob();
+    pool.stop();
+  };
 }
