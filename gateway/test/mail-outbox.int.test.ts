@@ -8,7 +8,16 @@ import { SMTPServer } from "smtp-server";
 import { simpleParser } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGateway, prepareGateway, type Gateway } from "../src/index.ts";
-import { catcherUrl, GqlClient, pbAs, testConfig, testGateway } from "./helpers.ts";
+import {
+  catcherUrl,
+  createUser,
+  GqlClient,
+  pbAs,
+  restStatus,
+  system,
+  testConfig,
+  testGateway,
+} from "./helpers.ts";
 import { createEvent, registrationBody } from "./event-support.ts";
 import type { CaughtMail } from "../../scripts/lib/smtp-catcher.ts";
 
@@ -76,6 +85,42 @@ describe("event mail outbox", () => {
         mails.map((m) => m.subject),
         email,
       ).toEqual(["A seat is yours: Outbox supper"]);
+    }
+  });
+
+  it("is the system's alone: no one else lists, reads, writes or claims its rows (REST)", async () => {
+    const su = await system();
+    const row = await su.collection("mail_outbox").create({
+      kind: "event.registered",
+      message: { message: { to: "nobody@test.example", subject: "Private", text: "x" }, churchName: "Flock" },
+      status: "sent",
+      attempts: 1,
+    });
+    try {
+      const [member, administrator] = [await createUser(), await createUser({ roles: ["Administrator"] })];
+      for (const [who, pb] of [
+        ["guest", pbAs(null)],
+        ["member", pbAs(member)],
+        ["administrator", pbAs(administrator)],
+      ] as const) {
+        expect(await restStatus(() => pb.collection("mail_outbox").getList(1, 10)), who).toBe(403);
+        expect(await restStatus(() => pb.collection("mail_outbox").getOne(row.id)), who).toBe(403);
+        expect(
+          await restStatus(() => pb.collection("mail_outbox").update(row.id, { status: "pending" })),
+          who,
+        ).toBe(403);
+        expect(
+          await restStatus(() =>
+            pb.send("/api/flock/queues/claim", {
+              method: "POST",
+              body: { queue: "mail_outbox", claim: "a".repeat(24), limit: 5, leaseSeconds: 60 },
+            }),
+          ),
+          who,
+        ).toBeGreaterThanOrEqual(401);
+      }
+    } finally {
+      await su.collection("mail_outbox").delete(row.id);
     }
   });
 
