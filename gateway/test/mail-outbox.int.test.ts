@@ -88,6 +88,34 @@ describe("event mail outbox", () => {
     }
   });
 
+  it("two gateway processes draining one outbox send each mail once (rows are claimed atomically)", async () => {
+    const su = await system();
+    const other = await testGateway();
+    const to = Array.from({ length: 8 }, (_, i) => `drain-${Date.now().toString(36)}-${i}@test.example`);
+    for (const address of to)
+      await su.collection("mail_outbox").create({
+        kind: "event.rsvp",
+        message: { message: { to: address, subject: "Drained once", text: "Hello." }, churchName: "Flock" },
+        status: "pending",
+        attempts: 0,
+        nextAttemptAt: new Date(Date.now() - 1000).toISOString(),
+      });
+    try {
+      const runs = await Promise.all([
+        gateway.services.mailOutbox.drain(),
+        other.services.mailOutbox.drain(),
+      ]);
+      expect(runs[0]!.sent + runs[1]!.sent).toBeGreaterThanOrEqual(to.length);
+      for (const address of to)
+        expect(
+          (await mailsTo(address)).map((m) => m.subject),
+          address,
+        ).toEqual(["Drained once"]);
+    } finally {
+      await other.close();
+    }
+  });
+
   it("is the system's alone: no one else lists, reads, writes or claims its rows (REST)", async () => {
     const su = await system();
     const row = await su.collection("mail_outbox").create({
