@@ -79,6 +79,7 @@ export default tseslint.config(
           "DateField",
           "$os",
           "$app",
+          "$apis",
           "$dbx",
           "__hooks",
           "require",

@@ -39,6 +39,12 @@ export interface GatewayConfig {
    * schedule; `false` runs none in this process (tests, except the webhook tests, which shorten it).
    */
   webhookDelivery?: { intervalMs?: number; retryDelaysMs?: readonly number[] } | false;
+  /**
+   * The mail outbox's periodic job (system/mail-outbox.ts: retries, rows queued by PocketBase's hooks or
+   * another process), started with the server: every 1 s with its standard retry schedule by default.
+   * Mail queued by this process is sent at once either way.
+   */
+  mailOutbox?: { intervalMs?: number; retryDelaysMs?: readonly number[] };
 }
 
 /**

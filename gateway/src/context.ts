@@ -13,6 +13,7 @@ import type { SettingsEvents } from "./system/settings-events.ts";
 import type { ViewerCache } from "./session/viewer-cache.ts";
 import type { PublicSettings } from "./system/public-settings.ts";
 import type { Mailer } from "./mail/mailer.ts";
+import type { MailOutbox } from "./system/mail-outbox.ts";
 import type { BridgeViewer, RealtimeBridge } from "./realtime/bridge.ts";
 import type { AudioUploads } from "./http/audio-uploads.ts";
 import type { ApiIdentity, ApiTokens } from "./access/api-tokens.ts";
@@ -31,6 +32,8 @@ export interface GatewayServices {
   publicSettings: PublicSettings;
   /** Mail the gateway sends itself (PocketBase sends verification and reset mail). */
   mailer: Mailer;
+  /** Event mail, queued in the database and sent once (system/mail-outbox.ts). */
+  mailOutbox: MailOutbox;
   /** GraphQL subscriptions over PocketBase realtime, one connection per viewer (realtime/bridge.ts). */
   realtime: RealtimeBridge;
   /** Sermon audio staged on disk by the resumable upload endpoint (http/audio-uploads.ts). */

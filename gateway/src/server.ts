@@ -26,6 +26,8 @@ import { syncPocketBaseSettings } from "./system/pocketbase-settings.ts";
 import { startScheduledPublishing } from "./system/scheduled-publishing.ts";
 import { startPrayerExpiry } from "./system/prayer-expiry.ts";
 import { startWebhookDelivery } from "./system/webhooks.ts";
+import { MailOutbox } from "./system/mail-outbox.ts";
+import { composePromotion } from "./schema/events/mails.ts";
 import { startStaffDigest } from "./system/staff-digest.ts";
 import { AudioUploads } from "./http/audio-uploads.ts";
 import { typeDefs } from "./schema/__generated__/typeDefs.ts";
@@ -112,6 +114,7 @@ export function createGateway(config: GatewayConfig, options: { server?: Server 
   const publicSettings = new PublicSettings(config.pbUrl);
   const viewerCache = new ViewerCache();
   const system = new SystemClient(config.pbUrl, config.superuser);
+  const mailer = new Mailer(config, async () => brandFrom(await publicSettings.get(), config.publicUrl));
   const services: GatewayServices = {
     config,
     system,
@@ -121,11 +124,14 @@ export function createGateway(config: GatewayConfig, options: { server?: Server 
     settingsEvents: new SettingsEvents(config.pbUrl),
     viewerCache,
     publicSettings,
-    mailer: new Mailer(config, async () => brandFrom(await publicSettings.get(), config.publicUrl)),
+    mailer,
+    mailOutbox: new MailOutbox(system, mailer),
     realtime: new RealtimeBridge(config.pbUrl),
     audioUploads: new AudioUploads(config.pbUrl, viewerCache, config.uploadDir, config.uploadDirMaxBytes),
   };
   services.settingsEvents.onChange((record) => services.publicSettings.set(record));
+  // A promotion's row is queued by PocketBase's events hook; the events feature writes its mail.
+  services.mailOutbox.compose("event.promoted", (row) => composePromotion(services, row.registration));
   const yoga = createGatewayYoga(services);
   const headers = securityHeaders(config.production);
   const publicOrigin = new URL(config.publicUrl).origin;
@@ -329,6 +335,7 @@ export function createGateway(config: GatewayConfig, options: { server?: Server 
   let stopPrayerExpiry: (() => void) | null = null;
   let stopStaffDigest: (() => void) | null = null;
   let stopWebhooks: (() => void) | null = null;
+  let stopMailOutbox: (() => void) | null = null;
   return {
     server,
     yoga,
@@ -341,6 +348,7 @@ export function createGateway(config: GatewayConfig, options: { server?: Server 
           stopStaffDigest = startStaffDigest(services);
           if (config.webhookDelivery !== false)
             stopWebhooks = startWebhookDelivery(services, config.webhookDelivery);
+          stopMailOutbox = services.mailOutbox.start(config.mailOutbox);
           services.audioUploads.start();
           const address = server.address();
           const port = typeof address === "object" && address ? address.port : config.port;
@@ -355,6 +363,7 @@ export function createGateway(config: GatewayConfig, options: { server?: Server 
         stopScheduler?.();
         stopPrayerExpiry?.();
         stopWebhooks?.();
+        stopMailOutbox?.();
         stopStaffDigest?.();
         services.audioUploads.stop();
         void services.realtime.close();

@@ -5,7 +5,7 @@
  * (SSRF) unless an administrator allows the host, and a webhook disabled after repeated failures.
  */
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type PocketBase from "pocketbase";
@@ -124,6 +124,84 @@ describe("webhooks", () => {
     await new GqlClient(gateway, { token: admin.token }).request(
       `mutation { deleteWebhook(id: "${allowed.data!.createWebhook.webhook.id}") }`,
     );
+  });
+
+  it("refuse every spelling of a loopback, private, link-local, unique-local, mapped or NAT64 address, when saved and when sent", async () => {
+    const port = receiver.port;
+    // Each of these reaches (or translates to) a private or local address; the receiver listens on 127.0.0.1.
+    const spellings = [
+      `http://127.0.0.1:${port}/x`,
+      `http://127.1:${port}/x`, // WHATWG URL: 127.0.0.1
+      `http://2130706433:${port}/x`, // 127.0.0.1 as one number
+      `http://0x7f000001:${port}/x`,
+      `http://0.0.0.0:${port}/x`,
+      `http://localhost:${port}/x`, // resolved: every address it names is checked
+      `http://[::1]:${port}/x`,
+      `http://[::]:${port}/x`,
+      `http://[::127.0.0.1]:${port}/x`, // IPv4-compatible (::/96)
+      `http://[::ffff:127.0.0.1]:${port}/x`, // IPv4-mapped (::ffff:0:0/96)
+      `http://[::ffff:7f00:1]:${port}/x`,
+      `http://[::ffff:0:127.0.0.1]:${port}/x`, // IPv4-translated (::ffff:0:0:0/96)
+      `http://[64:ff9b::127.0.0.1]:${port}/x`, // NAT64 well-known prefix
+      `http://[64:ff9b::a00:1]:${port}/x`, // NAT64 of 10.0.0.1
+      `http://[64:ff9b:1::a00:1]:${port}/x`, // NAT64 local-use prefix (RFC 8215)
+      `http://[2002:7f00:1::]:${port}/x`, // 6to4 of 127.0.0.1
+      `http://[fd00::1]:${port}/x`, // unique local
+      `http://[fe80::1]:${port}/x`, // link-local
+      `http://169.254.169.254/latest/meta-data`,
+      `http://100.64.0.1/x`, // carrier-grade NAT
+      `http://172.16.5.4/x`,
+      `http://[::ffff:169.254.169.254]/x`,
+    ];
+    for (const url of spellings) {
+      const refused = await createWebhook({ url, events: ["POST_PUBLISHED"] });
+      expect(refused.errors?.[0]?.extensions, url).toMatchObject({
+        code: "BAD_USER_INPUT",
+        fieldErrorCodes: { url: "private_address" },
+      });
+    }
+    // A webhook stored by another path (REST, an older version) is checked again before each send:
+    // nothing reaches the receiver, and the delivery records why.
+    const before = receiver.requests.length;
+    const stored: Array<{ id: string }> = [];
+    for (const url of [
+      `http://[::127.0.0.1]:${port}/hooks/flock`,
+      `http://[::ffff:0:127.0.0.1]:${port}/hooks/flock`,
+      `http://[::ffff:127.0.0.1]:${port}/hooks/flock`,
+      `http://localhost:${port}/hooks/flock`,
+    ]) {
+      stored.push(
+        await su.collection("webhooks").create({
+          url,
+          events: ["page.published"],
+          secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+          enabled: true,
+          allowPrivateHost: false,
+          consecutiveFailures: 0,
+          createdBy: admin.id,
+        }),
+      );
+    }
+    try {
+      await su.collection("pages").create({
+        title: `Guarded page ${run}`,
+        slug: `guarded-page-${run}`,
+        status: "published",
+        revision: 1,
+        publishedAt: new Date().toISOString(),
+      });
+      const rowsOf = async () =>
+        su.collection("webhook_deliveries").getFullList({
+          filter: stored.map((w) => su.filter("webhook = {:w}", { w: w.id })).join(" || "),
+        });
+      await expect
+        .poll(async () => (await rowsOf()).filter((r) => r.attempts >= 1).length, { timeout: 5000 })
+        .toBe(stored.length);
+      for (const row of await rowsOf()) expect(row.error).toMatch(/private or local/);
+      expect(receiver.requests.length).toBe(before);
+    } finally {
+      for (const w of stored) await su.collection("webhooks").delete(w.id);
+    }
   });
 
   it("are managed only with api.manage (GraphQL and REST), and never show their secret again", async () => {
@@ -383,6 +461,87 @@ describe("webhooks", () => {
       );
     }
   });
+  it("a receiver that accepts and never answers holds up only itself: another webhook's delivery arrives meanwhile", async () => {
+    // The silent receiver reads each request and never answers (the attempt times out after 10 s).
+    const hanging: ServerResponse[] = [];
+    const silent = createServer((req, res) => {
+      req.resume();
+      hanging.push(res);
+    });
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const silentPort = (silent.address() as AddressInfo).port;
+    const healthy = new Receiver();
+    await healthy.start();
+    const admin$ = new GqlClient(gateway, { token: admin.token });
+    const [quiet, prompt] = [
+      await createWebhook({
+        url: `http://127.0.0.1:${silentPort}/hook`,
+        events: ["SERMON_PUBLISHED"],
+        allowPrivateHost: true,
+      }),
+      await createWebhook({ url: healthy.url, events: ["PAGE_PUBLISHED"], allowPrivateHost: true }),
+    ];
+    try {
+      await su.collection("sermons").create({
+        title: `Silent sermon ${run}`,
+        slug: `silent-sermon-${run}`,
+        status: "published",
+        publishedAt: new Date().toISOString(),
+      });
+      await expect.poll(() => hanging.length, { timeout: 5000 }).toBe(1);
+      const page = await su.collection("pages").create({
+        title: `Prompt page ${run}`,
+        slug: `prompt-page-${run}`,
+        status: "published",
+        revision: 1,
+        publishedAt: new Date().toISOString(),
+      });
+      // Well inside the silent receiver's 10 s timeout, which is still running.
+      await expect.poll(() => healthy.about(page.id).length, { timeout: 4000 }).toBe(1);
+      expect(hanging.map((res) => res.writableEnded)).toEqual([false]);
+    } finally {
+      for (const res of hanging) res.end();
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+      await healthy.stop();
+      for (const created of [quiet, prompt])
+        await admin$.request(`mutation { deleteWebhook(id: "${created.data!.createWebhook.webhook.id}") }`);
+    }
+  });
+
+  it("two gateway processes on one database deliver each event once (rows are claimed atomically)", async () => {
+    const second = await startGateway();
+    const created = await createWebhook({
+      url: receiver.url,
+      events: ["PAGE_PUBLISHED"],
+      allowPrivateHost: true,
+    });
+    const { webhook } = created.data!.createWebhook;
+    try {
+      const pages = [];
+      for (let i = 0; i < 6; i++)
+        pages.push(
+          await su.collection("pages").create({
+            title: `Twice page ${i} ${run}`,
+            slug: `twice-page-${i}-${run}`,
+            status: "published",
+            revision: 1,
+            publishedAt: new Date().toISOString(),
+          }),
+        );
+      for (const page of pages)
+        await expect.poll(() => receiver.about(page.id).length, { timeout: 5000 }).toBeGreaterThanOrEqual(1);
+      // Both processes poll every 100 ms: give a second send every chance to happen.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(pages.map((page) => receiver.about(page.id).length)).toEqual(pages.map(() => 1));
+    } finally {
+      await second.close();
+      await new GqlClient(gateway, { token: admin.token }).request(
+        `mutation { deleteWebhook(id: "${webhook.id}") }`,
+      );
+    }
+  });
+
   it("examples/webhook-receiver.mjs verifies a real delivery and refuses a forged one", async () => {
     const port = await freePort();
     const created = await new GqlClient(gateway, { token: admin.token }).request<{

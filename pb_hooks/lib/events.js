@@ -204,7 +204,24 @@ function promote(app, eventId, occurrenceStart) {
     waiting.set("status", "confirmed");
     waiting.set("promotedAt", new DateTime());
     app.save(waiting);
+    queuePromotionMail(app, waiting);
   }
+}
+
+/**
+ * "A seat is yours": one mail_outbox row per promotion, written in the same transaction as the
+ * promotion, so concurrent cancellations can neither mail a person twice nor lose the mail (the
+ * gateway's outbox job writes and sends it; its unique dedupeKey holds even if this ran twice).
+ */
+function queuePromotionMail(app, registration) {
+  const row = new Record(app.findCollectionByNameOrId("mail_outbox"));
+  row.set("kind", "event.promoted");
+  row.set("registration", registration.id);
+  row.set("dedupeKey", "event.promoted:" + registration.id + ":" + registration.getString("promotedAt"));
+  row.set("status", "pending");
+  row.set("attempts", 0);
+  row.set("nextAttemptAt", new DateTime());
+  app.save(row);
 }
 
 /** Refresh the public per-occurrence counts (seats taken and left, waitlist, RSVP totals). */

@@ -1,4 +1,4 @@
-import nodemailer from "nodemailer";
+import { createTransport } from "nodemailer";
 import type { Locale } from "@flock/shared/i18n/format";
 import type { GatewayConfig } from "../config.ts";
 import type { Brand } from "./brand.ts";
@@ -26,6 +26,19 @@ export interface MailMessage {
   locale?: Locale;
 }
 
+/** An SMTP transport for the configured server (nodemailer ships its own types since 9). */
+function smtpTransport(smtp: NonNullable<GatewayConfig["smtp"]>) {
+  return createTransport({
+    host: smtp.host,
+    port: smtp.port,
+    secure: smtp.tls,
+    auth: smtp.username ? { user: smtp.username, pass: smtp.password } : undefined,
+    // Local catchers and internal relays have no certificate; STARTTLS is used when offered.
+    ignoreTLS: !smtp.tls && smtp.host === "127.0.0.1",
+  });
+}
+type SmtpTransport = ReturnType<typeof smtpTransport>;
+
 /**
  * The gateway's mail layer for messages PocketBase does not send itself (approvals, invitations,
  * contact relay, confirmations, staff alerts). Sends through the same SMTP server as PocketBase, from
@@ -34,7 +47,7 @@ export interface MailMessage {
  * rather than silently dropped.
  */
 export class Mailer {
-  private readonly transport: nodemailer.Transporter | null;
+  private readonly transport: SmtpTransport | null;
 
   private readonly config: GatewayConfig;
   private readonly brand: (() => Promise<Brand>) | null;
@@ -42,18 +55,7 @@ export class Mailer {
   constructor(config: GatewayConfig, brand: (() => Promise<Brand>) | null = null) {
     this.config = config;
     this.brand = brand;
-
-    const smtp = config.smtp;
-    this.transport = smtp
-      ? nodemailer.createTransport({
-          host: smtp.host,
-          port: smtp.port,
-          secure: smtp.tls,
-          auth: smtp.username ? { user: smtp.username, pass: smtp.password } : undefined,
-          // Local catchers and internal relays have no certificate; STARTTLS is used when offered.
-          ignoreTLS: !smtp.tls && smtp.host === "127.0.0.1",
-        })
-      : null;
+    this.transport = config.smtp ? smtpTransport(config.smtp) : null;
   }
 
   get enabled(): boolean {

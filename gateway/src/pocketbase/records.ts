@@ -509,6 +509,33 @@ export interface WebhookDeliveryRecord extends BaseRecord {
   lastAttemptAt: string;
   responseStatus: number;
   error: string;
+  /** Who holds it now (pb_hooks/queues.pb.js) and until when; empty when nobody does. */
+  claim: string;
+  claimedUntil: string;
+}
+
+export type MailOutboxKind =
+  | "event.registered"
+  | "event.rsvp"
+  | "event.moved"
+  | "event.cancelled"
+  | "event.cancelled_by_staff"
+  | "event.promoted";
+
+/** One mail the app sends, queued before it is sent (pb_migrations/1732575500_durable_queues.js). */
+export interface MailOutboxRecord extends BaseRecord {
+  kind: MailOutboxKind;
+  /** The composed mail ({message, churchName}), or null for one written when it is sent (a promotion). */
+  message: unknown;
+  registration: string;
+  dedupeKey: string;
+  status: "pending" | "sent" | "failed";
+  attempts: number;
+  nextAttemptAt: string;
+  claim: string;
+  claimedUntil: string;
+  sentAt: string;
+  error: string;
 }
 
 /** PocketBase rows of the groups collections (pb_migrations/1732500000_groups.js). */
@@ -619,6 +646,7 @@ export interface Collections {
   api_client_usage: ApiClientUsageRecord;
   webhooks: WebhookRecord;
   webhook_deliveries: WebhookDeliveryRecord;
+  mail_outbox: MailOutboxRecord;
   groups: GroupRecord;
   group_members: GroupMemberRecord;
   group_join_requests: GroupJoinRequestRecord;

@@ -2,10 +2,12 @@ import { createHmac, randomBytes } from "node:crypto";
 import { lookup } from "node:dns/promises";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
-import { BlockList, isIP } from "node:net";
+import { isIP } from "node:net";
+import ipaddr from "ipaddr.js";
 import type { GatewayServices } from "../context.ts";
 import type { UserRecord, WebhookDeliveryRecord, WebhookRecord } from "../pocketbase/records.ts";
 import { toPocketBaseDate } from "../pocketbase/dates.ts";
+import { claimRows, released } from "../pocketbase/queue-claims.ts";
 import { startPeriodicJob } from "./periodic-job.ts";
 import { notify } from "./notifier.ts";
 import { holdersOf } from "../access/abilities.ts";
@@ -30,7 +32,10 @@ export const RETRY_DELAYS_MS = [
 /** Deliveries in a row that fail for good before the webhook is disabled (and its managers told). */
 export const DISABLE_AFTER_FAILED_DELIVERIES = 3;
 const TIMEOUT_MS = 10_000;
-const BATCH = 25;
+/** Deliveries in flight at once in one process (to different webhooks: one at a time per webhook). */
+export const MAX_CONCURRENT_DELIVERIES = 6;
+/** Longer than any one attempt: a delivery held longer than this belongs to a gateway that died. */
+const LEASE_SECONDS = 60;
 
 /** A new signing secret, in the Standard Webhooks format: "whsec_" + base64 of 24 random bytes. */
 export const newWebhookSecret = () => `whsec_${randomBytes(24).toString("base64")}`;
@@ -41,39 +46,52 @@ export function signWebhook(secret: string, id: string, timestampSeconds: number
   return `v1,${createHmac("sha256", key).update(`${id}.${timestampSeconds}.${body}`).digest("base64")}`;
 }
 
-/** Addresses a webhook may not reach unless an administrator allowed the host (SSRF). */
-const PRIVATE = new BlockList();
-for (const [net, prefix] of [
-  ["0.0.0.0", 8],
-  ["10.0.0.0", 8],
-  ["100.64.0.0", 10],
-  ["127.0.0.0", 8],
-  ["169.254.0.0", 16],
-  ["172.16.0.0", 12],
-  ["192.0.0.0", 24],
-  ["192.168.0.0", 16],
-  ["198.18.0.0", 15],
-  ["224.0.0.0", 4],
-  ["240.0.0.0", 4],
-] as const)
-  PRIVATE.addSubnet(net, prefix, "ipv4");
-for (const [net, prefix] of [
-  ["::", 128],
-  ["::1", 128],
-  ["fc00::", 7],
-  ["fe80::", 10],
-  ["ff00::", 8],
-  ["64:ff9b::", 96],
-] as const)
-  PRIVATE.addSubnet(net, prefix, "ipv6");
+/*
+ * The SSRF guard decides by parsed address ranges (ipaddr.js), never by how an address is written: a
+ * receiver must be a global unicast address. IPv6 forms that carry an IPv4 address the network reaches
+ * (mapped ::ffff:0:0/96, translated ::ffff:0:0:0/96, NAT64 64:ff9b::/96, 6to4 2002::/16) are judged by
+ * the IPv4 address inside; IPv4-compatible (::/96, deprecated), NAT64 local-use (64:ff9b:1::/48, an
+ * operator's own network) and Teredo addresses are refused outright.
+ */
+const WELL_KNOWN_NAT64 = ipaddr.parseCIDR("64:ff9b::/96");
+const IPV4_COMPATIBLE = ipaddr.parseCIDR("::/96");
 
-export function isPrivateAddress(address: string): boolean {
+/** The IPv4 address an IPv6 address stands for, when it carries one the network would reach. */
+function embeddedIpv4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
+  const bytes = address.toByteArray();
+  const range = address.range();
+  if (range === "ipv4Mapped" || range === "rfc6145" || address.match(WELL_KNOWN_NAT64))
+    return new ipaddr.IPv4(bytes.slice(12, 16));
+  if (range === "6to4") return new ipaddr.IPv4(bytes.slice(2, 6));
+  return null;
+}
+
+/**
+ * The address in one canonical spelling (WHATWG URL serialisation, as Node's own parser reads it), or null.
+ * ipaddr.js reads "::8.8.8.8" as the mapped ::ffff:8.8.8.8, which is not the address a socket would reach.
+ */
+function canonicalAddress(address: string): string | null {
   const family = isIP(address);
-  if (family === 4) return PRIVATE.check(address, "ipv4");
-  if (family !== 6) return true;
-  // An IPv4 address written as IPv6 (::ffff:10.0.0.1) is checked as IPv4.
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  return mapped ? PRIVATE.check(mapped[1]!, "ipv4") : PRIVATE.check(address, "ipv6");
+  if (family === 4) return address;
+  if (family !== 6) return null;
+  try {
+    return new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  } catch {
+    return null; // a zone index (fe80::1%eth0) and the like: never a public receiver
+  }
+}
+
+/** Whether a webhook may not connect to `address` (an IP address as text) unless an administrator allowed it. */
+export function isPrivateAddress(address: string): boolean {
+  const canonical = canonicalAddress(address);
+  if (!canonical) return true;
+  const parsed = ipaddr.parse(canonical);
+  if (parsed.kind() === "ipv4") return parsed.range() !== "unicast";
+  const v6 = parsed as ipaddr.IPv6;
+  const inner = embeddedIpv4(v6);
+  if (inner) return inner.range() !== "unicast";
+  if (v6.match(IPV4_COMPATIBLE)) return true;
+  return v6.range() !== "unicast";
 }
 
 /** A URL that may not receive webhooks: `code` names why (a field error code), `message` says it. */
@@ -185,7 +203,11 @@ async function post(
         res.on("error", (error) => resolve({ status: res.statusCode ?? null, error: error.message }));
       },
     );
-    req.on("timeout", () => req.destroy(new Error(`No answer within ${TIMEOUT_MS / 1000} s.`)));
+    // The socket's idle timeout, and a deadline for the whole attempt (a receiver that trickles bytes).
+    const giveUp = () => req.destroy(new Error(`No answer within ${TIMEOUT_MS / 1000} s.`));
+    const deadline = setTimeout(giveUp, TIMEOUT_MS);
+    req.on("timeout", giveUp);
+    req.on("close", () => clearTimeout(deadline));
     req.on("error", (error) => resolve({ status: null, error: error.message.slice(0, 400) }));
     req.end(body);
   });
@@ -205,79 +227,126 @@ export function payloadOf(delivery: WebhookDeliveryRecord, publicUrl: string): s
   });
 }
 
-export interface DeliveryRun {
-  sent: number;
-  retrying: number;
-  failed: number;
-}
+export type DeliveryOutcome = "sent" | "retrying" | "failed";
 
-/** Sends every due delivery once; returns what happened. */
-export async function deliverDue(
+/**
+ * One claimed delivery: send it, record the attempt (and give the row back), and keep its webhook's
+ * failure count; the webhook is disabled after DISABLE_AFTER_FAILED_DELIVERIES in a row.
+ */
+export async function deliverOne(
   services: GatewayServices,
+  delivery: WebhookDeliveryRecord,
   retryDelaysMs: readonly number[] = RETRY_DELAYS_MS,
   now = () => new Date(),
-): Promise<DeliveryRun> {
+): Promise<DeliveryOutcome> {
   const pb = await services.system.get();
-  const due = await pb.collection("webhook_deliveries").getList<WebhookDeliveryRecord>(1, BATCH, {
-    filter: pb.filter('status = "pending" && nextAttemptAt <= {:now}', { now: toPocketBaseDate(now()) }),
-    sort: "nextAttemptAt,id",
-    skipTotal: true,
+  const webhook = await pb
+    .collection("webhooks")
+    .getOne<WebhookRecord>(delivery.webhook, { fields: "*,secret" })
+    .catch(() => null);
+  const at = now();
+  const attempt: Attempt =
+    webhook?.enabled && webhook.secret
+      ? await post(webhook, delivery, payloadOf(delivery, services.config.publicUrl), at)
+      : { status: null, error: "The webhook is disabled." };
+  const attempts = (delivery.attempts ?? 0) + 1;
+  const ok = attempt.status !== null && attempt.status >= 200 && attempt.status < 300;
+  const again = !ok && !!webhook?.enabled && attempts <= retryDelaysMs.length;
+  await pb.collection("webhook_deliveries").update(delivery.id, {
+    status: ok ? "succeeded" : again ? "pending" : "failed",
+    attempts,
+    lastAttemptAt: toPocketBaseDate(at),
+    nextAttemptAt: again ? toPocketBaseDate(at.getTime() + retryDelaysMs[attempts - 1]!) : "",
+    responseStatus: attempt.status ?? 0,
+    error: attempt.error.slice(0, 500),
+    ...released,
   });
-  const run: DeliveryRun = { sent: 0, retrying: 0, failed: 0 };
-  const webhooks = new Map<string, WebhookRecord | null>();
-  for (const delivery of due.items) {
-    if (!webhooks.has(delivery.webhook)) {
-      webhooks.set(
-        delivery.webhook,
-        await pb
-          .collection("webhooks")
-          .getOne<WebhookRecord>(delivery.webhook, { fields: "*,secret" })
-          .catch(() => null),
-      );
-    }
-    const webhook = webhooks.get(delivery.webhook);
-    const at = now();
-    const attempt: Attempt =
-      webhook?.enabled && webhook.secret
-        ? await post(webhook, delivery, payloadOf(delivery, services.config.publicUrl), at)
-        : { status: null, error: "The webhook is disabled." };
-    const attempts = (delivery.attempts ?? 0) + 1;
-    const ok = attempt.status !== null && attempt.status >= 200 && attempt.status < 300;
-    const again = !ok && !!webhook?.enabled && attempts <= retryDelaysMs.length;
-    await pb.collection("webhook_deliveries").update(delivery.id, {
-      status: ok ? "succeeded" : again ? "pending" : "failed",
-      attempts,
-      lastAttemptAt: toPocketBaseDate(at),
-      nextAttemptAt: again ? toPocketBaseDate(at.getTime() + retryDelaysMs[attempts - 1]!) : "",
-      responseStatus: attempt.status ?? 0,
-      error: attempt.error.slice(0, 500),
+  const outcome: DeliveryOutcome = ok ? "sent" : again ? "retrying" : "failed";
+  if (!webhook?.enabled) return outcome;
+  if (ok && webhook.consecutiveFailures) {
+    await pb.collection("webhooks").update(webhook.id, { consecutiveFailures: 0 });
+  } else if (!ok && !again) {
+    // A webhook's deliveries go one at a time (the claim), so this count is not raced.
+    const failures = (webhook.consecutiveFailures ?? 0) + 1;
+    const disable = failures >= DISABLE_AFTER_FAILED_DELIVERIES;
+    const reason = `Disabled after ${failures} deliveries failed in a row (last: ${attempt.error})`.slice(
+      0,
+      500,
+    );
+    await pb.collection("webhooks").update(webhook.id, {
+      consecutiveFailures: failures,
+      ...(disable ? { enabled: false, disabledReason: reason } : {}),
     });
-    if (ok) run.sent++;
-    else if (again) run.retrying++;
-    else run.failed++;
-    if (!webhook?.enabled) continue;
-    if (ok && webhook.consecutiveFailures) {
-      await pb.collection("webhooks").update(webhook.id, { consecutiveFailures: 0 });
-      webhook.consecutiveFailures = 0;
-    } else if (!ok && !again) {
-      webhook.consecutiveFailures = (webhook.consecutiveFailures ?? 0) + 1;
-      const disable = webhook.consecutiveFailures >= DISABLE_AFTER_FAILED_DELIVERIES;
-      const reason =
-        `Disabled after ${webhook.consecutiveFailures} deliveries failed in a row (last: ${attempt.error})`.slice(
-          0,
-          500,
-        );
-      await pb.collection("webhooks").update(webhook.id, {
-        consecutiveFailures: webhook.consecutiveFailures,
-        ...(disable ? { enabled: false, disabledReason: reason } : {}),
-      });
-      if (disable) {
-        webhook.enabled = false;
-        await tellManagers(services, webhook);
-      }
-    }
+    if (disable) await tellManagers(services, { ...webhook, consecutiveFailures: failures });
   }
-  return run;
+  return outcome;
+}
+
+/**
+ * The delivery pool of one process: up to MAX_CONCURRENT_DELIVERIES attempts at once, each to a
+ * different webhook (the claim never hands out two deliveries of one webhook while one is held), so a
+ * receiver that hangs or fails holds up and backs off only itself. A finished attempt frees its slot
+ * and the pool claims again at once; the periodic tick also fills it (retries falling due, new events).
+ */
+class DeliveryPool {
+  private readonly inFlight = new Set<Promise<void>>();
+  private filling: Promise<number> | null = null;
+  private fillAgain = false;
+  private stopped = false;
+  private readonly services: GatewayServices;
+  private readonly retryDelaysMs: readonly number[];
+
+  constructor(services: GatewayServices, retryDelaysMs: readonly number[]) {
+    this.services = services;
+    this.retryDelaysMs = retryDelaysMs;
+  }
+
+  /** Claim due deliveries for the free slots and start them; resolves with how many started. */
+  fill(): Promise<number> {
+    if (this.filling) {
+      this.fillAgain = true;
+      return this.filling;
+    }
+    this.filling = (async () => {
+      let started = 0;
+      do {
+        this.fillAgain = false;
+        if (this.stopped) break;
+        const rows = await claimRows<WebhookDeliveryRecord>(
+          this.services.system,
+          "webhook_deliveries",
+          MAX_CONCURRENT_DELIVERIES - this.inFlight.size,
+          LEASE_SECONDS,
+        );
+        for (const row of rows) this.start(row);
+        started += rows.length;
+      } while (this.fillAgain);
+      return started;
+    })().finally(() => {
+      this.filling = null;
+    });
+    return this.filling;
+  }
+
+  private start(row: WebhookDeliveryRecord): void {
+    const attempt: Promise<void> = deliverOne(this.services, row, this.retryDelaysMs)
+      .then((outcome) => {
+        if (outcome === "failed") console.log(`[webhooks] delivery ${row.id} failed for good`);
+      })
+      .catch((error: unknown) =>
+        console.error(`[webhooks] delivery ${row.id}:`, error instanceof Error ? error.message : error),
+      )
+      .finally(() => {
+        this.inFlight.delete(attempt);
+        if (!this.stopped) void this.fill().catch(() => undefined);
+      });
+    this.inFlight.add(attempt);
+  }
+
+  /** No new claims; attempts in flight finish and record themselves. */
+  stop(): void {
+    this.stopped = true;
+  }
 }
 
 /** Everyone who manages integrations hears that a webhook was disabled. */
@@ -310,12 +379,16 @@ export function startWebhookDelivery(
   services: GatewayServices,
   options: { intervalMs?: number; retryDelaysMs?: readonly number[] } = {},
 ): () => void {
-  return startPeriodicJob({
+  const pool = new DeliveryPool(services, options.retryDelaysMs ?? RETRY_DELAYS_MS);
+  const stopJob = startPeriodicJob({
     name: "webhooks",
     intervalMs: options.intervalMs ?? 2_000,
-    run: () => deliverDue(services, options.retryDelaysMs),
-    report: (run) =>
-      run.failed ? `${run.sent} sent, ${run.retrying} to retry, ${run.failed} failed for good` : null,
-    failure: "could not deliver webhooks",
+    run: () => pool.fill(),
+    report: () => null,
+    failure: "could not claim webhook deliveries",
   });
+  return () => {
+    stopJob();
+    pool.stop();
+  };
 }

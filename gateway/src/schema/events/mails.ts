@@ -1,7 +1,9 @@
 import { Temporal } from "temporal-polyfill";
-import type { GatewayContext } from "../../context.ts";
-import { composeMail, sendNotice } from "../../mail/notice.ts";
+import type { GatewayContext, GatewayServices } from "../../context.ts";
+import { composeMail } from "../../mail/notice.ts";
 import { churchLocale, recipientLocale, translator, type Locale } from "../../mail/i18n.ts";
+import type { MailOutboxKind } from "../../pocketbase/records.ts";
+import type { QueuedMail } from "../../system/mail-outbox.ts";
 import type {
   EventExceptionRecord,
   EventRecord,
@@ -11,7 +13,12 @@ import type {
 } from "../../pocketbase/records.ts";
 import { dateKeyOf, instantOf, pbDateOf, type OccurrenceModel } from "./occurrences.ts";
 
-// The mails events send: in the reader's language, after the response (ctx.afterResponse).
+// The mails events send: in the reader's language, after the response (ctx.afterResponse), through the
+// mail outbox (system/mail-outbox.ts): each is queued in the database first, then sent once, retried
+// when the SMTP server fails. A waitlist promotion is queued by PocketBase's events hook itself.
+
+/** What writing an event mail needs: the caller's context or, in the outbox job, the gateway's services. */
+type MailServices = Pick<GatewayServices, "publicSettings" | "system" | "config" | "mailOutbox">;
 
 const eventWhen = (o: { start: Temporal.ZonedDateTime }, locale: string) =>
   new Intl.DateTimeFormat(locale === "es" ? "es" : "en-US", {
@@ -25,7 +32,7 @@ const eventWhen = (o: { start: Temporal.ZonedDateTime }, locale: string) =>
  * its owner's language, others in the church's (system job: the superuser reads the account's choice).
  */
 async function mailContext(
-  ctx: GatewayContext,
+  ctx: MailServices,
   userId?: string | null,
 ): Promise<{ churchName: string; locale: Locale; t: ReturnType<typeof translator> }> {
   const settings = await ctx.publicSettings.get();
@@ -43,9 +50,9 @@ async function mailContext(
 
 type MailText = Awaited<ReturnType<typeof mailContext>>;
 
-/** Write one event mail in its reader's language (`userId`: the sign-up's account, if any) and send it. */
-async function sendEventMail(
-  ctx: GatewayContext,
+/** Write one event mail in its reader's language (`userId`: the sign-up's account, if any). */
+async function writeEventMail(
+  ctx: MailServices,
   userId: string | null | undefined,
   write: (text: MailText) => {
     to: string;
@@ -53,13 +60,22 @@ async function sendEventMail(
     paragraphs: string[];
     link: { url: string; label: string };
   },
-): Promise<void> {
+): Promise<QueuedMail> {
   const text = await mailContext(ctx, userId);
-  await sendNotice(
-    ctx.mailer,
-    composeMail({ ...write(text), churchName: text.churchName, locale: text.locale }),
-    text.churchName,
-  );
+  return {
+    message: composeMail({ ...write(text), churchName: text.churchName, locale: text.locale }),
+    churchName: text.churchName,
+  };
+}
+
+/** Write one event mail and queue it in the outbox (sent at once, retried if the SMTP server fails). */
+async function sendEventMail(
+  ctx: MailServices,
+  kind: MailOutboxKind,
+  userId: string | null | undefined,
+  write: Parameters<typeof writeEventMail>[2],
+): Promise<void> {
+  await ctx.mailOutbox.enqueue(kind, await writeEventMail(ctx, userId, write));
 }
 
 export async function mailRegistration(
@@ -71,7 +87,7 @@ export async function mailRegistration(
   const first = parts[0]!;
   const confirmed = parts.filter((p) => p.status === "confirmed").reduce((n, p) => n + p.attendees, 0);
   const waitlisted = parts.filter((p) => p.status === "waitlisted").reduce((n, p) => n + p.attendees, 0);
-  await sendEventMail(ctx, first.user, ({ t, locale }) => ({
+  await sendEventMail(ctx, "event.registered", first.user, ({ t, locale }) => ({
     to: first.email,
     subject: t("event.registered.subject", { confirmed, event: o.event.title }),
     paragraphs: [
@@ -100,7 +116,7 @@ export async function mailRegistration(
  */
 export async function mailRsvp(ctx: GatewayContext, o: OccurrenceModel, rsvp: RsvpRecord) {
   const response = rsvp.response;
-  await sendEventMail(ctx, rsvp.user, ({ t, locale }) => ({
+  await sendEventMail(ctx, "event.rsvp", rsvp.user, ({ t, locale }) => ({
     to: rsvp.email,
     subject: t("event.rsvp.subject", { event: o.event.title, response }),
     paragraphs: [
@@ -130,7 +146,7 @@ export async function mailRsvp(ctx: GatewayContext, o: OccurrenceModel, rsvp: Rs
 export async function mailMoved(ctx: GatewayContext, o: OccurrenceModel, id: string): Promise<void> {
   const system = await ctx.system.get();
   const r = await system.collection("registrations").getOne<RegistrationRecord>(id);
-  await sendEventMail(ctx, r.user, ({ t, locale }) => ({
+  await sendEventMail(ctx, "event.moved", r.user, ({ t, locale }) => ({
     to: r.email,
     subject: t("event.moved.subject", { event: o.event.title }),
     paragraphs: [
@@ -197,7 +213,7 @@ export async function mailCancelled(
     if (sent.has(key)) continue; // a party split into parts, or the same person both registered and answered
     sent.add(key);
     const start = instantOf(row.occurrenceStart).toZonedDateTimeISO(event.timezone);
-    await sendEventMail(ctx, row.user, ({ t, locale }) => ({
+    await sendEventMail(ctx, "event.cancelled", row.user, ({ t, locale }) => ({
       to: row.email,
       subject: t("event.cancelled.subject", { event: event.title }),
       paragraphs: [
@@ -222,7 +238,7 @@ export async function mailCancelledByStaff(ctx: GatewayContext, id: string): Pro
   const event = r.expand?.event;
   if (!event) return;
   const start = instantOf(r.occurrenceStart).toZonedDateTimeISO(event.timezone);
-  await sendEventMail(ctx, r.user, ({ t, locale, churchName }) => ({
+  await sendEventMail(ctx, "event.cancelled_by_staff", r.user, ({ t, locale, churchName }) => ({
     to: r.email,
     subject: t("event.cancelledByStaff.subject", { event: event.title }),
     paragraphs: [
@@ -241,41 +257,38 @@ export async function mailCancelledByStaff(ctx: GatewayContext, id: string): Pro
 }
 
 /**
- * System job: mail everyone the waitlist promoted (the hook marks them with promotedAt) and not yet
- * told. Runs after the writes that free seats; the superuser only reads these rows to address mail.
+ * The outbox job: write the mail of a promotion that PocketBase's events hook queued (in the same save
+ * that confirmed the registration), or null when the registration is gone or no longer confirmed. The
+ * superuser only reads the row to address the mail and to put its secret link in it.
  */
-export async function mailPromotions(ctx: GatewayContext, eventId: string): Promise<void> {
+export async function composePromotion(
+  ctx: MailServices,
+  registrationId: string,
+): Promise<QueuedMail | null> {
+  if (!registrationId) return null;
   const system = await ctx.system.get();
-  const rows = await system.collection("registrations").getFullList<RegistrationRecord>({
-    filter: system.filter(
-      "event = {:e} && promotedAt != '' && promotionMailedAt = '' && status = 'confirmed'",
-      { e: eventId },
-    ),
-    expand: "event",
-  });
-  for (const r of rows) {
-    const event = r.expand?.event;
-    if (!event) continue;
-    const start = instantOf(r.occurrenceStart).toZonedDateTimeISO(event.timezone);
-    await system
-      .collection("registrations")
-      .update(r.id, { promotionMailedAt: pbDateOf(Temporal.Now.instant()) });
-    await sendEventMail(ctx, r.user, ({ t, locale }) => ({
-      to: r.email,
-      subject: t("event.promoted.subject", { event: event.title }),
-      paragraphs: [
-        t("mail.hello", { name: r.name }),
-        t("event.promoted.body", {
-          event: event.title,
-          when: eventWhen({ start }, locale),
-          count: r.attendees,
-        }),
-        t("event.registered.code", { code: r.confirmationCode }),
-      ],
-      link: {
-        url: `${ctx.config.publicUrl}/events/registration/${encodeURIComponent(r.cancelToken)}`,
-        label: t("event.registered.button"),
-      },
-    }));
-  }
+  const r = await system
+    .collection("registrations")
+    .getOne<RegistrationRecord>(registrationId, { expand: "event" })
+    .catch(() => null);
+  const event = r?.expand?.event;
+  if (!r || !event || r.status !== "confirmed") return null;
+  const start = instantOf(r.occurrenceStart).toZonedDateTimeISO(event.timezone);
+  return writeEventMail(ctx, r.user, ({ t, locale }) => ({
+    to: r.email,
+    subject: t("event.promoted.subject", { event: event.title }),
+    paragraphs: [
+      t("mail.hello", { name: r.name }),
+      t("event.promoted.body", {
+        event: event.title,
+        when: eventWhen({ start }, locale),
+        count: r.attendees,
+      }),
+      t("event.registered.code", { code: r.confirmationCode }),
+    ],
+    link: {
+      url: `${ctx.config.publicUrl}/events/registration/${encodeURIComponent(r.cancelToken)}`,
+      label: t("event.registered.button"),
+    },
+  }));
 }

@@ -14,7 +14,7 @@ import { instantOf, occurrenceAt, pbDateOf, type OccurrenceModel } from "./occur
 import { loadersOf, windowKey, type SignUpWindow } from "./loaders.ts";
 import { requireOccurrence } from "./reads.ts";
 import { parseInstant } from "./validation.ts";
-import { mailCancelledByStaff, mailMoved, mailPromotions, mailRegistration, mailRsvp } from "./mails.ts";
+import { mailCancelledByStaff, mailMoved, mailRegistration, mailRsvp } from "./mails.ts";
 import { attendeesCsv } from "./csv.ts";
 
 // RSVPs and registrations: a visitor's or member's sign-up, its mail link, staff's attendee lists.
@@ -376,15 +376,13 @@ export const signUpMutations: Pick<
               .collection("registrations")
               .update<RegistrationRecord>(target.id, { status: "cancelled" }, query ? { query } : {}),
           );
-    const eventId = target.event;
     // Staff cancelling someone else's registration tell them (the owner, or a mail link's holder, knows).
     const viewer = token ? null : await ctx.viewer();
     const byStaff = target.status !== "cancelled" && viewer !== null && target.user !== viewer.id;
     const cancelledId = target.id;
     ctx.afterResponse(() => {
-      void mailPromotions(ctx, eventId).catch((error: unknown) =>
-        console.error("[events] promotion mail failed:", error),
-      );
+      // Seats freed: the hook queued a mail for everyone it promoted, in the same save.
+      ctx.mailOutbox.kick();
       if (byStaff)
         void mailCancelledByStaff(ctx, cancelledId).catch((error: unknown) =>
           console.error("[events] cancellation mail failed:", error),
@@ -413,9 +411,7 @@ export const signUpMutations: Pick<
       void mailMoved(ctx, o, id).catch((error: unknown) =>
         console.error("[events] moved mail failed:", error),
       );
-      void mailPromotions(ctx, current.event).catch((error: unknown) =>
-        console.error("[events] promotion mail failed:", error),
-      );
+      ctx.mailOutbox.kick();
     });
     return updated;
   },
