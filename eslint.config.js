@@ -79,6 +79,7 @@ export default tseslint.config(
           "DateField",
           "$os",
           "$app",
+          "$security",
           "$dbx",
           "__hooks",
           "require",

@@ -17,7 +17,7 @@ import {
   type GatewayServices,
   type ServerContext,
 } from "./context.ts";
-import { API_TOKEN_RATE, isApiToken } from "./access/api-tokens.ts";
+import { API_TOKEN_RATE, INVALID_API_TOKEN, isApiToken } from "./access/api-tokens.ts";
 import { ErrorCode, payloadTooLarge, serviceUnavailable } from "./errors.ts";
 import { typeDefs } from "./schema/__generated__/typeDefs.ts";
 import { resolvers } from "./schema/resolvers.ts";
@@ -155,12 +155,9 @@ const useApiTokens = (services: GatewayServices): Plugin<ServerContext> => {
     const identity = await services.apiTokens.authenticate(bearer);
     if (typeof identity === "string") {
       endResponse(
-        tokenError(
-          401,
-          "This API token is not valid: it is unknown, revoked or expired.",
-          ErrorCode.UNAUTHENTICATED,
-          { "www-authenticate": 'Bearer error="invalid_token"', "cache-control": "no-store" },
-        ),
+        tokenError(401, INVALID_API_TOKEN.message, ErrorCode.UNAUTHENTICATED, {
+          ...INVALID_API_TOKEN.headers,
+        }),
       );
       return;
     }

@@ -40,6 +40,15 @@ export function parseApiToken(value: string): { clientId: string; secret: string
   return match ? { clientId: match[1]!, secret: match[2]! } : null;
 }
 
+/**
+ * The one answer to a token that is not valid, for GraphQL (yoga.ts) and the routes outside it
+ * (http/caller-credential.ts): 401 with this message and these headers.
+ */
+export const INVALID_API_TOKEN = {
+  message: "This API token is not valid: it is unknown, revoked or expired.",
+  headers: { "www-authenticate": 'Bearer error="invalid_token"', "cache-control": "no-store" },
+} as const;
+
 /** Why a token was refused (the answer is the same 401 for all; the reason is for logs and tests). */
 export type TokenRefusal = "malformed" | "unknown" | "revoked" | "expired";
 
