@@ -136,11 +136,10 @@ export function createContextFactory(services: GatewayServices) {
       async realtimeIdentity() {
         if (apiClient)
           return {
-            userId: `api:${apiClient.client.id}`,
             token: apiClient.pbToken,
             credential: { kind: "api", clientId: apiClient.client.id },
           };
-        const guest = { userId: null, token: null, credential: null };
+        const guest = { token: null, credential: null };
         const viewer = await context.viewer();
         // A token PocketBase refused (viewer null) listens as a guest.
         if (!viewer || !session.token) return guest;
@@ -151,7 +150,7 @@ export function createContextFactory(services: GatewayServices) {
           viewer.id,
           session.token,
         );
-        return credential ? { userId: viewer.id, token: session.token, credential } : guest;
+        return credential ? { token: session.token, credential } : guest;
       },
       actAs(token) {
         context.pb = createUserClient(services.config.pbUrl, token, clientIp);

@@ -273,11 +273,7 @@ describe("the live wall", () => {
       const { system: systemClient, config } = gateway.services;
       const credential =
         token && userId ? await userCredential(systemClient, config.pbUrl, userId, token) : null;
-      const queue = bridge.subscribe<PrayerRequestRecord>(
-        { userId, token, credential },
-        "prayer_requests",
-        "*",
-      );
+      const queue = bridge.subscribe<PrayerRequestRecord>({ token, credential }, "prayer_requests", "*");
       void (async () => {
         for await (const event of queue) events.push(event);
       })();

@@ -8,7 +8,6 @@ import { credentialKey, tokenExpiresAt, type StreamCredential } from "./credenti
 
 /** Who is subscribing: a signed-in user or an API client (with the token PocketBase will judge), or a guest. */
 export interface BridgeViewer {
-  userId: string | null;
   token: string | null;
   /** What the stream lives by; the bridge ends it when the credential ends (null: a guest). */
   credential: StreamCredential | null;
