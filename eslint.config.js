@@ -80,6 +80,7 @@ export default tseslint.config(
           "$os",
           "$app",
           "$apis",
+          "$security",
           "$dbx",
           "__hooks",
           "require",

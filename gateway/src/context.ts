@@ -15,6 +15,7 @@ import type { PublicSettings } from "./system/public-settings.ts";
 import type { Mailer } from "./mail/mailer.ts";
 import type { MailOutbox } from "./system/mail-outbox.ts";
 import type { BridgeViewer, RealtimeBridge } from "./realtime/bridge.ts";
+import { userCredential } from "./realtime/credentials.ts";
 import type { AudioUploads } from "./http/audio-uploads.ts";
 import type { ApiIdentity, ApiTokens } from "./access/api-tokens.ts";
 
@@ -136,10 +137,23 @@ export function createContextFactory(services: GatewayServices) {
       pb: createUserClient(services.config.pbUrl, session.token, clientIp),
       apiClient: apiClient ?? null,
       async realtimeIdentity() {
-        if (apiClient) return { userId: `api:${apiClient.client.id}`, token: apiClient.pbToken };
+        if (apiClient)
+          return {
+            token: apiClient.pbToken,
+            credential: { kind: "api", clientId: apiClient.client.id },
+          };
+        const guest = { token: null, credential: null };
         const viewer = await context.viewer();
         // A token PocketBase refused (viewer null) listens as a guest.
-        return viewer ? { userId: viewer.id, token: session.token } : { userId: null, token: null };
+        if (!viewer || !session.token) return guest;
+        // The stream is tied to the session it was opened with, and ends with it (realtime/credentials.ts).
+        const credential = await userCredential(
+          services.system,
+          services.config.pbUrl,
+          viewer.id,
+          session.token,
+        );
+        return credential ? { token: session.token, credential } : guest;
       },
       actAs(token) {
         context.pb = createUserClient(services.config.pbUrl, token, clientIp);

@@ -7,6 +7,7 @@ import type { GatewayServices, ServerContext } from "./context.ts";
 import { createGatewayYoga, MAX_JSON_REQUEST_BYTES, MAX_UPLOAD_REQUEST_BYTES } from "./yoga.ts";
 import { SystemClient, createUserClient } from "./pocketbase/client.ts";
 import { ApiTokens } from "./access/api-tokens.ts";
+import { endedCredentials } from "./realtime/credentials.ts";
 import { robotsTxt, sitemap } from "./http/feeds.ts";
 import { RateLimiter } from "./session/rate-limiter.ts";
 import { TrustedDevices } from "./session/trusted-device.ts";
@@ -17,6 +18,7 @@ import { PublicSettings } from "./system/public-settings.ts";
 import { securityHeaders } from "./http/security-headers.ts";
 import { sendStaticFile, StaticFiles } from "./http/static.ts";
 import { proxyFile } from "./http/files-proxy.ts";
+import { callerCredential, refuseCredential } from "./http/caller-credential.ts";
 import { CORE_PAGES, metaForPath } from "./http/route-meta.ts";
 import type { Route, RouteKit } from "./http/route-table.ts";
 import { FEATURE_HTTP } from "./schema/routes.ts";
@@ -126,7 +128,9 @@ export function createGateway(config: GatewayConfig, options: { server?: Server 
     publicSettings,
     mailer,
     mailOutbox: new MailOutbox(system, mailer),
-    realtime: new RealtimeBridge(config.pbUrl),
+    realtime: new RealtimeBridge(config.pbUrl, {
+      checkCredentials: (credentials) => endedCredentials(system, credentials),
+    }),
     audioUploads: new AudioUploads(config.pbUrl, viewerCache, config.uploadDir, config.uploadDirMaxBytes),
   };
   services.settingsEvents.onChange((record) => services.publicSettings.set(record));
@@ -282,7 +286,12 @@ export function createGateway(config: GatewayConfig, options: { server?: Server 
     ...FEATURE_HTTP.flatMap((feature) => feature.routes?.(kit) ?? []),
     {
       match: (url) => url.pathname.startsWith("/files/"),
-      handle: (req, res, url) => proxyFile(req, res, url, config.pbUrl),
+      handle: async (req, res, url) => {
+        const credential = await callerCredential(req, services);
+        if (credential.kind === "invalid")
+          return refuseCredential(res, credential, headers, config.production);
+        await proxyFile(req, res, url, config.pbUrl, credential.kind === "valid" ? credential.pbToken : null);
+      },
     },
     // Everything else is the app: GET/HEAD only, one URL per page, then a built file or index.html.
     {
@@ -311,6 +320,12 @@ export function createGateway(config: GatewayConfig, options: { server?: Server 
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://gateway.local");
+    // Feeds are read as a guest (or by their own link), but a credential sent with them must be valid:
+    // an invalid one is refused as GraphQL refuses it, never served as a visitor (/files checks its own).
+    if (url.pathname.startsWith("/feeds/")) {
+      const credential = await callerCredential(req, services);
+      if (credential.kind === "invalid") return refuseCredential(res, credential, headers, config.production);
+    }
     await routes.find((route) => route.match(url))!.handle(req, res, url);
   }
 

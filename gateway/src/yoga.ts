@@ -2,7 +2,14 @@ import { useGraphQLSSE } from "@graphql-yoga/plugin-graphql-sse";
 import { randomUUID } from "node:crypto";
 import { createSchema, createYoga, type Plugin } from "graphql-yoga";
 import { createFetch } from "@whatwg-node/fetch";
-import { GraphQLError } from "graphql";
+import {
+  GraphQLError,
+  Kind,
+  OperationTypeNode,
+  type DocumentNode,
+  type OperationDefinitionNode,
+  type SelectionNode,
+} from "graphql";
 import { ClientResponseError } from "pocketbase";
 import { useCSRFPrevention } from "@graphql-yoga/plugin-csrf-prevention";
 import { useDisableIntrospection } from "@graphql-yoga/plugin-disable-introspection";
@@ -17,8 +24,8 @@ import {
   type GatewayServices,
   type ServerContext,
 } from "./context.ts";
-import { API_TOKEN_RATE, isApiToken } from "./access/api-tokens.ts";
-import { ErrorCode, payloadTooLarge, serviceUnavailable } from "./errors.ts";
+import { API_TOKEN_RATE, INVALID_API_TOKEN, isApiToken, tokenMayCall } from "./access/api-tokens.ts";
+import { ErrorCode, forbidden, payloadTooLarge, serviceUnavailable } from "./errors.ts";
 import { typeDefs } from "./schema/__generated__/typeDefs.ts";
 import { resolvers } from "./schema/resolvers.ts";
 import { GRAPHQL_LIMITS, LIMITS } from "@flock/shared/limits";
@@ -155,12 +162,9 @@ const useApiTokens = (services: GatewayServices): Plugin<ServerContext> => {
     const identity = await services.apiTokens.authenticate(bearer);
     if (typeof identity === "string") {
       endResponse(
-        tokenError(
-          401,
-          "This API token is not valid: it is unknown, revoked or expired.",
-          ErrorCode.UNAUTHENTICATED,
-          { "www-authenticate": 'Bearer error="invalid_token"', "cache-control": "no-store" },
-        ),
+        tokenError(401, INVALID_API_TOKEN.message, ErrorCode.UNAUTHENTICATED, {
+          ...INVALID_API_TOKEN.headers,
+        }),
       );
       return;
     }
@@ -188,6 +192,60 @@ const useApiTokens = (services: GatewayServices): Plugin<ServerContext> => {
       .catch((error: unknown) => console.error("[api-tokens] could not record last use:", error));
   }
 };
+
+/** The root fields an operation selects (through fragments too), by their schema name. */
+function rootFields(operation: OperationDefinitionNode, document: DocumentNode): string[] {
+  const fragments = new Map(
+    document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d]] : [])),
+  );
+  const names: string[] = [];
+  const visit = (selections: readonly SelectionNode[], seen: Set<string>) => {
+    for (const selection of selections) {
+      if (selection.kind === Kind.FIELD) names.push(selection.name.value);
+      else if (selection.kind === Kind.INLINE_FRAGMENT) visit(selection.selectionSet.selections, seen);
+      else if (!seen.has(selection.name.value)) {
+        seen.add(selection.name.value);
+        const fragment = fragments.get(selection.name.value);
+        if (fragment) visit(fragment.selectionSet.selections, seen);
+      }
+    }
+  };
+  visit(operation.selectionSet.selections, new Set());
+  return names;
+}
+
+/**
+ * A request with an API token may call only the mutations its scopes allow (access/api-tokens.ts
+ * TOKEN_MUTATIONS): any other is FORBIDDEN before a resolver runs, so no form that is open to
+ * visitors (which the gateway would otherwise take the token's caller for) writes anything.
+ */
+const useTokenWrites = (): Plugin => ({
+  onExecute({ args, setResultAndStopExecution }) {
+    const identity = apiIdentityOf((args.contextValue as { request: Request }).request);
+    if (!identity) return;
+    const document = args.document as DocumentNode;
+    const operations = document.definitions.filter(
+      (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+    );
+    const operation = args.operationName
+      ? operations.find((o) => o.name?.value === args.operationName)
+      : operations[0];
+    if (operation?.operation !== OperationTypeNode.MUTATION) return;
+    const refused = rootFields(operation, document).filter(
+      (name) => name !== "__typename" && !tokenMayCall(name, identity.client.scopes),
+    );
+    if (!refused.length) return;
+    setResultAndStopExecution({
+      data: null,
+      errors: [
+        forbidden(
+          `This API token may not call ${refused.join(", ")}: a token writes only what a write scope allows.`,
+          "token_scope",
+        ),
+      ],
+    });
+  },
+});
 
 /**
  * CSRF protection is for browsers' cookies: a request carrying an API token (which no cross-site
@@ -332,6 +390,7 @@ export function createGatewayYoga(services: GatewayServices) {
     fetchAPI: createFetch({ formDataLimits: FORM_DATA_LIMITS }),
     plugins: [
       useApiTokens(services),
+      useTokenWrites(),
       useCsrfPreventionForCookies(),
       maxDepthPlugin({ n: GRAPHQL_LIMITS.maxDepth, propagateOnRejection: true, exposeLimits: true }),
       maxAliasesPlugin({ n: GRAPHQL_LIMITS.maxAliases, propagateOnRejection: true, exposeLimits: true }),

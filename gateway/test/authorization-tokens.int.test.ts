@@ -953,3 +953,338 @@ describeAuthorizationTable({
     },
   },
 });
+
+// ─── Writes open to visitors or members: no token writes them, whatever its scopes ───────────────
+/**
+ * docs/API.md: a token writes nothing without a write scope, and CONTENT_WRITE writes draft posts only.
+ * Every create a visitor or a member could make — a prayer request, "I prayed", a flag, a visit request,
+ * a sign-up, an RSVP, a registration, joining a group or asking to, a chat message — is refused to every
+ * token: through REST as the client's identity (pb_migrations/1732573200_token_writes.js; rsvps and
+ * registrations by their `user` relation) and through GraphQL with FORBIDDEN before PocketBase
+ * (yoga.ts#useTokenWrites). Targets are fresh records made by the system account.
+ */
+const VISITOR_WRITES = {
+  prayer_requests: { submit: NOBODY },
+  prayer_marks: { prayFor: NOBODY },
+  prayer_flags: { flag: NOBODY },
+  visit_requests: { submit: NOBODY },
+  users: { signUp: NOBODY },
+  rsvps: { answer: NOBODY },
+  registrations: { register: NOBODY },
+  group_members: { joinOpenGroup: NOBODY },
+  group_join_requests: { askToJoin: NOBODY },
+  group_messages: { post: NOBODY },
+} satisfies Record<string, Record<string, Cells>>;
+type VisitorWrites = typeof VISITOR_WRITES;
+
+let writesMade = 0;
+const unique = (label: string) => `${label}-${run}-${writesMade++}`;
+const today = () => new Date().toISOString().slice(0, 10);
+const nextMonth = () => new Date(Date.now() + 30 * 86_400_000).toISOString().replace("T", " ");
+const openEvent = (registrationMode: "rsvp" | "registration") => {
+  const startsAt = nextMonth();
+  return su.collection("events").create({
+    title: `Open ${registrationMode} ${run}`,
+    slug: unique(registrationMode),
+    startsAt,
+    endsAt: startsAt.replace(
+      / (\d\d)/,
+      (_, h: string) => ` ${String((Number(h) + 1) % 24).padStart(2, "0")}`,
+    ),
+    timezone: "America/Chicago",
+    visibility: "public",
+    status: "published",
+    registrationMode,
+    capacity: registrationMode === "registration" ? 20 : 0,
+  });
+};
+const openGroup = (joinPolicy: "open" | "request") =>
+  su.collection("groups").create({
+    name: `Group ${run}`,
+    slug: unique("group"),
+    type: "small_group",
+    locationDisplay: "approximate",
+    visibility: "public",
+    joinPolicy,
+    rosterVisibility: "members",
+    chatEnabled: true,
+    status: "active",
+  });
+const wallRequest = () =>
+  su.collection("prayer_requests").create({
+    body: `On the wall ${run}`,
+    visibility: "public",
+    anonymous: true,
+    authorName: "",
+    status: "approved",
+  });
+const restCreate = async (persona: Persona, collection: string, body: Record<string, unknown>) =>
+  restStatus(async () => (await restAs(persona)).collection(collection).create(body));
+
+const VISITOR_WRITES_REST: { [C in keyof VisitorWrites]: { [O in keyof VisitorWrites[C]]: Check<Persona> } } =
+  {
+    prayer_requests: {
+      submit: async (p, e) =>
+        expectRest(
+          e,
+          await restCreate(p, "prayer_requests", {
+            body: `From a token ${run}`,
+            visibility: "members",
+            anonymous: true,
+            authorName: "",
+            status: "pending",
+          }),
+        ),
+    },
+    prayer_marks: {
+      prayFor: async (p, e) =>
+        expectRest(
+          e,
+          await restCreate(p, "prayer_marks", {
+            request: (await wallRequest()).id,
+            user: "",
+            deviceKey: unique("device"),
+            day: today(),
+          }),
+        ),
+    },
+    prayer_flags: {
+      flag: async (p, e) =>
+        expectRest(
+          e,
+          await restCreate(p, "prayer_flags", {
+            request: (await wallRequest()).id,
+            user: "",
+            reason: "Spam",
+          }),
+        ),
+    },
+    visit_requests: {
+      submit: async (p, e) =>
+        expectRest(
+          e,
+          await restCreate(p, "visit_requests", {
+            name: "A visitor",
+            email: `${unique("visit")}@test.example`,
+            partySize: 2,
+            status: "new",
+          }),
+        ),
+    },
+    users: {
+      signUp: async (p, e) =>
+        expectRest(
+          e,
+          await restCreate(p, "users", {
+            email: `${unique("signup")}@test.example`,
+            password: "token-password-4471",
+            passwordConfirm: "token-password-4471",
+            name: "Made by a token",
+          }),
+        ),
+    },
+    rsvps: {
+      async answer(p, e) {
+        const event = await openEvent("rsvp");
+        for (const user of ["", tokens[p].id])
+          expectRest(
+            e,
+            await restCreate(p, "rsvps", {
+              event: event.id,
+              occurrenceStart: event.startsAt,
+              user,
+              name: "A token",
+              response: "yes",
+              guests: 0,
+            }),
+          );
+      },
+    },
+    registrations: {
+      async register(p, e) {
+        const event = await openEvent("registration");
+        for (const user of ["", tokens[p].id])
+          expectRest(
+            e,
+            await restCreate(p, "registrations", {
+              event: event.id,
+              occurrenceStart: event.startsAt,
+              user,
+              name: "A token",
+              email: `${unique("party")}@test.example`,
+              attendees: 1,
+            }),
+          );
+      },
+    },
+    group_members: {
+      joinOpenGroup: async (p, e) =>
+        expectRest(
+          e,
+          await restCreate(p, "group_members", {
+            group: (await openGroup("open")).id,
+            person: "",
+            role: "member",
+            status: "active",
+          }),
+        ),
+    },
+    group_join_requests: {
+      askToJoin: async (p, e) =>
+        expectRest(
+          e,
+          await restCreate(p, "group_join_requests", {
+            group: (await openGroup("request")).id,
+            person: "",
+            status: "pending",
+            message: "Let me in",
+          }),
+        ),
+    },
+    group_messages: {
+      post: async (p, e) =>
+        expectRest(
+          e,
+          await restCreate(p, "group_messages", {
+            group: (await openGroup("open")).id,
+            author: "",
+            body: "Hello from a token",
+            clientKey: unique("message"),
+          }),
+        ),
+    },
+  };
+
+const VISITOR_WRITES_GRAPHQL: {
+  [C in keyof VisitorWrites]: { [O in keyof VisitorWrites[C]]: Check<Persona> };
+} = {
+  prayer_requests: {
+    submit: async (p, e) =>
+      expectGql(
+        e,
+        p,
+        await gqlAs(p).request(
+          `mutation ($body: String!) { submitPrayerRequest(input: { body: $body, visibility: MEMBERS, anonymous: true }) { id } }`,
+          { body: `Please pray, from a token ${run}` },
+        ),
+      ),
+  },
+  prayer_marks: {
+    prayFor: async (p, e) =>
+      expectGql(
+        e,
+        p,
+        await gqlAs(p).request(`mutation ($id: ID!) { prayFor(id: $id) { id } }`, {
+          id: (await wallRequest()).id,
+        }),
+      ),
+  },
+  prayer_flags: {
+    flag: async (p, e) =>
+      expectGql(
+        e,
+        p,
+        await gqlAs(p).request(`mutation ($id: ID!) { flagPrayerRequest(id: $id, reason: "Spam") { id } }`, {
+          id: (await wallRequest()).id,
+        }),
+      ),
+  },
+  visit_requests: {
+    submit: async (p, e) =>
+      expectGql(
+        e,
+        p,
+        await gqlAs(p).request(
+          `mutation ($email: String!) { submitVisitRequest(input: { name: "A visitor", email: $email, partySize: 2 }) }`,
+          { email: `${unique("visit")}@test.example` },
+        ),
+      ),
+  },
+  users: {
+    signUp: async (p, e) =>
+      expectGql(
+        e,
+        p,
+        await gqlAs(p).request(
+          `mutation ($email: String!) { signUp(input: { firstName: "Made", lastName: "By a token", email: $email, password: "token-password-4471", passwordConfirm: "token-password-4471" }) }`,
+          { email: `${unique("signup")}@test.example` },
+        ),
+      ),
+  },
+  rsvps: {
+    async answer(p, e) {
+      const event = await openEvent("rsvp");
+      expectGql(
+        e,
+        p,
+        await gqlAs(p).request(
+          `mutation ($e: ID!, $o: DateTime!, $email: String) { rsvp(input: { eventId: $e, originalStart: $o, response: YES, name: "A token", email: $email }) { __typename } }`,
+          {
+            e: event.id,
+            o: String(event.startsAt).replace(" ", "T"),
+            email: `${unique("rsvp")}@test.example`,
+          },
+        ),
+      );
+    },
+  },
+  registrations: {
+    async register(p, e) {
+      const event = await openEvent("registration");
+      expectGql(
+        e,
+        p,
+        await gqlAs(p).request(
+          `mutation ($e: ID!, $o: DateTime!, $email: String!) { register(input: { eventId: $e, originalStart: $o, name: "A token", email: $email, attendees: 1 }) { __typename } }`,
+          {
+            e: event.id,
+            o: String(event.startsAt).replace(" ", "T"),
+            email: `${unique("party")}@test.example`,
+          },
+        ),
+      );
+    },
+  },
+  group_members: {
+    joinOpenGroup: async (p, e) =>
+      expectGql(
+        e,
+        p,
+        await gqlAs(p).request(`mutation ($g: ID!) { joinGroup(groupId: $g) { __typename } }`, {
+          g: (await openGroup("open")).id,
+        }),
+      ),
+  },
+  group_join_requests: {
+    askToJoin: async (p, e) =>
+      expectGql(
+        e,
+        p,
+        await gqlAs(p).request(
+          `mutation ($g: ID!) { joinGroup(groupId: $g, message: "Let me in") { __typename } }`,
+          {
+            g: (await openGroup("request")).id,
+          },
+        ),
+      ),
+  },
+  group_messages: {
+    post: async (p, e) =>
+      expectGql(
+        e,
+        p,
+        await gqlAs(p).request(
+          `mutation ($g: ID!, $k: String!) { postGroupMessage(groupId: $g, body: "Hello from a token", clientKey: $k) { id } }`,
+          { g: (await openGroup("open")).id, k: unique("message") },
+        ),
+      ),
+  },
+};
+
+describeAuthorizationTable({
+  title: "writes open to visitors and members",
+  personas: PERSONAS,
+  table: VISITOR_WRITES,
+  rest: VISITOR_WRITES_REST,
+  graphql: VISITOR_WRITES_GRAPHQL,
+});

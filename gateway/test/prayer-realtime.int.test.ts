@@ -5,6 +5,7 @@
  * request's payload never names its requester for non-pastoral subscribers, and one viewer's
  * subscriptions share one PocketBase connection.
  */
+import { userCredential } from "../src/realtime/credentials.ts";
 import { randomUUID } from "node:crypto";
 import type PocketBase from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -266,17 +267,21 @@ describe("the live wall", () => {
 
   it("the PocketBase layer itself filters: a subscriber's raw events are what its token may read", async () => {
     const bridge = gateway.services.realtime;
-    const collect = (token: string | null, userId: string | null) => {
+    const collect = async (token: string | null, userId: string | null) => {
       const events: Array<BridgeEvent<PrayerRequestRecord>> = [];
-      const queue = bridge.subscribe<PrayerRequestRecord>({ userId, token }, "prayer_requests", "*");
+      // A user's stream lives by its session (realtime/credentials.ts), as the context ties it.
+      const { system: systemClient, config } = gateway.services;
+      const credential =
+        token && userId ? await userCredential(systemClient, config.pbUrl, userId, token) : null;
+      const queue = bridge.subscribe<PrayerRequestRecord>({ token, credential }, "prayer_requests", "*");
       void (async () => {
         for await (const event of queue) events.push(event);
       })();
       return { events, queue, ids: () => events.flatMap((e) => (e.type === "change" ? [e.record.id] : [])) };
     };
-    const guest = collect(null, null);
-    const asMember = collect(member.token, member.id);
-    const asPastor = collect(pastor.token, pastor.id);
+    const guest = await collect(null, null);
+    const asMember = await collect(member.token, member.id);
+    const asPastor = await collect(pastor.token, pastor.id);
     const everyone = [guest, asMember, asPastor];
     try {
       const probes: string[] = [];

@@ -61,6 +61,9 @@ const SCHEMA_LIMITS: Record<string, Limit | Written> = {
   "users.name": text(LIMITS.nameMax),
   "users.avatar": image,
   "users.calendarToken": written("the personal calendar feed's secret, made by the gateway"),
+  "users.sessionKeyHash": written(
+    "the SHA-256 of the tokenKey (64 hex characters), kept by pb_hooks/sessions.pb.js",
+  ),
   "roles.name": text(LIMITS.nameMax, 1),
   "roles.description": written("written by migrations with the seeded roles"),
   "people.firstName": text(LIMITS.personNameMax, 1),

@@ -40,6 +40,33 @@ export function parseApiToken(value: string): { clientId: string; secret: string
   return match ? { clientId: match[1]!, secret: match[2]! } : null;
 }
 
+/**
+ * The one answer to a token that is not valid, for GraphQL (yoga.ts) and the routes outside it
+ * (http/caller-credential.ts): 401 with this message and these headers.
+ */
+export const INVALID_API_TOKEN = {
+  message: "This API token is not valid: it is unknown, revoked or expired.",
+  headers: { "www-authenticate": 'Bearer error="invalid_token"', "cache-control": "no-store" },
+} as const;
+
+/**
+ * The only mutations an API token may call, each with the scope it needs (docs/API.md: a token writes
+ * nothing without a write scope). Everything else a token sends as a mutation is FORBIDDEN before any
+ * resolver runs (yoga.ts#useTokenWrites) — forms that visitors may use (a prayer request, a visit, an
+ * RSVP, "I prayed") included: a token is a machine identity, not a visitor. PocketBase's rules say the
+ * same (pb_migrations/1732573200_token_writes.js).
+ */
+export const TOKEN_MUTATIONS: Readonly<Record<string, ApiClientRecord["scopes"][number]>> = {
+  createPost: "content.write",
+  updatePost: "content.write",
+};
+
+/** Whether a client with `scopes` may call the mutation field `name`. */
+export const tokenMayCall = (name: string, scopes: readonly string[]) => {
+  const scope = TOKEN_MUTATIONS[name];
+  return !!scope && scopes.includes(scope);
+};
+
 /** Why a token was refused (the answer is the same 401 for all; the reason is for logs and tests). */
 export type TokenRefusal = "malformed" | "unknown" | "revoked" | "expired";
 

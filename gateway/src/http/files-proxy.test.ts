@@ -22,7 +22,9 @@ async function listen(server: Server): Promise<string> {
 
 /** A gateway that only proxies files, to `upstream`. */
 const gatewayTo = (upstream: string) =>
-  listen(createServer((req, res) => void proxyFile(req, res, new URL(req.url!, "http://gateway"), upstream)));
+  listen(
+    createServer((req, res) => void proxyFile(req, res, new URL(req.url!, "http://gateway"), upstream, null)),
+  );
 
 /** GET `url`, resolving with what arrived and how the response ended. */
 function download(

@@ -2,8 +2,6 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { pocketBaseFetch } from "../pocketbase/http-fetch.ts";
-import { readCookie } from "../session/cookie.ts";
-import { SESSION } from "@flock/shared/limits";
 
 const FORWARDED_REQUEST = [
   "range",
@@ -47,13 +45,6 @@ const FILE_TOKEN_TTL_MS = 60_000;
 const FILE_TOKEN_CACHE_MAX = 5_000;
 const fileTokens = new Map<string, { token: Promise<string | null>; expiresAt: number }>();
 
-/** The caller's PocketBase token: the Authorization header (integrators) or the session cookie (browsers). */
-function sessionToken(req: IncomingMessage): string | null {
-  const header = req.headers.authorization;
-  const bearer = typeof header === "string" ? header.replace(/^Bearer\s+/i, "").trim() : "";
-  return bearer || readCookie(req.headers.cookie ?? null, SESSION.cookieName);
-}
-
 async function requestFileToken(pbUrl: string, sessionTokenValue: string): Promise<string | null> {
   try {
     const response = await pocketBaseFetch(`${pbUrl}/api/files/token`, {
@@ -95,12 +86,15 @@ export function fileTokenFor(
  * Streams `/files/{collection}/{record}/{name}` from PocketBase's file API (Range requests included).
  * For protected collections the caller's session gets a file token, so PocketBase applies the record's
  * view rule to the file; without a session PocketBase refuses, and that answer is passed on.
+ * `callerToken`: the PocketBase token the caller acts with (a session, or an API token's client), checked
+ * by server.ts before (http/caller-credential.ts); null for a visitor.
  */
 export async function proxyFile(
   req: IncomingMessage,
   res: ServerResponse,
   url: URL,
   pbUrl: string,
+  callerToken: string | null,
 ): Promise<void> {
   const match = FILE_PATH.exec(url.pathname);
   if ((req.method !== "GET" && req.method !== "HEAD") || !match) {
@@ -119,8 +113,7 @@ export async function proxyFile(
     if (value) allowedQuery.set(key, value);
   }
   if (isProtected) {
-    const session = sessionToken(req);
-    const fileToken = session ? await fileTokenFor(pbUrl, session) : null;
+    const fileToken = callerToken ? await fileTokenFor(pbUrl, callerToken) : null;
     if (fileToken) allowedQuery.set("token", fileToken);
   }
   const query = allowedQuery.toString();

@@ -1,14 +1,26 @@
 import PocketBase, { type RecordSubscription } from "pocketbase";
 import { EventSource } from "eventsource";
 import { EventQueue, type BridgeEvent } from "./event-queue.ts";
+import { credentialKey, tokenExpiresAt, type StreamCredential } from "./credentials.ts";
 
 // Node 20 has no EventSource; the PocketBase SDK needs one for realtime.
 (globalThis as { EventSource?: unknown }).EventSource ??= EventSource;
 
-/** Who is subscribing: a signed-in user (with the token PocketBase will judge) or a guest. */
+/** Who is subscribing: a signed-in user or an API client (with the token PocketBase will judge), or a guest. */
 export interface BridgeViewer {
-  userId: string | null;
   token: string | null;
+  /** What the stream lives by; the bridge ends it when the credential ends (null: a guest). */
+  credential: StreamCredential | null;
+}
+
+/** Which credentials of open streams have ended (realtime/credentials.ts#endedCredentials reads them). */
+export type CredentialCheck = (credentials: StreamCredential[]) => Promise<StreamCredential[]>;
+
+export interface BridgeOptions {
+  queueLimit?: number;
+  /** Checks the open streams' credentials every `checkEveryMs` while any is open. */
+  checkCredentials?: CredentialCheck;
+  checkEveryMs?: number;
 }
 
 export interface TopicOptions {
@@ -36,6 +48,11 @@ export const DEFAULT_QUEUE_LIMIT = 100;
  * SDK retries by itself only connections that once succeeded). Short enough for QUALITY.md P6.
  */
 const RETRY_DELAYS_MS = [200, 500, 1000, 2000];
+/**
+ * How often open streams' credentials are checked: a credential ended in another gateway process (or
+ * straight in PocketBase) ends its streams within this plus one list call, inside QUALITY.md I4's 5 s.
+ */
+export const CREDENTIAL_CHECK_MS = 2_000;
 
 interface TopicEntry {
   collection: string;
@@ -43,18 +60,6 @@ interface TopicEntry {
   query: Record<string, string> | undefined;
   queues: Set<EventQueue<unknown>>;
   unsubscribe: Promise<(() => Promise<void>) | null>;
-}
-
-/** Seconds since the epoch at which a JWT expires (0 when unreadable). */
-function tokenExpiry(token: string): number {
-  try {
-    const payload = JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString("utf8")) as {
-      exp?: unknown;
-    };
-    return typeof payload.exp === "number" ? payload.exp : 0;
-  } catch {
-    return 0;
-  }
 }
 
 /**
@@ -77,10 +82,12 @@ class ViewerConnection {
 
   private readonly pbUrl: string;
   private token: string | null;
+  readonly credential: StreamCredential | null;
 
-  constructor(pbUrl: string, token: string | null) {
+  constructor(pbUrl: string, token: string | null, credential: StreamCredential | null) {
     this.pbUrl = pbUrl;
     this.token = token;
+    this.credential = credential;
     this.open();
   }
 
@@ -147,11 +154,16 @@ class ViewerConnection {
       .catch(() => null);
   }
 
-  /** A later subscription of the same user may bring a fresher token: used from the next (re)subscription on. */
-  useToken(token: string): void {
-    if (!this.token || tokenExpiry(token) <= tokenExpiry(this.token)) return;
+  /**
+   * A later subscription with the same credential may bring a fresher token (a slid session, a renewed
+   * impersonation): used from the next (re)subscription on, and the session then expires with it.
+   */
+  useToken(token: string, credential: StreamCredential | null): void {
+    if (!this.token || tokenExpiresAt(token) <= tokenExpiresAt(this.token)) return;
     this.token = token;
     this.pb.authStore.save(token, null);
+    if (this.credential?.kind === "user" && credential?.kind === "user")
+      this.credential.expiresAt = Math.max(this.credential.expiresAt, credential.expiresAt);
   }
 
   get empty(): boolean {
@@ -224,24 +236,34 @@ class ViewerConnection {
 export class RealtimeBridge {
   private readonly connections = new Map<string, ViewerConnection>();
   private retiredStats = { overflows: 0, reconnects: 0 };
+  private checkTimer: NodeJS.Timeout | null = null;
+  private checking = false;
 
   private readonly pbUrl: string;
   private readonly queueLimit: number;
+  private readonly checkCredentials: CredentialCheck | null;
+  private readonly checkEveryMs: number;
 
-  constructor(pbUrl: string, queueLimit = DEFAULT_QUEUE_LIMIT) {
+  constructor(pbUrl: string, options: BridgeOptions = {}) {
     this.pbUrl = pbUrl;
-    this.queueLimit = queueLimit;
+    this.queueLimit = options.queueLimit ?? DEFAULT_QUEUE_LIMIT;
+    this.checkCredentials = options.checkCredentials ?? null;
+    this.checkEveryMs = options.checkEveryMs ?? CREDENTIAL_CHECK_MS;
   }
 
   /** Changes of `collection` (`topic` "*" or a record id) that the viewer may see, until the iterator is returned. */
   subscribe<T>(viewer: BridgeViewer, collection: string, topic = "*", options?: TopicOptions): EventQueue<T> {
-    const viewerKey = viewer.userId && viewer.token ? `user:${viewer.userId}` : "guest";
+    // One connection per credential: a user's streams after a sign-out elsewhere (a new tokenKey) never
+    // share the connection of the streams that must end.
+    const credential = viewer.token ? viewer.credential : null;
+    const viewerKey = credential ? credentialKey(credential) : "guest";
     let connection = this.connections.get(viewerKey);
     if (!connection) {
-      connection = new ViewerConnection(this.pbUrl, viewerKey === "guest" ? null : viewer.token);
+      connection = new ViewerConnection(this.pbUrl, credential ? viewer.token : null, credential);
       this.connections.set(viewerKey, connection);
-    } else if (viewerKey !== "guest") {
-      connection.useToken(viewer.token!);
+      if (credential) this.startChecking();
+    } else if (credential) {
+      connection.useToken(viewer.token!, credential);
     }
     const key = `${collection}/${topic}?${options?.filter ?? ""}&${options?.expand ?? ""}`;
     const owner = connection;
@@ -258,13 +280,64 @@ export class RealtimeBridge {
     return queue;
   }
 
-  /** Ends a user's subscriptions (sign-out, suspension): their PocketBase connection must not outlive the session. */
-  async closeViewer(userId: string): Promise<void> {
-    const connection = this.connections.get(`user:${userId}`);
-    if (!connection) return;
-    this.connections.delete(`user:${userId}`);
-    this.retiredStats.reconnects += connection.reconnects;
-    await connection.close();
+  /**
+   * Ends the streams of a user's sessions (sign-out, password change, suspension) or of an API client
+   * (revoked) at once in this process; other processes end theirs at their next credential check.
+   */
+  async endCredential(kind: StreamCredential["kind"], id: string): Promise<void> {
+    await this.end(
+      (credential) =>
+        credential.kind === kind &&
+        (credential.kind === "user" ? credential.userId : credential.clientId) === id,
+    );
+  }
+
+  private async end(ended: (credential: StreamCredential) => boolean): Promise<void> {
+    const closing: Promise<void>[] = [];
+    for (const [key, connection] of this.connections) {
+      if (!connection.credential || !ended(connection.credential)) continue;
+      this.connections.delete(key);
+      this.retiredStats.reconnects += connection.reconnects;
+      closing.push(connection.close());
+    }
+    if (!this.credentialed().length) this.stopChecking();
+    await Promise.all(closing);
+  }
+
+  private credentialed(): StreamCredential[] {
+    return [...this.connections.values()].flatMap((c) => (c.credential ? [c.credential] : []));
+  }
+
+  /** Checks open streams' credentials on a timer that runs only while one is open (and never holds the process). */
+  private startChecking(): void {
+    if (!this.checkCredentials || this.checkTimer) return;
+    this.checkTimer = setInterval(() => void this.checkNow(), this.checkEveryMs);
+    this.checkTimer.unref();
+  }
+
+  private stopChecking(): void {
+    if (this.checkTimer) clearInterval(this.checkTimer);
+    this.checkTimer = null;
+  }
+
+  /** One check of every open credential (skipped while the previous one still runs). */
+  async checkNow(): Promise<void> {
+    const credentials = this.credentialed();
+    if (!this.checkCredentials || this.checking) return;
+    if (!credentials.length) {
+      this.stopChecking();
+      return;
+    }
+    this.checking = true;
+    try {
+      const ended = new Set(await this.checkCredentials(credentials));
+      if (ended.size) await this.end((credential) => ended.has(credential));
+    } catch (error) {
+      // PocketBase unreachable: its realtime streams are down too; the next check tries again.
+      console.error("[realtime] could not check the open streams' credentials:", error);
+    } finally {
+      this.checking = false;
+    }
   }
 
   stats(): BridgeStats {
@@ -280,6 +353,7 @@ export class RealtimeBridge {
   }
 
   async close(): Promise<void> {
+    this.stopChecking();
     const connections = [...this.connections.values()];
     this.connections.clear();
     await Promise.all(connections.map((c) => c.close()));

@@ -325,8 +325,9 @@ export const authResolvers: Resolvers = {
           }),
         { oldPassword: "currentPassword" },
       );
-      // …then this session continues with a fresh token.
+      // …then this session continues with a fresh token; streams opened with the old ones end.
       ctx.viewerCache.forgetUser(viewer.id);
+      await ctx.realtime.endCredential("user", viewer.id);
       return { user: await startSession(ctx, viewer.email, input.password) };
     },
 

@@ -9,8 +9,10 @@ import { ownGroupRows } from "../groups/own-rows.ts";
 import type {
   EventExceptionRecord,
   EventRecord,
+  PersonRecord,
   RegistrationRecord,
   RsvpRecord,
+  UserRecord,
 } from "../../pocketbase/records.ts";
 
 /**
@@ -84,6 +86,22 @@ async function eventsOfMyGroups(asUser: PocketBase, personId: string, since: str
   });
 }
 
+type PersonalFeedOwner = Pick<UserRecord, "id" | "person" | "status"> & {
+  expand?: { person?: Pick<PersonRecord, "recordStatus" | "anonymizedAt" | "mergedInto"> };
+};
+
+/**
+ * Whether a personal feed's owner may still read it: the feed is a credential of its own (calendar apps
+ * send no session), so it ends with the account — suspended, or its person archived (deactivated),
+ * merged away or anonymised (which also deletes the login) — exactly as an unknown link does (404).
+ */
+function feedOwnerActive(owner: PersonalFeedOwner): boolean {
+  if (owner.status === "suspended") return false;
+  const person = owner.expand?.person;
+  if (owner.person && !person) return false;
+  return !person || (person.recordStatus !== "archived" && !person.anonymizedAt && !person.mergedInto);
+}
+
 /** The feed's text, or null when there is nothing by that name (404). */
 export async function eventFeed(
   route: EventFeedRoute,
@@ -130,14 +148,16 @@ export async function eventFeed(
   // Personal: the token names the user (a system look-up of a hidden field); their events are then
   // read as that user (an impersonation token), so the rules decide exactly as in the app.
   const su = await system.get();
-  const users = await su.collection("users").getList<{ id: string; person: string }>(1, 1, {
+  const users = await su.collection("users").getList<PersonalFeedOwner>(1, 1, {
     filter: su.filter("calendarToken = {:t}", { t: route.token }),
-    fields: "id,person",
+    fields: "id,person,status,expand.person.recordStatus,expand.person.anonymizedAt,expand.person.mergedInto",
+    expand: "person",
     skipTotal: true,
   });
-  const userId = users.items[0]?.id;
-  if (!userId) return null;
-  const personId = users.items[0]!.person;
+  const owner = users.items[0];
+  if (!owner || !feedOwnerActive(owner)) return null;
+  const userId = owner.id;
+  const personId = owner.person;
   const asUser = await su.collection("users").impersonate(userId, 120);
   asUser.autoCancellation(false);
   const since = new Date(Date.now() - 31 * 86_400_000).toISOString().replace("T", " ");

@@ -17,9 +17,8 @@ export async function subscribeToGroupChat(
   ctx: GatewayContext,
   groupId: string,
 ): Promise<AsyncIterableIterator<GroupMessageEventModel>> {
-  const viewer = await ctx.viewer();
   const queue = ctx.realtime.subscribe<GroupMessageRecord>(
-    { userId: viewer?.id ?? null, token: viewer ? ctx.session.token : null },
+    await ctx.realtimeIdentity(),
     "group_messages",
     "*",
     { filter: ctx.pb.filter("group = {:g}", { g: groupId }) },

@@ -189,6 +189,8 @@ export const integrationsResolvers: Resolvers = {
           ),
       );
       ctx.apiTokens.forget(id);
+      // Its open streams end now in this process (the others' credential checks end theirs).
+      await ctx.realtime.endCredential("api", id);
       return revoked;
     },
   },

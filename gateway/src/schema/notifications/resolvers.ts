@@ -125,9 +125,9 @@ export const notificationsResolvers: Resolvers = {
       // PocketBase sends this viewer's realtime connection only the rows its list rule lets them read:
       // their own notifications.
       async subscribe(_, __, ctx) {
-        const viewer = await requireViewer(ctx);
+        await requireViewer(ctx);
         const queue = ctx.realtime.subscribe<NotificationRecord>(
-          { userId: viewer.id, token: ctx.session.token },
+          await ctx.realtimeIdentity(),
           "notifications",
           "*",
         );
