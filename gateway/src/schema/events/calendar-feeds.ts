@@ -3,7 +3,7 @@ import { ClientResponseError } from "pocketbase";
 import { Temporal } from "temporal-polyfill";
 import type { SettingsRecord } from "../../pocketbase/records.ts";
 import type { SystemClient } from "../../pocketbase/client.ts";
-import { calendar, occurrenceCalendar, type FeedOptions } from "./ics.ts";
+import { calendar, occurrenceCalendar, type CalendarEntry, type FeedOptions } from "./ics.ts";
 import { instantOf, occurrenceAt, occurrencesOf } from "./occurrences.ts";
 import { ownGroupRows } from "../groups/own-rows.ts";
 import type {
@@ -163,8 +163,7 @@ export async function eventFeed(
         start: row.occurrenceStart,
       });
   }
-  const events: { event: EventRecord; exceptions: EventExceptionRecord[]; categoryName: string | null }[] =
-    await withExceptions(asUser, groupEvents);
+  const events: CalendarEntry[] = await withExceptions(asUser, groupEvents);
   for (const { event, start } of chosen.values()) {
     const [withX] = await withExceptions(asUser, [event]);
     const original = instantOf(start);
@@ -182,6 +181,7 @@ export async function eventFeed(
       },
       exceptions: [],
       categoryName: null,
+      note: o.note,
     });
   }
   return calendar(events, options(settings, origin, ": My events"));

@@ -114,4 +114,47 @@ describe("iCalendar feed read by ical.js", () => {
       expect(wrong, zone).toEqual([]);
     }
   });
+
+  it("writes a cancelled date as a STATUS:CANCELLED occurrence with its note, not as a gap", () => {
+    const event = eventRecord({});
+    const text = calendar(
+      [
+        {
+          event,
+          exceptions: [
+            {
+              id: "exc000000000001",
+              collectionId: "event_exceptions",
+              collectionName: "event_exceptions",
+              created: "2026-11-20 12:00:00.000Z",
+              updated: "2026-11-20 12:00:00.000Z",
+              event: event.id,
+              originalStart: "2026-12-13 15:00:00.000Z",
+              status: "cancelled",
+              startsAt: "",
+              endsAt: "",
+              note: "Snow; the building is closed",
+            },
+          ],
+          categoryName: null,
+        },
+      ],
+      OPTIONS,
+    );
+    expect(text).not.toContain("EXDATE");
+    const vevents = parsed(text);
+    const override = vevents.find((v) => v.hasProperty("recurrence-id"));
+    expect(override, "an override for the cancelled date").toBeDefined();
+    const overrideEvent = new ICAL.Event(override!);
+    expect(overrideEvent.recurrenceId.toJSDate().toISOString()).toBe("2026-12-13T15:00:00.000Z");
+    expect(override!.getFirstPropertyValue("status")).toBe("CANCELLED");
+    expect(String(override!.getFirstPropertyValue("description"))).toContain("Snow; the building is closed");
+    expect(override!.getFirstPropertyValue("uid")).toBe(vevents[0]!.getFirstPropertyValue("uid"));
+    // The date is still in the series (a calendar shows it struck through, not missing).
+    const iterator = new ICAL.Event(vevents.find((v) => !v.hasProperty("recurrence-id"))!).iterator();
+    const dates: string[] = [];
+    for (let next = iterator.next(); next && dates.length < 3; next = iterator.next())
+      dates.push(next.toJSDate().toISOString());
+    expect(dates).toContain("2026-12-13T15:00:00.000Z");
+  });
 });

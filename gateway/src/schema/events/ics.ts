@@ -213,18 +213,31 @@ export interface FeedOptions {
   uidHost: string;
 }
 
+/** One event of a calendar: its series, single-date changes, category and (one occurrence) its note. */
+export interface CalendarEntry {
+  event: EventRecord;
+  exceptions: EventExceptionRecord[];
+  categoryName: string | null;
+  /** Why this single occurrence was cancelled or moved (staff's note), shown first in its description. */
+  note?: string | null;
+}
+
 function eventLines(
-  event: EventRecord,
-  exceptions: EventExceptionRecord[],
+  { event, exceptions, categoryName, note }: CalendarEntry,
   options: FeedOptions,
-  categoryName: string | null,
 ): string[] {
   const zone = event.timezone;
   const series = seriesOf(event);
   const uid = `event-${event.id}@${options.uidHost}`;
   const stamp = utcStamp(instantOf(event.updated));
   const url = `${options.origin}/events/${event.slug}`;
-  const common = (start: Temporal.ZonedDateTime, end: Temporal.ZonedDateTime) => [
+  const description = (note: string) => [note, event.summary, url].filter(Boolean).join("\n\n");
+  const common = (
+    start: Temporal.ZonedDateTime,
+    end: Temporal.ZonedDateTime,
+    cancelled = event.status === "cancelled",
+    note = "",
+  ) => [
     ...(event.allDay
       ? [
           `DTSTART;VALUE=DATE:${dateStamp(start.toPlainDate())}`,
@@ -235,40 +248,47 @@ function eventLines(
           `DTEND;TZID=${zone}:${localStamp(end.toPlainDateTime())}`,
         ]),
     `SUMMARY:${escapeText(event.title)}`,
-    ...(event.summary
-      ? [`DESCRIPTION:${escapeText(`${event.summary}\n\n${url}`)}`]
-      : [`DESCRIPTION:${escapeText(url)}`]),
+    `DESCRIPTION:${escapeText(description(note))}`,
     ...(event.locationName || event.locationAddress
       ? [`LOCATION:${escapeText([event.locationName, event.locationAddress].filter(Boolean).join(", "))}`]
       : []),
     `URL:${url}`,
     ...(categoryName ? [`CATEGORIES:${escapeText(categoryName)}`] : []),
-    `STATUS:${event.status === "cancelled" ? "CANCELLED" : "CONFIRMED"}`,
+    `STATUS:${cancelled ? "CANCELLED" : "CONFIRMED"}`,
     `LAST-MODIFIED:${stamp}`,
   ];
-  const lines = ["BEGIN:VEVENT", `UID:${uid}`, `DTSTAMP:${stamp}`, ...common(series.start, series.end)];
+  const lines = [
+    "BEGIN:VEVENT",
+    `UID:${uid}`,
+    `DTSTAMP:${stamp}`,
+    ...common(series.start, series.end, event.status === "cancelled", note ?? ""),
+  ];
   if (series.rule) {
     lines.push(`RRULE:${event.rrule}`);
-    const cancelled = exceptions
-      .filter((x) => x.status === "cancelled")
-      .map((x) => instantOf(x.originalStart).toZonedDateTimeISO(zone).toPlainDateTime());
-    const exdates = [...(series.exdates ?? []), ...cancelled];
-    if (exdates.length) lines.push(`EXDATE;TZID=${zone}:${exdates.map(localStamp).join(",")}`);
+    // Removed dates (EXDATE) are gone from the series; a cancelled date stays, as an override below.
+    if (series.exdates?.length) lines.push(`EXDATE;TZID=${zone}:${series.exdates.map(localStamp).join(",")}`);
   }
   lines.push("END:VEVENT");
   if (series.rule) {
     for (const x of exceptions) {
-      if (x.status !== "moved" || !x.startsAt) continue;
       const original = instantOf(x.originalStart).toZonedDateTimeISO(zone);
+      const wallLength = series.start.toPlainDateTime().until(series.end.toPlainDateTime());
+      // A cancelled date keeps its place with STATUS:CANCELLED and the note, so calendars show it
+      // struck through with the reason rather than silently dropping it.
+      const [start, end] =
+        x.status === "moved" && x.startsAt
+          ? [
+              instantOf(x.startsAt).toZonedDateTimeISO(zone),
+              instantOf(x.endsAt || x.startsAt).toZonedDateTimeISO(zone),
+            ]
+          : [original, original.toPlainDateTime().add(wallLength).toZonedDateTime(zone)];
+      if (x.status === "moved" && !x.startsAt) continue;
       lines.push(
         "BEGIN:VEVENT",
         `UID:${uid}`,
         `DTSTAMP:${utcStamp(instantOf(x.updated))}`,
         `RECURRENCE-ID;TZID=${zone}:${localStamp(original.toPlainDateTime())}`,
-        ...common(
-          instantOf(x.startsAt).toZonedDateTimeISO(zone),
-          instantOf(x.endsAt || x.startsAt).toZonedDateTimeISO(zone),
-        ),
+        ...common(start, end, x.status === "cancelled" || event.status === "cancelled", x.note),
         "END:VEVENT",
       );
     }
@@ -277,10 +297,7 @@ function eventLines(
 }
 
 /** A whole calendar of events (their series, exceptions and the zones they use). */
-export function calendar(
-  events: { event: EventRecord; exceptions: EventExceptionRecord[]; categoryName: string | null }[],
-  options: FeedOptions,
-): string {
+export function calendar(events: CalendarEntry[], options: FeedOptions): string {
   const zones = new Map<string, number>();
   for (const { event } of events) {
     if (event.allDay) continue;
@@ -298,9 +315,7 @@ export function calendar(
     ...[...zones]
       .sort(([a], [b]) => a.localeCompare(b))
       .flatMap(([zone, year]) => vtimezone(zone, year - 1, untilYear)),
-    ...events.flatMap(({ event, exceptions, categoryName }) =>
-      eventLines(event, exceptions, options, categoryName),
-    ),
+    ...events.flatMap((entry) => eventLines(entry, options)),
     "END:VCALENDAR",
   ];
   return serialize(lines);
@@ -318,7 +333,7 @@ export function occurrenceCalendar(o: OccurrenceModel, options: FeedOptions): st
     status: o.status === "CANCELLED" ? "cancelled" : o.event.status,
   };
   return calendar(
-    [{ event: single, exceptions: [], categoryName: o.event.expand?.category?.name ?? null }],
+    [{ event: single, exceptions: [], categoryName: o.event.expand?.category?.name ?? null, note: o.note }],
     options,
   );
 }
