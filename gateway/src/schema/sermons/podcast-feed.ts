@@ -126,7 +126,9 @@ export async function sermonsFeed(
     "    <itunes:explicit>false</itunes:explicit>",
     "    <itunes:type>episodic</itunes:type>",
     `    <podcast:guid>${podcastGuid(feedUrl)}</podcast:guid>`,
-    "    <podcast:locked>no</podcast:locked>",
+    // "no": other platforms may import the feed. The owner is the address a platform writes to to
+    // confirm a move or a claim (Podcasting 2.0); a church without an email leaves it out.
+    `    <podcast:locked${settings.email ? ` owner="${xml(settings.email)}"` : ""}>no</podcast:locked>`,
     ...(newest
       ? [`    <lastBuildDate>${parsePocketBaseDate(newest.updated).toUTCString()}</lastBuildDate>`]
       : []),
