@@ -111,6 +111,43 @@ describe("absolute URLs on content", () => {
   });
 });
 
+describe("absolute URLs in rendered bodies", () => {
+  it("Post.html, Page.html and the RSS content:encoded link images and pages on the public origin", async () => {
+    const su = await system();
+    const body = `See [our beliefs](/p/beliefs-${run}) and [a friend](https://example.org/x).\n\n![Supper](/files/media/abcdefghijklmno/supper.png)\n`;
+    const post = await su.collection("posts").create({
+      title: "Absolute post",
+      slug: `absolute-post-${run}`,
+      status: "published",
+      audience: "public",
+      publishedAt: new Date().toISOString(),
+      revision: 1,
+      body,
+    });
+    const page = await su.collection("pages").create({
+      title: "Absolute page",
+      slug: `absolute-page-${run}`,
+      status: "published",
+      revision: 1,
+      body,
+    });
+    const result = await visitor.request<Record<string, { html: string }>>(
+      `query($p: String!, $g: String!) { post(slug: $p) { html } page(slug: $g) { html } }`,
+      { p: post.slug, g: page.slug },
+    );
+    expect(result.errors).toBeUndefined();
+    const feed = await (await fetch(`${url}/feeds/news.xml`)).text();
+    const item = feed.split("<item>").find((chunk) => chunk.includes(`/news/${post.slug}<`))!;
+    expect(item, "the post is in the feed").toBeDefined();
+    for (const html of [result.data!.post!.html, result.data!.page!.html, item]) {
+      expect(html).toContain(`src="https://church.example/files/media/abcdefghijklmno/supper.png"`);
+      expect(html).toContain(`href="https://church.example/p/beliefs-${run}"`);
+      expect(html).toContain(`href="https://example.org/x"`);
+      expect(html).not.toMatch(/(src|href)="\/(?!\/)/);
+    }
+  });
+});
+
 describe("publishedAfter / publishedBefore", () => {
   // Dates in 2001 with a search word of this run only: other test files' content never matches.
   const word = `window${run}`;

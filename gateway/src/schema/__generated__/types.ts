@@ -2423,7 +2423,7 @@ export type Page = {
   can: ContentCan;
   /** The last saved versions, newest first (editors). */
   history: Array<Revision>;
-  /** The body rendered to sanitized HTML. */
+  /** The body rendered to sanitized HTML; links and images within the site are absolute on the public origin (PUBLIC_URL). */
   html: Scalars['String']['output'];
   /** The page's id (a PocketBase record id). */
   id: Scalars['ID']['output'];
@@ -2756,7 +2756,7 @@ export type Post = {
   created: Scalars['DateTime']['output'];
   /** The last saved versions, newest first (editors). */
   history: Array<Revision>;
-  /** The body rendered to sanitized HTML. */
+  /** The body rendered to sanitized HTML; links and images within the site are absolute on the public origin (PUBLIC_URL). */
   html: Scalars['String']['output'];
   /** The post's id (a PocketBase record id). */
   id: Scalars['ID']['output'];
