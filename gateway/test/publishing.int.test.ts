@@ -71,14 +71,22 @@ const postBySlug = (client: GqlClient, slug: string) =>
 
 async function uploadImage(client: GqlClient, alt: string | null, [width, height] = [12, 8]) {
   const form = multipartBody(
-    `mutation($f: File!, $alt: String) { uploadMedia(file: $f, alt: $alt) { id url width height kind alt } }`,
+    `mutation($f: File!, $alt: String) { uploadMedia(file: $f, alt: $alt) { id url path width height kind alt } }`,
     "f",
     fileOf(pngBytes(width, height), "choir.png", "image/png"),
     "choir.png",
     { alt },
   );
   const result = await client.request<{
-    uploadMedia: { id: string; url: string; width: number; height: number; kind: string; alt: string };
+    uploadMedia: {
+      id: string;
+      url: string;
+      path: string;
+      width: number;
+      height: number;
+      kind: string;
+      alt: string;
+    };
   }>(
     "",
     {},
@@ -246,12 +254,14 @@ describe("media library", () => {
   it("stores an upload with a stable URL and its size, and requires alt text before publishing content using it", async () => {
     const image = await uploadImage(editorClient, null);
     expect(image).toMatchObject({ kind: "IMAGE", width: 12, height: 8, alt: "" });
-    expect(image.url).toBe(`/files/media/${image.id}/${image.url.split("/").pop()}`);
-    expect((await fetch(`${url}${image.url}`)).status).toBe(200);
+    // An absolute URL for integrators; the path is what Markdown stores.
+    expect(image.path).toBe(`/files/media/${image.id}/${image.path.split("/").pop()}`);
+    expect(image.url).toBe(`http://flock.test${image.path}`);
+    expect((await fetch(`${url}${image.path}`)).status).toBe(200);
 
     const post = await createPost(editorClient, {
       title: unique("Choir"),
-      body: `![](${image.url})\n\nOur choir.`,
+      body: `![](${image.path})\n\nOur choir.`,
     });
     const refused = await publish(editorClient, post.id);
     expect(refused.errors?.[0]?.extensions?.fieldErrorCodes).toEqual({ body: "image_alt_missing" });
