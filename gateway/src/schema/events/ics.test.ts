@@ -74,6 +74,7 @@ const eventRecord = (fields: Partial<EventRecord>): EventRecord => ({
   registrationClosesAt: "",
   ownerGroup: "",
   updatedBy: "",
+  icalUid: "",
   ...fields,
 });
 const OPTIONS = { name: "Grace", origin: "https://grace.example", uidHost: "grace.example" };

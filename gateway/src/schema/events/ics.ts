@@ -228,7 +228,8 @@ function eventLines(
 ): string[] {
   const zone = event.timezone;
   const series = seriesOf(event);
-  const uid = `event-${event.id}@${options.uidHost}`;
+  // The stored UID (set once, so it survives a change of domain); else as it has always been made.
+  const uid = event.icalUid || `event-${event.id}@${options.uidHost}`;
   const stamp = utcStamp(instantOf(event.updated));
   const url = `${options.origin}/events/${event.slug}`;
   const description = (note: string) => [note, event.summary, url].filter(Boolean).join("\n\n");
@@ -321,11 +322,21 @@ export function calendar(events: CalendarEntry[], options: FeedOptions): string 
   return serialize(lines);
 }
 
+/** The UID of one occurrence written as its own event: the series' stored UID with the date's instant. */
+export function occurrenceUid(event: EventRecord, epochMilliseconds: number): string {
+  if (!event.icalUid) return "";
+  const at = event.icalUid.indexOf("@");
+  return at < 0
+    ? `${event.icalUid}-${epochMilliseconds}`
+    : `${event.icalUid.slice(0, at)}-${epochMilliseconds}${event.icalUid.slice(at)}`;
+}
+
 /** One occurrence as a single-event calendar (the "Add to calendar" download). */
 export function occurrenceCalendar(o: OccurrenceModel, options: FeedOptions): string {
   const single: EventRecord = {
     ...o.event,
     id: `${o.event.id}-${o.originalStart.toInstant().epochMilliseconds}`,
+    icalUid: occurrenceUid(o.event, o.originalStart.toInstant().epochMilliseconds),
     startsAt: o.start.toInstant().toString(),
     endsAt: o.end.toInstant().toString(),
     rrule: "",
