@@ -25,13 +25,16 @@ async function graphql(query, variables) {
   if (response.status === 429)
     throw new Error(`Rate limited; try again in ${response.headers.get("retry-after")} s.`);
   const { data, errors } = await response.json();
-  // FORBIDDEN: the token lacks CONTENT_WRITE, or the post is not its own draft; BAD_USER_INPUT names the field.
+  // FORBIDDEN: the token lacks CONTENT_WRITE, or the post is not its own draft. BAD_USER_INPUT says
+  // which fields were refused and why in extensions.fieldErrors ({title: "…"}), one line each here.
   if (errors)
     throw new Error(
       errors
-        .map(
-          (e) =>
-            `${e.extensions?.code}: ${e.message}${e.extensions?.fields ? ` ${JSON.stringify(e.extensions.fields)}` : ""}`,
+        .map((e) =>
+          [
+            `${e.extensions?.code}: ${e.message}`,
+            ...Object.entries(e.extensions?.fieldErrors ?? {}).map(([field, why]) => `  ${field}: ${why}`),
+          ].join("\n"),
         )
         .join("\n"),
     );

@@ -163,7 +163,7 @@ async function main(): Promise<void> {
         `,
         { id: createSermon.id },
       );
-      const url = `${ready.url}${handOver.value.attachSermonAudio.audio.url}`;
+      const url = `${ready.url}${new URL(handOver.value.attachSermonAudio.audio.url).pathname}`;
       const middle = Math.floor(audio.length / 2);
       const range = await timed(async () => {
         const response = await fetch(url, { headers: { range: `bytes=${middle}-${middle + MB - 1}` } });

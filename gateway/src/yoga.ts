@@ -126,16 +126,18 @@ const tokenError = (status: number, message: string, code: string, headers: Reco
 /**
  * Requests with an API token (`Authorization: Bearer flock_…`, access/api-tokens.ts): a token that is
  * unknown, revoked or expired is refused with 401 — never served as a guest; a valid one acts as its
- * client (the context reads it) within its rate limit, which every answer states in the standard
- * `RateLimit-*` headers (and 429 with `Retry-After` once used up).
+ * client (the context reads it) within its rate limit, which every answer states in the IETF draft's
+ * `RateLimit` and `RateLimit-Policy` headers (and 429 with `Retry-After` once used up).
  */
 const useApiTokens = (services: GatewayServices): Plugin<ServerContext> => {
   const usage = new WeakMap<Request, { remaining: number; resetSeconds: number }>();
+  // draft-ietf-httpapi-ratelimit-headers (the current draft): RateLimit-Policy names the policy with
+  // its quota (q) per window (w, seconds); RateLimit says what is left of it (r) and in how many
+  // seconds the oldest counted request leaves the sliding window (t), so t counts down between requests.
+  const POLICY = "api-token";
   const rateHeaders = (remaining: number, resetSeconds: number) => ({
-    "ratelimit-policy": `${API_TOKEN_RATE.limit};w=${API_TOKEN_RATE.windowMs / 1000}`,
-    "ratelimit-limit": String(API_TOKEN_RATE.limit),
-    "ratelimit-remaining": String(remaining),
-    "ratelimit-reset": String(resetSeconds),
+    "ratelimit-policy": `"${POLICY}";q=${API_TOKEN_RATE.limit};w=${API_TOKEN_RATE.windowMs / 1000}`,
+    ratelimit: `"${POLICY}";r=${remaining};t=${resetSeconds}`,
   });
   return {
     // Synchronous unless the request carries an API token: an async hook would make every request wait a turn.
@@ -183,7 +185,7 @@ const useApiTokens = (services: GatewayServices): Plugin<ServerContext> => {
     limiter.hit(key, API_TOKEN_RATE.windowMs);
     usage.set(request, {
       remaining: limiter.remaining(key, API_TOKEN_RATE.limit, API_TOKEN_RATE.windowMs),
-      resetSeconds: Math.ceil(API_TOKEN_RATE.windowMs / 1000),
+      resetSeconds: limiter.resetAfter(key, API_TOKEN_RATE.windowMs),
     });
     setApiIdentity(request, identity);
     const ip = (serverContext as ServerContext | undefined)?.clientIp ?? "unknown";

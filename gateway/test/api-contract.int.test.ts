@@ -4,7 +4,10 @@ import { join, resolve } from "node:path";
 import { buildSchema, printSchema, validateSchema, type GraphQLSchema } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/index.ts";
-import { errorCode, GqlClient, system, testGateway } from "./helpers.ts";
+import sharp from "sharp";
+import { toneMp3 } from "../../scripts/lib/mp3.ts";
+import { createUser, errorCode, GqlClient, system, testGateway } from "./helpers.ts";
+import { createEvent } from "./event-support.ts";
 
 // The published contract (issue 16): the merged schema served at /graphql/schema.graphql (also in
 // production, where introspection is off), absolute URLs on content, and the publishedAfter /
@@ -108,6 +111,104 @@ describe("absolute URLs on content", () => {
       path: `/sermons/${sermon.slug}`,
       url: `https://church.example/sermons/${sermon.slug}`,
     });
+  });
+});
+
+describe("absolute URLs in rendered bodies", () => {
+  it("Post.html, Page.html and the RSS content:encoded link images and pages on the public origin", async () => {
+    const su = await system();
+    const body = `See [our beliefs](/p/beliefs-${run}) and [a friend](https://example.org/x).\n\n![Supper](/files/media/abcdefghijklmno/supper.png)\n`;
+    const post = await su.collection("posts").create({
+      title: "Absolute post",
+      slug: `absolute-post-${run}`,
+      status: "published",
+      audience: "public",
+      publishedAt: new Date().toISOString(),
+      revision: 1,
+      body,
+    });
+    const page = await su.collection("pages").create({
+      title: "Absolute page",
+      slug: `absolute-page-${run}`,
+      status: "published",
+      revision: 1,
+      body,
+    });
+    const result = await visitor.request<Record<string, { html: string }>>(
+      `query($p: String!, $g: String!) { post(slug: $p) { html } page(slug: $g) { html } }`,
+      { p: post.slug, g: page.slug },
+    );
+    expect(result.errors).toBeUndefined();
+    const feed = await (await fetch(`${url}/feeds/news.xml`)).text();
+    const item = feed.split("<item>").find((chunk) => chunk.includes(`/news/${post.slug}<`))!;
+    expect(item, "the post is in the feed").toBeDefined();
+    for (const html of [result.data!.post!.html, result.data!.page!.html, item]) {
+      expect(html).toContain(`src="https://church.example/files/media/abcdefghijklmno/supper.png"`);
+      expect(html).toContain(`href="https://church.example/p/beliefs-${run}"`);
+      expect(html).toContain(`href="https://example.org/x"`);
+      expect(html).not.toMatch(/(src|href)="\/(?!\/)/);
+    }
+  });
+});
+
+describe("absolute URLs of files and events", () => {
+  it("Media.url and imageUrl, SermonAudio.url, SermonAttachment.url and Event.url are absolute on the public origin; Media.path is what Markdown stores", async () => {
+    const su = await system();
+    const png = await sharp({
+      create: { width: 4, height: 4, channels: 3, background: "#336699" },
+    })
+      .png()
+      .toBuffer();
+    const form = new FormData();
+    form.append("file", new File([new Uint8Array(png)], "cover.png", { type: "image/png" }));
+    form.append("kind", "image");
+    form.append("filename", "cover.png");
+    form.append("mimeType", "image/png");
+    form.append("alt", "A cover");
+    const media = await su.collection("media").create(form);
+    const sermonForm = new FormData();
+    for (const [key, value] of Object.entries({
+      title: "Files sermon",
+      slug: `files-sermon-${run}`,
+      status: "published",
+      publishedAt: new Date().toISOString(),
+      audioType: "audio/mpeg",
+    }))
+      sermonForm.append(key, value);
+    sermonForm.append("audio", new File([new Uint8Array(toneMp3(1))], "talk.mp3", { type: "audio/mpeg" }));
+    sermonForm.append(
+      "attachments",
+      new File([Buffer.from("%PDF-1.4\n%%EOF\n")], "notes.pdf", { type: "application/pdf" }),
+    );
+    const sermon = await su.collection("sermons").create(sermonForm);
+    const event = await createEvent();
+    const editor = new GqlClient(gateway, { token: (await createUser({ roles: ["Editor"] })).token });
+    const item = await editor.request<{ media: { url: string; path: string; imageUrl: string } }>(
+      `query($id: ID!) { media(id: $id) { url path imageUrl(size: SMALL) } }`,
+      { id: media.id },
+    );
+    expect(item.errors).toBeUndefined();
+    const path = `/files/media/${media.id}/${String(media.file)}`;
+    expect(item.data!.media).toEqual({
+      url: `https://church.example${path}`,
+      path,
+      imageUrl: expect.stringMatching(new RegExp(`^https://church\\.example${path}\\?thumb=`)),
+    });
+    const read = await visitor.request<{
+      sermon: { audio: { url: string }; attachments: { url: string }[] };
+      event: { url: string };
+    }>(
+      `query($s: String!, $e: String!) { sermon(slug: $s) { audio { url } attachments { url } } event(slug: $e) { url } }`,
+      { s: sermon.slug, e: event.slug },
+    );
+    expect(read.errors).toBeUndefined();
+    expect(read.data!.sermon.audio.url).toMatch(
+      new RegExp(`^https://church\\.example/files/sermons/${sermon.id}/talk`),
+    );
+    expect(read.data!.sermon.attachments[0]!.url).toMatch(
+      new RegExp(`^https://church\\.example/files/sermons/${sermon.id}/notes`),
+    );
+    expect(read.data!.event.url).toBe(`https://church.example/events/${event.slug}`);
   });
 });
 

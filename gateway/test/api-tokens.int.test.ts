@@ -345,17 +345,26 @@ describe("API tokens", () => {
     });
   });
 
-  it(`state their rate limit in RateLimit-* headers, and answer 429 with Retry-After after ${API_TOKEN_RATE.limit} requests a minute`, async () => {
+  it(`state their rate limit in the IETF draft's RateLimit and RateLimit-Policy headers, and answer 429 with Retry-After after ${API_TOKEN_RATE.limit} requests a minute`, async () => {
     const token = await createToken(`Busy ${run}`, []);
     const first = await withToken(token.secret, "{ ping }");
-    expect(first.headers.get("ratelimit-limit")).toBe(String(API_TOKEN_RATE.limit));
-    expect(first.headers.get("ratelimit-remaining")).toBe(String(API_TOKEN_RATE.limit - 1));
-    expect(first.headers.get("ratelimit-policy")).toBe(`${API_TOKEN_RATE.limit};w=60`);
+    // draft-ietf-httpapi-ratelimit-headers: a named policy (quota q per window w seconds), and what is
+    // left of it (r) with the seconds until it is restored (t), as structured fields.
+    expect(first.headers.get("ratelimit-policy")).toBe(`"api-token";q=${API_TOKEN_RATE.limit};w=60`);
+    const state = /^"api-token";r=(\d+);t=(\d+)$/.exec(first.headers.get("ratelimit") ?? "");
+    expect(state, String(first.headers.get("ratelimit"))).not.toBeNull();
+    expect(Number(state![1])).toBe(API_TOKEN_RATE.limit - 1);
+    expect(Number(state![2])).toBeGreaterThanOrEqual(1);
+    expect(Number(state![2])).toBeLessThanOrEqual(60);
+    // The draft-06 trio is gone: one format, not two that disagree.
+    for (const old of ["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset"])
+      expect(first.headers.get(old)).toBeNull();
     for (let i = 1; i < API_TOKEN_RATE.limit; i++) await withToken(token.secret, "{ ping }");
     const limited = await withToken(token.secret, "{ ping }");
     expect(limited.status).toBe(429);
-    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect(limited.headers.get("ratelimit-remaining")).toBe("0");
+    const wait = Number(limited.headers.get("retry-after"));
+    expect(wait).toBeGreaterThan(0);
+    expect(limited.headers.get("ratelimit")).toBe(`"api-token";r=0;t=${wait}`);
     expect(limited.body.errors?.[0]?.extensions?.code).toBe("RATE_LIMITED");
     // Another token has its own allowance.
     expect((await withToken(tokens.public!.secret, "{ ping }")).status).toBe(200);

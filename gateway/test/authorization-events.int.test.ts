@@ -23,7 +23,7 @@ import {
   AuthzEventBySlugDocument,
   AuthzEventSearchDocument,
 } from "./__generated__/operations.ts";
-import { createEvent, registrationBody, secretToken, uniqueSlug } from "./event-support.ts";
+import { createEvent, pbDate, registrationBody, secretToken, uniqueSlug } from "./event-support.ts";
 import {
   A,
   D,
@@ -82,11 +82,22 @@ const MATRIX = {
     viewSomeoneElses: managers,
     cancelSomeoneElses: managers,
     attendeeList: managers,
+    // The series decides which instants take sign-ups, for staff too (the hook, not only the gateway).
+    registerForCancelledDate: nobody,
+    registerAtNoOccurrence: nobody,
+    registerOnExcludedDate: nobody,
+    // The mail link cancels; it never renames the party or changes its phone or split.
+    cancelWithTokenAndRename: managers,
   },
   rsvps: {
     answerPublicEvent: everyone,
     viewSomeoneElses: managers,
     changeSomeoneElses: managers,
+    answerCancelledDate: nobody,
+    answerAtNoOccurrence: nobody,
+    answerOnExcludedDate: nobody,
+    // An answer names its caller's own person (or none), never another's.
+    answerAsSomeoneElse: managers,
   },
   occurrence_counts: {
     viewOfPublicEvent: everyone,
@@ -143,6 +154,114 @@ const ownBody = (
   event: { id: string; startsAt: string },
   fields: Record<string, unknown> = {},
 ) => registrationBody(event, { user: users[persona]?.id ?? "", ...fields });
+
+const WEEK_MS = 7 * 86400_000;
+/** A weekly series in UTC (so a week is exactly 7 × 24 h), taking `mode` sign-ups; its second date. */
+async function weeklySeries(mode: "rsvp" | "registration", fields: Record<string, unknown> = {}) {
+  const event = await createEvent({
+    registrationMode: mode,
+    capacity: mode === "registration" ? 50 : 0,
+    rrule: "FREQ=WEEKLY;COUNT=10",
+    timezone: "UTC",
+    ...fields,
+  });
+  const second = pbDate(new Date(Date.parse(event.startsAt.replace(" ", "T")) + WEEK_MS).toISOString());
+  return { event, second };
+}
+/** The instant a sign-up targets in each of the series rows: a cancelled, a missing or an excluded date. */
+async function seriesTarget(mode: "rsvp" | "registration", kind: "cancelled" | "none" | "excluded") {
+  if (kind === "excluded") {
+    const { event, second } = await weeklySeries(mode);
+    // EXDATEs are the removed dates' local start times (here UTC): "2030-01-13T15:00:00".
+    await su.collection("events").update(event.id, { exdates: second.slice(0, 19).replace(" ", "T") });
+    return { event, at: second };
+  }
+  const { event, second } = await weeklySeries(mode);
+  if (kind === "cancelled") {
+    await su
+      .collection("event_exceptions")
+      .create({ event: event.id, originalStart: second, status: "cancelled", note: "Snow" });
+    return { event, at: second };
+  }
+  // One day after a real date: no occurrence of a weekly series starts then.
+  return { event, at: pbDate(new Date(Date.parse(second.replace(" ", "T")) + 86400_000).toISOString()) };
+}
+const rsvpBody = (
+  persona: Persona,
+  event: { id: string },
+  at: string,
+  fields: Record<string, unknown> = {},
+) => ({
+  event: event.id,
+  occurrenceStart: at,
+  user: users[persona]?.id ?? "",
+  name: "Someone",
+  response: "yes",
+  guests: 0,
+  ...fields,
+});
+const restRegisterAt =
+  (kind: "cancelled" | "none" | "excluded"): Check<Persona> =>
+  async (persona, expected) => {
+    const { event, at } = await seriesTarget("registration", kind);
+    expectRest(
+      expected,
+      await restStatus(() =>
+        rest(persona)
+          .collection("registrations")
+          .create(ownBody(persona, { id: event.id, startsAt: at })),
+      ),
+    );
+  };
+const restAnswerAt =
+  (kind: "cancelled" | "none" | "excluded"): Check<Persona> =>
+  async (persona, expected) => {
+    const { event, at } = await seriesTarget("rsvp", kind);
+    expectRest(
+      expected,
+      await restStatus(() =>
+        rest(persona)
+          .collection("rsvps")
+          .create(rsvpBody(persona, event, at)),
+      ),
+    );
+  };
+/** Through GraphQL the gateway refuses such a date before PocketBase sees it (the hook would too). */
+const gqlRegisterAt =
+  (kind: "cancelled" | "none" | "excluded"): Check<Persona> =>
+  async (persona, expected) => {
+    const { event, at } = await seriesTarget("registration", kind);
+    const result = await gql(persona).request(
+      `mutation($i: RegistrationInput!) { register(input: $i) { confirmed } }`,
+      {
+        i: {
+          eventId: event.id,
+          originalStart: at.replace(" ", "T"),
+          name: "Someone",
+          email: `gql-${uniqueSlug("r")}@test.example`,
+          attendees: 1,
+        },
+      },
+    );
+    if (expected === "allow") expect(result.errors).toBeUndefined();
+    else expect(["NOT_FOUND", "BAD_USER_INPUT"]).toContain(errorCode(result));
+  };
+const gqlAnswerAt =
+  (kind: "cancelled" | "none" | "excluded"): Check<Persona> =>
+  async (persona, expected) => {
+    const { event, at } = await seriesTarget("rsvp", kind);
+    const result = await gql(persona).request(`mutation($i: RsvpInput!) { rsvp(input: $i) { token } }`, {
+      i: {
+        eventId: event.id,
+        originalStart: at.replace(" ", "T"),
+        response: "YES",
+        name: "Someone",
+        email: `gql-${uniqueSlug("r")}@test.example`,
+      },
+    });
+    if (expected === "allow") expect(result.errors).toBeUndefined();
+    else expect(["NOT_FOUND", "BAD_USER_INPUT"]).toContain(errorCode(result));
+  };
 
 type Table = typeof MATRIX;
 const REST: { [C in keyof Table]: { [O in keyof Table[C]]?: Check<Persona> } } = {
@@ -309,6 +428,33 @@ const REST: { [C in keyof Table]: { [O in keyof Table[C]]?: Check<Persona> } } =
           ),
         );
     },
+    registerForCancelledDate: restRegisterAt("cancelled"),
+    registerAtNoOccurrence: restRegisterAt("none"),
+    registerOnExcludedDate: restRegisterAt("excluded"),
+    async cancelWithTokenAndRename(persona, expected) {
+      const event = await registrationEvent();
+      const token = secretToken();
+      const target = await su
+        .collection("registrations")
+        .create(registrationBody(event, { cancelToken: token, phone: "555-0100" }));
+      const other = await su.collection("registrations").create(registrationBody(event));
+      // Each change rides along with a cancellation; the holder of the link may only cancel.
+      for (const change of [{ name: "Renamed" }, { phone: "555-0199" }, { partOf: other.id }]) {
+        expectRest(
+          expected,
+          await restStatus(() =>
+            rest(persona)
+              .collection("registrations")
+              .update(target.id, { status: "cancelled", ...change }, { query: { token } }),
+          ),
+        );
+        if (expected === "allow")
+          await su.collection("registrations").update(target.id, { status: "confirmed" });
+      }
+      const after = await su.collection("registrations").getOne(target.id);
+      if (expected === "deny")
+        expect([after.name, after.phone, after.partOf]).toEqual(["Visitor", "555-0100", ""]);
+    },
   },
   rsvps: {
     async answerPublicEvent(persona, expected) {
@@ -351,6 +497,32 @@ const REST: { [C in keyof Table]: { [O in keyof Table[C]]?: Check<Persona> } } =
         expected,
         await restStatus(() => rest(persona).collection("rsvps").update(target.id, { response: "no" })),
       );
+    },
+    answerCancelledDate: restAnswerAt("cancelled"),
+    answerAtNoOccurrence: restAnswerAt("none"),
+    answerOnExcludedDate: restAnswerAt("excluded"),
+    async answerAsSomeoneElse(persona, expected) {
+      const event = await createEvent({ registrationMode: "rsvp" });
+      // The member's person, named by anyone else (the member names the writer's).
+      const other = persona === "member" ? users.writer! : users.member!;
+      expectRest(
+        expected,
+        await restStatus(() =>
+          rest(persona)
+            .collection("rsvps")
+            .create(rsvpBody(persona, event, event.startsAt, { person: other.personId })),
+        ),
+      );
+      // Nor may an answer already made be moved onto someone else's person.
+      if (persona !== "anonymous") {
+        const mine = await su.collection("rsvps").create(rsvpBody(persona, event, event.startsAt));
+        expectRest(
+          expected,
+          await restStatus(() =>
+            rest(persona).collection("rsvps").update(mine.id, { person: other.personId }),
+          ),
+        );
+      }
     },
   },
   occurrence_counts: {
@@ -511,6 +683,14 @@ const GRAPHQL: { [C in keyof Table]?: { [O in keyof Table[C]]?: Check<Persona> }
       if (expected === "allow") expect(result.data?.attendees.registrations).toHaveLength(1);
       else expect(errorCode(result)).toBe(persona === "anonymous" ? "UNAUTHENTICATED" : "FORBIDDEN");
     },
+    registerForCancelledDate: gqlRegisterAt("cancelled"),
+    registerAtNoOccurrence: gqlRegisterAt("none"),
+    registerOnExcludedDate: gqlRegisterAt("excluded"),
+  },
+  rsvps: {
+    answerCancelledDate: gqlAnswerAt("cancelled"),
+    answerAtNoOccurrence: gqlAnswerAt("none"),
+    answerOnExcludedDate: gqlAnswerAt("excluded"),
   },
 };
 
@@ -535,8 +715,14 @@ describeAuthorizationTable({
         registerAsConfirmedDirectly:
           "register decides the status itself (capacity, waitlist): no input sets it",
         viewSomeoneElses: "the gateway reads others' registrations only as the attendee list (attendeeList)",
+        cancelWithTokenAndRename: "cancelRegistration sends the status only: no input renames the party",
       },
-      rsvps: { answerPublicEvent: NOT_YET, viewSomeoneElses: NOT_YET, changeSomeoneElses: NOT_YET },
+      rsvps: {
+        answerPublicEvent: NOT_YET,
+        viewSomeoneElses: NOT_YET,
+        changeSomeoneElses: NOT_YET,
+        answerAsSomeoneElse: "rsvp names the caller's own person: no input names another",
+      },
       occurrence_counts: {
         viewOfPublicEvent: "counts are read as an occurrence's seats, not as rows",
         writeDirectly: "no GraphQL operation writes the counts: hooks keep them",

@@ -958,12 +958,18 @@ describe("iCalendar feeds", () => {
         if (next.toJSDate().getTime() >= new Date(from).getTime())
           expanded.push(next.toJSDate().toISOString());
       }
-      const ours = (await occurrencesOf(event.id, from, to))
-        .filter((o) => o.status !== "CANCELLED")
-        .map((o) => o.start);
+      // Cancelled dates included: they stay in the series, overridden with STATUS:CANCELLED.
+      const ours = (await occurrencesOf(event.id, from, to)).map((o) => o.start);
       expect(expanded).toEqual(ours);
       expect(ours.length).toBeGreaterThan(10);
     }
+    const cancelled = vevents.find(
+      (v) =>
+        String(v.getFirstPropertyValue("uid")).startsWith(`event-${weekly.id}@`) &&
+        v.hasProperty("recurrence-id"),
+    )!;
+    expect(new ICAL.Event(cancelled).recurrenceId.toJSDate().toISOString()).toBe(first!.originalStart);
+    expect(cancelled.getFirstPropertyValue("status")).toBe("CANCELLED");
     expect(text).toContain("SUMMARY:Feed worship\\; with\\, commas");
   });
 });

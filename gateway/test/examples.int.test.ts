@@ -124,6 +124,20 @@ describe("the integrators' examples", () => {
     ).rejects.toThrow(/FORBIDDEN/);
   });
 
+  it("news-draft.mjs prints which field was refused and why (the API's fieldErrors)", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "flock-draft-"));
+    const file = join(dir, "text.md");
+    await writeFile(file, "A body.");
+    await expect(
+      runExample(
+        "news-draft.mjs",
+        { FLOCK_URL: url, FLOCK_TOKEN: await token(["CONTENT_WRITE"]) },
+        () => false,
+        ["x".repeat(400), file],
+      ),
+    ).rejects.toThrow(/BAD_USER_INPUT[^\n]*\n\s+title: \S/);
+  });
+
   it("prayer-live.mjs prints a request the moment it reaches the wall", async () => {
     let output = "";
     const watching = runExample(

@@ -71,14 +71,22 @@ const postBySlug = (client: GqlClient, slug: string) =>
 
 async function uploadImage(client: GqlClient, alt: string | null, [width, height] = [12, 8]) {
   const form = multipartBody(
-    `mutation($f: File!, $alt: String) { uploadMedia(file: $f, alt: $alt) { id url width height kind alt } }`,
+    `mutation($f: File!, $alt: String) { uploadMedia(file: $f, alt: $alt) { id url path width height kind alt } }`,
     "f",
     fileOf(pngBytes(width, height), "choir.png", "image/png"),
     "choir.png",
     { alt },
   );
   const result = await client.request<{
-    uploadMedia: { id: string; url: string; width: number; height: number; kind: string; alt: string };
+    uploadMedia: {
+      id: string;
+      url: string;
+      path: string;
+      width: number;
+      height: number;
+      kind: string;
+      alt: string;
+    };
   }>(
     "",
     {},
@@ -117,7 +125,8 @@ describe("posts: draft → published, rendered, visible to the right people", ()
     expect(seen.html).toContain("<h2");
     expect(seen.html).toContain("<li>soup</li>");
     expect(seen.html).toMatch(/<a href="https:\/\/maps\.example\/x"[^>]*rel="noopener noreferrer"/);
-    expect(seen.html).toMatch(/<a href="\/p\/about">/);
+    // Links within the site are absolute on the public origin (integrators show this HTML elsewhere).
+    expect(seen.html).toMatch(/<a href="http:\/\/flock\.test\/p\/about">/);
     expect(seen.html).not.toContain("<script");
     expect(await restStatus(() => pbAs(null).collection("posts").getOne(post.id))).toBe(200);
   });
@@ -245,12 +254,14 @@ describe("media library", () => {
   it("stores an upload with a stable URL and its size, and requires alt text before publishing content using it", async () => {
     const image = await uploadImage(editorClient, null);
     expect(image).toMatchObject({ kind: "IMAGE", width: 12, height: 8, alt: "" });
-    expect(image.url).toBe(`/files/media/${image.id}/${image.url.split("/").pop()}`);
-    expect((await fetch(`${url}${image.url}`)).status).toBe(200);
+    // An absolute URL for integrators; the path is what Markdown stores.
+    expect(image.path).toBe(`/files/media/${image.id}/${image.path.split("/").pop()}`);
+    expect(image.url).toBe(`http://flock.test${image.path}`);
+    expect((await fetch(`${url}${image.path}`)).status).toBe(200);
 
     const post = await createPost(editorClient, {
       title: unique("Choir"),
-      body: `![](${image.url})\n\nOur choir.`,
+      body: `![](${image.path})\n\nOur choir.`,
     });
     const refused = await publish(editorClient, post.id);
     expect(refused.errors?.[0]?.extensions?.fieldErrorCodes).toEqual({ body: "image_alt_missing" });
@@ -262,7 +273,7 @@ describe("media library", () => {
     expect(published.errors).toBeUndefined();
     // Rendered for a visitor, who may view media items but not list the library.
     const html = (await postBySlug(new GqlClient(gateway), post.slug)).data!.post!.html as string;
-    expect(html).toMatch(/<img[^>]*src="\/files\/media\/[^"]+"/);
+    expect(html).toMatch(/<img[^>]*src="http:\/\/flock\.test\/files\/media\/[^"]+"/);
     expect(html).toMatch(/width="12"/);
     expect(html).toMatch(/alt="The choir singing"/);
     expect(html).toMatch(/loading="lazy"/);

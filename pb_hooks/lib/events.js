@@ -62,7 +62,8 @@ function cancelledOn(app, eventId, occurrenceStart) {
 /**
  * The sign-up window: why a new RSVP (`mode` "rsvp") or registration ("registration") for this
  * occurrence is refused now, as { code, field }, or null when it may be made. The event must take that
- * kind of sign-up and be published; the date must not be cancelled or begun; the registration window
+ * kind of sign-up and be published; the instant must be one of the series' dates (its rule, COUNT,
+ * UNTIL and EXDATEs: lib/recurrence.js), not cancelled and not begun; the registration window
  * (registrationOpensAt … registrationClosesAt), when set, must be open.
  */
 function signUpRefusal(app, event, occurrenceStart, mode) {
@@ -71,6 +72,10 @@ function signUpRefusal(app, event, occurrenceStart, mode) {
   const now = new Date();
   if (event.getString("status") !== "published") return { code: "registration_closed", field: "event" };
   if (cancelledOn(app, event.id, occurrenceStart))
+    return { code: "registration_closed", field: "occurrenceStart" };
+  // An instant that is no date of the series names nothing to sign up for; the gateway never sends
+  // one (it answers NOT_FOUND first), but the REST API takes any date.
+  if (!require(`${__hooks}/lib/recurrence.js`).isOccurrence(event, occurrenceStart))
     return { code: "registration_closed", field: "occurrenceStart" };
   if (instant(occurrenceStart) < now) return { code: "registration_closed", field: "occurrenceStart" };
   const opens = event.getDateTime("registrationOpensAt");

@@ -14,11 +14,32 @@ const timedOut = new Map<string, number>();
 const TIMED_OUT_RETRY_MS = 10 * 60_000;
 
 /**
- * The sanitized HTML of a body, with image sizes and alt text from the media library. Rendered by
+ * Root-relative `src` and `href` values ("/files/…", "/p/about") made absolute on `origin`: integrators
+ * show Post.html, Page.html and the RSS content:encoded on other sites and in feed readers, where a
+ * path resolves against the wrong host. The renderer writes every attribute double-quoted, so the
+ * attribute's start is unambiguous; protocol-relative values ("//host") are left alone.
+ */
+export function absoluteLinks(html: string, origin: string): string {
+  return html.replace(/(\s(?:src|href)=")\/(?!\/)/g, (_, attribute: string) => `${attribute}${origin}/`);
+}
+
+/**
+ * The sanitized HTML of a body, with image sizes and alt text from the media library, its links and
+ * images absolute on the public origin (absoluteLinks). Rendered by
  * the worker pool (markdown/pool.ts), never on the request thread; past its time limit the field
  * fails with SERVICE_UNAVAILABLE (reason render_timeout) and the rest of the answer is unaffected.
  */
 export async function renderBody(
+  ctx: Pick<GatewayContext, "pb"> & { config: Pick<GatewayContext["config"], "publicUrl"> },
+  key: string,
+  markdown: string,
+): Promise<string> {
+  // Cached as rendered (paths): gateways of one process may serve different origins (tests do).
+  const origin = new URL(ctx.config.publicUrl).origin;
+  return absoluteLinks(await renderRelative(ctx, key, markdown), origin);
+}
+
+async function renderRelative(
   ctx: Pick<GatewayContext, "pb"> & { config: Pick<GatewayContext["config"], "publicUrl"> },
   key: string,
   markdown: string,

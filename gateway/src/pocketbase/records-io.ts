@@ -56,3 +56,19 @@ export async function downloadFile(
     type: response.headers.get("content-type") ?? "application/octet-stream",
   };
 }
+
+/**
+ * Store `value` in a set-once field (a feed identifier: pb_hooks/feed-identifiers.pb.js keeps the first
+ * value stored) and answer the stored value, which is another request's when two raced. A system job:
+ * `system` is the superuser client, used only to fill the identifier a public feed is about to publish.
+ */
+export async function storeOnce(
+  system: PocketBase,
+  collection: string,
+  id: string,
+  field: string,
+  value: string,
+): Promise<string> {
+  const saved = await system.collection(collection).update<Record<string, unknown>>(id, { [field]: value });
+  return String(saved[field] ?? value);
+}

@@ -155,6 +155,8 @@ export interface SettingsRecord extends BaseRecord {
   /** Visitors see public prayer requests (the rules read it; migration 1732430000). */
   prayerPublicWall: boolean;
   prayerExpiryDays: number;
+  /** The all-sermons podcast's podcast:guid, set once (migration 1732580000). */
+  podcastGuid: string;
 }
 
 /** What the Viewer type resolves from: the user with roles and person expanded. */
@@ -318,6 +320,8 @@ export interface SermonSeriesRecord extends BaseRecord {
   slug: string;
   description: string;
   artwork: string;
+  /** This series' podcast:guid, set once (migration 1732580000). */
+  podcastGuid: string;
 }
 
 export interface SpeakerRecord extends BaseRecord {
@@ -384,6 +388,8 @@ export interface EventRecord extends BaseRecord {
   ownerGroup: string;
   /** users id of the last staff member who saved it. */
   updatedBy: string;
+  /** Its iCalendar UID, set once (migration 1732580000); empty until a feed first lists it. */
+  icalUid: string;
   expand?: { category?: EventCategoryRecord };
 }
 

@@ -70,4 +70,18 @@ describe("RateLimiter", () => {
     limiter.hit("ip:new", MINUTE); // a hit after a window has passed sweeps
     expect((limiter as unknown as { hits: Map<string, number[]> }).hits.size).toBe(1);
   });
+
+  it("the reset counts down: seconds until the oldest counted hit leaves the window", () => {
+    const { limiter, clock } = limiterAt();
+    expect(limiter.resetAfter("k", MINUTE)).toBe(0);
+    limiter.hit("k", MINUTE);
+    expect(limiter.resetAfter("k", MINUTE)).toBe(60);
+    clock.now += 20_000;
+    limiter.hit("k", MINUTE);
+    expect(limiter.resetAfter("k", MINUTE)).toBe(40);
+    clock.now += 39_500;
+    expect(limiter.resetAfter("k", MINUTE)).toBe(1);
+    clock.now += 500; // the first hit has left; the second's turn
+    expect(limiter.resetAfter("k", MINUTE)).toBe(20);
+  });
 });

@@ -29,6 +29,15 @@ export class RateLimiter {
     return Math.max(0, limit - this.recent(key, windowMs).length);
   }
 
+  /**
+   * Seconds until the oldest hit counted for `key` leaves the window (and the allowance grows by one),
+   * 0 when none is counted: the sliding window's "reset", counting down as time passes.
+   */
+  resetAfter(key: string, windowMs: number): number {
+    const oldest = this.recent(key, windowMs)[0];
+    return oldest === undefined ? 0 : Math.max(1, Math.ceil((oldest + windowMs - this.now()) / 1000));
+  }
+
   /** Count one hit for `key`. */
   hit(key: string, windowMs: number): void {
     const recent = this.recent(key, windowMs);

@@ -352,6 +352,8 @@ export type Event = {
   title: Scalars['String']['output'];
   /** When the event last changed (UTC). */
   updated: Scalars['DateTime']['output'];
+  /** Absolute URL of the event on the site, from its configured public origin (PUBLIC_URL), e.g. https://example.church/events/sunday-worship. */
+  url: Scalars['String']['output'];
   /** Who may see it. */
   visibility: EventVisibility;
   /** Whether a party that does not fit is waitlisted (or split: the seats left confirmed, the rest waitlisted) rather than refused. */
@@ -1028,15 +1030,17 @@ export type Media = {
   height?: Maybe<Scalars['Int']['output']>;
   /** The media item's id (a PocketBase record id). */
   id: Scalars['ID']['output'];
-  /** URL of a rendition; images only (other kinds return the file's URL). */
+  /** Absolute URL of a rendition on the public origin; images only (other kinds return the file's URL). */
   imageUrl: Scalars['String']['output'];
   /** Image or document. */
   kind: MediaKind;
   /** The MIME type it was accepted as, e.g. image/png or application/pdf. */
   mimeType: Scalars['String']['output'];
+  /** Path of the file on the site, e.g. /files/media/<id>/photo.jpg: what Markdown stores (it survives a change of domain). */
+  path: Scalars['String']['output'];
   /** Size in bytes. */
   size: Scalars['Int']['output'];
-  /** Stable URL of the file (through /files); this is what Markdown stores. */
+  /** Absolute URL of the file (through /files) on the public origin (PUBLIC_URL), e.g. https://example.church/files/media/<id>/photo.jpg. */
   url: Scalars['String']['output'];
   /** Pages and posts whose Markdown uses this item. */
   usedIn: Array<ContentRef>;
@@ -2423,7 +2427,7 @@ export type Page = {
   can: ContentCan;
   /** The last saved versions, newest first (editors). */
   history: Array<Revision>;
-  /** The body rendered to sanitized HTML. */
+  /** The body rendered to sanitized HTML; links and images within the site are absolute on the public origin (PUBLIC_URL). */
   html: Scalars['String']['output'];
   /** The page's id (a PocketBase record id). */
   id: Scalars['ID']['output'];
@@ -2756,7 +2760,7 @@ export type Post = {
   created: Scalars['DateTime']['output'];
   /** The last saved versions, newest first (editors). */
   history: Array<Revision>;
-  /** The body rendered to sanitized HTML. */
+  /** The body rendered to sanitized HTML; links and images within the site are absolute on the public origin (PUBLIC_URL). */
   html: Scalars['String']['output'];
   /** The post's id (a PocketBase record id). */
   id: Scalars['ID']['output'];
@@ -3883,7 +3887,7 @@ export type SermonAttachment = {
   __typename?: 'SermonAttachment';
   /** The stored file name. */
   filename: Scalars['String']['output'];
-  /** URL under /files. */
+  /** Absolute URL under /files on the public origin (PUBLIC_URL). */
   url: Scalars['String']['output'];
 };
 
@@ -3896,7 +3900,7 @@ export type SermonAudio = {
   mimeType: Scalars['String']['output'];
   /** Size in bytes. */
   size: Scalars['Float']['output'];
-  /** URL under /files (answers Range requests). */
+  /** Absolute URL under /files on the public origin (PUBLIC_URL); answers Range requests. */
   url: Scalars['String']['output'];
 };
 
@@ -5147,6 +5151,7 @@ export type EventResolvers<ContextType = GatewayContext, ParentType extends Reso
   timezone?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   updated?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   visibility?: Resolver<ResolversTypes['EventVisibility'], ParentType, ContextType>;
   waitlistEnabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
@@ -5357,6 +5362,7 @@ export type MediaResolvers<ContextType = GatewayContext, ParentType extends Reso
   imageUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType, RequireFields<MediaImageUrlArgs, 'size'>>;
   kind?: Resolver<ResolversTypes['MediaKind'], ParentType, ContextType>;
   mimeType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  path?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   size?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   usedIn?: Resolver<Array<ResolversTypes['ContentRef']>, ParentType, ContextType>;

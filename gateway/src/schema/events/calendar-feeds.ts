@@ -3,7 +3,8 @@ import { ClientResponseError } from "pocketbase";
 import { Temporal } from "temporal-polyfill";
 import type { SettingsRecord } from "../../pocketbase/records.ts";
 import type { SystemClient } from "../../pocketbase/client.ts";
-import { calendar, occurrenceCalendar, type FeedOptions } from "./ics.ts";
+import { calendar, occurrenceCalendar, occurrenceUid, type CalendarEntry, type FeedOptions } from "./ics.ts";
+import { storeOnce } from "../../pocketbase/records-io.ts";
 import { instantOf, occurrenceAt, occurrencesOf } from "./occurrences.ts";
 import { ownGroupRows } from "../groups/own-rows.ts";
 import type {
@@ -44,6 +45,25 @@ const options = (settings: SettingsRecord, origin: string, suffix = ""): FeedOpt
   origin,
   uidHost: new URL(origin).host,
 });
+
+/**
+ * Events whose iCalendar UID is not stored yet get the one they have always been published with
+ * (event-<id>@<host>), stored once (a system job: the field is set once, kept by a hook), so the UID
+ * stays when the church moves to another domain.
+ */
+async function withStoredUids(
+  system: SystemClient,
+  events: EventRecord[],
+  host: string,
+): Promise<EventRecord[]> {
+  const missing = events.filter((e) => !e.icalUid);
+  if (!missing.length) return events;
+  const su = await system.get();
+  const stored = new Map<string, string>();
+  for (const e of missing)
+    stored.set(e.id, await storeOnce(su, "events", e.id, "icalUid", `event-${e.id}@${host}`));
+  return events.map((e) => (e.icalUid ? e : { ...e, icalUid: stored.get(e.id)! }));
+}
 
 async function withExceptions(pb: PocketBase, events: EventRecord[]) {
   const exceptions: EventExceptionRecord[] = [];
@@ -125,7 +145,8 @@ export async function eventFeed(
     const events = await guest
       .collection("events")
       .getFullList<EventRecord>({ filter: filters.join(" && "), sort: "startsAt,id", expand: "category" });
-    return calendar(await withExceptions(guest, events), options(settings, origin, suffix));
+    const identified = await withStoredUids(system, events, new URL(origin).host);
+    return calendar(await withExceptions(guest, identified), options(settings, origin, suffix));
   }
   if (route.kind === "occurrence") {
     const rows = await guest.collection("events").getList<EventRecord>(1, 1, {
@@ -133,7 +154,9 @@ export async function eventFeed(
       expand: "category",
       skipTotal: true,
     });
-    const event = rows.items[0];
+    const listed = rows.items[0];
+    if (!listed) return null;
+    const [event] = await withStoredUids(system, [listed], new URL(origin).host);
     if (!event) return null;
     const [withX] = await withExceptions(guest, [event]);
     const day = Temporal.PlainDate.from(route.date).toZonedDateTime({ timeZone: event.timezone });
@@ -172,19 +195,23 @@ export async function eventFeed(
     }),
   ]);
   // The events of the groups they belong to, whole series as the group's page lists them (PRODUCT §3).
-  const groupEvents = personId ? await eventsOfMyGroups(asUser, personId, since) : [];
+  const host = new URL(origin).host;
+  const groupEvents = await withStoredUids(
+    system,
+    personId ? await eventsOfMyGroups(asUser, personId, since) : [],
+    host,
+  );
   const inGroupSeries = new Set(groupEvents.map((e) => e.id));
   const chosen = new Map<string, { event: EventRecord; start: string }>();
   for (const row of [...registrations, ...rsvps]) {
     // A date of a group series is already in it.
     if (row.expand?.event && !inGroupSeries.has(row.event))
       chosen.set(`${row.event}|${row.occurrenceStart}`, {
-        event: row.expand.event,
+        event: (await withStoredUids(system, [row.expand.event], host))[0]!,
         start: row.occurrenceStart,
       });
   }
-  const events: { event: EventRecord; exceptions: EventExceptionRecord[]; categoryName: string | null }[] =
-    await withExceptions(asUser, groupEvents);
+  const events: CalendarEntry[] = await withExceptions(asUser, groupEvents);
   for (const { event, start } of chosen.values()) {
     const [withX] = await withExceptions(asUser, [event]);
     const original = instantOf(start);
@@ -194,6 +221,7 @@ export async function eventFeed(
       event: {
         ...event,
         id: `${event.id}-${original.epochMilliseconds}`,
+        icalUid: occurrenceUid(event, original.epochMilliseconds),
         startsAt: o.start.toInstant().toString(),
         endsAt: o.end.toInstant().toString(),
         rrule: "",
@@ -202,6 +230,7 @@ export async function eventFeed(
       },
       exceptions: [],
       categoryName: null,
+      note: o.note,
     });
   }
   return calendar(events, options(settings, origin, ": My events"));

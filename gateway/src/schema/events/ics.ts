@@ -64,54 +64,136 @@ const offsetText = (ns: number) => {
   return `${sign}${two(Math.floor(abs / 60))}${two(abs % 60)}`;
 };
 
-/**
- * A VTIMEZONE with every transition of `zone` between the two years, one STANDARD/DAYLIGHT
- * component per transition (no rules to misread); a zone without transitions gets one STANDARD.
- */
-export function vtimezone(zone: string, fromYear: number, toYear: number): string[] {
-  const lines = ["BEGIN:VTIMEZONE", `TZID:${zone}`];
-  let cursor = Temporal.PlainDateTime.from({ year: fromYear, month: 1, day: 1 }).toZonedDateTime(zone);
-  const end = Temporal.PlainDateTime.from({ year: toYear + 1, month: 1, day: 1 }).toZonedDateTime(zone);
+interface Transition {
+  kind: "STANDARD" | "DAYLIGHT";
+  /** The onset in the local time in force before it (a VTIMEZONE's DTSTART). */
+  onset: Temporal.PlainDateTime;
+  from: number;
+  to: number;
+}
+
+/** The zone's offset changes in [from, to), in order. */
+function transitions(zone: string, from: Temporal.ZonedDateTime, to: Temporal.ZonedDateTime): Transition[] {
   const janOffset = (year: number) =>
     Temporal.PlainDateTime.from({ year, month: 1, day: 15 }).toZonedDateTime(zone).offsetNanoseconds;
   const julOffset = (year: number) =>
     Temporal.PlainDateTime.from({ year, month: 7, day: 15 }).toZonedDateTime(zone).offsetNanoseconds;
-  const components: string[] = [];
-  for (let guard = 0; guard < 500; guard++) {
+  const out: Transition[] = [];
+  let cursor = from;
+  for (let guard = 0; guard < 2000; guard++) {
     const next = cursor.getTimeZoneTransition("next");
-    if (!next || Temporal.ZonedDateTime.compare(next, end) >= 0) break;
+    if (!next || Temporal.ZonedDateTime.compare(next, to) >= 0) break;
     const before = next.subtract({ nanoseconds: 1 }).offsetNanoseconds;
     const after = next.offsetNanoseconds;
     const standard = Math.min(janOffset(next.year), julOffset(next.year));
-    const kind = after > standard ? "DAYLIGHT" : "STANDARD";
-    // DTSTART is the onset in the local time in force before it.
-    const onset = next.toInstant().toZonedDateTimeISO("UTC").toPlainDateTime().add({ nanoseconds: before });
-    components.push(
-      `BEGIN:${kind}`,
-      `DTSTART:${localStamp(onset)}`,
-      `TZOFFSETFROM:${offsetText(before)}`,
-      `TZOFFSETTO:${offsetText(after)}`,
-      `END:${kind}`,
-    );
+    out.push({
+      kind: after > standard ? "DAYLIGHT" : "STANDARD",
+      onset: next.toInstant().toZonedDateTimeISO("UTC").toPlainDateTime().add({ nanoseconds: before }),
+      from: before,
+      to: after,
+    });
     cursor = next;
   }
-  if (!components.length) {
-    const offset = offsetText(
-      Temporal.PlainDateTime.from({ year: fromYear, month: 1, day: 1 }).toZonedDateTime(zone)
-        .offsetNanoseconds,
+  return out;
+}
+
+const startOfYear = (zone: string, year: number) =>
+  Temporal.PlainDateTime.from({ year, month: 1, day: 1 }).toZonedDateTime(zone);
+
+/** Years a yearly rule is checked over before it stands for the zone's future (every weekday alignment). */
+const RULE_CHECK_YEARS = 28;
+
+/**
+ * The zone's changes from `year` on as yearly rules ("the 2nd Sunday of March at 02:00"), one per change
+ * of the year, or null when its next RULE_CHECK_YEARS years do not follow such rules (a zone that
+ * moves its clocks by another calendar): each rule is a weekday on or after a day of the month, as the
+ * tz database writes them, given as an ordinal (2SU, -1SU) where that says the same, else as BYMONTHDAY.
+ */
+function yearlyRules(zone: string, year: number): Array<{ first: Transition; rrule: string }> | null {
+  const years = Array.from({ length: RULE_CHECK_YEARS }, (_, i) => year + i);
+  const perYear = years.map((y) => transitions(zone, startOfYear(zone, y), startOfYear(zone, y + 1)));
+  const count = perYear[0]!.length;
+  if (perYear.some((list) => list.length !== count)) return null;
+  const rules: Array<{ first: Transition; rrule: string }> = [];
+  for (let i = 0; i < count; i++) {
+    const same = perYear.map((list) => list[i]!);
+    const first = same[0]!;
+    const fits = same.every(
+      (t) =>
+        t.kind === first.kind &&
+        t.from === first.from &&
+        t.to === first.to &&
+        t.onset.month === first.onset.month &&
+        t.onset.dayOfWeek === first.onset.dayOfWeek &&
+        Temporal.PlainTime.compare(t.onset.toPlainTime(), first.onset.toPlainTime()) === 0,
     );
+    if (!fits) return null;
+    const days = same.map((t) => t.onset.day);
+    const low = Math.min(...days);
+    if (Math.max(...days) > low + 6) return null;
+    const weekday = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"][first.onset.dayOfWeek - 1]!;
+    const monthLength = first.onset.toPlainDate().daysInMonth;
+    const sameLength = same.every((t) => t.onset.toPlainDate().daysInMonth === monthLength);
+    const byDay =
+      (low - 1) % 7 === 0
+        ? `BYDAY=${(low - 1) / 7 + 1}${weekday}`
+        : sameLength && low === monthLength - 6
+          ? `BYDAY=-1${weekday}`
+          : `BYDAY=${weekday};BYMONTHDAY=${Array.from({ length: 7 }, (_, d) => low + d).join(",")}`;
+    rules.push({ first, rrule: `FREQ=YEARLY;BYMONTH=${first.onset.month};${byDay}` });
+  }
+  return rules;
+}
+
+const component = (t: Transition, extra: string[] = []) => [
+  `BEGIN:${t.kind}`,
+  `DTSTART:${localStamp(t.onset)}`,
+  ...extra,
+  `TZOFFSETFROM:${offsetText(t.from)}`,
+  `TZOFFSETTO:${offsetText(t.to)}`,
+  `END:${t.kind}`,
+];
+
+/**
+ * A VTIMEZONE for `zone` valid for every year from `fromYear` on: each transition up to `toYear` as its
+ * own STANDARD/DAYLIGHT component (no rules to misread), then the zone's yearly rules (RRULE) from the
+ * next year on, so a series without an end keeps its local time in a calendar app in 2030 and after
+ * (the transitions alone ran out: ical.js kept the last offset and moved summer dates by an hour). A
+ * zone whose future follows no yearly rule gets its transitions listed to the year 2100; a zone
+ * without transitions gets one STANDARD.
+ */
+export function vtimezone(zone: string, fromYear: number, toYear: number): string[] {
+  const key = `${zone}|${fromYear}|${toYear}`;
+  let known = vtimezones.get(key);
+  if (!known) {
+    // Reading 30 years of a zone's transitions costs ~40 ms; the answer changes only with the years.
+    if (vtimezones.size >= 500) vtimezones.clear();
+    known = writeVtimezone(zone, fromYear, toYear);
+    vtimezones.set(key, known);
+  }
+  return [...known];
+}
+const vtimezones = new Map<string, string[]>();
+
+function writeVtimezone(zone: string, fromYear: number, toYear: number): string[] {
+  const lines = ["BEGIN:VTIMEZONE", `TZID:${zone}`];
+  const listed = transitions(zone, startOfYear(zone, fromYear), startOfYear(zone, toYear + 1));
+  const rules = yearlyRules(zone, toYear + 1);
+  const later = rules
+    ? rules.flatMap(({ first, rrule }) => component(first, [`RRULE:${rrule}`]))
+    : transitions(zone, startOfYear(zone, toYear + 1), startOfYear(zone, 2101)).flatMap((t) => component(t));
+  const components = [...listed.flatMap((t) => component(t)), ...later];
+  const first = startOfYear(zone, fromYear).offsetNanoseconds;
+  if (!components.length) {
     components.push(
       "BEGIN:STANDARD",
       "DTSTART:19700101T000000",
-      `TZOFFSETFROM:${offset}`,
-      `TZOFFSETTO:${offset}`,
+      `TZOFFSETFROM:${offsetText(first)}`,
+      `TZOFFSETTO:${offsetText(first)}`,
       "END:STANDARD",
     );
   } else {
     // The offset in force at the start of the range, so times before the first listed transition resolve too.
-    const first = Temporal.PlainDateTime.from({ year: fromYear, month: 1, day: 1 }).toZonedDateTime(
-      zone,
-    ).offsetNanoseconds;
     components.unshift(
       "BEGIN:STANDARD",
       `DTSTART:${fromYear}0101T000000`,
@@ -131,18 +213,32 @@ export interface FeedOptions {
   uidHost: string;
 }
 
+/** One event of a calendar: its series, single-date changes, category and (one occurrence) its note. */
+export interface CalendarEntry {
+  event: EventRecord;
+  exceptions: EventExceptionRecord[];
+  categoryName: string | null;
+  /** Why this single occurrence was cancelled or moved (staff's note), shown first in its description. */
+  note?: string | null;
+}
+
 function eventLines(
-  event: EventRecord,
-  exceptions: EventExceptionRecord[],
+  { event, exceptions, categoryName, note }: CalendarEntry,
   options: FeedOptions,
-  categoryName: string | null,
 ): string[] {
   const zone = event.timezone;
   const series = seriesOf(event);
-  const uid = `event-${event.id}@${options.uidHost}`;
+  // The stored UID (set once, so it survives a change of domain); else as it has always been made.
+  const uid = event.icalUid || `event-${event.id}@${options.uidHost}`;
   const stamp = utcStamp(instantOf(event.updated));
   const url = `${options.origin}/events/${event.slug}`;
-  const common = (start: Temporal.ZonedDateTime, end: Temporal.ZonedDateTime) => [
+  const description = (note: string) => [note, event.summary, url].filter(Boolean).join("\n\n");
+  const common = (
+    start: Temporal.ZonedDateTime,
+    end: Temporal.ZonedDateTime,
+    cancelled = event.status === "cancelled",
+    note = "",
+  ) => [
     ...(event.allDay
       ? [
           `DTSTART;VALUE=DATE:${dateStamp(start.toPlainDate())}`,
@@ -153,40 +249,47 @@ function eventLines(
           `DTEND;TZID=${zone}:${localStamp(end.toPlainDateTime())}`,
         ]),
     `SUMMARY:${escapeText(event.title)}`,
-    ...(event.summary
-      ? [`DESCRIPTION:${escapeText(`${event.summary}\n\n${url}`)}`]
-      : [`DESCRIPTION:${escapeText(url)}`]),
+    `DESCRIPTION:${escapeText(description(note))}`,
     ...(event.locationName || event.locationAddress
       ? [`LOCATION:${escapeText([event.locationName, event.locationAddress].filter(Boolean).join(", "))}`]
       : []),
     `URL:${url}`,
     ...(categoryName ? [`CATEGORIES:${escapeText(categoryName)}`] : []),
-    `STATUS:${event.status === "cancelled" ? "CANCELLED" : "CONFIRMED"}`,
+    `STATUS:${cancelled ? "CANCELLED" : "CONFIRMED"}`,
     `LAST-MODIFIED:${stamp}`,
   ];
-  const lines = ["BEGIN:VEVENT", `UID:${uid}`, `DTSTAMP:${stamp}`, ...common(series.start, series.end)];
+  const lines = [
+    "BEGIN:VEVENT",
+    `UID:${uid}`,
+    `DTSTAMP:${stamp}`,
+    ...common(series.start, series.end, event.status === "cancelled", note ?? ""),
+  ];
   if (series.rule) {
     lines.push(`RRULE:${event.rrule}`);
-    const cancelled = exceptions
-      .filter((x) => x.status === "cancelled")
-      .map((x) => instantOf(x.originalStart).toZonedDateTimeISO(zone).toPlainDateTime());
-    const exdates = [...(series.exdates ?? []), ...cancelled];
-    if (exdates.length) lines.push(`EXDATE;TZID=${zone}:${exdates.map(localStamp).join(",")}`);
+    // Removed dates (EXDATE) are gone from the series; a cancelled date stays, as an override below.
+    if (series.exdates?.length) lines.push(`EXDATE;TZID=${zone}:${series.exdates.map(localStamp).join(",")}`);
   }
   lines.push("END:VEVENT");
   if (series.rule) {
     for (const x of exceptions) {
-      if (x.status !== "moved" || !x.startsAt) continue;
       const original = instantOf(x.originalStart).toZonedDateTimeISO(zone);
+      const wallLength = series.start.toPlainDateTime().until(series.end.toPlainDateTime());
+      // A cancelled date keeps its place with STATUS:CANCELLED and the note, so calendars show it
+      // struck through with the reason rather than silently dropping it.
+      const [start, end] =
+        x.status === "moved" && x.startsAt
+          ? [
+              instantOf(x.startsAt).toZonedDateTimeISO(zone),
+              instantOf(x.endsAt || x.startsAt).toZonedDateTimeISO(zone),
+            ]
+          : [original, original.toPlainDateTime().add(wallLength).toZonedDateTime(zone)];
+      if (x.status === "moved" && !x.startsAt) continue;
       lines.push(
         "BEGIN:VEVENT",
         `UID:${uid}`,
         `DTSTAMP:${utcStamp(instantOf(x.updated))}`,
         `RECURRENCE-ID;TZID=${zone}:${localStamp(original.toPlainDateTime())}`,
-        ...common(
-          instantOf(x.startsAt).toZonedDateTimeISO(zone),
-          instantOf(x.endsAt || x.startsAt).toZonedDateTimeISO(zone),
-        ),
+        ...common(start, end, x.status === "cancelled" || event.status === "cancelled", x.note),
         "END:VEVENT",
       );
     }
@@ -195,10 +298,7 @@ function eventLines(
 }
 
 /** A whole calendar of events (their series, exceptions and the zones they use). */
-export function calendar(
-  events: { event: EventRecord; exceptions: EventExceptionRecord[]; categoryName: string | null }[],
-  options: FeedOptions,
-): string {
+export function calendar(events: CalendarEntry[], options: FeedOptions): string {
   const zones = new Map<string, number>();
   for (const { event } of events) {
     if (event.allDay) continue;
@@ -216,12 +316,19 @@ export function calendar(
     ...[...zones]
       .sort(([a], [b]) => a.localeCompare(b))
       .flatMap(([zone, year]) => vtimezone(zone, year - 1, untilYear)),
-    ...events.flatMap(({ event, exceptions, categoryName }) =>
-      eventLines(event, exceptions, options, categoryName),
-    ),
+    ...events.flatMap((entry) => eventLines(entry, options)),
     "END:VCALENDAR",
   ];
   return serialize(lines);
+}
+
+/** The UID of one occurrence written as its own event: the series' stored UID with the date's instant. */
+export function occurrenceUid(event: EventRecord, epochMilliseconds: number): string {
+  if (!event.icalUid) return "";
+  const at = event.icalUid.indexOf("@");
+  return at < 0
+    ? `${event.icalUid}-${epochMilliseconds}`
+    : `${event.icalUid.slice(0, at)}-${epochMilliseconds}${event.icalUid.slice(at)}`;
 }
 
 /** One occurrence as a single-event calendar (the "Add to calendar" download). */
@@ -229,6 +336,7 @@ export function occurrenceCalendar(o: OccurrenceModel, options: FeedOptions): st
   const single: EventRecord = {
     ...o.event,
     id: `${o.event.id}-${o.originalStart.toInstant().epochMilliseconds}`,
+    icalUid: occurrenceUid(o.event, o.originalStart.toInstant().epochMilliseconds),
     startsAt: o.start.toInstant().toString(),
     endsAt: o.end.toInstant().toString(),
     rrule: "",
@@ -236,7 +344,7 @@ export function occurrenceCalendar(o: OccurrenceModel, options: FeedOptions): st
     status: o.status === "CANCELLED" ? "cancelled" : o.event.status,
   };
   return calendar(
-    [{ event: single, exceptions: [], categoryName: o.event.expand?.category?.name ?? null }],
+    [{ event: single, exceptions: [], categoryName: o.event.expand?.category?.name ?? null, note: o.note }],
     options,
   );
 }

@@ -270,6 +270,7 @@ export const eventsResolvers: Resolvers = {
 
   Event: {
     path: (e) => `/events/${e.slug}`,
+    url: (e, _, ctx) => `${new URL(ctx.config.publicUrl).origin}/events/${e.slug}`,
     summary: (e) => e.summary ?? "",
     description: (e) => e.description ?? "",
     descriptionHtml: (e, _, ctx) =>

@@ -139,10 +139,11 @@ export const mediaResolvers: Resolvers = {
     },
   },
   Media: {
-    url: (m) => mediaUrl(m),
-    imageUrl: (m, { size }) => {
+    url: (m, _, ctx) => `${new URL(ctx.config.publicUrl).origin}${mediaUrl(m)}`,
+    path: (m) => mediaUrl(m),
+    imageUrl: (m, { size }, ctx) => {
       const thumb = m.kind === "image" ? THUMBS[size ?? "MEDIUM"] : "";
-      return `${mediaUrl(m)}${thumb ? `?thumb=${thumb}` : ""}`;
+      return `${new URL(ctx.config.publicUrl).origin}${mediaUrl(m)}${thumb ? `?thumb=${thumb}` : ""}`;
     },
     filename: (m) => m.filename || m.file,
     mimeType: (m) => m.mimeType ?? "",

@@ -6,6 +6,7 @@ import { markdownPool } from "../../markdown/pool.ts";
 import { parsePocketBaseDate } from "../../pocketbase/dates.ts";
 import { churchLocale, translator } from "../../mail/i18n.ts";
 import { xml } from "../../http/xml.ts";
+import { storeOnce } from "../../pocketbase/records-io.ts";
 
 /**
  * The sermon podcast: RSS 2.0 with the iTunes and Podcasting 2.0 tags Apple Podcasts and Spotify
@@ -42,9 +43,14 @@ export function itunesDuration(seconds: number): string {
   return `${pad(Math.floor(total / 3600))}:${pad(Math.floor((total % 3600) / 60))}:${pad(total % 60)}`;
 }
 
-/** The feed, or null when the series does not exist. */
+/**
+ * The feed, or null when the series does not exist. Its podcast:guid is the one stored (settings or the
+ * series); the first time, the one computed from the address published until now is stored (with the
+ * `system` client), so the guid stays when the church moves to another domain.
+ */
 export async function sermonsFeed(
   guest: PocketBase,
+  system: () => Promise<PocketBase>,
   settings: SettingsRecord,
   origin: string,
   seriesSlug: string | null,
@@ -69,6 +75,15 @@ export async function sermonsFeed(
   });
   const church = settings.churchName || "Our church";
   const feedUrl = series ? `${origin}/feeds/series/${series.slug}.xml` : `${origin}/feeds/sermons.xml`;
+  const guid =
+    (series ? series.podcastGuid : settings.podcastGuid) ||
+    (await storeOnce(
+      await system(),
+      series ? "sermon_series" : "settings",
+      series ? series.id : settings.id,
+      "podcastGuid",
+      podcastGuid(feedUrl),
+    ));
   const link = series ? `${origin}/series/${series.slug}` : `${origin}/sermons`;
   const t = translator(churchLocale(settings));
   const title = series ? `${church}: ${series.title}` : t("feed.sermons.title", { church });
@@ -125,8 +140,10 @@ export async function sermonsFeed(
     `    <itunes:category text="${xml(CATEGORY.name)}"><itunes:category text="${xml(CATEGORY.sub)}"/></itunes:category>`,
     "    <itunes:explicit>false</itunes:explicit>",
     "    <itunes:type>episodic</itunes:type>",
-    `    <podcast:guid>${podcastGuid(feedUrl)}</podcast:guid>`,
-    "    <podcast:locked>no</podcast:locked>",
+    `    <podcast:guid>${xml(guid)}</podcast:guid>`,
+    // "no": other platforms may import the feed. The owner is the address a platform writes to to
+    // confirm a move or a claim (Podcasting 2.0); a church without an email leaves it out.
+    `    <podcast:locked${settings.email ? ` owner="${xml(settings.email)}"` : ""}>no</podcast:locked>`,
     ...(newest
       ? [`    <lastBuildDate>${parsePocketBaseDate(newest.updated).toUTCString()}</lastBuildDate>`]
       : []),

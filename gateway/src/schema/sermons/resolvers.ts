@@ -593,10 +593,10 @@ export const sermonsResolvers: Resolvers = {
     summary: (s) => s.summary ?? "",
     notes: (s) => s.notes ?? "",
     notesHtml: (s, _, ctx) => renderBody(ctx, `sermons:${s.id}:${s.updated}`, s.notes ?? ""),
-    audio: (s) =>
+    audio: (s, _, ctx) =>
       s.audio
         ? {
-            url: sermonFileUrl(s, s.audio),
+            url: `${new URL(ctx.config.publicUrl).origin}${sermonFileUrl(s, s.audio)}`,
             mimeType: s.audioType || "audio/mpeg",
             size: s.audioSize ?? 0,
             durationSeconds: s.durationSeconds || null,
@@ -604,8 +604,11 @@ export const sermonsResolvers: Resolvers = {
         : null,
     videoUrl: (s) => s.videoUrl ?? "",
     video: (s) => (s.videoUrl ? parseVideoUrl(s.videoUrl) : null),
-    attachments: (s) =>
-      (s.attachments ?? []).map((name) => ({ url: sermonFileUrl(s, name), filename: name })),
+    attachments: (s, _, ctx) =>
+      (s.attachments ?? []).map((name) => ({
+        url: `${new URL(ctx.config.publicUrl).origin}${sermonFileUrl(s, name)}`,
+        filename: name,
+      })),
     status: (s) => (s.status === "published" ? "published" : "draft"),
     publishedAt: (s) => fromPocketBaseDateOrNull(s.publishedAt),
     previousInSeries: (s, _, ctx) => neighbour(ctx, s, "previous"),

@@ -132,7 +132,9 @@ export const sermonsHttp: FeatureHttp = {
         const slug = seriesFeedSlug(url.pathname);
         const feed = await services.publicSettings
           .get()
-          .then((settings) => sermonsFeed(guest(), settings, publicOrigin, slug));
+          .then((settings) =>
+            sermonsFeed(guest(), () => services.system.get(), settings, publicOrigin, slug),
+          );
         if (feed === null) {
           res.writeHead(404, { ...headers, "content-type": "text/plain; charset=utf-8" }).end("Not found");
           return;

@@ -61,7 +61,8 @@ export function BodyEditor({
         ...queue,
         { id: media.id, alt: media.alt, filename: media.filename, thumbnail: media.thumbnail },
       ]);
-      return media.url;
+      // The path, not the absolute URL: the Markdown must survive a change of domain.
+      return media.path;
     },
     [i18n],
   );
