@@ -288,8 +288,7 @@ export function createGateway(config: GatewayConfig, options: { server?: Server 
       match: (url) => url.pathname.startsWith("/files/"),
       handle: async (req, res, url) => {
         const credential = await callerCredential(req, services);
-        if (credential.kind === "invalid")
-          return refuseCredential(res, credential, headers, config.production);
+        if (credential.kind === "invalid") return refuseCredential(res, headers);
         await proxyFile(req, res, url, config.pbUrl, credential.kind === "valid" ? credential.pbToken : null);
       },
     },
@@ -324,7 +323,7 @@ export function createGateway(config: GatewayConfig, options: { server?: Server 
     // an invalid one is refused as GraphQL refuses it, never served as a visitor (/files checks its own).
     if (url.pathname.startsWith("/feeds/")) {
       const credential = await callerCredential(req, services);
-      if (credential.kind === "invalid") return refuseCredential(res, credential, headers, config.production);
+      if (credential.kind === "invalid") return refuseCredential(res, headers);
     }
     await routes.find((route) => route.match(url))!.handle(req, res, url);
   }

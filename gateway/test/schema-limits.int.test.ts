@@ -224,6 +224,15 @@ const SCHEMA_LIMITS: Record<string, Limit | Written> = {
   "mail_outbox.attempts": counter,
   "mail_outbox.claim": written("the claim id of the process sending it, written by the claim route"),
   "mail_outbox.error": written("written by the outbox job"),
+  "settings.podcastGuid": written(
+    "the podcast's guid, stored by the gateway the first time the feed is written",
+  ),
+  "sermon_series.podcastGuid": written(
+    "the series feed's guid, stored by the gateway the first time it is written",
+  ),
+  "events.icalUid": written(
+    "the event's iCalendar UID, stored by the gateway the first time a feed lists it",
+  ),
   "groups.name": text(LIMITS.groupNameMax, 1),
   "groups.slug": slug,
   "groups.description": text(LIMITS.markdownMax),

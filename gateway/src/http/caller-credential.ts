@@ -6,16 +6,19 @@ import { INVALID_API_TOKEN, isApiToken } from "../access/api-tokens.ts";
 import { ErrorCode } from "../errors.ts";
 import { createUserClient } from "../pocketbase/client.ts";
 import type { UserRecord } from "../pocketbase/records.ts";
-import { readCookie, sessionCookie } from "../session/cookie.ts";
+import { readCookie } from "../session/cookie.ts";
 
 /**
  * Who calls a route outside GraphQL (/files, /feeds): nobody (a visitor), a credential PocketBase
- * accepts (the token to act with), or one that is not valid — which is refused with 401, as GraphQL
- * refuses an invalid API token, never served as a visitor (issue 23, item 8): an integrator whose token
- * was revoked learns it instead of silently reading less.
+ * accepts (the token to act with), or a Bearer credential that is not valid — which is refused with
+ * 401, as GraphQL refuses an invalid API token, never served as a visitor (issue 23, item 8): an
+ * integrator whose token was revoked learns it instead of silently reading less.
+ *
+ * A session cookie PocketBase refuses is a visitor's, as in GraphQL (which also ends that cookie). Here
+ * it is neither refused nor cleared: a page's images still in flight with the cookie from before a
+ * sign-in would otherwise answer 401 and clear the new session's cookie (seen in the sign-in e2e).
  */
-export type CallerCredential =
-  { kind: "none" } | { kind: "valid"; pbToken: string } | { kind: "invalid"; fromCookie: boolean };
+export type CallerCredential = { kind: "none" } | { kind: "valid"; pbToken: string } | { kind: "invalid" };
 
 const bearerOf = (header: string | undefined) =>
   typeof header === "string" ? header.replace(/^Bearer\s+/i, "").trim() || null : null;
@@ -58,36 +61,25 @@ export async function callerCredential(
   const bearer = bearerOf(req.headers.authorization);
   if (bearer && isApiToken(bearer)) {
     const identity = await services.apiTokens.authenticate(bearer);
-    return typeof identity === "string"
-      ? { kind: "invalid", fromCookie: false }
-      : { kind: "valid", pbToken: identity.pbToken };
+    return typeof identity === "string" ? { kind: "invalid" } : { kind: "valid", pbToken: identity.pbToken };
   }
   const token = bearer ?? readCookie(req.headers.cookie ?? null, SESSION.cookieName);
   if (!token) return { kind: "none" };
-  return (await sessionValid(token, services))
-    ? { kind: "valid", pbToken: token }
-    : { kind: "invalid", fromCookie: !bearer };
+  if (await sessionValid(token, services)) return { kind: "valid", pbToken: token };
+  return bearer ? { kind: "invalid" } : { kind: "none" };
 }
 
-/**
- * GraphQL's answer to an invalid token (yoga.ts): 401, UNAUTHENTICATED, `WWW-Authenticate: Bearer
- * error="invalid_token"`. A refused cookie is also cleared, so the browser's next request is a visitor's.
- */
-export function refuseCredential(
-  res: ServerResponse,
-  credential: { fromCookie: boolean },
-  headers: Record<string, string>,
-  secure: boolean,
-): void {
-  const message = credential.fromCookie
-    ? "This session has ended. Please sign in again."
-    : INVALID_API_TOKEN.message;
+/** GraphQL's answer to an invalid token (yoga.ts): 401, UNAUTHENTICATED, `WWW-Authenticate: Bearer error="invalid_token"`. */
+export function refuseCredential(res: ServerResponse, headers: Record<string, string>): void {
   res
     .writeHead(401, {
       ...headers,
       ...INVALID_API_TOKEN.headers,
       "content-type": "application/json; charset=utf-8",
-      ...(credential.fromCookie ? { "set-cookie": sessionCookie(null, secure) } : {}),
     })
-    .end(JSON.stringify({ errors: [{ message, extensions: { code: ErrorCode.UNAUTHENTICATED } }] }));
+    .end(
+      JSON.stringify({
+        errors: [{ message: INVALID_API_TOKEN.message, extensions: { code: ErrorCode.UNAUTHENTICATED } }],
+      }),
+    );
 }

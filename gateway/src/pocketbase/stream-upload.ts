@@ -3,7 +3,7 @@ import { createReadStream } from "node:fs";
 import { request } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { ClientResponseError } from "pocketbase";
-import { pocketBaseStats } from "./http-fetch.ts";
+import { countPocketBaseCall } from "./http-fetch.ts";
 
 export interface StreamedFile {
   /** The record field, e.g. "audio". */
@@ -45,7 +45,7 @@ export function streamRecordUpdate(
   const url = new URL(
     `${pbUrl}/api/collections/${encodeURIComponent(collection)}/records/${encodeURIComponent(id)}`,
   );
-  pocketBaseStats.requests++;
+  countPocketBaseCall();
   return new Promise((resolve, reject) => {
     const send = url.protocol === "https:" ? httpsRequest : request;
     const req = send(
