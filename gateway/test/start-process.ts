@@ -2,9 +2,9 @@
 // startup-failures.int.test.ts): scripts/start.ts spawned with its own data directory, its output
 // collected, and the helpers to read what it printed and which processes it left behind.
 import { spawn, type ChildProcess } from "node:child_process";
-import { cp, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { cp, mkdtemp, readdir, readFile, readlink, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { resolvePocketBaseBinary, startPocketBase, upsertSuperuser } from "../../scripts/lib/pocketbase.ts";
 import { freePort, superuserCredentials } from "../../scripts/lib/stack.ts";
 
@@ -123,8 +123,12 @@ export async function isRunning(pid: number): Promise<boolean> {
   return stat !== null && stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
 }
 
+/**
+ * The program a process runs: the file name of its executable (`node`, `pocketbase`). Not
+ * /proc/<pid>/comm, which Node 24 sets to its thread's name ("MainThread").
+ */
 export async function processName(pid: number): Promise<string> {
-  return (await readFile(`/proc/${pid}/comm`, "utf8").catch(() => "?")).trim();
+  return basename(await readlink(`/proc/${pid}/exe`).catch(() => "?"));
 }
 
 /**
