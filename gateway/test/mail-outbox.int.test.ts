@@ -206,13 +206,20 @@ describe("event mail outbox", () => {
         input: { eventId: event.id, originalStart: event.startsAt, name: "Retry", email, attendees: 1 },
       });
       expect(registered.errors).toBeUndefined();
-      await expect.poll(() => accepted.length, { timeout: 10_000 }).toBe(1);
+      // The retry is whichever gateway process claims the row first once it is due: usually this one
+      // (it polls every 100 ms), but any gateway running on this worker's PocketBase may, and sends it
+      // through its own mail server (the worker's catcher). Either way the mail goes out exactly once.
+      const subjects = async () => [
+        ...accepted.map((mail) => mail.subject),
+        ...(await mailsTo(email)).map((mail) => mail.subject),
+      ];
+      await expect.poll(async () => (await subjects()).length, { timeout: 10_000 }).toBe(1);
       expect(refused).toBe(1);
-      expect(accepted[0]).toMatchObject({ to: [email] });
-      expect(accepted[0]!.subject).toContain("Retry breakfast");
+      expect((await subjects())[0]).toContain("Retry breakfast");
+      if (accepted.length) expect(accepted[0]).toMatchObject({ to: [email] });
       // Delivered once: later runs of the job find nothing left to send.
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      expect(accepted.length).toBe(1);
+      expect(await subjects()).toHaveLength(1);
     } finally {
       await flaky.close();
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
