@@ -7,7 +7,10 @@ import { slugTaken } from "./slugs.ts";
  * read, a bare 400 for a create), the caller lacks the right (e.g. live content without
  * publishContent): FORBIDDEN.
  */
-export async function writeAsCaller<T>(run: () => Promise<T>): Promise<T> {
+export async function writeAsCaller<T>(
+  run: () => Promise<T>,
+  fieldAliases?: Record<string, string>,
+): Promise<T> {
   try {
     return await run();
   } catch (error) {
@@ -26,6 +29,6 @@ export async function writeAsCaller<T>(run: () => Promise<T>): Promise<T> {
     ) {
       throw slugTaken();
     }
-    return pbCall(() => Promise.reject(error));
+    return pbCall(() => Promise.reject(error), fieldAliases);
   }
 }

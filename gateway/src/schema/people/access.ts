@@ -1,11 +1,11 @@
-import { ClientResponseError } from "pocketbase";
 import type { GatewayContext } from "../../context.ts";
-import { forbidden, notFound, pbCall, payloadTooLarge, unsupportedFileType } from "../../errors.ts";
+import { forbidden, notFound, payloadTooLarge, unsupportedFileType } from "../../errors.ts";
 import type { HouseholdRecord, PersonRecord, UserRecord, VisibilityValue } from "../../pocketbase/records.ts";
 import { LIMITS } from "@flock/shared/limits";
 import { requireViewer } from "../../access/guards.ts";
 import { householdCan, personCan } from "../../access/people.ts";
 import { loadersOf } from "./loaders.ts";
+import { writeAsCaller } from "../../pocketbase/write.ts";
 
 /** A person the caller may see, else NOT_FOUND (hidden and missing look the same). */
 export async function requirePerson(ctx: GatewayContext, id: string): Promise<PersonRecord> {
@@ -50,19 +50,8 @@ export async function requireEditableHousehold(
  * the caller can read) or a bare 400 (create): the caller lacks the right, so FORBIDDEN. Field errors
  * pass through as BAD_USER_INPUT.
  */
-export async function writeAs<T>(run: () => Promise<T>, fieldAliases?: Record<string, string>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if (error instanceof ClientResponseError && error.status === 404) throw forbidden();
-    if (
-      error instanceof ClientResponseError &&
-      error.status === 400 &&
-      !Object.keys((error.response?.data as object) ?? {}).length
-    )
-      throw forbidden();
-    return pbCall(() => Promise.reject(error), fieldAliases);
-  }
+export function writeAs<T>(run: () => Promise<T>, fieldAliases?: Record<string, string>): Promise<T> {
+  return writeAsCaller(run, fieldAliases);
 }
 
 /** The church's default for new contact rows (settings.directoryDefaultVisibility). */
