@@ -161,7 +161,8 @@ describe("API tokens", () => {
       createdByName: "Ada Admin",
       hint: `flock_${created.token.id}_…`,
     });
-    const secretPart = created.secret.split("_").pop()!;
+    // The part after "flock_<id>_" (base64url: it may hold "_" itself).
+    const secretPart = created.secret.slice(`flock_${created.token.id}_`.length);
     // Neither the list nor PocketBase's REST API (even for the manager) gives the secret or its hash back.
     const list = await new GqlClient(gateway, { token: admin.token }).request<{
       apiTokens: Array<Record<string, unknown>>;

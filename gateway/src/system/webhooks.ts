@@ -243,7 +243,12 @@ export async function deliverOne(
   const webhook = await pb
     .collection("webhooks")
     .getOne<WebhookRecord>(delivery.webhook, { fields: "*,secret" })
-    .catch(() => null);
+    // Gone: the delivery fails. Any other error (a busy database) is no verdict on the delivery: it
+    // stays claimed and the next taker tries it when the lease runs out.
+    .catch((error: unknown) => {
+      if ((error as { status?: number }).status === 404) return null;
+      throw error;
+    });
   const at = now();
   const attempt: Attempt =
     webhook?.enabled && webhook.secret
