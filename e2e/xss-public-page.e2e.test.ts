@@ -8,10 +8,16 @@
  * frame-src, object-src… — means something the renderer let through tried to load or run); no
  * rendered element carries a handler attribute or a script URL. (e2e/xss.e2e.test.ts runs the
  * vectors without any CSP, which tests the sanitizer alone.)
+ *
+ * Which vectors: in the suite, a sample that keeps every family — all of each small family, of mutation
+ * XSS and of the embeds (the app itself turns those into players), and every fifth of the ten large
+ * generated families (4 × 45 handler placements, 10 × 25 URL schemes). All 600 still run in Chromium
+ * through the sanitizer in e2e/xss.e2e.test.ts; FLOCK_XSS_ALL=1 opens all 600 here too (about three
+ * minutes on the two-core machine, against about one for the sample).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { XSS_VECTORS } from "../gateway/test/fixtures/xss-vectors.ts";
+import { XSS_VECTORS, type XssVector } from "../gateway/test/fixtures/xss-vectors.ts";
 import { launchChromium } from "./support/browser.ts";
 import { baseUrl, DEMO_PASSWORD } from "./support/app.ts";
 
@@ -55,6 +61,21 @@ async function editorSession(): Promise<
   };
 }
 
+/** The vectors this run opens through the app (see the header). */
+function routeSample(vectors: readonly XssVector[], all: boolean): XssVector[] {
+  if (all) return [...vectors];
+  const sizes = new Map<string, number>();
+  for (const vector of vectors) sizes.set(vector.family, (sizes.get(vector.family) ?? 0) + 1);
+  const seen = new Map<string, number>();
+  return vectors.filter((vector) => {
+    const index = seen.get(vector.family) ?? 0;
+    seen.set(vector.family, index + 1);
+    const large = sizes.get(vector.family)! >= 25 && vector.family !== "mXSS";
+    return !large || index % 5 === 0;
+  });
+}
+const VECTORS = routeSample(XSS_VECTORS, process.env.FLOCK_XSS_ALL === "1");
+
 let browser: Browser;
 let context: BrowserContext;
 const slugs = new Map<number, string>();
@@ -62,7 +83,7 @@ const slugs = new Map<number, string>();
 beforeAll(async () => {
   const gql = await editorSession();
   // Stored through the same API editors use; published so visitors can open them.
-  const queue = [...XSS_VECTORS];
+  const queue = [...VECTORS];
   await Promise.all(
     Array.from({ length: 6 }, async () => {
       for (let vector = queue.shift(); vector; vector = queue.shift()) {
@@ -154,7 +175,7 @@ async function probe(
   return { calls, dialogs, url: page.url() };
 }
 
-describe(`${XSS_VECTORS.length} XSS vectors stored as pages and opened at /p/:slug in Chromium`, () => {
+describe(`${VECTORS.length} of the ${XSS_VECTORS.length} XSS vectors stored as pages and opened at /p/:slug in Chromium`, () => {
   it("no vector runs script, and no rendered link carries a script URL", async () => {
     const workers = await Promise.all(
       [0, 1, 2, 3].map(async () => {
@@ -170,7 +191,11 @@ describe(`${XSS_VECTORS.length} XSS vectors stored as pages and opened at /p/:sl
       }),
     );
     const failures: string[] = [];
-    const queue = [...XSS_VECTORS];
+    // Every family is in the sample (a family dropped by a change to the fixtures would go unopened).
+    expect(new Set(VECTORS.map((vector) => vector.family))).toEqual(
+      new Set(XSS_VECTORS.map((vector) => vector.family)),
+    );
+    const queue = [...VECTORS];
     await Promise.all(
       workers.map(async (page) => {
         for (let vector = queue.shift(); vector; vector = queue.shift()) {

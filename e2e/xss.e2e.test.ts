@@ -172,7 +172,7 @@ async function interact(page: Page): Promise<void> {
         : null;
     }, index);
     if (!point) continue;
-    await page.mouse.move(point.x, point.y);
+    // A click moves the pointer there first (mouseover, mouseenter, mousemove), then presses.
     await page.mouse.click(point.x, point.y);
     if (point.navigates) await page.waitForTimeout(100);
   }
