@@ -106,6 +106,9 @@ function bodySizeAcceptable(req: IncomingMessage, res: ServerResponse): boolean 
   return true;
 }
 
+/** How long an idle keep-alive connection stays open (above the 60 s proxies and load balancers keep). */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 /** Builds the gateway: one origin for the app, /graphql, /files, /healthz and /readyz. */
 /**
  * The gateway for a configuration. `options.server`: a server already listening on the gateway's port
@@ -344,6 +347,10 @@ export function createGateway(config: GatewayConfig, options: { server?: Server 
   // Long-lived SSE subscriptions must not be cut by Node's default timeouts.
   server.requestTimeout = 0;
   server.headersTimeout = 30_000;
+  // Idle keep-alive connections stay open 65 s: a member thinks 2.5–7.5 s between pages and proxies keep
+  // theirs 60 s, and Node's 5 s default closed connections as clients reused them (ECONNRESET under
+  // the Sunday load). The headers timeout counts from a request's first byte, not from the idle time.
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
 
   let stopScheduler: (() => void) | null = null;
   let stopPrayerExpiry: (() => void) | null = null;

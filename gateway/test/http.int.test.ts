@@ -83,6 +83,36 @@ describe("health", () => {
   });
 });
 
+describe("keep-alive", () => {
+  // Members read a page, think 2.5–7.5 s, and their browser (or a proxy in front, which keeps
+  // connections 60 s or more) sends the next request on the same connection. Node's default 5 s
+  // keep-alive closed it meanwhile: the next request met a closed socket (ECONNRESET under the P3 load).
+  it("keeps an idle connection open longer than a member's think time (and a proxy's 60 s)", async () => {
+    const { connect } = await import("node:net");
+    const target = new URL(url);
+    const socket = connect(Number(target.port), target.hostname);
+    let received = "";
+    let closed = false;
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => (received += chunk));
+    socket.on("close", () => (closed = true));
+    const ask = () =>
+      socket.write(`GET /healthz HTTP/1.1\r\nHost: ${target.host}\r\nConnection: keep-alive\r\n\r\n`);
+    const answers = () => received.split("HTTP/1.1 200").length - 1;
+    try {
+      ask();
+      await vi.waitFor(() => expect(answers()).toBe(1), { timeout: 5000 });
+      expect(received).toMatch(/keep-alive: timeout=65/i);
+      await new Promise((resolve) => setTimeout(resolve, 7_500));
+      expect(closed, "the server closed the idle connection").toBe(false);
+      ask();
+      await vi.waitFor(() => expect(answers()).toBe(2), { timeout: 5000 });
+    } finally {
+      socket.destroy();
+    }
+  });
+});
+
 describe("PocketBase unreachable (QUALITY.md R1)", () => {
   let dead: Gateway;
   let deadUrl: string;
