@@ -148,8 +148,9 @@ export function graphqlRequest(
       );
       req.on("timeout", () => req.destroy(new Error("timeout")));
       req.on("error", (error: NodeJS.ErrnoException) => {
-        // A kept-alive socket the server closed while idle (its 5 s keep-alive timeout ≈ the think
-        // time): browsers retry such a request on a new connection, and so does this client.
+        // A kept-alive socket the server closed while idle (the gateway keeps them 65 s, longer than
+        // any think time, so this is rare): browsers retry such a request on a new connection, and so
+        // does this client.
         if (retry && req.reusedSocket && error.code === "ECONNRESET") resolve(attempt(false));
         else resolve({ ms: performance.now() - started, ok: false, detail: String(error) });
       });
