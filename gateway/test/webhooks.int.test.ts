@@ -183,17 +183,25 @@ describe("webhooks", () => {
       );
     }
     try {
-      await su.collection("pages").create({
+      const page = await su.collection("pages").create({
         title: `Guarded page ${run}`,
         slug: `guarded-page-${run}`,
         status: "published",
         revision: 1,
         publishedAt: new Date().toISOString(),
       });
+      // This page's deliveries (a page an earlier file scheduled may publish meanwhile: its deliveries
+      // are these webhooks' too).
       const rowsOf = async () =>
-        su.collection("webhook_deliveries").getFullList({
-          filter: stored.map((w) => su.filter("webhook = {:w}", { w: w.id })).join(" || "),
-        });
+        (
+          await su.collection("webhook_deliveries").getFullList<{
+            attempts: number;
+            error: string;
+            payload: { id?: string } | null;
+          }>({
+            filter: stored.map((w) => su.filter("webhook = {:w}", { w: w.id })).join(" || "),
+          })
+        ).filter((row) => row.payload?.id === page.id);
       await expect
         .poll(async () => (await rowsOf()).filter((r) => r.attempts >= 1).length, { timeout: 5000 })
         .toBe(stored.length);
