@@ -4,6 +4,7 @@
  */
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer, request as httpRequest, type Server } from "node:http";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
@@ -88,7 +89,6 @@ describe("keep-alive", () => {
   // connections 60 s or more) sends the next request on the same connection. Node's default 5 s
   // keep-alive closed it meanwhile: the next request met a closed socket (ECONNRESET under the P3 load).
   it("keeps an idle connection open longer than a member's think time (and a proxy's 60 s)", async () => {
-    const { connect } = await import("node:net");
     const target = new URL(url);
     const socket = connect(Number(target.port), target.hostname);
     let received = "";

@@ -423,8 +423,9 @@ describe("webhooks", () => {
           .collection("webhook_deliveries")
           .getFullList({ filter: su.filter("webhook = {:w}", { w: webhook.id }) });
       // Each delivery: 1 attempt + 4 retries, then it fails; the third failure disables the webhook.
-      // Another sermon may be published meanwhile (an earlier file's scheduled one, published by
-      // PocketBase on time): its delivery is this webhook's too, so the assertions go by order, not count.
+      // Another sermon may be published meanwhile (one an earlier file scheduled, published on time by
+      // this listening gateway's scheduler): its delivery is this webhook's too, so the assertions go by
+      // order, not count.
       await expect
         .poll(async () => (await su.collection("webhooks").getOne(webhook.id)).enabled, { timeout: 15_000 })
         .toBe(false);
