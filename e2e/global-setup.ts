@@ -5,6 +5,7 @@ import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { ROOT } from "../scripts/lib/pocketbase.ts";
 import { workerCount } from "../scripts/lib/test-workers.ts";
+import { testBrowserPath } from "./support/browser.ts";
 import { startEditorHarness, type EditorHarnessServer } from "./support/editor-harness.ts";
 import { READY_FILE, FAILED_FILE, type E2eEnvironment } from "./support/environment.ts";
 import type { StackReady } from "./support/stack-process.ts";
@@ -65,6 +66,8 @@ async function prepare(
   resources.dirs.push(template);
   const [harness] = await Promise.all([
     startEditorHarness(),
+    // Unpacked here, once: files that launch it side by side would each find a half-written binary.
+    testBrowserPath(),
     run(resources, "seed", template).then(
       (child) =>
         new Promise<void>((resolve, reject) => exited(child, resolve, reject, "seeding the demo church")),

@@ -110,14 +110,26 @@ export async function signIn(page: Page, email: string, password: string): Promi
  */
 export async function recordGraphqlResponses(page: Page): Promise<{ texts(): Promise<string[]> }> {
   const bodies: string[] = [];
+  const failures: unknown[] = [];
   await page.route(
     (url) => url.pathname === "/graphql",
     async (route) => {
       if ((route.request().headers()["accept"] ?? "").includes("text/event-stream")) return route.continue();
-      const response = await route.fetch();
-      bodies.push(await response.text());
-      await route.fulfill({ response });
+      try {
+        const response = await route.fetch();
+        bodies.push(await response.text());
+        await route.fulfill({ response });
+      } catch (error) {
+        // A request the page stopped waiting for (it closed, or navigated away) has no body to keep;
+        // any other failure fails the test at texts().
+        if (!page.isClosed()) failures.push(error);
+      }
     },
   );
-  return { texts: async () => [...bodies] };
+  return {
+    texts: async () => {
+      if (failures.length) throw failures[0];
+      return [...bodies];
+    },
+  };
 }
