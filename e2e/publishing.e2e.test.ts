@@ -439,9 +439,9 @@ describe("publishing in a real browser", () => {
     );
     await page.close({ runBeforeUnload: true });
     expect(await asked).toBe("beforeunload");
-    // Then the tab goes while still offline: its renderer ends. (A real close first lifts the browser's
-    // offline emulation, so the closing page heard `online` and sometimes saved on its way out, which a
-    // tab closed on the train never does.)
+    // Then the tab goes while still offline: its renderer ends. (Closed through DevTools, the closing
+    // page sometimes saved on its way out — the server had the text, with no request the test saw — as
+    // if the emulated offline ended first; a tab closed on the train never does.)
     const devtools = await context.newCDPSession(page);
     const crashed = new Promise((resolve) => page.once("crash", resolve));
     void devtools.send("Page.crash").catch(() => undefined); // a renderer that ended sends no answer
