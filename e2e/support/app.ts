@@ -120,8 +120,8 @@ export async function recordGraphqlResponses(page: Page): Promise<{ texts(): Pro
         bodies.push(await response.text());
         await route.fulfill({ response });
       } catch (error) {
-        // A request the page stopped waiting for (it closed, or navigated away) has no body to keep;
-        // any other failure fails the test at texts().
+        // A response still on its way when the page closed has no body to keep (Playwright disposes
+        // it); any other failure fails the test at texts().
         if (!page.isClosed()) failures.push(error);
       }
     },
