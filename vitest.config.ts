@@ -36,6 +36,7 @@ export default defineConfig({
           name: "integration",
           include: ["gateway/test/**/*.int.test.ts"],
           globalSetup: ["gateway/test/global-setup.ts"],
+          setupFiles: ["gateway/test/no-leftover-jobs.ts"],
           maxWorkers: workers("FLOCK_INT_WORKERS", 3),
           // A worker keeps its modules from one file to the next: loading the gateway took each file
           // ~9 s on the shared 2-core machine (import 462 s of a 653 s run; 84 s of a 394 s run without).

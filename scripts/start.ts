@@ -104,8 +104,9 @@ const lines = [
   "  Press Ctrl-C to stop.",
   "",
 ];
-console.log(lines.join("\n"));
-
+// Before "Press Ctrl-C to stop" is printed: whoever reads it (an operator, a supervisor, a test) may
+// send SIGTERM at once, and a signal that found no handler killed the process without stopping
+// PocketBase or releasing the lock in order (seen on a loaded CI machine).
 let stopping = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
@@ -115,3 +116,4 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     void stack.stop().then(() => process.exit(0));
   });
 }
+console.log(lines.join("\n"));

@@ -23,7 +23,7 @@ let gateway: Gateway;
 beforeAll(async () => {
   gateway = await testGateway();
 });
-afterAll(() => gateway.server.close());
+afterAll(() => gateway.close());
 
 describe("sign-up → verification mail → sign-in → sign-out", () => {
   it("creates a pending person, mails a verification link that works, and signs in and out", async () => {

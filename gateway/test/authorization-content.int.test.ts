@@ -118,7 +118,7 @@ beforeAll(async () => {
   users.admin = await createUser({ roles: ["Administrator"] });
   adminId = users.admin.id;
 });
-afterAll(() => gateway.server.close());
+afterAll(() => gateway.close());
 
 const post = (fields: Record<string, unknown> = {}) =>
   su.collection("posts").create({

@@ -127,7 +127,7 @@ beforeAll(async () => {
   users.careTeam = await createUser({ roles: ["Care Team"] });
   users.admin = await createUser({ roles: ["Administrator"] });
 });
-afterAll(() => gateway.server.close());
+afterAll(() => gateway.close());
 
 const rest = (persona: Persona) => pbAs(users[persona]);
 const gql = (persona: Persona) => new GqlClient(gateway, { token: users[persona]?.token, ip: ip() });

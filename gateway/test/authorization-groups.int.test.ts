@@ -229,7 +229,7 @@ beforeAll(async () => {
     .collection("group_members")
     .create({ group: otherGroup, person: users.otherLeader.personId!, role: "leader", status: "active" });
 }, 60_000);
-afterAll(() => gateway.server.close());
+afterAll(() => gateway.close());
 
 const rest = (persona: Persona) => pbAs(users[persona]);
 const gql = (persona: Persona) =>

@@ -110,7 +110,7 @@ beforeAll(async () => {
   users.careTeam = await createUser({ roles: ["Care Team"] });
   users.admin = await createUser({ roles: ["Administrator"] });
 });
-afterAll(() => gateway.server.close());
+afterAll(() => gateway.close());
 
 const sermon = (fields: Record<string, unknown> = {}) =>
   su

@@ -43,7 +43,7 @@ beforeAll(async () => {
   editor = await createUser({ roles: ["Editor"] });
   member = await createUser();
 });
-afterAll(() => gateway.server.close());
+afterAll(() => gateway.close());
 
 const CREATE = `mutation($input: EventInput!) { createEvent(input: $input) { id slug status timezone rrule recurrenceText startsAt } }`;
 const nextYear = new Date().getUTCFullYear() + 1;
@@ -1400,7 +1400,7 @@ describe("event pages for crawlers and link previews", () => {
       expect(map).toContain(`<loc>http://flock.test/events/${event.slug}</loc>`);
       expect(map).not.toContain(`/events/${members.slug}<`);
     } finally {
-      withApp.server.close();
+      await withApp.close();
       await rm(webDist, { recursive: true, force: true });
     }
   });

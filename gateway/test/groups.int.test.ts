@@ -91,7 +91,7 @@ beforeAll(async () => {
       .create({ person: user.personId, birthDate: "1985-06-01 00:00:00.000Z" });
   }
 }, 60_000);
-afterAll(() => gateway.server.close());
+afterAll(() => gateway.close());
 
 /** A tab subscribed over SSE as `user`: the events of `field` and any errors, as they arrive, until close(). */
 async function subscribe<E>(

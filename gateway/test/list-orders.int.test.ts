@@ -43,7 +43,7 @@ beforeAll(async () => {
   admin = new GqlClient(gateway, { token: (await createUser({ roles: ["Administrator"] })).token });
   staff = await createUser({ roles: ["Pastor"] });
 });
-afterAll(() => gateway.server.close());
+afterAll(() => gateway.close());
 
 async function ok<T>(result: Promise<{ data?: T | null; errors?: unknown }>): Promise<T> {
   const { data, errors } = await result;

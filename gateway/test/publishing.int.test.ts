@@ -35,6 +35,8 @@ import {
 } from "./__generated__/operations.ts";
 
 let gateway: Gateway;
+/** The same gateway's HTTP routes (HTML, feeds, sitemap) on a port, with an app shell. */
+let http: Gateway;
 let url: string;
 let editor: TestUser;
 let editorClient: GqlClient;
@@ -49,13 +51,14 @@ beforeAll(async () => {
     join(webDist, "index.html"),
     '<!doctype html><html lang="en"><head><title>x</title><!--flock:head--></head><body><div id="root"></div></body></html>',
   );
-  const http = await testGateway({ port: 0, webDist });
+  http = await testGateway({ port: 0, webDist });
   url = await http.listen();
-  afterAll(() => http.close());
   editor = await createUser({ roles: ["Editor"], name: "Erin Editor" });
   editorClient = new GqlClient(gateway, { token: editor.token });
 });
-afterAll(() => gateway.server.close());
+afterAll(async () => {
+  await Promise.all([gateway?.close(), http?.close()]);
+});
 
 // The operations are in ./operations/publishing.graphql (typed by npm run codegen).
 async function createPost(client: GqlClient, input: PostInput) {

@@ -51,7 +51,7 @@ beforeAll(async () => {
   });
   visitor = new GqlClient(gateway, {});
 });
-afterAll(() => gateway.server.close());
+afterAll(() => gateway.close());
 
 // The operations are in ./operations/revisions.graphql (typed by npm run codegen).
 async function call<K extends string, R extends Record<K, unknown>, V extends Record<string, unknown>>(

@@ -37,7 +37,7 @@ let gateway: Gateway;
 beforeAll(async () => {
   gateway = await testGateway();
 });
-afterAll(() => gateway.server.close());
+afterAll(() => gateway.close());
 
 describe("request and upload size limits", () => {
   it("refuses an oversized logo with PAYLOAD_TOO_LARGE before any PocketBase call, without a stack", async () => {

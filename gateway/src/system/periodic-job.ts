@@ -15,8 +15,17 @@ export interface PeriodicJob<T> {
   failure: string;
 }
 
+/** The jobs started in this process and not stopped yet (a test checks that none outlives its file). */
+const started = new Map<number, string>();
+let lastId = 0;
+export function runningPeriodicJobs(): Array<{ id: number; name: string }> {
+  return [...started].map(([id, name]) => ({ id, name }));
+}
+
 /** Start `job`; returns the stop function (called on shutdown). */
 export function startPeriodicJob<T>(job: PeriodicJob<T>): () => void {
+  const key = ++lastId;
+  started.set(key, job.name);
   let running = false;
   let stopped = false;
   const tick = () => {
@@ -40,6 +49,7 @@ export function startPeriodicJob<T>(job: PeriodicJob<T>): () => void {
   timer.unref();
   return () => {
     stopped = true;
+    started.delete(key);
     clearInterval(timer);
   };
 }
