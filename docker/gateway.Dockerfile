@@ -12,6 +12,7 @@ COPY package.json package-lock.json ./
 COPY gateway/package.json gateway/package.json
 COPY web/package.json web/package.json
 COPY shared/package.json shared/package.json
+COPY scripts/typecheck/package.json scripts/typecheck/package.json
 # The whole lockfile (dev dependencies: Vite and its native Rolldown binding). This stage is thrown
 # away; only web/dist is kept.
 RUN npm ci --no-audit --no-fund
@@ -27,6 +28,7 @@ COPY package.json package-lock.json ./
 COPY gateway/package.json gateway/package.json
 COPY web/package.json web/package.json
 COPY shared/package.json shared/package.json
+COPY scripts/typecheck/package.json scripts/typecheck/package.json
 # Only the gateway's and the shared rules' workspace dependencies, without dev tools (tsx among them:
 # Node 24 runs the gateway's TypeScript itself, stripping the types), the web app's libraries or the
 # root's optional PocketBase/Chromium packages.
