@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GraphQLSseClient } from "../../scripts/lib/sse-client.ts";
 import { SseSubscription } from "./sse.ts";
 import type { Gateway } from "../src/index.ts";
-import { createUser, GqlClient, testGateway, uniqueEmail, type TestUser } from "./helpers.ts";
-import { uniqueSlug } from "./event-support.ts";
+import { createUser, GqlClient, pbAs, testGateway, uniqueEmail, type TestUser } from "./helpers.ts";
+import { createEvent, registrationBody, uniqueSlug } from "./event-support.ts";
 
 type Seats = {
   data?: {
@@ -168,6 +168,40 @@ describe("occurrenceSeats over SSE", () => {
     expect(later.errors).toBeUndefined();
     await otherDate.waitFor(() => seatsOf(otherDate).includes(3), 10_000, "seats left 3 on the second date");
     expect(otherDate.events.every((e) => e.data.data?.occurrenceSeats.originalStart === second)).toBe(true);
+  });
+
+  it("a cancellation that promotes the waitlist ends on the promoted count, whatever order PocketBase's two changes arrive in", async () => {
+    // The cancellation recounts (seats left 2), then the promotion it causes recounts again (1), in one
+    // write; PocketBase sends each change from its own goroutine. Five rounds, each on a new event.
+    const guest = pbAs(null);
+    for (let round = 0; round < 5; round++) {
+      const event = await createEvent({
+        title: `Reorder ${round}`,
+        registrationMode: "registration",
+        capacity: 2,
+        waitlistEnabled: true,
+      });
+      const tab = new GraphQLSseClient<Seats>({
+        url,
+        query: SEATS,
+        variables: { e: event.id, o: event.startsAt },
+      });
+      clients.push(tab);
+      await tab.open();
+      const party = registrationBody(event, { attendees: 3, name: `Party ${round}` });
+      await guest.collection("registrations").create(party);
+      await guest.collection("registrations").create(registrationBody(event, { name: `Waiting ${round}` }));
+      await tab.waitFor(() => seatsOf(tab).includes(0), 10_000, `full (round ${round})`);
+      const cancelled = await new GqlClient(gateway, { ip: `198.51.100.${210 + round}` }).request<{
+        cancelRegistration: { status: string };
+      }>(`mutation($t: String) { cancelRegistration(token: $t) { status } }`, { t: party.cancelToken });
+      expect(cancelled.errors).toBeUndefined();
+      await tab.waitFor(() => seatsOf(tab).includes(1), 10_000, `seats left 1 (round ${round})`);
+      // Whatever was still on its way has arrived by now; the tab must not end on the older count.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(seatsOf(tab).at(-1), `round ${round}: ${JSON.stringify(seatsOf(tab))}`).toBe(1);
+      tab.close();
+    }
   });
 
   it("refuses a subscription to a date the event does not have, with a field error", async () => {

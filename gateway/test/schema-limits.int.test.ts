@@ -208,6 +208,7 @@ const SCHEMA_LIMITS: Record<string, Limit | Written> = {
   "occurrence_counts.waitlisted": counter,
   "occurrence_counts.going": counter,
   "occurrence_counts.maybe": counter,
+  "occurrence_counts.version": counter,
   "api_clients.name": text(LIMITS.apiTokenNameMax, 1),
   "api_clients.secretHash": written("SHA-256 of the token's secret, in hex"),
   "api_client_usage.lastUsedIp": written("the caller's IP address, written by the gateway"),

@@ -273,6 +273,8 @@ function recount(app, eventId, occurrenceStart) {
   counts.set("waitlisted", waitlisted);
   counts.set("going", going);
   counts.set("maybe", maybe);
+  // Realtime changes may arrive out of order: subscribers keep the highest version (see the migration).
+  counts.set("version", counts.getInt("version") + 1);
   app.save(counts);
 }
 

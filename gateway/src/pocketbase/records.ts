@@ -450,6 +450,11 @@ export interface OccurrenceCountsRecord extends BaseRecord {
   waitlisted: number;
   going: number;
   maybe: number;
+  /**
+   * One more on every recount: PocketBase's realtime changes can arrive out of order, and the live
+   * seats keep the highest (pb_migrations/1732585000_occurrence_counts_version.js).
+   */
+  version: number;
 }
 
 /** What an API token may read beyond the public site (pb_migrations/1732496000_api_clients.js). */

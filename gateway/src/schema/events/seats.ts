@@ -1,6 +1,7 @@
 import type { GatewayContext } from "../../context.ts";
 import { pbCall } from "../../errors.ts";
 import type { OccurrenceCountsRecord } from "../../pocketbase/records.ts";
+import { NewestVersion } from "../../realtime/newest-version.ts";
 import { isoOf, pbDateOf } from "./occurrences.ts";
 import { requireOccurrence } from "./reads.ts";
 
@@ -26,6 +27,8 @@ export async function subscribeToSeats(ctx: GatewayContext, eventId: string, ori
     waitlistCount: r?.waitlisted ?? 0,
     goingCount: r?.going ?? 0,
   });
+  // Two recounts in one write (a cancellation, then the promotion it causes) may arrive in either order.
+  const newest = new NewestVersion();
   const iterator: AsyncIterableIterator<ReturnType<typeof seats>> = {
     async next() {
       for (;;) {
@@ -42,9 +45,11 @@ export async function subscribeToSeats(ctx: GatewayContext, eventId: string, ori
               skipTotal: true,
             }),
           );
-          return { done: false, value: seats(rows.items[0] ?? null) };
+          const row = rows.items[0] ?? null;
+          if (row) newest.reset(row.version);
+          return { done: false, value: seats(row) };
         }
-        if (event.action === "delete") continue;
+        if (event.action === "delete" || !newest.accept(event.record.version)) continue;
         return { done: false, value: seats(event.record) };
       }
     },
