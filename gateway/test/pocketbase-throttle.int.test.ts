@@ -25,6 +25,7 @@ import {
 } from "./__generated__/operations.ts";
 import type { DocumentNode } from "graphql";
 import { toPocketBaseDate } from "../src/pocketbase/dates.ts";
+import { DedicatedPocketBase } from "./realtime-support.ts";
 
 let gateway: Gateway;
 let su: PocketBase;
@@ -161,5 +162,137 @@ describe("the caller's IP reaches PocketBase", () => {
     expect((await withoutIp.send<{ data: { realIP?: string } }>("/api/health", {})).data.realIP).toBe(
       "127.0.0.1",
     );
+  });
+});
+
+// Issue 25: a church that uses little (no posts, events or sermons yet, or only drafts and past events)
+// must not pay PocketBase's random 0–500 ms delay on its public pages. A PocketBase of its own: the
+// worker's has other files' posts and events.
+describe("a church's public pages read no empty filtered list, whatever the church has", () => {
+  const PAGES = {
+    home: `query { homeNews(limit: 4) { id } upcomingOccurrences(first: 4) { event { id } } latestSermon { id } }`,
+    news: `query { posts(first: 10, status: PUBLISHED) { edges { node { id title } } } }`,
+    events: `query($from: DateTime!, $to: DateTime!) { occurrences(from: $from, to: $to) { event { id title } } }`,
+    sermons: `query { sermons(first: 12) { edges { node { id title } } } sermonYears }`,
+  };
+  let church: DedicatedPocketBase;
+  let own: Gateway;
+  let churchSu: PocketBase;
+  let churchMember: { token: string };
+  let churchEditor: { token: string };
+  const from = new Date();
+  const to = new Date(from.getTime() + 40 * 86_400_000);
+
+  beforeAll(async () => {
+    church = await DedicatedPocketBase.start();
+    own = (await church.gateway()).gateway;
+    churchSu = await church.system();
+    churchMember = await church.member("throttle-member");
+    churchEditor = await church.member("throttle-editor", ["Editor"]);
+  });
+  afterAll(async () => {
+    await own?.close();
+    await church?.stop();
+  });
+
+  /**
+   * Every page once as a visitor, a member and staff: the empty filtered reads of the visitor and the
+   * member (staff, who also read drafts, filter theirs: a few people, not the congregation), and what
+   * each page showed.
+   */
+  async function readPages() {
+    const shown: Record<string, unknown> = {};
+    let empty = 0;
+    const callers = [
+      ["visitor", new GqlClient(own, { ip: "198.51.100.60" })],
+      ["member", new GqlClient(own, { token: churchMember.token, ip: "198.51.100.61" })],
+      ["editor", new GqlClient(own, { token: churchEditor.token, ip: "198.51.100.62" })],
+    ] as const;
+    for (const [who, client] of callers)
+      for (const [page, query] of Object.entries(PAGES)) {
+        const before = pocketBaseStats.emptyFilteredLists;
+        const result = await client.request(query, { from: from.toISOString(), to: to.toISOString() });
+        expect(result.errors, `${who} ${page}`).toBeUndefined();
+        if (who !== "editor") empty += pocketBaseStats.emptyFilteredLists - before;
+        shown[`${who} ${page}`] = result.data;
+      }
+    return { empty, last: pocketBaseStats.lastEmptyFilteredList, shown };
+  }
+
+  it("with nothing yet: no page asks PocketBase a filtered list that comes back empty", async () => {
+    const { empty, last, shown } = await readPages();
+    expect(empty, `last one: ${last}`).toBe(0);
+    expect(shown["visitor home"]).toEqual({ homeNews: [], upcomingOccurrences: [], latestSermon: null });
+    expect(shown["member sermons"]).toEqual({ sermons: { edges: [] }, sermonYears: [] });
+  });
+
+  it("with only drafts and past events: still none, and the pages show none of them", async () => {
+    const day = 86_400_000;
+    const at = (offset: number) => new Date(Date.now() + offset).toISOString();
+    const event = (title: string, status: string, start: number) =>
+      churchSu.collection("events").create({
+        title,
+        slug: `${title.toLowerCase().replace(/\W+/g, "-")}-${randomUUID().slice(0, 6)}`,
+        startsAt: at(start),
+        endsAt: at(start + 3_600_000),
+        timezone: "America/New_York",
+        visibility: "public",
+        status,
+        registrationMode: "none",
+      });
+    await event("Last year's picnic", "published", -300 * day);
+    await event("Draft retreat", "draft", 10 * day); // the newest: staff read it, and it is still not shown
+    await churchSu.collection("posts").create({
+      title: "Draft post",
+      slug: `draft-post-${randomUUID().slice(0, 6)}`,
+      body: "Not yet.",
+      status: "draft",
+      audience: "public",
+      revision: 1,
+    });
+    const { empty, last, shown } = await readPages();
+    expect(empty, `last one: ${last}`).toBe(0);
+    for (const who of ["visitor", "member", "editor"]) {
+      expect(shown[`${who} home`], who).toEqual({
+        homeNews: [],
+        upcomingOccurrences: [],
+        latestSermon: null,
+      });
+      expect(shown[`${who} news`], who).toEqual({ posts: { edges: [] } });
+      expect(shown[`${who} events`], who).toEqual({ occurrences: [] });
+    }
+  });
+
+  it("with an upcoming event and a published post: the pages show them, still without an empty filtered read", async () => {
+    const starts = new Date(Date.now() + 5 * 86_400_000);
+    const upcoming = await churchSu.collection("events").create({
+      title: "Harvest supper",
+      slug: `harvest-supper-${randomUUID().slice(0, 6)}`,
+      startsAt: starts.toISOString(),
+      endsAt: new Date(starts.getTime() + 7_200_000).toISOString(),
+      timezone: "America/New_York",
+      visibility: "public",
+      status: "published",
+      registrationMode: "none",
+    });
+    const post = await churchSu.collection("posts").create({
+      title: "Welcome",
+      slug: `welcome-${randomUUID().slice(0, 6)}`,
+      body: "Hello.",
+      status: "published",
+      audience: "public",
+      publishedAt: toPocketBaseDate(new Date(Date.now() - 60_000)),
+      revision: 1,
+    });
+    const { empty, last, shown } = await readPages();
+    expect(empty, `last one: ${last}`).toBe(0);
+    for (const who of ["visitor", "member", "editor"]) {
+      expect(shown[`${who} events`], who).toEqual({
+        occurrences: [{ event: { id: upcoming.id, title: "Harvest supper" } }],
+      });
+      expect(shown[`${who} news`], who).toEqual({
+        posts: { edges: [{ node: { id: post.id, title: "Welcome" } }] },
+      });
+    }
   });
 });

@@ -39,3 +39,17 @@ export function clientPostCan(
     post.authorClient === client.id;
   return { edit, publish: false, delete: false };
 }
+
+/**
+ * Whether the caller's reads of posts include drafts: staff (editContent covers both roles), and an API
+ * client with content.write (its own drafts). Only such a caller's list of published posts needs a
+ * `status = "published"` filter; for everyone else the posts list rule already yields exactly the
+ * published posts they may read, and a list without a filter is never answered after PocketBase's
+ * per-IP random delay for empty filtered lists (a church that has not posted yet: issue 25).
+ */
+export function readsPostDrafts(
+  user: UserRecord | null,
+  client: { scopes: readonly string[] } | null,
+): boolean {
+  return client ? client.scopes.includes("content.write") : can(user, "editContent");
+}

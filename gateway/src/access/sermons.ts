@@ -14,3 +14,10 @@ export interface SermonCan {
 
 /** Change, publish, unpublish or delete it; its audio, handouts and artwork. */
 export const sermonCan = (user: UserRecord | null): SermonCan => ({ edit: can(user, "manageSermons") });
+
+/**
+ * Whether the caller's reads of sermons include drafts (manageSermons; no API scope reads them): only
+ * then does a list of published sermons need its own `status = "published"` filter (see
+ * content.ts#readsPostDrafts for why the others go without).
+ */
+export const readsSermonDrafts = (user: UserRecord | null): boolean => can(user, "manageSermons");
