@@ -57,6 +57,15 @@ describe("startPeriodicJob", () => {
     stop();
   });
 
+  it("says nothing of a run that fails after the job was stopped (PocketBase going down with it)", async () => {
+    const first = deferred();
+    const stop = startPeriodicJob(job(() => first.promise));
+    stop();
+    first.reject(new Error("connection refused"));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(errors).not.toHaveBeenCalled();
+  });
+
   it("logs a failure and tries again at the next tick", async () => {
     const run = vi.fn().mockRejectedValueOnce(new Error("PocketBase is down")).mockResolvedValue(["a"]);
     const stop = startPeriodicJob(job(run));

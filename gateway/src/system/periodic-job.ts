@@ -37,9 +37,11 @@ export function startPeriodicJob<T>(job: PeriodicJob<T>): () => void {
         const line = job.report(result);
         if (line) console.log(`[${job.name}] ${line}`);
       })
-      .catch((error: unknown) =>
-        console.error(`[${job.name}] ${job.failure}:`, error instanceof Error ? error.message : error),
-      )
+      .catch((error: unknown) => {
+        // A run still on its way when the process stops fails as PocketBase goes: not worth a line.
+        if (stopped) return;
+        console.error(`[${job.name}] ${job.failure}:`, error instanceof Error ? error.message : error);
+      })
       .finally(() => {
         running = false;
       });
