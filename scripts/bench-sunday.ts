@@ -32,6 +32,10 @@ export interface SundayOptions {
   /** Measured seconds (after a ramp of one think time). */
   seconds: number;
   thinkMs: number;
+  /** Every post, event and sermon back to draft first: a church that does not use those modules (issue 25). */
+  emptyChurch?: boolean;
+  /** The gateway's event-loop delay since the last call, in ms (the first call starts the window). */
+  gatewayEventLoop?: () => Promise<{ p50: number; p99: number; max: number }>;
   jsonPath: string;
 }
 
@@ -197,6 +201,17 @@ export async function runSunday(options: SundayOptions): Promise<{ targetsMet: b
     async (id) => (await system.collection("users").impersonate(id, 3600)).authStore.token,
   );
 
+  if (options.emptyChurch) {
+    process.stdout.write("Every post, event and sermon back to draft (--empty-church)… ");
+    for (const collection of ["posts", "events", "sermons"]) {
+      const rows = await system
+        .collection(collection)
+        .getFullList({ fields: "id", filter: 'status != "draft"' });
+      await pool(rows, 8, (row) => system.collection(collection).update(row.id, { status: "draft" }));
+    }
+    console.log("done");
+  }
+
   const ops = await webOperations();
   const op = (name: string, variables?: Record<string, unknown>): GraphqlCall => {
     const query = ops.get(name);
@@ -252,6 +267,10 @@ export async function runSunday(options: SundayOptions): Promise<{ targetsMet: b
   const measuring = () => performance.now() - start >= rampMs;
   const endAt = start + rampMs + options.seconds * 1000;
 
+  // Requests the load generator has sent and not yet had answered: sampled every 100 ms while measuring.
+  let inFlight = 0;
+  const inFlightSamples: number[] = [];
+  const inFlightSampler = setInterval(() => measuring() && inFlightSamples.push(inFlight), 100);
   const visitor = async (token: string | null) => {
     const member = token !== null;
     await sleep(Math.random() * rampMs);
@@ -261,8 +280,14 @@ export async function runSunday(options: SundayOptions): Promise<{ targetsMet: b
       const calls = [...(fresh || !member ? shell(member) : []), ...view.calls()];
       fresh = Math.random() < 0.2;
       const began = performance.now();
+      inFlight += calls.length;
       const results = await Promise.all(
-        calls.map((call) => graphqlRequest(options.url, token, call).then((r) => ({ call, ...r }))),
+        calls.map((call) =>
+          graphqlRequest(options.url, token, call).then((r) => {
+            inFlight--;
+            return { call, ...r };
+          }),
+        ),
       );
       if (measuring()) {
         viewTimes.push(performance.now() - began);
@@ -288,7 +313,10 @@ export async function runSunday(options: SundayOptions): Promise<{ targetsMet: b
     generator: process.cpuUsage(),
   });
   let cpuStart: Awaited<ReturnType<typeof cpuAt>> | null = null;
-  const cpuTimer = setTimeout(() => void cpuAt().then((c) => (cpuStart = c)), rampMs);
+  const cpuTimer = setTimeout(() => {
+    void cpuAt().then((c) => (cpuStart = c));
+    void options.gatewayEventLoop?.(); // starts the measured window
+  }, rampMs);
   const sampler = setInterval(() => {
     void rssMb(options.gatewayPid).then((mb) => rss.gateway.push(mb));
     void rssMb(options.pbPid).then((mb) => rss.pocketbase.push(mb));
@@ -301,8 +329,16 @@ export async function runSunday(options: SundayOptions): Promise<{ targetsMet: b
     ...Array.from({ length: options.guests }, () => visitor(null)),
   ]);
   clearInterval(sampler);
+  clearInterval(inFlightSampler);
   clearTimeout(cpuTimer);
   const cpuEnd = await cpuAt();
+  const eventLoop = (await options.gatewayEventLoop?.()) ?? null;
+  const sortedInFlight = [...inFlightSamples].sort((a, b) => a - b);
+  const inFlightStats = {
+    mean: sortedInFlight.reduce((n, v) => n + v, 0) / Math.max(1, sortedInFlight.length),
+    p95: percentile(sortedInFlight, 0.95),
+    max: sortedInFlight[sortedInFlight.length - 1] ?? 0,
+  };
   const measuredSeconds = (performance.now() - start - rampMs) / 1000;
 
   // Report
@@ -373,6 +409,12 @@ export async function runSunday(options: SundayOptions): Promise<{ targetsMet: b
         `PocketBase ${f(cpu.pocketbaseSeconds)} s (${f(perRequest(cpu.pocketbaseSeconds), 2)} ms per request), load generator ${f(cpu.generatorSeconds)} s; machine load ${loadavg()[0]!.toFixed(1)}.`,
     );
   }
+  console.log(
+    `Requests in flight (sampled every 100 ms): mean ${f(inFlightStats.mean)}, p95 ${f(inFlightStats.p95, 0)}, max ${f(inFlightStats.max, 0)}` +
+      (eventLoop
+        ? `; the gateway's event-loop delay: p50 ${f(eventLoop.p50)} ms, p99 ${f(eventLoop.p99)} ms, max ${f(eventLoop.max)} ms.`
+        : "."),
+  );
   if (errorSamples.length) console.log(`Errors, first ones:\n  ${errorSamples.join("\n  ")}`);
   const targetsMet = overall.p95 <= 150 && overall.p99 <= 300 && errorCount === 0;
   console.log(
@@ -389,6 +431,7 @@ export async function runSunday(options: SundayOptions): Promise<{ targetsMet: b
       seconds: options.seconds,
       thinkMs: options.thinkMs,
       oneClientIp: true,
+      emptyChurch: options.emptyChurch ?? false,
       data: SCALE_SHAPES.sunday,
       seedSeconds: seeded.seconds,
     },
@@ -397,6 +440,8 @@ export async function runSunday(options: SundayOptions): Promise<{ targetsMet: b
     pageViews,
     throughputPerSecond: overall.count / measuredSeconds,
     memory,
+    inFlight: inFlightStats,
+    gatewayEventLoopMs: eventLoop,
     cpu: cpu
       ? {
           ...cpu,

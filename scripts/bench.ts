@@ -19,7 +19,10 @@
 //                      chat    P5 for a group chat: 200 members each subscribed as themself (scripts/bench-chat.ts);
 //                              --members=
 //                      sunday  P3, 200 members + 50 guests from one IP (scripts/bench-sunday.ts);
-//                              --members=, --guests=, --seconds= (default 60), --think-ms= (default 5000)
+//                              --members=, --guests=, --seconds= (default 60), --think-ms= (default 5000),
+//                              --empty-church (every post, event and sermon back to draft: a church that
+//                              does not use those modules); reports requests in flight and the gateway's
+//                              event-loop delay
 //                      lists   P1 at concurrency 10 for the news list, prayer wall and directory
 //                      scale   F4, member vs guest at 2,000 people / 500 posts (scripts/bench-lists.ts)
 //   --keep-data        keep the throw-away data directory (PocketBase's request log: where its time went)
@@ -37,6 +40,7 @@ import autocannon from "autocannon";
 import { fork, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import PocketBase from "pocketbase";
@@ -61,6 +65,29 @@ interface ReadyMessage {
   pbPid: number;
 }
 
+/** The gateway's event-loop delay since the last ask, in ms (see serve). */
+export interface EventLoopMessage {
+  type: "event-loop";
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+/** Asks the stack's process for its event-loop delay (and starts a new window). */
+function eventLoopOf(child: ChildProcess): () => Promise<Omit<EventLoopMessage, "type">> {
+  return () =>
+    new Promise((resolve) => {
+      const answer = (message: unknown) => {
+        if ((message as { type?: string }).type !== "event-loop") return;
+        child.off("message", answer);
+        const { p50, p99, max } = message as EventLoopMessage;
+        resolve({ p50, p99, max });
+      };
+      child.on("message", answer);
+      child.send("event-loop");
+    });
+}
+
 // ---------------------------------------------------------------------------------------------
 // Child: run the stack until told to stop.
 // ---------------------------------------------------------------------------------------------
@@ -82,7 +109,23 @@ async function serve(dataDir: string): Promise<void> {
     // process.exit (not a signal) so that --cpu-prof writes its profile.
     void stack.stop().finally(() => process.exit(0));
   };
-  process.on("message", (message) => message === "stop" && stop());
+  // The gateway's event-loop delay (P3 reports it): the parent asks "event-loop" for the figures since
+  // the last ask (so the first ask, at the end of the ramp, starts the measured window).
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+  process.on("message", (message) => {
+    if (message === "stop") stop();
+    if (message === "event-loop") {
+      const ms = (ns: number) => ns / 1e6;
+      process.send!({
+        type: "event-loop",
+        p50: ms(loop.percentile(50)),
+        p99: ms(loop.percentile(99)),
+        max: ms(loop.max),
+      } satisfies EventLoopMessage);
+      loop.reset();
+    }
+  });
   process.on("disconnect", stop); // the parent died: do not leave PocketBase running
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop); // Ctrl-C reaches the whole process group
@@ -552,6 +595,8 @@ async function main(): Promise<number> {
               guests: Number(option("guests") ?? 50),
               seconds: Number(option("seconds") ?? 60),
               thinkMs: Number(option("think-ms") ?? 5000),
+              emptyChurch: flag("empty-church"),
+              gatewayEventLoop: eventLoopOf(child),
               jsonPath,
             })
           : await (scenario === "lists" ? runLists : runScale)({
