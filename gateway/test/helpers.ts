@@ -23,7 +23,22 @@ export type RoleName = (typeof ROLE_NAMES)[number];
  * per vitest worker, and a worker runs one file at a time), so files in other workers never see its data.
  */
 export const testWorker = (): IntegrationWorker => forThisWorker(inject("integrationWorkers"), "PocketBase");
-export const pbUrl = () => testWorker().pbUrl;
+/** A PocketBase of the file's own instead of the worker's (see ownPocketBase). */
+let ownPocketBaseUrl: string | null = null;
+export const pbUrl = () => ownPocketBaseUrl ?? testWorker().pbUrl;
+
+/**
+ * Points this file's helpers (pbUrl, system, createUser, testConfig…) at a PocketBase of its own
+ * until the returned function is called (in afterAll: modules outlive a file in an integration worker).
+ * For a file that changes what every other file reads — the church's name, language and time zone —
+ * so that no file sees those changes, whatever runs beside it.
+ */
+export function ownPocketBase(url: string): () => void {
+  ownPocketBaseUrl = url;
+  return () => {
+    ownPocketBaseUrl = null;
+  };
+}
 export const catcherUrl = () => testWorker().catcherUrl;
 
 export function testConfig(overrides: Partial<GatewayConfig> = {}): GatewayConfig {
@@ -184,7 +199,7 @@ export async function signUpAndSignIn(
 let systemClient: PocketBase | null = null;
 /** The superuser client, for arranging test data only. */
 export async function system(): Promise<PocketBase> {
-  if (!systemClient) {
+  if (!systemClient || systemClient.baseURL !== pbUrl()) {
     systemClient = new PocketBase(pbUrl());
     systemClient.autoCancellation(false);
     const { email, password } = inject("superuser");

@@ -1,7 +1,9 @@
 /**
  * Church settings: the administrator edits them, everyone reads them; validation answers with field
  * errors; the logo goes through GraphQL multipart into PocketBase's file storage; the church's name
- * reaches the emails PocketBase sends. Every change to the shared settings is undone in afterAll.
+ * reaches the emails PocketBase sends. On a PocketBase of its own (a copy of the migrated template): the
+ * church's name, language and time zone it changes are read by every other file, and a CI run once had
+ * another file render this file's Spanish title mid-run. Its changes are still undone in afterAll.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient } from "graphql-sse";
@@ -22,9 +24,11 @@ import {
   testGateway,
   type TestUser,
   catcherUrl,
+  ownPocketBase,
   pbUrl,
 } from "./helpers.ts";
 import { SseSubscription } from "./sse.ts";
+import { DedicatedPocketBase } from "./realtime-support.ts";
 
 const SETTINGS_FIELDS = `churchName tagline brandColor timezone locale address phone email allowSignup directoryDefaultVisibility
   prayerRequiresApproval prayerExpiryDays serviceTimes { day time label } socialLinks { facebook instagram youtube website }`;
@@ -34,6 +38,8 @@ const UPLOAD = `mutation($file: File!) { uploadLogo(file: $file) { logo: logoUrl
 let gateway: Gateway;
 let admin: TestUser;
 let original: RecordModel;
+let church: DedicatedPocketBase;
+let backToWorker: () => void = () => {};
 
 const asAdmin = () => new GqlClient(gateway, { token: admin.token });
 const readSettings = async () =>
@@ -58,6 +64,8 @@ function upload(client: GqlClient, bytes: Uint8Array, type: string, name: string
 }
 
 beforeAll(async () => {
+  church = await DedicatedPocketBase.start();
+  backToWorker = ownPocketBase(church.url);
   gateway = await testGateway();
   admin = await createUser({ roles: ["Administrator"] });
   original = await settingsRecord();
@@ -100,6 +108,8 @@ afterAll(async () => {
   });
   await prepareGateway(gateway); // PocketBase's mail settings follow the restored name again
   await gateway.close();
+  backToWorker();
+  await church.stop();
 });
 
 describe("updating settings", () => {
