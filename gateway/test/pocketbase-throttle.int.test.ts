@@ -13,7 +13,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/index.ts";
 import { createUserClient } from "../src/pocketbase/client.ts";
 import { pocketBaseStats } from "../src/pocketbase/http-fetch.ts";
-import { createUser, GqlClient, system, testGateway, type TestUser, pbUrl } from "./helpers.ts";
+import {
+  createUser,
+  GqlClient,
+  ownPocketBase,
+  system,
+  testGateway,
+  type TestUser,
+  pbUrl,
+} from "./helpers.ts";
 import {
   ThrottleBellDocument,
   ThrottleMineDocument,
@@ -176,22 +184,25 @@ describe("a church's public pages read no empty filtered list, whatever the chur
     sermons: `query { sermons(first: 12) { edges { node { id title } } } sermonYears }`,
   };
   let church: DedicatedPocketBase;
+  let backToWorker: () => void = () => {};
   let own: Gateway;
   let churchSu: PocketBase;
-  let churchMember: { token: string };
-  let churchEditor: { token: string };
+  let churchMember: TestUser;
+  let churchEditor: TestUser;
   const from = new Date();
   const to = new Date(from.getTime() + 40 * 86_400_000);
 
   beforeAll(async () => {
     church = await DedicatedPocketBase.start();
-    own = (await church.gateway()).gateway;
-    churchSu = await church.system();
-    churchMember = await church.member("throttle-member");
-    churchEditor = await church.member("throttle-editor", ["Editor"]);
+    backToWorker = ownPocketBase(church.url);
+    own = await testGateway();
+    churchSu = await system();
+    churchMember = await createUser();
+    churchEditor = await createUser({ roles: ["Editor"] });
   });
   afterAll(async () => {
     await own?.close();
+    backToWorker();
     await church?.stop();
   });
 

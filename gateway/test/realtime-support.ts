@@ -91,14 +91,9 @@ export class DedicatedPocketBase {
     return { gateway, url: await gateway.listen() };
   }
 
-  /** A verified user with an active person (and the roles named); returns its PocketBase token. */
-  async member(label: string, roleNames: string[] = []): Promise<{ id: string; token: string }> {
+  /** A verified user with an active person; returns its PocketBase token. */
+  async member(label: string): Promise<{ id: string; token: string }> {
     const su = await this.system();
-    const roles = roleNames.length
-      ? await su
-          .collection("roles")
-          .getFullList({ filter: roleNames.map((n) => su.filter("name = {:n}", { n })).join(" || ") })
-      : [];
     const person = await su
       .collection("people")
       .create({ firstName: label, lastName: "Realtime", recordStatus: "active" });
@@ -111,7 +106,6 @@ export class DedicatedPocketBase {
       verified: true,
       person: person.id,
       status: "active",
-      roles: roles.map((role) => role.id),
     });
     const auth = await new PocketBase(this.url).collection("users").authWithPassword(email, PASSWORD);
     return { id: user.id, token: auth.token };
