@@ -76,7 +76,7 @@ const config: CodegenConfig = {
           Event: "../../pocketbase/records.ts#EventRecord",
           EventCategory: "../../pocketbase/records.ts#EventCategoryRecord",
           EventException: "../../pocketbase/records.ts#EventExceptionRecord",
-          Rsvp: "../../pocketbase/records.ts#RsvpRecord",
+          Rsvp: "../events/sign-ups.ts#RsvpModel",
           Registration: "../../pocketbase/records.ts#RegistrationRecord",
           Occurrence: "../events/occurrences.ts#OccurrenceModel",
           // Integrations

@@ -176,6 +176,51 @@ describe("events", () => {
     ]);
   });
 
+  it("a visitor's RSVP is changed and withdrawn from the mail link, in another browser", async () => {
+    const answerContext = await newContext(browser);
+    const answering = await answerContext.newPage();
+    const errors = watchErrors(answering);
+    await answering.goto("/events/midweek-prayer");
+    await expect
+      .poll(() => answering.getByRole("heading", { name: "Will you come?" }).isVisible(), SLOW)
+      .toBe(true);
+    const email = uniqueEmail("rsvp");
+    await answering.getByLabel("Name").fill("Rosa Visitor");
+    await answering.getByLabel("Email").fill(email);
+    await answering.getByLabel("Guests coming with you").fill("1");
+    await answering.getByRole("button", { name: "Yes", exact: true }).click();
+    await expect.poll(() => answering.getByText("Your answer: Yes").isVisible(), SLOW).toBe(true);
+    const mail = await waitForMail(catcherUrl(), email, /Your answer for Midweek Prayer Meeting: going/);
+    expect(mail.text).toContain("from any browser");
+
+    // Another browser (a phone, say) opens the mail's link: the answer is there, and can be changed.
+    const phoneContext = await newContext(browser, "phone");
+    const phone = await phoneContext.newPage();
+    const phoneErrors = watchErrors(phone);
+    const link = new URL(linkFrom(mail, "/events/midweek-prayer?date="));
+    await phone.goto(link.pathname + link.search);
+    await expect.poll(() => phone.getByText("Your answer: Yes").isVisible(), SLOW).toBe(true);
+    expect(await phone.getByLabel("Name").inputValue()).toBe("Rosa Visitor");
+    expect(await phone.getByLabel("Guests coming with you").inputValue()).toBe("1");
+    // The secret leaves the address bar (and so the history and any copied link).
+    expect(new URL(phone.url()).searchParams.has("rsvp")).toBe(false);
+    await expectAccessible(phone);
+    await phone.getByRole("button", { name: "Maybe", exact: true }).click();
+    await expect.poll(() => phone.getByText("Your answer: Maybe").isVisible(), SLOW).toBe(true);
+    await waitForMail(catcherUrl(), email, /Your answer for Midweek Prayer Meeting: maybe/);
+    // The first browser sees the change too, and the phone keeps the answer after a reload.
+    await answering.reload();
+    await expect.poll(() => answering.getByText("Your answer: Maybe").isVisible(), SLOW).toBe(true);
+    await phone.reload();
+    await expect.poll(() => phone.getByText("Your answer: Maybe").isVisible(), SLOW).toBe(true);
+    await phone.getByRole("button", { name: "Withdraw my answer" }).click();
+    await expect.poll(() => phone.getByText("Your answer was withdrawn.").isVisible(), SLOW).toBe(true);
+    expect(await phone.getByText(/Your answer:/).count()).toBe(0);
+    expect(errors).toEqual([]);
+    expect(phoneErrors).toEqual([]);
+    await Promise.all([answerContext.close(), phoneContext.close()]);
+  });
+
   it("staff add a cover image, cancel and move single dates, move a registration, and change this and following", async () => {
     const context = await newContext(browser);
     const page = await context.newPage();

@@ -819,6 +819,48 @@ describe("RSVP", () => {
         })
       ).data!.occurrence.goingCount,
     ).toBe(2);
+    // The visitor's answer is confirmed by mail, with a link that opens it in any browser: the event's
+    // page with the RSVP's secret, through which it is read (with its email) and changed in place.
+    const visitorMail = await waitForMail(catcherUrl(), visitorEmail, /Your answer for Picnic: going/);
+    expect(visitorMail.text).toContain("with 1 guest");
+    expect(visitorMail.text).toContain("from any browser");
+    const manageLink = new URL(linkFrom(visitorMail, `/events/${event.slug}?date=`));
+    expect(manageLink.searchParams.get("date")).toBe(occurrence!.date);
+    const linkToken = manageLink.searchParams.get("rsvp")!;
+    expect(linkToken).toBe(token);
+    const BY_TOKEN = `query($t: String!) { rsvpByToken(token: $t) { id response guests name email originalStart } }`;
+    const elsewhere = visitor();
+    expect((await elsewhere.request(BY_TOKEN, { t: linkToken })).data).toEqual({
+      rsvpByToken: {
+        id: visitorYes.data!.rsvp.rsvp.id,
+        response: "YES",
+        guests: 1,
+        name: "Guest",
+        email: visitorEmail,
+        originalStart: occurrence!.originalStart,
+      },
+    });
+    const fromLink = await elsewhere.request<{ rsvp: { rsvp: { id: string; response: string } } }>(RSVP, {
+      input: {
+        eventId: event.id,
+        originalStart: occurrence!.originalStart,
+        response: "MAYBE",
+        guests: 1,
+        name: "Guest",
+        email: visitorEmail,
+        token: linkToken,
+      },
+    });
+    expect(fromLink.data!.rsvp.rsvp).toEqual({
+      id: visitorYes.data!.rsvp.rsvp.id,
+      response: "MAYBE",
+      guests: 1,
+    });
+    // A token that does not exist, or one too long to be one, reads nothing.
+    expect((await visitor().request(BY_TOKEN, { t: "not-a-real-token" })).data).toEqual({
+      rsvpByToken: null,
+    });
+    expect((await visitor().request(BY_TOKEN, { t: "x".repeat(65) })).data).toEqual({ rsvpByToken: null });
     const withdrawn = await visitor().request(
       `mutation($id: ID!, $t: String) { withdrawRsvp(id: $id, token: $t) }`,
       { id: visitorYes.data!.rsvp.rsvp.id, t: token },
@@ -832,10 +874,10 @@ describe("RSVP", () => {
         })
       ).data!.occurrence.goingCount,
     ).toBe(0);
-    // The visitor's answer is confirmed by mail, with a link to the occurrence's page.
-    const visitorMail = await waitForMail(catcherUrl(), visitorEmail, /Your answer for Picnic: going/);
-    expect(visitorMail.text).toContain("with 1 guest");
-    expect(linkFrom(visitorMail, `/events/${event.slug}?date=`)).toContain(`date=${occurrence!.date}`);
+    // After the withdrawal its link finds nothing.
+    expect(
+      (await visitor().request<{ rsvpByToken: unknown }>(BY_TOKEN, { t: linkToken })).data!.rsvpByToken,
+    ).toBeNull();
     // Without the token, a visitor cannot withdraw someone's answer.
     const stranger = await visitor().request(`mutation($id: ID!) { withdrawRsvp(id: $id) }`, {
       id: yes.data!.rsvp.rsvp.id,

@@ -57,7 +57,7 @@ async function makeGroup(fields: Record<string, unknown> = {}) {
   await su
     .collection("group_members")
     .create({ group: group.id, person: member.personId, role: "member", status: "active" });
-  return { id: group.id, slug: group.slug as string };
+  return { id: group.id, slug: group.slug as string, name: group.name as string };
 }
 
 const notificationsOf = (user: TestUser, kind: NotificationRecord["kind"]) =>
@@ -220,7 +220,7 @@ describe("joining and leaving", () => {
     expect(left.data!.leaveGroup.memberCount).toBe(2);
   });
 
-  it("a request group: leaders are notified, the approval adds the member and tells them; a decline tells them too", async () => {
+  it("a request group: leaders are notified (and mailed), the approval adds the member and tells them; a decline tells them too", async () => {
     const group = await makeGroup();
     const asked = await gql(newcomer).request<{
       joinGroup: { outcome: string; group: { myPendingRequest: { status: string } | null } };
@@ -234,6 +234,14 @@ describe("joining and leaving", () => {
       "the leader's notification",
     );
     expect(note.title).toMatch(new RegExp(`^Nina Group ${run} asks to join Study ${run} \\d+$`));
+    // The leader is mailed too, with the note and a button to the group's page.
+    const leaderMail = await waitForMail(
+      catcherUrl(),
+      leader.email,
+      new RegExp(`asks to join ${group.name}$`),
+    );
+    expect(leaderMail.text).toContain("I'd love to come");
+    expect(leaderMail.text).toContain(`/groups/${group.slug}`);
     const pending = await gql(leader).request<{
       group: { pendingRequests: { id: string; message: string; person: { displayName: string } }[] };
     }>(`query($s: String!) { group(slug: $s) { pendingRequests { id message person { displayName } } } }`, {
@@ -272,6 +280,8 @@ describe("joining and leaving", () => {
         ),
       "the approval notification",
     );
+    const welcome = await waitForMail(catcherUrl(), newcomer.email, new RegExp(`^Welcome to ${group.name}:`));
+    expect(welcome.text).toContain("you are now a member");
 
     const other = await makeGroup();
     await gql(newcomer).request(`mutation($g: ID!) { joinGroup(groupId: $g) { outcome } }`, { g: other.id });
@@ -287,6 +297,12 @@ describe("joining and leaving", () => {
         (await notificationsOf(newcomer, "group_request_decided")).find((x) => x.title.includes("declined")),
       "the decline notification",
     );
+    const declined = await waitForMail(
+      catcherUrl(),
+      newcomer.email,
+      new RegExp(`join ${other.name} was declined`),
+    );
+    expect(declined.text).toContain("declined your request");
   });
 
   it("leaving a hidden group answers with the group as it was (no longer visible afterwards)", async () => {

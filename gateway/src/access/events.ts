@@ -73,6 +73,8 @@ export const rsvpCan = (): RsvpCan => ({ change: true });
 /** Event staff read every registration and RSVP; everyone else only their own (the rules). */
 export const readsEveryAttendee = (user: UserRecord | null) => can(user, "manageEvents");
 
-/** An RSVP's email: its owner and event staff. */
-export const seesRsvpEmail = (user: UserRecord | null, rsvp: Pick<RsvpRecord, "user">) =>
-  readsEveryAttendee(user) || (!!user && user.id === rsvp.user);
+/** An RSVP's email: its owner, event staff, and a visitor holding its mail link's token (their own). */
+export const seesRsvpEmail = (
+  user: UserRecord | null,
+  rsvp: Pick<RsvpRecord, "user"> & { readWithToken?: boolean },
+) => readsEveryAttendee(user) || (!!user && user.id === rsvp.user) || rsvp.readWithToken === true;

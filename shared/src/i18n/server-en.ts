@@ -102,15 +102,26 @@ export const serverEn = {
     "Your answer for {event}: {response, select, yes {going} no {not going} other {maybe}}",
   "event.rsvp.body":
     "Thank you for answering for {event} — {when}{hasPlace, select, yes {, {place}} other {}}. Your answer: {response, select, yes {going} no {not going} other {maybe}}{guests, plural, =0 {} one { with # guest} other { with # guests}}.",
-  "event.rsvp.change": "To change your answer, open the event page in the same browser you answered from.",
+  "event.rsvp.change":
+    "To change or withdraw your answer, use the button below, from any browser. It works without signing in, so keep this mail to yourself.",
   "event.rsvp.changeSignedIn": "To change your answer, open the event page while signed in.",
   "event.rsvp.button": "Open the event",
+  "event.rsvp.manageButton": "See or change your answer",
 
   // Prayer: the requester hears what happened to their request.
   "prayer.prayed.title": "Someone prayed for your request",
   "groups.request.title": "{name} asks to join {group}",
   "groups.approved.title": "Welcome to {group}: your request was approved",
+  "groups.request.text":
+    "{name} asks to join {group}. As one of its leaders, you can approve or decline the request on the group's page.",
+  "groups.request.note": "Their message: “{note}”",
+  "groups.request.button": "Answer the request",
+  "groups.approved.text":
+    "A leader approved your request: you are now a member of {group}, and can read and write in its chat.",
+  "groups.approved.button": "Open the group",
   "groups.declined.title": "Your request to join {group} was declined",
+  "groups.declined.text":
+    "A leader of {group} declined your request to join. You are welcome to find another group, or to ask the church office about this one.",
   "groups.chat.title": "New messages in {group}",
   "prayer.approved.title": "Your prayer request was approved",
   "prayer.approved.subject": "Your prayer request at {church} was approved",

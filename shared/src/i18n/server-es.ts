@@ -95,14 +95,24 @@ export const serverEs: Record<ServerMessageKey, string> = {
   "event.rsvp.body":
     "Gracias por responder para {event} — {when}{hasPlace, select, yes {, {place}} other {}}. Tu respuesta: {response, select, yes {asistiré} no {no asistiré} other {quizás}}{guests, plural, =0 {} one { con # invitado} other { con # invitados}}.",
   "event.rsvp.change":
-    "Para cambiar tu respuesta, abre la página del evento en el mismo navegador desde el que respondiste.",
+    "Para cambiar o retirar tu respuesta, usa el botón de abajo, desde cualquier navegador. Funciona sin iniciar sesión, así que guarda este correo para ti.",
   "event.rsvp.changeSignedIn": "Para cambiar tu respuesta, abre la página del evento con tu sesión iniciada.",
   "event.rsvp.button": "Abrir el evento",
+  "event.rsvp.manageButton": "Ver o cambiar tu respuesta",
 
   "prayer.prayed.title": "Alguien oró por tu petición",
   "groups.request.title": "{name} pide unirse a {group}",
   "groups.approved.title": "Bienvenido a {group}: tu solicitud fue aprobada",
+  "groups.request.text":
+    "{name} pide unirse a {group}. Como uno de sus líderes, puedes aprobar o rechazar la solicitud en la página del grupo.",
+  "groups.request.note": "Su mensaje: «{note}»",
+  "groups.request.button": "Responder a la solicitud",
+  "groups.approved.text":
+    "Un líder aprobó tu solicitud: ya eres miembro de {group} y puedes leer y escribir en su chat.",
+  "groups.approved.button": "Abrir el grupo",
   "groups.declined.title": "Tu solicitud para unirte a {group} fue rechazada",
+  "groups.declined.text":
+    "Un líder de {group} rechazó tu solicitud para unirte. Puedes buscar otro grupo, o preguntar en la oficina de la iglesia sobre este.",
   "groups.chat.title": "Mensajes nuevos en {group}",
   "prayer.approved.title": "Tu petición de oración fue aprobada",
   "prayer.approved.subject": "Tu petición de oración en {church} fue aprobada",

@@ -9,6 +9,31 @@ export const CSRF_HEADERS = { "x-graphql-yoga-csrf": "1" } as const;
 
 /** Reconnections of several subscriptions after one outage arrive together: one refetch covers them. */
 const RESYNC_COALESCE_MS = 1000;
+/** graphql-sse doubles its wait after each failed attempt without limit (8.5 minutes after ten minutes away). */
+const MAX_RETRY_WAIT_MS = 30_000;
+
+/** Waits before the next attempt: doubling up to a ceiling, and no longer once the browser is back online. */
+function waitBeforeRetry(retries: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      window.removeEventListener("online", done);
+      resolve();
+    };
+    const timer = setTimeout(done, Math.min(1000 * 2 ** retries, MAX_RETRY_WAIT_MS) + Math.random() * 1000);
+    window.addEventListener("online", done);
+  });
+}
+
+/**
+ * Tells a screen that the event stream came back after a drop, for what a refetch cannot heal on its
+ * own (the group chat pages back through everything said meanwhile). One stream per tab, so one target.
+ */
+const streamEvents = new EventTarget();
+export function onStreamReconnected(listener: () => void): () => void {
+  streamEvents.addEventListener("reconnected", listener);
+  return () => streamEvents.removeEventListener("reconnected", listener);
+}
 
 /**
  * Subscriptions over Server-Sent Events, the transport GraphQL Yoga speaks (Apollo's own multipart
@@ -39,6 +64,7 @@ class SseLink extends ApolloLink {
         headers: () => ({ ...CSRF_HEADERS }),
         credentials: "same-origin",
         retryAttempts: Infinity,
+        retry: waitBeforeRetry,
         // After a drop the stream reconnects and re-subscribes: refetch once, since changes may
         // have been missed meanwhile.
         on: {
@@ -94,7 +120,10 @@ export function createApolloClient(): ApolloClient {
   const isSubscription = ({ query }: ApolloLink.Operation) =>
     getOperationAST(query)?.operation === OperationTypeNode.SUBSCRIPTION;
   // Refetch the queries on screen (not the cache's standby ones) once a dropped stream is back.
-  const sse = new SseLink(() => void client.refetchObservableQueries().catch(() => undefined));
+  const sse = new SseLink(() => {
+    void client.refetchObservableQueries().catch(() => undefined);
+    streamEvents.dispatchEvent(new Event("reconnected"));
+  });
   const client: ApolloClient = new ApolloClient({
     link: ApolloLink.split(isSubscription, sse, http),
     cache: new InMemoryCache({

@@ -112,9 +112,10 @@ export async function mailRegistration(
 
 /**
  * An RSVP, and each change of answer, is confirmed by mail with the event's date and address: a
- * visitor's (name and email, no account) and a signed-in member's alike.
+ * visitor's (name and email, no account) and a signed-in member's alike. A visitor's mail carries the
+ * RSVP's secret token: the link opens the event with their answer, to change or withdraw, in any browser.
  */
-export async function mailRsvp(ctx: GatewayContext, o: OccurrenceModel, rsvp: RsvpRecord) {
+export async function mailRsvp(ctx: GatewayContext, o: OccurrenceModel, rsvp: RsvpRecord, token?: string) {
   const response = rsvp.response;
   await sendEventMail(ctx, "event.rsvp", rsvp.user, ({ t, locale }) => ({
     to: rsvp.email,
@@ -132,8 +133,10 @@ export async function mailRsvp(ctx: GatewayContext, o: OccurrenceModel, rsvp: Rs
       t(rsvp.user ? "event.rsvp.changeSignedIn" : "event.rsvp.change"),
     ],
     link: {
-      url: `${ctx.config.publicUrl}/events/${o.event.slug}?date=${dateKeyOf(o)}`,
-      label: t("event.rsvp.button"),
+      url:
+        `${ctx.config.publicUrl}/events/${o.event.slug}?date=${dateKeyOf(o)}` +
+        (token ? `&rsvp=${encodeURIComponent(token)}` : ""),
+      label: t(token ? "event.rsvp.manageButton" : "event.rsvp.button"),
     },
   }));
 }

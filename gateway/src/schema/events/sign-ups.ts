@@ -19,6 +19,9 @@ import { attendeesCsv } from "./csv.ts";
 
 // RSVPs and registrations: a visitor's or member's sign-up, its mail link, staff's attendee lists.
 
+/** An RSVP as the API answers it; one read or written with its mail link's token shows its holder the email. */
+export type RsvpModel = RsvpRecord & { readWithToken?: boolean };
+
 export const newToken = () => randomBytes(24).toString("base64url");
 const newCode = () => {
   const alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
@@ -117,7 +120,10 @@ const answerChanged = (before: RsvpRecord | undefined, after: RsvpRecord) =>
   !before || before.response !== after.response || (before.guests ?? 0) !== (after.guests ?? 0);
 
 /** Reading sign-ups: a mail link's registration, an occurrence's attendees, the caller's own. */
-export const signUpQueries: Pick<QueryResolvers, "registrationByToken" | "attendees" | "myUpcomingEvents"> = {
+export const signUpQueries: Pick<
+  QueryResolvers,
+  "registrationByToken" | "rsvpByToken" | "attendees" | "myUpcomingEvents"
+> = {
   async registrationByToken(_, { token }, ctx) {
     if (!token || token.length > 64) return null;
     const rows = await pbCall(() =>
@@ -129,6 +135,14 @@ export const signUpQueries: Pick<QueryResolvers, "registrationByToken" | "attend
       }),
     );
     return rows.items.find((r) => !r.partOf) ?? rows.items[0] ?? null;
+  },
+  async rsvpByToken(_, { token }, ctx) {
+    if (!token || token.length > 64) return null;
+    const rows = await pbCall(() =>
+      ctx.pb.collection("rsvps").getList<RsvpRecord>(1, 1, { ...tokenParty(ctx, token), skipTotal: true }),
+    );
+    const rsvp = rows.items[0];
+    return rsvp ? { ...rsvp, readWithToken: true } : null;
   },
   async attendees(_, { eventId, originalStart }, ctx) {
     await requireAbility(ctx, "manageEvents");
@@ -265,8 +279,8 @@ export const signUpMutations: Pick<
               ),
           { messages: RSVP_REFUSED },
         );
-        if (answerChanged(existing, rsvp)) ctx.afterResponse(() => void mailRsvp(ctx, o, rsvp));
-        return { rsvp, token: input.token };
+        if (answerChanged(existing, rsvp)) ctx.afterResponse(() => void mailRsvp(ctx, o, rsvp, input.token!));
+        return { rsvp: { ...rsvp, readWithToken: true }, token: input.token };
       }
     }
     throttleVisitorForm(ctx, "rsvp");
@@ -281,8 +295,8 @@ export const signUpMutations: Pick<
           ),
       { messages: RSVP_REFUSED },
     );
-    ctx.afterResponse(() => void mailRsvp(ctx, o, rsvp));
-    return { rsvp, token };
+    ctx.afterResponse(() => void mailRsvp(ctx, o, rsvp, token));
+    return { rsvp: { ...rsvp, readWithToken: true }, token };
   },
   async withdrawRsvp(_, { id, token }, ctx) {
     if (!token && !(await ctx.viewer())) throw unauthenticated();

@@ -250,7 +250,13 @@ async function usersOfPeople(system: PocketBase, personIds: string[]): Promise<U
     .getFullList<UserRecord>({ filter, fields: "id,email,person,locale,status" });
 }
 
-async function notifyLeadersOfRequest(services: GatewayServices, group: GroupRecord, requester: string) {
+/** A join request: each active leader is notified in the app and by mail, with the requester's note. */
+async function notifyLeadersOfRequest(
+  services: GatewayServices,
+  group: GroupRecord,
+  requester: string,
+  note: string,
+) {
   const system = await services.system.get();
   const leaders = await system.collection("group_members").getFullList<GroupMemberRecord>({
     filter: system.filter("group = {:g} && role = 'leader' && status = 'active'", { g: group.id }),
@@ -264,6 +270,19 @@ async function notifyLeadersOfRequest(services: GatewayServices, group: GroupRec
       kind: "group_join_request",
       title: (t) => t("groups.request.title", { name: requester, group: group.name }),
       link: `/groups/${group.slug}`,
+      email: (t) => ({
+        subject: t("groups.request.title", { name: requester, group: group.name }),
+        text: [
+          t("groups.request.text", { name: requester, group: group.name }),
+          note ? t("groups.request.note", { note }) : "",
+        ]
+          .filter(Boolean)
+          .join("\n\n"),
+        button: {
+          url: `${services.config.publicUrl}/groups/${group.slug}`,
+          label: t("groups.request.button"),
+        },
+      }),
     });
   }
 }
@@ -281,6 +300,16 @@ async function notifyRequester(
       kind: "group_request_decided",
       title: (t) => t(approved ? "groups.approved.title" : "groups.declined.title", { group: group.name }),
       link: `/groups/${group.slug}`,
+      email: (t) => ({
+        subject: t(approved ? "groups.approved.title" : "groups.declined.title", { group: group.name }),
+        text: t(approved ? "groups.approved.text" : "groups.declined.text", { group: group.name }),
+        ...(approved && {
+          button: {
+            url: `${services.config.publicUrl}/groups/${group.slug}`,
+            label: t("groups.approved.button"),
+          },
+        }),
+      }),
     });
   }
 }
@@ -485,7 +514,7 @@ export const groupsResolvers: Resolvers = {
       const name = viewer.expand?.person ? displayName(viewer.expand.person) : viewer.name;
       ctx.afterResponse(
         () =>
-          void notifyLeadersOfRequest(ctx, group, name).catch((e: unknown) =>
+          void notifyLeadersOfRequest(ctx, group, name, text).catch((e: unknown) =>
             console.error("[groups] notify leaders:", e),
           ),
       );

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { dateTimeFormat, todayIn } from "../../i18n/format.ts";
@@ -18,7 +18,9 @@ import {
   useOccurrenceSeatsLive,
   useRegisterForEvent,
   useRegistrationByToken,
+  useRsvpByToken,
   useRsvpToEvent,
+  useWithdrawRsvpByToken,
   type OccurrenceCardFragment,
 } from "./events.generated.ts";
 import { addDays, monthGrid, monthOf, shiftMonth, startOfWeek, type Ymd } from "./calendar.ts";
@@ -427,7 +429,7 @@ export function EventPage() {
         <RegistrationForm o={o} open={o.can.register} />
       )}
       {!cancelled && e.registrationMode === "RSVP" && (
-        <RsvpForm o={o} open={o.can.rsvp} current={o.myRsvp ?? null} />
+        <RsvpForm o={o} open={o.can.rsvp} current={o.myRsvp ?? null} linkToken={params.get("rsvp")} />
       )}
       {e.nextOccurrences.length > 1 && (
         <section className="event-more">
@@ -575,19 +577,42 @@ function RegistrationForm({ o, open }: { o: PageOccurrence; open: boolean }) {
 
 const RSVP_KEY = (id: string) => `flock.rsvp.${id}`;
 
+/**
+ * RSVP yes, maybe or no. A visitor's answer is found again by its secret token: kept by the browser
+ * that answered, or brought by the confirmation mail's link (`?rsvp=`) to any other browser, which
+ * then keeps it too; with it the visitor sees their answer, changes it or withdraws it.
+ */
 function RsvpForm({
   o,
   open,
   current,
+  linkToken,
 }: {
   o: PageOccurrence;
   open: boolean;
   current: { response: string; guests: number } | null;
+  linkToken: string | null;
 }) {
   const i18n = useI18n();
   const { t } = i18n;
   const shell = useAppShell();
   const viewer = shell.data?.viewer;
+  const key = RSVP_KEY(o.id);
+  const [token, setToken] = useState(() => linkToken ?? localStorage.getItem(key));
+  const [, setParams] = useSearchParams();
+  // The mail link's token is kept like one this browser made, and taken out of the address bar (a
+  // secret should not stay in the history or be shared with a copied link).
+  useEffect(() => {
+    if (!linkToken) return;
+    localStorage.setItem(key, linkToken);
+    setParams(
+      (params) => {
+        params.delete("rsvp");
+        return params;
+      },
+      { replace: true },
+    );
+  }, [linkToken, key, setParams]);
   const [form, setForm] = useState({
     name: "",
     email: "",
@@ -595,12 +620,38 @@ function RsvpForm({
     website: "",
   });
   const [answer, setAnswer] = useState<string | null>(current?.response ?? null);
+  const stored = useRsvpByToken({
+    variables: { token: token ?? "" },
+    skip: !token || !!viewer,
+    fetchPolicy: "network-only",
+  });
+  const mine = stored.data?.rsvpByToken;
+  useEffect(() => {
+    if (!mine) return;
+    setAnswer(mine.response);
+    setForm((f) => ({ ...f, name: mine.name, email: mine.email ?? f.email, guests: String(mine.guests) }));
+  }, [mine]);
   const [rsvp, { loading }] = useRsvpToEvent();
+  const [withdraw, withdrawing] = useWithdrawRsvpByToken();
   const [problem, setProblem] = useState<UiError | null>(null);
   if (!open) return <p>{t("events.rsvpClosed")}</p>;
+  const forget = () => {
+    localStorage.removeItem(key);
+    setToken(null);
+    setAnswer(null);
+  };
+  const withdrawAnswer = async () => {
+    if (!mine || !token) return;
+    setProblem(null);
+    try {
+      await withdraw({ variables: { id: mine.id, token } });
+      forget();
+    } catch (error) {
+      setProblem(handleError(error, i18n));
+    }
+  };
   const send = async (response: "YES" | "NO" | "MAYBE") => {
     setProblem(null);
-    const key = RSVP_KEY(o.id);
     try {
       const result = await rsvp({
         variables: {
@@ -614,14 +665,17 @@ function RsvpForm({
               : {
                   name: form.name,
                   email: form.email,
-                  token: localStorage.getItem(key),
+                  token,
                   website: form.website,
                 }),
           },
         },
       });
-      const token = result.data?.rsvp.token;
-      if (token) localStorage.setItem(key, token);
+      const kept = result.data?.rsvp.token;
+      if (kept) {
+        localStorage.setItem(key, kept);
+        setToken(kept);
+      }
       setAnswer(response);
     } catch (error) {
       setProblem(handleError(error, i18n));
@@ -680,6 +734,19 @@ function RsvpForm({
           </button>
         ))}
       </p>
+      {!viewer && mine && (
+        <p>
+          <button
+            type="button"
+            className="link-button"
+            disabled={withdrawing.loading}
+            onClick={() => void withdrawAnswer()}
+          >
+            {t("events.rsvpWithdraw")}
+          </button>
+        </p>
+      )}
+      {withdrawing.data && !answer && <p aria-live="polite">{t("events.rsvpWithdrawn")}</p>}
     </section>
   );
 }

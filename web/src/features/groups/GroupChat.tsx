@@ -1,11 +1,14 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+import { useApolloClient } from "@apollo/client/react";
 import { LIMITS } from "@flock/shared/limits";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { Alert } from "../../components/Alert.tsx";
 import { RichText } from "../../components/RichText.tsx";
 import { TextAreaField } from "../../components/Field.tsx";
 import { handleError } from "../../lib/handleError.ts";
+import { onStreamReconnected } from "../../lib/apollo.ts";
 import {
+  GroupChatDocument,
   useDeleteGroupMessage,
   useEditGroupMessage,
   useGroupChat,
@@ -24,13 +27,17 @@ interface Outgoing {
 }
 
 const byTime = (a: Message, b: Message) => a.created.localeCompare(b.created) || a.id.localeCompare(b.id);
+/** Catching up after a drop pages back in the API's largest pages: 40 missed messages are one request. */
+const CATCH_UP_PAGE = 100;
 
 /**
  * A group's chat: history newest at the bottom, older pages by scrolling up (keyset cursors), live
  * messages through the subscription, an outbox for what is being sent. Each message gets its key
  * when it is typed, so a double click, a retry or a resend after a dropped connection stores it once;
  * a message that could not be sent stays, marked failed, with "Retry" (and is retried when the browser
- * is back online) — never silently lost.
+ * is back online) — never silently lost. When the event stream comes back after a drop, the chat pages
+ * back from the newest message until it meets what it already showed, so nothing said meanwhile is
+ * missing, and says so while it does (or that it could not).
  */
 export function GroupChat({
   groupId,
@@ -44,9 +51,13 @@ export function GroupChat({
 }) {
   const i18n = useI18n();
   const { t, locale } = i18n;
-  const { data, loading, error, fetchMore, refetch } = useGroupChat({
+  const client = useApolloClient();
+  const { data, loading, error, fetchMore } = useGroupChat({
     variables: { groupId },
     fetchPolicy: "network-only",
+    // After the first answer the history changes only here (older pages, the catch-up): the app-wide
+    // refetch after a reconnection would replace it with the newest page and drop what was scrolled back.
+    nextFetchPolicy: "cache-only",
     notifyOnNetworkStatusChange: true,
   });
   const [live, setLive] = useState<Map<string, Message>>(new Map());
@@ -62,6 +73,7 @@ export function GroupChat({
   const listRef = useRef<HTMLOListElement>(null);
   const topRef = useRef<HTMLLIElement>(null);
   const [loadingOlder, setLoadingOlder] = useState(false);
+  const [catchUp, setCatchUp] = useState<"done" | "running" | "failed">("done");
 
   const messages = useMemo(() => {
     const all = new Map<string, Message>();
@@ -71,16 +83,58 @@ export function GroupChat({
   }, [data, live, removed]);
   const storedKeys = useMemo(() => new Set(messages.map((m) => m.clientKey)), [messages]);
   const pending = outbox.filter((o) => !storedKeys.has(o.clientKey));
+  const shown = useRef(messages);
+  shown.current = messages;
+
+  /**
+   * Everything said since the newest message shown: pages back from the newest until a page reaches it.
+   * Within the pages read, a message shown but no longer there was deleted meanwhile.
+   */
+  const catchUpNow = useCallback(async () => {
+    const known = shown.current;
+    const newestKnown = known[known.length - 1];
+    setCatchUp("running");
+    try {
+      const found: Message[] = [];
+      let before: string | null | undefined;
+      for (;;) {
+        const { data: page } = await client.query({
+          query: GroupChatDocument,
+          variables: { groupId, first: CATCH_UP_PAGE, before },
+          fetchPolicy: "no-cache",
+        });
+        if (!page) throw new Error("The chat did not answer.");
+        const nodes = page.groupMessages.edges.map((edge) => edge.node);
+        found.push(...nodes);
+        const reached = !newestKnown || nodes.some((m) => byTime(m, newestKnown) <= 0);
+        if (reached || !page.groupMessages.pageInfo.hasNextPage) break;
+        before = page.groupMessages.pageInfo.endCursor;
+      }
+      const oldest = found.reduce<Message | undefined>((a, m) => (!a || byTime(m, a) < 0 ? m : a), undefined);
+      const stillThere = new Set(found.map((m) => m.id));
+      const deleted = known.filter((m) => oldest && byTime(m, oldest) >= 0 && !stillThere.has(m.id));
+      if (deleted.length) setRemoved((current) => new Set([...current, ...deleted.map((m) => m.id)]));
+      setLive((current) => {
+        const next = new Map(current);
+        for (const m of found) next.set(m.id, m);
+        return next;
+      });
+      setCatchUp("done");
+    } catch {
+      setCatchUp("failed");
+    }
+  }, [client, groupId]);
+
+  useEffect(() => onStreamReconnected(() => void catchUpNow()), [catchUpNow]);
 
   useGroupChatEvents({
     variables: { groupId },
     onData: ({ data: event }) => {
       const change = event.data?.groupMessages;
       if (!change) return;
+      // The gateway lost its own stream for a moment: the same catch-up as after a drop here.
       if (change.kind === "RESYNC") {
-        setLive(new Map());
-        setRemoved(new Set());
-        void refetch();
+        void catchUpNow();
         return;
       }
       if (change.kind === "REMOVED" && change.id) {
@@ -193,7 +247,11 @@ export function GroupChat({
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
-    if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) submit();
+    if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
+      // Sent, not typed: without this the emptied box kept the Enter's line break.
+      event.preventDefault();
+      submit();
+    }
   }
 
   async function saveEdit(event: FormEvent) {
@@ -304,6 +362,20 @@ export function GroupChat({
             )}
           </li>
         ))}
+        {catchUp !== "done" && (
+          <li className="chat-messages__catch-up" role="status">
+            {catchUp === "running" ? (
+              t("groups.chat.catchingUp")
+            ) : (
+              <>
+                {t("groups.chat.catchUpFailed")}{" "}
+                <button type="button" className="link-button" onClick={() => void catchUpNow()}>
+                  {t("groups.chat.catchUpRetry")}
+                </button>
+              </>
+            )}
+          </li>
+        )}
         {pending.map((o) => (
           <li key={o.clientKey} className={`chat-message chat-message--mine chat-message--${o.status}`}>
             <p className="chat-message__body">{o.body}</p>

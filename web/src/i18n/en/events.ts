@@ -58,6 +58,8 @@ export const events = {
   "events.rsvp.maybe": "Maybe",
   "events.rsvpClosed": "Answers are closed for this date.",
   "events.yourAnswer": "Your answer: {answer}",
+  "events.rsvpWithdraw": "Withdraw my answer",
+  "events.rsvpWithdrawn": "Your answer was withdrawn.",
   "events.guests": "Guests coming with you",
   "events.myRegistration": "My registration",
   "events.statusConfirmed": "Confirmed for {count}.",

@@ -94,6 +94,10 @@ export const groups = {
   "groups.chat.sending": "Sending…",
   "groups.chat.failed": "Not sent.",
   "groups.chat.retry": "Retry",
+  "groups.chat.catchingUp": "Back online: fetching what was said meanwhile…",
+  "groups.chat.catchUpFailed":
+    "Some messages may be missing: the chat could not fetch what was said while you were offline.",
+  "groups.chat.catchUpRetry": "Try again",
   "groups.chat.message": "Message",
   "groups.chat.hint": "**bold**, *italics* and links. Enter sends; Shift+Enter adds a line.",
   "groups.chat.send": "Send",

@@ -60,6 +60,8 @@ export const events: Record<keyof typeof english, string> = {
   "events.rsvp.maybe": "Quizás",
   "events.rsvpClosed": "Las respuestas están cerradas para esta fecha.",
   "events.yourAnswer": "Tu respuesta: {answer}",
+  "events.rsvpWithdraw": "Retirar mi respuesta",
+  "events.rsvpWithdrawn": "Tu respuesta fue retirada.",
   "events.guests": "Invitados que vienen contigo",
   "events.myRegistration": "Mi inscripción",
   "events.statusConfirmed": "Confirmada para {count}.",

@@ -97,6 +97,10 @@ export const groups: Record<keyof typeof english, string> = {
   "groups.chat.sending": "Enviando…",
   "groups.chat.failed": "No enviado.",
   "groups.chat.retry": "Reintentar",
+  "groups.chat.catchingUp": "De nuevo en línea: trayendo lo que se dijo mientras tanto…",
+  "groups.chat.catchUpFailed":
+    "Puede que falten mensajes: el chat no pudo traer lo que se dijo mientras estabas sin conexión.",
+  "groups.chat.catchUpRetry": "Intentar de nuevo",
   "groups.chat.message": "Mensaje",
   "groups.chat.hint": "**negrita**, *cursiva* y enlaces. Enter envía; Mayús+Enter agrega una línea.",
   "groups.chat.send": "Enviar",
