@@ -174,14 +174,14 @@ describe("groups", () => {
 
     // The leader changes the schedule; the member's page shows it after a reload.
     await leader.getByText("Edit the description and schedule").click();
-    await leader.getByLabel("When", { exact: true }).fill("Tuesdays at 7:30 pm");
+    await leader.getByLabel("When", { exact: true }).fill("Tuesdays at 7:30 PM");
     await leader.getByRole("button", { name: "Save", exact: true }).click();
     await expect.poll(() => leader.getByText("Saved.").isVisible(), SLOW).toBe(true);
     await member.reload();
     await ready(member);
     await expect
       .poll(() => member.locator(".group-facts").textContent(), SLOW)
-      .toContain("Tuesdays at 7:30 pm");
+      .toContain("Tuesdays at 7:30 PM");
 
     // The leader looks for someone to add: a current member is marked as such.
     await leader.getByText("Add a member", { exact: true }).click();

@@ -1,4 +1,5 @@
 import type { SettingsRecord } from "../pocketbase/records.ts";
+import { formatClock, TIME_OF_DAY } from "@flock/shared/i18n/time";
 
 /** What every mail shows of the church: its name, logo, colour, address and the site's time format. */
 export interface Brand {
@@ -62,9 +63,7 @@ export function brandFrom(settings: SettingsRecord, publicUrl: string): Brand {
 export function formatWallTime(time: string, locale: Brand["locale"]): string {
   const [h, m] = time.split(":").map(Number) as [number, number];
   if (!Number.isFinite(h) || !Number.isFinite(m)) return time;
-  return new Intl.DateTimeFormat(locale, { hour: "numeric", minute: "2-digit", timeZone: "UTC" }).format(
-    Date.UTC(2024, 0, 1, h, m),
-  );
+  return formatClock(h, m, locale);
 }
 
 /** An instant in the church's zone, in the site's format ("Nov 23, 2026, 9:00 AM"). */
@@ -73,8 +72,7 @@ export function formatDateTime(iso: string, brand: Pick<Brand, "locale" | "timez
     year: "numeric",
     month: "short",
     day: "numeric",
-    hour: "numeric",
-    minute: "2-digit",
+    ...TIME_OF_DAY,
     timeZone: brand.timezone,
   }).format(new Date(iso));
 }

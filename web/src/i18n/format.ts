@@ -1,4 +1,5 @@
 import type { Locale } from "@flock/shared/i18n/format";
+import { formatClock, TIME_OF_DAY } from "@flock/shared/i18n/time";
 
 // The languages, and ICU message formatting, are shared with the gateway (@flock/shared/i18n/format).
 export { interpolate, LOCALES, type Locale } from "@flock/shared/i18n/format";
@@ -20,12 +21,42 @@ export function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptio
   return formatter;
 }
 
+// Every date with a time on a screen is written by the functions below, the time always as
+// TIME_OF_DAY ("6:30 PM" / "18:30"); time-format.test.ts fails when a screen formats a time itself.
+
 /** "18:30" → "6:30 PM" / "18:30" in the reader's language (a wall-clock time in the church's zone). */
 export function formatWallTime(time: string, locale: Locale): string {
   const [h, m] = time.split(":").map(Number) as [number, number];
-  return dateTimeFormat(locale, { hour: "numeric", minute: "2-digit", timeZone: "UTC" }).format(
-    Date.UTC(2024, 0, 1, h, m),
-  );
+  return formatClock(h, m, locale);
+}
+
+/** How much of the date goes with the time. */
+export type DatePart = "none" | "numeric" | "short" | "medium" | "long" | "full";
+const DATE_PARTS: Record<DatePart, Intl.DateTimeFormatOptions> = {
+  none: {},
+  numeric: { year: "2-digit", month: "numeric", day: "numeric" }, // 11/27/26
+  short: { weekday: "short", month: "short", day: "numeric" }, // Fri, Nov 27
+  medium: { year: "numeric", month: "short", day: "numeric" }, // Nov 27, 2026
+  long: { year: "numeric", month: "long", day: "numeric" }, // November 27, 2026
+  full: { weekday: "long", year: "numeric", month: "long", day: "numeric" }, // Friday, November 27, 2026
+};
+
+/**
+ * An instant as a date (`date`) and time of day in `timeZone` (the browser's when absent): "Nov 27,
+ * 2026, 6:30 PM". `time: false` leaves the time out (an all-day event); `zoneName` names the zone.
+ */
+export function formatWhen(
+  iso: string,
+  locale: Locale,
+  options: { date?: DatePart; time?: boolean; timeZone?: string; zoneName?: boolean } = {},
+): string {
+  const { date = "medium", time = true, timeZone, zoneName = false } = options;
+  return dateTimeFormat(locale, {
+    ...DATE_PARTS[date],
+    ...(time ? TIME_OF_DAY : {}),
+    ...(timeZone ? { timeZone } : {}),
+    ...(zoneName ? { timeZoneName: "short" } : {}),
+  }).format(new Date(iso));
 }
 
 /** An instant shown in the church's time zone, with the zone named when it differs from the browser's. */
@@ -35,16 +66,7 @@ export function formatDateTime(
   timeZone: string,
   browserZone = browserTimeZone(),
 ): string {
-  // Explicit parts rather than dateStyle/timeStyle, which cannot be combined with timeZoneName.
-  return dateTimeFormat(locale, {
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-    hour: "numeric",
-    minute: "2-digit",
-    timeZone,
-    ...(timeZone !== browserZone ? { timeZoneName: "short" } : {}),
-  }).format(new Date(iso));
+  return formatWhen(iso, locale, { timeZone, zoneName: timeZone !== browserZone });
 }
 
 /** The long name of a zone ("Central Standard Time"), for notes like "Times are in …". */

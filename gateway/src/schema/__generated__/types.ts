@@ -329,7 +329,7 @@ export type Event = {
   ownerGroupId?: Maybe<Scalars['ID']['output']>;
   /** Path of the event on the site, e.g. /events/sunday-worship. */
   path: Scalars['String']['output'];
-  /** The rule in words, e.g. "Every 2nd Sunday at 10:00, until 31 Dec 2027" (local time); null for a one-off event or a rule that cannot be read. */
+  /** The rule in words, e.g. "Every 2nd Sunday at 10:00 AM, until 31 Dec 2027" (local time, in the language's own clock: "a las 10:00" in Spanish); null for a one-off event or a rule that cannot be read. */
   recurrenceText?: Maybe<Scalars['String']['output']>;
   /** When registration and RSVPs close (UTC); null: at each occurrence's start (they always close then). */
   registrationClosesAt?: Maybe<Scalars['DateTime']['output']>;
@@ -3599,7 +3599,7 @@ export type RecurrencePreview = {
   __typename?: 'RecurrencePreview';
   /** The first occurrences' starts from startsAt (UTC), at most `count`, within 5 years. */
   dates: Array<Scalars['DateTime']['output']>;
-  /** The rule in words, e.g. "Every 2nd Sunday at 10:00, until 31 Dec 2027". */
+  /** The rule in words, e.g. "Every 2nd Sunday at 10:00 AM, until 31 Dec 2027". */
   text: Scalars['String']['output'];
 };
 

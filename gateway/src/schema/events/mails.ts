@@ -12,6 +12,7 @@ import type {
   UserRecord,
 } from "../../pocketbase/records.ts";
 import { dateKeyOf, instantOf, pbDateOf, type OccurrenceModel } from "./occurrences.ts";
+import { TIME_OF_DAY } from "@flock/shared/i18n/time";
 
 // The mails events send: in the reader's language, after the response (ctx.afterResponse), through the
 // mail outbox (system/mail-outbox.ts): each is queued in the database first, then sent once, retried
@@ -22,8 +23,11 @@ type MailServices = Pick<GatewayServices, "publicSettings" | "system" | "config"
 
 const eventWhen = (o: { start: Temporal.ZonedDateTime }, locale: string) =>
   new Intl.DateTimeFormat(locale === "es" ? "es" : "en-US", {
-    dateStyle: "full",
-    timeStyle: "short",
+    weekday: "long",
+    year: "numeric",
+    month: "long",
+    day: "numeric",
+    ...TIME_OF_DAY,
     timeZone: o.start.timeZoneId,
   }).format(new Date(o.start.epochMilliseconds));
 

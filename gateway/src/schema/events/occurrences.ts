@@ -8,6 +8,7 @@ import {
   type Series,
 } from "./recurrence.ts";
 import type { EventExceptionRecord, EventRecord } from "../../pocketbase/records.ts";
+import { formatClock } from "@flock/shared/i18n/time";
 
 /** Longest range one query may expand (PRODUCT.md §9: 18 months). */
 export const MAX_RANGE_DAYS = 18 * 31;
@@ -125,7 +126,8 @@ export const dateKeyOf = (o: Pick<OccurrenceModel, "originalStart">) =>
   o.originalStart.toPlainDate().toString();
 
 // ---------------------------------------------------------------------------------------------------
-// The rule in words (the editor's preview and the event page): "Every 2nd Sunday at 10:00, until 31 Dec 2027".
+// The rule in words (the editor's preview and the event page): "Every 2nd Sunday at 10:00 AM, until 31 Dec 2027"
+// (the time as every screen writes it: @flock/shared/i18n/time).
 
 type Locale = "en" | "es";
 const DAY_NAMES: Record<Locale, string[]> = {
@@ -167,7 +169,7 @@ export function describeRule(
   const locale = localeOf(localeName);
   const es = locale === "es";
   const days = DAY_NAMES[locale];
-  const time = start.toPlainTime().toString({ smallestUnit: "minute" });
+  const time = formatClock(start.hour, start.minute, locale);
   const n = rule.interval;
   const byDays = (rule.byDay ?? []).map((b) =>
     b.ordinal ? `${ORDINALS[locale](b.ordinal)} ${days[b.day - 1]}` : days[b.day - 1]!,

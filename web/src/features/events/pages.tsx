@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
-import { dateTimeFormat, todayIn } from "../../i18n/format.ts";
+import { dateTimeFormat, formatWhen, todayIn } from "../../i18n/format.ts";
 import { Loading } from "../../components/Loading.tsx";
 import { Alert } from "../../components/Alert.tsx";
 import { RichText } from "../../components/RichText.tsx";
@@ -252,11 +252,7 @@ function CalendarGrid(props: {
                         <Link to={o.path}>
                           {!o.event.allDay && (
                             <span className="event-grid__time">
-                              {dateTimeFormat(locale, {
-                                hour: "numeric",
-                                minute: "2-digit",
-                                timeZone: o.event.timezone,
-                              }).format(new Date(o.start))}{" "}
+                              {formatWhen(o.start, locale, { date: "none", timeZone: o.event.timezone })}{" "}
                             </span>
                           )}
                           {o.event.title}
@@ -378,11 +374,7 @@ export function EventPage() {
             <dd data-testid="registration-window">
               {e.registrationOpensAt && new Date(e.registrationOpensAt).getTime() > Date.now()
                 ? t("events.opensOn", {
-                    date: dateTimeFormat(locale, {
-                      dateStyle: "medium",
-                      timeStyle: "short",
-                      timeZone: e.timezone,
-                    }).format(new Date(e.registrationOpensAt)),
+                    date: formatWhen(e.registrationOpensAt, locale, { timeZone: e.timezone }),
                   })
                 : e.registrationClosesAt
                   ? t(
@@ -390,11 +382,7 @@ export function EventPage() {
                         ? "events.closesOn"
                         : "events.closedOn",
                       {
-                        date: dateTimeFormat(locale, {
-                          dateStyle: "medium",
-                          timeStyle: "short",
-                          timeZone: e.timezone,
-                        }).format(new Date(e.registrationClosesAt)),
+                        date: formatWhen(e.registrationClosesAt, locale, { timeZone: e.timezone }),
                       },
                     )
                   : t("events.openNow")}
@@ -438,12 +426,7 @@ export function EventPage() {
             {e.nextOccurrences.map((n) => (
               <li key={n.id}>
                 <Link to={n.path} aria-current={n.date === o.date ? "page" : undefined}>
-                  {dateTimeFormat(locale, {
-                    weekday: "short",
-                    month: "short",
-                    day: "numeric",
-                    timeZone: e.timezone,
-                  }).format(new Date(n.start))}
+                  {formatWhen(n.start, locale, { date: "short", time: false, timeZone: e.timezone })}
                 </Link>
                 {n.status === "CANCELLED" && ` (${t("events.cancelled")})`}
               </li>
@@ -771,11 +754,7 @@ export function RegistrationLinkPage() {
   if (!r || !r.event) return <NotFoundPage />;
   const current = cancelState.data?.cancelRegistration ?? r;
   const status = current.status;
-  const when = dateTimeFormat(locale, {
-    dateStyle: "full",
-    timeStyle: "short",
-    timeZone: r.event.timezone,
-  }).format(new Date(r.originalStart));
+  const when = formatWhen(r.originalStart, locale, { date: "full", timeZone: r.event.timezone });
   return (
     <div className="container page narrow">
       <h1>{t("events.myRegistration")}</h1>

@@ -6,6 +6,7 @@ import { Alert } from "../../components/Alert.tsx";
 import { RichText } from "../../components/RichText.tsx";
 import { TextAreaField } from "../../components/Field.tsx";
 import { handleError } from "../../lib/handleError.ts";
+import { formatWhen } from "../../i18n/format.ts";
 import { onStreamReconnected } from "../../lib/apollo.ts";
 import {
   GroupChatDocument,
@@ -277,7 +278,6 @@ export function GroupChat({
     }
   }
 
-  const time = new Intl.DateTimeFormat(locale, { dateStyle: "short", timeStyle: "short" });
   return (
     <section className="group-section group-chat" id="chat" aria-labelledby="group-chat-title">
       <h2 id="group-chat-title">{t("groups.chat")}</h2>
@@ -316,7 +316,7 @@ export function GroupChat({
           >
             <p className="chat-message__meta">
               <strong>{m.authorName}</strong>{" "}
-              <time dateTime={m.created}>{time.format(new Date(m.created))}</time>
+              <time dateTime={m.created}>{formatWhen(m.created, locale, { date: "numeric" })}</time>
               {m.editedAt && <span> · {t("groups.chat.edited")}</span>}
             </p>
             {editing?.id === m.id ? (

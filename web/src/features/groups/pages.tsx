@@ -2,6 +2,7 @@ import { useState, type FormEvent } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
 import { LIMITS } from "@flock/shared/limits";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
+import { dateTimeFormat, formatWhen } from "../../i18n/format.ts";
 import { Loading } from "../../components/Loading.tsx";
 import { Alert } from "../../components/Alert.tsx";
 import { RichText } from "../../components/RichText.tsx";
@@ -455,7 +456,7 @@ function GroupPrayerItem({ request }: { request: GroupPrayerFragment }) {
   const { t, locale } = i18n;
   const [prayFor, praying] = usePrayForGroupRequest();
   const [problem, setProblem] = useState<string | null>(null);
-  const when = new Intl.DateTimeFormat(locale, { dateStyle: "medium" });
+  const when = dateTimeFormat(locale, { dateStyle: "medium" });
   return (
     <li className="group-request">
       <strong>{request.authorName ?? t("prayer.anonymous")}</strong>{" "}
@@ -660,7 +661,6 @@ export function GroupPage() {
     );
   if (!group) return <NotFoundPage />;
   const where = group.address ?? (group.locationDisplay !== "HIDDEN" ? group.area : null);
-  const when = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" });
   return (
     <div className="container page group-page" data-ready="true">
       <p className="group-card__type">{t(`groups.type.${group.type}`)}</p>
@@ -707,7 +707,7 @@ export function GroupPage() {
           <ul className="group-events">
             {group.events.map((e) => (
               <li key={e.id}>
-                <Link to={e.path}>{e.title}</Link> <span>{when.format(new Date(e.startsAt))}</span>
+                <Link to={e.path}>{e.title}</Link> <span>{formatWhen(e.startsAt, locale)}</span>
               </li>
             ))}
           </ul>

@@ -1,3 +1,5 @@
+import { dateTimeFormat } from "../../../i18n/format.ts";
+
 // Wall-clock times in the church's time zone ↔ instants.
 //
 // A <input type="datetime-local"> gives "2026-12-01T10:00" with no zone. The browser would read it in
@@ -8,24 +10,18 @@
 const DAY_MS = 24 * 60 * 60 * 1000;
 const DATETIME_LOCAL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/;
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function partsFormatter(timeZone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-    });
-    formatters.set(timeZone, formatter);
-  }
-  return formatter;
-}
+/** Numbers, not text for a reader: the wall-clock fields of an instant, read back by wallParts. */
+const partsFormatter = (timeZone: string) =>
+  dateTimeFormat("en-US", {
+    timeZone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+  });
 
 /** The wall-clock fields of `instant` in `timeZone`. */
 function wallParts(instant: number, timeZone: string) {

@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { LIMITS } from "@flock/shared/limits";
-import { dateTimeFormat } from "../../../i18n/format.ts";
+import { dateTimeFormat, formatWhen } from "../../../i18n/format.ts";
 import { Loading } from "../../../components/Loading.tsx";
 import { Alert } from "../../../components/Alert.tsx";
 import { CheckboxField, SelectField, TextAreaField, TextField } from "../../../components/Field.tsx";
@@ -95,13 +95,7 @@ export function AdminEventsPage() {
                 <td>
                   <Link to={`/admin/events/${e.id}`}>{e.title}</Link>
                 </td>
-                <td>
-                  {dateTimeFormat(locale, {
-                    dateStyle: "medium",
-                    timeStyle: "short",
-                    timeZone: e.timezone,
-                  }).format(new Date(e.startsAt))}
-                </td>
+                <td>{formatWhen(e.startsAt, locale, { timeZone: e.timezone })}</td>
                 <td>{e.recurrenceText ?? t("admin.events.once")}</td>
                 <td>
                   {t(`admin.events.status.${e.status.toLowerCase() as "draft" | "published" | "cancelled"}`)}
@@ -326,13 +320,7 @@ function RecurrenceBuilder({
                 <p className="small">{t("admin.events.nextDates")}</p>
                 <ul>
                   {preview.data.recurrencePreview.dates.map((d) => (
-                    <li key={d}>
-                      {dateTimeFormat(locale, {
-                        dateStyle: "full",
-                        timeStyle: "short",
-                        timeZone: timezone,
-                      }).format(new Date(d))}
-                    </li>
+                    <li key={d}>{formatWhen(d, locale, { date: "full", timeZone: timezone })}</li>
                   ))}
                 </ul>
               </>
@@ -835,11 +823,7 @@ function OccurrencesPanel({
   const [problem, setProblem] = useState<string | null>(null);
   const fail = (error: unknown) => setProblem(handleError(error, i18n).message);
   const when = (iso: string) =>
-    dateTimeFormat(locale, {
-      dateStyle: "full",
-      timeStyle: event.allDay ? undefined : "short",
-      timeZone: event.timezone,
-    }).format(new Date(iso));
+    formatWhen(iso, locale, { date: "full", time: !event.allDay, timeZone: event.timezone });
   const notes = new Map(event.exceptions.map((x) => [x.originalStart, x.note]));
   return (
     <section className="event-dates">
@@ -1029,12 +1013,7 @@ function AttendeesPanel({
   if (error) return <Alert kind="error">{handleError(error, i18n).message}</Alert>;
   const list = data!.attendees;
   const csvHref = `data:text/csv;charset=utf-8,${encodeURIComponent(list.csv)}`;
-  const when = (iso: string) =>
-    dateTimeFormat(locale, {
-      dateStyle: "medium",
-      timeStyle: event.allDay ? undefined : "short",
-      timeZone: event.timezone,
-    }).format(new Date(iso));
+  const when = (iso: string) => formatWhen(iso, locale, { time: !event.allDay, timeZone: event.timezone });
   const otherDates = event.nextOccurrences.filter(
     (o) => o.status !== "CANCELLED" && o.originalStart !== originalStart,
   );

@@ -9,6 +9,7 @@ import type {
   Visibility,
 } from "../../../gql/types.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
+import { todayIn } from "../../../i18n/format.ts";
 
 export const MEMBERSHIP_STATUSES: MembershipStatus[] = ["VISITOR", "REGULAR_ATTENDER", "MEMBER", "INACTIVE"];
 export const RECORD_STATUSES: RecordStatus[] = ["PENDING", "ACTIVE", "ARCHIVED"];
@@ -104,16 +105,6 @@ export function useLoginName() {
 export function useChurchToday(): string {
   const { data } = useAppShell();
   return todayIn(data?.settings.timezone ?? "UTC");
-}
-
-export function todayIn(timeZone: string): string {
-  // en-CA formats as YYYY-MM-DD.
-  return new Intl.DateTimeFormat("en-CA", {
-    timeZone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-  }).format(new Date());
 }
 
 /** An optional text: trimmed, and null when empty (so the server clears it). */

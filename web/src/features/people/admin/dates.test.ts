@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatCalendarDate, formatMonthDay } from "../../../i18n/format.ts";
-import { todayIn } from "./common.tsx";
+import { todayIn } from "../../../i18n/format.ts";
 
 describe("calendar dates on the staff people screens", () => {
   it("shows a YYYY-MM-DD date as written, whatever the reader's time zone", () => {
