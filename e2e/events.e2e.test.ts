@@ -65,6 +65,14 @@ describe("events", () => {
     await expect
       .poll(() => page.getByRole("link", { name: "Sunday Worship" }).first().isVisible(), SLOW)
       .toBe(true);
+    // Subscribing: a webcal:// link (a phone subscribes rather than importing a copy), and the steps
+    // with the address to paste for the apps that need it.
+    const origin = new URL(page.url());
+    expect(await page.getByRole("link", { name: "Subscribe in your calendar" }).getAttribute("href")).toBe(
+      `webcal://${origin.host}/feeds/events.ics`,
+    );
+    await page.getByText("How to subscribe").click();
+    expect(await page.getByLabel("Calendar address").inputValue()).toBe(`${origin.origin}/feeds/events.ics`);
     await expectAccessible(page);
     await page.getByRole("button", { name: "Month", exact: true }).click();
     await expect.poll(() => page.getByRole("table").isVisible(), SLOW).toBe(true);

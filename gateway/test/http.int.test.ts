@@ -302,6 +302,54 @@ describe("the web app", () => {
     expect(html).toContain(`<div id="root"></div>`);
   });
 
+  it("advertises each page's feeds for feed readers, podcast apps and calendars (<link rel=alternate>)", async () => {
+    const feedsOf = async (path: string) =>
+      [
+        ...(await (await fetch(`${url}${path}`)).text()).matchAll(
+          /<link rel="alternate" type="([^"]+)" title="([^"]+)" href="([^"]+)">/g,
+        ),
+      ].map(([, type, title, href]) => ({ type, title, href }));
+    const news = {
+      type: "application/rss+xml",
+      title: settings.churchName,
+      href: "http://flock.test/feeds/news.xml",
+    };
+    const podcast = {
+      type: "application/rss+xml",
+      title: `${settings.churchName}: Sermons`,
+      href: "http://flock.test/feeds/sermons.xml",
+    };
+    const calendar = {
+      type: "text/calendar",
+      title: `${settings.churchName}: Events`,
+      href: "http://flock.test/feeds/events.ics",
+    };
+    expect(await feedsOf("/")).toEqual([news]);
+    expect(await feedsOf("/sermons")).toEqual([news, podcast]);
+    expect(await feedsOf("/events")).toEqual([news, calendar]);
+    const tag = Date.now().toString(36);
+    const series = await (
+      await system()
+    )
+      .collection("sermon_series")
+      .create({ title: `Advent ${tag}`, slug: `advent-${tag}` });
+    try {
+      expect(await feedsOf(`/series/${series.slug}`)).toEqual([
+        news,
+        {
+          type: "application/rss+xml",
+          title: `${settings.churchName}: Advent ${tag}`,
+          href: `http://flock.test/feeds/series/advent-${tag}.xml`,
+        },
+        podcast,
+      ]);
+    } finally {
+      await (await system()).collection("sermon_series").delete(series.id);
+    }
+    // A page that is not there advertises nothing of its own.
+    expect(await feedsOf("/series/no-such-series")).toEqual([news]);
+  });
+
   it("escapes settings text in the HTML", async () => {
     const su = await system();
     try {

@@ -1,6 +1,8 @@
 import type { SettingsRecord } from "../pocketbase/records.ts";
 import type { PageContent, PageMeta } from "./page-meta.ts";
 
+const FEED_TYPES = { rss: "application/rss+xml", calendar: "text/calendar" } as const;
+
 const escapeHtml = (value: string) =>
   value.replace(
     /[&<>"']/g,
@@ -46,6 +48,10 @@ export function renderAppHtml(template: string, meta: PageMeta, settings: Settin
     `<meta name="twitter:title" content="${escapeHtml(meta.title)}">`,
     `<meta name="twitter:description" content="${escapeHtml(meta.description)}">`,
     `<link rel="alternate" type="application/rss+xml" title="${escapeHtml(settings.churchName)}" href="${escapeHtml(url.origin)}/feeds/news.xml">`,
+    ...(meta.feeds ?? []).map(
+      (feed) =>
+        `<link rel="alternate" type="${FEED_TYPES[feed.kind]}" title="${escapeHtml(feed.title)}" href="${escapeHtml(feed.href)}">`,
+    ),
     // JSON-LD inside a script element: "<" is escaped so no text can close the element.
     ...(meta.jsonLd
       ? [

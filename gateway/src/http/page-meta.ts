@@ -24,7 +24,28 @@ export interface PageMeta {
   content?: PageContent;
   /** Open Graph audio (a sermon's recording): absolute URL and MIME type. */
   audio?: { url: string; type: string };
+  /** The page's own feeds, advertised for feed readers and podcast apps (the news feed is on every page). */
+  feeds?: Feed[];
 }
+
+/** A feed a page offers: `<link rel="alternate">` in the served HTML. */
+export interface Feed {
+  kind: "rss" | "calendar";
+  title: string;
+  /** Absolute URL. */
+  href: string;
+}
+
+/** A resolver's page with feeds added (when it found its page). */
+export const withFeeds =
+  (
+    resolve: MetaResolver,
+    feeds: (ctx: MetaContext, params: Record<string, string>) => Feed[],
+  ): MetaResolver =>
+  async (ctx, params) => {
+    const meta = await resolve(ctx, params);
+    return meta.found ? { ...meta, feeds: [...(meta.feeds ?? []), ...feeds(ctx, params)] } : meta;
+  };
 
 export interface MetaContext {
   settings: SettingsRecord;

@@ -196,6 +196,7 @@ export const serverEn = {
   "feed.news.title": "{church}: News",
   "feed.news.description": "News from {church}",
   "feed.sermons.title": "{church}: Sermons",
+  "feed.events.title": "{church}: Events",
   "feed.sermons.description": "Sermons from {church}",
 
   // Answered while the server starts (migrations, the first seed), before the church's name is known.

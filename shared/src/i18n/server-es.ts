@@ -186,6 +186,7 @@ export const serverEs: Record<ServerMessageKey, string> = {
   "feed.news.title": "{church}: Noticias",
   "feed.news.description": "Noticias de {church}",
   "feed.sermons.title": "{church}: Predicaciones",
+  "feed.events.title": "{church}: Eventos",
   "feed.sermons.description": "Predicaciones de {church}",
 
   "starting.title": "Iniciando",

@@ -2,7 +2,16 @@ import { Temporal } from "temporal-polyfill";
 import type { EventExceptionRecord, EventRecord } from "../../pocketbase/records.ts";
 import { markdownPool } from "../../markdown/pool.ts";
 import type { FeatureHttp } from "../../http/route-table.ts";
-import { guestFind, iso, notFound, titled, type MetaResolver, type PageRoute } from "../../http/page-meta.ts";
+import {
+  churchT,
+  guestFind,
+  iso,
+  notFound,
+  titled,
+  withFeeds,
+  type MetaResolver,
+  type PageRoute,
+} from "../../http/page-meta.ts";
 import { occurrencesOf } from "./occurrences.ts";
 import { eventFeed, eventFeedRoute } from "./calendar-feeds.ts";
 
@@ -75,10 +84,20 @@ const eventPage: MetaResolver = async ({ settings, guest, origin }, { slug = "" 
   };
 };
 
+/** The calendar of public events, advertised on the events pages for calendar apps. */
+const withCalendarFeed = (resolve: MetaResolver) =>
+  withFeeds(resolve, ({ settings, origin }) => [
+    {
+      kind: "calendar",
+      title: churchT(settings)("feed.events.title", { church: settings.churchName }),
+      href: `${origin}/feeds/events.ics`,
+    },
+  ]);
+
 const EVENT_PAGES: PageRoute[] = [
-  [/^\/events$/, titled("page.events")],
+  [/^\/events$/, withCalendarFeed(titled("page.events"))],
   [/^\/events\/registration\/[A-Za-z0-9_-]{1,64}$/, titled("page.eventRegistration", { noindex: true })],
-  [/^\/events\/(?<slug>[a-z0-9-]{1,120})$/, eventPage],
+  [/^\/events\/(?<slug>[a-z0-9-]{1,120})$/, withCalendarFeed(eventPage)],
 ];
 
 export const eventsHttp: FeatureHttp = {

@@ -1,4 +1,9 @@
-import type { SermonRecord, SermonSeriesRecord, SpeakerRecord } from "../../pocketbase/records.ts";
+import type {
+  SermonRecord,
+  SermonSeriesRecord,
+  SettingsRecord,
+  SpeakerRecord,
+} from "../../pocketbase/records.ts";
 import { markdownPool } from "../../markdown/pool.ts";
 import { AUDIO_UPLOAD_PATH } from "../../http/audio-uploads.ts";
 import type { FeatureHttp } from "../../http/route-table.ts";
@@ -7,8 +12,10 @@ import {
   guestFind,
   notFound,
   titled,
+  type Feed,
   type MetaResolver,
   type PageRoute,
+  withFeeds,
 } from "../../http/page-meta.ts";
 import { PODCAST_ARTWORK_PATH, podcastArtwork, seriesFeedSlug, sermonsFeed } from "./podcast-feed.ts";
 
@@ -98,6 +105,14 @@ const seriesPage: MetaResolver = async ({ settings, guest, origin }, { slug = ""
     description: series.description || settings.tagline || series.title,
     found: true,
     ...(image ? { image } : {}),
+    feeds: [
+      {
+        kind: "rss",
+        title: `${settings.churchName}: ${series.title}`,
+        href: `${origin}/feeds/series/${series.slug}.xml`,
+      },
+      podcastLink(settings, origin),
+    ],
   };
 };
 
@@ -113,8 +128,18 @@ const speakerPage: MetaResolver = async ({ settings, guest }, { slug = "" }) => 
   };
 };
 
+/** The church's podcast: advertised on the sermon pages. */
+const podcastLink = (settings: SettingsRecord, origin: string): Feed => ({
+  kind: "rss",
+  title: churchT(settings)("feed.sermons.title", { church: settings.churchName }),
+  href: `${origin}/feeds/sermons.xml`,
+});
+
 const SERMON_PAGES: PageRoute[] = [
-  [/^\/sermons$/, titled("page.sermons")],
+  [
+    /^\/sermons$/,
+    withFeeds(titled("page.sermons"), ({ settings, origin }) => [podcastLink(settings, origin)]),
+  ],
   [/^\/sermons\/(?<slug>[a-z0-9-]{1,120})$/, sermonPage],
   [/^\/series\/(?<slug>[a-z0-9-]{1,120})$/, seriesPage],
   [/^\/speakers\/(?<slug>[a-z0-9-]{1,120})$/, speakerPage],

@@ -25,6 +25,7 @@ import {
 } from "./events.generated.ts";
 import { addDays, monthGrid, monthOf, shiftMonth, startOfWeek, type Ymd } from "./calendar.ts";
 import { occurrenceWhen } from "../../lib/occurrenceWhen.ts";
+import { CalendarSubscribe } from "./CalendarSubscribe.tsx";
 import "./events.css";
 
 type View = "list" | "month" | "week";
@@ -118,9 +119,10 @@ export function EventsPage() {
     <div className="container page events-page">
       <div className="section-heading">
         <h1>{t("events.title")}</h1>
-        <a href={category ? `/feeds/events/${category}.ics` : "/feeds/events.ics"} className="small">
-          {t("events.subscribe")}
-        </a>
+        <CalendarSubscribe
+          url={category ? `/feeds/events/${category}.ics` : "/feeds/events.ics"}
+          label={t("events.subscribe")}
+        />
       </div>
       <div className="events-toolbar">
         <div className="events-views" role="group" aria-label={t("events.view")}>

@@ -5,6 +5,7 @@ import { handleError } from "../../lib/handleError.ts";
 import { Alert } from "../../components/Alert.tsx";
 import { useMyUpcomingEvents, useResetCalendarToken } from "../events/events.generated.ts";
 import { occurrenceWhen } from "../../lib/occurrenceWhen.ts";
+import { CalendarSubscribe } from "../events/CalendarSubscribe.tsx";
 
 /** /me's "Coming up": the member's RSVPs and registrations, and their personal calendar address. */
 export function MyEventsCard() {
@@ -37,9 +38,10 @@ export function MyEventsCard() {
       </p>
       {problem && <Alert kind="error">{problem}</Alert>}
       {feed ? (
-        <p className="small">
-          {t("events.myFeed")} <code>{feed}</code>
-        </p>
+        <>
+          <p className="small">{t("events.myFeed")}</p>
+          <CalendarSubscribe url={feed} label={t("events.subscribeMine")} />
+        </>
       ) : (
         <button
           type="button"

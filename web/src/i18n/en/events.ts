@@ -1,7 +1,17 @@
 /** English: the calendar, an event, RSVPs and registrations, upcoming events (features/events). */
 export const events = {
   "events.title": "Events",
-  "events.subscribe": "Subscribe (iCalendar)",
+  "events.subscribe": "Subscribe in your calendar",
+  "events.subscribeMine": "Subscribe to my calendar",
+  "events.subscribe.how": "How to subscribe",
+  "events.subscribe.apple":
+    "iPhone, iPad and Mac: tap “Subscribe in your calendar”, then Subscribe. New and changed dates appear by themselves.",
+  "events.subscribe.google":
+    "Google Calendar (Android too): on a computer, open calendar.google.com → Other calendars → + → From URL, and paste the address below.",
+  "events.subscribe.outlook": "Outlook: Add calendar → Subscribe from web, and paste the address below.",
+  "events.subscribe.address": "Calendar address",
+  "events.subscribe.copy": "Copy",
+  "events.subscribe.copied": "Copied.",
   "events.view": "View",
   "events.view.list": "List",
   "events.view.month": "Month",

@@ -3,7 +3,18 @@ import type { events as english } from "../en/events.ts";
 /** Spanish: the calendar, an event, RSVPs and registrations, upcoming events (features/events). */
 export const events: Record<keyof typeof english, string> = {
   "events.title": "Eventos",
-  "events.subscribe": "Suscribirse (iCalendar)",
+  "events.subscribe": "Suscribirse en tu calendario",
+  "events.subscribeMine": "Suscribirme a mi calendario",
+  "events.subscribe.how": "Cómo suscribirse",
+  "events.subscribe.apple":
+    "iPhone, iPad y Mac: toca «Suscribirse en tu calendario» y luego Suscribirse. Las fechas nuevas o cambiadas aparecen solas.",
+  "events.subscribe.google":
+    "Google Calendar (también en Android): en una computadora, abre calendar.google.com → Otros calendarios → + → Desde URL, y pega la dirección de abajo.",
+  "events.subscribe.outlook":
+    "Outlook: Agregar calendario → Suscribirse desde la web, y pega la dirección de abajo.",
+  "events.subscribe.address": "Dirección del calendario",
+  "events.subscribe.copy": "Copiar",
+  "events.subscribe.copied": "Copiada.",
   "events.view": "Vista",
   "events.view.list": "Lista",
   "events.view.month": "Mes",
