@@ -73,6 +73,15 @@ describe("events", () => {
     );
     await page.getByText("How to subscribe").click();
     expect(await page.getByLabel("Calendar address").inputValue()).toBe(`${origin.origin}/feeds/events.ics`);
+    // The list covers the coming weeks as cards (the retreat, three weeks away, among them, with its
+    // cover), and "More events" adds the weeks after.
+    const cards = page.locator(".event-list .event-card");
+    const retreat = cards.filter({ hasText: "Marriage Retreat Day" });
+    await expect.poll(() => retreat.count(), SLOW).toBe(1);
+    expect(await retreat.locator("img").getAttribute("src")).toMatch(/^\/files\/events\/.+\?thumb=640x360$/);
+    const shown = await cards.count();
+    await page.getByRole("button", { name: "More events" }).click();
+    await expect.poll(() => cards.count(), SLOW).toBeGreaterThan(shown);
     await expectAccessible(page);
     await page.getByRole("button", { name: "Month", exact: true }).click();
     await expect.poll(() => page.getByRole("table").isVisible(), SLOW).toBe(true);

@@ -1,11 +1,13 @@
 import { randomBytes } from "node:crypto";
 import type PocketBase from "pocketbase";
 import { Temporal } from "temporal-polyfill";
+import { photo } from "./seed-people.ts";
 
 /**
  * Demo events (issue 14) in the church's zone: the weekly Sunday service, a midweek prayer meeting,
  * a monthly potluck on the 2nd Sunday (one date cancelled), and a registration event with a small
- * capacity that already has a few people registered.
+ * capacity that already has a few people registered. Three have cover images (the cards and pages show
+ * them), the prayer meeting none (the cards' placeholder).
  */
 const ZONE = "America/Chicago";
 const CATEGORIES = [
@@ -53,6 +55,7 @@ export async function seedEvents(system: PocketBase): Promise<void> {
     endsAt: pb(at(sunday, "10:15")),
     rrule: "FREQ=WEEKLY;BYDAY=SU",
     registrationMode: "none",
+    image: await photo("choir"),
   });
 
   const wednesday = nextWeekday(firstOfYear, 3);
@@ -84,6 +87,7 @@ export async function seedEvents(system: PocketBase): Promise<void> {
     endsAt: pb(at(secondSunday, "14:00")),
     rrule: "FREQ=MONTHLY;BYDAY=2SU",
     registrationMode: "rsvp",
+    image: await photo("harvest-supper"),
   });
   let month = today.toPlainYearMonth();
   let next: Temporal.PlainDate | null = null;
@@ -117,6 +121,7 @@ export async function seedEvents(system: PocketBase): Promise<void> {
     registrationMode: "registration",
     capacity: 12,
     waitlistEnabled: true,
+    image: await photo("baptism"),
   });
   const couples = [
     ["Ruth and Peter Ellis", "ruth.ellis@example.com"],

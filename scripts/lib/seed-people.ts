@@ -502,7 +502,8 @@ function birthDate(age: number, monthDay: string, today = new Date()): string {
   return `${year}-${monthDay} 00:00:00.000Z`;
 }
 
-async function photo(name: string): Promise<File> {
+/** A photo from scripts/seed-assets/ as an upload. */
+export async function photo(name: string): Promise<File> {
   const bytes = await readFile(join(ROOT, "scripts", "seed-assets", `${name}.jpg`));
   return new File([new Uint8Array(bytes)], `${name}.jpg`, { type: "image/jpeg" });
 }

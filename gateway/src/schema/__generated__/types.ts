@@ -301,6 +301,8 @@ export type Event = {
   can: EventCan;
   /** Seats per occurrence for registration (attendees of confirmed registrations); null for no limit. */
   capacity?: Maybe<Scalars['Int']['output']>;
+  /** Path of the cover image's 640×360 thumbnail, for event cards and lists; null without an image. */
+  cardImageUrl?: Maybe<Scalars['String']['output']>;
   /** The event's category, or null for none. */
   category?: Maybe<EventCategory>;
   /** The description's Markdown source, or an empty string. */
@@ -5140,6 +5142,7 @@ export type EventResolvers<ContextType = GatewayContext, ParentType extends Reso
   allDay?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   can?: Resolver<ResolversTypes['EventCan'], ParentType, ContextType>;
   capacity?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  cardImageUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   category?: Resolver<Maybe<ResolversTypes['EventCategory']>, ParentType, ContextType>;
   description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   descriptionHtml?: Resolver<ResolversTypes['String'], ParentType, ContextType>;

@@ -1,29 +1,25 @@
 import { Link } from "react-router";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { useUpcomingEvents } from "./events.generated.ts";
-import { occurrenceWhen } from "../../lib/occurrenceWhen.ts";
+import { EventCard } from "./EventCard.tsx";
 
-/** The home page's "Next events": the next few occurrences, with a link to the calendar. */
+/** The home page's "Next events": the next few dates as cards (as the news beside them), and the calendar. */
 export function UpcomingEvents() {
-  const { t, locale } = useI18n();
+  const { t } = useI18n();
   const { data } = useUpcomingEvents();
   const items = data?.upcomingOccurrences ?? [];
   if (!items.length) return null;
   return (
     <section className="home-events" aria-labelledby="home-events-title">
-      <h2 id="home-events-title">{t("events.next")}</h2>
-      <ul>
+      <div className="section-heading">
+        <h2 id="home-events-title">{t("events.next")}</h2>
+        <Link to="/events">{t("events.all")} →</Link>
+      </div>
+      <div className="event-cards">
         {items.map((o) => (
-          <li key={o.id}>
-            <Link to={o.path}>{o.event.title}</Link>
-            <br />
-            <span className="small">{occurrenceWhen(o, locale)}</span>
-          </li>
+          <EventCard key={o.id} o={o} />
         ))}
-      </ul>
-      <p>
-        <Link to="/events">{t("events.all")}</Link>
-      </p>
+      </div>
     </section>
   );
 }

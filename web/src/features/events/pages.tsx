@@ -26,6 +26,7 @@ import {
 import { addDays, monthGrid, monthOf, shiftMonth, startOfWeek, type Ymd } from "./calendar.ts";
 import { occurrenceWhen } from "../../lib/occurrenceWhen.ts";
 import { CalendarSubscribe } from "./CalendarSubscribe.tsx";
+import { EventCard } from "./EventCard.tsx";
 import "./events.css";
 
 type View = "list" | "month" | "week";
@@ -34,33 +35,15 @@ type View = "list" | "month" | "week";
 const dayOf = (o: Pick<OccurrenceCardFragment, "start" | "event">): Ymd =>
   todayIn(o.event.timezone, new Date(o.start));
 
-export function OccurrenceItem({ o }: { o: OccurrenceCardFragment }) {
-  const { t, locale } = useI18n();
-  const cancelled = o.status === "CANCELLED";
-  return (
-    <li className={`event-item${cancelled ? " event-item--cancelled" : ""}`}>
-      <p className="event-item__when">{occurrenceWhen(o, locale)}</p>
-      <h3 className="event-item__title">
-        <Link to={o.path}>{o.event.title}</Link>
-      </h3>
-      <p className="event-item__meta">
-        {o.event.category && (
-          <span className="event-tag" style={{ borderColor: o.event.category.color ?? undefined }}>
-            {o.event.category.name}
-          </span>
-        )}
-        {cancelled && <strong className="event-flag">{t("events.cancelled")}</strong>}
-        {o.status === "MOVED" && <strong className="event-flag">{t("events.moved")}</strong>}
-        {o.seatsLeft !== null && o.seatsLeft !== undefined && !cancelled && (
-          <span>{o.seatsLeft > 0 ? t("events.seatsLeft", { count: o.seatsLeft }) : t("events.full")}</span>
-        )}
-        {o.event.locationName && <span>{o.event.locationName}</span>}
-      </p>
-    </li>
-  );
-}
+/** The list shows this many weeks from its first day, and this many more with each "More events". */
+const LIST_WEEKS = 6;
+/** The API's longest range (occurrences: 18 months). */
+const LIST_MAX_DAYS = 540;
 
-/** /events: list, month and week views, a category filter, "today" and paging by month (or week). */
+/**
+ * /events: the list of the coming weeks (cards, "More events" for the weeks after), month and week
+ * views paged by month or week, a category filter and "today".
+ */
 export function EventsPage() {
   const i18n = useI18n();
   const { t, locale } = i18n;
@@ -81,16 +64,23 @@ export function EventsPage() {
     }
     setParams(next, { replace: true });
   };
+  // The list's length: back to LIST_WEEKS when it starts elsewhere or shows another category.
+  const [listWeeks, setListWeeks] = useState({ key: `${anchor}|${category}`, weeks: LIST_WEEKS });
+  const weeks = listWeeks.key === `${anchor}|${category}` ? listWeeks.weeks : LIST_WEEKS;
   const weekStart = startOfWeek(anchor);
-  const [rangeStart, rangeEnd] =
+  const [listFrom, rangeEnd] =
     view === "week"
       ? [weekStart, addDays(weekStart, 7)]
       : view === "month"
         ? monthGrid(anchor).range
-        : [monthOf(anchor), shiftMonth(monthOf(anchor), 1)];
-  const listFrom = view === "list" && monthOf(anchor) === monthOf(today) ? today : rangeStart;
+        : [anchor, addDays(anchor, Math.min(7 * weeks, LIST_MAX_DAYS))];
   // A day of margin on both sides: the zones of the church and its events may differ from UTC.
-  const { data, loading, error } = useEventsCalendar({
+  const {
+    data: fresh,
+    previousData,
+    loading,
+    error,
+  } = useEventsCalendar({
     variables: {
       from: `${addDays(listFrom, -1)}T00:00:00Z`,
       to: `${addDays(rangeEnd, 1)}T00:00:00Z`,
@@ -98,7 +88,10 @@ export function EventsPage() {
     },
     fetchPolicy: "cache-and-network",
   });
+  // While more weeks load, the weeks already shown stay.
+  const data = fresh ?? (view === "list" ? previousData : undefined);
   const occurrences = (data?.occurrences ?? []).filter((o) => dayOf(o) >= listFrom && dayOf(o) < rangeEnd);
+  const canShowMore = view === "list" && 7 * weeks < LIST_MAX_DAYS;
   const byDay = new Map<Ymd, OccurrenceCardFragment[]>();
   for (const o of occurrences) byDay.set(dayOf(o), [...(byDay.get(dayOf(o)) ?? []), o]);
   const monthTitle = dateTimeFormat(locale, { month: "long", year: "numeric", timeZone: "UTC" }).format(
@@ -113,7 +106,11 @@ export function EventsPage() {
   const title =
     view === "week"
       ? t("events.weekOf", { date: dayLabel(weekStart, { month: "long", day: "numeric", year: "numeric" }) })
-      : monthTitle;
+      : view === "month"
+        ? monthTitle
+        : anchor === today
+          ? t("events.comingUp")
+          : t("events.from", { date: dayLabel(anchor, { month: "long", day: "numeric", year: "numeric" }) });
 
   return (
     <div className="container page events-page">
@@ -139,28 +136,34 @@ export function EventsPage() {
           ))}
         </div>
         <div className="events-paging">
-          <button
-            type="button"
-            className="button button--ghost"
-            onClick={() => step(-1)}
-            aria-label={view === "week" ? t("events.previousWeek") : t("events.previousMonth")}
-          >
-            ‹
-          </button>
+          {view !== "list" && (
+            <button
+              type="button"
+              className="button button--ghost"
+              onClick={() => step(-1)}
+              aria-label={view === "week" ? t("events.previousWeek") : t("events.previousMonth")}
+            >
+              ‹
+            </button>
+          )}
           <h2 className="events-paging__title" aria-live="polite">
             {title}
           </h2>
-          <button
-            type="button"
-            className="button button--ghost"
-            onClick={() => step(1)}
-            aria-label={view === "week" ? t("events.nextWeek") : t("events.nextMonth")}
-          >
-            ›
-          </button>
-          <button type="button" className="button button--ghost" onClick={() => set({ date: null })}>
-            {t("events.today")}
-          </button>
+          {view !== "list" && (
+            <button
+              type="button"
+              className="button button--ghost"
+              onClick={() => step(1)}
+              aria-label={view === "week" ? t("events.nextWeek") : t("events.nextMonth")}
+            >
+              ›
+            </button>
+          )}
+          {(view !== "list" || anchor !== today) && (
+            <button type="button" className="button button--ghost" onClick={() => set({ date: null })}>
+              {t("events.today")}
+            </button>
+          )}
         </div>
         <div className="field events-filter">
           <label htmlFor="event-category">{t("events.category")}</label>
@@ -183,15 +186,31 @@ export function EventsPage() {
         {loading && !data ? (
           <Loading />
         ) : view === "list" ? (
-          occurrences.length ? (
-            <ul className="event-list">
-              {occurrences.map((o) => (
-                <OccurrenceItem key={o.id} o={o} />
-              ))}
-            </ul>
-          ) : (
-            <p className="empty">{t("events.empty")}</p>
-          )
+          <>
+            {occurrences.length ? (
+              <ul className="event-list">
+                {occurrences.map((o) => (
+                  <li key={o.id}>
+                    <EventCard o={o} />
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <p className="empty">{t("events.emptyWeeks", { count: weeks })}</p>
+            )}
+            {canShowMore && (
+              <p className="events-more">
+                <button
+                  type="button"
+                  className="button button--ghost"
+                  disabled={loading}
+                  onClick={() => setListWeeks({ key: `${anchor}|${category}`, weeks: weeks + LIST_WEEKS })}
+                >
+                  {loading && fresh === undefined ? t("events.loadingMore") : t("events.more")}
+                </button>
+              </p>
+            )}
+          </>
         ) : (
           <CalendarGrid
             days={

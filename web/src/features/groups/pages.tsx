@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from "react";
+import { lazy, Suspense, useState, type FormEvent } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
 import { LIMITS } from "@flock/shared/limits";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
@@ -31,7 +31,8 @@ import {
   type GroupPageQuery,
   type GroupPrayerFragment,
 } from "./groups.generated.ts";
-import { GroupChat } from "./GroupChat.tsx";
+// Only members read a chat: visitors and people looking for a group never load its code.
+const GroupChat = lazy(async () => ({ default: (await import("./GroupChat.tsx")).GroupChat }));
 import "./groups.css";
 
 const TYPES: GroupType[] = ["SMALL_GROUP", "CLASS", "MINISTRY", "TEAM"];
@@ -719,7 +720,9 @@ export function GroupPage() {
         <GroupPrayer group={group} refetch={refetch} />
       )}
       {group.can.readChat && (
-        <GroupChat groupId={group.id} unread={group.unreadCount} canPost={group.can.postMessage} />
+        <Suspense fallback={<Loading />}>
+          <GroupChat groupId={group.id} unread={group.unreadCount} canPost={group.can.postMessage} />
+        </Suspense>
       )}
     </div>
   );

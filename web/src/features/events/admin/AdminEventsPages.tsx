@@ -49,6 +49,7 @@ import {
 } from "./recurrence.ts";
 import { localInput, zonedToIso } from "./zoned.ts";
 import "../events.css";
+import "../event-card.css";
 import "./admin-events.css";
 
 /** /admin/events: every event (drafts too) and a quick "new event". */
