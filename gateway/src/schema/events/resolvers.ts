@@ -276,7 +276,8 @@ export const eventsResolvers: Resolvers = {
     descriptionHtml: (e, _, ctx) =>
       e.description ? renderBody(ctx, `event:${e.id}:${e.updated}`, e.description) : "",
     imageUrl: (e) => (e.image ? `/files/events/${e.id}/${encodeURIComponent(e.image)}?thumb=1200x630` : null),
-    cardImageUrl: (e) => (e.image ? `/files/events/${e.id}/${encodeURIComponent(e.image)}?thumb=640x360` : null),
+    cardImageUrl: (e) =>
+      e.image ? `/files/events/${e.id}/${encodeURIComponent(e.image)}?thumb=640x360` : null,
     category: (e) => e.expand?.category ?? null,
     ownerGroupId: (e) => e.ownerGroup || null,
     locationName: (e) => e.locationName ?? "",
