@@ -310,6 +310,32 @@ describe("browsing sermons", () => {
     expect((await titles({ speakerId })).length).toBe(32);
   });
 
+  it("the book filter offers the books published sermons preach on, in canonical order (a draft's never)", async () => {
+    await su.collection("sermons").create({
+      title: `Obadiah draft ${tag}`,
+      slug: `obadiah-${tag}`,
+      status: "draft",
+      scripture: "Obad 1",
+      scriptureOsis: "Obad.1",
+      scriptureBooks: "|Obad|",
+    });
+    const books = async (user: TestUser | null, withSermons = true) =>
+      (
+        await gql(user).request<{ bibleBooks: { osis: string }[] }>(
+          `query($w: Boolean) { bibleBooks(withSermons: $w) { osis } }`,
+          { w: withSermons },
+        )
+      ).data!.bibleBooks.map((b) => b.osis);
+    const forVisitors = await books(null);
+    expect(forVisitors).toEqual(expect.arrayContaining(["John", "Rom"]));
+    expect(forVisitors.indexOf("John")).toBeLessThan(forVisitors.indexOf("Rom"));
+    expect(forVisitors).not.toContain("Obad");
+    expect(forVisitors.length).toBeLessThan(66);
+    expect(await books(editor)).not.toContain("Obad");
+    expect(await books(editor)).toEqual(expect.arrayContaining(["John", "Rom"]));
+    expect(await books(null, false)).toHaveLength(66);
+  });
+
   it("pages with cursors", async () => {
     const first = await gql(null).execute(SermonsPageDocument, { first: 5, seriesId });
     const next = await gql(null).execute(SermonsPageDocument, {

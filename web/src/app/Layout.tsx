@@ -183,18 +183,20 @@ function Header() {
                 <NavLink to="/visit">{t("nav.planVisit")}</NavLink>
               </li>
             )}
+          </ul>
+          {/* The person's own places sit with the account's actions, not among the church's pages:
+              the church's row keeps to one line at 1280 px for staff too. */}
+          <div className="nav__actions">
             {viewer && (
-              <li>
-                <NavLink to="/me">{t("nav.myAccount")}</NavLink>
-              </li>
+              <NavLink to="/me" className="nav__own">
+                {t("nav.myAccount")}
+              </NavLink>
             )}
             {isStaff && (
-              <li>
-                <NavLink to="/admin">{t("nav.admin")}</NavLink>
-              </li>
+              <NavLink to="/admin" className="nav__own">
+                {t("nav.admin")}
+              </NavLink>
             )}
-          </ul>
-          <div className="nav__actions">
             <LanguageSwitcher />
             {viewer ? <SignOutButton /> : <SignInLinks allowSignup={!!settings?.allowSignup} />}
           </div>

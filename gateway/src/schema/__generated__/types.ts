@@ -3009,7 +3009,7 @@ export type Query = {
   apiTokens: Array<ApiToken>;
   /** Event managers (EVENTS_MANAGE): who registered and answered for one occurrence, with a CSV export. */
   attendees: AttendeeList;
-  /** The 66 books, in canonical order, named in the requested language. */
+  /** The 66 books (or those sermons preach on), in canonical order, named in the requested language. */
   bibleBooks: Array<BibleBook>;
   /** The member directory: households with at least one listed person, by name; active members only. */
   directory: HouseholdConnection;
@@ -3168,6 +3168,7 @@ export type QueryAttendeesArgs = {
  */
 export type QueryBibleBooksArgs = {
   locale?: InputMaybe<Scalars['String']['input']>;
+  withSermons?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
 
@@ -5817,7 +5818,7 @@ export type QueryResolvers<ContextType = GatewayContext, ParentType extends Reso
   adminGroups?: Resolver<Array<ResolversTypes['Group']>, ParentType, ContextType, RequireFields<QueryAdminGroupsArgs, 'includeArchived'>>;
   apiTokens?: Resolver<Array<ResolversTypes['ApiToken']>, ParentType, ContextType>;
   attendees?: Resolver<ResolversTypes['AttendeeList'], ParentType, ContextType, RequireFields<QueryAttendeesArgs, 'eventId' | 'originalStart'>>;
-  bibleBooks?: Resolver<Array<ResolversTypes['BibleBook']>, ParentType, ContextType, RequireFields<QueryBibleBooksArgs, 'locale'>>;
+  bibleBooks?: Resolver<Array<ResolversTypes['BibleBook']>, ParentType, ContextType, RequireFields<QueryBibleBooksArgs, 'locale' | 'withSermons'>>;
   directory?: Resolver<ResolversTypes['HouseholdConnection'], ParentType, ContextType, RequireFields<QueryDirectoryArgs, 'first'>>;
   event?: Resolver<Maybe<ResolversTypes['Event']>, ParentType, ContextType, RequireFields<QueryEventArgs, 'slug'>>;
   eventById?: Resolver<Maybe<ResolversTypes['Event']>, ParentType, ContextType, RequireFields<QueryEventByIdArgs, 'id'>>;

@@ -345,8 +345,22 @@ export const sermonsResolvers: Resolvers = {
           ctx.pb.collection("speakers").getList<SpeakerRecord>(1, 100, { sort: "name,id", skipTotal: true }),
         )
       ).items,
-    bibleBooks: (_, { locale }) =>
-      BIBLE_BOOKS.map((book) => ({ osis: book.osis, name: bookName(book.osis, localeOf(locale)) })),
+    async bibleBooks(_, { locale, withSermons }, ctx) {
+      let books = BIBLE_BOOKS;
+      if (withSermons) {
+        // Only the field the filter needs, of every published sermon: unfiltered for a caller who reads
+        // no drafts (the rules keep them to published ones), as in sermonYears.
+        const published = readsSermonDrafts(await ctx.viewer()) ? { filter: 'status = "published"' } : {};
+        const rows = await pbCall(() =>
+          ctx.pb
+            .collection("sermons")
+            .getFullList<SermonRecord>({ ...published, fields: "scriptureBooks", batch: 1000 }),
+        );
+        const used = new Set(rows.flatMap((r) => (r.scriptureBooks ?? "").split("|").filter(Boolean)));
+        books = books.filter((book) => used.has(book.osis));
+      }
+      return books.map((book) => ({ osis: book.osis, name: bookName(book.osis, localeOf(locale)) }));
+    },
     async sermonYears(_, __, ctx) {
       // The newest and the oldest dated published sermon bound the years (two calls, whatever the
       // count). The newest is read without a filter for a caller who reads no drafts (undated ones

@@ -25,7 +25,7 @@ import {
 } from "./events.generated.ts";
 import { addDays, monthGrid, monthOf, shiftMonth, startOfWeek, type Ymd } from "./calendar.ts";
 import { occurrenceWhen } from "../../lib/occurrenceWhen.ts";
-import { CalendarSubscribe } from "./CalendarSubscribe.tsx";
+import { CalendarSubscribe } from "../../components/CalendarSubscribe.tsx";
 import { EventCard } from "./EventCard.tsx";
 import "./events.css";
 

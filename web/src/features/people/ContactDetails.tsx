@@ -2,6 +2,7 @@ import type { PhoneKind, Visibility } from "../../gql/types.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { formatMonthDay } from "../../i18n/format.ts";
 import { Icon } from "./Icon.tsx";
+import { EmailAddress } from "../../components/EmailAddress.tsx";
 
 /** What ContactDetails shows (the directory's fragment, or the privacy page's preview of one). */
 export interface SharedContact {
@@ -63,7 +64,7 @@ export function ContactDetails({
           <Icon name="mail" />
           <span className="visually-hidden">{t("people.email")}: </span>
           <a href={`mailto:${email.email}`} className="contact-list__email">
-            {email.email}
+            <EmailAddress email={email.email} />
           </a>
           {mark(email.visibility)}
         </li>

@@ -5,7 +5,7 @@ import { handleError } from "../../lib/handleError.ts";
 import { Alert } from "../../components/Alert.tsx";
 import { useMyUpcomingEvents, useResetCalendarToken } from "../events/events.generated.ts";
 import { occurrenceWhen } from "../../lib/occurrenceWhen.ts";
-import { CalendarSubscribe } from "../events/CalendarSubscribe.tsx";
+import { CalendarSubscribe } from "../../components/CalendarSubscribe.tsx";
 
 /** /me's "Coming up": the member's RSVPs and registrations, and their personal calendar address. */
 export function MyEventsCard() {

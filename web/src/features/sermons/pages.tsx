@@ -81,6 +81,7 @@ export function SermonsPage() {
     },
   });
   const sermons = data?.sermons.edges.map((e) => e.node) ?? [];
+  const filtering = !!(query || filter("series") || filter("speaker") || filter("book") || year);
   const setFilter = (name: string, value: string) => {
     const next = new URLSearchParams(params);
     if (value) next.set(name, value);
@@ -144,7 +145,25 @@ export function SermonsPage() {
       </form>
       {error && <Alert kind="error">{handleError(error, i18n).message}</Alert>}
       <div aria-live="polite" aria-busy={loading}>
-        {loading && !data ? <Loading /> : <SermonList sermons={sermons} empty={t("sermons.empty")} />}
+        {loading && !data ? (
+          <Loading />
+        ) : !sermons.length && filtering ? (
+          <p className="empty">
+            {t("sermons.noMatch")}{" "}
+            <button
+              type="button"
+              className="link-button"
+              onClick={() => {
+                setSearch("");
+                setParams(new URLSearchParams(), { replace: true });
+              }}
+            >
+              {t("sermons.clearFilters")}
+            </button>
+          </p>
+        ) : (
+          <SermonList sermons={sermons} empty={t("sermons.empty")} />
+        )}
       </div>
       {data?.sermons.pageInfo.hasNextPage && (
         <p>
@@ -300,7 +319,7 @@ export function SeriesPage() {
           </p>
         </div>
       </div>
-      <SermonList sermons={series.sermons.edges.map((e) => e.node)} empty={t("sermons.empty")} />
+      <SermonList sermons={series.sermons.edges.map((e) => e.node)} empty={t("sermons.seriesEmpty")} />
       {series.sermons.pageInfo.hasNextPage && (
         <button
           type="button"
@@ -371,7 +390,10 @@ export function SpeakerPage() {
         </div>
       </div>
       <h2>{t("sermons.bySpeaker", { name: speaker.name })}</h2>
-      <SermonList sermons={speaker.sermons.edges.map((e) => e.node)} empty={t("sermons.empty")} />
+      <SermonList
+        sermons={speaker.sermons.edges.map((e) => e.node)}
+        empty={t("sermons.speakerEmpty", { name: speaker.name })}
+      />
     </div>
   );
 }

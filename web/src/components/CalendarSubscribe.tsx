@@ -1,9 +1,9 @@
 import { useState } from "react";
-import { useI18n } from "../../i18n/I18nProvider.tsx";
+import { useI18n } from "../i18n/I18nProvider.tsx";
 import "./calendar-subscribe.css";
 
 /**
- * Subscribing to a calendar feed. The link is webcal://, so a calendar app subscribes (and keeps the
+ * Subscribing to a calendar feed (the church's events, a person's own calendar). Its words are in the events catalog. The link is webcal://, so a calendar app subscribes (and keeps the
  * dates current) instead of importing a one-time copy as an http link does on a phone; the steps and the
  * address to paste cover the apps that need it pasted (Google Calendar, Outlook).
  */
