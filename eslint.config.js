@@ -75,6 +75,7 @@ export default tseslint.config(
           "TextField",
           "FileField",
           "NumberField",
+          "JSONField",
           "BoolField",
           "DateField",
           "$os",

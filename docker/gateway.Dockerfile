@@ -55,6 +55,7 @@ COPY shared/src ./shared/src
 # The first-administrator step (scripts/ensure-admin.ts) and what it imports (the gateway's password
 # policy, in gateway/src, and scripts/lib/accounts.ts; never the demo seed). CI checks this file set
 # without Docker: gateway/test/docker-image.int.test.ts runs the entrypoint from exactly these COPYs.
+COPY docs/API.md ./docs/API.md
 COPY scripts/ensure-admin.ts ./scripts/ensure-admin.ts
 COPY scripts/lib/accounts.ts ./scripts/lib/accounts.ts
 COPY --from=web /app/web/dist ./web/dist

@@ -75,6 +75,15 @@ describe("integrations in a real browser", () => {
 
     const refused = await script(token);
     expect(refused).toMatchObject({ status: 401, code: "UNAUTHENTICATED" });
+
+    // How to use a token: the guide the site itself serves, one click from here.
+    await page.getByRole("link", { name: "Open the API guide" }).click();
+    await page.getByRole("heading", { level: 1, name: "API guide for developers" }).waitFor();
+    await page.getByRole("heading", { level: 2, name: "The schema" }).waitFor();
+    expect(
+      await page.getByRole("link", { name: /The schema \(schema\.graphql\)/ }).getAttribute("href"),
+    ).toBe("/graphql/schema.graphql");
+    await expectAccessible(page);
     expect(errors).toEqual([]);
     await context.close();
   });

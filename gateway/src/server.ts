@@ -20,6 +20,7 @@ import { sendStaticFile, StaticFiles } from "./http/static.ts";
 import { proxyFile } from "./http/files-proxy.ts";
 import { callerCredential, refuseCredential } from "./http/caller-credential.ts";
 import { CORE_PAGES, metaForPath } from "./http/route-meta.ts";
+import { developerGuideHtml, GUIDE_PATH } from "./http/developer-guide.ts";
 import type { Route, RouteKit } from "./http/route-table.ts";
 import { FEATURE_HTTP } from "./schema/routes.ts";
 import { DocumentValidators, notModified } from "./http/conditional.ts";
@@ -246,6 +247,23 @@ export function createGateway(config: GatewayConfig, options: { server?: Server 
           return;
         }
         await serveDocument(req, res, url.pathname, "text/plain; charset=utf-8", Promise.resolve(typeDefs));
+      },
+    },
+    {
+      // The API guide (docs/API.md) as HTML, for the /developers page.
+      match: exact(GUIDE_PATH),
+      async handle(req, res, url) {
+        if (req.method !== "GET" && req.method !== "HEAD") {
+          res.writeHead(405, { allow: "GET, HEAD" }).end();
+          return;
+        }
+        await serveDocument(
+          req,
+          res,
+          url.pathname,
+          "text/html; charset=utf-8",
+          developerGuideHtml(publicOrigin),
+        );
       },
     },
     {

@@ -15,6 +15,7 @@ import {
   createUser,
   CSRF_HEADER,
   errorCode,
+  fieldErrors,
   fileOf,
   GqlClient,
   multipartBody,
@@ -457,6 +458,137 @@ type Registered = {
 };
 
 describe("registration", () => {
+  it("asks the event's own questions: staff write them, a registration must answer them, staff read the answers and the CSV", async () => {
+    const QUESTIONS = `mutation($id: ID!, $input: EventInput!) { updateEvent(id: $id, input: $input) { questions { id label kind options required } } }`;
+    const event = await publishedEvent({
+      title: "Youth camp",
+      registrationMode: "REGISTRATION",
+      capacity: 20,
+    });
+    const base = {
+      title: "Youth camp",
+      timezone: "America/New_York",
+      startsAt: `${nextYear}-01-04T10:00`,
+      endsAt: `${nextYear}-01-04T11:00`,
+    };
+    // What staff may not ask: a choice without two options, an empty question, too many questions.
+    const refused = await staff().request(QUESTIONS, {
+      id: event.id,
+      input: {
+        ...base,
+        questions: [
+          { label: "T-shirt size", kind: "CHOICE", options: ["M", " M "] },
+          { label: "  ", kind: "TEXT" },
+        ],
+      },
+    });
+    expect(errorCode(refused)).toBe("BAD_USER_INPUT");
+    expect(Object.keys(fieldErrors(refused)).sort()).toEqual(["questions.0.options", "questions.1.label"]);
+    const tooMany = await staff().request(QUESTIONS, {
+      id: event.id,
+      input: { ...base, questions: Array.from({ length: 11 }, (_, i) => ({ label: `Q${i}`, kind: "TEXT" })) },
+    });
+    expect(Object.keys(fieldErrors(tooMany))).toEqual(["questions"]);
+    const saved = await staff().request<{
+      updateEvent: {
+        questions: { id: string; label: string; kind: string; options: string[]; required: boolean }[];
+      };
+    }>(QUESTIONS, {
+      id: event.id,
+      input: {
+        ...base,
+        questions: [
+          { label: "Dietary needs", kind: "TEXT" },
+          { label: "T-shirt size", kind: "CHOICE", options: ["S", "M", "L"], required: true },
+          { label: "Needs childcare?", kind: "YES_NO", required: true },
+        ],
+      },
+    });
+    expect(saved.errors).toBeUndefined();
+    const [diet, shirt, childcare] = saved.data!.updateEvent.questions;
+    expect(saved.data!.updateEvent.questions.map((q) => [q.label, q.kind, q.options, q.required])).toEqual([
+      ["Dietary needs", "TEXT", [], false],
+      ["T-shirt size", "CHOICE", ["S", "M", "L"], true],
+      ["Needs childcare?", "YES_NO", [], true],
+    ]);
+    const [occurrence] = await occurrencesOf(
+      event.id,
+      `${nextYear}-01-01T00:00:00Z`,
+      `${nextYear}-02-01T00:00:00Z`,
+    );
+    const input = {
+      eventId: event.id,
+      originalStart: occurrence!.originalStart,
+      name: "The Parkers",
+      email: uniqueEmail("camp"),
+      attendees: 2,
+    };
+    // Required questions unanswered, an option the question does not offer, a yes/no that is neither.
+    const missing = await visitor().request(REGISTER, { input });
+    expect(Object.keys(fieldErrors(missing)).sort()).toEqual([
+      `answers.${childcare!.id}`,
+      `answers.${shirt!.id}`,
+    ]);
+    const wrong = await visitor().request(REGISTER, {
+      input: {
+        ...input,
+        answers: [
+          { questionId: shirt!.id, value: "XXL" },
+          { questionId: childcare!.id, value: "maybe" },
+        ],
+      },
+    });
+    expect(Object.keys(fieldErrors(wrong)).sort()).toEqual([
+      `answers.${childcare!.id}`,
+      `answers.${shirt!.id}`,
+    ]);
+    const ok = await visitor().request<{ register: { parts: { id: string }[] } }>(
+      `mutation($input: RegistrationInput!) { register(input: $input) { parts { id answers { questionId question value } } } }`,
+      {
+        input: {
+          ...input,
+          answers: [
+            { questionId: childcare!.id, value: "YES" },
+            { questionId: shirt!.id, value: "M" },
+            { questionId: diet!.id, value: "=SUM(A1) no nuts" },
+            { questionId: "notaquestion", value: "ignored" },
+          ],
+        },
+      },
+    );
+    expect(ok.errors).toBeUndefined();
+    // Stored in the form's order with the wording asked; an answer to no question is dropped.
+    expect(ok.data!.register.parts[0]).toMatchObject({
+      answers: [
+        { questionId: diet!.id, question: "Dietary needs", value: "=SUM(A1) no nuts" },
+        { questionId: shirt!.id, question: "T-shirt size", value: "M" },
+        { questionId: childcare!.id, question: "Needs childcare?", value: "YES" },
+      ],
+    });
+    // Staff keep a question (by its id) and reword it: the CSV's column follows the form, the answer stays.
+    await staff().request(QUESTIONS, {
+      id: event.id,
+      input: {
+        ...base,
+        questions: [
+          { id: shirt!.id, label: "Shirt size", kind: "CHOICE", options: ["S", "M", "L"], required: true },
+          { id: childcare!.id, label: "Needs childcare?", kind: "YES_NO", required: true },
+          { id: diet!.id, label: "Dietary needs", kind: "TEXT" },
+        ],
+      },
+    });
+    const list = await staff().request<{ attendees: { csv: string } }>(
+      `query($e: ID!, $o: DateTime!) { attendees(eventId: $e, originalStart: $o) { csv } }`,
+      { e: event.id, o: occurrence!.originalStart },
+    );
+    const [header, row] = list.data!.attendees.csv.split("\r\n");
+    expect(header).toBe(
+      "name,email,attendees,names,status,code,waitlist position,registered,Shirt size,Needs childcare?,Dietary needs",
+    );
+    // A cell that would start a formula gets a leading '.
+    expect(row).toMatch(/^The Parkers,.*,M,YES,'=SUM\(A1\) no nuts$/);
+  });
+
   it("splits a party of 3 for 2 seats, mails a cancellation link that works signed out and promotes the waitlist", async () => {
     const event = await publishedEvent({
       title: "Marriage retreat",

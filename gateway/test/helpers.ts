@@ -144,6 +144,10 @@ export class GqlClient {
 export const errorCode = (result: Pick<GqlResult, "errors">) =>
   result.errors?.[0]?.extensions?.code as string | undefined;
 
+/** A BAD_USER_INPUT answer's messages by field ({} without any). */
+export const fieldErrors = (result: Pick<GqlResult, "errors">) =>
+  (result.errors?.[0]?.extensions?.fieldErrors ?? {}) as Record<string, string>;
+
 /**
  * A RATE_LIMITED answer as every limiter gives it (issue 10): the wait in `Retry-After` and in the
  * error, and 429 for an `application/json` POST (GqlClient sends no Accept header, so Yoga answers

@@ -350,6 +350,32 @@ describe("the web app", () => {
     expect(await feedsOf("/series/no-such-series")).toEqual([news]);
   });
 
+  it("serves the API guide (docs/API.md) at /developers, rendered and sanitized, linking the served schema", async () => {
+    const page = await fetch(`${url}/developers`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain(`<title>API guide for developers · ${settings.churchName}</title>`);
+    // For readers without JavaScript, the guide itself inside the root.
+    expect(html).toMatch(
+      /<div id="root"><main class="prerendered"><article><h1>API guide for developers<\/h1>/,
+    );
+    const guide = await fetch(`${url}/developers/guide.html`);
+    expect(guide.status).toBe(200);
+    expect(guide.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    const body = await guide.text();
+    expect(body).toMatch(/<h2[^>]*>The schema<\/h2>/);
+    expect(body).toContain('href="/graphql/schema.graphql"');
+    // The guide's own title gives way to the page's heading; nothing executable survives the renderer.
+    expect(body).not.toContain("<h1");
+    expect(body).not.toMatch(/<script|onerror=|javascript:/i);
+    const etag = guide.headers.get("etag");
+    expect(etag).toBeTruthy();
+    expect(
+      (await fetch(`${url}/developers/guide.html`, { headers: { "if-none-match": etag! } })).status,
+    ).toBe(304);
+    expect((await fetch(`${url}/developers/guide.html`, { method: "POST" })).status).toBe(405);
+  });
+
   it("escapes settings text in the HTML", async () => {
     const su = await system();
     try {

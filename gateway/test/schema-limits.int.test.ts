@@ -189,6 +189,9 @@ const SCHEMA_LIMITS: Record<string, Limit | Written> = {
   "events.splitFrom": written("a record id, written by the gateway"),
   "events.ownerGroup": written("a record id, checked to be a readable group"),
   "events.capacity": { min: 0, max: LIMITS.eventCapacityMax },
+  "events.questions": written(
+    `at most ${LIMITS.registrationQuestionsMax} questions (${LIMITS.questionLabelMax} characters, ${LIMITS.questionChoicesMax} choices of ${LIMITS.questionChoiceMax}), checked by the gateway`,
+  ),
   "event_exceptions.note": text(LIMITS.occurrenceNoteMax),
   "rsvps.name": text(LIMITS.nameMax, 1),
   "rsvps.guests": { min: 0, max: LIMITS.rsvpGuestsMax },
@@ -198,6 +201,9 @@ const SCHEMA_LIMITS: Record<string, Limit | Written> = {
   "registrations.attendees": { min: 1, max: LIMITS.partySizeMax },
   "registrations.attendeeNames": written(
     `at most ${LIMITS.partySizeMax} names of at most ${LIMITS.nameMax} characters, trimmed by the gateway`,
+  ),
+  "registrations.answers": written(
+    `one answer of at most ${LIMITS.answerMax} characters per question of the event, checked by the gateway`,
   ),
   "registrations.confirmationCode": written("made by the gateway (and the hook, for a split party's part)"),
   "registrations.cancelToken": written("the mail link's secret, made by the gateway"),

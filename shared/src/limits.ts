@@ -88,6 +88,12 @@ export const LIMITS = {
   eventCapacityMax: 100_000,
   rsvpGuestsMax: 20,
   partySizeMax: 10,
+  /** A registration form's own questions (events.questions): how many, their wording, choices, answers. */
+  registrationQuestionsMax: 10,
+  questionLabelMax: 200,
+  questionChoicesMax: 20,
+  questionChoiceMax: 100,
+  answerMax: 500,
   /** The note on a cancelled or moved date ("Snow", "Moved to Saturday evening"). */
   occurrenceNoteMax: 500,
   /** An IANA time zone's name (events, the church's settings). */

@@ -9,6 +9,7 @@ import {
   type PageMeta,
   type PageRoute,
 } from "./page-meta.ts";
+import { developerGuideHtml } from "./developer-guide.ts";
 
 /** The home page's text without JavaScript: who the church is, where, and the latest public news. */
 async function homeContent(guest: PocketBase, settings: SettingsRecord): Promise<PageContent> {
@@ -65,6 +66,18 @@ export const CORE_PAGES: PageRoute[] = [
   [/^\/me(\/.*)?$/, titled("page.me", { noindex: true })],
   [/^\/directory(\/[a-z0-9]{1,30})?$/, titled("page.directory", { noindex: true })],
   [/^\/admin(\/.*)?$/, titled("page.admin", { noindex: true })],
+  [
+    /^\/developers$/,
+    async ({ settings, origin }) => ({
+      title: churchT(settings)("page.title", {
+        page: churchT(settings)("page.developers"),
+        church: settings.churchName,
+      }),
+      description: churchT(settings)("page.developersDescription", { church: settings.churchName }),
+      found: true,
+      content: { heading: churchT(settings)("page.developers"), html: await developerGuideHtml(origin) },
+    }),
+  ],
 ];
 
 /** The meta of the first page route `path` matches (CORE_PAGES, then each feature's), else "not found". */

@@ -390,7 +390,27 @@ export interface EventRecord extends BaseRecord {
   updatedBy: string;
   /** Its iCalendar UID, set once (migration 1732580000); empty until a feed first lists it. */
   icalUid: string;
+  /** The registration form's own questions (migration 1732590000); null when it has none. */
+  questions: RegistrationQuestion[] | null;
   expand?: { category?: EventCategoryRecord };
+}
+
+/** One question of an event's registration form (events.questions). */
+export interface RegistrationQuestion {
+  /** Stable across edits, so answers keep their question. */
+  id: string;
+  label: string;
+  kind: "text" | "choice" | "yes_no";
+  /** The choices of a "choice" question; empty otherwise. */
+  options: string[];
+  required: boolean;
+}
+
+/** A party's answer to one question (registrations.answers), with the wording it was asked in. */
+export interface RegistrationAnswer {
+  questionId: string;
+  question: string;
+  value: string;
 }
 
 export interface EventCategoryRecord extends BaseRecord {
@@ -430,6 +450,8 @@ export interface RegistrationRecord extends BaseRecord {
   phone: string;
   attendees: number;
   attendeeNames: string[] | null;
+  /** Answers to the event's questions (migration 1732590000); null without any. */
+  answers: RegistrationAnswer[] | null;
   status: "confirmed" | "waitlisted" | "cancelled";
   confirmationCode: string;
   cancelToken: string;

@@ -67,6 +67,7 @@ export const ENUM_VALUES = {
   EventStatus: lowercase("DRAFT", "PUBLISHED", "CANCELLED"),
   EventVisibility: lowercase("PUBLIC", "MEMBERS"),
   RegistrationMode: lowercase("NONE", "RSVP", "REGISTRATION"),
+  QuestionKind: lowercase("TEXT", "CHOICE", "YES_NO"),
   RsvpResponse: lowercase("YES", "NO", "MAYBE"),
   RegistrationStatus: lowercase("CONFIRMED", "WAITLISTED", "CANCELLED"),
   Weekday: lowercase("MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY", "SUNDAY"),

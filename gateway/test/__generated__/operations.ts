@@ -97,6 +97,11 @@ export type EventInput = {
   locationName?: string | null | undefined;
   /** The id of a group the caller may see, whose event this is (its page lists it; its members' personal calendars carry it); null or empty for none (on update, omitting it keeps the group). */
   ownerGroupId?: string | number | null | undefined;
+  /**
+   * The registration form's own questions, in order (at most 10; replaces the list; omitted keeps it).
+   * A question keeps its id (and its answers) when the id is sent back; one without an id is new.
+   */
+  questions?: Array<RegistrationQuestionInput> | null | undefined;
   /** When they close (after registrationOpensAt); null clears it. */
   registrationClosesAt?: string | null | undefined;
   /** How people sign up (new events: NONE). */
@@ -435,6 +440,15 @@ export type PrayerWallFilter =
   /** Answered only (praise reports). */
   | 'ANSWERED';
 
+/** What kind of answer a registration question takes. */
+export type QuestionKind =
+  /** One of the question's options. */
+  | 'CHOICE'
+  /** Free text (at most 500 characters). */
+  | 'TEXT'
+  /** YES or NO. */
+  | 'YES_NO';
+
 /** Where a person record is in its life (PRODUCT.md §5). */
 export type RecordStatus =
   /** A current person: member areas open for their account. */
@@ -458,8 +472,18 @@ export type RecurrencePreviewInput = {
   timezone: string;
 };
 
+/** An answer given when registering (RegistrationInput.answers). */
+export type RegistrationAnswerInput = {
+  /** The question's id (RegistrationQuestion.id). */
+  questionId: string | number;
+  /** Text (at most 500 characters), one of a CHOICE question's options, or YES / NO. */
+  value: string;
+};
+
 /** A registration for one occurrence of an event taking registrations, by a visitor or a signed-in member. */
 export type RegistrationInput = {
+  /** Answers to the event's questions (Event.questions): every required one, a choice among its options, YES or NO for a yes/no question, text of at most 500 characters. */
+  answers?: Array<RegistrationAnswerInput> | null | undefined;
   /** Names of the party's members (blank ones dropped, at most 10 kept). */
   attendeeNames?: Array<string> | null | undefined;
   /** People in the party, 1–10 (the person included). */
@@ -486,6 +510,20 @@ export type RegistrationMode =
   | 'REGISTRATION'
   /** Yes / no / maybe answers with a guest count (0–20), one per member and occurrence; no capacity. */
   | 'RSVP';
+
+/** A registration question as staff write it (EventInput.questions). */
+export type RegistrationQuestionInput = {
+  /** The id of a question the event already has (kept with its answers); omitted for a new question. */
+  id?: string | number | null | undefined;
+  /** What kind of answer it takes. */
+  kind: QuestionKind;
+  /** The question (1–200 characters). */
+  label: string;
+  /** For CHOICE: 2–20 distinct options of 1–100 characters; ignored otherwise. */
+  options?: Array<string> | null | undefined;
+  /** Whether a registration must answer it (default false). */
+  required?: boolean | null | undefined;
+};
 
 /** Where a registration stands (PRODUCT.md §5). */
 export type RegistrationStatus =

@@ -189,6 +189,9 @@ export const serverEn = {
   "page.me": "My account",
   "page.directory": "Directory",
   "page.admin": "Administration",
+  "page.developers": "API guide for developers",
+  "page.developersDescription":
+    "How to read from and write to {church}'s site with your own software: the GraphQL API, tokens, webhooks and feeds.",
   "page.sermons": "Sermons",
   "page.events": "Events",
   "page.groups": "Groups",

@@ -179,6 +179,9 @@ export const serverEs: Record<ServerMessageKey, string> = {
   "page.me": "Mi cuenta",
   "page.directory": "Directorio",
   "page.admin": "Administración",
+  "page.developers": "Guía de la API para desarrolladores",
+  "page.developersDescription":
+    "Cómo leer y escribir en el sitio de {church} con tu propio software: la API GraphQL, tokens, webhooks y feeds.",
   "page.sermons": "Predicaciones",
   "page.events": "Eventos",
   "page.groups": "Grupos",

@@ -25,6 +25,7 @@ const sermons = withMessages(["sermons"], () => import("../features/sermons/page
 const events = withMessages(["events"], () => import("../features/events/pages.tsx"));
 const groups = withMessages(["groups"], () => import("../features/groups/pages.tsx"));
 const visit = withMessages(["visit", "home"], () => import("../features/visits/VisitPage.tsx"));
+const developers = withMessages(["home"], () => import("../features/integrations/DevelopersPage.tsx"));
 const notifications = withMessages(
   ["notifications"],
   () => import("../features/notifications/NotificationsPage.tsx"),
@@ -89,6 +90,7 @@ export function AppRoutes() {
         <Route path="groups" element={lazyPage(groups, (m) => m.GroupsPage)} />
         <Route path="groups/:slug" element={lazyPage(groups, (m) => m.GroupPage)} />
         <Route path="visit" element={lazyPage(visit, (m) => m.VisitPage)} />
+        <Route path="developers" element={lazyPage(developers, (m) => m.DevelopersPage)} />
         <Route path="me" element={<RequireViewer>{lazyPage(me, (m) => m.MeLayout)}</RequireViewer>}>
           <Route index element={lazyPage(me, (m) => m.MePage)} />
           <Route path="profile" element={lazyPage(me, (m) => m.ProfilePage)} />

@@ -331,6 +331,8 @@ export type Event = {
   ownerGroupId?: Maybe<Scalars['ID']['output']>;
   /** Path of the event on the site, e.g. /events/sunday-worship. */
   path: Scalars['String']['output'];
+  /** The registration form's own questions, in order (besides name, email and party size); empty for none. */
+  questions: Array<RegistrationQuestion>;
   /** The rule in words, e.g. "Every 2nd Sunday at 10:00 AM, until 31 Dec 2027" (local time, in the language's own clock: "a las 10:00" in Spanish); null for a one-off event or a rule that cannot be read. */
   recurrenceText?: Maybe<Scalars['String']['output']>;
   /** When registration and RSVPs close (UTC); null: at each occurrence's start (they always close then). */
@@ -455,6 +457,11 @@ export type EventInput = {
   locationName?: InputMaybe<Scalars['String']['input']>;
   /** The id of a group the caller may see, whose event this is (its page lists it; its members' personal calendars carry it); null or empty for none (on update, omitting it keeps the group). */
   ownerGroupId?: InputMaybe<Scalars['ID']['input']>;
+  /**
+   * The registration form's own questions, in order (at most 10; replaces the list; omitted keeps it).
+   * A question keeps its id (and its answers) when the id is sent back; one without an id is new.
+   */
+  questions?: InputMaybe<Array<RegistrationQuestionInput>>;
   /** When they close (after registrationOpensAt); null clears it. */
   registrationClosesAt?: InputMaybe<Scalars['DateTime']['input']>;
   /** How people sign up (new events: NONE). */
@@ -3588,6 +3595,15 @@ export type QueryVisitRequestsArgs = {
   status?: InputMaybe<VisitStatus>;
 };
 
+/** What kind of answer a registration question takes. */
+export type QuestionKind =
+  /** One of the question's options. */
+  | 'choice'
+  /** Free text (at most 500 characters). */
+  | 'text'
+  /** YES or NO. */
+  | 'yes_no';
+
 /** Where a person record is in its life (PRODUCT.md §5). */
 export type RecordStatus =
   /** A current person: member areas open for their account. */
@@ -3626,6 +3642,8 @@ export type RecurrencePreviewInput = {
  */
 export type Registration = {
   __typename?: 'Registration';
+  /** The answers to the event's questions, in the form's order, with each question's wording as it was asked. */
+  answers: Array<RegistrationAnswer>;
   /** Names of the party's members, as given (at most 10). */
   attendeeNames: Array<Scalars['String']['output']>;
   /** People in this part of the party (1–10). */
@@ -3656,6 +3674,25 @@ export type Registration = {
   waitlistPosition?: Maybe<Scalars['Int']['output']>;
 };
 
+/** A party's answer to one question. */
+export type RegistrationAnswer = {
+  __typename?: 'RegistrationAnswer';
+  /** The question's wording when it was answered. */
+  question: Scalars['String']['output'];
+  /** The question's id (RegistrationQuestion.id). */
+  questionId: Scalars['ID']['output'];
+  /** The answer: text, the chosen option, or YES / NO. */
+  value: Scalars['String']['output'];
+};
+
+/** An answer given when registering (RegistrationInput.answers). */
+export type RegistrationAnswerInput = {
+  /** The question's id (RegistrationQuestion.id). */
+  questionId: Scalars['ID']['input'];
+  /** Text (at most 500 characters), one of a CHOICE question's options, or YES / NO. */
+  value: Scalars['String']['input'];
+};
+
 /** What the caller may do with one registration (whoever may read it: its owner, EVENTS_MANAGE, the holder of its mail link). */
 export type RegistrationCan = {
   __typename?: 'RegistrationCan';
@@ -3667,6 +3704,8 @@ export type RegistrationCan = {
 
 /** A registration for one occurrence of an event taking registrations, by a visitor or a signed-in member. */
 export type RegistrationInput = {
+  /** Answers to the event's questions (Event.questions): every required one, a choice among its options, YES or NO for a yes/no question, text of at most 500 characters. */
+  answers?: InputMaybe<Array<RegistrationAnswerInput>>;
   /** Names of the party's members (blank ones dropped, at most 10 kept). */
   attendeeNames?: InputMaybe<Array<Scalars['String']['input']>>;
   /** People in the party, 1–10 (the person included). */
@@ -3693,6 +3732,35 @@ export type RegistrationMode =
   | 'registration'
   /** Yes / no / maybe answers with a guest count (0–20), one per member and occurrence; no capacity. */
   | 'rsvp';
+
+/** One of an event's own registration questions (diet, childcare, T-shirt size …). */
+export type RegistrationQuestion = {
+  __typename?: 'RegistrationQuestion';
+  /** Stable across edits of the event; RegistrationAnswerInput.questionId names it. */
+  id: Scalars['ID']['output'];
+  /** What kind of answer it takes. */
+  kind: QuestionKind;
+  /** The question as the form asks it (at most 200 characters). */
+  label: Scalars['String']['output'];
+  /** A CHOICE question's options (at most 20, of at most 100 characters); empty otherwise. */
+  options: Array<Scalars['String']['output']>;
+  /** Whether a registration must answer it. */
+  required: Scalars['Boolean']['output'];
+};
+
+/** A registration question as staff write it (EventInput.questions). */
+export type RegistrationQuestionInput = {
+  /** The id of a question the event already has (kept with its answers); omitted for a new question. */
+  id?: InputMaybe<Scalars['ID']['input']>;
+  /** What kind of answer it takes. */
+  kind: QuestionKind;
+  /** The question (1–200 characters). */
+  label: Scalars['String']['input'];
+  /** For CHOICE: 2–20 distinct options of 1–100 characters; ignored otherwise. */
+  options?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Whether a registration must answer it (default false). */
+  required?: InputMaybe<Scalars['Boolean']['input']>;
+};
 
 /** What a registration request produced: one part, or a confirmed part and a waitlisted part. */
 export type RegistrationResult = {
@@ -4851,13 +4919,18 @@ export type ResolversTypes = {
   PrayerWallEvent: ResolverTypeWrapper<Omit<PrayerWallEvent, 'request'> & { request?: Maybe<ResolversTypes['PrayerRequest']> }>;
   PrayerWallFilter: PrayerWallFilter;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  QuestionKind: ResolverTypeWrapper<QuestionKind>;
   RecordStatus: ResolverTypeWrapper<RecordStatus>;
   RecurrencePreview: ResolverTypeWrapper<RecurrencePreview>;
   RecurrencePreviewInput: RecurrencePreviewInput;
   Registration: ResolverTypeWrapper<RegistrationRecord>;
+  RegistrationAnswer: ResolverTypeWrapper<RegistrationAnswer>;
+  RegistrationAnswerInput: RegistrationAnswerInput;
   RegistrationCan: ResolverTypeWrapper<RegistrationCan>;
   RegistrationInput: RegistrationInput;
   RegistrationMode: ResolverTypeWrapper<RegistrationMode>;
+  RegistrationQuestion: ResolverTypeWrapper<Omit<RegistrationQuestion, 'kind'> & { kind: ResolversTypes['QuestionKind'] }>;
+  RegistrationQuestionInput: RegistrationQuestionInput;
   RegistrationResult: ResolverTypeWrapper<Omit<RegistrationResult, 'parts'> & { parts: Array<ResolversTypes['Registration']> }>;
   RegistrationStatus: ResolverTypeWrapper<RegistrationStatus>;
   Revision: ResolverTypeWrapper<RevisionRecord>;
@@ -5012,8 +5085,12 @@ export type ResolversParentTypes = {
   RecurrencePreview: RecurrencePreview;
   RecurrencePreviewInput: RecurrencePreviewInput;
   Registration: RegistrationRecord;
+  RegistrationAnswer: RegistrationAnswer;
+  RegistrationAnswerInput: RegistrationAnswerInput;
   RegistrationCan: RegistrationCan;
   RegistrationInput: RegistrationInput;
+  RegistrationQuestion: RegistrationQuestion;
+  RegistrationQuestionInput: RegistrationQuestionInput;
   RegistrationResult: Omit<RegistrationResult, 'parts'> & { parts: Array<ResolversParentTypes['Registration']> };
   Revision: RevisionRecord;
   Role: RoleRecord;
@@ -5158,6 +5235,7 @@ export type EventResolvers<ContextType = GatewayContext, ParentType extends Reso
   nextOccurrences?: Resolver<Array<ResolversTypes['Occurrence']>, ParentType, ContextType, RequireFields<EventNextOccurrencesArgs, 'first'>>;
   ownerGroupId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   path?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  questions?: Resolver<Array<ResolversTypes['RegistrationQuestion']>, ParentType, ContextType>;
   recurrenceText?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType, RequireFields<EventRecurrenceTextArgs, 'locale'>>;
   registrationClosesAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   registrationMode?: Resolver<ResolversTypes['RegistrationMode'], ParentType, ContextType>;
@@ -5876,6 +5954,8 @@ export type QueryResolvers<ContextType = GatewayContext, ParentType extends Reso
   webhooks?: Resolver<Array<ResolversTypes['Webhook']>, ParentType, ContextType>;
 };
 
+export type QuestionKindResolvers = { CHOICE: 'choice', TEXT: 'text', YES_NO: 'yes_no' };
+
 export type RecordStatusResolvers = { ACTIVE: 'active', ARCHIVED: 'archived', PENDING: 'pending' };
 
 export type RecurrencePreviewResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['RecurrencePreview'] = ResolversParentTypes['RecurrencePreview']> = {
@@ -5884,6 +5964,7 @@ export type RecurrencePreviewResolvers<ContextType = GatewayContext, ParentType 
 };
 
 export type RegistrationResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Registration'] = ResolversParentTypes['Registration']> = {
+  answers?: Resolver<Array<ResolversTypes['RegistrationAnswer']>, ParentType, ContextType>;
   attendeeNames?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   attendees?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   can?: Resolver<ResolversTypes['RegistrationCan'], ParentType, ContextType>;
@@ -5900,12 +5981,26 @@ export type RegistrationResolvers<ContextType = GatewayContext, ParentType exten
   waitlistPosition?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
 };
 
+export type RegistrationAnswerResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['RegistrationAnswer'] = ResolversParentTypes['RegistrationAnswer']> = {
+  question?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  questionId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  value?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type RegistrationCanResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['RegistrationCan'] = ResolversParentTypes['RegistrationCan']> = {
   cancel?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   move?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
 export type RegistrationModeResolvers = { NONE: 'none', REGISTRATION: 'registration', RSVP: 'rsvp' };
+
+export type RegistrationQuestionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['RegistrationQuestion'] = ResolversParentTypes['RegistrationQuestion']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['QuestionKind'], ParentType, ContextType>;
+  label?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  options?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  required?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
 
 export type RegistrationResultResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['RegistrationResult'] = ResolversParentTypes['RegistrationResult']> = {
   confirmationCode?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -6320,11 +6415,14 @@ export type Resolvers<ContextType = GatewayContext> = {
   PrayerVisibility?: PrayerVisibilityResolvers;
   PrayerWallEvent?: PrayerWallEventResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  QuestionKind?: QuestionKindResolvers;
   RecordStatus?: RecordStatusResolvers;
   RecurrencePreview?: RecurrencePreviewResolvers<ContextType>;
   Registration?: RegistrationResolvers<ContextType>;
+  RegistrationAnswer?: RegistrationAnswerResolvers<ContextType>;
   RegistrationCan?: RegistrationCanResolvers<ContextType>;
   RegistrationMode?: RegistrationModeResolvers;
+  RegistrationQuestion?: RegistrationQuestionResolvers<ContextType>;
   RegistrationResult?: RegistrationResultResolvers<ContextType>;
   RegistrationStatus?: RegistrationStatusResolvers;
   Revision?: RevisionResolvers<ContextType>;

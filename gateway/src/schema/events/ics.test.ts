@@ -75,6 +75,7 @@ const eventRecord = (fields: Partial<EventRecord>): EventRecord => ({
   ownerGroup: "",
   updatedBy: "",
   icalUid: "",
+  questions: null,
   ...fields,
 });
 const OPTIONS = { name: "Grace", origin: "https://grace.example", uidHost: "grace.example" };

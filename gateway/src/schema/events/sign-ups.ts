@@ -16,6 +16,7 @@ import { requireOccurrence } from "./reads.ts";
 import { parseInstant } from "./validation.ts";
 import { mailCancelledByStaff, mailMoved, mailRegistration, mailRsvp } from "./mails.ts";
 import { attendeesCsv } from "./csv.ts";
+import { validateAnswers } from "./questions.ts";
 
 // RSVPs and registrations: a visitor's or member's sign-up, its mail link, staff's attendee lists.
 
@@ -157,7 +158,8 @@ export const signUpQueries: Pick<
       ),
       pbCall(() => ctx.pb.collection("rsvps").getFullList<RsvpRecord>({ filter, sort: "created" })),
     ]);
-    return { registrations, rsvps, csv: attendeesCsv(registrations, rsvps) };
+    const event = await loadersOf(ctx).event.load(eventId);
+    return { registrations, rsvps, csv: attendeesCsv(registrations, rsvps, event?.questions ?? []) };
   },
   async myUpcomingEvents(_, __, ctx) {
     const viewer = await requireViewer(ctx);
@@ -316,10 +318,11 @@ export const signUpMutations: Pick<
       .map((n) => n.trim().slice(0, LIMITS.nameMax))
       .filter(Boolean)
       .slice(0, LIMITS.partySizeMax);
-    v.done();
     if (input.website?.trim())
       throw badUserInput({ website: { code: "invalid", message: "Leave this field empty." } });
     const o = await requireOccurrence(ctx, input.eventId, input.originalStart);
+    const answers = validateAnswers(v, o.event.questions ?? [], input.answers);
+    v.done();
     const window = await signUpWindow(ctx, o, "registration");
     if (!window.open && window.code)
       throw badUserInput({ originalStart: { code: window.code, message: REFUSED[window.code]! } });
@@ -336,6 +339,7 @@ export const signUpMutations: Pick<
           phone,
           attendees,
           attendeeNames,
+          answers,
           confirmationCode: newCode(),
           cancelToken: token,
         },

@@ -6,6 +6,7 @@ import { Validator } from "../../validation/validate.ts";
 import type { EventInput } from "../__generated__/types.ts";
 import { firstOccurrence, formatRRule, isTimeZone, parseRRule, RecurrenceError } from "./recurrence.ts";
 import { pbDateOf } from "./occurrences.ts";
+import { validateQuestions } from "./questions.ts";
 
 // Checking what staff write: an event's fields, its times in its zone, its owning group.
 
@@ -91,6 +92,7 @@ export function validateEvent(input: EventInput) {
     : null;
   if (opens && closes && Temporal.Instant.compare(closes, opens) <= 0)
     v.add("registrationClosesAt", "before_start", "Registration must close after it opens.");
+  const questions = validateQuestions(v, input.questions);
   v.done();
   return defined({
     title,
@@ -108,6 +110,7 @@ export function validateEvent(input: EventInput) {
     registrationMode: input.registrationMode ?? undefined,
     capacity,
     waitlistEnabled: input.waitlistEnabled ?? undefined,
+    questions,
     registrationOpensAt: input.registrationOpensAt === undefined ? undefined : opens ? pbDateOf(opens) : "",
     registrationClosesAt:
       input.registrationClosesAt === undefined ? undefined : closes ? pbDateOf(closes) : "",

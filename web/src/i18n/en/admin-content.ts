@@ -85,6 +85,7 @@ export const adminContent = {
   "admin.content.readOnlyLive": "This is online. Only publishers can change what is already published.",
 
   "admin.content.canvas.stats": "Words: {words} · Reading time: about {minutes} min",
+  "admin.content.canvas.noWords": "No words yet.",
   "admin.content.canvas.focus": "Focus mode",
   "admin.content.changes.unpublished": "Unpublished changes",
   "admin.content.changes.explain":

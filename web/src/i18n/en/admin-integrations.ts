@@ -2,7 +2,8 @@
 export const adminIntegrations = {
   "admin.integrations.title": "Integrations",
   "admin.integrations.intro":
-    "API tokens let your own software read from this site: a lobby screen, a website widget, a volunteer's script. A token reads what the public site shows, plus what its scopes allow — never more, whoever created it. See the API guide (docs/API.md) for how to use one.",
+    "API tokens let your own software read from this site: a lobby screen, a website widget, a volunteer's script. A token reads what the public site shows, plus what its scopes allow — never more, whoever created it. The API guide tells how to use one.",
+  "admin.integrations.guide": "Open the API guide",
   "admin.integrations.new": "New API token",
   "admin.integrations.name": "Name",
   "admin.integrations.nameHint": "What it is for, for example “Lobby screen”.",

@@ -26,4 +26,8 @@ export const home = {
   "time.weekday.SATURDAY": "Saturday",
   "time.weekday.SUNDAY": "Sunday",
   "home.planVisit": "Plan your visit",
+  "home.developers.title": "API guide for developers",
+  "home.developers.endpoint": "GraphQL endpoint:",
+  "home.developers.schema": "The schema (schema.graphql), with a description on every field",
+  "home.developers.failed": "The guide could not be loaded. Try again in a moment.",
 } as const;

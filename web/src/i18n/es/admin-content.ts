@@ -87,6 +87,7 @@ export const adminContent: Record<keyof typeof english, string> = {
     "Esto ya está publicado. Solo quienes tienen permiso de publicación pueden cambiar lo publicado.",
 
   "admin.content.canvas.stats": "Palabras: {words} · Lectura: unos {minutes} min",
+  "admin.content.canvas.noWords": "Todavía no hay palabras.",
   "admin.content.canvas.focus": "Modo concentración",
   "admin.content.changes.unpublished": "Cambios sin publicar",
   "admin.content.changes.explain":

@@ -4,7 +4,8 @@ import type { adminIntegrations as english } from "../en/admin-integrations.ts";
 export const adminIntegrations: Record<keyof typeof english, string> = {
   "admin.integrations.title": "Integraciones",
   "admin.integrations.intro":
-    "Los tokens de API permiten que tus propios programas lean de este sitio: una pantalla en el vestíbulo, un widget en un sitio web, el script de un voluntario. Un token lee lo que muestra el sitio público y lo que permiten sus permisos, nunca más, sin importar quién lo creó. Consulta la guía de la API (docs/API.md) para usarlo.",
+    "Los tokens de API permiten que tus propios programas lean de este sitio: una pantalla en el vestíbulo, un widget en un sitio web, el script de un voluntario. Un token lee lo que muestra el sitio público y lo que permiten sus permisos, nunca más, sin importar quién lo creó. La guía de la API explica cómo usarlo.",
+  "admin.integrations.guide": "Abrir la guía de la API",
   "admin.integrations.new": "Nuevo token de API",
   "admin.integrations.name": "Nombre",
   "admin.integrations.nameHint": "Para qué es, por ejemplo «Pantalla del vestíbulo».",

@@ -28,4 +28,8 @@ export const home: Record<keyof typeof english, string> = {
   "time.weekday.SATURDAY": "Sábado",
   "time.weekday.SUNDAY": "Domingo",
   "home.planVisit": "Planea tu visita",
+  "home.developers.title": "Guía de la API para desarrolladores",
+  "home.developers.endpoint": "Punto de acceso GraphQL:",
+  "home.developers.schema": "El esquema (schema.graphql), con una descripción en cada campo",
+  "home.developers.failed": "No se pudo cargar la guía. Inténtalo de nuevo en un momento.",
 };

@@ -20,7 +20,9 @@ export function WordCount({ markdown }: { markdown: string }) {
   const words = countWords(markdown);
   return (
     <p className="body-field__stats muted small">
-      {t("admin.content.canvas.stats", { words, minutes: readingMinutes(words) })}
+      {words
+        ? t("admin.content.canvas.stats", { words, minutes: readingMinutes(words) })
+        : t("admin.content.canvas.noWords")}
     </p>
   );
 }

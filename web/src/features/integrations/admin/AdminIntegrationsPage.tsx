@@ -42,7 +42,9 @@ export function AdminIntegrationsPage() {
   return (
     <div className="page">
       <h1>{t("admin.integrations.title")}</h1>
-      <p className="muted">{t("admin.integrations.intro")}</p>
+      <p className="muted">
+        {t("admin.integrations.intro")} <a href="/developers">{t("admin.integrations.guide")}</a>
+      </p>
       {created && (
         <NewSecret
           title={t("admin.integrations.created", { name: created.name })}
