@@ -151,6 +151,7 @@ describe("events", () => {
     await visitor.getByLabel("Name").fill("The Morgans");
     await visitor.getByLabel("Email").fill(email);
     await visitor.getByLabel("People").fill("3");
+    await visitor.getByLabel("Do you need childcare?").selectOption("NO");
     await visitor.getByRole("button", { name: "Register" }).click();
     await expect.poll(() => visitor.getByText("Confirmed: 2.").isVisible(), SLOW).toBe(true);
     await expect.poll(() => visitor.getByText(/On the waitlist: 1\./).isVisible(), SLOW).toBe(true);
@@ -169,6 +170,7 @@ describe("events", () => {
     await second.getByLabel("Name").fill("Sam Waiting");
     await second.getByLabel("Email").fill(secondEmail);
     await second.getByLabel("People").fill("1");
+    await second.getByLabel("Do you need childcare?").selectOption("YES");
     await second.getByRole("button", { name: "Register" }).click();
     await expect.poll(() => second.getByText(/On the waitlist: 1\./).isVisible(), SLOW).toBe(true);
 
@@ -194,6 +196,67 @@ describe("events", () => {
       secondContext.close(),
       cancelContext.close(),
     ]);
+  });
+
+  it("staff add a question to the registration form; a visitor must answer it; staff read the answers and the CSV", async () => {
+    const staffContext = await newContext(browser);
+    const staff = await staffContext.newPage();
+    const staffErrors = watchErrors(staff);
+    await signIn(staff, "pastor@grace.example", DEMO_PASSWORD);
+    await staff.goto("/admin/events");
+    await staff.getByRole("link", { name: "Marriage Retreat Day" }).click();
+    // The seeded questions, then a new one: a choice.
+    await expect
+      .poll(() => staff.getByLabel("Question 2", { exact: true }).inputValue(), SLOW)
+      .toBe("Do you need childcare?");
+    await staff.getByRole("button", { name: "Add a question" }).click();
+    await staff.getByLabel("Question 3", { exact: true }).fill("Which workshop?");
+    await staff.getByLabel("Answer", { exact: true }).nth(2).selectOption("CHOICE");
+    await staff.getByLabel("Choices, one per line").fill("Communication\nFinances");
+    await staff.getByLabel("Required", { exact: true }).nth(2).check();
+    await expectAccessible(staff);
+    await staff.getByRole("button", { name: "Save", exact: true }).click();
+    await expect.poll(() => staff.getByText("Saved.").isVisible(), SLOW).toBe(true);
+
+    // A visitor: the form asks it, and will not take the registration without the required answers.
+    const visitorContext = await newContext(browser);
+    const visitor = await visitorContext.newPage();
+    const errors = watchErrors(visitor);
+    await visitor.goto("/events/marriage-retreat");
+    const workshop = visitor.getByLabel("Which workshop?");
+    await expect.poll(() => workshop.isVisible(), SLOW).toBe(true);
+    const email = uniqueEmail("asked");
+    await visitor.getByLabel("Name").fill("Ada Answer");
+    await visitor.getByLabel("Email").fill(email);
+    await visitor.getByLabel("Dietary needs for lunch").fill("No nuts, please");
+    await visitor.getByRole("button", { name: "Register" }).click();
+    await expect.poll(() => visitor.getByText("This field is required.").count(), SLOW).toBe(2);
+    // Nothing typed is lost.
+    expect(await visitor.getByLabel("Dietary needs for lunch").inputValue()).toBe("No nuts, please");
+    await expectAccessible(visitor);
+    await workshop.selectOption("Finances");
+    await visitor.getByLabel("Do you need childcare?").selectOption("NO");
+    await visitor.getByRole("button", { name: "Register" }).click();
+    await expect.poll(() => visitor.getByText(/Your confirmation code:/).isVisible(), SLOW).toBe(true);
+
+    // Staff: the answers beside the name, and a column per question in the CSV.
+    await staff.reload();
+    await staff.locator(".event-date").first().getByRole("button", { name: "Attendees" }).click();
+    const row = staff.getByRole("row").filter({ hasText: "Ada Answer" });
+    await expect.poll(() => row.textContent(), SLOW).toContain("Which workshop?Finances");
+    expect(await row.textContent()).toContain("Dietary needs for lunch" + "No nuts, please");
+    const csv = decodeURIComponent(
+      (await staff.getByRole("link", { name: "Download CSV" }).getAttribute("href"))!
+        .split(",")
+        .slice(1)
+        .join(","),
+    );
+    const [header, ...lines] = csv.split("\r\n");
+    expect(header).toContain("Dietary needs for lunch,Do you need childcare?,Which workshop?");
+    expect(lines.find((line) => line.startsWith("Ada Answer,"))).toMatch(/,"No nuts, please",NO,Finances$/);
+    expect(errors).toEqual([]);
+    expect(staffErrors).toEqual([]);
+    await Promise.all([staffContext.close(), visitorContext.close()]);
   });
 
   it("a visitor's RSVP is changed and withdrawn from the mail link, in another browser", async () => {

@@ -122,6 +122,11 @@ export async function seedEvents(system: PocketBase): Promise<void> {
     capacity: 12,
     waitlistEnabled: true,
     image: await photo("baptism"),
+    // The church's own questions on the form (their answers: the attendee list and its CSV).
+    questions: [
+      { id: "diet00", label: "Dietary needs for lunch", kind: "text", options: [], required: false },
+      { id: "care00", label: "Do you need childcare?", kind: "yes_no", options: [], required: true },
+    ],
   });
   const couples = [
     ["Ruth and Peter Ellis", "ruth.ellis@example.com"],
@@ -137,6 +142,13 @@ export async function seedEvents(system: PocketBase): Promise<void> {
       name,
       email,
       attendees: 2,
+      answers: [
+        {
+          questionId: "care00",
+          question: "Do you need childcare?",
+          value: name?.includes(" and ") ? "YES" : "NO",
+        },
+      ],
       confirmationCode: randomBytes(4).toString("hex").toUpperCase(),
       cancelToken: randomBytes(24).toString("base64url"),
     });

@@ -5,7 +5,7 @@ import { dateTimeFormat, formatWhen, todayIn } from "../../i18n/format.ts";
 import { Loading } from "../../components/Loading.tsx";
 import { Alert } from "../../components/Alert.tsx";
 import { RichText } from "../../components/RichText.tsx";
-import { TextField } from "../../components/Field.tsx";
+import { SelectField, TextField } from "../../components/Field.tsx";
 import { LIMITS } from "@flock/shared/limits";
 import { handleError, type UiError } from "../../lib/handleError.ts";
 import { usePageTitle } from "../../lib/usePageTitle.ts";
@@ -472,6 +472,7 @@ function RegistrationForm({ o, open }: { o: PageOccurrence; open: boolean }) {
     attendees: "1",
     website: "",
   });
+  const [answers, setAnswers] = useState<Record<string, string>>({});
   const [register, { loading }] = useRegisterForEvent();
   const [problem, setProblem] = useState<UiError | null>(null);
   const [done, setDone] = useState<{ code: string; confirmed: number; waitlisted: number } | null>(null);
@@ -518,6 +519,7 @@ function RegistrationForm({ o, open }: { o: PageOccurrence; open: boolean }) {
             name: form.name,
             email: form.email,
             attendees: Number(form.attendees),
+            answers: o.event.questions.map((q) => ({ questionId: q.id, value: answers[q.id] ?? "" })),
             website: form.website,
           },
         },
@@ -560,6 +562,35 @@ function RegistrationForm({ o, open }: { o: PageOccurrence; open: boolean }) {
           error={problem?.fieldErrors.attendees}
           hint={t("events.partySizeHint")}
         />
+        {o.event.questions.map((q) => {
+          const common = {
+            label: q.label,
+            value: answers[q.id] ?? "",
+            error: problem?.fieldErrors[`answers.${q.id}`],
+            required: q.required,
+            optionalText: q.required ? undefined : t("common.optional"),
+          };
+          const answer = (value: string) => setAnswers((current) => ({ ...current, [q.id]: value }));
+          return q.kind === "TEXT" ? (
+            <TextField
+              key={q.id}
+              {...common}
+              maxLength={LIMITS.answerMax}
+              onChange={(e) => answer(e.target.value)}
+            />
+          ) : (
+            <SelectField key={q.id} {...common} onChange={(e) => answer(e.target.value)}>
+              <option value="">{t("events.choose")}</option>
+              {(q.kind === "CHOICE" ? q.options : ["YES", "NO"]).map((option) => (
+                <option key={option} value={option}>
+                  {q.kind === "CHOICE"
+                    ? option
+                    : t(option === "YES" ? "events.answerYes" : "events.answerNo")}
+                </option>
+              ))}
+            </SelectField>
+          );
+        })}
         <div className="honeypot" aria-hidden="true">
           <label>
             Website

@@ -29,7 +29,7 @@ export function DevelopersPage() {
     };
   }, []);
   return (
-    <div className="container page narrow">
+    <div className="container page">
       <h1>{t("home.developers.title")}</h1>
       <ul className="developers-facts">
         <li>

@@ -74,6 +74,8 @@ export const shell = {
   "field.required": "This field is required.",
   "field.too_short": "This is too short.",
   "field.too_long": "This is too long.",
+  "field.too_few": "Give at least two different choices.",
+  "field.too_many": "There are too many: remove some.",
   "field.invalid_email": "Enter a valid email address.",
   "field.taken": "This is already in use.",
   "field.mismatch": "The passwords don't match.",

@@ -78,6 +78,8 @@ export const shell: Record<keyof typeof english, string> = {
   "field.required": "Este campo es obligatorio.",
   "field.too_short": "Es demasiado corto.",
   "field.too_long": "Es demasiado largo.",
+  "field.too_few": "Da al menos dos opciones distintas.",
+  "field.too_many": "Hay demasiados: quita algunos.",
   "field.invalid_email": "Escribe un correo electrónico válido.",
   "field.taken": "Ya está en uso.",
   "field.mismatch": "Las contraseñas no coinciden.",

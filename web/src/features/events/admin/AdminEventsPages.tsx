@@ -48,6 +48,7 @@ import {
   type Weekday,
 } from "./recurrence.ts";
 import { localInput, zonedToIso } from "./zoned.ts";
+import { QuestionsEditor, questionDrafts, questionInputs, type QuestionDraft } from "./QuestionsEditor.tsx";
 import "../events.css";
 import "../event-card.css";
 import "./admin-events.css";
@@ -131,6 +132,7 @@ interface Draft {
   opensAt: string;
   closesAt: string;
   repeat: RecurrenceChoice;
+  questions: QuestionDraft[];
 }
 
 function draftOf(e: AdminEventFieldsFragment | null | undefined, zone: string): Draft {
@@ -155,6 +157,7 @@ function draftOf(e: AdminEventFieldsFragment | null | undefined, zone: string): 
       opensAt: "",
       closesAt: "",
       repeat: NO_REPEAT,
+      questions: [],
     };
   }
   return {
@@ -176,6 +179,7 @@ function draftOf(e: AdminEventFieldsFragment | null | undefined, zone: string): 
     opensAt: e.registrationOpensAt ? localInput(e.registrationOpensAt, e.timezone) : "",
     closesAt: e.registrationClosesAt ? localInput(e.registrationClosesAt, e.timezone) : "",
     repeat: fromRRule(e.rrule),
+    questions: questionDrafts(e.questions),
   };
 }
 
@@ -396,6 +400,8 @@ function EventEditor({ id }: { id: string }) {
     waitlistEnabled: draft.waitlistEnabled,
     registrationOpensAt: draft.registrationMode === "NONE" ? null : windowIso(draft.opensAt),
     registrationClosesAt: draft.registrationMode === "NONE" ? null : windowIso(draft.closesAt),
+    // Only a registration form asks them; switching the form off keeps them for later.
+    ...(draft.registrationMode === "REGISTRATION" ? { questions: questionInputs(draft.questions) } : {}),
   });
   const save = async (e: FormEvent) => {
     e.preventDefault();
@@ -641,6 +647,11 @@ function EventEditor({ id }: { id: string }) {
               label={t("admin.events.waitlist")}
               checked={draft.waitlistEnabled}
               onChange={(e) => set({ waitlistEnabled: e.target.checked })}
+            />
+            <QuestionsEditor
+              questions={draft.questions}
+              onChange={(questions) => set({ questions })}
+              errors={fe}
             />
           </>
         )}
@@ -1065,7 +1076,25 @@ function AttendeesPanel({
           <tbody>
             {list.registrations.map((r) => (
               <tr key={r.id}>
-                <td>{r.name}</td>
+                <td>
+                  {r.name}
+                  {r.answers.length > 0 && (
+                    <dl className="attendee-answers">
+                      {r.answers.map((a) => (
+                        <div key={a.questionId}>
+                          <dt>{a.question}</dt>
+                          <dd>
+                            {a.value === "YES"
+                              ? t("admin.events.answer.yes")
+                              : a.value === "NO"
+                                ? t("admin.events.answer.no")
+                                : a.value}
+                          </dd>
+                        </div>
+                      ))}
+                    </dl>
+                  )}
+                </td>
                 <td>{r.email}</td>
                 <td>{r.attendees}</td>
                 <td>
