@@ -8,6 +8,45 @@ import { pbAs, system } from "./helpers.ts";
 import { countsOf, createEvent, registrationBody } from "./event-support.ts";
 
 describe("registration capacity in the PocketBase hook", () => {
+  it("a registration through the REST API answers the event's questions as the gateway requires, stored with the event's wording", async () => {
+    const event = await createEvent({
+      registrationMode: "registration",
+      questions: [
+        { id: "size01", label: "Shirt size", kind: "choice", options: ["S", "M"], required: true },
+        { id: "care01", label: "Childcare?", kind: "yes_no", options: [], required: false },
+      ],
+    });
+    const guest = pbAs(null);
+    const refused = async (answers: unknown) => {
+      try {
+        await guest.collection("registrations").create(registrationBody(event, { answers }));
+        return "created";
+      } catch (error) {
+        return Object.keys((error as { response?: { data?: object } }).response?.data ?? {});
+      }
+    };
+    expect(await refused(null)).toEqual(["answers"]);
+    expect(await refused([{ questionId: "size01", question: "Shirt size", value: "XXL" }])).toEqual([
+      "answers",
+    ]);
+    expect(
+      await refused([
+        { questionId: "size01", question: "Shirt size", value: "M" },
+        { questionId: "care01", question: "Childcare?", value: "maybe" },
+      ]),
+    ).toEqual(["answers"]);
+    const made = await guest.collection("registrations").create(
+      registrationBody(event, {
+        answers: [
+          { questionId: "size01", question: "Anything I like", value: " M " },
+          { questionId: "other", question: "Not asked", value: "x" },
+        ],
+      }),
+    );
+    const stored = await (await system()).collection("registrations").getOne(made.id);
+    expect(stored.answers).toEqual([{ questionId: "size01", question: "Shirt size", value: "M" }]);
+  });
+
   it("50 parallel registrations for 10 seats: exactly 10 confirmed, 40 waitlisted in order", async () => {
     const su = await system();
     const event = await createEvent({

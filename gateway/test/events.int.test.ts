@@ -525,10 +525,9 @@ describe("registration", () => {
     };
     // Required questions unanswered, an option the question does not offer, a yes/no that is neither.
     const missing = await visitor().request(REGISTER, { input });
-    expect(Object.keys(fieldErrors(missing)).sort()).toEqual([
-      `answers.${childcare!.id}`,
-      `answers.${shirt!.id}`,
-    ]);
+    expect(Object.keys(fieldErrors(missing)).sort()).toEqual(
+      [`answers.${childcare!.id}`, `answers.${shirt!.id}`].sort(),
+    );
     const wrong = await visitor().request(REGISTER, {
       input: {
         ...input,
@@ -538,10 +537,9 @@ describe("registration", () => {
         ],
       },
     });
-    expect(Object.keys(fieldErrors(wrong)).sort()).toEqual([
-      `answers.${childcare!.id}`,
-      `answers.${shirt!.id}`,
-    ]);
+    expect(Object.keys(fieldErrors(wrong)).sort()).toEqual(
+      [`answers.${childcare!.id}`, `answers.${shirt!.id}`].sort(),
+    );
     const ok = await visitor().request<{ register: { parts: { id: string }[] } }>(
       `mutation($input: RegistrationInput!) { register(input: $input) { parts { id answers { questionId question value } } } }`,
       {

@@ -107,6 +107,49 @@ function checkRsvp(app, record, requestInfo) {
  * Decide a new registration's status before it is inserted. A party larger than the seats left is
  * confirmed for those seats; `splitRest` tells the caller how many attendees to waitlist separately.
  */
+/** JSON of a record's field as a value (null when empty or not JSON). */
+function jsonOf(record, field) {
+  try {
+    return JSON.parse(record.getString(field) || "null");
+  } catch (_) {
+    return null;
+  }
+}
+
+/**
+ * A new registration's answers to the event's own questions, as every write path must give them (the
+ * gateway checks the same first, with a message per question): each required question answered, a
+ * choice among its options, YES or NO, at most 500 characters. Stored in the form's order with the
+ * question's wording from the event, whatever wording the request carried; answers to no question dropped.
+ */
+function answersFor(event, record) {
+  const questions = jsonOf(event, "questions");
+  const given = jsonOf(record, "answers");
+  const byId = {};
+  if (Array.isArray(given))
+    for (const a of given)
+      if (a && typeof a.questionId === "string" && typeof a.value === "string")
+        byId[a.questionId] = a.value.trim();
+  const answers = [];
+  for (const q of Array.isArray(questions) ? questions : []) {
+    const value = byId[q.id] || "";
+    if (!value) {
+      if (q.required) fail("answer_required", "answers");
+      continue;
+    }
+    const ok =
+      value.length <= 500 &&
+      (q.kind === "choice"
+        ? (q.options || []).indexOf(value) >= 0
+        : q.kind === "yes_no"
+          ? value === "YES" || value === "NO"
+          : true);
+    if (!ok) fail("answer_invalid", "answers");
+    answers.push({ questionId: q.id, question: q.label, value: value });
+  }
+  return answers;
+}
+
 function admit(app, record) {
   // A part made by a split keeps what the split decided.
   if (record.getString("partOf") && record.getString("status")) return 0;
@@ -115,6 +158,7 @@ function admit(app, record) {
   const event = app.findRecordById("events", eventId);
   const refusal = signUpRefusal(app, event, occurrence, "registration");
   if (refusal) fail(refusal.code, refusal.field);
+  record.set("answers", answersFor(event, record));
 
   const duplicate = app
     .db()
@@ -170,7 +214,16 @@ function readmit(app, record) {
 /** The waitlisted remainder of a split party, as its own record pointing at the confirmed part. */
 function splitPart(app, confirmed, attendees, position) {
   const part = new Record(app.findCollectionByNameOrId("registrations"));
-  for (const field of ["event", "occurrenceStart", "user", "name", "email", "phone", "attendeeNames"])
+  for (const field of [
+    "event",
+    "occurrenceStart",
+    "user",
+    "name",
+    "email",
+    "phone",
+    "attendeeNames",
+    "answers",
+  ])
     part.set(field, confirmed.get(field));
   part.set("attendees", attendees);
   part.set("status", "waitlisted");
