@@ -53,12 +53,20 @@ describe("sermons", () => {
       .toBe(true);
     await expectAccessible(page);
 
+    // A sermon is made once it has a title (no "Untitled" drafts left behind), its heading and address
+    // following the title.
     await page.getByRole("button", { name: "New sermon" }).click();
+    await page.getByLabel("Title", { exact: true }).fill(`${title} (first thought)`);
+    await page.getByRole("button", { name: "Create the draft" }).click();
     await page.waitForURL(/\/admin\/sermons\/[a-z0-9]{15}$/);
     const notes = page.getByRole("textbox", { name: "Notes" });
     await notes.waitFor();
+    expect(await page.getByLabel("Address").inputValue()).toMatch(/-first-thought$/);
     await expectAccessible(page);
     await page.getByLabel("Title", { exact: true }).fill(title);
+    await expect
+      .poll(() => page.getByRole("heading", { level: 1, name: title }).isVisible(), SLOW)
+      .toBe(true);
     await page.getByLabel("Scripture").fill("Hab 3:17-19");
     await expect.poll(() => page.getByText("Reads as: Habakkuk 3:17–19").isVisible(), SLOW).toBe(true);
     await page.getByRole("checkbox", { name: "Naomi Carter" }).check();
@@ -77,6 +85,10 @@ describe("sermons", () => {
       .toBeGreaterThan(0);
     await expect.poll(() => page.getByText("Uploaded.").isVisible(), { timeout: 60_000 }).toBe(true);
     await expect.poll(() => page.getByText(/audio\/mpeg · \d+:\d\d/).isVisible(), SLOW).toBe(true);
+    // The preview knows its length before anyone presses play (not 0:00 / 0:00).
+    await expect
+      .poll(() => page.getByLabel("Current audio").evaluate((a) => (a as HTMLAudioElement).duration), SLOW)
+      .toBeGreaterThan(0);
 
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await expect.poll(() => page.getByText("Saved.").isVisible(), SLOW).toBe(true);

@@ -223,7 +223,8 @@ export function AdminSermonEditorPage() {
         <Link to="/admin/sermons">← {t("admin.sermons.title")}</Link>
       </p>
       <div className="section-heading">
-        <h1>{sermon.title}</h1>
+        {/* The title as it is being typed, not the one last saved. */}
+        <h1>{draft.title.trim() || sermon.title}</h1>
         <span className={`badge ${sermon.status === "PUBLISHED" ? "badge--ok" : "badge--neutral"}`}>
           {t(`admin.sermons.status.${sermon.status}`)}
         </span>
@@ -364,9 +365,10 @@ export function AdminSermonEditorPage() {
         <h2 id="sermon-audio">{t("admin.sermons.audio.title")}</h2>
         {sermon.audio ? (
           <p>
+            {/* "metadata": the player reads the length (a few kilobytes, by Range) instead of 0:00 / 0:00. */}
             <audio
               controls
-              preload="none"
+              preload="metadata"
               src={sermon.audio.url}
               aria-label={t("admin.sermons.audio.current")}
             />

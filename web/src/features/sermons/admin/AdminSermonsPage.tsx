@@ -1,4 +1,5 @@
-import { useState } from "react";
+import { useState, type FormEvent } from "react";
+import { LIMITS } from "@flock/shared/limits";
 import { Link, useNavigate } from "react-router";
 import {
   useAdminSermonsPage,
@@ -9,6 +10,7 @@ import type { SermonStatus } from "../../../gql/types.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { Alert, type Notice } from "../../../components/Alert.tsx";
 import { Loading } from "../../../components/Loading.tsx";
+import { TextField } from "../../../components/Field.tsx";
 import { handleError } from "../../../lib/handleError.ts";
 import { usePageTitle } from "../../../lib/usePageTitle.ts";
 import { useDebounced } from "../../../lib/useDebounced.ts";
@@ -36,13 +38,21 @@ export function AdminSermonsPage() {
   const [notice, setNotice] = useState<Notice | null>(null);
   const sermons = data?.sermons.edges.map((e) => e.node) ?? [];
 
-  async function newSermon() {
+  // A sermon is made once it has a title: "New sermon" asks for one first, so abandoned "Untitled"
+  // drafts do not pile up, and its address follows the title from the start.
+  const [newTitle, setNewTitle] = useState<string | null>(null);
+  const [titleError, setTitleError] = useState<string | undefined>();
+  async function newSermon(event: FormEvent) {
+    event.preventDefault();
     setNotice(null);
+    setTitleError(undefined);
     try {
-      const result = await createSermon({ variables: { input: { title: t("admin.sermons.untitled") } } });
+      const result = await createSermon({ variables: { input: { title: newTitle ?? "" } } });
       if (result.data) void navigate(`/admin/sermons/${result.data.createSermon.id}`);
     } catch (caught) {
-      setNotice({ kind: "error", text: handleError(caught, i18n).message });
+      const ui = handleError(caught, i18n);
+      if (ui.fieldErrors.title) setTitleError(ui.fieldErrors.title);
+      else setNotice({ kind: "error", text: ui.message });
     }
   }
 
@@ -70,11 +80,37 @@ export function AdminSermonsPage() {
           <Link to="/admin/sermons/library" className="button button--ghost">
             {t("admin.sermons.library")}
           </Link>
-          <button type="button" className="button" onClick={() => void newSermon()} disabled={creating}>
+          <button
+            type="button"
+            className="button"
+            aria-expanded={newTitle !== null}
+            onClick={() => setNewTitle((title) => (title === null ? "" : null))}
+          >
             {t("admin.sermons.new")}
           </button>
         </p>
       </div>
+      {newTitle !== null && (
+        <form className="card sermon-new" onSubmit={(e) => void newSermon(e)} noValidate>
+          <TextField
+            label={t("admin.sermons.field.title")}
+            value={newTitle}
+            onChange={(e) => setNewTitle(e.target.value)}
+            error={titleError}
+            maxLength={LIMITS.nameMax}
+            required
+            autoFocus
+          />
+          <p className="actions">
+            <button type="submit" className="button" disabled={creating || !newTitle.trim()}>
+              {t("admin.sermons.create")}
+            </button>
+            <button type="button" className="button button--ghost" onClick={() => setNewTitle(null)}>
+              {t("admin.sermons.cancel")}
+            </button>
+          </p>
+        </form>
+      )}
       {notice && <Alert kind={notice.kind}>{notice.text}</Alert>}
       <details className="card sermon-bulk">
         <summary>{t("admin.sermons.bulk.title")}</summary>
