@@ -204,6 +204,18 @@ describe("events", () => {
     const staffErrors = watchErrors(staff);
     await signIn(staff, "pastor@grace.example", DEMO_PASSWORD);
     await staff.goto("/admin/events");
+    // The staff list: status, next date and sign-ups at a glance, sortable, filterable.
+    const retreatRow = staff.getByRole("row").filter({ hasText: "Marriage Retreat Day" });
+    await expect.poll(() => retreatRow.textContent(), SLOW).toMatch(/\d+ of 12 seats/);
+    expect(await retreatRow.getByText("Published", { exact: true }).count()).toBe(1);
+    await staff.getByRole("button", { name: /^Title/ }).click();
+    expect(await staff.getByRole("columnheader", { name: /^Title/ }).getAttribute("aria-sort")).toBe(
+      "ascending",
+    );
+    await staff.getByLabel("Status", { exact: true }).selectOption("DRAFT");
+    await expect.poll(() => retreatRow.count(), SLOW).toBe(0);
+    await staff.getByLabel("Status", { exact: true }).selectOption("");
+    await expectAccessible(staff);
     await staff.getByRole("link", { name: "Marriage Retreat Day" }).click();
     // The seeded questions, then a new one: a choice.
     await expect

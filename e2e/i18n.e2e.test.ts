@@ -122,6 +122,13 @@ describe("languages, with the messages fetched per page", () => {
     expect(catalogs.has("en/notifications")).toBe(true);
     await page.goto("/admin/groups");
     await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Groups");
+    // The groups list: join requests counted, the new-group form behind its button.
+    await expect.poll(() => page.getByRole("columnheader", { name: /Join requests/ }).isVisible()).toBe(true);
+    expect(await page.getByLabel("Type").count()).toBe(0);
+    await page.getByRole("button", { name: "New group" }).click();
+    await expect
+      .poll(() => page.getByRole("heading", { level: 2, name: "New group" }).isVisible())
+      .toBe(true);
     expect(catalogs.has("en/admin")).toBe(true);
     expect(catalogs.has("en/admin-groups")).toBe(true);
     expect(await rawKeys(page)).toEqual([]);

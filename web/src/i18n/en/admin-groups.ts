@@ -35,4 +35,9 @@ export const adminGroups = {
   "admin.groups.capacity": "Capacity (0: no limit)",
   "admin.groups.chat": "Group chat",
   "admin.groups.create": "Create the group",
+  "admin.groups.requests": "Join requests",
+  "admin.groups.waiting": "{count, plural, one {# waiting} other {# waiting}}",
+  "admin.groups.noRequests": "None",
+  "admin.groups.empty": "No groups yet. Start one with “New group”.",
+  "admin.groups.cancel": "Cancel",
 } as const;

@@ -98,4 +98,9 @@ export const admin = {
   "admin.sermons": "Sermons",
   "admin.events": "Events",
   "admin.groups": "Groups",
+  "admin.table.bulk": "Act on the chosen rows",
+  "admin.table.chosen": "{count, plural, one {# chosen} other {# chosen}}",
+  "admin.table.clear": "Clear the choice",
+  "admin.table.chooseAll": "Choose every row",
+  "admin.table.choose": "Choose {name}",
 } as const;

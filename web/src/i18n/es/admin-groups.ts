@@ -37,4 +37,9 @@ export const adminGroups: Record<keyof typeof english, string> = {
   "admin.groups.capacity": "Capacidad (0: sin límite)",
   "admin.groups.chat": "Chat del grupo",
   "admin.groups.create": "Crear el grupo",
+  "admin.groups.requests": "Solicitudes",
+  "admin.groups.waiting": "{count, plural, one {# pendiente} other {# pendientes}}",
+  "admin.groups.noRequests": "Ninguna",
+  "admin.groups.empty": "Todavía no hay grupos. Crea uno con «Nuevo grupo».",
+  "admin.groups.cancel": "Cancelar",
 };

@@ -102,4 +102,9 @@ export const admin: Record<keyof typeof english, string> = {
   "admin.sermons": "Predicaciones",
   "admin.events": "Eventos",
   "admin.groups": "Grupos",
+  "admin.table.bulk": "Actuar sobre las filas elegidas",
+  "admin.table.chosen": "{count, plural, one {# elegida} other {# elegidas}}",
+  "admin.table.clear": "Quitar la selección",
+  "admin.table.chooseAll": "Elegir todas las filas",
+  "admin.table.choose": "Elegir {name}",
 };

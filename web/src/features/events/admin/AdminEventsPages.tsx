@@ -10,7 +10,8 @@ import { handleError, type UiError } from "../../../lib/handleError.ts";
 import { usePageTitle } from "../../../lib/usePageTitle.ts";
 import { useDebounced } from "../../../lib/useDebounced.ts";
 import { useAppShell } from "../../../gql/AppShell.generated.ts";
-import type { EventInput, EventVisibility, RegistrationMode } from "../../../gql/types.ts";
+import type { EventInput, EventStatus, EventVisibility, RegistrationMode } from "../../../gql/types.ts";
+import { DataTable, type Column } from "../../../components/staff/DataTable.tsx";
 import { uploadWithProgress } from "../../../lib/upload.ts";
 import { IMAGE_TYPES } from "../../../lib/media.ts";
 import {
@@ -52,6 +53,7 @@ import { QuestionsEditor, questionDrafts, questionInputs, type QuestionDraft } f
 import "../events.css";
 import "../event-card.css";
 import "./admin-events.css";
+import "../../../styles/staff.css";
 
 /** /admin/events: every event (drafts too) and a quick "new event". */
 export function AdminEventsPage() {
@@ -60,10 +62,86 @@ export function AdminEventsPage() {
   usePageTitle(t("admin.events.title"));
   const [search, setSearch] = useState("");
   const query = useDebounced(search.trim(), 300);
+  const [status, setStatus] = useState<EventStatus | "">("");
   const { data, loading, error } = useAdminEventsList({
     variables: { search: query || null },
     fetchPolicy: "cache-and-network",
   });
+  const events = (data?.events ?? []).filter((e) => !status || e.status === status);
+  type Row = (typeof events)[number];
+  const signUps = (e: Row) => {
+    const next = e.nextOccurrences[0];
+    if (!next || e.registrationMode === "NONE") return null;
+    return e.registrationMode === "RSVP"
+      ? t("admin.events.list.going", { count: next.goingCount })
+      : e.capacity
+        ? t("admin.events.list.seats", { taken: next.confirmedCount, capacity: e.capacity })
+        : t("admin.events.list.registered", { count: next.confirmedCount });
+  };
+  const columns: Column<Row>[] = [
+    {
+      key: "title",
+      header: t("admin.events.eventTitle"),
+      sort: (e) => e.title,
+      cell: (e) => (
+        <>
+          <Link to={`/admin/events/${e.id}`}>{e.title}</Link>
+          <span className="list-meta">{e.category?.name ?? ""}</span>
+        </>
+      ),
+    },
+    {
+      key: "next",
+      header: t("admin.events.list.next"),
+      sort: (e) => e.nextOccurrences[0]?.start ?? "",
+      cell: (e) => {
+        const next = e.nextOccurrences[0];
+        return next ? (
+          <>
+            {formatWhen(next.start, locale, { time: !e.allDay, timeZone: e.timezone })}
+            {next.status === "CANCELLED" && (
+              <span className="badge badge--danger">{t("admin.events.status.cancelled")}</span>
+            )}
+            <span className="list-meta">{e.recurrenceText ?? t("admin.events.once")}</span>
+          </>
+        ) : (
+          <span className="list-meta">{t("admin.events.list.noNext")}</span>
+        );
+      },
+    },
+    {
+      key: "signups",
+      header: t("admin.events.list.signUps"),
+      sort: (e) =>
+        e.nextOccurrences[0] ? e.nextOccurrences[0].confirmedCount + e.nextOccurrences[0].goingCount : null,
+      cell: (e) => {
+        const next = e.nextOccurrences[0];
+        const text = signUps(e);
+        return text ? (
+          <>
+            {text}
+            {next && next.waitlistCount > 0 && (
+              <span className="list-meta">
+                {t("admin.events.list.waitlist", { count: next.waitlistCount })}
+              </span>
+            )}
+          </>
+        ) : (
+          <span className="list-meta">{t("admin.events.signup.none")}</span>
+        );
+      },
+    },
+    {
+      key: "status",
+      header: t("admin.events.status"),
+      sort: (e) => e.status,
+      cell: (e) => (
+        <span className={`badge ${STATUS_BADGE[e.status]}`}>
+          {t(`admin.events.status.${e.status.toLowerCase() as "draft" | "published" | "cancelled"}`)}
+        </span>
+      ),
+    },
+  ];
   return (
     <div>
       <div className="section-heading">
@@ -72,44 +150,60 @@ export function AdminEventsPage() {
           {t("admin.events.new")}
         </Link>
       </div>
-      <TextField
-        label={t("admin.events.search")}
-        type="search"
-        value={search}
-        onChange={(e) => setSearch(e.target.value)}
-      />
+      <div className="toolbar">
+        <TextField
+          label={t("admin.events.search")}
+          type="search"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+        />
+        <SelectField
+          label={t("admin.events.status")}
+          value={status}
+          onChange={(e) => setStatus(e.target.value as EventStatus | "")}
+        >
+          <option value="">{t("admin.events.list.allStatuses")}</option>
+          {(["PUBLISHED", "DRAFT", "CANCELLED"] as const).map((s) => (
+            <option key={s} value={s}>
+              {t(`admin.events.status.${s.toLowerCase() as "draft" | "published" | "cancelled"}`)}
+            </option>
+          ))}
+        </SelectField>
+      </div>
       {error && <Alert kind="error">{handleError(error, i18n).message}</Alert>}
       {loading && !data ? (
         <Loading />
       ) : (
-        <table className="admin-table">
-          <thead>
-            <tr>
-              <th scope="col">{t("admin.events.eventTitle")}</th>
-              <th scope="col">{t("admin.events.starts")}</th>
-              <th scope="col">{t("admin.events.repeats")}</th>
-              <th scope="col">{t("admin.events.status")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data?.events.map((e) => (
-              <tr key={e.id}>
-                <td>
-                  <Link to={`/admin/events/${e.id}`}>{e.title}</Link>
-                </td>
-                <td>{formatWhen(e.startsAt, locale, { timeZone: e.timezone })}</td>
-                <td>{e.recurrenceText ?? t("admin.events.once")}</td>
-                <td>
-                  {t(`admin.events.status.${e.status.toLowerCase() as "draft" | "published" | "cancelled"}`)}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          caption={t("admin.events.title")}
+          rows={events}
+          rowKey={(e) => e.id}
+          rowLabel={(e) => e.title}
+          columns={columns}
+          initialSort={{ key: "next", direction: "ascending" }}
+          empty={
+            query || status ? (
+              <p>{t("admin.events.list.noMatch")}</p>
+            ) : (
+              <>
+                <p>{t("admin.events.list.empty")}</p>
+                <Link className="button" to="/admin/events/new">
+                  {t("admin.events.new")}
+                </Link>
+              </>
+            )
+          }
+        />
       )}
     </div>
   );
 }
+
+const STATUS_BADGE: Record<EventStatus, string> = {
+  PUBLISHED: "badge--ok",
+  DRAFT: "badge--neutral",
+  CANCELLED: "badge--danger",
+};
 
 interface Draft {
   title: string;
