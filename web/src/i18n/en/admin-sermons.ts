@@ -83,4 +83,6 @@ export const adminSermons = {
   "admin.sermons.library.uploading": "Uploading the image",
   "admin.sermons.library.imageSaved": "Image saved.",
   "admin.sermons.library.deleted": "Deleted.",
+  "admin.sermons.noMatch": "No sermon matches. Try another word or status.",
+  "admin.sermons.noAudio": "No audio",
 } as const;

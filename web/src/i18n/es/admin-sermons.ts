@@ -86,4 +86,6 @@ export const adminSermons: Record<keyof typeof english, string> = {
   "admin.sermons.library.uploading": "Subiendo la imagen",
   "admin.sermons.library.imageSaved": "Imagen guardada.",
   "admin.sermons.library.deleted": "Eliminado.",
+  "admin.sermons.noMatch": "Ninguna predicación coincide. Prueba otra palabra u otro estado.",
+  "admin.sermons.noAudio": "Sin audio",
 };

@@ -17,6 +17,7 @@ import { useChurchDateTime } from "../../../lib/dates.ts";
 import { StatusFilter } from "./StatusFilter.tsx";
 import "../../../styles/staff.css";
 import { appendEdges } from "../../../lib/appendEdges.ts";
+import { DataTable, type Column } from "../../../components/staff/DataTable.tsx";
 
 const STATUSES: PageStatus[] = ["DRAFT", "PUBLISHED"];
 
@@ -32,6 +33,40 @@ export function AdminPagesPage() {
     fetchPolicy: "cache-and-network",
   });
   const pages = data?.pages.edges.map((e) => e.node) ?? [];
+  type Row = (typeof pages)[number];
+  const columns: Column<Row>[] = [
+    {
+      key: "title",
+      header: t("admin.content.field.title"),
+      sort: (page) => page.title,
+      cell: (page) => (
+        <>
+          <Link to={`/admin/pages/${page.id}`} className="content-table__title">
+            {page.title}
+          </Link>
+          <span className="block muted small">{page.path}</span>
+        </>
+      ),
+    },
+    {
+      key: "status",
+      header: t("admin.content.column.status"),
+      sort: (page) => page.status,
+      cell: (page) => <StatusBadge status={page.status} />,
+    },
+    {
+      key: "nav",
+      header: t("admin.content.pages.inNav"),
+      sort: (page) => (page.showInNav ? 0 : 1),
+      cell: (page) => (page.showInNav ? t("admin.content.yes") : t("admin.content.no")),
+    },
+    {
+      key: "updated",
+      header: t("admin.content.column.updated"),
+      sort: (page) => page.updated,
+      cell: (page) => <time dateTime={page.updated}>{format(page.updated)}</time>,
+    },
+  ];
 
   return (
     <div className="page">
@@ -50,43 +85,15 @@ export function AdminPagesPage() {
       {error && <Alert kind="error">{handleError(error, i18n).message}</Alert>}
       {loading && !data ? (
         <Loading />
-      ) : pages.length === 0 ? (
-        <div className="empty">
-          <p>{status ? t("admin.content.pages.noMatch") : t("admin.content.pages.empty")}</p>
-        </div>
       ) : (
-        <table className="table content-table">
-          <caption className="visually-hidden">{t("admin.content.pages.title")}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t("admin.content.field.title")}</th>
-              <th scope="col">{t("admin.content.column.status")}</th>
-              <th scope="col">{t("admin.content.pages.inNav")}</th>
-              <th scope="col">{t("admin.content.column.updated")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {pages.map((page) => (
-              <tr key={page.id}>
-                <td data-label={t("admin.content.field.title")}>
-                  <Link to={`/admin/pages/${page.id}`} className="content-table__title">
-                    {page.title}
-                  </Link>
-                  <span className="block muted small">{page.path}</span>
-                </td>
-                <td data-label={t("admin.content.column.status")}>
-                  <StatusBadge status={page.status} />
-                </td>
-                <td data-label={t("admin.content.pages.inNav")}>
-                  {page.showInNav ? t("admin.content.yes") : t("admin.content.no")}
-                </td>
-                <td data-label={t("admin.content.column.updated")}>
-                  <time dateTime={page.updated}>{format(page.updated)}</time>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          caption={t("admin.content.pages.title")}
+          rows={pages}
+          rowKey={(page) => page.id}
+          rowLabel={(page) => page.title}
+          columns={columns}
+          empty={<p>{status ? t("admin.content.pages.noMatch") : t("admin.content.pages.empty")}</p>}
+        />
       )}
       {data?.pages.pageInfo.hasNextPage && (
         <button

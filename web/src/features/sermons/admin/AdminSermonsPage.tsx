@@ -17,6 +17,8 @@ import { useDebounced } from "../../../lib/useDebounced.ts";
 import { appendEdges } from "../../../lib/appendEdges.ts";
 import { AudioUploadField } from "./AudioUploadField.tsx";
 import { formatClock } from "../clock.ts";
+import { formatCalendarDate } from "../../../i18n/format.ts";
+import { DataTable, type Column } from "../../../components/staff/DataTable.tsx";
 import "../../../styles/staff.css";
 import "./sermons-admin.css";
 
@@ -37,6 +39,58 @@ export function AdminSermonsPage() {
   const [createFromUploads] = useCreateSermonsFromUploads();
   const [notice, setNotice] = useState<Notice | null>(null);
   const sermons = data?.sermons.edges.map((e) => e.node) ?? [];
+  type Row = (typeof sermons)[number];
+  // The server's order (newest preached first); a header sorts what is loaded.
+  const columns: Column<Row>[] = [
+    {
+      key: "title",
+      header: t("admin.sermons.field.title"),
+      sort: (s) => s.title,
+      cell: (s) => (
+        <>
+          <Link to={`/admin/sermons/${s.id}`}>{s.title}</Link>
+          <span className="list-meta">{s.scriptureText}</span>
+        </>
+      ),
+    },
+    {
+      key: "preachedOn",
+      header: t("admin.sermons.field.preachedOn"),
+      sort: (s) => s.preachedOn ?? "",
+      cell: (s) => (s.preachedOn ? formatCalendarDate(s.preachedOn.slice(0, 10), locale) : "—"),
+    },
+    {
+      key: "series",
+      header: t("admin.sermons.field.series"),
+      sort: (s) => s.series?.title ?? "",
+      cell: (s) => s.series?.title ?? "—",
+    },
+    {
+      key: "audio",
+      header: t("admin.sermons.audio.title"),
+      sort: (s) => s.audio?.durationSeconds ?? null,
+      cell: (s) =>
+        s.audio ? (
+          s.audio.durationSeconds ? (
+            formatClock(s.audio.durationSeconds)
+          ) : (
+            "✓"
+          )
+        ) : (
+          <span className="badge badge--warn">{t("admin.sermons.noAudio")}</span>
+        ),
+    },
+    {
+      key: "status",
+      header: t("admin.sermons.statusFilter"),
+      sort: (s) => s.status,
+      cell: (s) => (
+        <span className={`badge ${s.status === "PUBLISHED" ? "badge--ok" : "badge--neutral"}`}>
+          {t(`admin.sermons.status.${s.status}`)}
+        </span>
+      ),
+    },
+  ];
 
   // A sermon is made once it has a title: "New sermon" asks for one first, so abandoned "Untitled"
   // drafts do not pile up, and its address follows the title from the start.
@@ -143,47 +197,15 @@ export function AdminSermonsPage() {
       {error && <Alert kind="error">{handleError(error, i18n).message}</Alert>}
       {loading && !data ? (
         <Loading />
-      ) : sermons.length === 0 ? (
-        <p className="empty">{t("admin.sermons.empty")}</p>
       ) : (
-        <div className="table-wrap">
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">{t("admin.sermons.field.title")}</th>
-                <th scope="col">{t("admin.sermons.field.preachedOn")}</th>
-                <th scope="col">{t("admin.sermons.field.series")}</th>
-                <th scope="col">{t("admin.sermons.field.scripture")}</th>
-                <th scope="col">{t("admin.sermons.audio.title")}</th>
-                <th scope="col">{t("admin.sermons.statusFilter")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {sermons.map((s) => (
-                <tr key={s.id}>
-                  <td data-label={t("admin.sermons.field.title")}>
-                    <Link to={`/admin/sermons/${s.id}`}>{s.title}</Link>
-                  </td>
-                  <td data-label={t("admin.sermons.field.preachedOn")}>
-                    {s.preachedOn
-                      ? new Date(s.preachedOn).toLocaleDateString(locale, { timeZone: "UTC" })
-                      : "—"}
-                  </td>
-                  <td data-label={t("admin.sermons.field.series")}>{s.series?.title ?? "—"}</td>
-                  <td data-label={t("admin.sermons.field.scripture")}>{s.scriptureText || "—"}</td>
-                  <td data-label={t("admin.sermons.audio.title")}>
-                    {s.audio ? (s.audio.durationSeconds ? formatClock(s.audio.durationSeconds) : "✓") : "—"}
-                  </td>
-                  <td data-label={t("admin.sermons.statusFilter")}>
-                    <span className={`badge ${s.status === "PUBLISHED" ? "badge--ok" : "badge--neutral"}`}>
-                      {t(`admin.sermons.status.${s.status}`)}
-                    </span>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption={t("admin.sermons.title")}
+          rows={sermons}
+          rowKey={(s) => s.id}
+          rowLabel={(s) => s.title}
+          columns={columns}
+          empty={<p>{query || status ? t("admin.sermons.noMatch") : t("admin.sermons.empty")}</p>}
+        />
       )}
       {data?.sermons.pageInfo.hasNextPage && (
         <button
