@@ -182,6 +182,8 @@ describe("events", () => {
     await expect
       .poll(() => cancelPage.getByTestId("registration-status").textContent(), SLOW)
       .toBe("Confirmed for 2.");
+    // The party's answers to the event's questions are on the page too.
+    expect(await cancelPage.locator(".registration-answers").textContent()).toBe("Do you need childcare?No");
     await expectAccessible(cancelPage);
     await cancelPage.getByRole("button", { name: "Cancel registration" }).click();
     await expect

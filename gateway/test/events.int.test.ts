@@ -563,6 +563,10 @@ describe("registration", () => {
         { questionId: childcare!.id, question: "Needs childcare?", value: "YES" },
       ],
     });
+    // The confirmation mail repeats the answers, in the reader's words for yes/no.
+    const confirmation = await waitForMail(catcherUrl(), input.email, /^Registered/);
+    expect(confirmation.text).toContain("T-shirt size — M");
+    expect(confirmation.text).toContain("Needs childcare? — Yes");
     // Staff keep a question (by its id) and reword it: the CSV's column follows the form, the answer stays.
     await staff().request(QUESTIONS, {
       id: event.id,

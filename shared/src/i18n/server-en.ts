@@ -79,6 +79,9 @@ export const serverEn = {
   "event.registered.confirmed": "Confirmed: {count, plural, one {# place} other {# places}}.",
   "event.registered.waitlisted":
     "On the waitlist: {count, plural, one {# place} other {# places}}. We will email you if a seat frees up.",
+  "event.registered.answer": "{question} — {answer}",
+  "event.answer.yes": "Yes",
+  "event.answer.no": "No",
   "event.registered.code": "Your confirmation code: {code}",
   "event.registered.cancelHint":
     "If your plans change, cancel with the button below so someone else can come.",

@@ -71,6 +71,9 @@ export const serverEs: Record<ServerMessageKey, string> = {
   "event.registered.confirmed": "Confirmadas: {count, plural, one {# plaza} other {# plazas}}.",
   "event.registered.waitlisted":
     "En lista de espera: {count, plural, one {# plaza} other {# plazas}}. Te escribiremos si se libera un lugar.",
+  "event.registered.answer": "{question} — {answer}",
+  "event.answer.yes": "Sí",
+  "event.answer.no": "No",
   "event.registered.code": "Tu código de confirmación: {code}",
   "event.registered.cancelHint":
     "Si cambian tus planes, cancela con el botón de abajo para que otra persona pueda venir.",

@@ -105,6 +105,14 @@ export async function mailRegistration(
       confirmed ? t("event.registered.confirmed", { count: confirmed }) : "",
       waitlisted ? t("event.registered.waitlisted", { count: waitlisted }) : "",
       t("event.registered.code", { code: first.confirmationCode }),
+      // The answers to the event's own questions, as given (YES / NO in the reader's words).
+      ...(first.answers ?? []).map((a) =>
+        t("event.registered.answer", {
+          question: a.question,
+          answer:
+            a.value === "YES" ? t("event.answer.yes") : a.value === "NO" ? t("event.answer.no") : a.value,
+        }),
+      ),
       t("event.registered.cancelHint"),
     ].filter(Boolean),
     link: {

@@ -814,6 +814,22 @@ export function RegistrationLinkPage() {
         <Link to={`/events/${r.event.slug}`}>{r.event.title}</Link> — {when}
       </p>
       <p>{t("events.confirmationCode", { code: r.confirmationCode })}</p>
+      {r.answers.length > 0 && (
+        <dl className="registration-answers">
+          {r.answers.map((a) => (
+            <div key={a.questionId}>
+              <dt>{a.question}</dt>
+              <dd>
+                {a.value === "YES"
+                  ? t("events.answerYes")
+                  : a.value === "NO"
+                    ? t("events.answerNo")
+                    : a.value}
+              </dd>
+            </div>
+          ))}
+        </dl>
+      )}
       <p aria-live="polite" data-testid="registration-status">
         {status === "CONFIRMED"
           ? t("events.statusConfirmed", { count: r.attendees })
