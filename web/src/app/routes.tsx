@@ -23,6 +23,7 @@ const directory = withMessages(
 const prayer = withMessages(["prayer"], () => import("../features/prayer/PrayerPage.tsx"));
 const sermons = withMessages(["sermons"], () => import("../features/sermons/pages.tsx"));
 const events = withMessages(["events"], () => import("../features/events/pages.tsx"));
+const eventPages = withMessages(["events"], () => import("../features/events/event-pages.tsx"));
 const groups = withMessages(["groups"], () => import("../features/groups/pages.tsx"));
 const visit = withMessages(["visit", "home"], () => import("../features/visits/VisitPage.tsx"));
 const developers = withMessages(["home"], () => import("../features/integrations/DevelopersPage.tsx"));
@@ -36,8 +37,9 @@ const adminRoutes = withMessages(["admin"], () => import("./admin-routes.tsx"));
 /**
  * The chunk of the page a browser opens first, fetched at start-up in parallel with the shell's
  * query: the page itself renders only once the shell (viewer, settings) has arrived, and fetching its
- * chunk only then cost a round trip on every first load (Lighthouse LCP). By first path segment;
- * pages not listed load when rendered, as before.
+ * chunk only then cost a round trip on every first load (Lighthouse LCP). By first path segment (an
+ * event's own page, /events/<slug>, by the second: it is a chunk of its own); pages not listed load when
+ * rendered, as before.
  */
 const FIRST_LOAD: Record<string, () => Promise<unknown>> = {
   "": home,
@@ -57,7 +59,8 @@ const FIRST_LOAD: Record<string, () => Promise<unknown>> = {
 };
 
 export function preloadFirstPage(pathname: string): void {
-  const load = FIRST_LOAD[pathname.split("/")[1] ?? ""];
+  const [, first = "", second] = pathname.split("/");
+  const load = first === "events" && second ? eventPages : FIRST_LOAD[first];
   if (load) void load().catch(() => undefined); // offline or a new deploy: the route's own import reports it
 }
 
@@ -85,8 +88,11 @@ export function AppRoutes() {
         <Route path="speakers/:slug" element={lazyPage(sermons, (m) => m.SpeakerPage)} />
         {/* Events */}
         <Route path="events" element={lazyPage(events, (m) => m.EventsPage)} />
-        <Route path="events/registration/:token" element={lazyPage(events, (m) => m.RegistrationLinkPage)} />
-        <Route path="events/:slug" element={lazyPage(events, (m) => m.EventPage)} />
+        <Route
+          path="events/registration/:token"
+          element={lazyPage(eventPages, (m) => m.RegistrationLinkPage)}
+        />
+        <Route path="events/:slug" element={lazyPage(eventPages, (m) => m.EventPage)} />
         <Route path="groups" element={lazyPage(groups, (m) => m.GroupsPage)} />
         <Route path="groups/:slug" element={lazyPage(groups, (m) => m.GroupPage)} />
         <Route path="visit" element={lazyPage(visit, (m) => m.VisitPage)} />
