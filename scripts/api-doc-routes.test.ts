@@ -53,6 +53,7 @@ const GATEWAY_PREFIXES = [
   "/sitemap.xml",
   "/robots.txt",
   "/me/data/",
+  "/developers/guide.html",
 ];
 
 describe("docs/API.md", () => {
