@@ -90,8 +90,18 @@ describe("sermons", () => {
       .poll(() => page.getByLabel("Current audio").evaluate((a) => (a as HTMLAudioElement).duration), SLOW)
       .toBeGreaterThan(0);
 
-    await page.getByRole("button", { name: "Save", exact: true }).click();
-    await expect.poll(() => page.getByText("Saved.").isVisible(), SLOW).toBe(true);
+    // Saved as typed, as posts are: no Save button; the address followed the title; a reload shows it all.
+    expect(await page.getByRole("button", { name: "Save", exact: true }).count()).toBe(0);
+    await expect.poll(() => page.locator(".save-status").textContent(), SLOW).toBe("Saved");
+    expect(await page.getByLabel("Address").inputValue()).toMatch(/^songs-in-the-night/);
+    await page.reload();
+    await notes.waitFor();
+    expect(await page.getByLabel("Title", { exact: true }).inputValue()).toBe(title);
+    expect(await page.getByLabel("Scripture").inputValue()).toBe("Hab 3:17-19");
+    expect(await page.getByRole("checkbox", { name: "Naomi Carter" }).isChecked()).toBe(true);
+    await expect.poll(() => notes.textContent(), SLOW).toContain(`${word} joy remains.`);
+    // Nothing was left on this device to offer back: the server has it all.
+    expect(await page.getByRole("heading", { name: "Restore your unsaved changes?" }).count()).toBe(0);
     await page.getByRole("button", { name: "Publish" }).click();
     await expect.poll(() => page.getByText("Published.", { exact: true }).isVisible(), SLOW).toBe(true);
     await expectAccessible(page);

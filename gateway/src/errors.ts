@@ -1,5 +1,6 @@
 import { GraphQLError } from "graphql";
 import { ClientResponseError } from "pocketbase";
+import { fromPocketBaseDate } from "./pocketbase/dates.ts";
 
 /** The error codes of PRODUCT.md §8; the web app maps each to a translated sentence. */
 export const ErrorCode = {
@@ -69,6 +70,29 @@ export const unsupportedFileType = (allowed: readonly string[]) =>
     `This file type is not allowed. Allowed: ${allowed.join(", ")}.`,
     { allowed },
   );
+
+/**
+ * A save that started from an older revision than the stored one (posts, pages, sermons): refuse, and
+ * send the newer text along (`body`: the Markdown the editor edits).
+ */
+export function staleRevision(current: {
+  revision: number;
+  title: string;
+  body: string;
+  updated: string;
+}): GraphQLError {
+  // The web app's autosave matches this reason (web/src/editor/autosave/autosave.ts).
+  return conflict(
+    "Someone saved a newer version while you were editing. Choose which text to keep.",
+    "stale_revision",
+    {
+      currentRevision: current.revision,
+      currentTitle: current.title,
+      currentBody: current.body,
+      currentUpdated: fromPocketBaseDate(current.updated),
+    },
+  );
+}
 
 /** Validation failure: `fieldErrors` is {field: message}; `fieldErrorCodes` is {field: code} for translation. */
 export function badUserInput(

@@ -28,6 +28,7 @@ import {
   SermonsNeighboursDocument,
   SermonsPageDocument,
   SermonsRetitleDocument,
+  SermonsSaveDocument,
   SermonsScriptureDocument,
   type SermonInput,
   type SermonsListQueryVariables,
@@ -389,6 +390,47 @@ describe("browsing sermons", () => {
     await gql(editor).request(`mutation($id: ID!) { publishSermon(id: $id) { id } }`, { id: sermon.id });
     const live = await gql(editor).execute(SermonsRetitleDocument, { id: sermon.id, title: `Live ${tag}` });
     expect(live.data!.updateSermon.slug).toBe(`renamed-${tag}`);
+    // Back to draft, it keeps the address it had in public (links to it may exist), as posts do.
+    await gql(editor).request(`mutation($id: ID!) { unpublishSermon(id: $id) { id } }`, { id: sermon.id });
+    const draftAgain = await gql(editor).execute(SermonsRetitleDocument, {
+      id: sermon.id,
+      title: `Draft ${tag}`,
+    });
+    expect(draftAgain.data!.updateSermon.slug).toBe(`renamed-${tag}`);
+  });
+
+  it("autosave's revisions: each save counts, and a save over an older revision is refused with the newer text", async () => {
+    const sermon = await createSermon(editor, { title: `Revisions ${tag}` });
+    const other = await createUser({ roles: ["Editor"] });
+    const save = (user: TestUser, notes: string, expectedRevision?: number) =>
+      gql(user).execute(SermonsSaveDocument, {
+        id: sermon.id,
+        title: `Revisions ${tag}`,
+        notes,
+        expectedRevision,
+      });
+
+    const first = await save(editor, "First words.", 0);
+    expect(first.data!.updateSermon.revision).toBe(1);
+    // Another editor saves over revision 1 (the same sermon open in two places)…
+    const theirs = await save(other, "Their words.", 1);
+    expect(theirs.data!.updateSermon.revision).toBe(2);
+    // …so the first editor's next save, still sent over revision 1, is refused with their text.
+    const stale = await save(editor, "My later words.", 1);
+    expect(errorCode(stale)).toBe("CONFLICT");
+    const extensions = stale.errors![0]!.extensions as Record<string, unknown>;
+    expect(extensions).toMatchObject({
+      reason: "stale_revision",
+      currentRevision: 2,
+      currentTitle: `Revisions ${tag}`,
+      currentBody: "Their words.",
+    });
+    expect((await save(editor, "Mine, over theirs.", 2)).data!.updateSermon).toMatchObject({
+      revision: 3,
+      notes: "Mine, over theirs.",
+    });
+    // Without expectedRevision (an integrator's script), the save is not checked and still counts.
+    expect((await save(editor, "From a script.")).data!.updateSermon.revision).toBe(4);
   });
 
   it("links previous and next sermons in a series", async () => {

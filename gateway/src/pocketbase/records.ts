@@ -351,6 +351,8 @@ export interface SermonRecord extends BaseRecord {
   attachments: string[];
   status: "draft" | "published";
   publishedAt: string;
+  /** Counts saves: the editor's autosave sends the one it started from (stale_revision otherwise). */
+  revision: number;
   updatedBy: string;
   expand?: { series?: SermonSeriesRecord; speakers?: SpeakerRecord[] };
 }

@@ -1409,7 +1409,7 @@ export type Mutation = {
   updatePhone: PersonPhone;
   /** Save a post (a published post: its working copy); refused with CONFLICT when someone saved a newer revision since expectedRevision. An API token with CONTENT_WRITE saves only drafts it created. */
   updatePost: Post;
-  /** Change a sermon (SERMONS_MANAGE). */
+  /** Change a sermon (SERMONS_MANAGE). With expectedRevision, refused with CONFLICT (reason stale_revision) when someone saved a newer revision since; a sermon ever published keeps its address unless a slug is given. */
   updateSermon: Sermon;
   /** Change a series (SERMONS_MANAGE). */
   updateSermonSeries: SermonSeries;
@@ -2179,6 +2179,7 @@ export type MutationUpdatePostArgs = {
 
 /** The root of every write; each feature module adds its mutations here. */
 export type MutationUpdateSermonArgs = {
+  expectedRevision?: InputMaybe<Scalars['Int']['input']>;
   id: Scalars['ID']['input'];
   input: SermonInput;
 };
@@ -3930,6 +3931,8 @@ export type Sermon = {
   previousInSeries?: Maybe<Sermon>;
   /** When it was first published, or null for a sermon never published. */
   publishedAt?: Maybe<Scalars['DateTime']['output']>;
+  /** Increases with every updateSermon; send it back as expectedRevision to detect conflicting edits. */
+  revision: Scalars['Int']['output'];
   /** The references as the editor typed them. */
   scripture: Scalars['String']['output'];
   /** The references as readable text in the requested language, e.g. John 3:16–21; Romans 8. */
@@ -6071,6 +6074,7 @@ export type SermonResolvers<ContextType = GatewayContext, ParentType extends Res
   preachedOn?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   previousInSeries?: Resolver<Maybe<ResolversTypes['Sermon']>, ParentType, ContextType>;
   publishedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  revision?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   scripture?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   scriptureText?: Resolver<ResolversTypes['String'], ParentType, ContextType, RequireFields<SermonScriptureTextArgs, 'locale'>>;
   series?: Resolver<Maybe<ResolversTypes['SermonSeries']>, ParentType, ContextType>;

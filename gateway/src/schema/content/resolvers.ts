@@ -1,5 +1,5 @@
 import type { GatewayContext } from "../../context.ts";
-import { badUserInput, forbidden, pbCall } from "../../errors.ts";
+import { badUserInput, forbidden, pbCall, staleRevision } from "../../errors.ts";
 import type { PageRecord, PostRecord, RevisionRecord } from "../../pocketbase/records.ts";
 import { LIMITS } from "@flock/shared/limits";
 import { Validator } from "../../validation/validate.ts";
@@ -11,7 +11,7 @@ import { chooseSlug, slugTaken } from "../../pocketbase/slugs.ts";
 import { writeAsCaller } from "../../pocketbase/write.ts";
 import { mediaByIds } from "../../pocketbase/media.ts";
 import { renderBody } from "../../markdown/body.ts";
-import { requireAltText, staleRevision } from "./save-checks.ts";
+import { requireAltText } from "./save-checks.ts";
 import {
   deleteWorkingCopy,
   readHistory,

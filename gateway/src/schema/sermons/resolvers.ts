@@ -1,7 +1,7 @@
 import { checkedImageFile } from "../../pocketbase/image-file.ts";
 import { parseFile } from "music-metadata";
 import type { GatewayContext } from "../../context.ts";
-import { badUserInput, payloadTooLarge, pbCall, unsupportedFileType } from "../../errors.ts";
+import { badUserInput, payloadTooLarge, pbCall, staleRevision, unsupportedFileType } from "../../errors.ts";
 import type { SermonRecord, SermonSeriesRecord, SpeakerRecord } from "../../pocketbase/records.ts";
 import { LIMITS } from "@flock/shared/limits";
 import { Validator } from "../../validation/validate.ts";
@@ -482,13 +482,23 @@ export const sermonsResolvers: Resolvers = {
         ),
       );
     },
-    async updateSermon(_, { id, input }, ctx) {
+    async updateSermon(_, { id, input, expectedRevision }, ctx) {
       const viewer = await requireViewer(ctx);
       const data = validateSermon(input);
       const current = await requireSermon(ctx, id);
-      // A draft's address follows its title until the editor sets one; a published address never moves by itself.
+      const { revision } = current;
+      if (expectedRevision != null && expectedRevision !== revision)
+        throw staleRevision({
+          revision,
+          title: current.title,
+          body: current.notes,
+          updated: current.updated,
+        });
+      // A draft's address follows its title until the editor sets one; an address that was ever public
+      // (links to it may exist) never moves by itself — the post editor's rule.
       const slug =
-        input.slug === current.slug || (!input.slug && current.status === "published")
+        input.slug === current.slug ||
+        (!input.slug && (current.status === "published" || !!current.publishedAt))
           ? current.slug
           : !input.slug && slugify(String(data.title)) === current.slug
             ? current.slug
@@ -496,7 +506,11 @@ export const sermonsResolvers: Resolvers = {
       return writeAsCaller(() =>
         ctx.pb
           .collection("sermons")
-          .update<SermonRecord>(id, { ...data, slug, updatedBy: viewer.id }, { expand: EXPAND }),
+          .update<SermonRecord>(
+            id,
+            { ...data, slug, revision: revision + 1, updatedBy: viewer.id },
+            { expand: EXPAND },
+          ),
       );
     },
     async publishSermon(_, { id }, ctx) {

@@ -32,7 +32,6 @@ export const adminSermons = {
   "admin.sermons.scriptureReads": "Reads as: {text}",
   "admin.sermons.videoHint": "A YouTube or Vimeo link. Readers see it only after they click play.",
   "admin.sermons.save": "Save",
-  "admin.sermons.saving": "Saving…",
   "admin.sermons.saved": "Saved.",
   "admin.sermons.publish": "Publish",
   "admin.sermons.unpublish": "Unpublish",

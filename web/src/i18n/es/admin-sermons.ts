@@ -35,7 +35,6 @@ export const adminSermons: Record<keyof typeof english, string> = {
   "admin.sermons.videoHint":
     "Un enlace de YouTube o Vimeo. Los lectores lo ven solo después de pulsar reproducir.",
   "admin.sermons.save": "Guardar",
-  "admin.sermons.saving": "Guardando…",
   "admin.sermons.saved": "Guardado.",
   "admin.sermons.publish": "Publicar",
   "admin.sermons.unpublish": "Despublicar",

@@ -23,8 +23,8 @@ import {
   type DocumentOperations,
   type FieldsContext,
 } from "./DocumentEditor.tsx";
-import { slugFollowsTitle } from "./slug.ts";
-import type { BaseForm } from "./useDocumentEditor.ts";
+import { slugFollowsTitle } from "../../../editor/autosave/slug.ts";
+import type { BaseForm } from "../../../editor/autosave/useDocumentEditor.ts";
 import { LIMITS } from "@flock/shared/limits";
 
 type Page = AdminPageEditorFieldsFragment;

@@ -27,8 +27,8 @@ import {
   type FieldsContext,
 } from "./DocumentEditor.tsx";
 import { MediaPicker } from "./MediaPicker.tsx";
-import { slugFollowsTitle } from "./slug.ts";
-import type { BaseForm } from "./useDocumentEditor.ts";
+import { slugFollowsTitle } from "../../../editor/autosave/slug.ts";
+import type { BaseForm } from "../../../editor/autosave/useDocumentEditor.ts";
 import { LIMITS } from "@flock/shared/limits";
 
 type Post = AdminPostEditorFieldsFragment;

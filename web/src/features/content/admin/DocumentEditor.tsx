@@ -11,10 +11,15 @@ import { handleError } from "../../../lib/handleError.ts";
 import { usePageTitle } from "../../../lib/usePageTitle.ts";
 import { useAbilities } from "../../../lib/abilities.ts";
 import { useChurchDateTime } from "../../../lib/dates.ts";
-import { removeLocalCopy } from "./autosave.ts";
+import { removeLocalCopy } from "../../../editor/autosave/autosave.ts";
 import { BodyEditor, MediaLibraryLink } from "./BodyEditor.tsx";
 import { draftKey, StatusBadge } from "./common.tsx";
-import { ConflictPanel, EditorTop, KeptVersionNotice, RestoreOffer } from "./EditorPanels.tsx";
+import {
+  ConflictPanel,
+  EditorTop,
+  KeptVersionNotice,
+  RestoreOffer,
+} from "../../../editor/autosave/EditorPanels.tsx";
 import { ScheduleForm } from "./ScheduleForm.tsx";
 import {
   HistoryPanel,
@@ -24,8 +29,8 @@ import {
   type HistoryEntry,
 } from "./Revisions.tsx";
 import { oneLine, titleKeyDown, useFocusMode, useSettingsPanel } from "./Canvas.tsx";
-import { slugify } from "./slug.ts";
-import { useDocumentEditor, type BaseForm } from "./useDocumentEditor.ts";
+import { slugify } from "../../../editor/autosave/slug.ts";
+import { useDocumentEditor, type BaseForm } from "../../../editor/autosave/useDocumentEditor.ts";
 import { useNewDocument } from "./newDocument.ts";
 import "../../../styles/staff.css";
 import { LIMITS } from "@flock/shared/limits";

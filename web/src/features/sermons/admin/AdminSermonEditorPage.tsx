@@ -1,6 +1,8 @@
-import { lazy, Suspense, useCallback, useEffect, useState, type FormEvent } from "react";
+import { lazy, Suspense, useCallback, useRef, useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
+import { useApolloClient } from "@apollo/client/react";
 import {
+  AdminSermonEditorDocument,
   useAdminSermonEditor,
   useAttachSermonAudio,
   useDeleteSermon,
@@ -13,10 +15,20 @@ import {
   type AddSermonAttachmentMutation,
   type AdminSermonFragment,
 } from "./AdminSermons.generated.ts";
+import type { SermonInput } from "../../../gql/types.ts";
 import { useI18n, type I18n } from "../../../i18n/I18nProvider.tsx";
 import { Alert, type Notice } from "../../../components/Alert.tsx";
 import { Loading } from "../../../components/Loading.tsx";
 import { SelectField, TextAreaField, TextField } from "../../../components/Field.tsx";
+import { removeLocalCopy } from "../../../editor/autosave/autosave.ts";
+import {
+  ConflictPanel,
+  EditorTop,
+  KeptVersionNotice,
+  RestoreOffer,
+} from "../../../editor/autosave/EditorPanels.tsx";
+import { slugFollowsTitle, slugify } from "../../../editor/autosave/slug.ts";
+import { useDocumentEditor, type BaseForm } from "../../../editor/autosave/useDocumentEditor.ts";
 import { handleError } from "../../../lib/handleError.ts";
 import { usePageTitle } from "../../../lib/usePageTitle.ts";
 import { useDebounced } from "../../../lib/useDebounced.ts";
@@ -32,28 +44,41 @@ import { SLUG_MAX } from "@flock/shared/slug";
 // The Milkdown editor is only ever loaded lazily, on editor routes (`npm run size` checks).
 const MarkdownEditor = lazy(() => import("../../../editor/MarkdownEditor.tsx"));
 
-interface Draft {
-  title: string;
-  slug: string;
+/** What the editor edits and autosaves: the sermon's fields, the notes as the form's `body`. */
+interface SermonForm extends BaseForm {
   seriesId: string;
   speakerIds: string[];
   preachedOn: string;
   scripture: string;
   summary: string;
-  notes: string;
   videoUrl: string;
 }
 
-const draftOf = (s: AdminSermonFragment): Draft => ({
+const formOf = (s: AdminSermonFragment): SermonForm => ({
   title: s.title,
   slug: s.slug,
+  // The post editor's address rule: it follows the title until an editor types one or it was ever public.
+  slugAuto: slugFollowsTitle(s.slug, s.title, !!s.publishedAt),
+  body: s.notes,
   seriesId: s.series?.id ?? "",
   speakerIds: s.speakers.map((p) => p.id),
   preachedOn: s.preachedOn?.slice(0, 10) ?? "",
   scripture: s.scripture,
   summary: s.summary,
-  notes: s.notes,
   videoUrl: s.videoUrl,
+});
+
+const toInput = (form: SermonForm): SermonInput => ({
+  title: form.title,
+  // Null while it follows the title: the gateway chooses (and keeps free) the address of a draft.
+  slug: form.slugAuto ? null : form.slug,
+  seriesId: form.seriesId || null,
+  speakerIds: form.speakerIds,
+  preachedOn: form.preachedOn || null,
+  scripture: form.scripture,
+  summary: form.summary,
+  notes: form.body,
+  videoUrl: form.videoUrl,
 });
 
 /** A failed call as one sentence; file errors get the audio/PDF wording rather than the image one. */
@@ -80,97 +105,109 @@ function messageOf(
   return ui;
 }
 
-/** /admin/sermons/:id: everything about one sermon, saved explicitly; audio uploads resumably. */
+/** /admin/sermons/:id: everything about one sermon, autosaved as it is typed; audio uploads resumably. */
 export function AdminSermonEditorPage() {
   const i18n = useI18n();
-  const { t, locale } = i18n;
+  const { t } = i18n;
   const { id = "" } = useParams();
-  const navigate = useNavigate();
-  const { data, loading, error, refetch } = useAdminSermonEditor({
+  // Opening: the server's current revision (the cache may hold an older one), then the cache, which
+  // the mutations below keep current (status, audio, attachments).
+  const { data, loading, error } = useAdminSermonEditor({
     variables: { id },
-    fetchPolicy: "cache-and-network",
+    fetchPolicy: "network-only",
+    nextFetchPolicy: "cache-first",
   });
   const sermon = data?.sermonById ?? null;
   usePageTitle(sermon ? t("admin.sermons.editTitle", { title: sermon.title }) : t("admin.sermons.title"));
-  const [draft, setDraft] = useState<Draft | null>(null);
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const [notice, setNotice] = useState<Notice | null>(null);
+  if (loading && !data) return <Loading />;
+  if (error && !sermon) return <Alert kind="error">{handleError(error, i18n).message}</Alert>;
+  if (!sermon) return <Alert kind="error">{t("error.NOT_FOUND")}</Alert>;
+  return (
+    <SermonEditor
+      key={id}
+      sermon={sermon}
+      series={data?.sermonSeriesList ?? []}
+      speakers={data?.speakers ?? []}
+    />
+  );
+}
+
+function SermonEditor({
+  sermon,
+  series,
+  speakers,
+}: {
+  sermon: AdminSermonFragment;
+  series: readonly { id: string; title: string }[];
+  speakers: readonly { id: string; name: string }[];
+}) {
+  const i18n = useI18n();
+  const { t, locale } = i18n;
+  const { id } = sermon;
+  const navigate = useNavigate();
+  const client = useApolloClient();
   const [pdfProgress, setPdfProgress] = useState<number | null>(null);
-  const [updateSermon, { loading: saving }] = useUpdateSermon();
-  const [publish, { loading: publishing }] = usePublishSermon();
-  const [unpublish, { loading: unpublishing }] = useUnpublishSermon();
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const [updateSermon] = useUpdateSermon();
+  const [publish] = usePublishSermon();
+  const [unpublish] = useUnpublishSermon();
   const [attachAudio] = useAttachSermonAudio();
   const [removeAttachment] = useRemoveSermonAttachment();
   const [deleteSermon] = useDeleteSermon();
+  const storageKey = `flock.draft.sermon.${id}`;
 
-  useEffect(() => {
-    if (sermon && !draft) setDraft(draftOf(sermon));
-  }, [sermon, draft]);
+  const doc = useDocumentEditor<SermonForm>({
+    storageKey,
+    revision: sermon.revision,
+    serverForm: formOf(sermon),
+    save: async (form, expectedRevision) =>
+      (await updateSermon({ variables: { id, input: toInput(form), expectedRevision } })).data!.updateSermon
+        .revision,
+    reload: async () => {
+      const { data } = await client.query({
+        query: AdminSermonEditorDocument,
+        variables: { id },
+        fetchPolicy: "network-only",
+      });
+      const fresh = data?.sermonById;
+      if (!fresh) throw new Error("The sermon is gone");
+      return { form: formOf(fresh), revision: fresh.revision };
+    },
+  });
+  const { form, set, status } = doc;
+  const fieldErrors = doc.fieldErrors;
+  const slug = form.slugAuto ? slugify(form.title) : form.slug;
 
-  const scriptureQuery = useDebounced(draft?.scripture.trim() ?? "", 300);
+  const scriptureQuery = useDebounced(form.scripture.trim(), 300);
   const { data: preview } = useScripturePreview({
     variables: { text: scriptureQuery, locale },
     skip: !scriptureQuery,
   });
 
-  const set = <K extends keyof Draft>(key: K, value: Draft[K]) =>
-    setDraft((d) => (d ? { ...d, [key]: value } : d));
-  const onNotes = useCallback((markdown: string) => setDraft((d) => (d ? { ...d, notes: markdown } : d)), []);
+  // Milkdown writes Markdown its own way; what it reports for the untouched notes is the server's
+  // text, not a change (merely opening a sermon must not save it and raise its revision).
+  const normalized = useRef<string | null>(null);
+  const onNotes = useCallback(
+    (markdown: string) => set({ body: markdown === normalized.current ? doc.editorMarkdown : markdown }),
+    [set, doc.editorMarkdown],
+  );
   const uploadImage = useCallback(
     async (file: File, onProgress: (percent: number) => void) =>
-      (await uploadMedia(file, onProgress, i18n)).url,
+      (await uploadMedia(file, onProgress, i18n)).path,
     [i18n],
   );
 
-  if (loading && !data) return <Loading />;
-  if (error) return <Alert kind="error">{handleError(error, i18n).message}</Alert>;
-  if (!sermon || !draft) return <Alert kind="error">{t("error.NOT_FOUND")}</Alert>;
-
-  async function save(event?: FormEvent) {
-    event?.preventDefault();
-    setNotice(null);
-    setFieldErrors({});
-    try {
-      const result = await updateSermon({
-        variables: {
-          id,
-          input: {
-            title: draft!.title,
-            // Unchanged: the server keeps it (or, for a draft, follows the title).
-            slug: draft!.slug && draft!.slug !== sermon!.slug ? draft!.slug : null,
-            seriesId: draft!.seriesId || null,
-            speakerIds: draft!.speakerIds,
-            preachedOn: draft!.preachedOn || null,
-            scripture: draft!.scripture,
-            summary: draft!.summary,
-            notes: draft!.notes,
-            videoUrl: draft!.videoUrl,
-          },
-        },
-      });
-      if (result.data) setDraft({ ...draftOf(result.data.updateSermon), notes: draft!.notes });
-      setNotice({ kind: "success", text: t("admin.sermons.saved") });
-      return true;
-    } catch (caught) {
-      const ui = messageOf(caught, i18n);
-      setFieldErrors(ui.fieldErrors);
-      setNotice({ kind: "error", text: ui.message });
-      return false;
-    }
-  }
-
   async function togglePublished() {
-    if (sermon!.status === "DRAFT" && !(await save())) return;
-    try {
-      if (sermon!.status === "DRAFT") await publish({ variables: { id } });
-      else await unpublish({ variables: { id } });
-      setNotice({
-        kind: "success",
-        text: sermon!.status === "DRAFT" ? t("admin.sermons.published") : t("admin.sermons.unpublished"),
-      });
-    } catch (caught) {
-      setNotice({ kind: "error", text: messageOf(caught, i18n).message });
-    }
+    setNotice(null);
+    const publishing = sermon.status === "DRAFT";
+    await doc.runAction(
+      async () => {
+        if (publishing) await publish({ variables: { id } });
+        else await unpublish({ variables: { id } });
+        return null; // the sermon's fields, and so its revision, are unchanged
+      },
+      publishing ? t("admin.sermons.published") : t("admin.sermons.unpublished"),
+    );
   }
 
   async function onAudioUploaded(uploadId: string) {
@@ -198,7 +235,11 @@ export function AdminSermonEditorPage() {
         file,
         setPdfProgress,
       );
-      await refetch();
+      await client.query({
+        query: AdminSermonEditorDocument,
+        variables: { id },
+        fetchPolicy: "network-only",
+      });
     } catch (caught) {
       setNotice({ kind: "error", text: messageOf(caught, i18n, "pdf").message });
     } finally {
@@ -207,9 +248,10 @@ export function AdminSermonEditorPage() {
   }
 
   async function remove() {
-    if (!window.confirm(t("admin.sermons.confirmDelete", { title: sermon!.title }))) return;
+    if (!window.confirm(t("admin.sermons.confirmDelete", { title: sermon.title }))) return;
     try {
       await deleteSermon({ variables: { id } });
+      removeLocalCopy(storageKey);
       void navigate("/admin/sermons");
     } catch (caught) {
       setNotice({ kind: "error", text: messageOf(caught, i18n).message });
@@ -217,52 +259,73 @@ export function AdminSermonEditorPage() {
   }
 
   const passages = scriptureQuery ? (preview?.parseScripture ?? []) : [];
+  const busy = doc.busy;
   return (
     <div className="sermon-editor">
-      <p className="small">
-        <Link to="/admin/sermons">← {t("admin.sermons.title")}</Link>
-      </p>
-      <div className="section-heading">
-        {/* The title as it is being typed, not the one last saved. */}
-        <h1>{draft.title.trim() || sermon.title}</h1>
-        <span className={`badge ${sermon.status === "PUBLISHED" ? "badge--ok" : "badge--neutral"}`}>
-          {t(`admin.sermons.status.${sermon.status}`)}
-        </span>
-      </div>
+      <EditorTop
+        status={status}
+        // The title as it is being typed, not the one last saved.
+        heading={form.title.trim() || sermon.title}
+        backTo="/admin/sermons"
+        backLabel={t("admin.sermons.title")}
+        badge={
+          <span className={`badge ${sermon.status === "PUBLISHED" ? "badge--ok" : "badge--neutral"}`}>
+            {t(`admin.sermons.status.${sermon.status}`)}
+          </span>
+        }
+      />
+      {doc.offer && (
+        <RestoreOffer copy={doc.offer} current={form} onRestore={doc.restore} onDiscard={doc.discard} />
+      )}
+      {status.kind === "conflict" && (
+        <ConflictPanel
+          mine={form}
+          theirs={status.theirs}
+          onKeepMine={doc.keepMine}
+          onKeepTheirs={() => void doc.keepTheirs()}
+          busy={doc.conflictBusy}
+        />
+      )}
+      <KeptVersionNotice storageKey={storageKey} version={doc.kept} onForget={doc.forgetKept} />
+      {doc.actionError && <Alert kind="error">{doc.actionError.message}</Alert>}
+      {doc.notice && <Alert kind="success">{doc.notice}</Alert>}
       {notice && <Alert kind={notice.kind}>{notice.text}</Alert>}
-      <form onSubmit={(e) => void save(e)} noValidate>
+      <form onSubmit={(e) => e.preventDefault()} noValidate>
         <div className="sermon-editor__grid">
           <TextField
             label={t("admin.sermons.field.title")}
-            value={draft.title}
-            onChange={(e) => set("title", e.target.value)}
+            value={form.title}
+            onChange={(e) => {
+              const title = e.target.value;
+              set(form.slugAuto ? { title, slug: slugify(title) } : { title });
+            }}
             error={fieldErrors.title}
             required
             maxLength={LIMITS.nameMax}
           />
           <TextField
             label={t("admin.sermons.field.slug")}
-            value={draft.slug}
-            onChange={(e) => set("slug", e.target.value)}
+            value={slug}
+            onChange={(e) => set({ slug: e.target.value, slugAuto: false })}
             error={fieldErrors.slug}
-            hint={`/sermons/${draft.slug}`}
+            hint={`/sermons/${slug}`}
             maxLength={SLUG_MAX}
           />
           <TextField
             label={t("admin.sermons.field.preachedOn")}
             type="date"
-            value={draft.preachedOn}
-            onChange={(e) => set("preachedOn", e.target.value)}
+            value={form.preachedOn}
+            onChange={(e) => set({ preachedOn: e.target.value })}
             error={fieldErrors.preachedOn}
           />
           <SelectField
             label={t("admin.sermons.field.series")}
-            value={draft.seriesId}
-            onChange={(e) => set("seriesId", e.target.value)}
+            value={form.seriesId}
+            onChange={(e) => set({ seriesId: e.target.value })}
             optionalText={t("common.optional")}
           >
             <option value="">{t("admin.sermons.noSeries")}</option>
-            {data?.sermonSeriesList.map((s) => (
+            {series.map((s) => (
               <option key={s.id} value={s.id}>
                 {s.title}
               </option>
@@ -271,19 +334,18 @@ export function AdminSermonEditorPage() {
         </div>
         <fieldset className="field sermon-editor__speakers">
           <legend>{t("admin.sermons.field.speakers")}</legend>
-          {data?.speakers.length ? (
-            data.speakers.map((s) => (
+          {speakers.length ? (
+            speakers.map((s) => (
               <label key={s.id} className="checkbox">
                 <input
                   type="checkbox"
-                  checked={draft.speakerIds.includes(s.id)}
+                  checked={form.speakerIds.includes(s.id)}
                   onChange={(e) =>
-                    set(
-                      "speakerIds",
-                      e.target.checked
-                        ? [...draft.speakerIds, s.id]
-                        : draft.speakerIds.filter((x) => x !== s.id),
-                    )
+                    set({
+                      speakerIds: e.target.checked
+                        ? [...form.speakerIds, s.id]
+                        : form.speakerIds.filter((x) => x !== s.id),
+                    })
                   }
                 />{" "}
                 {s.name}
@@ -297,8 +359,8 @@ export function AdminSermonEditorPage() {
         </fieldset>
         <TextField
           label={t("admin.sermons.field.scripture")}
-          value={draft.scripture}
-          onChange={(e) => set("scripture", e.target.value)}
+          value={form.scripture}
+          onChange={(e) => set({ scripture: e.target.value })}
           error={fieldErrors.scripture}
           maxLength={LIMITS.scriptureMax}
           hint={
@@ -309,8 +371,8 @@ export function AdminSermonEditorPage() {
         />
         <TextAreaField
           label={t("admin.sermons.field.summary")}
-          value={draft.summary}
-          onChange={(e) => set("summary", e.target.value)}
+          value={form.summary}
+          onChange={(e) => set({ summary: e.target.value })}
           error={fieldErrors.summary}
           maxLength={LIMITS.summaryMax}
           rows={3}
@@ -319,8 +381,8 @@ export function AdminSermonEditorPage() {
         <TextField
           label={t("admin.sermons.field.videoUrl")}
           type="url"
-          value={draft.videoUrl}
-          onChange={(e) => set("videoUrl", e.target.value)}
+          value={form.videoUrl}
+          onChange={(e) => set({ videoUrl: e.target.value })}
           error={fieldErrors.videoUrl}
           hint={t("admin.sermons.videoHint")}
           optionalText={t("common.optional")}
@@ -329,25 +391,20 @@ export function AdminSermonEditorPage() {
           <span className="body-field__label">{t("admin.sermons.field.notes")}</span>
           <Suspense fallback={<Loading />}>
             <MarkdownEditor
-              key={id}
+              key={doc.editorKey}
               label={t("admin.sermons.field.notes")}
-              initialMarkdown={sermon.notes}
+              initialMarkdown={doc.editorMarkdown}
               onChange={onNotes}
               uploadImage={uploadImage}
+              onReady={(api) => {
+                normalized.current = api.getMarkdown();
+              }}
             />
           </Suspense>
           {fieldErrors.notes && <p className="field__error">{fieldErrors.notes}</p>}
         </div>
         <p className="actions">
-          <button type="submit" className="button" disabled={saving}>
-            {saving ? t("admin.sermons.saving") : t("admin.sermons.save")}
-          </button>
-          <button
-            type="button"
-            className="button button--ghost"
-            disabled={publishing || unpublishing || saving}
-            onClick={() => void togglePublished()}
-          >
+          <button type="button" className="button" disabled={busy} onClick={() => void togglePublished()}>
             {sermon.status === "DRAFT" ? t("admin.sermons.publish") : t("admin.sermons.unpublish")}
           </button>
           {sermon.status === "PUBLISHED" && (

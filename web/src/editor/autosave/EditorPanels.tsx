@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { Link } from "react-router";
-import { useI18n } from "../../../i18n/I18nProvider.tsx";
+import { useI18n } from "../../i18n/I18nProvider.tsx";
 import {
   forgetKeptVersion,
   type KeptVersion,
@@ -9,7 +9,7 @@ import {
   type TheirVersion,
 } from "./autosave.ts";
 import { lineDiff } from "./lineDiff.ts";
-import { useChurchDateTime } from "../../../lib/dates.ts";
+import { useChurchDateTime } from "../../lib/dates.ts";
 
 /** "Saving…", "Saved", "Offline – changes kept on this device"… announced politely. */
 export function SaveStatusLine({ status }: { status: SaveStatus }) {

@@ -10,7 +10,7 @@
 //   the browser is offline nothing is tried until the `online` event;
 // - a newer revision on the server (stale_revision) stops autosaving until the editor chooses.
 import { CombinedGraphQLErrors } from "@apollo/client/errors";
-import type { UiError } from "../../../lib/handleError.ts";
+import type { UiError } from "../../lib/handleError.ts";
 
 /** The other version, sent by the gateway with a stale_revision conflict. */
 export interface TheirVersion {

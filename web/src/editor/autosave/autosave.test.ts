@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { CombinedGraphQLErrors } from "@apollo/client/errors";
-import type { UiError } from "../../../lib/handleError.ts";
+import type { UiError } from "../../lib/handleError.ts";
 import { Autosave, readKeptVersion, readLocalCopy, type SaveStatus } from "./autosave.ts";
 
 type Doc = { title: string; body: string };

@@ -1,6 +1,6 @@
 import { useEffect, useState, useSyncExternalStore } from "react";
-import { useI18n } from "../../../i18n/I18nProvider.tsx";
-import { handleError } from "../../../lib/handleError.ts";
+import { useI18n } from "../../i18n/I18nProvider.tsx";
+import { handleError } from "../../lib/handleError.ts";
 import { Autosave, type SaveStatus } from "./autosave.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { useI18n } from "../../../i18n/I18nProvider.tsx";
-import { handleError, type UiError } from "../../../lib/handleError.ts";
+import { useI18n } from "../../i18n/I18nProvider.tsx";
+import { handleError, type UiError } from "../../lib/handleError.ts";
 import {
   readKeptVersion,
   readLocalCopy,
