@@ -276,7 +276,7 @@ describe("people and the directory in a real browser", () => {
     await newcomerContext.close();
   });
 
-  it("a visitor plans a visit and gets a confirmation by email", async () => {
+  it("a visitor plans a visit and gets a confirmation by email; staff open it from the requests table, note and move it on", async () => {
     const context = await newContext(browser);
     const page = await context.newPage();
     const errors = watchErrors(page);
@@ -311,6 +311,42 @@ describe("people and the directory in a real browser", () => {
     expect(confirmation.text).toContain("a party of 3");
     expect(errors).toEqual([]);
     await context.close();
+
+    // Staff see it in the visit requests table, open it beside the list, note what happened, and move it on.
+    const staffContext = await newContext(browser);
+    const staff = await staffContext.newPage();
+    const staffErrors = watchErrors(staff);
+    await signIn(staff, PASTOR, DEMO_PASSWORD);
+    await staff.goto("/admin/visits");
+    const open = staff.getByRole("button", { name, exact: true });
+    await expect.poll(() => open.isVisible(), SLOW).toBe(true);
+    await expectAccessible(staff);
+    await open.click();
+    const drawer = staff.getByRole("dialog", { name });
+    await expect.poll(() => drawer.getByText("We have a toddler.").isVisible(), SLOW).toBe(true);
+    expect(new URL(staff.url()).searchParams.get("visit")).toMatch(/^[a-z0-9]{15}$/);
+    await expectAccessible(staff);
+    await drawer.getByLabel("Staff note").fill("Called; they will come at 10:30.");
+    await drawer.getByRole("button", { name: "Save" }).click();
+    await expect.poll(() => drawer.getByRole("status").textContent(), SLOW).toContain("Saved");
+    await staff.keyboard.press("Escape");
+    await expect.poll(() => drawer.isVisible(), SLOW).toBe(false);
+    expect(new URL(staff.url()).searchParams.get("visit")).toBeNull();
+    // Focus is back where it was: the request's name in the table.
+    await expect.poll(() => staff.evaluate(() => document.activeElement?.textContent), SLOW).toBe(name);
+
+    await staff.getByRole("checkbox", { name: `Choose ${name}` }).check();
+    await staff
+      .getByRole("region", { name: "Act on the chosen rows" })
+      .getByRole("button", { name: "Mark contacted" })
+      .click();
+    await expect.poll(() => staff.getByText("1 request now “Contacted”.").isVisible(), SLOW).toBe(true);
+    await expect.poll(() => open.count(), SLOW).toBe(0);
+    await staff.getByRole("button", { name: "Contacted", exact: true }).click();
+    const row = staff.getByRole("row").filter({ has: staff.getByRole("button", { name, exact: true }) });
+    await expect.poll(() => row.getByText("Staff note").isVisible(), SLOW).toBe(true);
+    expect(staffErrors).toEqual([]);
+    await staffContext.close();
   });
 
   it("the directory at phone width: no sideways scrolling, accessible, and a person's page with Contact", async () => {
