@@ -92,14 +92,20 @@ const card = (page: Page, body: string): Locator => page.getByRole("article").fi
 const wallAnnouncement = (page: Page) =>
   page.locator(".prayer > p[role=status][aria-live=polite]").textContent();
 
-/** The pastor's queue item for a request, on the "To review" tab. */
+/** A request's row in the moderation table (one row per request). */
+const queueRow = (pastor: Page, body: string): Locator => pastor.getByRole("row").filter({ hasText: body });
+
+/** The name the wall shows for a queue row ("Anonymous" when hidden), in its "From" cell. */
+const shownName = (item: Locator) => item.locator(".prayer-row__name").textContent();
+
+/** The pastor's queue row for a request, on the "To review" tab. */
 async function findInQueue(pastor: Page, body: string): Promise<Locator> {
   await pastor.goto("/admin/prayer");
   await expect
     .poll(() => pastor.getByRole("heading", { level: 1, name: "Prayer requests" }).isVisible(), SLOW)
     .toBe(true);
   expect(await pastor.getByRole("button", { name: "To review" }).getAttribute("aria-pressed")).toBe("true");
-  const item = pastor.getByRole("article").filter({ hasText: body });
+  const item = queueRow(pastor, body);
   await expect.poll(() => item.isVisible(), SLOW).toBe(true);
   return item;
 }
@@ -171,7 +177,7 @@ describe("the prayer wall in real browsers", () => {
     const pastor = await open();
     await signIn(pastor.page, PASTOR, DEMO_PASSWORD);
     const item = await findInQueue(pastor.page, body);
-    expect(await item.getByRole("heading", { level: 2, name }).isVisible()).toBe(true);
+    expect(await shownName(item)).toBe(name);
     expect(await item.getByRole("link", { name: email }).getAttribute("href")).toBe(`mailto:${email}`);
     await accessible(pastor.page);
     await approve(pastor.page, item);
@@ -268,7 +274,7 @@ describe("the prayer wall in real browsers", () => {
     const pastor = await open();
     await signIn(pastor.page, PASTOR, DEMO_PASSWORD);
     const item = await findInQueue(pastor.page, body);
-    expect(await item.getByRole("heading", { level: 2, name: "Mark Member" }).isVisible()).toBe(true);
+    expect(await shownName(item)).toBe("Mark Member");
     await accessible(pastor.page);
     await approve(pastor.page, item);
 
@@ -399,10 +405,10 @@ describe("the prayer wall in real browsers", () => {
     const pastor = await open();
     await signIn(pastor.page, PASTOR, DEMO_PASSWORD);
     const item = await findInQueue(pastor.page, body);
-    expect(await item.getByRole("heading", { level: 2, name: "Anonymous" }).isVisible()).toBe(true);
+    expect(await shownName(item)).toBe("Anonymous");
     const requesterLine = item.getByText("Asked by");
     expect(await requesterLine.isVisible()).toBe(true);
-    const line = await item.locator(".prayer-item__requester").textContent();
+    const line = await item.locator(".prayer-row__requester").textContent();
     expect(line).toContain(requesterName);
     expect(line).toContain(EDITOR);
     expect(await item.getByText("Anonymous", { exact: true }).count()).toBeGreaterThan(1);
@@ -457,6 +463,88 @@ describe("the prayer wall in real browsers", () => {
     await pastor.context.close();
     await requester.context.close();
     await member.context.close();
+  });
+
+  it("the pastor chooses two pending requests by their checkboxes and approves both at once: the status line counts them, they leave the queue for the Approved tab, and that tab reads on a phone", async () => {
+    const bodies = [
+      uniqueBody("Please pray for the new families joining our church this autumn, that they feel at home"),
+      uniqueBody("Please pray for our neighbours who lost their home in the storm last night"),
+    ];
+
+    // 1. A member asks twice; both wait for review.
+    const requester = await open();
+    await signIn(requester.page, MEMBER, DEMO_PASSWORD);
+    await openWall(requester.page);
+    const form = requester.page.getByRole("form", { name: "Ask for prayer" });
+    for (const body of bodies) {
+      await form.getByLabel("Your request").fill(body);
+      await form.getByRole("button", { name: "Send request" }).click();
+      await expect
+        .poll(() => requester.page.getByRole("heading", { level: 2, name: "Thank you" }).isVisible(), SLOW)
+        .toBe(true);
+      await requester.page.getByRole("button", { name: "Ask for something else" }).click();
+    }
+
+    // 2. The pastor has both in the queue and chooses them with their checkboxes (named after the
+    //    request, so a screen reader tells the rows apart); the bulk bar counts them.
+    const pastor = await open();
+    await signIn(pastor.page, PASTOR, DEMO_PASSWORD);
+    await findInQueue(pastor.page, bodies[0]!);
+    const rows = bodies.map((body) => queueRow(pastor.page, body));
+    await expect.poll(() => rows[1]!.isVisible(), SLOW).toBe(true);
+    for (const row of rows) {
+      await row.getByRole("checkbox", { name: /^Choose Mark Member: Please pray for / }).check();
+    }
+    const bar = pastor.page.getByRole("region", { name: "Act on the chosen rows" });
+    expect(await bar.getByText("2 chosen").isVisible()).toBe(true);
+    await accessible(pastor.page);
+
+    // 3. "Approve" in the bar approves both: the status line says how many, both rows leave the
+    //    queue, the bar goes with the choice, and focus is not lost (the next request, or the heading).
+    await bar.getByRole("button", { name: "Approve" }).click();
+    await expect
+      .poll(
+        () => pastor.page.getByRole("status").filter({ hasText: "2 requests approved." }).isVisible(),
+        SLOW,
+      )
+      .toBe(true);
+    for (const row of rows) await expect.poll(() => row.count(), SLOW).toBe(0);
+    expect(await bar.count()).toBe(0);
+    await expect
+      .poll(
+        () => pastor.page.evaluate(() => document.activeElement?.matches(".prayer-row__request, h1")),
+        SLOW,
+      )
+      .toBe(true);
+    await accessible(pastor.page);
+
+    // 4. Both are on the Approved tab (its own address), with "Take down" instead of "Approve".
+    await pastor.page.getByRole("button", { name: "Approved", exact: true }).click();
+    await expect.poll(() => new URL(pastor.page.url()).search, SLOW).toBe("?status=approved");
+    for (const row of rows) {
+      await expect.poll(() => row.isVisible(), SLOW).toBe(true);
+      expect(await row.getByRole("button", { name: "Take down" }).isVisible()).toBe(true);
+      expect(await row.getByRole("button", { name: "Approve" }).count()).toBe(0);
+    }
+    await accessible(pastor.page);
+
+    // 5. On a phone the table's cells stack, each under its column's name, and nothing scrolls sideways.
+    const phone = await open("phone");
+    await signIn(phone.page, PASTOR, DEMO_PASSWORD);
+    await phone.page.goto("/admin/prayer?status=approved");
+    const onPhone = queueRow(phone.page, bodies[1]!);
+    await expect.poll(() => onPhone.isVisible(), SLOW).toBe(true);
+    expect(await onPhone.locator("td[data-label=Request]").textContent()).toContain(bodies[1]);
+    expect(await onPhone.getByRole("button", { name: "Take down" }).isVisible()).toBe(true);
+    expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await accessible(phone.page);
+
+    expect(requester.errors).toEqual([]);
+    expect(pastor.errors).toEqual([]);
+    expect(phone.errors).toEqual([]);
+    await phone.context.close();
+    await pastor.context.close();
+    await requester.context.close();
   });
 
   it("a member's wall loses its live stream while the pastor approves a request → once it may connect again it reconnects, refetches, and the request appears without a reload", async () => {

@@ -32,4 +32,16 @@ export const adminPrayer = {
   "prayer.admin.reasonRequired": "Give a reason.",
   "prayer.admin.rejectConfirm": "Reject request",
   "prayer.admin.rejected": "Rejected.",
+  "prayer.admin.caption.PENDING": "Prayer requests to review",
+  "prayer.admin.caption.APPROVED": "Approved prayer requests",
+  "prayer.admin.caption.REJECTED": "Rejected prayer requests",
+  "prayer.admin.caption.ANSWERED": "Answered prayer requests",
+  "prayer.admin.caption.ARCHIVED": "Archived prayer requests",
+  "prayer.admin.col.request": "Request",
+  "prayer.admin.col.from": "From",
+  "prayer.admin.col.received": "Received",
+  "prayer.admin.col.actions": "Actions",
+  "prayer.admin.bulkApproved": "{count, plural, one {# request approved.} other {# requests approved.}}",
+  "prayer.admin.bulkFailed":
+    "{count, plural, one {# request could not be approved} other {# requests could not be approved}}: {reason}",
 } as const;

@@ -34,4 +34,16 @@ export const adminPrayer: Record<keyof typeof english, string> = {
   "prayer.admin.reasonRequired": "Indica un motivo.",
   "prayer.admin.rejectConfirm": "Rechazar petición",
   "prayer.admin.rejected": "Rechazada.",
+  "prayer.admin.caption.PENDING": "Peticiones de oración por revisar",
+  "prayer.admin.caption.APPROVED": "Peticiones de oración aprobadas",
+  "prayer.admin.caption.REJECTED": "Peticiones de oración rechazadas",
+  "prayer.admin.caption.ANSWERED": "Peticiones de oración respondidas",
+  "prayer.admin.caption.ARCHIVED": "Peticiones de oración archivadas",
+  "prayer.admin.col.request": "Petición",
+  "prayer.admin.col.from": "De",
+  "prayer.admin.col.received": "Recibida",
+  "prayer.admin.col.actions": "Acciones",
+  "prayer.admin.bulkApproved": "{count, plural, one {# petición aprobada.} other {# peticiones aprobadas.}}",
+  "prayer.admin.bulkFailed":
+    "{count, plural, one {# petición no se pudo aprobar} other {# peticiones no se pudieron aprobar}}: {reason}",
 };

@@ -13,6 +13,7 @@ import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { Alert } from "../../../components/Alert.tsx";
 import { TextAreaField } from "../../../components/Field.tsx";
 import { Loading } from "../../../components/Loading.tsx";
+import { DataTable, type Column } from "../../../components/staff/DataTable.tsx";
 import { appendEdges } from "../../../lib/appendEdges.ts";
 import { handleError, type UiError } from "../../../lib/handleError.ts";
 import { usePageTitle } from "../../../lib/usePageTitle.ts";
@@ -29,17 +30,18 @@ const BODY_MIN = LIMITS.prayerBodyMin;
 const BODY_MAX = LIMITS.prayerBodyMax;
 /** Moderators without a live stream still see new requests within this time. */
 const POLL_MS = 60_000;
-const BADGE: Partial<Record<PrayerStatus, string>> = {
-  PENDING: "badge--warn",
-  APPROVED: "badge--ok",
-  REJECTED: "badge--danger",
-  ANSWERED: "badge--ok",
-};
+/** How much of a request names its row's checkbox ("Choose Anonymous: Please pray for…"). */
+const LABEL_CHARS = 60;
+/** The element that stands for a row when focus moves on after a decision (see RequestCell). */
+const ROW_FOCUS = ".prayer-row__request";
 
-/** /admin/prayer: the moderation queue (PRODUCT.md §3, §5), oldest first, by status. */
+type Item = AdminPrayerItemFragment;
+
+/** /admin/prayer: the moderation queue (PRODUCT.md §3, §5), oldest first, by status, one table row per request. */
 export function AdminPrayerPage() {
   const i18n = useI18n();
   const { t } = i18n;
+  const { format } = useChurchDateTime();
   usePageTitle(t("prayer.admin.title"));
   const [params, setParams] = useSearchParams();
   const status: PrayerStatus = STATUSES.find((s) => s.toLowerCase() === params.get("status")) ?? "PENDING";
@@ -48,9 +50,13 @@ export function AdminPrayerPage() {
     fetchPolicy: "cache-and-network",
     pollInterval: POLL_MS,
   });
+  // What the last decision did (green) and what it could not do (red), both in the status line.
   const [notice, setNotice] = useState("");
+  const [problem, setProblem] = useState("");
+  const [bulkApproving, setBulkApproving] = useState(false);
+  const [approveOne] = useApprovePrayerRequest();
   const heading = useRef<HTMLHeadingElement>(null);
-  const list = useRef<HTMLUListElement>(null);
+  const table = useRef<HTMLDivElement>(null);
   const refetchTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(() => () => clearTimeout(refetchTimer.current ?? undefined), []);
 
@@ -66,17 +72,82 @@ export function AdminPrayerPage() {
   });
 
   const items = data?.prayerQueue.edges.map((e) => e.node) ?? [];
+  /** The rows' focus targets in the order shown (the table may be sorted differently from `items`). */
+  const rowTargets = () => [...(table.current?.querySelectorAll<HTMLElement>(ROW_FOCUS) ?? [])];
 
-  /** After approving or rejecting, the item leaves this tab: say so, and go on with the next one. */
-  async function settled(id: string, message: string) {
-    const index = items.findIndex((item) => item.id === id);
-    setNotice(message);
+  /**
+   * After a decision the decided rows leave this tab: refetch, then put focus on the row now where
+   * the `index`th was (the next one to decide), or on the heading when none is left.
+   */
+  async function moveOn(index: number) {
     await refetch();
     requestAnimationFrame(() => {
-      const headings = list.current?.querySelectorAll<HTMLElement>(".prayer-item__title");
-      (headings?.[Math.min(index, headings.length - 1)] ?? heading.current)?.focus();
+      const targets = rowTargets();
+      (targets[Math.min(index, targets.length - 1)] ?? heading.current)?.focus();
     });
   }
+
+  /** One request approved or rejected from its row: say so, and go on with the next one. */
+  function settled(id: string, message: string) {
+    const index = rowTargets().findIndex((target) => target.dataset.id === id);
+    setNotice(message);
+    setProblem("");
+    void moveOn(Math.max(index, 0));
+  }
+
+  /**
+   * Bulk "Approve": the chosen rows one at a time, with the same mutation as a row's button. A failure
+   * (another moderator rejected it meanwhile, the network) does not stop the rest; the status line
+   * counts both, with the first failure's reason.
+   */
+  async function approveChosen(rows: Item[]) {
+    setBulkApproving(true);
+    setNotice("");
+    setProblem("");
+    const failures: string[] = [];
+    for (const row of rows) {
+      try {
+        await approveOne({ variables: { id: row.id } });
+      } catch (caught) {
+        failures.push(handleError(caught, i18n).message);
+      }
+    }
+    setBulkApproving(false);
+    const approved = rows.length - failures.length;
+    if (approved) setNotice(t("prayer.admin.bulkApproved", { count: approved }));
+    if (failures.length)
+      setProblem(t("prayer.admin.bulkFailed", { count: failures.length, reason: failures[0]! }));
+    // The bulk bar the focus was on goes away with the choice: continue at the top of the queue.
+    await moveOn(0);
+  }
+
+  const shownName = (item: Item) => item.authorName ?? t("prayer.anonymous");
+  const columns: Column<Item>[] = [
+    {
+      key: "request",
+      header: t("prayer.admin.col.request"),
+      cell: (item) => <RequestCell item={item} />,
+    },
+    {
+      key: "from",
+      header: t("prayer.admin.col.from"),
+      sort: shownName,
+      cell: (item) => <FromCell item={item} name={shownName(item)} />,
+    },
+    {
+      key: "received",
+      header: t("prayer.admin.col.received"),
+      sort: (item) => item.created,
+      cell: (item) => <time dateTime={item.created}>{format(item.created)}</time>,
+    },
+    {
+      key: "actions",
+      header: t("prayer.admin.col.actions"),
+      cell: (item) => (
+        <ActionsCell item={item} busy={bulkApproving} onSettled={(message) => settled(item.id, message)} />
+      ),
+    },
+  ];
 
   return (
     <div className="page admin-prayer">
@@ -92,6 +163,7 @@ export function AdminPrayerPage() {
             aria-pressed={status === s}
             onClick={() => {
               setNotice("");
+              setProblem("");
               setParams(s === "PENDING" ? {} : { status: s.toLowerCase() }, { replace: true });
             }}
           >
@@ -101,21 +173,30 @@ export function AdminPrayerPage() {
       </div>
       <p className="muted" role="status">
         {notice ? <strong className="admin-prayer__notice">{notice} </strong> : null}
+        {problem ? <strong className="admin-prayer__problem">{problem} </strong> : null}
         {data ? t("prayer.admin.count", { count: data.prayerQueue.totalCount }) : ""}
       </p>
       {error && <Alert kind="error">{handleError(error, i18n).message}</Alert>}
       {loading && !data ? (
         <Loading />
-      ) : items.length === 0 ? (
-        <div className="empty">
-          <p>{t(`prayer.admin.empty.${status}`)}</p>
-        </div>
       ) : (
-        <ul className="prayer-queue" ref={list}>
-          {items.map((item) => (
-            <QueueItem key={item.id} item={item} onSettled={(message) => void settled(item.id, message)} />
-          ))}
-        </ul>
+        <div ref={table} className="prayer-table">
+          {/* Keyed by tab: a choice or a sort made on one tab does not carry over to the next. */}
+          <DataTable
+            key={status}
+            caption={t(`prayer.admin.caption.${status}`)}
+            rows={items}
+            rowKey={(item) => item.id}
+            rowLabel={(item) => `${shownName(item)}: ${excerpt(item.body)}`}
+            columns={columns}
+            // The queue comes oldest first (first come, first served); "Received" says so and can flip it.
+            initialSort={{ key: "received", direction: "ascending" }}
+            bulkActions={
+              status === "PENDING" ? [{ label: t("prayer.admin.approve"), run: approveChosen }] : []
+            }
+            empty={<p>{t(`prayer.admin.empty.${status}`)}</p>}
+          />
+        </div>
       )}
       {data?.prayerQueue.pageInfo.hasNextPage && (
         <button
@@ -135,12 +216,94 @@ export function AdminPrayerPage() {
   );
 }
 
-function QueueItem({ item, onSettled }: { item: AdminPrayerItemFragment; onSettled(message: string): void }) {
+/** A request's first words, on one line, for its checkbox's name. */
+function excerpt(body: string): string {
+  const line = body.replace(/\s+/g, " ").trim();
+  return line.length > LABEL_CHARS ? `${line.slice(0, LABEL_CHARS - 1).trimEnd()}…` : line;
+}
+
+/**
+ * The request: who may see it and what it has gathered (badges), its whole text (moderators must read
+ * it all to decide) with "Fix typos", and why it was rejected. Focusable from script only: after a
+ * decision focus lands here, so the next request is read out first.
+ */
+function RequestCell({ item }: { item: Item }) {
+  const { t } = useI18n();
+  return (
+    <div className="prayer-row__request" tabIndex={-1} data-id={item.id}>
+      <p className="staff-badges prayer-row__badges">
+        <span className={`badge badge--visibility badge--visibility-${item.visibility.toLowerCase()}`}>
+          <span className="visually-hidden">{t("prayer.form.visibility")}: </span>
+          {t(`prayer.visibility.${item.visibility}`)}
+        </span>
+        {item.groupId && (
+          <span className="badge badge--neutral">
+            {item.groupName
+              ? t("prayer.admin.groupNamed", { name: item.groupName })
+              : t("prayer.admin.group")}
+          </span>
+        )}
+        {item.anonymous && <span className="badge badge--neutral">{t("prayer.admin.anonymous")}</span>}
+        {item.flagCount > 0 && (
+          <span className="badge badge--danger">{t("prayer.admin.flags", { count: item.flagCount })}</span>
+        )}
+        {item.status !== "PENDING" && (
+          <span className="badge badge--muted">{t("prayer.prayedCount", { count: item.prayedCount })}</span>
+        )}
+      </p>
+      <EditableBody item={item} />
+      {item.status === "REJECTED" && item.rejectReason && (
+        <p className="small prayer-row__reason">
+          <strong>{t("prayer.mine.reason")}</strong> {item.rejectReason}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/**
+ * Who asked: the name the wall shows ("Anonymous" when hidden), then, for pastoral staff, the real
+ * requester, linked to their person record when the moderator may open it, and their email.
+ */
+function FromCell({ item, name }: { item: Item; name: string }) {
+  const { t } = useI18n();
+  const { canView } = usePeoplePermissions();
+  const requester = item.requester;
+  return (
+    <>
+      <span className="prayer-row__name">{name}</span>
+      {requester && (
+        <span className="list-meta prayer-row__requester">
+          {t("prayer.admin.requester")}{" "}
+          {requester.person && canView ? (
+            <Link to={`/admin/people/${requester.person.id}`}>{requester.name}</Link>
+          ) : (
+            requester.name
+          )}
+          {requester.email && (
+            <>
+              {requester.name ? " · " : ""}
+              <a href={`mailto:${requester.email}`}>{requester.email}</a>
+            </>
+          )}
+        </span>
+      )}
+    </>
+  );
+}
+
+/** Approve, and Reject (or Take down once approved), with the row's own error. */
+function ActionsCell({
+  item,
+  busy,
+  onSettled,
+}: {
+  item: Item;
+  busy: boolean;
+  onSettled(message: string): void;
+}) {
   const i18n = useI18n();
   const { t } = i18n;
-  const { format } = useChurchDateTime();
-  const { canView } = usePeoplePermissions();
-  const titleId = useId();
   const [error, setError] = useState<UiError | null>(null);
   const [approve, { loading: approving }] = useApprovePrayerRequest();
 
@@ -154,83 +317,28 @@ function QueueItem({ item, onSettled }: { item: AdminPrayerItemFragment; onSettl
     }
   }
 
-  const requester = item.requester;
   return (
-    <li>
-      <article className="card prayer-item" aria-labelledby={titleId}>
-        <div className="prayer-item__head">
-          <h2 id={titleId} className="prayer-item__title" tabIndex={-1}>
-            {item.authorName ?? t("prayer.anonymous")}
-          </h2>
-          <span className={`badge ${BADGE[item.status] ?? "badge--muted"}`}>
-            {t(`prayer.status.${item.status}`)}
-          </span>
-        </div>
-        <p className="muted small prayer-item__meta">
-          <time dateTime={item.created}>{format(item.created)}</time>
-        </p>
-        <p className="staff-badges prayer-item__badges">
-          <span className={`badge badge--visibility badge--visibility-${item.visibility.toLowerCase()}`}>
-            <span className="visually-hidden">{t("prayer.form.visibility")}: </span>
-            {t(`prayer.visibility.${item.visibility}`)}
-          </span>
-          {item.groupId && (
-            <span className="badge badge--neutral">
-              {item.groupName
-                ? t("prayer.admin.groupNamed", { name: item.groupName })
-                : t("prayer.admin.group")}
-            </span>
-          )}
-          {item.anonymous && <span className="badge badge--neutral">{t("prayer.admin.anonymous")}</span>}
-          {item.flagCount > 0 && (
-            <span className="badge badge--danger">{t("prayer.admin.flags", { count: item.flagCount })}</span>
-          )}
-          {item.status !== "PENDING" && (
-            <span className="badge badge--muted">{t("prayer.prayedCount", { count: item.prayedCount })}</span>
-          )}
-        </p>
-        {requester && (
-          <p className="prayer-item__requester small">
-            <strong>{t("prayer.admin.requester")}</strong>{" "}
-            {requester.person && canView ? (
-              <Link to={`/admin/people/${requester.person.id}`}>{requester.name}</Link>
-            ) : (
-              requester.name
-            )}
-            {requester.email && (
-              <>
-                {requester.name ? " · " : ""}
-                <a href={`mailto:${requester.email}`}>{requester.email}</a>
-              </>
-            )}
-          </p>
+    <>
+      <div className="table__actions prayer-row__actions">
+        {item.status !== "APPROVED" && (
+          <button
+            type="button"
+            className="button button--small"
+            // While the bulk bar approves the chosen rows, one more click here would approve twice.
+            disabled={approving || busy}
+            onClick={() => void doApprove()}
+          >
+            {approving ? t("common.saving") : t("prayer.admin.approve")}
+          </button>
         )}
-        <EditableBody item={item} />
-        {item.status === "REJECTED" && item.rejectReason && (
-          <p className="small">
-            <strong>{t("prayer.mine.reason")}</strong> {item.rejectReason}
-          </p>
-        )}
-        {error && <Alert kind="error">{error.message}</Alert>}
-        <div className="actions prayer-item__actions">
-          {item.status !== "APPROVED" && (
-            <button
-              type="button"
-              className="button button--small"
-              disabled={approving}
-              onClick={() => void doApprove()}
-            >
-              {approving ? t("common.saving") : t("prayer.admin.approve")}
-            </button>
-          )}
-          {item.status !== "REJECTED" && <RejectButton item={item} onSettled={onSettled} />}
-        </div>
-      </article>
-    </li>
+        {item.status !== "REJECTED" && <RejectButton item={item} disabled={busy} onSettled={onSettled} />}
+      </div>
+      {error && <Alert kind="error">{error.message}</Alert>}
+    </>
   );
 }
 
-/** The request's text, with "Edit" for typos (the moderator's draft survives a failed save). */
+/** The request's text, with "Fix typos" (the moderator's draft survives a failed save). */
 function EditableBody({ item }: { item: AdminPrayerItemFragment }) {
   const i18n = useI18n();
   const { t, locale } = i18n;
@@ -273,9 +381,9 @@ function EditableBody({ item }: { item: AdminPrayerItemFragment }) {
 
   if (!editing) {
     return (
-      <div className="prayer-item__body">
+      <div className="prayer-row__body">
         <blockquote>{item.body}</blockquote>
-        <p className="prayer-item__edit">
+        <p className="prayer-row__edit">
           <button
             ref={editButton}
             type="button"
@@ -300,7 +408,7 @@ function EditableBody({ item }: { item: AdminPrayerItemFragment }) {
   }
   return (
     <form
-      className="form prayer-item__form"
+      className="form prayer-row__form"
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
@@ -337,9 +445,11 @@ function EditableBody({ item }: { item: AdminPrayerItemFragment }) {
 
 function RejectButton({
   item,
+  disabled,
   onSettled,
 }: {
   item: AdminPrayerItemFragment;
+  disabled: boolean;
   onSettled(message: string): void;
 }) {
   const i18n = useI18n();
@@ -374,6 +484,7 @@ function RejectButton({
       <button
         type="button"
         className="button button--danger-ghost button--small"
+        disabled={disabled}
         onClick={() => dialog.current?.showModal()}
       >
         {item.status === "APPROVED" ? t("prayer.admin.takeDown") : t("prayer.admin.reject")}
@@ -388,7 +499,7 @@ function RejectButton({
           }}
         >
           <h2 id={titleId}>{t("prayer.admin.rejectTitle")}</h2>
-          <blockquote className="prayer-item__quote">{item.body}</blockquote>
+          <blockquote className="prayer-row__quote">{item.body}</blockquote>
           {error?.message && !error.fieldErrors.reason && <Alert kind="error">{error.message}</Alert>}
           <TextAreaField
             label={t("prayer.admin.reason")}
