@@ -120,6 +120,12 @@ const PB_FIELD_CODES: Record<string, string> = {
   validation_invalid_token: "invalid_token",
   validation_invalid_token_claims: "invalid_token",
   validation_invalid_old_password: "wrong_password",
+  // Serving's hook (pb_hooks/lib/serving.js).
+  validation_need_full: "need_full",
+  validation_not_on_team: "not_on_team",
+  validation_not_on_position: "not_on_position",
+  validation_plan_done: "plan_done",
+  validation_already_answered: "already_answered",
 };
 
 /**

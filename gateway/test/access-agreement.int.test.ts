@@ -37,6 +37,7 @@ const CUSTOM_ROLES: Record<string, PermissionName[]> = {
   eventsOnly: ["events.manage"],
   integrationsOnly: ["api.manage"],
   groupsOnly: ["groups.manage"],
+  servingOnly: ["serving.manage"],
 };
 
 let gateway: Gateway;
@@ -153,6 +154,14 @@ const PROBES: Record<Ability, (pb: PocketBase, user: TestUser | null) => Promise
       })
       .catch(() => null);
     if (created) await su.collection("groups").delete(created.id);
+    return !!created;
+  },
+  async manageServing(pb) {
+    const created = await pb
+      .collection("serving_teams")
+      .create({ name: `Probe ${slug("team")}`, status: "active" })
+      .catch(() => null);
+    if (created) await su.collection("serving_teams").delete(created.id);
     return !!created;
   },
   async viewPeople(pb) {

@@ -162,6 +162,7 @@ const SCHEMA_LIMITS: Record<string, Limit | Written> = {
   "sermons.audioSize": written("the audio file's size, recorded when attached"),
   "sermons.audioType": written("the audio file's type, read from its bytes"),
   "sermons.durationSeconds": written("read from the audio file"),
+  "sermons.revision": counter,
   "sermons.videoUrl": text(LIMITS.videoUrlMax),
   "sermons.attachments": {
     maxSelect: LIMITS.sermonAttachmentsMax,
@@ -259,6 +260,23 @@ const SCHEMA_LIMITS: Record<string, Limit | Written> = {
   "group_access.leaderViewers": written("person ids, kept by the groups hook"),
   "group_access.requestViewers": written("person ids, kept by the groups hook"),
   "group_access.memberGroups": written("group ids, kept by the groups hook"),
+  "serving_teams.name": text(LIMITS.servingTeamNameMax, 1),
+  "serving_teams.description": text(LIMITS.servingTeamDescriptionMax),
+  "serving_teams.reminderDays": { min: 0, max: LIMITS.servingReminderDaysMax },
+  "serving_members.name": written("the person's name, copied by the hook"),
+  "serving_requests.name": written("the person's name, copied by the hook"),
+  "serving_positions.name": text(LIMITS.servingPositionNameMax, 1),
+  "serving_positions.description": text(LIMITS.servingPositionDescriptionMax),
+  "serving_positions.sort": written("the position's place in its team's list, kept by the gateway"),
+  "serving_plans.title": text(LIMITS.servingPlanTitleMax, 1),
+  "serving_plans.times": written("the plan's times, validated by the gateway"),
+  "serving_plans.notes": text(LIMITS.servingPlanNotesMax),
+  "serving_needs.count": { min: 1, max: LIMITS.servingNeedCountMax },
+  "serving_requests.declineReason": text(LIMITS.servingDeclineReasonMax),
+  "serving_requests.token": written("the mail link's secret, made by the hook"),
+  "serving_blockouts.reason": text(LIMITS.servingBlockoutReasonMax),
+  "serving_preferences.maxPerMonth": { min: 0, max: LIMITS.servingMaxPerMonthMax },
+  "serving_preferences.preferredTimes": written("wall-clock times, validated by the gateway"),
 };
 
 /** Fields whose values are bounded: text (every text field has a cap), numbers with a range, files, JSON with a size. */

@@ -27,6 +27,8 @@ export const ABILITIES = {
   manageEvents: ["events.manage"],
   /** Create, change, hide and archive any group; its members, requests and address. */
   manageGroups: ["groups.manage"],
+  /** Every serving team, its positions and members; plans and who is asked to serve. */
+  manageServing: ["serving.manage"],
   /** The people and households staff screens and visit requests (read). */
   viewPeople: ["people.view", "people.manage"],
   /** Add, change and approve people and households. */
@@ -94,6 +96,7 @@ export const PERMISSION_VALUES = {
   SERMONS_MANAGE: "sermons.manage",
   EVENTS_MANAGE: "events.manage",
   GROUPS_MANAGE: "groups.manage",
+  SERVING_MANAGE: "serving.manage",
   PRAYER_MODERATE: "prayer.moderate",
   PRAYER_VIEW_PASTORAL: "prayer.view_pastoral",
   MEDIA_MANAGE: "media.manage",

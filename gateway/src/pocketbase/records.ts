@@ -18,6 +18,7 @@ export type PermissionName =
   | "sermons.manage"
   | "events.manage"
   | "groups.manage"
+  | "serving.manage"
   | "prayer.moderate"
   | "prayer.view_pastoral"
   | "media.manage"
@@ -357,6 +358,104 @@ export interface SermonRecord extends BaseRecord {
   expand?: { series?: SermonSeriesRecord; speakers?: SpeakerRecord[] };
 }
 
+// Serving (pb_migrations/1732600000_serving.js): teams, positions, members, plans, needs, requests, availability.
+
+export interface ServingTeamRecord extends BaseRecord {
+  name: string;
+  description: string;
+  reminderDays: number;
+  allowSignup: boolean;
+  showNames: boolean;
+  autoOffer: boolean;
+  status: "active" | "archived";
+}
+
+export interface ServingPositionRecord extends BaseRecord {
+  team: string;
+  name: string;
+  description: string;
+  requiresBackgroundCheck: boolean;
+  requiresTraining: boolean;
+  sort: number;
+}
+
+export interface ServingMemberRecord extends BaseRecord {
+  team: string;
+  person: string;
+  /** The person's name, copied by the hook. */
+  name: string;
+  role: "leader" | "member";
+  positions: string[];
+  status: "active" | "inactive";
+  expand?: { person?: PersonRecord };
+}
+
+/** A plan's time: a rehearsal, a service or something else, as instants. */
+export interface StoredPlanTime {
+  kind: "rehearsal" | "service" | "other";
+  label: string;
+  startsAt: string;
+  endsAt: string;
+}
+
+export interface ServingPlanRecord extends BaseRecord {
+  title: string;
+  /** The service's wall-clock day, midnight UTC. */
+  date: string;
+  times: StoredPlanTime[] | null;
+  event: string;
+  occurrenceStart: string;
+  notes: string;
+  status: "draft" | "published" | "done";
+}
+
+export interface ServingNeedRecord extends BaseRecord {
+  plan: string;
+  position: string;
+  count: number;
+}
+
+export interface ServingRequestRecord extends BaseRecord {
+  need: string;
+  plan: string;
+  position: string;
+  person: string;
+  /** The person's name, copied by the hook. */
+  name: string;
+  status: "pending" | "accepted" | "declined" | "cancelled";
+  declineReason: string;
+  /** Hidden: read only by the system (the mail link). */
+  token?: string;
+  askedBy: string;
+  source: "manual" | "autofill" | "signup" | "swap" | "";
+  answeredAt: string;
+  remindedAt: string;
+  expand?: { person?: PersonRecord };
+}
+
+export interface ServingBlockoutRecord extends BaseRecord {
+  person: string;
+  startsOn: string;
+  endsOn: string;
+  repeat: "none" | "weekly" | "monthly" | "";
+  until: string;
+  reason: string;
+}
+
+export interface ServingPreferencesRecord extends BaseRecord {
+  person: string;
+  maxPerMonth: number;
+  preferredTimes: string[] | null;
+  household: "none" | "together" | "apart" | "";
+}
+
+export interface ServingClearanceRecord extends BaseRecord {
+  person: string;
+  kind: "background_check" | "training";
+  passedOn: string;
+  expiresOn: string;
+}
+
 /**
  * Each collection's record type. `npm run records:check` (scripts/check-records.ts, in CI) compares
  * them with the collections pb_migrations produce: every field present with its type, nothing more
@@ -688,4 +787,13 @@ export interface Collections {
   group_messages: GroupMessageRecord;
   group_addresses: GroupAddressRecord;
   group_access: GroupAccessRecord;
+  serving_teams: ServingTeamRecord;
+  serving_positions: ServingPositionRecord;
+  serving_members: ServingMemberRecord;
+  serving_plans: ServingPlanRecord;
+  serving_needs: ServingNeedRecord;
+  serving_requests: ServingRequestRecord;
+  serving_blockouts: ServingBlockoutRecord;
+  serving_preferences: ServingPreferencesRecord;
+  serving_clearances: ServingClearanceRecord;
 }

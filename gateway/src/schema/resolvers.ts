@@ -16,6 +16,7 @@ import { eventsResolvers } from "./events/resolvers.ts";
 import { eventsCanResolvers } from "./events/can.ts";
 import { integrationsResolvers } from "./integrations/resolvers.ts";
 import { groupsResolvers } from "./groups/resolvers.ts";
+import { servingResolvers } from "./serving/resolvers.ts";
 
 const modules: Resolvers[] = [
   { Query: { ping: () => true }, Mutation: { noop: () => true } },
@@ -37,6 +38,7 @@ const modules: Resolvers[] = [
   eventsCanResolvers,
   integrationsResolvers,
   groupsResolvers,
+  servingResolvers,
 ];
 
 /** Merge the feature modules' resolver maps (each type's fields from every module). */

@@ -537,6 +537,8 @@ export type Permission =
   | 'ROLES_MANAGE'
   /** Manage sermons, series and speakers, drafts included. */
   | 'SERMONS_MANAGE'
+  /** Manage serving: every team, its positions and members, plans and who is asked to serve. */
+  | 'SERVING_MANAGE'
   /** Change the church's settings. */
   | 'SETTINGS_MANAGE';
 

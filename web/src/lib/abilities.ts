@@ -18,6 +18,7 @@ const NONE: Abilities = {
   manageSermons: false,
   manageEvents: false,
   manageGroups: false,
+  manageServing: false,
   viewPeople: false,
   managePeople: false,
   moderatePrayer: false,

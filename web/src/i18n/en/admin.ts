@@ -77,6 +77,7 @@ export const admin = {
   "permission.SERMONS_MANAGE": "Manage sermons",
   "permission.EVENTS_MANAGE": "Manage events",
   "permission.GROUPS_MANAGE": "Manage groups",
+  "permission.SERVING_MANAGE": "Manage serving teams and schedules",
   "permission.PRAYER_MODERATE": "Moderate prayer",
   "permission.PRAYER_VIEW_PASTORAL": "See pastoral prayer",
   "permission.MEDIA_MANAGE": "Manage media",

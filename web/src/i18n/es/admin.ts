@@ -79,6 +79,7 @@ export const admin: Record<keyof typeof english, string> = {
   "permission.SERMONS_MANAGE": "Gestionar sermones",
   "permission.EVENTS_MANAGE": "Gestionar eventos",
   "permission.GROUPS_MANAGE": "Gestionar grupos",
+  "permission.SERVING_MANAGE": "Gestionar equipos de servicio y turnos",
   "permission.PRAYER_MODERATE": "Moderar la oración",
   "permission.PRAYER_VIEW_PASTORAL": "Ver oración pastoral",
   "permission.MEDIA_MANAGE": "Gestionar archivos",

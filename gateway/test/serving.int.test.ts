@@ -1,0 +1,280 @@
+/**
+ * Serving through GraphQL (issue 27): staff set up a team with positions and a plan; a leader says
+ * how many people a position needs and asks volunteers; a volunteer answers signed in, another from
+ * the mail link without signing in; bad input gets field errors. PocketBase's rules and hook decide
+ * (serving-rules.int.test.ts checks them through REST).
+ */
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type PocketBase from "pocketbase";
+import type { Gateway } from "../src/index.ts";
+import {
+  createUser,
+  errorCode,
+  GqlClient,
+  system,
+  testGateway,
+  type GqlResult,
+  type TestUser,
+} from "./helpers.ts";
+import {
+  ServingAddMemberDocument,
+  ServingAnswerDocument,
+  ServingAskDocument,
+  ServingByTokenDocument,
+  ServingCreatePlanDocument,
+  ServingCreatePositionDocument,
+  ServingCreateTeamDocument,
+  ServingMineDocument,
+  ServingPlanDocument,
+  ServingSetNeedDocument,
+  ServingSetPlanStatusDocument,
+  ServingTeamDocument,
+} from "./__generated__/operations.ts";
+
+let gateway: Gateway;
+let su: PocketBase;
+let pastor: TestUser;
+let leader: TestUser;
+let volunteer: TestUser;
+let second: TestUser;
+let member: TestUser;
+const run = randomUUID().slice(0, 6);
+
+beforeAll(async () => {
+  gateway = await testGateway();
+  su = await system();
+  [pastor, leader, volunteer, second, member] = await Promise.all([
+    createUser({ roles: ["Pastor"] }),
+    createUser(),
+    createUser(),
+    createUser(),
+    createUser(),
+  ]);
+  await su
+    .collection("people")
+    .update(volunteer.personId!, { firstName: "Vera", lastName: `Volunteer ${run}` });
+});
+afterAll(() => gateway.close());
+
+const gql = (user: TestUser | null) => new GqlClient(gateway, { token: user?.token });
+/** A refusal's field error codes ({ field: code }). */
+const fieldCodes = (result: Pick<GqlResult<unknown>, "errors">) =>
+  (result.errors?.[0]?.extensions?.fieldErrorCodes ?? {}) as Record<string, string>;
+
+/** A team with a Greeter position, `leader` leading, `volunteer` and `second` greeters; a published plan needing `count`. */
+async function setUp(count = 2) {
+  const team = (
+    await gql(pastor).execute(ServingCreateTeamDocument, {
+      input: { name: `Welcome ${run} ${randomUUID().slice(0, 4)}` },
+    })
+  ).data!.createServingTeam;
+  const greeter = (
+    await gql(pastor).execute(ServingCreatePositionDocument, { teamId: team.id, input: { name: "Greeter" } })
+  ).data!.createServingPosition;
+  await gql(pastor).execute(ServingAddMemberDocument, {
+    teamId: team.id,
+    personId: leader.personId!,
+    role: "LEADER",
+  });
+  for (const person of [volunteer, second])
+    expect(
+      (
+        await gql(leader).execute(ServingAddMemberDocument, {
+          teamId: team.id,
+          personId: person.personId!,
+          positionIds: [greeter.id],
+        })
+      ).errors,
+    ).toBeUndefined();
+  const plan = (
+    await gql(pastor).execute(ServingCreatePlanDocument, {
+      input: {
+        title: "Sunday services",
+        date: "2030-03-03",
+        times: [
+          {
+            kind: "SERVICE",
+            label: "First service",
+            startsAt: "2030-03-03T15:00:00.000Z",
+            endsAt: "2030-03-03T16:15:00.000Z",
+          },
+        ],
+      },
+    })
+  ).data!.createServingPlan;
+  await gql(pastor).execute(ServingSetPlanStatusDocument, { id: plan.id, status: "PUBLISHED" });
+  const need = (
+    await gql(leader).execute(ServingSetNeedDocument, { planId: plan.id, positionId: greeter.id, count })
+  ).data!.setServingNeed;
+  return { team, greeter, plan, need };
+}
+
+describe("serving through GraphQL", () => {
+  it("a team is set up by staff; its leader keeps the roster and sees everyone, a member only their own row", async () => {
+    const { team } = await setUp();
+    expect(team).toMatchObject({ reminderDays: 2, showNames: true, status: "ACTIVE" });
+    const asLeader = (await gql(leader).execute(ServingTeamDocument, { id: team.id })).data!.servingTeam!;
+    expect(asLeader.can).toEqual({ edit: true, archive: false, manageMembers: true });
+    expect(asLeader.members.map((m) => m.role)).toEqual(["LEADER", "MEMBER", "MEMBER"]);
+    const asVolunteer = (await gql(volunteer).execute(ServingTeamDocument, { id: team.id })).data!
+      .servingTeam!;
+    expect(asVolunteer.can).toEqual({ edit: false, archive: false, manageMembers: false });
+    expect(asVolunteer.members).toHaveLength(1);
+    expect(asVolunteer.members[0]).toMatchObject({ isMe: true, name: `Vera Volunteer ${run}` });
+    // A member of the church not on the team sees the active team, not its roster; a visitor nothing.
+    expect(
+      (await gql(member).execute(ServingTeamDocument, { id: team.id })).data!.servingTeam!.members,
+    ).toEqual([]);
+    expect((await gql(null).execute(ServingTeamDocument, { id: team.id })).data!.servingTeam).toBeNull();
+  });
+
+  it("a leader asks; the volunteer accepts signed in; the plan shows the places", async () => {
+    const { need, plan } = await setUp();
+    const asked = await gql(leader).execute(ServingAskDocument, {
+      needId: need.id,
+      personIds: [volunteer.personId!, second.personId!],
+    });
+    expect(asked.errors).toBeUndefined();
+    expect(asked.data!.askToServe.map((r) => r.status)).toEqual(["PENDING", "PENDING"]);
+    const mine = (await gql(volunteer).execute(ServingMineDocument)).data!.myServingRequests.find(
+      (r) => r.plan?.date === "2030-03-03",
+    );
+    expect(mine).toMatchObject({
+      status: "PENDING",
+      plan: { title: "Sunday services" },
+      position: { name: "Greeter" },
+      can: { answer: true, manage: false },
+    });
+    const accepted = await gql(volunteer).execute(ServingAnswerDocument, { id: mine!.id, accept: true });
+    expect(accepted.data!.answerServingRequest).toMatchObject({ status: "ACCEPTED", declineReason: "" });
+    expect(accepted.data!.answerServingRequest.answeredAt).not.toBeNull();
+    const seen = (await gql(leader).execute(ServingPlanDocument, { id: plan.id })).data!.servingPlan!;
+    expect(seen.needs[0]).toMatchObject({ count: 2, accepted: 1, pending: 1, can: { schedule: true } });
+    // Someone else cannot answer the volunteer's request.
+    expect(errorCode(await gql(second).execute(ServingAnswerDocument, { id: mine!.id, accept: false }))).toBe(
+      "FORBIDDEN",
+    );
+  });
+
+  it("the mail link reads and answers once, without signing in; the place frees on a decline", async () => {
+    const { need } = await setUp(1);
+    const [request] = (
+      await gql(leader).execute(ServingAskDocument, { needId: need.id, personIds: [volunteer.personId!] })
+    ).data!.askToServe;
+    const token = (await su.collection("serving_requests").getOne(request!.id)).token as string;
+    const read = await gql(null).execute(ServingByTokenDocument, { id: request!.id, token });
+    expect(read.data!.servingRequestByToken).toMatchObject({
+      status: "PENDING",
+      plan: { title: "Sunday services", date: "2030-03-03" },
+      position: { name: "Greeter" },
+    });
+    expect(
+      (await gql(null).execute(ServingByTokenDocument, { id: request!.id, token: "x".repeat(43) })).data!
+        .servingRequestByToken,
+    ).toBeNull();
+    const declined = await gql(null).execute(ServingAnswerDocument, {
+      id: request!.id,
+      accept: false,
+      reason: "Visiting family",
+      token,
+    });
+    expect(declined.data!.answerServingRequest).toMatchObject({
+      status: "DECLINED",
+      declineReason: "Visiting family",
+      position: { name: "Greeter" },
+    });
+    // Spent: the link reads nothing and answers nothing now.
+    expect(
+      (await gql(null).execute(ServingByTokenDocument, { id: request!.id, token })).data!
+        .servingRequestByToken,
+    ).toBeNull();
+    expect(
+      errorCode(await gql(null).execute(ServingAnswerDocument, { id: request!.id, accept: true, token })),
+    ).toBe("NOT_FOUND");
+    // The place is free: the second volunteer can be asked.
+    expect(
+      (await gql(leader).execute(ServingAskDocument, { needId: need.id, personIds: [second.personId!] }))
+        .errors,
+    ).toBeUndefined();
+  });
+
+  it("bad input gets field errors", async () => {
+    const { need, plan, greeter } = await setUp(1);
+    const noDate = await gql(pastor).execute(ServingCreatePlanDocument, {
+      input: { title: "No date", date: "" },
+    });
+    expect(fieldCodes(noDate)).toMatchObject({ date: "required" });
+    const backwards = await gql(pastor).execute(ServingCreatePlanDocument, {
+      input: {
+        title: "Backwards",
+        date: "2030-03-10",
+        times: [{ kind: "SERVICE", startsAt: "2030-03-10T16:00:00Z", endsAt: "2030-03-10T15:00:00Z" }],
+      },
+    });
+    expect(fieldCodes(backwards)).toMatchObject({ "times.0": "ends_before_start" });
+    expect(
+      fieldCodes(
+        await gql(leader).execute(ServingSetNeedDocument, {
+          planId: plan.id,
+          positionId: greeter.id,
+          count: 0,
+        }),
+      ),
+    ).toMatchObject({
+      count: "out_of_range",
+    });
+    expect(
+      fieldCodes(
+        await gql(leader).execute(ServingAskDocument, { needId: need.id, personIds: [member.personId!] }),
+      ),
+    ).toMatchObject({
+      person: "not_on_team",
+    });
+    const [asked] = (
+      await gql(leader).execute(ServingAskDocument, { needId: need.id, personIds: [volunteer.personId!] })
+    ).data!.askToServe;
+    expect(
+      fieldCodes(
+        await gql(leader).execute(ServingAskDocument, { needId: need.id, personIds: [second.personId!] }),
+      ),
+    ).toMatchObject({
+      need: "need_full",
+    });
+    // A link used after the plan is done.
+    const token = (await su.collection("serving_requests").getOne(asked!.id)).token as string;
+    await gql(pastor).execute(ServingSetPlanStatusDocument, { id: plan.id, status: "DONE" });
+    expect(
+      fieldCodes(await gql(null).execute(ServingAnswerDocument, { id: asked!.id, accept: true, token })),
+    ).toMatchObject({
+      plan: "plan_done",
+    });
+  });
+
+  it("only staff create teams and plans; a leader of another team cannot schedule this one", async () => {
+    const { need } = await setUp();
+    expect(
+      errorCode(await gql(leader).execute(ServingCreateTeamDocument, { input: { name: `Nope ${run}` } })),
+    ).toBe("FORBIDDEN");
+    expect(
+      errorCode(
+        await gql(null).execute(ServingCreatePlanDocument, { input: { title: "x", date: "2030-01-01" } }),
+      ),
+    ).toBe("UNAUTHENTICATED");
+    const other = await setUp();
+    const otherLeader = await createUser();
+    await gql(pastor).execute(ServingAddMemberDocument, {
+      teamId: other.team.id,
+      personId: otherLeader.personId!,
+      role: "LEADER",
+    });
+    expect(
+      errorCode(
+        await gql(otherLeader).execute(ServingAskDocument, {
+          needId: need.id,
+          personIds: [volunteer.personId!],
+        }),
+      ),
+    ).toBe("NOT_FOUND"); // another team's need is hidden from them, as PocketBase's rules hide it
+  });
+});
