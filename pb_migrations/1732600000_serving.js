@@ -388,6 +388,11 @@ migrate(
     });
     app.save(preferences);
 
+    const notifications = app.findCollectionByNameOrId("notifications");
+    const kind = notifications.fields.getByName("kind");
+    kind.values = [...kind.values, "serving_request", "serving_declined"];
+    app.save(notifications);
+
     const clearances = new Collection({
       type: "base",
       name: "serving_clearances",
@@ -432,6 +437,10 @@ migrate(
         /* already gone */
       }
     }
+    const notifications = app.findCollectionByNameOrId("notifications");
+    const kind = notifications.fields.getByName("kind");
+    kind.values = kind.values.filter((value) => !value.startsWith("serving_"));
+    app.save(notifications);
     const roles = app.findCollectionByNameOrId("roles");
     for (const role of app.findAllRecords("roles")) {
       const kept = role.get("permissions").filter((permission) => permission !== "serving.manage");

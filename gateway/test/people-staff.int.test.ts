@@ -263,6 +263,66 @@ describe("merge", () => {
     expect(await viewersOf(merge.id)).toBeUndefined();
   });
 
+  it("moves serving rosters, requests, blockouts and clearances; a team both serve on keeps one row with both's positions", async () => {
+    const keep = await newPerson({ firstName: "Sam" });
+    const merge = await newPerson({ firstName: "Sammy" });
+    const team = await su
+      .collection("serving_teams")
+      .create({ name: `Merge team ${tag()}`, status: "active" });
+    const [keys, vocals] = await Promise.all(
+      ["Keys", "Vocals"].map((name) => su.collection("serving_positions").create({ team: team.id, name })),
+    );
+    const keptRow = await su
+      .collection("serving_members")
+      .create({ team: team.id, person: keep.id, role: "member", status: "active", positions: [keys!.id] });
+    await su
+      .collection("serving_members")
+      .create({
+        team: team.id,
+        person: merge.id,
+        role: "leader",
+        status: "active",
+        positions: [keys!.id, vocals!.id],
+      });
+    const plan = await su
+      .collection("serving_plans")
+      .create({ title: "Merge plan", date: "2031-01-05 00:00:00.000Z", status: "published" });
+    const [keysNeed, vocalsNeed] = await Promise.all(
+      [keys!, vocals!].map((p) =>
+        su.collection("serving_needs").create({ plan: plan.id, position: p.id, count: 2 }),
+      ),
+    );
+    await su.collection("serving_requests").create({ need: keysNeed!.id, person: keep.id });
+    await su.collection("serving_requests").create({ need: keysNeed!.id, person: merge.id });
+    const vocalsRequest = await su
+      .collection("serving_requests")
+      .create({ need: vocalsNeed!.id, person: merge.id });
+    const blockout = await su.collection("serving_blockouts").create({
+      person: merge.id,
+      startsOn: "2031-01-12 00:00:00.000Z",
+      endsOn: "2031-01-12 00:00:00.000Z",
+    });
+    const clearance = await su
+      .collection("serving_clearances")
+      .create({ person: merge.id, kind: "training", passedOn: "2030-01-01 00:00:00.000Z" });
+
+    const result = await new GqlClient(gateway, { token: pastor.token }).request(MERGE, {
+      k: keep.id,
+      m: merge.id,
+    });
+    expect(result.errors).toBeUndefined();
+
+    const rows = await rowsOf("serving_members", "team", team.id);
+    expect(rows.map((r) => r.id)).toEqual([keptRow.id]);
+    expect(rows[0]).toMatchObject({ person: keep.id, role: "leader" });
+    expect([...(rows[0]!.positions as string[])].sort()).toEqual([keys!.id, vocals!.id].sort());
+    // Asked twice for the keys: one request stands (the kept person's); the vocals request moved.
+    expect((await rowsOf("serving_requests", "need", keysNeed!.id)).map((r) => r.person)).toEqual([keep.id]);
+    expect((await su.collection("serving_requests").getOne(vocalsRequest.id)).person).toBe(keep.id);
+    expect((await su.collection("serving_blockouts").getOne(blockout.id)).person).toBe(keep.id);
+    expect((await su.collection("serving_clearances").getOne(clearance.id)).person).toBe(keep.id);
+  });
+
   it("refuses to merge a person into itself, a merged record, and callers without people.manage", async () => {
     const a = await newPerson();
     const b = await newPerson();

@@ -5,10 +5,12 @@
  * (serving-rules.int.test.ts checks them through REST).
  */
 import { randomUUID } from "node:crypto";
+import { linkFrom, waitForMail } from "../../scripts/lib/smtp-catcher.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type PocketBase from "pocketbase";
 import type { Gateway } from "../src/index.ts";
 import {
+  catcherUrl,
   createUser,
   errorCode,
   GqlClient,
@@ -197,6 +199,44 @@ describe("serving through GraphQL", () => {
       (await gql(leader).execute(ServingAskDocument, { needId: need.id, personIds: [second.personId!] }))
         .errors,
     ).toBeUndefined();
+  });
+
+  it("the person asked gets a mail whose button answers without signing in; a decline reaches the leader by mail", async () => {
+    const { need, team, greeter } = await setUp(1);
+    // Someone never asked before, so the mail found is this one.
+    const asked = await createUser();
+    const name = `Asa ${randomUUID().slice(0, 6)}`;
+    await su.collection("people").update(asked.personId!, { firstName: name, lastName: "Asked" });
+    await gql(leader).execute(ServingAddMemberDocument, {
+      teamId: team.id,
+      personId: asked.personId!,
+      positionIds: [greeter.id],
+    });
+    const [request] = (
+      await gql(leader).execute(ServingAskDocument, { needId: need.id, personIds: [asked.personId!] })
+    ).data!.askToServe;
+    const mail = await waitForMail(
+      catcherUrl(),
+      asked.email,
+      /Can you serve as Greeter on Sunday, March 3\?/,
+    );
+    expect(mail.text).toContain("for Sunday services on Sunday, March 3");
+    const link = new URL(linkFrom(mail, "/serving/answer/"));
+    expect(link.pathname).toBe(`/serving/answer/${request!.id}`);
+    const token = link.searchParams.get("token")!;
+    const declined = await gql(null).execute(ServingAnswerDocument, {
+      id: request!.id,
+      accept: false,
+      reason: "Away that weekend",
+      token,
+    });
+    expect(declined.data!.answerServingRequest.status).toBe("DECLINED");
+    const told = await waitForMail(
+      catcherUrl(),
+      leader.email,
+      new RegExp(`${name} Asked can't serve as Greeter`),
+    );
+    expect(told.text).toContain("Their reason: “Away that weekend”");
   });
 
   it("bad input gets field errors", async () => {

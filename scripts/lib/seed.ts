@@ -50,6 +50,7 @@ export async function seedDemo(
     "sermons (encoding their audio)",
     "events",
     "groups",
+    "serving teams and plans",
   ];
   let done = 0;
   const step = () => onStep(steps[done]!, ++done, steps.length);
@@ -94,5 +95,8 @@ export async function seedDemo(
   step();
   const { seedGroups } = await import("./seed-groups.ts");
   await seedGroups(system);
+  step();
+  const { seedServing } = await import("./seed-serving.ts");
+  await seedServing(system);
   return "seeded";
 }

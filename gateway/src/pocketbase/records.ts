@@ -294,6 +294,8 @@ export interface NotificationRecord extends BaseRecord {
     | "webhook_disabled"
     | "group_join_request"
     | "group_request_decided"
+    | "serving_request"
+    | "serving_declined"
     | "group_chat";
   title: string;
   body: string;

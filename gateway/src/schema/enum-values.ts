@@ -52,6 +52,8 @@ export const ENUM_VALUES = {
     "GROUP_JOIN_REQUEST",
     "GROUP_REQUEST_DECIDED",
     "GROUP_CHAT",
+    "SERVING_REQUEST",
+    "SERVING_DECLINED",
   ),
   Visibility: lowercase("PRIVATE", "LEADERS", "GROUPS", "MEMBERS"),
   ContactVisibility: lowercase("PRIVATE", "LEADERS", "GROUPS", "MEMBERS"),

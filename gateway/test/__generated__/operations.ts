@@ -235,6 +235,10 @@ export type NotificationKind =
   | 'PRAYER_PRAYED'
   /** The user's prayer request was not approved (the body may give the reason). */
   | 'PRAYER_REJECTED'
+  /** Leaders: someone declined a request to serve. */
+  | 'SERVING_DECLINED'
+  /** A leader asks the person to serve on a plan. */
+  | 'SERVING_REQUEST'
   /** Staff approved the user's sign-up: member areas are open. */
   | 'SIGNUP_APPROVED'
   /** Staff: a sign-up waits for approval (PEOPLE_MANAGE). */

@@ -113,6 +113,15 @@ export const serverEn = {
 
   // Prayer: the requester hears what happened to their request.
   "prayer.prayed.title": "Someone prayed for your request",
+  // Serving: a request to serve, and a decline told to the team's leaders.
+  "serving.asked.title": "Can you serve as {position} on {date}?",
+  "serving.asked.text": "{leader} asks you to serve as {position} ({team}) for {plan} on {date}.",
+  "serving.asked.hint":
+    "Answer with the button below: it works once, without signing in, so keep this mail to yourself. You can also answer, or change your mind, under My serving.",
+  "serving.asked.button": "Answer",
+  "serving.declined.title": "{name} can't serve as {position} on {date}",
+  "serving.declined.text":
+    "{name} declined serving as {position} for {plan} on {date}.{hasReason, select, yes { Their reason: “{reason}”} other {}}",
   "groups.request.title": "{name} asks to join {group}",
   "groups.approved.title": "Welcome to {group}: your request was approved",
   "groups.request.text":

@@ -104,6 +104,15 @@ export const serverEs: Record<ServerMessageKey, string> = {
   "event.rsvp.manageButton": "Ver o cambiar tu respuesta",
 
   "prayer.prayed.title": "Alguien oró por tu petición",
+  // Servicio: una petición para servir, y un «no puedo» que se cuenta a los líderes del equipo.
+  "serving.asked.title": "¿Puedes servir como {position} el {date}?",
+  "serving.asked.text": "{leader} te pide servir como {position} ({team}) en {plan} el {date}.",
+  "serving.asked.hint":
+    "Responde con el botón de abajo: funciona una vez, sin iniciar sesión, así que guarda este correo para ti. También puedes responder, o cambiar de opinión, en Mi servicio.",
+  "serving.asked.button": "Responder",
+  "serving.declined.title": "{name} no puede servir como {position} el {date}",
+  "serving.declined.text":
+    "{name} no puede servir como {position} en {plan} el {date}.{hasReason, select, yes { Su motivo: «{reason}»} other {}}",
   "groups.request.title": "{name} pide unirse a {group}",
   "groups.approved.title": "Bienvenido a {group}: tu solicitud fue aprobada",
   "groups.request.text":

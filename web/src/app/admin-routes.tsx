@@ -24,8 +24,9 @@ const adminPrayer = withMessages(
   ["admin", "admin-prayer", "prayer"],
   () => import("../features/prayer/admin/AdminPrayerPage.tsx"),
 );
+// admin-content: the sermon editor's autosave panels (editor/autosave/) speak the post editor's words.
 const adminSermons = withMessages(
-  ["admin", "admin-sermons"],
+  ["admin", "admin-sermons", "admin-content"],
   () => import("../features/sermons/admin/index.ts"),
 );
 const adminEvents = withMessages(

@@ -25,6 +25,7 @@ const sermons = withMessages(["sermons"], () => import("../features/sermons/page
 const events = withMessages(["events"], () => import("../features/events/pages.tsx"));
 const eventPages = withMessages(["events"], () => import("../features/events/event-pages.tsx"));
 const groups = withMessages(["groups"], () => import("../features/groups/pages.tsx"));
+const serving = withMessages(["serving"], () => import("../features/serving/pages.tsx"));
 const visit = withMessages(["visit", "home"], () => import("../features/visits/VisitPage.tsx"));
 const developers = withMessages(["home"], () => import("../features/integrations/DevelopersPage.tsx"));
 const notifications = withMessages(
@@ -95,6 +96,7 @@ export function AppRoutes() {
         <Route path="events/:slug" element={lazyPage(eventPages, (m) => m.EventPage)} />
         <Route path="groups" element={lazyPage(groups, (m) => m.GroupsPage)} />
         <Route path="groups/:slug" element={lazyPage(groups, (m) => m.GroupPage)} />
+        <Route path="serving/answer/:id" element={lazyPage(serving, (m) => m.ServingAnswerPage)} />
         <Route path="visit" element={lazyPage(visit, (m) => m.VisitPage)} />
         <Route path="developers" element={lazyPage(developers, (m) => m.DevelopersPage)} />
         <Route path="me" element={<RequireViewer>{lazyPage(me, (m) => m.MeLayout)}</RequireViewer>}>
@@ -104,6 +106,7 @@ export function AppRoutes() {
           <Route path="privacy" element={lazyPage(me, (m) => m.PrivacyPage)} />
           <Route path="data" element={lazyPage(me, (m) => m.DataPage)} />
           <Route path="notifications" element={lazyPage(notifications, (m) => m.NotificationsPage)} />
+          <Route path="serving" element={lazyPage(serving, (m) => m.MyServingPage)} />
         </Route>
         {/* Signed-in users only; the pages themselves explain why a pending sign-up can't see it yet. */}
         <Route

@@ -458,6 +458,10 @@ export type NotificationKind =
   | 'PRAYER_PRAYED'
   /** The user's prayer request was not approved (the body may give the reason). */
   | 'PRAYER_REJECTED'
+  /** Leaders: someone declined a request to serve. */
+  | 'SERVING_DECLINED'
+  /** A leader asks the person to serve on a plan. */
+  | 'SERVING_REQUEST'
   /** Staff approved the user's sign-up: member areas are open. */
   | 'SIGNUP_APPROVED'
   /** Staff: a sign-up waits for approval (PEOPLE_MANAGE). */
@@ -846,6 +850,26 @@ export type ServiceTimeInput = {
   /** 24-hour local time, `HH:MM` (e.g. 10:30). */
   time: string;
 };
+
+/** Where a request to serve stands. */
+export type ServingRequestStatus =
+  /** They will serve. */
+  | 'ACCEPTED'
+  /** Withdrawn by a leader. */
+  | 'CANCELLED'
+  /** They cannot (the place is free again). */
+  | 'DECLINED'
+  /** Asked, not answered yet (it holds the place). */
+  | 'PENDING';
+
+/** What one of a plan's times is. */
+export type ServingTimeKind =
+  /** Anything else (a set-up, a meeting). */
+  | 'OTHER'
+  /** A rehearsal before the service. */
+  | 'REHEARSAL'
+  /** The service itself. */
+  | 'SERVICE';
 
 /** Credentials for signIn. */
 export type SignInInput = {

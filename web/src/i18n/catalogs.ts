@@ -18,6 +18,7 @@ import type { prayer } from "./en/prayer.ts";
 import type { sermons } from "./en/sermons.ts";
 import type { events } from "./en/events.ts";
 import type { groups } from "./en/groups.ts";
+import type { serving } from "./en/serving.ts";
 import type { me } from "./en/me.ts";
 import type { directory } from "./en/directory.ts";
 import type { people } from "./en/people.ts";
@@ -43,6 +44,7 @@ export type MessageKey =
   | keyof typeof sermons
   | keyof typeof events
   | keyof typeof groups
+  | keyof typeof serving
   | keyof typeof me
   | keyof typeof directory
   | keyof typeof people
@@ -91,6 +93,10 @@ export const CATALOGS = {
   groups: {
     en: () => import("./en/groups.ts").then((m) => m.groups),
     es: () => import("./es/groups.ts").then((m) => m.groups),
+  },
+  serving: {
+    en: () => import("./en/serving.ts").then((m) => m.serving),
+    es: () => import("./es/serving.ts").then((m) => m.serving),
   },
   me: {
     en: () => import("./en/me.ts").then((m) => m.me),
@@ -166,6 +172,7 @@ const PREFIXES: ReadonlyArray<readonly [string, Area]> = (
     ["sermons.", "sermons"],
     ["events.", "events"],
     ["groups.", "groups"],
+    ["serving.", "serving"],
     ["me.", "me"],
     ["directory.", "directory"],
     ["people.", "people"],

@@ -2499,6 +2499,10 @@ export type NotificationKind =
   | 'prayer_prayed'
   /** The user's prayer request was not approved (the body may give the reason). */
   | 'prayer_rejected'
+  /** Leaders: someone declined a request to serve. */
+  | 'serving_declined'
+  /** A leader asks the person to serve on a plan. */
+  | 'serving_request'
   /** Staff approved the user's sign-up: member areas are open. */
   | 'signup_approved'
   /** Staff: a sign-up waits for approval (PEOPLE_MANAGE). */
@@ -6201,7 +6205,7 @@ export type NotificationEventResolvers<ContextType = GatewayContext, ParentType 
   unreadCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
-export type NotificationKindResolvers = { GROUP_CHAT: 'group_chat', GROUP_JOIN_REQUEST: 'group_join_request', GROUP_REQUEST_DECIDED: 'group_request_decided', PRAYER_ANSWERED: 'prayer_answered', PRAYER_APPROVED: 'prayer_approved', PRAYER_PENDING: 'prayer_pending', PRAYER_PRAYED: 'prayer_prayed', PRAYER_REJECTED: 'prayer_rejected', SIGNUP_APPROVED: 'signup_approved', SIGNUP_PENDING: 'signup_pending', STAFF_DIGEST: 'staff_digest', VISIT_REQUEST: 'visit_request', WEBHOOK_DISABLED: 'webhook_disabled' };
+export type NotificationKindResolvers = { GROUP_CHAT: 'group_chat', GROUP_JOIN_REQUEST: 'group_join_request', GROUP_REQUEST_DECIDED: 'group_request_decided', PRAYER_ANSWERED: 'prayer_answered', PRAYER_APPROVED: 'prayer_approved', PRAYER_PENDING: 'prayer_pending', PRAYER_PRAYED: 'prayer_prayed', PRAYER_REJECTED: 'prayer_rejected', SERVING_DECLINED: 'serving_declined', SERVING_REQUEST: 'serving_request', SIGNUP_APPROVED: 'signup_approved', SIGNUP_PENDING: 'signup_pending', STAFF_DIGEST: 'staff_digest', VISIT_REQUEST: 'visit_request', WEBHOOK_DISABLED: 'webhook_disabled' };
 
 export type OccurrenceResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Occurrence'] = ResolversParentTypes['Occurrence']> = {
   can?: Resolver<ResolversTypes['OccurrenceCan'], ParentType, ContextType>;

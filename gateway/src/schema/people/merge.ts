@@ -4,6 +4,8 @@ import type { SystemClient } from "../../pocketbase/client.ts";
 import type {
   GroupJoinRequestRecord,
   GroupMemberRecord,
+  ServingMemberRecord,
+  ServingRequestRecord,
   HouseholdRecord,
   PersonBirthdayRecord,
   PersonEmailRecord,
@@ -214,6 +216,69 @@ function repointAsSystem(collection: string, field: string): Mover {
   };
 }
 
+/**
+ * Serving rosters follow the kept person; on a team both are on, one row stays, with the positions of
+ * both and the leader role if either led it.
+ */
+const moveServingMemberships: Mover = async (_pb, keep, merge, system) => {
+  const su = await system.get();
+  const fields = "id,team,role,positions";
+  const kept = await rowsPointingAt<ServingMemberRecord>(su, "serving_members", "person", keep.id, fields);
+  for (const row of await rowsPointingAt<ServingMemberRecord>(
+    su,
+    "serving_members",
+    "person",
+    merge.id,
+    fields,
+  )) {
+    const same = kept.find((k) => k.team === row.team);
+    if (!same) {
+      await pbCall(() => su.collection("serving_members").update(row.id, { person: keep.id }));
+      continue;
+    }
+    await pbCall(() => su.collection("serving_members").delete(row.id));
+    await pbCall(() =>
+      su.collection("serving_members").update(same.id, {
+        positions: [...new Set([...(same.positions ?? []), ...(row.positions ?? [])])],
+        ...(row.role === "leader" && { role: "leader" }),
+      }),
+    );
+  }
+};
+
+/** Requests to serve follow too; where both were asked for the same need, the kept person's stands. */
+const moveServingRequests: Mover = async (_pb, keep, merge, system) => {
+  const su = await system.get();
+  const kept = await rowsPointingAt<ServingRequestRecord>(
+    su,
+    "serving_requests",
+    "person",
+    keep.id,
+    "id,need",
+  );
+  for (const row of await rowsPointingAt<ServingRequestRecord>(
+    su,
+    "serving_requests",
+    "person",
+    merge.id,
+    "id,need",
+  )) {
+    if (kept.some((k) => k.need === row.need))
+      await pbCall(() => su.collection("serving_requests").delete(row.id));
+    else await pbCall(() => su.collection("serving_requests").update(row.id, { person: keep.id }));
+  }
+};
+
+/** One preferences row per person: the kept person's, else the duplicate's moves over. */
+const moveServingPreferences: Mover = async (_pb, keep, merge, system) => {
+  const su = await system.get();
+  const kept = await rowsPointingAt(su, "serving_preferences", "person", keep.id, "id");
+  for (const row of await rowsPointingAt(su, "serving_preferences", "person", merge.id, "id")) {
+    if (kept.length) await pbCall(() => su.collection("serving_preferences").delete(row.id));
+    else await pbCall(() => su.collection("serving_preferences").update(row.id, { person: keep.id }));
+  }
+};
+
 /** Derived rows: PocketBase's hooks rewrite both people's group_access as memberships and requests move. */
 const derivedByHooks: Mover = async () => {};
 
@@ -240,6 +305,12 @@ export const PERSON_RELATIONS = {
   "group_join_requests.decidedBy": repointAsSystem("group_join_requests", "decidedBy"),
   "group_messages.author": repointAsSystem("group_messages", "author"),
   "group_access.person": derivedByHooks,
+  "serving_members.person": moveServingMemberships,
+  "serving_requests.person": moveServingRequests,
+  "serving_requests.askedBy": repointAsSystem("serving_requests", "askedBy"),
+  "serving_blockouts.person": repointAsSystem("serving_blockouts", "person"),
+  "serving_preferences.person": moveServingPreferences,
+  "serving_clearances.person": repointAsSystem("serving_clearances", "person"),
 } satisfies Record<string, Mover>;
 
 /** The kept person's blank fields, filled from the merged one. */

@@ -18,6 +18,8 @@ import { fromPocketBaseDate, fromPocketBaseDateOrNull } from "../../pocketbase/d
 import { renderBody } from "../../markdown/body.ts";
 import { Validator } from "../../validation/validate.ts";
 import { LIMITS } from "@flock/shared/limits";
+import { noticeAsked, noticeDeclined } from "./notices.ts";
+import { displayName } from "../people/mappers.ts";
 import type {
   Resolvers,
   ServingPlanInput,
@@ -483,6 +485,11 @@ export const servingResolvers: Resolvers = {
             }),
           ),
         );
+      // Told after the response (system jobs; a failure to notify never fails the ask).
+      const leader = viewer.expand?.person ? displayName(viewer.expand.person) : viewer.name;
+      ctx.afterResponse(() => {
+        for (const request of asked) void noticeAsked(ctx, request.id, leader).catch(() => undefined);
+      });
       return asked;
     },
     async answerServingRequest(_, { id, accept, reason, token }, ctx) {
@@ -490,17 +497,20 @@ export const servingResolvers: Resolvers = {
       const declineReason = accept ? "" : v.text("reason", reason, { max: LIMITS.servingDeclineReasonMax });
       v.done();
       const data = { status: accept ? "accepted" : "declined", declineReason };
+      let answered: ServingRequestModel | null;
       if (token) {
         // Without signing in: PocketBase's update rule checks the secret; the hook spends it.
         await pbCall(() => ctx.pb.collection("serving_requests").update(id, data, { query: { token } }));
-        const answered = await readForTokenHolder(ctx, id);
+        answered = await readForTokenHolder(ctx, id);
         if (!answered) throw notFound();
-        return answered;
+      } else {
+        await requireViewer(ctx);
+        answered = await writeAsCaller(() =>
+          ctx.pb.collection("serving_requests").update<ServingRequestRecord>(id, data),
+        );
       }
-      await requireViewer(ctx);
-      return writeAsCaller(() =>
-        ctx.pb.collection("serving_requests").update<ServingRequestRecord>(id, data),
-      );
+      if (!accept) ctx.afterResponse(() => void noticeDeclined(ctx, id).catch(() => undefined));
+      return answered;
     },
     async removeServingRequest(_, { id }, ctx) {
       await requireViewer(ctx);

@@ -183,6 +183,7 @@ export const me = {
   "me.data.cancelRequest": "Cancel the request",
   "me.data.cancelled": "Request cancelled. Nothing will be deleted.",
   "me.nav.notifications": "Notifications",
+  "me.nav.serving": "My serving",
   "me.groupsTitle": "My groups",
   "me.groupsNone": "You're not in a group yet.",
   "me.groupsFind": "Find a group",

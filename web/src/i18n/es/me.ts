@@ -187,6 +187,7 @@ export const me: Record<keyof typeof english, string> = {
   "me.data.cancelRequest": "Cancelar la solicitud",
   "me.data.cancelled": "Solicitud cancelada. No se borrará nada.",
   "me.nav.notifications": "Notificaciones",
+  "me.nav.serving": "Mi servicio",
   "me.groupsTitle": "Mis grupos",
   "me.groupsNone": "Todavía no estás en ningún grupo.",
   "me.groupsFind": "Busca un grupo",

@@ -1,0 +1,201 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { launchChromium } from "./support/browser.ts";
+import {
+  catcherUrl,
+  DEMO_PASSWORD,
+  expectAccessible,
+  linkFrom,
+  newContext,
+  signIn,
+  waitForMail,
+  watchErrors,
+} from "./support/app.ts";
+
+// Serving for the volunteer in a real browser (issue 27), on the demo church: Mark Member answers the
+// request waiting for him under My serving; Paul Pastor (who leads the Welcome team) asks him for a
+// later Sunday, and Mark declines from the mail's link in another browser, signed out; Paul hears of
+// it by mail. The leader's screens come with the next step of the issue: Paul asks through the API.
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const MEMBER = "member@grace.example";
+const PASTOR = "pastor@grace.example";
+/** Polls wait for the app (page loads, GraphQL) rather than vitest's 1 s default. */
+const SLOW = { timeout: 15_000 };
+
+/** A GraphQL call from a signed-in page, as the app makes it (same origin, its cookie). */
+async function graphql<T>(page: Page, query: string, variables: Record<string, unknown> = {}): Promise<T> {
+  const result = await page.evaluate(
+    async ([query, variables]) => {
+      const response = await fetch("/graphql", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-graphql-yoga-csrf": "1" },
+        body: JSON.stringify({ query, variables }),
+      });
+      return response.json();
+    },
+    [query, variables] as const,
+  );
+  expect((result as { errors?: unknown }).errors).toBeUndefined();
+  return (result as { data: T }).data;
+}
+
+describe("serving: a request to serve, answered", () => {
+  it("Mark accepts under My serving; asked again by mail, he declines from the link without signing in; the leader is told", async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await signIn(page, MEMBER, DEMO_PASSWORD);
+    await page.goto("/me/serving");
+    await expect
+      .poll(() => page.getByRole("heading", { level: 1, name: "My serving" }).isVisible(), SLOW)
+      .toBe(true);
+    const waiting = page.locator(".serving-request").filter({ hasText: "Waiting for your answer" });
+    await expect
+      .poll(
+        () =>
+          waiting
+            .first()
+            .getByRole("heading", { name: /^Greeter on Sunday/ })
+            .isVisible(),
+        SLOW,
+      )
+      .toBe(true);
+    const before = await waiting.count();
+    const accepting = await waiting.first().getByRole("heading").textContent();
+    await expectAccessible(page);
+    await waiting.first().getByRole("button", { name: "Yes, I'll serve" }).click();
+    // It moves from "waiting" to the answered ones, as "You're serving".
+    await expect.poll(() => waiting.count(), SLOW).toBe(before - 1);
+    const served = page.locator(".serving-request").filter({ hasText: "You're serving" });
+    await expect.poll(() => served.getByRole("heading", { name: accepting! }).count(), SLOW).toBe(1);
+    expect(errors).toEqual([]);
+    await context.close();
+
+    // Paul publishes a later Sunday and asks Mark to greet on it (through the API: the leader's screens
+    // are the issue's next step).
+    const pastorContext = await newContext(browser);
+    const pastor = await pastorContext.newPage();
+    await signIn(pastor, PASTOR, DEMO_PASSWORD);
+    const { servingPlans } = await graphql<{
+      servingPlans: {
+        id: string;
+        date: string;
+        status: string;
+        needs: { id: string; position: { name: string } }[];
+      }[];
+    }>(
+      pastor,
+      `
+        {
+          servingPlans {
+            id
+            date
+            status
+            needs {
+              id
+              position {
+                name
+              }
+            }
+          }
+        }
+      `,
+    );
+    const later = servingPlans.find((plan) => plan.status === "DRAFT")!;
+    await graphql(
+      pastor,
+      `
+        mutation ($id: ID!) {
+          setServingPlanStatus(id: $id, status: PUBLISHED) {
+            id
+          }
+        }
+      `,
+      { id: later.id },
+    );
+    const markId = (
+      await graphql<{ servingTeams: { name: string; members: { personId: string; name: string }[] }[] }>(
+        pastor,
+        `
+          {
+            servingTeams {
+              name
+              members {
+                personId
+                name
+              }
+            }
+          }
+        `,
+      )
+    ).servingTeams
+      .find((team) => team.name === "Welcome")!
+      .members.find((member) => member.name === "Mark Member")!.personId;
+    const greeterNeed = later.needs.find((need) => need.position.name === "Greeter")!;
+    await graphql(
+      pastor,
+      `
+        mutation ($n: ID!, $p: [ID!]!) {
+          askToServe(needId: $n, personIds: $p) {
+            id
+          }
+        }
+      `,
+      {
+        n: greeterNeed.id,
+        p: [markId],
+      },
+    );
+
+    // The mail's button, opened in another browser, signed out.
+    const day = new Date(`${later.date}T12:00:00Z`).toLocaleDateString("en-US", {
+      weekday: "long",
+      month: "long",
+      day: "numeric",
+      timeZone: "UTC",
+    });
+    const mail = await waitForMail(catcherUrl(), MEMBER, new RegExp(`Can you serve as Greeter on ${day}\\?`));
+    const link = new URL(linkFrom(mail, "/serving/answer/"));
+    const guestContext = await newContext(browser, "phone");
+    const guest = await guestContext.newPage();
+    const guestErrors = watchErrors(guest);
+    await guest.goto(link.pathname + link.search);
+    await expect
+      .poll(() => guest.getByRole("heading", { level: 2, name: `Greeter on ${day}` }).isVisible(), SLOW)
+      .toBe(true);
+    // The secret leaves the address bar.
+    await expect.poll(() => new URL(guest.url()).searchParams.has("token"), SLOW).toBe(false);
+    await expectAccessible(guest);
+    await guest.getByRole("button", { name: "I can't" }).click();
+    await guest.getByLabel("Reason").fill("Visiting my sister that weekend");
+    await guest.getByRole("button", { name: "Send: I can't" }).click();
+    await expect
+      .poll(
+        () => guest.getByText("Thank you for letting us know. Your leader has been told.").isVisible(),
+        SLOW,
+      )
+      .toBe(true);
+    await expectAccessible(guest);
+    // Used: the same link answers nothing more.
+    await guest.goto(link.pathname + link.search);
+    await expect.poll(() => guest.getByText(/This link was already used/).isVisible(), SLOW).toBe(true);
+    expect(guestErrors).toEqual([]);
+    await guestContext.close();
+
+    const told = await waitForMail(
+      catcherUrl(),
+      PASTOR,
+      new RegExp(`Mark Member can't serve as Greeter on ${day}`),
+    );
+    expect(told.text).toContain("Their reason: “Visiting my sister that weekend”");
+    await pastorContext.close();
+  });
+});
