@@ -291,16 +291,25 @@ describe("publishing in a real browser", () => {
     expect((await serverPost(page, id)).status).toBe("PUBLISHED");
     await expectAccessible(page);
 
-    // The media library shows the image with its alt text and where it is used; deleting it is refused.
+    // The media library lists the image (newest first) with its alt text and where it is used; its
+    // details dialog holds the alt text; deleting it is refused, and the page says why.
     await page.goto("/admin/media");
-    const card = page.locator(".media-card", { hasText: "harvest-table" }).first();
-    await expect.poll(() => card.getByRole("link", { name: title }).isVisible(), SLOW).toBe(true);
-    expect(await card.getByRole("textbox", { name: "Alt text" }).inputValue()).toBe(
+    const row = page.getByRole("row").filter({ hasText: "harvest-table.png" }).first();
+    await expect.poll(() => row.getByRole("link", { name: title }).isVisible(), SLOW).toBe(true);
+    expect(await row.getByText("Long tables set for supper in the fellowship hall").isVisible()).toBe(true);
+    await expectAccessible(page);
+    await row.getByRole("button", { name: "Edit details of harvest-table.png" }).click();
+    const details = page.getByRole("dialog", { name: "File details" });
+    expect(await details.getByRole("textbox", { name: "Alt text" }).inputValue()).toBe(
       "Long tables set for supper in the fellowship hall",
     );
     await expectAccessible(page);
-    await card.getByRole("button", { name: /^Delete / }).click();
-    await expect.poll(() => card.getByText("can't be deleted while it is used").isVisible(), SLOW).toBe(true);
+    await details.getByRole("button", { name: "Cancel" }).click();
+    await row.getByRole("button", { name: "Delete harvest-table.png" }).click();
+    await expect
+      .poll(() => page.getByRole("alert").getByText("can't be deleted while it is used").isVisible(), SLOW)
+      .toBe(true);
+    expect(await row.isVisible()).toBe(true);
 
     // A visitor (another browser, not signed in) finds it on /news and reads it.
     const visitorContext = await newContext(browser, "phone");
@@ -674,6 +683,70 @@ describe("publishing in a real browser", () => {
     await checklist.getByRole("button", { name: "Update" }).click();
     await expect.poll(publicText, SLOW).not.toContain("Carols at seven.");
     expect(await publicText()).toContain("Candles at six.");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("the media library is a table: a column's header sorts it, and two chosen files are deleted at once", async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    const confirms: string[] = [];
+    page.on("dialog", (dialog) => {
+      confirms.push(dialog.message());
+      void dialog.accept();
+    });
+    await signIn(page, EDITOR, DEMO_PASSWORD);
+    await page.goto("/admin/media");
+    await page.getByRole("heading", { level: 1, name: "Media library" }).waitFor();
+
+    // Two uploads of this run (the search keeps other tests' files out): "apple" is the larger one,
+    // so name order and size order differ.
+    const tag = unique();
+    const apple = `${tag}-apple.png`;
+    const banana = `${tag}-banana.png`;
+    await page.locator('input[type="file"]').setInputFiles([
+      { name: apple, mimeType: "image/png", buffer: png(400, 300) },
+      { name: banana, mimeType: "image/png", buffer: png(40, 30) },
+    ]);
+    await page.getByRole("searchbox", { name: "Search by name, alt text or caption" }).fill(tag);
+    const names = () => page.locator("tbody tr .media-file__name").allTextContents();
+    await expect.poll(async () => (await names()).sort(), SLOW).toEqual([apple, banana]);
+    // Neither has alt text yet: each row says so and offers to add it.
+    expect(await page.getByRole("button", { name: `Add alt text for ${banana}` }).isVisible()).toBe(true);
+    await expectAccessible(page);
+
+    // Sorting: by size (smallest first), then by file name (A to Z), then Z to A.
+    const header = (name: string) => page.getByRole("columnheader", { name: new RegExp(`^${name}`) });
+    await header("Size").getByRole("button").click();
+    expect(await header("Size").getAttribute("aria-sort")).toBe("ascending");
+    expect(await names()).toEqual([banana, apple]);
+    await header("File").getByRole("button").click();
+    expect(await names()).toEqual([apple, banana]);
+    await header("File").getByRole("button").click();
+    expect(await header("File").getAttribute("aria-sort")).toBe("descending");
+    expect(await names()).toEqual([banana, apple]);
+
+    // Bulk delete: choose both, confirm (the question names how many), and both rows are gone.
+    await page.getByRole("checkbox", { name: `Choose ${apple}` }).check();
+    await page.getByRole("checkbox", { name: `Choose ${banana}` }).check();
+    const bulk = page.getByRole("region", { name: "Act on the chosen rows" });
+    expect(await bulk.getByText("2 chosen").isVisible()).toBe(true);
+    await expectAccessible(page);
+    await bulk.getByRole("button", { name: "Delete", exact: true }).click();
+    await expect
+      .poll(() => page.getByRole("status").getByText("2 files deleted.").isVisible(), SLOW)
+      .toBe(true);
+    expect(confirms).toEqual(["Delete 2 files for good?"]);
+    await expect.poll(() => page.getByText("No files match.").isVisible(), SLOW).toBe(true);
+    expect(await page.locator("tbody tr").count()).toBe(0);
+    const left = await gql<{ mediaLibrary: { totalCount: number } }>(
+      page,
+      "query ($q: String) { mediaLibrary(search: $q) { totalCount } }",
+      { q: tag },
+    );
+    expect(left.mediaLibrary.totalCount).toBe(0);
+    await expectAccessible(page);
     expect(errors).toEqual([]);
     await context.close();
   });
