@@ -23,6 +23,7 @@ import {
   ServingAddMemberDocument,
   ServingAnswerDocument,
   ServingAskDocument,
+  ServingAutofillDocument,
   ServingByTokenDocument,
   ServingCreatePlanDocument,
   ServingCreatePositionDocument,
@@ -237,6 +238,136 @@ describe("serving through GraphQL", () => {
       new RegExp(`${name} Asked can't serve as Greeter`),
     );
     expect(told.text).toContain("Their reason: “Away that weekend”");
+  });
+
+  it("auto-fill proposes free, qualified people fairly: never someone blocked out or serving elsewhere at the time; the same answer twice", async () => {
+    // A team of its own with two greeters never scheduled before (the file's other volunteers serve
+    // elsewhere on these Sundays, which auto-fill would rightly avoid).
+    const team = (
+      await gql(pastor).execute(ServingCreateTeamDocument, {
+        input: { name: `Fill ${run} ${randomUUID().slice(0, 4)}` },
+      })
+    ).data!.createServingTeam;
+    const greeter = (
+      await gql(pastor).execute(ServingCreatePositionDocument, {
+        teamId: team.id,
+        input: { name: "Greeter" },
+      })
+    ).data!.createServingPosition;
+    await gql(pastor).execute(ServingAddMemberDocument, {
+      teamId: team.id,
+      personId: leader.personId!,
+      role: "LEADER",
+    });
+    const [volunteer, second] = await Promise.all([createUser(), createUser()]);
+    for (const person of [volunteer, second])
+      await gql(leader).execute(ServingAddMemberDocument, {
+        teamId: team.id,
+        personId: person.personId!,
+        positionIds: [greeter.id],
+      });
+    const plans = [];
+    for (const date of ["2030-03-03", "2030-03-10", "2030-03-17", "2030-03-24"]) {
+      const p = (
+        await gql(pastor).execute(ServingCreatePlanDocument, {
+          input: {
+            title: "Sunday services",
+            date,
+            times: [{ kind: "SERVICE", startsAt: `${date}T15:00:00.000Z`, endsAt: `${date}T16:15:00.000Z` }],
+          },
+        })
+      ).data!.createServingPlan;
+      await gql(leader).execute(ServingSetNeedDocument, { planId: p.id, positionId: greeter.id, count: 1 });
+      plans.push(p);
+    }
+    const [plan, ...later] = plans as [(typeof plans)[0], ...typeof plans];
+    // The volunteer is away on the 10th; the second greeter serves on another team at the time on the 17th.
+    await su.collection("serving_blockouts").create({
+      person: volunteer.personId,
+      startsOn: "2030-03-10 00:00:00.000Z",
+      endsOn: "2030-03-10 00:00:00.000Z",
+      repeat: "none",
+    });
+    const otherTeam = await su
+      .collection("serving_teams")
+      .create({ name: `Other ${run} ${randomUUID().slice(0, 4)}`, status: "active" });
+    const sound = await su.collection("serving_positions").create({ team: otherTeam.id, name: "Sound" });
+    await su.collection("serving_members").create({
+      team: otherTeam.id,
+      person: second.personId,
+      role: "member",
+      status: "active",
+      positions: [sound.id],
+    });
+    const elsewhere = await su.collection("serving_plans").create({
+      title: "Other",
+      date: "2030-03-17 00:00:00.000Z",
+      status: "published",
+      times: [
+        {
+          kind: "service",
+          label: "",
+          startsAt: "2030-03-17T15:30:00.000Z",
+          endsAt: "2030-03-17T16:30:00.000Z",
+        },
+      ],
+    });
+    const soundNeed = await su
+      .collection("serving_needs")
+      .create({ plan: elsewhere.id, position: sound.id, count: 1 });
+    await su
+      .collection("serving_requests")
+      .create({ need: soundNeed.id, person: second.personId, status: "accepted" });
+
+    const run1 = await gql(leader).execute(ServingAutofillDocument, {
+      teamId: team.id,
+      from: "2030-03-01",
+      to: "2030-03-31",
+    });
+    expect(run1.errors).toBeUndefined();
+    const proposals = run1.data!.servingAutofill.proposals;
+    const byPlan = new Map(proposals.map((p) => [p.planId, p.personId]));
+    expect(byPlan.size).toBe(4);
+    expect(byPlan.get(later[0]!.id)).toBe(second.personId); // the volunteer is away
+    expect(byPlan.get(later[1]!.id)).toBe(volunteer.personId); // the second greeter serves elsewhere then
+    // Fair across teams: with the second greeter's place on the other team counted, the two hold
+    // places within one of each other (4 Sundays + 1 elsewhere = 3 and 2).
+    const held = (personId: string) =>
+      [...byPlan.values()].filter((id) => id === personId).length + (personId === second.personId ? 1 : 0);
+    expect(Math.abs(held(volunteer.personId!) - held(second.personId!))).toBeLessThanOrEqual(1);
+    expect(proposals.find((p) => p.planId === plan.id)).toMatchObject({
+      windowWeeks: 8,
+      needId: expect.any(String),
+    });
+    expect(run1.data!.servingAutofill.unfilled).toEqual([]);
+    // Deterministic: the same input, the same proposals.
+    const run2 = await gql(leader).execute(ServingAutofillDocument, {
+      teamId: team.id,
+      from: "2030-03-01",
+      to: "2030-03-31",
+    });
+    expect(run2.data!.servingAutofill).toEqual(run1.data!.servingAutofill);
+    // Someone who does not lead the team is refused; a range backwards gets a field error.
+    expect(
+      errorCode(
+        await gql(volunteer).execute(ServingAutofillDocument, {
+          teamId: team.id,
+          from: "2030-03-01",
+          to: "2030-03-31",
+        }),
+      ),
+    ).toBe("FORBIDDEN");
+    expect(
+      fieldCodes(
+        await gql(leader).execute(ServingAutofillDocument, {
+          teamId: team.id,
+          from: "2030-03-31",
+          to: "2030-03-01",
+        }),
+      ),
+    ).toMatchObject({
+      to: "out_of_range",
+    });
   });
 
   it("bad input gets field errors", async () => {

@@ -851,6 +851,18 @@ export type ServiceTimeInput = {
   time: string;
 };
 
+/** A position's fields. */
+export type ServingPositionInput = {
+  /** At most 500 characters. */
+  description?: string | null | undefined;
+  /** Required, at most 50 characters, unique in the team. */
+  name: string;
+  /** Only people with a passed, unexpired background check. */
+  requiresBackgroundCheck?: boolean | null | undefined;
+  /** Only people with unexpired training. */
+  requiresTraining?: boolean | null | undefined;
+};
+
 /** Where a request to serve stands. */
 export type ServingRequestStatus =
   /** They will serve. */
@@ -861,6 +873,36 @@ export type ServingRequestStatus =
   | 'DECLINED'
   /** Asked, not answered yet (it holds the place). */
   | 'PENDING';
+
+/** A person's place on a serving team. */
+export type ServingRole =
+  /** Schedules the team, keeps its positions and roster. */
+  | 'LEADER'
+  /** Serves in the positions they can fill. */
+  | 'MEMBER';
+
+/** A team's fields. */
+export type ServingTeamInput = {
+  /** Members may put themselves into open places. */
+  allowSignup?: boolean | null | undefined;
+  /** A decline offers the place to the next suitable person. */
+  autoOffer?: boolean | null | undefined;
+  /** Plain text, at most 2000 characters. */
+  description?: string | null | undefined;
+  /** Required, at most 100 characters, unique. */
+  name: string;
+  /** 0–14 days (default 2). */
+  reminderDays?: number | null | undefined;
+  /** Those serving on a plan see who else does. */
+  showNames?: boolean | null | undefined;
+};
+
+/** Whether a serving team is in use. */
+export type ServingTeamStatus =
+  /** In use: its members are scheduled. */
+  | 'ACTIVE'
+  /** Kept for its history; nobody is scheduled. */
+  | 'ARCHIVED';
 
 /** What one of a plan's times is. */
 export type ServingTimeKind =

@@ -3301,6 +3301,8 @@ export type Query = {
    * "Romans" also matches sermons on that book).
    */
   sermons: SermonConnection;
+  /** Proposals to fill a team's open places on the plans of [from, to] (at most 26 weeks): qualified, not blocked out, not serving elsewhere at the time, under their monthly limit, never twice on one plan, the load spread fairly. Deterministic. The team's leaders, SERVING_MANAGE. */
+  servingAutofill: ServingAutofill;
   /** One plan, or null when the caller may not see it. */
   servingPlan?: Maybe<ServingPlan>;
   /** Plans the caller may see whose day is in [from, to] (YYYY-MM-DD; default: today and the 12 weeks after), by day. */
@@ -3734,6 +3736,17 @@ export type QuerySermonsArgs = {
   speakerId?: InputMaybe<Scalars['ID']['input']>;
   status?: InputMaybe<SermonStatus>;
   year?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
+export type QueryServingAutofillArgs = {
+  from: Scalars['String']['input'];
+  teamId: Scalars['ID']['input'];
+  to: Scalars['String']['input'];
 };
 
 
@@ -4346,6 +4359,15 @@ export type ServiceTimeInput = {
   time: Scalars['String']['input'];
 };
 
+/** What auto-fill proposes for a team over a range of plans. */
+export type ServingAutofill = {
+  __typename?: 'ServingAutofill';
+  /** One per open place it could fill: the fewest places held recently first, then preferences. */
+  proposals: Array<ServingProposal>;
+  /** What stays open. */
+  unfilled: Array<ServingUnfilled>;
+};
+
 /** A person on a serving team. */
 export type ServingMember = {
   __typename?: 'ServingMember';
@@ -4498,6 +4520,29 @@ export type ServingPositionInput = {
   requiresTraining?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
+/** A person auto-fill proposes for an open place, and why (nothing is asked until the leader sends it). */
+export type ServingProposal = {
+  __typename?: 'ServingProposal';
+  /** The person's name. */
+  name: Scalars['String']['output'];
+  /** The need (a plan's places in a position) the place is in. */
+  needId: Scalars['ID']['output'];
+  /** The person's id. */
+  personId: Scalars['ID']['output'];
+  /** The plan's id. */
+  planId: Scalars['ID']['output'];
+  /** The position's id. */
+  positionId: Scalars['ID']['output'];
+  /** The plan's first service is at a time they prefer. */
+  prefersTime: Scalars['Boolean']['output'];
+  /** Places they held (asked or accepted, any team) in the weeks before the plan. */
+  servedInWindow: Scalars['Int']['output'];
+  /** The weeks counted in servedInWindow. */
+  windowWeeks: Scalars['Int']['output'];
+  /** A household member serves on the plan and they like to serve together. */
+  withHousehold: Scalars['Boolean']['output'];
+};
+
 /** A request to serve in a position on a plan. */
 export type ServingRequest = {
   __typename?: 'ServingRequest';
@@ -4621,6 +4666,17 @@ export type ServingTimeKind =
   | 'rehearsal'
   /** The service itself. */
   | 'service';
+
+/** Places auto-fill could not fill: nobody on the team is free, qualified and under their limits. */
+export type ServingUnfilled = {
+  __typename?: 'ServingUnfilled';
+  /** How many places stay open. */
+  missing: Scalars['Int']['output'];
+  /** The plan's id. */
+  planId: Scalars['ID']['output'];
+  /** The position's id. */
+  positionId: Scalars['ID']['output'];
+};
 
 /** The church's settings; everything here is public and shown on the site. */
 export type Settings = {
@@ -5455,6 +5511,7 @@ export type ResolversTypes = {
   SermonVideo: ResolverTypeWrapper<SermonVideo>;
   ServiceTime: ResolverTypeWrapper<Omit<ServiceTime, 'day'> & { day: ResolversTypes['Weekday'] }>;
   ServiceTimeInput: ServiceTimeInput;
+  ServingAutofill: ResolverTypeWrapper<ServingAutofill>;
   ServingMember: ResolverTypeWrapper<ServingMemberRecord>;
   ServingNeed: ResolverTypeWrapper<ServingNeedRecord>;
   ServingNeedCan: ResolverTypeWrapper<ServingNeedCan>;
@@ -5466,6 +5523,7 @@ export type ResolversTypes = {
   ServingPlanTimeInput: ServingPlanTimeInput;
   ServingPosition: ResolverTypeWrapper<ServingPositionRecord>;
   ServingPositionInput: ServingPositionInput;
+  ServingProposal: ResolverTypeWrapper<ServingProposal>;
   ServingRequest: ResolverTypeWrapper<ServingRequestModel>;
   ServingRequestCan: ResolverTypeWrapper<ServingRequestCan>;
   ServingRequestStatus: ResolverTypeWrapper<ServingRequestStatus>;
@@ -5475,6 +5533,7 @@ export type ResolversTypes = {
   ServingTeamInput: ServingTeamInput;
   ServingTeamStatus: ResolverTypeWrapper<ServingTeamStatus>;
   ServingTimeKind: ResolverTypeWrapper<ServingTimeKind>;
+  ServingUnfilled: ResolverTypeWrapper<ServingUnfilled>;
   Settings: ResolverTypeWrapper<SettingsRecord>;
   SignInInput: SignInInput;
   SignUpInput: SignUpInput;
@@ -5631,6 +5690,7 @@ export type ResolversParentTypes = {
   SermonVideo: SermonVideo;
   ServiceTime: ServiceTime;
   ServiceTimeInput: ServiceTimeInput;
+  ServingAutofill: ServingAutofill;
   ServingMember: ServingMemberRecord;
   ServingNeed: ServingNeedRecord;
   ServingNeedCan: ServingNeedCan;
@@ -5641,11 +5701,13 @@ export type ResolversParentTypes = {
   ServingPlanTimeInput: ServingPlanTimeInput;
   ServingPosition: ServingPositionRecord;
   ServingPositionInput: ServingPositionInput;
+  ServingProposal: ServingProposal;
   ServingRequest: ServingRequestModel;
   ServingRequestCan: ServingRequestCan;
   ServingTeam: ServingTeamRecord;
   ServingTeamCan: ServingTeamCan;
   ServingTeamInput: ServingTeamInput;
+  ServingUnfilled: ServingUnfilled;
   Settings: SettingsRecord;
   SignInInput: SignInInput;
   SignUpInput: SignUpInput;
@@ -6497,6 +6559,7 @@ export type QueryResolvers<ContextType = GatewayContext, ParentType extends Reso
   sermonSeriesList?: Resolver<Array<ResolversTypes['SermonSeries']>, ParentType, ContextType>;
   sermonYears?: Resolver<Array<ResolversTypes['Int']>, ParentType, ContextType>;
   sermons?: Resolver<ResolversTypes['SermonConnection'], ParentType, ContextType, RequireFields<QuerySermonsArgs, 'first' | 'includeDrafts'>>;
+  servingAutofill?: Resolver<ResolversTypes['ServingAutofill'], ParentType, ContextType, RequireFields<QueryServingAutofillArgs, 'from' | 'teamId' | 'to'>>;
   servingPlan?: Resolver<Maybe<ResolversTypes['ServingPlan']>, ParentType, ContextType, RequireFields<QueryServingPlanArgs, 'id'>>;
   servingPlans?: Resolver<Array<ResolversTypes['ServingPlan']>, ParentType, ContextType, Partial<QueryServingPlansArgs>>;
   servingRequestByToken?: Resolver<Maybe<ResolversTypes['ServingRequest']>, ParentType, ContextType, RequireFields<QueryServingRequestByTokenArgs, 'id' | 'token'>>;
@@ -6701,6 +6764,11 @@ export type ServiceTimeResolvers<ContextType = GatewayContext, ParentType extend
   time?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type ServingAutofillResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ServingAutofill'] = ResolversParentTypes['ServingAutofill']> = {
+  proposals?: Resolver<Array<ResolversTypes['ServingProposal']>, ParentType, ContextType>;
+  unfilled?: Resolver<Array<ResolversTypes['ServingUnfilled']>, ParentType, ContextType>;
+};
+
 export type ServingMemberResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ServingMember'] = ResolversParentTypes['ServingMember']> = {
   active?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -6760,6 +6828,18 @@ export type ServingPositionResolvers<ContextType = GatewayContext, ParentType ex
   teamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
 };
 
+export type ServingProposalResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ServingProposal'] = ResolversParentTypes['ServingProposal']> = {
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  needId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  personId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  planId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  positionId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  prefersTime?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  servedInWindow?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  windowWeeks?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  withHousehold?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
 export type ServingRequestResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ServingRequest'] = ResolversParentTypes['ServingRequest']> = {
   answeredAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   can?: Resolver<ResolversTypes['ServingRequestCan'], ParentType, ContextType>;
@@ -6806,6 +6886,12 @@ export type ServingTeamCanResolvers<ContextType = GatewayContext, ParentType ext
 export type ServingTeamStatusResolvers = { ACTIVE: 'active', ARCHIVED: 'archived' };
 
 export type ServingTimeKindResolvers = { OTHER: 'other', REHEARSAL: 'rehearsal', SERVICE: 'service' };
+
+export type ServingUnfilledResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ServingUnfilled'] = ResolversParentTypes['ServingUnfilled']> = {
+  missing?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  planId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  positionId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+};
 
 export type SettingsResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Settings'] = ResolversParentTypes['Settings']> = {
   address?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -7110,6 +7196,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   SermonStatus?: SermonStatusResolvers;
   SermonVideo?: SermonVideoResolvers<ContextType>;
   ServiceTime?: ServiceTimeResolvers<ContextType>;
+  ServingAutofill?: ServingAutofillResolvers<ContextType>;
   ServingMember?: ServingMemberResolvers<ContextType>;
   ServingNeed?: ServingNeedResolvers<ContextType>;
   ServingNeedCan?: ServingNeedCanResolvers<ContextType>;
@@ -7118,6 +7205,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   ServingPlanStatus?: ServingPlanStatusResolvers;
   ServingPlanTime?: ServingPlanTimeResolvers<ContextType>;
   ServingPosition?: ServingPositionResolvers<ContextType>;
+  ServingProposal?: ServingProposalResolvers<ContextType>;
   ServingRequest?: ServingRequestResolvers<ContextType>;
   ServingRequestCan?: ServingRequestCanResolvers<ContextType>;
   ServingRequestStatus?: ServingRequestStatusResolvers;
@@ -7126,6 +7214,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   ServingTeamCan?: ServingTeamCanResolvers<ContextType>;
   ServingTeamStatus?: ServingTeamStatusResolvers;
   ServingTimeKind?: ServingTimeKindResolvers;
+  ServingUnfilled?: ServingUnfilledResolvers<ContextType>;
   Settings?: SettingsResolvers<ContextType>;
   SocialLinks?: SocialLinksResolvers<ContextType>;
   Speaker?: SpeakerResolvers<ContextType>;

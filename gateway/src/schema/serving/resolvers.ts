@@ -19,6 +19,8 @@ import { renderBody } from "../../markdown/body.ts";
 import { Validator } from "../../validation/validate.ts";
 import { LIMITS } from "@flock/shared/limits";
 import { noticeAsked, noticeDeclined } from "./notices.ts";
+import { proposeForTeam } from "./proposals.ts";
+import { DEFAULT_WINDOW_WEEKS } from "./autofill.ts";
 import { displayName } from "../people/mappers.ts";
 import type {
   Resolvers,
@@ -297,6 +299,32 @@ export const servingResolvers: Resolvers = {
       );
     },
     servingPlan: (_, { id }, ctx) => loadersOf(ctx).plan.load(id),
+    async servingAutofill(_, { teamId, from, to }, ctx) {
+      await requireLeads(ctx, teamId);
+      const v = new Validator();
+      const first = dayField(v, "from", from, true).slice(0, 10);
+      const last = dayField(v, "to", to, true).slice(0, 10);
+      if (first && last && (last < first || Date.parse(last) - Date.parse(first) > 26 * 7 * DAY_MS))
+        v.add("to", "out_of_range", "Choose an end after the start, at most 26 weeks later.");
+      v.done();
+      const result = await proposeForTeam(ctx, teamId, first, last);
+      const needOf = (planId: string, positionId: string) =>
+        result.needs.find((n) => n.plan === planId && n.position === positionId)!.id;
+      return {
+        proposals: result.proposals.map((p) => ({
+          needId: needOf(p.planId, p.positionId),
+          planId: p.planId,
+          positionId: p.positionId,
+          personId: p.personId,
+          name: result.names.get(p.personId) ?? "",
+          servedInWindow: p.reason.servedInWindow,
+          windowWeeks: p.reason.windowWeeks ?? DEFAULT_WINDOW_WEEKS,
+          prefersTime: p.reason.prefersTime,
+          withHousehold: p.reason.withHousehold,
+        })),
+        unfilled: result.unfilled,
+      };
+    },
     async myServingRequests(_, __, ctx) {
       const viewer = await requireViewer(ctx);
       if (!viewer.person) return [];
