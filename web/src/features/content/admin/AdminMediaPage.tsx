@@ -405,8 +405,8 @@ export function AdminMediaPage() {
             columns={columns}
             // The server's order (newest first), so the header says how the list is sorted.
             initialSort={{ key: "created", direction: "descending" }}
-            // Choosing rows only when some can be deleted (a writer deletes their own uploads; MEDIA_MANAGE
-            // anyone's). A chosen file the server refuses is reported with the others.
+            // Choosing rows only when some can be deleted (a writer deletes their own uploads, the media
+            // managers anyone's: item.can says which). A chosen file the server refuses is reported with the others.
             bulkActions={
               items.some((item) => item.can.delete)
                 ? [{ label: t("admin.content.action.delete"), run: deleteChosen }]
