@@ -15,6 +15,7 @@ onRecordCreate(
   "prayer_requests",
   "people",
   "visit_requests",
+  "serving_requests",
 );
 
 onRecordUpdate(
@@ -31,4 +32,5 @@ onRecordUpdate(
   "prayer_requests",
   "people",
   "visit_requests",
+  "serving_requests",
 );

@@ -69,6 +69,8 @@ const ANSWER_ONLY =
   ["need", "plan", "position", "person", "name", "token", "askedBy", "source", "answeredAt", "remindedAt"]
     .map((field) => `@request.body.${field}:isset = false`)
     .join(" && ");
+/** Webhook events (pb_hooks/lib/webhooks.js). */
+const SERVING_EVENTS = ["serving.accepted", "serving.declined"];
 const WITH_TOKEN = '(@request.query.token != "" && token != "" && token = @request.query.token)';
 
 migrate(
@@ -396,6 +398,18 @@ migrate(
     kind.values = [...kind.values, "serving_request", "serving_declined"];
     app.save(notifications);
 
+    // Integrators hear when someone accepts or declines a request to serve (ids only).
+    for (const [name, field] of [
+      ["webhooks", "events"],
+      ["webhook_deliveries", "type"],
+    ]) {
+      const collection = app.findCollectionByNameOrId(name);
+      const select = collection.fields.getByName(field);
+      select.values = [...select.values, ...SERVING_EVENTS];
+      if (field === "events") select.maxSelect = select.values.length;
+      app.save(collection);
+    }
+
     const clearances = new Collection({
       type: "base",
       name: "serving_clearances",
@@ -444,6 +458,15 @@ migrate(
     const kind = notifications.fields.getByName("kind");
     kind.values = kind.values.filter((value) => !value.startsWith("serving_"));
     app.save(notifications);
+    for (const [name, field] of [
+      ["webhooks", "events"],
+      ["webhook_deliveries", "type"],
+    ]) {
+      const collection = app.findCollectionByNameOrId(name);
+      const select = collection.fields.getByName(field);
+      select.values = select.values.filter((value) => !SERVING_EVENTS.includes(value));
+      app.save(collection);
+    }
     const roles = app.findCollectionByNameOrId("roles");
     for (const role of app.findAllRecords("roles")) {
       const kept = role.get("permissions").filter((permission) => permission !== "serving.manage");

@@ -350,6 +350,66 @@ describe("webhooks", () => {
     }
   });
 
+  it("tell an integration when someone answers a request to serve: ids only, no names", async () => {
+    const created = await createWebhook({
+      url: receiver.url,
+      events: ["SERVING_ACCEPTED", "SERVING_DECLINED"],
+      allowPrivateHost: true,
+    });
+    const { webhook } = created.data!.createWebhook;
+    try {
+      const team = await su
+        .collection("serving_teams")
+        .create({ name: `Hooks team ${run}`, status: "active" });
+      const position = await su.collection("serving_positions").create({ team: team.id, name: "Greeter" });
+      const people = await Promise.all(
+        ["Ann", "Bo"].map((firstName) =>
+          su.collection("people").create({ firstName, lastName: run, recordStatus: "active" }),
+        ),
+      );
+      for (const person of people)
+        await su
+          .collection("serving_members")
+          .create({
+            team: team.id,
+            person: person.id,
+            role: "member",
+            status: "active",
+            positions: [position.id],
+          });
+      const plan = await su
+        .collection("serving_plans")
+        .create({ title: "Sunday", date: "2031-02-02 00:00:00.000Z", status: "published" });
+      const need = await su
+        .collection("serving_needs")
+        .create({ plan: plan.id, position: position.id, count: 2 });
+      const [yes, no] = await Promise.all(
+        people.map((person) =>
+          su.collection("serving_requests").create({ need: need.id, person: person.id }),
+        ),
+      );
+      // Asking is no event; answering is, written inside the answering save.
+      await su.collection("serving_requests").update(yes!.id, { status: "accepted" });
+      await su.collection("serving_requests").update(no!.id, { status: "declined", declineReason: "Away" });
+      const rows = await su
+        .collection("webhook_deliveries")
+        .getFullList<{ type: string; payload: Record<string, unknown> }>({
+          filter: su.filter("webhook = {:w}", { w: webhook.id }),
+          sort: "created",
+        });
+      expect(rows.map((row) => [row.type, row.payload.id])).toEqual([
+        ["serving.accepted", yes!.id],
+        ["serving.declined", no!.id],
+      ]);
+      expect(rows[1]!.payload).toMatchObject({ plan: plan.id, position: position.id, person: people[1]!.id });
+      expect(JSON.stringify(rows.map((row) => row.payload))).not.toMatch(/Ann|Bo|Away/);
+    } finally {
+      await new GqlClient(gateway, { token: admin.token }).request(
+        `mutation { deleteWebhook(id: "${webhook.id}") }`,
+      );
+    }
+  });
+
   it("retry while the receiver is down, and a gateway restart in between loses nothing", async () => {
     const created = await createWebhook({
       url: receiver.url,

@@ -57,6 +57,17 @@ function eventsOf(collection, before, after) {
       return before ? [] : [{ type: "person.created", data: { id: after.id } }];
     case "visit_requests":
       return before ? [] : [{ type: "visit.created", data: { id: after.id } }];
+    case "serving_requests": {
+      // An answer: ids only (who serves is the church's to tell; a scoped token reads the rest).
+      if (!before || status === was || (status !== "accepted" && status !== "declined")) return [];
+      const data = {
+        id: after.id,
+        plan: after.getString("plan"),
+        position: after.getString("position"),
+        person: after.getString("person"),
+      };
+      return [{ type: status === "accepted" ? "serving.accepted" : "serving.declined", data }];
+    }
   }
   return [];
 }

@@ -617,7 +617,9 @@ export type WebhookEventType =
   | "prayer.approved"
   | "prayer.answered"
   | "person.created"
-  | "visit.created";
+  | "visit.created"
+  | "serving.accepted"
+  | "serving.declined";
 
 /** A webhook subscription (pb_migrations/1732497000_webhooks.js). */
 export interface WebhookRecord extends BaseRecord {

@@ -31,6 +31,8 @@ export const ENUM_VALUES = {
     PRAYER_ANSWERED: "prayer.answered",
     PERSON_CREATED: "person.created",
     VISIT_CREATED: "visit.created",
+    SERVING_ACCEPTED: "serving.accepted",
+    SERVING_DECLINED: "serving.declined",
   },
   WebhookDeliveryStatus: lowercase("PENDING", "SUCCEEDED", "FAILED"),
   RecordStatus: lowercase("PENDING", "ACTIVE", "ARCHIVED"),

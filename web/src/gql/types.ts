@@ -851,6 +851,15 @@ export type ServiceTimeInput = {
   time: string;
 };
 
+/** Where a plan stands. */
+export type ServingPlanStatus =
+  /** It happened: nothing more is asked or answered. */
+  | 'DONE'
+  /** Being prepared: only staff and team leaders see it. */
+  | 'DRAFT'
+  /** Volunteers asked to serve on it see it. */
+  | 'PUBLISHED';
+
 /** A position's fields. */
 export type ServingPositionInput = {
   /** At most 500 characters. */
@@ -1102,6 +1111,10 @@ export type WebhookEvent =
   | 'PRAYER_APPROVED'
   /** A sermon went live. */
   | 'SERMON_PUBLISHED'
+  /** Someone accepted a request to serve (ids of the request, plan, position and person). */
+  | 'SERVING_ACCEPTED'
+  /** Someone declined a request to serve (ids of the request, plan, position and person). */
+  | 'SERVING_DECLINED'
   /** Someone asked to plan a visit. */
   | 'VISIT_CREATED';
 

@@ -5214,6 +5214,10 @@ export type WebhookEvent =
   | 'prayer.approved'
   /** A sermon went live. */
   | 'sermon.published'
+  /** Someone accepted a request to serve (ids of the request, plan, position and person). */
+  | 'serving.accepted'
+  /** Someone declined a request to serve (ids of the request, plan, position and person). */
+  | 'serving.declined'
   /** Someone asked to plan a visit. */
   | 'visit.created';
 
@@ -7058,7 +7062,7 @@ export type WebhookDeliveryResolvers<ContextType = GatewayContext, ParentType ex
 
 export type WebhookDeliveryStatusResolvers = { FAILED: 'failed', PENDING: 'pending', SUCCEEDED: 'succeeded' };
 
-export type WebhookEventResolvers = { EVENT_PUBLISHED: 'event.published', PAGE_PUBLISHED: 'page.published', PERSON_CREATED: 'person.created', POST_PUBLISHED: 'post.published', POST_UPDATED: 'post.updated', PRAYER_ANSWERED: 'prayer.answered', PRAYER_APPROVED: 'prayer.approved', SERMON_PUBLISHED: 'sermon.published', VISIT_CREATED: 'visit.created' };
+export type WebhookEventResolvers = { EVENT_PUBLISHED: 'event.published', PAGE_PUBLISHED: 'page.published', PERSON_CREATED: 'person.created', POST_PUBLISHED: 'post.published', POST_UPDATED: 'post.updated', PRAYER_ANSWERED: 'prayer.answered', PRAYER_APPROVED: 'prayer.approved', SERMON_PUBLISHED: 'sermon.published', SERVING_ACCEPTED: 'serving.accepted', SERVING_DECLINED: 'serving.declined', VISIT_CREATED: 'visit.created' };
 
 export type WeekdayResolvers = { FRIDAY: 'friday', MONDAY: 'monday', SATURDAY: 'saturday', SUNDAY: 'sunday', THURSDAY: 'thursday', TUESDAY: 'tuesday', WEDNESDAY: 'wednesday' };
 

@@ -64,6 +64,8 @@ export const adminIntegrations = {
   "admin.webhooks.event.PRAYER_ANSWERED": "A prayer request was answered",
   "admin.webhooks.event.PERSON_CREATED": "A person was added",
   "admin.webhooks.event.VISIT_CREATED": "Someone planned a visit",
+  "admin.webhooks.event.SERVING_ACCEPTED": "Someone accepted a request to serve",
+  "admin.webhooks.event.SERVING_DECLINED": "Someone declined a request to serve",
   "admin.webhooks.allowPrivate": "Allow a private or local address",
   "admin.webhooks.allowPrivateHint": "Only for a receiver inside your own network that you trust.",
   "admin.webhooks.create": "Create webhook",

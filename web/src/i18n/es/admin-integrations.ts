@@ -65,6 +65,8 @@ export const adminIntegrations: Record<keyof typeof english, string> = {
   "admin.webhooks.event.PRAYER_ANSWERED": "Se respondió una petición de oración",
   "admin.webhooks.event.PERSON_CREATED": "Se añadió una persona",
   "admin.webhooks.event.VISIT_CREATED": "Alguien planeó una visita",
+  "admin.webhooks.event.SERVING_ACCEPTED": "Alguien aceptó servir",
+  "admin.webhooks.event.SERVING_DECLINED": "Alguien no puede servir",
   "admin.webhooks.allowPrivate": "Permitir una dirección privada o local",
   "admin.webhooks.allowPrivateHint": "Solo para un receptor de confianza dentro de tu propia red.",
   "admin.webhooks.create": "Crear webhook",

@@ -31,6 +31,8 @@ const EVENTS: WebhookEvent[] = [
   "PRAYER_ANSWERED",
   "PERSON_CREATED",
   "VISIT_CREATED",
+  "SERVING_ACCEPTED",
+  "SERVING_DECLINED",
 ];
 const DELIVERY_BADGE = { PENDING: "badge--warn", SUCCEEDED: "badge--ok", FAILED: "badge--danger" } as const;
 
