@@ -15,6 +15,8 @@
 //   the team shows names — those who serve on the same published plan see who else accepted;
 // - blockouts, preferences, clearances: `serving.manage`, the person themself, and the leaders of a team
 //   the person serves on (they see conflicts before asking).
+// API tokens: the scope "serving.read" reads teams, positions, plans that are not drafts, their places
+// and requests (who serves when); never rosters or anyone's availability. No token writes.
 // Writes: staff everything; a team's leaders its positions, roster, needs and requests, and what it
 // says about itself (not its status); a volunteer answers their own request (accepted / declined and a
 // reason, nothing else), signed in or with the request's mail-link token; a person keeps their own
@@ -69,6 +71,13 @@ const ANSWER_ONLY =
   ["need", "plan", "position", "person", "name", "token", "askedBy", "source", "answeredAt", "remindedAt"]
     .map((field) => `@request.body.${field}:isset = false`)
     .join(" && ");
+/**
+ * The API scope "serving.read" (a lobby screen, a rota sync): teams and positions, plans once they are
+ * not drafts with their places, and who is asked and how they answered. Never rosters, blockouts,
+ * preferences or clearances.
+ */
+const SERVING_READ = '@request.auth.scopes:each ?= "serving.read"';
+
 /** Webhook events (pb_hooks/lib/webhooks.js). */
 const SERVING_EVENTS = ["serving.accepted", "serving.declined"];
 const WITH_TOKEN = '(@request.query.token != "" && token != "" && token = @request.query.token)';
@@ -93,6 +102,12 @@ migrate(
         /* renamed or removed by the church */
       }
     }
+
+    const clients = app.findCollectionByNameOrId("api_clients");
+    const scopes = clients.fields.getByName("scopes");
+    scopes.values = [...scopes.values, "serving.read"];
+    scopes.maxSelect = scopes.values.length;
+    app.save(clients);
 
     const teams = new Collection({
       type: "base",
@@ -179,14 +194,14 @@ migrate(
     app.save(members);
 
     // The rules name serving_members, so they are set once it exists.
-    const teamRead = `${MANAGE} || ${memberOf("")} || (status = "active" && ${ACTIVE})`;
+    const teamRead = `${MANAGE} || ${memberOf("")} || (status = "active" && (${ACTIVE} || ${SERVING_READ}))`;
     teams.listRule = teamRead;
     teams.viewRule = teamRead;
     // Leaders keep what their team says about itself; archiving a team is staff work.
     teams.updateRule = `${MANAGE} || (${USER} && ${leaderOf("")} && @request.body.status:isset = false)`;
     app.save(teams);
 
-    const positionRead = `${MANAGE} || ${memberOf("team.")} || (team.status = "active" && ${ACTIVE})`;
+    const positionRead = `${MANAGE} || ${memberOf("team.")} || (team.status = "active" && (${ACTIVE} || ${SERVING_READ}))`;
     positions.listRule = positionRead;
     positions.viewRule = positionRead;
     positions.createRule = `${MANAGE} || (${USER} && ${leadsBodyTeam("@request.body.team")})`;
@@ -313,13 +328,13 @@ migrate(
 
     plans.listRule =
       `${MANAGE} || ${LEADS_ANY} || ` +
-      `(status != "draft" && ${ME} != "" && serving_requests_via_plan.person ?= ${ME})`;
+      `(status != "draft" && ((${ME} != "" && serving_requests_via_plan.person ?= ${ME}) || ${SERVING_READ}))`;
     plans.viewRule = plans.listRule;
     app.save(plans);
 
     needs.listRule =
       `${MANAGE} || ${leaderOf("position.team.")} || ` +
-      `(plan.status != "draft" && ${ME} != "" && serving_requests_via_need.person ?= ${ME})`;
+      `(plan.status != "draft" && ((${ME} != "" && serving_requests_via_need.person ?= ${ME}) || ${SERVING_READ}))`;
     needs.viewRule = needs.listRule;
     needs.createRule = `${MANAGE} || (${USER} && ${leadsBodyTeam("@request.body.position.team")})`;
     needs.updateRule = `${MANAGE} || (${USER} && ${leaderOf("position.team.")} && @request.body.plan:isset = false && @request.body.position:isset = false)`;
@@ -332,7 +347,7 @@ migrate(
       `${MANAGE} || person = ${ME} || ${leaderOf("position.team.")} || ${leadsTeamOf("person.")} || ` +
       // Fellow volunteers of a published plan see who accepted, when the team shows names.
       `(status = "accepted" && position.team.showNames = true && plan.status = "published" && ${ME} != "" && ` +
-      `plan.serving_requests_via_plan.person ?= ${ME})`;
+      `plan.serving_requests_via_plan.person ?= ${ME}) || (plan.status != "draft" && ${SERVING_READ})`;
     requests.listRule = requestRead;
     requests.viewRule = requestRead;
     requests.createRule = `${MANAGE} || (${USER} && ${leadsBodyTeam("@request.body.need.position.team")})`;
@@ -454,6 +469,10 @@ migrate(
         /* already gone */
       }
     }
+    const clients = app.findCollectionByNameOrId("api_clients");
+    const scopes = clients.fields.getByName("scopes");
+    scopes.values = scopes.values.filter((value) => value !== "serving.read");
+    app.save(clients);
     const notifications = app.findCollectionByNameOrId("notifications");
     const kind = notifications.fields.getByName("kind");
     kind.values = kind.values.filter((value) => !value.startsWith("serving_"));

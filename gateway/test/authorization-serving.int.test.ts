@@ -524,3 +524,164 @@ describeRealtimeColumn({
   client: rest,
   su: () => su,
 });
+
+// ─── API tokens: the scope "serving.read" reads schedules, never rosters or anyone's availability ──
+const TOKENS = ["noScope", "servingRead", "contentMembers"] as const;
+type Token = (typeof TOKENS)[number];
+const TOKEN_SCOPES: Record<Token, string[]> = {
+  noScope: [],
+  servingRead: ["SERVING_READ"],
+  contentMembers: ["CONTENT_MEMBERS"],
+};
+const tokenCells = columns(TOKENS).cells;
+const SCOPED = tokenCells(D, A, D);
+const NO_TOKEN = tokenCells(D, D, D);
+const TOKEN_TABLE = {
+  serving_teams: { viewActive: SCOPED, create: NO_TOKEN },
+  serving_plans: { viewPublished: SCOPED, viewDraft: NO_TOKEN },
+  serving_needs: { view: SCOPED },
+  serving_requests: { viewOnPublishedPlan: SCOPED, viewOnDraftPlan: NO_TOKEN, answer: NO_TOKEN },
+  serving_members: { viewRow: NO_TOKEN },
+  serving_blockouts: { view: NO_TOKEN },
+  serving_clearances: { view: NO_TOKEN },
+} as const;
+
+const tokens = {} as Record<Token, { id: string; secret: string }>;
+let draftRequest = "";
+beforeAll(async () => {
+  const admin = await createUser({ roles: ["Administrator"] });
+  for (const token of TOKENS) {
+    const created = await new GqlClient(gateway, { token: admin.token }).request<{
+      createApiToken: { secret: string; token: { id: string } };
+    }>(`mutation ($input: CreateApiTokenInput!) { createApiToken(input: $input) { secret token { id } } }`, {
+      input: { name: `${token} ${run}`, scopes: TOKEN_SCOPES[token] },
+    });
+    expect(created.errors).toBeUndefined();
+    tokens[token] = {
+      id: created.data!.createApiToken.token.id,
+      secret: created.data!.createApiToken.secret,
+    };
+  }
+  draftRequest = (
+    await su.collection("serving_requests").create({ need: world.draftNeed, person: world.fellow })
+  ).id;
+});
+
+const tokenRest = (token: Token) => su.collection("api_clients").impersonate(tokens[token].id, 600);
+const tokenGql = (token: Token) =>
+  new GqlClient(gateway, { token: tokens[token].secret, ip: `198.51.100.${60 + TOKENS.indexOf(token)}` });
+const tokenGot =
+  (expected: "allow" | "deny", run: (pb: PocketBase) => Promise<unknown>) => async (token: Token) =>
+    expectRest(expected, await restStatus(async () => run(await tokenRest(token))));
+
+describeAuthorizationTable<Token, "allow" | "deny", typeof TOKEN_TABLE>({
+  title: "API tokens",
+  personas: TOKENS,
+  table: TOKEN_TABLE,
+  rest: {
+    serving_teams: {
+      viewActive: (t, e) => tokenGot(e, (pb) => pb.collection("serving_teams").getOne(world.team))(t),
+      create: (t, e) =>
+        tokenGot(e, (pb) =>
+          pb.collection("serving_teams").create({ name: unique("Token"), status: "active" }),
+        )(t),
+    },
+    serving_plans: {
+      viewPublished: (t, e) => tokenGot(e, (pb) => pb.collection("serving_plans").getOne(world.plan))(t),
+      viewDraft: (t, e) => tokenGot(e, (pb) => pb.collection("serving_plans").getOne(world.draftPlan))(t),
+    },
+    serving_needs: {
+      view: (t, e) => tokenGot(e, (pb) => pb.collection("serving_needs").getOne(world.need))(t),
+    },
+    serving_requests: {
+      viewOnPublishedPlan: (t, e) =>
+        tokenGot(e, (pb) => pb.collection("serving_requests").getOne(world.fellowsRequest))(t),
+      viewOnDraftPlan: (t, e) =>
+        tokenGot(e, (pb) => pb.collection("serving_requests").getOne(draftRequest))(t),
+      answer: (t, e) =>
+        tokenGot(e, (pb) =>
+          pb.collection("serving_requests").update(world.fellowsRequest, { status: "declined" }),
+        )(t),
+    },
+    serving_members: {
+      async viewRow(t, e) {
+        const row = await su
+          .collection("serving_members")
+          .getFirstListItem(`team = "${world.team}" && person = "${world.fellow}"`);
+        await tokenGot(e, (pb) => pb.collection("serving_members").getOne(row.id))(t);
+      },
+    },
+    serving_blockouts: {
+      view: (t, e) => tokenGot(e, (pb) => pb.collection("serving_blockouts").getOne(world.blockout))(t),
+    },
+    serving_clearances: {
+      view: (t, e) => tokenGot(e, (pb) => pb.collection("serving_clearances").getOne(world.clearance))(t),
+    },
+  },
+  graphql: {
+    serving_teams: {
+      async viewActive(t, e) {
+        expect(!!(await tokenGql(t).execute(ServingTeamDocument, { id: world.team })).data?.servingTeam).toBe(
+          e === A,
+        );
+      },
+      create: async (t, e) =>
+        expectGql(
+          e,
+          t,
+          await tokenGql(t).execute(ServingCreateTeamDocument, { input: { name: unique("Token") } }),
+          REFUSED,
+        ),
+    },
+    serving_plans: {
+      async viewPublished(t, e) {
+        expect(!!(await tokenGql(t).execute(ServingPlanDocument, { id: world.plan })).data?.servingPlan).toBe(
+          e === A,
+        );
+      },
+      async viewDraft(t, e) {
+        expect(
+          !!(await tokenGql(t).execute(ServingPlanDocument, { id: world.draftPlan })).data?.servingPlan,
+        ).toBe(e === A);
+      },
+    },
+    serving_needs: {
+      async view(t, e) {
+        const needs =
+          (await tokenGql(t).execute(ServingPlanDocument, { id: world.plan })).data?.servingPlan?.needs ?? [];
+        expect(needs.some((need) => need.id === world.need)).toBe(e === A);
+      },
+    },
+    serving_requests: {
+      async viewOnPublishedPlan(t, e) {
+        const needs =
+          (await tokenGql(t).execute(ServingPlanDocument, { id: world.plan })).data?.servingPlan?.needs ?? [];
+        expect(needs.flatMap((n) => n.requests.map((r) => r.id)).includes(world.fellowsRequest)).toBe(
+          e === A,
+        );
+      },
+      async viewOnDraftPlan(t, e) {
+        const needs =
+          (await tokenGql(t).execute(ServingPlanDocument, { id: world.draftPlan })).data?.servingPlan
+            ?.needs ?? [];
+        expect(needs.flatMap((n) => n.requests.map((r) => r.id)).includes(draftRequest)).toBe(e === A);
+      },
+      answer: async (t, e) =>
+        expectGql(
+          e,
+          t,
+          await tokenGql(t).execute(ServingAnswerDocument, { id: world.fellowsRequest, accept: false }),
+          REFUSED,
+        ),
+    },
+    serving_members: {
+      async viewRow(t, e) {
+        const members =
+          (await tokenGql(t).execute(ServingTeamDocument, { id: world.team })).data?.servingTeam?.members ??
+          [];
+        expect(members.some((m) => m.name === `Fellow ${run}`)).toBe(e === A);
+      },
+    },
+  },
+  gaps: { graphql: { serving_blockouts: NO_API_YET, serving_clearances: NO_API_YET } },
+});

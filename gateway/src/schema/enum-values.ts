@@ -20,6 +20,7 @@ export const ENUM_VALUES = {
     PRAYER_MEMBERS: "prayer.members",
     PEOPLE_DIRECTORY: "people.directory",
     CONTENT_WRITE: "content.write",
+    SERVING_READ: "serving.read",
   },
   WebhookEvent: {
     POST_PUBLISHED: "post.published",

@@ -45,7 +45,9 @@ export type ApiScope =
   /** The member directory, as an active member reads it: listed households and people (never children), and only their contact details and addresses shared with members. */
   | 'PEOPLE_DIRECTORY'
   /** Members-only prayer requests on the wall, as an active member reads them. */
-  | 'PRAYER_MEMBERS';
+  | 'PRAYER_MEMBERS'
+  /** Serving schedules: teams and positions, plans once published with their places, and who is asked and how they answered (a lobby screen, a rota sync). Never rosters, blockouts, preferences or clearances. */
+  | 'SERVING_READ';
 
 /** Where an API token is in its life. */
 export type ApiTokenStatus =

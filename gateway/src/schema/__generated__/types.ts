@@ -93,7 +93,9 @@ export type ApiScope =
   /** The member directory, as an active member reads it: listed households and people (never children), and only their contact details and addresses shared with members. */
   | 'people.directory'
   /** Members-only prayer requests on the wall, as an active member reads them. */
-  | 'prayer.members';
+  | 'prayer.members'
+  /** Serving schedules: teams and positions, plans once published with their places, and who is asked and how they answered (a lobby screen, a rota sync). Never rosters, blockouts, preferences or clearances. */
+  | 'serving.read';
 
 /**
  * An API token: a machine identity for an integration (a lobby screen, a website widget, a script),
@@ -5754,7 +5756,7 @@ export type AgeGroupResolvers = { ADULT: 'adult', CHILD: 'child', YOUTH: 'youth'
 
 export type AlertDeliveryResolvers = { DAILY_DIGEST: 'digest', IMMEDIATE: 'immediate', OFF: 'off' };
 
-export type ApiScopeResolvers = { CONTENT_MEMBERS: 'content.members', CONTENT_WRITE: 'content.write', PEOPLE_DIRECTORY: 'people.directory', PRAYER_MEMBERS: 'prayer.members' };
+export type ApiScopeResolvers = { CONTENT_MEMBERS: 'content.members', CONTENT_WRITE: 'content.write', PEOPLE_DIRECTORY: 'people.directory', PRAYER_MEMBERS: 'prayer.members', SERVING_READ: 'serving.read' };
 
 export type ApiTokenResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ApiToken'] = ResolversParentTypes['ApiToken']> = {
   created?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;

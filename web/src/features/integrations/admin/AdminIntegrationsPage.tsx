@@ -22,7 +22,13 @@ import "../../../styles/staff.css";
 import { NewSecret } from "./NewSecret.tsx";
 import { WebhooksSection } from "./Webhooks.tsx";
 
-const SCOPES: ApiScope[] = ["CONTENT_MEMBERS", "PRAYER_MEMBERS", "PEOPLE_DIRECTORY", "CONTENT_WRITE"];
+const SCOPES: ApiScope[] = [
+  "CONTENT_MEMBERS",
+  "PRAYER_MEMBERS",
+  "PEOPLE_DIRECTORY",
+  "SERVING_READ",
+  "CONTENT_WRITE",
+];
 /** Scopes that need a word more than their label (what they may and may not do). */
 const SCOPE_HINTS: Partial<Record<ApiScope, "admin.integrations.scopeHint.CONTENT_WRITE">> = {
   CONTENT_WRITE: "admin.integrations.scopeHint.CONTENT_WRITE",
