@@ -10,8 +10,7 @@
 // - a team's roster (serving_members): `serving.manage`, the person themself, the team's leaders;
 // - plans: `serving.manage`, any active team leader (they schedule on them), and a volunteer asked to
 //   serve on a plan that is no longer a draft; needs likewise (leaders: their own team's);
-// - a request to serve: `serving.manage`, the volunteer, the leaders of the position's team and of any
-//   team the volunteer serves on (conflicts across teams), and — when
+// - a request to serve: `serving.manage`, the volunteer, the leaders of the position's team, and — when
 //   the team shows names — those who serve on the same published plan see who else accepted;
 // - blockouts, preferences, clearances: `serving.manage`, the person themself, and the leaders of a team
 //   the person serves on (they see conflicts before asking).
@@ -341,10 +340,8 @@ migrate(
     needs.deleteRule = `${MANAGE} || (${USER} && ${leaderOf("position.team.")})`;
     app.save(needs);
 
-    // A team's leaders also see where their people serve on other teams: the conflicts (an overlapping
-    // time, a month already full) are shown before they ask, and auto-fill avoids them.
     const requestRead =
-      `${MANAGE} || person = ${ME} || ${leaderOf("position.team.")} || ${leadsTeamOf("person.")} || ` +
+      `${MANAGE} || person = ${ME} || ${leaderOf("position.team.")} || ` +
       // Fellow volunteers of a published plan see who accepted, when the team shows names.
       `(status = "accepted" && position.team.showNames = true && plan.status = "published" && ${ME} != "" && ` +
       `plan.serving_requests_via_plan.person ?= ${ME}) || (plan.status != "draft" && ${SERVING_READ})`;

@@ -275,15 +275,13 @@ describe("merge", () => {
     const keptRow = await su
       .collection("serving_members")
       .create({ team: team.id, person: keep.id, role: "member", status: "active", positions: [keys!.id] });
-    await su
-      .collection("serving_members")
-      .create({
-        team: team.id,
-        person: merge.id,
-        role: "leader",
-        status: "active",
-        positions: [keys!.id, vocals!.id],
-      });
+    await su.collection("serving_members").create({
+      team: team.id,
+      person: merge.id,
+      role: "leader",
+      status: "active",
+      positions: [keys!.id, vocals!.id],
+    });
     const plan = await su
       .collection("serving_plans")
       .create({ title: "Merge plan", date: "2031-01-05 00:00:00.000Z", status: "published" });

@@ -368,15 +368,13 @@ describe("webhooks", () => {
         ),
       );
       for (const person of people)
-        await su
-          .collection("serving_members")
-          .create({
-            team: team.id,
-            person: person.id,
-            role: "member",
-            status: "active",
-            positions: [position.id],
-          });
+        await su.collection("serving_members").create({
+          team: team.id,
+          person: person.id,
+          role: "member",
+          status: "active",
+          positions: [position.id],
+        });
       const plan = await su
         .collection("serving_plans")
         .create({ title: "Sunday", date: "2031-02-02 00:00:00.000Z", status: "published" });

@@ -171,18 +171,19 @@ export async function seedServing(system: PocketBase): Promise<void> {
           : "",
       status: week < 4 ? "published" : "draft",
     });
+    const onPlan = new Set<string>();
     for (const [key, position] of positions) {
       const need = await system
         .collection("serving_needs")
         .create({ plan: plan.id, position: position.id, count: position.count });
       if (week >= 4) continue;
-      // Asked in turn, so everyone serves about as often; the first two weeks answered.
-      for (let place = 0; place < position.count; place++) {
-        const person = position.members[(week * position.count + place) % position.members.length]!;
-        const existing = await system.collection("serving_requests").getList(1, 1, {
-          filter: system.filter("need = {:need} && person = {:person}", { need: need.id, person }),
-        });
-        if (existing.totalItems) continue;
+      // Asked in turn, so everyone serves about as often, and nobody twice on one plan; the first two
+      // weeks answered.
+      const candidates = position.members.filter((person) => !onPlan.has(person));
+      for (let place = 0; place < Math.min(position.count, candidates.length); place++) {
+        const person = candidates[(week * position.count + place) % candidates.length]!;
+        if (onPlan.has(person)) continue;
+        onPlan.add(person);
         // Mark (the first greeter) is asked for the coming Sunday and has not answered yet.
         const mark = key === "Welcome/Greeter" && person === personId("Mark");
         const status = mark && week === 0 ? "pending" : week < 2 ? "accepted" : "pending";

@@ -583,7 +583,8 @@ export interface OccurrenceCountsRecord extends BaseRecord {
 }
 
 /** What an API token may read beyond the public site (pb_migrations/1732496000_api_clients.js). */
-export type ApiScope = "content.members" | "prayer.members" | "people.directory" | "content.write" | "serving.read";
+export type ApiScope =
+  "content.members" | "prayer.members" | "people.directory" | "content.write" | "serving.read";
 
 /** An API token's machine identity (an auth record: PocketBase's rules read its scopes). */
 export interface ApiClientRecord extends BaseRecord {

@@ -41,6 +41,10 @@ const adminGroups = withMessages(
   ["admin", "admin-groups", "groups"],
   () => import("../features/groups/admin/index.ts"),
 );
+const adminServing = withMessages(
+  ["admin", "admin-serving"],
+  () => import("../features/serving/admin/index.ts"),
+);
 
 /** /admin opens the first section this user may use. */
 function AdminHome() {
@@ -55,17 +59,19 @@ function AdminHome() {
           ? "events"
           : can.manageGroups
             ? "groups"
-            : can.useMediaLibrary
-              ? "media"
-              : can.manageRoles
-                ? "users"
-                : can.manageIntegrations
-                  ? "integrations"
-                  : can.viewPeople
-                    ? "people"
-                    : can.moderatePrayer
-                      ? "prayer"
-                      : "settings";
+            : can.manageServing
+              ? "serving"
+              : can.useMediaLibrary
+                ? "media"
+                : can.manageRoles
+                  ? "users"
+                  : can.manageIntegrations
+                    ? "integrations"
+                    : can.viewPeople
+                      ? "people"
+                      : can.moderatePrayer
+                        ? "prayer"
+                        : "settings";
   return <Navigate to={section} replace />;
 }
 
@@ -192,6 +198,30 @@ const routes = (
         element={
           <RequireAbility ability="manageGroups">
             {lazyPage(adminGroups, (m) => m.AdminGroupsPage)}
+          </RequireAbility>
+        }
+      />
+      <Route
+        path="serving"
+        element={
+          <RequireAbility ability="manageServing">
+            {lazyPage(adminServing, (m) => m.AdminServingPage)}
+          </RequireAbility>
+        }
+      />
+      <Route
+        path="serving/teams/:id"
+        element={
+          <RequireAbility ability="manageServing">
+            {lazyPage(adminServing, (m) => m.AdminServingTeamPage)}
+          </RequireAbility>
+        }
+      />
+      <Route
+        path="serving/schedule"
+        element={
+          <RequireAbility ability="manageServing">
+            {lazyPage(adminServing, (m) => m.AdminServingSchedulePage)}
           </RequireAbility>
         }
       />

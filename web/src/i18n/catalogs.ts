@@ -33,6 +33,7 @@ import type { adminSermons } from "./en/admin-sermons.ts";
 import type { adminEvents } from "./en/admin-events.ts";
 import type { adminGroups } from "./en/admin-groups.ts";
 import type { adminIntegrations } from "./en/admin-integrations.ts";
+import type { adminServing } from "./en/admin-serving.ts";
 
 /** Every message key: the keys of the English catalogs together. */
 export type MessageKey =
@@ -58,7 +59,8 @@ export type MessageKey =
   | keyof typeof adminSermons
   | keyof typeof adminEvents
   | keyof typeof adminGroups
-  | keyof typeof adminIntegrations;
+  | keyof typeof adminIntegrations
+  | keyof typeof adminServing;
 
 /** A catalog as the build ships it (web/vite-icu.ts): plain strings, or ICU elements precompiled. */
 export type Messages = Partial<Record<string, CompiledMessage>>;
@@ -154,6 +156,10 @@ export const CATALOGS = {
     en: () => import("./en/admin-integrations.ts").then((m) => m.adminIntegrations),
     es: () => import("./es/admin-integrations.ts").then((m) => m.adminIntegrations),
   },
+  "admin-serving": {
+    en: () => import("./en/admin-serving.ts").then((m) => m.adminServing),
+    es: () => import("./es/admin-serving.ts").then((m) => m.adminServing),
+  },
 } satisfies Record<string, Partial<Record<Locale, () => Promise<Messages>>>>;
 
 export type Area = keyof typeof CATALOGS;
@@ -191,6 +197,7 @@ const PREFIXES: ReadonlyArray<readonly [string, Area]> = (
     ["admin.sermons.", "admin-sermons"],
     ["admin.events.", "admin-events"],
     ["admin.groups.", "admin-groups"],
+    ["admin.serving.", "admin-serving"],
     ["admin.integrations.", "admin-integrations"],
     ["admin.webhooks.", "admin-integrations"],
     ["admin.", "admin"],

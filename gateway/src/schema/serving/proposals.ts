@@ -23,9 +23,13 @@ import {
 
 /**
  * Auto-fill for one team over a range of plans (issue 27): what autofill.ts needs, read with the
- * caller's token — the team's roster, its people's blockouts, preferences and clearances, and where
- * they already serve on any team (the rules let a team's leaders read those). Nothing is written: the
- * leader reviews the proposals and sends the requests (askToServe).
+ * caller's token — the team's roster, its people's blockouts, preferences and clearances (the rules let
+ * a team's leaders read those) — and, as a system read, where those people already serve on other
+ * teams: a leader may not read another team's schedule, but auto-fill must not propose someone busy
+ * at the time or over their monthly limit. Only that it conflicts is used, and how many places they held (the fairness count the leader sees). (A rule letting
+ * leaders read their people's requests on every team took PocketBase 18 s on the demo church: the
+ * person → teams → leaders join, per request row.) Nothing is written: the leader reviews the proposals
+ * and sends the requests (askToServe).
  */
 
 const DAY = (pbDate: string) => pbDate.slice(0, 10);
@@ -126,9 +130,10 @@ export async function proposeForTeam(
         .collection("serving_preferences")
         .getFullList<ServingPreferencesRecord>({ filter: anyOf(ctx, "person", people) }),
     ),
-    // Where they serve on any team, from the fairness window's start to the range's end.
-    pbCall(() =>
-      ctx.pb
+    // Where they serve on any team, from the fairness window's start to the range's end (a system read,
+    // above; the filter names only the team's people).
+    pbCall(async () =>
+      (await ctx.system.get())
         .collection("serving_requests")
         .getFullList<ServingRequestRecord & { expand?: { plan?: ServingPlanRecord } }>({
           filter: `(${anyOf(ctx, "person", people)}) && status != 'cancelled' && plan.date >= ${ctx.pb.filter(

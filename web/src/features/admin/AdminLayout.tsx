@@ -38,6 +38,11 @@ export function AdminLayout() {
               <NavLink to="/admin/groups">{t("admin.groups")}</NavLink>
             </li>
           )}
+          {can.manageServing && (
+            <li>
+              <NavLink to="/admin/serving">{t("admin.serving")}</NavLink>
+            </li>
+          )}
           {can.useMediaLibrary && (
             <li>
               <NavLink to="/admin/media">{t("admin.media")}</NavLink>

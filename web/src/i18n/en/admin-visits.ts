@@ -18,7 +18,8 @@ export const adminVisits = {
   "admin.visits.moveTo.CONTACTED": "Mark contacted",
   "admin.visits.moveTo.CLOSED": "Close",
   "admin.visits.bulkDone": "{count, plural, one {# request} other {# requests}} now “{status}”.",
-  "admin.visits.bulkFailed": "{count, plural, one {# request was} other {# requests were}} not changed: {message}",
+  "admin.visits.bulkFailed":
+    "{count, plural, one {# request was} other {# requests were}} not changed: {message}",
   "admin.visits.received": "Sent",
   "admin.visits.email": "Email",
   "admin.visits.phone": "Phone",

@@ -99,6 +99,7 @@ export const admin = {
   "admin.sermons": "Sermons",
   "admin.events": "Events",
   "admin.groups": "Groups",
+  "admin.serving": "Serving teams",
   "admin.table.bulk": "Act on the chosen rows",
   "admin.table.chosen": "{count, plural, one {# chosen} other {# chosen}}",
   "admin.table.clear": "Clear the choice",

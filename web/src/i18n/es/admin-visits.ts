@@ -19,8 +19,10 @@ export const adminVisits: Record<keyof typeof english, string> = {
   "admin.visits.hasNote": "Nota del equipo",
   "admin.visits.moveTo.CONTACTED": "Marcar como contactadas",
   "admin.visits.moveTo.CLOSED": "Cerrar",
-  "admin.visits.bulkDone": "{count, plural, one {# solicitud está} other {# solicitudes están}} ahora en «{status}».",
-  "admin.visits.bulkFailed": "{count, plural, one {# solicitud no cambió} other {# solicitudes no cambiaron}}: {message}",
+  "admin.visits.bulkDone":
+    "{count, plural, one {# solicitud está} other {# solicitudes están}} ahora en «{status}».",
+  "admin.visits.bulkFailed":
+    "{count, plural, one {# solicitud no cambió} other {# solicitudes no cambiaron}}: {message}",
   "admin.visits.received": "Enviada",
   "admin.visits.email": "Correo",
   "admin.visits.phone": "Teléfono",

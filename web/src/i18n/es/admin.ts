@@ -103,6 +103,7 @@ export const admin: Record<keyof typeof english, string> = {
   "admin.sermons": "Predicaciones",
   "admin.events": "Eventos",
   "admin.groups": "Grupos",
+  "admin.serving": "Equipos de servicio",
   "admin.table.bulk": "Actuar sobre las filas elegidas",
   "admin.table.chosen": "{count, plural, one {# elegida} other {# elegidas}}",
   "admin.table.clear": "Quitar la selección",
