@@ -1,3 +1,4 @@
+import { timingSafeEqual } from "node:crypto";
 import DataLoader from "dataloader";
 import type { GatewayContext } from "../../context.ts";
 import { badUserInput, forbidden, notFound, pbCall } from "../../errors.ts";
@@ -60,6 +61,13 @@ async function readForTokenHolder(ctx: GatewayContext, id: string): Promise<Serv
     .getOne<ServingRequestRecord>(id)
     .catch(() => null);
   return request ? { ...request, readWithToken: true } : null;
+}
+
+/** The mail link's secret compared in constant time (its length is not secret: always 43). */
+function sameSecret(stored: string, given: string): boolean {
+  const a = Buffer.from(stored);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /** A plan or position of a request: with the caller's token, or the system's for a mail link's holder. */
@@ -344,7 +352,7 @@ export const servingResolvers: Resolvers = {
       // No guest may read a request (its rules): the system reads the row and compares the secret, and
       // nothing is returned once it is answered (the hook spends the secret).
       const request = await readForTokenHolder(ctx, id);
-      if (!request?.token || token.length < 20 || request.token !== token) return null;
+      if (!request?.token || !sameSecret(request.token, token)) return null;
       return request;
     },
   },
