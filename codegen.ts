@@ -97,6 +97,7 @@ const config: CodegenConfig = {
           ServingPlanTime: "../../pocketbase/records.ts#StoredPlanTime",
           ServingNeed: "../../pocketbase/records.ts#ServingNeedRecord",
           ServingRequest: "../serving/resolvers.ts#ServingRequestModel",
+          ServingBlockout: "../../pocketbase/records.ts#ServingBlockoutRecord",
         },
       },
     },

@@ -76,6 +76,21 @@ describe("serving: a request to serve, answered", () => {
     await expect.poll(() => waiting.count(), SLOW).toBe(before - 1);
     const served = page.locator(".serving-request").filter({ hasText: "You're serving" });
     await expect.poll(() => served.getByRole("heading", { name: accepting! }).count(), SLOW).toBe(1);
+    // He notes a Sunday he is away, every month; and a last day before the first is refused on the field.
+    await page.getByLabel("First day").fill("2031-06-01");
+    await page.getByLabel("Last day").fill("2031-05-31");
+    await page.getByRole("button", { name: "Add these dates" }).click();
+    await expect.poll(() => page.getByText("End on or after the first day.").isVisible(), SLOW).toBe(true);
+    await page.getByLabel("Last day").fill("");
+    await page.getByLabel("Repeats", { exact: true }).selectOption("MONTHLY");
+    await page.getByLabel("Reason").fill("Visiting my parents");
+    await page.getByRole("button", { name: "Add these dates" }).click();
+    const blockouts = page.locator(".serving-blockouts__list li");
+    await expect.poll(() => blockouts.filter({ hasText: "Sunday, June 1, 2031" }).count(), SLOW).toBe(1);
+    await expect
+      .poll(() => blockouts.filter({ hasText: "Every month on the same weekday" }).count(), SLOW)
+      .toBe(1);
+    await expectAccessible(page);
     expect(errors).toEqual([]);
     await context.close();
 

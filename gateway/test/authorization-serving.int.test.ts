@@ -502,7 +502,7 @@ const GRAPHQL: { [C in keyof typeof MATRIX]?: { [O in keyof (typeof MATRIX)[C]]?
 };
 
 const NO_API_YET =
-  "no GraphQL field yet: blockouts and clearances arrive with /me/serving and the leader's conflicts (issue 27's next step)";
+  "GraphQL reads only the caller's own blockouts (myServingAvailability, serving.int.test.ts) and no clearances yet: another person's come with the leader's conflicts screen (issue 27's next step)";
 describeAuthorizationTable({
   personas: PERSONAS,
   table: MATRIX,

@@ -22,6 +22,7 @@ import {
 import {
   ServingAddMemberDocument,
   ServingAnswerDocument,
+  ServingAddBlockoutDocument,
   ServingAskDocument,
   ServingAutofillDocument,
   ServingByTokenDocument,
@@ -29,6 +30,9 @@ import {
   ServingCreatePositionDocument,
   ServingCreateTeamDocument,
   ServingMineDocument,
+  ServingMyAvailabilityDocument,
+  ServingRemoveBlockoutDocument,
+  ServingSetPreferencesDocument,
   ServingPlanDocument,
   ServingSetNeedDocument,
   ServingSetPlanStatusDocument,
@@ -368,6 +372,62 @@ describe("serving through GraphQL", () => {
     ).toMatchObject({
       to: "out_of_range",
     });
+  });
+
+  it("a volunteer keeps their own blockouts and preferences; a blockout ending before it starts is refused", async () => {
+    const me = await createUser();
+    const added = await gql(me).execute(ServingAddBlockoutDocument, {
+      input: {
+        startsOn: "2031-05-04",
+        endsOn: "2031-05-04",
+        repeat: "MONTHLY",
+        until: "2031-12-31",
+        reason: "Family lunch",
+      },
+    });
+    expect(added.data!.addServingBlockout).toMatchObject({
+      startsOn: "2031-05-04",
+      repeat: "MONTHLY",
+      until: "2031-12-31",
+    });
+    expect(
+      fieldCodes(
+        await gql(me).execute(ServingAddBlockoutDocument, {
+          input: { startsOn: "2031-05-10", endsOn: "2031-05-09" },
+        }),
+      ),
+    ).toMatchObject({ endsOn: "ends_before_start" });
+    const prefs = await gql(me).execute(ServingSetPreferencesDocument, {
+      input: { maxPerMonth: 2, preferredTimes: ["11:00", "09:00"], household: "TOGETHER" },
+    });
+    expect(prefs.data!.setServingPreferences).toEqual({
+      maxPerMonth: 2,
+      preferredTimes: ["09:00", "11:00"],
+      household: "TOGETHER",
+    });
+    expect(
+      fieldCodes(
+        await gql(me).execute(ServingSetPreferencesDocument, {
+          input: { maxPerMonth: 0, preferredTimes: ["9am"] },
+        }),
+      ),
+    ).toMatchObject({ maxPerMonth: "out_of_range", preferredTimes: "invalid_time" });
+    const mine = (await gql(me).execute(ServingMyAvailabilityDocument)).data!.myServingAvailability;
+    expect(mine.blockouts.map((b) => b.reason)).toEqual(["Family lunch"]);
+    expect(mine.preferences.maxPerMonth).toBe(2);
+    // Someone else's blockout is not theirs to remove; their own is.
+    expect(
+      errorCode(
+        await gql(member).execute(ServingRemoveBlockoutDocument, { id: added.data!.addServingBlockout.id }),
+      ),
+    ).toBe("FORBIDDEN");
+    expect(
+      (await gql(me).execute(ServingRemoveBlockoutDocument, { id: added.data!.addServingBlockout.id }))
+        .errors,
+    ).toBeUndefined();
+    expect(
+      (await gql(me).execute(ServingMyAvailabilityDocument)).data!.myServingAvailability.blockouts,
+    ).toEqual([]);
   });
 
   it("bad input gets field errors", async () => {

@@ -88,6 +88,8 @@ export const ENUM_VALUES = {
   ServingPlanStatus: lowercase("DRAFT", "PUBLISHED", "DONE"),
   ServingRequestStatus: lowercase("PENDING", "ACCEPTED", "DECLINED", "CANCELLED"),
   ServingTimeKind: lowercase("REHEARSAL", "SERVICE", "OTHER"),
+  ServingRepeat: lowercase("NONE", "WEEKLY", "MONTHLY"),
+  ServingHousehold: lowercase("NONE", "TOGETHER", "APART"),
   JoinRequestStatus: lowercase("PENDING", "APPROVED", "DECLINED", "CANCELLED"),
   StaffAlertTopic: { VISIT_REQUESTS: "visits", SIGNUPS: "signups", PRAYER_MODERATION: "prayer" },
   AlertDelivery: { IMMEDIATE: "immediate", DAILY_DIGEST: "digest", OFF: "off" },

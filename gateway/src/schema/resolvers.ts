@@ -17,6 +17,7 @@ import { eventsCanResolvers } from "./events/can.ts";
 import { integrationsResolvers } from "./integrations/resolvers.ts";
 import { groupsResolvers } from "./groups/resolvers.ts";
 import { servingResolvers } from "./serving/resolvers.ts";
+import { availabilityResolvers } from "./serving/availability.ts";
 
 const modules: Resolvers[] = [
   { Query: { ping: () => true }, Mutation: { noop: () => true } },
@@ -39,6 +40,7 @@ const modules: Resolvers[] = [
   integrationsResolvers,
   groupsResolvers,
   servingResolvers,
+  availabilityResolvers,
 ];
 
 /** Merge the feature modules' resolver maps (each type's fields from every module). */

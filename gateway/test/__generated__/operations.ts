@@ -611,6 +611,29 @@ export type ServiceTimeInput = {
   time: string;
 };
 
+/** A blockout's fields. */
+export type ServingBlockoutInput = {
+  /** The last day (YYYY-MM-DD), not before the first. */
+  endsOn: string;
+  /** Why (at most 100 characters). */
+  reason?: string | null | undefined;
+  /** Once (default), weekly or monthly. */
+  repeat?: ServingRepeat | null | undefined;
+  /** The first day (YYYY-MM-DD). */
+  startsOn: string;
+  /** The last day a repeat may start (YYYY-MM-DD), not before the first. */
+  until?: string | null | undefined;
+};
+
+/** Serving with the people of one's household. */
+export type ServingHousehold =
+  /** Never on the same plan. */
+  | 'APART'
+  /** No preference. */
+  | 'NONE'
+  /** On the same plans when possible. */
+  | 'TOGETHER';
+
 /** A plan's fields. */
 export type ServingPlanInput = {
   /** Required: its day (YYYY-MM-DD). */
@@ -655,6 +678,25 @@ export type ServingPositionInput = {
   /** Only people with unexpired training. */
   requiresTraining?: boolean | null | undefined;
 };
+
+/** Serving preferences. */
+export type ServingPreferencesInput = {
+  /** With the people of their household. */
+  household?: ServingHousehold | null | undefined;
+  /** 1–31 times a month, or null for no limit. */
+  maxPerMonth?: number | null | undefined;
+  /** Service start times they prefer (HH:MM, at most 6). */
+  preferredTimes?: Array<string> | null | undefined;
+};
+
+/** How a blockout repeats. */
+export type ServingRepeat =
+  /** Every month, the same weekday of the month as it starts (every 1st Sunday). */
+  | 'MONTHLY'
+  /** Once: the dates given. */
+  | 'NONE'
+  /** Every week, the same weekdays. */
+  | 'WEEKLY';
 
 /** Where a request to serve stands. */
 export type ServingRequestStatus =
@@ -1888,6 +1930,32 @@ export type ServingAutofillQueryVariables = Exact<{
 
 export type ServingAutofillQuery = { servingAutofill: { proposals: Array<{ needId: string, planId: string, positionId: string, personId: string, name: string, servedInWindow: number, windowWeeks: number, prefersTime: boolean }>, unfilled: Array<{ planId: string, positionId: string, missing: number }> } };
 
+export type ServingMyAvailabilityQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ServingMyAvailabilityQuery = { myServingAvailability: { blockouts: Array<{ id: string, startsOn: string, endsOn: string, repeat: ServingRepeat, until: string | null, reason: string }>, preferences: { maxPerMonth: number | null, preferredTimes: Array<string>, household: ServingHousehold } } };
+
+export type ServingAddBlockoutMutationVariables = Exact<{
+  input: ServingBlockoutInput;
+}>;
+
+
+export type ServingAddBlockoutMutation = { addServingBlockout: { id: string, startsOn: string, endsOn: string, repeat: ServingRepeat, until: string | null, reason: string } };
+
+export type ServingRemoveBlockoutMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type ServingRemoveBlockoutMutation = { removeServingBlockout: boolean };
+
+export type ServingSetPreferencesMutationVariables = Exact<{
+  input: ServingPreferencesInput;
+}>;
+
+
+export type ServingSetPreferencesMutation = { setServingPreferences: { maxPerMonth: number | null, preferredTimes: Array<string>, household: ServingHousehold } };
+
 export type StaffAlertsPrefsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -2084,6 +2152,10 @@ export const ServingByTokenDocument = {"kind":"Document","definitions":[{"kind":
 export const ServingUpdateTeamDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ServingUpdateTeam"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ServingTeamInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"updateServingTeam"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"description"}}]}}]}}]} as unknown as DocumentNode<ServingUpdateTeamMutation, ServingUpdateTeamMutationVariables>;
 export const ServingSetTeamStatusDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ServingSetTeamStatus"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"status"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ServingTeamStatus"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"setServingTeamStatus"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"status"},"value":{"kind":"Variable","name":{"kind":"Name","value":"status"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]} as unknown as DocumentNode<ServingSetTeamStatusMutation, ServingSetTeamStatusMutationVariables>;
 export const ServingAutofillDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ServingAutofill"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"teamId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"from"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"to"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"servingAutofill"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"teamId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"teamId"}}},{"kind":"Argument","name":{"kind":"Name","value":"from"},"value":{"kind":"Variable","name":{"kind":"Name","value":"from"}}},{"kind":"Argument","name":{"kind":"Name","value":"to"},"value":{"kind":"Variable","name":{"kind":"Name","value":"to"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"proposals"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"needId"}},{"kind":"Field","name":{"kind":"Name","value":"planId"}},{"kind":"Field","name":{"kind":"Name","value":"positionId"}},{"kind":"Field","name":{"kind":"Name","value":"personId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"servedInWindow"}},{"kind":"Field","name":{"kind":"Name","value":"windowWeeks"}},{"kind":"Field","name":{"kind":"Name","value":"prefersTime"}}]}},{"kind":"Field","name":{"kind":"Name","value":"unfilled"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"planId"}},{"kind":"Field","name":{"kind":"Name","value":"positionId"}},{"kind":"Field","name":{"kind":"Name","value":"missing"}}]}}]}}]}}]} as unknown as DocumentNode<ServingAutofillQuery, ServingAutofillQueryVariables>;
+export const ServingMyAvailabilityDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ServingMyAvailability"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"myServingAvailability"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"blockouts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"startsOn"}},{"kind":"Field","name":{"kind":"Name","value":"endsOn"}},{"kind":"Field","name":{"kind":"Name","value":"repeat"}},{"kind":"Field","name":{"kind":"Name","value":"until"}},{"kind":"Field","name":{"kind":"Name","value":"reason"}}]}},{"kind":"Field","name":{"kind":"Name","value":"preferences"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"maxPerMonth"}},{"kind":"Field","name":{"kind":"Name","value":"preferredTimes"}},{"kind":"Field","name":{"kind":"Name","value":"household"}}]}}]}}]}}]} as unknown as DocumentNode<ServingMyAvailabilityQuery, ServingMyAvailabilityQueryVariables>;
+export const ServingAddBlockoutDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ServingAddBlockout"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ServingBlockoutInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"addServingBlockout"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"startsOn"}},{"kind":"Field","name":{"kind":"Name","value":"endsOn"}},{"kind":"Field","name":{"kind":"Name","value":"repeat"}},{"kind":"Field","name":{"kind":"Name","value":"until"}},{"kind":"Field","name":{"kind":"Name","value":"reason"}}]}}]}}]} as unknown as DocumentNode<ServingAddBlockoutMutation, ServingAddBlockoutMutationVariables>;
+export const ServingRemoveBlockoutDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ServingRemoveBlockout"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"removeServingBlockout"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}]}]}}]} as unknown as DocumentNode<ServingRemoveBlockoutMutation, ServingRemoveBlockoutMutationVariables>;
+export const ServingSetPreferencesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ServingSetPreferences"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ServingPreferencesInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"setServingPreferences"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"maxPerMonth"}},{"kind":"Field","name":{"kind":"Name","value":"preferredTimes"}},{"kind":"Field","name":{"kind":"Name","value":"household"}}]}}]}}]} as unknown as DocumentNode<ServingSetPreferencesMutation, ServingSetPreferencesMutationVariables>;
 export const StaffAlertsPrefsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"StaffAlertsPrefs"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"staffAlertPreferences"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"topic"}},{"kind":"Field","name":{"kind":"Name","value":"delivery"}}]}}]}}]} as unknown as DocumentNode<StaffAlertsPrefsQuery, StaffAlertsPrefsQueryVariables>;
 export const StaffAlertsNotificationsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"StaffAlertsNotifications"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"notifications"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"50"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"link"}}]}}]}}]}}]}}]} as unknown as DocumentNode<StaffAlertsNotificationsQuery, StaffAlertsNotificationsQueryVariables>;
 export const StaffAlertsFromVisitDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"StaffAlertsFromVisit"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"last"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createPersonFromVisit"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"firstName"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"lastName"},"value":{"kind":"Variable","name":{"kind":"Name","value":"last"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"person"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"firstName"}},{"kind":"Field","name":{"kind":"Name","value":"lastName"}},{"kind":"Field","name":{"kind":"Name","value":"membershipStatus"}}]}}]}}]}}]} as unknown as DocumentNode<StaffAlertsFromVisitMutation, StaffAlertsFromVisitMutationVariables>;

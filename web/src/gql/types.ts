@@ -853,6 +853,29 @@ export type ServiceTimeInput = {
   time: string;
 };
 
+/** A blockout's fields. */
+export type ServingBlockoutInput = {
+  /** The last day (YYYY-MM-DD), not before the first. */
+  endsOn: string;
+  /** Why (at most 100 characters). */
+  reason?: string | null | undefined;
+  /** Once (default), weekly or monthly. */
+  repeat?: ServingRepeat | null | undefined;
+  /** The first day (YYYY-MM-DD). */
+  startsOn: string;
+  /** The last day a repeat may start (YYYY-MM-DD), not before the first. */
+  until?: string | null | undefined;
+};
+
+/** Serving with the people of one's household. */
+export type ServingHousehold =
+  /** Never on the same plan. */
+  | 'APART'
+  /** No preference. */
+  | 'NONE'
+  /** On the same plans when possible. */
+  | 'TOGETHER';
+
 /** Where a plan stands. */
 export type ServingPlanStatus =
   /** It happened: nothing more is asked or answered. */
@@ -873,6 +896,25 @@ export type ServingPositionInput = {
   /** Only people with unexpired training. */
   requiresTraining?: boolean | null | undefined;
 };
+
+/** Serving preferences. */
+export type ServingPreferencesInput = {
+  /** With the people of their household. */
+  household?: ServingHousehold | null | undefined;
+  /** 1–31 times a month, or null for no limit. */
+  maxPerMonth?: number | null | undefined;
+  /** Service start times they prefer (HH:MM, at most 6). */
+  preferredTimes?: Array<string> | null | undefined;
+};
+
+/** How a blockout repeats. */
+export type ServingRepeat =
+  /** Every month, the same weekday of the month as it starts (every 1st Sunday). */
+  | 'MONTHLY'
+  /** Once: the dates given. */
+  | 'NONE'
+  /** Every week, the same weekdays. */
+  | 'WEEKLY';
 
 /** Where a request to serve stands. */
 export type ServingRequestStatus =

@@ -15,6 +15,7 @@ import { handleError, type UiError } from "../../lib/handleError.ts";
 import { usePageTitle } from "../../lib/usePageTitle.ts";
 import { useChurchDateTime } from "../../lib/dates.ts";
 import { LIMITS } from "@flock/shared/limits";
+import { Availability } from "./Availability.tsx";
 import "./serving.css";
 
 /*
@@ -268,6 +269,7 @@ export function MyServingPage() {
           )}
         </>
       )}
+      <Availability />
     </section>
   );
 }

@@ -90,6 +90,13 @@ export const shell = {
   "field.invalid_url": "Use a full https:// address.",
   "field.out_of_range": "This number is out of range.",
   "field.invalid": "This value isn't valid.",
+  // Serving (features/serving): dates, places and answers.
+  "field.ends_before_start": "End on or after the first day.",
+  "field.need_full": "Every place is taken.",
+  "field.not_on_team": "This person is not on the team.",
+  "field.not_on_position": "This person does not serve in this position.",
+  "field.plan_done": "This plan is done: nothing more is asked or answered.",
+  "field.already_answered": "This was answered meanwhile. Reload to see the answer.",
 
   "notFound.title": "Page not found",
   "notFound.body": "The page you're looking for isn't here. It may have moved.",

@@ -94,6 +94,13 @@ export const shell: Record<keyof typeof english, string> = {
   "field.invalid_url": "Usa una dirección completa https://.",
   "field.out_of_range": "Este número está fuera de rango.",
   "field.invalid": "Este valor no es válido.",
+  // Servicio (features/serving): fechas, puestos y respuestas.
+  "field.ends_before_start": "Termina el mismo día o después del primero.",
+  "field.need_full": "Todos los puestos están ocupados.",
+  "field.not_on_team": "Esta persona no está en el equipo.",
+  "field.not_on_position": "Esta persona no sirve en este puesto.",
+  "field.plan_done": "Este plan ya terminó: no se piden ni se responden más turnos.",
+  "field.already_answered": "Alguien respondió mientras tanto. Vuelve a cargar para ver la respuesta.",
 
   "notFound.title": "Página no encontrada",
   "notFound.body": "La página que buscas no está aquí. Puede que se haya movido.",

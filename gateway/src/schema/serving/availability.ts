@@ -1,0 +1,153 @@
+import type { GatewayContext } from "../../context.ts";
+import { forbidden, pbCall } from "../../errors.ts";
+import type { ServingBlockoutRecord, ServingPreferencesRecord } from "../../pocketbase/records.ts";
+import { requireViewer } from "../../access/guards.ts";
+import { writeAsCaller } from "../../pocketbase/write.ts";
+import { Validator } from "../../validation/validate.ts";
+import { LIMITS } from "@flock/shared/limits";
+import type { Resolvers, ServingBlockoutInput, ServingPreferencesInput } from "../__generated__/types.ts";
+
+/**
+ * A volunteer's availability (issue 27): blockouts and preferences, kept by the person themself with
+ * their own token (the rules: their own rows; their teams' leaders read them for conflicts and
+ * auto-fill). Read as /me/serving shows them.
+ */
+
+const PREFERRED_TIMES_MAX = 6;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A valid "YYYY-MM-DD", or "" with a field error. */
+function day(v: Validator, field: string, value: string | null | undefined, required: boolean): string {
+  const text = (value ?? "").trim();
+  if (!text) {
+    if (required) v.add(field, "required", "Choose a date.");
+    return "";
+  }
+  const date = DAY.test(text) ? new Date(`${text}T00:00:00.000Z`) : null;
+  if (!date || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== text) {
+    v.add(field, "invalid_date", "Use a valid date.");
+    return "";
+  }
+  return text;
+}
+
+function validateBlockout(input: ServingBlockoutInput) {
+  const v = new Validator();
+  const startsOn = day(v, "startsOn", input.startsOn, true);
+  const endsOn = day(v, "endsOn", input.endsOn, true);
+  const until = day(v, "until", input.until, false);
+  if (startsOn && endsOn && endsOn < startsOn)
+    v.add("endsOn", "ends_before_start", "End on or after the first day.");
+  if (startsOn && until && until < startsOn)
+    v.add("until", "ends_before_start", "End on or after the first day.");
+  const reason = v.text("reason", input.reason, { max: LIMITS.servingBlockoutReasonMax });
+  v.done();
+  const pb = (d: string) => (d ? `${d} 00:00:00.000Z` : "");
+  return {
+    startsOn: pb(startsOn),
+    endsOn: pb(endsOn),
+    repeat: input.repeat ?? "none",
+    until: input.repeat && input.repeat !== "none" ? pb(until) : "",
+    reason,
+  };
+}
+
+function validatePreferences(input: ServingPreferencesInput) {
+  const v = new Validator();
+  const { maxPerMonth } = input;
+  if (maxPerMonth != null && (maxPerMonth < 1 || maxPerMonth > LIMITS.servingMaxPerMonthMax))
+    v.add(
+      "maxPerMonth",
+      "out_of_range",
+      `Use 1 to ${LIMITS.servingMaxPerMonthMax} times a month, or leave it empty for no limit.`,
+    );
+  const times =
+    input.preferredTimes == null ? undefined : [...new Set(input.preferredTimes.map((t) => t.trim()))];
+  if (times && times.length > PREFERRED_TIMES_MAX)
+    v.add("preferredTimes", "too_many", `At most ${PREFERRED_TIMES_MAX} times.`);
+  if (times?.some((t) => !/^([01]\d|2[0-3]):[0-5]\d$/.test(t)))
+    v.add("preferredTimes", "invalid_time", "Write times as 09:00 or 18:30.");
+  v.done();
+  return Object.fromEntries(
+    Object.entries({
+      // null: no limit (stored as 0, which the rules and auto-fill read as none).
+      maxPerMonth: input.maxPerMonth === undefined ? undefined : (maxPerMonth ?? 0),
+      preferredTimes: times?.sort(),
+      household: input.household ?? undefined,
+    }).filter(([, value]) => value !== undefined),
+  );
+}
+
+async function myPerson(ctx: GatewayContext): Promise<string> {
+  const viewer = await requireViewer(ctx);
+  if (!viewer.person) throw forbidden("Your account has no person record yet.");
+  return viewer.person;
+}
+
+async function myPreferences(ctx: GatewayContext, person: string): Promise<ServingPreferencesRecord | null> {
+  const rows = await pbCall(() =>
+    ctx.pb
+      .collection("serving_preferences")
+      .getFullList<ServingPreferencesRecord>({ filter: ctx.pb.filter("person = {:person}", { person }) }),
+  );
+  return rows[0] ?? null;
+}
+
+const preferencesOf = (row: ServingPreferencesRecord | null) => ({
+  maxPerMonth: row?.maxPerMonth ? row.maxPerMonth : null,
+  preferredTimes: row?.preferredTimes ?? [],
+  household: (row?.household || "none") as "none" | "together" | "apart",
+});
+
+export const availabilityResolvers: Resolvers = {
+  Query: {
+    async myServingAvailability(_, __, ctx) {
+      const person = await myPerson(ctx);
+      const today = `${new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)} 00:00:00.000Z`;
+      const [blockouts, preferences] = await Promise.all([
+        pbCall(() =>
+          ctx.pb.collection("serving_blockouts").getFullList<ServingBlockoutRecord>({
+            filter: ctx.pb.filter("person = {:person} && (endsOn >= {:today} || repeat != 'none')", {
+              person,
+              today,
+            }),
+            sort: "startsOn,id",
+          }),
+        ),
+        myPreferences(ctx, person),
+      ]);
+      return { blockouts, preferences: preferencesOf(preferences) };
+    },
+  },
+  Mutation: {
+    async addServingBlockout(_, { input }, ctx) {
+      const person = await myPerson(ctx);
+      const data = validateBlockout(input);
+      return writeAsCaller(() =>
+        ctx.pb.collection("serving_blockouts").create<ServingBlockoutRecord>({ ...data, person }),
+      );
+    },
+    async removeServingBlockout(_, { id }, ctx) {
+      await myPerson(ctx);
+      await writeAsCaller(() => ctx.pb.collection("serving_blockouts").delete(id));
+      return true;
+    },
+    async setServingPreferences(_, { input }, ctx) {
+      const person = await myPerson(ctx);
+      const data = validatePreferences(input);
+      const existing = await myPreferences(ctx, person);
+      const saved = await writeAsCaller(() =>
+        existing
+          ? ctx.pb.collection("serving_preferences").update<ServingPreferencesRecord>(existing.id, data)
+          : ctx.pb.collection("serving_preferences").create<ServingPreferencesRecord>({ ...data, person }),
+      );
+      return preferencesOf(saved);
+    },
+  },
+  ServingBlockout: {
+    startsOn: (b) => b.startsOn.slice(0, 10),
+    endsOn: (b) => b.endsOn.slice(0, 10),
+    repeat: (b) => b.repeat || "none",
+    until: (b) => (b.until ? b.until.slice(0, 10) : null),
+  },
+};
