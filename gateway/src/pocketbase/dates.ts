@@ -14,6 +14,9 @@ export const toPocketBaseDate = (date: Date | number | string): string =>
 /** Now, in PocketBase's form. */
 export const pocketBaseNow = () => toPocketBaseDate(new Date());
 
+/** A calendar day "2030-03-03" as PocketBase stores a date-only value (midnight UTC); "" stays "". */
+export const pocketBaseDay = (day: string): string => (day ? `${day} 00:00:00.000Z` : "");
+
 /** PocketBase's form → ISO-8601 ("" stays ""). */
 export const fromPocketBaseDate = (pbDate: string): string => pbDate.replace(" ", "T");
 

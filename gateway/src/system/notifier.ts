@@ -1,3 +1,4 @@
+import type PocketBase from "pocketbase";
 import type { GatewayServices } from "../context.ts";
 import { recipientLocale, translator, type Locale, type Translate } from "../mail/i18n.ts";
 import type { NotificationRecord, UserRecord } from "../pocketbase/records.ts";
@@ -22,6 +23,15 @@ export interface NotificationInput {
   batchWindowMs?: number;
   /** Also mail the recipient (important events only: approval, answered, staff alerts), with an optional button. */
   email?: Localized<{ subject: string; text: string; button?: { url: string; label: string } }>;
+}
+
+/** The accounts of these people (system job: whom to notify; their language and address come with them). */
+export async function usersOfPeople(system: PocketBase, personIds: readonly string[]): Promise<UserRecord[]> {
+  if (personIds.length === 0) return [];
+  const filter = personIds.map((p) => system.filter("person = {:p}", { p })).join(" || ");
+  return system
+    .collection("users")
+    .getFullList<UserRecord>({ filter, fields: "id,email,person,locale,status" });
 }
 
 const localized = <T>(value: Localized<T>, t: Translate): T =>

@@ -40,6 +40,21 @@ export class Validator {
     return email;
   }
 
+  /** A calendar day "YYYY-MM-DD" (no zone applies): the day, or "" with a field error (or when empty and optional). */
+  day(field: string, value: string | null | undefined, opts: { required?: boolean } = {}): string {
+    const text = (value ?? "").trim();
+    if (!text) {
+      if (opts.required) this.add(field, "required", "Choose a date.");
+      return "";
+    }
+    const date = /^\d{4}-\d{2}-\d{2}$/.test(text) ? new Date(`${text}T00:00:00.000Z`) : null;
+    if (!date || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== text) {
+      this.add(field, "invalid_date", "Use a valid date.");
+      return "";
+    }
+    return text;
+  }
+
   done(): void {
     if (Object.keys(this.errors).length > 0) throw badUserInput(this.errors);
   }

@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import DataLoader from "dataloader";
-import type PocketBase from "pocketbase";
 import { ClientResponseError } from "pocketbase";
 import { LIMITS } from "@flock/shared/limits";
 import { slugify } from "@flock/shared/slug";
@@ -35,7 +34,7 @@ import type {
   UserRecord,
 } from "../../pocketbase/records.ts";
 import { renderChat } from "../../markdown/chat.ts";
-import { notify } from "../../system/notifier.ts";
+import { notify, usersOfPeople } from "../../system/notifier.ts";
 import { composeMail, sendNotice } from "../../mail/notice.ts";
 import { displayName } from "../people/mappers.ts";
 import { renderBody } from "../../markdown/body.ts";
@@ -241,14 +240,6 @@ async function uniqueSlug(ctx: GatewayContext, name: string): Promise<string> {
 
 // ---------------------------------------------------------------------------------------------------
 // Fan-out (system jobs: the actor may not read whom they reach)
-
-async function usersOfPeople(system: PocketBase, personIds: string[]): Promise<UserRecord[]> {
-  if (personIds.length === 0) return [];
-  const filter = personIds.map((p) => system.filter("person = {:p}", { p })).join(" || ");
-  return system
-    .collection("users")
-    .getFullList<UserRecord>({ filter, fields: "id,email,person,locale,status" });
-}
 
 /** A join request: each active leader is notified in the app and by mail, with the requester's note. */
 async function notifyLeadersOfRequest(

@@ -3,6 +3,7 @@ import { forbidden, pbCall } from "../../errors.ts";
 import type { ServingBlockoutRecord, ServingPreferencesRecord } from "../../pocketbase/records.ts";
 import { requireViewer } from "../../access/guards.ts";
 import { writeAsCaller } from "../../pocketbase/write.ts";
+import { pocketBaseDay } from "../../pocketbase/dates.ts";
 import { Validator } from "../../validation/validate.ts";
 import { LIMITS } from "@flock/shared/limits";
 import type { Resolvers, ServingBlockoutInput, ServingPreferencesInput } from "../__generated__/types.ts";
@@ -14,40 +15,23 @@ import type { Resolvers, ServingBlockoutInput, ServingPreferencesInput } from ".
  */
 
 const PREFERRED_TIMES_MAX = 6;
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-/** A valid "YYYY-MM-DD", or "" with a field error. */
-function day(v: Validator, field: string, value: string | null | undefined, required: boolean): string {
-  const text = (value ?? "").trim();
-  if (!text) {
-    if (required) v.add(field, "required", "Choose a date.");
-    return "";
-  }
-  const date = DAY.test(text) ? new Date(`${text}T00:00:00.000Z`) : null;
-  if (!date || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== text) {
-    v.add(field, "invalid_date", "Use a valid date.");
-    return "";
-  }
-  return text;
-}
 
 function validateBlockout(input: ServingBlockoutInput) {
   const v = new Validator();
-  const startsOn = day(v, "startsOn", input.startsOn, true);
-  const endsOn = day(v, "endsOn", input.endsOn, true);
-  const until = day(v, "until", input.until, false);
+  const startsOn = v.day("startsOn", input.startsOn, { required: true });
+  const endsOn = v.day("endsOn", input.endsOn, { required: true });
+  const until = v.day("until", input.until);
   if (startsOn && endsOn && endsOn < startsOn)
     v.add("endsOn", "ends_before_start", "End on or after the first day.");
   if (startsOn && until && until < startsOn)
     v.add("until", "ends_before_start", "End on or after the first day.");
   const reason = v.text("reason", input.reason, { max: LIMITS.servingBlockoutReasonMax });
   v.done();
-  const pb = (d: string) => (d ? `${d} 00:00:00.000Z` : "");
   return {
-    startsOn: pb(startsOn),
-    endsOn: pb(endsOn),
+    startsOn: pocketBaseDay(startsOn),
+    endsOn: pocketBaseDay(endsOn),
     repeat: input.repeat ?? "none",
-    until: input.repeat && input.repeat !== "none" ? pb(until) : "",
+    until: input.repeat && input.repeat !== "none" ? pocketBaseDay(until) : "",
     reason,
   };
 }

@@ -6,9 +6,8 @@ import type {
   ServingPositionRecord,
   ServingRequestRecord,
   ServingTeamRecord,
-  UserRecord,
 } from "../../pocketbase/records.ts";
-import { notify } from "../../system/notifier.ts";
+import { notify, usersOfPeople } from "../../system/notifier.ts";
 import { recipientLocale } from "../../mail/i18n.ts";
 
 // What serving tells people (system jobs: the leader asking may not read the volunteer's address, nor
@@ -22,14 +21,6 @@ const dayOf = (plan: ServingPlanRecord, locale: string) =>
     day: "numeric",
     timeZone: "UTC",
   }).format(new Date(`${plan.date.slice(0, 10)}T12:00:00.000Z`));
-
-async function usersOfPeople(system: PocketBase, personIds: string[]): Promise<UserRecord[]> {
-  if (personIds.length === 0) return [];
-  const filter = personIds.map((p) => system.filter("person = {:p}", { p })).join(" || ");
-  return system
-    .collection("users")
-    .getFullList<UserRecord>({ filter, fields: "id,email,person,locale,status" });
-}
 
 interface RequestContext {
   request: ServingRequestRecord;

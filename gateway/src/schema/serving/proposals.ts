@@ -20,6 +20,7 @@ import {
   type PlanSlot,
   type Position,
 } from "./autofill.ts";
+import { anyOf } from "./filters.ts";
 
 /**
  * Auto-fill for one team over a range of plans (issue 27): what autofill.ts needs, read with the
@@ -35,10 +36,6 @@ import {
 const DAY = (pbDate: string) => pbDate.slice(0, 10);
 const orNull = (pbDate: string) => (pbDate ? DAY(pbDate) : null);
 const iso = (instant: string) => instant.replace(" ", "T");
-
-/** `field = a || field = b …` (PocketBase filters; ids are checked record ids). */
-const anyOf = (ctx: GatewayContext, field: string, ids: readonly string[]) =>
-  ids.length ? ids.map((id) => ctx.pb.filter(`${field} = {:id}`, { id })).join(" || ") : "id = ''";
 
 /** "09:00": an instant's wall-clock time in the church's zone (preferences name service times so). */
 function wallTime(instant: string, timeZone: string): string {
@@ -105,11 +102,11 @@ export async function proposeForTeam(
     pbCall(() =>
       ctx.pb.collection("serving_needs").getFullList<ServingNeedRecord>({
         filter: `(${anyOf(
-          ctx,
+          ctx.pb,
           "plan",
           plans.map((p) => p.id),
         )}) && (${anyOf(
-          ctx,
+          ctx.pb,
           "position",
           positions.map((p) => p.id),
         )})`,
@@ -118,17 +115,17 @@ export async function proposeForTeam(
     pbCall(() =>
       ctx.pb
         .collection("serving_clearances")
-        .getFullList<ServingClearanceRecord>({ filter: anyOf(ctx, "person", people) }),
+        .getFullList<ServingClearanceRecord>({ filter: anyOf(ctx.pb, "person", people) }),
     ),
     pbCall(() =>
       ctx.pb
         .collection("serving_blockouts")
-        .getFullList<ServingBlockoutRecord>({ filter: anyOf(ctx, "person", people) }),
+        .getFullList<ServingBlockoutRecord>({ filter: anyOf(ctx.pb, "person", people) }),
     ),
     pbCall(() =>
       ctx.pb
         .collection("serving_preferences")
-        .getFullList<ServingPreferencesRecord>({ filter: anyOf(ctx, "person", people) }),
+        .getFullList<ServingPreferencesRecord>({ filter: anyOf(ctx.pb, "person", people) }),
     ),
     // Where they serve on any team, from the fairness window's start to the range's end (a system read,
     // above; the filter names only the team's people).
@@ -136,7 +133,7 @@ export async function proposeForTeam(
       (await ctx.system.get())
         .collection("serving_requests")
         .getFullList<ServingRequestRecord & { expand?: { plan?: ServingPlanRecord } }>({
-          filter: `(${anyOf(ctx, "person", people)}) && status != 'cancelled' && plan.date >= ${ctx.pb.filter(
+          filter: `(${anyOf(ctx.pb, "person", people)}) && status != 'cancelled' && plan.date >= ${ctx.pb.filter(
             "{:since}",
             {
               since: `${windowStart} 00:00:00.000Z`,

@@ -15,11 +15,12 @@ import { requireAbility, requireViewer } from "../../access/guards.ts";
 import { can } from "../../access/abilities.ts";
 import { leadsTeam, servingRequestCan, servingTeamCan } from "../../access/serving.ts";
 import { writeAsCaller } from "../../pocketbase/write.ts";
-import { fromPocketBaseDate, fromPocketBaseDateOrNull } from "../../pocketbase/dates.ts";
+import { fromPocketBaseDate, fromPocketBaseDateOrNull, pocketBaseDay } from "../../pocketbase/dates.ts";
 import { renderBody } from "../../markdown/body.ts";
 import { Validator } from "../../validation/validate.ts";
 import { LIMITS } from "@flock/shared/limits";
 import { noticeAsked, noticeDeclined } from "./notices.ts";
+import { anyOf } from "./filters.ts";
 import { proposeForTeam } from "./proposals.ts";
 import { DEFAULT_WINDOW_WEEKS } from "./autofill.ts";
 import { displayName } from "../people/mappers.ts";
@@ -100,10 +101,6 @@ interface ServingLoaders {
 }
 const loaders = new WeakMap<object, ServingLoaders>();
 
-/** `field = a || field = b …` for one batch of ids. */
-const anyOf = (ctx: GatewayContext, field: string, ids: readonly string[]) =>
-  ids.map((id) => ctx.pb.filter(`${field} = {:id}`, { id })).join(" || ");
-
 function byKey<T>(ids: readonly string[], rows: T[], key: (row: T) => string): T[][] {
   return ids.map((id) => rows.filter((row) => key(row) === id));
 }
@@ -115,7 +112,7 @@ function loadersOf(ctx: GatewayContext): ServingLoaders {
       new DataLoader<string, T[]>(
         async (ids) => {
           const rows = await pbCall(() =>
-            ctx.pb.collection(collection).getFullList<T>({ filter: anyOf(ctx, field, ids), sort }),
+            ctx.pb.collection(collection).getFullList<T>({ filter: anyOf(ctx.pb, field, ids), sort }),
           );
           return byKey(ids, rows, (row) => (row as Record<string, string>)[field]!);
         },
@@ -125,7 +122,7 @@ function loadersOf(ctx: GatewayContext): ServingLoaders {
       new DataLoader<string, T | null>(
         async (ids) => {
           const rows = await pbCall(() =>
-            ctx.pb.collection(collection).getFullList<T>({ filter: anyOf(ctx, "id", ids) }),
+            ctx.pb.collection(collection).getFullList<T>({ filter: anyOf(ctx.pb, "id", ids) }),
           );
           return ids.map((id) => rows.find((row) => row.id === id) ?? null);
         },
@@ -184,21 +181,6 @@ async function needOf(ctx: GatewayContext, id: string): Promise<ServingNeedRecor
 // ---------------------------------------------------------------------------------------------------
 // Validation (shared/src/limits.ts; PocketBase checks the same limits again).
 
-/** A wall-clock day, "2030-03-03", as PocketBase stores a date-only value. */
-function dayField(v: Validator, field: string, value: string | null | undefined, required: boolean) {
-  const text = (value ?? "").trim();
-  if (!text) {
-    if (required) v.add(field, "required", "Choose a date.");
-    return "";
-  }
-  const date = /^\d{4}-\d{2}-\d{2}$/.test(text) ? new Date(`${text}T00:00:00.000Z`) : null;
-  if (!date || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== text) {
-    v.add(field, "invalid_date", "Use a valid date.");
-    return "";
-  }
-  return `${text} 00:00:00.000Z`;
-}
-
 function validateTeam(input: ServingTeamInput) {
   const v = new Validator();
   const name = v.text("name", input.name, { required: true, max: LIMITS.servingTeamNameMax });
@@ -243,7 +225,7 @@ function validatePosition(input: ServingPositionInput) {
 function validatePlan(input: ServingPlanInput) {
   const v = new Validator();
   const title = v.text("title", input.title, { required: true, max: LIMITS.servingPlanTitleMax });
-  const date = dayField(v, "date", input.date, true);
+  const date = pocketBaseDay(v.day("date", input.date, { required: true }));
   const notes = input.notes ?? undefined;
   if (notes !== undefined && notes.length > LIMITS.servingPlanNotesMax)
     v.add("notes", "too_long", `Use at most ${LIMITS.servingPlanNotesMax} characters.`);
@@ -294,10 +276,10 @@ export const servingResolvers: Resolvers = {
     },
     async servingPlans(_, { from, to }, ctx) {
       const v = new Validator();
-      const first = from ? dayField(v, "from", from, false) : `${today()} 00:00:00.000Z`;
-      const last = to
-        ? dayField(v, "to", to, false)
-        : `${new Date(Date.now() + 12 * 7 * DAY_MS).toISOString().slice(0, 10)} 00:00:00.000Z`;
+      const first = pocketBaseDay(from ? v.day("from", from) : today());
+      const last = pocketBaseDay(
+        to ? v.day("to", to) : new Date(Date.now() + 12 * 7 * DAY_MS).toISOString().slice(0, 10),
+      );
       v.done();
       return pbCall(() =>
         ctx.pb.collection("serving_plans").getFullList<ServingPlanRecord>({
@@ -310,8 +292,8 @@ export const servingResolvers: Resolvers = {
     async servingAutofill(_, { teamId, from, to }, ctx) {
       await requireLeads(ctx, teamId);
       const v = new Validator();
-      const first = dayField(v, "from", from, true).slice(0, 10);
-      const last = dayField(v, "to", to, true).slice(0, 10);
+      const first = v.day("from", from, { required: true });
+      const last = v.day("to", to, { required: true });
       if (first && last && (last < first || Date.parse(last) - Date.parse(first) > 26 * 7 * DAY_MS))
         v.add("to", "out_of_range", "Choose an end after the start, at most 26 weeks later.");
       v.done();
