@@ -126,6 +126,11 @@ const PB_FIELD_CODES: Record<string, string> = {
   validation_not_on_position: "not_on_position",
   validation_plan_done: "plan_done",
   validation_already_answered: "already_answered",
+  validation_swap_taken: "swap_taken",
+  validation_swap_self: "swap_self",
+  validation_signup_closed: "signup_closed",
+  validation_plan_not_published: "plan_not_published",
+  validation_not_accepted: "not_accepted",
 };
 
 /**

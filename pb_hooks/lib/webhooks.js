@@ -58,8 +58,10 @@ function eventsOf(collection, before, after) {
     case "visit_requests":
       return before ? [] : [{ type: "visit.created", data: { id: after.id } }];
     case "serving_requests": {
-      // An answer: ids only (who serves is the church's to tell; a scoped token reads the rest).
-      if (!before || status === was || (status !== "accepted" && status !== "declined")) return [];
+      // An answer, or a place taken by a signup or a swap (created accepted): ids only (who serves is
+      // the church's to tell; a scoped token reads the rest).
+      if (status !== "accepted" && status !== "declined") return [];
+      if (before ? status === was : status !== "accepted") return [];
       const data = {
         id: after.id,
         plan: after.getString("plan"),

@@ -22,6 +22,7 @@ export interface ServingTeamCan {
 export interface ServingRequestCan {
   answer: boolean;
   manage: boolean;
+  swap: boolean;
 }
 
 const leads = (membership: Membership) => membership?.status === "active" && membership.role === "leader";
@@ -39,17 +40,20 @@ export function servingTeamCan(user: UserRecord | null, membership: Membership):
 }
 
 /**
- * answer: the person asked, while the plan is open (`planOpen`). manage (withdraw, remove): the
- * position's team leaders (`membership` on that team) and manageServing.
+ * answer: the person asked, while the plan is open (`planOpen`). swap (ask for someone to take the
+ * place): the same person once they accepted (pb_migrations/1732610000_serving_swaps.js). manage
+ * (withdraw, remove): the position's team leaders (`membership` on that team) and manageServing.
  */
 export function servingRequestCan(
   user: UserRecord | null,
-  request: Pick<ServingRequestRecord, "person">,
+  request: Pick<ServingRequestRecord, "person" | "status">,
   membership: Membership,
   planOpen: boolean,
 ): ServingRequestCan {
+  const own = !!user?.person && user.person === request.person && planOpen;
   return {
-    answer: !!user?.person && user.person === request.person && planOpen,
+    answer: own && request.status !== "replaced" && request.status !== "cancelled",
     manage: leadsTeam(user, membership),
+    swap: own && request.status === "accepted",
   };
 }

@@ -296,6 +296,8 @@ export interface NotificationRecord extends BaseRecord {
     | "group_request_decided"
     | "serving_request"
     | "serving_declined"
+    | "serving_swap"
+    | "serving_swapped"
     | "group_chat";
   title: string;
   body: string;
@@ -424,14 +426,19 @@ export interface ServingRequestRecord extends BaseRecord {
   person: string;
   /** The person's name, copied by the hook. */
   name: string;
-  status: "pending" | "accepted" | "declined" | "cancelled";
+  status: "pending" | "accepted" | "declined" | "cancelled" | "replaced";
   declineReason: string;
+  /** Its holder asks for someone to take their place (they stay on until someone does). */
+  swapOpen: boolean;
+  /** A swap's taker: the request whose place this one took. */
+  replaces: string;
   /** Hidden: read only by the system (the mail link). */
   token?: string;
   askedBy: string;
   source: "manual" | "autofill" | "signup" | "swap" | "";
   answeredAt: string;
-  remindedAt: string;
+  /** Hidden: when the reminder mail was queued (system/serving-reminders.ts), read only by the system. */
+  remindedAt?: string;
   expand?: { person?: PersonRecord };
 }
 
@@ -659,7 +666,8 @@ export type MailOutboxKind =
   | "event.moved"
   | "event.cancelled"
   | "event.cancelled_by_staff"
-  | "event.promoted";
+  | "event.promoted"
+  | "serving.reminder";
 
 /** One mail the app sends, queued before it is sent (pb_migrations/1732575500_durable_queues.js). */
 export interface MailOutboxRecord extends BaseRecord {

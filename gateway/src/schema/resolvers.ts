@@ -18,6 +18,7 @@ import { integrationsResolvers } from "./integrations/resolvers.ts";
 import { groupsResolvers } from "./groups/resolvers.ts";
 import { servingResolvers } from "./serving/resolvers.ts";
 import { availabilityResolvers } from "./serving/availability.ts";
+import { placesResolvers } from "./serving/places.ts";
 
 const modules: Resolvers[] = [
   { Query: { ping: () => true }, Mutation: { noop: () => true } },
@@ -41,6 +42,7 @@ const modules: Resolvers[] = [
   groupsResolvers,
   servingResolvers,
   availabilityResolvers,
+  placesResolvers,
 ];
 
 /** Merge the feature modules' resolver maps (each type's fields from every module). */

@@ -122,6 +122,14 @@ export const serverEn = {
   "serving.declined.title": "{name} can't serve as {position} on {date}",
   "serving.declined.text":
     "{name} declined serving as {position} for {plan} on {date}.{hasReason, select, yes { Their reason: “{reason}”} other {}}",
+  "serving.declined.offered": "The place was offered to {next}.",
+  "serving.swap.title": "{name} asks for someone to serve as {position} on {date}",
+  "serving.swap.text":
+    "{name} can't serve as {position} ({team}) for {plan} on {date} after all and asks for someone to take their place. If you can, take it under My serving: the first to take it serves.",
+  "serving.swap.button": "See the place",
+  "serving.swapped.title": "{taker} takes {name}'s place as {position} on {date}",
+  "serving.swapped.text":
+    "{taker} took {name}'s place as {position} ({team}) for {plan} on {date}. {name} no longer serves then.",
   "groups.request.title": "{name} asks to join {group}",
   "groups.approved.title": "Welcome to {group}: your request was approved",
   "groups.request.text":
@@ -213,6 +221,21 @@ export const serverEn = {
   "feed.sermons.title": "{church}: Sermons",
   "feed.events.title": "{church}: Events",
   "feed.sermons.description": "Sermons from {church}",
+
+  // Serving: the reminder before a plan (system/serving-reminders.ts) and the personal calendar feed.
+  "serving.reminder.subject": "Reminder: you're serving on {date}",
+  "serving.reminder.text": "A reminder from {church}: you're serving at {plan} on {date}.",
+  "serving.reminder.places": "{count, plural, one {Your place:} other {Your places:}}",
+  "serving.reminder.times": "Times:",
+  "serving.reminder.hint":
+    "If you can no longer make it, tell your team leader as soon as you can. Everything you serve on is under My serving.",
+  "serving.reminder.button": "Open My serving",
+  "serving.place": "{position} ({team})",
+  "serving.time.line": "{label}: {start} – {end}",
+  "serving.time.rehearsal": "Rehearsal",
+  "serving.time.service": "Service",
+  "serving.time.other": "Other",
+  "serving.calendar.summary": "Serving: {position} ({team}) — {plan}",
 
   // Answered while the server starts (migrations, the first seed), before the church's name is known.
   "starting.title": "Starting up",

@@ -113,6 +113,14 @@ export const serverEs: Record<ServerMessageKey, string> = {
   "serving.declined.title": "{name} no puede servir como {position} el {date}",
   "serving.declined.text":
     "{name} no puede servir como {position} en {plan} el {date}.{hasReason, select, yes { Su motivo: «{reason}»} other {}}",
+  "serving.declined.offered": "El puesto se ofreció a {next}.",
+  "serving.swap.title": "{name} busca quien sirva como {position} el {date}",
+  "serving.swap.text":
+    "{name} al final no puede servir como {position} ({team}) en {plan} el {date} y busca quien tome su puesto. Si puedes, tómalo en Mi servicio: lo sirve quien lo tome primero.",
+  "serving.swap.button": "Ver el puesto",
+  "serving.swapped.title": "{taker} toma el puesto de {name} como {position} el {date}",
+  "serving.swapped.text":
+    "{taker} tomó el puesto de {name} como {position} ({team}) en {plan} el {date}. {name} ya no sirve ese día.",
   "groups.request.title": "{name} pide unirse a {group}",
   "groups.approved.title": "Bienvenido a {group}: tu solicitud fue aprobada",
   "groups.request.text":
@@ -203,6 +211,20 @@ export const serverEs: Record<ServerMessageKey, string> = {
   "feed.sermons.title": "{church}: Predicaciones",
   "feed.events.title": "{church}: Eventos",
   "feed.sermons.description": "Predicaciones de {church}",
+
+  "serving.reminder.subject": "Recordatorio: sirves el {date}",
+  "serving.reminder.text": "Un recordatorio de {church}: sirves en {plan} el {date}.",
+  "serving.reminder.places": "{count, plural, one {Tu lugar:} other {Tus lugares:}}",
+  "serving.reminder.times": "Horarios:",
+  "serving.reminder.hint":
+    "Si ya no puedes, avisa cuanto antes a quien lidera tu equipo. Todo lo que sirves está en Mi servicio.",
+  "serving.reminder.button": "Abrir Mi servicio",
+  "serving.place": "{position} ({team})",
+  "serving.time.line": "{label}: {start} – {end}",
+  "serving.time.rehearsal": "Ensayo",
+  "serving.time.service": "Culto",
+  "serving.time.other": "Otro",
+  "serving.calendar.summary": "Servicio: {position} ({team}) — {plan}",
 
   "starting.title": "Iniciando",
   "starting.body": "El sitio se está iniciando y estará listo en un momento. Esta página se recarga sola.",

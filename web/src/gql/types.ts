@@ -464,6 +464,10 @@ export type NotificationKind =
   | 'SERVING_DECLINED'
   /** A leader asks the person to serve on a plan. */
   | 'SERVING_REQUEST'
+  /** A teammate asks for someone to take their place on a plan (those who can take it). */
+  | 'SERVING_SWAP'
+  /** A place changed hands through a swap (the one who asked, the one who took it, the team's leaders). */
+  | 'SERVING_SWAPPED'
   /** Staff approved the user's sign-up: member areas are open. */
   | 'SIGNUP_APPROVED'
   /** Staff: a sign-up waits for approval (PEOPLE_MANAGE). */
@@ -876,6 +880,18 @@ export type ServingHousehold =
   /** On the same plans when possible. */
   | 'TOGETHER';
 
+/** A plan's fields. */
+export type ServingPlanInput = {
+  /** Required: its day (YYYY-MM-DD). */
+  date: string;
+  /** Markdown, at most 20000 characters. */
+  notes?: string | null | undefined;
+  /** At most 6 times; each on the plan's day or the next (a late service). */
+  times?: Array<ServingPlanTimeInput> | null | undefined;
+  /** Required, at most 100 characters. */
+  title: string;
+};
+
 /** Where a plan stands. */
 export type ServingPlanStatus =
   /** It happened: nothing more is asked or answered. */
@@ -884,6 +900,18 @@ export type ServingPlanStatus =
   | 'DRAFT'
   /** Volunteers asked to serve on it see it. */
   | 'PUBLISHED';
+
+/** One of a plan's times. */
+export type ServingPlanTimeInput = {
+  /** When it ends (after it starts, within 24 hours). */
+  endsAt: string;
+  /** Rehearsal, service or other. */
+  kind: ServingTimeKind;
+  /** At most 50 characters (may be empty). */
+  label?: string | null | undefined;
+  /** When it starts. */
+  startsAt: string;
+};
 
 /** A position's fields. */
 export type ServingPositionInput = {
@@ -925,7 +953,9 @@ export type ServingRequestStatus =
   /** They cannot (the place is free again). */
   | 'DECLINED'
   /** Asked, not answered yet (it holds the place). */
-  | 'PENDING';
+  | 'PENDING'
+  /** Someone took their place through a swap (the place stayed filled). */
+  | 'REPLACED';
 
 /** A person's place on a serving team. */
 export type ServingRole =

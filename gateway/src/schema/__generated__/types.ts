@@ -1384,6 +1384,8 @@ export type Mutation = {
   setServingPlanStatus: ServingPlan;
   /** Set the signed-in person's serving preferences. */
   setServingPreferences: ServingPreferences;
+  /** Ask for someone to take one's place, or stop asking (the person, on an accepted place of a plan not done). Those who can take it are told; the place stays theirs until someone does. */
+  setServingSwap: ServingRequest;
   /** Archive or restore a team (SERVING_MANAGE). */
   setServingTeamStatus: ServingTeam;
   /** Upload (or replace) a speaker's photo: JPEG, PNG, WebP or GIF up to 10 MB. */
@@ -1407,6 +1409,8 @@ export type Mutation = {
    * reset the password). Nobody is signed in: the person confirms the address, then signs in.
    */
   signUp: Scalars['Boolean']['output'];
+  /** Put oneself into an open place (a team that allows signups, a published plan, a position one fills): accepted at once. */
+  signUpToServe: ServingRequest;
   /**
    * "This and following" (EVENTS_MANAGE): end the series before originalStart (cancel it when nothing
    * is left) and continue it from there as a new event made from the input, with the old event's status
@@ -1420,6 +1424,8 @@ export type Mutation = {
   submitPrayerRequest: PrayerRequest;
   /** Plan a visit; a confirmation is emailed. Throttled per IP (5 per hour). */
   submitVisitRequest: Scalars['Boolean']['output'];
+  /** Take a teammate's place (a swap they opened): yours at once, theirs no more; both and the team's leaders are told. BAD_USER_INPUT swap_taken when someone was quicker. */
+  takeServingSwap: ServingRequest;
   /** Take a page off the site, back to draft (CONTENT_PUBLISH). */
   unpublishPage: Page;
   /** Back to draft. */
@@ -2173,6 +2179,13 @@ export type MutationSetServingPreferencesArgs = {
 
 
 /** The root of every write; each feature module adds its mutations here. */
+export type MutationSetServingSwapArgs = {
+  id: Scalars['ID']['input'];
+  open: Scalars['Boolean']['input'];
+};
+
+
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationSetServingTeamStatusArgs = {
   id: Scalars['ID']['input'];
   status: ServingTeamStatus;
@@ -2227,6 +2240,12 @@ export type MutationSignUpArgs = {
 
 
 /** The root of every write; each feature module adds its mutations here. */
+export type MutationSignUpToServeArgs = {
+  needId: Scalars['ID']['input'];
+};
+
+
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationSplitEventArgs = {
   id: Scalars['ID']['input'];
   input: EventInput;
@@ -2243,6 +2262,12 @@ export type MutationSubmitPrayerRequestArgs = {
 /** The root of every write; each feature module adds its mutations here. */
 export type MutationSubmitVisitRequestArgs = {
   input: VisitRequestInput;
+};
+
+
+/** The root of every write; each feature module adds its mutations here. */
+export type MutationTakeServingSwapArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -2529,6 +2554,10 @@ export type NotificationKind =
   | 'serving_declined'
   /** A leader asks the person to serve on a plan. */
   | 'serving_request'
+  /** A teammate asks for someone to take their place on a plan (those who can take it). */
+  | 'serving_swap'
+  /** A place changed hands through a swap (the one who asked, the one who took it, the team's leaders). */
+  | 'serving_swapped'
   /** Staff approved the user's sign-up: member areas are open. */
   | 'signup_approved'
   /** Staff: a sign-up waits for approval (PEOPLE_MANAGE). */
@@ -3248,6 +3277,8 @@ export type Query = {
   myPrayerRequests: PrayerRequestConnection;
   /** The signed-in person's blockouts and serving preferences. */
   myServingAvailability: ServingAvailability;
+  /** Open places the signed-in person may take, by day: signups on teams that allow them, and teammates' swaps, for positions they fill on published plans from today. */
+  myServingOpenings: Array<ServingOpening>;
   /** The signed-in person's requests to serve on plans from today on, by day. */
   myServingRequests: Array<ServingRequest>;
   /** Signed in: the viewer's upcoming occurrences with an RSVP yes/maybe or a registration that is not cancelled, soonest first (up to 50 of each). */
@@ -3331,6 +3362,8 @@ export type Query = {
   sermons: SermonConnection;
   /** Proposals to fill a team's open places on the plans of [from, to] (at most 26 weeks): qualified, not blocked out, not serving elsewhere at the time, under their monthly limit, never twice on one plan, the load spread fairly. Deterministic. The team's leaders, SERVING_MANAGE. */
   servingAutofill: ServingAutofill;
+  /** Who on the need's team could be asked for it, with their conflicts, the freest first (the position's team leaders, SERVING_MANAGE). */
+  servingCandidates: Array<ServingCandidate>;
   /** One plan, or null when the caller may not see it. */
   servingPlan?: Maybe<ServingPlan>;
   /** Plans the caller may see whose day is in [from, to] (YYYY-MM-DD; default: today and the 12 weeks after), by day. */
@@ -3775,6 +3808,15 @@ export type QueryServingAutofillArgs = {
   from: Scalars['String']['input'];
   teamId: Scalars['ID']['input'];
   to: Scalars['String']['input'];
+};
+
+
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
+export type QueryServingCandidatesArgs = {
+  needId: Scalars['ID']['input'];
 };
 
 
@@ -4436,6 +4478,36 @@ export type ServingBlockoutInput = {
   until?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** Someone on the team who could be asked for a place, with what stands against it. */
+export type ServingCandidate = {
+  __typename?: 'ServingCandidate';
+  /** What stands against asking them (empty: free to ask). */
+  conflicts: Array<ServingConflictKind>;
+  /** Their name. */
+  name: Scalars['String']['output'];
+  /** The person's id. */
+  personId: Scalars['ID']['output'];
+  /** Places they held (asked or accepted, any team) in the 8 weeks before the plan. */
+  servedInWindow: Scalars['Int']['output'];
+};
+
+/** Why someone should not be asked for a place. */
+export type ServingConflictKind =
+  /** They marked the day as unavailable. */
+  | 'blocked_out'
+  /** The position needs a background check or training they do not have (or that expires by then). */
+  | 'clearance_missing'
+  /** They declined on this plan before. */
+  | 'declined_before'
+  /** A household member serves on the plan and one of them prefers not to serve together. */
+  | 'household_apart'
+  /** They cannot fill the position. */
+  | 'not_on_position'
+  /** They already serve (or are asked) at an overlapping time, on any team. */
+  | 'overlap'
+  /** They would serve more often than they asked to in that month. */
+  | 'over_preference';
+
 /** Serving with the people of one's household. */
 export type ServingHousehold =
   /** Never on the same plan. */
@@ -4490,6 +4562,31 @@ export type ServingNeedCan = {
   __typename?: 'ServingNeedCan';
   /** Change its count, remove it, ask people to fill it (the position's team leaders, SERVING_MANAGE). */
   schedule: Scalars['Boolean']['output'];
+};
+
+/** An open place the signed-in person may take: a signup (the team allows it) or a teammate's swap. */
+export type ServingOpening = {
+  __typename?: 'ServingOpening';
+  /** The plan's day (YYYY-MM-DD). */
+  date: Scalars['String']['output'];
+  /** The need (a plan's places in one position). */
+  needId: Scalars['ID']['output'];
+  /** Places still open (signups); 1 for a swap. */
+  placesLeft: Scalars['Int']['output'];
+  /** The plan's id. */
+  planId: Scalars['ID']['output'];
+  /** The plan's title. */
+  planTitle: Scalars['String']['output'];
+  /** The position's name. */
+  positionName: Scalars['String']['output'];
+  /** For a swap: who asks to be replaced. */
+  swapFromName?: Maybe<Scalars['String']['output']>;
+  /** For a swap: the request whose place it is (take it with takeServingSwap); null for a signup. */
+  swapRequestId?: Maybe<Scalars['ID']['output']>;
+  /** The team's name. */
+  teamName: Scalars['String']['output'];
+  /** The plan's times, earliest first. */
+  times: Array<ServingPlanTime>;
 };
 
 /** A service or event date the teams serve on, with the places it needs. */
@@ -4673,8 +4770,12 @@ export type ServingRequest = {
   plan?: Maybe<ServingPlan>;
   /** The position. */
   position?: Maybe<ServingPosition>;
+  /** How it came to be: asked by a leader (MANUAL), proposed by auto-fill or offered after a decline (AUTOFILL), a signup, or a swap taken. */
+  source: ServingRequestSource;
   /** Where it stands. */
   status: ServingRequestStatus;
+  /** Its holder asks for someone to take their place (they stay on until someone does). */
+  swapOpen: Scalars['Boolean']['output'];
 };
 
 /** What the caller may do with one request to serve. */
@@ -4684,7 +4785,20 @@ export type ServingRequestCan = {
   answer: Scalars['Boolean']['output'];
   /** Withdraw or remove it (the position's team leaders, SERVING_MANAGE). */
   manage: Scalars['Boolean']['output'];
+  /** Ask for someone to take the place, or stop asking (the person, once accepted, while the plan is not done). */
+  swap: Scalars['Boolean']['output'];
 };
+
+/** How a request to serve came to be. */
+export type ServingRequestSource =
+  /** Auto-fill proposed it, or the place was offered after a decline. */
+  | 'autofill'
+  /** A leader asked. */
+  | 'manual'
+  /** The person signed up for an open place. */
+  | 'signup'
+  /** The person took a teammate's place. */
+  | 'swap';
 
 /** Where a request to serve stands. */
 export type ServingRequestStatus =
@@ -4695,7 +4809,9 @@ export type ServingRequestStatus =
   /** They cannot (the place is free again). */
   | 'declined'
   /** Asked, not answered yet (it holds the place). */
-  | 'pending';
+  | 'pending'
+  /** Someone took their place through a swap (the place stayed filled). */
+  | 'replaced';
 
 /** A person's place on a serving team. */
 export type ServingRole =
@@ -4703,6 +4819,17 @@ export type ServingRole =
   | 'leader'
   /** Serves in the positions they can fill. */
   | 'member';
+
+/** Something changed on a team's schedule: read the schedule again. */
+export type ServingScheduleChange = {
+  __typename?: 'ServingScheduleChange';
+  /** The plan whose places changed. */
+  planId: Scalars['ID']['output'];
+  /** The request that changed. */
+  requestId: Scalars['ID']['output'];
+  /** The team's id. */
+  teamId: Scalars['ID']['output'];
+};
 
 /** A volunteer team: worship, welcome, kids… */
 export type ServingTeam = {
@@ -4956,6 +5083,8 @@ export type Subscription = {
   occurrenceSeats: OccurrenceSeats;
   /** Live changes of the wall as the subscriber may see it. */
   prayerWall: PrayerWallEvent;
+  /** A message each time a request on the team's schedule changes (asked, answered, swapped, withdrawn) — the team's leaders and SERVING_MANAGE; read the schedule again on each. */
+  servingScheduleChanged: ServingScheduleChange;
   /** The church's public settings, sent again whenever an administrator changes them. */
   settingsChanged: Settings;
 };
@@ -4977,6 +5106,12 @@ export type SubscriptionGroupPrayerArgs = {
 export type SubscriptionOccurrenceSeatsArgs = {
   eventId: Scalars['ID']['input'];
   originalStart: Scalars['DateTime']['input'];
+};
+
+
+/** The root of live updates, delivered over Server-Sent Events (docs/API.md, "Subscriptions"). */
+export type SubscriptionServingScheduleChangedArgs = {
+  teamId: Scalars['ID']['input'];
 };
 
 /** Text to change on a media item; omitted fields stay as they are. */
@@ -5626,10 +5761,13 @@ export type ResolversTypes = {
   ServingAvailability: ResolverTypeWrapper<Omit<ServingAvailability, 'blockouts' | 'preferences'> & { blockouts: Array<ResolversTypes['ServingBlockout']>, preferences: ResolversTypes['ServingPreferences'] }>;
   ServingBlockout: ResolverTypeWrapper<ServingBlockoutRecord>;
   ServingBlockoutInput: ServingBlockoutInput;
+  ServingCandidate: ResolverTypeWrapper<Omit<ServingCandidate, 'conflicts'> & { conflicts: Array<ResolversTypes['ServingConflictKind']> }>;
+  ServingConflictKind: ResolverTypeWrapper<ServingConflictKind>;
   ServingHousehold: ResolverTypeWrapper<ServingHousehold>;
   ServingMember: ResolverTypeWrapper<ServingMemberRecord>;
   ServingNeed: ResolverTypeWrapper<ServingNeedRecord>;
   ServingNeedCan: ResolverTypeWrapper<ServingNeedCan>;
+  ServingOpening: ResolverTypeWrapper<Omit<ServingOpening, 'times'> & { times: Array<ResolversTypes['ServingPlanTime']> }>;
   ServingPlan: ResolverTypeWrapper<ServingPlanRecord>;
   ServingPlanCan: ResolverTypeWrapper<ServingPlanCan>;
   ServingPlanInput: ServingPlanInput;
@@ -5644,8 +5782,10 @@ export type ResolversTypes = {
   ServingRepeat: ResolverTypeWrapper<ServingRepeat>;
   ServingRequest: ResolverTypeWrapper<ServingRequestModel>;
   ServingRequestCan: ResolverTypeWrapper<ServingRequestCan>;
+  ServingRequestSource: ResolverTypeWrapper<ServingRequestSource>;
   ServingRequestStatus: ResolverTypeWrapper<ServingRequestStatus>;
   ServingRole: ResolverTypeWrapper<ServingRole>;
+  ServingScheduleChange: ResolverTypeWrapper<ServingScheduleChange>;
   ServingTeam: ResolverTypeWrapper<ServingTeamRecord>;
   ServingTeamCan: ResolverTypeWrapper<ServingTeamCan>;
   ServingTeamInput: ServingTeamInput;
@@ -5812,9 +5952,11 @@ export type ResolversParentTypes = {
   ServingAvailability: Omit<ServingAvailability, 'blockouts' | 'preferences'> & { blockouts: Array<ResolversParentTypes['ServingBlockout']>, preferences: ResolversParentTypes['ServingPreferences'] };
   ServingBlockout: ServingBlockoutRecord;
   ServingBlockoutInput: ServingBlockoutInput;
+  ServingCandidate: ServingCandidate;
   ServingMember: ServingMemberRecord;
   ServingNeed: ServingNeedRecord;
   ServingNeedCan: ServingNeedCan;
+  ServingOpening: Omit<ServingOpening, 'times'> & { times: Array<ResolversParentTypes['ServingPlanTime']> };
   ServingPlan: ServingPlanRecord;
   ServingPlanCan: ServingPlanCan;
   ServingPlanInput: ServingPlanInput;
@@ -5827,6 +5969,7 @@ export type ResolversParentTypes = {
   ServingProposal: ServingProposal;
   ServingRequest: ServingRequestModel;
   ServingRequestCan: ServingRequestCan;
+  ServingScheduleChange: ServingScheduleChange;
   ServingTeam: ServingTeamRecord;
   ServingTeamCan: ServingTeamCan;
   ServingTeamInput: ServingTeamInput;
@@ -6320,6 +6463,7 @@ export type MutationResolvers<ContextType = GatewayContext, ParentType extends R
   setServingNeed?: Resolver<ResolversTypes['ServingNeed'], ParentType, ContextType, RequireFields<MutationSetServingNeedArgs, 'count' | 'planId' | 'positionId'>>;
   setServingPlanStatus?: Resolver<ResolversTypes['ServingPlan'], ParentType, ContextType, RequireFields<MutationSetServingPlanStatusArgs, 'id' | 'status'>>;
   setServingPreferences?: Resolver<ResolversTypes['ServingPreferences'], ParentType, ContextType, RequireFields<MutationSetServingPreferencesArgs, 'input'>>;
+  setServingSwap?: Resolver<ResolversTypes['ServingRequest'], ParentType, ContextType, RequireFields<MutationSetServingSwapArgs, 'id' | 'open'>>;
   setServingTeamStatus?: Resolver<ResolversTypes['ServingTeam'], ParentType, ContextType, RequireFields<MutationSetServingTeamStatusArgs, 'id' | 'status'>>;
   setSpeakerPhoto?: Resolver<ResolversTypes['Speaker'], ParentType, ContextType, RequireFields<MutationSetSpeakerPhotoArgs, 'file' | 'id'>>;
   setStaffAlertPreference?: Resolver<ResolversTypes['StaffAlertPreference'], ParentType, ContextType, RequireFields<MutationSetStaffAlertPreferenceArgs, 'delivery' | 'topic'>>;
@@ -6329,9 +6473,11 @@ export type MutationResolvers<ContextType = GatewayContext, ParentType extends R
   signIn?: Resolver<ResolversTypes['Viewer'], ParentType, ContextType, RequireFields<MutationSignInArgs, 'input'>>;
   signOut?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   signUp?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationSignUpArgs, 'input'>>;
+  signUpToServe?: Resolver<ResolversTypes['ServingRequest'], ParentType, ContextType, RequireFields<MutationSignUpToServeArgs, 'needId'>>;
   splitEvent?: Resolver<ResolversTypes['Event'], ParentType, ContextType, RequireFields<MutationSplitEventArgs, 'id' | 'input' | 'originalStart'>>;
   submitPrayerRequest?: Resolver<ResolversTypes['PrayerRequest'], ParentType, ContextType, RequireFields<MutationSubmitPrayerRequestArgs, 'input'>>;
   submitVisitRequest?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationSubmitVisitRequestArgs, 'input'>>;
+  takeServingSwap?: Resolver<ResolversTypes['ServingRequest'], ParentType, ContextType, RequireFields<MutationTakeServingSwapArgs, 'id'>>;
   unpublishPage?: Resolver<ResolversTypes['Page'], ParentType, ContextType, RequireFields<MutationUnpublishPageArgs, 'id'>>;
   unpublishPost?: Resolver<ResolversTypes['Post'], ParentType, ContextType, RequireFields<MutationUnpublishPostArgs, 'id'>>;
   unpublishSermon?: Resolver<ResolversTypes['Sermon'], ParentType, ContextType, RequireFields<MutationUnpublishSermonArgs, 'id'>>;
@@ -6393,7 +6539,7 @@ export type NotificationEventResolvers<ContextType = GatewayContext, ParentType 
   unreadCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
-export type NotificationKindResolvers = { GROUP_CHAT: 'group_chat', GROUP_JOIN_REQUEST: 'group_join_request', GROUP_REQUEST_DECIDED: 'group_request_decided', PRAYER_ANSWERED: 'prayer_answered', PRAYER_APPROVED: 'prayer_approved', PRAYER_PENDING: 'prayer_pending', PRAYER_PRAYED: 'prayer_prayed', PRAYER_REJECTED: 'prayer_rejected', SERVING_DECLINED: 'serving_declined', SERVING_REQUEST: 'serving_request', SIGNUP_APPROVED: 'signup_approved', SIGNUP_PENDING: 'signup_pending', STAFF_DIGEST: 'staff_digest', VISIT_REQUEST: 'visit_request', WEBHOOK_DISABLED: 'webhook_disabled' };
+export type NotificationKindResolvers = { GROUP_CHAT: 'group_chat', GROUP_JOIN_REQUEST: 'group_join_request', GROUP_REQUEST_DECIDED: 'group_request_decided', PRAYER_ANSWERED: 'prayer_answered', PRAYER_APPROVED: 'prayer_approved', PRAYER_PENDING: 'prayer_pending', PRAYER_PRAYED: 'prayer_prayed', PRAYER_REJECTED: 'prayer_rejected', SERVING_DECLINED: 'serving_declined', SERVING_REQUEST: 'serving_request', SERVING_SWAP: 'serving_swap', SERVING_SWAPPED: 'serving_swapped', SIGNUP_APPROVED: 'signup_approved', SIGNUP_PENDING: 'signup_pending', STAFF_DIGEST: 'staff_digest', VISIT_REQUEST: 'visit_request', WEBHOOK_DISABLED: 'webhook_disabled' };
 
 export type OccurrenceResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Occurrence'] = ResolversParentTypes['Occurrence']> = {
   can?: Resolver<ResolversTypes['OccurrenceCan'], ParentType, ContextType>;
@@ -6655,6 +6801,7 @@ export type QueryResolvers<ContextType = GatewayContext, ParentType extends Reso
   myGroups?: Resolver<Array<ResolversTypes['Group']>, ParentType, ContextType>;
   myPrayerRequests?: Resolver<ResolversTypes['PrayerRequestConnection'], ParentType, ContextType, RequireFields<QueryMyPrayerRequestsArgs, 'first'>>;
   myServingAvailability?: Resolver<ResolversTypes['ServingAvailability'], ParentType, ContextType>;
+  myServingOpenings?: Resolver<Array<ResolversTypes['ServingOpening']>, ParentType, ContextType>;
   myServingRequests?: Resolver<Array<ResolversTypes['ServingRequest']>, ParentType, ContextType>;
   myUpcomingEvents?: Resolver<Array<ResolversTypes['Occurrence']>, ParentType, ContextType>;
   navigation?: Resolver<Array<ResolversTypes['NavLink']>, ParentType, ContextType>;
@@ -6687,6 +6834,7 @@ export type QueryResolvers<ContextType = GatewayContext, ParentType extends Reso
   sermonYears?: Resolver<Array<ResolversTypes['Int']>, ParentType, ContextType>;
   sermons?: Resolver<ResolversTypes['SermonConnection'], ParentType, ContextType, RequireFields<QuerySermonsArgs, 'first' | 'includeDrafts'>>;
   servingAutofill?: Resolver<ResolversTypes['ServingAutofill'], ParentType, ContextType, RequireFields<QueryServingAutofillArgs, 'from' | 'teamId' | 'to'>>;
+  servingCandidates?: Resolver<Array<ResolversTypes['ServingCandidate']>, ParentType, ContextType, RequireFields<QueryServingCandidatesArgs, 'needId'>>;
   servingPlan?: Resolver<Maybe<ResolversTypes['ServingPlan']>, ParentType, ContextType, RequireFields<QueryServingPlanArgs, 'id'>>;
   servingPlans?: Resolver<Array<ResolversTypes['ServingPlan']>, ParentType, ContextType, Partial<QueryServingPlansArgs>>;
   servingRequestByToken?: Resolver<Maybe<ResolversTypes['ServingRequest']>, ParentType, ContextType, RequireFields<QueryServingRequestByTokenArgs, 'id' | 'token'>>;
@@ -6910,6 +7058,15 @@ export type ServingBlockoutResolvers<ContextType = GatewayContext, ParentType ex
   until?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
+export type ServingCandidateResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ServingCandidate'] = ResolversParentTypes['ServingCandidate']> = {
+  conflicts?: Resolver<Array<ResolversTypes['ServingConflictKind']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  personId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  servedInWindow?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type ServingConflictKindResolvers = { BLOCKED_OUT: 'blocked_out', CLEARANCE_MISSING: 'clearance_missing', DECLINED_BEFORE: 'declined_before', HOUSEHOLD_APART: 'household_apart', NOT_ON_POSITION: 'not_on_position', OVERLAP: 'overlap', OVER_PREFERENCE: 'over_preference' };
+
 export type ServingHouseholdResolvers = { APART: 'apart', NONE: 'none', TOGETHER: 'together' };
 
 export type ServingMemberResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ServingMember'] = ResolversParentTypes['ServingMember']> = {
@@ -6935,6 +7092,19 @@ export type ServingNeedResolvers<ContextType = GatewayContext, ParentType extend
 
 export type ServingNeedCanResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ServingNeedCan'] = ResolversParentTypes['ServingNeedCan']> = {
   schedule?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type ServingOpeningResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ServingOpening'] = ResolversParentTypes['ServingOpening']> = {
+  date?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  needId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  placesLeft?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  planId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  planTitle?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  positionName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  swapFromName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  swapRequestId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  teamName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  times?: Resolver<Array<ResolversTypes['ServingPlanTime']>, ParentType, ContextType>;
 };
 
 export type ServingPlanResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ServingPlan'] = ResolversParentTypes['ServingPlan']> = {
@@ -7002,17 +7172,28 @@ export type ServingRequestResolvers<ContextType = GatewayContext, ParentType ext
   personId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   plan?: Resolver<Maybe<ResolversTypes['ServingPlan']>, ParentType, ContextType>;
   position?: Resolver<Maybe<ResolversTypes['ServingPosition']>, ParentType, ContextType>;
+  source?: Resolver<ResolversTypes['ServingRequestSource'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['ServingRequestStatus'], ParentType, ContextType>;
+  swapOpen?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
 export type ServingRequestCanResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ServingRequestCan'] = ResolversParentTypes['ServingRequestCan']> = {
   answer?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   manage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  swap?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
-export type ServingRequestStatusResolvers = { ACCEPTED: 'accepted', CANCELLED: 'cancelled', DECLINED: 'declined', PENDING: 'pending' };
+export type ServingRequestSourceResolvers = { AUTOFILL: 'autofill', MANUAL: 'manual', SIGNUP: 'signup', SWAP: 'swap' };
+
+export type ServingRequestStatusResolvers = { ACCEPTED: 'accepted', CANCELLED: 'cancelled', DECLINED: 'declined', PENDING: 'pending', REPLACED: 'replaced' };
 
 export type ServingRoleResolvers = { LEADER: 'leader', MEMBER: 'member' };
+
+export type ServingScheduleChangeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ServingScheduleChange'] = ResolversParentTypes['ServingScheduleChange']> = {
+  planId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  requestId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  teamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+};
 
 export type ServingTeamResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ServingTeam'] = ResolversParentTypes['ServingTeam']> = {
   allowSignup?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -7096,6 +7277,7 @@ export type SubscriptionResolvers<ContextType = GatewayContext, ParentType exten
   myNotifications?: SubscriptionResolver<ResolversTypes['NotificationEvent'], "myNotifications", ParentType, ContextType>;
   occurrenceSeats?: SubscriptionResolver<ResolversTypes['OccurrenceSeats'], "occurrenceSeats", ParentType, ContextType, RequireFields<SubscriptionOccurrenceSeatsArgs, 'eventId' | 'originalStart'>>;
   prayerWall?: SubscriptionResolver<ResolversTypes['PrayerWallEvent'], "prayerWall", ParentType, ContextType>;
+  servingScheduleChanged?: SubscriptionResolver<ResolversTypes['ServingScheduleChange'], "servingScheduleChanged", ParentType, ContextType, RequireFields<SubscriptionServingScheduleChangedArgs, 'teamId'>>;
   settingsChanged?: SubscriptionResolver<ResolversTypes['Settings'], "settingsChanged", ParentType, ContextType>;
 };
 
@@ -7350,10 +7532,13 @@ export type Resolvers<ContextType = GatewayContext> = {
   ServingAutofill?: ServingAutofillResolvers<ContextType>;
   ServingAvailability?: ServingAvailabilityResolvers<ContextType>;
   ServingBlockout?: ServingBlockoutResolvers<ContextType>;
+  ServingCandidate?: ServingCandidateResolvers<ContextType>;
+  ServingConflictKind?: ServingConflictKindResolvers;
   ServingHousehold?: ServingHouseholdResolvers;
   ServingMember?: ServingMemberResolvers<ContextType>;
   ServingNeed?: ServingNeedResolvers<ContextType>;
   ServingNeedCan?: ServingNeedCanResolvers<ContextType>;
+  ServingOpening?: ServingOpeningResolvers<ContextType>;
   ServingPlan?: ServingPlanResolvers<ContextType>;
   ServingPlanCan?: ServingPlanCanResolvers<ContextType>;
   ServingPlanStatus?: ServingPlanStatusResolvers;
@@ -7364,8 +7549,10 @@ export type Resolvers<ContextType = GatewayContext> = {
   ServingRepeat?: ServingRepeatResolvers;
   ServingRequest?: ServingRequestResolvers<ContextType>;
   ServingRequestCan?: ServingRequestCanResolvers<ContextType>;
+  ServingRequestSource?: ServingRequestSourceResolvers;
   ServingRequestStatus?: ServingRequestStatusResolvers;
   ServingRole?: ServingRoleResolvers;
+  ServingScheduleChange?: ServingScheduleChangeResolvers<ContextType>;
   ServingTeam?: ServingTeamResolvers<ContextType>;
   ServingTeamCan?: ServingTeamCanResolvers<ContextType>;
   ServingTeamStatus?: ServingTeamStatusResolvers;

@@ -1,6 +1,13 @@
 import type { GatewayContext } from "../../context.ts";
 import { forbidden, pbCall } from "../../errors.ts";
-import type { ServingBlockoutRecord, ServingPreferencesRecord } from "../../pocketbase/records.ts";
+import type {
+  ServingBlockoutRecord,
+  ServingPlanRecord,
+  ServingPreferencesRecord,
+  ServingRequestRecord,
+} from "../../pocketbase/records.ts";
+import { blockoutCovers, type Blockout } from "./blockouts.ts";
+import { afterDecline } from "./places.ts";
 import { requireViewer } from "../../access/guards.ts";
 import { writeAsCaller } from "../../pocketbase/write.ts";
 import { pocketBaseDay } from "../../pocketbase/dates.ts";
@@ -83,6 +90,48 @@ const preferencesOf = (row: ServingPreferencesRecord | null) => ({
   household: (row?.household || "none") as "none" | "together" | "apart",
 });
 
+/**
+ * A blockout added after scheduling: the person's places on plans it covers (asked or accepted, plans
+ * not done, from today) are declined with the blockout's reason, as if they had answered so — with
+ * their own token (the rules let them answer their own) — and each decline tells the leaders (and
+ * offers the place on where the team does).
+ */
+async function declineBlockedOut(ctx: GatewayContext, person: string, blockout: ServingBlockoutRecord) {
+  const covered: Blockout = {
+    startsOn: blockout.startsOn.slice(0, 10),
+    endsOn: blockout.endsOn.slice(0, 10),
+    repeat: blockout.repeat || "none",
+    until: blockout.until ? blockout.until.slice(0, 10) : null,
+  };
+  const since = `${new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)} 00:00:00.000Z`;
+  const held = await pbCall(() =>
+    ctx.pb
+      .collection("serving_requests")
+      .getFullList<ServingRequestRecord & { expand?: { plan?: ServingPlanRecord } }>({
+        filter: ctx.pb.filter(
+          "person = {:person} && (status = 'pending' || status = 'accepted') && plan.status != 'done' && plan.date >= {:since} && plan.date >= {:first}",
+          { person, since, first: blockout.startsOn },
+        ),
+        expand: "plan",
+      }),
+  );
+  const declined: string[] = [];
+  for (const request of held) {
+    const day = request.expand?.plan?.date.slice(0, 10);
+    if (!day || !blockoutCovers(covered, day)) continue;
+    await writeAsCaller(() =>
+      ctx.pb
+        .collection("serving_requests")
+        .update(request.id, { status: "declined", declineReason: blockout.reason || "" }),
+    );
+    declined.push(request.id);
+  }
+  if (declined.length)
+    ctx.afterResponse(() => {
+      for (const id of declined) void afterDecline(ctx, id).catch(() => undefined);
+    });
+}
+
 export const availabilityResolvers: Resolvers = {
   Query: {
     async myServingAvailability(_, __, ctx) {
@@ -107,9 +156,11 @@ export const availabilityResolvers: Resolvers = {
     async addServingBlockout(_, { input }, ctx) {
       const person = await myPerson(ctx);
       const data = validateBlockout(input);
-      return writeAsCaller(() =>
+      const blockout = await writeAsCaller(() =>
         ctx.pb.collection("serving_blockouts").create<ServingBlockoutRecord>({ ...data, person }),
       );
+      await declineBlockedOut(ctx, person, blockout);
+      return blockout;
     },
     async removeServingBlockout(_, { id }, ctx) {
       await myPerson(ctx);

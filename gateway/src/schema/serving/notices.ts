@@ -8,7 +8,7 @@ import type {
   ServingTeamRecord,
 } from "../../pocketbase/records.ts";
 import { notify, usersOfPeople } from "../../system/notifier.ts";
-import { recipientLocale } from "../../mail/i18n.ts";
+import { recipientLocale, type Translate } from "../../mail/i18n.ts";
 
 // What serving tells people (system jobs: the leader asking may not read the volunteer's address, nor
 // the volunteer declining their leaders'). In the app and by mail, in each reader's language.
@@ -73,37 +73,96 @@ export async function noticeAsked(services: GatewayServices, requestId: string, 
   }
 }
 
-/** A decline reaches the position's team leaders, with the reason given. */
-export async function noticeDeclined(services: GatewayServices, requestId: string) {
+/** The active leaders of a position's team, as people ids. */
+async function leadersOf(system: PocketBase, teamId: string): Promise<string[]> {
+  const leaders = await system.collection("serving_members").getFullList<ServingMemberRecord>({
+    filter: system.filter("team = {:team} && role = 'leader' && status = 'active'", { team: teamId }),
+  });
+  return leaders.map((leader) => leader.person);
+}
+
+/**
+ * A decline reaches the position's team leaders, with the reason given, and who the place was offered
+ * to next when the team offers it on (`offeredTo`).
+ */
+export async function noticeDeclined(services: GatewayServices, requestId: string, offeredTo?: string) {
   const system = await services.system.get();
   const { request, plan, position } = await contextOf(system, requestId);
-  const leaders = await system.collection("serving_members").getFullList<ServingMemberRecord>({
-    filter: system.filter("team = {:team} && role = 'leader' && status = 'active'", { team: position.team }),
-  });
   const settings = await services.publicSettings.get();
-  for (const user of await usersOfPeople(
-    system,
-    leaders.map((leader) => leader.person),
-  )) {
+  for (const user of await usersOfPeople(system, await leadersOf(system, position.team))) {
     const date = dayOf(plan, recipientLocale(user, settings));
+    const title = (t: Translate) =>
+      t("serving.declined.title", { name: request.name, position: position.name, date });
     await notify(services, {
       userId: user.id,
       kind: "serving_declined",
-      title: (t) => t("serving.declined.title", { name: request.name, position: position.name, date }),
+      title,
       email: (t) => ({
-        subject: t("serving.declined.title", {
+        subject: title(t),
+        text: [
+          t("serving.declined.text", {
+            name: request.name,
+            position: position.name,
+            plan: plan.title,
+            date,
+            hasReason: request.declineReason ? "yes" : "no",
+            reason: request.declineReason,
+          }),
+          ...(offeredTo ? [t("serving.declined.offered", { next: offeredTo })] : []),
+        ].join(" "),
+      }),
+    });
+  }
+}
+
+/** A swap asked for: those who could take the place (`personIds`) hear of it, with a way to take it. */
+export async function noticeSwapOpen(services: GatewayServices, requestId: string, personIds: string[]) {
+  const system = await services.system.get();
+  const { request, plan, position, team } = await contextOf(system, requestId);
+  const settings = await services.publicSettings.get();
+  for (const user of await usersOfPeople(system, personIds)) {
+    const date = dayOf(plan, recipientLocale(user, settings));
+    const title = (t: Translate) =>
+      t("serving.swap.title", { name: request.name, position: position.name, date });
+    await notify(services, {
+      userId: user.id,
+      kind: "serving_swap",
+      title,
+      link: "/me/serving",
+      email: (t) => ({
+        subject: title(t),
+        text: t("serving.swap.text", {
           name: request.name,
           position: position.name,
-          date,
-        }),
-        text: t("serving.declined.text", {
-          name: request.name,
-          position: position.name,
+          team: team.name,
           plan: plan.title,
           date,
-          hasReason: request.declineReason ? "yes" : "no",
-          reason: request.declineReason,
         }),
+        button: { url: `${services.config.publicUrl}/me/serving`, label: t("serving.swap.button") },
+      }),
+    });
+  }
+}
+
+/** A swap taken (`takerRequestId`): the one replaced, the taker and the team's leaders are told. */
+export async function noticeSwapped(services: GatewayServices, takerRequestId: string) {
+  const system = await services.system.get();
+  const { request: taken, plan, position, team } = await contextOf(system, takerRequestId);
+  const original = await system.collection("serving_requests").getOne<ServingRequestRecord>(taken.replaces);
+  const people = [...new Set([original.person, taken.person, ...(await leadersOf(system, position.team))])];
+  const settings = await services.publicSettings.get();
+  const names = { taker: taken.name, name: original.name, position: position.name };
+  for (const user of await usersOfPeople(system, people)) {
+    const date = dayOf(plan, recipientLocale(user, settings));
+    const title = (t: Translate) => t("serving.swapped.title", { ...names, date });
+    await notify(services, {
+      userId: user.id,
+      kind: "serving_swapped",
+      title,
+      link: "/me/serving",
+      email: (t) => ({
+        subject: title(t),
+        text: t("serving.swapped.text", { ...names, team: team.name, plan: plan.title, date }),
       }),
     });
   }

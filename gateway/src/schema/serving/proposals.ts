@@ -10,11 +10,15 @@ import type {
   ServingPreferencesRecord,
   ServingRequestRecord,
 } from "../../pocketbase/records.ts";
+import type PocketBase from "pocketbase";
 import {
   autofill,
+  conflictsFor,
   DEFAULT_WINDOW_WEEKS,
   type Assignment,
+  type AutofillInput,
   type AutofillResult,
+  type Conflict,
   type Candidate,
   type ClearanceKind,
   type PlanSlot,
@@ -58,6 +62,15 @@ function slotOf(plan: ServingPlanRecord, timeZone: string): PlanSlot {
   };
 }
 
+/** What autofill.ts reads about one team over a range of plans, and the names it proposes. */
+export interface TeamSchedule {
+  input: AutofillInput;
+  /** The needs of the team's positions on those plans. */
+  needs: ServingNeedRecord[];
+  /** The roster's names, by person id. */
+  names: Map<string, string>;
+}
+
 export interface TeamAutofill extends AutofillResult {
   /** The needs filled, by plan and position (the proposals name their need). */
   needs: ServingNeedRecord[];
@@ -65,12 +78,17 @@ export interface TeamAutofill extends AutofillResult {
   names: Map<string, string>;
 }
 
-export async function proposeForTeam(
+/**
+ * The team's schedule over [first, last], read with `reader`: the caller's client for a leader (the
+ * rules decide), the system's for a job no leader runs (the next person offered a declined place).
+ */
+export async function readTeamSchedule(
   ctx: GatewayContext,
   teamId: string,
   first: string,
   last: string,
-): Promise<TeamAutofill> {
+  reader: PocketBase = ctx.pb,
+): Promise<TeamSchedule> {
   const settings = await ctx.publicSettings.get();
   const timeZone = settings.timezone || "UTC";
   const windowStart = new Date(Date.parse(`${first}T00:00:00Z`) - DEFAULT_WINDOW_WEEKS * 7 * 86_400_000)
@@ -78,18 +96,18 @@ export async function proposeForTeam(
     .slice(0, 10);
   const [positions, roster, plans] = await Promise.all([
     pbCall(() =>
-      ctx.pb
+      reader
         .collection("serving_positions")
-        .getFullList<ServingPositionRecord>({ filter: ctx.pb.filter("team = {:teamId}", { teamId }) }),
+        .getFullList<ServingPositionRecord>({ filter: reader.filter("team = {:teamId}", { teamId }) }),
     ),
     pbCall(() =>
-      ctx.pb.collection("serving_members").getFullList<ServingMemberRecord>({
-        filter: ctx.pb.filter("team = {:teamId} && status = 'active'", { teamId }),
+      reader.collection("serving_members").getFullList<ServingMemberRecord>({
+        filter: reader.filter("team = {:teamId} && status = 'active'", { teamId }),
       }),
     ),
     pbCall(() =>
-      ctx.pb.collection("serving_plans").getFullList<ServingPlanRecord>({
-        filter: ctx.pb.filter("date >= {:first} && date <= {:last} && status != 'done'", {
+      reader.collection("serving_plans").getFullList<ServingPlanRecord>({
+        filter: reader.filter("date >= {:first} && date <= {:last} && status != 'done'", {
           first: `${first} 00:00:00.000Z`,
           last: `${last} 00:00:00.000Z`,
         }),
@@ -100,32 +118,32 @@ export async function proposeForTeam(
   const people = roster.map((row) => row.person);
   const [needs, clearances, blockouts, preferences, requests] = await Promise.all([
     pbCall(() =>
-      ctx.pb.collection("serving_needs").getFullList<ServingNeedRecord>({
+      reader.collection("serving_needs").getFullList<ServingNeedRecord>({
         filter: `(${anyOf(
-          ctx.pb,
+          reader,
           "plan",
           plans.map((p) => p.id),
         )}) && (${anyOf(
-          ctx.pb,
+          reader,
           "position",
           positions.map((p) => p.id),
         )})`,
       }),
     ),
     pbCall(() =>
-      ctx.pb
+      reader
         .collection("serving_clearances")
-        .getFullList<ServingClearanceRecord>({ filter: anyOf(ctx.pb, "person", people) }),
+        .getFullList<ServingClearanceRecord>({ filter: anyOf(reader, "person", people) }),
     ),
     pbCall(() =>
-      ctx.pb
+      reader
         .collection("serving_blockouts")
-        .getFullList<ServingBlockoutRecord>({ filter: anyOf(ctx.pb, "person", people) }),
+        .getFullList<ServingBlockoutRecord>({ filter: anyOf(reader, "person", people) }),
     ),
     pbCall(() =>
-      ctx.pb
+      reader
         .collection("serving_preferences")
-        .getFullList<ServingPreferencesRecord>({ filter: anyOf(ctx.pb, "person", people) }),
+        .getFullList<ServingPreferencesRecord>({ filter: anyOf(reader, "person", people) }),
     ),
     // Where they serve on any team, from the fairness window's start to the range's end (a system read,
     // above; the filter names only the team's people).
@@ -133,12 +151,12 @@ export async function proposeForTeam(
       (await ctx.system.get())
         .collection("serving_requests")
         .getFullList<ServingRequestRecord & { expand?: { plan?: ServingPlanRecord } }>({
-          filter: `(${anyOf(ctx.pb, "person", people)}) && status != 'cancelled' && plan.date >= ${ctx.pb.filter(
+          filter: `(${anyOf(reader, "person", people)}) && status != 'cancelled' && status != 'replaced' && plan.date >= ${reader.filter(
             "{:since}",
             {
               since: `${windowStart} 00:00:00.000Z`,
             },
-          )} && plan.date <= ${ctx.pb.filter("{:last}", { last: `${last} 00:00:00.000Z` })}`,
+          )} && plan.date <= ${reader.filter("{:last}", { last: `${last} 00:00:00.000Z` })}`,
           expand: "plan",
         }),
     ),
@@ -172,7 +190,7 @@ export async function proposeForTeam(
   });
   const assignments: Assignment[] = requests.flatMap((r) => {
     const plan = r.expand?.plan;
-    if (!plan || r.status === "cancelled") return [];
+    if (!plan || r.status === "cancelled" || r.status === "replaced") return [];
     return [
       {
         personId: r.person,
@@ -193,12 +211,82 @@ export async function proposeForTeam(
       ...(p.requiresTraining ? (["training"] as const) : []),
     ],
   }));
-  const result = autofill({
-    plans: plans.map((plan) => slotOf(plan, timeZone)),
-    needs: needs.map((n) => ({ planId: n.plan, positionId: n.position, count: n.count })),
-    positions: teamPositions,
-    candidates,
-    assignments,
-  });
-  return { ...result, needs, names: new Map(roster.map((row) => [row.person, row.name])) };
+  return {
+    input: {
+      plans: plans.map((plan) => slotOf(plan, timeZone)),
+      needs: needs.map((n) => ({ planId: n.plan, positionId: n.position, count: n.count })),
+      positions: teamPositions,
+      candidates,
+      assignments,
+    },
+    needs,
+    names: new Map(roster.map((row) => [row.person, row.name])),
+  };
+}
+
+/** Auto-fill's proposals for one team over [first, last] (nothing is written). */
+export async function proposeForTeam(
+  ctx: GatewayContext,
+  teamId: string,
+  first: string,
+  last: string,
+  reader: PocketBase = ctx.pb,
+): Promise<TeamAutofill> {
+  const schedule = await readTeamSchedule(ctx, teamId, first, last, reader);
+  return { ...autofill(schedule.input), needs: schedule.needs, names: schedule.names };
+}
+
+/** A roster member who could be asked for one place, and what stands against it. */
+export interface NeedCandidate {
+  personId: string;
+  name: string;
+  conflicts: Conflict[];
+  /** Places held (asked or accepted, any team) in the fairness window before the plan. */
+  servedInWindow: number;
+}
+
+/**
+ * Everyone on the team who can fill the need's position, with their conflicts for its plan (blocked
+ * out, serving at an overlapping time on any team, over their monthly limit, declined before, a missing
+ * clearance): what a leader sees before asking by hand. Those already asked for it are left out.
+ */
+export async function candidatesForNeed(
+  ctx: GatewayContext,
+  need: ServingNeedRecord,
+  teamId: string,
+  planDay: string,
+  reader: PocketBase = ctx.pb,
+): Promise<NeedCandidate[]> {
+  const schedule = await readTeamSchedule(ctx, teamId, planDay, planDay, reader);
+  const { input } = schedule;
+  const plan = input.plans.find((p) => p.id === need.plan);
+  const position = input.positions.find((p) => p.id === need.position);
+  if (!plan || !position) return [];
+  const since = Date.parse(`${planDay}T00:00:00Z`) - DEFAULT_WINDOW_WEEKS * 7 * 86_400_000;
+  // One request per person and need (a unique index): whoever was asked already, whatever they said.
+  const onNeed = new Set(
+    input.assignments
+      .filter((a) => a.planId === need.plan && a.positionId === need.position)
+      .map((a) => a.personId),
+  );
+  return input.candidates
+    .filter((c) => c.positionIds.includes(need.position) && !onNeed.has(c.personId))
+    .map((candidate) => ({
+      personId: candidate.personId,
+      name: candidate.name,
+      conflicts: conflictsFor(candidate, plan, position, input.assignments, []),
+      servedInWindow: input.assignments.filter(
+        (a) =>
+          a.personId === candidate.personId &&
+          a.status !== "declined" &&
+          Date.parse(`${a.date}T00:00:00Z`) >= since &&
+          a.date < planDay,
+      ).length,
+    }))
+    .sort(
+      (a, b) =>
+        a.conflicts.length - b.conflicts.length ||
+        a.servedInWindow - b.servedInWindow ||
+        a.name.localeCompare(b.name),
+    );
 }

@@ -19,7 +19,8 @@ import { fromPocketBaseDate, fromPocketBaseDateOrNull, pocketBaseDay } from "../
 import { renderBody } from "../../markdown/body.ts";
 import { Validator } from "../../validation/validate.ts";
 import { LIMITS } from "@flock/shared/limits";
-import { noticeAsked, noticeDeclined } from "./notices.ts";
+import { noticeAsked } from "./notices.ts";
+import { afterDecline } from "./places.ts";
 import { anyOf } from "./filters.ts";
 import { proposeForTeam } from "./proposals.ts";
 import { DEFAULT_WINDOW_WEEKS } from "./autofill.ts";
@@ -527,7 +528,7 @@ export const servingResolvers: Resolvers = {
           ctx.pb.collection("serving_requests").update<ServingRequestRecord>(id, data),
         );
       }
-      if (!accept) ctx.afterResponse(() => void noticeDeclined(ctx, id).catch(() => undefined));
+      if (!accept) ctx.afterResponse(() => void afterDecline(ctx, id).catch(() => undefined));
       return answered;
     },
     async removeServingRequest(_, { id }, ctx) {
@@ -593,6 +594,8 @@ export const servingResolvers: Resolvers = {
         loadersOf(ctx).position.load(request.position),
       ),
     personId: (request) => request.person,
+    source: (request) => request.source || "manual",
+    swapOpen: (request) => !!request.swapOpen,
     answeredAt: (request) => fromPocketBaseDateOrNull(request.answeredAt),
     isMe: async (request, _, ctx) => (await ctx.viewer())?.person === request.person,
     can: async (request, _, ctx) => {

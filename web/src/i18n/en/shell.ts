@@ -97,6 +97,11 @@ export const shell = {
   "field.not_on_position": "This person does not serve in this position.",
   "field.plan_done": "This plan is done: nothing more is asked or answered.",
   "field.already_answered": "This was answered meanwhile. Reload to see the answer.",
+  "field.swap_taken": "Someone else took this place meanwhile.",
+  "field.swap_self": "This place is already yours.",
+  "field.signup_closed": "This team does not take signups.",
+  "field.plan_not_published": "This plan is not published yet.",
+  "field.not_accepted": "Only a place you accepted can be handed over.",
 
   "notFound.title": "Page not found",
   "notFound.body": "The page you're looking for isn't here. It may have moved.",

@@ -101,6 +101,11 @@ export const shell: Record<keyof typeof english, string> = {
   "field.not_on_position": "Esta persona no sirve en este puesto.",
   "field.plan_done": "Este plan ya terminó: no se piden ni se responden más turnos.",
   "field.already_answered": "Alguien respondió mientras tanto. Vuelve a cargar para ver la respuesta.",
+  "field.swap_taken": "Otra persona tomó este puesto mientras tanto.",
+  "field.swap_self": "Este puesto ya es tuyo.",
+  "field.signup_closed": "Este equipo no acepta inscripciones.",
+  "field.plan_not_published": "Este plan aún no está publicado.",
+  "field.not_accepted": "Solo puedes ceder un puesto que aceptaste.",
 
   "notFound.title": "Página no encontrada",
   "notFound.body": "La página que buscas no está aquí. Puede que se haya movido.",

@@ -1,0 +1,333 @@
+import type { GatewayContext } from "../../context.ts";
+import { badUserInput, forbidden, pbCall } from "../../errors.ts";
+import type {
+  ServingMemberRecord,
+  ServingNeedRecord,
+  ServingPlanRecord,
+  ServingPositionRecord,
+  ServingRequestRecord,
+  ServingTeamRecord,
+} from "../../pocketbase/records.ts";
+import { requireViewer } from "../../access/guards.ts";
+import { leadsTeam } from "../../access/serving.ts";
+import { writeAsCaller } from "../../pocketbase/write.ts";
+import type { Resolvers } from "../__generated__/types.ts";
+import { anyOf } from "./filters.ts";
+import { candidatesForNeed, proposeForTeam } from "./proposals.ts";
+import { noticeAsked, noticeDeclined, noticeSwapOpen, noticeSwapped } from "./notices.ts";
+
+/**
+ * Places changing hands (issue 27): swaps, signups, a declined place offered on, and the leader's live
+ * schedule. The writes go with the caller's token: PocketBase's rules say who may open a swap, take one
+ * or sign up (pb_migrations/1732610000_serving_swaps.js) and its hook decides, inside the write, whether
+ * the place is still there (pb_hooks/lib/serving.js). What the system does for no caller — telling
+ * people, offering a declined place to the next person — runs after the response.
+ */
+
+const DAY_MS = 86_400_000;
+/** Openings are listed this far ahead. */
+const OPENINGS_WEEKS = 12;
+/** Conflicts that rule someone out of being offered a place (over-preference and the like only warn). */
+const RULED_OUT = new Set(["not_on_position", "clearance_missing", "blocked_out", "overlap"]);
+
+const dayOf = (pbDate: string) => pbDate.slice(0, 10);
+
+/**
+ * After a decline (by answer, mail link or a new blockout): the leaders are told, and when the team
+ * offers declined places on, the freest suitable teammate is asked (auto-fill's choice for that one
+ * place, read and written by the system: the one declining may not read the roster, nor ask anyone).
+ */
+export async function afterDecline(ctx: GatewayContext, requestId: string): Promise<void> {
+  const offeredTo = await offerPlaceOn(ctx, requestId).catch((error: unknown) => {
+    console.error(
+      "[serving] could not offer a declined place:",
+      error instanceof Error ? error.message : error,
+    );
+    return undefined;
+  });
+  await noticeDeclined(ctx, requestId, offeredTo);
+}
+
+/** The name of the person the declined place was offered to, or undefined when none was. */
+async function offerPlaceOn(ctx: GatewayContext, requestId: string): Promise<string | undefined> {
+  const system = await ctx.system.get();
+  const declined = await system.collection("serving_requests").getOne<ServingRequestRecord>(requestId);
+  if (declined.status !== "declined") return undefined;
+  const [plan, position] = await Promise.all([
+    system.collection("serving_plans").getOne<ServingPlanRecord>(declined.plan),
+    system.collection("serving_positions").getOne<ServingPositionRecord>(declined.position),
+  ]);
+  const team = await system.collection("serving_teams").getOne<ServingTeamRecord>(position.team);
+  if (!team.autoOffer || team.status !== "active" || plan.status !== "published") return undefined;
+  const day = dayOf(plan.date);
+  const proposal = (await proposeForTeam(ctx, team.id, day, day, system)).proposals.find(
+    (p) => p.planId === plan.id && p.positionId === position.id,
+  );
+  if (!proposal) return undefined;
+  // The hook refuses it if the place was taken meanwhile (need_full): then nobody is asked.
+  const asked = await system
+    .collection("serving_requests")
+    .create<ServingRequestRecord>({ need: declined.need, person: proposal.personId, source: "autofill" })
+    .catch(() => null);
+  if (!asked) return undefined;
+  await noticeAsked(ctx, asked.id, team.name);
+  return asked.name;
+}
+
+/** The caller's active roster rows (their own: the rules let everyone read theirs). */
+async function myActiveRows(ctx: GatewayContext, person: string): Promise<ServingMemberRecord[]> {
+  return pbCall(() =>
+    ctx.pb.collection("serving_members").getFullList<ServingMemberRecord>({
+      filter: ctx.pb.filter("person = {:person} && status = 'active'", { person }),
+    }),
+  );
+}
+
+type PlanExpanded = ServingRequestRecord & {
+  expand?: {
+    plan?: ServingPlanRecord;
+    position?: ServingPositionRecord & { expand?: { team?: ServingTeamRecord } };
+  };
+};
+
+export const placesResolvers: Resolvers = {
+  Query: {
+    async servingCandidates(_, { needId }, ctx) {
+      const viewer = await requireViewer(ctx);
+      const need = await pbCall(() => ctx.pb.collection("serving_needs").getOne<ServingNeedRecord>(needId));
+      const position = await pbCall(() =>
+        ctx.pb.collection("serving_positions").getOne<ServingPositionRecord>(need.position),
+      );
+      const rows = viewer.person ? await myActiveRows(ctx, viewer.person) : [];
+      if (!leadsTeam(viewer, rows.find((row) => row.team === position.team) ?? null)) throw forbidden();
+      const plan = await pbCall(() =>
+        ctx.pb.collection("serving_plans").getOne<ServingPlanRecord>(need.plan),
+      );
+      const candidates = await candidatesForNeed(ctx, need, position.team, dayOf(plan.date));
+      return candidates.map((c) => ({ ...c, conflicts: [...new Set(c.conflicts.map((x) => x.kind))] }));
+    },
+
+    async myServingOpenings(_, __, ctx) {
+      const viewer = await requireViewer(ctx);
+      if (!viewer.person) return [];
+      const me = viewer.person;
+      const rows = await myActiveRows(ctx, me);
+      const positions = [...new Set(rows.flatMap((row) => row.positions ?? []))];
+      if (!positions.length) return [];
+      const from = `${new Date(Date.now() - DAY_MS).toISOString().slice(0, 10)} 00:00:00.000Z`;
+      const to = `${new Date(Date.now() + OPENINGS_WEEKS * 7 * DAY_MS).toISOString().slice(0, 10)} 00:00:00.000Z`;
+      const inRange = ctx.pb.filter(
+        "plan.status = 'published' && plan.date >= {:from} && plan.date <= {:to}",
+        {
+          from,
+          to,
+        },
+      );
+      // A member may not read the plans and needs they are not asked for (the rules keep a plan's
+      // staffing to its leaders), so the system reads the openings — limited here to the positions the
+      // caller's own roster rows name — and returns only what a signup sheet shows.
+      const system = await ctx.system.get();
+      const swaps = await system.collection("serving_requests").getFullList<PlanExpanded>({
+        filter: `swapOpen = true && status = 'accepted' && ${inRange} && (${anyOf(system, "position", positions)})`,
+        expand: "plan,position.team",
+      });
+      const signupTeams = await system.collection("serving_teams").getFullList<ServingTeamRecord>({
+        filter: `allowSignup = true && status = 'active' && (${anyOf(
+          system,
+          "id",
+          rows.map((row) => row.team),
+        )})`,
+      });
+      const signupPositions = rows
+        .filter((row) => signupTeams.some((team) => team.id === row.team))
+        .flatMap((row) => row.positions ?? []);
+      const needs = signupPositions.length
+        ? await system.collection("serving_needs").getFullList<
+            ServingNeedRecord & {
+              expand?: {
+                plan?: ServingPlanRecord;
+                position?: ServingPositionRecord & { expand?: { team?: ServingTeamRecord } };
+              };
+            }
+          >({
+            filter: `${inRange} && (${anyOf(system, "position", signupPositions)})`,
+            expand: "plan,position.team",
+          })
+        : [];
+      const taken = needs.length
+        ? await system.collection("serving_requests").getFullList<ServingRequestRecord>({
+            filter: `(${anyOf(
+              system,
+              "need",
+              needs.map((n) => n.id),
+            )}) && (status = 'pending' || status = 'accepted' || person = ${system.filter("{:me}", { me })})`,
+            fields: "id,need,person,status",
+          })
+        : [];
+      const openings = [
+        ...needs.flatMap((need) => {
+          const held = taken.filter((r) => r.need === need.id);
+          const left =
+            need.count - held.filter((r) => r.status === "pending" || r.status === "accepted").length;
+          const plan = need.expand?.plan;
+          const position = need.expand?.position;
+          if (left <= 0 || !plan || !position || held.some((r) => r.person === me)) return [];
+          return [
+            {
+              needId: need.id,
+              plan,
+              positionName: position.name,
+              teamName: position.expand?.team?.name ?? "",
+              placesLeft: left,
+              swapRequestId: null,
+              swapFromName: null,
+            },
+          ];
+        }),
+        ...swaps.flatMap((request) => {
+          const plan = request.expand?.plan;
+          const position = request.expand?.position;
+          if (request.person === me || !plan || !position) return [];
+          return [
+            {
+              needId: request.need,
+              plan,
+              positionName: position.name,
+              teamName: position.expand?.team?.name ?? "",
+              placesLeft: 1,
+              swapRequestId: request.id,
+              swapFromName: request.name,
+            },
+          ];
+        }),
+      ];
+      return openings
+        .sort(
+          (a, b) => a.plan.date.localeCompare(b.plan.date) || a.positionName.localeCompare(b.positionName),
+        )
+        .map(({ plan, ...rest }) => ({
+          ...rest,
+          planId: plan.id,
+          planTitle: plan.title,
+          date: dayOf(plan.date),
+          times: plan.times ?? [],
+        }));
+    },
+  },
+
+  Subscription: {
+    servingScheduleChanged: {
+      subscribe: async (_, { teamId }, ctx) => subscribeToSchedule(ctx, teamId) as never,
+      resolve: (value: unknown) => value as never,
+    },
+  },
+
+  Mutation: {
+    async setServingSwap(_, { id, open }, ctx) {
+      await requireViewer(ctx);
+      const request = await writeAsCaller(() =>
+        ctx.pb.collection("serving_requests").update<ServingRequestRecord>(id, { swapOpen: open }),
+      );
+      if (open)
+        ctx.afterResponse(() => {
+          void (async () => {
+            // Offered to teammates who could take it: on the position, free at the time.
+            const system = await ctx.system.get();
+            const [need, plan, position] = await Promise.all([
+              system.collection("serving_needs").getOne<ServingNeedRecord>(request.need),
+              system.collection("serving_plans").getOne<ServingPlanRecord>(request.plan),
+              system.collection("serving_positions").getOne<ServingPositionRecord>(request.position),
+            ]);
+            const candidates = await candidatesForNeed(ctx, need, position.team, dayOf(plan.date), system);
+            const free = candidates.filter(
+              (c) => !c.conflicts.some((conflict) => RULED_OUT.has(conflict.kind)),
+            );
+            await noticeSwapOpen(
+              ctx,
+              request.id,
+              free.map((c) => c.personId),
+            );
+          })().catch(() => undefined);
+        });
+      return request;
+    },
+
+    async takeServingSwap(_, { id }, ctx) {
+      const viewer = await requireViewer(ctx);
+      if (!viewer.person) throw forbidden("Your account has no person record yet.");
+      // The rules let those who fill the position read an open swap; anyone else gets NOT_FOUND.
+      const original = await pbCall(() =>
+        ctx.pb.collection("serving_requests").getOne<ServingRequestRecord>(id),
+      );
+      if (!original.swapOpen || original.status !== "accepted")
+        throw badUserInput({ replaces: { code: "swap_taken", message: "This place was taken meanwhile." } });
+      const taken = await writeAsCaller(() =>
+        ctx.pb.collection("serving_requests").create<ServingRequestRecord>({
+          need: original.need,
+          person: viewer.person,
+          source: "swap",
+          replaces: original.id,
+          status: "accepted",
+        }),
+      );
+      ctx.afterResponse(() => void noticeSwapped(ctx, taken.id).catch(() => undefined));
+      return taken;
+    },
+
+    async signUpToServe(_, { needId }, ctx) {
+      const viewer = await requireViewer(ctx);
+      if (!viewer.person) throw forbidden("Your account has no person record yet.");
+      return writeAsCaller(() =>
+        ctx.pb.collection("serving_requests").create<ServingRequestRecord>({
+          need: needId,
+          person: viewer.person,
+          source: "signup",
+          status: "accepted",
+        }),
+      );
+    },
+  },
+};
+
+/**
+ * A team's schedule, live: PocketBase's changes of the team's requests under the caller's rules (a
+ * leader reads their team's), each as a small "read it again" message — the matrix is one query, and a
+ * burst of answers (auto-fill sent 40 requests) is read once by a client that debounces.
+ */
+async function subscribeToSchedule(ctx: GatewayContext, teamId: string) {
+  const viewer = await requireViewer(ctx);
+  const rows = viewer.person ? await myActiveRows(ctx, viewer.person) : [];
+  if (!leadsTeam(viewer, rows.find((row) => row.team === teamId) ?? null)) throw forbidden();
+  const queue = ctx.realtime.subscribe<ServingRequestRecord>(
+    await ctx.realtimeIdentity(),
+    "serving_requests",
+    "*",
+    {
+      filter: ctx.pb.filter("position.team = {:teamId}", { teamId }),
+    },
+  );
+  await queue.ready;
+  const iterator: AsyncIterableIterator<{ teamId: string; planId: string; requestId: string }> = {
+    async next() {
+      const result = await queue.next();
+      if (result.done) return { done: true, value: undefined };
+      const event = result.value;
+      // A resync (a slow reader, a reconnect): the same "read it again", naming nothing in particular.
+      return {
+        done: false,
+        value:
+          event.type === "resync"
+            ? { teamId, planId: "", requestId: "" }
+            : { teamId, planId: event.record.plan, requestId: event.record.id },
+      };
+    },
+    async return() {
+      await queue.return();
+      return { done: true, value: undefined };
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+  return iterator;
+}

@@ -1,0 +1,329 @@
+/**
+ * Places changing hands (issue 27) through GraphQL with the real PocketBase: a swap that never leaves
+ * the place empty (two takers at once leave one), signups on teams that take them, a declined place
+ * offered to the next person, a blockout added after scheduling declining what it covers, the
+ * conflicts a leader sees before asking, and the leader's schedule live over SSE.
+ */
+import { randomUUID } from "node:crypto";
+import { waitForMail } from "../../scripts/lib/smtp-catcher.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type PocketBase from "pocketbase";
+import type { Gateway } from "../src/index.ts";
+import {
+  catcherUrl,
+  createUser,
+  errorCode,
+  GqlClient,
+  system,
+  testGateway,
+  type TestUser,
+} from "./helpers.ts";
+import { SseSubscription } from "./sse.ts";
+import {
+  ServingAddBlockoutDocument,
+  ServingAddMemberDocument,
+  ServingAnswerDocument,
+  ServingAskDocument,
+  ServingCandidatesDocument,
+  ServingCreatePlanDocument,
+  ServingCreatePositionDocument,
+  ServingCreateTeamDocument,
+  ServingNeedRequestsDocument,
+  ServingOpeningsDocument,
+  ServingSetNeedDocument,
+  ServingSetPlanStatusDocument,
+  ServingSetSwapDocument,
+  ServingSignUpDocument,
+  ServingTakeSwapDocument,
+} from "./__generated__/operations.ts";
+
+let gateway: Gateway;
+let su: PocketBase;
+let pastor: TestUser;
+const run = randomUUID().slice(0, 6);
+/** Each test's plan on its own day (its people are its own too, so nobody is busy elsewhere at the time). */
+let nextDay = 0;
+
+beforeAll(async () => {
+  gateway = await testGateway();
+  su = await system();
+  pastor = await createUser({ roles: ["Pastor"] });
+});
+afterAll(() => gateway.close());
+
+const gql = (user: TestUser | null) => new GqlClient(gateway, { token: user?.token });
+const fieldCodes = (result: { errors?: readonly { extensions?: Record<string, unknown> }[] }) =>
+  (result.errors?.[0]?.extensions?.fieldErrorCodes ?? {}) as Record<string, string>;
+
+async function named(first: string): Promise<TestUser> {
+  const user = await createUser();
+  await su.collection("people").update(user.personId!, { firstName: first, lastName: run });
+  return user;
+}
+
+/**
+ * A team (with the given options) whose leader and `count` greeters are new people; a published plan
+ * on a day of its own needing `places` greeters.
+ */
+async function team(options: { allowSignup?: boolean; autoOffer?: boolean }, count: number, places = 1) {
+  const leader = await named("Lea");
+  const greeters = await Promise.all(Array.from({ length: count }, (_, i) => named(`Greeter${i}`)));
+  const created = (
+    await gql(pastor).execute(ServingCreateTeamDocument, {
+      input: { name: `Places ${run} ${randomUUID().slice(0, 6)}`, ...options },
+    })
+  ).data!.createServingTeam;
+  const greeter = (
+    await gql(pastor).execute(ServingCreatePositionDocument, {
+      teamId: created.id,
+      input: { name: "Greeter" },
+    })
+  ).data!.createServingPosition;
+  await gql(pastor).execute(ServingAddMemberDocument, {
+    teamId: created.id,
+    personId: leader.personId!,
+    role: "LEADER",
+  });
+  for (const person of greeters)
+    await gql(leader).execute(ServingAddMemberDocument, {
+      teamId: created.id,
+      personId: person.personId!,
+      positionIds: [greeter.id],
+    });
+  // Within the weeks openings are listed for (12), a day apart per test.
+  const day = new Date(Date.now() + (14 + 2 * nextDay++) * 86_400_000).toISOString().slice(0, 10);
+  const plan = (
+    await gql(pastor).execute(ServingCreatePlanDocument, {
+      input: {
+        title: `Sunday ${run}`,
+        date: day,
+        times: [{ kind: "SERVICE", startsAt: `${day}T15:00:00.000Z`, endsAt: `${day}T16:15:00.000Z` }],
+      },
+    })
+  ).data!.createServingPlan;
+  await gql(pastor).execute(ServingSetPlanStatusDocument, { id: plan.id, status: "PUBLISHED" });
+  const need = (
+    await gql(leader).execute(ServingSetNeedDocument, {
+      planId: plan.id,
+      positionId: greeter.id,
+      count: places,
+    })
+  ).data!.setServingNeed;
+  return { team: created, greeter, leader, greeters, plan, need, day };
+}
+
+async function askAndAccept(leader: TestUser, needId: string, person: TestUser) {
+  const [request] = (await gql(leader).execute(ServingAskDocument, { needId, personIds: [person.personId!] }))
+    .data!.askToServe;
+  expect(
+    (await gql(person).execute(ServingAnswerDocument, { id: request!.id, accept: true })).errors,
+  ).toBeUndefined();
+  return request!;
+}
+
+const requestsOn = async (leader: TestUser, planId: string) =>
+  (await gql(leader).execute(ServingNeedRequestsDocument, { id: planId })).data!.servingPlan!.needs[0]!
+    .requests;
+
+describe("places changing hands", () => {
+  it("a swap: teammates are told and see it; two take it at once and one gets it; the place never empties", async () => {
+    const { leader, greeters, plan, need } = await team({}, 3);
+    const [holder, first, second] = greeters as [TestUser, TestUser, TestUser];
+    const outsider = await named("Olga");
+    const request = await askAndAccept(leader, need.id, holder);
+
+    // Only the holder may ask for a swap, and only on an accepted place.
+    expect(
+      errorCode(await gql(first).execute(ServingSetSwapDocument, { id: request.id, open: true })),
+    ).toBeDefined();
+    const opened = await gql(holder).execute(ServingSetSwapDocument, { id: request.id, open: true });
+    expect(opened.data!.setServingSwap).toMatchObject({ status: "ACCEPTED", swapOpen: true });
+    const offer = await waitForMail(
+      catcherUrl(),
+      first.email,
+      /Greeter0 .* asks for someone to serve as Greeter/,
+    );
+    expect(offer.text).toContain("the first to take it serves");
+
+    // Teammates who fill the position see it; someone else neither sees nor takes it.
+    const openings = (await gql(first).execute(ServingOpeningsDocument, {})).data!.myServingOpenings;
+    expect(openings).toContainEqual(
+      expect.objectContaining({ swapRequestId: request.id, planId: plan.id, positionName: "Greeter" }),
+    );
+    expect((await gql(outsider).execute(ServingOpeningsDocument, {})).data!.myServingOpenings).toEqual([]);
+    expect(errorCode(await gql(outsider).execute(ServingTakeSwapDocument, { id: request.id }))).toBe(
+      "NOT_FOUND",
+    );
+
+    // Two at once: one takes it, the other is told it is gone.
+    const [a, b] = await Promise.all([
+      gql(first).execute(ServingTakeSwapDocument, { id: request.id }),
+      gql(second).execute(ServingTakeSwapDocument, { id: request.id }),
+    ]);
+    const won = [a, b].filter((r) => r.data?.takeServingSwap);
+    const lost = [a, b].filter((r) => r.errors);
+    expect(won).toHaveLength(1);
+    expect(lost).toHaveLength(1);
+    expect(fieldCodes(lost[0]!)).toMatchObject({ replaces: "swap_taken" });
+    expect(won[0]!.data!.takeServingSwap).toMatchObject({ status: "ACCEPTED", source: "SWAP" });
+
+    const rows = await requestsOn(leader, plan.id);
+    expect(rows.filter((r) => r.status === "ACCEPTED")).toHaveLength(1);
+    expect(rows.find((r) => r.id === request.id)).toMatchObject({ status: "REPLACED", swapOpen: false });
+    // The one replaced cannot take the place back by answering again.
+    expect(
+      fieldCodes(await gql(holder).execute(ServingAnswerDocument, { id: request.id, accept: true })),
+    ).toMatchObject({ status: "swap_taken" });
+    // Both, and the leader, are told.
+    const taker = won[0] === a ? first : second;
+    for (const person of [holder, taker, leader])
+      await waitForMail(catcherUrl(), person.email, /takes Greeter0 .*'s place as Greeter/);
+  });
+
+  it("signups: only on a team that takes them, only while a place is left; a draft plan lists nothing", async () => {
+    const closed = await team({}, 1);
+    const [closedMember] = closed.greeters as [TestUser];
+    expect((await gql(closedMember).execute(ServingOpeningsDocument, {})).data!.myServingOpenings).toEqual(
+      [],
+    );
+    expect(
+      (await gql(closedMember).execute(ServingSignUpDocument, { needId: closed.need.id })).data
+        ?.signUpToServe,
+    ).toBeFalsy();
+
+    const open = await team({ allowSignup: true }, 2, 1);
+    const [one, two] = open.greeters as [TestUser, TestUser];
+    const listed = (await gql(one).execute(ServingOpeningsDocument, {})).data!.myServingOpenings;
+    expect(listed).toEqual([
+      expect.objectContaining({ needId: open.need.id, placesLeft: 1, swapRequestId: null, date: open.day }),
+    ]);
+    const signed = await gql(one).execute(ServingSignUpDocument, { needId: open.need.id });
+    expect(signed.data!.signUpToServe).toMatchObject({
+      status: "ACCEPTED",
+      source: "SIGNUP",
+      personId: one.personId,
+    });
+    // Full now: no longer listed, and a second signup is refused with the field error.
+    expect((await gql(two).execute(ServingOpeningsDocument, {})).data!.myServingOpenings).toEqual([]);
+    expect(fieldCodes(await gql(two).execute(ServingSignUpDocument, { needId: open.need.id }))).toMatchObject(
+      {
+        need: "need_full",
+      },
+    );
+    // Back to draft: nothing is offered, and PocketBase refuses a signup.
+    await gql(pastor).execute(ServingSetPlanStatusDocument, { id: open.plan.id, status: "DRAFT" });
+    await gql(open.leader).execute(ServingSetNeedDocument, {
+      planId: open.plan.id,
+      positionId: open.greeter.id,
+      count: 2,
+    });
+    expect((await gql(two).execute(ServingOpeningsDocument, {})).data!.myServingOpenings).toEqual([]);
+    expect(
+      (await gql(two).execute(ServingSignUpDocument, { needId: open.need.id })).data?.signUpToServe,
+    ).toBeFalsy();
+  });
+
+  it("a decline on a team that offers places on asks the next suitable person, and the leader hears who", async () => {
+    const { leader, greeters, plan, need } = await team({ autoOffer: true }, 2);
+    const [first, next] = greeters as [TestUser, TestUser];
+    const [request] = (
+      await gql(leader).execute(ServingAskDocument, { needId: need.id, personIds: [first.personId!] })
+    ).data!.askToServe;
+    await gql(first).execute(ServingAnswerDocument, { id: request!.id, accept: false, reason: "Travelling" });
+    await expect
+      .poll(async () => (await requestsOn(leader, plan.id)).find((r) => r.personId === next.personId))
+      .toMatchObject({ status: "PENDING", source: "AUTOFILL" });
+    const told = await waitForMail(catcherUrl(), leader.email, /Greeter0 .* can't serve as Greeter/);
+    expect(told.text).toContain("Their reason: “Travelling”");
+    expect(told.text).toContain(`The place was offered to Greeter1 ${run}.`);
+    await waitForMail(catcherUrl(), next.email, /Can you serve as Greeter/);
+  });
+
+  it("without auto-offer a decline asks nobody", async () => {
+    const { leader, greeters, plan, need } = await team({ autoOffer: false }, 2);
+    const [request] = (
+      await gql(leader).execute(ServingAskDocument, { needId: need.id, personIds: [greeters[0]!.personId!] })
+    ).data!.askToServe;
+    await gql(greeters[0]!).execute(ServingAnswerDocument, { id: request!.id, accept: false });
+    await waitForMail(catcherUrl(), leader.email, /Greeter0 .* can't serve as Greeter/);
+    expect((await requestsOn(leader, plan.id)).map((r) => r.status)).toEqual(["DECLINED"]);
+  });
+
+  it("a blockout added after scheduling declines what it covers and tells the leader; the leader sees the conflict", async () => {
+    const { team: t, greeter, leader, greeters, plan, need, day } = await team({}, 2, 2);
+    const [away, free] = greeters as [TestUser, TestUser];
+    const request = await askAndAccept(leader, need.id, away);
+    // A blockout elsewhere in the year leaves the place alone.
+    await gql(away).execute(ServingAddBlockoutDocument, {
+      input: { startsOn: "2032-06-01", endsOn: "2032-06-02" },
+    });
+    expect((await requestsOn(leader, plan.id)).find((r) => r.id === request.id)!.status).toBe("ACCEPTED");
+    const added = await gql(away).execute(ServingAddBlockoutDocument, {
+      input: { startsOn: day, endsOn: day, reason: "Family wedding" },
+    });
+    expect(added.errors).toBeUndefined();
+    expect((await requestsOn(leader, plan.id)).find((r) => r.id === request.id)!.status).toBe("DECLINED");
+    const told = await waitForMail(catcherUrl(), leader.email, /Greeter0 .* can't serve as Greeter/);
+    expect(told.text).toContain("Their reason: “Family wedding”");
+
+    // Before asking by hand: the free greeter has no conflict; the one asked already is not listed.
+    const candidates = (await gql(leader).execute(ServingCandidatesDocument, { needId: need.id })).data!
+      .servingCandidates;
+    expect(candidates).toEqual([expect.objectContaining({ personId: free.personId, conflicts: [] })]);
+    // A third greeter, blocked out that day, is listed with the conflict, after the free one.
+    const third = await named("Theo");
+    await gql(leader).execute(ServingAddMemberDocument, {
+      teamId: t.id,
+      personId: third.personId!,
+      positionIds: [greeter.id],
+    });
+    await gql(third).execute(ServingAddBlockoutDocument, { input: { startsOn: day, endsOn: day } });
+    const again = (await gql(leader).execute(ServingCandidatesDocument, { needId: need.id })).data!
+      .servingCandidates;
+    expect(again.map((c) => [c.personId, c.conflicts])).toEqual([
+      [free.personId, []],
+      [third.personId, ["BLOCKED_OUT"]],
+    ]);
+    // Only leaders and staff ask for candidates (a volunteer not asked may not even read the need).
+    expect(errorCode(await gql(free).execute(ServingCandidatesDocument, { needId: need.id }))).toBe(
+      "NOT_FOUND",
+    );
+  });
+
+  it("the leader's schedule is live: an answer reaches their subscription; a volunteer may not subscribe", async () => {
+    const { team: t, leader, greeters, need, plan } = await team({}, 1);
+    const query = `subscription($t: ID!) { servingScheduleChanged(teamId: $t) { teamId planId requestId } }`;
+    const live = await SseSubscription.open<{
+      servingScheduleChanged: { planId: string; requestId: string };
+    }>(gateway, { query, variables: { t: t.id }, token: leader.token, clientIp: "198.51.100.61" });
+    const refused = await SseSubscription.open(gateway, {
+      query,
+      variables: { t: t.id },
+      token: greeters[0]!.token,
+      clientIp: "198.51.100.62",
+    });
+    try {
+      expect(JSON.stringify((await refused.next((r) => !!r.errors, "the refusal")).errors)).toMatch(
+        /FORBIDDEN/,
+      );
+      await expect
+        .poll(() => gateway.services.realtime.stats().subscribers, { timeout: 10_000 })
+        .toBeGreaterThanOrEqual(1);
+      const [request] = (
+        await gql(leader).execute(ServingAskDocument, {
+          needId: need.id,
+          personIds: [greeters[0]!.personId!],
+        })
+      ).data!.askToServe;
+      await gql(greeters[0]!).execute(ServingAnswerDocument, { id: request!.id, accept: true });
+      const change = await live.next(
+        (r) => r.data?.servingScheduleChanged.requestId === request!.id,
+        "the answer on the leader's schedule",
+      );
+      expect(change.data!.servingScheduleChanged.planId).toBe(plan.id);
+    } finally {
+      await live.close();
+      await refused.close();
+    }
+  });
+});
