@@ -28,6 +28,7 @@ import { renderAppHtml } from "./http/app-html.ts";
 import { syncPocketBaseSettings } from "./system/pocketbase-settings.ts";
 import { startScheduledPublishing } from "./system/scheduled-publishing.ts";
 import { startPrayerExpiry } from "./system/prayer-expiry.ts";
+import { startServingReminders } from "./system/serving-reminders.ts";
 import { startWebhookDelivery } from "./system/webhooks.ts";
 import { MailOutbox } from "./system/mail-outbox.ts";
 import { composePromotion } from "./schema/events/mails.ts";
@@ -372,6 +373,7 @@ export function createGateway(config: GatewayConfig, options: { server?: Server 
 
   let stopScheduler: (() => void) | null = null;
   let stopPrayerExpiry: (() => void) | null = null;
+  let stopServingReminders: (() => void) | null = null;
   let stopStaffDigest: (() => void) | null = null;
   let stopWebhooks: (() => void) | null = null;
   let stopMailOutbox: (() => void) | null = null;
@@ -384,6 +386,7 @@ export function createGateway(config: GatewayConfig, options: { server?: Server 
         const started = () => {
           stopScheduler = startScheduledPublishing(services.system);
           stopPrayerExpiry = startPrayerExpiry(services.system);
+          stopServingReminders = startServingReminders(services);
           stopStaffDigest = startStaffDigest(services);
           if (config.webhookDelivery !== false)
             stopWebhooks = startWebhookDelivery(services, config.webhookDelivery);
@@ -401,6 +404,7 @@ export function createGateway(config: GatewayConfig, options: { server?: Server 
       new Promise((resolve) => {
         stopScheduler?.();
         stopPrayerExpiry?.();
+        stopServingReminders?.();
         stopWebhooks?.();
         stopMailOutbox?.();
         stopStaffDigest?.();

@@ -1,3 +1,4 @@
+import { ClientResponseError } from "pocketbase";
 import type { SystemClient } from "../pocketbase/client.ts";
 import type { MailOutboxKind, MailOutboxRecord } from "../pocketbase/records.ts";
 import { toPocketBaseDate } from "../pocketbase/dates.ts";
@@ -65,17 +66,36 @@ export class MailOutbox {
     this.composers.set(kind, composer);
   }
 
-  /** Queue a composed mail and send it soon (now, if this process is idle). */
-  async enqueue(kind: MailOutboxKind, mail: QueuedMail): Promise<void> {
+  /**
+   * Queue a composed mail and send it soon (now, if this process is idle). With a `dedupeKey` the mail
+   * is queued once whoever queues it (two runs of a job, two gateways: the key is unique in the table);
+   * resolves to false when a row with that key was queued before.
+   */
+  async enqueue(
+    kind: MailOutboxKind,
+    mail: QueuedMail,
+    options: { dedupeKey?: string } = {},
+  ): Promise<boolean> {
     const pb = await this.system.get();
-    await pb.collection("mail_outbox").create({
-      kind,
-      message: mail,
-      status: "pending",
-      attempts: 0,
-      nextAttemptAt: toPocketBaseDate(new Date()),
-    });
+    try {
+      await pb.collection("mail_outbox").create({
+        kind,
+        message: mail,
+        dedupeKey: options.dedupeKey ?? "",
+        status: "pending",
+        attempts: 0,
+        nextAttemptAt: toPocketBaseDate(new Date()),
+      });
+    } catch (error) {
+      const taken =
+        error instanceof ClientResponseError &&
+        (error.response?.data as Record<string, { code?: string }> | undefined)?.dedupeKey?.code ===
+          "validation_not_unique";
+      if (options.dedupeKey && taken) return false;
+      throw error;
+    }
     this.kick();
+    return true;
   }
 
   /** Send what is due now, without waiting (after a write that may have queued mail). */
