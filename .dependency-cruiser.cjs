@@ -40,11 +40,13 @@ const ALLOWED_CROSS_FEATURE = [
  * - people/invitations.ts: a sign-up with a household invitation joins that household (auth).
  * - groups/own-rows.ts: a person's own group memberships; their personal calendar feed (events)
  *   carries their groups' events.
+ * - serving/calendar.ts: the places a person serves; their personal calendar feed (events) carries them.
  */
 const GATEWAY_ALLOWED_CROSS_FEATURE = [
   "^gateway/src/schema/users/(mappers|sessions)\\.ts$",
   "^gateway/src/schema/people/(loaders|mappers|person-mutations|invitations)\\.ts$",
   "^gateway/src/schema/groups/own-rows\\.ts$",
+  "^gateway/src/schema/serving/calendar\\.ts$",
 ];
 
 /** Circles that exist and are not ours to break yet; only files named here may sit on a circle. */

@@ -7,6 +7,8 @@ import { calendar, occurrenceCalendar, occurrenceUid, type CalendarEntry, type F
 import { storeOnce } from "../../pocketbase/records-io.ts";
 import { instantOf, occurrenceAt, occurrencesOf } from "./occurrences.ts";
 import { ownGroupRows } from "../groups/own-rows.ts";
+import { servingCalendarItems } from "../serving/calendar.ts";
+import { recipientLocale } from "../../mail/i18n.ts";
 import type {
   EventExceptionRecord,
   EventRecord,
@@ -19,8 +21,8 @@ import type {
 /**
  * The iCalendar feeds (issue 14): /feeds/events.ics (public events), /feeds/events/<category>.ics,
  * /feeds/events/occurrence/<slug>/<date>.ics (one occurrence, "Add to calendar") and the personal
- * /feeds/me/<token>.ics. The public ones are read as a guest, so members-only events and drafts never
- * appear; the personal one as its owner.
+ * /feeds/me/<token>.ics (with what its owner serves: schema/serving/calendar.ts). The public ones are read
+ * as a guest, so members-only events and drafts never appear; the personal one as its owner.
  */
 
 export type EventFeedRoute =
@@ -106,7 +108,7 @@ async function eventsOfMyGroups(asUser: PocketBase, personId: string, since: str
   });
 }
 
-type PersonalFeedOwner = Pick<UserRecord, "id" | "person" | "status"> & {
+type PersonalFeedOwner = Pick<UserRecord, "id" | "person" | "status" | "locale"> & {
   expand?: { person?: Pick<PersonRecord, "recordStatus" | "anonymizedAt" | "mergedInto"> };
 };
 
@@ -173,7 +175,8 @@ export async function eventFeed(
   const su = await system.get();
   const users = await su.collection("users").getList<PersonalFeedOwner>(1, 1, {
     filter: su.filter("calendarToken = {:t}", { t: route.token }),
-    fields: "id,person,status,expand.person.recordStatus,expand.person.anonymizedAt,expand.person.mergedInto",
+    fields:
+      "id,person,status,locale,expand.person.recordStatus,expand.person.anonymizedAt,expand.person.mergedInto",
     expand: "person",
     skipTotal: true,
   });
@@ -233,5 +236,14 @@ export async function eventFeed(
       note: o.note,
     });
   }
-  return calendar(events, options(settings, origin, ": My events"));
+  // What they serve, in their language (the rest of the feed is the church's own words).
+  const serving = personId
+    ? await servingCalendarItems(asUser, personId, since, {
+        origin,
+        uidHost: host,
+        timeZone: settings.timezone || "UTC",
+        locale: recipientLocale(owner, settings),
+      })
+    : [];
+  return calendar(events, options(settings, origin, ": My events"), serving);
 }

@@ -297,14 +297,57 @@ function eventLines(
   return lines;
 }
 
-/** A whole calendar of events (their series, exceptions and the zones they use). */
-export function calendar(events: CalendarEntry[], options: FeedOptions): string {
+/**
+ * A single entry of a calendar that is not an event (a place someone serves, schema/serving/calendar.ts):
+ * its own UID, times, text and page. Times are instants written as local times of `timeZone` (its
+ * VTIMEZONE goes into the calendar, as an event's does); `day` alone makes it a whole day.
+ */
+export interface CalendarItem {
+  uid: string;
+  when: { start: string; end: string; timeZone: string } | { day: string };
+  summary: string;
+  description: string;
+  url: string;
+  /** When it last changed (DTSTAMP, LAST-MODIFIED): a PocketBase date or an ISO instant. */
+  updated: string;
+}
+
+function itemLines(item: CalendarItem): string[] {
+  const stamp = utcStamp(instantOf(item.updated));
+  const { when } = item;
+  const local = (iso: string, zone: string) =>
+    localStamp(instantOf(iso).toZonedDateTimeISO(zone).toPlainDateTime());
+  return [
+    "BEGIN:VEVENT",
+    `UID:${item.uid}`,
+    `DTSTAMP:${stamp}`,
+    ...("day" in when
+      ? [
+          `DTSTART;VALUE=DATE:${dateStamp(Temporal.PlainDate.from(when.day))}`,
+          `DTEND;VALUE=DATE:${dateStamp(Temporal.PlainDate.from(when.day).add({ days: 1 }))}`,
+        ]
+      : [
+          `DTSTART;TZID=${when.timeZone}:${local(when.start, when.timeZone)}`,
+          `DTEND;TZID=${when.timeZone}:${local(when.end, when.timeZone)}`,
+        ]),
+    `SUMMARY:${escapeText(item.summary)}`,
+    `DESCRIPTION:${escapeText(item.description)}`,
+    `URL:${item.url}`,
+    "STATUS:CONFIRMED",
+    `LAST-MODIFIED:${stamp}`,
+    "END:VEVENT",
+  ];
+}
+
+/** A whole calendar of events (their series, exceptions and the zones they use), and other `items`. */
+export function calendar(events: CalendarEntry[], options: FeedOptions, items: CalendarItem[] = []): string {
   const zones = new Map<string, number>();
-  for (const { event } of events) {
-    if (event.allDay) continue;
-    const year = instantOf(event.startsAt).toZonedDateTimeISO(event.timezone).year;
-    zones.set(event.timezone, Math.min(zones.get(event.timezone) ?? year, year));
-  }
+  const useZone = (zone: string, startsAt: string) => {
+    const year = instantOf(startsAt).toZonedDateTimeISO(zone).year;
+    zones.set(zone, Math.min(zones.get(zone) ?? year, year));
+  };
+  for (const { event } of events) if (!event.allDay) useZone(event.timezone, event.startsAt);
+  for (const { when } of items) if (!("day" in when)) useZone(when.timeZone, when.start);
   const untilYear = Temporal.Now.plainDateISO().year + 3;
   const lines = [
     "BEGIN:VCALENDAR",
@@ -317,6 +360,7 @@ export function calendar(events: CalendarEntry[], options: FeedOptions): string 
       .sort(([a], [b]) => a.localeCompare(b))
       .flatMap(([zone, year]) => vtimezone(zone, year - 1, untilYear)),
     ...events.flatMap((entry) => eventLines(entry, options)),
+    ...items.flatMap(itemLines),
     "END:VCALENDAR",
   ];
   return serialize(lines);
