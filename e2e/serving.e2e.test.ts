@@ -1,3 +1,4 @@
+import { mkdirSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { launchChromium } from "./support/browser.ts";
@@ -12,10 +13,13 @@ import {
   watchErrors,
 } from "./support/app.ts";
 
-// Serving for the volunteer in a real browser (issue 27), on the demo church: Mark Member answers the
-// request waiting for him under My serving; Paul Pastor (who leads the Welcome team) asks him for a
-// later Sunday, and Mark declines from the mail's link in another browser, signed out; Paul hears of
-// it by mail. The leader's screens come with the next step of the issue: Paul asks through the API.
+// Serving in a real browser (issue 27), on the demo church: Mark Member answers the request waiting for
+// him under My serving; Paul Pastor (who leads the Welcome team) auto-fills four Sundays, drops some
+// proposals and sends; Mark declines one from the mail's link in another browser, signed out; Paul's
+// matrix shows it live (no reload, no polling) with the next greeter asked in his place, and Paul hears
+// of it by mail. Then Mark asks for a swap of the Sunday he accepted and Erin takes it from her My
+// serving: the place is hers, Mark's says so, and Mark is told. SHOTS_DIR=… saves screenshots of the
+// matrix (1280 and 390 px), My serving and the mail.
 
 let browser: Browser;
 beforeAll(async () => {
@@ -27,6 +31,13 @@ afterAll(async () => {
 
 const MEMBER = "member@grace.example";
 const PASTOR = "pastor@grace.example";
+const ERIN = "editor@grace.example";
+const SHOTS = process.env.SHOTS_DIR;
+async function shot(page: Page, name: string) {
+  if (!SHOTS) return;
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}/serving-${name}.png`, fullPage: true });
+}
 /** Polls wait for the app (page loads, GraphQL) rather than vitest's 1 s default. */
 const SLOW = { timeout: 15_000 };
 
@@ -48,7 +59,7 @@ async function graphql<T>(page: Page, query: string, variables: Record<string, u
 }
 
 describe("serving: a request to serve, answered", () => {
-  it("Mark accepts under My serving; asked again by mail, he declines from the link without signing in; the leader is told", async () => {
+  it("Mark accepts; Paul auto-fills, adjusts and sends; Mark declines from the mail signed out; the matrix shows it live with the next greeter asked; a swap to Erin completes", async () => {
     const context = await newContext(browser);
     const page = await context.newPage();
     const errors = watchErrors(page);
@@ -213,6 +224,86 @@ describe("serving: a request to serve, answered", () => {
       new RegExp(`Mark Member can't serve as Greeter on ${day}`),
     );
     expect(told.text).toContain("Their reason: “Visiting my sister that weekend”");
+    // Welcome offers a declined place on: the freest suitable greeter was asked, and Paul is told who.
+    const offered = /The place was offered to ([^.]+)\./.exec(told.text)?.[1];
+    expect(offered, told.text).toBeTruthy();
+    // Paul's matrix, open all along, shows both without a reload (the schedule's subscription).
+    const keptCell = keptRow.locator(".serving-cell").first();
+    await expect
+      .poll(() => keptCell.locator("li").filter({ hasText: "Mark Member" }).textContent(), SLOW)
+      .toMatch(/Mark Member\s*Can't/);
+    await expect
+      .poll(() => keptCell.locator("li").filter({ hasText: offered! }).textContent(), SLOW)
+      .toMatch(/Asked/);
+    expect(await pastor.getByText("Updates live as people answer.").isVisible()).toBe(true);
+    await shot(pastor, "matrix-1280");
+    expect(pastorErrors).toEqual([]);
     await pastorContext.close();
+    // The matrix on a phone: each plan a card.
+    const phoneContext = await newContext(browser, "phone");
+    const phone = await phoneContext.newPage();
+    await signIn(phone, PASTOR, DEMO_PASSWORD);
+    await phone.goto(
+      `/admin/serving/schedule?team=${welcome.id}&from=${drafts[0]!.date}&to=${drafts[3]!.date}`,
+    );
+    await expect
+      .poll(
+        () => phone.getByRole("table", { name: "Schedule of Welcome" }).getByRole("rowheader").count(),
+        SLOW,
+      )
+      .toBe(4);
+    await expectAccessible(phone);
+    await shot(phone, "matrix-390");
+    await phoneContext.close();
+
+    // A swap: Mark can't make the Sunday he accepted after all and asks for someone to take his place.
+    const markContext = await newContext(browser);
+    const mark = await markContext.newPage();
+    await signIn(mark, MEMBER, DEMO_PASSWORD);
+    await mark.goto("/me/serving");
+    const mine = mark
+      .locator(".serving-request")
+      .filter({ has: mark.getByRole("heading", { name: accepting! }) });
+    await expect
+      .poll(() => mine.getByRole("button", { name: "Ask for someone to take my place" }).isVisible(), SLOW)
+      .toBe(true);
+    await mine.getByRole("button", { name: "Ask for someone to take my place" }).click();
+    await expect
+      .poll(() => mine.getByText(/You asked for someone to take your place/).isVisible(), SLOW)
+      .toBe(true);
+    await expectAccessible(mark);
+    await shot(mark, "me-serving-1280");
+
+    // Erin, who greets on the team too, sees it among the places she could take, and takes it.
+    const erinContext = await newContext(browser, "phone");
+    const erin = await erinContext.newPage();
+    const erinErrors = watchErrors(erin);
+    await signIn(erin, ERIN, DEMO_PASSWORD);
+    await erin.goto("/me/serving");
+    const openings = erin.getByRole("region", { name: "Places you could take" });
+    const offer = openings
+      .locator(".serving-request")
+      .filter({ has: erin.getByRole("heading", { name: accepting! }) });
+    await expect.poll(() => offer.getByText("Mark Member needs someone").isVisible(), SLOW).toBe(true);
+    await expectAccessible(erin);
+    await shot(erin, "openings-390");
+    await offer.getByRole("button", { name: /^Take this place/ }).click();
+    await expect
+      .poll(() => erin.getByText(/You're serving as Greeter on .*Thank you!/).isVisible(), SLOW)
+      .toBe(true);
+    const erinsOwn = erin.locator(".serving-request").filter({ hasText: "You're serving" });
+    await expect.poll(() => erinsOwn.getByRole("heading", { name: accepting! }).count(), SLOW).toBe(1);
+    expect(erinErrors).toEqual([]);
+    await erinContext.close();
+
+    // The place is Erin's: Mark's page says so, and Mark is told by mail.
+    await mark.reload();
+    await expect.poll(() => mine.getByText("A teammate took your place").isVisible(), SLOW).toBe(true);
+    expect(await mine.getByRole("button", { name: "Ask for someone to take my place" }).count()).toBe(0);
+    const swapped = await waitForMail(catcherUrl(), MEMBER, /takes Mark Member's place as Greeter/);
+    expect(swapped.text).toContain("Mark Member no longer serves then.");
+    await mark.setContent(swapped.html);
+    await shot(mark, "mail-swapped");
+    await markContext.close();
   });
 });

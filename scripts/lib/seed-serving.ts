@@ -5,7 +5,8 @@ import { Temporal } from "temporal-polyfill";
  * Demo serving (issue 27): three teams with positions, leaders and members; a quarter of Sunday plans
  * (two services each) with the places they need; requests already answered or waiting; a few blockouts
  * and a clearance. Mark Member (member@grace.example) greets on the Welcome team, which Paul Pastor
- * (pastor@grace.example) leads, and has a request waiting for his answer on the next Sunday.
+ * (pastor@grace.example) leads, and has a request waiting for his answer on the next Sunday; Erin
+ * Editor (editor@grace.example) greets on it too. Welcome offers a declined place on and takes signups.
  */
 const ZONE = "America/Chicago";
 
@@ -51,6 +52,8 @@ const TEAMS: SeedTeam[] = [
       Grace: ["Greeter"],
       Marcus: ["Coffee"],
       Lan: ["Coffee", "Greeter"],
+      // Erin Editor (editor@grace.example) greets too: the demo's second login on the team (swaps).
+      Erin: ["Greeter"],
     },
   },
   {
@@ -99,6 +102,8 @@ export async function seedServing(system: PocketBase): Promise<void> {
       reminderDays: 2,
       showNames: true,
       autoOffer: seed.name !== "Kids",
+      // Welcome's members may put themselves into open places (a signup sheet).
+      allowSignup: seed.name === "Welcome",
       status: "active",
     });
     const ids = new Map<string, string>();

@@ -1,4 +1,4 @@
-import { toCsv } from "../../csv.ts";
+import { toCsv } from "@flock/shared/csv";
 import { fromPocketBaseDate } from "../../pocketbase/dates.ts";
 import type { RegistrationQuestion, RegistrationRecord, RsvpRecord } from "../../pocketbase/records.ts";
 

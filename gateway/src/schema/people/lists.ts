@@ -6,7 +6,7 @@ import { LIMITS } from "@flock/shared/limits";
 import type { PeopleFilter } from "../__generated__/types.ts";
 import { connection, pageArgs, type Cursor } from "../pagination.ts";
 import { requireAbility, requireViewer } from "../../access/guards.ts";
-import { toCsv } from "../../csv.ts";
+import { toCsv } from "@flock/shared/csv";
 import { loadersOf } from "./loaders.ts";
 import { dateOnly, viewerPerson } from "./mappers.ts";
 

@@ -16,6 +16,7 @@ import { usePageTitle } from "../../lib/usePageTitle.ts";
 import { useChurchDateTime } from "../../lib/dates.ts";
 import { LIMITS } from "@flock/shared/limits";
 import { Availability } from "./Availability.tsx";
+import { OpenPlaces, SwapControl } from "./Places.tsx";
 import "./serving.css";
 
 /*
@@ -29,6 +30,7 @@ const STATUS_BADGE: Record<string, string> = {
   ACCEPTED: "badge--ok",
   DECLINED: "badge--muted",
   CANCELLED: "badge--muted",
+  REPLACED: "badge--muted",
 };
 
 /** What a request is for: the plan's day, its title, the position and the plan's times. */
@@ -81,7 +83,7 @@ function RequestSummary({
  * Yes or no, with an optional reason for a no. `onAnswered` gets the request as the server has it now.
  * The buttons say what each does; the reason box opens only for a no (nothing typed is asked for a yes).
  */
-function AnswerForm({
+export function AnswerForm({
   request,
   token,
   onAnswered,
@@ -252,6 +254,7 @@ export function MyServingPage() {
       ) : requests.length === 0 ? (
         <div className="empty">
           <p>{t("serving.mine.empty")}</p>
+          <OpenPlaces />
         </div>
       ) : (
         <>
@@ -261,6 +264,7 @@ export function MyServingPage() {
               <RequestList requests={waiting} />
             </>
           )}
+          <OpenPlaces />
           {answered.length > 0 && (
             <>
               <h2>{t("serving.mine.upcoming")}</h2>
@@ -275,12 +279,19 @@ export function MyServingPage() {
 }
 
 function RequestList({ requests }: { requests: readonly ServingRequestCardFragment[] }) {
+  const { t } = useI18n();
   return (
     <ul className="serving-list">
       {requests.map((request) => (
         <li key={request.id} className="card serving-request">
           <RequestSummary request={request} headingLevel={3} />
+          {request.plan && (
+            <p className="small">
+              <Link to={`/serving/plans/${request.plan.id}`}>{t("serving.mine.openPlan")}</Link>
+            </p>
+          )}
           {request.can.answer && <AnswerForm request={request} />}
+          <SwapControl request={request} />
         </li>
       ))}
     </ul>

@@ -1,13 +1,16 @@
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { useApolloClient } from "@apollo/client/react";
 import {
   AdminServingAutofillDocument,
   useAdminServingAsk,
+  useAdminServingCandidates,
   useAdminServingSchedule,
+  useAdminServingScheduleLive,
   type AdminServingAutofillQuery,
   type AdminServingScheduleQuery,
 } from "./AdminServingSchedule.generated.ts";
+import { toCsv } from "@flock/shared/csv";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { formatCalendarDate } from "../../../i18n/format.ts";
 import { Alert, type Notice } from "../../../components/Alert.tsx";
@@ -30,7 +33,11 @@ const REQUEST_BADGE: Record<string, string> = {
   ACCEPTED: "badge--ok",
   DECLINED: "badge--danger",
   CANCELLED: "badge--muted",
+  REPLACED: "badge--muted",
 };
+
+/** How long the page waits after a live change before reading the schedule again (a burst is read once). */
+const LIVE_DEBOUNCE_MS = 400;
 
 /**
  * /admin/serving/schedule: one team's places on the plans of a range (rows: plans; columns: the team's
@@ -47,14 +54,23 @@ export function AdminServingSchedulePage() {
   const { data, loading, error, refetch } = useAdminServingSchedule({
     variables: { from, to },
     fetchPolicy: "cache-and-network",
-    // Answers arrive while the leader looks: read again every half minute.
-    pollInterval: 30_000,
   });
   const teams = (data?.servingTeams ?? []).filter(
     (team) => team.can.manageMembers && team.status === "ACTIVE",
   );
   const teamId = params.get("team") ?? teams[0]?.id ?? "";
   const team = teams.find((candidate) => candidate.id === teamId) ?? null;
+  // Answers arrive while the leader looks: each change on the team's schedule reads it again.
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => () => clearTimeout(timer.current ?? undefined), []);
+  const live = useAdminServingScheduleLive({
+    skip: !team,
+    variables: { teamId },
+    onData: () => {
+      clearTimeout(timer.current ?? undefined);
+      timer.current = setTimeout(() => void refetch().catch(() => undefined), LIVE_DEBOUNCE_MS);
+    },
+  });
   const client = useApolloClient();
   const [proposing, setProposing] = useState(false);
   const [proposals, setProposals] = useState<Proposal[] | null>(null);
@@ -134,12 +150,44 @@ export function AdminServingSchedulePage() {
   const proposalsFor = (need: Need, planId: string) =>
     (proposals ?? []).filter((p) => p.planId === planId && p.positionId === need.position.id);
 
+  /** The matrix as a spreadsheet: a row per plan, a column per position, who serves and how they answered. */
+  function downloadCsv() {
+    if (!team) return;
+    const csv = toCsv(
+      [
+        t("admin.serving.schedule.csv.date"),
+        t("admin.serving.schedule.plan"),
+        ...team.positions.map((p) => p.name),
+      ],
+      plans.map((plan) => [
+        plan.date,
+        plan.title,
+        ...team.positions.map((position) => {
+          const need = plan.needs.find((n) => n.position.id === position.id);
+          if (!need) return "";
+          return need.requests
+            .filter((r) => r.status !== "CANCELLED" && r.status !== "REPLACED")
+            .map((r) => `${r.name} (${t(`admin.serving.schedule.request.${r.status}`)})`)
+            .join("; ");
+        }),
+      ]),
+    );
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(new Blob([csv], { type: "text/csv;charset=utf-8" }));
+    link.download = `${team.name.replace(/[^\p{L}\p{N}]+/gu, "-")}-${from}-${to}.csv`;
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+  }
+
   return (
     <div className="page serving-schedule">
       <p className="small">
         <Link to="/admin/serving">← {t("admin.serving.title")}</Link>
       </p>
-      <h1>{t("admin.serving.schedule.title")}</h1>
+      <h1>
+        {t("admin.serving.schedule.title")}
+        {team && <span className="serving-schedule__print-team"> · {team.name}</span>}
+      </h1>
       <p className="muted">{t("admin.serving.schedule.intro")}</p>
       <div className="serving-schedule__filters">
         <SelectField
@@ -182,9 +230,20 @@ export function AdminServingSchedulePage() {
         <>
           <div className="actions serving-schedule__actions">
             {proposals === null ? (
-              <button type="button" className="button" disabled={proposing} onClick={() => void propose()}>
-                {proposing ? t("admin.serving.schedule.proposing") : t("admin.serving.schedule.autofill")}
-              </button>
+              <>
+                <button type="button" className="button" disabled={proposing} onClick={() => void propose()}>
+                  {proposing ? t("admin.serving.schedule.proposing") : t("admin.serving.schedule.autofill")}
+                </button>
+                <button type="button" className="button button--ghost" onClick={downloadCsv}>
+                  {t("admin.serving.schedule.csv")}
+                </button>
+                <button type="button" className="button button--ghost" onClick={() => window.print()}>
+                  {t("admin.serving.schedule.print")}
+                </button>
+                <span className="muted small serving-schedule__live" role="status">
+                  {live.error ? t("admin.serving.schedule.notLive") : t("admin.serving.schedule.live")}
+                </span>
+              </>
             ) : (
               <>
                 <button
@@ -235,9 +294,17 @@ export function AdminServingSchedulePage() {
                             <Cell
                               need={need}
                               proposed={proposalsFor(need, plan.id)}
+                              reviewing={proposals !== null}
                               onDrop={(proposal) =>
                                 setProposals((list) => (list ?? []).filter((p) => p !== proposal))
                               }
+                              onAsked={(count) => {
+                                setNotice({
+                                  kind: "success",
+                                  text: t("admin.serving.schedule.sent", { count }),
+                                });
+                                void refetch();
+                              }}
                             />
                           ) : (
                             <span className="muted small">{t("admin.serving.schedule.notNeeded")}</span>
@@ -260,13 +327,19 @@ export function AdminServingSchedulePage() {
 function Cell({
   need,
   proposed,
+  reviewing,
   onDrop,
+  onAsked,
 }: {
   need: Need;
   proposed: Proposal[];
+  /** Auto-fill's proposals are on screen: asking by hand waits until they are sent or discarded. */
+  reviewing: boolean;
   onDrop(proposal: Proposal): void;
+  onAsked(count: number): void;
 }) {
   const { t } = useI18n();
+  const [picking, setPicking] = useState(false);
   const open = Math.max(0, need.count - need.accepted - need.pending);
   return (
     <div className="serving-cell">
@@ -275,13 +348,22 @@ function Cell({
       </span>
       <ul className="serving-cell__people">
         {need.requests
-          .filter((r) => r.status !== "CANCELLED")
+          .filter((r) => r.status !== "CANCELLED" && r.status !== "REPLACED")
           .map((request) => (
             <li key={request.id}>
               {request.name}{" "}
               <span className={`badge ${REQUEST_BADGE[request.status] ?? "badge--muted"}`}>
                 {t(`admin.serving.schedule.request.${request.status}`)}
               </span>
+              {request.swapOpen && (
+                <span className="badge badge--warn">{t("admin.serving.schedule.swapOpen")}</span>
+              )}
+              {request.source === "SIGNUP" && (
+                <span className="list-meta">{t("admin.serving.schedule.signedUp")}</span>
+              )}
+              {request.source === "SWAP" && (
+                <span className="list-meta">{t("admin.serving.schedule.swapped")}</span>
+              )}
               {request.declineReason && <span className="list-meta">“{request.declineReason}”</span>}
             </li>
           ))}
@@ -306,6 +388,114 @@ function Cell({
           </li>
         ))}
       </ul>
+      {open > proposed.length && need.can.schedule && !reviewing && (
+        <>
+          <button
+            type="button"
+            className="link-button small serving-cell__ask"
+            aria-expanded={picking}
+            onClick={() => setPicking((shown) => !shown)}
+          >
+            {t("admin.serving.schedule.askSomeone")}
+          </button>
+          {picking && (
+            <CandidatePicker
+              need={need}
+              places={open}
+              onDone={(count) => {
+                setPicking(false);
+                if (count) onAsked(count);
+              }}
+            />
+          )}
+        </>
+      )}
     </div>
+  );
+}
+
+/**
+ * Asking by hand: the team's people who can fill the position, the freest first, each with what stands
+ * against asking them (blocked out, serving elsewhere at the time, over their monthly limit…). The
+ * leader may still ask someone with a conflict: it is a warning, the person answers.
+ */
+function CandidatePicker({
+  need,
+  places,
+  onDone,
+}: {
+  need: Need;
+  places: number;
+  onDone(count: number): void;
+}) {
+  const i18n = useI18n();
+  const { t } = i18n;
+  const { data, loading, error } = useAdminServingCandidates({
+    variables: { needId: need.id },
+    fetchPolicy: "network-only",
+  });
+  const [chosen, setChosen] = useState<string[]>([]);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [ask, { loading: asking }] = useAdminServingAsk();
+  const candidates = data?.servingCandidates ?? [];
+  const toggle = (personId: string, on: boolean) =>
+    setChosen((list) => (on ? [...list, personId] : list.filter((id) => id !== personId)));
+  return (
+    <fieldset className="serving-picker">
+      <legend>
+        {t("admin.serving.schedule.pickLegend", { position: need.position.name, count: places })}
+      </legend>
+      {loading && !data ? (
+        <Loading />
+      ) : error ? (
+        <Alert kind="error">{handleError(error, i18n).message}</Alert>
+      ) : candidates.length === 0 ? (
+        <p className="muted small">{t("admin.serving.schedule.noCandidates")}</p>
+      ) : (
+        <ul className="serving-picker__list">
+          {candidates.map((candidate) => (
+            <li key={candidate.personId}>
+              <label className="field--checkbox">
+                <input
+                  type="checkbox"
+                  checked={chosen.includes(candidate.personId)}
+                  disabled={!chosen.includes(candidate.personId) && chosen.length >= places}
+                  onChange={(e) => toggle(candidate.personId, e.target.checked)}
+                />
+                <span>
+                  {candidate.name}{" "}
+                  <span className="list-meta">
+                    {t("admin.serving.schedule.served", { count: candidate.servedInWindow })}
+                  </span>
+                  {candidate.conflicts.map((conflict) => (
+                    <span key={conflict} className="badge badge--warn">
+                      {t(`admin.serving.schedule.conflict.${conflict}`)}
+                    </span>
+                  ))}
+                </span>
+              </label>
+            </li>
+          ))}
+        </ul>
+      )}
+      {failure && <Alert kind="error">{failure}</Alert>}
+      <div className="actions">
+        <button
+          type="button"
+          className="button button--small"
+          disabled={!chosen.length || asking}
+          onClick={() =>
+            void ask({ variables: { needId: need.id, personIds: chosen } })
+              .then(() => onDone(chosen.length))
+              .catch((caught: unknown) => setFailure(handleError(caught, i18n).message))
+          }
+        >
+          {t("admin.serving.schedule.send", { count: chosen.length })}
+        </button>
+        <button type="button" className="button button--ghost button--small" onClick={() => onDone(0)}>
+          {t("admin.serving.schedule.cancel")}
+        </button>
+      </div>
+    </fieldset>
   );
 }
