@@ -24,7 +24,11 @@ import {
   ServingCreatePlanDocument,
   ServingCreatePositionDocument,
   ServingCreateTeamDocument,
+  ServingOpeningsDocument,
   ServingPlanDocument,
+  ServingSetSwapDocument,
+  ServingSignUpDocument,
+  ServingTakeSwapDocument,
   ServingSetNeedDocument,
   ServingSetTeamStatusDocument,
   ServingTeamDocument,
@@ -87,6 +91,14 @@ const MATRIX = {
     viewAFellowsPending: leaderOrManager,
     ask: leaderOrManager,
     answerVolunteers: ownOrLeader,
+    // Swaps and signups (1732610000_serving_swaps.js): whoever can fill the position sees an open swap
+    // and takes it for themself; a signup puts oneself into a place of a team that takes them. The
+    // hook refuses anyone not on the team in the position (leaders and staff included: it is a place
+    // for oneself).
+    openASwapOnTheirPlace: ownOrLeader,
+    viewAFellowsOpenSwap: ownOrLeader,
+    takeASwap: cells(D, D, A, D, D, D, D),
+    signUp: cells(D, D, A, D, D, D, D),
   },
   serving_blockouts: {
     viewVolunteers: ownOrLeader,
@@ -228,6 +240,52 @@ async function freshVolunteer(): Promise<string> {
   await member(world.team, person.id, "member", [world.position]);
   return person.id;
 }
+/** A published plan of its own with one place in the world's position, in three weeks (openings list the coming weeks). */
+async function publishedNeed(count = 1): Promise<string> {
+  const day = new Date(Date.now() + 21 * 86_400_000).toISOString().slice(0, 10);
+  const plan = await su
+    .collection("serving_plans")
+    .create({ title: unique("P"), date: `${day} 00:00:00.000Z`, status: "published" });
+  return (await su.collection("serving_needs").create({ plan: plan.id, position: world.position, count })).id;
+}
+/** The volunteer's own accepted place (to ask a swap of). */
+async function acceptedPlaceOfVolunteer(): Promise<string> {
+  return (
+    await su.collection("serving_requests").create({
+      need: await publishedNeed(),
+      person: users.volunteer!.personId,
+      status: "accepted",
+    })
+  ).id;
+}
+/** A fellow's accepted place with a swap asked for, on a need of its own. */
+async function openSwap(): Promise<{ need: string; request: string }> {
+  const need = await publishedNeed();
+  const request = await su
+    .collection("serving_requests")
+    .create({ need, person: await freshVolunteer(), status: "accepted" });
+  await su.collection("serving_requests").update(request.id, { swapOpen: true });
+  return { need, request: request.id };
+}
+/** A place on a team that takes signups, the volunteer able to fill it and the leader leading it. */
+async function signupNeed(): Promise<string> {
+  const team = await su
+    .collection("serving_teams")
+    .create({ name: unique("Signups"), status: "active", allowSignup: true });
+  const position = await su.collection("serving_positions").create({ team: team.id, name: "Usher" });
+  await member(team.id, users.volunteer!.personId!, "member", [position.id]);
+  await member(team.id, users.leader!.personId!, "leader");
+  const plan = await su
+    .collection("serving_plans")
+    .create({ title: unique("P"), date: "2031-03-15 00:00:00.000Z", status: "published" });
+  return (await su.collection("serving_needs").create({ plan: plan.id, position: position.id, count: 3 })).id;
+}
+/** The world's fellow's accepted place with an open swap (read by those who could take it). */
+let fellowsSwap: Promise<string> | null = null;
+const fellowsOpenSwap = () => (fellowsSwap ??= openSwap().then((swap) => swap.request));
+/** A write refused by the rules or by the hook (a place for oneself on a team one is not on). */
+const REFUSED_OR_INVALID = ["FORBIDDEN", "NOT_FOUND", "BAD_USER_INPUT"];
+
 /** A pending request of a fresh volunteer, or the volunteer's own (answered by them). */
 async function pendingRequestOfVolunteer(): Promise<string> {
   const need = await su.collection("serving_needs").create({
@@ -325,6 +383,38 @@ const REST: { [C in keyof typeof MATRIX]: { [O in keyof (typeof MATRIX)[C]]: Che
     async answerVolunteers(p, e) {
       const id = await pendingRequestOfVolunteer();
       await got(e)(() => rest(p).collection("serving_requests").update(id, { status: "declined" }));
+    },
+    async openASwapOnTheirPlace(p, e) {
+      const id = await acceptedPlaceOfVolunteer();
+      await got(e)(() => rest(p).collection("serving_requests").update(id, { swapOpen: true }));
+    },
+    viewAFellowsOpenSwap: async (p, e) =>
+      got(e)(async () =>
+        rest(p)
+          .collection("serving_requests")
+          .getOne(await fellowsOpenSwap()),
+      ),
+    async takeASwap(p, e) {
+      const swap = await openSwap();
+      await got(e)(() =>
+        rest(p)
+          .collection("serving_requests")
+          .create({
+            need: swap.need,
+            person: users[p]?.personId ?? world.fellow,
+            source: "swap",
+            replaces: swap.request,
+            status: "accepted",
+          }),
+      );
+    },
+    async signUp(p, e) {
+      const need = await signupNeed();
+      await got(e)(() =>
+        rest(p)
+          .collection("serving_requests")
+          .create({ need, person: users[p]?.personId ?? world.fellow, source: "signup", status: "accepted" }),
+      );
     },
   },
   serving_blockouts: {
@@ -498,11 +588,42 @@ const GRAPHQL: { [C in keyof typeof MATRIX]?: { [O in keyof (typeof MATRIX)[C]]?
       const id = await pendingRequestOfVolunteer();
       expectGql(e, p, await gql(p).execute(ServingAnswerDocument, { id, accept: false }), REFUSED);
     },
+    async openASwapOnTheirPlace(p, e) {
+      const id = await acceptedPlaceOfVolunteer();
+      expectGql(e, p, await gql(p).execute(ServingSetSwapDocument, { id, open: true }), REFUSED);
+    },
+    async viewAFellowsOpenSwap(p, e) {
+      const id = await fellowsOpenSwap();
+      const offered = (await gql(p).execute(ServingOpeningsDocument, {})).data?.myServingOpenings ?? [];
+      const onPlan = (
+        await Promise.all(
+          [await su.collection("serving_requests").getOne(id)].map(async (r) =>
+            (
+              (await gql(p).execute(ServingPlanDocument, { id: r.plan })).data?.servingPlan?.needs ?? []
+            ).flatMap((need) => need.requests.map((request) => request.id)),
+          ),
+        )
+      ).flat();
+      expect(offered.some((o) => o.swapRequestId === id) || onPlan.includes(id)).toBe(e === A);
+    },
+    async takeASwap(p, e) {
+      const swap = await openSwap();
+      expectGql(
+        e,
+        p,
+        await gql(p).execute(ServingTakeSwapDocument, { id: swap.request }),
+        REFUSED_OR_INVALID,
+      );
+    },
+    async signUp(p, e) {
+      const need = await signupNeed();
+      expectGql(e, p, await gql(p).execute(ServingSignUpDocument, { needId: need }), REFUSED_OR_INVALID);
+    },
   },
 };
 
 const NO_API_YET =
-  "GraphQL reads only the caller's own blockouts (myServingAvailability, serving.int.test.ts) and no clearances yet: another person's come with the leader's conflicts screen (issue 27's next step)";
+  "GraphQL reads only the caller's own blockouts (myServingAvailability, serving.int.test.ts) and nobody's clearances: a leader sees only the conflict they cause (servingCandidates, serving-places.int.test.ts)";
 describeAuthorizationTable({
   personas: PERSONAS,
   table: MATRIX,
