@@ -769,6 +769,38 @@ const SERMON_PROBES: Record<string, RecordProbe> = {
   },
 };
 
+// ---------------------------------------------------------------------------------------------------
+// Serving: a team (what it says about itself, archiving it) and a draft plan. (A request's answer and
+// swap are its holder's own: staff may write any request through the rules, so `can.answer`/`can.swap`
+// say what the screens offer, not all PocketBase allows; authorization-serving.int.test.ts has them.)
+
+const servingTeam = () =>
+  su.collection("serving_teams").create({ name: `Probe team ${run} ${slug("t")}`, status: "active" });
+
+const SERVING_PROBES: Record<string, RecordProbe> = {
+  "serving team: edit": {
+    collection: "serving_teams",
+    make: servingTeam,
+    claim: canOf("servingTeam", "edit"),
+    act: (pb, { id }) => pb.collection("serving_teams").update(id, { description: "Probe, edited" }),
+  },
+  "serving team: archive": {
+    collection: "serving_teams",
+    make: servingTeam,
+    claim: canOf("servingTeam", "archive"),
+    act: (pb, { id }) => pb.collection("serving_teams").update(id, { status: "archived" }),
+  },
+  "serving plan: edit": {
+    collection: "serving_plans",
+    make: () =>
+      su
+        .collection("serving_plans")
+        .create({ title: "Probe plan", date: "2031-07-06 00:00:00.000Z", status: "published" }),
+    claim: canOf("servingPlan", "edit"),
+    act: (pb, { id }) => pb.collection("serving_plans").update(id, { title: "Probe plan, edited" }),
+  },
+};
+
 const RECORD_PROBES: Record<string, RecordProbe> = {
   ...contentProbes("page", "draft", pageOf("draft")),
   ...contentProbes("page", "published", pageOf("published")),
@@ -827,6 +859,7 @@ const RECORD_PROBES: Record<string, RecordProbe> = {
   ...PEOPLE_PROBES,
   ...EVENT_PROBES,
   ...SERMON_PROBES,
+  ...SERVING_PROBES,
 };
 
 describe("what GraphQL says each persona may do with a record agrees with what PocketBase allows", () => {
