@@ -9,18 +9,10 @@ import type {
 } from "../../pocketbase/records.ts";
 import { notify, usersOfPeople } from "../../system/notifier.ts";
 import { recipientLocale, type Translate } from "../../mail/i18n.ts";
+import { planDay } from "../../system/serving-reminders.ts";
 
 // What serving tells people (system jobs: the leader asking may not read the volunteer's address, nor
 // the volunteer declining their leaders'). In the app and by mail, in each reader's language.
-
-/** A plan's day as its readers say it: "Sunday, March 3" (the plan's date is a wall-clock day). */
-const dayOf = (plan: ServingPlanRecord, locale: string) =>
-  new Intl.DateTimeFormat(locale === "es" ? "es" : "en-US", {
-    weekday: "long",
-    month: "long",
-    day: "numeric",
-    timeZone: "UTC",
-  }).format(new Date(`${plan.date.slice(0, 10)}T12:00:00.000Z`));
 
 interface RequestContext {
   request: ServingRequestRecord;
@@ -49,7 +41,7 @@ export async function noticeAsked(services: GatewayServices, requestId: string, 
   const answerUrl = `${services.config.publicUrl}/serving/answer/${request.id}?token=${encodeURIComponent(token)}`;
   const settings = await services.publicSettings.get();
   for (const user of await usersOfPeople(system, [request.person])) {
-    const date = dayOf(plan, recipientLocale(user, settings));
+    const date = planDay(plan, recipientLocale(user, settings));
     await notify(services, {
       userId: user.id,
       kind: "serving_request",
@@ -90,7 +82,7 @@ export async function noticeDeclined(services: GatewayServices, requestId: strin
   const { request, plan, position } = await contextOf(system, requestId);
   const settings = await services.publicSettings.get();
   for (const user of await usersOfPeople(system, await leadersOf(system, position.team))) {
-    const date = dayOf(plan, recipientLocale(user, settings));
+    const date = planDay(plan, recipientLocale(user, settings));
     const title = (t: Translate) =>
       t("serving.declined.title", { name: request.name, position: position.name, date });
     await notify(services, {
@@ -121,7 +113,7 @@ export async function noticeSwapOpen(services: GatewayServices, requestId: strin
   const { request, plan, position, team } = await contextOf(system, requestId);
   const settings = await services.publicSettings.get();
   for (const user of await usersOfPeople(system, personIds)) {
-    const date = dayOf(plan, recipientLocale(user, settings));
+    const date = planDay(plan, recipientLocale(user, settings));
     const title = (t: Translate) =>
       t("serving.swap.title", { name: request.name, position: position.name, date });
     await notify(services, {
@@ -153,7 +145,7 @@ export async function noticeSwapped(services: GatewayServices, takerRequestId: s
   const settings = await services.publicSettings.get();
   const names = { taker: taken.name, name: original.name, position: position.name };
   for (const user of await usersOfPeople(system, people)) {
-    const date = dayOf(plan, recipientLocale(user, settings));
+    const date = planDay(plan, recipientLocale(user, settings));
     const title = (t: Translate) => t("serving.swapped.title", { ...names, date });
     await notify(services, {
       userId: user.id,
