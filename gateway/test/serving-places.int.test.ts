@@ -24,6 +24,7 @@ import {
   ServingAddMemberDocument,
   ServingAnswerDocument,
   ServingAskDocument,
+  ServingAutofillDocument,
   ServingCandidatesDocument,
   ServingCreatePlanDocument,
   ServingCreatePositionDocument,
@@ -288,6 +289,30 @@ describe("places changing hands", () => {
     expect(errorCode(await gql(free).execute(ServingCandidatesDocument, { needId: need.id }))).toBe(
       "NOT_FOUND",
     );
+  });
+
+  it("households: auto-fill keeps a couple apart when one wishes it, and the leader sees why before asking", async () => {
+    const { team: t, leader, greeters, need, day } = await team({}, 3, 2);
+    const [wife, husband, single] = greeters as [TestUser, TestUser, TestUser];
+    const household = await su.collection("households").create({ name: `Household ${run}` });
+    for (const person of [wife, husband])
+      await su.collection("people").update(person.personId!, { household: household.id });
+    await su
+      .collection("serving_preferences")
+      .create({ person: wife.personId, household: "apart", preferredTimes: [], maxPerMonth: 0 });
+    const proposed = (
+      await gql(leader).execute(ServingAutofillDocument, { teamId: t.id, from: day, to: day })
+    ).data!.servingAutofill.proposals.map((p) => p.personId);
+    expect(proposed).toHaveLength(2);
+    expect(proposed).toContain(single.personId);
+    // Never both: one of the two is proposed beside the single greeter.
+    expect(proposed.filter((id) => id === wife.personId || id === husband.personId)).toHaveLength(1);
+    // Once one of them is asked, the other shows the conflict (not who lives with whom).
+    await gql(leader).execute(ServingAskDocument, { needId: need.id, personIds: [husband.personId!] });
+    const candidates = (await gql(leader).execute(ServingCandidatesDocument, { needId: need.id })).data!
+      .servingCandidates;
+    expect(candidates.find((c) => c.personId === wife.personId)!.conflicts).toEqual(["HOUSEHOLD_APART"]);
+    expect(candidates.find((c) => c.personId === single.personId)!.conflicts).toEqual([]);
   });
 
   it("the leader's schedule is live: an answer reaches their subscription; a volunteer may not subscribe", async () => {

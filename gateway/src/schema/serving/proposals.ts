@@ -20,6 +20,7 @@ import {
   type AutofillResult,
   type Conflict,
   type Candidate,
+  type HouseholdMember,
   type ClearanceKind,
   type PlanSlot,
   type Position,
@@ -31,7 +32,8 @@ import { anyOf } from "./filters.ts";
  * caller's token — the team's roster, its people's blockouts, preferences and clearances (the rules let
  * a team's leaders read those) — and, as a system read, where those people already serve on other
  * teams: a leader may not read another team's schedule, but auto-fill must not propose someone busy
- * at the time or over their monthly limit. Only that it conflicts is used, and how many places they held (the fairness count the leader sees). (A rule letting
+ * at the time or over their monthly limit. Only that it conflicts is used, and how many places they held
+ * (the fairness count the leader sees); households likewise (householdsOf). (A rule letting
  * leaders read their people's requests on every team took PocketBase 18 s on the demo church: the
  * person → teams → leaders join, per request row.) Nothing is written: the leader reviews the proposals
  * and sends the requests (askToServe).
@@ -162,13 +164,15 @@ export async function readTeamSchedule(
     ),
   ]);
 
+  const family = await householdsOf(ctx, people, plans);
+
   const candidates: Candidate[] = roster.map((row) => {
     const prefs = preferences.find((p) => p.person === row.person);
     return {
       personId: row.person,
       name: row.name,
-      // Households are the people rules' to show; a leader may not read them (together/apart left out).
-      householdId: null,
+      // Read by the system for "together" and "apart" only: the leader never sees who lives with whom.
+      householdId: family.householdOf.get(row.person) ?? null,
       positionIds: row.positions ?? [],
       clearances: clearances
         .filter((c) => c.person === row.person)
@@ -188,7 +192,7 @@ export async function readTeamSchedule(
       },
     };
   });
-  const assignments: Assignment[] = requests.flatMap((r) => {
+  const assignments: Assignment[] = [...requests, ...family.requests].flatMap((r) => {
     const plan = r.expand?.plan;
     if (!plan || r.status === "cancelled" || r.status === "replaced") return [];
     return [
@@ -218,9 +222,67 @@ export async function readTeamSchedule(
       positions: teamPositions,
       candidates,
       assignments,
+      households: family.others,
     },
     needs,
     names: new Map(roster.map((row) => [row.person, row.name])),
+  };
+}
+
+type RequestWithPlan = ServingRequestRecord & { expand?: { plan?: ServingPlanRecord } };
+
+/**
+ * Households, for "serve together" and "never on the same plan": the team's people's households, the
+ * other people of those households (on other teams), their wish, and where they serve on the plans in
+ * range. System reads (households are the people rules' to show, and a leader may not read them): only
+ * auto-fill's choice uses them; no household is returned to the leader.
+ */
+async function householdsOf(ctx: GatewayContext, people: string[], plans: ServingPlanRecord[]) {
+  const none = {
+    householdOf: new Map<string, string>(),
+    others: [] as { personId: string; householdId: string | null; prefersApart: boolean }[],
+    requests: [] as RequestWithPlan[],
+  };
+  if (!people.length) return none;
+  const system = await ctx.system.get();
+  const own = await system.collection("people").getFullList<{ id: string; household: string }>({
+    filter: anyOf(system, "id", people),
+    fields: "id,household",
+  });
+  const householdOf = new Map(own.filter((p) => p.household).map((p) => [p.id, p.household]));
+  const households = [...new Set(householdOf.values())];
+  if (!households.length || !plans.length) return { ...none, householdOf };
+  const onTeam = new Set(people);
+  const relatives = (
+    await system.collection("people").getFullList<{ id: string; household: string }>({
+      filter: anyOf(system, "household", households),
+      fields: "id,household",
+    })
+  ).filter((p) => !onTeam.has(p.id));
+  if (!relatives.length) return { ...none, householdOf };
+  const ids = relatives.map((p) => p.id);
+  const [wishes, requests] = await Promise.all([
+    system.collection("serving_preferences").getFullList<ServingPreferencesRecord>({
+      filter: anyOf(system, "person", ids),
+      fields: "person,household",
+    }),
+    system.collection("serving_requests").getFullList<RequestWithPlan>({
+      filter: `(${anyOf(system, "person", ids)}) && (${anyOf(
+        system,
+        "plan",
+        plans.map((p) => p.id),
+      )}) && (status = 'pending' || status = 'accepted')`,
+      expand: "plan",
+    }),
+  ]);
+  return {
+    householdOf,
+    others: relatives.map((p) => ({
+      personId: p.id,
+      householdId: p.household,
+      prefersApart: wishes.some((w) => w.person === p.id && w.household === "apart"),
+    })),
+    requests,
   };
 }
 
@@ -274,7 +336,7 @@ export async function candidatesForNeed(
     .map((candidate) => ({
       personId: candidate.personId,
       name: candidate.name,
-      conflicts: conflictsFor(candidate, plan, position, input.assignments, []),
+      conflicts: conflictsFor(candidate, plan, position, input.assignments, householdOf(input, candidate)),
       servedInWindow: input.assignments.filter(
         (a) =>
           a.personId === candidate.personId &&
@@ -289,4 +351,17 @@ export async function candidatesForNeed(
         a.servedInWindow - b.servedInWindow ||
         a.name.localeCompare(b.name),
     );
+}
+
+/** The other people of a candidate's household (team or not) with their "apart" wish. */
+function householdOf(input: AutofillInput, candidate: Candidate): HouseholdMember[] {
+  if (!candidate.householdId) return [];
+  return [
+    ...input.candidates
+      .filter((c) => c.householdId === candidate.householdId && c.personId !== candidate.personId)
+      .map((c) => ({ personId: c.personId, prefersApart: c.preferences.household === "apart" })),
+    ...(input.households ?? [])
+      .filter((h) => h.householdId === candidate.householdId)
+      .map((h) => ({ personId: h.personId, prefersApart: h.prefersApart })),
+  ];
 }
