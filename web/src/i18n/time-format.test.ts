@@ -14,7 +14,7 @@ const FORMATTER = "i18n/format.ts";
  * Files that read an instant's wall-clock fields as numbers for the date inputs (hourCycle h23 parts,
  * never shown): they may name `hour`, as nothing else may.
  */
-const WALL_CLOCK_PARTS = ["features/content/admin/zonedTime.ts", "features/events/admin/zoned.ts"];
+const WALL_CLOCK_PARTS = ["features/content/admin/zonedTime.ts", "lib/zoned.ts"];
 
 const TIME_FORMATTING: [RegExp, string][] = [
   [/\btimeStyle\s*:/, "timeStyle"],

@@ -48,7 +48,7 @@ import {
   type RecurrenceChoice,
   type Weekday,
 } from "./recurrence.ts";
-import { localInput, zonedToIso } from "./zoned.ts";
+import { localInput, zonedToIso } from "../../../lib/zoned.ts";
 import { QuestionsEditor, questionDrafts, questionInputs, type QuestionDraft } from "./QuestionsEditor.tsx";
 import "../events.css";
 import "../event-card.css";

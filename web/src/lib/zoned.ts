@@ -1,4 +1,8 @@
-import { dateTimeFormat } from "../../../i18n/format.ts";
+import { dateTimeFormat } from "../i18n/format.ts";
+
+// Wall-clock times in a zone (the church's, an event's) ↔ instants, for the staff forms that type a day and
+// a time: events' editor and serving's plans. Numbers for the inputs only: a reader's time goes through
+// i18n/format.ts.
 
 /** "2026-12-06T10:00" of an instant in a zone (the editor's local wall-clock fields). */
 export function localInput(iso: string, zone: string): string {
