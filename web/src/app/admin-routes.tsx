@@ -225,6 +225,22 @@ const routes = (
           </RequireAbility>
         }
       />
+      <Route
+        path="serving/plans"
+        element={
+          <RequireAbility ability="manageServing">
+            {lazyPage(adminServing, (m) => m.AdminServingPlansPage)}
+          </RequireAbility>
+        }
+      />
+      <Route
+        path="serving/plans/:id"
+        element={
+          <RequireAbility ability="manageServing">
+            {lazyPage(adminServing, (m) => m.AdminServingPlanPage)}
+          </RequireAbility>
+        }
+      />
       {/* Sermons */}
       <Route
         path="sermons"

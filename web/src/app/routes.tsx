@@ -26,6 +26,7 @@ const events = withMessages(["events"], () => import("../features/events/pages.t
 const eventPages = withMessages(["events"], () => import("../features/events/event-pages.tsx"));
 const groups = withMessages(["groups"], () => import("../features/groups/pages.tsx"));
 const serving = withMessages(["serving"], () => import("../features/serving/pages.tsx"));
+const servingPlan = withMessages(["serving"], () => import("../features/serving/PlanPage.tsx"));
 const visit = withMessages(["visit", "home"], () => import("../features/visits/VisitPage.tsx"));
 const developers = withMessages(["home"], () => import("../features/integrations/DevelopersPage.tsx"));
 const notifications = withMessages(
@@ -97,6 +98,10 @@ export function AppRoutes() {
         <Route path="groups" element={lazyPage(groups, (m) => m.GroupsPage)} />
         <Route path="groups/:slug" element={lazyPage(groups, (m) => m.GroupPage)} />
         <Route path="serving/answer/:id" element={lazyPage(serving, (m) => m.ServingAnswerPage)} />
+        <Route
+          path="serving/plans/:id"
+          element={<RequireViewer>{lazyPage(servingPlan, (m) => m.ServingPlanPage)}</RequireViewer>}
+        />
         <Route path="visit" element={lazyPage(visit, (m) => m.VisitPage)} />
         <Route path="developers" element={lazyPage(developers, (m) => m.DevelopersPage)} />
         <Route path="me" element={<RequireViewer>{lazyPage(me, (m) => m.MeLayout)}</RequireViewer>}>

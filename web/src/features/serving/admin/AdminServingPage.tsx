@@ -110,6 +110,9 @@ export function AdminServingPage() {
       <div className="page-head">
         <h1>{t("admin.serving.title")}</h1>
         <div className="actions">
+          <Link to="/admin/serving/plans" className="button button--ghost">
+            {t("admin.serving.plans")}
+          </Link>
           <Link to="/admin/serving/schedule" className="button button--ghost">
             {t("admin.serving.schedule.title")}
           </Link>

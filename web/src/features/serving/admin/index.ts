@@ -2,3 +2,5 @@
 export { AdminServingPage } from "./AdminServingPage.tsx";
 export { AdminServingTeamPage } from "./AdminServingTeamPage.tsx";
 export { AdminServingSchedulePage } from "./AdminServingSchedulePage.tsx";
+export { AdminServingPlansPage } from "./AdminServingPlansPage.tsx";
+export { AdminServingPlanPage } from "./AdminServingPlanPage.tsx";
