@@ -287,6 +287,9 @@ describe("the web app", () => {
       ["/prayer", "Prayer wall"],
       ["/directory", "Directory"],
       ["/prayer/abc123", "Prayer request"],
+      // A mail's answer link and a volunteer's plan: their pages, not a 404 (the app reads them).
+      ["/serving/answer/abcdefghij12345", "A request to serve"],
+      ["/serving/plans/abcdefghij12345", "Serving plan"],
     ]) {
       const page = await fetch(`${url}${path}`);
       expect(page.status, path).toBe(200);

@@ -350,7 +350,7 @@ describe("webhooks", () => {
     }
   });
 
-  it("tell an integration when someone answers a request to serve: ids only, no names", async () => {
+  it("tell an integration when someone answers a request to serve or takes a place: ids only, no names", async () => {
     const created = await createWebhook({
       url: receiver.url,
       events: ["SERVING_ACCEPTED", "SERVING_DECLINED"],
@@ -389,6 +389,25 @@ describe("webhooks", () => {
       // Asking is no event; answering is, written inside the answering save.
       await su.collection("serving_requests").update(yes!.id, { status: "accepted" });
       await su.collection("serving_requests").update(no!.id, { status: "declined", declineReason: "Away" });
+      // A place taken by a swap is accepted at once: an event too (the place it replaced is not).
+      await su.collection("serving_requests").update(yes!.id, { swapOpen: true });
+      const third = await su
+        .collection("people")
+        .create({ firstName: "Cy", lastName: run, recordStatus: "active" });
+      await su.collection("serving_members").create({
+        team: team.id,
+        person: third.id,
+        role: "member",
+        status: "active",
+        positions: [position.id],
+      });
+      const taken = await su.collection("serving_requests").create({
+        need: need.id,
+        person: third.id,
+        source: "swap",
+        replaces: yes!.id,
+        status: "accepted",
+      });
       const rows = await su
         .collection("webhook_deliveries")
         .getFullList<{ type: string; payload: Record<string, unknown> }>({
@@ -398,9 +417,10 @@ describe("webhooks", () => {
       expect(rows.map((row) => [row.type, row.payload.id])).toEqual([
         ["serving.accepted", yes!.id],
         ["serving.declined", no!.id],
+        ["serving.accepted", taken.id],
       ]);
       expect(rows[1]!.payload).toMatchObject({ plan: plan.id, position: position.id, person: people[1]!.id });
-      expect(JSON.stringify(rows.map((row) => row.payload))).not.toMatch(/Ann|Bo|Away/);
+      expect(JSON.stringify(rows.map((row) => row.payload))).not.toMatch(/Ann|Bo|Cy|Away/);
     } finally {
       await new GqlClient(gateway, { token: admin.token }).request(
         `mutation { deleteWebhook(id: "${webhook.id}") }`,

@@ -216,6 +216,8 @@ export const serverEn = {
   "page.events": "Events",
   "page.groups": "Groups",
   "page.eventRegistration": "My registration",
+  "page.servingAnswer": "A request to serve",
+  "page.servingPlan": "Serving plan",
   "feed.news.title": "{church}: News",
   "feed.news.description": "News from {church}",
   "feed.sermons.title": "{church}: Sermons",

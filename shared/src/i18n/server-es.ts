@@ -206,6 +206,8 @@ export const serverEs: Record<ServerMessageKey, string> = {
   "page.events": "Eventos",
   "page.groups": "Grupos",
   "page.eventRegistration": "Mi inscripción",
+  "page.servingAnswer": "Una petición para servir",
+  "page.servingPlan": "Plan de servicio",
   "feed.news.title": "{church}: Noticias",
   "feed.news.description": "Noticias de {church}",
   "feed.sermons.title": "{church}: Predicaciones",

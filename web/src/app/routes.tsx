@@ -27,6 +27,11 @@ const eventPages = withMessages(["events"], () => import("../features/events/eve
 const groups = withMessages(["groups"], () => import("../features/groups/pages.tsx"));
 const serving = withMessages(["serving"], () => import("../features/serving/pages.tsx"));
 const servingPlan = withMessages(["serving"], () => import("../features/serving/PlanPage.tsx"));
+// A team leader who is not staff schedules their team under My serving, on the staff screens.
+const servingLeader = withMessages(
+  ["admin", "admin-serving"],
+  () => import("../features/serving/admin/index.ts"),
+);
 const visit = withMessages(["visit", "home"], () => import("../features/visits/VisitPage.tsx"));
 const developers = withMessages(["home"], () => import("../features/integrations/DevelopersPage.tsx"));
 const notifications = withMessages(
@@ -112,6 +117,11 @@ export function AppRoutes() {
           <Route path="data" element={lazyPage(me, (m) => m.DataPage)} />
           <Route path="notifications" element={lazyPage(notifications, (m) => m.NotificationsPage)} />
           <Route path="serving" element={lazyPage(serving, (m) => m.MyServingPage)} />
+          <Route path="serving/teams/:id" element={lazyPage(servingLeader, (m) => m.AdminServingTeamPage)} />
+          <Route
+            path="serving/schedule"
+            element={lazyPage(servingLeader, (m) => m.AdminServingSchedulePage)}
+          />
         </Route>
         {/* Signed-in users only; the pages themselves explain why a pending sign-up can't see it yet. */}
         <Route

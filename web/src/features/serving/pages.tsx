@@ -17,6 +17,7 @@ import { useChurchDateTime } from "../../lib/dates.ts";
 import { LIMITS } from "@flock/shared/limits";
 import { Availability } from "./Availability.tsx";
 import { OpenPlaces, SwapControl } from "./Places.tsx";
+import { LedTeams } from "./LedTeams.tsx";
 import "./serving.css";
 
 /*
@@ -248,6 +249,7 @@ export function MyServingPage() {
     <section className="serving-page" aria-labelledby="my-serving">
       <h1 id="my-serving">{t("serving.mine.title")}</h1>
       <p className="muted">{t("serving.mine.intro")}</p>
+      <LedTeams />
       {error && <Alert kind="error">{handleError(error, i18n).message}</Alert>}
       {loading && !data ? (
         <Loading />

@@ -106,6 +106,9 @@ export const adminServing = {
   "admin.serving.roster.confirmRemove": "Take {name} off {team}?",
   "admin.serving.roster.removed": "{name} was taken off the team.",
   "admin.serving.schedule.title": "Schedule",
+  "admin.serving.backToMine": "My serving",
+  "admin.serving.roster.addViaOffice":
+    "To add someone new to the team, ask the church office: they can find everyone in the church's list.",
   "admin.serving.schedule.intro":
     "One team's places on the coming plans: who is asked and how they answered. Auto-fill proposes people for the open places; review them, drop any, then send the requests.",
   "admin.serving.schedule.team": "Team",

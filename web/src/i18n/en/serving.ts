@@ -13,6 +13,9 @@ export const serving = {
   "serving.swap.asking":
     "You asked for someone to take your place. It stays yours until a teammate takes it.",
   "serving.swap.stop": "I can serve after all",
+  "serving.led.title": "Teams you lead",
+  "serving.led.schedule": "Schedule",
+  "serving.led.team": "Positions and members",
   "serving.openings.title": "Places you could take",
   "serving.openings.intro":
     "Teammates looking for someone to take their place, and open places on teams that let you sign up.",

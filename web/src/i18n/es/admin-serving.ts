@@ -109,6 +109,9 @@ export const adminServing: Record<keyof typeof english, string> = {
   "admin.serving.roster.confirmRemove": "¿Quitar a {name} de {team}?",
   "admin.serving.roster.removed": "Se quitó a {name} del equipo.",
   "admin.serving.schedule.title": "Turnos",
+  "admin.serving.backToMine": "Mi servicio",
+  "admin.serving.roster.addViaOffice":
+    "Para sumar a alguien nuevo al equipo, pídeselo a la oficina de la iglesia: allí pueden buscar a todas las personas.",
   "admin.serving.schedule.intro":
     "Los puestos de un equipo en los próximos planes: a quién se pidió y qué respondió. El autocompletado propone personas para los puestos libres; revísalas, quita las que quieras y envía las peticiones.",
   "admin.serving.schedule.team": "Equipo",

@@ -15,6 +15,9 @@ export const serving: Record<keyof typeof en, string> = {
   "serving.swap.asking":
     "Pediste que alguien tome tu puesto. Sigue siendo tuyo hasta que un compañero lo tome.",
   "serving.swap.stop": "Al final sí puedo servir",
+  "serving.led.title": "Equipos que lideras",
+  "serving.led.schedule": "Turnos",
+  "serving.led.team": "Puestos e integrantes",
   "serving.openings.title": "Puestos que podrías tomar",
   "serving.openings.intro":
     "Compañeros que buscan quien tome su puesto, y puestos libres en equipos que permiten inscribirse.",

@@ -11,6 +11,7 @@ import {
   type AdminServingScheduleQuery,
 } from "./AdminServingSchedule.generated.ts";
 import { toCsv } from "@flock/shared/csv";
+import { useServingArea } from "./common.tsx";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { formatCalendarDate } from "../../../i18n/format.ts";
 import { Alert, type Notice } from "../../../components/Alert.tsx";
@@ -48,6 +49,7 @@ export function AdminServingSchedulePage() {
   const i18n = useI18n();
   const { t, locale } = i18n;
   usePageTitle(t("admin.serving.schedule.title"));
+  const area = useServingArea();
   const [params, setParams] = useSearchParams();
   const from = params.get("from") ?? isoDay(Date.now());
   const to = params.get("to") ?? isoDay(Date.now() + 4 * 7 * DAY_MS);
@@ -182,7 +184,7 @@ export function AdminServingSchedulePage() {
   return (
     <div className="page serving-schedule">
       <p className="small">
-        <Link to="/admin/serving">← {t("admin.serving.title")}</Link>
+        <Link to={area.home}>← {area.homeLabel}</Link>
       </p>
       <h1>
         {t("admin.serving.schedule.title")}

@@ -14,7 +14,7 @@ import { NotFoundPage } from "../../errors/NotFoundPage.tsx";
 import { handleError, type UiError } from "../../../lib/handleError.ts";
 import { usePageTitle } from "../../../lib/usePageTitle.ts";
 import { draftOf, TeamFields, teamInput, type TeamDraft } from "./TeamFields.tsx";
-import { TeamStatusBadge } from "./common.tsx";
+import { TeamStatusBadge, useServingArea } from "./common.tsx";
 import { Positions } from "./Positions.tsx";
 import { Roster } from "./Roster.tsx";
 import "../../../styles/staff.css";
@@ -48,11 +48,12 @@ function TeamView({ team }: { team: AdminServingTeamDetailFragment }) {
   const { t } = useI18n();
   // Set by the "New team" drawer, which opens the new team here: say what comes next.
   const created = (useLocation().state as { created?: boolean } | null)?.created === true;
+  const area = useServingArea();
   return (
     <div className="page serving-admin serving-team">
-      <Link to="/admin/serving" className="staff-back-link">
+      <Link to={area.home} className="staff-back-link">
         <span aria-hidden="true">← </span>
-        {t("admin.serving.back")}
+        {area.homeLabel}
       </Link>
       <header className="page-head serving-team__head">
         <div>

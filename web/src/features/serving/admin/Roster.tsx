@@ -39,6 +39,9 @@ export function Roster({ team }: { team: Team }) {
   const [adding, setAdding] = useState(false);
   const [notice, setNotice] = useState<Notice | null>(null);
   const manage = team.can.manageMembers;
+  // The person picker searches the church's people list (viewPeople): a leader who is not staff keeps
+  // their members' positions and roles, and asks the office to add someone new.
+  const canPick = useAbilities().viewPeople;
   const open = team.members.find((m) => m.id === params.get("member")) ?? null;
   const positionName = new Map(team.positions.map((p) => [p.id, p.name]));
 
@@ -98,7 +101,7 @@ export function Roster({ team }: { team: Team }) {
         <h2 id="serving-roster-title">
           {t("admin.serving.roster")} <span className="muted">({team.members.length})</span>
         </h2>
-        {manage && (
+        {manage && canPick && (
           <button
             type="button"
             className="button button--small"
@@ -111,6 +114,7 @@ export function Roster({ team }: { team: Team }) {
           </button>
         )}
       </div>
+      {manage && !canPick && <p className="muted small">{t("admin.serving.roster.addViaOffice")}</p>}
       {notice && <Alert kind={notice.kind}>{notice.text}</Alert>}
       <DataTable
         caption={t("admin.serving.roster.caption", { team: team.name })}
