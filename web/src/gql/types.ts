@@ -871,6 +871,23 @@ export type ServingBlockoutInput = {
   until?: string | null | undefined;
 };
 
+/** Why someone should not be asked for a place. */
+export type ServingConflictKind =
+  /** They marked the day as unavailable. */
+  | 'BLOCKED_OUT'
+  /** The position needs a background check or training they do not have (or that expires by then). */
+  | 'CLEARANCE_MISSING'
+  /** They declined on this plan before. */
+  | 'DECLINED_BEFORE'
+  /** A household member serves on the plan and one of them prefers not to serve together. */
+  | 'HOUSEHOLD_APART'
+  /** They cannot fill the position. */
+  | 'NOT_ON_POSITION'
+  /** They already serve (or are asked) at an overlapping time, on any team. */
+  | 'OVERLAP'
+  /** They would serve more often than they asked to in that month. */
+  | 'OVER_PREFERENCE';
+
 /** Serving with the people of one's household. */
 export type ServingHousehold =
   /** Never on the same plan. */
@@ -943,6 +960,17 @@ export type ServingRepeat =
   | 'NONE'
   /** Every week, the same weekdays. */
   | 'WEEKLY';
+
+/** How a request to serve came to be. */
+export type ServingRequestSource =
+  /** Auto-fill proposed it, or the place was offered after a decline. */
+  | 'AUTOFILL'
+  /** A leader asked. */
+  | 'MANUAL'
+  /** The person signed up for an open place. */
+  | 'SIGNUP'
+  /** The person took a teammate's place. */
+  | 'SWAP';
 
 /** Where a request to serve stands. */
 export type ServingRequestStatus =
