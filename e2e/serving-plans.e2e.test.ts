@@ -64,7 +64,10 @@ function dayFromToday(days: number): string {
 describe("serving plans", () => {
   it("staff create a plan (no day: refused on the field) with a service and notes, set a need (60 refused), publish; the volunteer asked reads the notes and says yes", async () => {
     const title = `Harvest service ${randomUUID().slice(0, 6)}`;
-    const day = dayFromToday(10);
+    // A Sunday at least ten days out: the demo's Sunday Worship takes place then (the plan serves it).
+    const day = [10, 11, 12, 13, 14, 15, 16]
+      .map(dayFromToday)
+      .find((d) => new Date(`${d}T12:00:00Z`).getUTCDay() === 0)!;
     const context = await newContext(browser);
     const page = await context.newPage();
     const errors = watchErrors(page);
@@ -100,6 +103,10 @@ describe("serving plans", () => {
     await time.getByLabel(/^Name/).fill("Harvest worship");
     await time.getByLabel("Starts").fill("10:00");
     await time.getByLabel("Ends").fill("11:30");
+    // The event it serves, among that day's.
+    const event = drawer.getByLabel(/^Event it serves/);
+    await expect.poll(() => event.locator("option", { hasText: "Sunday Worship" }).count(), SLOW).toBe(1);
+    await event.selectOption({ label: "Sunday Worship · 9:00 AM" });
     await drawer
       .getByLabel(/^Notes for the teams/)
       .fill(
@@ -120,6 +127,9 @@ describe("serving plans", () => {
     expect(await details.getByLabel("Starts").inputValue()).toBe("10:00");
     expect(await details.getByLabel("Ends").inputValue()).toBe("11:30");
     expect(await details.getByLabel(/^Name/).inputValue()).toBe("Harvest worship");
+    expect(await page.getByRole("link", { name: "Sunday Worship" }).getAttribute("href")).toBe(
+      `/events/sunday-worship?date=${day}`,
+    );
     await details.getByText("How the teams see the saved notes").click();
     await expect
       .poll(() => details.getByRole("heading", { name: "Order of service" }).isVisible(), SLOW)

@@ -36,7 +36,9 @@ import {
   ServingSetSwapDocument,
   ServingSignUpDocument,
   ServingTakeSwapDocument,
+  ServingUpdatePlanLinkDocument,
 } from "./__generated__/operations.ts";
+import { createEvent } from "./event-support.ts";
 
 let gateway: Gateway;
 let su: PocketBase;
@@ -313,6 +315,34 @@ describe("places changing hands", () => {
       .servingCandidates;
     expect(candidates.find((c) => c.personId === wife.personId)!.conflicts).toEqual(["HOUSEHOLD_APART"]);
     expect(candidates.find((c) => c.personId === single.personId)!.conflicts).toEqual([]);
+  });
+
+  it("a plan serves an event's occurrence: linked when the event takes place then, refused otherwise, unlinked", async () => {
+    const { plan, day } = await team({}, 0);
+    const event = await createEvent({
+      title: `Sunday worship ${run}`,
+      startsAt: `${day}T14:00:00.000Z`,
+      endsAt: `${day}T15:15:00.000Z`,
+      rrule: "FREQ=WEEKLY;COUNT=4",
+    });
+    const input = { title: plan.title, date: day };
+    const link = (extra: Record<string, unknown>) =>
+      gql(pastor).execute(ServingUpdatePlanLinkDocument, { id: plan.id, input: { ...input, ...extra } });
+    const linked = await link({ eventId: event.id, occurrenceStart: `${day}T14:00:00.000Z` });
+    expect(linked.data!.updateServingPlan.occurrence).toMatchObject({
+      originalStart: `${day}T14:00:00.000Z`,
+      event: { id: event.id, title: `Sunday worship ${run}` },
+    });
+    // An hour the event never starts at, or no start at all, is refused on the field.
+    expect(
+      fieldCodes(await link({ eventId: event.id, occurrenceStart: `${day}T16:00:00.000Z` })),
+    ).toMatchObject({
+      eventId: "no_such_occurrence",
+    });
+    expect(fieldCodes(await link({ eventId: event.id }))).toMatchObject({ occurrenceStart: "required" });
+    // Omitted: kept; empty: unlinked.
+    expect((await link({})).data!.updateServingPlan.occurrence?.event.id).toBe(event.id);
+    expect((await link({ eventId: "" })).data!.updateServingPlan.occurrence).toBeNull();
   });
 
   it("the leader's schedule is live: an answer reaches their subscription; a volunteer may not subscribe", async () => {

@@ -149,8 +149,13 @@ export async function seedServing(system: PocketBase): Promise<void> {
     expiresOn: inMonths(1),
   });
 
-  // A quarter of Sunday plans: the first four published and asked, the rest drafts to fill.
+  // A quarter of Sunday plans: the first four published and asked, the rest drafts to fill; each serves
+  // that Sunday's worship (its 9:00 occurrence).
   const days = sundays();
+  const worship = await system
+    .collection("events")
+    .getFirstListItem<{ id: string }>('slug = "sunday-worship"', { fields: "id" })
+    .catch(() => null);
   for (const [week, day] of days.entries()) {
     const plan = await system.collection("serving_plans").create({
       title: "Sunday services",
@@ -175,6 +180,7 @@ export async function seedServing(system: PocketBase): Promise<void> {
           ? "## Order of service\n\n1. Welcome and announcements\n2. Songs: *Great Is Thy Faithfulness*, *Cornerstone*\n3. Scripture: John 4:1–42\n4. Sermon: Living Water\n5. Communion\n6. Sending song"
           : "",
       status: week < 4 ? "published" : "draft",
+      ...(worship ? { event: worship.id, occurrenceStart: at(day, "09:00") } : {}),
     });
     const onPlan = new Set<string>();
     for (const [key, position] of positions) {

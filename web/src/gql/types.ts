@@ -901,8 +901,12 @@ export type ServingHousehold =
 export type ServingPlanInput = {
   /** Required: its day (YYYY-MM-DD). */
   date: string;
+  /** The event whose occurrence it serves (with occurrenceStart); an empty string unlinks it; omitted: kept. */
+  eventId?: string | number | null | undefined;
   /** Markdown, at most 20000 characters. */
   notes?: string | null | undefined;
+  /** That occurrence's original start (Occurrence.originalStart): the event must take place then (no_such_occurrence). */
+  occurrenceStart?: string | null | undefined;
   /** At most 6 times; each on the plan's day or the next (a late service). */
   times?: Array<ServingPlanTimeInput> | null | undefined;
   /** Required, at most 100 characters. */

@@ -4604,6 +4604,8 @@ export type ServingPlan = {
   notes: Scalars['String']['output'];
   /** The notes rendered to sanitized HTML. */
   notesHtml: Scalars['String']['output'];
+  /** The event occurrence it serves (e.g. the 9:00 worship of that Sunday), or null: none, or one the caller may not see. */
+  occurrence?: Maybe<Occurrence>;
   /** Draft, published or done. */
   status: ServingPlanStatus;
   /** Its times, earliest first. */
@@ -4623,8 +4625,12 @@ export type ServingPlanCan = {
 export type ServingPlanInput = {
   /** Required: its day (YYYY-MM-DD). */
   date: Scalars['String']['input'];
+  /** The event whose occurrence it serves (with occurrenceStart); an empty string unlinks it; omitted: kept. */
+  eventId?: InputMaybe<Scalars['ID']['input']>;
   /** Markdown, at most 20000 characters. */
   notes?: InputMaybe<Scalars['String']['input']>;
+  /** That occurrence's original start (Occurrence.originalStart): the event must take place then (no_such_occurrence). */
+  occurrenceStart?: InputMaybe<Scalars['DateTime']['input']>;
   /** At most 6 times; each on the plan's day or the next (a late service). */
   times?: InputMaybe<Array<ServingPlanTimeInput>>;
   /** Required, at most 100 characters. */
@@ -7114,6 +7120,7 @@ export type ServingPlanResolvers<ContextType = GatewayContext, ParentType extend
   needs?: Resolver<Array<ResolversTypes['ServingNeed']>, ParentType, ContextType>;
   notes?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   notesHtml?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  occurrence?: Resolver<Maybe<ResolversTypes['Occurrence']>, ParentType, ContextType>;
   status?: Resolver<ResolversTypes['ServingPlanStatus'], ParentType, ContextType>;
   times?: Resolver<Array<ResolversTypes['ServingPlanTime']>, ParentType, ContextType>;
   title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;

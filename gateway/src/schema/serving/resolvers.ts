@@ -15,7 +15,12 @@ import { requireAbility, requireViewer } from "../../access/guards.ts";
 import { can } from "../../access/abilities.ts";
 import { leadsTeam, servingRequestCan, servingTeamCan } from "../../access/serving.ts";
 import { writeAsCaller } from "../../pocketbase/write.ts";
-import { fromPocketBaseDate, fromPocketBaseDateOrNull, pocketBaseDay } from "../../pocketbase/dates.ts";
+import {
+  fromPocketBaseDate,
+  fromPocketBaseDateOrNull,
+  pocketBaseDay,
+  toPocketBaseDate,
+} from "../../pocketbase/dates.ts";
 import { renderBody } from "../../markdown/body.ts";
 import { Validator } from "../../validation/validate.ts";
 import { LIMITS } from "@flock/shared/limits";
@@ -25,6 +30,7 @@ import { anyOf } from "./filters.ts";
 import { proposeForTeam } from "./proposals.ts";
 import { DEFAULT_WINDOW_WEEKS } from "./autofill.ts";
 import { displayName } from "../people/mappers.ts";
+import { requireOccurrence } from "../events/reads.ts";
 import type {
   Resolvers,
   ServingPlanInput,
@@ -221,6 +227,28 @@ function validatePosition(input: ServingPositionInput) {
       requiresTraining: input.requiresTraining ?? undefined,
     }).filter(([, value]) => value !== undefined),
   );
+}
+
+/**
+ * The event occurrence a plan serves: both its event and original start, or an empty eventId to unlink
+ * (omitted: kept). The caller must see the event and the event take place then.
+ */
+async function occurrenceLink(ctx: GatewayContext, input: ServingPlanInput) {
+  if (input.eventId == null) return {};
+  if (input.eventId === "") return { event: "", occurrenceStart: "" };
+  if (!input.occurrenceStart)
+    throw badUserInput({ occurrenceStart: { code: "required", message: "Choose the date of the event." } });
+  try {
+    const occurrence = await requireOccurrence(ctx, input.eventId, input.occurrenceStart);
+    return {
+      event: input.eventId,
+      occurrenceStart: toPocketBaseDate(occurrence.originalStart.toInstant().toString()),
+    };
+  } catch {
+    throw badUserInput({
+      eventId: { code: "no_such_occurrence", message: "Choose an event that takes place then." },
+    });
+  }
 }
 
 function validatePlan(input: ServingPlanInput) {
@@ -430,7 +458,7 @@ export const servingResolvers: Resolvers = {
 
     async createServingPlan(_, { input }, ctx) {
       await requireAbility(ctx, "manageServing");
-      const data = validatePlan(input);
+      const data = { ...validatePlan(input), ...(await occurrenceLink(ctx, input)) };
       return writeAsCaller(() =>
         ctx.pb
           .collection("serving_plans")
@@ -439,7 +467,7 @@ export const servingResolvers: Resolvers = {
     },
     async updateServingPlan(_, { id, input }, ctx) {
       await requireAbility(ctx, "manageServing");
-      const data = validatePlan(input);
+      const data = { ...validatePlan(input), ...(await occurrenceLink(ctx, input)) };
       return writeAsCaller(() => ctx.pb.collection("serving_plans").update<ServingPlanRecord>(id, data));
     },
     async setServingPlanStatus(_, { id, status }, ctx) {
@@ -566,6 +594,11 @@ export const servingResolvers: Resolvers = {
     times: (plan) => plan.times ?? [],
     notesHtml: (plan, _, ctx) => renderBody(ctx, `serving_plans:${plan.id}:${plan.updated}`, plan.notes),
     needs: (plan, _, ctx) => loadersOf(ctx).needsOfPlan.load(plan.id),
+    // Read as the caller: an event they may not see (a draft, members-only for a token) is null.
+    occurrence: (plan, _, ctx) =>
+      plan.event && plan.occurrenceStart
+        ? requireOccurrence(ctx, plan.event, fromPocketBaseDate(plan.occurrenceStart)).catch(() => null)
+        : null,
     can: async (_, __, ctx) => ({ edit: can(await ctx.viewer(), "manageServing") }),
   },
 

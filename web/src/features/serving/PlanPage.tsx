@@ -83,6 +83,11 @@ function PlanView({ plan, teams }: { plan: Plan; teams: ServingPlanPageQuery["se
         {formatCalendarDate(plan.date, locale, "full")}
         {plan.status === "DONE" && <span className="badge badge--muted">{t("serving.plan.done")}</span>}
       </p>
+      {plan.occurrence && (
+        <p>
+          {t("serving.plan.forEvent")} <Link to={plan.occurrence.path}>{plan.occurrence.event.title}</Link>
+        </p>
+      )}
       {plan.times.length > 0 && (
         <section aria-labelledby="plan-times">
           <h2 id="plan-times" className="visually-hidden">

@@ -203,6 +203,14 @@ export const adminServing = {
   "admin.serving.plans.field.title": "Title",
   "admin.serving.plans.field.titleHint": "For example Sunday services or Good Friday.",
   "admin.serving.plans.field.date": "Day",
+  "admin.serving.plans.field.event": "Event it serves",
+  "admin.serving.plans.forEvent": "For",
+  "admin.serving.plans.field.eventHint":
+    "The event on this day the plan is for. Chosen for a plan without times, its time is added as the service.",
+  "admin.serving.plans.field.eventNoDay": "Choose the day first: the events of that day are listed.",
+  "admin.serving.plans.field.eventNone": "No published event on this day.",
+  "admin.serving.plans.field.eventNoneChosen": "No event",
+  "admin.serving.plans.field.eventOther": "The event linked before (not on this day)",
   "admin.serving.plans.field.times": "Times",
   "admin.serving.plans.field.timesHint":
     "Rehearsals and services on the plan's day, in the church's time zone ({zone}).",

@@ -211,6 +211,14 @@ export const adminServing: Record<keyof typeof english, string> = {
   "admin.serving.plans.field.title": "Título",
   "admin.serving.plans.field.titleHint": "Por ejemplo Cultos del domingo o Viernes Santo.",
   "admin.serving.plans.field.date": "Día",
+  "admin.serving.plans.field.event": "Evento al que sirve",
+  "admin.serving.plans.forEvent": "Para",
+  "admin.serving.plans.field.eventHint":
+    "El evento de este día para el que es el plan. Si el plan no tiene horarios, se añade su hora como el culto.",
+  "admin.serving.plans.field.eventNoDay": "Elige primero el día: se muestran los eventos de ese día.",
+  "admin.serving.plans.field.eventNone": "No hay ningún evento publicado este día.",
+  "admin.serving.plans.field.eventNoneChosen": "Ningún evento",
+  "admin.serving.plans.field.eventOther": "El evento enlazado antes (no es de este día)",
   "admin.serving.plans.field.times": "Horarios",
   "admin.serving.plans.field.timesHint":
     "Ensayos y cultos del día del plan, en la zona horaria de la iglesia ({zone}).",

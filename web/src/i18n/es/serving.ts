@@ -16,6 +16,7 @@ export const serving: Record<keyof typeof en, string> = {
     "Pediste que alguien tome tu puesto. Sigue siendo tuyo hasta que un compañero lo tome.",
   "serving.swap.stop": "Al final sí puedo servir",
   "serving.led.title": "Equipos que lideras",
+  "serving.plan.forEvent": "Para",
   "serving.led.schedule": "Turnos",
   "serving.led.team": "Puestos e integrantes",
   "serving.openings.title": "Puestos que podrías tomar",

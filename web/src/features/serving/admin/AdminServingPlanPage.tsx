@@ -78,6 +78,12 @@ function PlanView({ plan, teams, refetch }: { plan: Plan; teams: readonly Team[]
             <h1>{plan.title}</h1>
             <PlanStatusBadge status={plan.status} />
           </div>
+          {plan.occurrence && (
+            <p className="small">
+              {t("admin.serving.plans.forEvent")}{" "}
+              <Link to={plan.occurrence.path}>{plan.occurrence.event.title}</Link>
+            </p>
+          )}
         </div>
         <Link to={`/serving/plans/${plan.id}`} className="button button--ghost button--small">
           {t("admin.serving.plans.volunteerView")}

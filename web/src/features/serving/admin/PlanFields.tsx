@@ -2,11 +2,14 @@ import { useState } from "react";
 import { LIMITS } from "@flock/shared/limits";
 import { SelectField, TextAreaField, TextField } from "../../../components/Field.tsx";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
-import { timeZoneName } from "../../../i18n/format.ts";
+import { formatWhen, timeZoneName } from "../../../i18n/format.ts";
 import type { ServingPlanInput, ServingTimeKind } from "../../../gql/types.ts";
 import { handleError } from "../../../lib/handleError.ts";
 import { localInput, zonedToIso } from "../../../lib/zoned.ts";
-import type { AdminServingPlanTimeFragment } from "./AdminServingPlans.generated.ts";
+import {
+  useAdminServingPlanOccurrences,
+  type AdminServingPlanTimeFragment,
+} from "./AdminServingPlans.generated.ts";
 
 /** The gateway's own bounds (schema/serving/resolvers.ts: TIMES_MAX, TIME_LABEL_MAX): not in limits.ts yet. */
 export const PLAN_TIMES_MAX = 6;
@@ -29,23 +32,32 @@ export interface PlanDraft {
   date: string;
   times: PlanTimeDraft[];
   notes: string;
+  /** The event occurrence it serves, as "eventId|originalStart", or "" for none. */
+  occurrence: string;
 }
 
 let rows = 0;
 const rowKey = () => ++rows;
 
 /** A new plan: nothing chosen (the day is required, and the gateway says so on the field). */
-export const newPlanDraft = (): PlanDraft => ({ title: "", date: "", times: [], notes: "" });
+export const newPlanDraft = (): PlanDraft => ({ title: "", date: "", times: [], notes: "", occurrence: "" });
 
 /** A stored plan as the form shows it: its times as wall-clock times in the church's zone. */
 export function planDraftOf(
-  plan: { title: string; date: string; notes: string; times: readonly AdminServingPlanTimeFragment[] },
+  plan: {
+    title: string;
+    date: string;
+    notes: string;
+    times: readonly AdminServingPlanTimeFragment[];
+    occurrence?: { originalStart: string; event: { id: string } } | null;
+  },
   timeZone: string,
 ): PlanDraft {
   return {
     title: plan.title,
     date: plan.date,
     notes: plan.notes,
+    occurrence: plan.occurrence ? `${plan.occurrence.event.id}|${plan.occurrence.originalStart}` : "",
     times: plan.times.map((time) => ({
       key: rowKey(),
       kind: time.kind,
@@ -89,12 +101,16 @@ export function planInput(
     if (!endsAt) missing[`times.${i}.end`] = true;
     return { kind: time.kind, label: time.label.trim(), startsAt: startsAt ?? "", endsAt: endsAt ?? "" };
   });
+  const [eventId = "", occurrenceStart] = draft.occurrence.split("|");
   return {
     input: {
       title: draft.title.trim(),
       date,
       notes: draft.notes,
       ...(date ? { times } : {}),
+      // "" unlinks: the form always says which occurrence, if any, the plan serves.
+      eventId,
+      ...(occurrenceStart ? { occurrenceStart } : {}),
     },
     missing: date ? missing : {},
   };
@@ -192,6 +208,13 @@ export function PlanFields({
         error={errors.date}
         disabled={disabled}
         onChange={(e) => set("date", e.target.value)}
+      />
+      <OccurrenceField
+        draft={draft}
+        onChange={onChange}
+        errors={errors}
+        timeZone={timeZone}
+        disabled={disabled}
       />
       <fieldset className="serving-plan-times" disabled={disabled}>
         <legend>{t("admin.serving.plans.field.times")}</legend>
@@ -305,5 +328,76 @@ export function PlanFields({
         onChange={(e) => set("notes", e.target.value)}
       />
     </>
+  );
+}
+
+/**
+ * The event occurrence the plan serves, chosen among those on its day (published events the caller
+ * may see). Choosing one for a plan without times adds its time as the service.
+ */
+function OccurrenceField({
+  draft,
+  onChange,
+  errors,
+  timeZone,
+  disabled,
+}: {
+  draft: PlanDraft;
+  onChange(next: PlanDraft): void;
+  errors: Record<string, string>;
+  timeZone: string;
+  disabled: boolean;
+}) {
+  const { t, locale } = useI18n();
+  const day = draft.date;
+  const from = day ? zonedToIso(`${day}T00:00`, timeZone) : null;
+  const to = day ? zonedToIso(`${nextDay(day)}T00:00`, timeZone) : null;
+  const { data, loading } = useAdminServingPlanOccurrences({
+    skip: !from || !to,
+    variables: { from: from ?? "", to: to ?? "" },
+  });
+  const occurrences = (data?.occurrences ?? []).filter((o) => o.status !== "CANCELLED");
+  const keyOf = (o: (typeof occurrences)[number]) => `${o.event.id}|${o.originalStart}`;
+  const chosenMissing = draft.occurrence && !occurrences.some((o) => keyOf(o) === draft.occurrence);
+  const at = (iso: string) => formatWhen(iso, locale, { date: "none", timeZone });
+  return (
+    <SelectField
+      label={t("admin.serving.plans.field.event")}
+      optionalText={t("common.optional")}
+      hint={
+        !day
+          ? t("admin.serving.plans.field.eventNoDay")
+          : !loading && !occurrences.length
+            ? t("admin.serving.plans.field.eventNone")
+            : t("admin.serving.plans.field.eventHint")
+      }
+      value={draft.occurrence}
+      error={errors.eventId ?? errors.occurrenceStart}
+      disabled={disabled || !day}
+      onChange={(e) => {
+        const chosen = occurrences.find((o) => keyOf(o) === e.target.value);
+        const times =
+          chosen && draft.times.length === 0
+            ? [
+                {
+                  key: rowKey(),
+                  kind: "SERVICE" as const,
+                  label: chosen.event.title.slice(0, TIME_LABEL_MAX),
+                  start: localInput(chosen.start, timeZone).slice(11),
+                  end: localInput(chosen.end, timeZone).slice(11),
+                },
+              ]
+            : draft.times;
+        onChange({ ...draft, occurrence: e.target.value, times });
+      }}
+    >
+      <option value="">{t("admin.serving.plans.field.eventNoneChosen")}</option>
+      {chosenMissing && <option value={draft.occurrence}>{t("admin.serving.plans.field.eventOther")}</option>}
+      {occurrences.map((o) => (
+        <option key={keyOf(o)} value={keyOf(o)}>
+          {o.event.title} · {at(o.start)}
+        </option>
+      ))}
+    </SelectField>
   );
 }
