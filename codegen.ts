@@ -98,6 +98,7 @@ const config: CodegenConfig = {
           ServingNeed: "../../pocketbase/records.ts#ServingNeedRecord",
           ServingRequest: "../serving/resolvers.ts#ServingRequestModel",
           ServingBlockout: "../../pocketbase/records.ts#ServingBlockoutRecord",
+          ServingClearance: "../../pocketbase/records.ts#ServingClearanceRecord",
         },
       },
     },

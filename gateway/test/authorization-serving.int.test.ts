@@ -23,6 +23,7 @@ import {
   ServingAskDocument,
   ServingCreatePlanDocument,
   ServingCreatePositionDocument,
+  ServingAddClearanceDocument,
   ServingCreateTeamDocument,
   ServingOpeningsDocument,
   ServingPlanDocument,
@@ -31,6 +32,7 @@ import {
   ServingTakeSwapDocument,
   ServingSetNeedDocument,
   ServingSetTeamStatusDocument,
+  ServingTeamClearancesDocument,
   ServingTeamDocument,
   ServingUpdateTeamDocument,
 } from "./__generated__/operations.ts";
@@ -620,16 +622,37 @@ const GRAPHQL: { [C in keyof typeof MATRIX]?: { [O in keyof (typeof MATRIX)[C]]?
       expectGql(e, p, await gql(p).execute(ServingSignUpDocument, { needId: need }), REFUSED_OR_INVALID);
     },
   },
+  serving_clearances: {
+    // On the team's roster: the volunteer's row with their clearances (leaders, staff, themself).
+    async viewVolunteers(p, e) {
+      const members =
+        (await gql(p).execute(ServingTeamClearancesDocument, { id: world.team })).data?.servingTeam
+          ?.members ?? [];
+      const own = members.find((m) => m.personId === users.volunteer!.personId);
+      expect(!!own?.clearances.some((c) => c.id === world.clearance)).toBe(e === A);
+    },
+    add: async (p, e) =>
+      expectGql(
+        e,
+        p,
+        await gql(p).execute(ServingAddClearanceDocument, {
+          personId: users.volunteer!.personId!,
+          kind: "TRAINING",
+          passedOn: "2026-06-01",
+        }),
+        REFUSED,
+      ),
+  },
 };
 
 const NO_API_YET =
-  "GraphQL reads only the caller's own blockouts (myServingAvailability, serving.int.test.ts) and nobody's clearances: a leader sees only the conflict they cause (servingCandidates, serving-places.int.test.ts)";
+  "GraphQL reads only the caller's own blockouts (myServingAvailability, serving.int.test.ts): a leader sees only the conflict they cause (servingCandidates, serving-places.int.test.ts)";
 describeAuthorizationTable({
   personas: PERSONAS,
   table: MATRIX,
   rest: REST,
   graphql: GRAPHQL,
-  gaps: { graphql: { serving_blockouts: NO_API_YET, serving_clearances: NO_API_YET } },
+  gaps: { graphql: { serving_blockouts: NO_API_YET } },
 });
 
 // Realtime: a `*` subscription to requests gets the volunteer's own (them, their leader, staff) and the

@@ -21,6 +21,7 @@ import {
 import { SseSubscription } from "./sse.ts";
 import {
   ServingAddBlockoutDocument,
+  ServingAddClearanceDocument,
   ServingAddMemberDocument,
   ServingAnswerDocument,
   ServingAskDocument,
@@ -36,6 +37,7 @@ import {
   ServingSetSwapDocument,
   ServingSignUpDocument,
   ServingTakeSwapDocument,
+  ServingTeamClearancesDocument,
   ServingUpdatePlanLinkDocument,
 } from "./__generated__/operations.ts";
 import { createEvent } from "./event-support.ts";
@@ -343,6 +345,70 @@ describe("places changing hands", () => {
     // Omitted: kept; empty: unlinked.
     expect((await link({})).data!.updateServingPlan.occurrence?.event.id).toBe(event.id);
     expect((await link({ eventId: "" })).data!.updateServingPlan.occurrence).toBeNull();
+  });
+
+  it("clearances: staff record them (bad dates refused on the field), leaders see them, and a position that requires one goes only to the cleared", async () => {
+    const { team: t, leader, greeters, day } = await team({}, 2);
+    const [cleared, notCleared] = greeters as [TestUser, TestUser];
+    const kids = (
+      await gql(pastor).execute(ServingCreatePositionDocument, {
+        teamId: t.id,
+        input: { name: "Room leader", requiresBackgroundCheck: true },
+      })
+    ).data!.createServingPosition;
+    for (const person of greeters)
+      await su
+        .collection("serving_members")
+        .update(
+          (
+            await su
+              .collection("serving_members")
+              .getFirstListItem(`team = "${t.id}" && person = "${person.personId}"`)
+          ).id,
+          { positions: [kids.id] },
+        );
+    const add = (user: TestUser, vars: Record<string, unknown>) =>
+      gql(user).execute(ServingAddClearanceDocument, {
+        personId: cleared.personId!,
+        kind: "BACKGROUND_CHECK",
+        passedOn: "2026-01-10",
+        ...vars,
+      });
+    expect(fieldCodes(await add(pastor, { passedOn: "2099-01-01" }))).toMatchObject({
+      passedOn: "date_in_future",
+    });
+    expect(fieldCodes(await add(pastor, { expiresOn: "2025-12-31" }))).toMatchObject({
+      expiresOn: "ends_before_start",
+    });
+    expect(errorCode(await add(leader, {}))).toBe("FORBIDDEN");
+    const recorded = (await add(pastor, { expiresOn: "2099-01-10" })).data!.addServingClearance;
+    expect(recorded).toMatchObject({ kind: "BACKGROUND_CHECK", current: true, can: { remove: true } });
+    // An expired one counts for nothing.
+    await add(pastor, { personId: notCleared.personId!, passedOn: "2020-01-01", expiresOn: "2021-01-01" });
+    const seen = (await gql(leader).execute(ServingTeamClearancesDocument, { id: t.id })).data!.servingTeam!
+      .members;
+    expect(seen.find((m) => m.personId === cleared.personId)!.clearances).toEqual([
+      expect.objectContaining({ id: recorded.id, current: true }),
+    ]);
+    expect(seen.find((m) => m.personId === notCleared.personId)!.clearances).toEqual([
+      expect.objectContaining({ current: false }),
+    ]);
+    // A member sees only their own row, with their own clearances.
+    const own = (await gql(cleared).execute(ServingTeamClearancesDocument, { id: t.id })).data!.servingTeam!
+      .members;
+    expect(own.map((m) => [m.personId, m.clearances.length])).toEqual([[cleared.personId, 1]]);
+
+    const plan = (
+      await gql(pastor).execute(ServingCreatePlanDocument, { input: { title: `Kids ${run}`, date: day } })
+    ).data!.createServingPlan;
+    await gql(pastor).execute(ServingSetPlanStatusDocument, { id: plan.id, status: "PUBLISHED" });
+    await gql(leader).execute(ServingSetNeedDocument, { planId: plan.id, positionId: kids.id, count: 2 });
+    const filled = (await gql(leader).execute(ServingAutofillDocument, { teamId: t.id, from: day, to: day }))
+      .data!.servingAutofill;
+    expect(filled.proposals.filter((p) => p.positionId === kids.id).map((p) => p.personId)).toEqual([
+      cleared.personId,
+    ]);
+    expect(filled.unfilled).toContainEqual({ planId: plan.id, positionId: kids.id, missing: 1 });
   });
 
   it("the leader's schedule is live: an answer reaches their subscription; a volunteer may not subscribe", async () => {

@@ -90,6 +90,7 @@ export const ENUM_VALUES = {
   ServingPlanStatus: lowercase("DRAFT", "PUBLISHED", "DONE"),
   ServingRequestStatus: lowercase("PENDING", "ACCEPTED", "DECLINED", "CANCELLED", "REPLACED"),
   ServingRequestSource: lowercase("MANUAL", "AUTOFILL", "SIGNUP", "SWAP"),
+  ServingClearanceKind: lowercase("BACKGROUND_CHECK", "TRAINING"),
   ServingConflictKind: lowercase(
     "NOT_ON_POSITION",
     "CLEARANCE_MISSING",

@@ -19,6 +19,7 @@ import { groupsResolvers } from "./groups/resolvers.ts";
 import { servingResolvers } from "./serving/resolvers.ts";
 import { availabilityResolvers } from "./serving/availability.ts";
 import { placesResolvers } from "./serving/places.ts";
+import { clearanceResolvers } from "./serving/clearances.ts";
 
 const modules: Resolvers[] = [
   { Query: { ping: () => true }, Mutation: { noop: () => true } },
@@ -43,6 +44,7 @@ const modules: Resolvers[] = [
   servingResolvers,
   availabilityResolvers,
   placesResolvers,
+  clearanceResolvers,
 ];
 
 /** Merge the feature modules' resolver maps (each type's fields from every module). */

@@ -871,6 +871,13 @@ export type ServingBlockoutInput = {
   until?: string | null | undefined;
 };
 
+/** What a clearance attests. */
+export type ServingClearanceKind =
+  /** A passed background check (positions with children). */
+  | 'BACKGROUND_CHECK'
+  /** Completed training. */
+  | 'TRAINING';
+
 /** Why someone should not be asked for a place. */
 export type ServingConflictKind =
   /** They marked the day as unavailable. */

@@ -107,6 +107,22 @@ export const adminServing = {
   "admin.serving.roster.removed": "{name} was taken off the team.",
   "admin.serving.schedule.title": "Schedule",
   "admin.serving.backToMine": "My serving",
+  "admin.serving.clearances.title": "Background check and training",
+  "admin.serving.clearances.none":
+    "Nothing recorded for {name}: positions that require a background check or training are not offered to them.",
+  "admin.serving.clearances.kind": "What",
+  "admin.serving.clearances.kind.BACKGROUND_CHECK": "Background check",
+  "admin.serving.clearances.kind.TRAINING": "Training",
+  "admin.serving.clearances.current": "Current",
+  "admin.serving.clearances.expired": "Expired",
+  "admin.serving.clearances.dates":
+    "Passed on {passed}{hasExpiry, select, yes {, expires on {expires}} other {, does not expire}}",
+  "admin.serving.clearances.passedOn": "Passed on",
+  "admin.serving.clearances.expiresOn": "Expires on",
+  "admin.serving.clearances.expiresHint": "Leave it empty if it does not expire.",
+  "admin.serving.clearances.add": "Record it",
+  "admin.serving.clearances.remove": "Remove",
+  "admin.serving.clearances.removeNamed": "Remove the {kind}",
   "admin.serving.roster.addViaOffice":
     "To add someone new to the team, ask the church office: they can find everyone in the church's list.",
   "admin.serving.schedule.intro":

@@ -110,6 +110,22 @@ export const adminServing: Record<keyof typeof english, string> = {
   "admin.serving.roster.removed": "Se quitó a {name} del equipo.",
   "admin.serving.schedule.title": "Turnos",
   "admin.serving.backToMine": "Mi servicio",
+  "admin.serving.clearances.title": "Verificación de antecedentes y formación",
+  "admin.serving.clearances.none":
+    "No hay nada registrado para {name}: no se le ofrecen los puestos que requieren verificación de antecedentes o formación.",
+  "admin.serving.clearances.kind": "Qué",
+  "admin.serving.clearances.kind.BACKGROUND_CHECK": "Verificación de antecedentes",
+  "admin.serving.clearances.kind.TRAINING": "Formación",
+  "admin.serving.clearances.current": "Vigente",
+  "admin.serving.clearances.expired": "Vencida",
+  "admin.serving.clearances.dates":
+    "Aprobada el {passed}{hasExpiry, select, yes {, vence el {expires}} other {, no vence}}",
+  "admin.serving.clearances.passedOn": "Aprobada el",
+  "admin.serving.clearances.expiresOn": "Vence el",
+  "admin.serving.clearances.expiresHint": "Déjalo vacío si no vence.",
+  "admin.serving.clearances.add": "Registrar",
+  "admin.serving.clearances.remove": "Quitar",
+  "admin.serving.clearances.removeNamed": "Quitar la {kind}",
   "admin.serving.roster.addViaOffice":
     "Para sumar a alguien nuevo al equipo, pídeselo a la oficina de la iglesia: allí pueden buscar a todas las personas.",
   "admin.serving.schedule.intro":

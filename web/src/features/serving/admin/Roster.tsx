@@ -19,6 +19,7 @@ import { useAbilities } from "../../../lib/abilities.ts";
 import { handleError, type UiError } from "../../../lib/handleError.ts";
 import { useDebounced } from "../../../lib/useDebounced.ts";
 import { RoleBadge } from "./common.tsx";
+import { Clearances } from "./Clearances.tsx";
 
 const ROLES: ServingRole[] = ["MEMBER", "LEADER"];
 /** People the search shows at once: enough to find one by name. */
@@ -430,6 +431,7 @@ function MemberForm({
           onCancel={onClose}
         />
       </form>
+      <Clearances personId={member.personId} name={member.name} clearances={member.clearances} />
       <div className="serving-member__remove">
         <h3>{t("admin.serving.roster.removeTitle")}</h3>
         <p className="muted small">{t("admin.serving.roster.removeHint")}</p>
