@@ -8,9 +8,13 @@
 // - A signup: on a team that allows it, a member puts themself into an open place of a published plan
 //   (source "signup", accepted at once); the hook checks the team, the position and the places left.
 //
-// The rules below are the whole live rules of serving_requests (written out in full, not patched), so
-// this file alone says who may read and write a request. Field lists and helpers as in
-// 1732600000_serving.js.
+// - A plan's places: whoever is asked anywhere on a published plan sees all its needs (which positions,
+//   how many), so "who else serves" covers the whole plan, not only their own position (the requests'
+//   rule already shows fellow volunteers' accepted places plan-wide where the team shows names).
+//
+// The rules below are the whole live rules of serving_requests and of reading serving_needs (written
+// out in full, not patched), so this file alone says who may read and write them. Field lists and
+// helpers as in 1732600000_serving.js.
 
 const has = (permission) => `@request.auth.roles.permissions:each ?= "${permission}"`;
 const MANAGE = has("serving.manage");
@@ -63,6 +67,11 @@ const selfCreate =
 /** In-app notices: a teammate asks for someone to take their place; a place changed hands. */
 const NOTICE_KINDS = ["serving_swap", "serving_swapped"];
 
+/** Reading a plan's places: staff, the position's team leaders, anyone asked on the (published) plan. */
+const needRead =
+  `${MANAGE} || ${leaderOf("position.team.")} || ` +
+  `(plan.status != "draft" && ((${ME} != "" && plan.serving_requests_via_plan.person ?= ${ME}) || ${SERVING_READ}))`;
+
 const RULES = {
   listRule: requestRead,
   viewRule: requestRead,
@@ -90,6 +99,10 @@ migrate(
     ];
     Object.assign(requests, RULES);
     app.save(requests);
+    const needs = app.findCollectionByNameOrId("serving_needs");
+    needs.listRule = needRead;
+    needs.viewRule = needRead;
+    app.save(needs);
     const notifications = app.findCollectionByNameOrId("notifications");
     const kind = notifications.fields.getByName("kind");
     kind.values = [...kind.values, ...NOTICE_KINDS];
@@ -100,6 +113,13 @@ migrate(
     const kind = notifications.fields.getByName("kind");
     kind.values = kind.values.filter((value) => !NOTICE_KINDS.includes(value));
     app.save(notifications);
+    const needs = app.findCollectionByNameOrId("serving_needs");
+    const firstNeedRead =
+      `${MANAGE} || ${leaderOf("position.team.")} || ` +
+      `(plan.status != "draft" && ((${ME} != "" && serving_requests_via_need.person ?= ${ME}) || ${SERVING_READ}))`;
+    needs.listRule = firstNeedRead;
+    needs.viewRule = firstNeedRead;
+    app.save(needs);
     const requests = app.findCollectionByNameOrId("serving_requests");
     for (const row of app.findAllRecords("serving_requests", $dbx.hashExp({ status: "replaced" })))
       app.delete(row);

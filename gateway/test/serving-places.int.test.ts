@@ -411,6 +411,34 @@ describe("places changing hands", () => {
     expect(filled.unfilled).toContainEqual({ planId: plan.id, positionId: kids.id, missing: 1 });
   });
 
+  it("who else serves: a volunteer asked on a plan sees its other places and who accepted them where the team shows names", async () => {
+    const { team: t, leader, greeters, plan, need } = await team({}, 2);
+    const [greeter, barista] = greeters as [TestUser, TestUser];
+    const coffee = (
+      await gql(pastor).execute(ServingCreatePositionDocument, { teamId: t.id, input: { name: "Coffee" } })
+    ).data!.createServingPosition;
+    const row = await su
+      .collection("serving_members")
+      .getFirstListItem(`team = "${t.id}" && person = "${barista.personId}"`);
+    await su.collection("serving_members").update(row.id, { positions: [coffee.id] });
+    const coffeeNeed = (
+      await gql(leader).execute(ServingSetNeedDocument, { planId: plan.id, positionId: coffee.id, count: 1 })
+    ).data!.setServingNeed;
+    await askAndAccept(leader, need.id, greeter);
+    await askAndAccept(leader, coffeeNeed.id, barista);
+    const needs = (await gql(greeter).execute(ServingNeedRequestsDocument, { id: plan.id })).data!
+      .servingPlan!.needs;
+    expect(needs.map((n) => n.id).sort()).toEqual([need.id, coffeeNeed.id].sort());
+    expect(needs.flatMap((n) => n.requests.map((r) => r.personId)).sort()).toEqual(
+      [greeter.personId, barista.personId].sort(),
+    );
+    // A team that keeps names to itself: the greeter sees the coffee place, not who fills it.
+    await su.collection("serving_teams").update(t.id, { showNames: false });
+    const hidden = (await gql(greeter).execute(ServingNeedRequestsDocument, { id: plan.id })).data!
+      .servingPlan!.needs;
+    expect(hidden.find((n) => n.id === coffeeNeed.id)!.requests).toEqual([]);
+  });
+
   it("the leader's schedule is live: an answer reaches their subscription; a volunteer may not subscribe", async () => {
     const { team: t, leader, greeters, need, plan } = await team({}, 1);
     const query = `subscription($t: ID!) { servingScheduleChanged(teamId: $t) { teamId planId requestId } }`;
