@@ -102,6 +102,7 @@ interface ServingLoaders {
   mine: Promise<ServingMemberRecord[]> | null;
   position: DataLoader<string, ServingPositionRecord | null>;
   positionsOfTeam: DataLoader<string, ServingPositionRecord[]>;
+  membersOfTeam: DataLoader<string, ServingMemberRecord[]>;
   needsOfPlan: DataLoader<string, ServingNeedRecord[]>;
   requestsOfPlan: DataLoader<string, ServingRequestRecord[]>;
   plan: DataLoader<string, ServingPlanRecord | null>;
@@ -139,6 +140,7 @@ function loadersOf(ctx: GatewayContext): ServingLoaders {
       mine: null,
       position: one<ServingPositionRecord>("serving_positions"),
       positionsOfTeam: list<ServingPositionRecord>("serving_positions", "team", "sort,name"),
+      membersOfTeam: list<ServingMemberRecord>("serving_members", "team", "role,name"),
       needsOfPlan: list<ServingNeedRecord>("serving_needs", "plan", "created"),
       requestsOfPlan: list<ServingRequestRecord>("serving_requests", "plan", "created"),
       plan: one<ServingPlanRecord>("serving_plans"),
@@ -568,13 +570,7 @@ export const servingResolvers: Resolvers = {
 
   ServingTeam: {
     positions: (team, _, ctx) => loadersOf(ctx).positionsOfTeam.load(team.id),
-    members: (team, _, ctx) =>
-      pbCall(() =>
-        ctx.pb.collection("serving_members").getFullList<ServingMemberRecord>({
-          filter: ctx.pb.filter("team = {:team}", { team: team.id }),
-          sort: "role,name",
-        }),
-      ),
+    members: (team, _, ctx) => loadersOf(ctx).membersOfTeam.load(team.id),
     can: async (team, _, ctx) => servingTeamCan(await ctx.viewer(), await membershipIn(ctx, team.id)),
   },
 
