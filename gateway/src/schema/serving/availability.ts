@@ -119,12 +119,16 @@ async function declineBlockedOut(ctx: GatewayContext, person: string, blockout: 
   for (const request of held) {
     const day = request.expand?.plan?.date.slice(0, 10);
     if (!day || !blockoutCovers(covered, day)) continue;
-    await writeAsCaller(() =>
+    // One answered meanwhile (or refused for any reason) stays as it is: the blockout is saved anyway.
+    const done = await writeAsCaller(() =>
       ctx.pb
         .collection("serving_requests")
         .update(request.id, { status: "declined", declineReason: blockout.reason || "" }),
+    ).then(
+      () => true,
+      () => false,
     );
-    declined.push(request.id);
+    if (done) declined.push(request.id);
   }
   if (declined.length)
     ctx.afterResponse(() => {

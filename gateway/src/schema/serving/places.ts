@@ -164,6 +164,19 @@ export const placesResolvers: Resolvers = {
             fields: "id,need,person,status",
           })
         : [];
+      // A need the caller is already asked for (whatever they answered) is not theirs to take again.
+      const mine = swaps.length
+        ? await pbCall(() =>
+            ctx.pb.collection("serving_requests").getFullList<ServingRequestRecord>({
+              filter: `person = ${ctx.pb.filter("{:me}", { me })} && (${anyOf(
+                ctx.pb,
+                "need",
+                swaps.map((r) => r.need),
+              )})`,
+              fields: "id,need",
+            }),
+          )
+        : [];
       const openings = [
         ...needs.flatMap((need) => {
           const held = taken.filter((r) => r.need === need.id);
@@ -187,7 +200,8 @@ export const placesResolvers: Resolvers = {
         ...swaps.flatMap((request) => {
           const plan = request.expand?.plan;
           const position = request.expand?.position;
-          if (request.person === me || !plan || !position) return [];
+          if (request.person === me || !plan || !position || mine.some((r) => r.need === request.need))
+            return [];
           return [
             {
               needId: request.need,
