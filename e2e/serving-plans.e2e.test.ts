@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { launchChromium } from "./support/browser.ts";
-import { DEMO_PASSWORD, expectAccessible, newContext, signIn, watchErrors } from "./support/app.ts";
+import { DEMO_PASSWORD, expectAccessible, graphql, newContext, signIn, watchErrors } from "./support/app.ts";
 
 // Serving plans (issue 27) in a real browser, on the demo church: Paul Pastor (staff) creates a plan in
 // the drawer (a plan without a day is refused on the field), with a service time and the order of
@@ -32,23 +32,6 @@ async function shot(page: Page, name: string) {
 }
 
 const heading = (page: Page, name: string) => page.getByRole("heading", { level: 1, name, exact: true });
-
-/** A GraphQL call from a signed-in page, as the app makes it (same origin, its cookie). */
-async function graphql<T>(page: Page, query: string, variables: Record<string, unknown> = {}): Promise<T> {
-  const result = await page.evaluate(
-    async ([query, variables]) => {
-      const response = await fetch("/graphql", {
-        method: "POST",
-        headers: { "content-type": "application/json", "x-graphql-yoga-csrf": "1" },
-        body: JSON.stringify({ query, variables }),
-      });
-      return response.json();
-    },
-    [query, variables] as const,
-  );
-  expect((result as { errors?: unknown }).errors).toBeUndefined();
-  return (result as { data: T }).data;
-}
 
 /** A day `days` after today in the church's zone (the demo church is in Chicago), as YYYY-MM-DD. */
 function dayFromToday(days: number): string {

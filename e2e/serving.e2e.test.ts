@@ -6,6 +6,7 @@ import {
   catcherUrl,
   DEMO_PASSWORD,
   expectAccessible,
+  graphql,
   linkFrom,
   newContext,
   signIn,
@@ -40,23 +41,6 @@ async function shot(page: Page, name: string) {
 }
 /** Polls wait for the app (page loads, GraphQL) rather than vitest's 1 s default. */
 const SLOW = { timeout: 15_000 };
-
-/** A GraphQL call from a signed-in page, as the app makes it (same origin, its cookie). */
-async function graphql<T>(page: Page, query: string, variables: Record<string, unknown> = {}): Promise<T> {
-  const result = await page.evaluate(
-    async ([query, variables]) => {
-      const response = await fetch("/graphql", {
-        method: "POST",
-        headers: { "content-type": "application/json", "x-graphql-yoga-csrf": "1" },
-        body: JSON.stringify({ query, variables }),
-      });
-      return response.json();
-    },
-    [query, variables] as const,
-  );
-  expect((result as { errors?: unknown }).errors).toBeUndefined();
-  return (result as { data: T }).data;
-}
 
 describe("serving: a request to serve, answered", () => {
   it("Mark accepts; Paul auto-fills, adjusts and sends; Mark declines from the mail signed out; the matrix shows it live with the next greeter asked; a swap to Erin completes", async () => {

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import { expect } from "vitest";
 import { DEMO_PASSWORD } from "../../scripts/lib/seed.ts";
 import { thisStack } from "./environment.ts";
 
@@ -132,4 +133,25 @@ export async function recordGraphqlResponses(page: Page): Promise<{ texts(): Pro
       return [...bodies];
     },
   };
+}
+
+/** A GraphQL call from a signed-in page, as the app makes it (same origin, its cookie); fails on errors. */
+export async function graphql<T>(
+  page: Page,
+  query: string,
+  variables: Record<string, unknown> = {},
+): Promise<T> {
+  const result = await page.evaluate(
+    async ([query, variables]) => {
+      const response = await fetch("/graphql", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-graphql-yoga-csrf": "1" },
+        body: JSON.stringify({ query, variables }),
+      });
+      return response.json();
+    },
+    [query, variables] as const,
+  );
+  expect((result as { errors?: unknown }).errors).toBeUndefined();
+  return (result as { data: T }).data;
 }

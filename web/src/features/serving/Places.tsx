@@ -1,3 +1,4 @@
+import { PlanTimes } from "./PlanTimes.tsx";
 import { useState } from "react";
 import {
   MyServingOpeningsDocument,
@@ -10,10 +11,9 @@ import {
   type ServingRequestCardFragment,
 } from "./serving.generated.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
-import { formatCalendarDate, formatWhen } from "../../i18n/format.ts";
+import { formatCalendarDate } from "../../i18n/format.ts";
 import { Alert, type Notice } from "../../components/Alert.tsx";
 import { handleError } from "../../lib/handleError.ts";
-import { useChurchDateTime } from "../../lib/dates.ts";
 
 /*
  * Places changing hands on /me/serving (issue 27): a volunteer who accepted asks for someone to take
@@ -120,7 +120,6 @@ function OpeningCard({
 }) {
   const i18n = useI18n();
   const { t, locale } = i18n;
-  const { timeZone } = useChurchDateTime();
   const [takeSwap, swapState] = useTakeServingSwap({ refetchQueries: REFETCH, awaitRefetchQueries: true });
   const [signUp, signUpState] = useSignUpToServe({ refetchQueries: REFETCH, awaitRefetchQueries: true });
   const busy = swapState.loading || signUpState.loading;
@@ -145,19 +144,7 @@ function OpeningCard({
             : t("serving.openings.left", { count: opening.placesLeft })}
         </span>
       </p>
-      {opening.times.length > 0 && (
-        <ul className="serving-request__times">
-          {opening.times.map((time) => (
-            <li key={`${time.kind}-${time.startsAt}`}>
-              <strong>{time.label || t(`serving.timeKind.${time.kind}`)}</strong>{" "}
-              <span className="serving-request__time">
-                {formatWhen(time.startsAt, locale, { date: "none", timeZone })}–
-                {formatWhen(time.endsAt, locale, { date: "none", timeZone })}
-              </span>
-            </li>
-          ))}
-        </ul>
-      )}
+      <PlanTimes times={opening.times} />
       <button type="button" className="button button--small" disabled={busy} onClick={take}>
         {opening.swapRequestId ? t("serving.openings.takeSwap") : t("serving.openings.signUp")}
         <span className="visually-hidden">: {heading}</span>

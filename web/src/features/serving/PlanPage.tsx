@@ -1,14 +1,14 @@
+import { PlanTimes } from "./PlanTimes.tsx";
 import { Link, useParams } from "react-router";
 import { useServingPlanPage, type ServingPlanPageQuery } from "./PlanPage.generated.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
-import { formatCalendarDate, formatWhen } from "../../i18n/format.ts";
+import { formatCalendarDate } from "../../i18n/format.ts";
 import { Alert } from "../../components/Alert.tsx";
 import { Loading } from "../../components/Loading.tsx";
 import { RichText } from "../../components/RichText.tsx";
 import { NotFoundPage } from "../errors/NotFoundPage.tsx";
 import { handleError } from "../../lib/handleError.ts";
 import { usePageTitle } from "../../lib/usePageTitle.ts";
-import { useChurchDateTime } from "../../lib/dates.ts";
 import { AnswerForm } from "./pages.tsx";
 import "./serving.css";
 import "./plan-page.css";
@@ -53,7 +53,6 @@ export function ServingPlanPage() {
 
 function PlanView({ plan, teams }: { plan: Plan; teams: ServingPlanPageQuery["servingTeams"] }) {
   const { t, locale } = useI18n();
-  const { timeZone } = useChurchDateTime();
   const teamName = (need: Need) => teams.find((team) => team.id === need.position.teamId)?.name;
   const placeName = (need: Need) => {
     const team = teamName(need);
@@ -93,17 +92,7 @@ function PlanView({ plan, teams }: { plan: Plan; teams: ServingPlanPageQuery["se
           <h2 id="plan-times" className="visually-hidden">
             {t("serving.plan.times")}
           </h2>
-          <ul className="serving-request__times serving-plan-page__times">
-            {plan.times.map((time) => (
-              <li key={`${time.kind}-${time.startsAt}`}>
-                <strong>{time.label || t(`serving.timeKind.${time.kind}`)}</strong>{" "}
-                <span className="serving-request__time">
-                  {formatWhen(time.startsAt, locale, { date: "none", timeZone })}–
-                  {formatWhen(time.endsAt, locale, { date: "none", timeZone })}
-                </span>
-              </li>
-            ))}
-          </ul>
+          <PlanTimes times={plan.times} className="serving-plan-page__times" />
         </section>
       )}
       {mine.length > 0 && (

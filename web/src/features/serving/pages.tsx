@@ -1,3 +1,4 @@
+import { PlanTimes } from "./PlanTimes.tsx";
 import { useEffect, useId, useState, type FormEvent } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
 import {
@@ -7,13 +8,12 @@ import {
   type ServingRequestCardFragment,
 } from "./serving.generated.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
-import { formatCalendarDate, formatWhen } from "../../i18n/format.ts";
+import { formatCalendarDate } from "../../i18n/format.ts";
 import { Alert } from "../../components/Alert.tsx";
 import { Loading } from "../../components/Loading.tsx";
 import { TextAreaField } from "../../components/Field.tsx";
 import { handleError, type UiError } from "../../lib/handleError.ts";
 import { usePageTitle } from "../../lib/usePageTitle.ts";
-import { useChurchDateTime } from "../../lib/dates.ts";
 import { LIMITS } from "@flock/shared/limits";
 import { Availability } from "./Availability.tsx";
 import { OpenPlaces, SwapControl } from "./Places.tsx";
@@ -43,7 +43,6 @@ function RequestSummary({
   headingLevel: 2 | 3;
 }) {
   const { t, locale } = useI18n();
-  const { timeZone } = useChurchDateTime();
   const Heading = headingLevel === 2 ? "h2" : "h3";
   const plan = request.plan;
   return (
@@ -60,19 +59,7 @@ function RequestSummary({
           {t(`serving.status.${request.status}`)}
         </span>
       </p>
-      {plan && plan.times.length > 0 && (
-        <ul className="serving-request__times">
-          {plan.times.map((time) => (
-            <li key={`${time.kind}-${time.startsAt}`}>
-              <strong>{time.label || t(`serving.timeKind.${time.kind}`)}</strong>{" "}
-              <span className="serving-request__time">
-                {formatWhen(time.startsAt, locale, { date: "none", timeZone })}–
-                {formatWhen(time.endsAt, locale, { date: "none", timeZone })}
-              </span>
-            </li>
-          ))}
-        </ul>
-      )}
+      {plan && <PlanTimes times={plan.times} />}
       {request.status === "DECLINED" && request.declineReason && (
         <p className="muted small">{t("serving.request.yourReason", { reason: request.declineReason })}</p>
       )}
