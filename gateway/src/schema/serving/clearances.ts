@@ -11,7 +11,7 @@ import type { Resolvers } from "../__generated__/types.ts";
 import { anyOf } from "./filters.ts";
 
 /**
- * Background checks and training (issue 27): recorded by staff (serving.manage), read under the rules
+ * Background checks and training (issue 27): recorded by staff (manageServing), read under the rules
  * of 1732600000_serving.js (staff, the person, the leaders of a team the person serves on). A position
  * that requires one is filled only by someone whose clearance has not expired on the plan's day
  * (autofill.ts); `current` says whether it holds today.

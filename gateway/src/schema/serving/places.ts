@@ -83,6 +83,9 @@ async function myActiveRows(ctx: GatewayContext, person: string): Promise<Servin
   );
 }
 
+const swapTaken = () =>
+  badUserInput({ replaces: { code: "swap_taken", message: "This place was taken meanwhile." } });
+
 type PlanExpanded = ServingRequestRecord & {
   expand?: {
     plan?: ServingPlanRecord;
@@ -273,8 +276,7 @@ export const placesResolvers: Resolvers = {
       const original = await pbCall(() =>
         ctx.pb.collection("serving_requests").getOne<ServingRequestRecord>(id),
       );
-      if (!original.swapOpen || original.status !== "accepted")
-        throw badUserInput({ replaces: { code: "swap_taken", message: "This place was taken meanwhile." } });
+      if (!original.swapOpen || original.status !== "accepted") throw swapTaken();
       const taken = await writeAsCaller(() =>
         ctx.pb.collection("serving_requests").create<ServingRequestRecord>({
           need: original.need,
@@ -283,7 +285,17 @@ export const placesResolvers: Resolvers = {
           replaces: original.id,
           status: "accepted",
         }),
-      );
+      ).catch(async (error: unknown) => {
+        // Someone quicker: the rules refuse a swap no longer open before the hook can say why.
+        const now = await (
+          await ctx.system.get()
+        )
+          .collection("serving_requests")
+          .getOne<ServingRequestRecord>(original.id)
+          .catch(() => null);
+        if (!now?.swapOpen || now.status !== "accepted") throw swapTaken();
+        throw error;
+      });
       ctx.afterResponse(() => void noticeSwapped(ctx, taken.id).catch(() => undefined));
       return taken;
     },

@@ -569,7 +569,13 @@ export const servingResolvers: Resolvers = {
   },
 
   ServingTeam: {
-    positions: (team, _, ctx) => loadersOf(ctx).positionsOfTeam.load(team.id),
+    // Primes the position loader: the schedule asks for the teams' positions and again for each need's.
+    positions: async (team, _, ctx) => {
+      const l = loadersOf(ctx);
+      const positions = await l.positionsOfTeam.load(team.id);
+      for (const position of positions) l.position.prime(position.id, position);
+      return positions;
+    },
     members: (team, _, ctx) => loadersOf(ctx).membersOfTeam.load(team.id),
     can: async (team, _, ctx) => servingTeamCan(await ctx.viewer(), await membershipIn(ctx, team.id)),
   },

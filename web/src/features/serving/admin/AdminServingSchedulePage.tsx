@@ -3,6 +3,7 @@ import { Link, useSearchParams } from "react-router";
 import { useApolloClient } from "@apollo/client/react";
 import {
   AdminServingAutofillDocument,
+  AdminServingSchedulePlanDocument,
   useAdminServingAsk,
   useAdminServingCandidates,
   useAdminServingSchedule,
@@ -62,18 +63,34 @@ export function AdminServingSchedulePage() {
   );
   const teamId = params.get("team") ?? teams[0]?.id ?? "";
   const team = teams.find((candidate) => candidate.id === teamId) ?? null;
-  // Answers arrive while the leader looks: each change on the team's schedule reads it again.
+  const client = useApolloClient();
+  // Answers arrive while the leader looks: each change reads its plan again (a burst once per plan);
+  // a resync (a reconnect, a slow reader) reads the whole range again.
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const changed = useRef(new Set<string>());
   useEffect(() => () => clearTimeout(timer.current ?? undefined), []);
   const live = useAdminServingScheduleLive({
     skip: !team,
     variables: { teamId },
-    onData: () => {
+    onData: ({ data: event }) => {
+      changed.current.add(event.data?.servingScheduleChanged.planId ?? "");
       clearTimeout(timer.current ?? undefined);
-      timer.current = setTimeout(() => void refetch().catch(() => undefined), LIVE_DEBOUNCE_MS);
+      timer.current = setTimeout(() => {
+        const plans = [...changed.current];
+        changed.current.clear();
+        const reads = plans.includes("")
+          ? [refetch()]
+          : plans.map((id) =>
+              client.query({
+                query: AdminServingSchedulePlanDocument,
+                variables: { id },
+                fetchPolicy: "network-only",
+              }),
+            );
+        void Promise.all(reads).catch(() => undefined);
+      }, LIVE_DEBOUNCE_MS);
     },
   });
-  const client = useApolloClient();
   const [proposing, setProposing] = useState(false);
   const [proposals, setProposals] = useState<Proposal[] | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
