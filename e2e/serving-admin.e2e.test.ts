@@ -6,7 +6,8 @@ import { DEMO_PASSWORD, expectAccessible, newContext, signIn, watchErrors } from
 
 // The staff screens for serving teams (issue 27) in a real browser, on the demo church: the
 // administrator creates a team in the drawer (an empty name is refused on the field), gives it a
-// position, puts Ngozi Okafor on it as its leader in that position, sees her in the roster and the
+// position, puts Ngozi Okafor on it as its leader in that position, records her background check in
+// her drawer (a future day refused on the field), sees her in the roster and the
 // teams list, and archives the team with the list's bulk action. axe-core on every screen.
 
 let browser: Browser;
@@ -99,6 +100,24 @@ describe("serving teams for staff", () => {
     const cells = await row.getByRole("cell").allTextContents();
     expect(cells).toEqual(["Ngozi Okafor", "Leader", "Lot attendant", "Serving"]);
     await expectAccessible(page);
+
+    // Her drawer: a background check recorded (a day in the future refused on the field), then current.
+    await row.getByRole("button", { name: "Ngozi Okafor" }).click();
+    const herDrawer = page.getByRole("dialog", { name: "Ngozi Okafor" });
+    const checks = herDrawer.getByRole("region", { name: "Background check and training" });
+    await expect.poll(() => checks.isVisible(), SLOW).toBe(true);
+    await checks.getByLabel("Passed on").fill("2099-01-01");
+    await checks.getByRole("button", { name: "Record it" }).click();
+    await expect
+      .poll(() => checks.getByText("This date can't be in the future.").isVisible(), SLOW)
+      .toBe(true);
+    await checks.getByLabel("Passed on").fill("2026-01-15");
+    await checks.getByRole("button", { name: "Record it" }).click();
+    await expect.poll(() => checks.getByText("Current").isVisible(), SLOW).toBe(true);
+    expect(await checks.getByText(/Passed on January 15, 2026, does not expire/).isVisible()).toBe(true);
+    await expectAccessible(page);
+    await page.keyboard.press("Escape");
+    await expect.poll(() => herDrawer.isVisible(), SLOW).toBe(false);
 
     // Back to the list: the new team with its counts and leader; archived with the bulk action.
     await page.getByRole("link", { name: "All serving teams" }).click();

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from "react";
 import {
   useAdminAddServingClearance,
   useAdminRemoveServingClearance,
-  type AdminServingClearanceFragment,
+  type AdminServingMemberFragment,
 } from "./AdminServing.generated.ts";
 import type { ServingClearanceKind } from "../../../gql/types.ts";
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
@@ -27,7 +27,7 @@ export function Clearances({
 }: {
   personId: string;
   name: string;
-  clearances: readonly AdminServingClearanceFragment[];
+  clearances: AdminServingMemberFragment["clearances"];
 }) {
   const i18n = useI18n();
   const { t, locale } = i18n;
