@@ -30,6 +30,7 @@ import {
   ServingCreatePlanDocument,
   ServingCreatePositionDocument,
   ServingCreateTeamDocument,
+  ServingHistoryDocument,
   ServingNeedRequestsDocument,
   ServingOpeningsDocument,
   ServingSetNeedDocument,
@@ -437,6 +438,30 @@ describe("places changing hands", () => {
     const hidden = (await gql(greeter).execute(ServingNeedRequestsDocument, { id: plan.id })).data!
       .servingPlan!.needs;
     expect(hidden.find((n) => n.id === coffeeNeed.id)!.requests).toEqual([]);
+  });
+
+  it("history: a volunteer's accepted places on past plans, the latest first (not pending ones, not the coming ones)", async () => {
+    const { greeter, greeters, need, leader } = await team({}, 1, 2);
+    const [volunteer] = greeters as [TestUser];
+    const past = async (date: string, status: string) => {
+      const plan = await su
+        .collection("serving_plans")
+        .create({ title: `Past ${run}`, date: `${date} 00:00:00.000Z`, status: "published" });
+      const pastNeed = await su
+        .collection("serving_needs")
+        .create({ plan: plan.id, position: greeter.id, count: 1 });
+      await su
+        .collection("serving_requests")
+        .create({ need: pastNeed.id, person: volunteer.personId, status });
+      return plan.id;
+    };
+    const older = await past("2026-01-04", "accepted");
+    const newer = await past("2026-02-01", "accepted");
+    await past("2026-03-01", "pending");
+    await askAndAccept(leader, need.id, volunteer); // the coming one
+    const history = (await gql(volunteer).execute(ServingHistoryDocument, {})).data!.myServingHistory;
+    expect(history.map((h) => h.plan!.id)).toEqual([newer, older]);
+    expect(history.every((h) => h.status === "ACCEPTED" && h.position!.name === "Greeter")).toBe(true);
   });
 
   it("the leader's schedule is live: an answer reaches their subscription; a volunteer may not subscribe", async () => {

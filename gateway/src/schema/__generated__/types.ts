@@ -3296,6 +3296,8 @@ export type Query = {
   myPrayerRequests: PrayerRequestConnection;
   /** The signed-in person's blockouts and serving preferences. */
   myServingAvailability: ServingAvailability;
+  /** Where the signed-in person served (accepted places on plans before today), the latest first. */
+  myServingHistory: Array<ServingRequest>;
   /** Open places the signed-in person may take, by day: signups on teams that allow them, and teammates' swaps, for positions they fill on published plans from today. */
   myServingOpenings: Array<ServingOpening>;
   /** The signed-in person's requests to serve on plans from today on, by day. */
@@ -3569,6 +3571,15 @@ export type QueryMediaLibraryArgs = {
  */
 export type QueryMyPrayerRequestsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
+export type QueryMyServingHistoryArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
@@ -6868,6 +6879,7 @@ export type QueryResolvers<ContextType = GatewayContext, ParentType extends Reso
   myGroups?: Resolver<Array<ResolversTypes['Group']>, ParentType, ContextType>;
   myPrayerRequests?: Resolver<ResolversTypes['PrayerRequestConnection'], ParentType, ContextType, RequireFields<QueryMyPrayerRequestsArgs, 'first'>>;
   myServingAvailability?: Resolver<ResolversTypes['ServingAvailability'], ParentType, ContextType>;
+  myServingHistory?: Resolver<Array<ResolversTypes['ServingRequest']>, ParentType, ContextType, RequireFields<QueryMyServingHistoryArgs, 'first'>>;
   myServingOpenings?: Resolver<Array<ResolversTypes['ServingOpening']>, ParentType, ContextType>;
   myServingRequests?: Resolver<Array<ResolversTypes['ServingRequest']>, ParentType, ContextType>;
   myUpcomingEvents?: Resolver<Array<ResolversTypes['Occurrence']>, ParentType, ContextType>;

@@ -361,6 +361,23 @@ export const servingResolvers: Resolvers = {
         }),
       );
     },
+    async myServingHistory(_, { first }, ctx) {
+      const viewer = await requireViewer(ctx);
+      if (!viewer.person) return [];
+      const count = Math.min(Math.max(first ?? 20, 1), 100);
+      const before = `${today()} 00:00:00.000Z`;
+      const rows = await pbCall(() =>
+        ctx.pb.collection("serving_requests").getList<ServingRequestRecord>(1, count, {
+          filter: ctx.pb.filter("person = {:person} && plan.date < {:before} && status = 'accepted'", {
+            person: viewer.person,
+            before,
+          }),
+          sort: "-plan.date,-created",
+          skipTotal: true,
+        }),
+      );
+      return rows.items;
+    },
     async servingRequestByToken(_, { id, token }, ctx) {
       // No guest may read a request (its rules): the system reads the row and compares the secret, and
       // nothing is returned once it is answered (the hook spends the secret).

@@ -18,6 +18,7 @@ import { LIMITS } from "@flock/shared/limits";
 import { Availability } from "./Availability.tsx";
 import { OpenPlaces, SwapControl } from "./Places.tsx";
 import { LedTeams } from "./LedTeams.tsx";
+import { ServingHistory } from "./History.tsx";
 import "./serving.css";
 
 /*
@@ -262,6 +263,7 @@ export function MyServingPage() {
           )}
         </>
       )}
+      <ServingHistory />
       <Availability />
     </section>
   );

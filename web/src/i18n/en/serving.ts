@@ -14,6 +14,7 @@ export const serving = {
     "You asked for someone to take your place. It stays yours until a teammate takes it.",
   "serving.swap.stop": "I can serve after all",
   "serving.led.title": "Teams you lead",
+  "serving.history.title": "Where you served (the latest {count})",
   "serving.plan.forEvent": "For",
   "serving.led.schedule": "Schedule",
   "serving.led.team": "Positions and members",

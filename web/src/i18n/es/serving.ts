@@ -16,6 +16,8 @@ export const serving: Record<keyof typeof en, string> = {
     "Pediste que alguien tome tu puesto. Sigue siendo tuyo hasta que un compañero lo tome.",
   "serving.swap.stop": "Al final sí puedo servir",
   "serving.led.title": "Equipos que lideras",
+  "serving.history.title":
+    "{count, plural, one {Dónde serviste (el último)} other {Dónde serviste (los últimos #)}}",
   "serving.plan.forEvent": "Para",
   "serving.led.schedule": "Turnos",
   "serving.led.team": "Puestos e integrantes",
