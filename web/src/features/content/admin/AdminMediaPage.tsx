@@ -2,7 +2,12 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { useApolloClient } from "@apollo/client/react";
 import { CombinedGraphQLErrors } from "@apollo/client/errors";
-import { useAdminMediaPage, useDeleteMedia, useUpdateMedia } from "./AdminMediaPage.generated.ts";
+import {
+  AdminMediaPageDocument,
+  useAdminMediaPage,
+  useDeleteMedia,
+  useUpdateMedia,
+} from "./AdminMediaPage.generated.ts";
 import type { AdminMediaItemFragment } from "../../../lib/media.generated.ts";
 import type { MediaKind } from "../../../gql/types.ts";
 import { useI18n, type I18n } from "../../../i18n/I18nProvider.tsx";
@@ -60,10 +65,14 @@ export function AdminMediaPage() {
   const [search, setSearch] = useState("");
   const query = useDebounced(search.trim(), 300);
   const [kind, setKind] = useState<MediaKind | "">("");
+  const variables = { first: PAGE_SIZE, search: query || null, kind: kind || null };
   const { data, loading, error, fetchMore } = useAdminMediaPage({
-    variables: { first: PAGE_SIZE, search: query || null, kind: kind || null },
+    variables,
     fetchPolicy: "cache-and-network",
   });
+  // The list as it is asked for now (a search typed while files upload), for the read after uploads.
+  const current = useRef(variables);
+  current.current = variables;
   const [deleteMedia] = useDeleteMedia();
   const [uploads, setUploads] = useState<Upload[]>([]);
   const [editing, setEditing] = useState<Item | null>(null);
@@ -98,7 +107,16 @@ export function AdminMediaPage() {
         patch(upload.key, { error: (caught as UiError).message ?? t("error.UNKNOWN") });
       }
     }
-    await client.refetchQueries({ include: ["AdminMediaPage"] });
+    // Read afresh, never joined to a search's read still on its way (sent before the last file landed,
+    // it would answer without it): the cache then shows every upload whatever was typed meanwhile.
+    await client
+      .query({
+        query: AdminMediaPageDocument,
+        variables: current.current,
+        fetchPolicy: "network-only",
+        context: { queryDeduplication: false },
+      })
+      .catch(() => undefined);
   }
 
   /**
