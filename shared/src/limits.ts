@@ -97,6 +97,10 @@ export const LIMITS = {
   servingDeclineReasonMax: 250,
   servingBlockoutReasonMax: 100,
   servingMaxPerMonthMax: 31,
+  /** A plan's times (rehearsal, services): how many, and a time's label; a volunteer's preferred times. */
+  servingPlanTimesMax: 6,
+  servingPlanTimeLabelMax: 50,
+  servingPreferredTimesMax: 6,
   /** Events (PRODUCT.md §5): seats per occurrence (0 = no limit), an RSVP's guests, a registration's party. */
   eventCapacityMax: 100_000,
   rsvpGuestsMax: 20,

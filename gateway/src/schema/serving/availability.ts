@@ -21,8 +21,6 @@ import type { Resolvers, ServingBlockoutInput, ServingPreferencesInput } from ".
  * auto-fill). Read as /me/serving shows them.
  */
 
-const PREFERRED_TIMES_MAX = 6;
-
 function validateBlockout(input: ServingBlockoutInput) {
   const v = new Validator();
   const startsOn = v.day("startsOn", input.startsOn, { required: true });
@@ -54,8 +52,8 @@ function validatePreferences(input: ServingPreferencesInput) {
     );
   const times =
     input.preferredTimes == null ? undefined : [...new Set(input.preferredTimes.map((t) => t.trim()))];
-  if (times && times.length > PREFERRED_TIMES_MAX)
-    v.add("preferredTimes", "too_many", `At most ${PREFERRED_TIMES_MAX} times.`);
+  if (times && times.length > LIMITS.servingPreferredTimesMax)
+    v.add("preferredTimes", "too_many", `At most ${LIMITS.servingPreferredTimesMax} times.`);
   if (times?.some((t) => !/^([01]\d|2[0-3]):[0-5]\d$/.test(t)))
     v.add("preferredTimes", "invalid_time", "Write times as 09:00 or 18:30.");
   v.done();

@@ -49,8 +49,6 @@ import type {
 /** At most this many people asked at once (one leader's click). */
 const ASK_MAX = 20;
 /** A plan's times: at most this many, each within this long. */
-const TIMES_MAX = 6;
-const TIME_LABEL_MAX = 50;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 const HOLDS_PLACE = new Set(["pending", "accepted"]);
@@ -262,10 +260,11 @@ function validatePlan(input: ServingPlanInput) {
     v.add("notes", "too_long", `Use at most ${LIMITS.servingPlanNotesMax} characters.`);
   let times: StoredPlanTime[] | undefined;
   if (input.times != null) {
-    if (input.times.length > TIMES_MAX) v.add("times", "too_many", `At most ${TIMES_MAX} times.`);
+    if (input.times.length > LIMITS.servingPlanTimesMax)
+      v.add("times", "too_many", `At most ${LIMITS.servingPlanTimesMax} times.`);
     const day = date ? Date.parse(date.replace(" ", "T")) : NaN;
     times = input.times.map((time, i) => {
-      const label = v.text(`times.${i}.label`, time.label, { max: TIME_LABEL_MAX });
+      const label = v.text(`times.${i}.label`, time.label, { max: LIMITS.servingPlanTimeLabelMax });
       const startsAt = new Date(time.startsAt);
       const endsAt = new Date(time.endsAt);
       if (Number.isNaN(startsAt.getTime()) || Number.isNaN(endsAt.getTime()))

@@ -11,9 +11,9 @@ import {
   type AdminServingPlanTimeFragment,
 } from "./AdminServingPlans.generated.ts";
 
-/** The gateway's own bounds (schema/serving/resolvers.ts: TIMES_MAX, TIME_LABEL_MAX): not in limits.ts yet. */
-export const PLAN_TIMES_MAX = 6;
-const TIME_LABEL_MAX = 50;
+/** The bounds the gateway checks too (shared/src/limits.ts). */
+export const PLAN_TIMES_MAX = LIMITS.servingPlanTimesMax;
+const TIME_LABEL_MAX = LIMITS.servingPlanTimeLabelMax;
 const KINDS: ServingTimeKind[] = ["SERVICE", "REHEARSAL", "OTHER"];
 
 /** One of the plan's times as typed: wall-clock "HH:MM" on the plan's day, in the church's zone. */
