@@ -154,7 +154,7 @@ const totalOf = async (collection: string) => (await su.collection(collection).g
  */
 async function idsOf(pb: PocketBase, collection: string) {
   const ids = new Set<string>();
-  for (let last = ""; ; ) {
+  for (let last = ""; ;) {
     const page = await pb.collection(collection).getList(1, 1000, {
       fields: "id",
       sort: "id",
@@ -462,7 +462,7 @@ const GRAPHQL: Partial<Record<Collection, Record<string, Check>>> = {
         // Every account, read through the gateway's pages (the same before/after rule as REST).
         await expectSawAll("users", async () => {
           const ids = new Set<string>();
-          for (let after: string | null | undefined = null; ; ) {
+          for (let after: string | null | undefined = null; ;) {
             const page = await gql.execute(AuthzUsersPageDocument, { after });
             expect(page.errors, persona).toBeUndefined();
             for (const edge of page.data!.users.edges) ids.add(edge.node.id);
