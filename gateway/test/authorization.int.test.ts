@@ -34,6 +34,7 @@ import {
   AuthzSettingsLogoDocument,
   AuthzUsersDocument,
   AuthzUsersPageDocument,
+  type AuthzUsersPageQuery,
 } from "./__generated__/operations.ts";
 import {
   columns,
@@ -462,13 +463,19 @@ const GRAPHQL: Partial<Record<Collection, Record<string, Check>>> = {
         // Every account, read through the gateway's pages (the same before/after rule as REST).
         await expectSawAll("users", async () => {
           const ids = new Set<string>();
-          for (let after: string | null | undefined = null; ;) {
-            const page = await gql.execute(AuthzUsersPageDocument, { after });
+          let after: string | null | undefined = null;
+          let more = true;
+          while (more) {
+            const page: { data?: AuthzUsersPageQuery | null; errors?: unknown } = await gql.execute(
+              AuthzUsersPageDocument,
+              { after },
+            );
             expect(page.errors, persona).toBeUndefined();
             for (const edge of page.data!.users.edges) ids.add(edge.node.id);
-            if (!page.data!.users.pageInfo.hasNextPage) return ids;
+            more = page.data!.users.pageInfo.hasNextPage;
             after = page.data!.users.pageInfo.endCursor;
           }
+          return ids;
         });
       }
     },
