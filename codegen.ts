@@ -99,6 +99,12 @@ const config: CodegenConfig = {
           ServingRequest: "../serving/resolvers.ts#ServingRequestModel",
           ServingBlockout: "../../pocketbase/records.ts#ServingBlockoutRecord",
           ServingClearance: "../../pocketbase/records.ts#ServingClearanceRecord",
+          // Check-in
+          CheckinRoom: "../../pocketbase/records.ts#CheckinRoomRecord",
+          CheckinSession: "../../pocketbase/records.ts#CheckinSessionRecord",
+          Checkin: "../../pocketbase/records.ts#CheckinRecord",
+          CheckinFamily: "../checkin/families.ts#FamilyModel",
+          CheckinFamilyMember: "../checkin/families.ts#FamilyMemberModel",
         },
       },
     },

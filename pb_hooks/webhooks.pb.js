@@ -16,6 +16,7 @@ onRecordCreate(
   "people",
   "visit_requests",
   "serving_requests",
+  "checkins",
 );
 
 onRecordUpdate(
@@ -33,4 +34,5 @@ onRecordUpdate(
   "people",
   "visit_requests",
   "serving_requests",
+  "checkins",
 );

@@ -131,6 +131,17 @@ const PB_FIELD_CODES: Record<string, string> = {
   validation_signup_closed: "signup_closed",
   validation_plan_not_published: "plan_not_published",
   validation_not_accepted: "not_accepted",
+  // Check-in's hook (pb_hooks/lib/checkin.js).
+  validation_checkin_closed: "checkin_closed",
+  validation_room_not_open: "room_not_open",
+  validation_room_full: "room_full",
+  validation_ratio: "ratio",
+  validation_clearance_required: "clearance_required",
+  validation_person_archived: "person_archived",
+  validation_no_code: "no_code",
+  validation_checked_out: "checked_out",
+  validation_wrong_code: "wrong_code",
+  validation_code_required: "code_required",
 };
 
 /**

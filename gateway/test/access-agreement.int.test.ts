@@ -164,6 +164,14 @@ const PROBES: Record<Ability, (pb: PocketBase, user: TestUser | null) => Promise
     if (created) await su.collection("serving_teams").delete(created.id);
     return !!created;
   },
+  async operateCheckin(pb) {
+    const created = await pb
+      .collection("checkin_rooms")
+      .create({ name: `Probe ${slug("room")}`, active: true })
+      .catch(() => null);
+    if (created) await su.collection("checkin_rooms").delete(created.id);
+    return !!created;
+  },
   async viewPeople(pb) {
     return withRecord(
       "people",

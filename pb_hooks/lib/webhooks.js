@@ -70,6 +70,20 @@ function eventsOf(collection, before, after) {
       };
       return [{ type: status === "accepted" ? "serving.accepted" : "serving.declined", data }];
     }
+    case "checkins": {
+      // Children only, and never a name or a code: the check-in, session, room and kind.
+      if (after.getString("kind") !== "child") return [];
+      const data = {
+        id: after.id,
+        session: after.getString("session"),
+        room: after.getString("room"),
+        firstTime: after.getBool("firstTime"),
+      };
+      if (!before) return [{ type: "checkin.checked_in", data }];
+      if (!before.getString("checkedOutAt") && after.getString("checkedOutAt"))
+        return [{ type: "checkin.checked_out", data }];
+      return [];
+    }
   }
   return [];
 }

@@ -29,6 +29,8 @@ export const ABILITIES = {
   manageGroups: ["groups.manage"],
   /** Every serving team, its positions and members; plans and who is asked to serve. */
   manageServing: ["serving.manage"],
+  /** Child check-in: stations, every family's check-in and checkout, rooms, sessions and reports. */
+  operateCheckin: ["checkin.operate"],
   /** The people and households staff screens and visit requests (read). */
   viewPeople: ["people.view", "people.manage"],
   /** Add, change and approve people and households. */
@@ -97,6 +99,7 @@ export const PERMISSION_VALUES = {
   EVENTS_MANAGE: "events.manage",
   GROUPS_MANAGE: "groups.manage",
   SERVING_MANAGE: "serving.manage",
+  CHECKIN_OPERATE: "checkin.operate",
   PRAYER_MODERATE: "prayer.moderate",
   PRAYER_VIEW_PASTORAL: "prayer.view_pastoral",
   MEDIA_MANAGE: "media.manage",

@@ -19,6 +19,7 @@ export type PermissionName =
   | "events.manage"
   | "groups.manage"
   | "serving.manage"
+  | "checkin.operate"
   | "prayer.moderate"
   | "prayer.view_pastoral"
   | "media.manage"
@@ -139,6 +140,8 @@ export interface ServiceTimeValue {
 }
 
 export interface SettingsRecord extends BaseRecord {
+  /** A room over its ratio of children to volunteers: refuse the check-in (the default) or warn. */
+  checkinRatioMode: "" | "refuse" | "warn";
   churchName: string;
   tagline: string;
   logo: string;
@@ -298,6 +301,7 @@ export interface NotificationRecord extends BaseRecord {
     | "serving_declined"
     | "serving_swap"
     | "serving_swapped"
+    | "checkin_page"
     | "group_chat";
   title: string;
   body: string;
@@ -463,6 +467,65 @@ export interface ServingClearanceRecord extends BaseRecord {
   kind: "background_check" | "training";
   passedOn: string;
   expiresOn: string;
+}
+
+/** Child check-in (pb_migrations/1732620000_checkin.js). */
+export interface CheckinRoomRecord extends BaseRecord {
+  name: string;
+  minAgeMonths: number | null;
+  maxAgeMonths: number | null;
+  capacity: number;
+  ratio: number;
+  requiresClearance: boolean;
+  active: boolean;
+  sort: number;
+}
+
+export interface CheckinSessionRecord extends BaseRecord {
+  name: string;
+  startsAt: string;
+  opensMinutes: number;
+  closesMinutes: number;
+  /** Kept by pb_hooks/lib/checkin.js from startsAt and the window. */
+  opensAt: string;
+  closesAt: string;
+  event: string;
+  rooms: string[];
+}
+
+export interface CheckinRecord extends BaseRecord {
+  session: string;
+  person: string;
+  room: string;
+  kind: "child" | "volunteer";
+  /** The rest is kept by the hook. */
+  name: string;
+  household: string;
+  code: string;
+  day: string;
+  checkedInBy: string;
+  checkedOutAt: string;
+  checkedOutBy: string;
+  overrideReason: string;
+  firstTime: boolean;
+  allergies: string;
+  medicalNotes: string;
+  alerts: string;
+  clientKey: string;
+}
+
+export interface PersonCareRecord extends BaseRecord {
+  person: string;
+  allergies: string;
+  medicalNotes: string;
+}
+
+export interface PickupAuthorizationRecord extends BaseRecord {
+  household: string;
+  name: string;
+  relationship: string;
+  status: "trusted" | "not_authorized";
+  notes: string;
 }
 
 /**
@@ -809,4 +872,9 @@ export interface Collections {
   serving_blockouts: ServingBlockoutRecord;
   serving_preferences: ServingPreferencesRecord;
   serving_clearances: ServingClearanceRecord;
+  checkin_rooms: CheckinRoomRecord;
+  checkin_sessions: CheckinSessionRecord;
+  checkins: CheckinRecord;
+  person_care: PersonCareRecord;
+  pickup_authorizations: PickupAuthorizationRecord;
 }

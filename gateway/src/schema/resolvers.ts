@@ -20,6 +20,7 @@ import { servingResolvers } from "./serving/resolvers.ts";
 import { availabilityResolvers } from "./serving/availability.ts";
 import { placesResolvers } from "./serving/places.ts";
 import { clearanceResolvers } from "./serving/clearances.ts";
+import { checkinFeatureResolvers } from "./checkin/resolvers.ts";
 
 const modules: Resolvers[] = [
   { Query: { ping: () => true }, Mutation: { noop: () => true } },
@@ -45,6 +46,7 @@ const modules: Resolvers[] = [
   availabilityResolvers,
   placesResolvers,
   clearanceResolvers,
+  ...checkinFeatureResolvers,
 ];
 
 /** Merge the feature modules' resolver maps (each type's fields from every module). */

@@ -219,6 +219,8 @@ export type NewPersonInput = {
 
 /** What a notification is about. */
 export type NotificationKind =
+  /** A child's room asks the parent to come (the child's household adults). */
+  | 'CHECKIN_PAGE'
   /** New messages in a group's chat (at most one per group per 30 minutes while unread). */
   | 'GROUP_CHAT'
   /** Leaders: someone asks to join their group. */
@@ -300,6 +302,8 @@ export type PeopleFilter = {
 export type Permission =
   /** Create, list and revoke API tokens and webhooks for integrations. */
   | 'API_MANAGE'
+  /** Operate child check-in: stations, every family's check-in and checkout, rooms, sessions and reports. */
+  | 'CHECKIN_OPERATE'
   /** Write drafts of posts and pages. */
   | 'CONTENT_EDIT'
   /** Publish, schedule, unpublish and delete posts and pages. */

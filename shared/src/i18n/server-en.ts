@@ -130,6 +130,9 @@ export const serverEn = {
   "serving.swapped.title": "{taker} takes {name}'s place as {position} on {date}",
   "serving.swapped.text":
     "{taker} took {name}'s place as {position} ({team}) for {plan} on {date}. {name} no longer serves then.",
+  "checkin.page.title": "Please come to {room}: {child} needs you",
+  "checkin.page.text":
+    "The volunteers in {room} ask you to come for {child} ({session}). Bring your pickup tag.",
   "groups.request.title": "{name} asks to join {group}",
   "groups.approved.title": "Welcome to {group}: your request was approved",
   "groups.request.text":

@@ -121,6 +121,9 @@ export const serverEs: Record<ServerMessageKey, string> = {
   "serving.swapped.title": "{taker} toma el puesto de {name} como {position} el {date}",
   "serving.swapped.text":
     "{taker} tomó el puesto de {name} como {position} ({team}) en {plan} el {date}. {name} ya no sirve ese día.",
+  "checkin.page.title": "Por favor ven a {room}: {child} te necesita",
+  "checkin.page.text":
+    "Los voluntarios de {room} te piden que vengas por {child} ({session}). Trae tu etiqueta de recogida.",
   "groups.request.title": "{name} pide unirse a {group}",
   "groups.approved.title": "Bienvenido a {group}: tu solicitud fue aprobada",
   "groups.request.text":

@@ -444,6 +444,8 @@ export type NewPersonInput = {
 
 /** What a notification is about. */
 export type NotificationKind =
+  /** A child's room asks the parent to come (the child's household adults). */
+  | 'CHECKIN_PAGE'
   /** New messages in a group's chat (at most one per group per 30 minutes while unread). */
   | 'GROUP_CHAT'
   /** Leaders: someone asks to join their group. */
@@ -525,6 +527,8 @@ export type PeopleFilter = {
 export type Permission =
   /** Create, list and revoke API tokens and webhooks for integrations. */
   | 'API_MANAGE'
+  /** Operate child check-in: stations, every family's check-in and checkout, rooms, sessions and reports. */
+  | 'CHECKIN_OPERATE'
   /** Write drafts of posts and pages. */
   | 'CONTENT_EDIT'
   /** Publish, schedule, unpublish and delete posts and pages. */
@@ -1208,6 +1212,10 @@ export type WebhookDeliveryStatus =
 
 /** An event a webhook can subscribe to. */
 export type WebhookEvent =
+  /** A child was checked in (ids of the check-in, session and room, and whether it was their first time; never a name or a code). */
+  | 'CHECKIN_CHECKED_IN'
+  /** A child was checked out (the same ids). */
+  | 'CHECKIN_CHECKED_OUT'
   /** An event went live. */
   | 'EVENT_PUBLISHED'
   /** A page went live. */

@@ -1,0 +1,377 @@
+import type PocketBase from "pocketbase";
+import { ClientResponseError } from "pocketbase";
+import type { GatewayContext } from "../../context.ts";
+import { badUserInput, pbCall } from "../../errors.ts";
+import type {
+  CheckinRecord,
+  CheckinRoomRecord,
+  CheckinSessionRecord,
+  HouseholdRecord,
+  PersonCareRecord,
+  PersonPhoneRecord,
+  PersonPrivateRecord,
+  PersonRecord,
+  PickupAuthorizationRecord,
+} from "../../pocketbase/records.ts";
+import { requireAbility } from "../../access/guards.ts";
+import { Validator } from "../../validation/validate.ts";
+import { toE164 } from "../../validation/phone.ts";
+import { LIMITS } from "@flock/shared/limits";
+import type { Resolvers } from "../__generated__/types.ts";
+import { anyOf, loadersOf, requireSession } from "./reads.ts";
+
+/**
+ * A check-in station's families: found by the last 4 digits of a phone number or by a name, and
+ * first-time families added. Operators may not read people records (people.view is a different
+ * trust), so the system reads them here, after the operator's ability is checked, and gives the
+ * station only what check-in needs: names, ages, allergies and the pickup list. The check-in itself
+ * is written with the operator's token (the hook decides it).
+ */
+
+export interface FamilyModel {
+  householdId: string;
+  name: string;
+  members: FamilyMemberModel[];
+  notAuthorized: string[];
+  trusted: string[];
+}
+
+export interface FamilyMemberModel {
+  personId: string;
+  name: string;
+  ageGroup: PersonRecord["ageGroup"];
+  ageMonths: number | null;
+  suggestedRoomId: string | null;
+  allergies: string;
+  checkin: CheckinRecord | null;
+}
+
+const FAMILIES_MAX = 10;
+
+/** Whole months from `birthDate` (YYYY-MM-DD) to `today` (YYYY-MM-DD). */
+export function ageInMonths(birthDate: string, today: string): number | null {
+  const b = /^(\d{4})-(\d{2})-(\d{2})/.exec(birthDate);
+  const t = /^(\d{4})-(\d{2})-(\d{2})/.exec(today);
+  if (!b || !t) return null;
+  let months = (+t[1]! - +b[1]!) * 12 + (+t[2]! - +b[2]!);
+  if (+t[3]! < +b[3]!) months -= 1;
+  return months < 0 ? null : months;
+}
+
+/** The first open room (in the church's order) whose ages include `months`. */
+export function roomFor(rooms: readonly CheckinRoomRecord[], months: number | null): string | null {
+  if (months == null) return null;
+  const fits = rooms.find(
+    (room) =>
+      room.active &&
+      (room.minAgeMonths == null || room.minAgeMonths === 0 || months >= room.minAgeMonths) &&
+      (room.maxAgeMonths == null || room.maxAgeMonths === 0 || months <= room.maxAgeMonths) &&
+      (room.minAgeMonths || room.maxAgeMonths),
+  );
+  return fits?.id ?? null;
+}
+
+const displayName = (p: Pick<PersonRecord, "preferredName" | "firstName" | "lastName">) =>
+  `${p.preferredName?.trim() || p.firstName} ${p.lastName}`.trim();
+
+/** Households whose people have a phone ending in `digits`, or whose names contain `name`. */
+async function findHouseholds(system: PocketBase, search: string): Promise<string[]> {
+  const ids = new Set<string>();
+  if (/^\d{4}$/.test(search)) {
+    // "%…" is a LIKE pattern as given: numbers ending in the digits (E.164 has no spaces).
+    const phones = await system.collection("person_phones").getFullList<PersonPhoneRecord>({
+      filter: system.filter("number ~ {:suffix}", { suffix: `%${search}` }),
+      fields: "person,number",
+      batch: 200,
+    });
+    const people = phones.filter((p) => p.number.endsWith(search)).map((p) => p.person);
+    if (people.length) {
+      const rows = await system.collection("people").getFullList<PersonRecord>({
+        filter: `(${anyOf(system, "id", [...new Set(people)])}) && recordStatus != "archived" && household != ""`,
+        fields: "household",
+      });
+      for (const row of rows) ids.add(row.household);
+    }
+  } else {
+    const rows = await system.collection("people").getList<PersonRecord>(1, 50, {
+      filter: system.filter(
+        '(firstName ~ {:q} || lastName ~ {:q} || preferredName ~ {:q}) && recordStatus != "archived" && household != ""',
+        { q: search },
+      ),
+      fields: "household",
+      sort: "lastName,firstName",
+      skipTotal: true,
+    });
+    for (const row of rows.items) ids.add(row.household);
+  }
+  return [...ids].slice(0, FAMILIES_MAX);
+}
+
+/** The families (system reads) with this session's check-ins and the room that fits each child. */
+export async function familiesOf(
+  ctx: GatewayContext,
+  session: CheckinSessionRecord,
+  householdIds: readonly string[],
+): Promise<FamilyModel[]> {
+  if (!householdIds.length) return [];
+  const system = await ctx.system.get();
+  const [households, people, pickups, rooms] = await Promise.all([
+    system
+      .collection("households")
+      .getFullList<HouseholdRecord>({ filter: anyOf(system, "id", householdIds) }),
+    system.collection("people").getFullList<PersonRecord>({
+      filter: `(${anyOf(system, "household", householdIds)}) && recordStatus != "archived"`,
+    }),
+    system.collection("pickup_authorizations").getFullList<PickupAuthorizationRecord>({
+      filter: anyOf(system, "household", householdIds),
+      sort: "name",
+    }),
+    loadersOf(ctx).room.loadMany(session.rooms),
+  ]);
+  const personIds = people.map((p) => p.id);
+  const [births, care, checkins] = await Promise.all([
+    system.collection("person_private").getFullList<PersonPrivateRecord>({
+      filter: anyOf(system, "person", personIds),
+      fields: "person,birthDate",
+    }),
+    system.collection("person_care").getFullList<PersonCareRecord>({
+      filter: anyOf(system, "person", personIds),
+      fields: "person,allergies",
+    }),
+    // The operator's own read: the rules let them see every check-in.
+    pbCall(() =>
+      ctx.pb.collection("checkins").getFullList<CheckinRecord>({
+        filter: `${ctx.pb.filter("session = {:session}", { session: session.id })} && (${anyOf(ctx.pb, "person", personIds)})`,
+      }),
+    ),
+  ]);
+  const open = rooms
+    .filter((room): room is CheckinRoomRecord => !!room && !(room instanceof Error))
+    .sort((a, b) => a.sort - b.sort || a.name.localeCompare(b.name));
+  const today = new Date().toISOString().slice(0, 10);
+  const order = { child: 0, youth: 1, adult: 2, "": 3 } as const;
+  return householdIds
+    .map((id) => households.find((h) => h.id === id))
+    .filter((h): h is HouseholdRecord => !!h)
+    .map((household) => {
+      const members = people
+        .filter((p) => p.household === household.id)
+        .map((person): FamilyMemberModel => {
+          const birth = births.find((b) => b.person === person.id)?.birthDate ?? "";
+          const ageMonths = birth ? ageInMonths(birth.slice(0, 10), today) : null;
+          return {
+            personId: person.id,
+            name: displayName(person),
+            ageGroup: person.ageGroup || "adult",
+            ageMonths,
+            suggestedRoomId: person.ageGroup === "adult" ? null : roomFor(open, ageMonths),
+            allergies: care.find((c) => c.person === person.id)?.allergies ?? "",
+            checkin: checkins.find((c) => c.person === person.id) ?? null,
+          };
+        })
+        .sort(
+          (a, b) =>
+            order[a.ageGroup] - order[b.ageGroup] ||
+            (a.ageMonths ?? 9999) - (b.ageMonths ?? 9999) ||
+            a.name.localeCompare(b.name),
+        );
+      const named = (status: PickupAuthorizationRecord["status"]) =>
+        pickups
+          .filter((p) => p.household === household.id && p.status === status)
+          .map((p) => (p.relationship ? `${p.name} (${p.relationship})` : p.name));
+      return {
+        householdId: household.id,
+        name: household.name,
+        members,
+        notAuthorized: named("not_authorized"),
+        trusted: named("trusted"),
+      };
+    });
+}
+
+/** The hook's refusal code of a failed check-in, or null for anything else. */
+function refusalOf(error: unknown): { code: string; message: string } | null {
+  if (!(error instanceof ClientResponseError) || error.status !== 400) return null;
+  const data = (error.response?.data ?? {}) as Record<string, { code?: string; message?: string }>;
+  for (const detail of Object.values(data)) {
+    if (detail.code?.startsWith("validation_"))
+      return { code: detail.code.slice("validation_".length), message: detail.message ?? "Refused." };
+  }
+  return null;
+}
+
+export const familiesResolvers: Resolvers = {
+  CheckinFamilyMember: {
+    ageGroup: (member) => member.ageGroup || "adult",
+  },
+  Query: {
+    async checkinFamilies(_, { sessionId, search }, ctx) {
+      await requireAbility(ctx, "operateCheckin");
+      const q = search.trim();
+      const digits = q.replace(/\D/g, "");
+      const byDigits = digits.length === 4 && /^[\d\s()+-]+$/.test(q);
+      if (!byDigits && (q.length < LIMITS.checkinSearchMin || q.length > LIMITS.checkinSearchMax))
+        throw badUserInput({
+          search: {
+            code: "invalid_search",
+            message: `Type the last 4 digits of a phone number, or ${LIMITS.checkinSearchMin}–${LIMITS.checkinSearchMax} letters of a name.`,
+          },
+        });
+      const session = await requireSession(ctx, sessionId);
+      const system = await ctx.system.get();
+      return familiesOf(ctx, session, await findHouseholds(system, byDigits ? digits : q));
+    },
+  },
+  Mutation: {
+    async checkIn(_, { input }, ctx) {
+      await requireAbility(ctx, "operateCheckin");
+      if (!input.people.length || input.people.length > LIMITS.checkinPeopleMax)
+        throw badUserInput({
+          people: {
+            code: "out_of_range",
+            message: `Check in 1 to ${LIMITS.checkinPeopleMax} people at once.`,
+          },
+        });
+      for (const person of input.people)
+        if ((person.clientKey ?? "").length > LIMITS.checkinClientKeyMax)
+          throw badUserInput({ clientKey: { code: "too_long", message: "The client key is too long." } });
+      const session = await requireSession(ctx, input.sessionId);
+      const checkins = ctx.pb.collection("checkins");
+      const existing = await pbCall(() =>
+        checkins.getFullList<CheckinRecord>({
+          filter: `${ctx.pb.filter("session = {:session}", { session: session.id })} && (${anyOf(
+            ctx.pb,
+            "person",
+            input.people.map((p) => p.personId),
+          )})`,
+        }),
+      );
+      const done: CheckinRecord[] = [];
+      const refused: { personId: string; code: string; message: string }[] = [];
+      // One at a time: a family's children take places in the order the station lists them, and each
+      // is admitted or refused on its own by the hook (a full room refuses one child, not the family).
+      for (const person of input.people) {
+        const already = existing.find((row) => row.person === person.personId);
+        if (already) {
+          done.push(already);
+          continue;
+        }
+        try {
+          done.push(
+            await checkins.create<CheckinRecord>({
+              session: session.id,
+              person: person.personId,
+              room: person.roomId,
+              kind: "child",
+              clientKey: person.clientKey ?? "",
+            }),
+          );
+        } catch (error) {
+          const refusal = refusalOf(error);
+          if (refusal?.code === "not_unique") {
+            // Sent twice at once (a retry racing the first): the first one stands.
+            const again = await pbCall(() =>
+              checkins.getFirstListItem<CheckinRecord>(
+                ctx.pb.filter("session = {:session} && person = {:person}", {
+                  session: session.id,
+                  person: person.personId,
+                }),
+              ),
+            );
+            done.push(again);
+          } else if (refusal) refused.push({ personId: person.personId, ...refusal });
+          else await pbCall(() => Promise.reject(error));
+        }
+      }
+      const warnings: string[] = [];
+      const settings = await ctx.publicSettings.get();
+      if (settings.checkinRatioMode === "warn") {
+        for (const roomId of new Set(done.map((row) => row.room))) {
+          const room = await loadersOf(ctx).room.load(roomId);
+          if (!room?.ratio) continue;
+          const here = await pbCall(() =>
+            checkins.getFullList<CheckinRecord>({
+              filter: ctx.pb.filter('session = {:session} && room = {:room} && checkedOutAt = ""', {
+                session: session.id,
+                room: roomId,
+              }),
+              fields: "kind",
+            }),
+          );
+          const children = here.filter((row) => row.kind === "child").length;
+          const volunteers = here.length - children;
+          if (children > room.ratio * volunteers)
+            warnings.push(
+              `${room.name}: ${children} children, ${volunteers} volunteers (${room.ratio} each).`,
+            );
+        }
+      }
+      return {
+        checkins: done,
+        refused,
+        code: done.find((row) => row.kind === "child")?.code ?? null,
+        warnings,
+      };
+    },
+
+    async addCheckinFamily(_, { input }, ctx) {
+      await requireAbility(ctx, "operateCheckin");
+      const v = new Validator();
+      const firstName = v.text("firstName", input.firstName, { required: true, max: LIMITS.personNameMax });
+      const lastName = v.text("lastName", input.lastName, { required: true, max: LIMITS.personNameMax });
+      const phone = toE164(input.phone ?? "");
+      if (!phone) v.add("phone", "invalid_phone", "Enter a phone number the church can call.");
+      if (!input.children.length || input.children.length > LIMITS.checkinFamilyChildrenMax)
+        v.add("children", "out_of_range", `Add 1 to ${LIMITS.checkinFamilyChildrenMax} children.`);
+      const children = input.children.map((child, i) => ({
+        firstName: v.text(`children.${i}.firstName`, child.firstName, {
+          required: true,
+          max: LIMITS.personNameMax,
+        }),
+        lastName: v.text(`children.${i}.lastName`, child.lastName, { max: LIMITS.personNameMax }) || lastName,
+        birthDate: v.day(`children.${i}.birthDate`, child.birthDate, { required: true }),
+        allergies: v.text(`children.${i}.allergies`, child.allergies, { max: LIMITS.allergiesMax }),
+      }));
+      const today = new Date().toISOString().slice(0, 10);
+      children.forEach((child, i) => {
+        if (child.birthDate && child.birthDate > today)
+          v.add(`children.${i}.birthDate`, "in_future", "A birth date cannot be in the future.");
+      });
+      v.done();
+      const session = await requireSession(ctx, input.sessionId);
+      // System job: an operator adds this family (and only it) as visitors; people managers follow up.
+      const system = await ctx.system.get();
+      const household = await system
+        .collection("households")
+        .create<HouseholdRecord>({ name: `${lastName} household` });
+      const adult = await system.collection("people").create<PersonRecord>({
+        firstName,
+        lastName,
+        household: household.id,
+        householdRole: "head",
+        recordStatus: "active",
+        membershipStatus: "visitor",
+      });
+      await system
+        .collection("person_phones")
+        .create({ person: adult.id, number: phone, kind: "mobile", isPrimary: true, visibility: "private" });
+      for (const child of children) {
+        const person = await system.collection("people").create<PersonRecord>({
+          firstName: child.firstName,
+          lastName: child.lastName,
+          household: household.id,
+          householdRole: "child",
+          recordStatus: "active",
+          membershipStatus: "visitor",
+        });
+        await system
+          .collection("person_private")
+          .create({ person: person.id, birthDate: `${child.birthDate} 00:00:00.000Z` });
+        if (child.allergies)
+          await system.collection("person_care").create({ person: person.id, allergies: child.allergies });
+      }
+      const [family] = await familiesOf(ctx, session, [household.id]);
+      return family!;
+    },
+  },
+};

@@ -1,0 +1,326 @@
+import DataLoader from "dataloader";
+import type PocketBase from "pocketbase";
+import type { GatewayContext } from "../../context.ts";
+import { badUserInput, forbidden, notFound, pbCall } from "../../errors.ts";
+import type {
+  CheckinRecord,
+  CheckinRoomRecord,
+  CheckinSessionRecord,
+  UserRecord,
+} from "../../pocketbase/records.ts";
+import { requireAbility, requireViewer } from "../../access/guards.ts";
+import { can } from "../../access/abilities.ts";
+import { checkinCan, readsRoom } from "../../access/checkin.ts";
+import { writeAsCaller } from "../../pocketbase/write.ts";
+import {
+  fromPocketBaseDate,
+  fromPocketBaseDateOrNull,
+  parsePocketBaseDate,
+  toPocketBaseDate,
+} from "../../pocketbase/dates.ts";
+import { Validator } from "../../validation/validate.ts";
+import { LIMITS } from "@flock/shared/limits";
+import type { CheckinRoomInput, CheckinSessionInput, Resolvers } from "../__generated__/types.ts";
+import { familiesResolvers } from "./families.ts";
+import { anyOf, isOpen, loadersOf, readCheckin, requireSession, servesIn } from "./reads.ts";
+import { liveResolvers } from "./live.ts";
+
+/**
+ * Child check-in (issue 28): rooms, sessions, check-ins and checkouts. Every read and write runs with
+ * the caller's token: PocketBase's rules (pb_migrations/1732620000_checkin.js) decide who sees what,
+ * and its hook (pb_hooks/lib/checkin.js) the window, capacity and ratio, the pickup code and checkout.
+ * Families are found and first-time families added by the system for operators (families.ts): an
+ * operator may not read people records, and learns only names, ages and care notes from it.
+ */
+
+const nullIfZero = (value: number | null | undefined) => (value ? value : null);
+
+function roomFields(input: CheckinRoomInput) {
+  const v = new Validator();
+  const name = v.text("name", input.name, { required: true, max: LIMITS.checkinRoomNameMax });
+  const bounded = (field: string, value: number | null | undefined, min: number, max: number) => {
+    if (value == null) return 0;
+    if (!Number.isInteger(value) || value < min || value > max)
+      v.add(field, "out_of_range", `Use a whole number from ${min} to ${max}.`);
+    return value;
+  };
+  const minAgeMonths =
+    input.minAgeMonths == null
+      ? null
+      : bounded("minAgeMonths", input.minAgeMonths, 0, LIMITS.checkinAgeMonthsMax);
+  const maxAgeMonths =
+    input.maxAgeMonths == null
+      ? null
+      : bounded("maxAgeMonths", input.maxAgeMonths, 0, LIMITS.checkinAgeMonthsMax);
+  if (minAgeMonths != null && maxAgeMonths != null && maxAgeMonths < minAgeMonths)
+    v.add("maxAgeMonths", "before_min", "The oldest age must not be below the youngest.");
+  const capacity = bounded("capacity", input.capacity, 1, LIMITS.checkinRoomCapacityMax);
+  const ratio = bounded("ratio", input.ratio, 1, LIMITS.checkinRoomRatioMax);
+  v.done();
+  return {
+    name,
+    minAgeMonths,
+    maxAgeMonths,
+    capacity,
+    ratio,
+    requiresClearance: input.requiresClearance ?? false,
+    active: input.active ?? true,
+  };
+}
+
+async function sessionFields(ctx: GatewayContext, input: CheckinSessionInput) {
+  const v = new Validator();
+  const name = v.text("name", input.name, { required: true, max: LIMITS.checkinSessionNameMax });
+  const startsAt = new Date(input.startsAt);
+  if (Number.isNaN(startsAt.getTime())) v.add("startsAt", "invalid_date", "Use a valid date and time.");
+  const minutes = (field: string, value: number | null | undefined, fallback: number) => {
+    const n = value ?? fallback;
+    if (!Number.isInteger(n) || n < 0 || n > LIMITS.checkinWindowMinutesMax)
+      v.add(field, "out_of_range", `Use 0 to ${LIMITS.checkinWindowMinutesMax} minutes.`);
+    return n;
+  };
+  const opensMinutes = minutes("opensMinutes", input.opensMinutes, 30);
+  const closesMinutes = minutes("closesMinutes", input.closesMinutes, 15);
+  const roomIds = [...new Set(input.roomIds)];
+  if (!roomIds.length) v.add("roomIds", "required", "Open at least one room.");
+  if (roomIds.length > LIMITS.checkinSessionRoomsMax)
+    v.add("roomIds", "too_many", `At most ${LIMITS.checkinSessionRoomsMax} rooms.`);
+  v.done();
+  const known = (await loadersOf(ctx).room.loadMany(roomIds)).filter(
+    (room) => room && !(room instanceof Error),
+  );
+  if (known.length !== roomIds.length)
+    throw badUserInput({ roomIds: { code: "not_found", message: "A room was not found." } });
+  return {
+    name,
+    startsAt: toPocketBaseDate(startsAt),
+    opensMinutes,
+    closesMinutes,
+    rooms: roomIds,
+    event: input.eventId ?? "",
+  };
+}
+
+/** Children and volunteers in each room of the session (operators). */
+async function countsOf(ctx: GatewayContext, session: CheckinSessionRecord) {
+  const rows = await pbCall(() =>
+    ctx.pb.collection("checkins").getFullList<CheckinRecord>({
+      filter: ctx.pb.filter("session = {:session}", { session: session.id }),
+      fields: "room,kind,checkedOutAt,firstTime",
+    }),
+  );
+  const rooms = (await loadersOf(ctx).room.loadMany(session.rooms)).filter(
+    (room): room is CheckinRoomRecord => !!room && !(room instanceof Error),
+  );
+  return rooms.map((room) => {
+    const here = rows.filter((row) => row.room === room.id);
+    const children = here.filter((row) => row.kind === "child");
+    const present = children.filter((row) => !row.checkedOutAt).length;
+    return {
+      room,
+      children: present,
+      volunteers: here.filter((row) => row.kind === "volunteer" && !row.checkedOutAt).length,
+      childrenTotal: children.length,
+      firstTime: children.filter((row) => row.firstTime).length,
+      placesLeft: room.capacity ? Math.max(0, room.capacity - present) : null,
+    };
+  });
+}
+
+const byRoomOrder = (a: CheckinRoomRecord, b: CheckinRoomRecord) =>
+  a.sort - b.sort || a.name.localeCompare(b.name);
+
+export const checkinResolvers: Resolvers = {
+  CheckinRoom: {
+    minAgeMonths: (room) => room.minAgeMonths ?? null,
+    maxAgeMonths: (room) => room.maxAgeMonths ?? null,
+    capacity: (room) => nullIfZero(room.capacity),
+    ratio: (room) => nullIfZero(room.ratio),
+  },
+  CheckinSession: {
+    startsAt: (session) => fromPocketBaseDate(session.startsAt),
+    opensAt: (session) => fromPocketBaseDate(session.opensAt),
+    closesAt: (session) => fromPocketBaseDate(session.closesAt),
+    isOpen: (session) => isOpen(session),
+    eventId: (session) => session.event || null,
+    async rooms(session, _, ctx) {
+      const rooms = await loadersOf(ctx).room.loadMany(session.rooms);
+      return rooms
+        .filter((room): room is CheckinRoomRecord => !!room && !(room instanceof Error))
+        .sort(byRoomOrder);
+    },
+    async counts(session, _, ctx) {
+      if (!can(await ctx.viewer(), "operateCheckin")) return [];
+      return countsOf(ctx, session);
+    },
+  },
+  Checkin: {
+    async session(checkin, _, ctx) {
+      return requireSession(ctx, checkin.session);
+    },
+    async room(checkin, _, ctx) {
+      const room = await loadersOf(ctx).room.load(checkin.room);
+      if (!room) throw notFound();
+      return room;
+    },
+    personId: (checkin) => checkin.person,
+    code: (checkin) => (checkin.kind === "child" ? checkin.code : null),
+    checkedInAt: (checkin) => fromPocketBaseDate(checkin.created),
+    checkedOutAt: (checkin) => fromPocketBaseDateOrNull(checkin.checkedOutAt),
+    overrideReason: (checkin) => checkin.overrideReason || null,
+    notAuthorized: (checkin) => checkin.alerts,
+    async can(checkin, _, ctx) {
+      return checkinCan(await ctx.viewer(), checkin, await servesIn(ctx, checkin.session, checkin.room));
+    },
+  },
+  Query: {
+    async checkinSessions(_, { days }, ctx) {
+      await requireViewer(ctx);
+      const span = Math.min(Math.max(days ?? 7, 1), 28);
+      const now = Date.now();
+      const filter = ctx.pb.filter("closesAt >= {:from} && startsAt <= {:to}", {
+        from: toPocketBaseDate(now - 12 * 60 * 60 * 1000),
+        to: toPocketBaseDate(now + span * 24 * 60 * 60 * 1000),
+      });
+      return pbCall(() =>
+        ctx.pb.collection("checkin_sessions").getFullList<CheckinSessionRecord>({ filter, sort: "startsAt" }),
+      );
+    },
+    async checkinSession(_, { id }, ctx) {
+      await requireViewer(ctx);
+      return loadersOf(ctx).session.load(id);
+    },
+    async checkinRooms(_, __, ctx) {
+      await requireViewer(ctx);
+      const rooms = await pbCall(() =>
+        ctx.pb.collection("checkin_rooms").getFullList<CheckinRoomRecord>({ sort: "sort,name" }),
+      );
+      return can(await ctx.viewer(), "operateCheckin") ? rooms : rooms.filter((room) => room.active);
+    },
+    async checkinRoster(_, { sessionId, roomId }, ctx) {
+      const viewer = await requireViewer(ctx);
+      if (!readsRoom(viewer, await servesIn(ctx, sessionId, roomId))) throw forbidden();
+      const [session, room] = await Promise.all([
+        requireSession(ctx, sessionId),
+        loadersOf(ctx).room.load(roomId),
+      ]);
+      if (!room) throw notFound();
+      const rows = await pbCall(() =>
+        ctx.pb.collection("checkins").getFullList<CheckinRecord>({
+          filter: ctx.pb.filter("session = {:session} && room = {:room}", {
+            session: sessionId,
+            room: roomId,
+          }),
+          sort: "created",
+        }),
+      );
+      return {
+        session,
+        room,
+        children: rows.filter((row) => row.kind === "child" && !row.checkedOutAt),
+        checkedOut: rows
+          .filter((row) => row.kind === "child" && row.checkedOutAt)
+          .sort((a, b) => b.checkedOutAt.localeCompare(a.checkedOutAt)),
+        volunteers: rows.filter((row) => row.kind === "volunteer" && !row.checkedOutAt),
+      };
+    },
+    async myCheckins(_, __, ctx) {
+      const viewer = await requireViewer(ctx);
+      if (!viewer.person) return [];
+      // The household's check-ins of the last day (the rules give a member their household's only).
+      const since = toPocketBaseDate(Date.now() - 24 * 60 * 60 * 1000);
+      return pbCall(() =>
+        ctx.pb.collection("checkins").getFullList<CheckinRecord>({
+          filter: ctx.pb.filter('created >= {:since} && kind = "child"', { since }),
+          sort: "-created",
+          batch: 50,
+        }),
+      );
+    },
+  },
+  Mutation: {
+    async checkOut(_, { input }, ctx) {
+      await requireViewer(ctx);
+      const v = new Validator();
+      const code = v.text("code", input.code, { max: LIMITS.checkinCodeLength }).toUpperCase();
+      const overrideReason = v.text("overrideReason", input.overrideReason, {
+        min: LIMITS.checkoutReasonMin,
+        max: LIMITS.checkoutReasonMax,
+      });
+      v.done();
+      await readCheckin(ctx, input.id);
+      return writeAsCaller(
+        () =>
+          ctx.pb.collection("checkins").update<CheckinRecord>(input.id, {
+            checkedOutAt: toPocketBaseDate(new Date()),
+            pickupCode: code,
+            overrideReason: code ? "" : overrideReason,
+          }),
+        { pickupCode: "code" },
+      );
+    },
+    async serveInRoom(_, { sessionId, roomId }, ctx) {
+      const viewer = await requireViewer(ctx);
+      if (!viewer.person) throw forbidden("Your account has no person record yet.");
+      const existing = await pbCall(() =>
+        ctx.pb.collection("checkins").getList<CheckinRecord>(1, 1, {
+          filter: ctx.pb.filter("session = {:session} && person = {:person}", {
+            session: sessionId,
+            person: viewer.person,
+          }),
+          skipTotal: true,
+        }),
+      );
+      if (existing.items[0]) return existing.items[0];
+      return writeAsCaller(() =>
+        ctx.pb
+          .collection("checkins")
+          .create<CheckinRecord>({
+            session: sessionId,
+            room: roomId,
+            person: viewer.person,
+            kind: "volunteer",
+          }),
+      );
+    },
+    async createCheckinRoom(_, { input }, ctx) {
+      await requireAbility(ctx, "operateCheckin");
+      const fields = roomFields(input);
+      const last = await pbCall(() =>
+        ctx.pb
+          .collection("checkin_rooms")
+          .getList<CheckinRoomRecord>(1, 1, { sort: "-sort", skipTotal: true }),
+      );
+      const sort = Math.min((last.items[0]?.sort ?? 0) + 10, 10_000);
+      return writeAsCaller(() =>
+        ctx.pb.collection("checkin_rooms").create<CheckinRoomRecord>({ ...fields, sort }),
+      );
+    },
+    async updateCheckinRoom(_, { id, input }, ctx) {
+      await requireAbility(ctx, "operateCheckin");
+      return writeAsCaller(() =>
+        ctx.pb.collection("checkin_rooms").update<CheckinRoomRecord>(id, roomFields(input)),
+      );
+    },
+    async createCheckinSession(_, { input }, ctx) {
+      await requireAbility(ctx, "operateCheckin");
+      const fields = await sessionFields(ctx, input);
+      return writeAsCaller(() => ctx.pb.collection("checkin_sessions").create<CheckinSessionRecord>(fields));
+    },
+    async updateCheckinSession(_, { id, input }, ctx) {
+      await requireAbility(ctx, "operateCheckin");
+      const fields = await sessionFields(ctx, input);
+      return writeAsCaller(() =>
+        ctx.pb.collection("checkin_sessions").update<CheckinSessionRecord>(id, fields),
+      );
+    },
+    async deleteCheckinSession(_, { id }, ctx) {
+      await requireAbility(ctx, "operateCheckin");
+      await writeAsCaller(() => ctx.pb.collection("checkin_sessions").delete(id));
+      return true;
+    },
+  },
+};
+
+/** Everything check-in resolves, for schema/resolvers.ts. */
+export const checkinFeatureResolvers: Resolvers[] = [checkinResolvers, familiesResolvers, liveResolvers];
