@@ -163,8 +163,8 @@ migrate(
         { name: "checkedInBy", type: "relation", collectionId: users.id, maxSelect: 1 },
         { name: "checkedOutAt", type: "date" },
         { name: "checkedOutBy", type: "relation", collectionId: users.id, maxSelect: 1 },
-        // Checkout: the code the parent shows (compared by the hook, never stored) …
-        { name: "pickupCode", type: "text", max: 4, hidden: true },
+        // Checkout: the code the parent shows (compared by the hook, which always empties it: never stored) …
+        { name: "pickupCode", type: "text", max: 4 },
         // … or an operator's reason for checking out without it (kept: the override is logged).
         { name: "overrideReason", type: "text", max: 200 },
         { name: "firstTime", type: "bool" },
