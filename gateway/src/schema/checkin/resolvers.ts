@@ -227,11 +227,18 @@ export const checkinResolvers: Resolvers = {
     async myCheckins(_, __, ctx) {
       const viewer = await requireViewer(ctx);
       if (!viewer.person) return [];
-      // The household's check-ins of the last day (the rules give a member their household's only).
+      // The household's check-ins of the last day (a volunteer also reads the children in their room).
+      const me = await pbCall(() =>
+        ctx.pb.collection("people").getOne<PersonRecord>(viewer.person, { fields: "household" }),
+      );
+      if (!me.household) return [];
       const since = toPocketBaseDate(Date.now() - 24 * 60 * 60 * 1000);
       return pbCall(() =>
         ctx.pb.collection("checkins").getFullList<CheckinRecord>({
-          filter: ctx.pb.filter('created >= {:since} && kind = "child"', { since }),
+          filter: ctx.pb.filter('created >= {:since} && kind = "child" && household = {:household}', {
+            since,
+            household: me.household,
+          }),
           sort: "-created",
           batch: 50,
         }),
@@ -273,14 +280,12 @@ export const checkinResolvers: Resolvers = {
       );
       if (existing.items[0]) return existing.items[0];
       return writeAsCaller(() =>
-        ctx.pb
-          .collection("checkins")
-          .create<CheckinRecord>({
-            session: sessionId,
-            room: roomId,
-            person: viewer.person,
-            kind: "volunteer",
-          }),
+        ctx.pb.collection("checkins").create<CheckinRecord>({
+          session: sessionId,
+          room: roomId,
+          person: viewer.person,
+          kind: "volunteer",
+        }),
       );
     },
     async createCheckinRoom(_, { input }, ctx) {

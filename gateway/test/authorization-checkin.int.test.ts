@@ -1,0 +1,239 @@
+/**
+ * Check-in's authorization table (issue 28), through PocketBase's REST API as each persona, and the
+ * GraphQL reads built on it. Medical notes are the sensitive case: a member, another parent, people
+ * staff without checkin.operate and a volunteer of another room see none; the child's parents,
+ * operators and the volunteers serving in the child's room during the session do.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type PocketBase from "pocketbase";
+import type { RecordModel } from "pocketbase";
+import type { Gateway } from "../src/index.ts";
+import { createUser, errorCode, GqlClient, pbAs, system, testGateway, type TestUser } from "./helpers.ts";
+import {
+  CheckinFamiliesDocument,
+  CheckinMineDocument,
+  CheckinRosterDocument,
+} from "./__generated__/operations.ts";
+import { createFamily, createOperator, createRoom, createSession, type Family } from "./checkin-support.ts";
+
+type Persona =
+  | "visitor"
+  | "member"
+  | "otherParent"
+  | "parent"
+  | "peopleStaff"
+  | "operator"
+  | "volunteerHere"
+  | "volunteerElsewhere";
+const PERSONAS: Persona[] = [
+  "visitor",
+  "member",
+  "otherParent",
+  "parent",
+  "peopleStaff",
+  "operator",
+  "volunteerHere",
+  "volunteerElsewhere",
+];
+
+let gateway: Gateway;
+let su: PocketBase;
+const users = {} as Record<Persona, TestUser | null>;
+let family: Family;
+let room: RecordModel;
+let session: RecordModel;
+let checkin: RecordModel;
+let care: RecordModel;
+let pickup: RecordModel;
+
+beforeAll(async () => {
+  gateway = await testGateway();
+  su = await system();
+  room = await createRoom(su, { name: "Toddlers" });
+  const elsewhere = await createRoom(su);
+  session = await createSession(su, [room.id, elsewhere.id]);
+  family = await createFamily([{ first: "Mia", months: 30, allergies: "Sesame", medicalNotes: "Inhaler" }], {
+    notAuthorized: "Rex",
+  });
+  const other = await createFamily([{ first: "Noa", months: 30 }]);
+  users.visitor = null;
+  users.member = await createUser();
+  users.otherParent = other.parent;
+  users.parent = family.parent;
+  users.peopleStaff = await createUser({ roles: ["Administrator"] });
+  // Administrators hold checkin.operate too; people staff without it: a role with people.manage only.
+  const peopleOnly = await su
+    .collection("roles")
+    .create({ name: `People only ${Date.now()}`, permissions: ["people.view", "people.manage"] });
+  await su.collection("users").update(users.peopleStaff.id, { roles: [peopleOnly.id] });
+  users.operator = await createOperator();
+  users.volunteerHere = await createUser();
+  users.volunteerElsewhere = await createUser();
+  await pbAs(users.volunteerHere).collection("checkins").create({
+    session: session.id,
+    room: room.id,
+    person: users.volunteerHere.personId,
+    kind: "volunteer",
+  });
+  await pbAs(users.volunteerElsewhere).collection("checkins").create({
+    session: session.id,
+    room: elsewhere.id,
+    person: users.volunteerElsewhere.personId,
+    kind: "volunteer",
+  });
+  checkin = await pbAs(users.operator).collection("checkins").create({
+    session: session.id,
+    room: room.id,
+    person: family.children[0]!.id,
+    kind: "child",
+  });
+  care = await su
+    .collection("person_care")
+    .getFirstListItem(su.filter("person = {:p}", { p: family.children[0]!.id }));
+  pickup = await su
+    .collection("pickup_authorizations")
+    .getFirstListItem(su.filter("household = {:h}", { h: family.householdId }));
+});
+afterAll(() => gateway.close());
+
+const status = async (run: () => Promise<unknown>) => {
+  try {
+    await run();
+    return 200;
+  } catch (error) {
+    return (error as { status: number }).status;
+  }
+};
+const ids = async (pb: PocketBase, collection: string, filter: string) =>
+  (await pb.collection(collection).getFullList({ filter })).map((row) => row.id);
+
+/** Who reads what: the child's check-in (with its copies of the care notes), the care notes, the pickup list. */
+const READS: Record<Persona, { checkin: boolean; care: boolean; pickup: boolean; rooms: boolean }> = {
+  visitor: { checkin: false, care: false, pickup: false, rooms: false },
+  member: { checkin: false, care: false, pickup: false, rooms: true },
+  otherParent: { checkin: false, care: false, pickup: false, rooms: true },
+  parent: { checkin: true, care: true, pickup: true, rooms: true },
+  peopleStaff: { checkin: false, care: false, pickup: false, rooms: true },
+  operator: { checkin: true, care: true, pickup: true, rooms: true },
+  volunteerHere: { checkin: true, care: false, pickup: false, rooms: true },
+  volunteerElsewhere: { checkin: false, care: false, pickup: false, rooms: true },
+};
+
+describe.each(PERSONAS)("%s through REST", (persona) => {
+  const pb = () => pbAs(users[persona]);
+  const expected = READS[persona];
+
+  it("lists and views the child's check-in only as allowed", async () => {
+    expect(await ids(pb(), "checkins", `id = "${checkin.id}"`)).toEqual(expected.checkin ? [checkin.id] : []);
+    expect(await status(() => pb().collection("checkins").getOne(checkin.id))).toBe(
+      expected.checkin ? 200 : 404,
+    );
+  });
+
+  it("reads the care notes and the pickup list only as allowed", async () => {
+    expect(await ids(pb(), "person_care", `id = "${care.id}"`)).toEqual(expected.care ? [care.id] : []);
+    expect(await status(() => pb().collection("person_care").getOne(care.id))).toBe(
+      expected.care ? 200 : 404,
+    );
+    expect(await ids(pb(), "pickup_authorizations", `id = "${pickup.id}"`)).toEqual(
+      expected.pickup ? [pickup.id] : [],
+    );
+  });
+
+  it("reads rooms and sessions only when signed in as an active member or operator", async () => {
+    expect(await ids(pb(), "checkin_rooms", `id = "${room.id}"`)).toEqual(expected.rooms ? [room.id] : []);
+    expect(await ids(pb(), "checkin_sessions", `id = "${session.id}"`)).toEqual(
+      expected.rooms ? [session.id] : [],
+    );
+  });
+
+  it("checks a child in only as an operator, and never writes the hook's fields", async () => {
+    const child = (await createFamily([{ first: "Zed", months: 30 }])).children[0]!;
+    const made = await status(() =>
+      pb()
+        .collection("checkins")
+        .create({ session: session.id, room: room.id, person: child.id, kind: "child" }),
+    );
+    expect(made).toBe(persona === "operator" ? 200 : 400);
+    const forged = await status(() =>
+      pb()
+        .collection("checkins")
+        .create({ session: session.id, room: room.id, person: child.id, kind: "child", code: "AAAA" }),
+    );
+    expect(forged).not.toBe(200);
+  });
+
+  it("checks the child out only as an operator (with the code), and changes nothing else", async () => {
+    const other = await createFamily([{ first: "Out", months: 30 }]);
+    const row = await su.collection("checkins").create({
+      session: session.id,
+      room: room.id,
+      person: other.children[0]!.id,
+      kind: "child",
+    });
+    const outcome = await status(() =>
+      pb()
+        .collection("checkins")
+        .update(row.id, { checkedOutAt: new Date().toISOString(), pickupCode: row.code }),
+    );
+    expect(outcome).toBe(persona === "operator" ? 200 : 404);
+    expect(await status(() => pb().collection("checkins").update(row.id, { room: room.id }))).not.toBe(200);
+    expect(await status(() => pb().collection("checkins").delete(row.id))).toBe(
+      persona === "operator" ? 200 : 404,
+    );
+  });
+
+  it("keeps rooms and the pickup list only as allowed", async () => {
+    expect(await status(() => pb().collection("checkin_rooms").create({ name: "X", active: true }))).toBe(
+      persona === "operator" ? 200 : 400,
+    );
+    expect(await status(() => pb().collection("checkin_rooms").update(room.id, { name: "Toddlers" }))).toBe(
+      persona === "operator" ? 200 : 404,
+    );
+    const added = await status(() =>
+      pb()
+        .collection("pickup_authorizations")
+        .create({ household: family.householdId, name: "Gran", status: "trusted" }),
+    );
+    expect(added).toBe(persona === "operator" || persona === "parent" ? 200 : 400);
+    const careWrite = await status(() =>
+      pb().collection("person_care").update(care.id, { allergies: "Sesame" }),
+    );
+    expect(careWrite).toBe(persona === "operator" || persona === "parent" ? 200 : 404);
+  });
+});
+
+describe.each(PERSONAS)("%s through GraphQL", (persona) => {
+  const gql = () => new GqlClient(gateway, { token: users[persona]?.token });
+
+  it("reads the room's roster (with medical notes) only as an operator or a volunteer serving in it", async () => {
+    const result = await gql().execute(CheckinRosterDocument, { sessionId: session.id, roomId: room.id });
+    if (persona === "operator" || persona === "volunteerHere") {
+      expect(result.data!.checkinRoster.children.find((c) => c.id === checkin.id)).toMatchObject({
+        medicalNotes: "Inhaler",
+        allergies: "Sesame",
+        notAuthorized: "Rex (uncle)",
+      });
+    } else {
+      expect(errorCode(result)).toBe(persona === "visitor" ? "UNAUTHENTICATED" : "FORBIDDEN");
+    }
+  });
+
+  it("finds families only as an operator", async () => {
+    const result = await gql().execute(CheckinFamiliesDocument, {
+      sessionId: session.id,
+      search: family.phone.slice(-4),
+    });
+    if (persona === "operator")
+      expect(result.data!.checkinFamilies.map((f) => f.householdId)).toContain(family.householdId);
+    else expect(errorCode(result)).toBe(persona === "visitor" ? "UNAUTHENTICATED" : "FORBIDDEN");
+  });
+
+  it("sees the child's code in their account only as the parent", async () => {
+    const result = await gql().execute(CheckinMineDocument);
+    if (persona === "visitor") return expect(errorCode(result)).toBe("UNAUTHENTICATED");
+    const mine = result.data!.myCheckins.map((c) => c.id);
+    if (persona === "parent") expect(mine).toContain(checkin.id);
+    else if (persona !== "operator") expect(mine).not.toContain(checkin.id);
+  });
+});
