@@ -87,15 +87,13 @@ export async function createFamily(
     .collection("person_private")
     .create({ person: parent.personId, birthDate: "1985-04-02 00:00:00.000Z" });
   const phone = `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, "0")}`;
-  await su
-    .collection("person_phones")
-    .create({
-      person: parent.personId,
-      number: phone,
-      kind: "mobile",
-      isPrimary: true,
-      visibility: "private",
-    });
+  await su.collection("person_phones").create({
+    person: parent.personId,
+    number: phone,
+    kind: "mobile",
+    isPrimary: true,
+    visibility: "private",
+  });
   const made = [];
   for (const child of children) {
     const person = await su.collection("people").create({
@@ -109,13 +107,11 @@ export async function createFamily(
       .collection("person_private")
       .create({ person: person.id, birthDate: `${monthsAgo(child.months)} 00:00:00.000Z` });
     if (child.allergies || child.medicalNotes)
-      await su
-        .collection("person_care")
-        .create({
-          person: person.id,
-          allergies: child.allergies ?? "",
-          medicalNotes: child.medicalNotes ?? "",
-        });
+      await su.collection("person_care").create({
+        person: person.id,
+        allergies: child.allergies ?? "",
+        medicalNotes: child.medicalNotes ?? "",
+      });
     made.push({ id: person.id, name: `${child.first} ${lastName}` });
   }
   if (options.notAuthorized)

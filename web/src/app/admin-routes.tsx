@@ -71,7 +71,9 @@ function AdminHome() {
                       ? "people"
                       : can.moderatePrayer
                         ? "prayer"
-                        : "settings";
+                        : can.operateCheckin
+                          ? "/checkin"
+                          : "settings";
   return <Navigate to={section} replace />;
 }
 

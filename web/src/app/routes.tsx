@@ -26,6 +26,7 @@ const events = withMessages(["events"], () => import("../features/events/pages.t
 const eventPages = withMessages(["events"], () => import("../features/events/event-pages.tsx"));
 const groups = withMessages(["groups"], () => import("../features/groups/pages.tsx"));
 const serving = withMessages(["serving"], () => import("../features/serving/pages.tsx"));
+const checkin = withMessages(["checkin"], () => import("../features/checkin/pages.tsx"));
 const servingPlan = withMessages(["serving"], () => import("../features/serving/PlanPage.tsx"));
 // A team leader who is not staff schedules their team under My serving, on the staff screens.
 const servingLeader = withMessages(
@@ -107,6 +108,14 @@ export function AppRoutes() {
           path="serving/plans/:id"
           element={<RequireViewer>{lazyPage(servingPlan, (m) => m.ServingPlanPage)}</RequireViewer>}
         />
+        <Route
+          path="checkin"
+          element={<RequireViewer>{lazyPage(checkin, (m) => m.CheckinStationPage)}</RequireViewer>}
+        />
+        <Route
+          path="checkin/rooms/:sessionId/:roomId"
+          element={<RequireViewer>{lazyPage(checkin, (m) => m.CheckinRoomPage)}</RequireViewer>}
+        />
         <Route path="visit" element={lazyPage(visit, (m) => m.VisitPage)} />
         <Route path="developers" element={lazyPage(developers, (m) => m.DevelopersPage)} />
         <Route path="me" element={<RequireViewer>{lazyPage(me, (m) => m.MeLayout)}</RequireViewer>}>
@@ -117,6 +126,7 @@ export function AppRoutes() {
           <Route path="data" element={lazyPage(me, (m) => m.DataPage)} />
           <Route path="notifications" element={lazyPage(notifications, (m) => m.NotificationsPage)} />
           <Route path="serving" element={lazyPage(serving, (m) => m.MyServingPage)} />
+          <Route path="checkins" element={lazyPage(checkin, (m) => m.MyCheckinsPage)} />
           <Route path="serving/teams/:id" element={lazyPage(servingLeader, (m) => m.AdminServingTeamPage)} />
           <Route
             path="serving/schedule"

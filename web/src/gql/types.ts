@@ -85,6 +85,67 @@ export type ChangePasswordInput = {
   passwordConfirm: string;
 };
 
+/** A family's check-in at a station. */
+export type CheckInInput = {
+  /** Who, and where (at most 12). */
+  people: Array<CheckInPersonInput>;
+  /** The session. */
+  sessionId: string | number;
+};
+
+/** One person to check in. */
+export type CheckInPersonInput = {
+  /** A key the station made for this check-in, so one sent twice (a retry, a queued offline write) lands once; at most 40 characters. */
+  clientKey?: string | null | undefined;
+  /** Who. */
+  personId: string | number;
+  /** Into which room (one open in the session). */
+  roomId: string | number;
+};
+
+/** A checkout. */
+export type CheckOutInput = {
+  /** The code on the parent's pickup tag (a child's checkout needs it, or a reason). */
+  code?: string | null | undefined;
+  /** The check-in. */
+  id: string | number;
+  /** Why the child goes without the code (operators; at least 3 characters, at most 200; kept with the check-in). */
+  overrideReason?: string | null | undefined;
+};
+
+/** A child of a first-time family. */
+export type CheckinChildInput = {
+  /** Allergies (at most 500 characters). */
+  allergies?: string | null | undefined;
+  /** Birth date, YYYY-MM-DD (sets the room that fits). */
+  birthDate: string;
+  /** First name (at most 50 characters). */
+  firstName: string;
+  /** Last name; omit for the adult's (at most 50 characters). */
+  lastName?: string | null | undefined;
+};
+
+/** A first-time family, added at a check-in station in under a minute. */
+export type CheckinFamilyInput = {
+  /** The children (1–8). */
+  children: Array<CheckinChildInput>;
+  /** The adult's first name (at most 50 characters). */
+  firstName: string;
+  /** The adult's last name (at most 50 characters). */
+  lastName: string;
+  /** The adult's phone number (found by its last 4 digits next time). */
+  phone: string;
+  /** The session being checked in (the rooms that fit the children come from it). */
+  sessionId: string | number;
+};
+
+/** Who a check-in is for. */
+export type CheckinKind =
+  /** A child in the room's care: a pickup code, and checkout with it. */
+  | 'CHILD'
+  /** A volunteer serving in the room (counts toward its ratio). */
+  | 'VOLUNTEER';
+
 /** A new password set with the token from a reset email (confirmPasswordReset). */
 export type ConfirmPasswordResetInput = {
   /** The new password: at least 10 characters and at most 71 bytes. */

@@ -19,6 +19,7 @@ import type { sermons } from "./en/sermons.ts";
 import type { events } from "./en/events.ts";
 import type { groups } from "./en/groups.ts";
 import type { serving } from "./en/serving.ts";
+import type { checkin } from "./en/checkin.ts";
 import type { me } from "./en/me.ts";
 import type { directory } from "./en/directory.ts";
 import type { people } from "./en/people.ts";
@@ -46,6 +47,7 @@ export type MessageKey =
   | keyof typeof events
   | keyof typeof groups
   | keyof typeof serving
+  | keyof typeof checkin
   | keyof typeof me
   | keyof typeof directory
   | keyof typeof people
@@ -99,6 +101,10 @@ export const CATALOGS = {
   serving: {
     en: () => import("./en/serving.ts").then((m) => m.serving),
     es: () => import("./es/serving.ts").then((m) => m.serving),
+  },
+  checkin: {
+    en: () => import("./en/checkin.ts").then((m) => m.checkin),
+    es: () => import("./es/checkin.ts").then((m) => m.checkin),
   },
   me: {
     en: () => import("./en/me.ts").then((m) => m.me),
@@ -179,6 +185,7 @@ const PREFIXES: ReadonlyArray<readonly [string, Area]> = (
     ["events.", "events"],
     ["groups.", "groups"],
     ["serving.", "serving"],
+    ["checkin.", "checkin"],
     ["me.", "me"],
     ["directory.", "directory"],
     ["people.", "people"],

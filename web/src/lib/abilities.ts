@@ -19,6 +19,7 @@ const NONE: Abilities = {
   manageEvents: false,
   manageGroups: false,
   manageServing: false,
+  operateCheckin: false,
   viewPeople: false,
   managePeople: false,
   moderatePrayer: false,

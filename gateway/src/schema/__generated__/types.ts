@@ -3649,7 +3649,7 @@ export type Query = {
   attendees: AttendeeList;
   /** The 66 books (or those sermons preach on), in canonical order, named in the requested language. */
   bibleBooks: Array<BibleBook>;
-  /** Families for a check-in station: by the last 4 digits of a phone number, or a name (2–50 characters). At most 10. Operators only. */
+  /** Families for a check-in station, at most 10. Operators only. */
   checkinFamilies: Array<CheckinFamily>;
   /** Every room, in the church's order (operators see closed ones too). */
   checkinRooms: Array<CheckinRoom>;
@@ -3657,7 +3657,7 @@ export type Query = {
   checkinRoster: CheckinRoster;
   /** One session. */
   checkinSession?: Maybe<CheckinSession>;
-  /** Sessions from the start of today (church time) for the next `days` days (1–28), soonest first; operators and active members. */
+  /** Sessions from the start of today (church time) for the next `days` days, soonest first; operators and active members. */
   checkinSessions: Array<CheckinSession>;
   /** The member directory: households with at least one listed person, by name; active members only. */
   directory: HouseholdConnection;

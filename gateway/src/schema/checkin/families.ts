@@ -22,7 +22,7 @@ import { anyOf, loadersOf, requireSession } from "./reads.ts";
 
 /**
  * A check-in station's families: found by the last 4 digits of a phone number or by a name, and
- * first-time families added. Operators may not read people records (people.view is a different
+ * first-time families added. Operators may not read people records (seeing people is a different
  * trust), so the system reads them here, after the operator's ability is checked, and gives the
  * station only what check-in needs: names, ages, allergies and the pickup list. The check-in itself
  * is written with the operator's token (the hook decides it).

@@ -1,28 +1,21 @@
-import DataLoader from "dataloader";
-import type PocketBase from "pocketbase";
 import type { GatewayContext } from "../../context.ts";
 import { badUserInput, forbidden, notFound, pbCall } from "../../errors.ts";
 import type {
   CheckinRecord,
   CheckinRoomRecord,
   CheckinSessionRecord,
-  UserRecord,
+  PersonRecord,
 } from "../../pocketbase/records.ts";
 import { requireAbility, requireViewer } from "../../access/guards.ts";
 import { can } from "../../access/abilities.ts";
 import { checkinCan, readsRoom } from "../../access/checkin.ts";
 import { writeAsCaller } from "../../pocketbase/write.ts";
-import {
-  fromPocketBaseDate,
-  fromPocketBaseDateOrNull,
-  parsePocketBaseDate,
-  toPocketBaseDate,
-} from "../../pocketbase/dates.ts";
+import { fromPocketBaseDate, fromPocketBaseDateOrNull, toPocketBaseDate } from "../../pocketbase/dates.ts";
 import { Validator } from "../../validation/validate.ts";
 import { LIMITS } from "@flock/shared/limits";
 import type { CheckinRoomInput, CheckinSessionInput, Resolvers } from "../__generated__/types.ts";
 import { familiesResolvers } from "./families.ts";
-import { anyOf, isOpen, loadersOf, readCheckin, requireSession, servesIn } from "./reads.ts";
+import { isOpen, loadersOf, readCheckin, requireSession, servesIn } from "./reads.ts";
 import { liveResolvers } from "./live.ts";
 
 /**

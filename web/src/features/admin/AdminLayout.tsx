@@ -43,6 +43,11 @@ export function AdminLayout() {
               <NavLink to="/admin/serving">{t("admin.serving")}</NavLink>
             </li>
           )}
+          {can.operateCheckin && (
+            <li>
+              <NavLink to="/checkin">{t("admin.checkin")}</NavLink>
+            </li>
+          )}
           {can.useMediaLibrary && (
             <li>
               <NavLink to="/admin/media">{t("admin.media")}</NavLink>

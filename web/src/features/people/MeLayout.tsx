@@ -7,6 +7,7 @@ export const ME_SECTIONS = [
   { path: "/me/household", key: "me.nav.household" },
   { path: "/me/privacy", key: "me.nav.privacy" },
   { path: "/me/serving", key: "me.nav.serving" },
+  { path: "/me/checkins", key: "me.nav.checkins" },
   { path: "/me/notifications", key: "me.nav.notifications" },
   { path: "/me/data", key: "me.nav.data" },
 ] as const;

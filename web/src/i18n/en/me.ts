@@ -184,6 +184,7 @@ export const me = {
   "me.data.cancelled": "Request cancelled. Nothing will be deleted.",
   "me.nav.notifications": "Notifications",
   "me.nav.serving": "My serving",
+  "me.nav.checkins": "Check-in",
   "me.groupsTitle": "My groups",
   "me.groupsNone": "You're not in a group yet.",
   "me.groupsFind": "Find a group",

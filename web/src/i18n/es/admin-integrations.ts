@@ -69,6 +69,8 @@ export const adminIntegrations: Record<keyof typeof english, string> = {
   "admin.webhooks.event.VISIT_CREATED": "Alguien planeó una visita",
   "admin.webhooks.event.SERVING_ACCEPTED": "Alguien aceptó servir",
   "admin.webhooks.event.SERVING_DECLINED": "Alguien no puede servir",
+  "admin.webhooks.event.CHECKIN_CHECKED_IN": "Se registró a un niño (solo identificadores)",
+  "admin.webhooks.event.CHECKIN_CHECKED_OUT": "Se recogió a un niño (solo identificadores)",
   "admin.webhooks.allowPrivate": "Permitir una dirección privada o local",
   "admin.webhooks.allowPrivateHint": "Solo para un receptor de confianza dentro de tu propia red.",
   "admin.webhooks.create": "Crear webhook",

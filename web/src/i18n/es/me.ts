@@ -188,6 +188,7 @@ export const me: Record<keyof typeof english, string> = {
   "me.data.cancelled": "Solicitud cancelada. No se borrará nada.",
   "me.nav.notifications": "Notificaciones",
   "me.nav.serving": "Mi servicio",
+  "me.nav.checkins": "Registro de niños",
   "me.groupsTitle": "Mis grupos",
   "me.groupsNone": "Todavía no estás en ningún grupo.",
   "me.groupsFind": "Busca un grupo",

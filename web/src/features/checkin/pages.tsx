@@ -1,0 +1,258 @@
+import { useEffect, useState } from "react";
+import { Link, useParams } from "react-router";
+import {
+  useCheckinMine,
+  useCheckinPageParent,
+  useCheckinRoomLive,
+  useCheckinRoomRoster,
+  useCheckinServeInRoom,
+  useCheckinStationCheckOut,
+  useCheckinStationSessions,
+  type CheckinCardFragment,
+} from "./checkin.generated.ts";
+import { useI18n } from "../../i18n/I18nProvider.tsx";
+import { formatWhen } from "../../i18n/format.ts";
+import { Alert } from "../../components/Alert.tsx";
+import { Loading } from "../../components/Loading.tsx";
+import { handleError } from "../../lib/handleError.ts";
+import { usePageTitle } from "../../lib/usePageTitle.ts";
+import { CheckinStation } from "./Station.tsx";
+import "./checkin.css";
+
+/*
+ * Child check-in (issue 28): the station (/checkin: a browser on a tablet, laptop or phone, in staffed
+ * or self mode), a room's list for those serving in it (/checkin/rooms/:sessionId/:roomId, live), and a
+ * parent's pickup codes (/me/checkins).
+ */
+
+/** The check-in station: choose the session, then families check in and out (Station.tsx). */
+export function CheckinStationPage() {
+  const i18n = useI18n();
+  const { t, locale } = i18n;
+  usePageTitle(t("checkin.station.title"));
+  const { data, loading, error } = useCheckinStationSessions({ fetchPolicy: "cache-and-network" });
+  const sessions = data?.checkinSessions ?? [];
+  const [sessionId, setSessionId] = useState("");
+  const open = sessions.filter((s) => s.isOpen);
+  const session = sessions.find((s) => s.id === sessionId) ?? open[0] ?? null;
+  if (loading && !data) return <Loading />;
+  return (
+    <div className="container page checkin-station">
+      <h1>{t("checkin.station.title")}</h1>
+      {error && <Alert kind="error">{handleError(error, i18n).message}</Alert>}
+      {sessions.length > 0 && (
+        <label className="checkin-station__session">
+          <span>{t("checkin.station.session")}</span>
+          <select value={session?.id ?? ""} onChange={(e) => setSessionId(e.target.value)}>
+            {sessions.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.name} · {formatWhen(s.startsAt, locale, { date: "short" })}
+                {s.isOpen
+                  ? ""
+                  : ` — ${t("checkin.station.opensAt", { time: formatWhen(s.opensAt, locale, { date: "short" }) })}`}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      {!session || !session.isOpen ? (
+        <p className="empty-state">{t("checkin.station.noSession")}</p>
+      ) : (
+        <CheckinStation key={session.id} session={session} />
+      )}
+    </div>
+  );
+}
+
+/** Allergies, medical notes and pickup alerts, as a room reads them. */
+export function CareFlags({ checkin }: { checkin: CheckinCardFragment }) {
+  const { t } = useI18n();
+  return (
+    <>
+      {checkin.allergies && (
+        <span className="badge badge--danger">
+          {t("checkin.station.allergy", { text: checkin.allergies })}
+        </span>
+      )}
+      {checkin.medicalNotes && (
+        <span className="badge badge--warn">{t("checkin.room.medical", { text: checkin.medicalNotes })}</span>
+      )}
+      {checkin.notAuthorized && (
+        <span className="badge badge--danger">
+          {t("checkin.station.notAuthorized", { names: checkin.notAuthorized })}
+        </span>
+      )}
+    </>
+  );
+}
+
+/** A room's list for those serving in it, updated live. */
+export function CheckinRoomPage() {
+  const i18n = useI18n();
+  const { t, locale } = i18n;
+  const { sessionId = "", roomId = "" } = useParams();
+  const { data, loading, error, refetch } = useCheckinRoomRoster({ variables: { sessionId, roomId } });
+  const forbidden = !!error && handleError(error, i18n).code === "FORBIDDEN";
+  useCheckinRoomLive({
+    skip: !data,
+    variables: { sessionId, roomId },
+    onData: () => void refetch().catch(() => undefined),
+  });
+  const [serve, serving] = useCheckinServeInRoom();
+  const [page] = useCheckinPageParent();
+  const [checkOut] = useCheckinStationCheckOut();
+  const [notice, setNotice] = useState<string | null>(null);
+  const roster = data?.checkinRoster;
+  usePageTitle(
+    roster
+      ? t("checkin.room.title", { room: roster.room.name, session: roster.session.name })
+      : t("checkin.station.title"),
+  );
+  if (loading && !data) return <Loading />;
+  if (forbidden || !roster)
+    return (
+      <div className="container page checkin-room">
+        <h1>{t("checkin.station.title")}</h1>
+        <p>{t("checkin.room.notServing")}</p>
+        <button
+          type="button"
+          className="button"
+          disabled={serving.loading}
+          onClick={async () => {
+            try {
+              await serve({ variables: { sessionId, roomId } });
+              await refetch();
+            } catch (e) {
+              setNotice(handleError(e, i18n).message);
+            }
+          }}
+        >
+          {t("checkin.room.serve")}
+        </button>
+        {notice && <Alert kind="error">{notice}</Alert>}
+      </div>
+    );
+  const mine = roster.volunteers.find((v) => v.can.checkOut);
+  return (
+    <div className="container page checkin-room">
+      <h1>{t("checkin.room.title", { room: roster.room.name, session: roster.session.name })}</h1>
+      {notice && <Alert kind="success">{notice}</Alert>}
+      <section aria-labelledby="room-children">
+        <h2 id="room-children">
+          {t("checkin.room.children", { count: roster.children.length })}
+          {roster.room.capacity
+            ? ` · ${t("checkin.room.capacity", { count: roster.children.length, capacity: roster.room.capacity })}`
+            : ""}
+        </h2>
+        {roster.children.length === 0 ? (
+          <p className="empty-state">{t("checkin.room.empty")}</p>
+        ) : (
+          <ul className="checkin-room__list">
+            {roster.children.map((child) => (
+              <li key={child.id} className="checkin-room__child">
+                <div>
+                  <strong>{child.name}</strong> <span className="checkin-code">{child.code}</span>{" "}
+                  {child.firstTime && (
+                    <span className="badge badge--neutral">{t("checkin.room.firstTime")}</span>
+                  )}
+                  <div className="checkin-room__flags">
+                    <CareFlags checkin={child} />
+                  </div>
+                </div>
+                {child.can.page && (
+                  <button
+                    type="button"
+                    className="button button--small"
+                    onClick={async () => {
+                      await page({ variables: { checkinId: child.id } });
+                      setNotice(t("checkin.room.paged", { name: child.name }));
+                    }}
+                  >
+                    {t("checkin.room.page")}
+                  </button>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <section aria-labelledby="room-volunteers">
+        <h2 id="room-volunteers">{t("checkin.room.volunteers", { count: roster.volunteers.length })}</h2>
+        <ul className="checkin-room__names">
+          {roster.volunteers.map((v) => (
+            <li key={v.id}>{v.name}</li>
+          ))}
+        </ul>
+        {mine && (
+          <button
+            type="button"
+            className="button button--secondary"
+            onClick={async () => {
+              await checkOut({ variables: { input: { id: mine.id } } });
+              await refetch().catch(() => undefined);
+            }}
+          >
+            {t("checkin.room.leave")}
+          </button>
+        )}
+      </section>
+      {roster.checkedOut.length > 0 && (
+        <section aria-labelledby="room-out">
+          <h2 id="room-out">{t("checkin.room.checkedOut", { count: roster.checkedOut.length })}</h2>
+          <ul className="checkin-room__names">
+            {roster.checkedOut.map((c) => (
+              <li key={c.id}>
+                {c.name} · {c.checkedOutAt ? formatWhen(c.checkedOutAt, locale, { date: "none" }) : ""}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </div>
+  );
+}
+
+/** A parent's pickup codes today (/me/checkins). */
+export function MyCheckinsPage() {
+  const i18n = useI18n();
+  const { t, locale } = i18n;
+  usePageTitle(t("checkin.mine.title"));
+  const { data, loading, error, refetch } = useCheckinMine({ fetchPolicy: "cache-and-network" });
+  useEffect(() => {
+    const timer = setInterval(() => void refetch().catch(() => undefined), 30_000);
+    return () => clearInterval(timer);
+  }, [refetch]);
+  if (loading && !data) return <Loading />;
+  const rows = data?.myCheckins ?? [];
+  return (
+    <section className="checkin-mine">
+      <h1>{t("checkin.mine.title")}</h1>
+      {error && <Alert kind="error">{handleError(error, i18n).message}</Alert>}
+      {rows.length === 0 ? (
+        <p className="empty-state">{t("checkin.mine.empty")}</p>
+      ) : (
+        <ul className="checkin-mine__list">
+          {rows.map((row) => (
+            <li key={row.id} className="card">
+              <strong>{row.name}</strong>
+              {!row.checkedOutAt && (
+                <p className="checkin-code checkin-code--large">
+                  {t("checkin.mine.code", { code: row.code ?? "" })}
+                </p>
+              )}
+              <p>
+                {row.checkedOutAt
+                  ? t("checkin.mine.out", { time: formatWhen(row.checkedOutAt, locale, { date: "none" }) })
+                  : t("checkin.mine.in", {
+                      room: row.room.name,
+                      time: formatWhen(row.checkedInAt, locale, { date: "none" }),
+                    })}
+              </p>
+              <Link to="/checkin">{row.session.name}</Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
