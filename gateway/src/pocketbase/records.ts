@@ -506,6 +506,8 @@ export interface CheckinRecord extends BaseRecord {
   checkedInBy: string;
   checkedOutAt: string;
   checkedOutBy: string;
+  /** Written by a checkout (the code the parent shows); the hook compares it and always empties it. */
+  pickupCode: string;
   overrideReason: string;
   firstTime: boolean;
   allergies: string;
@@ -690,7 +692,9 @@ export type WebhookEventType =
   | "person.created"
   | "visit.created"
   | "serving.accepted"
-  | "serving.declined";
+  | "serving.declined"
+  | "checkin.checked_in"
+  | "checkin.checked_out";
 
 /** A webhook subscription (pb_migrations/1732497000_webhooks.js). */
 export interface WebhookRecord extends BaseRecord {

@@ -279,6 +279,28 @@ const moveServingPreferences: Mover = async (_pb, keep, merge, system) => {
   }
 };
 
+/** One row per person (care notes): the kept person's stays; the merged one's moves only when they have none. */
+const moveCare: Mover = async (_pb, keep, merge, system) => {
+  const su = await system.get();
+  const kept = await rowsPointingAt(su, "person_care", "person", keep.id, "id");
+  for (const row of await rowsPointingAt(su, "person_care", "person", merge.id, "id")) {
+    if (kept.length) await pbCall(() => su.collection("person_care").delete(row.id));
+    else await pbCall(() => su.collection("person_care").update(row.id, { person: keep.id }));
+  }
+};
+
+/** Attendance moves to the kept person; where both were checked in to one session, the kept one's stays. */
+const moveCheckins: Mover = async (_pb, keep, merge, system) => {
+  const su = await system.get();
+  const kept = await rowsPointingAt(su, "checkins", "person", keep.id, "id,session");
+  const sessions = new Set(kept.map((row) => (row as unknown as { session: string }).session));
+  for (const row of await rowsPointingAt(su, "checkins", "person", merge.id, "id,session")) {
+    if (sessions.has((row as unknown as { session: string }).session))
+      await pbCall(() => su.collection("checkins").delete(row.id));
+    else await pbCall(() => su.collection("checkins").update(row.id, { person: keep.id }));
+  }
+};
+
 /** Derived rows: PocketBase's hooks rewrite both people's group_access as memberships and requests move. */
 const derivedByHooks: Mover = async () => {};
 
@@ -311,6 +333,8 @@ export const PERSON_RELATIONS = {
   "serving_blockouts.person": repointAsSystem("serving_blockouts", "person"),
   "serving_preferences.person": moveServingPreferences,
   "serving_clearances.person": repointAsSystem("serving_clearances", "person"),
+  "checkins.person": moveCheckins,
+  "person_care.person": moveCare,
 } satisfies Record<string, Mover>;
 
 /** The kept person's blank fields, filled from the merged one. */
