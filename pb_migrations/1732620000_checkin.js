@@ -43,7 +43,17 @@ const SERVES_HERE =
   "@collection.checkins:crew.session ?= session && @collection.checkins:crew.room ?= room && " +
   '@collection.checkins:crew.checkedOutAt ?= "")';
 /** Fields only the hook writes. */
-const HOOK_FIELDS = ["name", "code", "household", "firstTime", "allergies", "medicalNotes", "alerts", "day"];
+const HOOK_FIELDS = [
+  "name",
+  "code",
+  "household",
+  "firstTime",
+  "allergies",
+  "medicalNotes",
+  "alerts",
+  "day",
+  "overRatio",
+];
 const notSet = (fields) => fields.map((field) => `@request.body.${field}:isset = false`).join(" && ");
 
 const CHECKIN_EVENTS = ["checkin.checked_in", "checkin.checked_out"];
@@ -168,6 +178,8 @@ migrate(
         // … or an operator's reason for checking out without it (kept: the override is logged).
         { name: "overrideReason", type: "text", max: 200 },
         { name: "firstTime", type: "bool" },
+        // Admitted past the room's ratio because the church warns instead of refusing (the station says so).
+        { name: "overRatio", type: "bool" },
         // Copies made at check-in for the room (the care notes, the names not authorised to pick up).
         { name: "allergies", type: "text", max: 500 },
         { name: "medicalNotes", type: "text", max: 1000 },

@@ -217,6 +217,23 @@ describe("a room's limits, decided inside the write", () => {
     expect(over.data!.checkIn.refused[0]?.code).toBe("ratio");
   });
 
+  it("in the church's warn mode, a child past the ratio is checked in and the station is told which room", async () => {
+    const settings = await su.collection("settings").getFirstListItem("");
+    await su.collection("settings").update(settings.id, { checkinRatioMode: "warn" });
+    try {
+      const room = await createRoom(su, { name: "Warned room", ratio: 1 });
+      const session = await createSession(su, [room.id]);
+      const family = await createFamily([{ first: "W1", months: 50 }]);
+      const result = await gql(operator).execute(CheckinCheckInDocument, {
+        input: { sessionId: session.id, people: [{ personId: family.children[0]!.id, roomId: room.id }] },
+      });
+      expect(result.data!.checkIn).toMatchObject({ refused: [], warnings: ["Warned room"] });
+      expect(result.data!.checkIn.checkins).toHaveLength(1);
+    } finally {
+      await su.collection("settings").update(settings.id, { checkinRatioMode: "" });
+    }
+  });
+
   it("outside the window, and into a room the session does not open, check-in is refused", async () => {
     const room = await createRoom(su);
     const other = await createRoom(su);

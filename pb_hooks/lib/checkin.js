@@ -132,6 +132,7 @@ function admitCheckin(app, checkin) {
   checkin.set("checkedOutAt", "");
   checkin.set("pickupCode", "");
 
+  checkin.set("overRatio", false);
   const kind = checkin.getString("kind");
   if (kind === "volunteer") {
     if (room.getBool("requiresClearance") && !hasClearance(app, person.id, day))
@@ -156,7 +157,9 @@ function admitCheckin(app, checkin) {
     } catch (_) {
       /* default */
     }
-    if (mode === "refuse" && children + 1 > ratio * volunteers)
+    const over = children + 1 > ratio * volunteers;
+    checkin.set("overRatio", over);
+    if (over && mode === "refuse")
       fail(
         "ratio",
         "room",

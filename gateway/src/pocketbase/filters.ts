@@ -1,3 +1,5 @@
+import type PocketBase from "pocketbase";
+
 /**
  * PocketBase refuses filters longer than about 3,500 characters (measured on 0.40.4: 3,306 passed,
  * 3,616 failed), so an OR-chain holds at most 100 ids and stays under FILTER_CHARS. Any feature's
@@ -27,3 +29,10 @@ export function orChains(
   if (current.length) chains.push(current.join(" || "));
   return chains;
 }
+
+/**
+ * `field = a || field = b …` for a small batch of ids (never empty: no ids match nothing). At most
+ * MAX_IDS_PER_CHAIN ids (a loader's maxBatchSize, a family's people); larger sets use orChains.
+ */
+export const anyOf = (pb: PocketBase, field: string, ids: readonly string[]): string =>
+  ids.length ? ids.map((id) => pb.filter(`${field} = {:id}`, { id })).join(" || ") : "id = ''";

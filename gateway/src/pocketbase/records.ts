@@ -510,6 +510,8 @@ export interface CheckinRecord extends BaseRecord {
   pickupCode: string;
   overrideReason: string;
   firstTime: boolean;
+  /** Admitted past the room's ratio (the church's ratio mode is warn). */
+  overRatio: boolean;
   allergies: string;
   medicalNotes: string;
   alerts: string;

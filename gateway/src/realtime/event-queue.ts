@@ -82,3 +82,31 @@ export class EventQueue<T> implements AsyncIterableIterator<BridgeEvent<T>> {
     return this;
   }
 }
+
+/**
+ * A subscription's stream: each event the queue delivers, as `map` turns it into what the client
+ * receives (`undefined`: nothing for this client; skip it). Ending the stream closes the queue.
+ */
+export function mapEvents<T, U>(
+  queue: AsyncIterator<BridgeEvent<T>> & { return(): Promise<unknown> },
+  map: (event: BridgeEvent<T>) => U | undefined | Promise<U | undefined>,
+): AsyncIterableIterator<U> {
+  const iterator: AsyncIterableIterator<U> = {
+    async next() {
+      for (;;) {
+        const result = await queue.next();
+        if (result.done) return { done: true, value: undefined };
+        const value = await map(result.value);
+        if (value !== undefined) return { done: false, value };
+      }
+    },
+    async return() {
+      await queue.return();
+      return { done: true, value: undefined };
+    },
+    [Symbol.asyncIterator]() {
+      return iterator;
+    },
+  };
+  return iterator;
+}

@@ -28,6 +28,7 @@ describe("handleError", () => {
       code: "BAD_USER_INPUT",
       message: en["error.BAD_USER_INPUT"],
       fieldErrors: { email: en["field.invalid_email"], x: en["field.invalid"] },
+      fieldCodes: { email: "invalid_email", x: "no_such_code" },
     });
   });
 

@@ -6,6 +6,8 @@ export interface UiError {
   code: string;
   message: string;
   fieldErrors: Record<string, string>;
+  /** The server's code per field (wrong_code, room_full…), for screens with their own wording. */
+  fieldCodes?: Record<string, string>;
 }
 
 /**
@@ -30,7 +32,12 @@ export function handleError(error: unknown, i18n: Pick<I18n, "t" | "has">): UiEr
       const key = `field.${fieldCode}`;
       fieldErrors[field] = has(key) ? t(key) : t("field.invalid");
     }
-    return { code, message: messageFor(code, extensions, first?.message ?? "", i18n), fieldErrors };
+    return {
+      code,
+      message: messageFor(code, extensions, first?.message ?? "", i18n),
+      fieldErrors,
+      fieldCodes: extensions.fieldErrorCodes ?? {},
+    };
   }
   if (ServerError.is(error) && error.statusCode >= 500) {
     return { code: "SERVICE_UNAVAILABLE", message: t("error.SERVICE_UNAVAILABLE"), fieldErrors: {} };

@@ -238,7 +238,7 @@ export type CheckInResult = {
   code?: Maybe<Scalars['String']['output']>;
   /** Who could not be checked in, and why. */
   refused: Array<CheckInRefusal>;
-  /** Rooms past their ratio that let the check-in through (the church's ratio mode is WARN). */
+  /** The names of rooms a child was checked into past the room's ratio of children to volunteers (the church's ratio mode is warn). */
   warnings: Array<Scalars['String']['output']>;
 };
 

@@ -18,7 +18,10 @@ import { Validator } from "../../validation/validate.ts";
 import { toE164 } from "../../validation/phone.ts";
 import { LIMITS } from "@flock/shared/limits";
 import type { Resolvers } from "../__generated__/types.ts";
-import { anyOf, loadersOf, requireSession } from "./reads.ts";
+import { loadersOf, requireSession } from "./reads.ts";
+import { anyOf, MAX_IDS_PER_CHAIN } from "../../pocketbase/filters.ts";
+import { todayIn } from "../../pocketbase/dates.ts";
+import { displayName } from "../people/mappers.ts";
 
 /**
  * A check-in station's families: found by the last 4 digits of a phone number or by a name, and
@@ -71,9 +74,6 @@ export function roomFor(rooms: readonly CheckinRoomRecord[], months: number | nu
   return fits?.id ?? null;
 }
 
-const displayName = (p: Pick<PersonRecord, "preferredName" | "firstName" | "lastName">) =>
-  `${p.preferredName?.trim() || p.firstName} ${p.lastName}`.trim();
-
 /** Households whose people have a phone ending in `digits`, or whose names contain `name`. */
 async function findHouseholds(system: PocketBase, search: string): Promise<string[]> {
   const ids = new Set<string>();
@@ -84,10 +84,14 @@ async function findHouseholds(system: PocketBase, search: string): Promise<strin
       fields: "person,number",
       batch: 200,
     });
-    const people = phones.filter((p) => p.number.endsWith(search)).map((p) => p.person);
+    // A 4-digit ending is shared by few numbers; at most one filter's worth of people are looked at.
+    const people = [...new Set(phones.filter((p) => p.number.endsWith(search)).map((p) => p.person))].slice(
+      0,
+      MAX_IDS_PER_CHAIN,
+    );
     if (people.length) {
       const rows = await system.collection("people").getFullList<PersonRecord>({
-        filter: `(${anyOf(system, "id", [...new Set(people)])}) && recordStatus != "archived" && household != ""`,
+        filter: `(${anyOf(system, "id", people)}) && recordStatus != "archived" && household != ""`,
         fields: "household",
       });
       for (const row of rows) ids.add(row.household);
@@ -148,7 +152,7 @@ export async function familiesOf(
   const open = rooms
     .filter((room): room is CheckinRoomRecord => !!room && !(room instanceof Error))
     .sort((a, b) => a.sort - b.sort || a.name.localeCompare(b.name));
-  const today = new Date().toISOString().slice(0, 10);
+  const today = todayIn((await ctx.publicSettings.get()).timezone || "UTC");
   const order = { child: 0, youth: 1, adult: 2, "": 3 } as const;
   return householdIds
     .map((id) => households.find((h) => h.id === id))
@@ -283,28 +287,11 @@ export const familiesResolvers: Resolvers = {
           else await pbCall(() => Promise.reject(error));
         }
       }
+      // The hook marks a check-in it let past the room's ratio (the church's ratio mode is warn).
       const warnings: string[] = [];
-      const settings = await ctx.publicSettings.get();
-      if (settings.checkinRatioMode === "warn") {
-        for (const roomId of new Set(done.map((row) => row.room))) {
-          const room = await loadersOf(ctx).room.load(roomId);
-          if (!room?.ratio) continue;
-          const here = await pbCall(() =>
-            checkins.getFullList<CheckinRecord>({
-              filter: ctx.pb.filter('session = {:session} && room = {:room} && checkedOutAt = ""', {
-                session: session.id,
-                room: roomId,
-              }),
-              fields: "kind",
-            }),
-          );
-          const children = here.filter((row) => row.kind === "child").length;
-          const volunteers = here.length - children;
-          if (children > room.ratio * volunteers)
-            warnings.push(
-              `${room.name}: ${children} children, ${volunteers} volunteers (${room.ratio} each).`,
-            );
-        }
+      for (const roomId of new Set(done.filter((row) => row.overRatio).map((row) => row.room))) {
+        const room = await loadersOf(ctx).room.load(roomId);
+        if (room) warnings.push(room.name);
       }
       return {
         checkins: done,
@@ -332,7 +319,7 @@ export const familiesResolvers: Resolvers = {
         birthDate: v.day(`children.${i}.birthDate`, child.birthDate, { required: true }),
         allergies: v.text(`children.${i}.allergies`, child.allergies, { max: LIMITS.allergiesMax }),
       }));
-      const today = new Date().toISOString().slice(0, 10);
+      const today = todayIn((await ctx.publicSettings.get()).timezone || "UTC");
       children.forEach((child, i) => {
         if (child.birthDate && child.birthDate > today)
           v.add(`children.${i}.birthDate`, "in_future", "A birth date cannot be in the future.");

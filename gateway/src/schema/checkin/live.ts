@@ -12,6 +12,7 @@ import { notify, usersOfPeople } from "../../system/notifier.ts";
 import type { Translate } from "../../mail/i18n.ts";
 import type { Resolvers } from "../__generated__/types.ts";
 import { readCheckin, servesIn } from "./reads.ts";
+import { mapEvents } from "../../realtime/event-queue.ts";
 
 /**
  * A room, live: the roster's readers hear each change to its check-ins (PocketBase's realtime, with the
@@ -25,26 +26,12 @@ async function subscribeToRoom(ctx: GatewayContext, sessionId: string, roomId: s
     filter: ctx.pb.filter("session = {:sessionId} && room = {:roomId}", { sessionId, roomId }),
   });
   await queue.ready;
-  const iterator: AsyncIterableIterator<{ sessionId: string; roomId: string; checkinId: string }> = {
-    async next() {
-      const result = await queue.next();
-      if (result.done) return { done: true, value: undefined };
-      const event = result.value;
-      // A resync (a slow reader, a reconnect) names nothing: read everything again.
-      return {
-        done: false,
-        value: { sessionId, roomId, checkinId: event.type === "resync" ? "" : event.record.id },
-      };
-    },
-    async return() {
-      await queue.return();
-      return { done: true, value: undefined };
-    },
-    [Symbol.asyncIterator]() {
-      return this;
-    },
-  };
-  return iterator;
+  // A resync (a slow reader, a reconnect) names nothing: read everything again.
+  return mapEvents(queue, (event) => ({
+    sessionId,
+    roomId,
+    checkinId: event.type === "resync" ? "" : event.record.id,
+  }));
 }
 
 export const liveResolvers: Resolvers = {

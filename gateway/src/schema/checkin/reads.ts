@@ -1,15 +1,11 @@
 import DataLoader from "dataloader";
-import type PocketBase from "pocketbase";
 import type { GatewayContext } from "../../context.ts";
 import { notFound, pbCall } from "../../errors.ts";
 import type { CheckinRecord, CheckinRoomRecord, CheckinSessionRecord } from "../../pocketbase/records.ts";
 import { parsePocketBaseDate } from "../../pocketbase/dates.ts";
+import { anyOf } from "../../pocketbase/filters.ts";
 
 /** Check-in's reads shared by its resolvers: per-request loaders, a session, whether the caller serves in a room. */
-
-/** `field = a || field = b …` for a batch of ids (never empty: no ids match nothing). */
-export const anyOf = (pb: PocketBase, field: string, ids: readonly string[]): string =>
-  ids.length ? ids.map((id) => pb.filter(`${field} = {:id}`, { id })).join(" || ") : "id = ''";
 
 interface CheckinLoaders {
   room: DataLoader<string, CheckinRoomRecord | null>;

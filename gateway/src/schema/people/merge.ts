@@ -2,6 +2,7 @@ import type PocketBase from "pocketbase";
 import { pbCall } from "../../errors.ts";
 import type { SystemClient } from "../../pocketbase/client.ts";
 import type {
+  CheckinRecord,
   GroupJoinRequestRecord,
   GroupMemberRecord,
   ServingMemberRecord,
@@ -270,33 +271,25 @@ const moveServingRequests: Mover = async (_pb, keep, merge, system) => {
 };
 
 /** One preferences row per person: the kept person's, else the duplicate's moves over. */
-const moveServingPreferences: Mover = async (_pb, keep, merge, system) => {
-  const su = await system.get();
-  const kept = await rowsPointingAt(su, "serving_preferences", "person", keep.id, "id");
-  for (const row of await rowsPointingAt(su, "serving_preferences", "person", merge.id, "id")) {
-    if (kept.length) await pbCall(() => su.collection("serving_preferences").delete(row.id));
-    else await pbCall(() => su.collection("serving_preferences").update(row.id, { person: keep.id }));
-  }
-};
-
-/** One row per person (care notes): the kept person's stays; the merged one's moves only when they have none. */
-const moveCare: Mover = async (_pb, keep, merge, system) => {
-  const su = await system.get();
-  const kept = await rowsPointingAt(su, "person_care", "person", keep.id, "id");
-  for (const row of await rowsPointingAt(su, "person_care", "person", merge.id, "id")) {
-    if (kept.length) await pbCall(() => su.collection("person_care").delete(row.id));
-    else await pbCall(() => su.collection("person_care").update(row.id, { person: keep.id }));
-  }
-};
+/** One row per person (serving preferences, care notes): the kept person's stays; the merged one's moves only when they have none. */
+const moveOnePerPerson =
+  (collection: "serving_preferences" | "person_care"): Mover =>
+  async (_pb, keep, merge, system) => {
+    const su = await system.get();
+    const kept = await rowsPointingAt(su, collection, "person", keep.id, "id");
+    for (const row of await rowsPointingAt(su, collection, "person", merge.id, "id")) {
+      if (kept.length) await pbCall(() => su.collection(collection).delete(row.id));
+      else await pbCall(() => su.collection(collection).update(row.id, { person: keep.id }));
+    }
+  };
 
 /** Attendance moves to the kept person; where both were checked in to one session, the kept one's stays. */
 const moveCheckins: Mover = async (_pb, keep, merge, system) => {
   const su = await system.get();
-  const kept = await rowsPointingAt(su, "checkins", "person", keep.id, "id,session");
-  const sessions = new Set(kept.map((row) => (row as unknown as { session: string }).session));
-  for (const row of await rowsPointingAt(su, "checkins", "person", merge.id, "id,session")) {
-    if (sessions.has((row as unknown as { session: string }).session))
-      await pbCall(() => su.collection("checkins").delete(row.id));
+  const kept = await rowsPointingAt<CheckinRecord>(su, "checkins", "person", keep.id, "id,session");
+  const sessions = new Set(kept.map((row) => row.session));
+  for (const row of await rowsPointingAt<CheckinRecord>(su, "checkins", "person", merge.id, "id,session")) {
+    if (sessions.has(row.session)) await pbCall(() => su.collection("checkins").delete(row.id));
     else await pbCall(() => su.collection("checkins").update(row.id, { person: keep.id }));
   }
 };
@@ -331,10 +324,10 @@ export const PERSON_RELATIONS = {
   "serving_requests.person": moveServingRequests,
   "serving_requests.askedBy": repointAsSystem("serving_requests", "askedBy"),
   "serving_blockouts.person": repointAsSystem("serving_blockouts", "person"),
-  "serving_preferences.person": moveServingPreferences,
+  "serving_preferences.person": moveOnePerPerson("serving_preferences"),
   "serving_clearances.person": repointAsSystem("serving_clearances", "person"),
   "checkins.person": moveCheckins,
-  "person_care.person": moveCare,
+  "person_care.person": moveOnePerPerson("person_care"),
 } satisfies Record<string, Mover>;
 
 /** The kept person's blank fields, filled from the merged one. */

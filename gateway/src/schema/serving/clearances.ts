@@ -8,7 +8,7 @@ import { writeAsCaller } from "../../pocketbase/write.ts";
 import { pocketBaseDay, todayIn } from "../../pocketbase/dates.ts";
 import { Validator } from "../../validation/validate.ts";
 import type { Resolvers } from "../__generated__/types.ts";
-import { anyOf } from "./filters.ts";
+import { anyOf } from "../../pocketbase/filters.ts";
 
 /**
  * Background checks and training (issue 27): recorded by staff (manageServing), read under the rules

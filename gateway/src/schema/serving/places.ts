@@ -12,7 +12,8 @@ import { requireViewer } from "../../access/guards.ts";
 import { leadsTeam } from "../../access/serving.ts";
 import { writeAsCaller } from "../../pocketbase/write.ts";
 import type { Resolvers } from "../__generated__/types.ts";
-import { anyOf } from "./filters.ts";
+import { anyOf } from "../../pocketbase/filters.ts";
+import { mapEvents } from "../../realtime/event-queue.ts";
 import { candidatesForNeed, proposeForTeam } from "./proposals.ts";
 import { noticeAsked, noticeDeclined, noticeSwapOpen, noticeSwapped } from "./notices.ts";
 
@@ -333,27 +334,10 @@ async function subscribeToSchedule(ctx: GatewayContext, teamId: string) {
     },
   );
   await queue.ready;
-  const iterator: AsyncIterableIterator<{ teamId: string; planId: string; requestId: string }> = {
-    async next() {
-      const result = await queue.next();
-      if (result.done) return { done: true, value: undefined };
-      const event = result.value;
-      // A resync (a slow reader, a reconnect): the same "read it again", naming nothing in particular.
-      return {
-        done: false,
-        value:
-          event.type === "resync"
-            ? { teamId, planId: "", requestId: "" }
-            : { teamId, planId: event.record.plan, requestId: event.record.id },
-      };
-    },
-    async return() {
-      await queue.return();
-      return { done: true, value: undefined };
-    },
-    [Symbol.asyncIterator]() {
-      return this;
-    },
-  };
-  return iterator;
+  // A resync (a slow reader, a reconnect): the same "read it again", naming nothing in particular.
+  return mapEvents(queue, (event) =>
+    event.type === "resync"
+      ? { teamId, planId: "", requestId: "" }
+      : { teamId, planId: event.record.plan, requestId: event.record.id },
+  );
 }

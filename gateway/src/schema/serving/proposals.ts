@@ -25,7 +25,7 @@ import {
   type PlanSlot,
   type Position,
 } from "./autofill.ts";
-import { anyOf } from "./filters.ts";
+import { anyOf } from "../../pocketbase/filters.ts";
 
 /**
  * Auto-fill for one team over a range of plans (issue 27): what autofill.ts needs, read with the

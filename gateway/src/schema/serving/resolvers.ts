@@ -26,7 +26,7 @@ import { Validator } from "../../validation/validate.ts";
 import { LIMITS } from "@flock/shared/limits";
 import { noticeAsked } from "./notices.ts";
 import { afterDecline } from "./places.ts";
-import { anyOf } from "./filters.ts";
+import { anyOf } from "../../pocketbase/filters.ts";
 import { proposeForTeam } from "./proposals.ts";
 import { DEFAULT_WINDOW_WEEKS } from "./autofill.ts";
 import { displayName } from "../people/mappers.ts";

@@ -5,7 +5,7 @@ import {
   useCheckinStationCheckOut,
   useCheckinStationFamilies,
   type CheckinCardFragment,
-  type CheckinStationFamiliesQuery,
+  type CheckinFamilyCardFragment,
   type CheckinStationSessionsQuery,
 } from "./checkin.generated.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
@@ -16,7 +16,7 @@ import { handleError } from "../../lib/handleError.ts";
 import { LIMITS } from "@flock/shared/limits";
 
 type Session = CheckinStationSessionsQuery["checkinSessions"][number];
-type Family = CheckinStationFamiliesQuery["checkinFamilies"][number];
+type Family = CheckinFamilyCardFragment;
 type LabelSize = "62mm" | "225in" | "none";
 type Mode = "staffed" | "self";
 
@@ -341,7 +341,7 @@ function FamilyCheckOut({
       onDone();
     } catch (e) {
       const error = handleError(e, i18n);
-      const fieldCode = Object.keys(error.fieldErrors).length ? extractCode(e) : "";
+      const fieldCode = Object.values(error.fieldCodes ?? {})[0] ?? "";
       setNotice({
         kind: "error",
         text:
@@ -399,13 +399,6 @@ function FamilyCheckOut({
       {notice && <Alert kind={notice.kind}>{notice.text}</Alert>}
     </div>
   );
-}
-
-/** The first field error code of a GraphQL error (the hook's refusal: wrong_code, code_required…). */
-function extractCode(error: unknown): string {
-  const errors = (error as { errors?: { extensions?: { fieldErrorCodes?: Record<string, string> } }[] })
-    .errors;
-  return Object.values(errors?.[0]?.extensions?.fieldErrorCodes ?? {})[0] ?? "";
 }
 
 function NewFamily({
@@ -562,7 +555,7 @@ function Done({
       ))}
       {result.warnings.map((text) => (
         <Alert key={text} kind="warning">
-          {t("checkin.station.warning", { text })}
+          {t("checkin.station.warning", { room: text })}
         </Alert>
       ))}
       {labelSize !== "none" && children.length > 0 && (

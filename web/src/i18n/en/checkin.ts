@@ -29,7 +29,7 @@ export const checkin = {
   "checkin.station.print": "Print labels",
   "checkin.station.next": "Next family",
   "checkin.station.refused": "{name} could not be checked in: {reason}",
-  "checkin.station.warning": "Ratio warning: {text}",
+  "checkin.station.warning": "{room} is past its ratio of children to volunteers: send another volunteer.",
   "checkin.station.allergy": "Allergy: {text}",
   "checkin.station.notAuthorized": "Not authorised to pick up: {names}",
   "checkin.station.age":

@@ -32,7 +32,7 @@ export const checkin: Record<keyof typeof en, string> = {
   "checkin.station.print": "Imprimir etiquetas",
   "checkin.station.next": "Siguiente familia",
   "checkin.station.refused": "No se pudo registrar a {name}: {reason}",
-  "checkin.station.warning": "Aviso de proporción: {text}",
+  "checkin.station.warning": "{room} supera su proporción de niños por voluntario: envía otro voluntario.",
   "checkin.station.allergy": "Alergia: {text}",
   "checkin.station.notAuthorized": "No autorizados para recoger: {names}",
   "checkin.station.age":
