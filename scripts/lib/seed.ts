@@ -51,6 +51,7 @@ export async function seedDemo(
     "events",
     "groups",
     "serving teams and plans",
+    "child check-in",
   ];
   let done = 0;
   const step = () => onStep(steps[done]!, ++done, steps.length);
@@ -98,5 +99,8 @@ export async function seedDemo(
   step();
   const { seedServing } = await import("./seed-serving.ts");
   await seedServing(system);
+  step();
+  const { seedCheckin } = await import("./seed-checkin.ts");
+  await seedCheckin(system);
   return "seeded";
 }

@@ -77,6 +77,11 @@ export function preloadFirstPage(pathname: string): void {
 export function AppRoutes() {
   return (
     <Routes>
+      {/* A check-in station is a kiosk: the church's name and the station, nothing of the site around it. */}
+      <Route
+        path="checkin"
+        element={<RequireViewer>{lazyPage(checkin, (m) => m.CheckinStationPage)}</RequireViewer>}
+      />
       <Route element={<Layout />}>
         <Route index element={lazyPage(home, (m) => m.HomePage)} />
         <Route path="news" element={lazyPage(publicContent, (m) => m.NewsPage)} />
@@ -107,10 +112,6 @@ export function AppRoutes() {
         <Route
           path="serving/plans/:id"
           element={<RequireViewer>{lazyPage(servingPlan, (m) => m.ServingPlanPage)}</RequireViewer>}
-        />
-        <Route
-          path="checkin"
-          element={<RequireViewer>{lazyPage(checkin, (m) => m.CheckinStationPage)}</RequireViewer>}
         />
         <Route
           path="checkin/rooms/:sessionId/:roomId"

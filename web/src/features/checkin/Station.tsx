@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent } from "react";
+import { Link } from "react-router";
 import {
   useCheckinStationAddFamily,
   useCheckinStationCheckIn,
@@ -14,11 +15,14 @@ import { Alert } from "../../components/Alert.tsx";
 import { TextField } from "../../components/Field.tsx";
 import { handleError } from "../../lib/handleError.ts";
 import { LIMITS } from "@flock/shared/limits";
+import { useChurchZone } from "./zone.ts";
 
 type Session = CheckinStationSessionsQuery["checkinSessions"][number];
 type Family = CheckinFamilyCardFragment;
 type LabelSize = "62mm" | "225in" | "none";
 type Mode = "staffed" | "self";
+/** A self station goes back to the search by itself, so the next family never sees this one's code. */
+const SELF_RETURN_MS = 45_000;
 
 /** A form submit that never reloads the page. */
 const prevent = (handler: () => void) => (event: FormEvent) => {
@@ -83,7 +87,16 @@ export function CheckinStation({ session }: { session: Session }) {
     setAdding(false);
   };
 
-  if (done) return <Done result={done} labelSize={labelSize} sessionName={session.name} onNext={reset} />;
+  if (done)
+    return (
+      <Done
+        result={done}
+        labelSize={labelSize}
+        sessionName={session.name}
+        onNext={reset}
+        returnAfterMs={mode === "self" ? SELF_RETURN_MS : null}
+      />
+    );
   return (
     <div className={`checkin-station__body checkin-station--${mode}`}>
       {!online && <Alert kind="warning">{t("checkin.station.offline")}</Alert>}
@@ -105,6 +118,7 @@ export function CheckinStation({ session }: { session: Session }) {
           </select>
         </label>
       </details>
+      {mode === "staffed" && <RoomCounts session={session} />}
       <div className="checkin-station__tabs" role="tablist">
         {(["in", "out"] as const).map((name) => (
           <button
@@ -112,7 +126,7 @@ export function CheckinStation({ session }: { session: Session }) {
             type="button"
             role="tab"
             aria-selected={tab === name}
-            className={tab === name ? "button" : "button button--secondary"}
+            className={tab === name ? "button" : "button button--ghost"}
             onClick={() => {
               setTab(name);
               reset();
@@ -135,7 +149,7 @@ export function CheckinStation({ session }: { session: Session }) {
           {t("checkin.station.find")}
         </button>
         {tab === "in" && (
-          <button type="button" className="button button--secondary" onClick={() => setAdding(true)}>
+          <button type="button" className="button button--ghost" onClick={() => setAdding(true)}>
             {t("checkin.station.newFamily")}
           </button>
         )}
@@ -387,7 +401,7 @@ function FamilyCheckOut({
               />
               <button
                 type="submit"
-                className="button button--secondary"
+                className="button button--ghost"
                 disabled={state.loading || reason.trim().length < LIMITS.checkoutReasonMin}
               >
                 {t("checkin.out.overrideSubmit")}
@@ -492,7 +506,7 @@ function NewFamily({
       {children.length < LIMITS.checkinFamilyChildrenMax && (
         <button
           type="button"
-          className="button button--secondary"
+          className="button button--ghost"
           onClick={() => setChildren([...children, { firstName: "", birthDate: "", allergies: "" }])}
         >
           {t("checkin.family.addChild")}
@@ -503,7 +517,7 @@ function NewFamily({
         <button type="submit" className="button" disabled={state.loading}>
           {t("checkin.family.save")}
         </button>
-        <button type="button" className="button button--secondary" onClick={onCancel}>
+        <button type="button" className="button button--ghost" onClick={onCancel}>
           {t("checkin.family.cancel")}
         </button>
       </div>
@@ -520,13 +534,21 @@ function Done({
   labelSize,
   sessionName,
   onNext,
+  returnAfterMs,
 }: {
   result: { code: string | null; checkins: CheckinCardFragment[]; refused: string[]; warnings: string[] };
   labelSize: LabelSize;
   sessionName: string;
   onNext: () => void;
+  returnAfterMs: number | null;
 }) {
   const { t, locale } = useI18n();
+  const timeZone = useChurchZone();
+  useEffect(() => {
+    if (returnAfterMs == null) return;
+    const timer = setTimeout(onNext, returnAfterMs);
+    return () => clearTimeout(timer);
+  }, [returnAfterMs, onNext]);
   const children = result.checkins.filter((c) => c.kind === "CHILD");
   // The page size the printer is told: the label's own.
   useEffect(() => {
@@ -570,7 +592,7 @@ function Done({
               <span className="checkin-label__code">{child.code}</span>
               {child.allergies && <span className="checkin-label__allergy">⚠ {child.allergies}</span>}
               <span className="checkin-label__time">
-                {sessionName} · {formatWhen(child.checkedInAt, locale, { date: "none" })}
+                {sessionName} · {formatWhen(child.checkedInAt, locale, { date: "none", timeZone })}
               </span>
             </article>
           ))}
@@ -587,10 +609,36 @@ function Done({
             {t("checkin.station.print")}
           </button>
         )}
-        <button type="button" className="button button--secondary" onClick={onNext}>
+        <button type="button" className="button button--ghost" onClick={onNext}>
           {t("checkin.station.next")}
         </button>
       </div>
     </div>
+  );
+}
+
+/** Staffed stations: each room's children, volunteers and places left, linking to the room's list. */
+function RoomCounts({ session }: { session: Session }) {
+  const { t } = useI18n();
+  if (!session.counts.length) return null;
+  return (
+    <details className="checkin-station__rooms">
+      <summary>{t("checkin.station.rooms")}</summary>
+      <ul>
+        {session.counts.map((count) => {
+          const room = session.rooms.find((r) => r.id === count.room.id);
+          return (
+            <li key={count.room.id}>
+              <Link to={`/checkin/rooms/${session.id}/${count.room.id}`}>{room?.name}</Link>{" "}
+              {t("checkin.station.roomCount", {
+                children: count.children,
+                volunteers: count.volunteers,
+                left: count.placesLeft ?? -1,
+              })}
+            </li>
+          );
+        })}
+      </ul>
+    </details>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { Link, useParams } from "react-router";
 import {
   useCheckinMine,
@@ -17,6 +17,9 @@ import { Loading } from "../../components/Loading.tsx";
 import { handleError } from "../../lib/handleError.ts";
 import { usePageTitle } from "../../lib/usePageTitle.ts";
 import { CheckinStation } from "./Station.tsx";
+import { useAppShell } from "../../gql/AppShell.generated.ts";
+import { accessibleBrandColor } from "../../lib/color.ts";
+import { useChurchZone } from "./zone.ts";
 import "./checkin.css";
 
 /*
@@ -25,10 +28,45 @@ import "./checkin.css";
  * parent's pickup codes (/me/checkins).
  */
 
+/**
+ * A station is a kiosk: the church's name and nothing of the site around it (no menu a child could
+ * wander off through, no footer), with a way back for staff.
+ */
+function KioskFrame({ children }: { children: ReactNode }) {
+  const { t } = useI18n();
+  const shell = useAppShell();
+  const brand = accessibleBrandColor(shell.data?.settings.brandColor ?? "");
+  useEffect(() => {
+    document.documentElement.style.setProperty("--brand", brand);
+  }, [brand]);
+  return (
+    <div className="checkin-kiosk">
+      <header className="checkin-kiosk__header">
+        <strong>{shell.data?.settings.churchName}</strong>
+        <Link to="/" className="button button--ghost button--small">
+          {t("checkin.station.exit")}
+        </Link>
+      </header>
+      <main id="main" className="checkin-kiosk__main">
+        {children}
+      </main>
+    </div>
+  );
+}
+
 /** The check-in station: choose the session, then families check in and out (Station.tsx). */
 export function CheckinStationPage() {
+  return (
+    <KioskFrame>
+      <StationSessions />
+    </KioskFrame>
+  );
+}
+
+function StationSessions() {
   const i18n = useI18n();
   const { t, locale } = i18n;
+  const timeZone = useChurchZone();
   usePageTitle(t("checkin.station.title"));
   const { data, loading, error } = useCheckinStationSessions({ fetchPolicy: "cache-and-network" });
   const sessions = data?.checkinSessions ?? [];
@@ -37,7 +75,7 @@ export function CheckinStationPage() {
   const session = sessions.find((s) => s.id === sessionId) ?? open[0] ?? null;
   if (loading && !data) return <Loading />;
   return (
-    <div className="container page checkin-station">
+    <div className="checkin-station">
       <h1>{t("checkin.station.title")}</h1>
       {error && <Alert kind="error">{handleError(error, i18n).message}</Alert>}
       {sessions.length > 0 && (
@@ -46,10 +84,10 @@ export function CheckinStationPage() {
           <select value={session?.id ?? ""} onChange={(e) => setSessionId(e.target.value)}>
             {sessions.map((s) => (
               <option key={s.id} value={s.id}>
-                {s.name} · {formatWhen(s.startsAt, locale, { date: "short" })}
+                {s.name} · {formatWhen(s.startsAt, locale, { date: "short", timeZone })}
                 {s.isOpen
                   ? ""
-                  : ` — ${t("checkin.station.opensAt", { time: formatWhen(s.opensAt, locale, { date: "short" }) })}`}
+                  : ` — ${t("checkin.station.opensAt", { time: formatWhen(s.opensAt, locale, { date: "short", timeZone }) })}`}
               </option>
             ))}
           </select>
@@ -90,7 +128,9 @@ export function CareFlags({ checkin }: { checkin: CheckinCardFragment }) {
 export function CheckinRoomPage() {
   const i18n = useI18n();
   const { t, locale } = i18n;
+  const timeZone = useChurchZone();
   const { sessionId = "", roomId = "" } = useParams();
+  const shell = useAppShell();
   const { data, loading, error, refetch } = useCheckinRoomRoster({ variables: { sessionId, roomId } });
   const forbidden = !!error && handleError(error, i18n).code === "FORBIDDEN";
   useCheckinRoomLive({
@@ -132,7 +172,8 @@ export function CheckinRoomPage() {
         {notice && <Alert kind="error">{notice}</Alert>}
       </div>
     );
-  const mine = roster.volunteers.find((v) => v.can.checkOut);
+  // The caller's own place in the room (an operator may check any volunteer out, but leaves only as themself).
+  const mine = roster.volunteers.find((v) => v.personId === shell.data?.viewer?.person?.id);
   return (
     <div className="container page checkin-room">
       <h1>{t("checkin.room.title", { room: roster.room.name, session: roster.session.name })}</h1>
@@ -186,7 +227,7 @@ export function CheckinRoomPage() {
         {mine && (
           <button
             type="button"
-            className="button button--secondary"
+            className="button button--ghost"
             onClick={async () => {
               await checkOut({ variables: { input: { id: mine.id } } });
               await refetch().catch(() => undefined);
@@ -202,7 +243,8 @@ export function CheckinRoomPage() {
           <ul className="checkin-room__names">
             {roster.checkedOut.map((c) => (
               <li key={c.id}>
-                {c.name} · {c.checkedOutAt ? formatWhen(c.checkedOutAt, locale, { date: "none" }) : ""}
+                {c.name} ·{" "}
+                {c.checkedOutAt ? formatWhen(c.checkedOutAt, locale, { date: "none", timeZone }) : ""}
               </li>
             ))}
           </ul>
@@ -216,6 +258,7 @@ export function CheckinRoomPage() {
 export function MyCheckinsPage() {
   const i18n = useI18n();
   const { t, locale } = i18n;
+  const timeZone = useChurchZone();
   usePageTitle(t("checkin.mine.title"));
   const { data, loading, error, refetch } = useCheckinMine({ fetchPolicy: "cache-and-network" });
   useEffect(() => {
@@ -236,19 +279,22 @@ export function MyCheckinsPage() {
             <li key={row.id} className="card">
               <strong>{row.name}</strong>
               {!row.checkedOutAt && (
-                <p className="checkin-code checkin-code--large">
-                  {t("checkin.mine.code", { code: row.code ?? "" })}
+                <p className="checkin-mine__code">
+                  {t("checkin.mine.code")}{" "}
+                  <span className="checkin-code checkin-code--large">{row.code}</span>
                 </p>
               )}
               <p>
                 {row.checkedOutAt
-                  ? t("checkin.mine.out", { time: formatWhen(row.checkedOutAt, locale, { date: "none" }) })
+                  ? t("checkin.mine.out", {
+                      time: formatWhen(row.checkedOutAt, locale, { date: "none", timeZone }),
+                    })
                   : t("checkin.mine.in", {
                       room: row.room.name,
-                      time: formatWhen(row.checkedInAt, locale, { date: "none" }),
+                      time: formatWhen(row.checkedInAt, locale, { date: "none", timeZone }),
                     })}
               </p>
-              <Link to="/checkin">{row.session.name}</Link>
+              <p className="muted">{row.session.name}</p>
             </li>
           ))}
         </ul>

@@ -1,6 +1,10 @@
 /** English: child check-in — the station, a room's list, a parent's codes (features/checkin). */
 export const checkin = {
   "checkin.station.title": "Check-in",
+  "checkin.station.exit": "Leave the station",
+  "checkin.station.rooms": "Rooms",
+  "checkin.station.roomCount":
+    "{children, plural, one {# child} other {# children}}, {volunteers, plural, one {# volunteer} other {# volunteers}}{left, plural, =-1 {} other {, # places left}}",
   "checkin.station.session": "Session",
   "checkin.station.noSession": "No check-in session is open now. Sessions open 30 minutes before they start.",
   "checkin.station.opensAt": "Opens at {time}",
@@ -72,7 +76,7 @@ export const checkin = {
   "checkin.room.capacity": "{count} of {capacity}",
   "checkin.mine.title": "Check-in",
   "checkin.mine.empty": "None of your children is checked in today.",
-  "checkin.mine.code": "Pickup code {code}",
+  "checkin.mine.code": "Pickup code",
   "checkin.mine.in": "In {room} since {time}",
   "checkin.mine.out": "Picked up at {time}",
   "checkin.error.room_full": "the room is full",

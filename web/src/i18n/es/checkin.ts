@@ -3,6 +3,10 @@ import type { checkin as en } from "../en/checkin.ts";
 /** Español: registro de niños — la estación, la lista de una sala, los códigos de los padres. */
 export const checkin: Record<keyof typeof en, string> = {
   "checkin.station.title": "Registro de niños",
+  "checkin.station.exit": "Salir de la estación",
+  "checkin.station.rooms": "Salas",
+  "checkin.station.roomCount":
+    "{children, plural, one {# niño} other {# niños}}, {volunteers, plural, one {# voluntario} other {# voluntarios}}{left, plural, =-1 {} other {, quedan #}}",
   "checkin.station.session": "Sesión",
   "checkin.station.noSession":
     "No hay ninguna sesión de registro abierta. Se abren 30 minutos antes de empezar.",
@@ -76,7 +80,7 @@ export const checkin: Record<keyof typeof en, string> = {
   "checkin.room.capacity": "{count} de {capacity}",
   "checkin.mine.title": "Registro de niños",
   "checkin.mine.empty": "Ninguno de tus hijos está registrado hoy.",
-  "checkin.mine.code": "Código de recogida {code}",
+  "checkin.mine.code": "Código de recogida",
   "checkin.mine.in": "En {room} desde las {time}",
   "checkin.mine.out": "Recogido a las {time}",
   "checkin.error.room_full": "la sala está llena",
