@@ -68,6 +68,8 @@ export function CheckinStation({ session }: { session: Session }) {
   const [search, setSearch] = useState("");
   const [query, setQuery] = useState("");
   const [adding, setAdding] = useState(false);
+  /** A first-time family just added: shown at once, ready to check in. */
+  const [added, setAdded] = useState<Family | null>(null);
   const [done, setDone] = useState<{
     code: string | null;
     checkins: CheckinCardFragment[];
@@ -85,6 +87,7 @@ export function CheckinStation({ session }: { session: Session }) {
     setQuery("");
     setDone(null);
     setAdding(false);
+    setAdded(null);
   };
 
   if (done)
@@ -101,7 +104,7 @@ export function CheckinStation({ session }: { session: Session }) {
     <div className={`checkin-station__body checkin-station--${mode}`}>
       {!online && <Alert kind="warning">{t("checkin.station.offline")}</Alert>}
       <details className="checkin-station__setup">
-        <summary>{t("checkin.station.mode")}</summary>
+        <summary>{t("checkin.station.setup")}</summary>
         <label>
           <span>{t("checkin.station.mode")}</span>
           <select value={mode} onChange={(e) => setMode(e.target.value as Mode)}>
@@ -136,7 +139,13 @@ export function CheckinStation({ session }: { session: Session }) {
           </button>
         ))}
       </div>
-      <form className="checkin-station__search" onSubmit={prevent(() => setQuery(search.trim()))}>
+      <form
+        className="checkin-station__search"
+        onSubmit={prevent(() => {
+          setAdded(null);
+          setQuery(search.trim());
+        })}
+      >
         <TextField
           label={t("checkin.station.search")}
           value={search}
@@ -149,7 +158,14 @@ export function CheckinStation({ session }: { session: Session }) {
           {t("checkin.station.find")}
         </button>
         {tab === "in" && (
-          <button type="button" className="button button--ghost" onClick={() => setAdding(true)}>
+          <button
+            type="button"
+            className="button button--ghost"
+            onClick={() => {
+              setAdded(null);
+              setAdding(true);
+            }}
+          >
             {t("checkin.station.newFamily")}
           </button>
         )}
@@ -161,10 +177,11 @@ export function CheckinStation({ session }: { session: Session }) {
           onCancel={() => setAdding(false)}
           onAdded={(family) => {
             setAdding(false);
-            setQuery(family.name);
-            setSearch(family.name);
+            setAdded(family);
           }}
         />
+      ) : added ? (
+        <FamilyCheckIn family={added} session={session} staffed={mode === "staffed"} onDone={setDone} />
       ) : (
         query &&
         families.data &&
@@ -447,7 +464,6 @@ function NewFamily({
       <div className="checkin-family__grid">
         <TextField
           label={t("checkin.family.firstName")}
-          required
           value={adult.firstName}
           error={errors.firstName}
           maxLength={LIMITS.personNameMax}
@@ -455,7 +471,6 @@ function NewFamily({
         />
         <TextField
           label={t("checkin.family.lastName")}
-          required
           value={adult.lastName}
           error={errors.lastName}
           maxLength={LIMITS.personNameMax}
@@ -463,7 +478,6 @@ function NewFamily({
         />
         <TextField
           label={t("checkin.family.phone")}
-          required
           type="tel"
           value={adult.phone}
           error={errors.phone}
@@ -475,7 +489,6 @@ function NewFamily({
           <legend>{t("checkin.family.child", { n: i + 1 })}</legend>
           <TextField
             label={t("checkin.family.childFirstName")}
-            required
             value={child.firstName}
             error={errors[`children.${i}.firstName`]}
             maxLength={LIMITS.personNameMax}
@@ -485,7 +498,6 @@ function NewFamily({
           />
           <TextField
             label={t("checkin.family.birthDate")}
-            required
             type="date"
             value={child.birthDate}
             error={errors[`children.${i}.birthDate`]}

@@ -8,6 +8,7 @@ export const checkin = {
   "checkin.station.session": "Session",
   "checkin.station.noSession": "No check-in session is open now. Sessions open 30 minutes before they start.",
   "checkin.station.opensAt": "Opens at {time}",
+  "checkin.station.setup": "Station settings",
   "checkin.station.mode": "Station mode",
   "checkin.station.mode.staffed": "Staffed (volunteers at the desk)",
   "checkin.station.mode.self": "Self check-in (families use it)",

@@ -11,6 +11,7 @@ export const checkin: Record<keyof typeof en, string> = {
   "checkin.station.noSession":
     "No hay ninguna sesión de registro abierta. Se abren 30 minutos antes de empezar.",
   "checkin.station.opensAt": "Abre a las {time}",
+  "checkin.station.setup": "Ajustes de la estación",
   "checkin.station.mode": "Modo de la estación",
   "checkin.station.mode.staffed": "Atendida (voluntarios en la mesa)",
   "checkin.station.mode.self": "Autoservicio (la usan las familias)",

@@ -1,0 +1,224 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { launchChromium } from "./support/browser.ts";
+import { DEMO_PASSWORD, expectAccessible, graphql, newContext, signIn, watchErrors } from "./support/app.ts";
+
+// Child check-in (issue 28) in a real browser, on the demo church. A session of its own, open now,
+// with two rooms of its own. Erin Editor serves in the little ones' room and watches its list; at a
+// self station (Paul Pastor signed in) the García family (phone ending 0109) checks its two children
+// in by the phone's digits: the pickup code, a child label per child and a parent tag at 62 mm are
+// produced (their text and size checked); Erin sees Valentina arrive, asthma note included, without
+// reloading; checkout with a wrong code is refused and with the right one succeeds, and Erin sees it.
+// Then a first-time family is added at a staffed station and checked in. axe-core on every screen.
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const PASTOR = "pastor@grace.example";
+const EDITOR = "editor@grace.example";
+/** Polls wait for the app (page loads, GraphQL, live updates) rather than vitest's 1 s default. */
+const SLOW = { timeout: 15_000 };
+/** CSS pixels per millimetre (96 per inch). */
+const PX_PER_MM = 96 / 25.4;
+
+/** Two rooms and a session open now, made by an operator through the API the staff screens use. */
+async function setUp(page: Page) {
+  const run = randomUUID().slice(0, 6);
+  const room = async (name: string, minAgeMonths: number, maxAgeMonths: number) =>
+    (
+      await graphql<{ createCheckinRoom: { id: string } }>(
+        page,
+        `
+          mutation ($input: CheckinRoomInput!) {
+            createCheckinRoom(input: $input) {
+              id
+            }
+          }
+        `,
+        { input: { name, minAgeMonths, maxAgeMonths, capacity: 10 } },
+      )
+    ).createCheckinRoom.id;
+  const little = await room(`Little ones ${run}`, 24, 71);
+  const big = await room(`Big kids ${run}`, 72, 131);
+  const session = (
+    await graphql<{ createCheckinSession: { id: string } }>(
+      page,
+      `
+        mutation ($input: CheckinSessionInput!) {
+          createCheckinSession(input: $input) {
+            id
+          }
+        }
+      `,
+      { input: { name: `E2E ${run}`, startsAt: new Date().toISOString(), roomIds: [little, big] } },
+    )
+  ).createCheckinSession.id;
+  return { run, little, big, session };
+}
+
+async function chooseSession(page: Page, name: string) {
+  await page.goto("/checkin");
+  const select = page.getByLabel("Session");
+  await expect.poll(() => select.isVisible(), SLOW).toBe(true);
+  const value = await select.locator("option", { hasText: `${name} ·` }).getAttribute("value");
+  await select.selectOption(value!);
+}
+
+describe("child check-in", () => {
+  it("a returning family checks in by phone digits at a self station; labels; the room sees them live; checkout needs the code", async () => {
+    const staff = await newContext(browser);
+    const station = await staff.newPage();
+    const stationErrors = watchErrors(station);
+    await signIn(station, PASTOR, DEMO_PASSWORD);
+    const { run, little, session } = await setUp(station);
+
+    // Erin serves in the little ones' room and keeps its list open.
+    const erinContext = await newContext(browser, "phone");
+    const room = await erinContext.newPage();
+    const roomErrors = watchErrors(room);
+    await signIn(room, EDITOR, DEMO_PASSWORD);
+    await room.goto(`/checkin/rooms/${session}/${little}`);
+    await room.getByRole("button", { name: "I'm serving in this room" }).click();
+    await expect.poll(() => room.getByText(/No child is checked in yet/).isVisible(), SLOW).toBe(true);
+    expect(await room.getByRole("heading", { level: 1 }).textContent()).toBe(
+      `Little ones ${run} — E2E ${run}`,
+    );
+    await expectAccessible(room);
+
+    // The station, set up once for families: self mode, 62 mm labels.
+    await chooseSession(station, `E2E ${run}`);
+    await station.getByText("Station settings").click();
+    await station.getByLabel("Station mode").selectOption("self");
+    await station.getByLabel("Label size").selectOption("62mm");
+    await expectAccessible(station);
+    await station.getByLabel(/Last 4 digits/).fill("0109");
+    await station.getByRole("button", { name: "Find" }).click();
+    const family = station.locator(".checkin-family").filter({ hasText: "García" });
+    await expect.poll(() => family.isVisible(), SLOW).toBe(true);
+    // Each child in the room that fits their age; a self station does not ask which.
+    expect(await family.getByRole("checkbox", { name: /Mateo García/ }).isChecked()).toBe(true);
+    expect(await family.getByRole("checkbox", { name: /Valentina García/ }).isChecked()).toBe(true);
+    expect(await family.getByRole("combobox").count()).toBe(0);
+    await expectAccessible(station);
+    await family.getByRole("button", { name: "Check in 2 children" }).click();
+
+    const codeText = station.getByTestId("pickup-code");
+    await expect.poll(() => codeText.isVisible(), SLOW).toBe(true);
+    const code = (await codeText.textContent())!.trim();
+    expect(code).toMatch(/^[ACDEFHJKMNPRTUVWXY3479]{4}$/);
+    // The labels: one per child (name, room, code, time) and the parent's tag (code and names), 62 × 40 mm.
+    const childLabels = station.getByRole("article", { name: "Child label" });
+    expect(await childLabels.count()).toBe(2);
+    const valentina = childLabels.filter({ hasText: "Valentina García" });
+    const labelText = await valentina.textContent();
+    expect(labelText).toContain(`Little ones ${run}`);
+    expect(labelText).toContain(code);
+    const tag = station.getByRole("article", { name: "Pickup tag" });
+    expect(await tag.textContent()).toMatch(
+      new RegExp(`${code}.*Mateo García.*Valentina García|${code}.*Valentina García.*Mateo García`),
+    );
+    for (const label of [valentina, tag]) {
+      const box = (await label.boundingBox())!;
+      expect(Math.round(box.width / PX_PER_MM)).toBe(62);
+      expect(Math.round(box.height / PX_PER_MM)).toBe(40);
+    }
+    // Printed, only the labels show, each on its own page of the label's size.
+    await station.emulateMedia({ media: "print" });
+    // (Hidden things leave the accessibility tree, so the heading is found by its place.)
+    const doneHeading = station.locator(".checkin-done > h2");
+    expect(await doneHeading.evaluate((h) => getComputedStyle(h).visibility)).toBe("hidden");
+    expect(await valentina.evaluate((l) => getComputedStyle(l).visibility)).toBe("visible");
+    await station.emulateMedia({ media: "screen" });
+    await expectAccessible(station);
+
+    // The room's list, live: Valentina arrives with her asthma note; Mateo went to the other room.
+    const arrived = room.locator(".checkin-room__child").filter({ hasText: "Valentina García" });
+    await expect.poll(() => arrived.isVisible(), SLOW).toBe(true);
+    expect(await arrived.textContent()).toContain("Mild asthma");
+    expect(await arrived.textContent()).toContain(code);
+    expect(await room.getByText("Mateo García").count()).toBe(0);
+    await expectAccessible(room);
+
+    // Checkout at the station: a wrong code is refused, the right one lets both children go.
+    await station.getByRole("button", { name: "Next family" }).click();
+    await station.getByRole("tab", { name: "Check out" }).click();
+    await station.getByLabel(/Last 4 digits/).fill("0109");
+    await station.getByRole("button", { name: "Find" }).click();
+    const leaving = station.locator(".checkin-family").filter({ hasText: "García" });
+    await expect.poll(() => leaving.getByLabel("Code on the pickup tag").isVisible(), SLOW).toBe(true);
+    const wrong = code === "AAAA" ? "CCCC" : "AAAA";
+    await leaving.getByLabel("Code on the pickup tag").fill(wrong);
+    await leaving.getByRole("button", { name: "Check out", exact: true }).click();
+    await expect
+      .poll(() => leaving.getByText("This code does not match the pickup tag.").isVisible(), SLOW)
+      .toBe(true);
+    // A self station offers no way around the code.
+    expect(await leaving.getByLabel(/No tag\? Reason/).count()).toBe(0);
+    await expectAccessible(station);
+    await leaving.getByLabel("Code on the pickup tag").fill(code.toLowerCase());
+    await leaving.getByRole("button", { name: "Check out", exact: true }).click();
+    await expect
+      .poll(() => leaving.getByText(/Valentina García is checked out\./).isVisible(), SLOW)
+      .toBe(true);
+
+    // The room sees her picked up.
+    await expect.poll(() => arrived.isVisible(), SLOW).toBe(false);
+    await expect
+      .poll(() => room.getByRole("heading", { name: "Picked up (1)" }).isVisible(), SLOW)
+      .toBe(true);
+
+    expect(stationErrors).toEqual([]);
+    expect(roomErrors).toEqual([]);
+    await staff.close();
+    await erinContext.close();
+  });
+
+  it("a first-time family is added at a staffed station in under a minute and checked in", async () => {
+    const context = await newContext(browser, "phone");
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await signIn(page, PASTOR, DEMO_PASSWORD);
+    const { run } = await setUp(page);
+    await chooseSession(page, `E2E ${run}`);
+    await page.getByText("Station settings").click();
+    await page.getByLabel("Station mode").selectOption("staffed");
+    await page.getByRole("button", { name: "New family" }).click();
+    const form = page.locator(".checkin-family").filter({ hasText: "A new family" });
+    await expect.poll(() => form.isVisible(), SLOW).toBe(true);
+    // Nothing filled: the gateway's field errors.
+    await form.getByRole("button", { name: "Add family" }).click();
+    await expect
+      .poll(() => form.getByLabel("Your first name").getAttribute("aria-invalid"), SLOW)
+      .toBe("true");
+    await expectAccessible(page);
+    const last = `Newby${run}`;
+    await form.getByLabel("Your first name").fill("Nadia");
+    await form.getByLabel("Last name").fill(last);
+    await form
+      .getByLabel("Mobile phone")
+      .fill(`(217) 555-${String(Math.floor(Math.random() * 1e4)).padStart(4, "0")}`);
+    await form.getByLabel("First name", { exact: true }).fill("Noor");
+    await form.getByLabel("Birth date").fill(`${new Date().getFullYear() - 4}-03-01`);
+    await form.getByLabel("Allergies").fill("Tree nuts");
+    await form.getByRole("button", { name: "Add family" }).click();
+
+    const family = page.locator(".checkin-family").filter({ hasText: `${last} household` });
+    await expect.poll(() => family.isVisible(), SLOW).toBe(true);
+    expect(await family.textContent()).toContain("Allergy: Tree nuts");
+    // A staffed station may change the room; the one that fits a four-year-old is chosen.
+    expect(await family.getByLabel(`Room for Noor ${last}`).inputValue()).not.toBe("");
+    await expectAccessible(page);
+    await family.getByRole("button", { name: "Check in 1 child" }).click();
+    await expect.poll(() => page.getByTestId("pickup-code").isVisible(), SLOW).toBe(true);
+    expect(await page.getByRole("article", { name: "Child label" }).textContent()).toContain(`Noor ${last}`);
+    await expectAccessible(page);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
