@@ -1,6 +1,7 @@
 /// <reference path="../pb_data/types.d.ts" />
 // Child check-in (issue 28), decided inside each write's transaction whatever path writes (lib/checkin.js):
-// the window, the room's capacity and ratio, the pickup code, checkout only with the code or a reason.
+// the window, the room's capacity and ratio, the pickup code, checkout only with the code or a reason;
+// each room's numbers (checkin_counts) follow every check-in, checkout and removal.
 
 // (Handlers run in their own runtime: each requires what it uses; nothing outside them is in scope.)
 
@@ -19,25 +20,45 @@ onRecordUpdateRequest((e) => {
 
 onRecordCreate((e) => {
   require(`${__hooks}/lib/transaction.js`).inTransaction(e, (app) => {
-    require(`${__hooks}/lib/checkin.js`).admitCheckin(app, e.record);
+    const lib = require(`${__hooks}/lib/checkin.js`);
+    lib.admitCheckin(app, e.record);
     e.next();
+    lib.recount(app, e.record.getString("session"), e.record.getString("room"));
   });
 }, "checkins");
 
 onRecordUpdate((e) => {
   require(`${__hooks}/lib/transaction.js`).inTransaction(e, (app) => {
-    require(`${__hooks}/lib/checkin.js`).reviseCheckin(app, e.record);
+    const lib = require(`${__hooks}/lib/checkin.js`);
+    lib.reviseCheckin(app, e.record);
     e.next();
+    lib.recount(app, e.record.getString("session"), e.record.getString("room"));
   });
 }, "checkins");
 
-// A session's window follows its start on every write path.
+onRecordDelete((e) => {
+  require(`${__hooks}/lib/transaction.js`).inTransaction(e, (app) => {
+    e.next();
+    require(`${__hooks}/lib/checkin.js`).recount(
+      app,
+      e.record.getString("session"),
+      e.record.getString("room"),
+    );
+  });
+}, "checkins");
+
+// A session's window follows its start; each of its rooms has its numbers from the start (zeros), so
+// a reader allowed the counts always finds one row per open room.
 onRecordCreate((e) => {
-  require(`${__hooks}/lib/checkin.js`).deriveSession(e.record);
+  const lib = require(`${__hooks}/lib/checkin.js`);
+  lib.deriveSession(e.record);
   e.next();
+  for (const room of e.record.getStringSlice("rooms")) lib.recount(e.app, e.record.id, room);
 }, "checkin_sessions");
 
 onRecordUpdate((e) => {
-  require(`${__hooks}/lib/checkin.js`).deriveSession(e.record);
+  const lib = require(`${__hooks}/lib/checkin.js`);
+  lib.deriveSession(e.record);
   e.next();
+  for (const room of e.record.getStringSlice("rooms")) lib.recount(e.app, e.record.id, room);
 }, "checkin_sessions");

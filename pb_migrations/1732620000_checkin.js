@@ -14,7 +14,9 @@
 //   of people not authorised to pick up, so the room sees them for the session only;
 // - care notes: operators, the person, and the adults of their household — never other members, staff
 //   without checkin.operate, or a room leader outside the session (they read the check-in's copy);
-// - the pickup list: operators and the household's adults, who keep it.
+// - the pickup list: operators and the household's adults, who keep it;
+// - each room's counts in a session (checkin_counts, kept by the hook): operators, and API tokens with
+//   the scope "checkin.counts" (a lobby screen, an attendance report) — numbers only, never a name.
 // Writes: operators check anyone in and out; an active member checks themself in to serve in a room
 // (kind volunteer) and out again; households keep their care notes and pickup list.
 //
@@ -57,6 +59,8 @@ const HOOK_FIELDS = [
 const notSet = (fields) => fields.map((field) => `@request.body.${field}:isset = false`).join(" && ");
 
 const CHECKIN_EVENTS = ["checkin.checked_in", "checkin.checked_out"];
+/** The API scope for attendance counts (rooms, sessions and their numbers; never a check-in). */
+const COUNTS = '@request.auth.scopes:each ?= "checkin.counts"';
 
 migrate(
   (app) => {
@@ -75,6 +79,12 @@ migrate(
       }
     }
 
+    const clients = app.findCollectionByNameOrId("api_clients");
+    const scopes = clients.fields.getByName("scopes");
+    scopes.values = [...scopes.values, "checkin.counts"];
+    scopes.maxSelect = scopes.values.length;
+    app.save(clients);
+
     const settings = app.findCollectionByNameOrId("settings");
     // A room over its ratio of children to volunteers: refuse the check-in, or let it through with a warning.
     settings.fields.add(
@@ -90,8 +100,8 @@ migrate(
     const rooms = new Collection({
       type: "base",
       name: "checkin_rooms",
-      listRule: `${OPERATE} || ${ACTIVE}`,
-      viewRule: `${OPERATE} || ${ACTIVE}`,
+      listRule: `${OPERATE} || ${ACTIVE} || ${COUNTS}`,
+      viewRule: `${OPERATE} || ${ACTIVE} || ${COUNTS}`,
       createRule: OPERATE,
       updateRule: OPERATE,
       deleteRule: OPERATE,
@@ -117,8 +127,8 @@ migrate(
     const sessions = new Collection({
       type: "base",
       name: "checkin_sessions",
-      listRule: `${OPERATE} || ${ACTIVE}`,
-      viewRule: `${OPERATE} || ${ACTIVE}`,
+      listRule: `${OPERATE} || ${ACTIVE} || ${COUNTS}`,
+      viewRule: `${OPERATE} || ${ACTIVE} || ${COUNTS}`,
       createRule: OPERATE,
       updateRule: OPERATE,
       deleteRule: OPERATE,
@@ -211,6 +221,43 @@ migrate(
     checkins.deleteRule = OPERATE;
     app.save(checkins);
 
+    // Each room's numbers in a session, kept by the hook with every check-in and checkout.
+    const counts = new Collection({
+      type: "base",
+      name: "checkin_counts",
+      listRule: `${OPERATE} || ${COUNTS}`,
+      viewRule: `${OPERATE} || ${COUNTS}`,
+      createRule: null,
+      updateRule: null,
+      deleteRule: null,
+      fields: [
+        {
+          name: "session",
+          type: "relation",
+          required: true,
+          collectionId: sessions.id,
+          maxSelect: 1,
+          cascadeDelete: true,
+        },
+        {
+          name: "room",
+          type: "relation",
+          required: true,
+          collectionId: rooms.id,
+          maxSelect: 1,
+          cascadeDelete: true,
+        },
+        // In the room now, and checked in during the session (out or not).
+        { name: "children", type: "number", onlyInt: true, min: 0 },
+        { name: "volunteers", type: "number", onlyInt: true, min: 0 },
+        { name: "childrenTotal", type: "number", onlyInt: true, min: 0 },
+        { name: "firstTime", type: "number", onlyInt: true, min: 0 },
+        ...timestamps(),
+      ],
+      indexes: ["CREATE UNIQUE INDEX idx_checkin_counts_room ON checkin_counts (session, room)"],
+    });
+    app.save(counts);
+
     const care = new Collection({
       type: "base",
       name: "person_care",
@@ -297,6 +344,7 @@ migrate(
     for (const name of [
       "pickup_authorizations",
       "person_care",
+      "checkin_counts",
       "checkins",
       "checkin_sessions",
       "checkin_rooms",
@@ -320,6 +368,11 @@ migrate(
     const kind = notifications.fields.getByName("kind");
     kind.values = kind.values.filter((value) => value !== "checkin_page");
     app.save(notifications);
+    const clients = app.findCollectionByNameOrId("api_clients");
+    const scopes = clients.fields.getByName("scopes");
+    scopes.values = scopes.values.filter((value) => value !== "checkin.counts");
+    scopes.maxSelect = scopes.values.length;
+    app.save(clients);
     const roles = app.findCollectionByNameOrId("roles");
     for (const role of app.findAllRecords("roles")) {
       role.set(

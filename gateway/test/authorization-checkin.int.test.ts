@@ -140,6 +140,12 @@ describe.each(PERSONAS)("%s through REST", (persona) => {
     );
   });
 
+  it("reads a room's counts only as an operator", async () => {
+    expect(
+      await ids(pb(), "checkin_counts", `session = "${session.id}" && room = "${room.id}"`),
+    ).toHaveLength(persona === "operator" ? 1 : 0);
+  });
+
   it("reads rooms and sessions only when signed in as an active member or operator", async () => {
     expect(await ids(pb(), "checkin_rooms", `id = "${room.id}"`)).toEqual(expected.rooms ? [room.id] : []);
     expect(await ids(pb(), "checkin_sessions", `id = "${session.id}"`)).toEqual(
@@ -235,5 +241,89 @@ describe.each(PERSONAS)("%s through GraphQL", (persona) => {
     const mine = result.data!.myCheckins.map((c) => c.id);
     if (persona === "parent") expect(mine).toContain(checkin.id);
     else if (persona !== "operator") expect(mine).not.toContain(checkin.id);
+  });
+});
+
+describe("API tokens: CHECKIN_COUNTS reads numbers, never a child", () => {
+  const tokens = {} as Record<"none" | "counts", { id: string; secret: string }>;
+  beforeAll(async () => {
+    const admin = await createUser({ roles: ["Administrator"] });
+    for (const [name, scopes] of [
+      ["none", []],
+      ["counts", ["CHECKIN_COUNTS"]],
+    ] as const) {
+      const created = await new GqlClient(gateway, { token: admin.token }).request<{
+        createApiToken: { secret: string; token: { id: string } };
+      }>(
+        `mutation ($input: CreateApiTokenInput!) { createApiToken(input: $input) { secret token { id } } }`,
+        {
+          input: { name: `Check-in ${name} ${Date.now()}`, scopes },
+        },
+      );
+      expect(created.errors).toBeUndefined();
+      tokens[name] = {
+        id: created.data!.createApiToken.token.id,
+        secret: created.data!.createApiToken.secret,
+      };
+    }
+  });
+  const rest = (name: "none" | "counts") => su.collection("api_clients").impersonate(tokens[name].id, 600);
+  const gql = (name: "none" | "counts") =>
+    new GqlClient(gateway, { token: tokens[name].secret, ip: "198.51.100.91" });
+  /** What the room holds now, read by the system: the counts must say the same. */
+  const present = async () => {
+    const rows = await su
+      .collection("checkins")
+      .getFullList({ filter: `session = "${session.id}" && room = "${room.id}"` });
+    const inRoom = rows.filter((row) => !row.checkedOutAt);
+    return {
+      children: inRoom.filter((row) => row.kind === "child").length,
+      volunteers: inRoom.filter((row) => row.kind === "volunteer").length,
+    };
+  };
+  const SESSIONS = `{ checkinSessions { id counts { room { id name } children volunteers childrenTotal } } }`;
+
+  it("through REST: the counts token reads the room's numbers, sessions and rooms; no token reads a check-in, care note or pickup list", async () => {
+    const counts = await rest("counts");
+    const row = (
+      await counts
+        .collection("checkin_counts")
+        .getFullList({ filter: `session = "${session.id}" && room = "${room.id}"` })
+    )[0];
+    const now = await present();
+    expect(now.children).toBeGreaterThan(0);
+    expect(row).toMatchObject(now);
+    expect(await ids(counts, "checkin_sessions", `id = "${session.id}"`)).toEqual([session.id]);
+    expect(await ids(counts, "checkin_rooms", `id = "${room.id}"`)).toEqual([room.id]);
+    const none = await rest("none");
+    expect(await ids(none, "checkin_counts", `session = "${session.id}"`)).toEqual([]);
+    expect(await ids(none, "checkin_sessions", `id = "${session.id}"`)).toEqual([]);
+    for (const pb of [counts, none]) {
+      expect(await ids(pb, "checkins", `session = "${session.id}"`)).toEqual([]);
+      expect(await ids(pb, "person_care", `id = "${care.id}"`)).toEqual([]);
+      expect(await ids(pb, "pickup_authorizations", `id = "${pickup.id}"`)).toEqual([]);
+      expect(
+        await status(() => pb.collection("checkin_counts").create({ session: session.id, room: room.id })),
+      ).not.toBe(200);
+    }
+  });
+
+  it("through GraphQL: the counts token gets each room's numbers and no roster; a token without the scope gets no session", async () => {
+    const result = await gql("counts").request<{
+      checkinSessions: {
+        id: string;
+        counts: { room: { id: string }; children: number; volunteers: number }[];
+      }[];
+    }>(SESSIONS);
+    expect(result.errors).toBeUndefined();
+    const mine = result.data!.checkinSessions.find((s) => s.id === session.id)!;
+    expect(mine.counts.find((c) => c.room.id === room.id)).toMatchObject(await present());
+    expect(
+      errorCode(
+        await gql("counts").execute(CheckinRosterDocument, { sessionId: session.id, roomId: room.id }),
+      ),
+    ).toBe("UNAUTHENTICATED");
+    const none = await gql("none").request<{ checkinSessions: { id: string }[] }>(SESSIONS);
+    expect(none.data!.checkinSessions.map((s) => s.id)).not.toContain(session.id);
   });
 });

@@ -428,6 +428,57 @@ describe("webhooks", () => {
     }
   });
 
+  it("tell an integration when a child is checked in and out: ids only, never a name or a code", async () => {
+    const created = await createWebhook({
+      url: receiver.url,
+      events: ["CHECKIN_CHECKED_IN", "CHECKIN_CHECKED_OUT"],
+      allowPrivateHost: true,
+    });
+    const { webhook } = created.data!.createWebhook;
+    try {
+      const room = await su.collection("checkin_rooms").create({ name: `Hook room ${run}`, active: true });
+      const session = await su.collection("checkin_sessions").create({
+        name: `Hook session ${run}`,
+        startsAt: new Date().toISOString().replace("T", " "),
+        opensMinutes: 30,
+        closesMinutes: 30,
+        rooms: [room.id],
+      });
+      const child = await su
+        .collection("people")
+        .create({ firstName: "Kit", lastName: `Hook${run}`, recordStatus: "active", householdRole: "child" });
+      const checkin = await su
+        .collection("checkins")
+        .create({ session: session.id, room: room.id, person: child.id, kind: "child" });
+      await su
+        .collection("checkins")
+        .update(checkin.id, { checkedOutAt: new Date().toISOString(), pickupCode: checkin.code });
+      const rows = await su
+        .collection("webhook_deliveries")
+        .getFullList<{ type: string; payload: Record<string, unknown> }>({
+          filter: su.filter("webhook = {:w}", { w: webhook.id }),
+          sort: "created",
+        });
+      expect(rows.map((row) => row.type)).toEqual(["checkin.checked_in", "checkin.checked_out"]);
+      expect(rows[0]!.payload).toMatchObject({
+        id: checkin.id,
+        session: session.id,
+        room: room.id,
+        firstTime: true,
+      });
+      // Delivered signed, as every event is.
+      await expect
+        .poll(() => receiver.about(checkin.id).length, { timeout: 10_000 })
+        .toBeGreaterThanOrEqual(2);
+      expect(JSON.stringify(rows.map((row) => row.payload))).not.toContain("Kit");
+      expect(JSON.stringify(rows.map((row) => row.payload))).not.toContain(checkin.code);
+    } finally {
+      await new GqlClient(gateway, { token: admin.token }).request(
+        `mutation { deleteWebhook(id: "${webhook.id}") }`,
+      );
+    }
+  });
+
   it("retry while the receiver is down, and a gateway restart in between loses nothing", async () => {
     const created = await createWebhook({
       url: receiver.url,

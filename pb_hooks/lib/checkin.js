@@ -224,4 +224,29 @@ function reviseCheckin(app, checkin) {
   checkin.set("overrideReason", reason);
 }
 
-module.exports = { admitCheckin, reviseCheckin, deriveSession, CODE_ALPHABET };
+/** A room's numbers in a session (checkin_counts), counted again inside the write that changed them. */
+function recount(app, sessionId, roomId) {
+  if (!sessionId || !roomId) return;
+  const where = (extra) => $dbx.hashExp(Object.assign({ session: sessionId, room: roomId }, extra));
+  const numbers = {
+    children: app.countRecords("checkins", where({ kind: "child", checkedOutAt: "" })),
+    volunteers: app.countRecords("checkins", where({ kind: "volunteer", checkedOutAt: "" })),
+    childrenTotal: app.countRecords("checkins", where({ kind: "child" })),
+    firstTime: app.countRecords("checkins", where({ kind: "child", firstTime: true })),
+  };
+  let row;
+  try {
+    row = app.findFirstRecordByFilter("checkin_counts", "session = {:session} && room = {:room}", {
+      session: sessionId,
+      room: roomId,
+    });
+  } catch (_) {
+    row = new Record(app.findCollectionByNameOrId("checkin_counts"));
+    row.set("session", sessionId);
+    row.set("room", roomId);
+  }
+  for (const [field, value] of Object.entries(numbers)) row.set(field, value);
+  app.save(row);
+}
+
+module.exports = { admitCheckin, reviseCheckin, deriveSession, recount, CODE_ALPHABET };

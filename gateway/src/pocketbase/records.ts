@@ -518,6 +518,16 @@ export interface CheckinRecord extends BaseRecord {
   clientKey: string;
 }
 
+/** A room's numbers in a session, kept by pb_hooks/lib/checkin.js#recount. */
+export interface CheckinCountsRecord extends BaseRecord {
+  session: string;
+  room: string;
+  children: number;
+  volunteers: number;
+  childrenTotal: number;
+  firstTime: number;
+}
+
 export interface PersonCareRecord extends BaseRecord {
   person: string;
   allergies: string;
@@ -658,7 +668,7 @@ export interface OccurrenceCountsRecord extends BaseRecord {
 
 /** What an API token may read beyond the public site (pb_migrations/1732496000_api_clients.js). */
 export type ApiScope =
-  "content.members" | "prayer.members" | "people.directory" | "content.write" | "serving.read";
+  "content.members" | "prayer.members" | "people.directory" | "content.write" | "serving.read" | "checkin.counts";
 
 /** An API token's machine identity (an auth record: PocketBase's rules read its scopes). */
 export interface ApiClientRecord extends BaseRecord {
@@ -881,6 +891,7 @@ export interface Collections {
   checkin_rooms: CheckinRoomRecord;
   checkin_sessions: CheckinSessionRecord;
   checkins: CheckinRecord;
+  checkin_counts: CheckinCountsRecord;
   person_care: PersonCareRecord;
   pickup_authorizations: PickupAuthorizationRecord;
 }

@@ -21,6 +21,7 @@ export const ENUM_VALUES = {
     PEOPLE_DIRECTORY: "people.directory",
     CONTENT_WRITE: "content.write",
     SERVING_READ: "serving.read",
+    CHECKIN_COUNTS: "checkin.counts",
   },
   WebhookEvent: {
     POST_PUBLISHED: "post.published",

@@ -38,6 +38,8 @@ export type AlertDelivery =
 
 /** What an API token may read beyond what the public site shows (which every valid token may read), and what it may write. */
 export type ApiScope =
+  /** Attendance counts: check-in sessions and rooms, and each room's numbers in a session (children and volunteers in the room, children checked in, first-timers) — never a child's name, code or check-in. */
+  | 'CHECKIN_COUNTS'
   /** Members-only posts and events, as an active member reads them. */
   | 'CONTENT_MEMBERS'
   /** Write news: create draft posts and edit the drafts this token created (never publish, schedule, delete, pages, or anyone else's post). Staff review and publish them; the byline and history name the token. */

@@ -87,6 +87,8 @@ export type AlertDelivery =
 
 /** What an API token may read beyond what the public site shows (which every valid token may read), and what it may write. */
 export type ApiScope =
+  /** Attendance counts: check-in sessions and rooms, and each room's numbers in a session (children and volunteers in the room, children checked in, first-timers) — never a child's name, code or check-in. */
+  | 'checkin.counts'
   /** Members-only posts and events, as an active member reads them. */
   | 'content.members'
   /** Write news: create draft posts and edit the drafts this token created (never publish, schedule, delete, pages, or anyone else's post). Staff review and publish them; the byline and history name the token. */
@@ -463,7 +465,7 @@ export type CheckinSession = {
   closesAt: Scalars['DateTime']['output'];
   /** Minutes after the start that check-in closes. */
   closesMinutes: Scalars['Int']['output'];
-  /** Children and volunteers in each open room now (operators; others get an empty list). */
+  /** Each open room's numbers (operators and tokens with CHECKIN_COUNTS; others get an empty list). */
   counts: Array<CheckinRoomCount>;
   /** The event it belongs to, when there is one (its id). */
   eventId?: Maybe<Scalars['ID']['output']>;
@@ -3657,7 +3659,7 @@ export type Query = {
   checkinRoster: CheckinRoster;
   /** One session. */
   checkinSession?: Maybe<CheckinSession>;
-  /** Sessions from the start of today (church time) for the next `days` days, soonest first; operators and active members. */
+  /** Sessions from the start of today (church time) for the next `days` days, soonest first; operators, active members and tokens with CHECKIN_COUNTS. */
   checkinSessions: Array<CheckinSession>;
   /** The member directory: households with at least one listed person, by name; active members only. */
   directory: HouseholdConnection;
@@ -6581,7 +6583,7 @@ export type AgeGroupResolvers = { ADULT: 'adult', CHILD: 'child', YOUTH: 'youth'
 
 export type AlertDeliveryResolvers = { DAILY_DIGEST: 'digest', IMMEDIATE: 'immediate', OFF: 'off' };
 
-export type ApiScopeResolvers = { CONTENT_MEMBERS: 'content.members', CONTENT_WRITE: 'content.write', PEOPLE_DIRECTORY: 'people.directory', PRAYER_MEMBERS: 'prayer.members', SERVING_READ: 'serving.read' };
+export type ApiScopeResolvers = { CHECKIN_COUNTS: 'checkin.counts', CONTENT_MEMBERS: 'content.members', CONTENT_WRITE: 'content.write', PEOPLE_DIRECTORY: 'people.directory', PRAYER_MEMBERS: 'prayer.members', SERVING_READ: 'serving.read' };
 
 export type ApiTokenResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ApiToken'] = ResolversParentTypes['ApiToken']> = {
   created?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;

@@ -15,6 +15,8 @@ export const adminIntegrations: Record<keyof typeof english, string> = {
   "admin.integrations.scope.PRAYER_MEMBERS": "Peticiones de oración solo para miembros",
   "admin.integrations.scope.PEOPLE_DIRECTORY":
     "El directorio de miembros (las familias que aparecen y lo que comparten con los miembros)",
+  "admin.integrations.scope.CHECKIN_COUNTS":
+    "Asistencia del registro de niños (números por sala; nunca el nombre de un niño)",
   "admin.integrations.scope.SERVING_READ":
     "Turnos de servicio (quién sirve y cuándo; nunca la disponibilidad de nadie)",
   "admin.integrations.scope.CONTENT_WRITE": "Escribir borradores de noticias",
