@@ -668,7 +668,12 @@ export interface OccurrenceCountsRecord extends BaseRecord {
 
 /** What an API token may read beyond the public site (pb_migrations/1732496000_api_clients.js). */
 export type ApiScope =
-  "content.members" | "prayer.members" | "people.directory" | "content.write" | "serving.read" | "checkin.counts";
+  | "content.members"
+  | "prayer.members"
+  | "people.directory"
+  | "content.write"
+  | "serving.read"
+  | "checkin.counts";
 
 /** An API token's machine identity (an auth record: PocketBase's rules read its scopes). */
 export interface ApiClientRecord extends BaseRecord {
