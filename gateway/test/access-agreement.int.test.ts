@@ -809,6 +809,26 @@ const SERVING_PROBES: Record<string, RecordProbe> = {
   },
 };
 
+// Check-in: rooms and sessions are operators' to keep (a check-in's own `can` is in checkin.int and
+// authorization-checkin.int, with the people around it).
+const CHECKIN_PROBES: Record<string, RecordProbe> = {
+  "check-in room: edit": {
+    collection: "checkin_rooms",
+    make: () => su.collection("checkin_rooms").create({ name: `Probe room ${slug("r")}`, active: true }),
+    claim: canOf("checkinRoom", "edit"),
+    act: (pb, { id }) => pb.collection("checkin_rooms").update(id, { capacity: 7 }),
+  },
+  "check-in session: edit": {
+    collection: "checkin_sessions",
+    make: () =>
+      su
+        .collection("checkin_sessions")
+        .create({ name: "Probe session", startsAt: "2031-07-06 09:00:00.000Z" }),
+    claim: canOf("checkinSession", "edit"),
+    act: (pb, { id }) => pb.collection("checkin_sessions").update(id, { name: "Probe session, edited" }),
+  },
+};
+
 const RECORD_PROBES: Record<string, RecordProbe> = {
   ...contentProbes("page", "draft", pageOf("draft")),
   ...contentProbes("page", "published", pageOf("published")),
@@ -868,6 +888,7 @@ const RECORD_PROBES: Record<string, RecordProbe> = {
   ...EVENT_PROBES,
   ...SERMON_PROBES,
   ...SERVING_PROBES,
+  ...CHECKIN_PROBES,
 };
 
 describe("what GraphQL says each persona may do with a record agrees with what PocketBase allows", () => {

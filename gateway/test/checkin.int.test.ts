@@ -217,9 +217,14 @@ describe("a room's limits, decided inside the write", () => {
     expect(over.data!.checkIn.refused[0]?.code).toBe("ratio");
   });
 
-  it("in the church's warn mode, a child past the ratio is checked in and the station is told which room", async () => {
-    const settings = await su.collection("settings").getFirstListItem("");
-    await su.collection("settings").update(settings.id, { checkinRatioMode: "warn" });
+  it("in the church's warn mode (set by an administrator), a child past the ratio is checked in and the station is told which room", async () => {
+    const admin = gql(await createUser({ roles: ["Administrator"] }));
+    const setMode = (mode: "WARN" | "REFUSE") =>
+      admin.request<{ updateSettings: { checkinRatioMode: string } }>(
+        `mutation ($mode: CheckinRatioMode!) { updateSettings(input: { checkinRatioMode: $mode }) { checkinRatioMode } }`,
+        { mode },
+      );
+    expect((await setMode("WARN")).data!.updateSettings.checkinRatioMode).toBe("WARN");
     try {
       const room = await createRoom(su, { name: "Warned room", ratio: 1 });
       const session = await createSession(su, [room.id]);
@@ -230,7 +235,7 @@ describe("a room's limits, decided inside the write", () => {
       expect(result.data!.checkIn).toMatchObject({ refused: [], warnings: ["Warned room"] });
       expect(result.data!.checkIn.checkins).toHaveLength(1);
     } finally {
-      await su.collection("settings").update(settings.id, { checkinRatioMode: "" });
+      expect((await setMode("REFUSE")).data!.updateSettings.checkinRatioMode).toBe("REFUSE");
     }
   });
 

@@ -30,6 +30,9 @@ export function checkinCan(
   };
 }
 
+/** What the caller may do with a room or a session (`CheckinRoom.can`, `CheckinSession.can`): operators keep them. */
+export const checkinSetupCan = (user: UserRecord | null) => ({ edit: can(user, "operateCheckin") });
+
 /** Read a room's list: operators, and those serving in it now. */
 export const readsRoom = (user: UserRecord | null, servesHere: boolean) =>
   can(user, "operateCheckin") || servesHere;

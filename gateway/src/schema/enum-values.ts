@@ -68,6 +68,7 @@ export const ENUM_VALUES = {
   ContactVisibility: lowercase("PRIVATE", "LEADERS", "GROUPS", "MEMBERS"),
   AgeGroup: lowercase("ADULT", "YOUTH", "CHILD"),
   CheckinKind: lowercase("CHILD", "VOLUNTEER"),
+  CheckinRatioMode: lowercase("REFUSE", "WARN"),
   HouseholdRole: lowercase("HEAD", "SPOUSE", "CHILD", "OTHER"),
   MembershipStatus: lowercase("VISITOR", "REGULAR_ATTENDER", "MEMBER", "INACTIVE"),
   PhoneKind: lowercase("MOBILE", "HOME", "WORK", "OTHER"),

@@ -148,6 +148,13 @@ export type CheckinKind =
   /** A volunteer serving in the room (counts toward its ratio). */
   | 'VOLUNTEER';
 
+/** What check-in does with a child past a room's ratio of children to volunteers. */
+export type CheckinRatioMode =
+  /** Refuse the check-in until another volunteer serves in the room (the default). */
+  | 'REFUSE'
+  /** Check the child in and tell the station the room is past its ratio. */
+  | 'WARN';
+
 /** A new password set with the token from a reset email (confirmPasswordReset). */
 export type ConfirmPasswordResetInput = {
   /** The new password: at least 10 characters and at most 71 bytes. */
@@ -1175,6 +1182,8 @@ export type UpdateSettingsInput = {
   allowSignup?: boolean | null | undefined;
   /** `#rrggbb`, or empty for the default; darkened automatically until white text on it reaches 4.5:1. */
   brandColor?: string | null | undefined;
+  /** What check-in does with a child past a room's ratio. */
+  checkinRatioMode?: CheckinRatioMode | null | undefined;
   /** The church's name: required when given, at most 200 characters. */
   churchName?: string | null | undefined;
   /** Default visibility of new contact details. */

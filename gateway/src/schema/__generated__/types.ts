@@ -370,6 +370,13 @@ export type CheckinKind =
   /** A volunteer serving in the room (counts toward its ratio). */
   | 'volunteer';
 
+/** What check-in does with a child past a room's ratio of children to volunteers. */
+export type CheckinRatioMode =
+  /** Refuse the check-in until another volunteer serves in the room (the default). */
+  | 'refuse'
+  /** Check the child in and tell the station the room is past its ratio. */
+  | 'warn';
+
 /**
  * A room children are checked into: the ages it is for, how many children it holds and how many children
  * each volunteer may have. Operators (CHECKIN_OPERATE) keep rooms; active members read their names.
@@ -378,6 +385,8 @@ export type CheckinRoom = {
   __typename?: 'CheckinRoom';
   /** Whether children may be checked into it. */
   active: Scalars['Boolean']['output'];
+  /** What the caller may do with it. */
+  can: CheckinSetupCan;
   /** Children at once; null: no limit. */
   capacity?: Maybe<Scalars['Int']['output']>;
   /** The room's id. */
@@ -461,6 +470,8 @@ export type CheckinRoster = {
  */
 export type CheckinSession = {
   __typename?: 'CheckinSession';
+  /** What the caller may do with it. */
+  can: CheckinSetupCan;
   /** When check-in closes. */
   closesAt: Scalars['DateTime']['output'];
   /** Minutes after the start that check-in closes. */
@@ -499,6 +510,13 @@ export type CheckinSessionInput = {
   roomIds: Array<Scalars['ID']['input']>;
   /** When it starts. */
   startsAt: Scalars['DateTime']['input'];
+};
+
+/** What the caller may do with a room or a session (operators keep them). */
+export type CheckinSetupCan = {
+  __typename?: 'CheckinSetupCan';
+  /** Change it (a session: also remove it, with its check-ins). */
+  edit: Scalars['Boolean']['output'];
 };
 
 /** A new password set with the token from a reset email (confirmPasswordReset). */
@@ -3653,6 +3671,8 @@ export type Query = {
   bibleBooks: Array<BibleBook>;
   /** Families for a check-in station, at most 10. Operators only. */
   checkinFamilies: Array<CheckinFamily>;
+  /** One room. */
+  checkinRoom?: Maybe<CheckinRoom>;
   /** Every room, in the church's order (operators see closed ones too). */
   checkinRooms: Array<CheckinRoom>;
   /** A room's children, checked-out children and volunteers in a session: operators, and volunteers serving in it now. */
@@ -3853,6 +3873,15 @@ export type QueryBibleBooksArgs = {
 export type QueryCheckinFamiliesArgs = {
   search: Scalars['String']['input'];
   sessionId: Scalars['ID']['input'];
+};
+
+
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
+export type QueryCheckinRoomArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -5431,6 +5460,8 @@ export type Settings = {
   allowSignup: Scalars['Boolean']['output'];
   /** Brand colour as `#rrggbb`, or empty for the default. */
   brandColor: Scalars['String']['output'];
+  /** What check-in does with a child past a room's ratio of children to volunteers. */
+  checkinRatioMode: CheckinRatioMode;
   /** The church's name, as the site and its mail show it. */
   churchName: Scalars['String']['output'];
   /** Default visibility of members' contact details. */
@@ -5649,6 +5680,8 @@ export type UpdateSettingsInput = {
   allowSignup?: InputMaybe<Scalars['Boolean']['input']>;
   /** `#rrggbb`, or empty for the default; darkened automatically until white text on it reaches 4.5:1. */
   brandColor?: InputMaybe<Scalars['String']['input']>;
+  /** What check-in does with a child past a room's ratio. */
+  checkinRatioMode?: InputMaybe<CheckinRatioMode>;
   /** The church's name: required when given, at most 200 characters. */
   churchName?: InputMaybe<Scalars['String']['input']>;
   /** Default visibility of new contact details. */
@@ -6146,6 +6179,7 @@ export type ResolversTypes = {
   CheckinFamilyInput: CheckinFamilyInput;
   CheckinFamilyMember: ResolverTypeWrapper<FamilyMemberModel>;
   CheckinKind: ResolverTypeWrapper<CheckinKind>;
+  CheckinRatioMode: ResolverTypeWrapper<CheckinRatioMode>;
   CheckinRoom: ResolverTypeWrapper<CheckinRoomRecord>;
   CheckinRoomChange: ResolverTypeWrapper<CheckinRoomChange>;
   CheckinRoomCount: ResolverTypeWrapper<Omit<CheckinRoomCount, 'room'> & { room: ResolversTypes['CheckinRoom'] }>;
@@ -6153,6 +6187,7 @@ export type ResolversTypes = {
   CheckinRoster: ResolverTypeWrapper<Omit<CheckinRoster, 'checkedOut' | 'children' | 'room' | 'session' | 'volunteers'> & { checkedOut: Array<ResolversTypes['Checkin']>, children: Array<ResolversTypes['Checkin']>, room: ResolversTypes['CheckinRoom'], session: ResolversTypes['CheckinSession'], volunteers: Array<ResolversTypes['Checkin']> }>;
   CheckinSession: ResolverTypeWrapper<CheckinSessionRecord>;
   CheckinSessionInput: CheckinSessionInput;
+  CheckinSetupCan: ResolverTypeWrapper<CheckinSetupCan>;
   ConfirmPasswordResetInput: ConfirmPasswordResetInput;
   ContactVisibility: ResolverTypeWrapper<ContactVisibility>;
   ContentCan: ResolverTypeWrapper<ContentCan>;
@@ -6404,6 +6439,7 @@ export type ResolversParentTypes = {
   CheckinRoster: Omit<CheckinRoster, 'checkedOut' | 'children' | 'room' | 'session' | 'volunteers'> & { checkedOut: Array<ResolversParentTypes['Checkin']>, children: Array<ResolversParentTypes['Checkin']>, room: ResolversParentTypes['CheckinRoom'], session: ResolversParentTypes['CheckinSession'], volunteers: Array<ResolversParentTypes['Checkin']> };
   CheckinSession: CheckinSessionRecord;
   CheckinSessionInput: CheckinSessionInput;
+  CheckinSetupCan: CheckinSetupCan;
   ConfirmPasswordResetInput: ConfirmPasswordResetInput;
   ContentCan: ContentCan;
   ContentRef: ContentRef;
@@ -6674,8 +6710,11 @@ export type CheckinFamilyMemberResolvers<ContextType = GatewayContext, ParentTyp
 
 export type CheckinKindResolvers = { CHILD: 'child', VOLUNTEER: 'volunteer' };
 
+export type CheckinRatioModeResolvers = { REFUSE: 'refuse', WARN: 'warn' };
+
 export type CheckinRoomResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CheckinRoom'] = ResolversParentTypes['CheckinRoom']> = {
   active?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  can?: Resolver<ResolversTypes['CheckinSetupCan'], ParentType, ContextType>;
   capacity?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   maxAgeMonths?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
@@ -6709,6 +6748,7 @@ export type CheckinRosterResolvers<ContextType = GatewayContext, ParentType exte
 };
 
 export type CheckinSessionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CheckinSession'] = ResolversParentTypes['CheckinSession']> = {
+  can?: Resolver<ResolversTypes['CheckinSetupCan'], ParentType, ContextType>;
   closesAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   closesMinutes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   counts?: Resolver<Array<ResolversTypes['CheckinRoomCount']>, ParentType, ContextType>;
@@ -6720,6 +6760,10 @@ export type CheckinSessionResolvers<ContextType = GatewayContext, ParentType ext
   opensMinutes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   rooms?: Resolver<Array<ResolversTypes['CheckinRoom']>, ParentType, ContextType>;
   startsAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+};
+
+export type CheckinSetupCanResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CheckinSetupCan'] = ResolversParentTypes['CheckinSetupCan']> = {
+  edit?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
 export type ContactVisibilityResolvers = { GROUPS: 'groups', LEADERS: 'leaders', MEMBERS: 'members', PRIVATE: 'private' };
@@ -7468,6 +7512,7 @@ export type QueryResolvers<ContextType = GatewayContext, ParentType extends Reso
   attendees?: Resolver<ResolversTypes['AttendeeList'], ParentType, ContextType, RequireFields<QueryAttendeesArgs, 'eventId' | 'originalStart'>>;
   bibleBooks?: Resolver<Array<ResolversTypes['BibleBook']>, ParentType, ContextType, RequireFields<QueryBibleBooksArgs, 'locale' | 'withSermons'>>;
   checkinFamilies?: Resolver<Array<ResolversTypes['CheckinFamily']>, ParentType, ContextType, RequireFields<QueryCheckinFamiliesArgs, 'search' | 'sessionId'>>;
+  checkinRoom?: Resolver<Maybe<ResolversTypes['CheckinRoom']>, ParentType, ContextType, RequireFields<QueryCheckinRoomArgs, 'id'>>;
   checkinRooms?: Resolver<Array<ResolversTypes['CheckinRoom']>, ParentType, ContextType>;
   checkinRoster?: Resolver<ResolversTypes['CheckinRoster'], ParentType, ContextType, RequireFields<QueryCheckinRosterArgs, 'roomId' | 'sessionId'>>;
   checkinSession?: Resolver<Maybe<ResolversTypes['CheckinSession']>, ParentType, ContextType, RequireFields<QueryCheckinSessionArgs, 'id'>>;
@@ -7937,6 +7982,7 @@ export type SettingsResolvers<ContextType = GatewayContext, ParentType extends R
   address?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   allowSignup?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   brandColor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  checkinRatioMode?: Resolver<ResolversTypes['CheckinRatioMode'], ParentType, ContextType>;
   churchName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   directoryDefaultVisibility?: Resolver<ResolversTypes['ContactVisibility'], ParentType, ContextType>;
   email?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -8136,11 +8182,13 @@ export type Resolvers<ContextType = GatewayContext> = {
   CheckinFamily?: CheckinFamilyResolvers<ContextType>;
   CheckinFamilyMember?: CheckinFamilyMemberResolvers<ContextType>;
   CheckinKind?: CheckinKindResolvers;
+  CheckinRatioMode?: CheckinRatioModeResolvers;
   CheckinRoom?: CheckinRoomResolvers<ContextType>;
   CheckinRoomChange?: CheckinRoomChangeResolvers<ContextType>;
   CheckinRoomCount?: CheckinRoomCountResolvers<ContextType>;
   CheckinRoster?: CheckinRosterResolvers<ContextType>;
   CheckinSession?: CheckinSessionResolvers<ContextType>;
+  CheckinSetupCan?: CheckinSetupCanResolvers<ContextType>;
   ContactVisibility?: ContactVisibilityResolvers;
   ContentCan?: ContentCanResolvers<ContextType>;
   ContentRef?: ContentRefResolvers<ContextType>;

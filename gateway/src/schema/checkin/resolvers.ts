@@ -9,7 +9,7 @@ import type {
 } from "../../pocketbase/records.ts";
 import { requireAbility, requireViewer } from "../../access/guards.ts";
 import { can } from "../../access/abilities.ts";
-import { checkinCan, readsRoom } from "../../access/checkin.ts";
+import { checkinCan, checkinSetupCan, readsRoom } from "../../access/checkin.ts";
 import { writeAsCaller } from "../../pocketbase/write.ts";
 import { fromPocketBaseDate, fromPocketBaseDateOrNull, toPocketBaseDate } from "../../pocketbase/dates.ts";
 import { Validator } from "../../validation/validate.ts";
@@ -132,12 +132,14 @@ export const checkinResolvers: Resolvers = {
     maxAgeMonths: (room) => room.maxAgeMonths ?? null,
     capacity: (room) => nullIfZero(room.capacity),
     ratio: (room) => nullIfZero(room.ratio),
+    can: async (_, __, ctx) => checkinSetupCan(await ctx.viewer()),
   },
   CheckinSession: {
     startsAt: (session) => fromPocketBaseDate(session.startsAt),
     opensAt: (session) => fromPocketBaseDate(session.opensAt),
     closesAt: (session) => fromPocketBaseDate(session.closesAt),
     isOpen: (session) => isOpen(session),
+    can: async (_, __, ctx) => checkinSetupCan(await ctx.viewer()),
     eventId: (session) => session.event || null,
     async rooms(session, _, ctx) {
       const rooms = await loadersOf(ctx).room.loadMany(session.rooms);
@@ -182,6 +184,7 @@ export const checkinResolvers: Resolvers = {
     async checkinSession(_, { id }, ctx) {
       return loadersOf(ctx).session.load(id);
     },
+    checkinRoom: (_, { id }, ctx) => loadersOf(ctx).room.load(id),
     async checkinRooms(_, __, ctx) {
       const rooms = await pbCall(() =>
         ctx.pb.collection("checkin_rooms").getFullList<CheckinRoomRecord>({ sort: "sort,name" }),

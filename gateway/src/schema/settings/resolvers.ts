@@ -61,6 +61,7 @@ function validateSettings(input: UpdateSettingsInput): Record<string, unknown> {
     data.directoryDefaultVisibility = input.directoryDefaultVisibility;
   if (input.prayerRequiresApproval != null) data.prayerRequiresApproval = input.prayerRequiresApproval;
   if (input.prayerPublicWall != null) data.prayerPublicWall = input.prayerPublicWall;
+  if (input.checkinRatioMode != null) data.checkinRatioMode = input.checkinRatioMode;
   if (input.prayerExpiryDays != null) {
     if (
       !Number.isInteger(input.prayerExpiryDays) ||
@@ -136,6 +137,7 @@ export const settingsResolvers: Resolvers = {
     directoryDefaultVisibility: (s) => s.directoryDefaultVisibility || "members",
     prayerExpiryDays: (s) => s.prayerExpiryDays || 60,
     prayerPublicWall: (s) => s.prayerPublicWall !== false,
+    checkinRatioMode: (s) => s.checkinRatioMode || "refuse",
     updated: (s) => fromPocketBaseDate(s.updated),
   },
 };

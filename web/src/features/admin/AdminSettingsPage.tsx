@@ -7,7 +7,13 @@ import {
   type AdminSettingsFieldsFragment,
   type UploadLogoMutation,
 } from "./admin.generated.ts";
-import type { ContactVisibility, Locale, UpdateSettingsInput, Weekday } from "../../gql/types.ts";
+import type {
+  CheckinRatioMode,
+  ContactVisibility,
+  Locale,
+  UpdateSettingsInput,
+  Weekday,
+} from "../../gql/types.ts";
 import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { Alert } from "../../components/Alert.tsx";
 import { CheckboxField, SelectField, TextAreaField, TextField } from "../../components/Field.tsx";
@@ -48,6 +54,7 @@ function draftFrom(s: AdminSettingsFieldsFragment): Draft {
     prayerRequiresApproval: s.prayerRequiresApproval,
     prayerPublicWall: s.prayerPublicWall,
     prayerExpiryDays: s.prayerExpiryDays,
+    checkinRatioMode: s.checkinRatioMode,
     serviceTimes: s.serviceTimes.map((t) => ({ key: nextKey++, day: t.day, time: t.time, label: t.label })),
     socialLinks: {
       facebook: s.socialLinks.facebook ?? "",
@@ -333,6 +340,17 @@ function SettingsForm({ settings }: { settings: AdminSettingsFieldsFragment }) {
             onChange={(e) => set("prayerExpiryDays", Number(e.target.value))}
             error={fieldError("prayerExpiryDays")}
           />
+          <SelectField
+            label={t("admin.settings.checkinRatio")}
+            value={draft.checkinRatioMode}
+            onChange={(e) => set("checkinRatioMode", e.target.value as CheckinRatioMode)}
+          >
+            {(["REFUSE", "WARN"] as const).map((mode) => (
+              <option key={mode} value={mode}>
+                {t(`admin.settings.checkinRatio.${mode}`)}
+              </option>
+            ))}
+          </SelectField>
         </fieldset>
 
         <div className="form__footer">

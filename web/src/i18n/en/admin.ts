@@ -37,6 +37,9 @@ export const admin = {
   "admin.settings.directoryDefault": "Default visibility of members' contact details",
   "admin.settings.prayerApproval": "Prayer requests wait for a moderator",
   "admin.settings.prayerPublicWall": "Visitors see the public prayer wall",
+  "admin.settings.checkinRatio": "Child check-in: a room past its ratio of children to volunteers",
+  "admin.settings.checkinRatio.REFUSE": "Refuse the check-in until another volunteer serves",
+  "admin.settings.checkinRatio.WARN": "Check the child in and warn the station",
   "admin.settings.prayerPublicWallHint":
     "When off, only signed-in members see prayer requests; visitors can still send one.",
   "admin.settings.prayerExpiry": "Archive prayer requests after (days)",

@@ -39,6 +39,10 @@ export const admin: Record<keyof typeof english, string> = {
   "admin.settings.directoryDefault": "Visibilidad predeterminada de los datos de contacto de los miembros",
   "admin.settings.prayerApproval": "Las peticiones de oración esperan a un moderador",
   "admin.settings.prayerPublicWall": "Los visitantes ven el muro de oración público",
+  "admin.settings.checkinRatio":
+    "Registro de niños: una sala que supera su proporción de niños por voluntario",
+  "admin.settings.checkinRatio.REFUSE": "Rechazar el registro hasta que sirva otro voluntario",
+  "admin.settings.checkinRatio.WARN": "Registrar al niño y avisar a la estación",
   "admin.settings.prayerPublicWallHint":
     "Si está desactivado, solo los miembros con sesión iniciada ven las peticiones; los visitantes pueden seguir enviando una.",
   "admin.settings.prayerExpiry": "Archivar las peticiones de oración después de (días)",
