@@ -221,4 +221,35 @@ describe("child check-in", () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it("staff add a room in the drawer (an empty name refused on the field) and see it in the list", async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await signIn(page, PASTOR, DEMO_PASSWORD);
+    await page.goto("/admin/checkin");
+    await expect
+      .poll(() => page.getByRole("heading", { level: 1, name: "Child check-in" }).isVisible(), SLOW)
+      .toBe(true);
+    // The demo church's rooms and sessions on the shared table.
+    await expect.poll(() => page.getByRole("button", { name: "Nursery" }).isVisible(), SLOW).toBe(true);
+    await expectAccessible(page);
+    await page.getByRole("button", { name: "New room" }).click();
+    const drawer = page.getByRole("dialog", { name: "New room" });
+    await expect.poll(() => drawer.isVisible(), SLOW).toBe(true);
+    await drawer.getByRole("button", { name: "Add room" }).click();
+    await expect.poll(() => drawer.getByLabel("Name").getAttribute("aria-invalid"), SLOW).toBe("true");
+    await expectAccessible(page);
+    const name = `Toddlers ${randomUUID().slice(0, 6)}`;
+    await drawer.getByLabel("Name").fill(name);
+    await drawer.getByLabel("Youngest age (months)").fill("12");
+    await drawer.getByLabel("Oldest age (months)").fill("35");
+    await drawer.getByLabel("Children at once").fill("6");
+    await drawer.getByRole("button", { name: "Add room" }).click();
+    const row = page.getByRole("row").filter({ has: page.getByRole("button", { name }) });
+    await expect.poll(() => row.isVisible(), SLOW).toBe(true);
+    expect(await row.textContent()).toContain("12–35 months");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

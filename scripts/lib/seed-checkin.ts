@@ -36,7 +36,7 @@ export async function seedCheckin(system: PocketBase): Promise<void> {
   const sunday = today.add({ days: (7 - today.dayOfWeek) % 7 || 7 });
   for (const time of ["09:00", "11:00"])
     await system.collection("checkin_sessions").create({
-      name: `Sunday ${time}`,
+      name: `Sunday ${time.replace(/^0/, "")}`,
       startsAt: pbDate(Temporal.PlainDateTime.from(`${sunday}T${time}`).toZonedDateTime(ZONE).toInstant()),
       opensMinutes: 30,
       closesMinutes: 15,

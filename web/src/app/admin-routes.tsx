@@ -41,6 +41,10 @@ const adminGroups = withMessages(
   ["admin", "admin-groups", "groups"],
   () => import("../features/groups/admin/index.ts"),
 );
+const adminCheckin = withMessages(
+  ["admin", "admin-checkin"],
+  () => import("../features/checkin/admin/index.ts"),
+);
 const adminServing = withMessages(
   ["admin", "admin-serving"],
   () => import("../features/serving/admin/index.ts"),
@@ -72,7 +76,7 @@ function AdminHome() {
                       : can.moderatePrayer
                         ? "prayer"
                         : can.operateCheckin
-                          ? "/checkin"
+                          ? "checkin"
                           : "settings";
   return <Navigate to={section} replace />;
 }
@@ -200,6 +204,14 @@ const routes = (
         element={
           <RequireAbility ability="manageGroups">
             {lazyPage(adminGroups, (m) => m.AdminGroupsPage)}
+          </RequireAbility>
+        }
+      />
+      <Route
+        path="checkin"
+        element={
+          <RequireAbility ability="operateCheckin">
+            {lazyPage(adminCheckin, (m) => m.AdminCheckinPage)}
           </RequireAbility>
         }
       />

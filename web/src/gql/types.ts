@@ -155,6 +155,40 @@ export type CheckinRatioMode =
   /** Check the child in and tell the station the room is past its ratio. */
   | 'WARN';
 
+/** A room's or session's fields (operators). */
+export type CheckinRoomInput = {
+  /** Open for check-in. */
+  active?: boolean | null | undefined;
+  /** Children at once (1–500); null: no limit. */
+  capacity?: number | null | undefined;
+  /** Oldest age, in months (0–216); null: none. */
+  maxAgeMonths?: number | null | undefined;
+  /** Youngest age, in months (0–216); null: none. */
+  minAgeMonths?: number | null | undefined;
+  /** 1–60 characters. */
+  name: string;
+  /** Children per volunteer (1–50); null: no ratio. */
+  ratio?: number | null | undefined;
+  /** Volunteers need a current background check. */
+  requiresClearance?: boolean | null | undefined;
+};
+
+/** A check-in session's fields (operators). */
+export type CheckinSessionInput = {
+  /** Minutes after the start check-in closes (0–240). */
+  closesMinutes?: number | null | undefined;
+  /** The event it belongs to, if any. */
+  eventId?: string | number | null | undefined;
+  /** 1–100 characters. */
+  name: string;
+  /** Minutes before the start check-in opens (0–240). */
+  opensMinutes?: number | null | undefined;
+  /** The rooms open in it. */
+  roomIds: Array<string | number>;
+  /** When it starts. */
+  startsAt: string;
+};
+
 /** A new password set with the token from a reset email (confirmPasswordReset). */
 export type ConfirmPasswordResetInput = {
   /** The new password: at least 10 characters and at most 71 bytes. */

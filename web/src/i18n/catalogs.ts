@@ -35,6 +35,7 @@ import type { adminEvents } from "./en/admin-events.ts";
 import type { adminGroups } from "./en/admin-groups.ts";
 import type { adminIntegrations } from "./en/admin-integrations.ts";
 import type { adminServing } from "./en/admin-serving.ts";
+import type { adminCheckin } from "./en/admin-checkin.ts";
 
 /** Every message key: the keys of the English catalogs together. */
 export type MessageKey =
@@ -62,7 +63,8 @@ export type MessageKey =
   | keyof typeof adminEvents
   | keyof typeof adminGroups
   | keyof typeof adminIntegrations
-  | keyof typeof adminServing;
+  | keyof typeof adminServing
+  | keyof typeof adminCheckin;
 
 /** A catalog as the build ships it (web/vite-icu.ts): plain strings, or ICU elements precompiled. */
 export type Messages = Partial<Record<string, CompiledMessage>>;
@@ -166,6 +168,10 @@ export const CATALOGS = {
     en: () => import("./en/admin-serving.ts").then((m) => m.adminServing),
     es: () => import("./es/admin-serving.ts").then((m) => m.adminServing),
   },
+  "admin-checkin": {
+    en: () => import("./en/admin-checkin.ts").then((m) => m.adminCheckin),
+    es: () => import("./es/admin-checkin.ts").then((m) => m.adminCheckin),
+  },
 } satisfies Record<string, Partial<Record<Locale, () => Promise<Messages>>>>;
 
 export type Area = keyof typeof CATALOGS;
@@ -205,6 +211,7 @@ const PREFIXES: ReadonlyArray<readonly [string, Area]> = (
     ["admin.events.", "admin-events"],
     ["admin.groups.", "admin-groups"],
     ["admin.serving.", "admin-serving"],
+    ["admin.checkin.", "admin-checkin"],
     ["admin.integrations.", "admin-integrations"],
     ["admin.webhooks.", "admin-integrations"],
     ["admin.", "admin"],

@@ -45,7 +45,7 @@ export function AdminLayout() {
           )}
           {can.operateCheckin && (
             <li>
-              <NavLink to="/checkin">{t("admin.checkin")}</NavLink>
+              <NavLink to="/admin/checkin">{t("admin.checkin")}</NavLink>
             </li>
           )}
           {can.useMediaLibrary && (

@@ -104,7 +104,7 @@ export const admin = {
   "admin.events": "Events",
   "admin.groups": "Groups",
   "admin.serving": "Serving teams",
-  "admin.checkin": "Check-in station",
+  "admin.checkin": "Child check-in",
   "admin.table.bulk": "Act on the chosen rows",
   "admin.table.chosen": "{count, plural, one {# chosen} other {# chosen}}",
   "admin.table.clear": "Clear the choice",

@@ -109,7 +109,7 @@ export const admin: Record<keyof typeof english, string> = {
   "admin.events": "Eventos",
   "admin.groups": "Grupos",
   "admin.serving": "Equipos de servicio",
-  "admin.checkin": "Estación de registro",
+  "admin.checkin": "Registro de niños",
   "admin.table.bulk": "Actuar sobre las filas elegidas",
   "admin.table.chosen": "{count, plural, one {# elegida} other {# elegidas}}",
   "admin.table.clear": "Quitar la selección",

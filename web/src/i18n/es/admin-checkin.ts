@@ -1,0 +1,45 @@
+import type { adminCheckin as en } from "../en/admin-checkin.ts";
+
+/** Español: las pantallas del equipo para el registro de niños — salas y sesiones. */
+export const adminCheckin: Record<keyof typeof en, string> = {
+  "admin.checkin.title": "Registro de niños",
+  "admin.checkin.station": "Abrir la estación",
+  "admin.checkin.sessions": "Sesiones",
+  "admin.checkin.rooms": "Salas",
+  "admin.checkin.save": "Guardar",
+  "admin.checkin.anyAge": "Cualquier edad",
+  "admin.checkin.ageRange": "{min}–{max} meses",
+  "admin.checkin.room.new": "Sala nueva",
+  "admin.checkin.room.create": "Añadir sala",
+  "admin.checkin.room.name": "Nombre",
+  "admin.checkin.room.ages": "Edades",
+  "admin.checkin.room.minAge": "Edad mínima (meses)",
+  "admin.checkin.room.maxAge": "Edad máxima (meses)",
+  "admin.checkin.room.capacity": "Niños a la vez",
+  "admin.checkin.room.ratio": "Niños por voluntario",
+  "admin.checkin.room.emptyNoLimit": "Vacío: sin límite.",
+  "admin.checkin.room.requiresClearance":
+    "Los voluntarios necesitan una verificación de antecedentes vigente",
+  "admin.checkin.room.active": "Abierta para el registro",
+  "admin.checkin.room.status": "Estado",
+  "admin.checkin.room.open": "Abierta",
+  "admin.checkin.room.closed": "Cerrada",
+  "admin.checkin.room.cleared": "Antecedentes",
+  "admin.checkin.room.empty":
+    "Aún no hay salas. Añade las salas a las que van los niños (cuna, preescolar…) con sus edades.",
+  "admin.checkin.session.new": "Sesión nueva",
+  "admin.checkin.session.create": "Añadir sesión",
+  "admin.checkin.session.name": "Nombre",
+  "admin.checkin.session.starts": "Empieza",
+  "admin.checkin.session.opens": "Abre (minutos antes)",
+  "admin.checkin.session.closes": "Cierra (minutos después)",
+  "admin.checkin.session.rooms": "Salas abiertas",
+  "admin.checkin.session.children": "Niños",
+  "admin.checkin.session.childrenCount": "{total} registrados ({first} por primera vez)",
+  "admin.checkin.session.openNow": "Abierta ahora",
+  "admin.checkin.session.remove": "Eliminar",
+  "admin.checkin.session.removed": "{count, plural, one {# sesión eliminada} other {# sesiones eliminadas}}.",
+  "admin.checkin.session.needStart": "Elige cuándo empieza.",
+  "admin.checkin.session.empty":
+    "No hay sesiones en las próximas cuatro semanas. Añade una por cada culto en que se registra a los niños.",
+};
