@@ -29,108 +29,29 @@
 //   --think-ms=<n>  each leader waits about this long (0.5–1.5×) between queries (default 0: the harshest)
 //   --cpu-prof      write a V8 CPU profile of the gateway process to $TMPDIR/flock-bench-profiles/
 //   --keep-data     keep the throw-away data directory (PocketBase's request log is in auxiliary.db)
-import { fork, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { Agent, request } from "node:http";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { addTypenameToDocument } from "@apollo/client/utilities";
-import { parse, print } from "graphql";
 import PocketBase from "pocketbase";
 import { Temporal } from "temporal-polyfill";
-import { ROOT } from "./lib/pocketbase.ts";
 import { DEMO_PASSWORD } from "./lib/seed.ts";
 import { pool } from "./lib/seed-scale.ts";
-import { startStack, superuserCredentials } from "./lib/stack.ts";
-import { webOperations } from "./lib/web-operations.ts";
+import { superuserCredentials } from "./lib/stack.ts";
+import { PROFILE_DIR, startBenchStack, stopBenchStack } from "./lib/bench-stack.ts";
+import { ACCEPT, CSRF_HEADER, SESSION_COOKIE, signInAsBrowser, webOperation } from "./lib/browser-client.ts";
 import { cpuSeconds, machine, stats, type LatencyStats } from "./bench-sunday.ts";
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(`--${name}`);
 const option = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-const PROFILE_DIR = join(tmpdir(), "flock-bench-profiles");
 
 const TARGET_P95_MS = 150;
 const ZONE = "America/Chicago";
 const VOLUNTEERS = 300;
 const WEEKS = 13;
 const LEADERS_PER_TEAM = 5;
-/** What the web's Apollo link sends as Accept (web/src/lib/http-link.ts). */
-const ACCEPT = "application/graphql-response+json,application/json;q=0.9";
-const CSRF_HEADER = "x-graphql-yoga-csrf";
-const SESSION_COOKIE = "flock_session";
-
-// ---------------------------------------------------------------------------------------------------
-// Child: the stack (PocketBase + gateway), until told to stop.
-
-interface ReadyMessage {
-  type: "ready";
-  url: string;
-  pbUrl: string;
-  pbPid: number;
-}
-
-async function serve(dataDir: string): Promise<void> {
-  const stack = await startStack({
-    dataDir,
-    port: 0,
-    pbPort: 0,
-    webDist: null,
-    demo: false,
-    quiet: true,
-    production: true,
-  });
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    // process.exit (not a signal) so that --cpu-prof writes its profile.
-    void stack.stop().finally(() => process.exit(0));
-  };
-  process.on("message", (message) => message === "stop" && stop());
-  process.on("disconnect", stop); // the parent died: do not leave PocketBase running
-  process.on("SIGTERM", stop);
-  process.on("SIGINT", stop);
-  process.send!({
-    type: "ready",
-    url: stack.url,
-    pbUrl: stack.pbUrl,
-    pbPid: stack.pocketbase.process.pid ?? 0,
-  } satisfies ReadyMessage);
-}
-
-async function startChild(dataDir: string): Promise<{ child: ChildProcess; ready: ReadyMessage }> {
-  // The child inherits this process's exec arguments, which carry tsx's loader.
-  const execArgv = [
-    ...process.execArgv,
-    ...(flag("cpu-prof") ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : []),
-  ];
-  const child = fork(fileURLToPath(import.meta.url), ["--serve", dataDir], {
-    cwd: ROOT,
-    execArgv,
-    env: { ...process.env, NODE_ENV: "production" },
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
-  const ready = await new Promise<ReadyMessage>((resolve, reject) => {
-    child.once("message", (message) => resolve(message as ReadyMessage));
-    child.once("exit", (code) => reject(new Error(`The stack exited during start-up (code ${code}).`)));
-  });
-  return { child, ready };
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  try {
-    child.send("stop");
-  } catch {
-    /* the channel is already closed: it is stopping by itself */
-  }
-  const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
-  await exited;
-  clearTimeout(timer);
-}
 
 // ---------------------------------------------------------------------------------------------------
 // The church, generated first (deterministic: a seeded generator), then written.
@@ -614,33 +535,6 @@ function post(url: string, body: string, cookie: string): Promise<Sent> {
 }
 
 /** The web's own operation, printed as Apollo sends it (its cache adds __typename to every selection). */
-async function webOperation(name: string): Promise<string> {
-  const query = (await webOperations()).get(name);
-  if (!query) throw new Error(`The web app has no operation named ${name}.`);
-  return print(addTypenameToDocument(parse(query)));
-}
-
-/** Signs in through the gateway as the web does; the session cookie's value. */
-async function signIn(url: string, query: string, email: string): Promise<string> {
-  const response = await fetch(`${url}/graphql`, {
-    method: "POST",
-    headers: { accept: ACCEPT, "content-type": "application/json", [CSRF_HEADER]: "1" },
-    body: JSON.stringify({
-      operationName: "SignIn",
-      variables: { input: { email, password: DEMO_PASSWORD } },
-      query,
-    }),
-  });
-  const text = await response.text();
-  const cookie = response.headers
-    .getSetCookie()
-    .map((c) => new RegExp(`^${SESSION_COOKIE}=([^;]+)`).exec(c)?.[1])
-    .find(Boolean);
-  if (!response.ok || text.includes('"errors"') || !cookie)
-    throw new Error(`${email} could not sign in: ${response.status} ${text.slice(0, 300)}`);
-  return cookie;
-}
-
 // ---------------------------------------------------------------------------------------------------
 // PocketBase's request log: how many requests each GraphQL query made, and their time inside PocketBase.
 
@@ -793,14 +687,14 @@ async function main(): Promise<number> {
   process.on("SIGINT", () => {
     if (interrupted) return;
     interrupted = true;
-    void (child ? stopChild(child) : Promise.resolve())
+    void (child ? stopBenchStack(child) : Promise.resolve())
       .catch(() => undefined)
       .then(() => rm(dataDir, { recursive: true, force: true }))
       .finally(() => process.exit(130));
   });
   try {
     console.log("Starting PocketBase and the gateway (production mode, no demo church)…");
-    const stack = await startChild(dataDir);
+    const stack = await startBenchStack(dataDir, { cpuProfile: flag("cpu-prof") });
     child = stack.child;
     const { url, pbUrl, pbPid } = stack.ready;
     const superuser = await superuserCredentials(dataDir);
@@ -821,12 +715,9 @@ async function main(): Promise<number> {
         `${byStatus("declined")} declined; ${places - held} places open.`,
     );
 
-    const [signInQuery, scheduleQuery] = await Promise.all([
-      webOperation("SignIn"),
-      webOperation("AdminServingSchedule"),
-    ]);
+    const scheduleQuery = await webOperation("AdminServingSchedule");
     const leaders = church.leaders.slice(0, leaderCount);
-    const sessions = await pool(leaders, 4, (leader) => signIn(url, signInQuery, leader.email));
+    const sessions = await pool(leaders, 4, (leader) => signInAsBrowser(url, leader.email, DEMO_PASSWORD));
     const body = JSON.stringify({
       operationName: "AdminServingSchedule",
       variables: { from: church.plans[0]!.day, to: church.plans.at(-1)!.day },
@@ -973,7 +864,7 @@ async function main(): Promise<number> {
     }
     return 0;
   } finally {
-    if (child) await stopChild(child);
+    if (child) await stopBenchStack(child);
     if (flag("keep-data"))
       console.log(`Data directory kept: ${dataDir} (PocketBase's request log is in auxiliary.db)`);
     else await rm(dataDir, { recursive: true, force: true });
@@ -981,8 +872,4 @@ async function main(): Promise<number> {
   }
 }
 
-if (args[0] === "--serve") {
-  await serve(args[1]!);
-} else {
-  process.exitCode = await main();
-}
+process.exitCode = await main();
