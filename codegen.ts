@@ -105,6 +105,7 @@ const config: CodegenConfig = {
           Checkin: "../../pocketbase/records.ts#CheckinRecord",
           CheckinFamily: "../checkin/families.ts#FamilyModel",
           CheckinFamilyMember: "../checkin/families.ts#FamilyMemberModel",
+          PickupPerson: "../../pocketbase/records.ts#PickupAuthorizationRecord",
         },
       },
     },

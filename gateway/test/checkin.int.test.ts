@@ -11,6 +11,10 @@ import { createUser, errorCode, GqlClient, system, testGateway, type TestUser } 
 import { SseSubscription } from "./sse.ts";
 import {
   CheckinAddFamilyDocument,
+  CheckinAddPickupDocument,
+  CheckinHouseholdDocument,
+  CheckinRemovePickupDocument,
+  CheckinSetCareDocument,
   CheckinCheckInDocument,
   CheckinCheckOutDocument,
   CheckinFamiliesDocument,
@@ -474,5 +478,78 @@ describe("a first-time family", () => {
       await gql(await createUser()).execute(CheckinSessionsDocument)
     ).data!.checkinSessions.find((s) => s.id === session.id)!;
     expect(member.counts).toEqual([]);
+  });
+});
+
+describe("a household's care notes and pickup list", () => {
+  it("the parent keeps them on /me; the station and the room see them; nobody else may change them", async () => {
+    const room = await createRoom(su, { minAgeMonths: 0, maxAgeMonths: 131 });
+    const session = await createSession(su, [room.id]);
+    const family = await createFamily([{ first: "Ivy", months: 40 }]);
+    const ivy = family.children[0]!.id;
+    const parent = gql(family.parent);
+    const set = await parent.execute(CheckinSetCareDocument, {
+      personId: ivy,
+      allergies: "Bee stings",
+      medicalNotes: "EpiPen in the front pocket",
+    });
+    expect(set.data!.setCareNotes).toEqual({
+      personId: ivy,
+      allergies: "Bee stings",
+      medicalNotes: "EpiPen in the front pocket",
+    });
+    const added = await parent.execute(CheckinAddPickupDocument, {
+      input: { name: "Rex Stone", relationship: "ex-partner", status: "NOT_AUTHORIZED" },
+    });
+    expect(added.data!.addPickupPerson).toMatchObject({ name: "Rex Stone", status: "NOT_AUTHORIZED" });
+    const mine = (await parent.execute(CheckinHouseholdDocument)).data!.myHouseholdCheckin!;
+    expect(mine.children).toEqual([
+      expect.objectContaining({
+        personId: ivy,
+        allergies: "Bee stings",
+        medicalNotes: "EpiPen in the front pocket",
+      }),
+    ]);
+    expect(mine.pickups.map((p) => p.name)).toEqual(["Rex Stone"]);
+
+    // The station sees both; the room's copy carries them.
+    const found = await gql(operator).execute(CheckinFamiliesDocument, {
+      sessionId: session.id,
+      search: family.phone.slice(-4),
+    });
+    const f = found.data!.checkinFamilies.find((x) => x.householdId === family.householdId)!;
+    expect(f.notAuthorized).toEqual(["Rex Stone (ex-partner)"]);
+    const made = await gql(operator).execute(CheckinCheckInDocument, {
+      input: { sessionId: session.id, people: [{ personId: ivy, roomId: room.id }] },
+    });
+    expect(made.data!.checkIn.checkins[0]).toMatchObject({
+      allergies: "Bee stings",
+      medicalNotes: "EpiPen in the front pocket",
+      notAuthorized: "Rex Stone (ex-partner)",
+    });
+
+    // Another member: neither the child's notes nor the household's list.
+    const stranger = gql(await createUser());
+    expect(
+      errorCode(
+        await stranger.execute(CheckinSetCareDocument, { personId: ivy, allergies: "", medicalNotes: "" }),
+      ),
+    ).toBe("NOT_FOUND");
+    expect(
+      errorCode(await stranger.execute(CheckinRemovePickupDocument, { id: added.data!.addPickupPerson.id })),
+    ).toBe("FORBIDDEN");
+    expect((await stranger.execute(CheckinHouseholdDocument)).data!.myHouseholdCheckin).toBeNull();
+    // Too long is refused on the field.
+    const long = await parent.execute(CheckinSetCareDocument, {
+      personId: ivy,
+      allergies: "x".repeat(501),
+      medicalNotes: "",
+    });
+    expect(fieldCodes(long)).toEqual({ allergies: "too_long" });
+    expect(
+      await parent.execute(CheckinRemovePickupDocument, { id: added.data!.addPickupPerson.id }),
+    ).toMatchObject({
+      data: { removePickupPerson: true },
+    });
   });
 });

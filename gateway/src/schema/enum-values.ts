@@ -69,6 +69,7 @@ export const ENUM_VALUES = {
   AgeGroup: lowercase("ADULT", "YOUTH", "CHILD"),
   CheckinKind: lowercase("CHILD", "VOLUNTEER"),
   CheckinRatioMode: lowercase("REFUSE", "WARN"),
+  PickupStatus: lowercase("TRUSTED", "NOT_AUTHORIZED"),
   HouseholdRole: lowercase("HEAD", "SPOUSE", "CHILD", "OTHER"),
   MembershipStatus: lowercase("VISITOR", "REGULAR_ATTENDER", "MEMBER", "INACTIVE"),
   PhoneKind: lowercase("MOBILE", "HOME", "WORK", "OTHER"),

@@ -707,6 +707,25 @@ export type PhoneKind =
   /** Work. */
   | 'WORK';
 
+/** Someone to add to the household's pickup list. */
+export type PickupPersonInput = {
+  /** 1–100 characters. */
+  name: string;
+  /** At most 255 characters. */
+  notes?: string | null | undefined;
+  /** At most 50 characters. */
+  relationship?: string | null | undefined;
+  /** Trusted, or not authorised. */
+  status: PickupStatus;
+};
+
+/** Whether someone outside the household may pick its children up. */
+export type PickupStatus =
+  /** Never to be given the children: the room is told when they are checked in. */
+  | 'NOT_AUTHORIZED'
+  /** Trusted to pick the children up (with the code on the tag). */
+  | 'TRUSTED';
+
 /** A post's fields as editors save them; omitted optional fields stay as they are. */
 export type PostInput = {
   /** Who may read it once published. */

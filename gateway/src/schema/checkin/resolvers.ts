@@ -18,6 +18,7 @@ import type { CheckinRoomInput, CheckinSessionInput, Resolvers } from "../__gene
 import { familiesResolvers } from "./families.ts";
 import { isOpen, loadersOf, readCheckin, requireSession, servesIn } from "./reads.ts";
 import { liveResolvers } from "./live.ts";
+import { householdResolvers } from "./household.ts";
 
 /**
  * Child check-in (issue 28): rooms, sessions, check-ins and checkouts. Every read and write runs with
@@ -322,4 +323,9 @@ export const checkinResolvers: Resolvers = {
 };
 
 /** Everything check-in resolves, for schema/resolvers.ts. */
-export const checkinFeatureResolvers: Resolvers[] = [checkinResolvers, familiesResolvers, liveResolvers];
+export const checkinFeatureResolvers: Resolvers[] = [
+  checkinResolvers,
+  familiesResolvers,
+  liveResolvers,
+  householdResolvers,
+];

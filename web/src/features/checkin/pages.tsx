@@ -17,6 +17,7 @@ import { Loading } from "../../components/Loading.tsx";
 import { handleError } from "../../lib/handleError.ts";
 import { usePageTitle } from "../../lib/usePageTitle.ts";
 import { CheckinStation } from "./Station.tsx";
+import { HouseholdCheckin } from "./Household.tsx";
 import { useAppShell } from "../../gql/AppShell.generated.ts";
 import { accessibleBrandColor } from "../../lib/color.ts";
 import { useChurchZone } from "./zone.ts";
@@ -299,6 +300,7 @@ export function MyCheckinsPage() {
           ))}
         </ul>
       )}
+      <HouseholdCheckin />
     </section>
   );
 }

@@ -1,0 +1,128 @@
+import type { GatewayContext } from "../../context.ts";
+import { forbidden, pbCall } from "../../errors.ts";
+import type { PersonCareRecord, PersonRecord, PickupAuthorizationRecord } from "../../pocketbase/records.ts";
+import { requireViewer } from "../../access/guards.ts";
+import { writeAsCaller } from "../../pocketbase/write.ts";
+import { Validator } from "../../validation/validate.ts";
+import { LIMITS } from "@flock/shared/limits";
+import type { Resolvers } from "../__generated__/types.ts";
+import { displayName } from "../people/mappers.ts";
+import { anyOf } from "../../pocketbase/filters.ts";
+
+/**
+ * What a household keeps for check-in (/me/checkins): its children's care notes and its pickup list.
+ * Read and written with the caller's token: PocketBase's rules (1732620000_checkin.js) let the
+ * household's active adults (and operators) do it, and nobody else.
+ */
+
+/** The caller's household (their own person record, which they always read), or null. */
+async function myHousehold(ctx: GatewayContext): Promise<string | null> {
+  const viewer = await requireViewer(ctx);
+  if (!viewer.person) return null;
+  const me = await pbCall(() =>
+    ctx.pb.collection("people").getOne<PersonRecord>(viewer.person, { fields: "household" }),
+  );
+  return me.household || null;
+}
+
+const careOf = (
+  person: Pick<PersonRecord, "id" | "firstName" | "lastName" | "preferredName">,
+  care?: PersonCareRecord,
+) => ({
+  personId: person.id,
+  name: displayName(person),
+  allergies: care?.allergies ?? "",
+  medicalNotes: care?.medicalNotes ?? "",
+});
+
+export const householdResolvers: Resolvers = {
+  Query: {
+    async myHouseholdCheckin(_, __, ctx) {
+      const household = await myHousehold(ctx);
+      if (!household) return null;
+      const children = await pbCall(() =>
+        ctx.pb.collection("people").getFullList<PersonRecord>({
+          filter: ctx.pb.filter(
+            'household = {:household} && ageGroup != "adult" && recordStatus != "archived"',
+            { household },
+          ),
+          sort: "firstName",
+        }),
+      );
+      const [care, pickups] = await Promise.all([
+        pbCall(() =>
+          ctx.pb.collection("person_care").getFullList<PersonCareRecord>({
+            filter: anyOf(
+              ctx.pb,
+              "person",
+              children.map((c) => c.id),
+            ),
+          }),
+        ),
+        pbCall(() =>
+          ctx.pb.collection("pickup_authorizations").getFullList<PickupAuthorizationRecord>({
+            filter: ctx.pb.filter("household = {:household}", { household }),
+            sort: "status,name",
+          }),
+        ),
+      ]);
+      return {
+        children: children.map((child) =>
+          careOf(
+            child,
+            care.find((c) => c.person === child.id),
+          ),
+        ),
+        pickups,
+      };
+    },
+  },
+  Mutation: {
+    async setCareNotes(_, { personId, allergies, medicalNotes }, ctx) {
+      await requireViewer(ctx);
+      const v = new Validator();
+      const fields = {
+        allergies: v.text("allergies", allergies, { max: LIMITS.allergiesMax }),
+        medicalNotes: v.text("medicalNotes", medicalNotes, { max: LIMITS.medicalNotesMax }),
+      };
+      v.done();
+      // The child must be someone the caller reads (their household's); PocketBase decides the write.
+      const person = await pbCall(() => ctx.pb.collection("people").getOne<PersonRecord>(personId));
+      const existing = await pbCall(() =>
+        ctx.pb.collection("person_care").getList<PersonCareRecord>(1, 1, {
+          filter: ctx.pb.filter("person = {:person}", { person: personId }),
+          skipTotal: true,
+        }),
+      );
+      const row = existing.items[0];
+      const saved = await writeAsCaller(() =>
+        row
+          ? ctx.pb.collection("person_care").update<PersonCareRecord>(row.id, fields)
+          : ctx.pb.collection("person_care").create<PersonCareRecord>({ person: personId, ...fields }),
+      );
+      return careOf(person, saved);
+    },
+    async addPickupPerson(_, { input }, ctx) {
+      const household = await myHousehold(ctx);
+      if (!household) throw forbidden("Your account has no household.");
+      const v = new Validator();
+      const fields = {
+        name: v.text("name", input.name, { required: true, max: LIMITS.pickupNameMax }),
+        relationship: v.text("relationship", input.relationship, { max: LIMITS.pickupRelationshipMax }),
+        notes: v.text("notes", input.notes, { max: LIMITS.pickupNotesMax }),
+        status: input.status,
+      };
+      v.done();
+      return writeAsCaller(() =>
+        ctx.pb
+          .collection("pickup_authorizations")
+          .create<PickupAuthorizationRecord>({ household, ...fields }),
+      );
+    },
+    async removePickupPerson(_, { id }, ctx) {
+      await requireViewer(ctx);
+      await writeAsCaller(() => ctx.pb.collection("pickup_authorizations").delete(id));
+      return true;
+    },
+  },
+};
