@@ -18,7 +18,7 @@ import { Validator } from "../../validation/validate.ts";
 import { toE164 } from "../../validation/phone.ts";
 import { LIMITS } from "@flock/shared/limits";
 import type { Resolvers } from "../__generated__/types.ts";
-import { loadersOf, requireSession } from "./reads.ts";
+import { checkinsOf, loadersOf, requireSession } from "./reads.ts";
 import { anyOf, MAX_IDS_PER_CHAIN } from "../../pocketbase/filters.ts";
 import { todayIn } from "../../pocketbase/dates.ts";
 import { displayName } from "../people/mappers.ts";
@@ -142,12 +142,7 @@ export async function familiesOf(
       filter: anyOf(system, "person", personIds),
       fields: "person,allergies",
     }),
-    // The operator's own read: the rules let them see every check-in.
-    pbCall(() =>
-      ctx.pb.collection("checkins").getFullList<CheckinRecord>({
-        filter: `${ctx.pb.filter("session = {:session}", { session: session.id })} && (${anyOf(ctx.pb, "person", personIds)})`,
-      }),
-    ),
+    checkinsOf(ctx, session.id, personIds),
   ]);
   const open = rooms
     .filter((room): room is CheckinRoomRecord => !!room && !(room instanceof Error))
@@ -241,14 +236,10 @@ export const familiesResolvers: Resolvers = {
           throw badUserInput({ clientKey: { code: "too_long", message: "The client key is too long." } });
       const session = await requireSession(ctx, input.sessionId);
       const checkins = ctx.pb.collection("checkins");
-      const existing = await pbCall(() =>
-        checkins.getFullList<CheckinRecord>({
-          filter: `${ctx.pb.filter("session = {:session}", { session: session.id })} && (${anyOf(
-            ctx.pb,
-            "person",
-            input.people.map((p) => p.personId),
-          )})`,
-        }),
+      const existing = await checkinsOf(
+        ctx,
+        session.id,
+        input.people.map((p) => p.personId),
       );
       const done: CheckinRecord[] = [];
       const refused: { personId: string; code: string; message: string }[] = [];

@@ -15,14 +15,19 @@ import { anyOf } from "../../pocketbase/filters.ts";
  * household's active adults (and operators) do it, and nobody else.
  */
 
-/** The caller's household (their own person record, which they always read), or null. */
+/**
+ * The household whose check-in side the caller keeps: theirs, when they are an active adult in it (as
+ * the rules say), else null. From their own person record, which they always read.
+ */
 async function myHousehold(ctx: GatewayContext): Promise<string | null> {
   const viewer = await requireViewer(ctx);
   if (!viewer.person) return null;
   const me = await pbCall(() =>
-    ctx.pb.collection("people").getOne<PersonRecord>(viewer.person, { fields: "household" }),
+    ctx.pb
+      .collection("people")
+      .getOne<PersonRecord>(viewer.person, { fields: "household,ageGroup,recordStatus" }),
   );
-  return me.household || null;
+  return me.household && me.ageGroup === "adult" && me.recordStatus === "active" ? me.household : null;
 }
 
 const careOf = (
@@ -40,31 +45,31 @@ export const householdResolvers: Resolvers = {
     async myHouseholdCheckin(_, __, ctx) {
       const household = await myHousehold(ctx);
       if (!household) return null;
-      const children = await pbCall(() =>
+      // The household's people (never empty: the caller is one of them); their care notes and the
+      // pickup list, often empty, are read by the system for this household only (an empty filtered
+      // read from the church's IP is throttled: reads.ts), which the caller keeps by the rules.
+      const people = await pbCall(() =>
         ctx.pb.collection("people").getFullList<PersonRecord>({
-          filter: ctx.pb.filter(
-            'household = {:household} && ageGroup != "adult" && recordStatus != "archived"',
-            { household },
-          ),
+          filter: ctx.pb.filter('household = {:household} && recordStatus != "archived"', { household }),
           sort: "firstName",
         }),
       );
+      const children = people.filter((p) => p.ageGroup !== "adult");
+      const system = await ctx.system.get();
       const [care, pickups] = await Promise.all([
-        pbCall(() =>
-          ctx.pb.collection("person_care").getFullList<PersonCareRecord>({
-            filter: anyOf(
-              ctx.pb,
-              "person",
-              children.map((c) => c.id),
-            ),
-          }),
-        ),
-        pbCall(() =>
-          ctx.pb.collection("pickup_authorizations").getFullList<PickupAuthorizationRecord>({
-            filter: ctx.pb.filter("household = {:household}", { household }),
-            sort: "status,name",
-          }),
-        ),
+        children.length
+          ? system.collection("person_care").getFullList<PersonCareRecord>({
+              filter: anyOf(
+                system,
+                "person",
+                children.map((c) => c.id),
+              ),
+            })
+          : Promise.resolve([]),
+        system.collection("pickup_authorizations").getFullList<PickupAuthorizationRecord>({
+          filter: system.filter("household = {:household}", { household }),
+          sort: "status,name",
+        }),
       ]);
       return {
         children: children.map((child) =>
@@ -88,12 +93,13 @@ export const householdResolvers: Resolvers = {
       v.done();
       // The child must be someone the caller reads (their household's); PocketBase decides the write.
       const person = await pbCall(() => ctx.pb.collection("people").getOne<PersonRecord>(personId));
-      const existing = await pbCall(() =>
-        ctx.pb.collection("person_care").getList<PersonCareRecord>(1, 1, {
-          filter: ctx.pb.filter("person = {:person}", { person: personId }),
-          skipTotal: true,
-        }),
-      );
+      // Whether a row exists yet (often not: a system read, see above); the write is the caller's.
+      const system = await ctx.system.get();
+      const existing = await system.collection("person_care").getList<PersonCareRecord>(1, 1, {
+        filter: system.filter("person = {:person}", { person: personId }),
+        fields: "id",
+        skipTotal: true,
+      });
       const row = existing.items[0];
       const saved = await writeAsCaller(() =>
         row

@@ -16,7 +16,7 @@ import { Validator } from "../../validation/validate.ts";
 import { LIMITS } from "@flock/shared/limits";
 import type { CheckinRoomInput, CheckinSessionInput, Resolvers } from "../__generated__/types.ts";
 import { familiesResolvers } from "./families.ts";
-import { isOpen, loadersOf, readCheckin, requireSession, servesIn } from "./reads.ts";
+import { checkinsOf, isOpen, loadersOf, readCheckin, requireSession, servesIn } from "./reads.ts";
 import { liveResolvers } from "./live.ts";
 import { householdResolvers } from "./household.ts";
 
@@ -101,6 +101,8 @@ async function sessionFields(ctx: GatewayContext, input: CheckinSessionInput) {
  * the caller's rights, so operators and tokens with CHECKIN_COUNTS get them and everyone else none.
  */
 async function countsOf(ctx: GatewayContext, session: CheckinSessionRecord) {
+  // A member may not read them: no read at all (an empty filtered read is throttled: reads.ts).
+  if (!ctx.apiClient && !can(await ctx.viewer(), "operateCheckin")) return [];
   const rows = await pbCall(() =>
     ctx.pb.collection("checkin_counts").getFullList<CheckinCountsRecord>({
       filter: ctx.pb.filter("session = {:session}", { session: session.id }),
@@ -200,9 +202,12 @@ export const checkinResolvers: Resolvers = {
         loadersOf(ctx).room.load(roomId),
       ]);
       if (!room) throw notFound();
+      // A volunteer's own read always holds their own row; an operator, who reads every check-in, reads
+      // an empty room through the system (an empty filtered read is throttled: reads.ts).
+      const reader = can(viewer, "operateCheckin") ? await ctx.system.get() : ctx.pb;
       const rows = await pbCall(() =>
-        ctx.pb.collection("checkins").getFullList<CheckinRecord>({
-          filter: ctx.pb.filter("session = {:session} && room = {:room}", {
+        reader.collection("checkins").getFullList<CheckinRecord>({
+          filter: reader.filter("session = {:session} && room = {:room}", {
             session: sessionId,
             room: roomId,
           }),
@@ -222,22 +227,28 @@ export const checkinResolvers: Resolvers = {
     async myCheckins(_, __, ctx) {
       const viewer = await requireViewer(ctx);
       if (!viewer.person) return [];
-      // The household's check-ins of the last day (a volunteer also reads the children in their room).
+      // The last day's check-ins of the caller's household, as the rules let them read them (an active
+      // adult: the household's; anyone else: their own). Read by the system, since a family with nothing
+      // checked in would be an empty filtered read from the church's IP (see reads.ts).
       const me = await pbCall(() =>
-        ctx.pb.collection("people").getOne<PersonRecord>(viewer.person, { fields: "household" }),
+        ctx.pb
+          .collection("people")
+          .getOne<PersonRecord>(viewer.person, { fields: "household,ageGroup,recordStatus" }),
       );
-      if (!me.household) return [];
-      const since = toPocketBaseDate(Date.now() - 24 * 60 * 60 * 1000);
-      return pbCall(() =>
-        ctx.pb.collection("checkins").getFullList<CheckinRecord>({
-          filter: ctx.pb.filter('created >= {:since} && kind = "child" && household = {:household}', {
-            since,
+      const wholeHousehold = !!me.household && me.ageGroup === "adult" && me.recordStatus === "active";
+      const system = await ctx.system.get();
+      return system.collection("checkins").getFullList<CheckinRecord>({
+        filter: system.filter(
+          `created >= {:since} && kind = "child" && ${wholeHousehold ? "household = {:household}" : "person = {:person}"}`,
+          {
+            since: toPocketBaseDate(Date.now() - 24 * 60 * 60 * 1000),
             household: me.household,
-          }),
-          sort: "-created",
-          batch: 50,
-        }),
-      );
+            person: viewer.person,
+          },
+        ),
+        sort: "-created",
+        batch: 50,
+      });
     },
   },
   Mutation: {
@@ -264,16 +275,9 @@ export const checkinResolvers: Resolvers = {
     async serveInRoom(_, { sessionId, roomId }, ctx) {
       const viewer = await requireViewer(ctx);
       if (!viewer.person) throw forbidden("Your account has no person record yet.");
-      const existing = await pbCall(() =>
-        ctx.pb.collection("checkins").getList<CheckinRecord>(1, 1, {
-          filter: ctx.pb.filter("session = {:session} && person = {:person}", {
-            session: sessionId,
-            person: viewer.person,
-          }),
-          skipTotal: true,
-        }),
-      );
-      if (existing.items[0]) return existing.items[0];
+      // Already checked in (their own row; a system read, see reads.ts).
+      const [existing] = await checkinsOf(ctx, sessionId, [viewer.person]);
+      if (existing) return existing;
       return writeAsCaller(() =>
         ctx.pb.collection("checkins").create<CheckinRecord>({
           session: sessionId,
