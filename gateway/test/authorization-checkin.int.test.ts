@@ -5,6 +5,7 @@
  * operators and the volunteers serving in the child's room during the session do.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EventSource } from "eventsource";
 import type PocketBase from "pocketbase";
 import type { RecordModel } from "pocketbase";
 import type { Gateway } from "../src/index.ts";
@@ -15,6 +16,10 @@ import {
   CheckinRosterDocument,
 } from "./__generated__/operations.ts";
 import { createFamily, createOperator, createRoom, createSession, type Family } from "./checkin-support.ts";
+import { describeRealtimeColumn } from "./realtime-recording.ts";
+
+// The PocketBase SDK's realtime needs an EventSource (Node 20 has none).
+(globalThis as { EventSource?: unknown }).EventSource ??= EventSource;
 
 type Persona =
   | "visitor"
@@ -242,6 +247,22 @@ describe.each(PERSONAS)("%s through GraphQL", (persona) => {
     if (persona === "parent") expect(mine).toContain(checkin.id);
     else if (persona !== "operator") expect(mine).not.toContain(checkin.id);
   });
+});
+
+// PocketBase's own realtime, as each persona: a change to the child's check-in (medical notes in its
+// copy), their care notes or the household's pickup list reaches exactly those who may read it.
+const REALTIME = ["checkins", "person_care", "pickup_authorizations"] as const;
+const READ_KEY = { checkins: "checkin", person_care: "care", pickup_authorizations: "pickup" } as const;
+describeRealtimeColumn({
+  personas: PERSONAS,
+  collections: REALTIME,
+  targetKeys: (collection) => [READ_KEY[collection]],
+  targetId: (collection) =>
+    collection === "checkins" ? checkin.id : collection === "person_care" ? care.id : pickup.id,
+  allowedTargets: (collection, persona) =>
+    READS[persona][READ_KEY[collection]] ? [READ_KEY[collection]] : [],
+  client: (persona) => pbAs(users[persona]),
+  su: () => su,
 });
 
 describe("API tokens: CHECKIN_COUNTS reads numbers, never a child", () => {
