@@ -103,6 +103,7 @@ const config: CodegenConfig = {
           CheckinRoom: "../../pocketbase/records.ts#CheckinRoomRecord",
           CheckinSession: "../../pocketbase/records.ts#CheckinSessionRecord",
           Checkin: "../../pocketbase/records.ts#CheckinRecord",
+          CheckinStation: "../../pocketbase/records.ts#CheckinStationRecord",
           CheckinFamily: "../checkin/families.ts#FamilyModel",
           CheckinFamilyMember: "../checkin/families.ts#FamilyMemberModel",
           PickupPerson: "../../pocketbase/records.ts#PickupAuthorizationRecord",

@@ -5,11 +5,28 @@
 
 // (Handlers run in their own runtime: each requires what it uses; nothing outside them is in scope.)
 
-// Who checked in and out is the signed-in caller, never what a request says.
+// Who checked in and out is the signed-in caller, never what a request says: a person, or a
+// registered station (an api_clients identity; its checkin_stations record is what check-ins name).
 onRecordCreateRequest((e) => {
+  const lib = require(`${__hooks}/lib/checkin.js`);
   e.record.set("checkedInBy", e.auth && e.auth.collection().name === "users" ? e.auth.id : "");
+  e.record.set("station", lib.stationOf(e.app, e.auth));
   e.next();
 }, "checkins");
+
+onRecordCreateRequest((e) => {
+  const station = require(`${__hooks}/lib/checkin.js`).stationOf(e.app, e.auth);
+  if (!station) throw new ForbiddenError("Only a registered check-in station holds codes.");
+  e.record.set("station", station);
+  e.next();
+}, "checkin_code_holds");
+
+onRecordCreate((e) => {
+  require(`${__hooks}/lib/transaction.js`).inTransaction(e, (app) => {
+    require(`${__hooks}/lib/checkin.js`).holdCode(app, e.record);
+    e.next();
+  });
+}, "checkin_code_holds");
 
 onRecordUpdateRequest((e) => {
   const before = e.record.original();

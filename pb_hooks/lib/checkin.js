@@ -62,8 +62,24 @@ function hasClearance(app, personId, day) {
   });
 }
 
-/** The pickup code of the household's children today, or a new one no other household has today. */
-function codeFor(app, householdId, day) {
+/** A code no household has today and no station holds for it. */
+function freeCode(app, day) {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const code = randomCode();
+    const taken =
+      app.countRecords("checkins", $dbx.hashExp({ day, code })) +
+      app.countRecords("checkin_code_holds", $dbx.hashExp({ day, code }));
+    if (!taken) return code;
+  }
+  fail("no_code", "code", "No pickup code is free today; try again.");
+}
+
+/**
+ * The pickup code of the household's children today; else the code a station proposes for a check-in
+ * it made offline, when that station holds it for the day (and it is not another household's); else a
+ * new one.
+ */
+function codeFor(app, householdId, day, proposed, stationId) {
   if (householdId) {
     const mine = app.findRecordsByFilter(
       "checkins",
@@ -75,13 +91,26 @@ function codeFor(app, householdId, day) {
     );
     if (mine.length) return mine[0].getString("code");
   }
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const code = randomCode();
-    const taken = app.countRecords("checkins", $dbx.hashExp({ day, code }));
-    if (!taken) return code;
+  if (proposed && stationId) {
+    const held = app.findRecordsByFilter(
+      "checkin_code_holds",
+      "day = {:day} && code = {:code} && station = {:station} && (household = '' || household = {:household})",
+      "",
+      1,
+      0,
+      { day, code: proposed, station: stationId, household: householdId },
+    );
+    if (held.length) {
+      held[0].set("household", householdId);
+      app.save(held[0]);
+      return proposed;
+    }
   }
-  fail("no_code", "code", "No pickup code is free today; try again.");
+  return freeCode(app, day);
 }
+
+/** How far back a queued offline check-in may say it was made. */
+const OFFLINE_MAX_MS = 30 * 60 * 1000;
 
 /** The names the household said may not pick its children up, for the room's alert. */
 function alertsOf(app, householdId) {
@@ -109,12 +138,28 @@ function alertsOf(app, householdId) {
  */
 function admitCheckin(app, checkin) {
   const session = app.findRecordById("checkin_sessions", checkin.getString("session"));
-  const now = Date.now();
+  // A check-in a station queued while offline counts from when it was made (the last 30 minutes).
+  let now = Date.now();
+  const offlineAt = checkin.getString("offlineAt");
+  if (offlineAt) {
+    const at = msOf(offlineAt);
+    if (!Number.isFinite(at) || at > now + 60_000 || at < now - OFFLINE_MAX_MS)
+      fail("offline_too_old", "offlineAt", "This check-in was made offline too long ago; check the child in again.");
+    now = Math.min(at, now);
+  }
   if (now < msOf(session.getString("opensAt")) || now > msOf(session.getString("closesAt")))
     fail("checkin_closed", "session", "Check-in for this session is not open now.");
   const roomId = checkin.getString("room");
   if (!session.getStringSlice("rooms").includes(roomId))
     fail("room_not_open", "room", "This room is not open for this session.");
+  const stationId = checkin.getString("station");
+  if (stationId) {
+    const set = app.findRecordById("checkin_stations", stationId).getStringSlice("rooms");
+    if (set.length && !set.includes(roomId))
+      fail("room_not_open", "room", "This station does not check children into this room.");
+  }
+  const proposed = checkin.getString("proposedCode").trim().toUpperCase();
+  checkin.set("proposedCode", "");
   const room = app.findRecordById("checkin_rooms", roomId);
   if (!room.getBool("active")) fail("room_not_open", "room", "This room is closed.");
   const person = app.findRecordById("people", checkin.getString("person"));
@@ -177,7 +222,34 @@ function admitCheckin(app, checkin) {
   checkin.set("allergies", care ? care.getString("allergies") : "");
   checkin.set("medicalNotes", care ? care.getString("medicalNotes") : "");
   checkin.set("alerts", alertsOf(app, person.getString("household")));
-  checkin.set("code", codeFor(app, person.getString("household"), day));
+  checkin.set("code", codeFor(app, person.getString("household"), day, proposed, stationId));
+}
+
+/** The id of the check-in station `auth` is (an api_clients identity a station was registered to), or "". */
+function stationOf(app, auth) {
+  if (!auth || auth.collection().name !== "api_clients") return "";
+  try {
+    return app.findFirstRecordByFilter("checkin_stations", "client = {:client}", { client: auth.id }).id;
+  } catch (_) {
+    return "";
+  }
+}
+
+/** Unused codes one station may hold for a day (enough for the families of a few minutes offline). */
+const HOLDS_MAX = 20;
+
+/** A code held for a station's offline check-ins: the session's day, a free code, within the station's allowance. */
+function holdCode(app, hold) {
+  const session = app.findRecordById("checkin_sessions", hold.getString("session"));
+  const day = localDay(app, session.getString("startsAt"));
+  const unused = app.countRecords(
+    "checkin_code_holds",
+    $dbx.hashExp({ station: hold.getString("station"), day, household: "" }),
+  );
+  if (unused >= HOLDS_MAX) fail("too_many_holds", "code", "This station already holds enough codes for today.");
+  hold.set("day", day);
+  hold.set("household", "");
+  hold.set("code", freeCode(app, day));
 }
 
 /**
@@ -249,4 +321,4 @@ function recount(app, sessionId, roomId) {
   app.save(row);
 }
 
-module.exports = { admitCheckin, reviseCheckin, deriveSession, recount, CODE_ALPHABET };
+module.exports = { admitCheckin, reviseCheckin, deriveSession, recount, holdCode, stationOf, CODE_ALPHABET };

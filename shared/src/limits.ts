@@ -116,6 +116,7 @@ export const LIMITS = {
   checkinSearchMax: 50,
   checkinCodeLength: 4,
   checkinClientKeyMax: 40,
+  checkinStationNameMax: 60,
   allergiesMax: 500,
   medicalNotesMax: 1000,
   pickupAlertsMax: 1000,

@@ -59,6 +59,12 @@ export const INVALID_API_TOKEN = {
 export const TOKEN_MUTATIONS: Readonly<Record<string, ApiClientRecord["scopes"][number]>> = {
   createPost: "content.write",
   updatePost: "content.write",
+  // A registered check-in station (schema/checkin/stations.ts): its family check-ins, checkouts with
+  // the code, first-time families and the codes it holds for working offline.
+  checkIn: "checkin.station",
+  checkOut: "checkin.station",
+  addCheckinFamily: "checkin.station",
+  holdCheckinCodes: "checkin.station",
 };
 
 /** Whether a client with `scopes` may call the mutation field `name`. */

@@ -516,6 +516,34 @@ export interface CheckinRecord extends BaseRecord {
   medicalNotes: string;
   alerts: string;
   clientKey: string;
+  /** The registered station that checked the child in (hook); empty for a signed-in operator. */
+  station: string;
+  /** When a station made it offline (queued, synced later); empty otherwise. */
+  offlineAt: string;
+}
+
+/** A registered check-in station (pb_migrations/1732630000_checkin_stations.js). */
+export interface CheckinStationRecord extends BaseRecord {
+  name: string;
+  mode: "staffed" | "self";
+  labelSize: "62mm" | "225in" | "none";
+  /** Its location set; empty: every room of the session. */
+  rooms: string[];
+  /** Its api_clients identity once a device redeemed the pairing code. */
+  client: string;
+  pairingHash?: string;
+  pairingExpiresAt: string;
+  pairedBy: string;
+  registeredAt: string;
+}
+
+/** A pickup code a station holds for a day's offline check-ins (the hook makes the code). */
+export interface CheckinCodeHoldRecord extends BaseRecord {
+  station: string;
+  session: string;
+  day: string;
+  code: string;
+  household: string;
 }
 
 /** A room's numbers in a session, kept by pb_hooks/lib/checkin.js#recount. */
@@ -673,7 +701,9 @@ export type ApiScope =
   | "people.directory"
   | "content.write"
   | "serving.read"
-  | "checkin.counts";
+  | "checkin.counts"
+  /** A registered check-in station's identity (never offered as a token scope). */
+  | "checkin.station";
 
 /** An API token's machine identity (an auth record: PocketBase's rules read its scopes). */
 export interface ApiClientRecord extends BaseRecord {

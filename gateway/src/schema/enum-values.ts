@@ -70,6 +70,8 @@ export const ENUM_VALUES = {
   CheckinKind: lowercase("CHILD", "VOLUNTEER"),
   CheckinRatioMode: lowercase("REFUSE", "WARN"),
   PickupStatus: lowercase("TRUSTED", "NOT_AUTHORIZED"),
+  CheckinStationMode: lowercase("STAFFED", "SELF"),
+  CheckinLabelSize: { LABEL_62MM: "62mm", LABEL_225IN: "225in", NONE: "none" },
   HouseholdRole: lowercase("HEAD", "SPOUSE", "CHILD", "OTHER"),
   MembershipStatus: lowercase("VISITOR", "REGULAR_ATTENDER", "MEMBER", "INACTIVE"),
   PhoneKind: lowercase("MOBILE", "HOME", "WORK", "OTHER"),

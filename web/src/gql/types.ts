@@ -89,8 +89,12 @@ export type ChangePasswordInput = {
 
 /** A family's check-in at a station. */
 export type CheckInInput = {
+  /** A station's check-in made offline: when (at most 30 minutes ago; the session's window is checked at that time). */
+  offlineAt?: string | null | undefined;
   /** Who, and where (at most 12). */
   people: Array<CheckInPersonInput>;
+  /** A station's check-in made offline: the code it printed (one it holds; kept unless the household already has one today). */
+  proposedCode?: string | null | undefined;
   /** The session. */
   sessionId: string | number;
 };

@@ -13,15 +13,15 @@ import type {
   PersonRecord,
   PickupAuthorizationRecord,
 } from "../../pocketbase/records.ts";
-import { requireAbility } from "../../access/guards.ts";
 import { Validator } from "../../validation/validate.ts";
 import { toE164 } from "../../validation/phone.ts";
 import { LIMITS } from "@flock/shared/limits";
 import type { Resolvers } from "../__generated__/types.ts";
 import { checkinsOf, loadersOf, requireSession } from "./reads.ts";
 import { anyOf, MAX_IDS_PER_CHAIN } from "../../pocketbase/filters.ts";
-import { todayIn } from "../../pocketbase/dates.ts";
+import { toPocketBaseDate, todayIn } from "../../pocketbase/dates.ts";
 import { displayName } from "../people/mappers.ts";
+import { requireDesk, type CheckinDesk } from "./stations.ts";
 
 /**
  * A check-in station's families: found by the last 4 digits of a phone number or by a name, and
@@ -37,6 +37,7 @@ export interface FamilyModel {
   members: FamilyMemberModel[];
   notAuthorized: string[];
   trusted: string[];
+  phoneEndings: string[];
 }
 
 export interface FamilyMemberModel {
@@ -50,6 +51,11 @@ export interface FamilyMemberModel {
 }
 
 const FAMILIES_MAX = 10;
+/** A station's offline list: families with a child checked in within 8 weeks, at most 300. */
+const REGULARS_WEEKS = 8;
+const REGULARS_MAX = 300;
+/** What a household's QR code carries (household.ts#householdQrText). */
+const QR_TEXT = /^flock:household:([a-z0-9]{15})$/;
 
 /** Whole months from `birthDate` (YYYY-MM-DD) to `today` (YYYY-MM-DD). */
 export function ageInMonths(birthDate: string, today: string): number | null {
@@ -77,7 +83,15 @@ export function roomFor(rooms: readonly CheckinRoomRecord[], months: number | nu
 /** Households whose people have a phone ending in `digits`, or whose names contain `name`. */
 async function findHouseholds(system: PocketBase, search: string): Promise<string[]> {
   const ids = new Set<string>();
-  if (/^\d{4}$/.test(search)) {
+  const qr = QR_TEXT.exec(search);
+  if (qr) {
+    const rows = await system.collection("households").getList<HouseholdRecord>(1, 1, {
+      filter: system.filter("id = {:id}", { id: qr[1] }),
+      fields: "id",
+      skipTotal: true,
+    });
+    for (const row of rows.items) ids.add(row.id);
+  } else if (/^\d{4}$/.test(search)) {
     // "%…" is a LIKE pattern as given: numbers ending in the digits (E.164 has no spaces).
     const phones = await system.collection("person_phones").getFullList<PersonPhoneRecord>({
       filter: system.filter("number ~ {:suffix}", { suffix: `%${search}` }),
@@ -114,11 +128,16 @@ async function findHouseholds(system: PocketBase, search: string): Promise<strin
 /** The families (system reads) with this session's check-ins and the room that fits each child. */
 export async function familiesOf(
   ctx: GatewayContext,
+  desk: CheckinDesk,
   session: CheckinSessionRecord,
   householdIds: readonly string[],
 ): Promise<FamilyModel[]> {
   if (!householdIds.length) return [];
   const system = await ctx.system.get();
+  // A station suggests only the rooms it checks into (its location set).
+  const roomIds = desk.station?.rooms.length
+    ? session.rooms.filter((id) => desk.station.rooms.includes(id))
+    : session.rooms;
   const [households, people, pickups, rooms] = await Promise.all([
     system
       .collection("households")
@@ -130,10 +149,10 @@ export async function familiesOf(
       filter: anyOf(system, "household", householdIds),
       sort: "name",
     }),
-    loadersOf(ctx).room.loadMany(session.rooms),
+    loadersOf(ctx).room.loadMany(roomIds),
   ]);
   const personIds = people.map((p) => p.id);
-  const [births, care, checkins] = await Promise.all([
+  const [births, care, checkins, phones] = await Promise.all([
     system.collection("person_private").getFullList<PersonPrivateRecord>({
       filter: anyOf(system, "person", personIds),
       fields: "person,birthDate",
@@ -143,7 +162,13 @@ export async function familiesOf(
       fields: "person,allergies",
     }),
     checkinsOf(ctx, session.id, personIds),
+    system.collection("person_phones").getFullList<PersonPhoneRecord>({
+      filter: anyOf(system, "person", personIds),
+      fields: "person,number",
+    }),
   ]);
+  // A self station (a lobby screen anyone may stand at) shows no pickup alerts.
+  const selfStation = desk.station?.mode === "self";
   const open = rooms
     .filter((room): room is CheckinRoomRecord => !!room && !(room instanceof Error))
     .sort((a, b) => a.sort - b.sort || a.name.localeCompare(b.name));
@@ -178,12 +203,16 @@ export async function familiesOf(
         pickups
           .filter((p) => p.household === household.id && p.status === status)
           .map((p) => (p.relationship ? `${p.name} (${p.relationship})` : p.name));
+      const mine = new Set(members.map((m) => m.personId));
       return {
         householdId: household.id,
         name: household.name,
         members,
-        notAuthorized: named("not_authorized"),
-        trusted: named("trusted"),
+        notAuthorized: selfStation ? [] : named("not_authorized"),
+        trusted: selfStation ? [] : named("trusted"),
+        phoneEndings: [
+          ...new Set(phones.filter((p) => mine.has(p.person)).map((p) => p.number.replace(/\D/g, "").slice(-4))),
+        ],
       };
     });
 }
@@ -205,11 +234,11 @@ export const familiesResolvers: Resolvers = {
   },
   Query: {
     async checkinFamilies(_, { sessionId, search }, ctx) {
-      await requireAbility(ctx, "operateCheckin");
+      const desk = await requireDesk(ctx);
       const q = search.trim();
       const digits = q.replace(/\D/g, "");
       const byDigits = digits.length === 4 && /^[\d\s()+-]+$/.test(q);
-      if (!byDigits && (q.length < LIMITS.checkinSearchMin || q.length > LIMITS.checkinSearchMax))
+      if (!byDigits && !QR_TEXT.test(q) && (q.length < LIMITS.checkinSearchMin || q.length > LIMITS.checkinSearchMax))
         throw badUserInput({
           search: {
             code: "invalid_search",
@@ -218,12 +247,30 @@ export const familiesResolvers: Resolvers = {
         });
       const session = await requireSession(ctx, sessionId);
       const system = await ctx.system.get();
-      return familiesOf(ctx, session, await findHouseholds(system, byDigits ? digits : q));
+      return familiesOf(ctx, desk, session, await findHouseholds(system, byDigits ? digits : q));
+    },
+    async checkinRegulars(_, { sessionId }, ctx) {
+      const desk = await requireDesk(ctx);
+      const session = await requireSession(ctx, sessionId);
+      const system = await ctx.system.get();
+      const recent = await system.collection("checkins").getList<CheckinRecord>(1, 2000, {
+        filter: system.filter('kind = "child" && household != "" && created >= {:since}', {
+          since: toPocketBaseDate(new Date(Date.now() - REGULARS_WEEKS * 7 * 86_400_000)),
+        }),
+        fields: "household",
+        sort: "-created",
+        skipTotal: true,
+      });
+      const households = [...new Set(recent.items.map((row) => row.household))].slice(0, REGULARS_MAX);
+      const families: FamilyModel[] = [];
+      for (let i = 0; i < households.length; i += MAX_IDS_PER_CHAIN)
+        families.push(...(await familiesOf(ctx, desk, session, households.slice(i, i + MAX_IDS_PER_CHAIN))));
+      return families;
     },
   },
   Mutation: {
     async checkIn(_, { input }, ctx) {
-      await requireAbility(ctx, "operateCheckin");
+      await requireDesk(ctx);
       if (!input.people.length || input.people.length > LIMITS.checkinPeopleMax)
         throw badUserInput({
           people: {
@@ -234,6 +281,13 @@ export const familiesResolvers: Resolvers = {
       for (const person of input.people)
         if ((person.clientKey ?? "").length > LIMITS.checkinClientKeyMax)
           throw badUserInput({ clientKey: { code: "too_long", message: "The client key is too long." } });
+      // A station's offline check-in: the code it printed and when (the hook checks both).
+      const proposedCode = (input.proposedCode ?? "").trim().toUpperCase();
+      if (proposedCode.length > LIMITS.checkinCodeLength)
+        throw badUserInput({ proposedCode: { code: "too_long", message: "A pickup code has 4 characters." } });
+      const offlineAt = input.offlineAt ? new Date(input.offlineAt) : null;
+      if (offlineAt && Number.isNaN(offlineAt.getTime()))
+        throw badUserInput({ offlineAt: { code: "invalid_date", message: "Use a valid date and time." } });
       const session = await requireSession(ctx, input.sessionId);
       const checkins = ctx.pb.collection("checkins");
       const existing = await checkinsOf(
@@ -259,6 +313,8 @@ export const familiesResolvers: Resolvers = {
               room: person.roomId,
               kind: "child",
               clientKey: person.clientKey ?? "",
+              ...(proposedCode && { proposedCode }),
+              ...(offlineAt && { offlineAt: toPocketBaseDate(offlineAt) }),
             }),
           );
         } catch (error) {
@@ -293,7 +349,7 @@ export const familiesResolvers: Resolvers = {
     },
 
     async addCheckinFamily(_, { input }, ctx) {
-      await requireAbility(ctx, "operateCheckin");
+      const desk = await requireDesk(ctx);
       const v = new Validator();
       const firstName = v.text("firstName", input.firstName, { required: true, max: LIMITS.personNameMax });
       const lastName = v.text("lastName", input.lastName, { required: true, max: LIMITS.personNameMax });
@@ -317,7 +373,7 @@ export const familiesResolvers: Resolvers = {
       });
       v.done();
       const session = await requireSession(ctx, input.sessionId);
-      // System job: an operator adds this family (and only it) as visitors; people managers follow up.
+      // System job: a check-in desk (an operator or a station) adds this family (and only it) as visitors; people managers follow up.
       const system = await ctx.system.get();
       const household = await system
         .collection("households")
@@ -348,7 +404,7 @@ export const familiesResolvers: Resolvers = {
         if (child.allergies)
           await system.collection("person_care").create({ person: person.id, allergies: child.allergies });
       }
-      const [family] = await familiesOf(ctx, session, [household.id]);
+      const [family] = await familiesOf(ctx, desk, session, [household.id]);
       return family!;
     },
   },

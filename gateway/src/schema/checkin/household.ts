@@ -40,6 +40,9 @@ const careOf = (
   medicalNotes: care?.medicalNotes ?? "",
 });
 
+/** What a household's QR code carries (a check-in station's search reads it: families.ts). */
+export const householdQrText = (householdId: string) => `flock:household:${householdId}`;
+
 export const householdResolvers: Resolvers = {
   Query: {
     async myHouseholdCheckin(_, __, ctx) {
@@ -72,6 +75,7 @@ export const householdResolvers: Resolvers = {
         }),
       ]);
       return {
+        qrText: householdQrText(household),
         children: children.map((child) =>
           careOf(
             child,

@@ -19,6 +19,7 @@ import { familiesResolvers } from "./families.ts";
 import { checkinsOf, isOpen, loadersOf, readCheckin, requireSession, servesIn } from "./reads.ts";
 import { liveResolvers } from "./live.ts";
 import { householdResolvers } from "./household.ts";
+import { isSelfStation, stationOf, stationResolvers } from "./stations.ts";
 
 /**
  * Child check-in (issue 28): rooms, sessions, check-ins and checkouts. Every read and write runs with
@@ -165,9 +166,15 @@ export const checkinResolvers: Resolvers = {
     code: (checkin) => (checkin.kind === "child" ? checkin.code : null),
     checkedInAt: (checkin) => fromPocketBaseDate(checkin.created),
     checkedOutAt: (checkin) => fromPocketBaseDateOrNull(checkin.checkedOutAt),
+    offlineAt: (checkin) => fromPocketBaseDateOrNull(checkin.offlineAt),
     overrideReason: (checkin) => checkin.overrideReason || null,
-    notAuthorized: (checkin) => checkin.alerts,
+    // A self station (a lobby screen) shows no medical notes or pickup alerts; allergies go on the label.
+    medicalNotes: async (checkin, _, ctx) => ((await isSelfStation(ctx)) ? "" : checkin.medicalNotes),
+    notAuthorized: async (checkin, _, ctx) => ((await isSelfStation(ctx)) ? "" : checkin.alerts),
     async can(checkin, _, ctx) {
+      // A station checks children out with the code on the pickup tag; it pages nobody.
+      if (await stationOf(ctx))
+        return { checkOut: checkin.kind === "child" && !checkin.checkedOutAt, page: false };
       return checkinCan(await ctx.viewer(), checkin, await servesIn(ctx, checkin.session, checkin.room));
     },
   },
@@ -253,7 +260,8 @@ export const checkinResolvers: Resolvers = {
   },
   Mutation: {
     async checkOut(_, { input }, ctx) {
-      await requireViewer(ctx);
+      const station = await stationOf(ctx);
+      if (!station) await requireViewer(ctx);
       const v = new Validator();
       const code = v.text("code", input.code, { max: LIMITS.checkinCodeLength }).toUpperCase();
       const overrideReason = v.text("overrideReason", input.overrideReason, {
@@ -261,13 +269,17 @@ export const checkinResolvers: Resolvers = {
         max: LIMITS.checkoutReasonMax,
       });
       v.done();
+      // An override is a person's decision, logged with their name: a station checks out with the code only.
+      if (station && !code)
+        throw forbidden("Checking a child out without the code needs check-in staff signed in.", "override_needs_staff");
       await readCheckin(ctx, input.id);
       return writeAsCaller(
         () =>
           ctx.pb.collection("checkins").update<CheckinRecord>(input.id, {
             checkedOutAt: toPocketBaseDate(new Date()),
             pickupCode: code,
-            overrideReason: code ? "" : overrideReason,
+            // With the code there is no reason to send (a station may not send one at all).
+            ...(!code && { overrideReason }),
           }),
         { pickupCode: "code" },
       );
@@ -332,4 +344,5 @@ export const checkinFeatureResolvers: Resolvers[] = [
   familiesResolvers,
   liveResolvers,
   householdResolvers,
+  stationResolvers,
 ];

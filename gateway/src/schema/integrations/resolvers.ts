@@ -61,6 +61,8 @@ export const integrationsResolvers: Resolvers = {
       await requireAbility(ctx, "manageIntegrations");
       const page = await pbCall(() =>
         ctx.pb.collection("api_clients").getList<ApiClientRecord>(1, LIST_MAX, {
+          // Check-in stations' identities are kept with the stations (/admin/checkin), not here.
+          filter: 'scopes !~ "checkin.station"',
           sort: "-created,-id",
           expand: "createdBy,api_client_usage_via_client",
           skipTotal: true,
@@ -225,7 +227,8 @@ export const integrationsResolvers: Resolvers = {
     created: (d) => fromPocketBaseDate(d.created),
   },
   ApiToken: {
-    scopes: (client) => client.scopes ?? [],
+    // A station's identity is never listed here (its scope is not a token scope).
+    scopes: (client) => (client.scopes ?? []).filter((scope) => scope !== "checkin.station"),
     hint: (client) => hintOf(client),
     status: (client) => statusOf(client),
     createdByName: (client) => client.expand?.createdBy?.name || null,
