@@ -252,4 +252,121 @@ describe("child check-in", () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it("a station registered with a code prints by itself, checks a family in while offline and syncs when back", async () => {
+    const staff = await newContext(browser);
+    const admin = await staff.newPage();
+    const adminErrors = watchErrors(admin);
+    await signIn(admin, PASTOR, DEMO_PASSWORD);
+    const { run, big, session } = await setUp(admin);
+
+    // Staff add the station at /admin/checkin and are shown the code to type on the device.
+    await admin.goto("/admin/checkin");
+    await admin.getByRole("button", { name: "Add station" }).click();
+    const drawer = admin.getByRole("dialog", { name: "Add station" });
+    await expect.poll(() => drawer.isVisible(), SLOW).toBe(true);
+    await drawer.getByLabel("Name").fill(`Lobby ${run}`);
+    await drawer.getByLabel("Mode").selectOption("SELF");
+    await drawer.getByRole("button", { name: "Add station and show its code" }).click();
+    const pairing = drawer.getByTestId("pairing-code");
+    await expect.poll(() => pairing.isVisible(), SLOW).toBe(true);
+    const pairingCode = (await pairing.textContent())!.trim();
+    expect(pairingCode).toMatch(/^[A-Z0-9]{4}-[A-Z0-9]{4}$/);
+    await expectAccessible(admin);
+
+    // A tablet nobody is signed in on becomes the station (its prints counted: Chrome's --kiosk-printing
+    // prints them without a dialog).
+    const tablet = await newContext(browser, "tablet");
+    await tablet.addInitScript(() => {
+      const counted = window as unknown as { printed: number };
+      counted.printed = 0;
+      window.print = () => void (counted.printed += 1);
+    });
+    const kiosk = await tablet.newPage();
+    const kioskErrors = watchErrors(kiosk);
+    await kiosk.goto("/checkin");
+    await kiosk.getByLabel("Station code").fill(pairingCode.toLowerCase());
+    await kiosk.getByRole("button", { name: "Use this device as the station" }).click();
+    await expect
+      .poll(() => kiosk.getByRole("heading", { name: `Lobby ${run}` }).isVisible(), SLOW)
+      .toBe(true);
+    const select = kiosk.getByLabel("Session");
+    const value = await select.locator("option", { hasText: `E2E ${run} ·` }).getAttribute("value");
+    await select.selectOption(value!);
+    await expectAccessible(kiosk);
+
+    // The Member family is found while online; the station keeps it and the codes it holds for today.
+    await kiosk.getByLabel(/Last 4 digits/).fill("0101");
+    await kiosk.getByRole("button", { name: "Find" }).click();
+    const family = kiosk.locator(".checkin-family").filter({ hasText: "Member" });
+    await expect.poll(() => family.isVisible(), SLOW).toBe(true);
+    await expect
+      .poll(
+        () =>
+          kiosk.evaluate(
+            (id) => (JSON.parse(localStorage.getItem("flock.checkin.holds") ?? "{}")[id] ?? []).length,
+            session,
+          ),
+        SLOW,
+      )
+      .toBe(10);
+
+    // The Wi-Fi drops: the station says so, finds the family in what it loaded, and checks Mia in.
+    await tablet.setOffline(true);
+    await expect
+      .poll(() => kiosk.getByText(/^Offline — this station keeps checking in/).isVisible(), SLOW)
+      .toBe(true);
+    await kiosk.getByRole("tab", { name: "Check out" }).click();
+    await kiosk.getByRole("tab", { name: "Check in" }).click();
+    await kiosk.getByLabel(/Last 4 digits/).fill("0101");
+    await kiosk.getByRole("button", { name: "Find" }).click();
+    await expect.poll(() => family.isVisible(), SLOW).toBe(true);
+    // Mia, the family's only child, is chosen with the room that fits her (the big kids', age 8).
+    expect(await family.getByRole("checkbox", { name: /Mia Member/ }).isChecked()).toBe(true);
+    await family.getByRole("button", { name: "Check in 1 child" }).click();
+    const codeText = kiosk.getByTestId("pickup-code");
+    await expect.poll(() => codeText.isVisible(), SLOW).toBe(true);
+    const code = (await codeText.textContent())!.trim();
+    expect(code).toMatch(/^[ACDEFHJKMNPRTUVWXY3479]{4}$/);
+    expect(await kiosk.getByText(/Saved on this station/).isVisible()).toBe(true);
+    const label = kiosk.getByRole("article", { name: "Child label" });
+    expect(await label.textContent()).toContain("Mia Member");
+    expect(await label.textContent()).toContain(code);
+    expect(await label.textContent()).toContain("Peanuts");
+    // The labels went to the printer by themselves.
+    await expect
+      .poll(() => kiosk.evaluate(() => (window as unknown as { printed: number }).printed), SLOW)
+      .toBe(1);
+    expect(await kiosk.getByText(/1 check-in waits to be sent/).isVisible()).toBe(true);
+    await expectAccessible(kiosk);
+
+    // Back online: the queued check-in is sent, with the code on the label.
+    await tablet.setOffline(false);
+    await expect.poll(() => kiosk.getByText(/1 check-in made offline was sent/).isVisible(), SLOW).toBe(true);
+    const roster = await graphql<{
+      checkinRoster: { children: { name: string; code: string; offlineAt: string | null }[] };
+    }>(
+      admin,
+      `
+        query ($sessionId: ID!, $roomId: ID!) {
+          checkinRoster(sessionId: $sessionId, roomId: $roomId) {
+            children {
+              name
+              code
+              offlineAt
+            }
+          }
+        }
+      `,
+      { sessionId: session, roomId: big },
+    );
+    const synced = roster.checkinRoster.children.find((c) => c.name === "Mia Member");
+    expect(synced?.code).toBe(code);
+    expect(synced?.offlineAt).not.toBeNull();
+
+    expect(adminErrors).toEqual([]);
+    expect(kioskErrors).toEqual([]);
+    await staff.close();
+    await tablet.close();
+  });
 });

@@ -29,7 +29,8 @@ const ADULT = '@request.auth.person.ageGroup = "adult"';
 const USER = '@request.auth.collectionName = "users"';
 const COUNTS = '@request.auth.scopes:each ?= "checkin.counts"';
 /** A registered check-in station (an api_clients identity with the station scope). */
-const STATION = '(@request.auth.collectionName = "api_clients" && @request.auth.scopes:each ?= "checkin.station")';
+const STATION =
+  '(@request.auth.collectionName = "api_clients" && @request.auth.scopes:each ?= "checkin.station")';
 const ADULT_OF = (field) =>
   `(${ACTIVE} && ${ADULT} && @request.auth.person.household != "" && ${field} = @request.auth.person.household)`;
 const SERVES_HERE =
@@ -83,7 +84,18 @@ function checkinRules(withStations) {
       // A station checks a child out with the pickup tag's code, never with an override.
       station(
         `kind = "child" && @request.body.pickupCode:isset = true && @request.body.pickupCode != "" && ` +
-          notSet([...hookFields, ...OFFLINE_FIELDS, "session", "person", "room", "kind", "checkedInBy", "checkedOutBy", "clientKey", "overrideReason"]),
+          notSet([
+            ...hookFields,
+            ...OFFLINE_FIELDS,
+            "session",
+            "person",
+            "room",
+            "kind",
+            "checkedInBy",
+            "checkedOutBy",
+            "clientKey",
+            "overrideReason",
+          ]),
       ),
     deleteRule: OPERATE,
   };
@@ -111,7 +123,13 @@ migrate(
       fields: [
         { name: "name", type: "text", required: true, max: 60 },
         { name: "mode", type: "select", required: true, maxSelect: 1, values: ["staffed", "self"] },
-        { name: "labelSize", type: "select", required: true, maxSelect: 1, values: ["62mm", "225in", "none"] },
+        {
+          name: "labelSize",
+          type: "select",
+          required: true,
+          maxSelect: 1,
+          values: ["62mm", "225in", "none"],
+        },
         // Its location set: the rooms it checks children into (none: every room of the session).
         { name: "rooms", type: "relation", collectionId: rooms.id, maxSelect: 50 },
         // The device's identity once the code is redeemed; a new pairing replaces it.
@@ -120,7 +138,12 @@ migrate(
         { name: "pairingHash", type: "text", max: 64, hidden: true },
         { name: "pairingExpiresAt", type: "date" },
         // The operator who asked for the code (the identity's createdBy).
-        { name: "pairedBy", type: "relation", collectionId: app.findCollectionByNameOrId("users").id, maxSelect: 1 },
+        {
+          name: "pairedBy",
+          type: "relation",
+          collectionId: app.findCollectionByNameOrId("users").id,
+          maxSelect: 1,
+        },
         { name: "registeredAt", type: "date" },
         ...timestamps(),
       ],

@@ -18,6 +18,8 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/
 export const VIEWPORTS = {
   desktop: { width: 1280, height: 900 },
   phone: { width: 390, height: 844 },
+  /** A check-in station's tablet (iPad Air, portrait). */
+  tablet: { width: 820, height: 1180 },
 } as const;
 
 export async function newContext(

@@ -9,7 +9,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type PocketBase from "pocketbase";
 import type { Gateway } from "../src/index.ts";
-import { createUser, errorCode, GqlClient, pbAs, restStatus, system, testGateway, type TestUser } from "./helpers.ts";
+import {
+  createUser,
+  errorCode,
+  GqlClient,
+  pbAs,
+  restStatus,
+  system,
+  testGateway,
+  type TestUser,
+} from "./helpers.ts";
 import {
   CheckinCheckOutDocument,
   CheckinFamiliesDocument,
@@ -86,7 +95,11 @@ describe("a station registered with a code", () => {
     expect(errorCode(await gql(null).execute(StationRegisterDocument, { code }))).toBe("BAD_USER_INPUT");
 
     const me = await gql(token).execute(StationThisDocument);
-    expect(me.data!.thisCheckinStation).toMatchObject({ id: station.id, mode: "STAFFED", labelSize: "LABEL_225IN" });
+    expect(me.data!.thisCheckinStation).toMatchObject({
+      id: station.id,
+      mode: "STAFFED",
+      labelSize: "LABEL_225IN",
+    });
     // Nobody else is a station; the operator lists it.
     expect((await gql(operator.token).execute(StationThisDocument)).data!.thisCheckinStation).toBeNull();
     const list = await gql(operator.token).execute(StationListDocument);
@@ -101,7 +114,9 @@ describe("a station registered with a code", () => {
     const first = await registerStation({ mode: "SELF", roomIds: [] });
     expect((await gql(first.token).execute(StationThisDocument)).data!.thisCheckinStation).not.toBeNull();
     const paired = await gql(operator.token).execute(StationPairDocument, { id: first.station.id });
-    const second = await gql(null).execute(StationRegisterDocument, { code: paired.data!.pairCheckinStation.code });
+    const second = await gql(null).execute(StationRegisterDocument, {
+      code: paired.data!.pairCheckinStation.code,
+    });
     const secondToken = second.data!.registerCheckinStation.token;
     expect(errorCode(await gql(first.token).execute(StationThisDocument))).toBe("UNAUTHENTICATED");
     expect((await gql(secondToken).execute(StationThisDocument)).data!.thisCheckinStation!.id).toBe(
@@ -150,7 +165,12 @@ describe("a station registered with a code", () => {
       expect.objectContaining({ personId: ivy!.id, code: "room_not_open" }),
     ]);
     const [jonIn] = result.data!.checkIn.checkins;
-    expect(jonIn).toMatchObject({ personId: jon!.id, medicalNotes: "", notAuthorized: "", can: { checkOut: true, page: false } });
+    expect(jonIn).toMatchObject({
+      personId: jon!.id,
+      medicalNotes: "",
+      notAuthorized: "",
+      can: { checkOut: true, page: false },
+    });
     // The record names the station, not a person.
     const row = await su.collection("checkins").getOne(jonIn!.id);
     expect(row.checkedInBy).toBe("");
@@ -162,9 +182,13 @@ describe("a station registered with a code", () => {
     expect(errorCode(override)).toBe("FORBIDDEN");
     const wrongCode = jonIn!.code === "AAAA" ? "CCCC" : "AAAA";
     expect(
-      errorCode(await gql(token).execute(CheckinCheckOutDocument, { input: { id: jonIn!.id, code: wrongCode } })),
+      errorCode(
+        await gql(token).execute(CheckinCheckOutDocument, { input: { id: jonIn!.id, code: wrongCode } }),
+      ),
     ).toBe("BAD_USER_INPUT");
-    const out = await gql(token).execute(CheckinCheckOutDocument, { input: { id: jonIn!.id, code: jonIn!.code } });
+    const out = await gql(token).execute(CheckinCheckOutDocument, {
+      input: { id: jonIn!.id, code: jonIn!.code },
+    });
     expect(out.errors).toBeUndefined();
     expect(out.data!.checkOut.checkedOutAt).not.toBeNull();
   });
@@ -176,7 +200,10 @@ describe("a station registered with a code", () => {
     const qr = await gql(family.parent.token).execute(StationHouseholdDocument);
     const qrText = qr.data!.myHouseholdCheckin!.qrText;
     expect(qrText).toBe(`flock:household:${family.householdId}`);
-    const found = await gql(operator.token).execute(CheckinFamiliesDocument, { sessionId: session.id, search: qrText });
+    const found = await gql(operator.token).execute(CheckinFamiliesDocument, {
+      sessionId: session.id,
+      search: qrText,
+    });
     expect(found.data!.checkinFamilies.map((f) => f.householdId)).toEqual([family.householdId]);
   });
 });
@@ -187,14 +214,15 @@ describe("working offline", () => {
     const session = await createSession(su, [room.id]);
     const { token } = await registerStation({ mode: "STAFFED", roomIds: [] });
 
-    const held = (await gql(token).execute(StationHoldDocument, { sessionId: session.id })).data!.holdCheckinCodes;
+    const held = (await gql(token).execute(StationHoldDocument, { sessionId: session.id })).data!
+      .holdCheckinCodes;
     expect(held).toHaveLength(10);
     expect(new Set(held).size).toBe(10);
     for (const code of held) expect(code).toMatch(CODE);
     // Asked again: the same codes (topped up, never more).
-    expect((await gql(token).execute(StationHoldDocument, { sessionId: session.id })).data!.holdCheckinCodes).toEqual(
-      held,
-    );
+    expect(
+      (await gql(token).execute(StationHoldDocument, { sessionId: session.id })).data!.holdCheckinCodes,
+    ).toEqual(held);
     // Operators and members hold none.
     expect(errorCode(await gql(operator.token).execute(StationHoldDocument, { sessionId: session.id }))).toBe(
       "FORBIDDEN",
@@ -215,7 +243,8 @@ describe("working offline", () => {
     expect(synced.data!.checkIn.code).toBe(held[0]);
     expect(Date.parse(synced.data!.checkIn.checkins[0]!.offlineAt!)).toBe(Date.parse(offlineAt));
     // Used: no longer held, and another household proposing it gets a code of its own.
-    const after = (await gql(token).execute(StationHoldDocument, { sessionId: session.id })).data!.holdCheckinCodes;
+    const after = (await gql(token).execute(StationHoldDocument, { sessionId: session.id })).data!
+      .holdCheckinCodes;
     expect(after).not.toContain(held[0]);
     expect(after).toHaveLength(10);
     const second = await createFamily([{ first: "Pia", months: 40 }]);
@@ -256,7 +285,9 @@ describe("working offline", () => {
         sessionId: session.id,
         proposedCode: held[2],
         offlineAt: new Date(Date.now() - 40 * 60_000).toISOString(),
-        people: [{ personId: (await createFamily([{ first: "Tam", months: 40 }])).children[0]!.id, roomId: room.id }],
+        people: [
+          { personId: (await createFamily([{ first: "Tam", months: 40 }])).children[0]!.id, roomId: room.id },
+        ],
       },
     });
     expect(old.data!.checkIn.refused.map((r) => r.code)).toEqual(["offline_too_old"]);
@@ -296,14 +327,24 @@ describe("who reads and writes stations and held codes (PocketBase REST)", () =>
     ];
     const allStations = (await su.collection("checkin_stations").getFullList()).length;
     for (const [who, pb, expected] of callers) {
-      const stations = await pb.collection("checkin_stations").getFullList().catch(() => []);
-      expect(stations.length, `${who} lists stations`).toBe(expected.stations === "all" ? allStations : expected.stations);
+      const stations = await pb
+        .collection("checkin_stations")
+        .getFullList()
+        .catch(() => []);
+      expect(stations.length, `${who} lists stations`).toBe(
+        expected.stations === "all" ? allStations : expected.stations,
+      );
       if (expected.stations === 1) expect(stations[0]!.id).toBe(mine.station.id);
       // Hidden: nobody reads a pairing hash through the API.
       for (const row of stations) expect(row.pairingHash, who).toBeUndefined();
-      const holds = await pb.collection("checkin_code_holds").getFullList().catch(() => []);
+      const holds = await pb
+        .collection("checkin_code_holds")
+        .getFullList()
+        .catch(() => []);
       expect(holds.length, `${who} lists held codes`).toBe(expected.holds);
-      const create = await restStatus(() => pb.collection("checkin_code_holds").create({ session: session.id }));
+      const create = await restStatus(() =>
+        pb.collection("checkin_code_holds").create({ session: session.id }),
+      );
       expect(create, `${who} holds a code`).toBe(expected.holdCreate);
       // Nobody writes a station's identity or code by the API, and nobody edits a held code.
       const target = await su.collection("checkin_stations").getOne(other.station.id);
@@ -311,7 +352,9 @@ describe("who reads and writes stations and held codes (PocketBase REST)", () =>
         await restStatus(() => pb.collection("checkin_stations").update(target.id, { client: "" })),
         `${who} changes a station's identity`,
       ).not.toBe(200);
-      const hold = (await su.collection("checkin_code_holds").getFirstListItem(`station = "${other.station.id}"`)).id;
+      const hold = (
+        await su.collection("checkin_code_holds").getFirstListItem(`station = "${other.station.id}"`)
+      ).id;
       expect(
         await restStatus(() => pb.collection("checkin_code_holds").update(hold, { household: "" })),
         `${who} edits a held code`,
@@ -319,9 +362,21 @@ describe("who reads and writes stations and held codes (PocketBase REST)", () =>
     }
     // A station's identity reads no person, household or care note.
     const station = await asClient(mine.station.id);
-    for (const collection of ["people", "households", "person_care", "pickup_authorizations", "person_phones"])
-      expect((await station.collection(collection).getList(1, 5).catch(() => ({ items: [] }))).items, collection).toEqual(
-        [],
-      );
+    for (const collection of [
+      "people",
+      "households",
+      "person_care",
+      "pickup_authorizations",
+      "person_phones",
+    ])
+      expect(
+        (
+          await station
+            .collection(collection)
+            .getList(1, 5)
+            .catch(() => ({ items: [] }))
+        ).items,
+        collection,
+      ).toEqual([]);
   });
 });

@@ -144,7 +144,11 @@ function admitCheckin(app, checkin) {
   if (offlineAt) {
     const at = msOf(offlineAt);
     if (!Number.isFinite(at) || at > now + 60_000 || at < now - OFFLINE_MAX_MS)
-      fail("offline_too_old", "offlineAt", "This check-in was made offline too long ago; check the child in again.");
+      fail(
+        "offline_too_old",
+        "offlineAt",
+        "This check-in was made offline too long ago; check the child in again.",
+      );
     now = Math.min(at, now);
   }
   if (now < msOf(session.getString("opensAt")) || now > msOf(session.getString("closesAt")))
@@ -246,7 +250,8 @@ function holdCode(app, hold) {
     "checkin_code_holds",
     $dbx.hashExp({ station: hold.getString("station"), day, household: "" }),
   );
-  if (unused >= HOLDS_MAX) fail("too_many_holds", "code", "This station already holds enough codes for today.");
+  if (unused >= HOLDS_MAX)
+    fail("too_many_holds", "code", "This station already holds enough codes for today.");
   hold.set("day", day);
   hold.set("household", "");
   hold.set("code", freeCode(app, day));

@@ -520,6 +520,8 @@ export interface CheckinRecord extends BaseRecord {
   station: string;
   /** When a station made it offline (queued, synced later); empty otherwise. */
   offlineAt: string;
+  /** A queued offline check-in's printed code (hook input, always emptied). */
+  proposedCode: string;
 }
 
 /** A registered check-in station (pb_migrations/1732630000_checkin_stations.js). */
@@ -927,6 +929,8 @@ export interface Collections {
   checkin_sessions: CheckinSessionRecord;
   checkins: CheckinRecord;
   checkin_counts: CheckinCountsRecord;
+  checkin_stations: CheckinStationRecord;
+  checkin_code_holds: CheckinCodeHoldRecord;
   person_care: PersonCareRecord;
   pickup_authorizations: PickupAuthorizationRecord;
 }

@@ -77,11 +77,11 @@ export function preloadFirstPage(pathname: string): void {
 export function AppRoutes() {
   return (
     <Routes>
-      {/* A check-in station is a kiosk: the church's name and the station, nothing of the site around it. */}
-      <Route
-        path="checkin"
-        element={<RequireViewer>{lazyPage(checkin, (m) => m.CheckinStationPage)}</RequireViewer>}
-      />
+      {/*
+        A check-in station is a kiosk: the church's name and the station, nothing of the site around it.
+        No sign-in: a registered device acts as its station; the page asks anyone else for a pairing code.
+      */}
+      <Route path="checkin" element={lazyPage(checkin, (m) => m.CheckinStationPage)} />
       <Route element={<Layout />}>
         <Route index element={lazyPage(home, (m) => m.HomePage)} />
         <Route path="news" element={lazyPage(publicContent, (m) => m.NewsPage)} />

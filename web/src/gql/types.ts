@@ -152,6 +152,15 @@ export type CheckinKind =
   /** A volunteer serving in the room (counts toward its ratio). */
   | 'VOLUNTEER';
 
+/** The labels a station prints. */
+export type CheckinLabelSize =
+  /** 62 mm continuous roll (Brother QL), cut at 40 mm. */
+  | 'LABEL_62MM'
+  /** 2.25 × 1.25 in (Dymo 30334). */
+  | 'LABEL_225IN'
+  /** No printer: the code is shown on screen and in the parent's account. */
+  | 'NONE';
+
 /** What check-in does with a child past a room's ratio of children to volunteers. */
 export type CheckinRatioMode =
   /** Refuse the check-in until another volunteer serves in the room (the default). */
@@ -192,6 +201,25 @@ export type CheckinSessionInput = {
   /** When it starts. */
   startsAt: string;
 };
+
+/** A station's fields (operators). */
+export type CheckinStationInput = {
+  /** The labels it prints. */
+  labelSize: CheckinLabelSize;
+  /** Staffed or self. */
+  mode: CheckinStationMode;
+  /** 1–60 characters. */
+  name: string;
+  /** Its rooms (at most 50); empty: every room of the session. */
+  roomIds: Array<string | number>;
+};
+
+/** How a station is used. */
+export type CheckinStationMode =
+  /** Families check themselves in (each child to the room that fits; no alerts or numbers on screen). */
+  | 'SELF'
+  /** Run by a volunteer at the desk: rooms can be changed, pickup alerts shown, the rooms' numbers listed. */
+  | 'STAFFED';
 
 /** A new password set with the token from a reset email (confirmPasswordReset). */
 export type ConfirmPasswordResetInput = {

@@ -347,6 +347,8 @@ export type CheckinFamily = {
   notAuthorized: Array<Scalars['String']['output']>;
   /** The last 4 digits of its people's phone numbers (a station searches its offline list by them). */
   phoneEndings: Array<Scalars['String']['output']>;
+  /** The pickup code its children have on the session's day (any session that day); null: none yet. */
+  todayCode?: Maybe<Scalars['String']['output']>;
   /** Adults outside the household it trusts to pick its children up (empty at a self station). */
   trusted: Array<Scalars['String']['output']>;
 };
@@ -6959,6 +6961,7 @@ export type CheckinFamilyResolvers<ContextType = GatewayContext, ParentType exte
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   notAuthorized?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   phoneEndings?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  todayCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   trusted?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
 };
 

@@ -19,7 +19,7 @@ import { LIMITS } from "@flock/shared/limits";
 import type { Resolvers } from "../__generated__/types.ts";
 import { checkinsOf, loadersOf, requireSession } from "./reads.ts";
 import { anyOf, MAX_IDS_PER_CHAIN } from "../../pocketbase/filters.ts";
-import { toPocketBaseDate, todayIn } from "../../pocketbase/dates.ts";
+import { parsePocketBaseDate, toPocketBaseDate, todayIn } from "../../pocketbase/dates.ts";
 import { displayName } from "../people/mappers.ts";
 import { requireDesk, type CheckinDesk } from "./stations.ts";
 
@@ -38,6 +38,7 @@ export interface FamilyModel {
   notAuthorized: string[];
   trusted: string[];
   phoneEndings: string[];
+  todayCode: string | null;
 }
 
 export interface FamilyMemberModel {
@@ -152,7 +153,9 @@ export async function familiesOf(
     loadersOf(ctx).room.loadMany(roomIds),
   ]);
   const personIds = people.map((p) => p.id);
-  const [births, care, checkins, phones] = await Promise.all([
+  const settings = await ctx.publicSettings.get();
+  const sessionDay = todayIn(settings.timezone || "UTC", parsePocketBaseDate(session.startsAt));
+  const [births, care, checkins, phones, codes] = await Promise.all([
     system.collection("person_private").getFullList<PersonPrivateRecord>({
       filter: anyOf(system, "person", personIds),
       fields: "person,birthDate",
@@ -166,13 +169,18 @@ export async function familiesOf(
       filter: anyOf(system, "person", personIds),
       fields: "person,number",
     }),
+    // Each household's code that day (one per household and day: pb_hooks/lib/checkin.js#codeFor).
+    system.collection("checkins").getFullList<CheckinRecord>({
+      filter: `${system.filter('day = {:day} && code != ""', { day: sessionDay })} && (${anyOf(system, "household", householdIds)})`,
+      fields: "household,code",
+    }),
   ]);
   // A self station (a lobby screen anyone may stand at) shows no pickup alerts.
   const selfStation = desk.station?.mode === "self";
   const open = rooms
     .filter((room): room is CheckinRoomRecord => !!room && !(room instanceof Error))
     .sort((a, b) => a.sort - b.sort || a.name.localeCompare(b.name));
-  const today = todayIn((await ctx.publicSettings.get()).timezone || "UTC");
+  const today = todayIn(settings.timezone || "UTC");
   const order = { child: 0, youth: 1, adult: 2, "": 3 } as const;
   return householdIds
     .map((id) => households.find((h) => h.id === id))
@@ -210,8 +218,11 @@ export async function familiesOf(
         members,
         notAuthorized: selfStation ? [] : named("not_authorized"),
         trusted: selfStation ? [] : named("trusted"),
+        todayCode: codes.find((row) => row.household === household.id)?.code ?? null,
         phoneEndings: [
-          ...new Set(phones.filter((p) => mine.has(p.person)).map((p) => p.number.replace(/\D/g, "").slice(-4))),
+          ...new Set(
+            phones.filter((p) => mine.has(p.person)).map((p) => p.number.replace(/\D/g, "").slice(-4)),
+          ),
         ],
       };
     });
@@ -238,7 +249,11 @@ export const familiesResolvers: Resolvers = {
       const q = search.trim();
       const digits = q.replace(/\D/g, "");
       const byDigits = digits.length === 4 && /^[\d\s()+-]+$/.test(q);
-      if (!byDigits && !QR_TEXT.test(q) && (q.length < LIMITS.checkinSearchMin || q.length > LIMITS.checkinSearchMax))
+      if (
+        !byDigits &&
+        !QR_TEXT.test(q) &&
+        (q.length < LIMITS.checkinSearchMin || q.length > LIMITS.checkinSearchMax)
+      )
         throw badUserInput({
           search: {
             code: "invalid_search",
@@ -284,7 +299,9 @@ export const familiesResolvers: Resolvers = {
       // A station's offline check-in: the code it printed and when (the hook checks both).
       const proposedCode = (input.proposedCode ?? "").trim().toUpperCase();
       if (proposedCode.length > LIMITS.checkinCodeLength)
-        throw badUserInput({ proposedCode: { code: "too_long", message: "A pickup code has 4 characters." } });
+        throw badUserInput({
+          proposedCode: { code: "too_long", message: "A pickup code has 4 characters." },
+        });
       const offlineAt = input.offlineAt ? new Date(input.offlineAt) : null;
       if (offlineAt && Number.isNaN(offlineAt.getTime()))
         throw badUserInput({ offlineAt: { code: "invalid_date", message: "Use a valid date and time." } });

@@ -271,7 +271,10 @@ export const checkinResolvers: Resolvers = {
       v.done();
       // An override is a person's decision, logged with their name: a station checks out with the code only.
       if (station && !code)
-        throw forbidden("Checking a child out without the code needs check-in staff signed in.", "override_needs_staff");
+        throw forbidden(
+          "Checking a child out without the code needs check-in staff signed in.",
+          "override_needs_staff",
+        );
       await readCheckin(ctx, input.id);
       return writeAsCaller(
         () =>

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomInt } from "node:crypto";
 import type { GatewayContext } from "../../context.ts";
-import { badUserInput, forbidden, notFound, pbCall, rateLimited } from "../../errors.ts";
+import { badUserInput, forbidden, pbCall, rateLimited } from "../../errors.ts";
 import type {
   ApiClientRecord,
   CheckinCodeHoldRecord,
@@ -9,7 +9,6 @@ import type {
   UserRecord,
 } from "../../pocketbase/records.ts";
 import { requireAbility } from "../../access/guards.ts";
-import { can } from "../../access/abilities.ts";
 import { checkinSetupCan } from "../../access/checkin.ts";
 import { formatApiToken, newSecret } from "../../access/api-tokens.ts";
 import { writeAsCaller } from "../../pocketbase/write.ts";
@@ -88,7 +87,9 @@ async function stationFields(ctx: GatewayContext, input: CheckinStationInput) {
   if (rooms.length > LIMITS.checkinSessionRoomsMax)
     v.add("roomIds", "too_many", `At most ${LIMITS.checkinSessionRoomsMax} rooms.`);
   v.done();
-  const known = (await loadersOf(ctx).room.loadMany(rooms)).filter((room) => room && !(room instanceof Error));
+  const known = (await loadersOf(ctx).room.loadMany(rooms)).filter(
+    (room) => room && !(room instanceof Error),
+  );
   if (known.length !== rooms.length)
     throw badUserInput({ roomIds: { code: "not_found", message: "A room was not found." } });
   return { name, mode: input.mode, labelSize: input.labelSize, rooms };
@@ -105,7 +106,11 @@ async function pair(ctx: GatewayContext, station: CheckinStationRecord, user: Us
     pairingExpiresAt: toPocketBaseDate(expiresAt),
     pairedBy: user.id,
   });
-  return { station: updated, code: `${code.slice(0, 4)}-${code.slice(4)}`, expiresAt: expiresAt.toISOString() };
+  return {
+    station: updated,
+    code: `${code.slice(0, 4)}-${code.slice(4)}`,
+    expiresAt: expiresAt.toISOString(),
+  };
 }
 
 /** Registrations tried per address in an hour (a code has 22⁸ values and lives 15 minutes). */
@@ -150,16 +155,22 @@ export const stationResolvers: Resolvers = {
     async updateCheckinStation(_, { id, input }, ctx) {
       await requireAbility(ctx, "operateCheckin");
       const fields = await stationFields(ctx, input);
-      return writeAsCaller(() => ctx.pb.collection("checkin_stations").update<CheckinStationRecord>(id, fields));
+      return writeAsCaller(() =>
+        ctx.pb.collection("checkin_stations").update<CheckinStationRecord>(id, fields),
+      );
     },
     async pairCheckinStation(_, { id }, ctx) {
       const user = await requireAbility(ctx, "operateCheckin");
-      const station = await pbCall(() => ctx.pb.collection("checkin_stations").getOne<CheckinStationRecord>(id));
+      const station = await pbCall(() =>
+        ctx.pb.collection("checkin_stations").getOne<CheckinStationRecord>(id),
+      );
       return pair(ctx, station, user);
     },
     async deleteCheckinStation(_, { id }, ctx) {
       await requireAbility(ctx, "operateCheckin");
-      const station = await pbCall(() => ctx.pb.collection("checkin_stations").getOne<CheckinStationRecord>(id));
+      const station = await pbCall(() =>
+        ctx.pb.collection("checkin_stations").getOne<CheckinStationRecord>(id),
+      );
       await writeAsCaller(() => ctx.pb.collection("checkin_stations").delete(id));
       // Its identity goes with it (a system job: api_clients are not the operator's to delete).
       if (station.client) {
@@ -186,7 +197,10 @@ export const stationResolvers: Resolvers = {
       const station = page.items[0];
       if (!station)
         throw badUserInput({
-          code: { code: "invalid_code", message: "This code is not valid or has expired. Ask staff for a new one." },
+          code: {
+            code: "invalid_code",
+            message: "This code is not valid or has expired. Ask staff for a new one.",
+          },
         });
       // The device's identity: a machine client with the station scope and nothing else.
       const { secret, secretHash } = newSecret();
@@ -201,15 +215,20 @@ export const stationResolvers: Resolvers = {
         passwordConfirm: throwaway,
         secretHash,
       });
-      const registered = await system.collection("checkin_stations").update<CheckinStationRecord>(station.id, {
-        client: client.id,
-        pairingHash: "",
-        pairingExpiresAt: "",
-        registeredAt: toPocketBaseDate(new Date()),
-      });
+      const registered = await system
+        .collection("checkin_stations")
+        .update<CheckinStationRecord>(station.id, {
+          client: client.id,
+          pairingHash: "",
+          pairingExpiresAt: "",
+          registeredAt: toPocketBaseDate(new Date()),
+        });
       // One device per station: the one it replaces stops now.
       if (station.client) {
-        await system.collection("api_clients").delete(station.client).catch(() => undefined);
+        await system
+          .collection("api_clients")
+          .delete(station.client)
+          .catch(() => undefined);
         ctx.apiTokens.forget(station.client);
       }
       return { station: registered, token: formatApiToken(client.id, secret) };
@@ -219,7 +238,10 @@ export const stationResolvers: Resolvers = {
       if (!station) throw forbidden("Only a registered check-in station holds codes.");
       const session = await requireSession(ctx, sessionId);
       // The codes are the session's day's (church time), as the hook dates them.
-      const day = todayIn((await ctx.publicSettings.get()).timezone || "UTC", parsePocketBaseDate(session.startsAt));
+      const day = todayIn(
+        (await ctx.publicSettings.get()).timezone || "UTC",
+        parsePocketBaseDate(session.startsAt),
+      );
       const holds = ctx.pb.collection("checkin_code_holds");
       const unused = () =>
         pbCall(() =>

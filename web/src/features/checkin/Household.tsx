@@ -12,6 +12,7 @@ import { Alert, type Notice } from "../../components/Alert.tsx";
 import { SelectField, TextAreaField, TextField } from "../../components/Field.tsx";
 import { handleError, type UiError } from "../../lib/handleError.ts";
 import { LIMITS } from "@flock/shared/limits";
+import { HouseholdQr } from "./HouseholdQr.tsx";
 
 type Child = NonNullable<CheckinMyHouseholdQuery["myHouseholdCheckin"]>["children"][number];
 
@@ -26,6 +27,11 @@ export function HouseholdCheckin() {
   if (!household) return null;
   return (
     <>
+      <section aria-labelledby="qr-heading" className="checkin-mine__section checkin-mine__qr">
+        <h2 id="qr-heading">{t("checkin.mine.qr")}</h2>
+        <HouseholdQr text={household.qrText} label={t("checkin.mine.qr")} />
+        <p className="muted">{t("checkin.mine.qrHint")}</p>
+      </section>
       {household.children.length > 0 && (
         <section aria-labelledby="care-heading" className="checkin-mine__section">
           <h2 id="care-heading">{t("checkin.mine.care")}</h2>

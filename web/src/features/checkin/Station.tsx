@@ -16,11 +16,28 @@ import { TextField } from "../../components/Field.tsx";
 import { handleError } from "../../lib/handleError.ts";
 import { LIMITS } from "@flock/shared/limits";
 import { useChurchZone } from "./zone.ts";
+import { offlineCheckins, offlineCodeFor, searchOffline, type QueuedCheckin } from "./offline.ts";
+import { useOfflineDesk, type OfflineDesk } from "./useOfflineDesk.ts";
 
 type Session = CheckinStationSessionsQuery["checkinSessions"][number];
 type Family = CheckinFamilyCardFragment;
-type LabelSize = "62mm" | "225in" | "none";
-type Mode = "staffed" | "self";
+export type LabelSize = "62mm" | "225in" | "none";
+export type Mode = "staffed" | "self";
+/** A registered station's settings (staff keep them at /admin/checkin); null: an operator's own browser. */
+export interface StationSettings {
+  name: string;
+  mode: Mode;
+  labelSize: LabelSize;
+  onForget: () => void;
+}
+type DoneResult = {
+  code: string | null;
+  checkins: CheckinCardFragment[];
+  refused: string[];
+  warnings: string[];
+  /** Made offline: on the device's queue until the network is back. */
+  queued?: boolean;
+};
 /** A self station goes back to the search by itself, so the next family never sees this one's code. */
 const SELF_RETURN_MS = 45_000;
 
@@ -44,44 +61,42 @@ function useStationSetting<T extends string>(key: string, initial: T): [T, (valu
   ];
 }
 
-/** Whether the browser can reach the network (a station shows when it cannot). */
-function useOnline() {
-  const [online, setOnline] = useState(() => navigator.onLine);
-  useEffect(() => {
-    const update = () => setOnline(navigator.onLine);
-    window.addEventListener("online", update);
-    window.addEventListener("offline", update);
-    return () => {
-      window.removeEventListener("online", update);
-      window.removeEventListener("offline", update);
-    };
-  }, []);
-  return online;
-}
-
-export function CheckinStation({ session }: { session: Session }) {
+export function CheckinStation({ session, station }: { session: Session; station: StationSettings | null }) {
   const i18n = useI18n();
   const { t } = i18n;
-  const [mode, setMode] = useStationSetting<Mode>("mode", "staffed");
-  const [labelSize, setLabelSize] = useStationSetting<LabelSize>("label", "62mm");
+  const [localMode, setMode] = useStationSetting<Mode>("mode", "staffed");
+  const [localLabelSize, setLabelSize] = useStationSetting<LabelSize>("label", "62mm");
+  const mode = station?.mode ?? localMode;
+  const labelSize = station?.labelSize ?? localLabelSize;
   const [tab, setTab] = useState<"in" | "out">("in");
   const [search, setSearch] = useState("");
   const [query, setQuery] = useState("");
   const [adding, setAdding] = useState(false);
   /** A first-time family just added: shown at once, ready to check in. */
   const [added, setAdded] = useState<Family | null>(null);
-  const [done, setDone] = useState<{
-    code: string | null;
-    checkins: CheckinCardFragment[];
-    refused: string[];
-    warnings: string[];
-  } | null>(null);
-  const online = useOnline();
+  const [done, setDone] = useState<DoneResult | null>(null);
+  const desk = useOfflineDesk(session.id, !!station);
   const families = useCheckinStationFamilies({
-    skip: !query,
+    skip: !query || desk.offline,
     variables: { sessionId: session.id, search: query },
     fetchPolicy: "network-only",
   });
+  const networkFailed = !!families.error && handleError(families.error, i18n).code === "NETWORK";
+  const latest = families.data?.checkinFamilies;
+  const { remember } = desk;
+  useEffect(() => {
+    if (latest && station) remember(latest);
+  }, [latest, remember, station]);
+  const { markUnreachable } = desk;
+  useEffect(() => {
+    if (networkFailed) markUnreachable();
+  }, [networkFailed, markUnreachable]);
+  // Offline, a station finds families in the list it keeps.
+  const found = desk.offline
+    ? query
+      ? searchOffline(desk.families, query)
+      : null
+    : (families.data?.checkinFamilies ?? null);
   const reset = () => {
     setSearch("");
     setQuery("");
@@ -92,36 +107,56 @@ export function CheckinStation({ session }: { session: Session }) {
 
   if (done)
     return (
-      <Done
-        result={done}
-        labelSize={labelSize}
-        sessionName={session.name}
-        onNext={reset}
-        returnAfterMs={mode === "self" ? SELF_RETURN_MS : null}
-      />
+      <>
+        <OfflineStatus desk={desk} />
+        <Done
+          result={done}
+          labelSize={labelSize}
+          sessionName={session.name}
+          onNext={reset}
+          returnAfterMs={mode === "self" ? SELF_RETURN_MS : null}
+          autoPrint={!!station}
+        />
+      </>
     );
   return (
     <div className={`checkin-station__body checkin-station--${mode}`}>
-      {!online && <Alert kind="warning">{t("checkin.station.offline")}</Alert>}
-      <details className="checkin-station__setup">
-        <summary>{t("checkin.station.setup")}</summary>
-        <label>
-          <span>{t("checkin.station.mode")}</span>
-          <select value={mode} onChange={(e) => setMode(e.target.value as Mode)}>
-            <option value="staffed">{t("checkin.station.mode.staffed")}</option>
-            <option value="self">{t("checkin.station.mode.self")}</option>
-          </select>
-        </label>
-        <label>
-          <span>{t("checkin.station.labelSize")}</span>
-          <select value={labelSize} onChange={(e) => setLabelSize(e.target.value as LabelSize)}>
-            <option value="62mm">{t("checkin.station.label.62mm")}</option>
-            <option value="225in">{t("checkin.station.label.225in")}</option>
-            <option value="none">{t("checkin.station.label.none")}</option>
-          </select>
-        </label>
-      </details>
-      {mode === "staffed" && <RoomCounts session={session} />}
+      <OfflineStatus desk={desk} />
+      {station ? (
+        <details className="checkin-station__setup">
+          <summary>{t("checkin.station.registeredAs", { name: station.name })}</summary>
+          <p className="muted">{t("checkin.station.registeredHint")}</p>
+          <button
+            type="button"
+            className="button button--ghost button--small"
+            onClick={() => {
+              if (window.confirm(t("checkin.station.forgetConfirm"))) station.onForget();
+            }}
+          >
+            {t("checkin.station.forget")}
+          </button>
+        </details>
+      ) : (
+        <details className="checkin-station__setup">
+          <summary>{t("checkin.station.setup")}</summary>
+          <label>
+            <span>{t("checkin.station.mode")}</span>
+            <select value={mode} onChange={(e) => setMode(e.target.value as Mode)}>
+              <option value="staffed">{t("checkin.station.mode.staffed")}</option>
+              <option value="self">{t("checkin.station.mode.self")}</option>
+            </select>
+          </label>
+          <label>
+            <span>{t("checkin.station.labelSize")}</span>
+            <select value={labelSize} onChange={(e) => setLabelSize(e.target.value as LabelSize)}>
+              <option value="62mm">{t("checkin.station.label.62mm")}</option>
+              <option value="225in">{t("checkin.station.label.225in")}</option>
+              <option value="none">{t("checkin.station.label.none")}</option>
+            </select>
+          </label>
+        </details>
+      )}
+      {mode === "staffed" && !desk.offline && <RoomCounts session={session} />}
       <div className="checkin-station__tabs" role="tablist">
         {(["in", "out"] as const).map((name) => (
           <button
@@ -148,6 +183,7 @@ export function CheckinStation({ session }: { session: Session }) {
       >
         <TextField
           label={t("checkin.station.search")}
+          hint={t("checkin.station.searchHint")}
           value={search}
           inputMode={mode === "self" ? "numeric" : "text"}
           autoComplete="off"
@@ -157,7 +193,7 @@ export function CheckinStation({ session }: { session: Session }) {
         <button type="submit" className="button" disabled={!search.trim()}>
           {t("checkin.station.find")}
         </button>
-        {tab === "in" && (
+        {tab === "in" && !desk.offline && (
           <button
             type="button"
             className="button button--ghost"
@@ -170,8 +206,12 @@ export function CheckinStation({ session }: { session: Session }) {
           </button>
         )}
       </form>
-      {families.error && <Alert kind="error">{handleError(families.error, i18n).message}</Alert>}
-      {adding ? (
+      {families.error && !networkFailed && (
+        <Alert kind="error">{handleError(families.error, i18n).message}</Alert>
+      )}
+      {desk.offline && tab === "out" ? (
+        <p className="empty-state">{t("checkin.offline.noCheckout")}</p>
+      ) : adding ? (
         <NewFamily
           sessionId={session.id}
           onCancel={() => setAdding(false)}
@@ -181,20 +221,29 @@ export function CheckinStation({ session }: { session: Session }) {
           }}
         />
       ) : added ? (
-        <FamilyCheckIn family={added} session={session} staffed={mode === "staffed"} onDone={setDone} />
+        <FamilyCheckIn
+          family={added}
+          session={session}
+          staffed={mode === "staffed"}
+          desk={desk}
+          onDone={setDone}
+        />
       ) : (
         query &&
-        families.data &&
-        (families.data.checkinFamilies.length === 0 ? (
-          <p className="empty-state">{t("checkin.station.noFamily")}</p>
+        found &&
+        (found.length === 0 ? (
+          <p className="empty-state">
+            {t(desk.offline ? "checkin.offline.noFamily" : "checkin.station.noFamily")}
+          </p>
         ) : (
-          families.data.checkinFamilies.map((family) =>
+          found.map((family) =>
             tab === "in" ? (
               <FamilyCheckIn
                 key={family.householdId}
                 family={family}
                 session={session}
                 staffed={mode === "staffed"}
+                desk={desk}
                 onDone={setDone}
               />
             ) : (
@@ -202,12 +251,43 @@ export function CheckinStation({ session }: { session: Session }) {
                 key={family.householdId}
                 family={family}
                 staffed={mode === "staffed"}
+                registered={!!station}
                 onDone={() => void families.refetch()}
               />
             ),
           )
         ))
       )}
+    </div>
+  );
+}
+
+/** Offline: what the station does meanwhile, and what waits to be sent; then what the sync did. */
+function OfflineStatus({ desk }: { desk: OfflineDesk }) {
+  const { t } = useI18n();
+  return (
+    <div aria-live="polite">
+      {desk.offline ? (
+        <Alert kind="warning">
+          {desk.canQueue
+            ? t("checkin.offline.banner", { count: desk.pending, families: desk.families.length })
+            : t("checkin.station.offline")}
+        </Alert>
+      ) : (
+        desk.pending > 0 && <Alert kind="info">{t("checkin.offline.sending", { count: desk.pending })}</Alert>
+      )}
+      {desk.notices.map((notice, i) => (
+        <div key={`${i}-${notice.text}`} className="checkin-station__notice">
+          <Alert kind={notice.kind}>{notice.text}</Alert>
+          <button
+            type="button"
+            className="button button--ghost button--small"
+            onClick={() => desk.dismiss(i)}
+          >
+            {t("checkin.offline.dismiss")}
+          </button>
+        </div>
+      ))}
     </div>
   );
 }
@@ -221,17 +301,14 @@ function FamilyCheckIn({
   family,
   session,
   staffed,
+  desk,
   onDone,
 }: {
   family: Family;
   session: Session;
   staffed: boolean;
-  onDone: (result: {
-    code: string | null;
-    checkins: CheckinCardFragment[];
-    refused: string[];
-    warnings: string[];
-  }) => void;
+  desk: OfflineDesk;
+  onDone: (result: DoneResult) => void;
 }) {
   const i18n = useI18n();
   const { t } = i18n;
@@ -243,15 +320,42 @@ function FamilyCheckIn({
   );
   const [checkIn, state] = useCheckinStationCheckIn();
   const [error, setError] = useState<string | null>(null);
+  const nameOf = (id: string) => children.find((c) => c.personId === id)?.name ?? "";
+  /** Offline: the check-in goes on the device's queue, with a code it holds printed on the labels. */
+  const queue = (people: { personId: string; roomId: string; clientKey: string }[]) => {
+    const code = offlineCodeFor(family, session.id);
+    if (!code) return setError(t("checkin.offline.noCodes"));
+    const entry: QueuedCheckin = {
+      key: crypto.randomUUID(),
+      sessionId: session.id,
+      familyName: family.name,
+      proposedCode: code,
+      offlineAt: new Date().toISOString(),
+      people: people.map((p) => ({ ...p, name: nameOf(p.personId) })),
+    };
+    desk.enqueue(entry);
+    const roomName = (id: string) => session.rooms.find((r) => r.id === id)?.name ?? "";
+    onDone({
+      code,
+      checkins: offlineCheckins(entry, family, roomName),
+      refused: [],
+      warnings: [],
+      queued: true,
+    });
+  };
   const submit = async () => {
     const people = Object.entries(chosen)
       .filter(([, roomId]) => roomId)
       .map(([personId, roomId]) => ({ personId, roomId, clientKey: crypto.randomUUID() }));
     if (!people.length) return setError(t("checkin.station.nobody"));
+    if (desk.offline) {
+      if (desk.canQueue) queue(people);
+      else setError(t("checkin.station.offline"));
+      return;
+    }
     try {
       const { data } = await checkIn({ variables: { input: { sessionId: session.id, people } } });
       const result = data!.checkIn;
-      const nameOf = (id: string) => children.find((c) => c.personId === id)?.name ?? "";
       onDone({
         code: result.code ?? null,
         checkins: result.checkins,
@@ -266,7 +370,15 @@ function FamilyCheckIn({
         warnings: result.warnings,
       });
     } catch (e) {
-      setError(handleError(e, i18n).message);
+      const problem = handleError(e, i18n);
+      // The network dropped as the family checked in: queued like any offline check-in (the same
+      // client keys, so a request that did arrive lands once).
+      if (problem.code === "NETWORK" && desk.canQueue) {
+        desk.markUnreachable();
+        queue(people);
+        return;
+      }
+      setError(problem.message);
     }
   };
   const count = Object.values(chosen).filter(Boolean).length;
@@ -341,10 +453,13 @@ function FamilyCheckIn({
 function FamilyCheckOut({
   family,
   staffed,
+  registered,
   onDone,
 }: {
   family: Family;
   staffed: boolean;
+  /** A registered station checks out with the code only; an override is a signed-in operator's. */
+  registered: boolean;
   onDone: () => void;
 }) {
   const i18n = useI18n();
@@ -408,7 +523,8 @@ function FamilyCheckOut({
               {t("checkin.out.submit")}
             </button>
           </form>
-          {staffed && (
+          {staffed && registered && <p className="muted">{t("checkin.out.overrideAtDesk")}</p>}
+          {staffed && !registered && (
             <form className="checkin-station__search" onSubmit={prevent(() => void run(false))}>
               <TextField
                 label={t("checkin.out.override")}
@@ -547,12 +663,18 @@ function Done({
   sessionName,
   onNext,
   returnAfterMs,
+  autoPrint,
 }: {
-  result: { code: string | null; checkins: CheckinCardFragment[]; refused: string[]; warnings: string[] };
+  result: DoneResult;
   labelSize: LabelSize;
   sessionName: string;
   onNext: () => void;
   returnAfterMs: number | null;
+  /**
+   * A registered station prints its labels as soon as they are ready: in Chrome started with
+   * --kiosk-printing that is without a dialog (docs/CHECKIN.md); elsewhere the print dialog opens.
+   */
+  autoPrint: boolean;
 }) {
   const { t, locale } = useI18n();
   const timeZone = useChurchZone();
@@ -570,6 +692,13 @@ function Done({
     document.head.appendChild(style);
     return () => style.remove();
   }, [labelSize]);
+  const printable = labelSize !== "none" && children.length > 0;
+  useEffect(() => {
+    if (!autoPrint || !printable) return;
+    // After the labels and their page size are in the document.
+    const frame = requestAnimationFrame(() => window.print());
+    return () => cancelAnimationFrame(frame);
+  }, [autoPrint, printable]);
   return (
     <div className="checkin-done">
       <h2>{t("checkin.station.done")}</h2>
@@ -582,6 +711,7 @@ function Done({
         </p>
       )}
       <p>{t("checkin.station.codeHint")}</p>
+      {result.queued && <Alert kind="warning">{t("checkin.offline.queued")}</Alert>}
       {result.refused.map((text) => (
         <Alert key={text} kind="error">
           {text}

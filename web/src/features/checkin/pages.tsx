@@ -1,8 +1,11 @@
-import { useEffect, useState, type ReactNode } from "react";
+import { useEffect, useMemo, useState, type ReactNode } from "react";
+import { ApolloProvider } from "@apollo/client/react";
 import { Link, useParams } from "react-router";
 import {
   useCheckinMine,
   useCheckinPageParent,
+  useCheckinRegisterStation,
+  useCheckinThisStation,
   useCheckinRoomLive,
   useCheckinRoomRoster,
   useCheckinServeInRoom,
@@ -16,7 +19,10 @@ import { Alert } from "../../components/Alert.tsx";
 import { Loading } from "../../components/Loading.tsx";
 import { handleError } from "../../lib/handleError.ts";
 import { usePageTitle } from "../../lib/usePageTitle.ts";
-import { CheckinStation } from "./Station.tsx";
+import { CheckinStation, type StationSettings } from "./Station.tsx";
+import { createStationClient, forgetStationToken, saveStationToken, stationToken } from "./station-client.ts";
+import { TextField } from "../../components/Field.tsx";
+import { useAbilities } from "../../lib/abilities.ts";
 import { HouseholdCheckin } from "./Household.tsx";
 import { useAppShell } from "../../gql/AppShell.generated.ts";
 import { accessibleBrandColor } from "../../lib/color.ts";
@@ -55,16 +61,146 @@ function KioskFrame({ children }: { children: ReactNode }) {
   );
 }
 
-/** The check-in station: choose the session, then families check in and out (Station.tsx). */
+/**
+ * The check-in station. A device registered with a pairing code acts as that station (its own GraphQL
+ * client, carrying the station's credential); a signed-in operator's browser may serve as one too;
+ * anyone else is asked for a pairing code.
+ */
 export function CheckinStationPage() {
+  const [token, setToken] = useState(stationToken);
+  const client = useMemo(() => (token ? createStationClient(token) : null), [token]);
+  const forget = () => {
+    forgetStationToken();
+    setToken(null);
+  };
   return (
     <KioskFrame>
-      <StationSessions />
+      {client ? (
+        <ApolloProvider client={client}>
+          <RegisteredStation onForget={forget} />
+        </ApolloProvider>
+      ) : (
+        <UnregisteredStation
+          onRegistered={(next) => {
+            saveStationToken(next);
+            setToken(next);
+          }}
+        />
+      )}
     </KioskFrame>
   );
 }
 
-function StationSessions() {
+const MODES = { STAFFED: "staffed", SELF: "self" } as const;
+const LABELS = { LABEL_62MM: "62mm", LABEL_225IN: "225in", NONE: "none" } as const;
+
+/** A registered device: the station's own settings; a credential no longer valid (removed, re-paired) is forgotten. */
+function RegisteredStation({ onForget }: { onForget: () => void }) {
+  const i18n = useI18n();
+  const { data, loading, error } = useCheckinThisStation({ fetchPolicy: "cache-and-network" });
+  const refused = !!error && handleError(error, i18n).code === "UNAUTHENTICATED";
+  const gone = (!loading && data && !data.thisCheckinStation) || refused;
+  useEffect(() => {
+    if (gone) onForget();
+  }, [gone, onForget]);
+  const station = data?.thisCheckinStation;
+  // Offline from the start (a reload without network): the settings last seen on this device.
+  const remembered = useMemo(() => {
+    try {
+      return JSON.parse(localStorage.getItem("flock.checkin.station") ?? "null") as StationSettings | null;
+    } catch {
+      return null;
+    }
+  }, []);
+  const settings: StationSettings | null = station
+    ? { name: station.name, mode: MODES[station.mode], labelSize: LABELS[station.labelSize], onForget }
+    : remembered && { ...remembered, onForget };
+  useEffect(() => {
+    if (station)
+      localStorage.setItem(
+        "flock.checkin.station",
+        JSON.stringify({
+          name: station.name,
+          mode: MODES[station.mode],
+          labelSize: LABELS[station.labelSize],
+        }),
+      );
+  }, [station]);
+  if (!settings)
+    return loading || gone ? (
+      <Loading />
+    ) : (
+      <Alert kind="error">{error && handleError(error, i18n).message}</Alert>
+    );
+  return <StationSessions station={settings} />;
+}
+
+/** No station credential: an operator may use this browser as a station; anyone may register it with a code. */
+function UnregisteredStation({ onRegistered }: { onRegistered: (token: string) => void }) {
+  const { t } = useI18n();
+  const can = useAbilities();
+  if (can.operateCheckin)
+    return (
+      <>
+        <StationSessions station={null} />
+        <details className="checkin-station__register">
+          <summary>{t("checkin.register.asStation")}</summary>
+          <RegisterStation onRegistered={onRegistered} />
+        </details>
+      </>
+    );
+  return <RegisterStation onRegistered={onRegistered} />;
+}
+
+/** Make this device a station with the pairing code staff were shown at /admin/checkin. */
+function RegisterStation({ onRegistered }: { onRegistered: (token: string) => void }) {
+  const i18n = useI18n();
+  const { t } = i18n;
+  usePageTitle(t("checkin.register.title"));
+  const [code, setCode] = useState("");
+  const [register, { loading }] = useCheckinRegisterStation();
+  const [problem, setProblem] = useState<string | null>(null);
+  return (
+    <form
+      className="card checkin-register"
+      onSubmit={async (event) => {
+        event.preventDefault();
+        setProblem(null);
+        try {
+          const { data } = await register({ variables: { code } });
+          onRegistered(data!.registerCheckinStation.token);
+        } catch (e) {
+          const error = handleError(e, i18n);
+          setProblem(error.fieldErrors.code ?? error.message);
+        }
+      }}
+    >
+      <h1>{t("checkin.register.title")}</h1>
+      <p>{t("checkin.register.hint")}</p>
+      <TextField
+        label={t("checkin.register.code")}
+        value={code}
+        autoComplete="off"
+        autoCapitalize="characters"
+        maxLength={12}
+        error={problem ?? undefined}
+        onChange={(e) => setCode(e.target.value.toUpperCase())}
+      />
+      <button
+        type="submit"
+        className="button button--large"
+        disabled={loading || code.replace(/[^A-Z0-9]/gi, "").length !== 8}
+      >
+        {t("checkin.register.submit")}
+      </button>
+      <p className="muted">
+        <Link to="/login?next=%2Fcheckin">{t("checkin.register.staff")}</Link>
+      </p>
+    </form>
+  );
+}
+
+function StationSessions({ station }: { station: StationSettings | null }) {
   const i18n = useI18n();
   const { t, locale } = i18n;
   const timeZone = useChurchZone();
@@ -77,8 +213,8 @@ function StationSessions() {
   if (loading && !data) return <Loading />;
   return (
     <div className="checkin-station">
-      <h1>{t("checkin.station.title")}</h1>
-      {error && <Alert kind="error">{handleError(error, i18n).message}</Alert>}
+      <h1>{station ? station.name : t("checkin.station.title")}</h1>
+      {error && !data && <Alert kind="error">{handleError(error, i18n).message}</Alert>}
       {sessions.length > 0 && (
         <label className="checkin-station__session">
           <span>{t("checkin.station.session")}</span>
@@ -97,7 +233,7 @@ function StationSessions() {
       {!session || !session.isOpen ? (
         <p className="empty-state">{t("checkin.station.noSession")}</p>
       ) : (
-        <CheckinStation key={session.id} session={session} />
+        <CheckinStation key={session.id} session={session} station={station} />
       )}
     </div>
   );

@@ -39,4 +39,37 @@ export const adminCheckin = {
   "admin.checkin.session.needStart": "Choose when it starts.",
   "admin.checkin.session.empty":
     "No session in the next four weeks. Add one for each service children are checked in for.",
+  "admin.checkin.stations": "Stations",
+  "admin.checkin.stations.hint":
+    "A station is a tablet, laptop or phone at /checkin. Add one here and type its code on the device: it then works as that station, without anyone's sign-in.",
+  "admin.checkin.stations.new": "Add station",
+  "admin.checkin.stations.create": "Add station and show its code",
+  "admin.checkin.stations.name": "Name",
+  "admin.checkin.stations.nameHint": "Where it stands, e.g. Lobby tablet 1.",
+  "admin.checkin.stations.mode": "Mode",
+  "admin.checkin.stations.mode.SELF": "Self check-in (families use it)",
+  "admin.checkin.stations.mode.STAFFED": "Staffed (volunteers at the desk)",
+  "admin.checkin.stations.labelSize": "Labels",
+  "admin.checkin.stations.label.LABEL_62MM": "62 mm continuous",
+  "admin.checkin.stations.label.LABEL_225IN": "2.25 × 1.25 in",
+  "admin.checkin.stations.label.NONE": "No printer (show the code)",
+  "admin.checkin.stations.rooms": "Rooms",
+  "admin.checkin.stations.roomsHint":
+    "The rooms it checks children into. None chosen: every room of the session.",
+  "admin.checkin.stations.allRooms": "Every room",
+  "admin.checkin.stations.status": "Device",
+  "admin.checkin.stations.registered": "Registered {date}",
+  "admin.checkin.stations.waiting": "Code valid until {time}",
+  "admin.checkin.stations.notRegistered": "No device yet",
+  "admin.checkin.stations.remove": "Remove",
+  "admin.checkin.stations.removed":
+    "{count, plural, one {# station removed: its device stopped} other {# stations removed: their devices stopped}}.",
+  "admin.checkin.stations.empty":
+    "No station yet. Add one for each device families or volunteers check in at.",
+  "admin.checkin.stations.pairHint":
+    "A new or reset device? Get a new code: the device that types it replaces this station's current one.",
+  "admin.checkin.stations.pair": "New code",
+  "admin.checkin.stations.codeFor": "On the device for “{name}”, open /checkin and type this code:",
+  "admin.checkin.stations.codeUntil": "It works once, until {time}.",
+  "admin.checkin.stations.done": "Done",
 } as const;

@@ -107,4 +107,39 @@ export const checkin = {
   "checkin.error.wrong_code": "This code does not match the pickup tag.",
   "checkin.error.code_required": "Enter the code on the pickup tag, or a reason.",
   "checkin.error.checked_out": "Already checked out.",
+  "checkin.station.searchHint": "Or scan your family's QR code (on your account's Check-in page).",
+  "checkin.station.registeredAs": "This device is the station “{name}”",
+  "checkin.station.registeredHint":
+    "Staff change its mode, label size and rooms at Admin → Check-in → Stations. For labels without a print dialog, open it in Chrome started with --kiosk --kiosk-printing.",
+  "checkin.station.forget": "Forget this station",
+  "checkin.station.forgetConfirm":
+    "Stop using this device as a station? Staff will need a new code to register it again.",
+  "checkin.offline.banner":
+    "Offline — this station keeps checking in the {families, plural, one {# family} other {# families}} it has loaded, with pickup codes it holds. {count, plural, =0 {Nothing waits to be sent.} one {# check-in waits to be sent.} other {# check-ins wait to be sent.}}",
+  "checkin.offline.sending": "Back online: sending {count, plural, one {# check-in} other {# check-ins}}…",
+  "checkin.offline.synced":
+    "Back online: {count, plural, one {# check-in made offline was} other {# check-ins made offline were}} sent.",
+  "checkin.offline.codeChanged":
+    "{names}: the pickup code is {code}, not {printed} (a brother or sister was checked in elsewhere meanwhile). Print a new tag for the family.",
+  "checkin.offline.refused": "{name} could not be checked in after all: {reason}. Find a staff member.",
+  "checkin.offline.failed": "{family}'s check-in made offline was refused: {reason}",
+  "checkin.offline.dismiss": "Dismiss",
+  "checkin.offline.noCheckout":
+    "Checking out needs the network: the church's server checks the code. Ask staff to check the child out.",
+  "checkin.offline.noFamily":
+    "No family found among those this station has loaded. New families can be added once the network is back.",
+  "checkin.offline.noCodes": "This station has no offline pickup codes left. Wait for the network.",
+  "checkin.offline.queued": "Saved on this station: it will be sent as soon as the network is back.",
+  "checkin.out.overrideAtDesk":
+    "No tag? A staff member signed in at the desk can check the child out with a reason.",
+  "checkin.register.asStation": "Register this device as a station",
+  "checkin.register.title": "Set up this check-in station",
+  "checkin.register.hint":
+    "Type the code staff were shown at Admin → Check-in → Stations. This device then works as that station, without anyone's sign-in.",
+  "checkin.register.code": "Station code",
+  "checkin.register.submit": "Use this device as the station",
+  "checkin.register.staff": "Staff: sign in instead",
+  "checkin.mine.qr": "Your family's check-in code",
+  "checkin.mine.qrHint": "Hold it up to a check-in station's scanner to find your family at once.",
+  "checkin.error.offline_too_old": "it was checked in offline too long ago",
 } as const;

@@ -42,4 +42,37 @@ export const adminCheckin: Record<keyof typeof en, string> = {
   "admin.checkin.session.needStart": "Elige cuándo empieza.",
   "admin.checkin.session.empty":
     "No hay sesiones en las próximas cuatro semanas. Añade una por cada culto en que se registra a los niños.",
+  "admin.checkin.stations": "Estaciones",
+  "admin.checkin.stations.hint":
+    "Una estación es una tableta, portátil o teléfono en /checkin. Añádela aquí y escribe su código en el dispositivo: funcionará como esa estación, sin la sesión de nadie.",
+  "admin.checkin.stations.new": "Añadir estación",
+  "admin.checkin.stations.create": "Añadir estación y mostrar su código",
+  "admin.checkin.stations.name": "Nombre",
+  "admin.checkin.stations.nameHint": "Dónde está, p. ej. Tableta del vestíbulo 1.",
+  "admin.checkin.stations.mode": "Modo",
+  "admin.checkin.stations.mode.SELF": "Autoservicio (la usan las familias)",
+  "admin.checkin.stations.mode.STAFFED": "Con personal (voluntarios en el mostrador)",
+  "admin.checkin.stations.labelSize": "Etiquetas",
+  "admin.checkin.stations.label.LABEL_62MM": "Rollo continuo de 62 mm",
+  "admin.checkin.stations.label.LABEL_225IN": "2,25 × 1,25 pulg.",
+  "admin.checkin.stations.label.NONE": "Sin impresora (mostrar el código)",
+  "admin.checkin.stations.rooms": "Salas",
+  "admin.checkin.stations.roomsHint":
+    "Las salas en las que registra niños. Ninguna elegida: todas las de la sesión.",
+  "admin.checkin.stations.allRooms": "Todas las salas",
+  "admin.checkin.stations.status": "Dispositivo",
+  "admin.checkin.stations.registered": "Registrada el {date}",
+  "admin.checkin.stations.waiting": "Código válido hasta las {time}",
+  "admin.checkin.stations.notRegistered": "Sin dispositivo aún",
+  "admin.checkin.stations.remove": "Quitar",
+  "admin.checkin.stations.removed":
+    "{count, plural, one {Se quitó # estación: su dispositivo dejó de funcionar} other {Se quitaron # estaciones: sus dispositivos dejaron de funcionar}}.",
+  "admin.checkin.stations.empty":
+    "Aún no hay estaciones. Añade una por cada dispositivo donde se registran familias o voluntarios.",
+  "admin.checkin.stations.pairHint":
+    "¿Un dispositivo nuevo o reiniciado? Pide un código nuevo: el dispositivo que lo escriba sustituye al actual de esta estación.",
+  "admin.checkin.stations.pair": "Código nuevo",
+  "admin.checkin.stations.codeFor": "En el dispositivo de «{name}», abre /checkin y escribe este código:",
+  "admin.checkin.stations.codeUntil": "Sirve una vez, hasta las {time}.",
+  "admin.checkin.stations.done": "Listo",
 };

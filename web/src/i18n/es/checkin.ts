@@ -111,4 +111,43 @@ export const checkin: Record<keyof typeof en, string> = {
   "checkin.error.wrong_code": "Este código no coincide con la etiqueta.",
   "checkin.error.code_required": "Escribe el código de la etiqueta, o un motivo.",
   "checkin.error.checked_out": "Ya fue recogido.",
+  "checkin.station.searchHint":
+    "O escanea el código QR de tu familia (en la página Registro de niños de tu cuenta).",
+  "checkin.station.registeredAs": "Este dispositivo es la estación «{name}»",
+  "checkin.station.registeredHint":
+    "El personal cambia su modo, tamaño de etiqueta y salas en Administración → Registro de niños → Estaciones. Para imprimir sin diálogo, ábrela en Chrome iniciado con --kiosk --kiosk-printing.",
+  "checkin.station.forget": "Olvidar esta estación",
+  "checkin.station.forgetConfirm":
+    "¿Dejar de usar este dispositivo como estación? El personal necesitará un código nuevo para registrarlo otra vez.",
+  "checkin.offline.banner":
+    "Sin conexión: esta estación sigue registrando a las {families, plural, one {# familia} other {# familias}} que tiene cargadas, con códigos de recogida reservados. {count, plural, =0 {No hay nada pendiente de enviar.} one {# registro pendiente de enviar.} other {# registros pendientes de enviar.}}",
+  "checkin.offline.sending":
+    "Conexión recuperada: enviando {count, plural, one {# registro} other {# registros}}…",
+  "checkin.offline.synced":
+    "Conexión recuperada: {count, plural, one {se envió # registro hecho sin conexión} other {se enviaron # registros hechos sin conexión}}.",
+  "checkin.offline.codeChanged":
+    "{names}: el código de recogida es {code}, no {printed} (un hermano se registró en otra estación mientras tanto). Imprime una etiqueta nueva para la familia.",
+  "checkin.offline.refused":
+    "Al final no se pudo registrar a {name}: {reason}. Busca a alguien del personal.",
+  "checkin.offline.failed": "Se rechazó el registro sin conexión de {family}: {reason}",
+  "checkin.offline.dismiss": "Cerrar",
+  "checkin.offline.noCheckout":
+    "Para recoger a un niño hace falta la red: el servidor de la iglesia comprueba el código. Pide ayuda al personal.",
+  "checkin.offline.noFamily":
+    "No se encontró ninguna familia entre las que tiene cargadas esta estación. Las familias nuevas se añaden cuando vuelva la red.",
+  "checkin.offline.noCodes": "A esta estación no le quedan códigos sin conexión. Espera a que vuelva la red.",
+  "checkin.offline.queued": "Guardado en esta estación: se enviará en cuanto vuelva la red.",
+  "checkin.out.overrideAtDesk":
+    "¿Sin etiqueta? Alguien del personal con sesión iniciada en el mostrador puede entregarlo indicando el motivo.",
+  "checkin.register.asStation": "Registrar este dispositivo como estación",
+  "checkin.register.title": "Configurar esta estación de registro",
+  "checkin.register.hint":
+    "Escribe el código que vio el personal en Administración → Registro de niños → Estaciones. Este dispositivo funcionará como esa estación, sin la sesión de nadie.",
+  "checkin.register.code": "Código de la estación",
+  "checkin.register.submit": "Usar este dispositivo como estación",
+  "checkin.register.staff": "Personal: iniciar sesión",
+  "checkin.mine.qr": "El código de registro de tu familia",
+  "checkin.mine.qrHint":
+    "Muéstralo al lector de una estación de registro para encontrar a tu familia al instante.",
+  "checkin.error.offline_too_old": "se registró sin conexión hace demasiado tiempo",
 };

@@ -23,6 +23,7 @@ import { usePageTitle } from "../../../lib/usePageTitle.ts";
 import { localInput, zonedToIso } from "../../../lib/zoned.ts";
 import { LIMITS } from "@flock/shared/limits";
 import { useChurchZone } from "../zone.ts";
+import { StationsSection } from "./Stations.tsx";
 import "../../../styles/staff.css";
 
 type Room = AdminCheckinRoomRowFragment;
@@ -189,6 +190,7 @@ export function AdminCheckinPage() {
             columns={roomColumns}
             empty={<p>{t("admin.checkin.room.empty")}</p>}
           />
+          <StationsSection rooms={rooms.filter((r) => r.active)} />
         </>
       )}
       <Drawer
