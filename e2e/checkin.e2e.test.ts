@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { launchChromium } from "./support/browser.ts";
@@ -222,7 +223,7 @@ describe("child check-in", () => {
     await context.close();
   });
 
-  it("staff add a room in the drawer (an empty name refused on the field) and see it in the list", async () => {
+  it("staff add a room in the drawer (an empty name refused on the field), see it in the list, and read the reports", async () => {
     const context = await newContext(browser);
     const page = await context.newPage();
     const errors = watchErrors(page);
@@ -249,6 +250,23 @@ describe("child check-in", () => {
     const row = page.getByRole("row").filter({ has: page.getByRole("button", { name }) });
     await expect.poll(() => row.isVisible(), SLOW).toBe(true);
     expect(await row.textContent()).toContain("12–35 months");
+
+    // The reports: the demo church's eight Sundays of history, week by week, and the headcounts as CSV.
+    await page.getByRole("link", { name: "Check-in reports" }).click();
+    const trend = page.getByRole("table", { name: "Week by week" });
+    await expect.poll(() => trend.isVisible(), SLOW).toBe(true);
+    expect(await trend.getByRole("row").count()).toBeGreaterThanOrEqual(9);
+    const firstTimers = page.getByRole("table", { name: "First-time visitors" });
+    await expect.poll(() => firstTimers.getByText("Valentina García").isVisible(), SLOW).toBe(true);
+    await expectAccessible(page);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Download CSV" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^check-in-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = readFileSync((await download.path())!, "utf8");
+    expect(csv.split("\r\n")[0]).toBe("date,session,room,children,first time");
+    expect(csv).toMatch(/\r\n\d{4}-\d{2}-\d{2},Sunday 9:00,Nursery,\d+,\d\r\n/);
     expect(errors).toEqual([]);
     await context.close();
   });

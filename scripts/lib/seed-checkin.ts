@@ -8,7 +8,10 @@ import { Temporal } from "temporal-polyfill";
  * the demo is seeded, so /checkin works whenever the app is first started, with three children already
  * in their rooms and a volunteer in each. The Member family (Mark, member@grace.example; phone ending
  * 0101) has Mia's peanut allergy on file, a trusted grandmother and an uncle not authorised to pick up.
- * Paul Pastor (pastor@grace.example) and Alice Admin operate check-in.
+ * Paul Pastor (pastor@grace.example) and Alice Admin operate check-in. Two stations wait for a device
+ * (a self check-in tablet in the lobby, a staffed welcome desk): staff get their codes at /admin/checkin.
+ * The last eight Sundays' headcounts are there too, as a church that moved its attendance history in
+ * would have them (the rooms' numbers; no child's check-in), so the reports show a trend.
  */
 const ZONE = "America/Chicago";
 
@@ -42,6 +45,37 @@ export async function seedCheckin(system: PocketBase): Promise<void> {
       closesMinutes: 15,
       rooms: roomIds,
     });
+  // Eight Sundays of history: each room's headcount and first-timers, growing a little towards Christmas.
+  const BASE = [4, 8, 11, 9];
+  for (let week = 8; week >= 1; week--) {
+    const day = sunday.subtract({ weeks: week });
+    for (const [index, time] of ["09:00", "11:00"].entries()) {
+      const past = await system.collection("checkin_sessions").create({
+        name: `Sunday ${time.replace(/^0/, "")}`,
+        startsAt: pbDate(Temporal.PlainDateTime.from(`${day}T${time}`).toZonedDateTime(ZONE).toInstant()),
+        opensMinutes: 30,
+        closesMinutes: 15,
+        rooms: roomIds,
+      });
+      const counts = await system.collection("checkin_counts").getFullList<{ id: string; room: string }>({
+        filter: system.filter("session = {:id}", { id: past.id }),
+      });
+      for (const row of counts) {
+        const r = roomIds.indexOf(row.room);
+        const children = BASE[r]! + ((week * 5 + r * 3 + index * 7) % 5) + Math.floor((8 - week) / 2) - index;
+        await system.collection("checkin_counts").update(row.id, {
+          childrenTotal: children,
+          firstTime: (week + r + index) % 3 === 0 ? 1 : 0,
+        });
+      }
+    }
+  }
+  for (const station of [
+    { name: "Lobby tablet", mode: "self", labelSize: "62mm", rooms: [] },
+    { name: "Welcome desk", mode: "staffed", labelSize: "225in", rooms: [] },
+  ])
+    await system.collection("checkin_stations").create(station);
+
   const demo = await system.collection("checkin_sessions").create({
     name: "Demo session",
     startsAt: pbDate(Temporal.Now.instant()),

@@ -216,6 +216,14 @@ const routes = (
         }
       />
       <Route
+        path="checkin/reports"
+        element={
+          <RequireAbility ability="operateCheckin">
+            {lazyPage(adminCheckin, (m) => m.AdminCheckinReportPage)}
+          </RequireAbility>
+        }
+      />
+      <Route
         path="serving"
         element={
           <RequireAbility ability="manageServing">

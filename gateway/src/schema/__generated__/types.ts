@@ -386,6 +386,21 @@ export type CheckinFamilyMember = {
   suggestedRoomId?: Maybe<Scalars['ID']['output']>;
 };
 
+/** A child checked in for the first time, for follow-up. */
+export type CheckinFirstTimer = {
+  __typename?: 'CheckinFirstTimer';
+  /** When. */
+  checkedInAt: Scalars['DateTime']['output'];
+  /** Their household's name (empty without one). */
+  householdName: Scalars['String']['output'];
+  /** The child's name. */
+  name: Scalars['String']['output'];
+  /** The room. */
+  roomName: Scalars['String']['output'];
+  /** The session. */
+  sessionName: Scalars['String']['output'];
+};
+
 /** Who a check-in is for. */
 export type CheckinKind =
   /** A child in the room's care: a pickup code, and checkout with it. */
@@ -408,6 +423,67 @@ export type CheckinRatioMode =
   | 'refuse'
   /** Check the child in and tell the station the room is past its ratio. */
   | 'warn';
+
+/** Check-in numbers over a span of days: per session and room, per week, and who came for the first time (operators). */
+export type CheckinReport = {
+  __typename?: 'CheckinReport';
+  /** Children checked in over the span. */
+  children: Scalars['Int']['output'];
+  /**
+   * The headcounts as CSV (comma-separated, CRLF line ends, a header row): date, session, room, children,
+   * first time — one row per session and room. Cells that would start a spreadsheet formula get a leading '.
+   */
+  csv: Scalars['String']['output'];
+  /** Of them, first time ever. */
+  firstTime: Scalars['Int']['output'];
+  /** Children checked in for the first time in the span, newest first (at most 500). */
+  firstTimers: Array<CheckinFirstTimer>;
+  /** The first day (YYYY-MM-DD, church time). */
+  from: Scalars['String']['output'];
+  /** Each session in the span, newest first. */
+  sessions: Array<CheckinReportSession>;
+  /** The last day (YYYY-MM-DD, church time). */
+  to: Scalars['String']['output'];
+  /** Each week with a session, oldest first (the trend). */
+  weeks: Array<CheckinReportWeek>;
+};
+
+/** A room's numbers in one session of a report. */
+export type CheckinReportRoom = {
+  __typename?: 'CheckinReportRoom';
+  /** Children checked in during the session. */
+  children: Scalars['Int']['output'];
+  /** Of them, checked in for the first time ever. */
+  firstTime: Scalars['Int']['output'];
+  /** The room. */
+  room: CheckinRoom;
+};
+
+/** One session of a report, with each room's numbers. */
+export type CheckinReportSession = {
+  __typename?: 'CheckinReportSession';
+  /** Children checked in during it (all rooms). */
+  children: Scalars['Int']['output'];
+  /** Of them, first time ever. */
+  firstTime: Scalars['Int']['output'];
+  /** Each room open in it, in the church's order. */
+  rooms: Array<CheckinReportRoom>;
+  /** The session. */
+  session: CheckinSession;
+};
+
+/** A week's attendance (weeks start on Monday, church time). */
+export type CheckinReportWeek = {
+  __typename?: 'CheckinReportWeek';
+  /** Children checked in, summed over its sessions. */
+  children: Scalars['Int']['output'];
+  /** Of them, first time ever. */
+  firstTime: Scalars['Int']['output'];
+  /** Sessions in it. */
+  sessions: Scalars['Int']['output'];
+  /** The Monday it starts on (YYYY-MM-DD). */
+  weekOf: Scalars['String']['output'];
+};
 
 /**
  * A room children are checked into: the ages it is for, how many children it holds and how many children
@@ -3894,6 +3970,8 @@ export type Query = {
    * (at most 300), with the rooms that fit in this session. Operators and stations.
    */
   checkinRegulars: Array<CheckinFamily>;
+  /** Check-in numbers from one day to another (at most 366 days; church time). Operators. */
+  checkinReport: CheckinReport;
   /** One room. */
   checkinRoom?: Maybe<CheckinRoom>;
   /** Every room, in the church's order (operators see closed ones too). */
@@ -4111,6 +4189,16 @@ export type QueryCheckinFamiliesArgs = {
  */
 export type QueryCheckinRegularsArgs = {
   sessionId: Scalars['ID']['input'];
+};
+
+
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
+export type QueryCheckinReportArgs = {
+  from: Scalars['String']['input'];
+  to: Scalars['String']['input'];
 };
 
 
@@ -6417,9 +6505,14 @@ export type ResolversTypes = {
   CheckinFamily: ResolverTypeWrapper<FamilyModel>;
   CheckinFamilyInput: CheckinFamilyInput;
   CheckinFamilyMember: ResolverTypeWrapper<FamilyMemberModel>;
+  CheckinFirstTimer: ResolverTypeWrapper<CheckinFirstTimer>;
   CheckinKind: ResolverTypeWrapper<CheckinKind>;
   CheckinLabelSize: ResolverTypeWrapper<CheckinLabelSize>;
   CheckinRatioMode: ResolverTypeWrapper<CheckinRatioMode>;
+  CheckinReport: ResolverTypeWrapper<Omit<CheckinReport, 'sessions'> & { sessions: Array<ResolversTypes['CheckinReportSession']> }>;
+  CheckinReportRoom: ResolverTypeWrapper<Omit<CheckinReportRoom, 'room'> & { room: ResolversTypes['CheckinRoom'] }>;
+  CheckinReportSession: ResolverTypeWrapper<Omit<CheckinReportSession, 'rooms' | 'session'> & { rooms: Array<ResolversTypes['CheckinReportRoom']>, session: ResolversTypes['CheckinSession'] }>;
+  CheckinReportWeek: ResolverTypeWrapper<CheckinReportWeek>;
   CheckinRoom: ResolverTypeWrapper<CheckinRoomRecord>;
   CheckinRoomChange: ResolverTypeWrapper<CheckinRoomChange>;
   CheckinRoomCount: ResolverTypeWrapper<Omit<CheckinRoomCount, 'room'> & { room: ResolversTypes['CheckinRoom'] }>;
@@ -6682,6 +6775,11 @@ export type ResolversParentTypes = {
   CheckinFamily: FamilyModel;
   CheckinFamilyInput: CheckinFamilyInput;
   CheckinFamilyMember: FamilyMemberModel;
+  CheckinFirstTimer: CheckinFirstTimer;
+  CheckinReport: Omit<CheckinReport, 'sessions'> & { sessions: Array<ResolversParentTypes['CheckinReportSession']> };
+  CheckinReportRoom: Omit<CheckinReportRoom, 'room'> & { room: ResolversParentTypes['CheckinRoom'] };
+  CheckinReportSession: Omit<CheckinReportSession, 'rooms' | 'session'> & { rooms: Array<ResolversParentTypes['CheckinReportRoom']>, session: ResolversParentTypes['CheckinSession'] };
+  CheckinReportWeek: CheckinReportWeek;
   CheckinRoom: CheckinRoomRecord;
   CheckinRoomChange: CheckinRoomChange;
   CheckinRoomCount: Omit<CheckinRoomCount, 'room'> & { room: ResolversParentTypes['CheckinRoom'] };
@@ -6975,11 +7073,50 @@ export type CheckinFamilyMemberResolvers<ContextType = GatewayContext, ParentTyp
   suggestedRoomId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
 };
 
+export type CheckinFirstTimerResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CheckinFirstTimer'] = ResolversParentTypes['CheckinFirstTimer']> = {
+  checkedInAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  householdName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  roomName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  sessionName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type CheckinKindResolvers = { CHILD: 'child', VOLUNTEER: 'volunteer' };
 
 export type CheckinLabelSizeResolvers = { LABEL_62MM: '62mm', LABEL_225IN: '225in', NONE: 'none' };
 
 export type CheckinRatioModeResolvers = { REFUSE: 'refuse', WARN: 'warn' };
+
+export type CheckinReportResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CheckinReport'] = ResolversParentTypes['CheckinReport']> = {
+  children?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  csv?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  firstTime?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  firstTimers?: Resolver<Array<ResolversTypes['CheckinFirstTimer']>, ParentType, ContextType>;
+  from?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  sessions?: Resolver<Array<ResolversTypes['CheckinReportSession']>, ParentType, ContextType>;
+  to?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  weeks?: Resolver<Array<ResolversTypes['CheckinReportWeek']>, ParentType, ContextType>;
+};
+
+export type CheckinReportRoomResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CheckinReportRoom'] = ResolversParentTypes['CheckinReportRoom']> = {
+  children?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  firstTime?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  room?: Resolver<ResolversTypes['CheckinRoom'], ParentType, ContextType>;
+};
+
+export type CheckinReportSessionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CheckinReportSession'] = ResolversParentTypes['CheckinReportSession']> = {
+  children?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  firstTime?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  rooms?: Resolver<Array<ResolversTypes['CheckinReportRoom']>, ParentType, ContextType>;
+  session?: Resolver<ResolversTypes['CheckinSession'], ParentType, ContextType>;
+};
+
+export type CheckinReportWeekResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CheckinReportWeek'] = ResolversParentTypes['CheckinReportWeek']> = {
+  children?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  firstTime?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  sessions?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  weekOf?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
 
 export type CheckinRoomResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CheckinRoom'] = ResolversParentTypes['CheckinRoom']> = {
   active?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -7831,6 +7968,7 @@ export type QueryResolvers<ContextType = GatewayContext, ParentType extends Reso
   bibleBooks?: Resolver<Array<ResolversTypes['BibleBook']>, ParentType, ContextType, RequireFields<QueryBibleBooksArgs, 'locale' | 'withSermons'>>;
   checkinFamilies?: Resolver<Array<ResolversTypes['CheckinFamily']>, ParentType, ContextType, RequireFields<QueryCheckinFamiliesArgs, 'search' | 'sessionId'>>;
   checkinRegulars?: Resolver<Array<ResolversTypes['CheckinFamily']>, ParentType, ContextType, RequireFields<QueryCheckinRegularsArgs, 'sessionId'>>;
+  checkinReport?: Resolver<ResolversTypes['CheckinReport'], ParentType, ContextType, RequireFields<QueryCheckinReportArgs, 'from' | 'to'>>;
   checkinRoom?: Resolver<Maybe<ResolversTypes['CheckinRoom']>, ParentType, ContextType, RequireFields<QueryCheckinRoomArgs, 'id'>>;
   checkinRooms?: Resolver<Array<ResolversTypes['CheckinRoom']>, ParentType, ContextType>;
   checkinRoster?: Resolver<ResolversTypes['CheckinRoster'], ParentType, ContextType, RequireFields<QueryCheckinRosterArgs, 'roomId' | 'sessionId'>>;
@@ -8504,9 +8642,14 @@ export type Resolvers<ContextType = GatewayContext> = {
   CheckinCan?: CheckinCanResolvers<ContextType>;
   CheckinFamily?: CheckinFamilyResolvers<ContextType>;
   CheckinFamilyMember?: CheckinFamilyMemberResolvers<ContextType>;
+  CheckinFirstTimer?: CheckinFirstTimerResolvers<ContextType>;
   CheckinKind?: CheckinKindResolvers;
   CheckinLabelSize?: CheckinLabelSizeResolvers;
   CheckinRatioMode?: CheckinRatioModeResolvers;
+  CheckinReport?: CheckinReportResolvers<ContextType>;
+  CheckinReportRoom?: CheckinReportRoomResolvers<ContextType>;
+  CheckinReportSession?: CheckinReportSessionResolvers<ContextType>;
+  CheckinReportWeek?: CheckinReportWeekResolvers<ContextType>;
   CheckinRoom?: CheckinRoomResolvers<ContextType>;
   CheckinRoomChange?: CheckinRoomChangeResolvers<ContextType>;
   CheckinRoomCount?: CheckinRoomCountResolvers<ContextType>;

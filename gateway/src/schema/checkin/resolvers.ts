@@ -20,6 +20,7 @@ import { checkinsOf, isOpen, loadersOf, readCheckin, requireSession, servesIn } 
 import { liveResolvers } from "./live.ts";
 import { householdResolvers } from "./household.ts";
 import { isSelfStation, stationOf, stationResolvers } from "./stations.ts";
+import { reportResolvers } from "./report.ts";
 
 /**
  * Child check-in (issue 28): rooms, sessions, check-ins and checkouts. Every read and write runs with
@@ -348,4 +349,5 @@ export const checkinFeatureResolvers: Resolvers[] = [
   liveResolvers,
   householdResolvers,
   stationResolvers,
+  reportResolvers,
 ];

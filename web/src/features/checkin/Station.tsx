@@ -116,6 +116,7 @@ export function CheckinStation({ session, station }: { session: Session; station
           onNext={reset}
           returnAfterMs={mode === "self" ? SELF_RETURN_MS : null}
           autoPrint={!!station}
+          waiting={desk.offline || desk.pending > 0}
         />
       </>
     );
@@ -664,6 +665,7 @@ function Done({
   onNext,
   returnAfterMs,
   autoPrint,
+  waiting,
 }: {
   result: DoneResult;
   labelSize: LabelSize;
@@ -675,6 +677,8 @@ function Done({
    * --kiosk-printing that is without a dialog (docs/CHECKIN.md); elsewhere the print dialog opens.
    */
   autoPrint: boolean;
+  /** Check-ins are still on the device's queue (an offline result says so until they are sent). */
+  waiting: boolean;
 }) {
   const { t, locale } = useI18n();
   const timeZone = useChurchZone();
@@ -711,7 +715,7 @@ function Done({
         </p>
       )}
       <p>{t("checkin.station.codeHint")}</p>
-      {result.queued && <Alert kind="warning">{t("checkin.offline.queued")}</Alert>}
+      {result.queued && waiting && <Alert kind="warning">{t("checkin.offline.queued")}</Alert>}
       {result.refused.map((text) => (
         <Alert key={text} kind="error">
           {text}

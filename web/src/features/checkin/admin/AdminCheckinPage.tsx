@@ -156,6 +156,9 @@ export function AdminCheckinPage() {
           <Link to="/checkin" className="button button--ghost">
             {t("admin.checkin.station")}
           </Link>
+          <Link to="/admin/checkin/reports" className="button button--ghost">
+            {t("admin.checkin.report.title")}
+          </Link>
           <button type="button" className="button button--ghost" onClick={() => open("room", "new")}>
             {t("admin.checkin.room.new")}
           </button>

@@ -21,6 +21,7 @@ import { Drawer } from "../../../components/staff/Drawer.tsx";
 import { handleError, type UiError } from "../../../lib/handleError.ts";
 import { LIMITS } from "@flock/shared/limits";
 import { useChurchZone } from "../zone.ts";
+import "./admin-checkin.css";
 
 type Station = AdminCheckinStationRowFragment;
 type Room = AdminCheckinRoomRowFragment;
@@ -176,7 +177,7 @@ function PairingCode({ pairing, onDone }: { pairing: AdminCheckinPairingFragment
   return (
     <div className="form">
       <p>{t("admin.checkin.stations.codeFor", { name: pairing.station.name })}</p>
-      <p className="checkin-code checkin-code--large" data-testid="pairing-code">
+      <p className="station-pairing__code" data-testid="pairing-code">
         {pairing.code}
       </p>
       <p className="muted">
