@@ -3,8 +3,8 @@
  * as themselves (never as the operator), checking children into their own rooms only, checking out with
  * the code but never by override, a self station showing no alerts; the codes a station holds for
  * working offline, and a queued offline check-in synced with its code — or the household's, when a
- * sibling was checked in elsewhere meanwhile. Then who reads and writes the new collections, as a table,
- * through PocketBase's REST API.
+ * sibling was checked in elsewhere meanwhile. Then who reads and writes the new collections, as tables,
+ * through PocketBase's REST API and its realtime stream.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type PocketBase from "pocketbase";
@@ -35,6 +35,10 @@ import {
   StationThisDocument,
 } from "./__generated__/operations.ts";
 import { createFamily, createOperator, createRoom, createSession } from "./checkin-support.ts";
+import { describeRealtimeColumn } from "./realtime-recording.ts";
+
+// The PocketBase SDK's realtime needs an EventSource (Node 20 has none).
+(globalThis as { EventSource?: unknown }).EventSource ??= EventSource;
 
 let gateway: Gateway;
 let su: PocketBase;
@@ -379,4 +383,63 @@ describe("who reads and writes stations and held codes (PocketBase REST)", () =>
         collection,
       ).toEqual([]);
   });
+});
+
+// PocketBase's own realtime, as each caller: a change to a station, a held code or a check-in of today
+// reaches exactly those who may list it (a station: its own record and codes, and the day's check-ins).
+type Caller = "visitor" | "member" | "operator" | "station";
+const CALLERS: Caller[] = ["visitor", "member", "operator", "station"];
+const streams = {} as Record<Caller, PocketBase>;
+const targets = {} as Record<"mine" | "other" | "mineHold" | "otherHold" | "checkin", string>;
+beforeAll(async () => {
+  const room = await createRoom(su);
+  const session = await createSession(su, [room.id]);
+  const mine = await registerStation({ mode: "STAFFED", roomIds: [] });
+  const other = await registerStation({ mode: "STAFFED", roomIds: [] });
+  await gql(mine.token).execute(StationHoldDocument, { sessionId: session.id });
+  await gql(other.token).execute(StationHoldDocument, { sessionId: session.id });
+  const holdOf = async (stationId: string) =>
+    (await su.collection("checkin_code_holds").getFirstListItem(`station = "${stationId}"`)).id;
+  const family = await createFamily([{ first: "Wes", months: 40 }]);
+  const checked = await gql(mine.token).execute(StationCheckInDocument, {
+    input: { sessionId: session.id, people: [{ personId: family.children[0]!.id, roomId: room.id }] },
+  });
+  Object.assign(targets, {
+    mine: mine.station.id,
+    other: other.station.id,
+    mineHold: await holdOf(mine.station.id),
+    otherHold: await holdOf(other.station.id),
+    checkin: checked.data!.checkIn.checkins[0]!.id,
+  });
+  const client = (await su.collection("checkin_stations").getOne(mine.station.id)).client as string;
+  const station = pbAs(null);
+  const auth = await su.collection("api_clients").impersonate(client, 600);
+  station.authStore.save(auth.authStore.token, auth.authStore.record);
+  Object.assign(streams, {
+    visitor: pbAs(null),
+    member: pbAs(await createUser()),
+    operator: pbAs(operator),
+    station,
+  });
+});
+
+const KEYS = {
+  checkin_stations: ["mine", "other"],
+  checkin_code_holds: ["mineHold", "otherHold"],
+  checkins: ["checkin"],
+} as const;
+type Streamed = keyof typeof KEYS;
+const ALLOWED: Record<Streamed, Record<Caller, string[]>> = {
+  checkin_stations: { visitor: [], member: [], operator: ["mine", "other"], station: ["mine"] },
+  checkin_code_holds: { visitor: [], member: [], operator: [], station: ["mineHold"] },
+  checkins: { visitor: [], member: [], operator: ["checkin"], station: ["checkin"] },
+};
+describeRealtimeColumn({
+  personas: CALLERS,
+  collections: Object.keys(KEYS) as Streamed[],
+  targetKeys: (collection) => [...KEYS[collection]],
+  targetId: (_, key) => targets[key as keyof typeof targets],
+  allowedTargets: (collection, caller) => ALLOWED[collection][caller],
+  client: (caller) => streams[caller],
+  su: () => su,
 });
