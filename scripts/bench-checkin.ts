@@ -7,7 +7,9 @@
 // for ages 0–11 (capacity 300, a ratio of 10 children per volunteer, volunteers already serving), a
 // session open now, and 150 households, each with a parent whose mobile number ends in its own 4 digits
 // and two children of 1 to 10 years. 20 operators (a role with checkin.operate) sign in through the
-// gateway, one per station.
+// gateway: with --desk=stations (the default, as churches run them) one of them adds 20 stations and each
+// station redeems its pairing code, so every request carries that station's own credential (an API token
+// with the station scope); with --desk=operators the 20 operators' browsers are the stations.
 //
 // Each station takes its share of the families as they arrive (spread over --minutes, each arrival at a
 // random moment of its slot) and does what the station screen does (web/src/features/checkin/
@@ -21,6 +23,7 @@
 //   --minutes=<n>   how long the rush lasts (default 10; smaller is harsher: --minutes=1 is ten times the rate)
 //   --families=<n>  households of two children (default 150)
 //   --stations=<n>  stations (default 20)
+//   --desk=<kind>   stations (registered devices, default) or operators (signed-in staff browsers)
 //   --cpu-prof      write a V8 CPU profile of the gateway process to $TMPDIR/flock-bench-profiles/
 import type { ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -42,6 +45,8 @@ const TARGET_P95_MS = 1000;
 const MINUTES = Number(option("minutes") ?? 10);
 const FAMILIES = Number(option("families") ?? 150);
 const STATIONS = Number(option("stations") ?? 20);
+const DESK = option("desk") ?? "stations";
+if (DESK !== "stations" && DESK !== "operators") throw new Error("--desk is stations or operators");
 const ROOMS = [
   { name: "Nursery", minAgeMonths: 0, maxAgeMonths: 23 },
   { name: "Preschool", minAgeMonths: 24, maxAgeMonths: 59 },
@@ -153,14 +158,23 @@ async function seed(
   return { sessionId: session.id, families, operators };
 }
 
-async function post<T>(url: string, cookie: string, body: object): Promise<{ data?: T; errors?: unknown[] }> {
+/** How a station calls: an operator's session cookie, or a registered station's credential. */
+type Credential = { cookie: string } | { bearer: string };
+
+async function post<T>(
+  url: string,
+  credential: Credential,
+  body: object,
+): Promise<{ data?: T; errors?: unknown[] }> {
   const response = await fetch(`${url}/graphql`, {
     method: "POST",
     headers: {
       accept: ACCEPT,
       "content-type": "application/json",
       [CSRF_HEADER]: "1",
-      cookie: `${SESSION_COOKIE}=${cookie}`,
+      ...("cookie" in credential
+        ? { cookie: `${SESSION_COOKIE}=${credential.cookie}` }
+        : { authorization: `Bearer ${credential.bearer}` }),
     },
     body: JSON.stringify(body),
   });
@@ -196,7 +210,37 @@ async function main(): Promise<number> {
       webOperation("CheckinStationFamilies"),
       webOperation("CheckinStationCheckIn"),
     ]);
-    const cookies = await pool(operators, 4, (email) => signInAsBrowser(url, email, DEMO_PASSWORD));
+    let credentials: Credential[];
+    if (DESK === "operators")
+      credentials = (await pool(operators, 4, (email) => signInAsBrowser(url, email, DEMO_PASSWORD))).map(
+        (cookie) => ({ cookie }),
+      );
+    else {
+      // Staff add the stations at /admin/checkin; each device redeems its code (as the web does).
+      const staff = { cookie: await signInAsBrowser(url, operators[0]!, DEMO_PASSWORD) };
+      credentials = await pool(
+        Array.from({ length: STATIONS }, (_, i) => i),
+        4,
+        async (i): Promise<Credential> => {
+          const made = await post<{ createCheckinStation: { code: string } }>(url, staff, {
+            query: `mutation ($input: CheckinStationInput!) { createCheckinStation(input: $input) { code } }`,
+            variables: {
+              input: { name: `Station ${i}`, mode: "STAFFED", labelSize: "LABEL_62MM", roomIds: [] },
+            },
+          });
+          const registered = await post<{ registerCheckinStation: { token: string } }>(
+            url,
+            { cookie: "" },
+            {
+              query: `mutation ($code: String!) { registerCheckinStation(code: $code) { token } }`,
+              variables: { code: made.data!.createCheckinStation.code },
+            },
+          );
+          if (!registered.data) throw new Error(`station ${i}: ${JSON.stringify(registered.errors)}`);
+          return { bearer: registered.data.registerCheckinStation.token };
+        },
+      );
+    }
 
     // Each station's families, in arrival order: family k arrives at a random moment of its slot.
     const durationMs = MINUTES * 60_000;
@@ -213,10 +257,12 @@ async function main(): Promise<number> {
     const loadBefore = machine().loadavg;
     const cpuBefore = { gateway: await cpuSeconds(child.pid ?? 0), pocketbase: await cpuSeconds(pbPid) };
     const started = Date.now();
-    console.log(`The rush: ${families.length} families over ${MINUTES} min at ${operators.length} stations…`);
+    console.log(
+      `The rush: ${families.length} families over ${MINUTES} min at ${credentials.length} stations (${DESK})…`,
+    );
     await Promise.all(
-      cookies.map(async (cookie, station) => {
-        for (const { family, at } of arrivals.filter((_, k) => k % cookies.length === station)) {
+      credentials.map(async (cookie, station) => {
+        for (const { family, at } of arrivals.filter((_, k) => k % credentials.length === station)) {
           const wait = started + at - Date.now();
           if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
           const t0 = performance.now();

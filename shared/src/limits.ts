@@ -153,6 +153,8 @@ export const THROTTLE = {
   /** Anonymous forms (sign-up, password reset, verification mail): per IP per hour. */
   anonymousFormWindowMs: 60 * 60 * 1000,
   anonymousFormsPerIp: 20,
+  /** Check-in stations registered with a pairing code, per IP per hour (a church sets its tablets up on one network). */
+  stationRegistrationsPerIp: 60,
   /** Visitor forms (plan a visit, later prayer and RSVP): PRODUCT.md §9, 5 per IP per hour. */
   visitorFormsPerIp: 5,
   /**

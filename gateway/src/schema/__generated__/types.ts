@@ -1841,7 +1841,7 @@ export type Mutation = {
    * RATE_LIMITED for visitors (at most 5 registrations per IP address an hour).
    */
   register: RegistrationResult;
-  /** Make this device the station whose pairing code this is (anyone holding the code; 20 tries an hour per address). */
+  /** Make this device the station whose pairing code this is (anyone holding the code; 60 tries an hour per address). */
   registerCheckinStation: CheckinStationRegistration;
   /** Moderators: reject with a reason the requester sees. */
   rejectPrayerRequest: PrayerRequest;
