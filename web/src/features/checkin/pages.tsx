@@ -139,6 +139,9 @@ function RegisteredStation({ onForget }: { onForget: () => void }) {
 function UnregisteredStation({ onRegistered }: { onRegistered: (token: string) => void }) {
   const { t } = useI18n();
   const can = useAbilities();
+  const shell = useAppShell();
+  // Who is signed in decides between the two: wait for it rather than flash the code form at staff.
+  if (shell.loading && !shell.data) return <Loading />;
   if (can.operateCheckin)
     return (
       <>
