@@ -121,7 +121,7 @@ migrate(
       updateRule: `${OPERATE} && ${notSet(SYSTEM_FIELDS)}`,
       deleteRule: OPERATE,
       fields: [
-        { name: "name", type: "text", required: true, max: 60 },
+        { name: "name", type: "text", required: true, min: 1, max: 60 }, // LIMITS.checkinStationNameMax
         { name: "mode", type: "select", required: true, maxSelect: 1, values: ["staffed", "self"] },
         {
           name: "labelSize",

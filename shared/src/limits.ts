@@ -117,6 +117,8 @@ export const LIMITS = {
   checkinCodeLength: 4,
   checkinClientKeyMax: 40,
   checkinStationNameMax: 60,
+  /** A station's pairing code as people type it (8 characters, with a dash or spaces). */
+  checkinPairingInputMax: 12,
   allergiesMax: 500,
   medicalNotesMax: 1000,
   pickupAlertsMax: 1000,

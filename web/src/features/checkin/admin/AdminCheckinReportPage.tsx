@@ -9,6 +9,7 @@ import { Loading } from "../../../components/Loading.tsx";
 import { DataTable, type Column } from "../../../components/staff/DataTable.tsx";
 import { handleError } from "../../../lib/handleError.ts";
 import { usePageTitle } from "../../../lib/usePageTitle.ts";
+import { localInput } from "../../../lib/zoned.ts";
 import { useChurchZone } from "../zone.ts";
 import "../../../styles/staff.css";
 import "./admin-checkin.css";
@@ -18,14 +19,8 @@ type SessionRow = Report["sessions"][number];
 type FirstTimer = Report["firstTimers"][number];
 
 /** A church-local day (YYYY-MM-DD), `daysAgo` days before today. */
-function dayIn(zone: string, daysAgo: number) {
-  return new Intl.DateTimeFormat("en-CA", {
-    timeZone: zone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-  }).format(new Date(Date.now() - daysAgo * 86_400_000));
-}
+const dayIn = (zone: string, daysAgo: number) =>
+  localInput(new Date(Date.now() - daysAgo * 86_400_000).toISOString(), zone).slice(0, 10);
 
 /**
  * /admin/checkin/reports: how many children came, per session and room, week by week, and who came for
