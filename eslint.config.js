@@ -100,6 +100,7 @@ export default tseslint.config(
           "DateTime",
           "BadRequestError",
           "NotFoundError",
+          "ForbiddenError",
           "ValidationError",
           "arrayOf",
           "Command",

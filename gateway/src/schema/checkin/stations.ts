@@ -116,7 +116,11 @@ async function pair(ctx: GatewayContext, station: CheckinStationRecord, user: Us
 /** Registrations tried per address in an hour (a code has 22⁸ values and lives 15 minutes: guessing is hopeless). */
 function throttleRegistration(ctx: GatewayContext): void {
   const key = `form:checkin-station:${ctx.clientIp}`;
-  const wait = ctx.limiter.retryAfter(key, THROTTLE.stationRegistrationsPerIp, THROTTLE.anonymousFormWindowMs);
+  const wait = ctx.limiter.retryAfter(
+    key,
+    THROTTLE.stationRegistrationsPerIp,
+    THROTTLE.anonymousFormWindowMs,
+  );
   if (wait > 0) throw rateLimited(wait);
   ctx.limiter.hit(key, THROTTLE.anonymousFormWindowMs);
 }
