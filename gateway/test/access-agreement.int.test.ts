@@ -38,6 +38,9 @@ const CUSTOM_ROLES: Record<string, PermissionName[]> = {
   integrationsOnly: ["api.manage"],
   groupsOnly: ["groups.manage"],
   servingOnly: ["serving.manage"],
+  givingSummaryOnly: ["giving.view_summary"],
+  givingViewOnly: ["giving.view"],
+  treasurer: ["giving.manage"],
 };
 
 let gateway: Gateway;
@@ -55,6 +58,29 @@ let ownHousehold = "";
 const allowed = async (run: () => Promise<unknown>) => (await restStatus(run)) === 200;
 
 /** A record the system makes for one probe, removed afterwards whatever happened. */
+/** An anonymous gift of 10.00 to a hidden fund, made by the system for a probe and removed after it. */
+async function withGift(probe: (gift: { id: string }) => Promise<boolean>): Promise<boolean> {
+  const fund = await su.collection("funds").create({ name: `Probe ${slug("fund")}`, visibility: "hidden" });
+  try {
+    return await withRecord(
+      "donations",
+      () =>
+        su.collection("donations").create({
+          date: "2026-01-04 00:00:00.000Z",
+          amountCents: 1000,
+          method: "cash",
+          splits: [{ fund: fund.id, amountCents: 1000 }],
+        }),
+      probe,
+    );
+  } finally {
+    await su
+      .collection("funds")
+      .delete(fund.id)
+      .catch(() => undefined);
+  }
+}
+
 async function withRecord<T extends { id: string }>(
   collection: string,
   make: () => Promise<T>,
@@ -170,6 +196,29 @@ const PROBES: Record<Ability, (pb: PocketBase, user: TestUser | null) => Promise
       .create({ name: `Probe ${slug("room")}`, active: true })
       .catch(() => null);
     if (created) await su.collection("checkin_rooms").delete(created.id);
+    return !!created;
+  },
+  async viewGivingSummary(pb) {
+    // A gift's row per fund (the hook writes it with the gift): totals without the donor.
+    return withGift((gift) =>
+      pb
+        .collection("donation_splits")
+        .getFullList({ filter: `donation = "${gift.id}"` })
+        .then(
+          (rows) => rows.length === 1,
+          () => false,
+        ),
+    );
+  },
+  async viewGiving(pb) {
+    return withGift((gift) => allowed(() => pb.collection("donations").getOne(gift.id)));
+  },
+  async manageGiving(pb) {
+    const created = await pb
+      .collection("funds")
+      .create({ name: `Probe ${slug("fund")}`, visibility: "hidden" })
+      .catch(() => null);
+    if (created) await su.collection("funds").delete(created.id);
     return !!created;
   },
   async viewPeople(pb) {
@@ -829,6 +878,43 @@ const CHECKIN_PROBES: Record<string, RecordProbe> = {
   },
 };
 
+// Giving: batches are finance's to keep, close (when balanced) and reopen (with a reason).
+const batchOf = (status: "open" | "closed") => async () => {
+  const batch = await su.collection("donation_batches").create({
+    name: `Probe batch ${slug("b")}`,
+    depositDate: "2026-01-04 00:00:00.000Z",
+    controlTotalCents: 0,
+    controlCount: 0,
+  });
+  // Empty and counted as empty: balanced, so the system may close it.
+  return status === "closed"
+    ? su.collection("donation_batches").update(batch.id, { status: "closed" })
+    : batch;
+};
+const GIVING_PROBES: Record<string, RecordProbe> = {
+  "donation batch (open): edit": {
+    collection: "donation_batches",
+    make: batchOf("open"),
+    claim: canOf("donationBatch", "edit"),
+    act: (pb, { id }) => pb.collection("donation_batches").update(id, { name: "Probe batch, edited" }),
+  },
+  "donation batch (balanced): close": {
+    collection: "donation_batches",
+    make: batchOf("open"),
+    claim: canOf("donationBatch", "close"),
+    act: (pb, { id }) => pb.collection("donation_batches").update(id, { status: "closed" }),
+  },
+  "donation batch (closed): reopen": {
+    collection: "donation_batches",
+    make: batchOf("closed"),
+    claim: canOf("donationBatch", "reopen"),
+    act: (pb, { id }) =>
+      pb
+        .collection("donation_batches")
+        .update(id, { status: "open", reopenReason: "Probe: a gift was missed" }),
+  },
+};
+
 const RECORD_PROBES: Record<string, RecordProbe> = {
   ...contentProbes("page", "draft", pageOf("draft")),
   ...contentProbes("page", "published", pageOf("published")),
@@ -889,6 +975,7 @@ const RECORD_PROBES: Record<string, RecordProbe> = {
   ...SERMON_PROBES,
   ...SERVING_PROBES,
   ...CHECKIN_PROBES,
+  ...GIVING_PROBES,
 };
 
 describe("what GraphQL says each persona may do with a record agrees with what PocketBase allows", () => {

@@ -227,6 +227,19 @@ describe("working offline", () => {
     expect(
       (await gql(token).execute(StationHoldDocument, { sessionId: session.id })).data!.holdCheckinCodes,
     ).toEqual(held);
+    // Two sessions of the day opened at once by one station: each answer is the day's codes, at most 10.
+    const other = await createSession(su, [room.id], 60);
+    const fresh = await registerStation({ mode: "STAFFED", roomIds: [] });
+    const both = await Promise.all(
+      [session.id, other.id, session.id].map((id) =>
+        gql(fresh.token).execute(StationHoldDocument, { sessionId: id }),
+      ),
+    );
+    for (const answer of both) {
+      expect(answer.errors).toBeUndefined();
+      expect(answer.data!.holdCheckinCodes.length).toBeGreaterThanOrEqual(1);
+      expect(answer.data!.holdCheckinCodes.length).toBeLessThanOrEqual(10);
+    }
     // Operators and members hold none.
     expect(errorCode(await gql(operator.token).execute(StationHoldDocument, { sessionId: session.id }))).toBe(
       "FORBIDDEN",

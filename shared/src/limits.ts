@@ -119,6 +119,17 @@ export const LIMITS = {
   checkinStationNameMax: 60,
   /** A station's pairing code as people type it (8 characters, with a dash or spaces). */
   checkinPairingInputMax: 12,
+  fundNameMax: 80,
+  fundDescriptionMax: 500,
+  batchNameMax: 80,
+  /** A gift or a batch's control total: at most 100 million in the currency, in cents. */
+  donationCentsMax: 10_000_000_000,
+  batchCountMax: 10_000,
+  donationSplitsMax: 10,
+  chequeNumberMax: 30,
+  donationNoteMax: 500,
+  reopenReasonMin: 3,
+  reopenReasonMax: 200,
   allergiesMax: 500,
   medicalNotesMax: 1000,
   pickupAlertsMax: 1000,

@@ -31,6 +31,12 @@ export const ABILITIES = {
   manageServing: ["serving.manage"],
   /** Child check-in: stations, every family's check-in and checkout, rooms, sessions and reports. */
   operateCheckin: ["checkin.operate"],
+  /** Giving totals per fund and day, never a donor (finance only: no other role has it). */
+  viewGivingSummary: ["giving.view_summary", "giving.view", "giving.manage"],
+  /** Every gift and batch, with donors. */
+  viewGiving: ["giving.view", "giving.manage"],
+  /** Funds, batches and gifts: enter, close, reopen. */
+  manageGiving: ["giving.manage"],
   /** The people and households staff screens and visit requests (read). */
   viewPeople: ["people.view", "people.manage"],
   /** Add, change and approve people and households. */
@@ -100,6 +106,9 @@ export const PERMISSION_VALUES = {
   GROUPS_MANAGE: "groups.manage",
   SERVING_MANAGE: "serving.manage",
   CHECKIN_OPERATE: "checkin.operate",
+  GIVING_VIEW_SUMMARY: "giving.view_summary",
+  GIVING_VIEW: "giving.view",
+  GIVING_MANAGE: "giving.manage",
   PRAYER_MODERATE: "prayer.moderate",
   PRAYER_VIEW_PASTORAL: "prayer.view_pastoral",
   MEDIA_MANAGE: "media.manage",

@@ -20,6 +20,9 @@ export type PermissionName =
   | "groups.manage"
   | "serving.manage"
   | "checkin.operate"
+  | "giving.view_summary"
+  | "giving.view"
+  | "giving.manage"
   | "prayer.moderate"
   | "prayer.view_pastoral"
   | "media.manage"
@@ -142,6 +145,8 @@ export interface ServiceTimeValue {
 export interface SettingsRecord extends BaseRecord {
   /** A room over its ratio of children to volunteers: refuse the check-in (the default) or warn. */
   checkinRatioMode: "" | "refuse" | "warn";
+  /** ISO 4217: the currency every gift is kept in (issue 29). */
+  currency: string;
   churchName: string;
   tagline: string;
   logo: string;
@@ -548,6 +553,58 @@ export interface CheckinCodeHoldRecord extends BaseRecord {
   household: string;
 }
 
+/** A fund gifts are given to (pb_migrations/1732640000_giving.js). */
+export interface FundRecord extends BaseRecord {
+  name: string;
+  description: string;
+  deductible: boolean;
+  visibility: "public" | "hidden" | "closed";
+  sort: number;
+}
+
+/** A batch of counted gifts; totals, closing and reopening are the hook's (pb_hooks/lib/giving.js). */
+export interface DonationBatchRecord extends BaseRecord {
+  name: string;
+  depositDate: string;
+  controlTotalCents: number;
+  controlCount: number;
+  status: "open" | "closed";
+  totalCents: number;
+  count: number;
+  closedAt: string;
+  closedBy: string;
+  reopenReason: string;
+  reopenedAt: string;
+  reopenedBy: string;
+  createdBy: string;
+}
+
+/** A gift in integer cents, split across funds (the hook checks the splits and sets the unit and currency). */
+export interface DonationRecord extends BaseRecord {
+  batch: string;
+  person: string;
+  givingUnit: string;
+  individual: boolean;
+  date: string;
+  amountCents: number;
+  currency: string;
+  method: "cash" | "cheque" | "card" | "bank_transfer" | "online";
+  chequeNumber: string;
+  note: string;
+  splits: { fund: string; amountCents: number }[];
+  source: "manual" | "online" | "import" | "";
+  providerRef: string;
+  createdBy: string;
+}
+
+/** A gift's amount to one fund on its day, without its donor (the hook's; what giving.view_summary reads). */
+export interface DonationSplitRecord extends BaseRecord {
+  donation: string;
+  fund: string;
+  amountCents: number;
+  date: string;
+}
+
 /** A room's numbers in a session, kept by pb_hooks/lib/checkin.js#recount. */
 export interface CheckinCountsRecord extends BaseRecord {
   session: string;
@@ -931,6 +988,10 @@ export interface Collections {
   checkin_counts: CheckinCountsRecord;
   checkin_stations: CheckinStationRecord;
   checkin_code_holds: CheckinCodeHoldRecord;
+  funds: FundRecord;
+  donation_batches: DonationBatchRecord;
+  donations: DonationRecord;
+  donation_splits: DonationSplitRecord;
   person_care: PersonCareRecord;
   pickup_authorizations: PickupAuthorizationRecord;
 }

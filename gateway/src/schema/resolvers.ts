@@ -21,6 +21,7 @@ import { availabilityResolvers } from "./serving/availability.ts";
 import { placesResolvers } from "./serving/places.ts";
 import { clearanceResolvers } from "./serving/clearances.ts";
 import { checkinFeatureResolvers } from "./checkin/resolvers.ts";
+import { givingResolvers } from "./giving/resolvers.ts";
 
 const modules: Resolvers[] = [
   { Query: { ping: () => true }, Mutation: { noop: () => true } },
@@ -47,6 +48,7 @@ const modules: Resolvers[] = [
   placesResolvers,
   clearanceResolvers,
   ...checkinFeatureResolvers,
+  givingResolvers,
 ];
 
 /** Merge the feature modules' resolver maps (each type's fields from every module). */

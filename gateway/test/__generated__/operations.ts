@@ -48,6 +48,13 @@ export type Audience =
   /** Everyone, visitors included (and the RSS feed). */
   | 'PUBLIC';
 
+/** Whether a batch still takes gifts. */
+export type BatchStatus =
+  /** Its gifts matched the counted figures; they are locked. */
+  | 'CLOSED'
+  /** Gifts are keyed in and may change. */
+  | 'OPEN';
+
 /** A family's check-in at a station. */
 export type CheckInInput = {
   /** A station's check-in made offline: when (at most 30 minutes ago; the session's window is checked at that time). */
@@ -200,6 +207,63 @@ export type ContentKind =
   /** A news post (Post). */
   | 'POST';
 
+/** A batch's fields (GIVING_MANAGE). */
+export type DonationBatchInput = {
+  /** The counted number of gifts (0–10,000). */
+  controlCount: number;
+  /** The counted total, in cents (0 to 10,000,000,000). */
+  controlTotalCents: number;
+  /** The deposit date, YYYY-MM-DD. */
+  depositDate: string;
+  /** 1–80 characters. */
+  name: string;
+};
+
+/** A gift's fields (GIVING_MANAGE). */
+export type DonationInput = {
+  /** In cents, 1 to 10,000,000,000. */
+  amountCents: number;
+  /** The batch it is counted in (open), if any. */
+  batchId?: string | number | null | undefined;
+  /** A cheque's number (at most 30 characters). */
+  chequeNumber?: string | null | undefined;
+  /** The day, YYYY-MM-DD. */
+  date: string;
+  /** The one fund of the whole gift (when `splits` is omitted). */
+  fundId?: string | number | null | undefined;
+  /** Given individually, not as the household. */
+  individual?: boolean | null | undefined;
+  /** How it was given. */
+  method: DonationMethod;
+  /** At most 500 characters. */
+  note?: string | null | undefined;
+  /** The donor; omit for an anonymous gift. */
+  personId?: string | number | null | undefined;
+  /** 1–10 funds whose amounts add up to the gift; omit for the whole gift to one fund with `fundId`. */
+  splits?: Array<DonationSplitInput> | null | undefined;
+};
+
+/** How a gift was given. */
+export type DonationMethod =
+  /** A bank transfer. */
+  | 'BANK_TRANSFER'
+  /** A card at the church. */
+  | 'CARD'
+  /** Cash. */
+  | 'CASH'
+  /** A cheque (its number may be kept). */
+  | 'CHEQUE'
+  /** Online, through the payment provider. */
+  | 'ONLINE';
+
+/** One fund's amount of a gift. */
+export type DonationSplitInput = {
+  /** In cents, above zero. */
+  amountCents: number;
+  /** The fund (open). */
+  fundId: string | number;
+};
+
 /** An email row's fields. */
 export type EmailInput = {
   /** A valid email address. */
@@ -280,6 +344,27 @@ export type EventVisibility =
   /** Signed-in members whose person record is active, and event managers; to anyone else it does not exist. */
   | 'MEMBERS'
   /** Everyone, visitors included (and the public iCalendar feeds). */
+  | 'PUBLIC';
+
+/** A fund's fields (GIVING_MANAGE). */
+export type FundInput = {
+  /** Gifts to it are tax-deductible. */
+  deductible: boolean;
+  /** At most 500 characters. */
+  description?: string | null | undefined;
+  /** 1–80 characters. */
+  name: string;
+  /** Where it is offered. */
+  visibility: FundVisibility;
+};
+
+/** Where a fund is offered. */
+export type FundVisibility =
+  /** Takes no new gift; its records stay. */
+  | 'CLOSED'
+  /** Gifts entered by staff only (a memorial fund, a pass-through). */
+  | 'HIDDEN'
+  /** Offered for online gifts on /give, and to staff. */
   | 'PUBLIC';
 
 /** A person's place in their household. */
@@ -444,6 +529,12 @@ export type Permission =
   | 'CONTENT_PUBLISH'
   /** Manage events, their dates and attendee lists. */
   | 'EVENTS_MANAGE'
+  /** Keep the giving records: funds, batches and gifts. */
+  | 'GIVING_MANAGE'
+  /** See every gift and batch, with donors. */
+  | 'GIVING_VIEW'
+  /** See giving totals per fund and day, never a donor. */
+  | 'GIVING_VIEW_SUMMARY'
   /** Manage every group: create, hide, archive, their members and requests. */
   | 'GROUPS_MANAGE'
   /** Change and delete anyone's media uploads. */
@@ -1537,6 +1628,88 @@ export type EventsMyUpcomingQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type EventsMyUpcomingQuery = { myUpcomingEvents: Array<{ event: { id: string } }> };
 
+export type GivingGiftFieldsFragment = { id: string, batchId: string | null, givingUnitName: string | null, date: string, amountCents: number, currency: string, method: DonationMethod, chequeNumber: string, donor: { personId: string, name: string, householdName: string } | null, splits: Array<{ amountCents: number, fund: { id: string, name: string } }>, can: { edit: boolean } };
+
+export type GivingBatchFieldsFragment = { id: string, name: string, status: BatchStatus, totalCents: number, count: number, controlTotalCents: number, controlCount: number, balanced: boolean, closedAt: string | null, reopenReason: string | null, reopenedAt: string | null, can: { edit: boolean, close: boolean, reopen: boolean, delete: boolean } };
+
+export type GivingCreateFundMutationVariables = Exact<{
+  input: FundInput;
+}>;
+
+
+export type GivingCreateFundMutation = { createFund: { id: string, name: string, visibility: FundVisibility, deductible: boolean, can: { edit: boolean } } };
+
+export type GivingCreateBatchMutationVariables = Exact<{
+  input: DonationBatchInput;
+}>;
+
+
+export type GivingCreateBatchMutation = { createDonationBatch: { id: string, name: string, status: BatchStatus, totalCents: number, count: number, controlTotalCents: number, controlCount: number, balanced: boolean, closedAt: string | null, reopenReason: string | null, reopenedAt: string | null, can: { edit: boolean, close: boolean, reopen: boolean, delete: boolean } } };
+
+export type GivingBatchQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type GivingBatchQuery = { donationBatch: { id: string, name: string, status: BatchStatus, totalCents: number, count: number, controlTotalCents: number, controlCount: number, balanced: boolean, closedAt: string | null, reopenReason: string | null, reopenedAt: string | null, donations: Array<{ id: string, batchId: string | null, givingUnitName: string | null, date: string, amountCents: number, currency: string, method: DonationMethod, chequeNumber: string, donor: { personId: string, name: string, householdName: string } | null, splits: Array<{ amountCents: number, fund: { id: string, name: string } }>, can: { edit: boolean } }>, can: { edit: boolean, close: boolean, reopen: boolean, delete: boolean } } | null };
+
+export type GivingBatchesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type GivingBatchesQuery = { donationBatches: Array<{ id: string }> };
+
+export type GivingCloseMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type GivingCloseMutation = { closeDonationBatch: { id: string, name: string, status: BatchStatus, totalCents: number, count: number, controlTotalCents: number, controlCount: number, balanced: boolean, closedAt: string | null, reopenReason: string | null, reopenedAt: string | null, can: { edit: boolean, close: boolean, reopen: boolean, delete: boolean } } };
+
+export type GivingReopenMutationVariables = Exact<{
+  id: string | number;
+  reason: string;
+}>;
+
+
+export type GivingReopenMutation = { reopenDonationBatch: { id: string, name: string, status: BatchStatus, totalCents: number, count: number, controlTotalCents: number, controlCount: number, balanced: boolean, closedAt: string | null, reopenReason: string | null, reopenedAt: string | null, can: { edit: boolean, close: boolean, reopen: boolean, delete: boolean } } };
+
+export type GivingCreateDonationMutationVariables = Exact<{
+  input: DonationInput;
+}>;
+
+
+export type GivingCreateDonationMutation = { createDonation: { id: string, batchId: string | null, givingUnitName: string | null, date: string, amountCents: number, currency: string, method: DonationMethod, chequeNumber: string, donor: { personId: string, name: string, householdName: string } | null, splits: Array<{ amountCents: number, fund: { id: string, name: string } }>, can: { edit: boolean } } };
+
+export type GivingUpdateDonationMutationVariables = Exact<{
+  id: string | number;
+  input: DonationInput;
+}>;
+
+
+export type GivingUpdateDonationMutation = { updateDonation: { id: string, batchId: string | null, givingUnitName: string | null, date: string, amountCents: number, currency: string, method: DonationMethod, chequeNumber: string, donor: { personId: string, name: string, householdName: string } | null, splits: Array<{ amountCents: number, fund: { id: string, name: string } }>, can: { edit: boolean } } };
+
+export type GivingDeleteDonationMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type GivingDeleteDonationMutation = { deleteDonation: boolean };
+
+export type GivingSummaryQueryVariables = Exact<{
+  from: string;
+  to: string;
+}>;
+
+
+export type GivingSummaryQuery = { givingSummary: Array<{ month: string, amountCents: number, gifts: number, fund: { id: string } }> };
+
+export type GivingMineQueryVariables = Exact<{
+  year: number;
+}>;
+
+
+export type GivingMineQuery = { myGiving: { totalCents: number, deductibleCents: number, currency: string, donations: Array<{ id: string, amountCents: number }> } };
+
 export type I18nMailSubmitMutationVariables = Exact<{
   input: PrayerRequestInput;
 }>;
@@ -2462,6 +2635,8 @@ export type VisitsListQuery = { visitRequests: { totalCount: number, edges: Arra
 
 export const StationFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"StationFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"CheckinStation"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"mode"}},{"kind":"Field","name":{"kind":"Name","value":"labelSize"}},{"kind":"Field","name":{"kind":"Name","value":"rooms"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}},{"kind":"Field","name":{"kind":"Name","value":"registeredAt"}},{"kind":"Field","name":{"kind":"Name","value":"pairingExpiresAt"}}]}}]} as unknown as DocumentNode<StationFieldsFragment, unknown>;
 export const CheckinFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"CheckinFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Checkin"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"personId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"checkedInAt"}},{"kind":"Field","name":{"kind":"Name","value":"checkedOutAt"}},{"kind":"Field","name":{"kind":"Name","value":"overrideReason"}},{"kind":"Field","name":{"kind":"Name","value":"firstTime"}},{"kind":"Field","name":{"kind":"Name","value":"allergies"}},{"kind":"Field","name":{"kind":"Name","value":"medicalNotes"}},{"kind":"Field","name":{"kind":"Name","value":"notAuthorized"}},{"kind":"Field","name":{"kind":"Name","value":"room"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"can"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"checkOut"}},{"kind":"Field","name":{"kind":"Name","value":"page"}}]}}]}}]} as unknown as DocumentNode<CheckinFieldsFragment, unknown>;
+export const GivingGiftFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"GivingGiftFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Donation"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"batchId"}},{"kind":"Field","name":{"kind":"Name","value":"donor"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"personId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"householdName"}}]}},{"kind":"Field","name":{"kind":"Name","value":"givingUnitName"}},{"kind":"Field","name":{"kind":"Name","value":"date"}},{"kind":"Field","name":{"kind":"Name","value":"amountCents"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}},{"kind":"Field","name":{"kind":"Name","value":"method"}},{"kind":"Field","name":{"kind":"Name","value":"chequeNumber"}},{"kind":"Field","name":{"kind":"Name","value":"splits"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"fund"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"amountCents"}}]}},{"kind":"Field","name":{"kind":"Name","value":"can"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edit"}}]}}]}}]} as unknown as DocumentNode<GivingGiftFieldsFragment, unknown>;
+export const GivingBatchFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"GivingBatchFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"DonationBatch"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"totalCents"}},{"kind":"Field","name":{"kind":"Name","value":"count"}},{"kind":"Field","name":{"kind":"Name","value":"controlTotalCents"}},{"kind":"Field","name":{"kind":"Name","value":"controlCount"}},{"kind":"Field","name":{"kind":"Name","value":"balanced"}},{"kind":"Field","name":{"kind":"Name","value":"closedAt"}},{"kind":"Field","name":{"kind":"Name","value":"reopenReason"}},{"kind":"Field","name":{"kind":"Name","value":"reopenedAt"}},{"kind":"Field","name":{"kind":"Name","value":"can"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edit"}},{"kind":"Field","name":{"kind":"Name","value":"close"}},{"kind":"Field","name":{"kind":"Name","value":"reopen"}},{"kind":"Field","name":{"kind":"Name","value":"delete"}}]}}]}}]} as unknown as DocumentNode<GivingBatchFieldsFragment, unknown>;
 export const WallPrivacyFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"WallPrivacyFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PrayerRequest"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"authorName"}},{"kind":"Field","name":{"kind":"Name","value":"visibility"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]} as unknown as DocumentNode<WallPrivacyFieldsFragment, unknown>;
 export const PrayerFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"PrayerFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PrayerRequest"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"body"}},{"kind":"Field","name":{"kind":"Name","value":"visibility"}},{"kind":"Field","name":{"kind":"Name","value":"anonymous"}},{"kind":"Field","name":{"kind":"Name","value":"authorName"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"prayedCount"}},{"kind":"Field","name":{"kind":"Name","value":"prayedToday"}},{"kind":"Field","name":{"kind":"Name","value":"flagCount"}},{"kind":"Field","name":{"kind":"Name","value":"answerNote"}},{"kind":"Field","name":{"kind":"Name","value":"answeredAt"}},{"kind":"Field","name":{"kind":"Name","value":"rejectReason"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"created"}},{"kind":"Field","name":{"kind":"Name","value":"isMine"}},{"kind":"Field","name":{"kind":"Name","value":"flaggedByMe"}},{"kind":"Field","name":{"kind":"Name","value":"requester"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"email"}},{"kind":"Field","name":{"kind":"Name","value":"person"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}}]}}]}}]} as unknown as DocumentNode<PrayerFieldsFragment, unknown>;
 export const RevisionsPostFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RevisionsPostFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Post"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"slug"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"body"}},{"kind":"Field","name":{"kind":"Name","value":"revision"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"working"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"body"}},{"kind":"Field","name":{"kind":"Name","value":"summary"}},{"kind":"Field","name":{"kind":"Name","value":"editorName"}}]}},{"kind":"Field","name":{"kind":"Name","value":"history"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"body"}},{"kind":"Field","name":{"kind":"Name","value":"published"}},{"kind":"Field","name":{"kind":"Name","value":"editorName"}}]}}]}}]} as unknown as DocumentNode<RevisionsPostFieldsFragment, unknown>;
@@ -2536,6 +2711,17 @@ export const EventsRsvpDocument = {"kind":"Document","definitions":[{"kind":"Ope
 export const EventsGoingDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"EventsGoing"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"slug"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"date"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"occurrence"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"slug"},"value":{"kind":"Variable","name":{"kind":"Name","value":"slug"}}},{"kind":"Argument","name":{"kind":"Name","value":"date"},"value":{"kind":"Variable","name":{"kind":"Name","value":"date"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"goingCount"}}]}}]}}]} as unknown as DocumentNode<EventsGoingQuery, EventsGoingQueryVariables>;
 export const EventsResetCalendarTokenDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"EventsResetCalendarToken"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"resetCalendarToken"}}]}}]} as unknown as DocumentNode<EventsResetCalendarTokenMutation, EventsResetCalendarTokenMutationVariables>;
 export const EventsMyUpcomingDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"EventsMyUpcoming"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"myUpcomingEvents"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"event"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}}]}}]}}]} as unknown as DocumentNode<EventsMyUpcomingQuery, EventsMyUpcomingQueryVariables>;
+export const GivingCreateFundDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"GivingCreateFund"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"FundInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createFund"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"visibility"}},{"kind":"Field","name":{"kind":"Name","value":"deductible"}},{"kind":"Field","name":{"kind":"Name","value":"can"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edit"}}]}}]}}]}}]} as unknown as DocumentNode<GivingCreateFundMutation, GivingCreateFundMutationVariables>;
+export const GivingCreateBatchDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"GivingCreateBatch"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"DonationBatchInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createDonationBatch"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"GivingBatchFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"GivingBatchFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"DonationBatch"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"totalCents"}},{"kind":"Field","name":{"kind":"Name","value":"count"}},{"kind":"Field","name":{"kind":"Name","value":"controlTotalCents"}},{"kind":"Field","name":{"kind":"Name","value":"controlCount"}},{"kind":"Field","name":{"kind":"Name","value":"balanced"}},{"kind":"Field","name":{"kind":"Name","value":"closedAt"}},{"kind":"Field","name":{"kind":"Name","value":"reopenReason"}},{"kind":"Field","name":{"kind":"Name","value":"reopenedAt"}},{"kind":"Field","name":{"kind":"Name","value":"can"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edit"}},{"kind":"Field","name":{"kind":"Name","value":"close"}},{"kind":"Field","name":{"kind":"Name","value":"reopen"}},{"kind":"Field","name":{"kind":"Name","value":"delete"}}]}}]}}]} as unknown as DocumentNode<GivingCreateBatchMutation, GivingCreateBatchMutationVariables>;
+export const GivingBatchDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"GivingBatch"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"donationBatch"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"GivingBatchFields"}},{"kind":"Field","name":{"kind":"Name","value":"donations"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"GivingGiftFields"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"GivingBatchFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"DonationBatch"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"totalCents"}},{"kind":"Field","name":{"kind":"Name","value":"count"}},{"kind":"Field","name":{"kind":"Name","value":"controlTotalCents"}},{"kind":"Field","name":{"kind":"Name","value":"controlCount"}},{"kind":"Field","name":{"kind":"Name","value":"balanced"}},{"kind":"Field","name":{"kind":"Name","value":"closedAt"}},{"kind":"Field","name":{"kind":"Name","value":"reopenReason"}},{"kind":"Field","name":{"kind":"Name","value":"reopenedAt"}},{"kind":"Field","name":{"kind":"Name","value":"can"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edit"}},{"kind":"Field","name":{"kind":"Name","value":"close"}},{"kind":"Field","name":{"kind":"Name","value":"reopen"}},{"kind":"Field","name":{"kind":"Name","value":"delete"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"GivingGiftFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Donation"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"batchId"}},{"kind":"Field","name":{"kind":"Name","value":"donor"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"personId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"householdName"}}]}},{"kind":"Field","name":{"kind":"Name","value":"givingUnitName"}},{"kind":"Field","name":{"kind":"Name","value":"date"}},{"kind":"Field","name":{"kind":"Name","value":"amountCents"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}},{"kind":"Field","name":{"kind":"Name","value":"method"}},{"kind":"Field","name":{"kind":"Name","value":"chequeNumber"}},{"kind":"Field","name":{"kind":"Name","value":"splits"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"fund"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"amountCents"}}]}},{"kind":"Field","name":{"kind":"Name","value":"can"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edit"}}]}}]}}]} as unknown as DocumentNode<GivingBatchQuery, GivingBatchQueryVariables>;
+export const GivingBatchesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"GivingBatches"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"donationBatches"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}}]}}]} as unknown as DocumentNode<GivingBatchesQuery, GivingBatchesQueryVariables>;
+export const GivingCloseDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"GivingClose"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"closeDonationBatch"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"GivingBatchFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"GivingBatchFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"DonationBatch"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"totalCents"}},{"kind":"Field","name":{"kind":"Name","value":"count"}},{"kind":"Field","name":{"kind":"Name","value":"controlTotalCents"}},{"kind":"Field","name":{"kind":"Name","value":"controlCount"}},{"kind":"Field","name":{"kind":"Name","value":"balanced"}},{"kind":"Field","name":{"kind":"Name","value":"closedAt"}},{"kind":"Field","name":{"kind":"Name","value":"reopenReason"}},{"kind":"Field","name":{"kind":"Name","value":"reopenedAt"}},{"kind":"Field","name":{"kind":"Name","value":"can"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edit"}},{"kind":"Field","name":{"kind":"Name","value":"close"}},{"kind":"Field","name":{"kind":"Name","value":"reopen"}},{"kind":"Field","name":{"kind":"Name","value":"delete"}}]}}]}}]} as unknown as DocumentNode<GivingCloseMutation, GivingCloseMutationVariables>;
+export const GivingReopenDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"GivingReopen"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"reason"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"reopenDonationBatch"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"reason"},"value":{"kind":"Variable","name":{"kind":"Name","value":"reason"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"GivingBatchFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"GivingBatchFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"DonationBatch"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"totalCents"}},{"kind":"Field","name":{"kind":"Name","value":"count"}},{"kind":"Field","name":{"kind":"Name","value":"controlTotalCents"}},{"kind":"Field","name":{"kind":"Name","value":"controlCount"}},{"kind":"Field","name":{"kind":"Name","value":"balanced"}},{"kind":"Field","name":{"kind":"Name","value":"closedAt"}},{"kind":"Field","name":{"kind":"Name","value":"reopenReason"}},{"kind":"Field","name":{"kind":"Name","value":"reopenedAt"}},{"kind":"Field","name":{"kind":"Name","value":"can"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edit"}},{"kind":"Field","name":{"kind":"Name","value":"close"}},{"kind":"Field","name":{"kind":"Name","value":"reopen"}},{"kind":"Field","name":{"kind":"Name","value":"delete"}}]}}]}}]} as unknown as DocumentNode<GivingReopenMutation, GivingReopenMutationVariables>;
+export const GivingCreateDonationDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"GivingCreateDonation"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"DonationInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createDonation"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"GivingGiftFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"GivingGiftFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Donation"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"batchId"}},{"kind":"Field","name":{"kind":"Name","value":"donor"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"personId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"householdName"}}]}},{"kind":"Field","name":{"kind":"Name","value":"givingUnitName"}},{"kind":"Field","name":{"kind":"Name","value":"date"}},{"kind":"Field","name":{"kind":"Name","value":"amountCents"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}},{"kind":"Field","name":{"kind":"Name","value":"method"}},{"kind":"Field","name":{"kind":"Name","value":"chequeNumber"}},{"kind":"Field","name":{"kind":"Name","value":"splits"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"fund"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"amountCents"}}]}},{"kind":"Field","name":{"kind":"Name","value":"can"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edit"}}]}}]}}]} as unknown as DocumentNode<GivingCreateDonationMutation, GivingCreateDonationMutationVariables>;
+export const GivingUpdateDonationDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"GivingUpdateDonation"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"DonationInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"updateDonation"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"GivingGiftFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"GivingGiftFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Donation"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"batchId"}},{"kind":"Field","name":{"kind":"Name","value":"donor"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"personId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"householdName"}}]}},{"kind":"Field","name":{"kind":"Name","value":"givingUnitName"}},{"kind":"Field","name":{"kind":"Name","value":"date"}},{"kind":"Field","name":{"kind":"Name","value":"amountCents"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}},{"kind":"Field","name":{"kind":"Name","value":"method"}},{"kind":"Field","name":{"kind":"Name","value":"chequeNumber"}},{"kind":"Field","name":{"kind":"Name","value":"splits"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"fund"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"amountCents"}}]}},{"kind":"Field","name":{"kind":"Name","value":"can"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edit"}}]}}]}}]} as unknown as DocumentNode<GivingUpdateDonationMutation, GivingUpdateDonationMutationVariables>;
+export const GivingDeleteDonationDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"GivingDeleteDonation"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deleteDonation"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}]}]}}]} as unknown as DocumentNode<GivingDeleteDonationMutation, GivingDeleteDonationMutationVariables>;
+export const GivingSummaryDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"GivingSummary"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"from"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"to"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"givingSummary"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"from"},"value":{"kind":"Variable","name":{"kind":"Name","value":"from"}}},{"kind":"Argument","name":{"kind":"Name","value":"to"},"value":{"kind":"Variable","name":{"kind":"Name","value":"to"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"fund"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}},{"kind":"Field","name":{"kind":"Name","value":"month"}},{"kind":"Field","name":{"kind":"Name","value":"amountCents"}},{"kind":"Field","name":{"kind":"Name","value":"gifts"}}]}}]}}]} as unknown as DocumentNode<GivingSummaryQuery, GivingSummaryQueryVariables>;
+export const GivingMineDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"GivingMine"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"year"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"myGiving"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"year"},"value":{"kind":"Variable","name":{"kind":"Name","value":"year"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCents"}},{"kind":"Field","name":{"kind":"Name","value":"deductibleCents"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}},{"kind":"Field","name":{"kind":"Name","value":"donations"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"amountCents"}}]}}]}}]}}]} as unknown as DocumentNode<GivingMineQuery, GivingMineQueryVariables>;
 export const I18nMailSubmitDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"I18nMailSubmit"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"PrayerRequestInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"submitPrayerRequest"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}}]}}]} as unknown as DocumentNode<I18nMailSubmitMutation, I18nMailSubmitMutationVariables>;
 export const I18nMailApproveDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"I18nMailApprove"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"approvePrayerRequest"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}}]}}]} as unknown as DocumentNode<I18nMailApproveMutation, I18nMailApproveMutationVariables>;
 export const ListOrdersCreatePostDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ListOrdersCreatePost"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"i"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"PostInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createPost"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"i"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"revision"}}]}}]}}]} as unknown as DocumentNode<ListOrdersCreatePostMutation, ListOrdersCreatePostMutationVariables>;

@@ -671,6 +671,12 @@ export type Permission =
   | 'CONTENT_PUBLISH'
   /** Manage events, their dates and attendee lists. */
   | 'EVENTS_MANAGE'
+  /** Keep the giving records: funds, batches and gifts. */
+  | 'GIVING_MANAGE'
+  /** See every gift and batch, with donors. */
+  | 'GIVING_VIEW'
+  /** See giving totals per fund and day, never a donor. */
+  | 'GIVING_VIEW_SUMMARY'
   /** Manage every group: create, hide, archive, their members and requests. */
   | 'GROUPS_MANAGE'
   /** Change and delete anyone's media uploads. */

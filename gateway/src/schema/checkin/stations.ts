@@ -41,6 +41,13 @@ const PAIRING_MS = 15 * 60 * 1000;
 /** Unused codes a station keeps in hand for offline check-ins (pb_hooks/lib/checkin.js allows 20). */
 const HOLDS_WANTED = 10;
 
+/** The field code of a GraphQL error (badUserInput's `fieldErrorCodes`), if any. */
+const fieldCodeOf = (error: unknown) =>
+  Object.values(
+    (error as { extensions?: { fieldErrorCodes?: Record<string, string> } }).extensions?.fieldErrorCodes ??
+      {},
+  )[0];
+
 const pairingHash = (code: string) => createHash("sha256").update(code).digest("hex");
 /** A code as typed: upper case, without spaces or dashes. */
 const normalizeCode = (code: string) => code.toUpperCase().replace(/[^A-Z0-9]/g, "");
@@ -256,11 +263,20 @@ export const stationResolvers: Resolvers = {
         );
       let mine = await unused();
       if (mine.length < HOLDS_WANTED) {
-        for (let i = mine.length; i < HOLDS_WANTED; i++)
-          await pbCall(() => holds.create<CheckinCodeHoldRecord>({ session: session.id }));
+        for (let i = mine.length; i < HOLDS_WANTED; i++) {
+          try {
+            await pbCall(() => holds.create<CheckinCodeHoldRecord>({ session: session.id }));
+          } catch (error) {
+            // Another request of this station's (a second session opened at once) topped it up meanwhile:
+            // the hook's allowance is full, and what is held is enough.
+            if (fieldCodeOf(error) === "too_many_holds") break;
+            throw error;
+          }
+        }
         mine = await unused();
       }
-      return mine.map((row) => row.code);
+      // The oldest first, never more than a station keeps in hand (two top-ups at once may hold more).
+      return mine.slice(0, HOLDS_WANTED).map((row) => row.code);
     },
   },
 };

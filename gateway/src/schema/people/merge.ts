@@ -328,6 +328,8 @@ export const PERSON_RELATIONS = {
   "serving_clearances.person": repointAsSystem("serving_clearances", "person"),
   "checkins.person": moveCheckins,
   "person_care.person": moveOnePerPerson("person_care"),
+  // Gifts follow the kept person (their giving unit stays the one of the day they gave), closed batches too.
+  "donations.person": repointAsSystem("donations", "person"),
 } satisfies Record<string, Mover>;
 
 /** The kept person's blank fields, filled from the merged one. */

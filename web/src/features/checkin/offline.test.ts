@@ -99,5 +99,11 @@ describe("the code an offline check-in prints", () => {
     // No held code left: none (the station says to wait for the network).
     saveHeldCodes("s1", ["ACDE"]);
     expect(offlineCodeFor(member, "s1")).toBeNull();
+    // Another session's codes kept beside them (a late answer for one never wipes the other's).
+    saveHeldCodes("s2", ["TUVX"]);
+    expect(heldCodes("s2")).toEqual(["TUVX"]);
+    expect(heldCodes("s1")).toEqual([]);
+    saveHeldCodes("s1", ["WXYA"]);
+    expect(heldCodes("s2")).toEqual(["TUVX"]);
   });
 });

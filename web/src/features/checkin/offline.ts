@@ -42,8 +42,10 @@ export function heldCodes(sessionId: string): string[] {
   const used = new Set(queued().map((entry) => entry.proposedCode));
   return held.filter((code) => !used.has(code));
 }
+/** Keep the codes held for a session, beside those of the day's other sessions (a station may switch between them). */
 export function saveHeldCodes(sessionId: string, codes: string[]) {
-  localStorage.setItem(HOLDS_KEY, JSON.stringify({ [sessionId]: codes }));
+  const all = read<Record<string, string[]>>(HOLDS_KEY, {});
+  localStorage.setItem(HOLDS_KEY, JSON.stringify({ ...all, [sessionId]: codes }));
 }
 
 /** Families matching a station's search, from its offline list: phone digits, a name, or a household QR code. */

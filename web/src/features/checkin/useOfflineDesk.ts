@@ -175,11 +175,14 @@ export function useOfflineDesk(sessionId: string, registered: boolean): OfflineD
   );
   const markUnreachable = useCallback(() => setUnreachable(true), []);
 
-  // Hold codes while online; send the queue as soon as the network is back.
+  // Hold codes while online (again now and then: a failed top-up is retried); send the queue as soon as
+  // the network is back.
   useEffect(() => {
     if (offline) return;
     void holdCodes();
     if (queued().some((e) => e.sessionId === sessionId)) void sync();
+    const timer = setInterval(() => void holdCodes(), REGULARS_EVERY_MS);
+    return () => clearInterval(timer);
   }, [offline, holdCodes, sync, sessionId]);
 
   // After a failed call, try the network again now and then (the browser may not notice it is back).
