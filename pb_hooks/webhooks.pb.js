@@ -17,6 +17,7 @@ onRecordCreate(
   "visit_requests",
   "serving_requests",
   "checkins",
+  "donations",
 );
 
 onRecordUpdate(

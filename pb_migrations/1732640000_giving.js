@@ -33,7 +33,24 @@ const PERMISSIONS = ["giving.view_summary", "giving.view", "giving.manage"];
 const BATCH_HOOK = ["totalCents", "count", "closedAt", "closedBy", "reopenedAt", "reopenedBy", "createdBy"];
 /** Gift fields only the hook writes. */
 const GIFT_HOOK = ["givingUnit", "currency", "createdBy"];
-const CENTS_MAX = 100_000_000_00; // LIMITS.donationCentsMax: 100 million in the currency's unit
+const CENTS_MAX = 100_000_000_00;
+/** Webhook events (pb_hooks/lib/webhooks.js): the gift's id only, never a donor or an amount. */
+const GIVING_EVENTS = ["gift.received"];
+/** Add (or remove) the giving events on the webhooks' select fields. */
+function webhookEvents(app, add) {
+  for (const [name, field] of [
+    ["webhooks", "events"],
+    ["webhook_deliveries", "type"],
+  ]) {
+    const collection = app.findCollectionByNameOrId(name);
+    const select = collection.fields.getByName(field);
+    select.values = add
+      ? [...select.values, ...GIVING_EVENTS]
+      : select.values.filter((value) => !GIVING_EVENTS.includes(value));
+    if (field === "events") select.maxSelect = select.values.length;
+    app.save(collection);
+  }
+} // LIMITS.donationCentsMax: 100 million in the currency's unit
 
 migrate(
   (app) => {
@@ -202,8 +219,11 @@ migrate(
       ],
     });
     app.save(splits);
+
+    webhookEvents(app, true);
   },
   (app) => {
+    webhookEvents(app, false);
     for (const name of ["donation_splits", "donations", "donation_batches", "funds"])
       app.delete(app.findCollectionByNameOrId(name));
     const settings = app.findCollectionByNameOrId("settings");

@@ -479,6 +479,43 @@ describe("webhooks", () => {
     }
   });
 
+  it("tell an integration a gift was recorded: its id only, never a donor or an amount", async () => {
+    const created = await createWebhook({
+      url: receiver.url,
+      events: ["GIFT_RECEIVED"],
+      allowPrivateHost: true,
+    });
+    const { webhook } = created.data!.createWebhook;
+    try {
+      const fund = await su.collection("funds").create({ name: `Hook fund ${run}`, visibility: "hidden" });
+      const donor = await su
+        .collection("people")
+        .create({ firstName: "Gus", lastName: `Giver${run}`, recordStatus: "active" });
+      const gift = await su.collection("donations").create({
+        person: donor.id,
+        date: "2026-11-29 00:00:00.000Z",
+        amountCents: 12345,
+        method: "cash",
+        splits: [{ fund: fund.id, amountCents: 12345 }],
+      });
+      // A change of the gift is not a new gift.
+      await su.collection("donations").update(gift.id, { note: "counted twice" });
+      const rows = await su
+        .collection("webhook_deliveries")
+        .getFullList<{ type: string; payload: Record<string, unknown> }>({
+          filter: su.filter("webhook = {:w}", { w: webhook.id }),
+        });
+      expect(rows.map((row) => row.type)).toEqual(["gift.received"]);
+      expect(rows[0]!.payload).toEqual({ id: gift.id, occurredAt: expect.any(String) });
+      await expect.poll(() => receiver.about(gift.id).length, { timeout: 10_000 }).toBe(1);
+      expect(JSON.stringify(receiver.about(gift.id))).not.toMatch(/Gus|12345|123\.45/);
+    } finally {
+      await new GqlClient(gateway, { token: admin.token }).request(
+        `mutation { deleteWebhook(id: "${webhook.id}") }`,
+      );
+    }
+  });
+
   it("retry while the receiver is down, and a gateway restart in between loses nothing", async () => {
     const created = await createWebhook({
       url: receiver.url,

@@ -84,6 +84,9 @@ function eventsOf(collection, before, after) {
         return [{ type: "checkin.checked_out", data }];
       return [];
     }
+    case "donations":
+      // The gift's id only: who gave and how much is finance's, read with a finance scope.
+      return before ? [] : [{ type: "gift.received", data: { id: after.id } }];
   }
   return [];
 }

@@ -800,7 +800,8 @@ export type WebhookEventType =
   | "serving.accepted"
   | "serving.declined"
   | "checkin.checked_in"
-  | "checkin.checked_out";
+  | "checkin.checked_out"
+  | "gift.received";
 
 /** A webhook subscription (pb_migrations/1732497000_webhooks.js). */
 export interface WebhookRecord extends BaseRecord {

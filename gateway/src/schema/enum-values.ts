@@ -37,6 +37,7 @@ export const ENUM_VALUES = {
     CHECKIN_CHECKED_IN: "checkin.checked_in",
     CHECKIN_CHECKED_OUT: "checkin.checked_out",
     SERVING_DECLINED: "serving.declined",
+    GIFT_RECEIVED: "gift.received",
   },
   WebhookDeliveryStatus: lowercase("PENDING", "SUCCEEDED", "FAILED"),
   RecordStatus: lowercase("PENDING", "ACTIVE", "ARCHIVED"),

@@ -1381,6 +1381,8 @@ export type WebhookEvent =
   | 'CHECKIN_CHECKED_OUT'
   /** An event went live. */
   | 'EVENT_PUBLISHED'
+  /** A gift was recorded (entered, imported or given online): its id only, never a donor or an amount. */
+  | 'GIFT_RECEIVED'
   /** A page went live. */
   | 'PAGE_PUBLISHED'
   /** A person was added (by sign-up or by staff). */

@@ -1239,6 +1239,17 @@ export type FundVisibility =
   /** Offered for online gifts on /give, and to staff. */
   | 'public';
 
+/** What the caller may do with giving (the staff screens ask; the app shell does not carry it). */
+export type GivingAccess = {
+  __typename?: 'GivingAccess';
+  /** Keep funds, batches and gifts. */
+  manage: Scalars['Boolean']['output'];
+  /** Every gift and batch, with donors. */
+  view: Scalars['Boolean']['output'];
+  /** Totals per fund and month, without donors. */
+  viewSummary: Scalars['Boolean']['output'];
+};
+
 /** A small group, class, ministry or team. */
 export type Group = {
   __typename?: 'Group';
@@ -4340,6 +4351,8 @@ export type Query = {
   events: Array<Event>;
   /** Funds: the public ones for anyone; every fund for finance (GIVING_VIEW_SUMMARY and up). */
   funds: Array<Fund>;
+  /** What the caller may do with giving (all false for a visitor). */
+  givingAccess: GivingAccess;
   /** People to record a gift from, at most 10, by 2–50 characters of a name (GIVING_MANAGE). */
   givingDonors: Array<DonorMatch>;
   /** Each fund's giving per month between two days (church time), without donors (GIVING_VIEW_SUMMARY). */
@@ -6730,6 +6743,8 @@ export type WebhookEvent =
   | 'checkin.checked_out'
   /** An event went live. */
   | 'event.published'
+  /** A gift was recorded (entered, imported or given online): its id only, never a donor or an amount. */
+  | 'gift.received'
   /** A page went live. */
   | 'page.published'
   /** A person was added (by sign-up or by staff). */
@@ -6967,6 +6982,7 @@ export type ResolversTypes = {
   FundInput: FundInput;
   FundMonthTotal: ResolverTypeWrapper<Omit<FundMonthTotal, 'fund'> & { fund: ResolversTypes['Fund'] }>;
   FundVisibility: ResolverTypeWrapper<FundVisibility>;
+  GivingAccess: ResolverTypeWrapper<GivingAccess>;
   Group: ResolverTypeWrapper<GroupRecord>;
   GroupCan: ResolverTypeWrapper<GroupCan>;
   GroupConnection: ResolverTypeWrapper<Omit<GroupConnection, 'edges'> & { edges: Array<ResolversTypes['GroupEdge']> }>;
@@ -7244,6 +7260,7 @@ export type ResolversParentTypes = {
   FundCan: FundCan;
   FundInput: FundInput;
   FundMonthTotal: Omit<FundMonthTotal, 'fund'> & { fund: ResolversParentTypes['Fund'] };
+  GivingAccess: GivingAccess;
   Group: GroupRecord;
   GroupCan: GroupCan;
   GroupConnection: Omit<GroupConnection, 'edges'> & { edges: Array<ResolversParentTypes['GroupEdge']> };
@@ -7813,6 +7830,12 @@ export type FundMonthTotalResolvers<ContextType = GatewayContext, ParentType ext
 };
 
 export type FundVisibilityResolvers = { CLOSED: 'closed', HIDDEN: 'hidden', PUBLIC: 'public' };
+
+export type GivingAccessResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['GivingAccess'] = ResolversParentTypes['GivingAccess']> = {
+  manage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  view?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  viewSummary?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
 
 export type GroupResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Group'] = ResolversParentTypes['Group']> = {
   address?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -8524,6 +8547,7 @@ export type QueryResolvers<ContextType = GatewayContext, ParentType extends Reso
   eventCategories?: Resolver<Array<ResolversTypes['EventCategory']>, ParentType, ContextType>;
   events?: Resolver<Array<ResolversTypes['Event']>, ParentType, ContextType, RequireFields<QueryEventsArgs, 'first'>>;
   funds?: Resolver<Array<ResolversTypes['Fund']>, ParentType, ContextType>;
+  givingAccess?: Resolver<ResolversTypes['GivingAccess'], ParentType, ContextType>;
   givingDonors?: Resolver<Array<ResolversTypes['DonorMatch']>, ParentType, ContextType, RequireFields<QueryGivingDonorsArgs, 'search'>>;
   givingSummary?: Resolver<Array<ResolversTypes['FundMonthTotal']>, ParentType, ContextType, RequireFields<QueryGivingSummaryArgs, 'from' | 'to'>>;
   group?: Resolver<Maybe<ResolversTypes['Group']>, ParentType, ContextType, RequireFields<QueryGroupArgs, 'slug'>>;
@@ -9157,7 +9181,7 @@ export type WebhookDeliveryResolvers<ContextType = GatewayContext, ParentType ex
 
 export type WebhookDeliveryStatusResolvers = { FAILED: 'failed', PENDING: 'pending', SUCCEEDED: 'succeeded' };
 
-export type WebhookEventResolvers = { CHECKIN_CHECKED_IN: 'checkin.checked_in', CHECKIN_CHECKED_OUT: 'checkin.checked_out', EVENT_PUBLISHED: 'event.published', PAGE_PUBLISHED: 'page.published', PERSON_CREATED: 'person.created', POST_PUBLISHED: 'post.published', POST_UPDATED: 'post.updated', PRAYER_ANSWERED: 'prayer.answered', PRAYER_APPROVED: 'prayer.approved', SERMON_PUBLISHED: 'sermon.published', SERVING_ACCEPTED: 'serving.accepted', SERVING_DECLINED: 'serving.declined', VISIT_CREATED: 'visit.created' };
+export type WebhookEventResolvers = { CHECKIN_CHECKED_IN: 'checkin.checked_in', CHECKIN_CHECKED_OUT: 'checkin.checked_out', EVENT_PUBLISHED: 'event.published', GIFT_RECEIVED: 'gift.received', PAGE_PUBLISHED: 'page.published', PERSON_CREATED: 'person.created', POST_PUBLISHED: 'post.published', POST_UPDATED: 'post.updated', PRAYER_ANSWERED: 'prayer.answered', PRAYER_APPROVED: 'prayer.approved', SERMON_PUBLISHED: 'sermon.published', SERVING_ACCEPTED: 'serving.accepted', SERVING_DECLINED: 'serving.declined', VISIT_CREATED: 'visit.created' };
 
 export type WeekdayResolvers = { FRIDAY: 'friday', MONDAY: 'monday', SATURDAY: 'saturday', SUNDAY: 'sunday', THURSDAY: 'thursday', TUESDAY: 'tuesday', WEDNESDAY: 'wednesday' };
 
@@ -9236,6 +9260,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   FundCan?: FundCanResolvers<ContextType>;
   FundMonthTotal?: FundMonthTotalResolvers<ContextType>;
   FundVisibility?: FundVisibilityResolvers;
+  GivingAccess?: GivingAccessResolvers<ContextType>;
   Group?: GroupResolvers<ContextType>;
   GroupCan?: GroupCanResolvers<ContextType>;
   GroupConnection?: GroupConnectionResolvers<ContextType>;

@@ -16,6 +16,7 @@ import type {
 import { Validator } from "../../validation/validate.ts";
 import { toE164 } from "../../validation/phone.ts";
 import { LIMITS } from "@flock/shared/limits";
+import { CHECKIN_LIMITS } from "@flock/shared/limits-features";
 import type { Resolvers } from "../__generated__/types.ts";
 import { checkinsOf, loadersOf, requireSession } from "./reads.ts";
 import { anyOf, MAX_IDS_PER_CHAIN } from "../../pocketbase/filters.ts";
@@ -252,12 +253,12 @@ export const familiesResolvers: Resolvers = {
       if (
         !byDigits &&
         !QR_TEXT.test(q) &&
-        (q.length < LIMITS.checkinSearchMin || q.length > LIMITS.checkinSearchMax)
+        (q.length < CHECKIN_LIMITS.checkinSearchMin || q.length > CHECKIN_LIMITS.checkinSearchMax)
       )
         throw badUserInput({
           search: {
             code: "invalid_search",
-            message: `Type the last 4 digits of a phone number, or ${LIMITS.checkinSearchMin}–${LIMITS.checkinSearchMax} letters of a name.`,
+            message: `Type the last 4 digits of a phone number, or ${CHECKIN_LIMITS.checkinSearchMin}–${CHECKIN_LIMITS.checkinSearchMax} letters of a name.`,
           },
         });
       const session = await requireSession(ctx, sessionId);
@@ -286,19 +287,19 @@ export const familiesResolvers: Resolvers = {
   Mutation: {
     async checkIn(_, { input }, ctx) {
       await requireDesk(ctx);
-      if (!input.people.length || input.people.length > LIMITS.checkinPeopleMax)
+      if (!input.people.length || input.people.length > CHECKIN_LIMITS.checkinPeopleMax)
         throw badUserInput({
           people: {
             code: "out_of_range",
-            message: `Check in 1 to ${LIMITS.checkinPeopleMax} people at once.`,
+            message: `Check in 1 to ${CHECKIN_LIMITS.checkinPeopleMax} people at once.`,
           },
         });
       for (const person of input.people)
-        if ((person.clientKey ?? "").length > LIMITS.checkinClientKeyMax)
+        if ((person.clientKey ?? "").length > CHECKIN_LIMITS.checkinClientKeyMax)
           throw badUserInput({ clientKey: { code: "too_long", message: "The client key is too long." } });
       // A station's offline check-in: the code it printed and when (the hook checks both).
       const proposedCode = (input.proposedCode ?? "").trim().toUpperCase();
-      if (proposedCode.length > LIMITS.checkinCodeLength)
+      if (proposedCode.length > CHECKIN_LIMITS.checkinCodeLength)
         throw badUserInput({
           proposedCode: { code: "too_long", message: "A pickup code has 4 characters." },
         });
@@ -372,8 +373,8 @@ export const familiesResolvers: Resolvers = {
       const lastName = v.text("lastName", input.lastName, { required: true, max: LIMITS.personNameMax });
       const phone = toE164(input.phone ?? "");
       if (!phone) v.add("phone", "invalid_phone", "Enter a phone number the church can call.");
-      if (!input.children.length || input.children.length > LIMITS.checkinFamilyChildrenMax)
-        v.add("children", "out_of_range", `Add 1 to ${LIMITS.checkinFamilyChildrenMax} children.`);
+      if (!input.children.length || input.children.length > CHECKIN_LIMITS.checkinFamilyChildrenMax)
+        v.add("children", "out_of_range", `Add 1 to ${CHECKIN_LIMITS.checkinFamilyChildrenMax} children.`);
       const children = input.children.map((child, i) => ({
         firstName: v.text(`children.${i}.firstName`, child.firstName, {
           required: true,
@@ -381,7 +382,7 @@ export const familiesResolvers: Resolvers = {
         }),
         lastName: v.text(`children.${i}.lastName`, child.lastName, { max: LIMITS.personNameMax }) || lastName,
         birthDate: v.day(`children.${i}.birthDate`, child.birthDate, { required: true }),
-        allergies: v.text(`children.${i}.allergies`, child.allergies, { max: LIMITS.allergiesMax }),
+        allergies: v.text(`children.${i}.allergies`, child.allergies, { max: CHECKIN_LIMITS.allergiesMax }),
       }));
       const today = todayIn((await ctx.publicSettings.get()).timezone || "UTC");
       children.forEach((child, i) => {

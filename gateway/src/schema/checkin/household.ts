@@ -4,7 +4,7 @@ import type { PersonCareRecord, PersonRecord, PickupAuthorizationRecord } from "
 import { requireViewer } from "../../access/guards.ts";
 import { writeAsCaller } from "../../pocketbase/write.ts";
 import { Validator } from "../../validation/validate.ts";
-import { LIMITS } from "@flock/shared/limits";
+import { CHECKIN_LIMITS } from "@flock/shared/limits-features";
 import type { Resolvers } from "../__generated__/types.ts";
 import { displayName } from "../people/mappers.ts";
 import { anyOf } from "../../pocketbase/filters.ts";
@@ -91,8 +91,8 @@ export const householdResolvers: Resolvers = {
       await requireViewer(ctx);
       const v = new Validator();
       const fields = {
-        allergies: v.text("allergies", allergies, { max: LIMITS.allergiesMax }),
-        medicalNotes: v.text("medicalNotes", medicalNotes, { max: LIMITS.medicalNotesMax }),
+        allergies: v.text("allergies", allergies, { max: CHECKIN_LIMITS.allergiesMax }),
+        medicalNotes: v.text("medicalNotes", medicalNotes, { max: CHECKIN_LIMITS.medicalNotesMax }),
       };
       v.done();
       // The child must be someone the caller reads (their household's); PocketBase decides the write.
@@ -117,9 +117,11 @@ export const householdResolvers: Resolvers = {
       if (!household) throw forbidden("Your account has no household.");
       const v = new Validator();
       const fields = {
-        name: v.text("name", input.name, { required: true, max: LIMITS.pickupNameMax }),
-        relationship: v.text("relationship", input.relationship, { max: LIMITS.pickupRelationshipMax }),
-        notes: v.text("notes", input.notes, { max: LIMITS.pickupNotesMax }),
+        name: v.text("name", input.name, { required: true, max: CHECKIN_LIMITS.pickupNameMax }),
+        relationship: v.text("relationship", input.relationship, {
+          max: CHECKIN_LIMITS.pickupRelationshipMax,
+        }),
+        notes: v.text("notes", input.notes, { max: CHECKIN_LIMITS.pickupNotesMax }),
         status: input.status,
       };
       v.done();

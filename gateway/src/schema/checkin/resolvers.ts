@@ -13,7 +13,7 @@ import { checkinCan, checkinSetupCan, readsRoom } from "../../access/checkin.ts"
 import { writeAsCaller } from "../../pocketbase/write.ts";
 import { fromPocketBaseDate, fromPocketBaseDateOrNull, toPocketBaseDate } from "../../pocketbase/dates.ts";
 import { Validator } from "../../validation/validate.ts";
-import { LIMITS } from "@flock/shared/limits";
+import { CHECKIN_LIMITS } from "@flock/shared/limits-features";
 import type { CheckinRoomInput, CheckinSessionInput, Resolvers } from "../__generated__/types.ts";
 import { familiesResolvers } from "./families.ts";
 import { checkinsOf, isOpen, loadersOf, readCheckin, requireSession, servesIn } from "./reads.ts";
@@ -34,7 +34,7 @@ const nullIfZero = (value: number | null | undefined) => (value ? value : null);
 
 function roomFields(input: CheckinRoomInput) {
   const v = new Validator();
-  const name = v.text("name", input.name, { required: true, max: LIMITS.checkinRoomNameMax });
+  const name = v.text("name", input.name, { required: true, max: CHECKIN_LIMITS.checkinRoomNameMax });
   const bounded = (field: string, value: number | null | undefined, min: number, max: number) => {
     if (value == null) return 0;
     if (!Number.isInteger(value) || value < min || value > max)
@@ -44,15 +44,15 @@ function roomFields(input: CheckinRoomInput) {
   const minAgeMonths =
     input.minAgeMonths == null
       ? null
-      : bounded("minAgeMonths", input.minAgeMonths, 0, LIMITS.checkinAgeMonthsMax);
+      : bounded("minAgeMonths", input.minAgeMonths, 0, CHECKIN_LIMITS.checkinAgeMonthsMax);
   const maxAgeMonths =
     input.maxAgeMonths == null
       ? null
-      : bounded("maxAgeMonths", input.maxAgeMonths, 0, LIMITS.checkinAgeMonthsMax);
+      : bounded("maxAgeMonths", input.maxAgeMonths, 0, CHECKIN_LIMITS.checkinAgeMonthsMax);
   if (minAgeMonths != null && maxAgeMonths != null && maxAgeMonths < minAgeMonths)
     v.add("maxAgeMonths", "before_min", "The oldest age must not be below the youngest.");
-  const capacity = bounded("capacity", input.capacity, 1, LIMITS.checkinRoomCapacityMax);
-  const ratio = bounded("ratio", input.ratio, 1, LIMITS.checkinRoomRatioMax);
+  const capacity = bounded("capacity", input.capacity, 1, CHECKIN_LIMITS.checkinRoomCapacityMax);
+  const ratio = bounded("ratio", input.ratio, 1, CHECKIN_LIMITS.checkinRoomRatioMax);
   v.done();
   return {
     name,
@@ -67,21 +67,21 @@ function roomFields(input: CheckinRoomInput) {
 
 async function sessionFields(ctx: GatewayContext, input: CheckinSessionInput) {
   const v = new Validator();
-  const name = v.text("name", input.name, { required: true, max: LIMITS.checkinSessionNameMax });
+  const name = v.text("name", input.name, { required: true, max: CHECKIN_LIMITS.checkinSessionNameMax });
   const startsAt = new Date(input.startsAt);
   if (Number.isNaN(startsAt.getTime())) v.add("startsAt", "invalid_date", "Use a valid date and time.");
   const minutes = (field: string, value: number | null | undefined, fallback: number) => {
     const n = value ?? fallback;
-    if (!Number.isInteger(n) || n < 0 || n > LIMITS.checkinWindowMinutesMax)
-      v.add(field, "out_of_range", `Use 0 to ${LIMITS.checkinWindowMinutesMax} minutes.`);
+    if (!Number.isInteger(n) || n < 0 || n > CHECKIN_LIMITS.checkinWindowMinutesMax)
+      v.add(field, "out_of_range", `Use 0 to ${CHECKIN_LIMITS.checkinWindowMinutesMax} minutes.`);
     return n;
   };
   const opensMinutes = minutes("opensMinutes", input.opensMinutes, 30);
   const closesMinutes = minutes("closesMinutes", input.closesMinutes, 15);
   const roomIds = [...new Set(input.roomIds)];
   if (!roomIds.length) v.add("roomIds", "required", "Open at least one room.");
-  if (roomIds.length > LIMITS.checkinSessionRoomsMax)
-    v.add("roomIds", "too_many", `At most ${LIMITS.checkinSessionRoomsMax} rooms.`);
+  if (roomIds.length > CHECKIN_LIMITS.checkinSessionRoomsMax)
+    v.add("roomIds", "too_many", `At most ${CHECKIN_LIMITS.checkinSessionRoomsMax} rooms.`);
   v.done();
   const known = (await loadersOf(ctx).room.loadMany(roomIds)).filter(
     (room) => room && !(room instanceof Error),
@@ -264,10 +264,10 @@ export const checkinResolvers: Resolvers = {
       const station = await stationOf(ctx);
       if (!station) await requireViewer(ctx);
       const v = new Validator();
-      const code = v.text("code", input.code, { max: LIMITS.checkinCodeLength }).toUpperCase();
+      const code = v.text("code", input.code, { max: CHECKIN_LIMITS.checkinCodeLength }).toUpperCase();
       const overrideReason = v.text("overrideReason", input.overrideReason, {
-        min: LIMITS.checkoutReasonMin,
-        max: LIMITS.checkoutReasonMax,
+        min: CHECKIN_LIMITS.checkoutReasonMin,
+        max: CHECKIN_LIMITS.checkoutReasonMax,
       });
       v.done();
       // An override is a person's decision, logged with their name: a station checks out with the code only.

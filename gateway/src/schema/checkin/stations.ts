@@ -21,6 +21,7 @@ import {
 } from "../../pocketbase/dates.ts";
 import { Validator } from "../../validation/validate.ts";
 import { LIMITS, THROTTLE } from "@flock/shared/limits";
+import { CHECKIN_LIMITS } from "@flock/shared/limits-features";
 import type { CheckinStationInput, Resolvers } from "../__generated__/types.ts";
 import { loadersOf, requireSession } from "./reads.ts";
 
@@ -89,10 +90,10 @@ export const isSelfStation = async (ctx: GatewayContext) => (await stationOf(ctx
 
 async function stationFields(ctx: GatewayContext, input: CheckinStationInput) {
   const v = new Validator();
-  const name = v.text("name", input.name, { required: true, max: LIMITS.checkinStationNameMax });
+  const name = v.text("name", input.name, { required: true, max: CHECKIN_LIMITS.checkinStationNameMax });
   const rooms = [...new Set(input.roomIds)];
-  if (rooms.length > LIMITS.checkinSessionRoomsMax)
-    v.add("roomIds", "too_many", `At most ${LIMITS.checkinSessionRoomsMax} rooms.`);
+  if (rooms.length > CHECKIN_LIMITS.checkinSessionRoomsMax)
+    v.add("roomIds", "too_many", `At most ${CHECKIN_LIMITS.checkinSessionRoomsMax} rooms.`);
   v.done();
   const known = (await loadersOf(ctx).room.loadMany(rooms)).filter(
     (room) => room && !(room instanceof Error),

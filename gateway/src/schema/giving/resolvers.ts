@@ -11,12 +11,13 @@ import type {
   PersonRecord,
 } from "../../pocketbase/records.ts";
 import { requireAbility, requireViewer } from "../../access/guards.ts";
+import { can } from "../../access/abilities.ts";
 import { batchCan, donationCan, fundCan, isBalanced } from "../../access/giving.ts";
 import { writeAsCaller } from "../../pocketbase/write.ts";
 import { fromPocketBaseDateOrNull, pocketBaseDay } from "../../pocketbase/dates.ts";
 import { anyOf } from "../../pocketbase/filters.ts";
 import { Validator } from "../../validation/validate.ts";
-import { LIMITS } from "@flock/shared/limits";
+import { GIVING_LIMITS } from "@flock/shared/limits-features";
 import { splitsBalance } from "@flock/shared/money";
 import type { DonationBatchInput, DonationInput, FundInput, Resolvers } from "../__generated__/types.ts";
 import { displayName } from "../people/mappers.ts";
@@ -96,8 +97,8 @@ function loadersOf(ctx: GatewayContext): GivingLoaders {
 function fundFields(input: FundInput) {
   const v = new Validator();
   const fields = {
-    name: v.text("name", input.name, { required: true, max: LIMITS.fundNameMax }),
-    description: v.text("description", input.description, { max: LIMITS.fundDescriptionMax }),
+    name: v.text("name", input.name, { required: true, max: GIVING_LIMITS.fundNameMax }),
+    description: v.text("description", input.description, { max: GIVING_LIMITS.fundDescriptionMax }),
     deductible: input.deductible,
     visibility: input.visibility,
   };
@@ -106,7 +107,7 @@ function fundFields(input: FundInput) {
 }
 
 const wholeCents = (v: Validator, field: string, value: number, min: number) => {
-  if (!Number.isInteger(value) || value < min || value > LIMITS.donationCentsMax)
+  if (!Number.isInteger(value) || value < min || value > GIVING_LIMITS.donationCentsMax)
     v.add(
       field,
       "out_of_range",
@@ -118,7 +119,7 @@ const wholeCents = (v: Validator, field: string, value: number, min: number) => 
 function batchFields(input: DonationBatchInput) {
   const v = new Validator();
   const fields = {
-    name: v.text("name", input.name, { required: true, max: LIMITS.batchNameMax }),
+    name: v.text("name", input.name, { required: true, max: GIVING_LIMITS.batchNameMax }),
     depositDate: pocketBaseDay(v.day("depositDate", input.depositDate, { required: true })),
     controlTotalCents: wholeCents(v, "controlTotalCents", input.controlTotalCents, 0),
     controlCount: input.controlCount,
@@ -126,9 +127,9 @@ function batchFields(input: DonationBatchInput) {
   if (
     !Number.isInteger(input.controlCount) ||
     input.controlCount < 0 ||
-    input.controlCount > LIMITS.batchCountMax
+    input.controlCount > GIVING_LIMITS.batchCountMax
   )
-    v.add("controlCount", "out_of_range", `Enter a number from 0 to ${LIMITS.batchCountMax}.`);
+    v.add("controlCount", "out_of_range", `Enter a number from 0 to ${GIVING_LIMITS.batchCountMax}.`);
   v.done();
   return fields;
 }
@@ -143,8 +144,8 @@ function donationFields(input: DonationInput) {
       ? [{ fund: input.fundId, amountCents }]
       : [];
   if (!splits.length) v.add("splits", "required", "Choose a fund.");
-  else if (splits.length > LIMITS.donationSplitsMax)
-    v.add("splits", "too_many", `Give the gift at most ${LIMITS.donationSplitsMax} funds.`);
+  else if (splits.length > GIVING_LIMITS.donationSplitsMax)
+    v.add("splits", "too_many", `Give the gift at most ${GIVING_LIMITS.donationSplitsMax} funds.`);
   else if (new Set(splits.map((s) => s.fund)).size !== splits.length)
     v.add("splits", "duplicate_fund", "Name each fund once.");
   else if (!splitsBalance(amountCents, splits))
@@ -156,8 +157,8 @@ function donationFields(input: DonationInput) {
     date: pocketBaseDay(date),
     amountCents,
     method: input.method,
-    chequeNumber: v.text("chequeNumber", input.chequeNumber, { max: LIMITS.chequeNumberMax }),
-    note: v.text("note", input.note, { max: LIMITS.donationNoteMax }),
+    chequeNumber: v.text("chequeNumber", input.chequeNumber, { max: GIVING_LIMITS.chequeNumberMax }),
+    note: v.text("note", input.note, { max: GIVING_LIMITS.donationNoteMax }),
     splits,
   };
   v.done();
@@ -209,6 +210,14 @@ export const givingResolvers: Resolvers = {
     },
   },
   Query: {
+    async givingAccess(_, __, ctx) {
+      const user = await ctx.viewer();
+      return {
+        viewSummary: can(user, "viewGivingSummary"),
+        view: can(user, "viewGiving"),
+        manage: can(user, "manageGiving"),
+      };
+    },
     async funds(_, __, ctx) {
       return pbCall(() => ctx.pb.collection("funds").getFullList<FundRecord>({ sort: "sort,name" }));
     },
@@ -355,8 +364,8 @@ export const givingResolvers: Resolvers = {
       const v = new Validator();
       const why = v.text("reason", reason, {
         required: true,
-        min: LIMITS.reopenReasonMin,
-        max: LIMITS.reopenReasonMax,
+        min: GIVING_LIMITS.reopenReasonMin,
+        max: GIVING_LIMITS.reopenReasonMax,
       });
       v.done();
       return writeAsCaller(

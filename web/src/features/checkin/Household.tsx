@@ -11,7 +11,7 @@ import { useI18n } from "../../i18n/I18nProvider.tsx";
 import { Alert, type Notice } from "../../components/Alert.tsx";
 import { SelectField, TextAreaField, TextField } from "../../components/Field.tsx";
 import { handleError, type UiError } from "../../lib/handleError.ts";
-import { LIMITS } from "@flock/shared/limits";
+import { CHECKIN_LIMITS } from "@flock/shared/limits-features";
 import { HouseholdQr } from "./HouseholdQr.tsx";
 
 type Child = NonNullable<CheckinMyHouseholdQuery["myHouseholdCheckin"]>["children"][number];
@@ -74,14 +74,14 @@ function CareForm({ child }: { child: Child }) {
       <TextField
         label={t("checkin.family.allergies")}
         value={draft.allergies}
-        maxLength={LIMITS.allergiesMax}
+        maxLength={CHECKIN_LIMITS.allergiesMax}
         error={problem?.fieldErrors.allergies}
         onChange={(e) => setDraft({ ...draft, allergies: e.target.value })}
       />
       <TextAreaField
         label={t("checkin.mine.medicalNotes")}
         value={draft.medicalNotes}
-        maxLength={LIMITS.medicalNotesMax}
+        maxLength={CHECKIN_LIMITS.medicalNotesMax}
         rows={2}
         error={problem?.fieldErrors.medicalNotes}
         onChange={(e) => setDraft({ ...draft, medicalNotes: e.target.value })}
@@ -166,14 +166,14 @@ function PickupList({
           <TextField
             label={t("checkin.mine.pickupName")}
             value={draft.name}
-            maxLength={LIMITS.pickupNameMax}
+            maxLength={CHECKIN_LIMITS.pickupNameMax}
             error={problem?.fieldErrors.name}
             onChange={(e) => setDraft({ ...draft, name: e.target.value })}
           />
           <TextField
             label={t("checkin.mine.relationship")}
             value={draft.relationship}
-            maxLength={LIMITS.pickupRelationshipMax}
+            maxLength={CHECKIN_LIMITS.pickupRelationshipMax}
             error={problem?.fieldErrors.relationship}
             onChange={(e) => setDraft({ ...draft, relationship: e.target.value })}
           />
@@ -189,7 +189,7 @@ function PickupList({
         <TextField
           label={t("checkin.mine.pickupNotes")}
           value={draft.notes}
-          maxLength={LIMITS.pickupNotesMax}
+          maxLength={CHECKIN_LIMITS.pickupNotesMax}
           error={problem?.fieldErrors.notes}
           onChange={(e) => setDraft({ ...draft, notes: e.target.value })}
         />

@@ -15,6 +15,7 @@ import { Alert } from "../../components/Alert.tsx";
 import { TextField } from "../../components/Field.tsx";
 import { handleError } from "../../lib/handleError.ts";
 import { LIMITS } from "@flock/shared/limits";
+import { CHECKIN_LIMITS } from "@flock/shared/limits-features";
 import { useChurchZone } from "./zone.ts";
 import { offlineCheckins, offlineCodeFor, searchOffline, type QueuedCheckin } from "./offline.ts";
 import { useOfflineDesk, type OfflineDesk } from "./useOfflineDesk.ts";
@@ -188,7 +189,7 @@ export function CheckinStation({ session, station }: { session: Session; station
           value={search}
           inputMode={mode === "self" ? "numeric" : "text"}
           autoComplete="off"
-          maxLength={LIMITS.checkinSearchMax}
+          maxLength={CHECKIN_LIMITS.checkinSearchMax}
           onChange={(e) => setSearch(e.target.value)}
         />
         <button type="submit" className="button" disabled={!search.trim()}>
@@ -513,13 +514,13 @@ function FamilyCheckOut({
               label={t("checkin.out.code")}
               value={code}
               autoComplete="off"
-              maxLength={LIMITS.checkinCodeLength}
+              maxLength={CHECKIN_LIMITS.checkinCodeLength}
               onChange={(e) => setCode(e.target.value.toUpperCase())}
             />
             <button
               type="submit"
               className="button"
-              disabled={state.loading || code.length !== LIMITS.checkinCodeLength}
+              disabled={state.loading || code.length !== CHECKIN_LIMITS.checkinCodeLength}
             >
               {t("checkin.out.submit")}
             </button>
@@ -530,13 +531,13 @@ function FamilyCheckOut({
               <TextField
                 label={t("checkin.out.override")}
                 value={reason}
-                maxLength={LIMITS.checkoutReasonMax}
+                maxLength={CHECKIN_LIMITS.checkoutReasonMax}
                 onChange={(e) => setReason(e.target.value)}
               />
               <button
                 type="submit"
                 className="button button--ghost"
-                disabled={state.loading || reason.trim().length < LIMITS.checkoutReasonMin}
+                disabled={state.loading || reason.trim().length < CHECKIN_LIMITS.checkoutReasonMin}
               >
                 {t("checkin.out.overrideSubmit")}
               </button>
@@ -625,14 +626,14 @@ function NewFamily({
           <TextField
             label={t("checkin.family.allergies")}
             value={child.allergies}
-            maxLength={LIMITS.allergiesMax}
+            maxLength={CHECKIN_LIMITS.allergiesMax}
             onChange={(e) =>
               setChildren(children.map((c, j) => (j === i ? { ...c, allergies: e.target.value } : c)))
             }
           />
         </fieldset>
       ))}
-      {children.length < LIMITS.checkinFamilyChildrenMax && (
+      {children.length < CHECKIN_LIMITS.checkinFamilyChildrenMax && (
         <button
           type="button"
           className="button button--ghost"

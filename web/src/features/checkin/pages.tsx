@@ -23,7 +23,7 @@ import { CheckinStation, type StationSettings } from "./Station.tsx";
 import { createStationClient, forgetStationToken, saveStationToken, stationToken } from "./station-client.ts";
 import { TextField } from "../../components/Field.tsx";
 import { useAbilities } from "../../lib/abilities.ts";
-import { LIMITS } from "@flock/shared/limits";
+import { CHECKIN_LIMITS } from "@flock/shared/limits-features";
 import { HouseholdCheckin } from "./Household.tsx";
 import { useAppShell } from "../../gql/AppShell.generated.ts";
 import { accessibleBrandColor } from "../../lib/color.ts";
@@ -186,7 +186,7 @@ function RegisterStation({ onRegistered }: { onRegistered: (token: string) => vo
         value={code}
         autoComplete="off"
         autoCapitalize="characters"
-        maxLength={LIMITS.checkinPairingInputMax}
+        maxLength={CHECKIN_LIMITS.checkinPairingInputMax}
         error={problem ?? undefined}
         onChange={(e) => setCode(e.target.value.toUpperCase())}
       />

@@ -21,7 +21,7 @@ import { Drawer } from "../../../components/staff/Drawer.tsx";
 import { handleError, type UiError } from "../../../lib/handleError.ts";
 import { usePageTitle } from "../../../lib/usePageTitle.ts";
 import { localInput, zonedToIso } from "../../../lib/zoned.ts";
-import { LIMITS } from "@flock/shared/limits";
+import { CHECKIN_LIMITS } from "@flock/shared/limits-features";
 import { useChurchZone } from "../zone.ts";
 import { StationsSection } from "./Stations.tsx";
 import "../../../styles/staff.css";
@@ -272,7 +272,7 @@ function RoomForm({ room, onDone, onCancel }: { room: Room | null; onDone(): voi
       <TextField
         label={t("admin.checkin.room.name")}
         value={draft.name}
-        maxLength={LIMITS.checkinRoomNameMax}
+        maxLength={CHECKIN_LIMITS.checkinRoomNameMax}
         error={errors.name}
         onChange={(e) => set("name", e.target.value)}
       />
@@ -281,7 +281,7 @@ function RoomForm({ room, onDone, onCancel }: { room: Room | null; onDone(): voi
           label={t("admin.checkin.room.minAge")}
           type="number"
           min={0}
-          max={LIMITS.checkinAgeMonthsMax}
+          max={CHECKIN_LIMITS.checkinAgeMonthsMax}
           value={draft.minAgeMonths}
           error={errors.minAgeMonths}
           onChange={(e) => set("minAgeMonths", e.target.value)}
@@ -290,7 +290,7 @@ function RoomForm({ room, onDone, onCancel }: { room: Room | null; onDone(): voi
           label={t("admin.checkin.room.maxAge")}
           type="number"
           min={0}
-          max={LIMITS.checkinAgeMonthsMax}
+          max={CHECKIN_LIMITS.checkinAgeMonthsMax}
           value={draft.maxAgeMonths}
           error={errors.maxAgeMonths}
           onChange={(e) => set("maxAgeMonths", e.target.value)}
@@ -302,7 +302,7 @@ function RoomForm({ room, onDone, onCancel }: { room: Room | null; onDone(): voi
           hint={t("admin.checkin.room.emptyNoLimit")}
           type="number"
           min={1}
-          max={LIMITS.checkinRoomCapacityMax}
+          max={CHECKIN_LIMITS.checkinRoomCapacityMax}
           value={draft.capacity}
           error={errors.capacity}
           onChange={(e) => set("capacity", e.target.value)}
@@ -312,7 +312,7 @@ function RoomForm({ room, onDone, onCancel }: { room: Room | null; onDone(): voi
           hint={t("admin.checkin.room.emptyNoLimit")}
           type="number"
           min={1}
-          max={LIMITS.checkinRoomRatioMax}
+          max={CHECKIN_LIMITS.checkinRoomRatioMax}
           value={draft.ratio}
           error={errors.ratio}
           onChange={(e) => set("ratio", e.target.value)}
@@ -398,7 +398,7 @@ function SessionForm({
       <TextField
         label={t("admin.checkin.session.name")}
         value={draft.name}
-        maxLength={LIMITS.checkinSessionNameMax}
+        maxLength={CHECKIN_LIMITS.checkinSessionNameMax}
         error={errors.name}
         onChange={(e) => set("name", e.target.value)}
       />
@@ -414,7 +414,7 @@ function SessionForm({
           label={t("admin.checkin.session.opens")}
           type="number"
           min={0}
-          max={LIMITS.checkinWindowMinutesMax}
+          max={CHECKIN_LIMITS.checkinWindowMinutesMax}
           value={draft.opensMinutes}
           error={errors.opensMinutes}
           onChange={(e) => set("opensMinutes", e.target.value)}
@@ -423,7 +423,7 @@ function SessionForm({
           label={t("admin.checkin.session.closes")}
           type="number"
           min={0}
-          max={LIMITS.checkinWindowMinutesMax}
+          max={CHECKIN_LIMITS.checkinWindowMinutesMax}
           value={draft.closesMinutes}
           error={errors.closesMinutes}
           onChange={(e) => set("closesMinutes", e.target.value)}

@@ -19,7 +19,7 @@ import { FormActions } from "../../../components/FormActions.tsx";
 import { DataTable, type Column } from "../../../components/staff/DataTable.tsx";
 import { Drawer } from "../../../components/staff/Drawer.tsx";
 import { handleError, type UiError } from "../../../lib/handleError.ts";
-import { LIMITS } from "@flock/shared/limits";
+import { CHECKIN_LIMITS } from "@flock/shared/limits-features";
 import { useChurchZone } from "../zone.ts";
 import "./admin-checkin.css";
 
@@ -241,7 +241,7 @@ function StationForm({
         label={t("admin.checkin.stations.name")}
         hint={t("admin.checkin.stations.nameHint")}
         value={draft.name}
-        maxLength={LIMITS.checkinStationNameMax}
+        maxLength={CHECKIN_LIMITS.checkinStationNameMax}
         error={errors.name}
         onChange={(e) => set("name", e.target.value)}
       />
