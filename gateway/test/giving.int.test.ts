@@ -208,6 +208,34 @@ describe("a batch of counted gifts", () => {
     expect(moved.givingUnit).toBe(unit);
     expect((await su.collection("donation_batches").getOne(batch.id)).totalCents).toBe(15000);
 
+    // While a batch is open, a corrected donor brings their own household as the giving unit.
+    const openOne = await openBatch(500, 1);
+    const home = await su.collection("households").create({ name: `Corrected ${run}` });
+    await su.collection("people").update(someoneElse.personId!, { household: home.id });
+    const wrongDonor = await gql(treasurer).execute(GivingCreateDonationDocument, {
+      input: {
+        batchId: openOne.id,
+        personId: donor.personId,
+        date: today,
+        amountCents: 500,
+        method: "CASH",
+        fundId: general.id,
+      },
+    });
+    const corrected = await gql(treasurer).execute(GivingUpdateDonationDocument, {
+      id: wrongDonor.data!.createDonation.id,
+      input: {
+        batchId: openOne.id,
+        personId: someoneElse.personId,
+        date: today,
+        amountCents: 500,
+        method: "CASH",
+        fundId: general.id,
+      },
+    });
+    expect(corrected.errors).toBeUndefined();
+    expect(corrected.data!.updateDonation.givingUnitName).toBe(`Corrected ${run}`);
+
     // Reopening needs a reason, which is kept.
     const noReason = await gql(treasurer).execute(GivingReopenDocument, { id: batch.id, reason: " " });
     expect(errorCode(noReason)).toBe("BAD_USER_INPUT");

@@ -110,13 +110,19 @@ function onlyDonorChanged(gift) {
 
 /**
  * A changed gift: its batch open before and after; a closed fund only for what it already held. A change
- * of donor alone (the system merging two people records) is allowed in a closed batch, the giving unit
- * kept as it was; people with giving.manage are refused that by the request hook (giving.pb.js).
+ * of donor alone touches no figure: it is allowed in a closed batch to the system (merging two people
+ * records; people with giving.manage are refused it by the request hook, giving.pb.js), the giving unit
+ * kept as it was.
  */
 function reviseGift(app, gift) {
   const before = gift.original();
   if (onlyDonorChanged(gift)) {
-    gift.set("givingUnit", before.getString("givingUnit"));
+    // In a closed batch (only the system gets here) the unit stays the one of the day it was given; in an
+    // open one a corrected donor brings their own household.
+    const batch = before.getString("batch");
+    const closed = !!batch && currentBatch(app, batch).getString("status") === "closed";
+    const sameDonor = gift.getString("person") === before.getString("person");
+    gift.set("givingUnit", closed || sameDonor ? before.getString("givingUnit") : givingUnitOf(app, gift));
     gift.set("currency", before.getString("currency"));
     return;
   }

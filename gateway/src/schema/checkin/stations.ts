@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomInt } from "node:crypto";
+import { ClientResponseError } from "pocketbase";
 import type { GatewayContext } from "../../context.ts";
 import { badUserInput, forbidden, pbCall, rateLimited } from "../../errors.ts";
 import type {
@@ -42,12 +43,12 @@ const PAIRING_MS = 15 * 60 * 1000;
 /** Unused codes a station keeps in hand for offline check-ins (pb_hooks/lib/checkin.js allows 20). */
 const HOLDS_WANTED = 10;
 
-/** The field code of a GraphQL error (badUserInput's `fieldErrorCodes`), if any. */
-const fieldCodeOf = (error: unknown) =>
-  Object.values(
-    (error as { extensions?: { fieldErrorCodes?: Record<string, string> } }).extensions?.fieldErrorCodes ??
-      {},
-  )[0];
+/** Whether PocketBase refused a write with the hook's validation `code` (its raw answer, before pbCall maps it). */
+const refusedWith = (error: unknown, code: string) =>
+  error instanceof ClientResponseError &&
+  Object.values((error.response?.data ?? {}) as Record<string, { code?: string }>).some(
+    (detail) => detail?.code === `validation_${code}`,
+  );
 
 const pairingHash = (code: string) => createHash("sha256").update(code).digest("hex");
 /** A code as typed: upper case, without spaces or dashes. */
@@ -266,12 +267,12 @@ export const stationResolvers: Resolvers = {
       if (mine.length < HOLDS_WANTED) {
         for (let i = mine.length; i < HOLDS_WANTED; i++) {
           try {
-            await pbCall(() => holds.create<CheckinCodeHoldRecord>({ session: session.id }));
+            await holds.create<CheckinCodeHoldRecord>({ session: session.id });
           } catch (error) {
             // Another request of this station's (a second session opened at once) topped it up meanwhile:
             // the hook's allowance is full, and what is held is enough.
-            if (fieldCodeOf(error) === "too_many_holds") break;
-            throw error;
+            if (refusedWith(error, "too_many_holds")) break;
+            await pbCall(() => Promise.reject(error));
           }
         }
         mine = await unused();
