@@ -165,8 +165,6 @@ function donationFields(input: DonationInput) {
   return fields;
 }
 
-/** A hook's refusal as the field the web shows it on (splits, batch…), through pbCall's mapping. */
-const writeGift = <T>(run: () => Promise<T>) => writeAsCaller(run);
 
 export const givingResolvers: Resolvers = {
   Fund: {
@@ -318,7 +316,7 @@ export const givingResolvers: Resolvers = {
             sum + d.splits.filter((s) => deductible.has(s.fund)).reduce((a, s) => a + s.amountCents, 0),
           0,
         ),
-        currency: (settings as { currency?: string }).currency || "USD",
+        currency: settings.currency || "USD",
       };
     },
   },
@@ -384,14 +382,14 @@ export const givingResolvers: Resolvers = {
     async createDonation(_, { input }, ctx) {
       await requireAbility(ctx, "manageGiving");
       const fields = donationFields(input);
-      return writeGift(() =>
+      return writeAsCaller(() =>
         ctx.pb.collection("donations").create<DonationRecord>({ ...fields, source: "manual" }),
       );
     },
     async updateDonation(_, { id, input }, ctx) {
       await requireAbility(ctx, "manageGiving");
       const fields = donationFields(input);
-      return writeGift(() => ctx.pb.collection("donations").update<DonationRecord>(id, fields));
+      return writeAsCaller(() => ctx.pb.collection("donations").update<DonationRecord>(id, fields));
     },
     async deleteDonation(_, { id }, ctx) {
       await requireAbility(ctx, "manageGiving");

@@ -19,16 +19,14 @@ import { CHECKIN_LIMITS } from "@flock/shared/limits-features";
 import { useChurchZone } from "./zone.ts";
 import { offlineCheckins, offlineCodeFor, searchOffline, type QueuedCheckin } from "./offline.ts";
 import { useOfflineDesk, type OfflineDesk } from "./useOfflineDesk.ts";
+import type { RememberedStation } from "./station-client.ts";
 
 type Session = CheckinStationSessionsQuery["checkinSessions"][number];
 type Family = CheckinFamilyCardFragment;
-export type LabelSize = "62mm" | "225in" | "none";
-export type Mode = "staffed" | "self";
+export type LabelSize = RememberedStation["labelSize"];
+export type Mode = RememberedStation["mode"];
 /** A registered station's settings (staff keep them at /admin/checkin); null: an operator's own browser. */
-export interface StationSettings {
-  name: string;
-  mode: Mode;
-  labelSize: LabelSize;
+export interface StationSettings extends RememberedStation {
   onForget: () => void;
 }
 type DoneResult = {

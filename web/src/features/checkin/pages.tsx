@@ -20,7 +20,14 @@ import { Loading } from "../../components/Loading.tsx";
 import { handleError } from "../../lib/handleError.ts";
 import { usePageTitle } from "../../lib/usePageTitle.ts";
 import { CheckinStation, type StationSettings } from "./Station.tsx";
-import { createStationClient, forgetStationToken, saveStationToken, stationToken } from "./station-client.ts";
+import {
+  createStationClient,
+  forgetStationToken,
+  rememberedStation,
+  rememberStation,
+  saveStationToken,
+  stationToken,
+} from "./station-client.ts";
 import { TextField } from "../../components/Field.tsx";
 import { useAbilities } from "../../lib/abilities.ts";
 import { CHECKIN_LIMITS } from "@flock/shared/limits-features";
@@ -106,26 +113,22 @@ function RegisteredStation({ onForget }: { onForget: () => void }) {
   }, [gone, onForget]);
   const station = data?.thisCheckinStation;
   // Offline from the start (a reload without network): the settings last seen on this device.
-  const remembered = useMemo(() => {
-    try {
-      return JSON.parse(localStorage.getItem("flock.checkin.station") ?? "null") as StationSettings | null;
-    } catch {
-      return null;
-    }
-  }, []);
-  const settings: StationSettings | null = station
-    ? { name: station.name, mode: MODES[station.mode], labelSize: LABELS[station.labelSize], onForget }
+  const remembered = useMemo(rememberedStation, []);
+  const seen = station && {
+    name: station.name,
+    mode: MODES[station.mode],
+    labelSize: LABELS[station.labelSize],
+  };
+  const settings: StationSettings | null = seen
+    ? { ...seen, onForget }
     : remembered && { ...remembered, onForget };
   useEffect(() => {
     if (station)
-      localStorage.setItem(
-        "flock.checkin.station",
-        JSON.stringify({
-          name: station.name,
-          mode: MODES[station.mode],
-          labelSize: LABELS[station.labelSize],
-        }),
-      );
+      rememberStation({
+        name: station.name,
+        mode: MODES[station.mode],
+        labelSize: LABELS[station.labelSize],
+      });
   }, [station]);
   if (!settings)
     return loading || gone ? (

@@ -23,6 +23,7 @@ import { usePageTitle } from "../../../lib/usePageTitle.ts";
 import { localInput, zonedToIso } from "../../../lib/zoned.ts";
 import { CHECKIN_LIMITS } from "@flock/shared/limits-features";
 import { useChurchZone } from "../zone.ts";
+import { RoomChoices } from "./RoomChoices.tsx";
 import { StationsSection } from "./Stations.tsx";
 import "../../../styles/staff.css";
 
@@ -429,23 +430,13 @@ function SessionForm({
           onChange={(e) => set("closesMinutes", e.target.value)}
         />
       </div>
-      <fieldset className="card">
-        <legend>{t("admin.checkin.session.rooms")}</legend>
-        {errors.roomIds && <p className="field__error">{errors.roomIds}</p>}
-        {rooms.map((room) => (
-          <CheckboxField
-            key={room.id}
-            label={room.name}
-            checked={draft.roomIds.includes(room.id)}
-            onChange={(e) =>
-              set(
-                "roomIds",
-                e.target.checked ? [...draft.roomIds, room.id] : draft.roomIds.filter((id) => id !== room.id),
-              )
-            }
-          />
-        ))}
-      </fieldset>
+      <RoomChoices
+        legend={t("admin.checkin.session.rooms")}
+        rooms={rooms}
+        chosen={draft.roomIds}
+        error={errors.roomIds}
+        onChange={(roomIds) => set("roomIds", roomIds)}
+      />
       <FormActions
         submitLabel={t(session ? "admin.checkin.save" : "admin.checkin.session.create")}
         busy={creating.loading || updating.loading}

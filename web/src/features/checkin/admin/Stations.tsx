@@ -14,13 +14,14 @@ import type { CheckinLabelSize, CheckinStationMode } from "../../../gql/types.ts
 import { useI18n } from "../../../i18n/I18nProvider.tsx";
 import { formatWhen } from "../../../i18n/format.ts";
 import { Alert, type Notice } from "../../../components/Alert.tsx";
-import { CheckboxField, SelectField, TextField } from "../../../components/Field.tsx";
+import { SelectField, TextField } from "../../../components/Field.tsx";
 import { FormActions } from "../../../components/FormActions.tsx";
 import { DataTable, type Column } from "../../../components/staff/DataTable.tsx";
 import { Drawer } from "../../../components/staff/Drawer.tsx";
 import { handleError, type UiError } from "../../../lib/handleError.ts";
 import { CHECKIN_LIMITS } from "@flock/shared/limits-features";
 import { useChurchZone } from "../zone.ts";
+import { RoomChoices } from "./RoomChoices.tsx";
 import "./admin-checkin.css";
 
 type Station = AdminCheckinStationRowFragment;
@@ -262,24 +263,14 @@ function StationForm({
         <option value="LABEL_225IN">{t("admin.checkin.stations.label.LABEL_225IN")}</option>
         <option value="NONE">{t("admin.checkin.stations.label.NONE")}</option>
       </SelectField>
-      <fieldset className="card">
-        <legend>{t("admin.checkin.stations.rooms")}</legend>
-        <p className="muted">{t("admin.checkin.stations.roomsHint")}</p>
-        {errors.roomIds && <p className="field__error">{errors.roomIds}</p>}
-        {rooms.map((room) => (
-          <CheckboxField
-            key={room.id}
-            label={room.name}
-            checked={draft.roomIds.includes(room.id)}
-            onChange={(e) =>
-              set(
-                "roomIds",
-                e.target.checked ? [...draft.roomIds, room.id] : draft.roomIds.filter((id) => id !== room.id),
-              )
-            }
-          />
-        ))}
-      </fieldset>
+      <RoomChoices
+        legend={t("admin.checkin.stations.rooms")}
+        hint={t("admin.checkin.stations.roomsHint")}
+        rooms={rooms}
+        chosen={draft.roomIds}
+        error={errors.roomIds}
+        onChange={(roomIds) => set("roomIds", roomIds)}
+      />
       <FormActions
         submitLabel={t(station ? "admin.checkin.save" : "admin.checkin.stations.create")}
         busy={creating.loading || updating.loading}
