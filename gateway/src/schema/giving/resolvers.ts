@@ -165,7 +165,6 @@ function donationFields(input: DonationInput) {
   return fields;
 }
 
-
 export const givingResolvers: Resolvers = {
   Fund: {
     can: async (_, __, ctx) => fundCan(await ctx.viewer()),
