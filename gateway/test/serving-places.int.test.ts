@@ -170,12 +170,21 @@ describe("places changing hands", () => {
     const lost = [a, b].filter((r) => r.errors);
     expect(won).toHaveLength(1);
     expect(lost).toHaveLength(1);
-    expect(fieldCodes(lost[0]!)).toMatchObject({ replaces: "swap_taken" });
+    expect(fieldCodes(lost[0]!), JSON.stringify(lost[0]!.errors)).toMatchObject({ replaces: "swap_taken" });
     expect(won[0]!.data!.takeServingSwap).toMatchObject({ status: "ACCEPTED", source: "SWAP" });
 
     const rows = await requestsOn(leader, plan.id);
     expect(rows.filter((r) => r.status === "ACCEPTED")).toHaveLength(1);
     expect(rows.find((r) => r.id === request.id)).toMatchObject({ status: "REPLACED", swapOpen: false });
+    // Coming late, a teammate is told it was taken (the rules hide it from them now); anyone else
+    // still learns nothing.
+    const late = won[0] === a ? second : first;
+    expect(fieldCodes(await gql(late).execute(ServingTakeSwapDocument, { id: request.id }))).toMatchObject({
+      replaces: "swap_taken",
+    });
+    expect(errorCode(await gql(outsider).execute(ServingTakeSwapDocument, { id: request.id }))).toBe(
+      "NOT_FOUND",
+    );
     // The one replaced cannot take the place back by answering again.
     expect(
       fieldCodes(await gql(holder).execute(ServingAnswerDocument, { id: request.id, accept: true })),

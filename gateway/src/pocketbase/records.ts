@@ -390,6 +390,8 @@ export interface ServingPositionRecord extends BaseRecord {
   requiresBackgroundCheck: boolean;
   requiresTraining: boolean;
   sort: number;
+  /** The active members who can fill it, comma-separated person ids (kept by the hooks, for the rules). */
+  fillerIds: string;
 }
 
 export interface ServingMemberRecord extends BaseRecord {

@@ -87,6 +87,28 @@ async function myActiveRows(ctx: GatewayContext, person: string): Promise<Servin
 const swapTaken = () =>
   badUserInput({ replaces: { code: "swap_taken", message: "This place was taken meanwhile." } });
 
+/**
+ * The swap `person` wants to take, as they may read it. The rules let those who fill the position read
+ * a swap only while it is open, so one taken a moment earlier by a teammate answers 404 to the caller:
+ * that is swap_taken for someone who fills the position (they saw it offered), NOT_FOUND for anyone else.
+ */
+async function swapToTake(ctx: GatewayContext, id: string, person: string): Promise<ServingRequestRecord> {
+  try {
+    return await pbCall(() => ctx.pb.collection("serving_requests").getOne<ServingRequestRecord>(id));
+  } catch (error) {
+    const system = await ctx.system.get();
+    const stored = await system
+      .collection("serving_requests")
+      .getOne<ServingRequestRecord & { expand?: { position?: ServingPositionRecord } }>(id, {
+        expand: "position",
+      })
+      .catch(() => null);
+    const fillers = stored?.expand?.position?.fillerIds.split(",") ?? [];
+    if (stored?.status === "replaced" && fillers.includes(person)) throw swapTaken();
+    throw error;
+  }
+}
+
 type PlanExpanded = ServingRequestRecord & {
   expand?: {
     plan?: ServingPlanRecord;
@@ -273,10 +295,7 @@ export const placesResolvers: Resolvers = {
     async takeServingSwap(_, { id }, ctx) {
       const viewer = await requireViewer(ctx);
       if (!viewer.person) throw forbidden("Your account has no person record yet.");
-      // The rules let those who fill the position read an open swap; anyone else gets NOT_FOUND.
-      const original = await pbCall(() =>
-        ctx.pb.collection("serving_requests").getOne<ServingRequestRecord>(id),
-      );
+      const original = await swapToTake(ctx, id, viewer.person);
       if (!original.swapOpen || original.status !== "accepted") throw swapTaken();
       const taken = await writeAsCaller(() =>
         ctx.pb.collection("serving_requests").create<ServingRequestRecord>({
