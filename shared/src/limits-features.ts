@@ -49,4 +49,6 @@ export const GIVING_LIMITS = {
   donationNoteMax: 500,
   reopenReasonMin: 3,
   reopenReasonMax: 200,
+  /** The legal text at the foot of every giving statement (settings.statementText). */
+  statementTextMax: 2000,
 } as const;

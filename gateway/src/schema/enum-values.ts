@@ -75,6 +75,7 @@ export const ENUM_VALUES = {
   FundVisibility: lowercase("PUBLIC", "HIDDEN", "CLOSED"),
   BatchStatus: lowercase("OPEN", "CLOSED"),
   DonationMethod: lowercase("CASH", "CHEQUE", "CARD", "BANK_TRANSFER", "ONLINE"),
+  GivingStatementRunStatus: lowercase("RUNNING", "DONE", "FAILED"),
   CheckinLabelSize: { LABEL_62MM: "62mm", LABEL_225IN: "225in", NONE: "none" },
   HouseholdRole: lowercase("HEAD", "SPOUSE", "CHILD", "OTHER"),
   MembershipStatus: lowercase("VISITOR", "REGULAR_ATTENDER", "MEMBER", "INACTIVE"),

@@ -3,6 +3,7 @@ import { payloadTooLarge, pbCall, unsupportedFileType } from "../../errors.ts";
 import type { SettingsRecord } from "../../pocketbase/records.ts";
 import { brandChanged, syncPocketBaseSettings } from "../../system/pocketbase-settings.ts";
 import { LIMITS } from "@flock/shared/limits";
+import { GIVING_LIMITS } from "@flock/shared/limits-features";
 import { isEmail, isTimeZone, Validator } from "../../validation/validate.ts";
 import type { Resolvers, UpdateSettingsInput } from "../__generated__/types.ts";
 import { requireAbility } from "../../access/guards.ts";
@@ -72,6 +73,10 @@ function validateSettings(input: UpdateSettingsInput): Record<string, unknown> {
     }
     data.prayerExpiryDays = input.prayerExpiryDays;
   }
+  if (input.statementText != null)
+    data.statementText = v.text("statementText", input.statementText, {
+      max: GIVING_LIMITS.statementTextMax,
+    });
   v.done();
   return data;
 }
@@ -138,6 +143,7 @@ export const settingsResolvers: Resolvers = {
     prayerExpiryDays: (s) => s.prayerExpiryDays || 60,
     prayerPublicWall: (s) => s.prayerPublicWall !== false,
     checkinRatioMode: (s) => s.checkinRatioMode || "refuse",
+    statementText: (s) => s.statementText ?? "",
     updated: (s) => fromPocketBaseDate(s.updated),
   },
 };

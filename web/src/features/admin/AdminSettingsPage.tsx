@@ -25,6 +25,7 @@ import { usePageTitle } from "../../lib/usePageTitle.ts";
 import { useFocusFirstError } from "../../lib/useForm.ts";
 import { LOCALES } from "../../i18n/format.ts";
 import { LIMITS } from "@flock/shared/limits";
+import { GIVING_LIMITS } from "@flock/shared/limits-features";
 
 const WEEKDAYS: Weekday[] = ["SUNDAY", "MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY"];
 const VISIBILITIES: ContactVisibility[] = ["PRIVATE", "LEADERS", "GROUPS", "MEMBERS"];
@@ -55,6 +56,7 @@ function draftFrom(s: AdminSettingsFieldsFragment): Draft {
     prayerPublicWall: s.prayerPublicWall,
     prayerExpiryDays: s.prayerExpiryDays,
     checkinRatioMode: s.checkinRatioMode,
+    statementText: s.statementText,
     serviceTimes: s.serviceTimes.map((t) => ({ key: nextKey++, day: t.day, time: t.time, label: t.label })),
     socialLinks: {
       facebook: s.socialLinks.facebook ?? "",
@@ -351,6 +353,15 @@ function SettingsForm({ settings }: { settings: AdminSettingsFieldsFragment }) {
               </option>
             ))}
           </SelectField>
+          <TextAreaField
+            label={t("admin.settings.statementText")}
+            hint={t("admin.settings.statementTextHint")}
+            rows={3}
+            maxLength={GIVING_LIMITS.statementTextMax}
+            value={draft.statementText}
+            onChange={(e) => set("statementText", e.target.value)}
+            error={fieldError("statementText")}
+          />
         </fieldset>
 
         <div className="form__footer">

@@ -40,6 +40,9 @@ export const admin = {
   "admin.settings.checkinRatio": "Child check-in: a room past its ratio of children to volunteers",
   "admin.settings.checkinRatio.REFUSE": "Refuse the check-in until another volunteer serves",
   "admin.settings.checkinRatio.WARN": "Check the child in and warn the station",
+  "admin.settings.statementText": "Giving statements: the legal text at the foot",
+  "admin.settings.statementTextHint":
+    "Plain text printed on every giving statement, e.g. that no goods or services were given in exchange.",
   "admin.settings.prayerPublicWallHint":
     "When off, only signed-in members see prayer requests; visitors can still send one.",
   "admin.settings.prayerExpiry": "Archive prayer requests after (days)",

@@ -43,6 +43,9 @@ export const admin: Record<keyof typeof english, string> = {
     "Registro de niños: una sala que supera su proporción de niños por voluntario",
   "admin.settings.checkinRatio.REFUSE": "Rechazar el registro hasta que sirva otro voluntario",
   "admin.settings.checkinRatio.WARN": "Registrar al niño y avisar a la estación",
+  "admin.settings.statementText": "Resúmenes de donativos: el texto legal al pie",
+  "admin.settings.statementTextHint":
+    "Texto sin formato impreso en cada resumen de donativos; por ejemplo, que no se dieron bienes ni servicios a cambio.",
   "admin.settings.prayerPublicWallHint":
     "Si está desactivado, solo los miembros con sesión iniciada ven las peticiones; los visitantes pueden seguir enviando una.",
   "admin.settings.prayerExpiry": "Archivar las peticiones de oración después de (días)",

@@ -1,0 +1,201 @@
+import { createWriteStream } from "node:fs";
+import { mkdtemp, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { once } from "node:events";
+import { setImmediate as yieldToRequests } from "node:timers/promises";
+import { Zip, ZipPassThrough } from "fflate";
+import type PocketBase from "pocketbase";
+import { slugify } from "@flock/shared/slug";
+import { pbCall } from "../../errors.ts";
+import { createUserClient, type SystemClient } from "../../pocketbase/client.ts";
+import { parsePocketBaseDate, pocketBaseDay, toPocketBaseDate } from "../../pocketbase/dates.ts";
+import type { DonationRecord, GivingStatementRunRecord, SettingsRecord } from "../../pocketbase/records.ts";
+import { streamRecordUpdate } from "../../pocketbase/stream-upload.ts";
+import { statementPdf, type StatementBrand } from "./statement-pdf.ts";
+import {
+  periodFilter,
+  readBrand,
+  readDonors,
+  readFunds,
+  readUnitsGifts,
+  UNITS_PER_READ,
+} from "./statement-data.ts";
+import {
+  groupByUnit,
+  statementTotals,
+  unitKey,
+  type GivingUnit,
+  type StatementPeriod,
+} from "./statements.ts";
+
+/*
+ * "Statements for all donors" (issue 29): one PDF per giving unit with gifts in a period, in one zip. The
+ * run's state lives in giving_statement_runs (pb_migrations/1732650000_giving_statements.js), so any
+ * gateway process answers its progress and the zip is a protected file only finance opens.
+ *
+ * The gifts are read with the treasurer's own token (the rules decide, as for one statement); names,
+ * addresses and funds by the system (statement-data.ts). Units go through in batches: a batch's gifts,
+ * then its PDFs, each appended to the zip on disk as it is made, so memory holds one batch, never the
+ * church's year. Between statements the job yields, so requests are answered meanwhile.
+ */
+
+/** A run whose heartbeat is older than this was interrupted (its gateway stopped). */
+export const RUN_STALE_MS = 2 * 60_000;
+/** How often progress is written (at most): readers poll; every unit would be a write per PDF. */
+const PROGRESS_EVERY_MS = 1_000;
+
+export interface StatementRunDeps {
+  pbUrl: string;
+  system: SystemClient;
+  settings: () => Promise<SettingsRecord>;
+}
+
+/** Runs started by this process and not finished: tests and shutdown wait for them. */
+const inFlight = new Set<Promise<void>>();
+
+/** Resolves when every run this process started has finished. */
+export async function statementRunsSettled(): Promise<void> {
+  while (inFlight.size) await Promise.allSettled([...inFlight]);
+}
+
+/** A run's status as readers see it: a run whose job stopped answering is failed, not running forever. */
+export function runStatus(
+  run: GivingStatementRunRecord,
+  now = Date.now(),
+): GivingStatementRunRecord["status"] {
+  if (run.status !== "running") return run.status;
+  const beat = run.heartbeatAt || run.created;
+  return now - parsePocketBaseDate(beat).getTime() > RUN_STALE_MS ? "failed" : "running";
+}
+
+/**
+ * Start a run as the caller (`callerToken`: the rules decide who may, and which gifts it reads) and work
+ * it in the background; answers the run as created.
+ */
+export async function startStatementRun(
+  deps: StatementRunDeps,
+  callerToken: string,
+  callerId: string,
+  period: StatementPeriod,
+): Promise<GivingStatementRunRecord> {
+  const pb = createUserClient(deps.pbUrl, callerToken);
+  const run = await pbCall(() =>
+    pb.collection("giving_statement_runs").create<GivingStatementRunRecord>({
+      from: pocketBaseDay(period.from),
+      to: pocketBaseDay(period.to),
+      status: "running",
+      createdBy: callerId,
+    }),
+  );
+  const job = workRun(deps, pb, run.id, period).finally(() => inFlight.delete(job));
+  inFlight.add(job);
+  return run;
+}
+
+/** Each unit with a gift in the period, as the caller sees the gifts (anonymous gifts have none). */
+async function unitsWithGifts(pb: PocketBase, period: StatementPeriod): Promise<GivingUnit[]> {
+  const rows = await pbCall(() =>
+    pb.collection("donations").getFullList<Pick<DonationRecord, "person" | "givingUnit">>({
+      filter: periodFilter(pb, period),
+      fields: "person,givingUnit",
+      batch: 1000,
+    }),
+  );
+  return [...groupByUnit(rows).values()].map((group) => group.unit);
+}
+
+/** The zip's name of one statement: readable, and unique by the unit's id. */
+const entryName = (unit: GivingUnit, donorName: string) =>
+  `${slugify(donorName) || unit.kind}-${unit.id}.pdf`;
+
+/** A PDF's bytes, as pdfkit streams them. */
+async function pdfBytes(doc: PDFKit.PDFDocument): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  doc.on("data", (chunk: Buffer) => chunks.push(chunk));
+  const ended = once(doc, "end");
+  doc.end();
+  await ended;
+  return Buffer.concat(chunks);
+}
+
+async function workRun(deps: StatementRunDeps, pb: PocketBase, runId: string, period: StatementPeriod) {
+  const system = await deps.system.get();
+  const progress = (fields: Partial<GivingStatementRunRecord>) =>
+    pbCall(() =>
+      system.collection("giving_statement_runs").update(runId, {
+        ...fields,
+        heartbeatAt: toPocketBaseDate(new Date()),
+      }),
+    );
+  const dir = await mkdtemp(join(tmpdir(), "flock-statements-"));
+  try {
+    const units = await unitsWithGifts(pb, period);
+    await progress({ unitsTotal: units.length, unitsDone: 0 });
+    const [funds, brand]: [Awaited<ReturnType<typeof readFunds>>, StatementBrand] = await Promise.all([
+      readFunds(system),
+      deps.settings().then((settings) => readBrand(deps.pbUrl, settings)),
+    ]);
+
+    const path = join(dir, "statements.zip");
+    const file = createWriteStream(path);
+    const zip = new Zip((error, chunk, final) => {
+      if (error) file.destroy(error);
+      else {
+        file.write(chunk);
+        if (final) file.end();
+      }
+    });
+    let done = 0;
+    let wroteAt = Date.now();
+    for (let i = 0; i < units.length; i += UNITS_PER_READ) {
+      const batch = units.slice(i, i + UNITS_PER_READ);
+      const [gifts, donors] = await Promise.all([
+        readUnitsGifts(pb, batch, period),
+        readDonors(system, batch),
+      ]);
+      const byUnit = groupByUnit(gifts);
+      for (const unit of batch) {
+        const key = unitKey(unit);
+        const donor = donors.get(key) ?? { name: "", addressLines: [] };
+        const totals = statementTotals(byUnit.get(key)?.gifts ?? [], funds, period);
+        const entry = new ZipPassThrough(entryName(unit, donor.name));
+        zip.add(entry);
+        // PDFs are compressed already: stored in the zip as they are.
+        entry.push(await pdfBytes(statementPdf(brand, donor, period, totals)), true);
+        done += 1;
+        if (file.writableNeedDrain) await once(file, "drain");
+        await yieldToRequests();
+      }
+      if (Date.now() - wroteAt >= PROGRESS_EVERY_MS) {
+        await progress({ unitsDone: done });
+        wroteAt = Date.now();
+      }
+    }
+    zip.end();
+    if (!file.writableFinished) await once(file, "finish");
+    const { size } = await stat(path);
+    await streamRecordUpdate(
+      deps.pbUrl,
+      system.authStore.token,
+      "giving_statement_runs",
+      runId,
+      { status: "done", unitsDone: done, heartbeatAt: toPocketBaseDate(new Date()) },
+      {
+        field: "statements",
+        path,
+        name: `statements-${period.from}-${period.to}.zip`,
+        type: "application/zip",
+        size,
+      },
+    );
+  } catch (error) {
+    console.error("[giving] statement run", runId, error);
+    await progress({
+      status: "failed",
+      error: "The statements could not be made. Try again; if it fails again, tell the site's administrator.",
+    }).catch(() => undefined);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
