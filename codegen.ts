@@ -107,7 +107,7 @@ const config: CodegenConfig = {
           Fund: "../../pocketbase/records.ts#FundRecord",
           DonationBatch: "../../pocketbase/records.ts#DonationBatchRecord",
           Donation: "../../pocketbase/records.ts#DonationRecord",
-          GivingStatementRun: "../../pocketbase/records.ts#GivingStatementRunRecord",
+          RecurringGift: "../../pocketbase/records.ts#RecurringGiftRecord",
           CheckinFamily: "../checkin/families.ts#FamilyModel",
           CheckinFamilyMember: "../checkin/families.ts#FamilyMemberModel",
           PickupPerson: "../../pocketbase/records.ts#PickupAuthorizationRecord",

@@ -18,6 +18,7 @@ onRecordCreate(
   "serving_requests",
   "checkins",
   "donations",
+  "recurring_gifts",
 );
 
 onRecordUpdate(
@@ -36,4 +37,5 @@ onRecordUpdate(
   "visit_requests",
   "serving_requests",
   "checkins",
+  "recurring_gifts",
 );

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { STRIPE_DEFAULT_FEE, type StripeSettings } from "./payments/settings.ts";
 
 /** A setting that is missing or wrong: its message says which and how to fix it (printed without a stack). */
 export class ConfigurationError extends Error {
@@ -45,6 +46,11 @@ export interface GatewayConfig {
    * Mail queued by this process is sent at once either way.
    */
   mailOutbox?: { intervalMs?: number; retryDelaysMs?: readonly number[] };
+  /**
+   * Online giving through Stripe (payments/stripe.ts): STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET, both or
+   * neither. Without them /give says online giving is not set up and startGift answers so.
+   */
+  payments?: StripeSettings | null;
 }
 
 /**
@@ -80,6 +86,55 @@ export function parseSize(text: string, name: string): number {
       `${name} must be a size such as 2G, 500M or 1073741824 (bytes); it is "${text}".`,
     );
   return bytes;
+}
+
+/** A number from the environment within [min, max], or `fallback` when unset. */
+function numberFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number) {
+  const text = env[name];
+  if (text === undefined || text === "") return fallback;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < min || value > max)
+    throw new ConfigurationError(`${name} must be a number from ${min} to ${max}; it is "${text}".`);
+  return value;
+}
+
+/**
+ * Stripe's settings (docs/DEPLOYMENT.md, "Online giving"): the secret API key and the webhook endpoint's
+ * signing secret, both or neither; the fee a donor may cover (STRIPE_FEE_PERCENT, STRIPE_FEE_FIXED_CENTS:
+ * the church's Stripe pricing, 2.9 and 30 by default); STRIPE_API_BASE points the client at another API
+ * host (a local fake in tests; never set in production).
+ */
+export function paymentsFromEnv(env: NodeJS.ProcessEnv): StripeSettings | null {
+  const secretKey = secretFromEnv(env, "STRIPE_SECRET_KEY");
+  const webhookSecret = secretFromEnv(env, "STRIPE_WEBHOOK_SECRET");
+  if (!secretKey && !webhookSecret) return null;
+  if (!secretKey || !webhookSecret)
+    throw new ConfigurationError(
+      "Online giving needs both STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET (or neither, to turn it off).",
+    );
+  const fee = {
+    percent: numberFromEnv(env, "STRIPE_FEE_PERCENT", STRIPE_DEFAULT_FEE.percent, 0, 20),
+    fixedCents: Math.round(
+      numberFromEnv(env, "STRIPE_FEE_FIXED_CENTS", STRIPE_DEFAULT_FEE.fixedCents, 0, 1000),
+    ),
+  };
+  const base = env.STRIPE_API_BASE;
+  if (!base) return { secretKey, webhookSecret, fee };
+  let url: URL;
+  try {
+    url = new URL(base);
+  } catch {
+    throw new ConfigurationError(
+      `STRIPE_API_BASE must be a URL such as https://api.stripe.com; it is "${base}".`,
+    );
+  }
+  const protocol = url.protocol === "http:" ? "http" : "https";
+  return {
+    secretKey,
+    webhookSecret,
+    fee,
+    api: { host: url.hostname, port: Number(url.port || (protocol === "http" ? 80 : 443)), protocol },
+  };
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
@@ -122,5 +177,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     ...(env.UPLOAD_DIR_MAX_BYTES
       ? { uploadDirMaxBytes: parseSize(env.UPLOAD_DIR_MAX_BYTES, "UPLOAD_DIR_MAX_BYTES") }
       : {}),
+    payments: paymentsFromEnv(env),
   };
 }

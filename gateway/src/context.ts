@@ -18,6 +18,7 @@ import type { BridgeViewer, RealtimeBridge } from "./realtime/bridge.ts";
 import { userCredential } from "./realtime/credentials.ts";
 import type { AudioUploads } from "./http/audio-uploads.ts";
 import type { ApiIdentity, ApiTokens } from "./access/api-tokens.ts";
+import type { PaymentProvider } from "./payments/provider.ts";
 
 /** Long-lived services shared by every request of one gateway process. */
 export interface GatewayServices {
@@ -39,6 +40,8 @@ export interface GatewayServices {
   realtime: RealtimeBridge;
   /** Sermon audio staged on disk by the resumable upload endpoint (http/audio-uploads.ts). */
   audioUploads: AudioUploads;
+  /** Online giving's payment provider (payments/), or null when the church has not set one up. */
+  payments: PaymentProvider | null;
 }
 
 /** What the HTTP server passes per request (tests pass a fixed clientIp). */

@@ -34,6 +34,7 @@ import { MailOutbox } from "./system/mail-outbox.ts";
 import { composePromotion } from "./schema/events/mails.ts";
 import { startStaffDigest } from "./system/staff-digest.ts";
 import { AudioUploads } from "./http/audio-uploads.ts";
+import { StripeProvider } from "./payments/stripe.ts";
 import { typeDefs } from "./schema/__generated__/typeDefs.ts";
 
 /** Where the merged SDL is served: the committed schema.graphql, byte for byte (also in production). */
@@ -137,6 +138,7 @@ export function createGateway(config: GatewayConfig, options: { server?: Server 
       checkCredentials: (credentials) => endedCredentials(system, credentials),
     }),
     audioUploads: new AudioUploads(config.pbUrl, viewerCache, config.uploadDir, config.uploadDirMaxBytes),
+    payments: config.payments ? new StripeProvider(config.payments) : null,
   };
   services.settingsEvents.onChange((record) => services.publicSettings.set(record));
   // A promotion's row is queued by PocketBase's events hook; the events feature writes its mail.

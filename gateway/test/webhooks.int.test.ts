@@ -516,6 +516,48 @@ describe("webhooks", () => {
     }
   });
 
+  it("tell an integration a recurring gift's payment failed: the recurring gift's id only", async () => {
+    const created = await createWebhook({
+      url: receiver.url,
+      events: ["GIFT_RECURRING_FAILED"],
+      allowPrivateHost: true,
+    });
+    const { webhook } = created.data!.createWebhook;
+    try {
+      const fund = await su.collection("funds").create({ name: `Hook fund ${run} b`, visibility: "public" });
+      const donor = await su
+        .collection("people")
+        .create({ firstName: "Rita", lastName: `Regular${run}`, recordStatus: "active" });
+      // As online-records.ts writes it when the provider says an invoice failed.
+      const recurring = await su.collection("recurring_gifts").create({
+        person: donor.id,
+        fund: fund.id,
+        amountCents: 5000,
+        currency: "USD",
+        interval: "monthly",
+        status: "active",
+        providerRef: `sub_hook_${run}`,
+      });
+      await su.collection("recurring_gifts").update(recurring.id, { status: "paused" });
+      await su
+        .collection("recurring_gifts")
+        .update(recurring.id, { lastFailedAt: "2026-11-29 10:00:00.000Z", failures: 1 });
+      const rows = await su
+        .collection("webhook_deliveries")
+        .getFullList<{ type: string; payload: Record<string, unknown> }>({
+          filter: su.filter("webhook = {:w}", { w: webhook.id }),
+        });
+      expect(rows.map((row) => row.type)).toEqual(["gift.recurring_failed"]);
+      expect(rows[0]!.payload).toEqual({ id: recurring.id, occurredAt: expect.any(String) });
+      await expect.poll(() => receiver.about(recurring.id).length, { timeout: 10_000 }).toBe(1);
+      expect(JSON.stringify(receiver.about(recurring.id))).not.toMatch(/Rita|5000|50\.00/);
+    } finally {
+      await new GqlClient(gateway, { token: admin.token }).request(
+        `mutation { deleteWebhook(id: "${webhook.id}") }`,
+      );
+    }
+  });
+
   it("retry while the receiver is down, and a gateway restart in between loses nothing", async () => {
     const created = await createWebhook({
       url: receiver.url,

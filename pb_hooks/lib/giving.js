@@ -81,10 +81,15 @@ function currencyOf(app) {
   }
 }
 
-/** A new gift: into an open batch and open funds, its unit and currency set here. */
+/**
+ * A new gift: into an open batch and open funds, its unit and currency set here. A payment made online
+ * (one provider payment, `providerRef`) is recorded even if its fund closed between the donor's checkout
+ * and the provider's word that it was paid: the money was taken, and the record must say so.
+ */
 function admitGift(app, gift) {
   requireOpenBatch(app, gift.getString("batch"));
-  checkSplits(app, gift, () => true);
+  const paidOnline = gift.getString("source") === "online" && gift.getString("providerRef") !== "";
+  checkSplits(app, gift, () => !paidOnline);
   gift.set("givingUnit", givingUnitOf(app, gift));
   gift.set("currency", currencyOf(app));
   if (!gift.getString("source")) gift.set("source", "manual");

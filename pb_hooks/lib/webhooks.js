@@ -87,6 +87,12 @@ function eventsOf(collection, before, after) {
     case "donations":
       // The gift's id only: who gave and how much is finance's, read with a finance scope.
       return before ? [] : [{ type: "gift.received", data: { id: after.id } }];
+    case "recurring_gifts": {
+      // A payment of a recurring gift failed (the provider told the gateway): its id only, as gift.received.
+      const failed = after.getString("lastFailedAt");
+      if (!failed || (before && before.getString("lastFailedAt") === failed)) return [];
+      return [{ type: "gift.recurring_failed", data: { id: after.id } }];
+    }
   }
   return [];
 }

@@ -4,7 +4,7 @@ import type { Server as HttpServer } from "node:http";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import type { Gateway, GatewayConfig } from "../../gateway/src/index.ts";
-import { secretFromEnv } from "../../gateway/src/config.ts";
+import { paymentsFromEnv, secretFromEnv } from "../../gateway/src/config.ts";
 import { listenEarly, listeningPort } from "../../gateway/src/http/starting-server.ts";
 import { lockDataDir } from "./instance-lock.ts";
 import {
@@ -255,6 +255,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       trustProxy: options.trustProxy ?? false,
       ...(options.uploadDir ? { uploadDir: options.uploadDir } : {}),
       ...(options.uploadDirMaxBytes ? { uploadDirMaxBytes: options.uploadDirMaxBytes } : {}),
+      // Online giving, as the production gateway reads it (STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET).
+      payments: paymentsFromEnv(process.env),
     };
     const system = new PocketBase(pocketbase.url);
     system.autoCancellation(false);

@@ -147,8 +147,6 @@ export interface SettingsRecord extends BaseRecord {
   checkinRatioMode: "" | "refuse" | "warn";
   /** ISO 4217: the currency every gift is kept in (issue 29). */
   currency: string;
-  /** The legal text at the foot of every giving statement (migration 1732650000). */
-  statementText: string;
   churchName: string;
   tagline: string;
   logo: string;
@@ -601,26 +599,33 @@ export interface DonationRecord extends BaseRecord {
   createdBy: string;
 }
 
+/** A member's gift repeated by the payment provider (pb_migrations/1732660000_online_giving.js). */
+export interface RecurringGiftRecord extends BaseRecord {
+  person: string;
+  fund: string;
+  amountCents: number;
+  coveredFeeCents: number;
+  currency: string;
+  interval: "monthly" | "weekly";
+  status: "active" | "paused" | "cancelled";
+  providerRef: string;
+  lastFailedAt: string;
+  failures: number;
+}
+
+/** A payment provider's event already handled (or being handled): the system's alone. */
+export interface GivingProviderEventRecord extends BaseRecord {
+  eventId: string;
+  type: string;
+  status: "processing" | "done";
+}
+
 /** A gift's amount to one fund on its day, without its donor (the hook's; what giving.view_summary reads). */
 export interface DonationSplitRecord extends BaseRecord {
   donation: string;
   fund: string;
   amountCents: number;
   date: string;
-}
-
-/** A "statements for all donors" job: its progress and zip, written by the gateway's system account. */
-export interface GivingStatementRunRecord extends BaseRecord {
-  from: string;
-  to: string;
-  status: "running" | "done" | "failed";
-  unitsTotal: number;
-  unitsDone: number;
-  /** The zip of one PDF per giving unit (protected). */
-  statements: string;
-  heartbeatAt: string;
-  error: string;
-  createdBy: string;
 }
 
 /** A room's numbers in a session, kept by pb_hooks/lib/checkin.js#recount. */
@@ -819,7 +824,8 @@ export type WebhookEventType =
   | "serving.declined"
   | "checkin.checked_in"
   | "checkin.checked_out"
-  | "gift.received";
+  | "gift.received"
+  | "gift.recurring_failed";
 
 /** A webhook subscription (pb_migrations/1732497000_webhooks.js). */
 export interface WebhookRecord extends BaseRecord {
@@ -1011,7 +1017,8 @@ export interface Collections {
   donation_batches: DonationBatchRecord;
   donations: DonationRecord;
   donation_splits: DonationSplitRecord;
-  giving_statement_runs: GivingStatementRunRecord;
+  recurring_gifts: RecurringGiftRecord;
+  giving_provider_events: GivingProviderEventRecord;
   person_care: PersonCareRecord;
   pickup_authorizations: PickupAuthorizationRecord;
 }

@@ -22,7 +22,7 @@ import { placesResolvers } from "./serving/places.ts";
 import { clearanceResolvers } from "./serving/clearances.ts";
 import { checkinFeatureResolvers } from "./checkin/resolvers.ts";
 import { givingResolvers } from "./giving/resolvers.ts";
-import { givingStatementResolvers } from "./giving/statement-resolvers.ts";
+import { givingOnlineResolvers } from "./giving/online-resolvers.ts";
 
 const modules: Resolvers[] = [
   { Query: { ping: () => true }, Mutation: { noop: () => true } },
@@ -50,7 +50,7 @@ const modules: Resolvers[] = [
   clearanceResolvers,
   ...checkinFeatureResolvers,
   givingResolvers,
-  givingStatementResolvers,
+  givingOnlineResolvers,
 ];
 
 /** Merge the feature modules' resolver maps (each type's fields from every module). */

@@ -1295,8 +1295,6 @@ export type UpdateSettingsInput = {
   serviceTimes?: Array<ServiceTimeInput> | null | undefined;
   /** Replaces the social links. */
   socialLinks?: SocialLinksInput | null | undefined;
-  /** The legal text at the foot of every giving statement: plain text, at most 2,000 characters. */
-  statementText?: string | null | undefined;
   /** At most 200 characters. */
   tagline?: string | null | undefined;
   /** An IANA time zone, e.g. America/Chicago. */
@@ -1385,6 +1383,8 @@ export type WebhookEvent =
   | 'EVENT_PUBLISHED'
   /** A gift was recorded (entered, imported or given online): its id only, never a donor or an amount. */
   | 'GIFT_RECEIVED'
+  /** A recurring gift's payment failed at the payment provider: the recurring gift's id only. */
+  | 'GIFT_RECURRING_FAILED'
   /** A page went live. */
   | 'PAGE_PUBLISHED'
   /** A person was added (by sign-up or by staff). */

@@ -72,6 +72,7 @@ export const adminIntegrations = {
   "admin.webhooks.event.CHECKIN_CHECKED_IN": "A child was checked in (ids only)",
   "admin.webhooks.event.CHECKIN_CHECKED_OUT": "A child was checked out (ids only)",
   "admin.webhooks.event.GIFT_RECEIVED": "A gift was recorded (its id only)",
+  "admin.webhooks.event.GIFT_RECURRING_FAILED": "A recurring gift's payment failed (its id only)",
   "admin.webhooks.allowPrivate": "Allow a private or local address",
   "admin.webhooks.allowPrivateHint": "Only for a receiver inside your own network that you trust.",
   "admin.webhooks.create": "Create webhook",

@@ -74,6 +74,8 @@ export const adminIntegrations: Record<keyof typeof english, string> = {
   "admin.webhooks.event.CHECKIN_CHECKED_IN": "Se registró a un niño (solo identificadores)",
   "admin.webhooks.event.CHECKIN_CHECKED_OUT": "Se recogió a un niño (solo identificadores)",
   "admin.webhooks.event.GIFT_RECEIVED": "Se registró una ofrenda (solo su identificador)",
+  "admin.webhooks.event.GIFT_RECURRING_FAILED":
+    "Falló el pago de una ofrenda periódica (solo su identificador)",
   "admin.webhooks.allowPrivate": "Permitir una dirección privada o local",
   "admin.webhooks.allowPrivateHint": "Solo para un receptor de confianza dentro de tu propia red.",
   "admin.webhooks.create": "Crear webhook",
