@@ -108,6 +108,7 @@ const config: CodegenConfig = {
           DonationBatch: "../../pocketbase/records.ts#DonationBatchRecord",
           Donation: "../../pocketbase/records.ts#DonationRecord",
           RecurringGift: "../../pocketbase/records.ts#RecurringGiftRecord",
+          GivingStatementRun: "../../pocketbase/records.ts#GivingStatementRunRecord",
           CheckinFamily: "../checkin/families.ts#FamilyModel",
           CheckinFamilyMember: "../checkin/families.ts#FamilyMemberModel",
           PickupPerson: "../../pocketbase/records.ts#PickupAuthorizationRecord",

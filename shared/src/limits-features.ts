@@ -53,4 +53,6 @@ export const GIVING_LIMITS = {
   onlineGiftCentsMax: 99_999_999,
   /** A visitor's address for the provider's receipt. */
   giftEmailMax: 254,
+  /** The legal text at the foot of every giving statement (settings.statementText). */
+  statementTextMax: 2000,
 } as const;

@@ -147,6 +147,8 @@ export interface SettingsRecord extends BaseRecord {
   checkinRatioMode: "" | "refuse" | "warn";
   /** ISO 4217: the currency every gift is kept in (issue 29). */
   currency: string;
+  /** The legal text at the foot of every giving statement (migration 1732650000). */
+  statementText: string;
   churchName: string;
   tagline: string;
   logo: string;
@@ -628,6 +630,20 @@ export interface DonationSplitRecord extends BaseRecord {
   date: string;
 }
 
+/** A "statements for all donors" job: its progress and zip, written by the gateway's system account. */
+export interface GivingStatementRunRecord extends BaseRecord {
+  from: string;
+  to: string;
+  status: "running" | "done" | "failed";
+  unitsTotal: number;
+  unitsDone: number;
+  /** The zip of one PDF per giving unit (protected). */
+  statements: string;
+  heartbeatAt: string;
+  error: string;
+  createdBy: string;
+}
+
 /** A room's numbers in a session, kept by pb_hooks/lib/checkin.js#recount. */
 export interface CheckinCountsRecord extends BaseRecord {
   session: string;
@@ -1019,6 +1035,7 @@ export interface Collections {
   donation_splits: DonationSplitRecord;
   recurring_gifts: RecurringGiftRecord;
   giving_provider_events: GivingProviderEventRecord;
+  giving_statement_runs: GivingStatementRunRecord;
   person_care: PersonCareRecord;
   pickup_authorizations: PickupAuthorizationRecord;
 }

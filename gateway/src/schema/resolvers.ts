@@ -23,6 +23,7 @@ import { clearanceResolvers } from "./serving/clearances.ts";
 import { checkinFeatureResolvers } from "./checkin/resolvers.ts";
 import { givingResolvers } from "./giving/resolvers.ts";
 import { givingOnlineResolvers } from "./giving/online-resolvers.ts";
+import { givingStatementResolvers } from "./giving/statement-resolvers.ts";
 
 const modules: Resolvers[] = [
   { Query: { ping: () => true }, Mutation: { noop: () => true } },
@@ -51,6 +52,7 @@ const modules: Resolvers[] = [
   ...checkinFeatureResolvers,
   givingResolvers,
   givingOnlineResolvers,
+  givingStatementResolvers,
 ];
 
 /** Merge the feature modules' resolver maps (each type's fields from every module). */

@@ -1,6 +1,7 @@
 import type { FeatureHttp } from "../http/route-table.ts";
 import { contentHttp } from "./content/routes.ts";
 import { eventsHttp } from "./events/routes.ts";
+import { givingStatementsHttp } from "./giving/statement-routes.ts";
 import { groupsHttp } from "./groups/routes.ts";
 import { peopleHttp } from "./people/routes.ts";
 import { sermonsHttp } from "./sermons/routes.ts";
@@ -20,4 +21,5 @@ export const FEATURE_HTTP: FeatureHttp[] = [
   groupsHttp,
   servingHttp,
   givingOnlineHttp,
+  givingStatementsHttp,
 ];

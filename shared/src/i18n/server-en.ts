@@ -247,6 +247,25 @@ export const serverEn = {
   // Answered while the server starts (migrations, the first seed), before the church's name is known.
   "starting.title": "Starting up",
   "starting.body": "The site is starting and will be ready in a moment. This page reloads by itself.",
+
+  // Giving statements (gateway/src/schema/giving/statement-pdf.ts).
+  "giving.statement.title": "Giving statement",
+  "giving.statement.period": "{from} to {to}",
+  "giving.statement.for": "Statement for",
+  "giving.statement.date": "Date",
+  "giving.statement.fund": "Fund",
+  "giving.statement.method": "Method",
+  "giving.statement.amount": "Amount",
+  "giving.statement.methodName":
+    "{method, select, cash {Cash} cheque {Cheque} card {Card} bank_transfer {Bank transfer} online {Online} other {Other}}",
+  "giving.statement.cheque": "Cheque {number}",
+  "giving.statement.none": "No gifts in this period.",
+  "giving.statement.byFund": "By fund",
+  "giving.statement.deductibleFund": "{name} (tax-deductible)",
+  "giving.statement.total": "Total given",
+  "giving.statement.deductible": "Tax-deductible",
+  "giving.statement.nonDeductible": "Not tax-deductible",
+  "giving.statement.issued": "Issued {date}",
 } as const;
 
 export type ServerMessageKey = keyof typeof serverEn;

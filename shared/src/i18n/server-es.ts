@@ -235,4 +235,23 @@ export const serverEs: Record<ServerMessageKey, string> = {
 
   "starting.title": "Iniciando",
   "starting.body": "El sitio se está iniciando y estará listo en un momento. Esta página se recarga sola.",
+
+  // Giving statements (gateway/src/schema/giving/statement-pdf.ts).
+  "giving.statement.title": "Resumen de donativos",
+  "giving.statement.period": "Del {from} al {to}",
+  "giving.statement.for": "Resumen para",
+  "giving.statement.date": "Fecha",
+  "giving.statement.fund": "Fondo",
+  "giving.statement.method": "Forma",
+  "giving.statement.amount": "Importe",
+  "giving.statement.methodName":
+    "{method, select, cash {Efectivo} cheque {Cheque} card {Tarjeta} bank_transfer {Transferencia} online {En línea} other {Otra}}",
+  "giving.statement.cheque": "Cheque {number}",
+  "giving.statement.none": "No hay donativos en este periodo.",
+  "giving.statement.byFund": "Por fondo",
+  "giving.statement.deductibleFund": "{name} (deducible)",
+  "giving.statement.total": "Total donado",
+  "giving.statement.deductible": "Deducible de impuestos",
+  "giving.statement.nonDeductible": "No deducible",
+  "giving.statement.issued": "Emitido el {date}",
 };

@@ -1295,6 +1295,8 @@ export type UpdateSettingsInput = {
   serviceTimes?: Array<ServiceTimeInput> | null | undefined;
   /** Replaces the social links. */
   socialLinks?: SocialLinksInput | null | undefined;
+  /** The legal text at the foot of every giving statement: plain text, at most 2,000 characters. */
+  statementText?: string | null | undefined;
   /** At most 200 characters. */
   tagline?: string | null | undefined;
   /** An IANA time zone, e.g. America/Chicago. */
