@@ -30,6 +30,13 @@ export const DEMO_ACCOUNTS = [
     role: null,
     what: "an active member",
   },
+  {
+    email: "treasurer@grace.example",
+    firstName: "Tess",
+    lastName: "Treasurer",
+    role: "Treasurer",
+    what: "giving: funds, batches, gifts, reports",
+  },
 ] as const;
 
 /**
@@ -52,6 +59,7 @@ export async function seedDemo(
     "groups",
     "serving teams and plans",
     "child check-in",
+    "giving",
   ];
   let done = 0;
   const step = () => onStep(steps[done]!, ++done, steps.length);
@@ -102,5 +110,8 @@ export async function seedDemo(
   step();
   const { seedCheckin } = await import("./seed-checkin.ts");
   await seedCheckin(system);
+  step();
+  const { seedGiving } = await import("./seed-giving.ts");
+  await seedGiving(system);
   return "seeded";
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { csvCell, toCsv } from "./csv.ts";
+import { csvCell, parseCsv, toCsv } from "./csv.ts";
 
 describe("CSV", () => {
   it("quotes separators and neutralises formulas", () => {
@@ -13,5 +13,23 @@ describe("CSV", () => {
     expect(csvCell("\rx")).toBe('"\'\rx"');
     expect(csvCell(null)).toBe("");
     expect(toCsv(["a", "b"], [["1", "x\ny"]])).toBe('a,b\r\n1,"x\ny"\r\n');
+  });
+
+  it("reads back what spreadsheets write: quotes, commas and line breaks in cells, CRLF or LF, a BOM", () => {
+    const text =
+      '\uFEFFdate,note\r\n2026-01-04,"Smith, ""Bob"""\r\n\r\n2026-01-11,"two\nlines"\n2026-01-18,\n';
+    expect(parseCsv(text)).toEqual([
+      { line: 1, cells: ["date", "note"] },
+      { line: 2, cells: ["2026-01-04", 'Smith, "Bob"'] },
+      { line: 4, cells: ["2026-01-11", "two\nlines"] },
+      { line: 6, cells: ["2026-01-18", ""] },
+    ]);
+    expect(parseCsv(toCsv(["a", "b"], [["=1+1", "x,y"]]))).toEqual([
+      { line: 1, cells: ["a", "b"] },
+      { line: 2, cells: ["'=1+1", "x,y"] },
+    ]);
+    expect(parseCsv("a,b")).toEqual([{ line: 1, cells: ["a", "b"] }]);
+    expect(parseCsv("")).toEqual([]);
+    expect(parseCsv('a,"never closed\n')).toBeNull();
   });
 });

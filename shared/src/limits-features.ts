@@ -55,4 +55,12 @@ export const GIVING_LIMITS = {
   giftEmailMax: 254,
   /** The legal text at the foot of every giving statement (settings.statementText). */
   statementTextMax: 2000,
+  /** Reports: the longest period a report or an export covers (as the summary), and an export's rows. */
+  reportDaysMax: 366 * 5,
+  exportRowsMax: 50_000,
+  /** Lapsed donors: how far back to look (months), the last of which are the quiet ones. */
+  lapsedMonthsMax: 60,
+  /** An import of gifts from CSV: its rows, and its text (under the gateway's 1 MB JSON request). */
+  importRowsMax: 5_000,
+  importCsvCharsMax: 900_000,
 } as const;

@@ -22,6 +22,8 @@ import { placesResolvers } from "./serving/places.ts";
 import { clearanceResolvers } from "./serving/clearances.ts";
 import { checkinFeatureResolvers } from "./checkin/resolvers.ts";
 import { givingResolvers } from "./giving/resolvers.ts";
+import { givingReportResolvers } from "./giving/reports.ts";
+import { givingImportResolvers } from "./giving/import.ts";
 import { givingOnlineResolvers } from "./giving/online-resolvers.ts";
 import { givingStatementResolvers } from "./giving/statement-resolvers.ts";
 
@@ -51,6 +53,8 @@ const modules: Resolvers[] = [
   clearanceResolvers,
   ...checkinFeatureResolvers,
   givingResolvers,
+  givingReportResolvers,
+  givingImportResolvers,
   givingOnlineResolvers,
   givingStatementResolvers,
 ];

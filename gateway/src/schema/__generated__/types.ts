@@ -185,6 +185,56 @@ export type BatchCan = {
   reopen: Scalars['Boolean']['output'];
 };
 
+/** One cell of a batch's table of funds by methods. */
+export type BatchFundMethodTotal = {
+  __typename?: 'BatchFundMethodTotal';
+  /** Given to the fund that way, in cents. */
+  amountCents: Scalars['Float']['output'];
+  /** The fund. */
+  fund: Fund;
+  /** Gifts (or parts of gifts) to the fund given that way. */
+  gifts: Scalars['Int']['output'];
+  /** How it was given. */
+  method: DonationMethod;
+};
+
+/** A fund's part of a batch. */
+export type BatchFundTotal = {
+  __typename?: 'BatchFundTotal';
+  /** Given to it in the batch, in cents. */
+  amountCents: Scalars['Float']['output'];
+  /** The fund. */
+  fund: Fund;
+  /** Gifts (or parts of gifts) to it in the batch. */
+  gifts: Scalars['Int']['output'];
+};
+
+/** How much of a batch came one way. */
+export type BatchMethodTotal = {
+  __typename?: 'BatchMethodTotal';
+  /** Given that way, in cents. */
+  amountCents: Scalars['Float']['output'];
+  /** Gifts given that way. */
+  gifts: Scalars['Int']['output'];
+  /** How it was given. */
+  method: DonationMethod;
+};
+
+/** A batch's gifts added up by fund and by method (the deposit slip). */
+export type BatchReport = {
+  __typename?: 'BatchReport';
+  /** The batch (its counted figures, totals and status). */
+  batch: DonationBatch;
+  /** Per fund, by the funds' order. */
+  byFund: Array<BatchFundTotal>;
+  /** Per fund and method, the cells of the table (only those with gifts). */
+  byFundAndMethod: Array<BatchFundMethodTotal>;
+  /** Per method, in the methods' order (cash, cheque, card, bank transfer, online); methods without gifts left out. */
+  byMethod: Array<BatchMethodTotal>;
+  /** The cheques in it, as the bank counts them. */
+  cheques: Scalars['Int']['output'];
+};
+
 /** Whether a batch still takes gifts. */
 export type BatchStatus =
   /** Its gifts matched the counted figures; they are locked. */
@@ -1270,6 +1320,72 @@ export type GivingAccess = {
   viewSummary: Scalars['Boolean']['output'];
 };
 
+/** One field's problem in a row of an import. */
+export type GivingImportError = {
+  __typename?: 'GivingImportError';
+  /** A stable code: invalid_date, future_date, invalid_amount, out_of_range, unknown_fund, fund_closed, required, unknown_donor, ambiguous_donor, invalid_method, too_long. */
+  code: Scalars['String']['output'];
+  /** The column: date, amount, fund, donor, method, chequeNumber or note. */
+  field: Scalars['String']['output'];
+  /** What is wrong, in English (screens translate the code). */
+  message: Scalars['String']['output'];
+};
+
+/** What an import would do: every row, checked. */
+export type GivingImportPreview = {
+  __typename?: 'GivingImportPreview';
+  /** Rows without errors (recorded by the import, but for those already imported). */
+  accepted: Scalars['Int']['output'];
+  /** The accepted rows' total, in cents. */
+  acceptedCents: Scalars['Float']['output'];
+  /** Accepted rows an earlier import already recorded (the same gift from the same file, or from a corrected or overlapping one): not recorded again. */
+  alreadyImported: Scalars['Int']['output'];
+  /** Rows refused (not recorded). */
+  refused: Scalars['Int']['output'];
+  /** Each row with its result, in the file's order. */
+  rows: Array<GivingImportRow>;
+};
+
+/** What an import did. */
+export type GivingImportResult = {
+  __typename?: 'GivingImportResult';
+  /** Accepted rows an earlier import had already recorded (not recorded again). */
+  alreadyImported: Scalars['Int']['output'];
+  /** Gifts recorded now. */
+  created: Scalars['Int']['output'];
+  /** Their total, in cents. */
+  createdCents: Scalars['Float']['output'];
+  /** The refused rows, with their errors (not recorded). */
+  refusedRows: Array<GivingImportRow>;
+};
+
+/** A row of a CSV import, read and checked (nothing is written by a preview). */
+export type GivingImportRow = {
+  __typename?: 'GivingImportRow';
+  /** It would be (or was) recorded: no errors. */
+  accepted: Scalars['Boolean']['output'];
+  /** The amount in cents; null when it is not an amount. */
+  amountCents?: Maybe<Scalars['Float']['output']>;
+  /** The row says the gift is anonymous. */
+  anonymous: Scalars['Boolean']['output'];
+  /** The cheque's number (empty if none). */
+  chequeNumber: Scalars['String']['output'];
+  /** The day as read (YYYY-MM-DD), or the cell as written when it is not a date. */
+  date: Scalars['String']['output'];
+  /** The donor found by email, then by exact name; null for an anonymous gift or none found. */
+  donor?: Maybe<DonorMatch>;
+  /** What is wrong with it (empty when accepted). */
+  errors: Array<GivingImportError>;
+  /** The fund named; null when none matches. */
+  fund?: Maybe<Fund>;
+  /** The line of the file the row starts on (the header is line 1). */
+  line: Scalars['Int']['output'];
+  /** The method; null when it is not one. */
+  method?: Maybe<DonationMethod>;
+  /** The note (empty if none). */
+  note: Scalars['String']['output'];
+};
+
 /** Statements for every giving unit (household, or person giving individually) with gifts in a period: one PDF each, in one zip (GIVING_VIEW). */
 export type GivingStatementRun = {
   __typename?: 'GivingStatementRun';
@@ -1301,6 +1417,29 @@ export type GivingStatementRunStatus =
   | 'failed'
   /** Making the statements. */
   | 'running';
+
+/** A giving unit's giving in a report: a household, or a person who gives individually (statements are per unit). */
+export type GivingUnitActivity = {
+  __typename?: 'GivingUnitActivity';
+  /** Their total, in cents. */
+  amountCents: Scalars['Float']['output'];
+  /** Who gave in the report's gifts, by name. */
+  donors: Array<Donor>;
+  /** The first of the report's gifts (YYYY-MM-DD). */
+  firstGiftDate: Scalars['String']['output'];
+  /** The report's gifts of the unit. */
+  gifts: Scalars['Int']['output'];
+  /** The household's id; null for a person giving individually. */
+  householdId?: Maybe<Scalars['ID']['output']>;
+  /** The unit: household:<id>, or person:<id> for someone giving individually or without a household. */
+  key: Scalars['ID']['output'];
+  /** The last of the report's gifts (YYYY-MM-DD). */
+  lastGiftDate: Scalars['String']['output'];
+  /** The household's name, or the person's. */
+  name: Scalars['String']['output'];
+  /** The person's id for a person giving individually; null for a household. */
+  personId?: Maybe<Scalars['ID']['output']>;
+};
 
 /** A small group, class, ministry or team. */
 export type Group = {
@@ -2096,6 +2235,8 @@ export type Mutation = {
    * labels of check-ins it makes offline, and given to no other household. Stations only.
    */
   holdCheckinCodes: Array<Scalars['String']['output']>;
+  /** Record a CSV file's accepted rows as imported gifts, outside any batch (GIVING_MANAGE). A row is recorded once: importing the file again, or a corrected or overlapping one, skips the gifts already imported. Refused rows are reported, not recorded. The new rows are written all or none: a write that fails undoes those before it. */
+  importGivingCsv: GivingImportResult;
   /** Invite an adult to join your household: they get an email with a sign-up link. */
   inviteToHousehold: HouseholdInvitation;
   /** Join an open group, or ask to join a request group (with a message for its leaders). */
@@ -2133,6 +2274,8 @@ export type Mutation = {
   postGroupMessage: GroupMessage;
   /** "I prayed": once per user (visitors: per device) per day; answers the request with its new count. */
   prayFor: PrayerRequest;
+  /** Read a CSV file of gifts (a previous system's export) and check every row, writing nothing (GIVING_MANAGE). */
+  previewGivingImport: GivingImportPreview;
   /** Publish an event (EVENTS_MANAGE): it appears for its audience and the event.published webhook fires. Also re-publishes a cancelled one. */
   publishEvent: Event;
   /** Put a draft page on the site (CONTENT_PUBLISH). */
@@ -2836,6 +2979,13 @@ export type MutationHoldCheckinCodesArgs = {
 
 
 /** The root of every write; each feature module adds its mutations here. */
+export type MutationImportGivingCsvArgs = {
+  acceptedRows: Scalars['Int']['input'];
+  csv: Scalars['String']['input'];
+};
+
+
+/** The root of every write; each feature module adds its mutations here. */
 export type MutationInviteToHouseholdArgs = {
   email: Scalars['String']['input'];
   householdId: Scalars['ID']['input'];
@@ -2929,6 +3079,12 @@ export type MutationPostGroupMessageArgs = {
 /** The root of every write; each feature module adds its mutations here. */
 export type MutationPrayForArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+/** The root of every write; each feature module adds its mutations here. */
+export type MutationPreviewGivingImportArgs = {
+  csv: Scalars['String']['input'];
 };
 
 
@@ -4463,14 +4619,24 @@ export type Query = {
   funds: Array<Fund>;
   /** What the caller may do with giving (all false for a visitor). */
   givingAccess: GivingAccess;
+  /** A batch's gifts by fund and method (GIVING_VIEW); null for a batch the caller may not read. */
+  givingBatchReport?: Maybe<BatchReport>;
+  /** Gifts between two days as CSV (GIVING_VIEW): date, donor, giving unit, amount, currency, funds, method, cheque number, batch, note. At most 50,000 gifts; cells are formula-safe. */
+  givingDonationsCsv: Scalars['String']['output'];
   /** People to record a gift from, at most 10, by 2–50 characters of a name (GIVING_MANAGE). */
   givingDonors: Array<DonorMatch>;
+  /** Giving units whose first gift ever falls between two days (GIVING_VIEW), by name. */
+  givingFirstTimeDonors: Array<GivingUnitActivity>;
+  /** Giving units that gave in the look-back but not in its last months (GIVING_VIEW), the longest quiet first; the unit's figures are of the look-back. */
+  givingLapsedDonors: Array<GivingUnitActivity>;
   /** A run of statements (GIVING_VIEW); null when there is none the caller may see. */
   givingStatementRun?: Maybe<GivingStatementRun>;
   /** The latest runs of statements, newest first, at most 20 (GIVING_VIEW). */
   givingStatementRuns: Array<GivingStatementRun>;
   /** Each fund's giving per month between two days (church time), without donors (GIVING_VIEW_SUMMARY). */
   givingSummary: Array<FundMonthTotal>;
+  /** Each fund's giving per month between two days as CSV, without donors (GIVING_VIEW_SUMMARY): month, fund, deductible, amount, gifts, currency. */
+  givingSummaryCsv: Scalars['String']['output'];
   /** A group by its address, as the viewer may see it (hidden groups only to their members and staff). */
   group?: Maybe<Group>;
   /** A group's chat, newest first (keyset: pass the last cursor as `before` for older messages). Members only. */
@@ -4783,8 +4949,48 @@ export type QueryEventsArgs = {
  * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
  * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
  */
+export type QueryGivingBatchReportArgs = {
+  batchId: Scalars['ID']['input'];
+};
+
+
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
+export type QueryGivingDonationsCsvArgs = {
+  from: Scalars['String']['input'];
+  to: Scalars['String']['input'];
+};
+
+
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
 export type QueryGivingDonorsArgs = {
   search: Scalars['String']['input'];
+};
+
+
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
+export type QueryGivingFirstTimeDonorsArgs = {
+  from: Scalars['String']['input'];
+  to: Scalars['String']['input'];
+};
+
+
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
+export type QueryGivingLapsedDonorsArgs = {
+  asOf?: InputMaybe<Scalars['String']['input']>;
+  months: Scalars['Int']['input'];
+  quietMonths: Scalars['Int']['input'];
 };
 
 
@@ -4802,6 +5008,16 @@ export type QueryGivingStatementRunArgs = {
  * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
  */
 export type QueryGivingSummaryArgs = {
+  from: Scalars['String']['input'];
+  to: Scalars['String']['input'];
+};
+
+
+/**
+ * The root of every read. Each feature module adds its fields here (`extend type Query`); what a field
+ * returns depends on who asks (PocketBase's rules decide with the caller's own credentials).
+ */
+export type QueryGivingSummaryCsvArgs = {
   from: Scalars['String']['input'];
   to: Scalars['String']['input'];
 };
@@ -7101,6 +7317,10 @@ export type ResolversTypes = {
   AttendeeList: ResolverTypeWrapper<Omit<AttendeeList, 'registrations' | 'rsvps'> & { registrations: Array<ResolversTypes['Registration']>, rsvps: Array<ResolversTypes['Rsvp']> }>;
   Audience: ResolverTypeWrapper<Audience>;
   BatchCan: ResolverTypeWrapper<BatchCan>;
+  BatchFundMethodTotal: ResolverTypeWrapper<Omit<BatchFundMethodTotal, 'fund' | 'method'> & { fund: ResolversTypes['Fund'], method: ResolversTypes['DonationMethod'] }>;
+  BatchFundTotal: ResolverTypeWrapper<Omit<BatchFundTotal, 'fund'> & { fund: ResolversTypes['Fund'] }>;
+  BatchMethodTotal: ResolverTypeWrapper<Omit<BatchMethodTotal, 'method'> & { method: ResolversTypes['DonationMethod'] }>;
+  BatchReport: ResolverTypeWrapper<Omit<BatchReport, 'batch' | 'byFund' | 'byFundAndMethod' | 'byMethod'> & { batch: ResolversTypes['DonationBatch'], byFund: Array<ResolversTypes['BatchFundTotal']>, byFundAndMethod: Array<ResolversTypes['BatchFundMethodTotal']>, byMethod: Array<ResolversTypes['BatchMethodTotal']> }>;
   BatchStatus: ResolverTypeWrapper<BatchStatus>;
   BibleBook: ResolverTypeWrapper<BibleBook>;
   Birthday: ResolverTypeWrapper<Omit<Birthday, 'visibility'> & { visibility: ResolversTypes['Visibility'] }>;
@@ -7177,8 +7397,13 @@ export type ResolversTypes = {
   GiftCheckout: ResolverTypeWrapper<GiftCheckout>;
   GiftInterval: ResolverTypeWrapper<GiftInterval>;
   GivingAccess: ResolverTypeWrapper<GivingAccess>;
+  GivingImportError: ResolverTypeWrapper<GivingImportError>;
+  GivingImportPreview: ResolverTypeWrapper<Omit<GivingImportPreview, 'rows'> & { rows: Array<ResolversTypes['GivingImportRow']> }>;
+  GivingImportResult: ResolverTypeWrapper<Omit<GivingImportResult, 'refusedRows'> & { refusedRows: Array<ResolversTypes['GivingImportRow']> }>;
+  GivingImportRow: ResolverTypeWrapper<Omit<GivingImportRow, 'fund' | 'method'> & { fund?: Maybe<ResolversTypes['Fund']>, method?: Maybe<ResolversTypes['DonationMethod']> }>;
   GivingStatementRun: ResolverTypeWrapper<GivingStatementRunRecord>;
   GivingStatementRunStatus: ResolverTypeWrapper<GivingStatementRunStatus>;
+  GivingUnitActivity: ResolverTypeWrapper<GivingUnitActivity>;
   Group: ResolverTypeWrapper<GroupRecord>;
   GroupCan: ResolverTypeWrapper<GroupCan>;
   GroupConnection: ResolverTypeWrapper<Omit<GroupConnection, 'edges'> & { edges: Array<ResolversTypes['GroupEdge']> }>;
@@ -7399,6 +7624,10 @@ export type ResolversParentTypes = {
   ApproveSignUpInput: ApproveSignUpInput;
   AttendeeList: Omit<AttendeeList, 'registrations' | 'rsvps'> & { registrations: Array<ResolversParentTypes['Registration']>, rsvps: Array<ResolversParentTypes['Rsvp']> };
   BatchCan: BatchCan;
+  BatchFundMethodTotal: Omit<BatchFundMethodTotal, 'fund'> & { fund: ResolversParentTypes['Fund'] };
+  BatchFundTotal: Omit<BatchFundTotal, 'fund'> & { fund: ResolversParentTypes['Fund'] };
+  BatchMethodTotal: BatchMethodTotal;
+  BatchReport: Omit<BatchReport, 'batch' | 'byFund' | 'byFundAndMethod' | 'byMethod'> & { batch: ResolversParentTypes['DonationBatch'], byFund: Array<ResolversParentTypes['BatchFundTotal']>, byFundAndMethod: Array<ResolversParentTypes['BatchFundMethodTotal']>, byMethod: Array<ResolversParentTypes['BatchMethodTotal']> };
   BibleBook: BibleBook;
   Birthday: Birthday;
   Boolean: Scalars['Boolean']['output'];
@@ -7463,7 +7692,12 @@ export type ResolversParentTypes = {
   FundMonthTotal: Omit<FundMonthTotal, 'fund'> & { fund: ResolversParentTypes['Fund'] };
   GiftCheckout: GiftCheckout;
   GivingAccess: GivingAccess;
+  GivingImportError: GivingImportError;
+  GivingImportPreview: Omit<GivingImportPreview, 'rows'> & { rows: Array<ResolversParentTypes['GivingImportRow']> };
+  GivingImportResult: Omit<GivingImportResult, 'refusedRows'> & { refusedRows: Array<ResolversParentTypes['GivingImportRow']> };
+  GivingImportRow: Omit<GivingImportRow, 'fund'> & { fund?: Maybe<ResolversParentTypes['Fund']> };
   GivingStatementRun: GivingStatementRunRecord;
+  GivingUnitActivity: GivingUnitActivity;
   Group: GroupRecord;
   GroupCan: GroupCan;
   GroupConnection: Omit<GroupConnection, 'edges'> & { edges: Array<ResolversParentTypes['GroupEdge']> };
@@ -7664,6 +7898,33 @@ export type BatchCanResolvers<ContextType = GatewayContext, ParentType extends R
   delete?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   edit?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   reopen?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type BatchFundMethodTotalResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['BatchFundMethodTotal'] = ResolversParentTypes['BatchFundMethodTotal']> = {
+  amountCents?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  fund?: Resolver<ResolversTypes['Fund'], ParentType, ContextType>;
+  gifts?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  method?: Resolver<ResolversTypes['DonationMethod'], ParentType, ContextType>;
+};
+
+export type BatchFundTotalResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['BatchFundTotal'] = ResolversParentTypes['BatchFundTotal']> = {
+  amountCents?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  fund?: Resolver<ResolversTypes['Fund'], ParentType, ContextType>;
+  gifts?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type BatchMethodTotalResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['BatchMethodTotal'] = ResolversParentTypes['BatchMethodTotal']> = {
+  amountCents?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  gifts?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  method?: Resolver<ResolversTypes['DonationMethod'], ParentType, ContextType>;
+};
+
+export type BatchReportResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['BatchReport'] = ResolversParentTypes['BatchReport']> = {
+  batch?: Resolver<ResolversTypes['DonationBatch'], ParentType, ContextType>;
+  byFund?: Resolver<Array<ResolversTypes['BatchFundTotal']>, ParentType, ContextType>;
+  byFundAndMethod?: Resolver<Array<ResolversTypes['BatchFundMethodTotal']>, ParentType, ContextType>;
+  byMethod?: Resolver<Array<ResolversTypes['BatchMethodTotal']>, ParentType, ContextType>;
+  cheques?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export type BatchStatusResolvers = { CLOSED: 'closed', OPEN: 'open' };
@@ -8052,6 +8313,41 @@ export type GivingAccessResolvers<ContextType = GatewayContext, ParentType exten
   viewSummary?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
+export type GivingImportErrorResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['GivingImportError'] = ResolversParentTypes['GivingImportError']> = {
+  code?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  field?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  message?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type GivingImportPreviewResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['GivingImportPreview'] = ResolversParentTypes['GivingImportPreview']> = {
+  accepted?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  acceptedCents?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  alreadyImported?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  refused?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  rows?: Resolver<Array<ResolversTypes['GivingImportRow']>, ParentType, ContextType>;
+};
+
+export type GivingImportResultResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['GivingImportResult'] = ResolversParentTypes['GivingImportResult']> = {
+  alreadyImported?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  created?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  createdCents?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  refusedRows?: Resolver<Array<ResolversTypes['GivingImportRow']>, ParentType, ContextType>;
+};
+
+export type GivingImportRowResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['GivingImportRow'] = ResolversParentTypes['GivingImportRow']> = {
+  accepted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  amountCents?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  anonymous?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  chequeNumber?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  date?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  donor?: Resolver<Maybe<ResolversTypes['DonorMatch']>, ParentType, ContextType>;
+  errors?: Resolver<Array<ResolversTypes['GivingImportError']>, ParentType, ContextType>;
+  fund?: Resolver<Maybe<ResolversTypes['Fund']>, ParentType, ContextType>;
+  line?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  method?: Resolver<Maybe<ResolversTypes['DonationMethod']>, ParentType, ContextType>;
+  note?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type GivingStatementRunResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['GivingStatementRun'] = ResolversParentTypes['GivingStatementRun']> = {
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   downloadUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -8065,6 +8361,18 @@ export type GivingStatementRunResolvers<ContextType = GatewayContext, ParentType
 };
 
 export type GivingStatementRunStatusResolvers = { DONE: 'done', FAILED: 'failed', RUNNING: 'running' };
+
+export type GivingUnitActivityResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['GivingUnitActivity'] = ResolversParentTypes['GivingUnitActivity']> = {
+  amountCents?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  donors?: Resolver<Array<ResolversTypes['Donor']>, ParentType, ContextType>;
+  firstGiftDate?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  gifts?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  householdId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  key?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  lastGiftDate?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  personId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+};
 
 export type GroupResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Group'] = ResolversParentTypes['Group']> = {
   address?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -8353,6 +8661,7 @@ export type MutationResolvers<ContextType = GatewayContext, ParentType extends R
   emailGroup?: Resolver<ResolversTypes['Int'], ParentType, ContextType, RequireFields<MutationEmailGroupArgs, 'body' | 'groupId' | 'subject'>>;
   flagPrayerRequest?: Resolver<ResolversTypes['PrayerRequest'], ParentType, ContextType, RequireFields<MutationFlagPrayerRequestArgs, 'id'>>;
   holdCheckinCodes?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType, RequireFields<MutationHoldCheckinCodesArgs, 'sessionId'>>;
+  importGivingCsv?: Resolver<ResolversTypes['GivingImportResult'], ParentType, ContextType, RequireFields<MutationImportGivingCsvArgs, 'acceptedRows' | 'csv'>>;
   inviteToHousehold?: Resolver<ResolversTypes['HouseholdInvitation'], ParentType, ContextType, RequireFields<MutationInviteToHouseholdArgs, 'email' | 'householdId' | 'name'>>;
   joinGroup?: Resolver<ResolversTypes['JoinGroupResult'], ParentType, ContextType, RequireFields<MutationJoinGroupArgs, 'groupId'>>;
   leaveGroup?: Resolver<ResolversTypes['Group'], ParentType, ContextType, RequireFields<MutationLeaveGroupArgs, 'groupId'>>;
@@ -8369,6 +8678,7 @@ export type MutationResolvers<ContextType = GatewayContext, ParentType extends R
   pauseRecurringGift?: Resolver<ResolversTypes['RecurringGift'], ParentType, ContextType, RequireFields<MutationPauseRecurringGiftArgs, 'id'>>;
   postGroupMessage?: Resolver<ResolversTypes['GroupMessage'], ParentType, ContextType, RequireFields<MutationPostGroupMessageArgs, 'body' | 'clientKey' | 'groupId'>>;
   prayFor?: Resolver<ResolversTypes['PrayerRequest'], ParentType, ContextType, RequireFields<MutationPrayForArgs, 'id'>>;
+  previewGivingImport?: Resolver<ResolversTypes['GivingImportPreview'], ParentType, ContextType, RequireFields<MutationPreviewGivingImportArgs, 'csv'>>;
   publishEvent?: Resolver<ResolversTypes['Event'], ParentType, ContextType, RequireFields<MutationPublishEventArgs, 'id'>>;
   publishPage?: Resolver<ResolversTypes['Page'], ParentType, ContextType, RequireFields<MutationPublishPageArgs, 'id'>>;
   publishPageChanges?: Resolver<ResolversTypes['Page'], ParentType, ContextType, RequireFields<MutationPublishPageChangesArgs, 'id'>>;
@@ -8791,10 +9101,15 @@ export type QueryResolvers<ContextType = GatewayContext, ParentType extends Reso
   events?: Resolver<Array<ResolversTypes['Event']>, ParentType, ContextType, RequireFields<QueryEventsArgs, 'first'>>;
   funds?: Resolver<Array<ResolversTypes['Fund']>, ParentType, ContextType>;
   givingAccess?: Resolver<ResolversTypes['GivingAccess'], ParentType, ContextType>;
+  givingBatchReport?: Resolver<Maybe<ResolversTypes['BatchReport']>, ParentType, ContextType, RequireFields<QueryGivingBatchReportArgs, 'batchId'>>;
+  givingDonationsCsv?: Resolver<ResolversTypes['String'], ParentType, ContextType, RequireFields<QueryGivingDonationsCsvArgs, 'from' | 'to'>>;
   givingDonors?: Resolver<Array<ResolversTypes['DonorMatch']>, ParentType, ContextType, RequireFields<QueryGivingDonorsArgs, 'search'>>;
+  givingFirstTimeDonors?: Resolver<Array<ResolversTypes['GivingUnitActivity']>, ParentType, ContextType, RequireFields<QueryGivingFirstTimeDonorsArgs, 'from' | 'to'>>;
+  givingLapsedDonors?: Resolver<Array<ResolversTypes['GivingUnitActivity']>, ParentType, ContextType, RequireFields<QueryGivingLapsedDonorsArgs, 'months' | 'quietMonths'>>;
   givingStatementRun?: Resolver<Maybe<ResolversTypes['GivingStatementRun']>, ParentType, ContextType, RequireFields<QueryGivingStatementRunArgs, 'id'>>;
   givingStatementRuns?: Resolver<Array<ResolversTypes['GivingStatementRun']>, ParentType, ContextType>;
   givingSummary?: Resolver<Array<ResolversTypes['FundMonthTotal']>, ParentType, ContextType, RequireFields<QueryGivingSummaryArgs, 'from' | 'to'>>;
+  givingSummaryCsv?: Resolver<ResolversTypes['String'], ParentType, ContextType, RequireFields<QueryGivingSummaryCsvArgs, 'from' | 'to'>>;
   group?: Resolver<Maybe<ResolversTypes['Group']>, ParentType, ContextType, RequireFields<QueryGroupArgs, 'slug'>>;
   groupMessages?: Resolver<ResolversTypes['GroupMessageConnection'], ParentType, ContextType, RequireFields<QueryGroupMessagesArgs, 'first' | 'groupId'>>;
   groups?: Resolver<ResolversTypes['GroupConnection'], ParentType, ContextType, RequireFields<QueryGroupsArgs, 'first'>>;
@@ -9477,6 +9792,10 @@ export type Resolvers<ContextType = GatewayContext> = {
   AttendeeList?: AttendeeListResolvers<ContextType>;
   Audience?: AudienceResolvers;
   BatchCan?: BatchCanResolvers<ContextType>;
+  BatchFundMethodTotal?: BatchFundMethodTotalResolvers<ContextType>;
+  BatchFundTotal?: BatchFundTotalResolvers<ContextType>;
+  BatchMethodTotal?: BatchMethodTotalResolvers<ContextType>;
+  BatchReport?: BatchReportResolvers<ContextType>;
   BatchStatus?: BatchStatusResolvers;
   BibleBook?: BibleBookResolvers<ContextType>;
   Birthday?: BirthdayResolvers<ContextType>;
@@ -9532,8 +9851,13 @@ export type Resolvers<ContextType = GatewayContext> = {
   GiftCheckout?: GiftCheckoutResolvers<ContextType>;
   GiftInterval?: GiftIntervalResolvers;
   GivingAccess?: GivingAccessResolvers<ContextType>;
+  GivingImportError?: GivingImportErrorResolvers<ContextType>;
+  GivingImportPreview?: GivingImportPreviewResolvers<ContextType>;
+  GivingImportResult?: GivingImportResultResolvers<ContextType>;
+  GivingImportRow?: GivingImportRowResolvers<ContextType>;
   GivingStatementRun?: GivingStatementRunResolvers<ContextType>;
   GivingStatementRunStatus?: GivingStatementRunStatusResolvers;
+  GivingUnitActivity?: GivingUnitActivityResolvers<ContextType>;
   Group?: GroupResolvers<ContextType>;
   GroupCan?: GroupCanResolvers<ContextType>;
   GroupConnection?: GroupConnectionResolvers<ContextType>;
