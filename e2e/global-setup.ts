@@ -5,6 +5,7 @@ import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { ROOT } from "../scripts/lib/pocketbase.ts";
 import { workerCount } from "../scripts/lib/test-workers.ts";
+import { FakeStripe } from "../scripts/lib/fake-stripe.ts";
 import { testBrowserPath } from "./support/browser.ts";
 import { startEditorHarness, type EditorHarnessServer } from "./support/editor-harness.ts";
 import { READY_FILE, FAILED_FILE, type E2eEnvironment } from "./support/environment.ts";
@@ -34,7 +35,7 @@ export default async function setup(project: TestProject) {
     throw new Error("web/dist is missing: run `npm run build` first (npm test does).");
   });
   const stateDir = await mkdtemp(join(tmpdir(), "flock-e2e-state-"));
-  const resources: Resources = { dirs: [], stacks: [], harness: null };
+  const resources: Resources = { dirs: [], stacks: [], harness: null, stripe: null };
   const preparation = prepare(resources, stateDir, webDist, workerCount(project)).catch((error: unknown) =>
     writeFile(
       join(stateDir, FAILED_FILE),
@@ -46,6 +47,7 @@ export default async function setup(project: TestProject) {
     await preparation;
     await Promise.all(resources.stacks.map(stopProcess));
     await resources.harness?.close();
+    await resources.stripe?.stop();
     await Promise.all([stateDir, ...resources.dirs].map((dir) => rm(dir, { recursive: true, force: true })));
   };
 }
@@ -54,6 +56,8 @@ interface Resources {
   dirs: string[];
   stacks: ChildProcess[];
   harness: EditorHarnessServer | null;
+  /** Stripe's API at the boundary: every church's gateway talks to it (online giving, issue 29). */
+  stripe: FakeStripe | null;
 }
 
 async function prepare(
@@ -64,11 +68,12 @@ async function prepare(
 ): Promise<void> {
   const template = await mkdtemp(join(tmpdir(), "flock-e2e-template-"));
   resources.dirs.push(template);
+  resources.stripe = await new FakeStripe().start();
   const [harness] = await Promise.all([
     startEditorHarness(),
     // Unpacked here, once: files that launch it side by side would each find a half-written binary.
     testBrowserPath(),
-    run(resources, "seed", template).then(
+    run(resources, ["seed", template]).then(
       (child) =>
         new Promise<void>((resolve, reject) => exited(child, resolve, reject, "seeding the demo church")),
     ),
@@ -79,7 +84,7 @@ async function prepare(
       const dataDir = await mkdtemp(join(tmpdir(), "flock-e2e-"));
       resources.dirs.push(dataDir);
       await cp(template, dataDir, { recursive: true });
-      const child = await run(resources, "serve", dataDir, webDist);
+      const child = await run(resources, ["serve", dataDir, webDist], resources.stripe!.env());
       return new Promise<StackReady>((resolve, reject) => {
         child.once("message", (message) => resolve(message as StackReady));
         exited(
@@ -91,16 +96,25 @@ async function prepare(
       });
     }),
   );
-  const environment: E2eEnvironment = { stacks, editorHarnessUrl: harness.url };
+  const environment: E2eEnvironment = {
+    stacks,
+    editorHarnessUrl: harness.url,
+    stripeUrl: resources.stripe.base,
+  };
   // Written whole, then renamed: a reader never sees half of it.
   await writeFile(join(stateDir, `${READY_FILE}.partial`), JSON.stringify(environment));
   await rename(join(stateDir, `${READY_FILE}.partial`), join(stateDir, READY_FILE));
 }
 
-async function run(resources: Resources, ...args: string[]): Promise<ChildProcess> {
+async function run(
+  resources: Resources,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<ChildProcess> {
   const child = fork(join(ROOT, "e2e", "support", "stack-process.ts"), args, {
     execArgv: ["--import", "tsx"],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
+    env: { ...process.env, ...env },
   });
   if (args[0] === "serve") resources.stacks.push(child);
   return child;

@@ -14,6 +14,8 @@ export interface E2eEnvironment {
   stacks: StackReady[];
   /** The editor test page (web/editor-harness.html). */
   editorHarnessUrl: string;
+  /** The fake of Stripe's API every church's gateway is pointed at (scripts/lib/fake-stripe.ts). */
+  stripeUrl: string;
 }
 
 // Preparing the churches takes tens of seconds (seeding is the slowest part); this bound only turns
@@ -46,3 +48,4 @@ function ready(): E2eEnvironment {
 /** This file's church: its worker's own. */
 export const thisStack = (): StackReady => forThisWorker(ready().stacks, "e2e church");
 export const editorHarnessUrl = (): string => ready().editorHarnessUrl;
+export const fakeStripeUrl = (): string => ready().stripeUrl;
