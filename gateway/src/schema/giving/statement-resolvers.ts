@@ -20,7 +20,6 @@ const day = (value: string) => value.slice(0, 10);
 const runDeps = (ctx: GatewayContext) => ({
   pbUrl: ctx.config.pbUrl,
   system: ctx.system,
-  settings: () => ctx.publicSettings.get(),
 });
 
 export const givingStatementResolvers: Resolvers = {

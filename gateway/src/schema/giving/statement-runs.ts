@@ -1,14 +1,15 @@
+import { fork } from "node:child_process";
 import { createWriteStream } from "node:fs";
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { once } from "node:events";
-import { setImmediate as yieldToRequests } from "node:timers/promises";
 import { Zip, ZipPassThrough } from "fflate";
 import type PocketBase from "pocketbase";
 import { slugify } from "@flock/shared/slug";
 import { pbCall } from "../../errors.ts";
-import { createUserClient, type SystemClient } from "../../pocketbase/client.ts";
+import { createUserClient } from "../../pocketbase/client.ts";
 import { parsePocketBaseDate, pocketBaseDay, toPocketBaseDate } from "../../pocketbase/dates.ts";
 import type { DonationRecord, GivingStatementRunRecord, SettingsRecord } from "../../pocketbase/records.ts";
 import { streamRecordUpdate } from "../../pocketbase/stream-upload.ts";
@@ -37,7 +38,11 @@ import {
  * The gifts are read with the treasurer's own token (the rules decide, as for one statement); names,
  * addresses and funds by the system (statement-data.ts). Units go through in batches: a batch's gifts,
  * then its PDFs, each appended to the zip on disk as it is made, so memory holds one batch, never the
- * church's year. Between statements the job yields, so requests are answered meanwhile.
+ * church's year.
+ *
+ * The work runs in a child process (statement-worker.ts), as Markdown renders do: a run is a minute of
+ * CPU for a large church, and the gateway's request thread keeps answering meanwhile; the child runs at
+ * a lower priority and gives its memory back when it ends.
  */
 
 /** A run whose heartbeat is older than this was interrupted (its gateway stopped). */
@@ -45,10 +50,13 @@ export const RUN_STALE_MS = 2 * 60_000;
 /** How often progress is written (at most): readers poll; every unit would be a write per PDF. */
 const PROGRESS_EVERY_MS = 1_000;
 
-export interface StatementRunDeps {
+/** What a run's worker is told: where PocketBase is, who asked (their token reads the gifts), and the system's token. */
+export interface StatementJob {
   pbUrl: string;
-  system: SystemClient;
-  settings: () => Promise<SettingsRecord>;
+  callerToken: string;
+  systemToken: string;
+  runId: string;
+  period: StatementPeriod;
 }
 
 /** Runs started by this process and not finished: tests and shutdown wait for them. */
@@ -74,7 +82,7 @@ export function runStatus(
  * it in the background; answers the run as created.
  */
 export async function startStatementRun(
-  deps: StatementRunDeps,
+  deps: { pbUrl: string; system: { get(): Promise<PocketBase> } },
   callerToken: string,
   callerId: string,
   period: StatementPeriod,
@@ -88,10 +96,45 @@ export async function startStatementRun(
       createdBy: callerId,
     }),
   );
-  const job = workRun(deps, pb, run.id, period).finally(() => inFlight.delete(job));
+  const system = await deps.system.get();
+  const job = runInWorker({
+    pbUrl: deps.pbUrl,
+    callerToken,
+    systemToken: system.authStore.token,
+    runId: run.id,
+    period,
+  }).finally(() => inFlight.delete(job));
   inFlight.add(job);
   return run;
 }
+
+/** The worker process for one run; resolves when it has ended (a run it left unfinished is marked failed). */
+function runInWorker(job: StatementJob): Promise<void> {
+  // No flags of the parent (test runners, inspectors) are passed on; the entry finds a TypeScript loader.
+  const worker = fork(fileURLToPath(new URL("./statement-worker-entry.mjs", import.meta.url)), [], {
+    execArgv: [],
+    serialization: "advanced",
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  worker.send(job);
+  return new Promise((resolve) => {
+    worker.once("exit", (code, signal) => {
+      if (code === 0) return resolve();
+      console.error(`[giving] statement worker stopped (${signal ?? `exit code ${code}`})`, job.runId);
+      void markFailed(createUserClient(job.pbUrl, job.systemToken), job.runId).finally(resolve);
+    });
+  });
+}
+
+const FAILED_MESSAGE =
+  "The statements could not be made. Try again; if it fails again, tell the site's administrator.";
+
+const markFailed = (system: PocketBase, runId: string) =>
+  pbCall(() =>
+    system
+      .collection("giving_statement_runs")
+      .update(runId, { status: "failed", error: FAILED_MESSAGE, heartbeatAt: toPocketBaseDate(new Date()) }),
+  ).catch(() => undefined);
 
 /** Each unit with a gift in the period, as the caller sees the gifts (anonymous gifts have none). */
 async function unitsWithGifts(pb: PocketBase, period: StatementPeriod): Promise<GivingUnit[]> {
@@ -119,8 +162,11 @@ async function pdfBytes(doc: PDFKit.PDFDocument): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-async function workRun(deps: StatementRunDeps, pb: PocketBase, runId: string, period: StatementPeriod) {
-  const system = await deps.system.get();
+/** The run itself (in the worker): every unit's statement into the zip, then the zip onto the run. */
+export async function makeStatements(job: StatementJob): Promise<void> {
+  const { pbUrl, runId, period } = job;
+  const pb = createUserClient(pbUrl, job.callerToken);
+  const system = createUserClient(pbUrl, job.systemToken);
   const progress = (fields: Partial<GivingStatementRunRecord>) =>
     pbCall(() =>
       system.collection("giving_statement_runs").update(runId, {
@@ -134,7 +180,9 @@ async function workRun(deps: StatementRunDeps, pb: PocketBase, runId: string, pe
     await progress({ unitsTotal: units.length, unitsDone: 0 });
     const [funds, brand]: [Awaited<ReturnType<typeof readFunds>>, StatementBrand] = await Promise.all([
       readFunds(system),
-      deps.settings().then((settings) => readBrand(deps.pbUrl, settings)),
+      pbCall(() => system.collection("settings").getList<SettingsRecord>(1, 1)).then((page) =>
+        readBrand(pbUrl, page.items[0]!),
+      ),
     ]);
 
     const path = join(dir, "statements.zip");
@@ -165,7 +213,6 @@ async function workRun(deps: StatementRunDeps, pb: PocketBase, runId: string, pe
         entry.push(await pdfBytes(statementPdf(brand, donor, period, totals)), true);
         done += 1;
         if (file.writableNeedDrain) await once(file, "drain");
-        await yieldToRequests();
       }
       if (Date.now() - wroteAt >= PROGRESS_EVERY_MS) {
         await progress({ unitsDone: done });
@@ -176,8 +223,8 @@ async function workRun(deps: StatementRunDeps, pb: PocketBase, runId: string, pe
     if (!file.writableFinished) await once(file, "finish");
     const { size } = await stat(path);
     await streamRecordUpdate(
-      deps.pbUrl,
-      system.authStore.token,
+      pbUrl,
+      job.systemToken,
       "giving_statement_runs",
       runId,
       { status: "done", unitsDone: done, heartbeatAt: toPocketBaseDate(new Date()) },
@@ -191,10 +238,7 @@ async function workRun(deps: StatementRunDeps, pb: PocketBase, runId: string, pe
     );
   } catch (error) {
     console.error("[giving] statement run", runId, error);
-    await progress({
-      status: "failed",
-      error: "The statements could not be made. Try again; if it fails again, tell the site's administrator.",
-    }).catch(() => undefined);
+    await markFailed(system, runId);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
