@@ -6,6 +6,7 @@ import {
   normalName,
   readImportFile,
   withReferences,
+  writeAllOrNone,
   type DonorLookup,
   type ImportLookups,
 } from "./import.ts";
@@ -136,5 +137,45 @@ describe("a row's reference", () => {
   it("compares names without case or extra spaces, last-first too", () => {
     expect(normalName("  Mark   MEMBER ")).toBe("mark member");
     expect(normalName("Member, Mark")).toBe("mark member");
+  });
+});
+
+describe("writing an import's rows", () => {
+  const rows = Array.from({ length: 20 }, (_, i) => i + 1);
+
+  it("writes every row once, skipping those another import recorded meanwhile", async () => {
+    const created: number[] = [];
+    const outcome = await writeAllOrNone(rows, {
+      create: async (row) => {
+        if (row % 5 === 0) throw new Error("taken");
+        created.push(row);
+        return `gift${row}`;
+      },
+      recordedMeanwhile: async () => true,
+      remove: async () => {
+        throw new Error("nothing is removed");
+      },
+    });
+    expect("written" in outcome && outcome.written.sort((a, b) => a - b)).toEqual(rows.filter((r) => r % 5));
+    expect(created.sort((a, b) => a - b)).toEqual(rows.filter((r) => r % 5));
+  });
+
+  it("on a failure, stops and removes every row it wrote: all or none", async () => {
+    const stored = new Set<string>();
+    const refusal = new Error("refused");
+    const outcome = await writeAllOrNone(rows, {
+      create: async (row) => {
+        await new Promise((resolve) => setTimeout(resolve, row % 3));
+        if (row === 7) throw refusal;
+        stored.add(`gift${row}`);
+        return `gift${row}`;
+      },
+      recordedMeanwhile: async () => false,
+      remove: async (id) => {
+        stored.delete(id);
+      },
+    });
+    expect(outcome).toEqual({ failed: { row: 7, error: refusal } });
+    expect([...stored]).toEqual([]);
   });
 });

@@ -412,6 +412,40 @@ async function recordedMeanwhile(ctx: GatewayContext, reference: string, error: 
   return found.items.length > 0;
 }
 
+/**
+ * Write `rows` all or none, a few at a time (PocketBase saves one at a time, but each gift's round trip
+ * and hook overlap the others': 5,000 rows took 52 s one by one on the 2-core machine, 37 s four at a
+ * time). A row another request recorded meanwhile is skipped; any other failure stops the writers and
+ * removes every row this call wrote, and is answered with the row that failed.
+ */
+export async function writeAllOrNone<Row>(
+  rows: readonly Row[],
+  io: {
+    create(row: Row): Promise<string>;
+    recordedMeanwhile(row: Row, error: unknown): Promise<boolean>;
+    remove(id: string): Promise<void>;
+  },
+  writers = IMPORT_WRITERS,
+): Promise<{ written: Row[] } | { failed: { row: Row; error: unknown } }> {
+  const written: Array<{ row: Row; id: string }> = [];
+  const failures: Array<{ row: Row; error: unknown }> = [];
+  let next = 0;
+  const writer = async () => {
+    while (!failures.length && next < rows.length) {
+      const row = rows[next++]!;
+      try {
+        written.push({ row, id: await io.create(row) });
+      } catch (error) {
+        if (!(await io.recordedMeanwhile(row, error))) failures.push({ row, error });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: writers }, writer));
+  if (!failures.length) return { written: written.map((w) => w.row) };
+  for (const { id } of written) await io.remove(id);
+  return { failed: failures[0]! };
+}
+
 export const givingImportResolvers: Resolvers = {
   Mutation: {
     async previewGivingImport(_, { csv }, ctx) {
@@ -434,47 +468,36 @@ export const givingImportResolvers: Resolvers = {
           `The file now has ${accepted.length} acceptable rows, not the ${acceptedRows} previewed (a fund or a person changed meanwhile): preview it again. Nothing was imported.`,
           "preview_outdated",
         );
-      const toWrite = accepted.filter((row) => !existing.has(row.reference));
-      let alreadyImported = accepted.length - toWrite.length;
-      const written: string[] = [];
-      let createdCents = 0;
-      const failures: Array<{ row: CheckedRow; error: unknown }> = [];
-      // A few writers side by side: PocketBase saves one at a time, but each gift's round trip and hook
-      // overlap the others' (5,000 rows took 52 s one by one on the 2-core machine).
-      let next = 0;
-      const writer = async () => {
-        while (!failures.length && next < toWrite.length) {
-          const row = toWrite[next++]!;
-          try {
-            const gift = await ctx.pb.collection("donations").create<DonationRecord>({
-              person: row.donor?.personId ?? "",
-              individual: false,
-              date: pocketBaseDay(row.date),
-              amountCents: row.amountCents,
-              method: row.method,
-              chequeNumber: row.chequeNumber,
-              note: row.note,
-              splits: [{ fund: row.fund!.id, amountCents: row.amountCents }],
-              source: "import",
-              providerRef: row.reference,
-            });
-            written.push(gift.id);
-            createdCents += row.amountCents!;
-          } catch (error) {
-            // Imported at the same moment by another request: recorded once, by it.
-            if (await recordedMeanwhile(ctx, row.reference, error)) alreadyImported += 1;
-            else failures.push({ row, error });
-          }
-        }
-      };
-      await Promise.all(Array.from({ length: IMPORT_WRITERS }, writer));
-      if (failures.length) {
-        // All or none: the rows this import wrote are removed again.
-        for (const id of written)
-          await writeAsCaller(() => ctx.pb.collection("donations").delete(id)).catch((undo: unknown) =>
-            console.error(`[giving-import] could not remove gift ${id} after a failed import:`, undo),
-          );
-        const { row, error } = failures[0]!;
+      const outcome = await writeAllOrNone(
+        accepted.filter((row) => !existing.has(row.reference)),
+        {
+          create: async (row) =>
+            (
+              await ctx.pb.collection("donations").create<DonationRecord>({
+                person: row.donor?.personId ?? "",
+                individual: false,
+                date: pocketBaseDay(row.date),
+                amountCents: row.amountCents,
+                method: row.method,
+                chequeNumber: row.chequeNumber,
+                note: row.note,
+                splits: [{ fund: row.fund!.id, amountCents: row.amountCents }],
+                source: "import",
+                providerRef: row.reference,
+              })
+            ).id,
+          // Imported at the same moment by another request: recorded once, by it.
+          recordedMeanwhile: (row, error) => recordedMeanwhile(ctx, row.reference, error),
+          remove: (id) =>
+            writeAsCaller(() => ctx.pb.collection("donations").delete(id)).then(
+              () => undefined,
+              (undo: unknown) =>
+                console.error(`[giving-import] could not remove gift ${id} after a failed import:`, undo),
+            ),
+        },
+      );
+      if ("failed" in outcome) {
+        const { row, error } = outcome.failed;
         if (error instanceof ClientResponseError && error.status === 400)
           throw conflict(
             `Line ${row.line} could not be recorded (${error.message}): nothing was imported. Preview the file again.`,
@@ -483,10 +506,11 @@ export const givingImportResolvers: Resolvers = {
           );
         return writeAsCaller(() => Promise.reject(error));
       }
+      const written = outcome.written;
       return {
         created: written.length,
-        createdCents,
-        alreadyImported,
+        createdCents: written.reduce((sum, row) => sum + row.amountCents!, 0),
+        alreadyImported: accepted.length - written.length,
         refusedRows: checked.filter((row) => !row.accepted),
       };
     },
