@@ -26,15 +26,24 @@ export function splitsBalance(amountCents: number, splits: readonly { amountCent
 }
 
 /**
+ * The provider's fee on a charge, in whole cents: `percent` % of it rounded half up to the cent (as card
+ * providers round), plus `fixedCents`. In integers (the percent in hundredths: 2.9 % is 290/10,000), since
+ * in floating point 500 × 0.029 is 14.499999999999998 and would round down a fee of exactly 14.5¢.
+ */
+export function providerFee(chargeCents: number, fee: { percent: number; fixedCents: number }): number {
+  const hundredthsOfPercent = Math.round(fee.percent * 100);
+  return Math.floor((chargeCents * hundredthsOfPercent + 5000) / 10000) + fee.fixedCents;
+}
+
+/**
  * What to charge so that the church receives `amountCents` after the provider's fee of `percent` % plus
- * `fixedCents` (a donor who chooses to cover the fee): the smallest whole-cent charge whose fee, rounded to
- * the cent as providers round it, leaves at least the gift.
+ * `fixedCents` (a donor who chooses to cover the fee): the smallest whole-cent charge whose fee
+ * (providerFee) leaves at least the gift. Starts from ceil((amount + fixed) / (1 − percent/100)) and steps a
+ * cent either way for the fee's rounding.
  */
 export function coverFee(amountCents: number, fee: { percent: number; fixedCents: number }): number {
-  const rate = fee.percent / 100;
-  let charge = Math.ceil((amountCents + fee.fixedCents) / (1 - rate));
-  // Providers round the fee half up; step back while a cent less still leaves the whole gift.
-  const leaves = (gross: number) => gross - Math.round(gross * rate) - fee.fixedCents;
+  const leaves = (charge: number) => charge - providerFee(charge, fee);
+  let charge = Math.ceil((amountCents + fee.fixedCents) / (1 - fee.percent / 100));
   while (charge > amountCents && leaves(charge - 1) >= amountCents) charge -= 1;
   while (leaves(charge) < amountCents) charge += 1;
   return charge;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { coverFee, providerFee } from "@flock/shared/money";
 import { ConfigurationError, paymentsFromEnv } from "../config.ts";
 import {
   FAKE_STRIPE_WEBHOOK_SECRET,
@@ -145,6 +146,45 @@ describe("Stripe's webhooks", () => {
     expect(read("customer.subscription.deleted", { ...sub, status: "canceled" })).toMatchObject({
       status: "cancelled",
     });
+  });
+});
+
+describe("covering the fee (shared/src/money.ts#coverFee, docs/DEPLOYMENT.md)", () => {
+  // The fee as the provider takes it, worked out apart from money.ts: in exact decimals (BigInt, the
+  // percent in hundredths), rounded half up to the cent, plus the fixed part.
+  const leaves = (charge: number, fee: { percent: number; fixedCents: number }) => {
+    const exact = BigInt(charge) * BigInt(Math.round(fee.percent * 100)); // in 1/10,000 of a cent
+    const cents = exact / 10000n + (exact % 10000n >= 5000n ? 1n : 0n);
+    return charge - Number(cents) - fee.fixedCents;
+  };
+
+  it("charges the least whole-cent amount that leaves the whole gift, for every gift up to 200.00", () => {
+    for (const fee of [
+      { percent: 2.9, fixedCents: 30 },
+      { percent: 1.5, fixedCents: 20 },
+      { percent: 3.4, fixedCents: 0 },
+      { percent: 0, fixedCents: 0 },
+    ]) {
+      for (let gift = 1; gift <= 20_000; gift++) {
+        const charge = coverFee(gift, fee);
+        if (!Number.isInteger(charge) || leaves(charge, fee) < gift || leaves(charge - 1, fee) >= gift)
+          expect.fail(`${gift} cents with ${fee.percent}% + ${fee.fixedCents}: charged ${charge}`);
+        // The documented formula, ceil((gift + fixed) / (1 − rate)), is within a cent of it.
+        const formula = Math.ceil((gift + fee.fixedCents) / (1 - fee.percent / 100));
+        if (Math.abs(formula - charge) > 1) expect.fail(`${gift}: formula ${formula}, charged ${charge}`);
+      }
+    }
+  });
+
+  it("gives the figures /give shows, and a fee of exactly half a cent rounds up", () => {
+    const fee = { percent: 2.9, fixedCents: 30 };
+    // 2.9 % of 5.00 is 14.5¢: the provider takes 15¢ (floating point says 14.499…).
+    expect(providerFee(500, fee)).toBe(45);
+    expect(coverFee(456, fee)).toBe(501);
+    expect(coverFee(2500, fee)).toBe(2606);
+    expect(coverFee(5000, fee)).toBe(5180);
+    expect(coverFee(4000, fee)).toBe(4150);
+    expect(coverFee(1, fee)).toBe(32);
   });
 });
 
