@@ -142,6 +142,16 @@ const PB_FIELD_CODES: Record<string, string> = {
   validation_checked_out: "checked_out",
   validation_wrong_code: "wrong_code",
   validation_code_required: "code_required",
+  // Giving's hook (pb_hooks/lib/giving.js).
+  validation_batch_closed: "batch_closed",
+  validation_batch_not_empty: "batch_not_empty",
+  validation_totals_mismatch: "totals_mismatch",
+  validation_reason_required: "reason_required",
+  validation_splits_invalid: "splits_invalid",
+  validation_splits_sum: "splits_sum",
+  validation_fund_not_found: "fund_not_found",
+  validation_fund_closed: "fund_closed",
+  validation_person_not_found: "person_not_found",
 };
 
 /**

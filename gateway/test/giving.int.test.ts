@@ -28,6 +28,7 @@ import {
   GivingCreateBatchDocument,
   GivingCreateDonationDocument,
   GivingCreateFundDocument,
+  GivingDonorsDocument,
   GivingDeleteDonationDocument,
   GivingMineDocument,
   GivingReopenDocument,
@@ -105,6 +106,35 @@ describe("funds", () => {
       input: { name: " ", deductible: true, visibility: "HIDDEN" },
     });
     expect(Object.keys(fieldErrors(bad))).toEqual(["name"]);
+  });
+});
+
+describe("finding a donor", () => {
+  it("every word typed starts a name (first, last or preferred); archived people and bad searches are not found", async () => {
+    const last = `Quill${run}`;
+    const [found, archived] = await Promise.all(
+      ["active", "archived"].map((recordStatus) =>
+        su
+          .collection("people")
+          .create({ firstName: "Marguerite", preferredName: "Peggy", lastName: last, recordStatus }),
+      ),
+    );
+    const search = async (text: string) =>
+      (await gql(treasurer).execute(GivingDonorsDocument, { search: text })).data?.givingDonors.map(
+        (d) => d.personId,
+      );
+    expect(await search(`marg ${last.slice(0, 7)}`)).toEqual([found!.id]);
+    expect(await search(`${last} peg`)).toEqual([found!.id]);
+    // Words must start a name: the middle of one is not a match.
+    expect(await search(`argue ${last}`)).toEqual([]);
+    expect(await search(`marg nobody${run}`)).toEqual([]);
+    expect(await search(last)).not.toContain(archived!.id);
+    expect(
+      Object.keys(fieldErrors(await gql(treasurer).execute(GivingDonorsDocument, { search: "m" }))),
+    ).toEqual(["search"]);
+    // Finding people is for those who record gifts.
+    const summary = await financeUser(["giving.view_summary"]);
+    expect(errorCode(await gql(summary).execute(GivingDonorsDocument, { search: last }))).toBe("FORBIDDEN");
   });
 });
 

@@ -50,6 +50,11 @@ const adminServing = withMessages(
   () => import("../features/serving/admin/index.ts"),
 );
 
+const adminGiving = withMessages(
+  ["admin", "admin-giving"],
+  () => import("../features/giving/admin/index.ts"),
+);
+
 /** /admin opens the first section this user may use. */
 function AdminHome() {
   const can = useAbilities();
@@ -77,7 +82,9 @@ function AdminHome() {
                         ? "prayer"
                         : can.operateCheckin
                           ? "checkin"
-                          : "settings";
+                          : can.viewGivingSummary
+                            ? "giving"
+                            : "settings";
   return <Navigate to={section} replace />;
 }
 
@@ -220,6 +227,22 @@ const routes = (
         element={
           <RequireAbility ability="operateCheckin">
             {lazyPage(adminCheckin, (m) => m.AdminCheckinReportPage)}
+          </RequireAbility>
+        }
+      />
+      <Route
+        path="giving"
+        element={
+          <RequireAbility ability="viewGivingSummary">
+            {lazyPage(adminGiving, (m) => m.AdminGivingPage)}
+          </RequireAbility>
+        }
+      />
+      <Route
+        path="giving/batches/:id"
+        element={
+          <RequireAbility ability="viewGivingSummary">
+            {lazyPage(adminGiving, (m) => m.AdminGivingBatchPage)}
           </RequireAbility>
         }
       />

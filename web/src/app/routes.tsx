@@ -27,6 +27,8 @@ const eventPages = withMessages(["events"], () => import("../features/events/eve
 const groups = withMessages(["groups"], () => import("../features/groups/pages.tsx"));
 const serving = withMessages(["serving"], () => import("../features/serving/pages.tsx"));
 const checkin = withMessages(["checkin"], () => import("../features/checkin/pages.tsx"));
+const give = withMessages(["give"], () => import("../features/giving/give.tsx"));
+const giving = withMessages(["giving", "give"], () => import("../features/giving/pages.tsx"));
 const servingPlan = withMessages(["serving"], () => import("../features/serving/PlanPage.tsx"));
 // A team leader who is not staff schedules their team under My serving, on the staff screens.
 const servingLeader = withMessages(
@@ -117,6 +119,8 @@ export function AppRoutes() {
           path="checkin/rooms/:sessionId/:roomId"
           element={<RequireViewer>{lazyPage(checkin, (m) => m.CheckinRoomPage)}</RequireViewer>}
         />
+        <Route path="give" element={lazyPage(give, (m) => m.GivePage)} />
+        <Route path="give/thanks" element={lazyPage(give, (m) => m.GiveThanksPage)} />
         <Route path="visit" element={lazyPage(visit, (m) => m.VisitPage)} />
         <Route path="developers" element={lazyPage(developers, (m) => m.DevelopersPage)} />
         <Route path="me" element={<RequireViewer>{lazyPage(me, (m) => m.MeLayout)}</RequireViewer>}>
@@ -128,6 +132,7 @@ export function AppRoutes() {
           <Route path="notifications" element={lazyPage(notifications, (m) => m.NotificationsPage)} />
           <Route path="serving" element={lazyPage(serving, (m) => m.MyServingPage)} />
           <Route path="checkins" element={lazyPage(checkin, (m) => m.MyCheckinsPage)} />
+          <Route path="giving" element={lazyPage(giving, (m) => m.MyGivingPage)} />
           <Route path="serving/teams/:id" element={lazyPage(servingLeader, (m) => m.AdminServingTeamPage)} />
           <Route
             path="serving/schedule"

@@ -2,7 +2,7 @@
 // Module state rather than React state: a page's chunk asks for its catalogs before React renders it
 // (app/routes.tsx), and an arrival must not re-render the whole app unless something waits for it.
 import { shell } from "./en/shell.ts";
-import { areaOf, CATALOGS, type Area, type Messages } from "./catalogs.ts";
+import { areaOf, CATALOGS, type Area, type CatalogModule, type Messages } from "./catalogs.ts";
 import { LOCALES, type Locale } from "./format.ts";
 
 /** Each language's messages from every catalog that has arrived, merged for lookups by key. */
@@ -29,10 +29,10 @@ function fetchCatalog(locale: Locale, area: Area): Promise<void> {
   if (arrived.has(key)) return Promise.resolve();
   let pending = fetching.get(key);
   if (!pending) {
-    const load = (CATALOGS[area] as Partial<Record<Locale, () => Promise<Messages>>>)[locale];
+    const load = (CATALOGS[area] as Partial<Record<Locale, () => Promise<CatalogModule>>>)[locale];
     pending = (load ? load() : Promise.reject(new Error(`No ${locale} catalog for ${area}`))).then(
-      (messages) => {
-        Object.assign(dictionaries.get(locale)!, messages);
+      (module) => {
+        Object.assign(dictionaries.get(locale)!, Object.values(module)[0]);
         arrived.add(key);
         settled.add(key);
         fetching.delete(key);

@@ -20,6 +20,7 @@ const NONE: Abilities = {
   manageGroups: false,
   manageServing: false,
   operateCheckin: false,
+  viewGivingSummary: false,
   viewPeople: false,
   managePeople: false,
   moderatePrayer: false,

@@ -213,6 +213,7 @@ export const givingResolvers: Resolvers = {
         viewSummary: can(user, "viewGivingSummary"),
         view: can(user, "viewGiving"),
         manage: can(user, "manageGiving"),
+        currency: (await ctx.publicSettings.get()).currency || "USD",
       };
     },
     async funds(_, __, ctx) {
@@ -274,11 +275,14 @@ export const givingResolvers: Resolvers = {
         });
       // Finance need not read people records: the system finds names, and gives only name and household.
       const system = await ctx.system.get();
+      // "mark sm" finds Mark Smith: every word typed starts one of the names.
+      const words = q.split(/\s+/).slice(0, 4);
+      const byWords = words
+        .map((_, i) => `(firstName ~ {:w${i}} || lastName ~ {:w${i}} || preferredName ~ {:w${i}})`)
+        .join(" && ");
+      const params = Object.fromEntries(words.map((word, i) => [`w${i}`, `${word}%`]));
       const people = await system.collection("people").getList<PersonRecord>(1, 10, {
-        filter: system.filter(
-          '(firstName ~ {:q} || lastName ~ {:q} || preferredName ~ {:q}) && recordStatus != "archived"',
-          { q },
-        ),
+        filter: system.filter(`${byWords} && recordStatus != "archived"`, params),
         fields: "id",
         sort: "lastName,firstName",
         skipTotal: true,

@@ -48,6 +48,11 @@ export function AdminLayout() {
               <NavLink to="/admin/checkin">{t("admin.checkin")}</NavLink>
             </li>
           )}
+          {can.viewGivingSummary && (
+            <li>
+              <NavLink to="/admin/giving">{t("admin.giving")}</NavLink>
+            </li>
+          )}
           {can.useMediaLibrary && (
             <li>
               <NavLink to="/admin/media">{t("admin.media")}</NavLink>

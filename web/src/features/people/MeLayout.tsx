@@ -8,6 +8,7 @@ export const ME_SECTIONS = [
   { path: "/me/privacy", key: "me.nav.privacy" },
   { path: "/me/serving", key: "me.nav.serving" },
   { path: "/me/checkins", key: "me.nav.checkins" },
+  { path: "/me/giving", key: "me.nav.giving" },
   { path: "/me/notifications", key: "me.nav.notifications" },
   { path: "/me/data", key: "me.nav.data" },
 ] as const;

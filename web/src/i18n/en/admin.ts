@@ -111,6 +111,7 @@ export const admin = {
   "admin.groups": "Groups",
   "admin.serving": "Serving teams",
   "admin.checkin": "Child check-in",
+  "admin.giving": "Giving",
   "admin.table.bulk": "Act on the chosen rows",
   "admin.table.chosen": "{count, plural, one {# chosen} other {# chosen}}",
   "admin.table.clear": "Clear the choice",

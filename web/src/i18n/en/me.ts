@@ -185,6 +185,7 @@ export const me = {
   "me.nav.notifications": "Notifications",
   "me.nav.serving": "My serving",
   "me.nav.checkins": "Check-in",
+  "me.nav.giving": "Giving",
   "me.groupsTitle": "My groups",
   "me.groupsNone": "You're not in a group yet.",
   "me.groupsFind": "Find a group",

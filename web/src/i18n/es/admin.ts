@@ -116,6 +116,7 @@ export const admin: Record<keyof typeof english, string> = {
   "admin.groups": "Grupos",
   "admin.serving": "Equipos de servicio",
   "admin.checkin": "Registro de niños",
+  "admin.giving": "Ofrendas",
   "admin.table.bulk": "Actuar sobre las filas elegidas",
   "admin.table.chosen": "{count, plural, one {# elegida} other {# elegidas}}",
   "admin.table.clear": "Quitar la selección",

@@ -189,6 +189,7 @@ export const me: Record<keyof typeof english, string> = {
   "me.nav.notifications": "Notificaciones",
   "me.nav.serving": "Mi servicio",
   "me.nav.checkins": "Registro de niños",
+  "me.nav.giving": "Ofrendas",
   "me.groupsTitle": "Mis grupos",
   "me.groupsNone": "Todavía no estás en ningún grupo.",
   "me.groupsFind": "Busca un grupo",

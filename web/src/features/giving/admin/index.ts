@@ -1,0 +1,5 @@
+// The treasurer's giving screens (issue 29): their own lazy chunk, never in a visitor's or member's load.
+import "../../../styles/staff.css";
+import "./admin-giving.css";
+export { AdminGivingPage } from "./AdminGivingPage.tsx";
+export { AdminGivingBatchPage } from "./AdminGivingBatchPage.tsx";
