@@ -126,9 +126,7 @@ describe("a treasurer's batch", () => {
         await type(page, gift.cheque);
       }
       await page.keyboard.press("Enter");
-      await expect
-        .poll(() => entered.textContent(), SLOW)
-        .toContain(`${i + 1} gift${i === 0 ? "" : "s"}`);
+      await expect.poll(() => entered.textContent(), SLOW).toContain(`${i + 1} gift${i === 0 ? "" : "s"}`);
       // The next gift starts in the donor field, empty.
       await expect.poll(() => donor.inputValue(), SLOW).toBe("");
       // The method is remembered; go back to cash for the next unless it says otherwise.
@@ -150,7 +148,15 @@ describe("a treasurer's batch", () => {
     const rows = page.getByRole("table", { name: "Gifts in this batch" }).getByRole("row");
     expect(await rows.count()).toBe(GIFTS.length + 1);
     const text = await page.getByRole("table", { name: "Gifts in this batch" }).textContent();
-    for (const expected of ["Mark Member", "Cheque 2041", "Anonymous", "$17.35", "Missions", "Coffee & Books", "Card"])
+    for (const expected of [
+      "Mark Member",
+      "Cheque 2041",
+      "Anonymous",
+      "$17.35",
+      "Missions",
+      "Coffee & Books",
+      "Card",
+    ])
       expect(text).toContain(expected);
     await expectAccessible(page);
 
