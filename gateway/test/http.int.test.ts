@@ -284,6 +284,8 @@ describe("the web app", () => {
     expect(await login.text()).toContain(`<title>Sign in · ${settings.churchName}</title>`);
     for (const [path, title] of [
       ["/visit", "Plan a visit"],
+      ["/give", "Give"],
+      ["/give/thanks", "Thank you"],
       ["/prayer", "Prayer wall"],
       ["/directory", "Directory"],
       ["/prayer/abc123", "Prayer request"],

@@ -500,6 +500,7 @@ describe("for integrators and link previews", () => {
     const map = await (await fetch(`${url}/sitemap.xml`)).text();
     expect(map).toContain("<loc>http://flock.test/prayer</loc>");
     expect(map).toContain("<loc>http://flock.test/visit</loc>");
+    expect(map).toContain("<loc>http://flock.test/give</loc>");
   });
 
   it("RSS: full HTML in content:encoded, a guid from the post's id that survives a new slug, ETag/Last-Modified and 304", async () => {

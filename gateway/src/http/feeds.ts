@@ -55,6 +55,7 @@ export async function sitemap(guest: PocketBase, origin: string): Promise<string
     entry("/news"),
     entry("/prayer"),
     entry("/visit"),
+    entry("/give"),
     entry("/sermons"),
     entry("/events"),
     entry("/groups"),
