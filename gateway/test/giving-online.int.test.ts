@@ -8,6 +8,7 @@
  * writes recurring_gifts and giving_provider_events, as a table through REST and GraphQL.
  */
 import { randomUUID } from "node:crypto";
+import { EventSource } from "eventsource";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type PocketBase from "pocketbase";
 import type { Gateway } from "../src/index.ts";
@@ -40,6 +41,10 @@ import {
   subscriptionInvoice,
   type FakeSession,
 } from "../../scripts/lib/fake-stripe.ts";
+import { describeRealtimeColumn } from "./realtime-recording.ts";
+
+// The PocketBase SDK's realtime needs an EventSource (Node 20 has none).
+(globalThis as { EventSource?: unknown }).EventSource ??= EventSource;
 
 const stripe = new FakeStripe();
 let gateway: Gateway;
@@ -54,6 +59,7 @@ let member: TestUser;
 let otherMember: TestUser;
 let treasurer: TestUser;
 let pastor: TestUser;
+let tableGift: RecurringGiftRecord;
 
 /** A user whose only role grants `permissions`. */
 async function financeUser(permissions: PermissionName[]): Promise<TestUser> {
@@ -79,6 +85,16 @@ beforeAll(async () => {
   otherMember = await createUser();
   treasurer = await financeUser(["giving.view", "giving.manage"]);
   pastor = await createUser({ roles: ["Pastor"] });
+  // The authorization tables' recurring gift: otherMember's, made as the provider's events make one.
+  tableGift = await su.collection("recurring_gifts").create<RecurringGiftRecord>({
+    person: otherMember.personId,
+    fund: general.id,
+    amountCents: 500,
+    currency: "USD",
+    interval: "monthly",
+    status: "active",
+    providerRef: `sub_table_${run}`,
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -499,19 +515,7 @@ describe("recurring gifts", () => {
 });
 
 describe("who reads and writes the online giving collections", () => {
-  let own: RecurringGiftRecord;
-  beforeAll(async () => {
-    own = await su.collection("recurring_gifts").create<RecurringGiftRecord>({
-      person: otherMember.personId,
-      fund: general.id,
-      amountCents: 500,
-      currency: "USD",
-      interval: "monthly",
-      status: "active",
-      providerRef: `sub_table_${run}`,
-    });
-  });
-
+  const own = () => tableGift;
   it("recurring_gifts: the member reads their own, finance reads all, nobody writes (REST and GraphQL)", async () => {
     // persona → [sees the gift through REST list, REST view status]
     const table: Array<[string, TestUser | null, boolean, number]> = [
@@ -528,15 +532,15 @@ describe("who reads and writes the online giving collections", () => {
         .getFullList()
         .catch(() => []);
       expect(
-        listed.some((r) => r.id === own.id),
+        listed.some((r) => r.id === own().id),
         `${who} list`,
       ).toBe(sees);
-      expect(await restStatus(() => pb.collection("recurring_gifts").getOne(own.id)), `${who} view`).toBe(
+      expect(await restStatus(() => pb.collection("recurring_gifts").getOne(own().id)), `${who} view`).toBe(
         view,
       );
       // Writes are the system's: a status flipped here would leave the card charged at the provider.
       expect(
-        await restStatus(() => pb.collection("recurring_gifts").update(own.id, { status: "cancelled" })),
+        await restStatus(() => pb.collection("recurring_gifts").update(own().id, { status: "cancelled" })),
         `${who} update`,
       ).not.toBe(200);
       expect(
@@ -553,17 +557,17 @@ describe("who reads and writes the online giving collections", () => {
         `${who} create`,
       ).not.toBe(200);
       expect(
-        await restStatus(() => pb.collection("recurring_gifts").delete(own.id)),
+        await restStatus(() => pb.collection("recurring_gifts").delete(own().id)),
         `${who} delete`,
       ).not.toBe(200);
     }
-    expect((await su.collection("recurring_gifts").getOne(own.id)).status).toBe("active");
+    expect((await su.collection("recurring_gifts").getOne(own().id)).status).toBe("active");
     // GraphQL: myRecurringGifts is the caller's own, whoever reads all through REST.
     const mine = await gql(otherMember).execute(GivingMyRecurringDocument);
-    expect(mine.data!.myRecurringGifts.map((g) => g.id)).toContain(own.id);
+    expect(mine.data!.myRecurringGifts.map((g) => g.id)).toContain(own().id);
     for (const user of [member, treasurer, pastor]) {
       const theirs = await gql(user).execute(GivingMyRecurringDocument);
-      expect(theirs.data!.myRecurringGifts.map((g) => g.id)).not.toContain(own.id);
+      expect(theirs.data!.myRecurringGifts.map((g) => g.id)).not.toContain(own().id);
     }
     expect(errorCode(await gql(null).execute(GivingMyRecurringDocument))).toBe("UNAUTHENTICATED");
   });
@@ -581,4 +585,19 @@ describe("who reads and writes the online giving collections", () => {
       ).not.toBe(200);
     }
   });
+});
+
+// PocketBase's own realtime: a change to a recurring gift reaches its member and finance, nobody else.
+const PERSONAS = ["visitor", "owner", "member", "pastor", "treasurer"] as const;
+type Persona = (typeof PERSONAS)[number];
+const personaUser = (who: Persona): TestUser | null =>
+  ({ visitor: null, owner: otherMember, member, pastor, treasurer })[who];
+describeRealtimeColumn({
+  personas: PERSONAS,
+  collections: ["recurring_gifts"] as const,
+  targetKeys: () => ["gift"],
+  targetId: () => tableGift.id,
+  allowedTargets: (_, who) => (who === "owner" || who === "treasurer" ? ["gift"] : []),
+  client: (who) => pbAs(personaUser(who)),
+  su: () => su,
 });
