@@ -265,6 +265,32 @@ describe("the provider's webhook", () => {
     expect(await donationsOf(object.payment_intent as string)).toHaveLength(1);
   });
 
+  it("answers 409 while another delivery holds the event, and a failed one leaves it for the provider's retry", async () => {
+    const session = await startGift(null, { amountCents: 555 });
+    const object = completedSession(session);
+    const event = signedEvent("checkout.session.completed", object);
+    // Another delivery of this event is being handled right now (its claim is fresh).
+    const held = await su
+      .collection("giving_provider_events")
+      .create({ eventId: event.id, type: "gift_paid", status: "processing" });
+    expect((await deliver(event)).status).toBe(409);
+    expect(await donationsOf(object.payment_intent as string)).toHaveLength(0);
+    // That delivery failed and let go: the provider's retry records it.
+    await su.collection("giving_provider_events").delete(held.id);
+    expect((await deliver(event)).status).toBe(200);
+    expect(await donationsOf(object.payment_intent as string)).toHaveLength(1);
+
+    // A payment PocketBase's hook refuses (a fund that does not exist): 500, and no claim is kept.
+    const broken = signedEvent("checkout.session.completed", {
+      ...completedSession(session),
+      payment_intent: `pi_test_broken_${run}`,
+      metadata: { ...session.metadata, flock_fund: "nosuchfund00000" },
+    });
+    expect((await deliver(broken)).status).toBe(500);
+    expect(await claimsOf(broken.id)).toHaveLength(0);
+    expect(await donationsOf(`pi_test_broken_${run}`)).toHaveLength(0);
+  });
+
   it("records one gift per payment even when two different events tell of it", async () => {
     const session = await startGift(null, { amountCents: 999 });
     const object = completedSession(session);
