@@ -56,35 +56,38 @@ export interface RecurringFacts {
   interval: RecurringInterval;
 }
 
-/** What a verified provider event means for the church's records. `eventId` is the provider's, unique. */
-export type ProviderEvent =
-  | {
-      kind: "gift_paid";
-      eventId: string;
-      /** The provider's id of the payment: one gift per payment, however often it is told. */
-      paymentRef: string;
-      /** What was paid (the gift and any covered fee). */
-      amountCents: number;
-      coveredFeeCents: number;
-      currency: string;
-      fundId: string;
-      /** The signed-in donor who started the checkout; null for a visitor (an anonymous gift). */
-      personId: string | null;
-      /** When it was paid. */
-      paidAt: Date;
-      /** The recurring gift this payment belongs to, if it is one. */
-      recurring: RecurringFacts | null;
-    }
-  | { kind: "recurring_started"; eventId: string; recurring: RecurringFacts }
-  | { kind: "recurring_failed"; eventId: string; failedAt: Date; recurring: RecurringFacts }
-  | {
-      kind: "recurring_changed";
-      eventId: string;
-      ref: string;
-      status: "active" | "paused" | "cancelled";
-    }
-  /** An event the church keeps nothing of (the provider sends many kinds), or one without our metadata. */
-  | { kind: "ignored"; eventId: string; type: string };
+/** Every provider event: its id (the provider's, unique) and its type as the provider names it. */
+interface EventBase {
+  eventId: string;
+  /** "checkout.session.completed", "invoice.paid"…: kept with the event's claim, for whoever reads the log. */
+  type: string;
+}
+
+/** What a verified provider event means for the church's records. */
+export type ProviderEvent = EventBase &
+  (
+    | {
+        kind: "gift_paid";
+        /** The provider's id of the payment: one gift per payment, however often it is told. */
+        paymentRef: string;
+        /** What was paid (the gift and any covered fee). */
+        amountCents: number;
+        coveredFeeCents: number;
+        currency: string;
+        fundId: string;
+        /** The signed-in donor who started the checkout; null for a visitor (an anonymous gift). */
+        personId: string | null;
+        /** When it was paid. */
+        paidAt: Date;
+        /** The recurring gift this payment belongs to, if it is one. */
+        recurring: RecurringFacts | null;
+      }
+    | { kind: "recurring_started"; recurring: RecurringFacts }
+    | { kind: "recurring_failed"; failedAt: Date; recurring: RecurringFacts }
+    | { kind: "recurring_changed"; ref: string; status: "active" | "paused" | "cancelled" }
+    /** An event the church keeps nothing of (the provider sends many kinds), or one without our metadata. */
+    | { kind: "ignored" }
+  );
 
 /** The webhook's signature did not verify (or the body is not an event): refuse it, write nothing. */
 export class WebhookSignatureError extends Error {

@@ -64,6 +64,7 @@ describe("Stripe's webhooks", () => {
     expect(event).toEqual({
       kind: "gift_paid",
       eventId: expect.stringMatching(/^evt_test_/),
+      type: "checkout.session.completed",
       paymentRef: "pi_1",
       amountCents: 5180,
       coveredFeeCents: 180,

@@ -134,7 +134,8 @@ function recurringFacts(
 
 /** A verified Stripe event in the church's terms (see ProviderEvent). */
 export function readEvent(event: Stripe.Event): ProviderEvent {
-  const ignored = { kind: "ignored", eventId: event.id, type: event.type } as const;
+  const base = { eventId: event.id, type: event.type };
+  const ignored = { ...base, kind: "ignored" } as const;
   switch (event.type) {
     case "checkout.session.completed":
     case "checkout.session.async_payment_succeeded": {
@@ -150,13 +151,13 @@ export function readEvent(event: Stripe.Event): ProviderEvent {
           session.amount_total ?? 0,
           session.currency ?? "",
         );
-        return recurring ? { kind: "recurring_started", eventId: event.id, recurring } : ignored;
+        return recurring ? { ...base, kind: "recurring_started", recurring } : ignored;
       }
       // A bank debit completes the session unpaid; its async_payment_succeeded comes when it is paid.
       if (session.payment_status !== "paid" || !session.amount_total) return ignored;
       return {
+        ...base,
         kind: "gift_paid",
-        eventId: event.id,
         paymentRef: idOf(session.payment_intent) || session.id,
         amountCents: session.amount_total,
         coveredFeeCents: centsOf(metadata[GIFT_METADATA.coveredFee]),
@@ -180,15 +181,15 @@ export function readEvent(event: Stripe.Event): ProviderEvent {
       if (!recurring) return ignored;
       if (event.type === "invoice.payment_failed")
         return {
+          ...base,
           kind: "recurring_failed",
-          eventId: event.id,
           failedAt: new Date(event.created * 1000),
           recurring,
         };
       if (!invoice.amount_paid) return ignored;
       return {
+        ...base,
         kind: "gift_paid",
-        eventId: event.id,
         paymentRef: invoice.id ?? "",
         amountCents: invoice.amount_paid,
         coveredFeeCents: recurring.coveredFeeCents,
@@ -209,7 +210,7 @@ export function readEvent(event: Stripe.Event): ProviderEvent {
           : subscription.pause_collection
             ? "paused"
             : "active";
-      return { kind: "recurring_changed", eventId: event.id, ref: subscription.id, status };
+      return { ...base, kind: "recurring_changed", ref: subscription.id, status };
     }
     default:
       return ignored;

@@ -55,12 +55,11 @@ async function claim(
   event: ProviderEvent,
 ): Promise<{ id: string } | "duplicate" | "busy"> {
   const events = system.collection("giving_provider_events");
-  const type = event.kind === "ignored" ? event.type : event.kind;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       return await events.create<GivingProviderEventRecord>({
         eventId: event.eventId,
-        type,
+        type: event.type,
         status: "processing",
       });
     } catch (error) {
