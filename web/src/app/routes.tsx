@@ -66,6 +66,8 @@ const FIRST_LOAD: Record<string, () => Promise<unknown>> = {
   me,
   directory,
   visit,
+  // A link to /give in a newsletter or on a slide is many a visitor's first page.
+  give,
 };
 
 export function preloadFirstPage(pathname: string): void {
