@@ -166,7 +166,8 @@ async function apply(system: PocketBase, event: ProviderEvent, timeZone: string)
       // A new lastFailedAt is the webhook event gift.recurring_failed (pb_hooks/lib/webhooks.js).
       await system.collection("recurring_gifts").update(recurring.id, {
         lastFailedAt: toPocketBaseDate(event.failedAt),
-        failures: recurring.failures + 1,
+        // Counted in the database (PocketBase's "+" modifier): two failures told at once both count.
+        "failures+": 1,
       });
       return;
     }
