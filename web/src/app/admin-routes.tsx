@@ -239,6 +239,22 @@ const routes = (
         }
       />
       <Route
+        path="giving/reports"
+        element={
+          <RequireAbility ability="viewGivingSummary">
+            {lazyPage(adminGiving, (m) => m.AdminGivingReportsPage)}
+          </RequireAbility>
+        }
+      />
+      <Route
+        path="giving/import"
+        element={
+          <RequireAbility ability="viewGivingSummary">
+            {lazyPage(adminGiving, (m) => m.AdminGivingImportPage)}
+          </RequireAbility>
+        }
+      />
+      <Route
         path="giving/batches/:id"
         element={
           <RequireAbility ability="viewGivingSummary">

@@ -77,6 +77,13 @@ export type Audience =
   /** Everyone, visitors included (and the RSS feed). */
   | 'PUBLIC';
 
+/** Whether a batch still takes gifts. */
+export type BatchStatus =
+  /** Its gifts matched the counted figures; they are locked. */
+  | 'CLOSED'
+  /** Gifts are keyed in and may change. */
+  | 'OPEN';
+
 /** A password change by the signed-in user (changePassword). */
 export type ChangePasswordInput = {
   /** The password in use now. */
@@ -259,6 +266,63 @@ export type CreateApiTokenInput = {
   scopes: Array<ApiScope>;
 };
 
+/** A batch's fields (GIVING_MANAGE). */
+export type DonationBatchInput = {
+  /** The counted number of gifts (0–10,000). */
+  controlCount: number;
+  /** The counted total, in cents (0 to 10,000,000,000). */
+  controlTotalCents: number;
+  /** The deposit date, YYYY-MM-DD. */
+  depositDate: string;
+  /** 1–80 characters. */
+  name: string;
+};
+
+/** A gift's fields (GIVING_MANAGE). */
+export type DonationInput = {
+  /** In cents, 1 to 10,000,000,000. */
+  amountCents: number;
+  /** The batch it is counted in (open), if any. */
+  batchId?: string | number | null | undefined;
+  /** A cheque's number (at most 30 characters). */
+  chequeNumber?: string | null | undefined;
+  /** The day, YYYY-MM-DD. */
+  date: string;
+  /** The one fund of the whole gift (when `splits` is omitted). */
+  fundId?: string | number | null | undefined;
+  /** Given individually, not as the household. */
+  individual?: boolean | null | undefined;
+  /** How it was given. */
+  method: DonationMethod;
+  /** At most 500 characters. */
+  note?: string | null | undefined;
+  /** The donor; omit for an anonymous gift. */
+  personId?: string | number | null | undefined;
+  /** 1–10 funds whose amounts add up to the gift; omit for the whole gift to one fund with `fundId`. */
+  splits?: Array<DonationSplitInput> | null | undefined;
+};
+
+/** How a gift was given. */
+export type DonationMethod =
+  /** A bank transfer. */
+  | 'BANK_TRANSFER'
+  /** A card at the church. */
+  | 'CARD'
+  /** Cash. */
+  | 'CASH'
+  /** A cheque (its number may be kept). */
+  | 'CHEQUE'
+  /** Online, through the payment provider. */
+  | 'ONLINE';
+
+/** One fund's amount of a gift. */
+export type DonationSplitInput = {
+  /** In cents, above zero. */
+  amountCents: number;
+  /** The fund (open). */
+  fundId: string | number;
+};
+
 /** An email row's fields. */
 export type EmailInput = {
   /** A valid email address. */
@@ -350,6 +414,36 @@ export type EventVisibility =
   | 'MEMBERS'
   /** Everyone, visitors included (and the public iCalendar feeds). */
   | 'PUBLIC';
+
+/** A fund's fields (GIVING_MANAGE). */
+export type FundInput = {
+  /** Gifts to it are tax-deductible. */
+  deductible: boolean;
+  /** At most 500 characters. */
+  description?: string | null | undefined;
+  /** 1–80 characters. */
+  name: string;
+  /** Where it is offered. */
+  visibility: FundVisibility;
+};
+
+/** Where a fund is offered. */
+export type FundVisibility =
+  /** Takes no new gift; its records stay. */
+  | 'CLOSED'
+  /** Gifts entered by staff only (a memorial fund, a pass-through). */
+  | 'HIDDEN'
+  /** Offered for online gifts on /give, and to staff. */
+  | 'PUBLIC';
+
+/** How often an online gift is given. */
+export type GiftInterval =
+  /** Every month, until paused or cancelled. */
+  | 'MONTHLY'
+  /** Once. */
+  | 'ONCE'
+  /** Every week, until paused or cancelled. */
+  | 'WEEKLY';
 
 /** What a leader may change about their group. */
 export type GroupDetailsInput = {
@@ -872,6 +966,15 @@ export type RecurrencePreviewInput = {
   timezone: string;
 };
 
+/** Where a recurring gift stands. */
+export type RecurringGiftStatus =
+  /** Charged on each date. */
+  | 'ACTIVE'
+  /** Ended for good. */
+  | 'CANCELLED'
+  /** Not charged until resumed. */
+  | 'PAUSED';
+
 /** An answer given when registering (RegistrationInput.answers). */
 export type RegistrationAnswerInput = {
   /** The question's id (RegistrationQuestion.id). */
@@ -1256,6 +1359,20 @@ export type StaffAlertTopic =
   | 'SIGNUPS'
   /** A new plan-a-visit request (PEOPLE_MANAGE). */
   | 'VISIT_REQUESTS';
+
+/** A gift to give online. */
+export type StartGiftInput = {
+  /** The gift in cents, 1 to OnlineGiving.maxCents (with the covered fee added, still at most that). */
+  amountCents: number;
+  /** Add the provider's fee, so the church receives the whole gift. */
+  coverFee?: boolean | null | undefined;
+  /** Where the provider sends its receipt (visitors; at most 254 characters). A signed-in member's own address is used when omitted. */
+  email?: string | null | undefined;
+  /** The fund (public and open). */
+  fundId: string | number;
+  /** Once, monthly or weekly (recurring gifts need a signed-in member). */
+  interval: GiftInterval;
+};
 
 /** Text to change on a media item; omitted fields stay as they are. */
 export type UpdateMediaInput = {

@@ -3,6 +3,7 @@ import { Link, useNavigate, useParams } from "react-router";
 import {
   useAdminGivingAccess,
   useAdminGivingBatch,
+  useAdminGivingBatchReport,
   useAdminGivingCloseBatch,
   useAdminGivingDeleteBatch,
   useAdminGivingDeleteGift,
@@ -311,6 +312,16 @@ export function AdminGivingBatchPage() {
         empty={<p>{t(open ? "admin.giving.batch.emptyOpen" : "admin.giving.batch.empty")}</p>}
       />
 
+      {access.view && batch.count > 0 && (
+        <DepositSlip
+          batchId={batch.id}
+          currency={currency}
+          version={batch.donations
+            .map((d) => `${d.id}:${d.method}:${d.splits.map((x) => `${x.fund.id}=${x.amountCents}`).join()}`)
+            .join(";")}
+        />
+      )}
+
       <Drawer
         open={drawer !== null}
         title={t(drawer === "reopen" ? "admin.giving.batch.reopen" : "admin.giving.batch.edit")}
@@ -378,5 +389,69 @@ function ReopenForm({ batchId, onDone, onCancel }: { batchId: string; onDone(): 
         onCancel={onCancel}
       />
     </form>
+  );
+}
+
+/** The batch added up by fund and by method, as the deposit slip and the books need it. */
+function DepositSlip({ batchId, currency, version }: { batchId: string; currency: string; version: string }) {
+  const { t, locale } = useI18n();
+  const { data, refetch } = useAdminGivingBatchReport({
+    variables: { batchId },
+    fetchPolicy: "cache-and-network",
+  });
+  // The slip follows each gift keyed or removed (`version`: the batch's figures and gifts).
+  const [seen, setSeen] = useState(version);
+  useEffect(() => {
+    if (version === seen) return;
+    setSeen(version);
+    void refetch().catch(() => undefined);
+  }, [version, seen, refetch]);
+  const report = data?.givingBatchReport;
+  if (!report) return null;
+  const money = (cents: number) => formatCents(cents, currency, locale);
+  return (
+    <section aria-labelledby="slip-heading" className="deposit-slip">
+      <h2 id="slip-heading">{t("admin.giving.slip.title")}</h2>
+      <div className="deposit-slip__tables">
+        <table className="table">
+          <caption>{t("admin.giving.slip.byFund")}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t("admin.giving.gift.fund")}</th>
+              <th scope="col">{t("admin.giving.slip.gifts")}</th>
+              <th scope="col">{t("admin.giving.gift.amountColumn")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {report.byFund.map((row) => (
+              <tr key={row.fund.id}>
+                <td>{row.fund.name}</td>
+                <td>{row.gifts}</td>
+                <td className="money">{money(row.amountCents)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <table className="table">
+          <caption>{t("admin.giving.slip.byMethod")}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t("admin.giving.gift.method")}</th>
+              <th scope="col">{t("admin.giving.slip.gifts")}</th>
+              <th scope="col">{t("admin.giving.gift.amountColumn")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {report.byMethod.map((row) => (
+              <tr key={row.method}>
+                <td>{t(`admin.giving.method.${row.method}`)}</td>
+                <td>{row.gifts}</td>
+                <td className="money">{money(row.amountCents)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
   );
 }

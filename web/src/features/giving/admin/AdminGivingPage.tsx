@@ -9,6 +9,7 @@ import { usePageTitle } from "../../../lib/usePageTitle.ts";
 import { BatchesSection } from "./Batches.tsx";
 import { FundsSection } from "./Funds.tsx";
 import { TotalsSection } from "./Totals.tsx";
+import { GivingNav } from "./GivingNav.tsx";
 
 /**
  * /admin/giving — finance's workplace: batches of counted gifts (giving.view), the funds, and the totals
@@ -27,6 +28,7 @@ export function AdminGivingPage() {
   return (
     <div className="admin-giving">
       <h1>{t("admin.giving.title")}</h1>
+      <GivingNav view={access.view} manage={access.manage} />
       {!access.view && <p className="muted">{t("admin.giving.summaryOnly")}</p>}
       {access.view && <BatchesSection currency={access.currency} manage={access.manage} />}
       <TotalsSection currency={access.currency} thisYear={Number(todayIn(zone).slice(0, 4))} />

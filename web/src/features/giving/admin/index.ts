@@ -3,3 +3,5 @@ import "../../../styles/staff.css";
 import "./admin-giving.css";
 export { AdminGivingPage } from "./AdminGivingPage.tsx";
 export { AdminGivingBatchPage } from "./AdminGivingBatchPage.tsx";
+export { AdminGivingReportsPage } from "./AdminGivingReportsPage.tsx";
+export { AdminGivingImportPage } from "./AdminGivingImportPage.tsx";
