@@ -547,6 +547,90 @@ describe("through GraphQL", () => {
   });
 });
 
+describe("API tokens: GIVING_SUMMARY reads totals, never a gift or a donor", () => {
+  const tokens = {} as Record<"none" | "summary", { id: string; secret: string }>;
+  beforeAll(async () => {
+    const admin = await createUser({ roles: ["Administrator"] });
+    for (const [name, scopes] of [
+      ["none", []],
+      ["summary", ["GIVING_SUMMARY"]],
+    ] as const) {
+      const created = await new GqlClient(gateway, { token: admin.token }).request<{
+        createApiToken: { secret: string; token: { id: string } };
+      }>(
+        `mutation ($input: CreateApiTokenInput!) { createApiToken(input: $input) { secret token { id } } }`,
+        {
+          input: { name: `Giving ${name} ${run}`, scopes },
+        },
+      );
+      expect(created.errors).toBeUndefined();
+      tokens[name] = {
+        id: created.data!.createApiToken.token.id,
+        secret: created.data!.createApiToken.secret,
+      };
+    }
+  });
+  const rest = (name: "none" | "summary") => su.collection("api_clients").impersonate(tokens[name].id, 600);
+  const token = (name: "none" | "summary") =>
+    new GqlClient(gateway, { token: tokens[name].secret, ip: "198.51.100.92" });
+  const listed = async (pb: PocketBase, collection: string, id: string) =>
+    (
+      await pb
+        .collection(collection)
+        .getFullList({ filter: `id = "${id}"` })
+        .catch(() => [])
+    ).map((r) => r.id);
+
+  it("through REST: the summary token reads splits and every fund; no token reads a gift, a batch or writes", async () => {
+    const summary = await rest("summary");
+    const none = await rest("none");
+    expect(await listed(summary, "donation_splits", made.split)).toEqual([made.split]);
+    expect(await listed(summary, "funds", made.hiddenFund)).toEqual([made.hiddenFund]);
+    expect(await listed(none, "donation_splits", made.split)).toEqual([]);
+    expect(await listed(none, "funds", made.hiddenFund)).toEqual([]);
+    expect(await listed(none, "funds", made.publicFund)).toEqual([made.publicFund]);
+    for (const pb of [summary, none]) {
+      expect(await listed(pb, "donations", made.gift)).toEqual([]);
+      expect(await listed(pb, "donation_batches", made.batch)).toEqual([]);
+      expect(await restStatus(() => pb.collection("donations").getOne(made.gift))).toBe(404);
+      expect(
+        await restStatus(() => pb.collection("funds").create({ name: `Token ${run}`, visibility: "hidden" })),
+      ).not.toBe(200);
+    }
+  });
+
+  it("through GraphQL: the summary token gets the totals with their funds, no batch and no donor; a token without it nothing", async () => {
+    const period = { from: "2026-11-01", to: "2026-11-30" };
+    const totals = await token("summary").execute(GivingSummaryDocument, period);
+    expect(totals.errors).toBeUndefined();
+    expect(
+      totals.data!.givingSummary.find((r) => r.fund.id === building.id && r.month === "2026-11")?.amountCents,
+    ).toBeGreaterThanOrEqual(7700);
+    const csv = await token("summary").request<{ givingSummaryCsv: string }>(
+      `query ($from: String!, $to: String!) { givingSummaryCsv(from: $from, to: $to) }`,
+      period,
+    );
+    expect(csv.errors).toBeUndefined();
+    expect(csv.data!.givingSummaryCsv).toContain(`Building ${run}`);
+    // What needs a person (finance with more than totals) answers a token as it answers anyone not signed in.
+    expect(errorCode(await token("summary").execute(GivingBatchesDocument, {}))).toBe("UNAUTHENTICATED");
+    expect(
+      errorCode(
+        await token("summary").request(
+          `query ($from: String!, $to: String!) { givingDonationsCsv(from: $from, to: $to) }`,
+          period,
+        ),
+      ),
+    ).toBe("UNAUTHENTICATED");
+    expect(errorCode(await token("none").execute(GivingSummaryDocument, period))).toBe("UNAUTHENTICATED");
+    // Writes stay with finance's people: a token's mutation is refused before any resolver.
+    const write = await token("summary").execute(GivingCreateFundDocument, {
+      input: { name: "Token fund", deductible: true, visibility: "HIDDEN" },
+    });
+    expect(errorCode(write)).toBe("FORBIDDEN");
+  });
+});
+
 // PocketBase's own realtime: a change to a gift, its split, its batch or a fund reaches exactly those
 // who may list it.
 describeRealtimeColumn({

@@ -1,5 +1,12 @@
-import type { DonationBatchRecord, UserRecord } from "../pocketbase/records.ts";
+import type {
+  DonationBatchRecord,
+  PledgeCampaignRecord,
+  PledgeRecord,
+  UserRecord,
+} from "../pocketbase/records.ts";
+import type { GatewayContext } from "../context.ts";
 import { can } from "./abilities.ts";
+import { requireAbility } from "./guards.ts";
 
 /*
  * Giving's policy (pb_migrations/1732640000_giving.js). Feature-wide: viewGivingSummary (totals per fund
@@ -28,7 +35,34 @@ export const donationCan = (user: UserRecord | null, batch: DonationBatchRecord 
   edit: can(user, "manageGiving") && (!batch || batch.status !== "closed"),
 });
 
+/**
+ * Giving's totals without donors: finance with viewGivingSummary, or an API token with the scope
+ * giving.summary (PocketBase's rules on donation_splits and funds say the same).
+ */
+export async function requireGivingSummary(ctx: GatewayContext): Promise<void> {
+  if (ctx.apiClient?.client.scopes.includes("giving.summary")) return;
+  await requireAbility(ctx, "viewGivingSummary");
+}
+
 /** A batch's gifts match its counted figures. */
 export const isBalanced = (
   batch: Pick<DonationBatchRecord, "totalCents" | "count" | "controlTotalCents" | "controlCount">,
 ) => batch.totalCents === batch.controlTotalCents && batch.count === batch.controlCount;
+
+/** What the caller may do with a campaign (`PledgeCampaign.can`): pledge while it is active, for themself at least. */
+export function campaignCan(user: UserRecord | null, campaign: PledgeCampaignRecord) {
+  const manager = can(user, "manageGiving");
+  const active = campaign.status === "active";
+  return { edit: manager, pledge: active && (manager || !!user?.person) };
+}
+
+/** What the caller may do with a pledge (`Pledge.can`): finance always; its own member while the campaign is active. */
+export function pledgeCan(
+  user: UserRecord | null,
+  pledge: PledgeRecord,
+  campaign: PledgeCampaignRecord | null,
+) {
+  const own = !!user?.person && pledge.person === user.person && campaign?.status === "active";
+  const allowed = can(user, "manageGiving") || own;
+  return { edit: allowed, delete: allowed };
+}

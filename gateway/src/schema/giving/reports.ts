@@ -4,6 +4,7 @@ import { GIVING_LIMITS } from "@flock/shared/limits-features";
 import type { GatewayContext } from "../../context.ts";
 import { badUserInput, pbCall } from "../../errors.ts";
 import { requireAbility } from "../../access/guards.ts";
+import { requireGivingSummary } from "../../access/giving.ts";
 import { orChains } from "../../pocketbase/filters.ts";
 import { pocketBaseDay, todayIn } from "../../pocketbase/dates.ts";
 import type {
@@ -399,7 +400,7 @@ export const givingReportResolvers: Resolvers = {
     },
 
     async givingSummaryCsv(_, args, ctx) {
-      await requireAbility(ctx, "viewGivingSummary");
+      await requireGivingSummary(ctx);
       const period = reportPeriod(args);
       // donation_splits carry no donor: what the summary role may read.
       const [rows, funds, settings] = await Promise.all([

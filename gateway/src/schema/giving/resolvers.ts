@@ -12,7 +12,7 @@ import type {
 } from "../../pocketbase/records.ts";
 import { requireAbility, requireViewer } from "../../access/guards.ts";
 import { can } from "../../access/abilities.ts";
-import { batchCan, donationCan, fundCan, isBalanced } from "../../access/giving.ts";
+import { batchCan, donationCan, fundCan, isBalanced, requireGivingSummary } from "../../access/giving.ts";
 import { writeAsCaller } from "../../pocketbase/write.ts";
 import { fromPocketBaseDateOrNull, pocketBaseDay } from "../../pocketbase/dates.ts";
 import { anyOf } from "../../pocketbase/filters.ts";
@@ -231,7 +231,7 @@ export const givingResolvers: Resolvers = {
     // PocketBase's rules decide: a batch the caller may not read is null.
     donationBatch: (_, { id }, ctx) => loadersOf(ctx).batch.load(id),
     async givingSummary(_, args, ctx) {
-      await requireAbility(ctx, "viewGivingSummary");
+      await requireGivingSummary(ctx);
       const v = new Validator();
       const from = v.day("from", args.from, { required: true });
       const to = v.day("to", args.to, { required: true });

@@ -17,6 +17,7 @@ export const adminIntegrations = {
   "admin.integrations.scope.SERVING_READ": "Serving schedules (who serves when; no one's availability)",
   "admin.integrations.scope.CHECKIN_COUNTS":
     "Check-in attendance counts (numbers per room; never a child's name)",
+  "admin.integrations.scope.GIVING_SUMMARY": "Giving totals per fund and month (never a gift or a donor)",
   "admin.integrations.scope.CONTENT_WRITE": "Write news drafts",
   "admin.integrations.scopeHint.CONTENT_WRITE":
     "Creates draft posts and edits the drafts it created. It never publishes or deletes: staff review and publish them, and the byline shows the token's name.",

@@ -27,6 +27,8 @@ const SCOPES: ApiScope[] = [
   "PRAYER_MEMBERS",
   "PEOPLE_DIRECTORY",
   "SERVING_READ",
+  "CHECKIN_COUNTS",
+  "GIVING_SUMMARY",
   "CONTENT_WRITE",
 ];
 /** Scopes that need a word more than their label (what they may and may not do). */
