@@ -19,7 +19,8 @@ export const adminIntegrations: Record<keyof typeof english, string> = {
     "Asistencia del registro de niños (números por sala; nunca el nombre de un niño)",
   "admin.integrations.scope.SERVING_READ":
     "Turnos de servicio (quién sirve y cuándo; nunca la disponibilidad de nadie)",
-  "admin.integrations.scope.GIVING_SUMMARY": "Totales de ofrendas por fondo y mes (nunca una ofrenda ni un donante)",
+  "admin.integrations.scope.GIVING_SUMMARY":
+    "Totales de ofrendas por fondo y mes (nunca una ofrenda ni un donante)",
   "admin.integrations.scope.CONTENT_WRITE": "Escribir borradores de noticias",
   "admin.integrations.scopeHint.CONTENT_WRITE":
     "Crea borradores de noticias y edita los borradores que creó. Nunca publica ni borra: el equipo los revisa y los publica, y la firma muestra el nombre del token.",
