@@ -108,6 +108,8 @@ const config: CodegenConfig = {
           DonationBatch: "../../pocketbase/records.ts#DonationBatchRecord",
           Donation: "../../pocketbase/records.ts#DonationRecord",
           RecurringGift: "../../pocketbase/records.ts#RecurringGiftRecord",
+          PledgeCampaign: "../../pocketbase/records.ts#PledgeCampaignRecord",
+          Pledge: "../../pocketbase/records.ts#PledgeRecord",
           GivingStatementRun: "../../pocketbase/records.ts#GivingStatementRunRecord",
           CheckinFamily: "../checkin/families.ts#FamilyModel",
           CheckinFamilyMember: "../checkin/families.ts#FamilyMemberModel",

@@ -915,6 +915,63 @@ const GIVING_PROBES: Record<string, RecordProbe> = {
   },
 };
 
+// Pledges and campaigns: finance's managers keep campaigns; anyone signed in pledges for themself to an
+// active one; a member changes their own pledge (finance any). No single-record query: the lists are read.
+let probeFund = "";
+const campaignOf = async (showProgress: boolean) => {
+  probeFund ||= (await su.collection("funds").create({ name: `Probe fund ${run}`, visibility: "hidden" })).id;
+  return su.collection("pledge_campaigns").create({
+    name: `Probe campaign ${slug("c")}`,
+    fund: probeFund,
+    goalCents: 100_000,
+    startsOn: "2026-01-01 00:00:00.000Z",
+    endsOn: "2026-12-31 00:00:00.000Z",
+    showProgress,
+    status: "active",
+  });
+};
+const campaignCanOf = (field: "edit" | "pledge") => async (client: GqlClient, record: Made) => {
+  const result = await client.request<{ pledgeCampaigns: { id: string; can: Record<string, boolean> }[] }>(
+    `query { pledgeCampaigns { id can { ${field} } } }`,
+  );
+  expect(result.errors, `PledgeCampaign.can.${field}`).toBeUndefined();
+  return result.data?.pledgeCampaigns.find((c) => c.id === record.id)?.can[field] ?? false;
+};
+const PLEDGE_PROBES: Record<string, RecordProbe> = {
+  "pledge campaign: edit": {
+    collection: "pledge_campaigns",
+    make: () => campaignOf(false),
+    claim: campaignCanOf("edit"),
+    act: (pb, { id }) => pb.collection("pledge_campaigns").update(id, { description: "Probe, edited" }),
+  },
+  // The campaign keeps the pledge made by the act (a campaign with pledges is not removed).
+  "pledge campaign (active, public): pledge": {
+    collection: "pledge_campaigns",
+    make: async () => ({ ...(await campaignOf(true)), keep: true }),
+    claim: campaignCanOf("pledge"),
+    act: (pb, { id }, user) =>
+      pb.collection("pledges").create({ campaign: id, person: user?.personId ?? "", amountCents: 100 }),
+  },
+  "pledge (member's): edit": {
+    collection: "pledges",
+    make: async () =>
+      su.collection("pledges").create({
+        campaign: (await campaignOf(true)).id,
+        person: personas.get("member")!.personId,
+        amountCents: 1000,
+      }),
+    async claim(client, record) {
+      const result = await client.request<{
+        pledgeCampaigns: { pledges: { id: string; can: { edit: boolean } }[] }[];
+      }>("query { pledgeCampaigns { pledges { id can { edit } } } }");
+      expect(result.errors, "Pledge.can.edit").toBeUndefined();
+      const pledges = result.data?.pledgeCampaigns.flatMap((c) => c.pledges) ?? [];
+      return pledges.find((p) => p.id === record.id)?.can.edit ?? false;
+    },
+    act: (pb, { id }) => pb.collection("pledges").update(id, { amountCents: 2000 }),
+  },
+};
+
 const RECORD_PROBES: Record<string, RecordProbe> = {
   ...contentProbes("page", "draft", pageOf("draft")),
   ...contentProbes("page", "published", pageOf("published")),
@@ -976,6 +1033,7 @@ const RECORD_PROBES: Record<string, RecordProbe> = {
   ...SERVING_PROBES,
   ...CHECKIN_PROBES,
   ...GIVING_PROBES,
+  ...PLEDGE_PROBES,
 };
 
 describe("what GraphQL says each persona may do with a record agrees with what PocketBase allows", () => {

@@ -63,4 +63,8 @@ export const GIVING_LIMITS = {
   /** An import of gifts from CSV: its rows, and its text (under the gateway's 1 MB JSON request). */
   importRowsMax: 5_000,
   importCsvCharsMax: 900_000,
+  /** Pledge campaigns: a campaign's name and description, a pledge's note (goals and pledges: donationCentsMax). */
+  campaignNameMax: 80,
+  campaignDescriptionMax: 500,
+  pledgeNoteMax: 500,
 } as const;

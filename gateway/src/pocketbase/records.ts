@@ -615,6 +615,27 @@ export interface RecurringGiftRecord extends BaseRecord {
   failures: number;
 }
 
+/** A campaign toward a fund's goal over a period (pb_migrations/1732670000_giving_campaigns.js). */
+export interface PledgeCampaignRecord extends BaseRecord {
+  name: string;
+  description: string;
+  fund: string;
+  goalCents: number;
+  startsOn: string;
+  endsOn: string;
+  showProgress: boolean;
+  status: "active" | "closed";
+}
+
+/** What one person promises toward a campaign in all; the giving unit is the hook's (pb_hooks/campaigns.pb.js). */
+export interface PledgeRecord extends BaseRecord {
+  campaign: string;
+  person: string;
+  givingUnit: string;
+  amountCents: number;
+  note: string;
+}
+
 /** A payment provider's event already handled (or being handled): the system's alone. */
 export interface GivingProviderEventRecord extends BaseRecord {
   eventId: string;
@@ -1035,6 +1056,8 @@ export interface Collections {
   donation_splits: DonationSplitRecord;
   recurring_gifts: RecurringGiftRecord;
   giving_provider_events: GivingProviderEventRecord;
+  pledge_campaigns: PledgeCampaignRecord;
+  pledges: PledgeRecord;
   giving_statement_runs: GivingStatementRunRecord;
   person_care: PersonCareRecord;
   pickup_authorizations: PickupAuthorizationRecord;

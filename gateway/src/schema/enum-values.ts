@@ -78,6 +78,7 @@ export const ENUM_VALUES = {
   DonationMethod: lowercase("CASH", "CHEQUE", "CARD", "BANK_TRANSFER", "ONLINE"),
   GiftInterval: lowercase("ONCE", "MONTHLY", "WEEKLY"),
   RecurringGiftStatus: lowercase("ACTIVE", "PAUSED", "CANCELLED"),
+  PledgeCampaignStatus: lowercase("ACTIVE", "CLOSED"),
   GivingStatementRunStatus: lowercase("RUNNING", "DONE", "FAILED"),
   CheckinLabelSize: { LABEL_62MM: "62mm", LABEL_225IN: "225in", NONE: "none" },
   HouseholdRole: lowercase("HEAD", "SPOUSE", "CHILD", "OTHER"),

@@ -25,6 +25,7 @@ import { givingResolvers } from "./giving/resolvers.ts";
 import { givingReportResolvers } from "./giving/reports.ts";
 import { givingImportResolvers } from "./giving/import.ts";
 import { givingOnlineResolvers } from "./giving/online-resolvers.ts";
+import { givingCampaignResolvers } from "./giving/campaigns.ts";
 import { givingStatementResolvers } from "./giving/statement-resolvers.ts";
 
 const modules: Resolvers[] = [
@@ -56,6 +57,7 @@ const modules: Resolvers[] = [
   givingReportResolvers,
   givingImportResolvers,
   givingOnlineResolvers,
+  givingCampaignResolvers,
   givingStatementResolvers,
 ];
 

@@ -44,6 +44,8 @@ export type ApiScope =
   | 'CONTENT_MEMBERS'
   /** Write news: create draft posts and edit the drafts this token created (never publish, schedule, delete, pages, or anyone else's post). Staff review and publish them; the byline and history name the token. */
   | 'CONTENT_WRITE'
+  /** Giving totals: each fund's giving per month (givingSummary, givingSummaryCsv) and every fund — never a gift, a donor, a batch, a pledge or a statement (no scope gives a token donors). */
+  | 'GIVING_SUMMARY'
   /** The member directory, as an active member reads it: listed households and people (never children), and only their contact details and addresses shared with members. */
   | 'PEOPLE_DIRECTORY'
   /** Members-only prayer requests on the wall, as an active member reads them. */
