@@ -262,6 +262,8 @@ async function main(): Promise<number> {
     // The worker's high-water mark (VmHWM) is its own peak, read while it lives.
     let peakWorker = 0;
     let workerSeen = false;
+    /** The worker's CPU time (user + system), as last read while it lived. */
+    let workerCpu = 0;
     const sampler = setInterval(() => {
       void memoryMb(gatewayPid).then((m) => (peakGateway = Math.max(peakGateway, m.rss)));
       void memoryMb(pbPid).then((m) => (peakPocketBase = Math.max(peakPocketBase, m.rss)));
@@ -271,6 +273,8 @@ async function main(): Promise<number> {
           if (!Number.isFinite(m.hwm)) continue;
           workerSeen = true;
           peakWorker = Math.max(peakWorker, m.hwm, m.rss);
+          const cpu = await cpuSeconds(pid);
+          if (Number.isFinite(cpu)) workerCpu = Math.max(workerCpu, cpu);
         }
       });
     }, 100);
@@ -345,7 +349,11 @@ async function main(): Promise<number> {
       gatewayRssBeforeMB: Number(f(memoryBefore.rss)),
       gatewayHwmMB: Number(f(memoryAfter.hwm)),
       pocketbasePeakRssMB: Number(f(peakPocketBase)),
-      cpuSeconds: { gateway: Number(f(cpu.gateway, 1)), pocketbase: Number(f(cpu.pocketbase, 1)) },
+      cpuSeconds: {
+        worker: Number(f(workerCpu, 1)),
+        gateway: Number(f(cpu.gateway, 1)),
+        pocketbase: Number(f(cpu.pocketbase, 1)),
+      },
       sampleChecked: sample.length,
       machine: machine(),
     };
