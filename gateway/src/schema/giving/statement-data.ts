@@ -80,9 +80,9 @@ export async function readUnitsGifts(
 
 /**
  * Every gift of a period with a donor, for a run of all donors' statements. Read by the system: the run
- * is finance's (giving.view, checked by the gateway and by the run's own create rule), and giving.view's
- * rule reads every gift, so this is the set the treasurer's token reads — without PocketBase evaluating
- * the rule's role lookups for each of 50,000 rows (most of a run's time when it did, in the benchmark).
+ * is finance's (viewGiving, checked by the gateway and by the run's own create rule), and the donations
+ * rule gives finance every gift, so this is the set the treasurer's token reads — without PocketBase
+ * evaluating the rule's role lookups for each of 50,000 rows (most of a run's time when it did).
  */
 export async function readPeriodGifts(system: PocketBase, period: StatementPeriod): Promise<StatementGift[]> {
   const rows = await pbCall(() =>

@@ -28,8 +28,8 @@ import {
  * run's state lives in giving_statement_runs (pb_migrations/1732650000_giving_statements.js), so any
  * gateway process answers its progress and the zip is a protected file only finance opens.
  *
- * The run is started with the treasurer's own token (the run's create rule wants giving.view, as the
- * gateway does); its worker reads the period's gifts, names, addresses and funds as the system
+ * The run is started with the treasurer's own token (the run's create rule wants finance, viewGiving,
+ * as the gateway does); its worker reads the period's gifts, names, addresses and funds as the system
  * (statement-data.ts#readPeriodGifts says why that is the same set). Units go through in batches of 50:
  * their names and addresses, then their PDFs, each appended to the zip on disk as it is made.
  *
