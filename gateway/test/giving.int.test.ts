@@ -540,6 +540,12 @@ describe("through GraphQL", () => {
       ).toBe("FORBIDDEN");
     const mine = await gql(users.donor).execute(GivingMineDocument, { year: 2026 });
     expect(mine.data!.myGiving.donations.map((d) => d.id)).toContain(made.gift);
+    // A gift to a hidden fund (the donor may not list it) still names its fund for the donor, and
+    // counts in their deductible total as it does on their statement.
+    expect(mine.data!.myGiving.donations.find((d) => d.id === made.gift)?.splits).toEqual([
+      { fund: { id: building.id, name: `Building ${run}` }, amountCents: 7700 },
+    ]);
+    expect(mine.data!.myGiving.deductibleCents).toBeGreaterThanOrEqual(7700);
     const member = await gql(users.member).execute(GivingMineDocument, { year: 2026 });
     expect(member.data!.myGiving.donations.map((d) => d.id)).not.toContain(made.gift);
     const funds = async (who: Persona) => (await gql(users[who]).execute(GivingBatchesDocument, {})).errors;

@@ -33,6 +33,8 @@ const day = (value: string) => value.slice(0, 10);
 
 interface GivingLoaders {
   fund: DataLoader<string, FundRecord | null>;
+  /** The funds gifts name, read as the system (see giftFund below). */
+  giftFund: DataLoader<string, FundRecord | null>;
   batch: DataLoader<string, DonationBatchRecord | null>;
   /** Donors' names and households (system reads, for finance and the member's own page). */
   donor: DataLoader<string, { personId: string; name: string; householdName: string } | null>;
@@ -65,6 +67,18 @@ function loadersOf(ctx: GatewayContext): GivingLoaders {
     );
     l = {
       fund: mine<FundRecord>("funds"),
+      // Whoever may read a gift may know the funds it went to: a member's gift to a hidden fund (a
+      // memorial, benevolence) shows that fund on /me/giving and counts in its deductible total.
+      giftFund: new DataLoader(
+        async (ids) => {
+          const system = await ctx.system.get();
+          const rows = await system
+            .collection("funds")
+            .getFullList<FundRecord>({ filter: anyOf(system, "id", ids) });
+          return ids.map((id) => rows.find((row) => row.id === id) ?? null);
+        },
+        { maxBatchSize: 50 },
+      ),
       batch: mine<DonationBatchRecord>("donation_batches"),
       household: households,
       donor: new DataLoader(
@@ -195,7 +209,7 @@ export const givingResolvers: Resolvers = {
     },
     date: (gift) => day(gift.date),
     async splits(gift, _, ctx) {
-      const funds = await loadersOf(ctx).fund.loadMany(gift.splits.map((s) => s.fund));
+      const funds = await loadersOf(ctx).giftFund.loadMany(gift.splits.map((s) => s.fund));
       return gift.splits.flatMap((split, i) => {
         const fund = funds[i];
         return fund && !(fund instanceof Error) ? [{ fund, amountCents: split.amountCents }] : [];
@@ -304,7 +318,7 @@ export const givingResolvers: Resolvers = {
           sort: "-date,-created",
         }),
       );
-      const funds = await loadersOf(ctx).fund.loadMany([
+      const funds = await loadersOf(ctx).giftFund.loadMany([
         ...new Set(donations.flatMap((d) => d.splits.map((s) => s.fund))),
       ]);
       const deductible = new Set(
