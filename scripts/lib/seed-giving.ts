@@ -399,4 +399,39 @@ export async function seedGiving(system: PocketBase): Promise<void> {
     await Promise.all(closed.slice(i, i + 4).map((batch) => write(batch)));
   // Last Sunday: counted, about half keyed in so far.
   await write(open, Math.ceil(open.gifts.length / 2));
+
+  await seedCampaign(system, fundIds.get("Building Fund")!, personId, today.year);
+}
+
+/** The demo households' pledges toward the roof: the Member family's, the Adeyemis' and the Garcías'. */
+const ROOF_PLEDGES: Array<[first: string, last: string, dollars: number]> = [
+  ["Mark", "Member", 2_400],
+  ["Tunde", "Adeyemi", 6_000],
+  ["Luis", "García", 1_200],
+];
+
+/**
+ * One campaign this year, "New roof", counting the Building Fund's gifts toward $50,000 and showing its
+ * progress on /give, with a few households' pledges (the hook sets each one's household).
+ */
+async function seedCampaign(
+  system: PocketBase,
+  buildingFund: string,
+  personId: (first: string, last: string) => string,
+  year: number,
+): Promise<void> {
+  const campaign = await system.collection("pledge_campaigns").create({
+    name: "New roof",
+    description: "The sanctuary roof is forty years old. Help us replace it before next winter.",
+    fund: buildingFund,
+    goalCents: 50_000_00,
+    startsOn: pbDay(`${year}-01-01`),
+    endsOn: pbDay(`${year}-12-31`),
+    showProgress: true,
+    status: "active",
+  });
+  for (const [first, last, dollars] of ROOF_PLEDGES)
+    await system
+      .collection("pledges")
+      .create({ campaign: campaign.id, person: personId(first, last), amountCents: dollars * 100 });
 }

@@ -860,6 +860,45 @@ export type PickupStatus =
   /** Trusted to pick the children up (with the code on the tag). */
   | 'TRUSTED';
 
+/** A campaign's fields (GIVING_MANAGE). */
+export type PledgeCampaignInput = {
+  /** At most 500 characters. */
+  description?: string | null | undefined;
+  /** Its last day, YYYY-MM-DD, not before the first. */
+  endsOn: string;
+  /** The fund whose gifts count toward it. */
+  fundId: string | number;
+  /** The goal in cents, above zero. */
+  goalCents: number;
+  /** 1–80 characters. */
+  name: string;
+  /** Show its progress publicly on /give. */
+  showProgress?: boolean | null | undefined;
+  /** Its first day, YYYY-MM-DD. */
+  startsOn: string;
+  /** Active or closed. */
+  status?: PledgeCampaignStatus | null | undefined;
+};
+
+/** Whether a campaign takes pledges. */
+export type PledgeCampaignStatus =
+  /** Taking pledges; shown on /give when it shows its progress. */
+  | 'ACTIVE'
+  /** Over: its pledges are kept, no new ones. */
+  | 'CLOSED';
+
+/** A new pledge. */
+export type PledgeInput = {
+  /** All promised in cents, above zero. */
+  amountCents: number;
+  /** The campaign (active). */
+  campaignId: string | number;
+  /** At most 500 characters. */
+  note?: string | null | undefined;
+  /** Who pledges (GIVING_MANAGE); a member omits it and pledges for themself. */
+  personId?: string | number | null | undefined;
+};
+
 /** A post's fields as editors save them; omitted optional fields stay as they are. */
 export type PostInput = {
   /** Who may read it once published. */

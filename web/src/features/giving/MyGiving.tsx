@@ -9,6 +9,7 @@ import { SelectField } from "../../components/Field.tsx";
 import { Loading } from "../../components/Loading.tsx";
 import { useMyGiving, type MyGivingQuery } from "./MyGiving.generated.ts";
 import { RecurringGifts } from "./RecurringGifts.tsx";
+import { MyPledges } from "./MyPledges.tsx";
 import "./my-giving.css";
 
 type Gift = MyGivingQuery["myGiving"]["donations"][number];
@@ -85,6 +86,7 @@ export function MyGivingPage() {
         </>
       )}
       <RecurringGifts />
+      <MyPledges />
     </section>
   );
 }

@@ -10,7 +10,8 @@ import { usePageTitle } from "../../lib/usePageTitle.ts";
 import { LIMITS } from "@flock/shared/limits";
 import { coverFee, formatCents, parseAmount } from "@flock/shared/money";
 import type { GiftInterval } from "../../gql/types.ts";
-import { useGivePage, useStartGift } from "./give.generated.ts";
+import { useGivePage, useStartGift, type GivePageQuery } from "./give.generated.ts";
+import { CampaignProgress, percentOf } from "./CampaignProgress.tsx";
 import "./give.css";
 
 // The public giving pages (issue 29): a chunk of their own, light for a visitor's first load. The gift is
@@ -40,6 +41,7 @@ export function GivePage() {
       <section className="container narrow page give">
         <h1>{t("give.title")}</h1>
         <Alert kind="info">{options?.enabled ? t("give.noFunds") : t("give.off")}</Alert>
+        <PublicCampaigns campaigns={data?.pledgeCampaigns ?? []} currency={options?.currency ?? "USD"} />
       </section>
     );
   }
@@ -170,6 +172,44 @@ export function GivePage() {
           {form.submitting ? t("give.submitting") : t("give.submit")}
         </button>
       </form>
+      <PublicCampaigns campaigns={data?.pledgeCampaigns ?? []} currency={options.currency} />
+    </section>
+  );
+}
+
+/** Campaigns that show their progress publicly: what has been given toward each goal (never who gave). */
+function PublicCampaigns({
+  campaigns,
+  currency,
+}: {
+  campaigns: GivePageQuery["pledgeCampaigns"];
+  currency: string;
+}) {
+  const { t, locale } = useI18n();
+  if (!campaigns.length) return null;
+  const money = (cents: number) => formatCents(cents, currency, locale);
+  return (
+    <section className="give__campaigns" aria-labelledby="give-campaigns">
+      <h2 id="give-campaigns">{t("give.campaign.heading")}</h2>
+      {campaigns.map((c) => {
+        const given = c.progressCents ?? 0;
+        return (
+          <article key={c.id} className="card">
+            <h3>{c.name}</h3>
+            {c.description && <p>{c.description}</p>}
+            <CampaignProgress
+              label={t("give.campaign.progressOf", { name: c.name })}
+              valueCents={given}
+              goalCents={c.goalCents}
+              figure={t("give.campaign.progress", {
+                given: money(given),
+                goal: money(c.goalCents),
+                percent: percentOf(given, c.goalCents),
+              })}
+            />
+          </article>
+        );
+      })}
     </section>
   );
 }

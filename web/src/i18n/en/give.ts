@@ -52,4 +52,7 @@ export const give = {
   "give.recurring.paused": "Paused: nothing will be charged until you resume it.",
   "give.recurring.resumed": "Resumed: it will be charged again from its next date.",
   "give.recurring.cancelled": "Cancelled: it will not be charged again.",
+  "give.campaign.heading": "Campaigns",
+  "give.campaign.progressOf": "Progress of {name}",
+  "give.campaign.progress": "{given} given of {goal} ({percent}%)",
 };

@@ -21,4 +21,10 @@ export const giving = {
     "{method, select, CASH {Cash} CHEQUE {Cheque} CARD {Card} BANK_TRANSFER {Bank transfer} ONLINE {Online} other {Other}}",
   "giving.mine.cheque": "Cheque {number}",
   "giving.mine.individual": "(individually)",
+  "giving.pledges.title": "My pledges",
+  "giving.pledges.period": "{from} to {to}",
+  "giving.pledges.closed": "closed",
+  "giving.pledges.by": "pledged by {name}",
+  "giving.pledges.progressOf": "Given toward the pledge to {name}",
+  "giving.pledges.given": "{given} given of {pledged} pledged ({percent}%)",
 };

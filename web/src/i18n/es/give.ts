@@ -56,4 +56,7 @@ export const give: Record<keyof typeof en, string> = {
   "give.recurring.paused": "En pausa: no se cobrará nada hasta que la reanudes.",
   "give.recurring.resumed": "Reanudada: se volverá a cobrar desde su próxima fecha.",
   "give.recurring.cancelled": "Cancelada: no se volverá a cobrar.",
+  "give.campaign.heading": "Campañas",
+  "give.campaign.progressOf": "Avance de {name}",
+  "give.campaign.progress": "{given} dados de {goal} ({percent} %)",
 };

@@ -23,4 +23,10 @@ export const giving: Record<keyof typeof en, string> = {
     "{method, select, CASH {Efectivo} CHEQUE {Cheque} CARD {Tarjeta} BANK_TRANSFER {Transferencia} ONLINE {En línea} other {Otra}}",
   "giving.mine.cheque": "Cheque {number}",
   "giving.mine.individual": "(individualmente)",
+  "giving.pledges.title": "Mis compromisos",
+  "giving.pledges.period": "Del {from} al {to}",
+  "giving.pledges.closed": "cerrada",
+  "giving.pledges.by": "comprometido por {name}",
+  "giving.pledges.progressOf": "Dado para el compromiso con {name}",
+  "giving.pledges.given": "{given} dados de {pledged} comprometidos ({percent} %)",
 };

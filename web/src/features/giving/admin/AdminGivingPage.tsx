@@ -9,6 +9,7 @@ import { usePageTitle } from "../../../lib/usePageTitle.ts";
 import { BatchesSection } from "./Batches.tsx";
 import { FundsSection } from "./Funds.tsx";
 import { TotalsSection } from "./Totals.tsx";
+import { CampaignsSection } from "./Campaigns.tsx";
 import { GivingNav } from "./GivingNav.tsx";
 
 /**
@@ -32,6 +33,7 @@ export function AdminGivingPage() {
       {!access.view && <p className="muted">{t("admin.giving.summaryOnly")}</p>}
       {access.view && <BatchesSection currency={access.currency} manage={access.manage} />}
       <TotalsSection currency={access.currency} thisYear={Number(todayIn(zone).slice(0, 4))} />
+      {access.view && <CampaignsSection currency={access.currency} manage={access.manage} />}
       <FundsSection manage={access.manage} />
     </div>
   );
