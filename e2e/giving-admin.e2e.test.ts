@@ -224,4 +224,38 @@ describe("a treasurer's batch", () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it("statements for every donor of a period: started from the reports, followed to the end, downloaded as a zip", async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await signIn(page, TREASURER, DEMO_PASSWORD);
+    await page.goto("/admin/giving/reports");
+    await expect.poll(() => heading(page, "Giving reports").isVisible(), SLOW).toBe(true);
+    // One month of the demo's gifts: a run of a few dozen statements.
+    await page.getByLabel("From", { exact: true }).fill("2026-10-01");
+    await page.getByLabel("To", { exact: true }).fill("2026-10-31");
+    await page
+      .getByRole("button", { name: /^Make statements for October 1, 2026 – October 31, 2026$/ })
+      .click();
+    const download = page.getByRole("link", { name: "Download the zip" }).first();
+    await expect.poll(() => download.isVisible(), { timeout: 60_000 }).toBe(true);
+    const done = await page
+      .locator(".statement-runs li")
+      .first()
+      .getByText(/statements?\./)
+      .textContent();
+    const made = Number(/^(\d+) statements?\./.exec(done ?? "")?.[1]);
+    expect(made).toBeGreaterThan(5);
+    await expectAccessible(page);
+    const zip = await page.request.get((await download.getAttribute("href"))!);
+    expect(zip.status()).toBe(200);
+    const bytes = await zip.body();
+    // A zip (local file headers start "PK\x03\x04"), one PDF per statement (each name is in its
+    // local header and again in the central directory).
+    expect(bytes.subarray(0, 4)).toEqual(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
+    expect(bytes.toString("latin1").match(/\.pdf/g)!.length).toBe(made * 2);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

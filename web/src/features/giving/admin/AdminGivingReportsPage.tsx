@@ -20,6 +20,7 @@ import { usePageTitle } from "../../../lib/usePageTitle.ts";
 import { formatCents } from "@flock/shared/money";
 import { downloadCsv, GivingNav } from "./GivingNav.tsx";
 import { givingFieldErrors } from "./giving-errors.ts";
+import { StatementRuns } from "./StatementRuns.tsx";
 
 /**
  * /admin/giving/reports — for a period: the giving units who gave for the first time, those who have
@@ -58,6 +59,7 @@ export function AdminGivingReportsPage() {
         </div>
       </fieldset>
       <Exports from={period.from} to={period.to} view={access.view} />
+      {access.view && <StatementRuns from={period.from} to={period.to} />}
       {access.view && (
         <>
           <FirstTime from={period.from} to={period.to} currency={access.currency} />
