@@ -447,6 +447,15 @@ export type GiftInterval =
   /** Every week, until paused or cancelled. */
   | 'WEEKLY';
 
+/** Where a run of statements is. */
+export type GivingStatementRunStatus =
+  /** Every statement is in its zip. */
+  | 'DONE'
+  /** It stopped (an error, or its server stopped): start another. */
+  | 'FAILED'
+  /** Making the statements. */
+  | 'RUNNING';
+
 /** What a leader may change about their group. */
 export type GroupDetailsInput = {
   /** The exact address (shown to the group's members only). */
