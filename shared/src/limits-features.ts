@@ -49,12 +49,12 @@ export const GIVING_LIMITS = {
   donationNoteMax: 500,
   reopenReasonMin: 3,
   reopenReasonMax: 200,
+  /** The legal text at the foot of every giving statement (settings.statementText). */
+  statementTextMax: 2000,
   /** One online gift (or one charge of a recurring gift): the payment provider's own most, 999,999.99. */
   onlineGiftCentsMax: 99_999_999,
   /** A visitor's address for the provider's receipt. */
   giftEmailMax: 254,
-  /** The legal text at the foot of every giving statement (settings.statementText). */
-  statementTextMax: 2000,
   /** Reports: the longest period a report or an export covers (as the summary), and an export's rows. */
   reportDaysMax: 366 * 5,
   exportRowsMax: 50_000,

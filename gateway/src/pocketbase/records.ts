@@ -821,6 +821,7 @@ export type ApiScope =
   | "content.write"
   | "serving.read"
   | "checkin.counts"
+  | "giving.summary"
   /** A registered check-in station's identity (never offered as a token scope). */
   | "checkin.station";
 
@@ -1054,11 +1055,11 @@ export interface Collections {
   donation_batches: DonationBatchRecord;
   donations: DonationRecord;
   donation_splits: DonationSplitRecord;
+  giving_statement_runs: GivingStatementRunRecord;
   recurring_gifts: RecurringGiftRecord;
   giving_provider_events: GivingProviderEventRecord;
   pledge_campaigns: PledgeCampaignRecord;
   pledges: PledgeRecord;
-  giving_statement_runs: GivingStatementRunRecord;
   person_care: PersonCareRecord;
   pickup_authorizations: PickupAuthorizationRecord;
 }

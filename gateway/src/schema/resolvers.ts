@@ -22,11 +22,11 @@ import { placesResolvers } from "./serving/places.ts";
 import { clearanceResolvers } from "./serving/clearances.ts";
 import { checkinFeatureResolvers } from "./checkin/resolvers.ts";
 import { givingResolvers } from "./giving/resolvers.ts";
+import { givingStatementResolvers } from "./giving/statement-resolvers.ts";
 import { givingReportResolvers } from "./giving/reports.ts";
 import { givingImportResolvers } from "./giving/import.ts";
 import { givingOnlineResolvers } from "./giving/online-resolvers.ts";
 import { givingCampaignResolvers } from "./giving/campaigns.ts";
-import { givingStatementResolvers } from "./giving/statement-resolvers.ts";
 
 const modules: Resolvers[] = [
   { Query: { ping: () => true }, Mutation: { noop: () => true } },
@@ -54,11 +54,11 @@ const modules: Resolvers[] = [
   clearanceResolvers,
   ...checkinFeatureResolvers,
   givingResolvers,
+  givingStatementResolvers,
   givingReportResolvers,
   givingImportResolvers,
   givingOnlineResolvers,
   givingCampaignResolvers,
-  givingStatementResolvers,
 ];
 
 /** Merge the feature modules' resolver maps (each type's fields from every module). */

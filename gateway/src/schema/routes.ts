@@ -20,6 +20,6 @@ export const FEATURE_HTTP: FeatureHttp[] = [
   eventsHttp,
   groupsHttp,
   servingHttp,
-  givingOnlineHttp,
   givingStatementsHttp,
+  givingOnlineHttp,
 ];
