@@ -30,9 +30,14 @@ import {
   CampaignsUpdateDocument,
   CampaignsUpdatePledgeDocument,
 } from "./__generated__/operations.ts";
+import { describeRealtimeColumn } from "./realtime-recording.ts";
 
 let gateway: Gateway;
 let su: PocketBase;
+
+// The PocketBase SDK's realtime needs an EventSource (Node 20 has none).
+(globalThis as { EventSource?: unknown }).EventSource ??= EventSource;
+
 const run = randomUUID().slice(0, 6);
 const gql = (user: TestUser | null) => new GqlClient(gateway, { token: user?.token });
 const pbDay = (day: string) => `${day} 00:00:00.000Z`;
@@ -451,4 +456,15 @@ describe("bad input", () => {
     expect(withdrawn.data?.deletePledge).toBe(true);
     expect(await count()).toBe(before);
   });
+});
+
+// PocketBase's own realtime: a change to a campaign or a pledge reaches exactly those who may list it.
+describeRealtimeColumn({
+  personas: PERSONAS,
+  collections: Object.keys(TARGETS) as Collection[],
+  targetKeys: (collection) => [...TARGETS[collection]],
+  targetId: (_, key) => made[key as keyof typeof made],
+  allowedTargets: (collection, who) => READS[collection](who),
+  client: (who) => pbAs(users[who]),
+  su: () => su,
 });
