@@ -42,7 +42,7 @@ describe("integrations in a real browser", () => {
     await expectAccessible(page);
 
     const name = `Lobby screen ${Date.now()}`;
-    await page.getByLabel("Name").fill(name);
+    await page.getByLabel("Name", { exact: true }).fill(name);
     await page.getByLabel("Members-only news and events").check();
     await page.getByRole("button", { name: "Create token" }).click();
     const secretField = page.getByLabel("API token", { exact: true });
@@ -172,7 +172,7 @@ describe("integrations in a real browser", () => {
       await page.goto("/admin/integrations");
       await page.getByRole("heading", { name: "New API token" }).waitFor();
       const name = `Website form ${Date.now()}`;
-      await page.getByLabel("Name").fill(name);
+      await page.getByLabel("Name", { exact: true }).fill(name);
       await page.getByLabel("Write news drafts").check();
       expect(
         await page

@@ -458,6 +458,41 @@ describe("bad input", () => {
   });
 });
 
+describe("a merge of two records of one person", () => {
+  it("moves the duplicate's pledges; where both pledged to one campaign, one pledge stays at the larger amount", async () => {
+    const [keep, duplicate] = await Promise.all(
+      ["Keep", "Duplicate"].map((lastName) =>
+        su
+          .collection("people")
+          .create({ firstName: "Pat", lastName: `${lastName} ${run}`, recordStatus: "active" }),
+      ),
+    );
+    const pledge = (person: string, campaign: string, amountCents: number) =>
+      su.collection("pledges").create({ campaign, person, amountCents });
+    await pledge(keep!.id, made.publicCampaign, 10_000);
+    await pledge(duplicate!.id, made.publicCampaign, 25_000);
+    const moved = await pledge(duplicate!.id, made.hiddenCampaign, 5_000);
+    const staff = await createUser({ roles: ["Pastor"] });
+    const merged = await gql(staff).request(
+      `mutation($k: ID!, $m: ID!) { mergePeople(keepId: $k, mergeId: $m) { id } }`,
+      {
+        k: keep!.id,
+        m: duplicate!.id,
+      },
+    );
+    expect(merged.errors).toBeUndefined();
+    const rows = await su.collection("pledges").getFullList({
+      filter: `person = "${keep!.id}" || person = "${duplicate!.id}"`,
+      sort: "amountCents",
+    });
+    expect(rows.map((r) => [r.person, r.campaign, r.amountCents])).toEqual([
+      [keep!.id, made.hiddenCampaign, 5_000],
+      [keep!.id, made.publicCampaign, 25_000],
+    ]);
+    expect(rows.map((r) => r.id)).toContain(moved.id);
+  });
+});
+
 // PocketBase's own realtime: a change to a campaign or a pledge reaches exactly those who may list it.
 describeRealtimeColumn({
   personas: PERSONAS,

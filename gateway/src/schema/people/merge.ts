@@ -13,6 +13,7 @@ import type {
   PersonPhoneRecord,
   PersonPrivateRecord,
   PersonRecord,
+  PledgeRecord,
 } from "../../pocketbase/records.ts";
 import { downloadFile, findById, rowsPointingAt } from "../../pocketbase/records-io.ts";
 
@@ -294,6 +295,38 @@ const moveCheckins: Mover = async (_pb, keep, merge, system) => {
   }
 };
 
+/**
+ * Pledges move to the kept person (the hook gives them the kept person's giving unit). One pledge per
+ * person and campaign: where both had pledged to one campaign — the same person recorded twice — the
+ * kept pledge stays, at the larger of the two amounts (a promise is neither lost nor counted twice).
+ */
+const movePledges: Mover = async (_pb, keep, merge, system) => {
+  const su = await system.get();
+  const kept = await rowsPointingAt<PledgeRecord>(
+    su,
+    "pledges",
+    "person",
+    keep.id,
+    "id,campaign,amountCents",
+  );
+  for (const row of await rowsPointingAt<PledgeRecord>(
+    su,
+    "pledges",
+    "person",
+    merge.id,
+    "id,campaign,amountCents",
+  )) {
+    const same = kept.find((k) => k.campaign === row.campaign);
+    if (!same) {
+      await pbCall(() => su.collection("pledges").update(row.id, { person: keep.id }));
+      continue;
+    }
+    await pbCall(() => su.collection("pledges").delete(row.id));
+    if (row.amountCents > same.amountCents)
+      await pbCall(() => su.collection("pledges").update(same.id, { amountCents: row.amountCents }));
+  }
+};
+
 /** Derived rows: PocketBase's hooks rewrite both people's group_access as memberships and requests move. */
 const derivedByHooks: Mover = async () => {};
 
@@ -330,6 +363,9 @@ export const PERSON_RELATIONS = {
   "person_care.person": moveOnePerPerson("person_care"),
   // Gifts follow the kept person (their giving unit stays the one of the day they gave), closed batches too.
   "donations.person": repointAsSystem("donations", "person"),
+  // A recurring gift is the provider's subscription: it keeps running, for the kept person.
+  "recurring_gifts.person": repointAsSystem("recurring_gifts", "person"),
+  "pledges.person": movePledges,
 } satisfies Record<string, Mover>;
 
 /** The kept person's blank fields, filled from the merged one. */
