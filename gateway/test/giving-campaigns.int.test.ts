@@ -9,7 +9,6 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type PocketBase from "pocketbase";
 import type { Gateway } from "../src/index.ts";
-import type { PermissionName } from "../src/pocketbase/records.ts";
 import {
   createUser,
   errorCode,
@@ -20,6 +19,7 @@ import {
   system,
   testGateway,
   type TestUser,
+  createUserWithPermissions,
 } from "./helpers.ts";
 import {
   CampaignsCreateDocument,
@@ -41,16 +41,6 @@ let su: PocketBase;
 const run = randomUUID().slice(0, 6);
 const gql = (user: TestUser | null) => new GqlClient(gateway, { token: user?.token });
 const pbDay = (day: string) => `${day} 00:00:00.000Z`;
-
-/** A user whose only role grants `permissions`. */
-async function financeUser(permissions: PermissionName[]): Promise<TestUser> {
-  const role = await su
-    .collection("roles")
-    .create({ name: `Finance ${permissions.join("+")} ${randomUUID().slice(0, 6)}`, permissions });
-  const user = await createUser();
-  await su.collection("users").update(user.id, { roles: [role.id] });
-  return user;
-}
 
 type Persona =
   | "visitor"
@@ -90,9 +80,9 @@ beforeAll(async () => {
     householdAdult: await createUser(),
     pastor: await createUser({ roles: ["Pastor"] }),
     admin: await createUser({ roles: ["Administrator"] }),
-    summary: await financeUser(["giving.view_summary"]),
-    viewer: await financeUser(["giving.view"]),
-    treasurer: await financeUser(["giving.manage"]),
+    summary: await createUserWithPermissions(["giving.view_summary"]),
+    viewer: await createUserWithPermissions(["giving.view"]),
+    treasurer: await createUserWithPermissions(["giving.manage"]),
   });
   for (const who of ["pledger", "householdAdult"] as const)
     await su
@@ -360,7 +350,7 @@ describe("progress", () => {
       },
     });
     expect(await progress(null)).toBeUndefined();
-    const summary = await financeUser(["giving.view_summary"]);
+    const summary = await createUserWithPermissions(["giving.view_summary"]);
     expect(await progress(summary)).toBeUndefined();
     expect(await progress(users.treasurer)).toBe(17_500);
     const mine = (await gql(users.pledger).execute(CampaignsMineDocument, {})).data!.myPledges.find(

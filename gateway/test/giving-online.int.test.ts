@@ -12,7 +12,7 @@ import { EventSource } from "eventsource";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type PocketBase from "pocketbase";
 import type { Gateway } from "../src/index.ts";
-import type { PermissionName, RecurringGiftRecord } from "../src/pocketbase/records.ts";
+import type { RecurringGiftRecord } from "../src/pocketbase/records.ts";
 import { coverFee } from "@flock/shared/money";
 import { GIVING_LIMITS } from "@flock/shared/limits-features";
 import {
@@ -25,6 +25,7 @@ import {
   system,
   testGateway,
   type TestUser,
+  createUserWithPermissions,
 } from "./helpers.ts";
 import {
   GivingCancelRecurringDocument,
@@ -61,16 +62,6 @@ let treasurer: TestUser;
 let pastor: TestUser;
 let tableGift: RecurringGiftRecord;
 
-/** A user whose only role grants `permissions`. */
-async function financeUser(permissions: PermissionName[]): Promise<TestUser> {
-  const role = await su
-    .collection("roles")
-    .create({ name: `Finance ${permissions.join("+")} ${randomUUID().slice(0, 6)}`, permissions });
-  const user = await createUser();
-  await su.collection("users").update(user.id, { roles: [role.id] });
-  return user;
-}
-
 beforeAll(async () => {
   su = await system();
   await stripe.start();
@@ -83,7 +74,7 @@ beforeAll(async () => {
   closed = await su.collection("funds").create({ name: `Closed ${run}`, visibility: "closed", sort: 3 });
   member = await createUser();
   otherMember = await createUser();
-  treasurer = await financeUser(["giving.view", "giving.manage"]);
+  treasurer = await createUserWithPermissions(["giving.view", "giving.manage"]);
   pastor = await createUser({ roles: ["Pastor"] });
   // The authorization tables' recurring gift: otherMember's, made as the provider's events make one.
   tableGift = await su.collection("recurring_gifts").create<RecurringGiftRecord>({

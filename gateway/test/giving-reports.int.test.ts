@@ -11,9 +11,16 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type PocketBase from "pocketbase";
 import type { Gateway } from "../src/index.ts";
-import type { PermissionName } from "../src/pocketbase/records.ts";
 import { parseCsv } from "@flock/shared/csv";
-import { createUser, errorCode, GqlClient, system, testGateway, type TestUser } from "./helpers.ts";
+import {
+  createUser,
+  errorCode,
+  GqlClient,
+  system,
+  testGateway,
+  type TestUser,
+  createUserWithPermissions,
+} from "./helpers.ts";
 import {
   GivingBatchReportDocument,
   GivingDonationsCsvDocument,
@@ -28,16 +35,6 @@ let gateway: Gateway;
 let su: PocketBase;
 const run = randomUUID().slice(0, 6);
 const gql = (user: TestUser | null) => new GqlClient(gateway, { token: user?.token });
-
-/** A user whose only role grants `permissions`. */
-async function financeUser(permissions: PermissionName[]): Promise<TestUser> {
-  const role = await su
-    .collection("roles")
-    .create({ name: `Finance ${permissions.join("+")} ${randomUUID().slice(0, 6)}`, permissions });
-  const user = await createUser();
-  await su.collection("users").update(user.id, { roles: [role.id] });
-  return user;
-}
 
 /** A donor with a name of this run, in `household` (or none). */
 async function donor(first: string, household: string | null) {
@@ -84,9 +81,9 @@ beforeAll(async () => {
   gateway = await testGateway();
   su = await system();
   [treasurer, viewer, summary, pastor] = await Promise.all([
-    financeUser(["giving.manage"]),
-    financeUser(["giving.view"]),
-    financeUser(["giving.view_summary"]),
+    createUserWithPermissions(["giving.manage"]),
+    createUserWithPermissions(["giving.view"]),
+    createUserWithPermissions(["giving.view_summary"]),
     createUser({ roles: ["Pastor"] }),
   ]);
   const fund = (name: string, visibility: string) =>

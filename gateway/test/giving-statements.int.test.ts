@@ -14,7 +14,6 @@ import { unzipSync } from "fflate";
 import type PocketBase from "pocketbase";
 import { SESSION } from "@flock/shared/limits";
 import type { Gateway } from "../src/index.ts";
-import type { PermissionName } from "../src/pocketbase/records.ts";
 import { statementRunsSettled } from "../src/schema/giving/statement-runs.ts";
 import { pdfText } from "../../scripts/lib/pdf-text.ts";
 import {
@@ -27,6 +26,7 @@ import {
   system,
   testGateway,
   type TestUser,
+  createUserWithPermissions,
 } from "./helpers.ts";
 import {
   GivingCreateDonationDocument,
@@ -55,16 +55,6 @@ let general: { id: string };
 let coffee: { id: string };
 
 const gql = (user: TestUser | null) => new GqlClient(gateway, { token: user?.token });
-
-/** A user whose only role grants `permissions`. */
-async function financeUser(permissions: PermissionName[]): Promise<TestUser> {
-  const role = await su
-    .collection("roles")
-    .create({ name: `Statements ${permissions.join("+")} ${randomUUID().slice(0, 6)}`, permissions });
-  const user = await createUser();
-  await su.collection("users").update(user.id, { roles: [role.id] });
-  return user;
-}
 
 async function give(
   donor: TestUser | null,
@@ -108,7 +98,7 @@ beforeAll(async () => {
   gateway = await testGateway();
   url = await gateway.listen();
   su = await system();
-  treasurer = await financeUser(["giving.manage"]);
+  treasurer = await createUserWithPermissions(["giving.manage"]);
   pastor = await createUser({ roles: ["Pastor"] });
   [member, spouse, neighbour, individual] = await Promise.all([
     createUser(),

@@ -9,7 +9,6 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type PocketBase from "pocketbase";
 import type { Gateway } from "../src/index.ts";
-import type { PermissionName } from "../src/pocketbase/records.ts";
 import {
   createUser,
   errorCode,
@@ -20,6 +19,7 @@ import {
   system,
   testGateway,
   type TestUser,
+  createUserWithPermissions,
 } from "./helpers.ts";
 import {
   GivingBatchDocument,
@@ -44,16 +44,6 @@ let gateway: Gateway;
 let su: PocketBase;
 const run = randomUUID().slice(0, 6);
 
-/** A user whose only role grants `permissions`. */
-async function financeUser(permissions: PermissionName[]): Promise<TestUser> {
-  const role = await su
-    .collection("roles")
-    .create({ name: `Finance ${permissions.join("+")} ${randomUUID().slice(0, 6)}`, permissions });
-  const user = await createUser();
-  await su.collection("users").update(user.id, { roles: [role.id] });
-  return user;
-}
-
 let treasurer: TestUser;
 let general: { id: string };
 let building: { id: string };
@@ -61,7 +51,7 @@ let building: { id: string };
 beforeAll(async () => {
   gateway = await testGateway();
   su = await system();
-  treasurer = await financeUser(["giving.manage"]);
+  treasurer = await createUserWithPermissions(["giving.manage"]);
   general = await su
     .collection("funds")
     .create({ name: `General ${run}`, deductible: true, visibility: "public", sort: 10 });
@@ -133,7 +123,7 @@ describe("finding a donor", () => {
       Object.keys(fieldErrors(await gql(treasurer).execute(GivingDonorsDocument, { search: "m" }))),
     ).toEqual(["search"]);
     // Finding people is for those who record gifts.
-    const summary = await financeUser(["giving.view_summary"]);
+    const summary = await createUserWithPermissions(["giving.view_summary"]);
     expect(errorCode(await gql(summary).execute(GivingDonorsDocument, { search: last }))).toBe("FORBIDDEN");
   });
 });
@@ -338,7 +328,7 @@ describe("a batch of counted gifts", () => {
   });
 
   it("two treasurers closing the same batch at once close it once", async () => {
-    const other = await financeUser(["giving.manage"]);
+    const other = await createUserWithPermissions(["giving.manage"]);
     const batch = await openBatch(2500, 1);
     await gql(treasurer).execute(GivingCreateDonationDocument, {
       input: { batchId: batch.id, date: today, amountCents: 2500, method: "CASH", fundId: general.id },
@@ -419,8 +409,8 @@ beforeAll(async () => {
     householdAdult: await createUser(),
     pastor: await createUser({ roles: ["Pastor"] }),
     admin: await createUser({ roles: ["Administrator"] }),
-    summary: await financeUser(["giving.view_summary"]),
-    viewer: await financeUser(["giving.view"]),
+    summary: await createUserWithPermissions(["giving.view_summary"]),
+    viewer: await createUserWithPermissions(["giving.view"]),
     treasurer,
   });
   for (const who of ["donor", "householdAdult"] as const)

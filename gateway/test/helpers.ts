@@ -6,6 +6,7 @@ import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import { expect, inject } from "vitest";
 import { createGateway, prepareGateway, type Gateway } from "../src/index.ts";
 import type { GatewayConfig } from "../src/config.ts";
+import type { PermissionName } from "../src/pocketbase/records.ts";
 import { CSRF_HEADER } from "../src/yoga.ts";
 import { SESSION } from "@flock/shared/limits";
 import { TRUSTED_DEVICE_COOKIE } from "../src/session/trusted-device.ts";
@@ -262,6 +263,17 @@ export async function createUser(
   const auth = await pb.collection("users").authWithPassword(email, PASSWORD);
   if (options.status === "suspended") await su.collection("users").update(user.id, { status: "suspended" });
   return { id: user.id, email, password: PASSWORD, personId: person?.id ?? null, token: auth.token };
+}
+
+/** A user whose only role is a new one granting exactly `permissions` (finance roles no seeded role has). */
+export async function createUserWithPermissions(permissions: PermissionName[]): Promise<TestUser> {
+  const su = await system();
+  const role = await su
+    .collection("roles")
+    .create({ name: `Only ${permissions.join("+")} ${randomUUID().slice(0, 6)}`, permissions });
+  const user = await createUser();
+  await su.collection("users").update(user.id, { roles: [role.id] });
+  return user;
 }
 
 /** A PocketBase SDK client acting as `user` (or a guest), for checking rules through the REST API directly. */
