@@ -31,6 +31,11 @@ export interface GatewayConfig {
   } | null;
   /** Trust X-Forwarded-For from a reverse proxy in front of the gateway. */
   trustProxy: boolean;
+  /**
+   * PocketBase's files and backups in S3-compatible storage (S3_*), applied to PocketBase's settings at
+   * start-up (system/pocketbase-settings.ts). Null: PocketBase's own setting (local disk by default) stays.
+   */
+  s3?: S3Storage | null;
   /** Where resumable audio uploads are staged on disk (default: <tmp>/flock-uploads). */
   uploadDir?: string;
   /** The most the staged uploads may take together; new uploads are refused beyond it (default: no bound). */
@@ -72,6 +77,56 @@ export function secretFromEnv(env: NodeJS.ProcessEnv, name: string): string | un
   const value = text.replace(/\r?\n$/, "");
   if (!value) throw new ConfigurationError(`${name}_FILE names ${file}, which is empty.`);
   return value;
+}
+
+/** An S3-compatible bucket (AWS S3, MinIO, Backblaze B2, Cloudflare R2…) for PocketBase's files and backups. */
+export interface S3Storage {
+  endpoint: string;
+  bucket: string;
+  region: string;
+  accessKey: string;
+  secret: string;
+  /** Address the bucket as a path (`endpoint/bucket/key`), as MinIO needs, not as a subdomain. */
+  forcePathStyle: boolean;
+}
+
+/**
+ * Files in S3 (docs/DEPLOYMENT.md, "Files in S3"): S3_ENDPOINT, S3_BUCKET, S3_REGION, S3_ACCESS_KEY and
+ * S3_SECRET (or S3_SECRET_FILE), all or none; S3_FORCE_PATH_STYLE `true` or `false` (the default).
+ */
+export function s3FromEnv(env: NodeJS.ProcessEnv): S3Storage | null {
+  const secret = secretFromEnv(env, "S3_SECRET");
+  const given = {
+    S3_ENDPOINT: env.S3_ENDPOINT?.trim(),
+    S3_BUCKET: env.S3_BUCKET?.trim(),
+    S3_REGION: env.S3_REGION?.trim(),
+    S3_ACCESS_KEY: env.S3_ACCESS_KEY?.trim(),
+    S3_SECRET: secret,
+  };
+  const missing = Object.entries(given)
+    .filter(([, value]) => !value)
+    .map(([name]) => name);
+  if (missing.length === Object.keys(given).length) return null;
+  if (missing.length)
+    throw new ConfigurationError(
+      `Files in S3 need S3_ENDPOINT, S3_BUCKET, S3_REGION, S3_ACCESS_KEY and S3_SECRET (or S3_SECRET_FILE), all or none; missing: ${missing.join(", ")}.`,
+    );
+  const endpoint = given.S3_ENDPOINT!;
+  if (!/^https?:\/\/[^/\s]+/.test(endpoint) || !URL.canParse(endpoint))
+    throw new ConfigurationError(
+      `S3_ENDPOINT must be a URL such as https://s3.eu-west-1.amazonaws.com; it is "${endpoint}".`,
+    );
+  const pathStyle = env.S3_FORCE_PATH_STYLE ?? "";
+  if (!["", "true", "false"].includes(pathStyle))
+    throw new ConfigurationError(`S3_FORCE_PATH_STYLE must be true or false; it is "${pathStyle}".`);
+  return {
+    endpoint: endpoint.replace(/\/+$/, ""),
+    bucket: given.S3_BUCKET!,
+    region: given.S3_REGION!,
+    accessKey: given.S3_ACCESS_KEY!,
+    secret: secret!,
+    forcePathStyle: pathStyle === "true",
+  };
 }
 
 /** "2G", "500M", "800K" or a number of bytes. */
@@ -173,6 +228,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
         }
       : null,
     trustProxy: env.TRUST_PROXY === "true",
+    s3: s3FromEnv(env),
     ...(env.UPLOAD_DIR ? { uploadDir: env.UPLOAD_DIR } : {}),
     ...(env.UPLOAD_DIR_MAX_BYTES
       ? { uploadDirMaxBytes: parseSize(env.UPLOAD_DIR_MAX_BYTES, "UPLOAD_DIR_MAX_BYTES") }
