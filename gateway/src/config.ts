@@ -16,6 +16,16 @@ export interface GatewayConfig {
   /** The address people use to reach the app, for links in emails and feeds. */
   publicUrl: string;
   production: boolean;
+  /**
+   * The bearer token that may read GET /metrics (METRICS_TOKEN or METRICS_TOKEN_FILE); without one, only
+   * requests from this machine that no proxy forwarded may (observability/endpoints.ts).
+   */
+  metricsToken?: string | null;
+  /**
+   * After SIGTERM, how long the gateway keeps answering while /readyz says 503 "draining", so that load
+   * balancers stop sending before it closes (SHUTDOWN_DRAIN_SECONDS; default 0).
+   */
+  shutdownDrainMs?: number;
   /** Origins allowed to call /graphql cross-origin with credentials (the app's own origin always is). */
   corsOrigins: string[];
   /** Folder of the built web app (web/dist), or null to serve no app. */
@@ -208,6 +218,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     pbUrl: env.PB_URL ?? "http://127.0.0.1:8090",
     publicUrl,
     production: env.NODE_ENV === "production",
+    metricsToken: secretFromEnv(env, "METRICS_TOKEN") ?? null,
+    shutdownDrainMs: numberFromEnv(env, "SHUTDOWN_DRAIN_SECONDS", 0, 0, 300) * 1000,
     corsOrigins: (env.CORS_ORIGINS ?? "")
       .split(",")
       .map((s) => s.trim())

@@ -19,6 +19,7 @@ import { userCredential } from "./realtime/credentials.ts";
 import type { AudioUploads } from "./http/audio-uploads.ts";
 import type { ApiIdentity, ApiTokens } from "./access/api-tokens.ts";
 import type { PaymentProvider } from "./payments/provider.ts";
+import type { GatewayMetrics } from "./observability/metrics.ts";
 
 /** Long-lived services shared by every request of one gateway process. */
 export interface GatewayServices {
@@ -42,6 +43,8 @@ export interface GatewayServices {
   audioUploads: AudioUploads;
   /** Online giving's payment provider (payments/), or null when the church has not set one up. */
   payments: PaymentProvider | null;
+  /** This gateway's Prometheus metrics (observability/metrics.ts, served at /metrics). */
+  metrics: GatewayMetrics;
 }
 
 /** What the HTTP server passes per request (tests pass a fixed clientIp). */

@@ -8,6 +8,14 @@ import {
   prepareGateway,
 } from "./index.ts";
 import { markdownPool } from "./markdown/pool.ts";
+import { configureLog, log, logFormatFromEnv, routeConsoleToLog } from "./observability/log.ts";
+
+// JSON lines from the first line on (LOG_FORMAT, else json in production); a LOG_FORMAT it does not know
+// stops the start (below), said in the default format for the environment.
+const format = logFormatFromEnv(process.env) ?? (process.env.NODE_ENV === "production" ? "json" : "text");
+configureLog(format);
+// A library's or a job's console line must not break the one-object-per-line stream.
+if (format === "json") routeConsoleToLog();
 
 /** PocketBase may still be starting (a restart of both containers): wait a minute, saying so, then explain. */
 async function waitForPocketBase(pbUrl: string, timeoutMs = 60_000): Promise<void> {
@@ -21,13 +29,15 @@ async function waitForPocketBase(pbUrl: string, timeoutMs = 60_000): Promise<voi
       );
     if (waited - said >= 10_000) {
       said = waited;
-      console.log(`Waiting for PocketBase at ${pbUrl} (${Math.round(waited / 1000)} s)…`);
+      log.info(`Waiting for PocketBase at ${pbUrl} (${Math.round(waited / 1000)} s)…`);
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
 }
 
 async function start() {
+  if (!logFormatFromEnv(process.env))
+    throw new ConfigurationError(`LOG_FORMAT must be json or text; it is "${process.env.LOG_FORMAT}".`);
   const config = configFromEnv();
   // Bound first: a port another program holds is one clear line at once, not a stack trace after
   // PocketBase's settings were prepared; until ready, requests are answered 503 "starting".
@@ -48,7 +58,7 @@ async function start() {
 
 try {
   const { gateway, url } = await start();
-  console.log(`Flock gateway listening on ${url}`);
+  log.info(`Flock gateway listening on ${url}`);
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => {
       void gateway.close().then(() => process.exit(0));
@@ -57,7 +67,7 @@ try {
 } catch (error) {
   // A setting to fix is one sentence; anything else keeps its stack (it names no secret: the
   // configuration's values are never part of an error).
-  console.error(
+  log.error(
     `Flock gateway could not start: ${error instanceof ConfigurationError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
   );
   process.exit(1);

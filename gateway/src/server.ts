@@ -36,6 +36,10 @@ import { startStaffDigest } from "./system/staff-digest.ts";
 import { AudioUploads } from "./http/audio-uploads.ts";
 import { StripeProvider } from "./payments/stripe.ts";
 import { typeDefs } from "./schema/__generated__/typeDefs.ts";
+import { GatewayMetrics, pendingQueueRows, routeClass } from "./observability/metrics.ts";
+import { Readiness, serveMetrics, serveReadiness } from "./observability/endpoints.ts";
+import { requestIdFrom, runInScope, type Scope } from "./observability/scope.ts";
+import { log } from "./observability/log.ts";
 
 /** Where the merged SDL is served: the committed schema.graphql, byte for byte (also in production). */
 export const SCHEMA_PATH = "/graphql/schema.graphql";
@@ -44,6 +48,8 @@ export interface Gateway {
   server: Server;
   yoga: ReturnType<typeof createGatewayYoga>;
   services: GatewayServices;
+  /** What /readyz answers: started, not draining, PocketBase up (observability/endpoints.ts). */
+  readiness: Readiness;
   listen(): Promise<string>;
   close(): Promise<void>;
 }
@@ -123,6 +129,12 @@ export function createGateway(config: GatewayConfig, options: { server?: Server 
   const viewerCache = new ViewerCache();
   const system = new SystemClient(config.pbUrl, config.superuser);
   const mailer = new Mailer(config, async () => brandFrom(await publicSettings.get(), config.publicUrl));
+  // Read when scraped: the queues as the system, the realtime bridge's counts.
+  const metrics = new GatewayMetrics({
+    queueDepths: () => pendingQueueRows(system),
+    realtime: () => services.realtime.stats(),
+  });
+  const readiness = new Readiness(() => pocketBaseReady(config.pbUrl));
   const services: GatewayServices = {
     config,
     system,
@@ -139,6 +151,7 @@ export function createGateway(config: GatewayConfig, options: { server?: Server 
     }),
     audioUploads: new AudioUploads(config.pbUrl, viewerCache, config.uploadDir, config.uploadDirMaxBytes),
     payments: config.payments ? new StripeProvider(config.payments) : null,
+    metrics,
   };
   services.settingsEvents.onChange((record) => services.publicSettings.set(record));
   // A promotion's row is queued by PocketBase's events hook; the events feature writes its mail.
@@ -277,12 +290,12 @@ export function createGateway(config: GatewayConfig, options: { server?: Server 
     },
     {
       match: exact("/readyz"),
-      async handle(_req, res) {
-        const ready = await pocketBaseReady(config.pbUrl);
-        res
-          .writeHead(ready ? 200 : 503, { "content-type": "application/json" })
-          .end(JSON.stringify({ status: ready ? "ready" : "unavailable" }));
-      },
+      handle: (_req, res) => serveReadiness(res, readiness),
+    },
+    {
+      // Prometheus metrics: for the cluster's scraper, never the church's visitors (observability/endpoints.ts).
+      match: exact("/metrics"),
+      handle: (req, res) => serveMetrics(req, res, metrics, config.metricsToken ?? null),
     },
     {
       match: exact("/sitemap.xml"),
@@ -341,25 +354,35 @@ export function createGateway(config: GatewayConfig, options: { server?: Server 
     },
   ];
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function handle(req: IncomingMessage, res: ServerResponse, scope: Scope): Promise<void> {
     const url = new URL(req.url ?? "/", "http://gateway.local");
+    const route = routes.find((candidate) => candidate.match(url))!;
+    scope.route = routeClass(url.pathname, route === routes.at(-1));
     // Feeds are read as a guest (or by their own link), but a credential sent with them must be valid:
     // an invalid one is refused as GraphQL refuses it, never served as a visitor (/files checks its own).
     if (url.pathname.startsWith("/feeds/")) {
       const credential = await callerCredential(req, services);
       if (credential.kind === "invalid") return refuseCredential(res, headers);
     }
-    await routes.find((route) => route.match(url))!.handle(req, res, url);
+    await route.handle(req, res, url);
   }
 
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
-    handle(req, res).catch((error: unknown) => {
-      console.error("[http]", req.method, req.url, error);
-      if (!res.headersSent) {
-        res.writeHead(503, { "content-type": "text/plain; charset=utf-8", "retry-after": "5" });
-      }
-      res.end("The server is temporarily unavailable. Please try again.");
-    });
+    // Every request has an id (the caller's X-Request-Id when sane): in the answer, in the log lines and
+    // on the PocketBase calls made for it (observability/scope.ts).
+    const requestId = requestIdFrom(req.headers["x-request-id"]);
+    const scope: Scope = { metrics, requestId };
+    res.setHeader("x-request-id", requestId);
+    metrics.observeRequest(req, res, scope);
+    runInScope(scope, () =>
+      handle(req, res, scope).catch((error: unknown) => {
+        log.error("request failed", { component: "http", method: req.method, url: req.url, error });
+        if (!res.headersSent) {
+          res.writeHead(503, { "content-type": "text/plain; charset=utf-8", "retry-after": "5" });
+        }
+        res.end("The server is temporarily unavailable. Please try again.");
+      }),
+    );
   };
   const server = options.server ?? createServer();
   // An early server answered "starting" until now: from here on, the gateway answers.
@@ -379,10 +402,13 @@ export function createGateway(config: GatewayConfig, options: { server?: Server 
   let stopStaffDigest: (() => void) | null = null;
   let stopWebhooks: (() => void) | null = null;
   let stopMailOutbox: (() => void) | null = null;
+  /** The gateway's own work outside requests (its jobs): counted in its metrics. */
+  const jobScope: Scope = { metrics, requestId: null };
   return {
     server,
     yoga,
     services,
+    readiness,
     listen: () =>
       new Promise((resolve, reject) => {
         const started = () => {
@@ -398,12 +424,21 @@ export function createGateway(config: GatewayConfig, options: { server?: Server 
           const port = typeof address === "object" && address ? address.port : config.port;
           resolve(`http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`);
         };
-        if (server.listening) return started();
+        const startedInScope = () =>
+          runInScope(jobScope, () => {
+            started();
+            readiness.markListening();
+          });
+        if (server.listening) return startedInScope();
         server.once("error", reject);
-        server.listen(config.port, config.host, started);
+        server.listen(config.port, config.host, startedInScope);
       }),
-    close: () =>
-      new Promise((resolve) => {
+    close: async () => {
+      // Not ready from now on; load balancers get SHUTDOWN_DRAIN_SECONDS to stop sending before the close.
+      readiness.markDraining();
+      if (config.shutdownDrainMs) await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
+      metrics.release();
+      return new Promise((resolve) => {
         stopScheduler?.();
         stopPrayerExpiry?.();
         stopServingReminders?.();
@@ -415,7 +450,8 @@ export function createGateway(config: GatewayConfig, options: { server?: Server 
         server.closeAllConnections();
         // Sign-ups answered already finish their work (account or owner mail) before the process goes.
         server.close(() => void signUpsSettled().then(resolve));
-      }),
+      });
+    },
   };
 }
 
@@ -424,4 +460,5 @@ export async function prepareGateway(gateway: Gateway): Promise<void> {
   const { system, config } = gateway.services;
   const settings = await gateway.services.publicSettings.get();
   await syncPocketBaseSettings(await system.get(), config, settings);
+  gateway.readiness.markPrepared();
 }

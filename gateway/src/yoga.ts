@@ -29,6 +29,9 @@ import { ErrorCode, forbidden, payloadTooLarge, serviceUnavailable } from "./err
 import { typeDefs } from "./schema/__generated__/typeDefs.ts";
 import { resolvers } from "./schema/resolvers.ts";
 import { GRAPHQL_LIMITS, LIMITS } from "@flock/shared/limits";
+import { useGraphQLMetrics } from "./observability/graphql-metrics.ts";
+import { currentRequestId } from "./observability/scope.ts";
+import { log } from "./observability/log.ts";
 
 export const CSRF_HEADER = "x-graphql-yoga-csrf";
 /** Browsers' subscriptions: graphql-sse in single connection mode (one event stream per tab). */
@@ -340,8 +343,10 @@ function maskUnexpected(error: unknown): GraphQLError {
     });
   }
   if (graphQLError && !graphQLError.originalError) return graphQLError; // parse/validation errors: safe to show
-  const requestId = randomUUID();
-  console.error(`[graphql] request ${requestId}:`, original);
+  // The request's own id (its X-Request-Id) when it came through the server, so the answer, the log line
+  // and PocketBase's side all name one request.
+  const requestId = currentRequestId() ?? randomUUID();
+  log.error(`request ${requestId} failed`, { component: "graphql", requestId, error: original });
   return new GraphQLError("Something went wrong.", {
     path: graphQLError?.path,
     extensions: { code: "INTERNAL_SERVER_ERROR", requestId },
@@ -391,6 +396,7 @@ export function createGatewayYoga(services: GatewayServices) {
     // Upload limits are enforced while the multipart body is parsed, before any resolver runs.
     fetchAPI: createFetch({ formDataLimits: FORM_DATA_LIMITS }),
     plugins: [
+      useGraphQLMetrics(services.metrics),
       useApiTokens(services),
       useTokenWrites(),
       useCsrfPreventionForCookies(),

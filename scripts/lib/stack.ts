@@ -257,6 +257,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       ...(options.uploadDirMaxBytes ? { uploadDirMaxBytes: options.uploadDirMaxBytes } : {}),
       // Online giving, as the production gateway reads it (STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET).
       payments: paymentsFromEnv(process.env),
+      // Who may scrape /metrics from elsewhere, as the production gateway reads it (else this machine only).
+      metricsToken: secretFromEnv(process.env, "METRICS_TOKEN") ?? null,
     };
     const system = new PocketBase(pocketbase.url);
     system.autoCancellation(false);

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { pocketBaseFetch } from "../pocketbase/http-fetch.ts";
+import { pocketBaseFetch, startPocketBaseCall } from "../pocketbase/http-fetch.ts";
 
 const FORWARDED_REQUEST = [
   "range",
@@ -121,13 +121,15 @@ export async function proxyFile(
   const upstreamRequest = new AbortController();
   res.on("close", () => upstreamRequest.abort());
   let upstream: Response;
+  const upstreamUrl = `${pbUrl}/api${url.pathname}${query ? `?${query}` : ""}`;
+  // Timed to PocketBase's answer (its headers), not to the end of a long transfer.
+  const call = startPocketBaseCall(req.method ?? "GET", upstreamUrl);
+  if (call.requestId) headers["x-request-id"] = call.requestId;
   try {
-    upstream = await fetch(`${pbUrl}/api${url.pathname}${query ? `?${query}` : ""}`, {
-      method: req.method,
-      headers,
-      signal: upstreamRequest.signal,
-    });
+    upstream = await fetch(upstreamUrl, { method: req.method, headers, signal: upstreamRequest.signal });
+    call.done(upstream.status);
   } catch {
+    call.done(null);
     if (!res.headersSent && !res.destroyed)
       res
         .writeHead(503, { "content-type": "text/plain; charset=utf-8", "retry-after": "5" })

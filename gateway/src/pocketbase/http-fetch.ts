@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { Agent, request, type IncomingHttpHeaders } from "node:http";
+import { currentRequestId, metricsInScope } from "../observability/scope.ts";
 
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 
@@ -28,6 +29,34 @@ export function countPocketBaseCall(): void {
   pocketBaseStats.requests++;
   const counter = pocketBaseCallCounter.getStore();
   if (counter) counter.calls++;
+}
+
+/** One call to PocketBase on its way (startPocketBaseCall). */
+export interface PocketBaseCall {
+  /** The id of the request the call is made for (sent as `X-Request-Id`), or null outside a request. */
+  requestId: string | null;
+  /** The call ended: its status, or null when no answer came. */
+  done(status: number | null): void;
+}
+
+/**
+ * Starts one call to PocketBase: timed for the metrics of the gateway that makes it
+ * (observability/metrics.ts: method, path template, status class), and named with the id of the
+ * request it is made for, which the caller sends as `X-Request-Id` so that PocketBase's side of a
+ * request can be found from the gateway's log line.
+ */
+export function startPocketBaseCall(method: string, url: string): PocketBaseCall {
+  const metrics = metricsInScope();
+  const started = performance.now();
+  let ended = false;
+  return {
+    requestId: currentRequestId(),
+    done(status) {
+      if (ended) return;
+      ended = true;
+      metrics?.pocketBaseCall(method, url, status, (performance.now() - started) / 1000);
+    },
+  };
 }
 const TIMEOUT_MS = 30_000;
 
@@ -125,13 +154,26 @@ function plainHeaders(init: RequestInit): Record<string, string> {
  */
 export async function pocketBaseFetch(url: string, init: RequestInit = {}): Promise<PocketBaseReply> {
   countPocketBaseCall();
+  const call = startPocketBaseCall(init.method ?? "GET", url);
+  try {
+    const reply = await send(url, init, call.requestId);
+    call.done(reply.status);
+    return reply;
+  } catch (error) {
+    call.done(null);
+    throw error;
+  }
+}
+
+async function send(url: string, init: RequestInit, requestId: string | null): Promise<PocketBaseReply> {
   const body = init.body;
+  const headers = plainHeaders(init);
+  if (requestId) headers["x-request-id"] = requestId;
   if ((body !== undefined && body !== null && typeof body !== "string") || !url.startsWith("http://")) {
-    const response = await fetch(url, init);
+    const response = await fetch(url, { ...init, headers });
     const text = await response.text();
     return new Reply(response.status, url, Object.fromEntries(response.headers), text);
   }
-  const headers = plainHeaders(init);
   if (typeof body === "string") headers["content-length"] = String(Buffer.byteLength(body));
   return new Promise<PocketBaseReply>((resolve, reject) => {
     const req = request(

@@ -3,7 +3,7 @@ import { createReadStream } from "node:fs";
 import { request } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { ClientResponseError } from "pocketbase";
-import { countPocketBaseCall } from "./http-fetch.ts";
+import { countPocketBaseCall, startPocketBaseCall } from "./http-fetch.ts";
 
 export interface StreamedFile {
   /** The record field, e.g. "audio". */
@@ -46,6 +46,7 @@ export function streamRecordUpdate(
     `${pbUrl}/api/collections/${encodeURIComponent(collection)}/records/${encodeURIComponent(id)}`,
   );
   countPocketBaseCall();
+  const call = startPocketBaseCall("PATCH", url.toString());
   return new Promise((resolve, reject) => {
     const send = url.protocol === "https:" ? httpsRequest : request;
     const req = send(
@@ -56,6 +57,7 @@ export function streamRecordUpdate(
           "content-type": `multipart/form-data; boundary=${boundary}`,
           "content-length": String(head.length + file.size + end.length),
           ...(token ? { authorization: token } : {}),
+          ...(call.requestId ? { "x-request-id": call.requestId } : {}),
         },
       },
       (res) => {
@@ -70,14 +72,16 @@ export function streamRecordUpdate(
             /* not JSON: keep {} */
           }
           const status = res.statusCode ?? 0;
+          call.done(status);
           if (status >= 200 && status < 300) resolve(body);
           else reject(new ClientResponseError({ url: url.toString(), status, response: body }));
         });
       },
     );
-    req.on("error", (error) =>
-      reject(new ClientResponseError({ url: url.toString(), status: 0, response: {}, originalError: error })),
-    );
+    req.on("error", (error) => {
+      call.done(null);
+      reject(new ClientResponseError({ url: url.toString(), status: 0, response: {}, originalError: error }));
+    });
     req.write(head);
     const stream = createReadStream(file.path);
     stream.on("error", (error) => req.destroy(error));
