@@ -66,6 +66,57 @@ export interface GatewayConfig {
    * neither. Without them /give says online giving is not set up and startGift answers so.
    */
   payments?: StripeSettings | null;
+  /**
+   * Redis for what gateway replicas share (REDIS_URL or REDIS_URL_FILE; docs/DEPLOYMENT.md, "Several
+   * gateway replicas"): the rate limits. Keys start with `keyPrefix` (REDIS_KEY_PREFIX, "flock" by
+   * default), so churches can share one Redis. Null: this process counts on its own.
+   */
+  redis?: { url: string; keyPrefix: string } | null;
+  /**
+   * How often the leased system jobs run, in ms, when not their own default (FLOCK_JOB_INTERVALS,
+   * "scheduler=30000,staff-digest=600000"): for tests that watch several runs, and for tuning.
+   */
+  jobIntervalsMs?: Partial<Record<LeasedJob, number>>;
+}
+
+/** The system jobs that run on one replica at a time (system/job-leases.ts). */
+export const LEASED_JOBS = ["scheduler", "prayer-expiry", "serving-reminders", "staff-digest"] as const;
+export type LeasedJob = (typeof LEASED_JOBS)[number];
+
+/** FLOCK_JOB_INTERVALS: "name=ms,…" for the leased jobs, each 200 ms to a day. */
+export function jobIntervalsFromEnv(env: NodeJS.ProcessEnv): Partial<Record<LeasedJob, number>> {
+  const intervals: Partial<Record<LeasedJob, number>> = {};
+  for (const part of (env.FLOCK_JOB_INTERVALS ?? "").split(",").filter((p) => p.trim())) {
+    const [name = "", text = ""] = part.split("=").map((p) => p.trim());
+    const ms = Number(text);
+    if (
+      !(LEASED_JOBS as readonly string[]).includes(name) ||
+      !Number.isInteger(ms) ||
+      ms < 200 ||
+      ms > 86_400_000
+    )
+      throw new ConfigurationError(
+        `FLOCK_JOB_INTERVALS takes name=milliseconds pairs for ${LEASED_JOBS.join(", ")} (200 to 86400000); "${part}" is not one.`,
+      );
+    intervals[name as LeasedJob] = ms;
+  }
+  return intervals;
+}
+
+/** REDIS_URL (or REDIS_URL_FILE: the URL may carry a password) and REDIS_KEY_PREFIX. */
+export function redisFromEnv(env: NodeJS.ProcessEnv): GatewayConfig["redis"] {
+  const url = secretFromEnv(env, "REDIS_URL");
+  if (!url) return null;
+  if (!/^rediss?:\/\/./.test(url))
+    throw new ConfigurationError(
+      "REDIS_URL must start with redis:// or rediss:// (e.g. redis://redis:6379).",
+    );
+  const keyPrefix = env.REDIS_KEY_PREFIX || "flock";
+  if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(keyPrefix))
+    throw new ConfigurationError(
+      `REDIS_KEY_PREFIX may hold letters, digits and _ . : - (at most 64); it is "${keyPrefix}".`,
+    );
+  return { url, keyPrefix };
 }
 
 /**
@@ -246,5 +297,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
       ? { uploadDirMaxBytes: parseSize(env.UPLOAD_DIR_MAX_BYTES, "UPLOAD_DIR_MAX_BYTES") }
       : {}),
     payments: paymentsFromEnv(env),
+    redis: redisFromEnv(env),
+    jobIntervalsMs: jobIntervalsFromEnv(env),
   };
 }

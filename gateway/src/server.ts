@@ -2,14 +2,14 @@ import { Mailer } from "./mail/mailer.ts";
 import { brandFrom } from "./mail/brand.ts";
 import { RealtimeBridge } from "./realtime/bridge.ts";
 import { createServer, type IncomingMessage, type ServerResponse, type Server } from "node:http";
-import type { GatewayConfig } from "./config.ts";
+import type { GatewayConfig, LeasedJob } from "./config.ts";
 import type { GatewayServices, ServerContext } from "./context.ts";
 import { createGatewayYoga, MAX_JSON_REQUEST_BYTES, MAX_UPLOAD_REQUEST_BYTES } from "./yoga.ts";
 import { SystemClient, createUserClient } from "./pocketbase/client.ts";
 import { ApiTokens } from "./access/api-tokens.ts";
 import { endedCredentials } from "./realtime/credentials.ts";
 import { robotsTxt, sitemap } from "./http/feeds.ts";
-import { RateLimiter } from "./session/rate-limiter.ts";
+import { createRateLimiter } from "./session/rate-limiter.ts";
 import { TrustedDevices } from "./session/trusted-device.ts";
 import { signUpsSettled } from "./schema/auth/resolvers.ts";
 import { SettingsEvents } from "./system/settings-events.ts";
@@ -33,6 +33,7 @@ import { startWebhookDelivery } from "./system/webhooks.ts";
 import { MailOutbox } from "./system/mail-outbox.ts";
 import { composePromotion } from "./schema/events/mails.ts";
 import { startStaffDigest } from "./system/staff-digest.ts";
+import { JobLeases } from "./system/job-leases.ts";
 import { AudioUploads } from "./http/audio-uploads.ts";
 import { StripeProvider } from "./payments/stripe.ts";
 import { typeDefs } from "./schema/__generated__/typeDefs.ts";
@@ -139,7 +140,7 @@ export function createGateway(config: GatewayConfig, options: { server?: Server 
     config,
     system,
     apiTokens: new ApiTokens(system),
-    limiter: new RateLimiter(),
+    limiter: createRateLimiter(config.redis ?? null),
     trustedDevices: new TrustedDevices(config.superuser),
     settingsEvents: new SettingsEvents(config.pbUrl),
     viewerCache,
@@ -412,10 +413,13 @@ export function createGateway(config: GatewayConfig, options: { server?: Server 
     listen: () =>
       new Promise((resolve, reject) => {
         const started = () => {
-          stopScheduler = startScheduledPublishing(services.system);
-          stopPrayerExpiry = startPrayerExpiry(services.system);
-          stopServingReminders = startServingReminders(services);
-          stopStaffDigest = startStaffDigest(services);
+          // Each run on one replica only (the job's lease), however many run beside this one.
+          const leases = new JobLeases(services.system);
+          const job = (name: LeasedJob) => ({ intervalMs: config.jobIntervalsMs?.[name], leases });
+          stopScheduler = startScheduledPublishing(services.system, job("scheduler"));
+          stopPrayerExpiry = startPrayerExpiry(services.system, job("prayer-expiry"));
+          stopServingReminders = startServingReminders(services, job("serving-reminders"));
+          stopStaffDigest = startStaffDigest(services, job("staff-digest"));
           if (config.webhookDelivery !== false)
             stopWebhooks = startWebhookDelivery(services, config.webhookDelivery);
           stopMailOutbox = services.mailOutbox.start(config.mailOutbox);
@@ -447,6 +451,7 @@ export function createGateway(config: GatewayConfig, options: { server?: Server 
         stopStaffDigest?.();
         services.audioUploads.stop();
         void services.realtime.close();
+        void services.limiter.close();
         server.closeAllConnections();
         // Sign-ups answered already finish their work (account or owner mail) before the process goes.
         server.close(() => void signUpsSettled().then(resolve));

@@ -175,21 +175,17 @@ const useApiTokens = (services: GatewayServices): Plugin<ServerContext> => {
     }
     const key = `api-token:${identity.client.id}`;
     const { limiter } = services;
-    const wait = limiter.retryAfter(key, API_TOKEN_RATE.limit, API_TOKEN_RATE.windowMs);
-    if (wait > 0) {
+    const taken = await limiter.take(key, API_TOKEN_RATE.limit, API_TOKEN_RATE.windowMs);
+    if (!taken.allowed) {
       endResponse(
         tokenError(429, "Too many requests with this API token. Try again later.", ErrorCode.RATE_LIMITED, {
-          "retry-after": String(wait),
-          ...rateHeaders(0, wait),
+          "retry-after": String(taken.retryAfter),
+          ...rateHeaders(0, taken.retryAfter),
         }),
       );
       return;
     }
-    limiter.hit(key, API_TOKEN_RATE.windowMs);
-    usage.set(request, {
-      remaining: limiter.remaining(key, API_TOKEN_RATE.limit, API_TOKEN_RATE.windowMs),
-      resetSeconds: limiter.resetAfter(key, API_TOKEN_RATE.windowMs),
-    });
+    usage.set(request, { remaining: taken.remaining, resetSeconds: taken.resetSeconds });
     setApiIdentity(request, identity);
     const ip = (serverContext as ServerContext | undefined)?.clientIp ?? "unknown";
     void services.apiTokens

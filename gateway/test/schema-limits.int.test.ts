@@ -233,6 +233,9 @@ const SCHEMA_LIMITS: Record<string, Limit | Written> = {
   "mail_outbox.attempts": counter,
   "mail_outbox.claim": written("the claim id of the process sending it, written by the claim route"),
   "mail_outbox.error": written("written by the outbox job"),
+  "job_leases.job": written("a system job's name, written by the lease route (pb_hooks/leases.pb.js)"),
+  "job_leases.holder": written("the replica's id, checked by the lease route's pattern"),
+  "job_leases.runs": counter,
   "settings.podcastGuid": written(
     "the podcast's guid, stored by the gateway the first time the feed is written",
   ),

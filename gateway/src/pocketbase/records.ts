@@ -896,6 +896,19 @@ export interface WebhookDeliveryRecord extends BaseRecord {
   claimedUntil: string;
 }
 
+/**
+ * Which gateway replica runs a system job now (pb_migrations/1732690000_job_leases.js; taken and renewed
+ * by pb_hooks/leases.pb.js, system/job-leases.ts).
+ */
+export interface JobLeaseRecord extends BaseRecord {
+  job: string;
+  holder: string;
+  expiresAt: string;
+  /** Runs started under a lease, numbered by the transaction that granted each. */
+  runs: number;
+  lastRunAt: string;
+}
+
 export type MailOutboxKind =
   | "event.registered"
   | "event.rsvp"
@@ -1030,6 +1043,7 @@ export interface Collections {
   webhooks: WebhookRecord;
   webhook_deliveries: WebhookDeliveryRecord;
   mail_outbox: MailOutboxRecord;
+  job_leases: JobLeaseRecord;
   groups: GroupRecord;
   group_members: GroupMemberRecord;
   group_join_requests: GroupJoinRequestRecord;

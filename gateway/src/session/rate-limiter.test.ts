@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { RateLimiter } from "./rate-limiter.ts";
+import { SlidingWindows } from "./rate-limiter.ts";
 
 const MINUTE = 60_000;
 
 /** A limiter on a clock the test moves. */
 function limiterAt(start = 1_000_000) {
   const clock = { now: start };
-  return { limiter: new RateLimiter(() => clock.now), clock };
+  return { limiter: new SlidingWindows(() => clock.now), clock };
 }
 
-describe("RateLimiter", () => {
+describe("SlidingWindows", () => {
   it("allows up to `limit` hits in the window, then asks to wait", () => {
     const { limiter } = limiterAt();
     for (let i = 0; i < 5; i++) {

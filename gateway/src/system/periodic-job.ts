@@ -1,8 +1,12 @@
+import { metricsInScope } from "../observability/scope.ts";
+import { leaseMsFor, type JobLeases } from "./job-leases.ts";
+
 /**
  * A system job that runs now and then every `intervalMs` until stopped: never two runs at once (a
  * slow run makes the next tick skip, not pile up), a failure is logged and the next tick tries again,
  * and the timer does not keep the process alive. Its state lives in the database, so a restart
- * loses nothing.
+ * loses nothing. With `leases`, a tick runs the job only on the replica that holds its lease, so
+ * gateway replicas run it once between them.
  */
 export interface PeriodicJob<T> {
   /** The log tag: "[name] …". */
@@ -13,6 +17,14 @@ export interface PeriodicJob<T> {
   report(result: T): string | null;
   /** What failed, for the log: "could not …". */
   failure: string;
+  /** Run under a lease named after the job (system/job-leases.ts); without, every tick runs. */
+  leases?: JobLeases | undefined;
+}
+
+/** How the server starts a system job: its interval (else the job's own) and the replicas' leases. */
+export interface JobOptions {
+  intervalMs?: number | undefined;
+  leases?: JobLeases | undefined;
 }
 
 /** The jobs started in this process and not stopped yet (a test checks that none outlives its file). */
@@ -28,18 +40,26 @@ export function startPeriodicJob<T>(job: PeriodicJob<T>): () => void {
   started.set(key, job.name);
   let running = false;
   let stopped = false;
+  const leases = job.leases;
+  const runNow = async () => {
+    const line = job.report(await job.run());
+    metricsInScope()?.jobRun(job.name, "ran");
+    if (line) console.log(`[${job.name}] ${line}`);
+  };
+  /** Among replicas, only while holding the lease; counted "skipped" (flock_job_runs_total) otherwise. */
+  const runIfHeld = async (held: boolean) => {
+    if (stopped) return;
+    if (held) return runNow();
+    metricsInScope()?.jobRun(job.name, "skipped");
+  };
   const tick = () => {
     if (running || stopped) return;
     running = true;
-    job
-      .run()
-      .then((result) => {
-        const line = job.report(result);
-        if (line) console.log(`[${job.name}] ${line}`);
-      })
+    (leases ? leases.claim(job.name, leaseMsFor(job.intervalMs)).then(runIfHeld) : runNow())
       .catch((error: unknown) => {
         // A run still on its way when the process stops fails as PocketBase goes: not worth a line.
         if (stopped) return;
+        metricsInScope()?.jobRun(job.name, "failed");
         console.error(`[${job.name}] ${job.failure}:`, error instanceof Error ? error.message : error);
       })
       .finally(() => {
@@ -53,5 +73,7 @@ export function startPeriodicJob<T>(job: PeriodicJob<T>): () => void {
     stopped = true;
     started.delete(key);
     clearInterval(timer);
+    // Another replica takes the job at its next tick (PocketBase may be gone already: nothing to do then).
+    leases?.release(job.name).catch(() => undefined);
   };
 }

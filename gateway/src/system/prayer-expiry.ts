@@ -1,7 +1,7 @@
 import type { SystemClient } from "../pocketbase/client.ts";
 import type { PrayerRequestRecord } from "../pocketbase/records.ts";
 import { toPocketBaseDate } from "../pocketbase/dates.ts";
-import { startPeriodicJob } from "./periodic-job.ts";
+import { startPeriodicJob, type JobOptions } from "./periodic-job.ts";
 
 /**
  * System job: archive prayer requests on the wall (approved or answered) whose expiresAt has passed
@@ -41,10 +41,11 @@ export async function archiveExpiredPrayerRequests(
 }
 
 /** Run `archiveExpiredPrayerRequests` now and then every `intervalMs`; returns a stop function. */
-export function startPrayerExpiry(system: SystemClient, intervalMs = 60_000): () => void {
+export function startPrayerExpiry(system: SystemClient, options: JobOptions = {}): () => void {
   return startPeriodicJob({
     name: "prayer-expiry",
-    intervalMs,
+    intervalMs: options.intervalMs ?? 60_000,
+    leases: options.leases,
     run: () => archiveExpiredPrayerRequests(system),
     report: (ids) => (ids.length ? `archived ${ids.length} expired prayer request(s)` : null),
     failure: "could not archive expired requests",

@@ -1,7 +1,7 @@
 import type { SystemClient } from "../pocketbase/client.ts";
 import type { PostRecord } from "../pocketbase/records.ts";
 import { toPocketBaseDate } from "../pocketbase/dates.ts";
-import { startPeriodicJob } from "./periodic-job.ts";
+import { startPeriodicJob, type JobOptions } from "./periodic-job.ts";
 
 /**
  * System job: publish scheduled posts whose time has come. The schedule lives in the database
@@ -28,10 +28,11 @@ export async function publishDuePosts(system: SystemClient, now = new Date()): P
 }
 
 /** Run `publishDuePosts` now and then every `intervalMs`; returns a stop function. */
-export function startScheduledPublishing(system: SystemClient, intervalMs = 30_000): () => void {
+export function startScheduledPublishing(system: SystemClient, options: JobOptions = {}): () => void {
   return startPeriodicJob({
     name: "scheduler",
-    intervalMs,
+    intervalMs: options.intervalMs ?? 30_000,
+    leases: options.leases,
     run: () => publishDuePosts(system),
     report: (ids) => (ids.length ? `published ${ids.length} scheduled post(s)` : null),
     failure: "could not publish scheduled posts",

@@ -18,7 +18,7 @@ import { composeMail } from "../mail/notice.ts";
 import { recipientLocale, translator, type Locale, type Translate } from "../mail/i18n.ts";
 import type { QueuedMail } from "./mail-outbox.ts";
 import { usersOfPeople } from "./notifier.ts";
-import { startPeriodicJob } from "./periodic-job.ts";
+import { startPeriodicJob, type JobOptions } from "./periodic-job.ts";
 
 /**
  * System job: serving reminders (issue 27). Whoever accepted a place on a published plan is mailed once,
@@ -227,10 +227,11 @@ export async function sendServingReminders(
 }
 
 /** Run `sendServingReminders` now and then every `intervalMs`; returns a stop function. */
-export function startServingReminders(services: ReminderServices, intervalMs = 10 * 60_000): () => void {
+export function startServingReminders(services: ReminderServices, options: JobOptions = {}): () => void {
   return startPeriodicJob({
     name: "serving-reminders",
-    intervalMs,
+    intervalMs: options.intervalMs ?? 10 * 60_000,
+    leases: options.leases,
     run: () => sendServingReminders(services),
     report: (run) => (run.mailed ? `queued ${run.mailed} reminder mail(s)` : null),
     failure: "could not send reminders",

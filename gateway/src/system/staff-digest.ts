@@ -11,7 +11,7 @@ import { notify } from "./notifier.ts";
 import { STAFF_TOPICS, type StaffAlertPrefsRecord, type StaffTopic } from "./staff-alerts.ts";
 import { handlesStaffTopic, readsPastoralPrayer } from "../access/staff.ts";
 import { fromPocketBaseDate, parsePocketBaseDate, toPocketBaseDate } from "../pocketbase/dates.ts";
-import { startPeriodicJob } from "./periodic-job.ts";
+import { startPeriodicJob, type JobOptions } from "./periodic-job.ts";
 
 /**
  * System job: the staff alerts' daily digest (system/staff-alerts.ts). Once a day, from `hour`
@@ -177,10 +177,11 @@ export async function runStaffDigest(
 }
 
 /** Run `runStaffDigest` now and then every `intervalMs`; returns a stop function. */
-export function startStaffDigest(services: GatewayServices, intervalMs = 10 * 60_000): () => void {
+export function startStaffDigest(services: GatewayServices, options: JobOptions = {}): () => void {
   return startPeriodicJob({
     name: "staff-digest",
-    intervalMs,
+    intervalMs: options.intervalMs ?? 10 * 60_000,
+    leases: options.leases,
     run: () => runStaffDigest(services),
     report: (ids) => (ids.length ? `sent ${ids.length} digest(s)` : null),
     failure: "could not run",

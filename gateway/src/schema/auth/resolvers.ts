@@ -19,15 +19,14 @@ import { alertNewSignUp } from "../../system/staff-alerts.ts";
 import { recipientLocale, translator } from "../../mail/i18n.ts";
 import { findPendingInvitation } from "../people/invitations.ts";
 import { composeMail, sendNotice } from "../../mail/notice.ts";
+import { takeOrRefuse } from "../../session/rate-limiter.ts";
 
 const INVALID_CREDENTIALS = "The email or password is incorrect.";
 
 /** Anonymous forms (sign-up, reset and verification mail): per client IP per hour (PRODUCT.md §9). */
-function throttleAnonymousForm(ctx: GatewayContext, form: string): void {
+async function throttleAnonymousForm(ctx: GatewayContext, form: string): Promise<void> {
   const key = `form:${form}:${ctx.clientIp}`;
-  const wait = ctx.limiter.retryAfter(key, THROTTLE.anonymousFormsPerIp, THROTTLE.anonymousFormWindowMs);
-  if (wait > 0) throw rateLimited(wait);
-  ctx.limiter.hit(key, THROTTLE.anonymousFormWindowMs);
+  await takeOrRefuse(ctx.limiter, key, THROTTLE.anonymousFormsPerIp, THROTTLE.anonymousFormWindowMs);
 }
 
 interface SignUpRequest {
@@ -91,8 +90,8 @@ async function completeSignUp(ctx: GatewayContext, request: SignUpRequest): Prom
 /** "Someone tried to sign up with your address": at most one such mail per address per hour. */
 async function tellOwnerOfSignUpAttempt(ctx: GatewayContext, email: string): Promise<void> {
   const key = `signup-notice:${email}`;
-  if (ctx.limiter.retryAfter(key, 1, THROTTLE.anonymousFormWindowMs) > 0) return;
-  ctx.limiter.hit(key, THROTTLE.anonymousFormWindowMs);
+  if ((await ctx.limiter.retryAfter(key, 1, THROTTLE.anonymousFormWindowMs)) > 0) return;
+  await ctx.limiter.hit(key, THROTTLE.anonymousFormWindowMs);
   const settings = await ctx.publicSettings.get();
   const { churchName } = settings;
   const site = ctx.config.publicUrl;
@@ -165,7 +164,7 @@ export const authResolvers: Resolvers = {
       const email = v.email("email", input.email);
       checkNewPassword(v, input.password, input.passwordConfirm, email);
       v.done();
-      throttleAnonymousForm(ctx, "signup");
+      await throttleAnonymousForm(ctx, "signup");
 
       const settings = await pbCall(() =>
         ctx.pb.collection("settings").getList<SettingsRecord>(1, 1, { skipTotal: true }),
@@ -228,7 +227,9 @@ export const authResolvers: Resolvers = {
             [`signin:ip:${ctx.clientIp}`, THROTTLE.signInFailuresPerIp],
           ];
       const wait = Math.max(
-        ...limits.map(([key, limit]) => ctx.limiter.retryAfter(key, limit, THROTTLE.signInWindowMs)),
+        ...(await Promise.all(
+          limits.map(([key, limit]) => ctx.limiter.retryAfter(key, limit, THROTTLE.signInWindowMs)),
+        )),
       );
       if (wait > 0) throw rateLimited(wait);
       if (!email || !input.password) throw badUserInput({}, INVALID_CREDENTIALS);
@@ -236,13 +237,13 @@ export const authResolvers: Resolvers = {
         const user = await startSession(ctx, email, input.password);
         // A trusted device's success leaves the shared allowance alone: the owner signing in must not
         // hand a guesser elsewhere a fresh set of tries.
-        ctx.limiter.reset(limits[0]![0]);
+        await ctx.limiter.reset(limits[0]![0], THROTTLE.signInWindowMs);
         ctx.session.outgoingCookies.push(ctx.trustedDevices.issue(cookies, email, ctx.config.production));
         return { user };
       } catch (error) {
         if (error instanceof ClientResponseError && error.status === 400) {
           // One answer for an unknown email and a wrong password (PRODUCT.md §8).
-          for (const [key] of limits) ctx.limiter.hit(key, THROTTLE.signInWindowMs);
+          await Promise.all(limits.map(([key]) => ctx.limiter.hit(key, THROTTLE.signInWindowMs)));
           throw badUserInput({}, INVALID_CREDENTIALS);
         }
         if (error instanceof ClientResponseError && error.status === 403) {
@@ -263,7 +264,7 @@ export const authResolvers: Resolvers = {
       const v = new Validator();
       const address = v.email("email", email);
       v.done();
-      throttleAnonymousForm(ctx, "reset");
+      await throttleAnonymousForm(ctx, "reset");
       // The same answer whether or not the address has an account.
       await pbCall(() => ctx.pb.collection("users").requestPasswordReset(address)).catch(
         (error: GraphQLError) => {
@@ -288,7 +289,7 @@ export const authResolvers: Resolvers = {
       const v = new Validator();
       const address = v.email("email", email);
       v.done();
-      throttleAnonymousForm(ctx, "verify");
+      await throttleAnonymousForm(ctx, "verify");
       await pbCall(() => ctx.pb.collection("users").requestVerification(address)).catch(
         (error: GraphQLError) => {
           if (error.extensions?.code !== ErrorCode.BAD_USER_INPUT) throw error;

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomInt } from "node:crypto";
 import { ClientResponseError } from "pocketbase";
 import type { GatewayContext } from "../../context.ts";
-import { badUserInput, forbidden, pbCall, rateLimited } from "../../errors.ts";
+import { badUserInput, forbidden, pbCall } from "../../errors.ts";
 import type {
   ApiClientRecord,
   CheckinCodeHoldRecord,
@@ -25,6 +25,7 @@ import { LIMITS, THROTTLE } from "@flock/shared/limits";
 import { CHECKIN_LIMITS } from "@flock/shared/limits-features";
 import type { CheckinStationInput, Resolvers } from "../__generated__/types.ts";
 import { loadersOf, requireSession } from "./reads.ts";
+import { takeOrRefuse } from "../../session/rate-limiter.ts";
 
 /*
  * Check-in stations (pb_migrations/1732630000_checkin_stations.js). An operator adds a station and is
@@ -123,15 +124,9 @@ async function pair(ctx: GatewayContext, station: CheckinStationRecord, user: Us
 }
 
 /** Registrations tried per address in an hour (a code has 22⁸ values and lives 15 minutes: guessing is hopeless). */
-function throttleRegistration(ctx: GatewayContext): void {
+function throttleRegistration(ctx: GatewayContext): Promise<void> {
   const key = `form:checkin-station:${ctx.clientIp}`;
-  const wait = ctx.limiter.retryAfter(
-    key,
-    THROTTLE.stationRegistrationsPerIp,
-    THROTTLE.anonymousFormWindowMs,
-  );
-  if (wait > 0) throw rateLimited(wait);
-  ctx.limiter.hit(key, THROTTLE.anonymousFormWindowMs);
+  return takeOrRefuse(ctx.limiter, key, THROTTLE.stationRegistrationsPerIp, THROTTLE.anonymousFormWindowMs);
 }
 
 export const stationResolvers: Resolvers = {
@@ -194,7 +189,7 @@ export const stationResolvers: Resolvers = {
       return true;
     },
     async registerCheckinStation(_, { code }, ctx) {
-      throttleRegistration(ctx);
+      await throttleRegistration(ctx);
       const typed = normalizeCode(code);
       const system = await ctx.system.get();
       const page =

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { ClientResponseError } from "pocketbase";
 import { Temporal } from "temporal-polyfill";
 import type { GatewayContext } from "../../context.ts";
-import { badUserInput, notFound, pbCall, rateLimited, unauthenticated } from "../../errors.ts";
+import { badUserInput, notFound, pbCall, unauthenticated } from "../../errors.ts";
 import { LIMITS, THROTTLE } from "@flock/shared/limits";
 import { Validator } from "../../validation/validate.ts";
 import type { MutationResolvers, QueryResolvers } from "../__generated__/types.ts";
@@ -17,6 +17,7 @@ import { parseInstant } from "./validation.ts";
 import { mailCancelledByStaff, mailMoved, mailRegistration, mailRsvp } from "./mails.ts";
 import { attendeesCsv } from "./csv.ts";
 import { validateAnswers } from "./questions.ts";
+import { takeOrRefuse } from "../../session/rate-limiter.ts";
 
 // RSVPs and registrations: a visitor's or member's sign-up, its mail link, staff's attendee lists.
 
@@ -31,11 +32,9 @@ const newCode = () => {
     .replace(/^(.{4})/, "$1-");
 };
 
-function throttleVisitorForm(ctx: GatewayContext, kind: string): void {
+function throttleVisitorForm(ctx: GatewayContext, kind: string): Promise<void> {
   const key = `form:${kind}:${ctx.clientIp}`;
-  const wait = ctx.limiter.retryAfter(key, THROTTLE.visitorFormsPerIp, THROTTLE.anonymousFormWindowMs);
-  if (wait > 0) throw rateLimited(wait);
-  ctx.limiter.hit(key, THROTTLE.anonymousFormWindowMs);
+  return takeOrRefuse(ctx.limiter, key, THROTTLE.visitorFormsPerIp, THROTTLE.anonymousFormWindowMs);
 }
 
 /** The events hook's refusals (pb_hooks/lib/events.js), by code, in the words of our catalogue. */
@@ -285,7 +284,7 @@ export const signUpMutations: Pick<
         return { rsvp: { ...rsvp, readWithToken: true }, token: input.token };
       }
     }
-    throttleVisitorForm(ctx, "rsvp");
+    await throttleVisitorForm(ctx, "rsvp");
     const token = newToken();
     const rsvp = await hookWrite(
       () =>
@@ -326,7 +325,7 @@ export const signUpMutations: Pick<
     const window = await signUpWindow(ctx, o, "registration");
     if (!window.open && window.code)
       throw badUserInput({ originalStart: { code: window.code, message: REFUSED[window.code]! } });
-    if (!viewer) throttleVisitorForm(ctx, "register");
+    if (!viewer) await throttleVisitorForm(ctx, "register");
     const token = newToken();
     const created = await hookWrite(() =>
       ctx.pb.collection("registrations").create<RegistrationRecord>(

@@ -1,6 +1,6 @@
 import { ClientResponseError } from "pocketbase";
 import type { GatewayContext } from "../../context.ts";
-import { badUserInput, notFound, pbCall, rateLimited, serviceUnavailable } from "../../errors.ts";
+import { badUserInput, notFound, pbCall, serviceUnavailable } from "../../errors.ts";
 import type { FundRecord, RecurringGiftRecord } from "../../pocketbase/records.ts";
 import type { PaymentProvider } from "../../payments/provider.ts";
 import { requireViewer } from "../../access/guards.ts";
@@ -11,6 +11,7 @@ import { GIVING_LIMITS } from "@flock/shared/limits-features";
 import { THROTTLE } from "@flock/shared/limits";
 import { coverFee } from "@flock/shared/money";
 import type { Resolvers, StartGiftInput } from "../__generated__/types.ts";
+import { takeOrRefuse } from "../../session/rate-limiter.ts";
 
 /*
  * Online giving (issue 29): /give asks the gateway for a checkout at the payment provider
@@ -52,11 +53,9 @@ function giftFields(input: StartGiftInput) {
 }
 
 /** An anonymous form: the same allowance per client IP as the other public forms. */
-function throttle(ctx: GatewayContext): void {
+function throttle(ctx: GatewayContext): Promise<void> {
   const key = `form:give:${ctx.clientIp}`;
-  const wait = ctx.limiter.retryAfter(key, THROTTLE.anonymousFormsPerIp, THROTTLE.anonymousFormWindowMs);
-  if (wait > 0) throw rateLimited(wait);
-  ctx.limiter.hit(key, THROTTLE.anonymousFormWindowMs);
+  return takeOrRefuse(ctx.limiter, key, THROTTLE.anonymousFormsPerIp, THROTTLE.anonymousFormWindowMs);
 }
 
 /** The caller's own recurring gift (PocketBase's rules hide anyone else's: NOT_FOUND). */
@@ -149,7 +148,7 @@ export const givingOnlineResolvers: Resolvers = {
   Mutation: {
     async startGift(_, { input }, ctx) {
       const provider = requireProvider(ctx);
-      throttle(ctx);
+      await throttle(ctx);
       const gift = giftFields(input);
       const viewer = await ctx.viewer();
       if (gift.interval !== "once" && !viewer?.person)

@@ -33,7 +33,7 @@ export async function contactPerson(
   const text = validateContactMessage(message);
 
   const limitKey = `contact:${viewer.id}`;
-  const wait = ctx.limiter.retryAfter(limitKey, THROTTLE.contactPerSenderPerHour, HOUR_MS);
+  const wait = await ctx.limiter.retryAfter(limitKey, THROTTLE.contactPerSenderPerHour, HOUR_MS);
   if (wait > 0) throw rateLimited(wait);
 
   const found = await pbCall(() =>
@@ -47,7 +47,7 @@ export async function contactPerson(
   // Visible but not contactable (a child of the sender's own household, someone who opted out).
   if (!isContactable(recipient)) throw forbidden();
 
-  ctx.limiter.hit(limitKey, HOUR_MS);
+  await ctx.limiter.hit(limitKey, HOUR_MS);
   const address = await recipientAddress(ctx, recipient.id);
   if (!address) {
     throw conflict(

@@ -32,6 +32,7 @@ import {
 import { deviceKey } from "./device.ts";
 import { prayerLoadersOf } from "./loaders.ts";
 import { isOnGroupWall, isOnWall, subscribeToWall, wallLeftSomeonesView } from "./wall-events.ts";
+import { takeOrRefuse } from "../../session/rate-limiter.ts";
 
 /**
  * The prayer wall (PRODUCT.md §4, §5, §9). Every read and write runs with the caller's token, so
@@ -185,11 +186,9 @@ async function seesFullNames(ctx: GatewayContext, request: PrayerRequestRecord):
 }
 
 /** Visitor forms: THROTTLE.visitorFormsPerIp per client IP per window (PRODUCT.md §9). */
-function throttleVisitorForm(ctx: GatewayContext): void {
+function throttleVisitorForm(ctx: GatewayContext): Promise<void> {
   const key = `form:prayer:${ctx.clientIp}`;
-  const wait = ctx.limiter.retryAfter(key, THROTTLE.visitorFormsPerIp, THROTTLE.anonymousFormWindowMs);
-  if (wait > 0) throw rateLimited(wait);
-  ctx.limiter.hit(key, THROTTLE.anonymousFormWindowMs);
+  return takeOrRefuse(ctx.limiter, key, THROTTLE.visitorFormsPerIp, THROTTLE.anonymousFormWindowMs);
 }
 
 /**
@@ -203,14 +202,15 @@ function visitorPrayerThrottle(ctx: GatewayContext, requestId: string) {
     [`pray:${ctx.clientIp}`, THROTTLE.visitorPrayersPerIp],
   ];
   return {
-    check() {
-      const wait = Math.max(
-        ...keys.map(([key, limit]) => ctx.limiter.retryAfter(key, limit, THROTTLE.anonymousFormWindowMs)),
+    async check() {
+      const waits = await Promise.all(
+        keys.map(([key, limit]) => ctx.limiter.retryAfter(key, limit, THROTTLE.anonymousFormWindowMs)),
       );
+      const wait = Math.max(...waits);
       if (wait > 0) throw rateLimited(wait);
     },
-    hit() {
-      for (const [key] of keys) ctx.limiter.hit(key, THROTTLE.anonymousFormWindowMs);
+    async hit() {
+      await Promise.all(keys.map(([key]) => ctx.limiter.hit(key, THROTTLE.anonymousFormWindowMs)));
     },
   };
 }
@@ -370,7 +370,7 @@ export const prayerResolvers: Resolvers = {
         email = v.email("email", input.email);
       }
       v.done();
-      if (!viewer) throttleVisitorForm(ctx);
+      if (!viewer) await throttleVisitorForm(ctx);
 
       const settings = await ctx.publicSettings.get();
       const now = new Date();
@@ -443,7 +443,7 @@ export const prayerResolvers: Resolvers = {
         throw conflict("Only requests on the prayer wall can be prayed for.", "not_on_wall");
       }
       const throttle = viewer ? null : visitorPrayerThrottle(ctx, id);
-      throttle?.check();
+      await throttle?.check();
       const settings = await ctx.publicSettings.get();
       const day = todayIn(settings.timezone);
       const mark = viewer
@@ -457,7 +457,7 @@ export const prayerResolvers: Resolvers = {
         if (isNotUnique(error)) counted = false;
         else fromPocketBase(error);
       }
-      if (counted) throttle?.hit();
+      if (counted) await throttle?.hit();
       prayerLoadersOf(ctx).prayedToday.prime(id, true);
       // pb_hooks counted the mark before the create answered: the re-read has the new count.
       const fresh = (await findById<PrayerRequestRecord>(ctx.pb, "prayer_requests", id)) ?? request;

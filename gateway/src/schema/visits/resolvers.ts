@@ -1,5 +1,5 @@
 import type { GatewayContext } from "../../context.ts";
-import { conflict, notFound, pbCall, rateLimited } from "../../errors.ts";
+import { conflict, notFound, pbCall } from "../../errors.ts";
 import { createPerson } from "../people/person-mutations.ts";
 import { loadersOf } from "../people/loaders.ts";
 import type { SettingsRecord, VisitRequestRecord } from "../../pocketbase/records.ts";
@@ -15,6 +15,7 @@ import { composeMail, sendNotice } from "../../mail/notice.ts";
 import { formatWallTime } from "../../mail/brand.ts";
 import { churchLocale, translator, type Locale } from "../../mail/i18n.ts";
 import { alertNewVisit } from "../../system/staff-alerts.ts";
+import { takeOrRefuse } from "../../session/rate-limiter.ts";
 
 /**
  * Plan-a-visit requests (PRODUCT.md §3): anyone may send one (throttled per IP, with a honeypot);
@@ -66,11 +67,9 @@ function validateVisit(input: VisitRequestInput, settings: SettingsRecord) {
 }
 
 /** Visitor forms: THROTTLE.visitorFormsPerIp per client IP per window (PRODUCT.md §9). */
-function throttleVisitorForm(ctx: GatewayContext): void {
+function throttleVisitorForm(ctx: GatewayContext): Promise<void> {
   const key = `form:visit:${ctx.clientIp}`;
-  const wait = ctx.limiter.retryAfter(key, THROTTLE.visitorFormsPerIp, THROTTLE.anonymousFormWindowMs);
-  if (wait > 0) throw rateLimited(wait);
-  ctx.limiter.hit(key, THROTTLE.anonymousFormWindowMs);
+  return takeOrRefuse(ctx.limiter, key, THROTTLE.visitorFormsPerIp, THROTTLE.anonymousFormWindowMs);
 }
 
 /** "Mary Ann Smith" → Mary Ann / Smith; a single word stays the first name (staff add the last). */
@@ -171,7 +170,7 @@ export const visitsResolvers: Resolvers = {
       if (input.website?.trim()) return true;
       const settings = await ctx.publicSettings.get();
       const visit = validateVisit(input, settings);
-      throttleVisitorForm(ctx);
+      await throttleVisitorForm(ctx);
       await pbCall(() =>
         ctx.pb.collection("visit_requests").create({
           name: visit.name,
