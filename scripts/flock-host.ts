@@ -231,6 +231,9 @@ export async function addChurch(options: AddOptions, deps: FlockHostDeps): Promi
   const secretData: Record<string, string> = {
     "pb-superuser-password": random(32),
     "pb-encryption-key": random(24),
+    // The gateway's /metrics token (metrics.enabled); unused otherwise. A host's Prometheus reads it
+    // from the Secret (docs/DEPLOYMENT.md, "Observability").
+    "metrics-token": random(32),
   };
   for (const [variable, key] of Object.entries(SECRETS_FROM_ENV))
     if (env[variable]) secretData[key] = env[variable]!;

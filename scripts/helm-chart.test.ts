@@ -316,7 +316,12 @@ describe("deploy/helm/flock-church", () => {
       expect(items, name).toContain(variable.value.slice(mount.mountPath.length + 1));
     }
     expect(Object.keys(env)).toEqual(
-      expect.arrayContaining(["PB_SUPERUSER_PASSWORD_FILE", "SMTP_PASSWORD_FILE", "S3_SECRET_FILE"]),
+      expect.arrayContaining([
+        "PB_SUPERUSER_PASSWORD_FILE",
+        "SMTP_PASSWORD_FILE",
+        "S3_SECRET_FILE",
+        "METRICS_TOKEN_FILE",
+      ]),
     );
 
     const service = one(grace, "Service", "grace-gateway");
@@ -400,12 +405,13 @@ describe("deploy/helm/flock-church", () => {
     for (const workload of [...find(manifests, "StatefulSet"), ...find(manifests, "Deployment")])
       for (const c of containersOf(workload))
         for (const variable of c.env ?? [])
-          if (/PASSWORD|SECRET|ACCESS_KEY|ENCRYPTION_KEY/.test(variable.name))
+          if (/PASSWORD|SECRET|ACCESS_KEY|ENCRYPTION_KEY|TOKEN/.test(variable.name))
             expect(
               variable.name.endsWith("_FILE") || variable.valueFrom?.secretKeyRef !== undefined,
               `${c.name} ${variable.name}`,
             ).toBe(true);
     expect(keysNeeded(text, "grace-secrets")).toEqual([
+      "metrics-token",
       "pb-encryption-key",
       "pb-superuser-password",
       "s3-access-key",

@@ -33,7 +33,7 @@ import { startWebhookDelivery } from "./system/webhooks.ts";
 import { MailOutbox } from "./system/mail-outbox.ts";
 import { composePromotion } from "./schema/events/mails.ts";
 import { startStaffDigest } from "./system/staff-digest.ts";
-import { JobLeases } from "./system/job-leases.ts";
+import { JobLeases, replicaId } from "./system/job-leases.ts";
 import { AudioUploads } from "./http/audio-uploads.ts";
 import { StripeProvider } from "./payments/stripe.ts";
 import { typeDefs } from "./schema/__generated__/typeDefs.ts";
@@ -414,7 +414,7 @@ export function createGateway(config: GatewayConfig, options: { server?: Server 
       new Promise((resolve, reject) => {
         const started = () => {
           // Each run on one replica only (the job's lease), however many run beside this one.
-          const leases = new JobLeases(services.system);
+          const leases = new JobLeases(services.system, replicaId(config.port));
           const job = (name: LeasedJob) => ({ intervalMs: config.jobIntervalsMs?.[name], leases });
           stopScheduler = startScheduledPublishing(services.system, job("scheduler"));
           stopPrayerExpiry = startPrayerExpiry(services.system, job("prayer-expiry"));

@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import { afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import type PocketBase from "pocketbase";
 import { SystemClient } from "../src/pocketbase/client.ts";
-import { JobLeases, leaseMsFor } from "../src/system/job-leases.ts";
+import { JobLeases, leaseMsFor, replicaId } from "../src/system/job-leases.ts";
 import { startPeriodicJob } from "../src/system/periodic-job.ts";
 import { createUser, pbAs, pbUrl, restStatus, system, type TestUser } from "./helpers.ts";
 
@@ -51,6 +51,20 @@ describe("the lease route", () => {
       .update((await leaseOf(job)).id, { expiresAt: "2020-01-01 00:00:00.000Z" });
     expect(await a.claim(job, 60_000)).toBe(true);
     expect(await leaseOf(job)).toMatchObject({ holder: a.holder, runs: 4 });
+  });
+
+  it("a gateway restarted after a crash is the same holder (host and port) and takes its jobs back at once", async () => {
+    const system = () => new SystemClient(pbUrl(), inject("superuser"));
+    const job = jobName();
+    const before = new JobLeases(system(), replicaId(3000));
+    expect(before.holder).toMatch(/:3000$/);
+    expect(await before.claim(job, 60_000)).toBe(true);
+    // SIGKILL: no release. The restarted process, same host and port, is not kept waiting 60 s.
+    expect(await new JobLeases(system(), replicaId(3000)).claim(job, 60_000)).toBe(true);
+    // Another replica (another port) still is.
+    expect(await new JobLeases(system(), replicaId(3001)).claim(job, 60_000)).toBe(false);
+    // In-process gateways without a port are each their own holder.
+    expect(replicaId(0)).not.toBe(replicaId(0));
   });
 
   it("two replicas asking at once, twenty times each: every run is granted to exactly one", async () => {

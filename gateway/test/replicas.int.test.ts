@@ -95,8 +95,8 @@ const lease = (job: string) =>
     .collection("job_leases")
     .getFirstListItem<{ holder: string; runs: number }>(su.filter("job = {:job}", { job }));
 
-/** Which replica a lease holder ("host:pid:random") is. */
-const replicaHolding = (holder: string) => replicas.find((r) => holder.split(":")[1] === String(r.child.pid));
+/** Which replica a lease holder ("host:port") is. */
+const replicaHolding = (holder: string) => replicas.find((r) => r.url.endsWith(`:${holder.split(":")[1]}`));
 
 beforeAll(async () => {
   su = await system();

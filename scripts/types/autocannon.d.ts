@@ -1,5 +1,5 @@
 // Minimal types for autocannon 8 (it ships none, and @types/autocannon is not installed): only the
-// parts of the programmatic API that scripts/bench.ts uses.
+// parts of the programmatic API that scripts/bench.ts and bench-replicas.ts use.
 declare module "autocannon" {
   import type { EventEmitter } from "node:events";
 
@@ -20,6 +20,8 @@ declare module "autocannon" {
       /** Returning false counts the response as a "mismatch". */
       verifyBody?: (body: string) => boolean;
       workers?: number;
+      /** Requests sent in turn on each connection (scripts/bench-replicas.ts). */
+      requests?: Array<{ method?: Options["method"]; headers?: Record<string, string>; body?: string }>;
     }
 
     interface Histogram {

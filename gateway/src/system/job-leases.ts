@@ -9,15 +9,13 @@ import type { SystemClient } from "../pocketbase/client.ts";
  * its lease runs out. One gateway alone always gets its leases.
  */
 export class JobLeases {
-  /** This process among the replicas: host (a pod's name), pid and a random part (pids repeat in containers). */
-  readonly holder = `${hostname()
-    .replace(/[^A-Za-z0-9._-]/g, "-")
-    .slice(0, 60)}:${process.pid}:${randomBytes(4).toString("hex")}`;
-
+  /** This replica among the others (`replicaId`), as the lease rows name it. */
+  readonly holder: string;
   private readonly system: SystemClient;
 
-  constructor(system: SystemClient) {
+  constructor(system: SystemClient, holder = replicaId(0)) {
     this.system = system;
+    this.holder = holder;
   }
 
   /** Whether this replica holds `job` for the next `leaseMs` (and so runs it now). */
@@ -35,6 +33,19 @@ export class JobLeases {
     const pb = await this.system.get();
     await pb.send("/api/flock/leases/release", { method: "POST", body: { job, holder: this.holder } });
   }
+}
+
+/**
+ * A replica's name in the lease rows: its host (a pod's or container's name) and the port it serves, so
+ * a gateway that restarts after a crash is the same holder and takes its jobs back at once instead of
+ * waiting for its old leases to run out. Without a port (0: tests' in-process gateways), a random part.
+ */
+export function replicaId(port: number): string {
+  const host =
+    hostname()
+      .replace(/[^A-Za-z0-9._-]/g, "-")
+      .slice(0, 60) || "host";
+  return `${host}:${port || randomBytes(6).toString("hex")}`;
 }
 
 /**
