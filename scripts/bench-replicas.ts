@@ -142,7 +142,9 @@ try {
   }
   for (let round = 1; round <= rounds; round++) {
     const [single, double] = [results[2 * round - 2]!, results[2 * round - 1]!];
-    console.log(`round ${round}: two ÷ one replica = ${(double.rps / single.rps).toFixed(2)}× requests per second`);
+    console.log(
+      `round ${round}: two ÷ one replica = ${(double.rps / single.rps).toFixed(2)}× requests per second`,
+    );
   }
   console.log(JSON.stringify({ loadavg: machine().loadavg }));
 } finally {
