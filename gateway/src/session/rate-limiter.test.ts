@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SlidingWindows } from "./rate-limiter.ts";
+import { RedisRateLimiter, SlidingWindows } from "./rate-limiter.ts";
 
 const MINUTE = 60_000;
 
@@ -83,5 +83,24 @@ describe("SlidingWindows", () => {
     expect(limiter.resetAfter("k", MINUTE)).toBe(1);
     clock.now += 500; // the first hit has left; the second's turn
     expect(limiter.resetAfter("k", MINUTE)).toBe(20);
+  });
+});
+
+describe("RedisRateLimiter while Redis cannot be reached", () => {
+  it("counts in this process's memory meanwhile: nobody is locked out, and the limit still holds", async () => {
+    // Port 1: nothing listens, so every Redis call fails at once (no offline queue).
+    const limiter = new RedisRateLimiter("redis://127.0.0.1:1", "test");
+    try {
+      const taken = [];
+      for (let i = 0; i < 3; i++) taken.push(await limiter.take("token", 2, 60_000));
+      expect(taken.map((t) => t.allowed)).toEqual([true, true, false]);
+      expect(taken[2]!.retryAfter).toBeGreaterThan(0);
+      await limiter.hit("signin", 60_000);
+      expect(await limiter.retryAfter("signin", 1, 60_000)).toBeGreaterThan(0);
+      await limiter.reset("signin", 60_000);
+      expect(await limiter.retryAfter("signin", 1, 60_000)).toBe(0);
+    } finally {
+      await limiter.close();
+    }
   });
 });
