@@ -3,8 +3,9 @@
  * (gateway/src/main.ts, as the image starts it) on one PocketBase, and nginx in front of them, round
  * robin, configured by the file docs/DEPLOYMENT.md gives (deploy/nginx/flock-replicas.conf). Shown: the
  * sign-in limit and an API token's limit count across both replicas; a system job's runs happen on one
- * replica at a time, each once, and go on once when that replica is killed; a subscription opened on
- * one replica hears a change written through the other.
+ * replica at a time, each once, and go on once when that replica is killed; a resumable upload whose
+ * pieces reach both replicas arrives whole; a subscription opened on one replica hears a change written
+ * through the other.
  *
  * Needs the Debian packages redis-server and nginx (.ci/run installs them).
  */
@@ -27,6 +28,8 @@ import {
   type Replica,
 } from "../../scripts/lib/replicas.ts";
 import { createUser, CSRF_HEADER, pbUrl, system, testWorker, type TestUser } from "./helpers.ts";
+import { TUS_VERSION } from "./tus-version.ts";
+import { toneMp3 } from "../../scripts/lib/mp3.ts";
 
 const run = Math.random().toString(36).slice(2, 8);
 
@@ -54,6 +57,8 @@ function replica(name: "a" | "b", port: number, redisUrl: string): Promise<Repli
     // The scheduler every half second, so the test sees many runs (its lease: 2 × 0.5 s + 5 s).
     FLOCK_JOB_INTERVALS: "scheduler=500",
     LOG_FORMAT: "text",
+    // Replicas on one machine share the staging folder of resumable uploads (docs/DEPLOYMENT.md).
+    UPLOAD_DIR: join(dir, "uploads"),
   });
 }
 
@@ -208,6 +213,42 @@ describe("two gateway replicas behind nginx, sharing Redis and PocketBase", () =
       const refused = await graphql("{ ping }", { url: replica.url, token: secret });
       expect(refused.status, `replica ${replica.name}`).toBe(429);
       expect(refused.body.errors?.[0]?.extensions?.code).toBe("RATE_LIMITED");
+    }
+  });
+
+  it("a resumable sermon upload whose pieces reach different replicas arrives whole (one UPLOAD_DIR)", async () => {
+    const editor = await createUser({ roles: ["Editor"] });
+    const bytes = toneMp3(8);
+    const tus = (method: string, url: string, extra: Record<string, string> = {}, body?: BodyInit) =>
+      fetch(url, {
+        method,
+        headers: { "tus-resumable": TUS_VERSION, authorization: `Bearer ${editor.token}`, ...extra },
+        ...(body ? { body } : {}),
+      });
+    const metadata = `filename ${Buffer.from("sermon.mp3").toString("base64")},filetype ${Buffer.from("audio/mpeg").toString("base64")}`;
+    const created = await tus("POST", `${site}/uploads/audio`, {
+      "upload-length": String(bytes.length),
+      "upload-metadata": metadata,
+    });
+    expect(created.status).toBe(201);
+    const path = new URL(created.headers.get("location")!, site).pathname;
+    const upstreams = new Set([created.headers.get("x-upstream")]);
+    const chunk = Math.ceil(bytes.length / 4);
+    for (let offset = 0; offset < bytes.length; offset += chunk) {
+      const piece = bytes.subarray(offset, offset + chunk);
+      const sent = await tus(
+        "PATCH",
+        `${site}${path}`,
+        { "upload-offset": String(offset), "content-type": "application/offset+octet-stream" },
+        new Uint8Array(piece),
+      );
+      expect(sent.status, `the piece at ${offset}`).toBe(204);
+      upstreams.add(sent.headers.get("x-upstream"));
+    }
+    expect(upstreams.size).toBe(2);
+    for (const replica of replicas) {
+      const head = await tus("HEAD", `${replica.url}${path}`);
+      expect(head.headers.get("upload-offset"), `replica ${replica.name}`).toBe(String(bytes.length));
     }
   });
 
