@@ -5,6 +5,7 @@ import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { ROOT } from "../scripts/lib/pocketbase.ts";
 import { workerCount } from "../scripts/lib/test-workers.ts";
+import { stopProcess } from "../scripts/lib/processes.ts";
 import { FakeStripe } from "../scripts/lib/fake-stripe.ts";
 import { testBrowserPath } from "./support/browser.ts";
 import { startEditorHarness, type EditorHarnessServer } from "./support/editor-harness.ts";
@@ -45,7 +46,7 @@ export default async function setup(project: TestProject) {
   project.provide("e2eStateDir", stateDir);
   return async () => {
     await preparation;
-    await Promise.all(resources.stacks.map(stopProcess));
+    await Promise.all(resources.stacks.map((child) => stopProcess(child)));
     await resources.harness?.close();
     await resources.stripe?.stop();
     await Promise.all([stateDir, ...resources.dirs].map((dir) => rm(dir, { recursive: true, force: true })));
@@ -125,16 +126,4 @@ function exited(child: ChildProcess, done: () => void, failed: (error: Error) =>
   child.once("exit", (code, signal) =>
     code === 0 ? done() : failed(new Error(`${what} failed (exit ${code ?? signal}).`)),
   );
-}
-
-function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-    child.once("exit", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill("SIGTERM");
-  });
 }

@@ -12,7 +12,8 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import PocketBase from "pocketbase";
 import { startBenchStack, stopBenchStack } from "./lib/bench-stack.ts";
-import { startNginx, startRedis, startReplica, stopProcess, type Replica } from "./lib/replicas.ts";
+import { startNginx, startRedis, startReplica, type Replica } from "./lib/replicas.ts";
+import { stopProcess } from "./lib/processes.ts";
 import { freePort, superuserCredentials } from "./lib/stack.ts";
 import { cpuSeconds, machine } from "./bench-sunday.ts";
 

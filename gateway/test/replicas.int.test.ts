@@ -20,13 +20,8 @@ import { THROTTLE } from "@flock/shared/limits";
 import { API_TOKEN_RATE } from "../src/access/api-tokens.ts";
 import { GraphQLSseClient } from "../../scripts/lib/sse-client.ts";
 import { freePort } from "../../scripts/lib/stack.ts";
-import {
-  startNginx,
-  startRedis,
-  startReplica,
-  stopProcess,
-  type Replica,
-} from "../../scripts/lib/replicas.ts";
+import { startNginx, startRedis, startReplica, type Replica } from "../../scripts/lib/replicas.ts";
+import { stopProcess } from "../../scripts/lib/processes.ts";
 import { createUser, CSRF_HEADER, pbUrl, system, testWorker, type TestUser } from "./helpers.ts";
 import { TUS_VERSION } from "./tus-version.ts";
 import { toneMp3 } from "../../scripts/lib/mp3.ts";

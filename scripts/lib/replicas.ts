@@ -131,16 +131,3 @@ export async function startNginx(upstreams: number[], listen: number, dir: strin
   });
   return child;
 }
-
-/** SIGTERM (or `signal`), then SIGKILL after 10 s; resolves once it exited. */
-export function stopProcess(child: ChildProcess | null, signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((done) => {
-    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-    child.once("exit", () => {
-      clearTimeout(timer);
-      done();
-    });
-    child.kill(signal);
-  });
-}
